@@ -1,0 +1,103 @@
+// Configuration shared by every service process, parsed once at start (one schema per concern).
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { ConfigError, readBool, readEnum, readInt, readOptional, readPort, readString, readUrl } from './env';
+
+export const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARNING', 'ERROR', 'CRITICAL'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface DatabaseConfig {
+  /** PostgreSQL URL; when absent the embedded PGlite database in `pgliteDir` is used. */
+  url?: string;
+  pgliteDir: string;
+  poolSize: number;
+}
+
+export interface AuthConfig {
+  jwtSecret: string;
+  /** True when JWT_SECRET_KEY was absent and a secret was generated for this process. */
+  jwtSecretGenerated: boolean;
+  algorithm: 'HS256';
+  accessTokenExpireMinutes: number;
+  refreshTokenExpireDays: number;
+  requireAuth: boolean;
+}
+
+export interface HttpConfig {
+  host: string;
+  bodyLimitBytes: number;
+  /** How long a graceful shutdown waits for in-flight requests before closing sockets. */
+  shutdownGraceMs: number;
+}
+
+export interface PlatformConfig {
+  env: 'development' | 'production' | 'test';
+  logLevel: LogLevel;
+  database: DatabaseConfig;
+  auth: AuthConfig;
+  http: HttpConfig;
+  redisUrl?: string;
+  natsUrl?: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+export function loadPlatformConfig(env: Env = process.env): PlatformConfig {
+  const nodeEnv = readEnum(env, 'NODE_ENV', ['development', 'production', 'test'] as const, 'development');
+  const secret = readOptional(env, 'JWT_SECRET_KEY');
+  if (secret !== undefined && Buffer.byteLength(secret) < 32) {
+    throw new ConfigError('JWT_SECRET_KEY must be at least 32 bytes for HS256');
+  }
+  const algorithm = readString(env, 'ALGORITHM', 'HS256');
+  if (algorithm !== 'HS256') throw new ConfigError(`ALGORITHM must be HS256, got "${algorithm}"`);
+
+  return {
+    env: nodeEnv,
+    logLevel: readEnum(env, 'LOG_LEVEL', LOG_LEVELS, 'INFO'),
+    database: {
+      // POSTGRES_URL is the ledger's name for the same setting (spec 03).
+      url: readUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:']) ?? readUrl(env, 'POSTGRES_URL', ['postgres:', 'postgresql:']),
+      pgliteDir: path.resolve(readString(env, 'PGLITE_DIR', '.data/pglite')),
+      poolSize: readInt(env, 'DATABASE_POOL_SIZE', 10, { min: 1, max: 200 }),
+    },
+    auth: {
+      jwtSecret: secret ?? randomBytes(48).toString('base64url'),
+      jwtSecretGenerated: secret === undefined,
+      algorithm: 'HS256',
+      accessTokenExpireMinutes: readInt(env, 'ACCESS_TOKEN_EXPIRE_MINUTES', 1440, { min: 1 }),
+      refreshTokenExpireDays: readInt(env, 'REFRESH_TOKEN_EXPIRE_DAYS', 7, { min: 1 }),
+      requireAuth: readBool(env, 'REQUIRE_AUTH', false),
+    },
+    http: {
+      host: readString(env, 'HOST', '127.0.0.1'),
+      bodyLimitBytes: readInt(env, 'BODY_LIMIT_BYTES', 1024 * 1024, { min: 1024 }),
+      shutdownGraceMs: readInt(env, 'SHUTDOWN_GRACE_MS', 10_000, { min: 0 }),
+    },
+    redisUrl: readUrl(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    natsUrl: readUrl(env, 'NATS_URL', ['nats:', 'tls:']),
+  };
+}
+
+/** Default ports from spec 01's service table; `<SERVICE>_PORT` overrides, `PORT` for a lone service. */
+export const DEFAULT_PORTS = {
+  gateway: 8080,
+  identity: 8082,
+  validation: 8083,
+  'ai-broker': 8085,
+  workflow: 8130,
+  ledger: 8136,
+  ocr: 8137,
+  rag: 8138,
+} as const;
+export type ServiceName = keyof typeof DEFAULT_PORTS;
+
+export function servicePort(env: Env, service: ServiceName, alone = false): number {
+  const specific = `${service.toUpperCase().replace('-', '_')}_PORT`;
+  if (alone && readOptional(env, specific) === undefined) return readPort(env, 'PORT', DEFAULT_PORTS[service]);
+  return readPort(env, specific, DEFAULT_PORTS[service]);
+}
+
+export function serviceUrl(env: Env, service: ServiceName): string {
+  const name = `${service.toUpperCase().replace('-', '_')}_URL`;
+  return readUrl(env, name, ['http:', 'https:']) ?? `http://127.0.0.1:${servicePort(env, service)}`;
+}

@@ -1,0 +1,30 @@
+// Embedded PostgreSQL (PGlite, WebAssembly) with pgvector: the zero-setup default database.
+// One process only: two processes on one data directory silently lose writes.
+import fs from 'node:fs';
+import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
+import type { SqlExecutor, SqlQuery, SqlResult } from './sql';
+
+function wrap(conn: PGlite | Transaction): SqlQuery {
+  return {
+    async query<Row>(text: string, params: unknown[] = []): Promise<SqlResult<Row>> {
+      const res = await conn.query<Row>(text, params);
+      return { rows: res.rows, rowCount: res.affectedRows ?? res.rows.length };
+    },
+    async exec(text: string) {
+      await conn.exec(text);
+    },
+  };
+}
+
+/** `dataDir` is a folder, or `memory://` for a throwaway in-memory database (tests). */
+export async function openPGlite(dataDir: string): Promise<{ pglite: PGlite; sql: SqlExecutor }> {
+  if (!dataDir.startsWith('memory://')) fs.mkdirSync(dataDir, { recursive: true });
+  const pglite = await PGlite.create(dataDir, { extensions: { vector } });
+  await pglite.exec('CREATE EXTENSION IF NOT EXISTS vector');
+  const sql: SqlExecutor = {
+    ...wrap(pglite),
+    transaction: (work) => pglite.transaction((tx) => work(wrap(tx))),
+  };
+  return { pglite, sql };
+}

@@ -1,0 +1,19 @@
+// The minimal SQL surface the store layers use for hand-written queries (hot paths such as the
+// ledger's group commit), implemented for both PGlite and node-postgres. Prisma covers the rest.
+
+export interface SqlResult<Row> {
+  rows: Row[];
+  rowCount: number;
+}
+
+export interface SqlQuery {
+  /** One parameterised statement. Column types are the driver's: cast in SQL (e.g. `::text`) where it matters. */
+  query<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<SqlResult<Row>>;
+  /** Several statements without parameters (migrations). */
+  exec(text: string): Promise<void>;
+}
+
+export interface SqlExecutor extends SqlQuery {
+  /** Runs `work` in one transaction on one connection; rolls back when it throws. */
+  transaction<T>(work: (tx: SqlQuery) => Promise<T>): Promise<T>;
+}
