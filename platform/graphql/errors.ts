@@ -1,0 +1,25 @@
+// GraphQL's door for domain errors: the same failures the REST handler maps to statuses become
+// `extensions.code` values here. Unexpected errors are logged and masked.
+import type { GraphQLFormattedError } from 'graphql';
+import { GraphQLError } from 'graphql';
+import { unwrapResolverError } from '@apollo/server/errors';
+import { DomainError, InputError } from '../errors/domain-errors';
+
+export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+  const original = unwrapResolverError(error);
+  if (original instanceof DomainError) {
+    const extensions: Record<string, unknown> = { code: original.code };
+    if (original instanceof InputError) extensions.issues = original.issues;
+    return { message: original.message, locations: formatted.locations, path: formatted.path, extensions };
+  }
+  if (original instanceof GraphQLError || formatted.extensions?.code) return formatted;
+  if (isDatabaseUnavailable(original)) {
+    return { message: 'Database unavailable, retry shortly', path: formatted.path, extensions: { code: 'SERVICE_UNAVAILABLE' } };
+  }
+  return { message: 'Internal server error', path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+}
+
+function isDatabaseUnavailable(err: unknown): boolean {
+  const code = (err as { code?: string } | undefined)?.code ?? '';
+  return ['ECONNREFUSED', 'ECONNRESET', '57P01', '57P03', '08006', '08001', 'P1001', 'P1017', 'P2024'].includes(code);
+}

@@ -1,0 +1,74 @@
+// The one error handler every service shares. Bodies follow FastAPI: 401 {detail} with
+// `WWW-Authenticate: Bearer`, 403 {detail}, 422 {detail: [{loc, msg, type}]}; 5xx details are
+// logged, never sent.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError, InputError, type InputIssue, UnavailableError } from '../errors/domain-errors';
+import { issuesFromValidation } from './validation';
+
+const STATUS: Record<DomainError['code'], number> = {
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  BAD_USER_INPUT: 422,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+  SERVICE_UNAVAILABLE: 503,
+  BAD_GATEWAY: 502,
+  GATEWAY_TIMEOUT: 504,
+};
+
+export function sendUnprocessable(reply: FastifyReply, issues: InputIssue[]): FastifyReply {
+  return reply.code(422).send({ detail: issues });
+}
+
+function isDatabaseUnavailable(err: unknown): boolean {
+  const code = (err as { code?: string }).code ?? '';
+  const name = (err as { name?: string }).name ?? '';
+  // node-postgres connection errors, PostgreSQL "cannot connect now"/admin shutdown, Prisma's
+  // connection failures (P1001, P1017, P2024 pool timeout).
+  return ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '08006', '08001', '08003', 'P1001', 'P1017', 'P2024'].includes(code)
+    || name === 'DriverAdapterError' && /connect|terminat/i.test(String((err as Error).message));
+}
+
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (err instanceof DomainError) {
+      const status = STATUS[err.code];
+      if (err.code === 'UNAUTHENTICATED') reply.header('WWW-Authenticate', 'Bearer');
+      if (err instanceof UnavailableError && err.retryAfterSeconds) reply.header('Retry-After', String(err.retryAfterSeconds));
+      if (err instanceof InputError) return sendUnprocessable(reply, err.issues);
+      return reply.code(status).send({ detail: err.message });
+    }
+    if (err.validation) {
+      return sendUnprocessable(reply, issuesFromValidation(err.validation as never, err.validationContext));
+    }
+    switch (err.code) {
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+        return sendUnprocessable(reply, [{ loc: ['body', 0], msg: 'JSON decode error', type: 'json_invalid' }]);
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+        return sendUnprocessable(reply, [{ loc: ['body'], msg: 'Field required', type: 'missing' }]);
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return reply.code(413).send({ detail: 'Request body too large' });
+      default:
+        break;
+    }
+    if (err instanceof SyntaxError && (err as FastifyError).statusCode === 400) {
+      return sendUnprocessable(reply, [{ loc: ['body', 0], msg: 'JSON decode error', type: 'json_invalid' }]);
+    }
+    if (isDatabaseUnavailable(err)) {
+      request.log.error({ err }, 'database unavailable');
+      return reply.code(503).header('Retry-After', '1').send({ detail: 'Database unavailable, retry shortly' });
+    }
+    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    if (status >= 500) {
+      request.log.error({ err }, 'unhandled error');
+      return reply.code(500).send({ detail: 'Internal Server Error' });
+    }
+    return reply.code(status).send({ detail: err.message });
+  });
+
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not Found' }));
+}

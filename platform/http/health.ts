@@ -1,0 +1,23 @@
+// Health routes as the specs list them: /health (identity, gateway), /healthz and /livez
+// (liveness), /readyz (readiness, checks the database and anything else the service depends on).
+import type { FastifyInstance } from 'fastify';
+
+export interface HealthOptions {
+  /** Named readiness checks; each resolves true when its dependency answers. */
+  readiness: Record<string, () => Promise<boolean>>;
+}
+
+export function registerHealthRoutes(app: FastifyInstance, options: HealthOptions & { service: string; version: string }): void {
+  const live = async () => ({ status: 'ok', service: options.service, version: options.version });
+  const hidden = { schema: { hide: true } };
+  app.get('/healthz', hidden, live);
+  app.get('/livez', hidden, live);
+  app.get('/health', hidden, async () => ({ status: 'healthy', service: options.service, version: options.version }));
+  app.get('/readyz', hidden, async (_request, reply) => {
+    const names = Object.keys(options.readiness);
+    const results = await Promise.all(names.map((n) => options.readiness[n]!().catch(() => false)));
+    const checks = Object.fromEntries(names.map((n, i) => [n, results[i] ? 'ok' : 'unavailable']));
+    const ready = results.every(Boolean);
+    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks });
+  });
+}

@@ -1,0 +1,73 @@
+// The HTTP bootstrap every service shares: Fastify with FastAPI-shaped errors, a body-size limit,
+// one JSON log line per request (method, path, status, duration, tenant, correlation id), health
+// routes, OpenAPI generated from the route schemas, and a graceful close.
+import swagger from '@fastify/swagger';
+import formbody from '@fastify/formbody';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { PlatformConfig } from '../config/platform.config';
+import type { AuthContext } from '../auth/auth-context';
+import { loggerOptions } from '../logging/logger';
+import { correlationIdFor } from './correlation';
+import { registerErrorHandler } from './error-handler';
+import { registerHealthRoutes, type HealthOptions } from './health';
+import { validatorCompiler } from './validation';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the authentication hook once a bearer token is verified. */
+    auth?: AuthContext;
+  }
+}
+
+export interface ServiceAppOptions {
+  name: string;
+  title: string;
+  version: string;
+  description?: string;
+  config: PlatformConfig;
+  health: HealthOptions;
+}
+
+export async function createServiceApp(options: ServiceAppOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const app = Fastify({
+    logger: loggerOptions(config.logLevel, options.name),
+    bodyLimit: config.http.bodyLimitBytes,
+    genReqId: correlationIdFor,
+    requestIdLogLabel: 'correlationId',
+    disableRequestLogging: true,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    ajv: { customOptions: { strict: false } },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  registerErrorHandler(app);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Correlation-ID', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        path: request.url.split('?')[0],
+        status: reply.statusCode,
+        durationMs: Math.round(reply.elapsedTime * 100) / 100,
+        tenant: request.auth?.tenantId ?? request.headers['x-tenant-id'],
+      },
+      'request completed',
+    );
+  });
+
+  await app.register(formbody);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: options.title, version: options.version, description: options.description },
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+  });
+  app.get('/docs/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  registerHealthRoutes(app, { ...options.health, service: options.name, version: options.version });
+  return app;
+}

@@ -1,0 +1,75 @@
+// Route schema validation with FastAPI's 422 body. Bodies are validated strictly (a number is not
+// a string, as pydantic's str fields refuse ints); query strings and path params are coerced, as
+// FastAPI does for `limit=10`.
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+import type { InputIssue } from '../errors/domain-errors';
+
+function makeAjv(coerceTypes: boolean): Ajv {
+  const ajv = new Ajv({ coerceTypes, allErrors: true, useDefaults: true, removeAdditional: false, strict: false });
+  addFormats(ajv);
+  return ajv;
+}
+
+const strict = makeAjv(false);
+const coercing = makeAjv(true);
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  const ajv = httpPart === 'body' ? strict : coercing;
+  const validate: ValidateFunction = ajv.compile(schema as object);
+  return (data: unknown) => (validate(data) ? { value: data } : { error: Object.assign(new Error('validation'), { validation: validate.errors ?? [] }) });
+};
+
+const LOC_PREFIX: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
+
+const TYPE_MESSAGES: Record<string, [string, string]> = {
+  string: ['Input should be a valid string', 'string_type'],
+  integer: ['Input should be a valid integer', 'int_parsing'],
+  number: ['Input should be a valid number', 'float_parsing'],
+  boolean: ['Input should be a valid boolean', 'bool_parsing'],
+  object: ['Input should be a valid dictionary', 'dict_type'],
+  array: ['Input should be a valid list', 'list_type'],
+};
+
+function issueFor(err: ErrorObject, prefix: string): InputIssue {
+  const path = err.instancePath.split('/').slice(1).map((p) => (/^\d+$/.test(p) ? Number(p) : p.replace(/~1/g, '/').replace(/~0/g, '~')));
+  const loc = [prefix, ...path];
+  const p = err.params as Record<string, unknown>;
+  switch (err.keyword) {
+    case 'required':
+      return { loc: [...loc, String(p.missingProperty)], msg: 'Field required', type: 'missing' };
+    case 'type': {
+      const expected = String(Array.isArray(p.type) ? p.type[0] : p.type);
+      const [msg, type] = TYPE_MESSAGES[expected] ?? [`Input should be of type ${expected}`, 'type_error'];
+      return { loc, msg, type };
+    }
+    case 'maxLength':
+      return { loc, msg: `String should have at most ${p.limit} characters`, type: 'string_too_long' };
+    case 'minLength':
+      return { loc, msg: `String should have at least ${p.limit} characters`, type: 'string_too_short' };
+    case 'maximum':
+      return { loc, msg: `Input should be less than or equal to ${p.limit}`, type: 'less_than_equal' };
+    case 'minimum':
+      return { loc, msg: `Input should be greater than or equal to ${p.limit}`, type: 'greater_than_equal' };
+    case 'additionalProperties':
+      return { loc: [...loc, String(p.additionalProperty)], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' };
+    case 'enum':
+      return { loc, msg: `Input should be ${(p.allowedValues as unknown[]).map((v) => `'${v}'`).join(' or ')}`, type: 'enum' };
+    case 'const':
+      return { loc, msg: `Input should be '${p.allowedValue}'`, type: 'literal_error' };
+    case 'pattern':
+      return { loc, msg: `String should match pattern '${p.pattern}'`, type: 'string_pattern_mismatch' };
+    case 'format':
+      return { loc, msg: `Input should be a valid ${p.format}`, type: `${p.format}_parsing` };
+    case 'maxItems':
+      return { loc, msg: `List should have at most ${p.limit} items`, type: 'too_long' };
+    default:
+      return { loc, msg: err.message ?? 'Invalid value', type: 'value_error' };
+  }
+}
+
+export function issuesFromValidation(errors: ErrorObject[], context: string | undefined): InputIssue[] {
+  const prefix = LOC_PREFIX[context ?? 'body'] ?? 'body';
+  return errors.map((e) => issueFor(e, prefix));
+}

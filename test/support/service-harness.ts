@@ -1,0 +1,50 @@
+// Runs one or more services for a test on ephemeral ports (never the documented fixed ports, so
+// suites can run side by side), against a fresh test database.
+import type { AddressInfo } from 'node:net';
+import { loadPlatformConfig, type PlatformConfig } from '../../platform/config/platform.config';
+import { createLogger } from '../../platform/logging/logger';
+import type { BuiltService, Env, ServiceDefinition } from '../../platform/service';
+import { createTestDatabase, type TestDatabase } from './database';
+
+export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
+
+export interface RunningService {
+  built: BuiltService;
+  url: string;
+  port: number;
+}
+
+export interface Harness {
+  db: TestDatabase;
+  config: PlatformConfig;
+  env: Env;
+  services: Record<string, RunningService>;
+  close(): Promise<void>;
+}
+
+export async function startServices(definitions: ServiceDefinition[], envOverrides: Env = {}, options: { db?: TestDatabase } = {}): Promise<Harness> {
+  const db = options.db ?? (await createTestDatabase());
+  const env: Env = { LOG_LEVEL: 'ERROR', JWT_SECRET_KEY: TEST_JWT_SECRET, NODE_ENV: 'test', ...envOverrides };
+  const config = loadPlatformConfig(env);
+  const services: Record<string, RunningService> = {};
+  for (const def of definitions) {
+    const built = await def.build({ config, db, env, logger: createLogger(config.logLevel, def.name) });
+    await built.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (built.app.server.address() as AddressInfo).port;
+    await built.start?.();
+    services[def.name] = { built, port, url: `http://127.0.0.1:${port}` };
+  }
+  return {
+    db,
+    config,
+    env,
+    services,
+    async close() {
+      for (const s of Object.values(services).reverse()) {
+        await s.built.stop?.();
+        await s.built.app.close();
+      }
+      if (!options.db) await db.drop();
+    },
+  };
+}
