@@ -38,7 +38,7 @@ export async function openDatabase(config: DatabaseConfig, options: { migrate?: 
       },
     };
   } else {
-    const { pglite, sql } = await openPGlite(config.pgliteDir);
+    const { pglite, sql, release } = await openPGlite(config.pgliteDir);
     const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
     db = {
       kind: 'pglite',
@@ -48,6 +48,7 @@ export async function openDatabase(config: DatabaseConfig, options: { migrate?: 
       async close() {
         await prisma.$disconnect();
         await pglite.close();
+        release();
       },
     };
   }

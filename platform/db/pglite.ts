@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
+import { lockPGliteDir } from './pglite-lock';
 import type { SqlExecutor, SqlQuery, SqlResult } from './sql';
 
 function wrap(conn: PGlite | Transaction): SqlQuery {
@@ -18,13 +19,17 @@ function wrap(conn: PGlite | Transaction): SqlQuery {
 }
 
 /** `dataDir` is a folder, or `memory://` for a throwaway in-memory database (tests). */
-export async function openPGlite(dataDir: string): Promise<{ pglite: PGlite; sql: SqlExecutor }> {
-  if (!dataDir.startsWith('memory://')) fs.mkdirSync(dataDir, { recursive: true });
+export async function openPGlite(dataDir: string): Promise<{ pglite: PGlite; sql: SqlExecutor; release: () => void }> {
+  let release = () => {};
+  if (!dataDir.startsWith('memory://')) {
+    fs.mkdirSync(dataDir, { recursive: true });
+    release = lockPGliteDir(dataDir);
+  }
   const pglite = await PGlite.create(dataDir, { extensions: { vector } });
   await pglite.exec('CREATE EXTENSION IF NOT EXISTS vector');
   const sql: SqlExecutor = {
     ...wrap(pglite),
     transaction: (work) => pglite.transaction((tx) => work(wrap(tx))),
   };
-  return { pglite, sql };
+  return { pglite, sql, release };
 }

@@ -43,8 +43,19 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Fast
   app.setValidatorCompiler(validatorCompiler);
   registerErrorHandler(app);
 
+  // Graceful close: Fastify stops accepting new requests and waits for in-flight ones; responses
+  // sent meanwhile ask the client to drop the keep-alive connection, so close() need not wait
+  // for idle sockets to time out.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Correlation-ID', request.id);
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('Connection', 'close');
+    return payload;
   });
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(

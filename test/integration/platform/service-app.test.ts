@@ -1,0 +1,147 @@
+// The HTTP bootstrap every service shares, exercised over real HTTP.
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { loadPlatformConfig } from '../../../platform/config/platform.config';
+import { AuthenticationError, ForbiddenError } from '../../../platform/errors/domain-errors';
+import { createServiceApp } from '../../../platform/http/service-app';
+
+async function start(options: { ready?: () => Promise<boolean> } = {}): Promise<{ app: FastifyInstance; url: string }> {
+  const config = loadPlatformConfig({ LOG_LEVEL: 'ERROR', BODY_LIMIT_BYTES: '2048' });
+  const app = await createServiceApp({
+    name: 'probe',
+    title: 'Probe',
+    version: '9.9.9',
+    config,
+    health: { readiness: { database: options.ready ?? (async () => true) } },
+  });
+  app.post('/items', {
+    schema: {
+      body: Type.Object({ name: Type.String({ maxLength: 10 }), count: Type.Integer(), tags: Type.Optional(Type.Array(Type.String())) }, { additionalProperties: false }),
+      querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })) }),
+    },
+  }, async (request) => ({ received: request.body, query: request.query }));
+  app.get('/secret', async () => { throw new AuthenticationError(); });
+  app.get('/admin', async () => { throw new ForbiddenError(); });
+  app.get('/boom', async () => { throw new Error('database password is hunter2'); });
+  app.get('/slow', async () => { await new Promise((r) => setTimeout(r, 300)); return { done: true }; });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` };
+}
+
+describe('service HTTP bootstrap', () => {
+  let app: FastifyInstance;
+  let url: string;
+  beforeAll(async () => ({ app, url } = await start()));
+  afterAll(() => app.close());
+
+  const post = (body: string, contentType = 'application/json') =>
+    fetch(`${url}/items`, { method: 'POST', headers: { 'content-type': contentType }, body });
+
+  it('accepts a valid body', async () => {
+    const res = await post(JSON.stringify({ name: 'a', count: 2 }));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ received: { name: 'a', count: 2 }, query: {} });
+  });
+
+  it('answers malformed JSON with FastAPI\'s 422 json_invalid', async () => {
+    const res = await post('{"name": ');
+    expect(res.status).toBe(422);
+    expect(await res.json()).toEqual({ detail: [{ loc: ['body', 0], msg: 'JSON decode error', type: 'json_invalid' }] });
+  });
+
+  it('answers a wrong content type with 422', async () => {
+    const res = await post('name=a', 'text/plain');
+    expect(res.status).toBe(422);
+    expect((await res.json()).detail[0]).toMatchObject({ loc: ['body'] });
+  });
+
+  it('reports every missing, mistyped, too-long and extra field', async () => {
+    const res = await post(JSON.stringify({ name: 'far-too-long-name', count: '3', extra: 1 }));
+    expect(res.status).toBe(422);
+    const { detail } = await res.json();
+    expect(detail).toEqual(expect.arrayContaining([
+      { loc: ['body', 'name'], msg: 'String should have at most 10 characters', type: 'string_too_long' },
+      { loc: ['body', 'count'], msg: 'Input should be a valid integer', type: 'int_parsing' },
+      { loc: ['body', 'extra'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' },
+    ]));
+    const missing = await post(JSON.stringify({ count: 1 }));
+    expect((await missing.json()).detail).toEqual([{ loc: ['body', 'name'], msg: 'Field required', type: 'missing' }]);
+  });
+
+  it('coerces and checks query parameters', async () => {
+    const ok = await fetch(`${url}/items?limit=5`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"a","count":1}' });
+    expect((await ok.json()).query).toEqual({ limit: 5 });
+    const bad = await fetch(`${url}/items?limit=-1`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"a","count":1}' });
+    expect(bad.status).toBe(422);
+    expect((await bad.json()).detail[0]).toMatchObject({ loc: ['query', 'limit'], type: 'greater_than_equal' });
+  });
+
+  it('refuses a body over the limit with 413 and keeps serving', async () => {
+    const res = await post(JSON.stringify({ name: 'a', count: 1, tags: Array(500).fill('xxxxxxxx') }));
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({ detail: 'Request body too large' });
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+  });
+
+  it('writes 401 and 403 in the spec\'s shapes', async () => {
+    const unauth = await fetch(`${url}/secret`);
+    expect(unauth.status).toBe(401);
+    expect(unauth.headers.get('www-authenticate')).toBe('Bearer');
+    expect(await unauth.json()).toEqual({ detail: 'Could not validate credentials' });
+    const forbidden = await fetch(`${url}/admin`);
+    expect(forbidden.status).toBe(403);
+    expect(await forbidden.json()).toEqual({ detail: 'Admin access required' });
+  });
+
+  it('never sends 5xx details to the client', async () => {
+    const res = await fetch(`${url}/boom`);
+    expect(res.status).toBe(500);
+    expect(await res.text()).not.toContain('hunter2');
+  });
+
+  it('echoes a sane correlation id and creates one otherwise', async () => {
+    const given = await fetch(`${url}/healthz`, { headers: { 'x-correlation-id': 'abc-123' } });
+    expect(given.headers.get('x-correlation-id')).toBe('abc-123');
+    const made = await fetch(`${url}/healthz`, { headers: { 'x-correlation-id': 'bad id with spaces' } });
+    expect(made.headers.get('x-correlation-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('serves the health routes and a 404 in FastAPI\'s shape', async () => {
+    for (const path of ['/health', '/healthz', '/livez']) expect((await fetch(url + path)).status).toBe(200);
+    const ready = await fetch(`${url}/readyz`);
+    expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok' } });
+    const missing = await fetch(`${url}/nope`);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ detail: 'Not Found' });
+  });
+
+  it('publishes an OpenAPI 3 document built from the route schemas', async () => {
+    const doc = await (await fetch(`${url}/docs/openapi.json`)).json();
+    expect(doc.openapi).toBe('3.0.3');
+    expect(doc.info.version).toBe('9.9.9');
+    expect(doc.paths['/items'].post.requestBody.content['application/json'].schema.required).toEqual(['name', 'count']);
+  });
+});
+
+describe('readiness and graceful shutdown', () => {
+  it('reports not ready when a dependency is down', async () => {
+    const { app, url } = await start({ ready: async () => false });
+    const res = await fetch(`${url}/readyz`);
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({ status: 'not_ready', checks: { database: 'unavailable' } });
+    await app.close();
+  });
+
+  it('finishes in-flight requests when closing', async () => {
+    const { app, url } = await start();
+    const inFlight = fetch(`${url}/slow`);
+    await new Promise((r) => setTimeout(r, 50));
+    const closing = app.close();
+    const res = await inFlight;
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ done: true });
+    await closing;
+    await expect(fetch(`${url}/healthz`)).rejects.toThrow();
+  });
+});
