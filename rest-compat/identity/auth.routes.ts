@@ -1,0 +1,115 @@
+// Authentication routes: the spec's password grant, JSON login and verify, plus refresh-token
+// rotation, logout/revoke and the client-credentials grant. Each handler is one call into
+// AuthService.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { InputError } from '../../platform/errors/domain-errors';
+import { authenticate } from '../../platform/http/auth-hooks';
+import type { IdentityServices } from '../../subgraphs/identity/identity.module';
+import { DEFAULT_TENANT } from '../../subgraphs/identity/identity.types';
+import {
+  ClientCredentialsBody, errors, LoginBody, PasswordForm, RefreshBody, RevokeResponse, ServiceTokenResponse, TokenResponse, VerifyResponse,
+  type ClientCredentialsBodyT, type LoginBodyT, type PasswordFormT, type RefreshBodyT,
+} from './identity.schemas';
+import { callContext } from './identity.views';
+
+const FORM = 'application/x-www-form-urlencoded';
+const bearer = [{ bearerAuth: [] }];
+
+function tokenOut(pair: { accessToken: string; tokenType: 'bearer'; expiresIn: number; refreshToken: string }) {
+  return { access_token: pair.accessToken, token_type: pair.tokenType, expires_in: pair.expiresIn, refresh_token: pair.refreshToken };
+}
+
+/** OAuth's token endpoint takes a form (RFC 6749 §4.3.2); a JSON body is as wrong as a missing one. */
+async function requireForm(request: FastifyRequest): Promise<void> {
+  if (!String(request.headers['content-type'] ?? '').toLowerCase().startsWith(FORM)) {
+    throw new InputError(['username', 'password', 'grant_type'].map((f) => ({ loc: ['body', f], msg: 'Field required', type: 'missing' })));
+  }
+}
+
+export function registerAuthRoutes(app: FastifyInstance, services: IdentityServices): void {
+  const { auth } = services;
+
+  app.post<{ Body: PasswordFormT }>('/v1/auth/token', {
+    preValidation: requireForm,
+    schema: {
+      tags: ['auth'],
+      summary: 'OAuth 2.0 password grant',
+      description: 'Form-encoded `username`, `password`, `grant_type=password` (optional `tenant_id`, default `default`). Wrong credentials of any kind give the same 401.',
+      consumes: [FORM],
+      body: PasswordForm,
+      response: { 200: TokenResponse, ...errors },
+    },
+  }, async (request) => tokenOut(await auth.login(callContext(request), {
+    username: request.body.username,
+    password: request.body.password,
+    tenantId: request.body.tenant_id ?? DEFAULT_TENANT,
+  })));
+
+  app.post<{ Body: LoginBodyT }>('/v1/auth/login', {
+    schema: {
+      tags: ['auth'],
+      summary: 'JSON login',
+      description: 'Returns an access token (JWT) and a refresh token. `tenant_id` defaults to `default`.',
+      body: LoginBody,
+      response: { 200: TokenResponse, ...errors },
+    },
+  }, async (request) => tokenOut(await auth.login(callContext(request), {
+    username: request.body.username,
+    password: request.body.password,
+    tenantId: request.body.tenant_id ?? DEFAULT_TENANT,
+  })));
+
+  app.post<{ Body: RefreshBodyT }>('/v1/auth/refresh', {
+    schema: {
+      tags: ['auth'],
+      summary: 'Rotate a refresh token',
+      description: 'Exchanges a refresh token for a new access token and a new refresh token. Each refresh token works once; presenting an already rotated one revokes its whole family (every token descended from the same login).',
+      body: RefreshBody,
+      response: { 200: TokenResponse, ...errors },
+    },
+  }, async (request) => tokenOut(await auth.refresh(callContext(request), request.body.refresh_token)));
+
+  const revoke = {
+    schema: {
+      tags: ['auth'],
+      summary: 'Log out: revoke a refresh token',
+      description: 'Revokes the refresh token and every token of its family. Unknown tokens are accepted too (RFC 7009), so the answer says nothing about validity. Access tokens stay valid until they expire.',
+      body: RefreshBody,
+      response: { 200: RevokeResponse, 422: errors[422] },
+    },
+  };
+  const revokeHandler = async (request: FastifyRequest<{ Body: RefreshBodyT }>) => {
+    await auth.revoke(callContext(request), request.body.refresh_token);
+    return { revoked: true };
+  };
+  app.post<{ Body: RefreshBodyT }>('/v1/auth/logout', revoke, revokeHandler);
+  app.post<{ Body: RefreshBodyT }>('/v1/auth/revoke', revoke, revokeHandler);
+
+  app.post<{ Body: ClientCredentialsBodyT }>('/v1/auth/service-token', {
+    schema: {
+      tags: ['auth'],
+      summary: 'Client-credentials grant for service accounts',
+      description: 'Form or JSON: `grant_type=client_credentials`, `client_id`, `client_secret`. The token carries the account\'s `service:` roles and scopes; no refresh token.',
+      consumes: [FORM, 'application/json'],
+      body: ClientCredentialsBody,
+      response: { 200: ServiceTokenResponse, ...errors },
+    },
+  }, async (request) => {
+    const token = await auth.serviceToken(callContext(request), { clientId: request.body.client_id, clientSecret: request.body.client_secret });
+    return { access_token: token.accessToken, token_type: token.tokenType, expires_in: token.expiresIn, scope: token.scopes.join(' ') };
+  });
+
+  app.get('/v1/auth/verify', {
+    preHandler: authenticate(services.verifier),
+    schema: {
+      tags: ['auth'],
+      summary: 'Verify an access token',
+      description: 'Checks signature, algorithm (HS256 only), issuer and expiry from the token alone; used by the gateway on every request.',
+      security: bearer,
+      response: { 200: VerifyResponse, 401: errors[401] },
+    },
+  }, async (request) => {
+    const who = request.auth!;
+    return { valid: true, username: who.username, tenant_id: who.tenantId, roles: who.roles, scopes: who.scopes };
+  });
+}

@@ -1,0 +1,52 @@
+// Identity's own settings, parsed once at build time with the platform's env helpers so a bad
+// value stops the service with a message naming the variable. Shared settings (JWT secret,
+// token lifetimes) stay in PlatformConfig.
+import { ConfigError, readBool, readInt, readString } from '../../platform/config/env';
+import type { Env } from '../../platform/service';
+
+export interface DevUser {
+  username: string;
+  password: string;
+}
+
+export interface IdentityConfig {
+  /** Create the built-in roles, tenant `default` and the two development users at start. */
+  seedDevUsers: boolean;
+  devAdmin: DevUser;
+  devUser: DevUser;
+  /** scrypt cost as log2(N); 15 (N=32768, r=8, p=1, 32 MiB) costs about 95 ms here. */
+  scryptLogN: number;
+  /** Bounded cache of verified access tokens (entries); 0 disables it. */
+  verifyCacheSize: number;
+  /** Page size limit of user listings. */
+  maxPageSize: number;
+}
+
+/** Documented defaults for development only (docs/identity.md); override them anywhere shared. */
+export const DEV_DEFAULTS = {
+  admin: { username: 'admin', password: 'admin-dev-password' },
+  user: { username: 'user', password: 'user-dev-password' },
+} as const;
+
+export function loadIdentityConfig(env: Env): IdentityConfig {
+  const production = env.NODE_ENV === 'production';
+  const config: IdentityConfig = {
+    // Development users with well-known passwords must be asked for explicitly in production.
+    seedDevUsers: readBool(env, 'IDENTITY_SEED_DEV_USERS', !production),
+    devAdmin: {
+      username: readString(env, 'DEV_ADMIN_USERNAME', DEV_DEFAULTS.admin.username),
+      password: readString(env, 'DEV_ADMIN_PASSWORD', DEV_DEFAULTS.admin.password),
+    },
+    devUser: {
+      username: readString(env, 'DEV_USER_USERNAME', DEV_DEFAULTS.user.username),
+      password: readString(env, 'DEV_USER_PASSWORD', DEV_DEFAULTS.user.password),
+    },
+    scryptLogN: readInt(env, 'PASSWORD_SCRYPT_LOG_N', 15, { min: 10, max: 20 }),
+    verifyCacheSize: readInt(env, 'IDENTITY_VERIFY_CACHE_SIZE', 10_000, { min: 0, max: 1_000_000 }),
+    maxPageSize: 100,
+  };
+  if (config.devAdmin.username === config.devUser.username) {
+    throw new ConfigError('DEV_ADMIN_USERNAME and DEV_USER_USERNAME must differ');
+  }
+  return config;
+}

@@ -1,0 +1,40 @@
+// Wires identity's services from their dependencies. REST routes and GraphQL resolvers receive
+// this one bundle, so both doors call the same instances.
+import { AccessTokens } from '../../platform/auth/jwt';
+import type { PlatformConfig } from '../../platform/config/platform.config';
+import { AuthService } from './auth.service';
+import type { IdentityConfig } from './identity.config';
+import type { IdentityUnitOfWork } from './identity.types';
+import { ScryptPasswordHasher, type PasswordHasher } from './password.hasher';
+import { RoleService } from './role.service';
+import { ServiceAccountService } from './service-account.service';
+import { TenantService } from './tenant.service';
+import { CachedTokenVerifier } from './token.verifier';
+import { UserService } from './user.service';
+
+export interface IdentityServices {
+  auth: AuthService;
+  users: UserService;
+  tenants: TenantService;
+  roles: RoleService;
+  serviceAccounts: ServiceAccountService;
+  verifier: CachedTokenVerifier;
+  hasher: PasswordHasher;
+  config: IdentityConfig;
+}
+
+export function createIdentityServices(stores: IdentityUnitOfWork, platform: PlatformConfig, config: IdentityConfig): IdentityServices {
+  const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
+  const verifier = new CachedTokenVerifier(tokens, config.verifyCacheSize);
+  const hasher = new ScryptPasswordHasher(config.scryptLogN);
+  return {
+    auth: new AuthService({ stores, hasher, tokens, verifier, refreshTokenDays: platform.auth.refreshTokenExpireDays }),
+    users: new UserService(stores, hasher, config.maxPageSize),
+    tenants: new TenantService(stores),
+    roles: new RoleService(stores),
+    serviceAccounts: new ServiceAccountService(stores, hasher),
+    verifier,
+    hasher,
+    config,
+  };
+}

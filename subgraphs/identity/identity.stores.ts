@@ -1,0 +1,30 @@
+// Builds identity's stores over Prisma, and the unit of work that runs several of them in one
+// interactive transaction (so an audit event commits together with its change).
+import type { PrismaClient } from '../../generated/prisma/client';
+import type { IdentityStores, IdentityUnitOfWork } from './identity.types';
+import { prismaOutboxStore } from './outbox.store';
+import type { PrismaLike } from './prisma-client';
+import { prismaRefreshTokenStore } from './refresh-token.store';
+import { prismaRoleStore } from './role.store';
+import { prismaTenantStore } from './tenant.store';
+import { prismaUserStore } from './user.store';
+
+export type StoreOverrides = Partial<{ [K in keyof IdentityStores]: (db: PrismaLike) => IdentityStores[K] }>;
+
+function storesFor(db: PrismaLike, overrides: StoreOverrides): IdentityStores {
+  return {
+    users: (overrides.users ?? prismaUserStore)(db),
+    roles: (overrides.roles ?? prismaRoleStore)(db),
+    tenants: (overrides.tenants ?? prismaTenantStore)(db),
+    refreshTokens: (overrides.refreshTokens ?? prismaRefreshTokenStore)(db),
+    outbox: (overrides.outbox ?? prismaOutboxStore)(db),
+  };
+}
+
+/** `overrides` lets integration tests swap one store (e.g. a failing outbox) over the real database. */
+export function prismaUnitOfWork(prisma: PrismaClient, overrides: StoreOverrides = {}): IdentityUnitOfWork {
+  return {
+    ...storesFor(prisma, overrides),
+    transaction: (work) => prisma.$transaction((tx) => work(storesFor(tx, overrides)), { timeout: 15_000, maxWait: 10_000 }),
+  };
+}

@@ -1,0 +1,163 @@
+// The identity domain's records and the store interfaces its services depend on. Services see
+// only these interfaces, so unit tests can hand them strict fakes and no database.
+import type { AuthContext } from '../../platform/auth/auth-context';
+
+/**
+ * Which tenant's rows a store read may return. A tenant id, or ALL_TENANTS, which only the
+ * service layer hands out after it has checked that the caller is a platform admin or service
+ * (or that the caller proves itself some other way, such as holding a refresh token).
+ */
+export const ALL_TENANTS = Symbol('all tenants');
+export type TenantScope = string | typeof ALL_TENANTS;
+
+export const DEFAULT_TENANT = 'default';
+
+export interface RoleRecord {
+  id: string;
+  name: string;
+  description: string | null;
+  scopes: string[];
+  createdAt: Date;
+}
+
+export interface UserRecord {
+  id: string;
+  username: string;
+  email: string | null;
+  passwordHash: string;
+  tenantId: string;
+  createdAt: Date;
+  updatedAt: Date;
+  lastLogin: Date | null;
+  isActive: boolean;
+  isVerified: boolean;
+  isService: boolean;
+  roles: RoleRecord[];
+}
+
+export interface TenantRecord {
+  id: string;
+  name: string;
+  createdAt: Date;
+  isActive: boolean;
+  metadata: Record<string, unknown>;
+}
+
+export interface RefreshTokenRecord {
+  id: string;
+  userId: string;
+  tokenHash: string;
+  familyId: string;
+  expiresAt: Date;
+  createdAt: Date;
+  revoked: boolean;
+  usedAt: Date | null;
+}
+
+export interface OutboxEventInput {
+  tenantId: string;
+  eventType: string;
+  eventData: Record<string, unknown>;
+  userId: string | null;
+  correlationId: string | null;
+  description?: string;
+  idempotencyKey: string;
+}
+
+export interface NewUser {
+  username: string;
+  email: string | null;
+  passwordHash: string;
+  tenantId: string;
+  isService: boolean;
+  isVerified: boolean;
+  roleIds: string[];
+  assignedBy: string | null;
+}
+
+export interface UserStore {
+  /** The login candidate: a user with this username in this tenant, with roles. */
+  findForLogin(tenantId: string, username: string): Promise<UserRecord | null>;
+  findByIds(scope: TenantScope, ids: readonly string[]): Promise<UserRecord[]>;
+  findByUsernames(scope: TenantScope, usernames: readonly string[]): Promise<UserRecord[]>;
+  /** Ordered by username; returns up to `limit` users whose username sorts after `after`. */
+  list(scope: TenantScope, page: { limit: number; after?: string }): Promise<UserRecord[]>;
+  /** Whether any user (in any tenant: usernames and emails are unique platform-wide) holds these. */
+  exists(username: string, email: string | null): Promise<{ username: boolean; email: boolean }>;
+  create(user: NewUser): Promise<UserRecord>;
+  recordLogin(tenantId: string, userId: string, at: Date): Promise<void>;
+  /** False when the user already had the role. */
+  assignRole(tenantId: string, userId: string, roleId: string, assignedBy: string | null): Promise<boolean>;
+}
+
+export interface RoleStore {
+  findByNames(names: readonly string[]): Promise<RoleRecord[]>;
+  list(): Promise<RoleRecord[]>;
+  create(role: { name: string; description: string | null; scopes: string[] }): Promise<RoleRecord>;
+}
+
+export interface TenantStore {
+  findByIds(scope: TenantScope, ids: readonly string[]): Promise<TenantRecord[]>;
+  list(scope: TenantScope): Promise<TenantRecord[]>;
+  create(tenant: { id: string; name: string; metadata: Record<string, unknown> }): Promise<TenantRecord>;
+}
+
+export interface RefreshTokenStore {
+  create(token: { userId: string; tokenHash: string; familyId: string; expiresAt: Date }): Promise<RefreshTokenRecord>;
+  findByHash(tokenHash: string): Promise<RefreshTokenRecord | null>;
+  /** Marks the token used if it still was unused and unrevoked; false when someone got there first. */
+  markUsed(id: string, at: Date): Promise<boolean>;
+  revokeFamily(familyId: string): Promise<number>;
+}
+
+export interface OutboxStore {
+  append(event: OutboxEventInput): Promise<void>;
+}
+
+export interface IdentityStores {
+  users: UserStore;
+  roles: RoleStore;
+  tenants: TenantStore;
+  refreshTokens: RefreshTokenStore;
+  outbox: OutboxStore;
+}
+
+/** The stores plus one database transaction over all of them. */
+export interface IdentityUnitOfWork extends IdentityStores {
+  transaction<T>(work: (stores: IdentityStores) => Promise<T>): Promise<T>;
+}
+
+/** Who is calling and which request this is (for audit correlation). */
+export interface CallContext {
+  auth?: AuthContext;
+  correlationId: string;
+}
+
+/** A user as the APIs show it: never the password hash. */
+export interface UserView {
+  id: string;
+  username: string;
+  email: string | null;
+  tenantId: string;
+  roles: string[];
+  scopes: string[];
+  isActive: boolean;
+  isVerified: boolean;
+  isService: boolean;
+  createdAt: Date;
+  lastLogin: Date | null;
+}
+
+export interface TokenPair {
+  accessToken: string;
+  tokenType: 'bearer';
+  expiresIn: number;
+  refreshToken: string;
+}
+
+export interface ServiceToken {
+  accessToken: string;
+  tokenType: 'bearer';
+  expiresIn: number;
+  scopes: string[];
+}

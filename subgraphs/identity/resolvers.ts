@@ -1,0 +1,65 @@
+// GraphQL door: each resolver is one call into the same services the REST routes use. The SDL's
+// @authenticated/@requiresScopes document the rules for the router; the services enforce them.
+import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper';
+import type { IdentityGraphQLContext } from './graphql.context';
+import type { RoleRecord, TenantRecord, TokenPair, UserView } from './identity.types';
+
+function payload(pair: TokenPair) {
+  return { accessToken: pair.accessToken, tokenType: pair.tokenType, expiresIn: pair.expiresIn, refreshToken: pair.refreshToken };
+}
+
+function tenantOut(t: TenantRecord) {
+  return { id: t.id, name: t.name, isActive: t.isActive, createdAt: t.createdAt.toISOString() };
+}
+
+function userOut(u: UserView) {
+  return { ...u, createdAt: u.createdAt.toISOString(), lastLogin: u.lastLogin?.toISOString() ?? null };
+}
+
+function roleOut(r: RoleRecord) {
+  return { name: r.name, description: r.description, scopes: r.scopes };
+}
+
+type Args = Record<string, unknown>;
+
+export const resolvers: GraphQLResolverMap<IdentityGraphQLContext> = {
+  Query: {
+    me: async (_: unknown, __: Args, ctx: IdentityGraphQLContext) => userOut(await ctx.services.users.me(ctx)),
+    tenants: async (_: unknown, __: Args, ctx: IdentityGraphQLContext) => (await ctx.services.tenants.list(ctx)).map(tenantOut),
+    users: async (_: unknown, args: { first?: number; after?: string | null; tenantId?: string | null }, ctx: IdentityGraphQLContext) => {
+      const page = await ctx.services.users.list(ctx, { first: args.first ?? undefined, after: args.after, tenantId: args.tenantId ?? undefined });
+      const nodes = page.users.map(userOut);
+      return {
+        nodes,
+        edges: nodes.map((node) => ({ node, cursor: Buffer.from(`u:${node.username}`, 'utf8').toString('base64url') })),
+        pageInfo: { hasNextPage: page.nextCursor !== null, endCursor: page.nextCursor },
+      };
+    },
+    roles: async (_: unknown, __: Args, ctx: IdentityGraphQLContext) => (await ctx.services.roles.list(ctx)).map(roleOut),
+  },
+  Mutation: {
+    login: async (_: unknown, args: { username: string; password: string; tenantId?: string | null }, ctx: IdentityGraphQLContext) =>
+      payload(await ctx.services.auth.login(ctx, { username: args.username, password: args.password, tenantId: args.tenantId ?? 'default' })),
+    refreshToken: async (_: unknown, args: { refreshToken: string }, ctx: IdentityGraphQLContext) => payload(await ctx.services.auth.refresh(ctx, args.refreshToken)),
+    createRole: async (_: unknown, args: { name: string; scopes?: string[] | null; description?: string | null }, ctx: IdentityGraphQLContext) =>
+      roleOut(await ctx.services.roles.create(ctx, { name: args.name, scopes: args.scopes ?? undefined, description: args.description })),
+    createTenant: async (_: unknown, args: { id: string; name: string }, ctx: IdentityGraphQLContext) => tenantOut(await ctx.services.tenants.create(ctx, args)),
+    createUser: async (_: unknown, args: { input: { username: string; password: string; email?: string | null; tenantId?: string | null; roles?: string[] | null; isVerified?: boolean | null } }, ctx: IdentityGraphQLContext) => {
+      const i = args.input;
+      return userOut(await ctx.services.users.create(ctx, { username: i.username, password: i.password, email: i.email, tenantId: i.tenantId ?? undefined, roles: i.roles ?? undefined, isVerified: i.isVerified ?? undefined }));
+    },
+    assignRole: async (_: unknown, args: { userId: string; roleName: string }, ctx: IdentityGraphQLContext) => userOut(await ctx.services.users.assignRole(ctx, args)),
+  },
+  User: {
+    __resolveReference: async (ref: { id?: string; username?: string }, ctx: IdentityGraphQLContext) => {
+      const user = ref.id !== undefined ? await ctx.loaders.userById.load(ref.id) : ref.username !== undefined ? await ctx.loaders.userByUsername.load(ref.username) : null;
+      return user ? userOut(user) : null;
+    },
+  },
+  Tenant: {
+    __resolveReference: async (ref: { id: string }, ctx: IdentityGraphQLContext) => {
+      const tenant = await ctx.loaders.tenantById.load(ref.id);
+      return tenant ? tenantOut(tenant) : null;
+    },
+  },
+};

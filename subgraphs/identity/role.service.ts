@@ -1,0 +1,33 @@
+// Role rules: any admin may create a role (spec: `POST /v1/roles` needs role admin). Roles are
+// platform-wide names with scopes; the `service:` namespace is kept for service accounts.
+import { ConflictError } from '../../platform/errors/domain-errors';
+import { auditEvent, IDENTITY_EVENTS } from './audit.events';
+import { requireAdmin, requireCaller } from './access.policy';
+import { check, LIMITS, PATTERNS } from './identity.rules';
+import type { CallContext, IdentityUnitOfWork, RoleRecord } from './identity.types';
+
+export class RoleService {
+  constructor(private readonly stores: IdentityUnitOfWork) {}
+
+  async list(ctx: CallContext): Promise<RoleRecord[]> {
+    requireCaller(ctx);
+    return this.stores.roles.list();
+  }
+
+  async create(ctx: CallContext, input: { name: string; scopes?: string[]; description?: string | null }): Promise<RoleRecord> {
+    const auth = requireAdmin(ctx);
+    const scopes = [...new Set(input.scopes ?? [])];
+    check()
+      .text('role_name', input.name, { max: LIMITS.roleName, pattern: PATTERNS.roleName })
+      .notServiceRole('role_name', input.name)
+      .scopes('scopes', scopes)
+      .done();
+    if (input.description != null) check().text('description', input.description, { min: 0, max: LIMITS.description }).done();
+    return this.stores.transaction(async (s) => {
+      if ((await s.roles.findByNames([input.name])).length > 0) throw new ConflictError(`Role '${input.name}' already exists`);
+      const role = await s.roles.create({ name: input.name, description: input.description ?? null, scopes });
+      await s.outbox.append(auditEvent(ctx, { tenantId: auth.tenantId, type: IDENTITY_EVENTS.roleCreated, actor: auth.username, data: { role_name: role.name, scopes: role.scopes } }));
+      return role;
+    });
+  }
+}
