@@ -1,0 +1,34 @@
+// Token bucket per tenant (spec 01: 100 requests/s, burst 200). One bucket holds `burst` tokens,
+// refills at `perSecond`, and every request takes one. The decision carries what the
+// RateLimit-* and Retry-After headers need.
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the bucket is full again. */
+  resetSeconds: number;
+  /** Seconds until one token is available (0 when allowed). */
+  retryAfterSeconds: number;
+}
+
+export interface RateLimiter {
+  take(key: string): Promise<RateDecision>;
+  close(): Promise<void>;
+}
+
+export interface BucketSettings {
+  perSecond: number;
+  burst: number;
+}
+
+/** The arithmetic both stores share, from the tokens left after this request's take. */
+export function decisionFrom(settings: BucketSettings, allowed: boolean, tokens: number): RateDecision {
+  const missing = settings.burst - tokens;
+  return {
+    allowed,
+    limit: settings.burst,
+    remaining: Math.max(0, Math.floor(tokens)),
+    resetSeconds: Math.ceil(missing / settings.perSecond),
+    retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - tokens) / settings.perSecond)),
+  };
+}

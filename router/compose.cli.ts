@@ -1,0 +1,19 @@
+// `npm run compose`: supergraph.yaml -> supergraph.graphql at the repository root.
+import fs from 'node:fs';
+import path from 'node:path';
+import { composeFromConfig, CompositionError } from './compose';
+
+const root = path.resolve(__dirname, '..', '..');
+const configPath = path.join(root, 'supergraph.yaml');
+const outPath = path.join(root, 'supergraph.graphql');
+
+try {
+  const sdl = composeFromConfig(configPath);
+  // Write beside and rename, so a watching router never reads a half-written file.
+  fs.writeFileSync(`${outPath}.tmp`, sdl);
+  fs.renameSync(`${outPath}.tmp`, outPath);
+  console.log(`wrote ${path.relative(process.cwd(), outPath) || outPath}`);
+} catch (err) {
+  console.error(err instanceof CompositionError ? err.message : err);
+  process.exit(1);
+}

@@ -1,0 +1,73 @@
+// Settings of the gateway process (REST gateway + federated router on :8080), parsed once at
+// start with the kernel's env readers so a bad value stops the process with a clear message.
+import path from 'node:path';
+import { readEnum, readInt, readOptional, readString } from '../platform/config/env';
+import { serviceUrl, type ServiceName } from '../platform/config/platform.config';
+import type { Env } from '../platform/service';
+
+/** Backends the gateway knows; each one's URL comes from `<NAME>_URL` or its documented port. */
+export const BACKENDS = ['identity', 'ledger', 'validation', 'workflow', 'ocr', 'ai-broker', 'rag'] as const satisfies readonly ServiceName[];
+export type BackendName = (typeof BACKENDS)[number];
+
+export interface GatewayConfig {
+  supergraphPath: string;
+  backends: Record<BackendName, string>;
+  rateLimit: { perSecond: number; burst: number };
+  corsOrigins: string[];
+  upstreamTimeoutMs: number;
+  breaker: { errorThresholdPercentage: number; volumeThreshold: number; resetTimeoutMs: number };
+  graphql: { maxDepth: number; maxCost: number; defaultListSize: number };
+  tokenVerification: 'local' | 'identity';
+  tokenCache: { ttlMs: number; maxEntries: number };
+  /** Debounce for supergraph.graphql reloads (editors write files in several steps). */
+  reloadDebounceMs: number;
+  maxUploadBytes: number;
+  /** `SUBGRAPH_<NAME>_URL` overrides for subgraphs that are not platform backends (test fixtures). */
+  subgraphUrls: Record<string, string>;
+}
+
+export function loadGatewayConfig(env: Env): GatewayConfig {
+  const backends = Object.fromEntries(BACKENDS.map((b) => [b, serviceUrl(env, b)])) as Record<BackendName, string>;
+  const origins = readOptional(env, 'CORS_ORIGINS');
+  return {
+    supergraphPath: path.resolve(readString(env, 'SUPERGRAPH_PATH', 'supergraph.graphql')),
+    backends,
+    rateLimit: {
+      perSecond: readInt(env, 'RATE_LIMIT_PER_SECOND', 100, { min: 1 }),
+      burst: readInt(env, 'RATE_LIMIT_BURST', 200, { min: 1 }),
+    },
+    corsOrigins: origins ? origins.split(',').map((o) => o.trim()).filter(Boolean) : [],
+    upstreamTimeoutMs: readInt(env, 'GATEWAY_UPSTREAM_TIMEOUT_MS', 30_000, { min: 1 }),
+    breaker: {
+      errorThresholdPercentage: readInt(env, 'BREAKER_ERROR_THRESHOLD_PERCENT', 50, { min: 1, max: 100 }),
+      volumeThreshold: readInt(env, 'BREAKER_VOLUME_THRESHOLD', 5, { min: 1 }),
+      resetTimeoutMs: readInt(env, 'BREAKER_RESET_TIMEOUT_MS', 10_000, { min: 1 }),
+    },
+    graphql: {
+      maxDepth: readInt(env, 'GRAPHQL_MAX_DEPTH', 12, { min: 1 }),
+      maxCost: readInt(env, 'GRAPHQL_MAX_COST', 5_000, { min: 1 }),
+      defaultListSize: readInt(env, 'GRAPHQL_DEFAULT_LIST_SIZE', 10, { min: 1 }),
+    },
+    tokenVerification: readEnum(env, 'TOKEN_VERIFICATION', ['local', 'identity'] as const, 'local'),
+    tokenCache: {
+      ttlMs: readInt(env, 'TOKEN_CACHE_TTL_MS', 30_000, { min: 0 }),
+      maxEntries: readInt(env, 'TOKEN_CACHE_SIZE', 10_000, { min: 1 }),
+    },
+    reloadDebounceMs: readInt(env, 'SUPERGRAPH_RELOAD_DEBOUNCE_MS', 200, { min: 0 }),
+    maxUploadBytes: readInt(env, 'GRAPHQL_MAX_UPLOAD_BYTES', 50 * 1024 * 1024, { min: 1 }),
+    subgraphUrls: Object.fromEntries(
+      Object.entries(env)
+        .map(([k, v]) => [/^SUBGRAPH_(.+)_URL$/.exec(k)?.[1]?.toLowerCase(), v] as const)
+        .filter((e): e is readonly [string, string] => Boolean(e[0] && e[1])),
+    ),
+  };
+}
+
+/** Subgraph name in supergraph.yaml -> the backend whose URL serves it. */
+export function subgraphUrl(config: GatewayConfig, subgraph: string, fallback: string): string {
+  const override = config.subgraphUrls[subgraph.toLowerCase()];
+  if (override) return override;
+  const backend = (BACKENDS as readonly string[]).includes(subgraph) ? (subgraph as BackendName) : undefined;
+  if (!backend) return fallback;
+  return new URL('/graphql', config.backends[backend]).toString();
+}

@@ -1,0 +1,115 @@
+// POST/GET /graphql: Apollo Server running the federated gateway, driven through its
+// framework-neutral executeHTTPGraphQLRequest on the gateway's Fastify app. Before Apollo sees
+// a request the router authenticates it (a bad token is 401 UNAUTHENTICATED; no token is
+// anonymous, and @authenticated fields then refuse it), settles the tenant, applies the
+// per-tenant rate limit, and sends multipart uploads down their own path.
+import { ApolloServer, HeaderMap, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import type { ApolloGateway } from '@apollo/gateway';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
+import { bearerToken } from '../../platform/auth/jwt';
+import { AuthenticationError, DomainError } from '../../platform/errors/domain-errors';
+import type { TokenAuthenticator } from '../../platform/http/auth-hooks';
+import { formatGraphQLError } from '../../platform/graphql/errors';
+import { effectiveTenant } from '../../rest-compat/gateway/tenant.guard';
+import { applyRateLimit } from '../../rest-compat/gateway/rate-limit/rate-limit.hook';
+import type { RateLimiter } from '../../rest-compat/gateway/rate-limit/rate-limiter';
+import type { RouterContext } from '../router.context';
+import type { SupergraphModel } from '../supergraph/supergraph.model';
+import { forwardUpload, type UploadForwarderOptions } from '../uploads/upload.forwarder';
+import { guardOperation, type GuardLimits } from './operation-guard';
+
+export interface GraphQLRouteOptions {
+  gateway: ApolloGateway;
+  model(): SupergraphModel;
+  verifier: TokenAuthenticator;
+  limiter: RateLimiter;
+  limits: GuardLimits;
+  production: boolean;
+  uploads: Omit<UploadForwarderOptions, 'model' | 'limits'>;
+}
+
+function guardPlugin(options: GraphQLRouteOptions): ApolloServerPlugin<RouterContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ document, operation, request, contextValue, schema }) {
+          if (!operation) return;
+          const denied = guardOperation(schema, options.model().authRules, options.limits, document, operation, request.variables, contextValue.auth);
+          if (denied) throw denied;
+        },
+      };
+    },
+  };
+}
+
+export async function mountGraphQLRoute(app: FastifyInstance, options: GraphQLRouteOptions): Promise<ApolloServer<RouterContext>> {
+  const server = new ApolloServer<RouterContext>({
+    gateway: options.gateway,
+    introspection: !options.production,
+    // Automatic persisted queries (Apollo's protocol) are on with a bounded in-memory LRU cache.
+    persistedQueries: {},
+    formatError: formatGraphQLError,
+    plugins: [guardPlugin(options), ...(options.production ? [ApolloServerPluginLandingPageDisabled()] : [])],
+    logger: { debug: () => {}, info: () => {}, warn: (m) => app.log.warn(m), error: (m) => app.log.error(m) },
+  });
+  await server.start();
+  app.addHook('onClose', async () => server.stop());
+
+  await app.register(async (scope) => {
+    // Multipart bodies are read by graphql-upload-ts from the raw request, so Fastify leaves them alone.
+    scope.addContentTypeParser('multipart/form-data', (_req, _payload, done) => done(null));
+    scope.route({ method: ['GET', 'POST'], url: '/graphql', schema: { hide: true }, handler: (request, reply) => handle(server, options, request, reply) });
+  });
+  return server;
+}
+
+async function handle(server: ApolloServer<RouterContext>, options: GraphQLRouteOptions, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const context: RouterContext = {
+    correlationId: request.id,
+    traceparent: header(request, 'traceparent'),
+    tracestate: header(request, 'tracestate'),
+  };
+  const token = bearerToken(request.headers.authorization);
+  try {
+    if (request.headers.authorization !== undefined) {
+      if (!token) throw new AuthenticationError();
+      context.auth = await options.verifier.authenticate(token);
+      context.token = token;
+      request.auth = context.auth;
+    }
+    if (context.auth) context.tenantId = effectiveTenant(context.auth, { header: request.headers['x-tenant-id'] });
+    else if (request.headers['x-tenant-id'] !== undefined) throw new AuthenticationError('A tenant can only be chosen by an authenticated caller');
+  } catch (err) {
+    if (!(err instanceof DomainError)) throw err;
+    const code = err.code;
+    const status = code === 'UNAUTHENTICATED' ? 401 : code === 'FORBIDDEN' ? 403 : 503;
+    if (status === 401) reply.header('WWW-Authenticate', 'Bearer');
+    return reply.code(status).send({ errors: [{ message: err.message, extensions: { code } }] });
+  }
+  if (!(await applyRateLimit(options.limiter, request, reply))) return reply;
+
+  if (request.headers['content-type']?.startsWith('multipart/form-data')) {
+    return forwardUpload({ ...options.uploads, model: options.model, limits: options.limits }, request, reply, context);
+  }
+
+  const headers = new HeaderMap();
+  for (const [key, value] of Object.entries(request.headers)) {
+    if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
+  }
+  const queryIndex = request.url.indexOf('?');
+  const response = await server.executeHTTPGraphQLRequest({
+    httpGraphQLRequest: { method: request.method.toUpperCase(), headers, search: queryIndex >= 0 ? request.url.slice(queryIndex) : '', body: request.body },
+    context: async () => context,
+  });
+  for (const [key, value] of response.headers) reply.header(key, value);
+  reply.code(response.status ?? 200);
+  if (response.body.kind === 'complete') return reply.send(response.body.string);
+  return reply.send(Readable.from(response.body.asyncIterator));
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const v = request.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}

@@ -1,0 +1,75 @@
+// The gateway service on :8080: one Fastify app serving the federated GraphQL router
+// (POST/GET /graphql, graphql-ws on the same path) and the REST gateway (/api/v1/..., /health).
+import cors from '@fastify/cors';
+import type { BuiltService, ServiceDefinition } from '../platform/service';
+import { createServiceApp } from '../platform/http/service-app';
+import { registerRestGateway } from '../rest-compat/gateway';
+import { BackendRegistry } from '../rest-compat/gateway/backends/backend.registry';
+import { createRateLimiter } from '../rest-compat/gateway/rate-limit/rate-limiter.factory';
+import { createTokenVerifier } from './auth/token-verifier';
+import { createGateway } from './gateway.factory';
+import { loadGatewayConfig, subgraphUrl } from './gateway.config';
+import { mountGraphQLRoute } from './graphql/graphql.route';
+import { attachSubscriptionServer } from './subscriptions/subscription.server';
+import { supergraphFromFile } from './supergraph/supergraph.source';
+import type { SupergraphModel } from './supergraph/supergraph.model';
+
+export const gatewayService: ServiceDefinition = {
+  name: 'gateway',
+  version: '0.1.0',
+  async build({ config: platform, env, logger }): Promise<BuiltService> {
+    const config = loadGatewayConfig(env);
+    const app = await createServiceApp({
+      name: 'gateway',
+      title: 'Platform gateway',
+      version: '0.1.0',
+      description: 'REST gateway (/api/v1) and federated GraphQL router (/graphql)',
+      config: platform,
+      health: { readiness: {} },
+    });
+    // An empty CORS_ORIGINS allows no cross-origin browser calls; listed origins get CORS
+    // headers and answered preflights (OPTIONS never needs a token).
+    await app.register(cors, {
+      origin: config.corsOrigins.includes('*') ? true : config.corsOrigins,
+      credentials: !config.corsOrigins.includes('*'),
+      exposedHeaders: ['X-Correlation-ID', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'],
+      maxAge: 600,
+    });
+
+    const verifier = createTokenVerifier({
+      strategy: config.tokenVerification,
+      jwtSecret: platform.auth.jwtSecret,
+      identityUrl: config.backends.identity,
+      cache: config.tokenCache,
+    });
+    const limiter = createRateLimiter(config.rateLimit, platform.redisUrl);
+    const backends = new BackendRegistry(config);
+    await registerRestGateway(app, { config, verifier, limiter, backends, bodyLimitBytes: platform.http.bodyLimitBytes });
+
+    let model: SupergraphModel | undefined;
+    const resolveUrl = (name: string, routingUrl = model?.routingUrl(name) ?? '') => subgraphUrl(config, name, routingUrl);
+    const gateway = createGateway({
+      supergraph: supergraphFromFile({ file: config.supergraphPath, debounceMs: config.reloadDebounceMs, logger, onModel: (m) => (model = m) }),
+      resolveUrl,
+      logger,
+    });
+    const limits = config.graphql;
+    const apollo = await mountGraphQLRoute(app, {
+      gateway,
+      model: () => model!,
+      verifier,
+      limiter,
+      limits,
+      production: platform.env === 'production',
+      uploads: { resolveUrl: (name) => resolveUrl(name), maxFileSize: config.maxUploadBytes, maxFiles: 10 },
+    });
+    const subscriptions = attachSubscriptionServer(app, { model: () => model!, verifier, limits, resolveUrl: (name) => resolveUrl(name), logger, server: () => apollo });
+
+    app.addHook('onClose', async () => {
+      await subscriptions.close();
+      backends.shutdown();
+      await limiter.close();
+    });
+    return { app };
+  },
+};

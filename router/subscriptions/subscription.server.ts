@@ -1,0 +1,164 @@
+// graphql-ws on the gateway's own /graphql path (ws's WebSocketServer on the HTTP server's
+// 'upgrade'). The connection is authenticated once from `connectionParams` (Authorization or
+// token, optional X-Tenant-ID checked like on HTTP); a missing or bad token closes it with 4401.
+// Each operation is validated and guarded like an HTTP one; subscriptions are carried to the
+// owning subgraph (subscription.forwarder.ts), queries and mutations run through the gateway.
+import type { FastifyInstance } from 'fastify';
+import { getOperationAST, GraphQLError, parse, print, validate, type DocumentNode, type ExecutionResult } from 'graphql';
+import { createClient, type Client } from 'graphql-ws';
+import { useServer } from 'graphql-ws/use/ws';
+import WebSocket, { WebSocketServer } from 'ws';
+import type { ApolloServer } from '@apollo/server';
+import type { AuthContext } from '../../platform/auth/auth-context';
+import { bearerToken } from '../../platform/auth/jwt';
+import type { TokenAuthenticator } from '../../platform/http/auth-hooks';
+import type { Logger } from '../../platform/logging/logger';
+import { effectiveTenant } from '../../rest-compat/gateway/tenant.guard';
+import { guardOperation, type GuardLimits } from '../graphql/operation-guard';
+import { forwardedHeaders, type RouterContext } from '../router.context';
+import type { SupergraphModel } from '../supergraph/supergraph.model';
+import { forwardSubscription } from './subscription.forwarder';
+
+export interface SubscriptionServerOptions {
+  model(): SupergraphModel;
+  verifier: TokenAuthenticator;
+  limits: GuardLimits;
+  resolveUrl(subgraph: string): string;
+  logger: Logger;
+  /** Runs queries and mutations sent over the socket through the gateway. */
+  server?: () => ApolloServer<RouterContext> | undefined;
+}
+
+interface Connection {
+  context: RouterContext;
+  upstream: Map<string, Client>;
+}
+
+export function attachSubscriptionServer(app: FastifyInstance, options: SubscriptionServerOptions): { close(): Promise<void> } {
+  const wss = new WebSocketServer({ noServer: true });
+  const connections = new WeakMap<object, Connection>();
+
+  app.server.on('upgrade', (request, socket, head) => {
+    const path = (request.url ?? '').split('?')[0];
+    if (path !== '/graphql') {
+      socket.destroy();
+      return;
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+  });
+
+  const disposable = useServer<Record<string, unknown> | undefined, { socket: WebSocket; request: import('node:http').IncomingMessage }>({
+    schema: () => options.model().apiSchema,
+    onConnect: async (ctx) => {
+      const params = ctx.connectionParams ?? {};
+      const token = bearerToken(stringParam(params, 'authorization')) ?? stringParam(params, 'token');
+      let auth: AuthContext;
+      try {
+        if (!token) throw new Error('missing');
+        auth = await options.verifier.authenticate(token);
+      } catch {
+        ctx.extra.socket.close(4401, 'Unauthorized: connectionParams need a valid Authorization bearer token');
+        return false;
+      }
+      let tenantId: string;
+      try {
+        tenantId = effectiveTenant(auth, { header: stringParam(params, 'x-tenant-id') });
+      } catch {
+        ctx.extra.socket.close(4403, 'Forbidden: access to this tenant is not allowed');
+        return false;
+      }
+      const correlation = stringParam(params, 'x-correlation-id');
+      connections.set(ctx, {
+        context: { auth, token, tenantId, correlationId: correlation && /^[A-Za-z0-9._:-]{1,128}$/.test(correlation) ? correlation : crypto.randomUUID(), traceparent: stringParam(params, 'traceparent') },
+        upstream: new Map(),
+      });
+      return true;
+    },
+    onClose: async (ctx) => {
+      const conn = connections.get(ctx);
+      if (conn) for (const client of conn.upstream.values()) await client.dispose();
+    },
+    onSubscribe: async (ctx, _id, payload) => {
+      const conn = connections.get(ctx);
+      if (!conn) return [new GraphQLError('Connection not initialised', { extensions: { code: 'UNAUTHENTICATED' } })];
+      const model = options.model();
+      let document: DocumentNode;
+      try {
+        document = parse(payload.query);
+      } catch (err) {
+        return [new GraphQLError((err as Error).message, { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })];
+      }
+      const invalid = validate(model.apiSchema, document);
+      if (invalid.length) return invalid.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }));
+      const operation = getOperationAST(document, payload.operationName ?? undefined);
+      if (!operation) return [new GraphQLError('Could not determine the operation to run', { extensions: { code: 'BAD_REQUEST' } })];
+      const denied = guardOperation(model.apiSchema, model.authRules, options.limits, document, operation, payload.variables ?? {}, conn.context.auth);
+      if (denied) {
+        const { http: _http, ...extensions } = denied.extensions as Record<string, unknown>;
+        return [new GraphQLError(denied.message, { extensions })];
+      }
+      return { schema: model.apiSchema, document, operationName: payload.operationName ?? undefined, variableValues: payload.variables ?? {}, contextValue: conn };
+    },
+    subscribe: (args) => {
+      const conn = args.contextValue as Connection;
+      const model = options.model();
+      const operation = getOperationAST(args.document, args.operationName ?? undefined)!;
+      return forwardSubscription({
+        model,
+        document: args.document,
+        operation,
+        variables: (args.variableValues ?? {}) as Record<string, unknown>,
+        upstream: (subgraph) => upstreamClient(conn, subgraph, options),
+        fetchEntities: async (subgraph, query, representations) => {
+          const res = await fetch(options.resolveUrl(subgraph), {
+            method: 'POST',
+            headers: { ...forwardedHeaders(conn.context), 'content-type': 'application/json' },
+            body: JSON.stringify({ query, variables: { representations } }),
+          });
+          return (await res.json()) as Awaited<ReturnType<Parameters<typeof forwardSubscription>[0]['fetchEntities']>>;
+        },
+      });
+    },
+    execute: async (args): Promise<ExecutionResult> => {
+      const conn = args.contextValue as Connection;
+      const server = options.server?.();
+      if (!server) return { errors: [new GraphQLError('Queries over WebSocket are not available', { extensions: { code: 'BAD_REQUEST' } })] };
+      const response = await server.executeOperation(
+        { query: print(args.document), variables: (args.variableValues ?? {}) as Record<string, unknown>, operationName: args.operationName ?? undefined },
+        { contextValue: conn.context },
+      );
+      return response.body.kind === 'single' ? (response.body.singleResult as ExecutionResult) : { errors: [new GraphQLError('Incremental delivery is not supported over WebSocket')] };
+    },
+  }, wss);
+
+  return {
+    async close() {
+      for (const ws of wss.clients) ws.close(1001, 'Going away');
+      await disposable.dispose();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}
+
+function upstreamClient(conn: Connection, subgraph: string, options: SubscriptionServerOptions): Client {
+  let client = conn.upstream.get(subgraph);
+  if (!client) {
+    const url = options.resolveUrl(subgraph).replace(/^http/, 'ws');
+    const headers = forwardedHeaders(conn.context);
+    client = createClient({
+      url,
+      webSocketImpl: WebSocket,
+      lazy: true,
+      retryAttempts: 0,
+      // The subgraph authenticates the same caller: token and tenant travel in connectionParams.
+      connectionParams: { ...headers, Authorization: headers.authorization, tenantId: conn.context.tenantId },
+    });
+    conn.upstream.set(subgraph, client);
+  }
+  return client;
+}
+
+function stringParam(params: Record<string, unknown>, name: string): string | undefined {
+  for (const [k, v] of Object.entries(params)) if (k.toLowerCase() === name && typeof v === 'string') return v;
+  return undefined;
+}
