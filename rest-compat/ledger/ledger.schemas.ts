@@ -1,0 +1,94 @@
+// Route schemas of the ledger's REST door (TypeBox): one source for input validation (FastAPI's
+// 422 body through the kernel's validator) and for the OpenAPI document.
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { DEFAULT_LIMIT, MAX_LIMIT, MAX_STRING } from '../../subgraphs/ledger/ledger.service';
+
+/** An optional string that may also be sent as null (pydantic's Optional[str]). */
+const NullableString = (max?: number) => Type.Unsafe<string | null>({ type: ['string', 'null'], ...(max ? { maxLength: max } : {}) });
+const Id = (description: string) => Type.String({ minLength: 1, maxLength: MAX_STRING, description });
+const Hash = Type.String({ minLength: 64, maxLength: 64, description: 'SHA-256, 64 hex characters' });
+const Timestamp = Type.String({ description: 'ISO 8601, microseconds, UTC offset, e.g. 2026-11-22T04:05:06.123456+00:00' });
+
+export const AppendBody = Type.Object({
+  tenant_id: Id('Tenant whose chain the event extends'),
+  event_type: Id('Event type, e.g. rule_execution'),
+  event_data: Type.Object({}, { additionalProperties: true, description: 'Any JSON object' }),
+  user_id: Type.Optional(NullableString(MAX_STRING)),
+  correlation_id: Type.Optional(NullableString(MAX_STRING)),
+  description: Type.Optional(NullableString()),
+  idempotency_key: Type.Optional(Type.Unsafe<string | null>({
+    type: ['string', 'null'], maxLength: MAX_STRING,
+    description: 'Unique per tenant: a retried append with the same key returns the original event',
+  })),
+});
+export type AppendBody = Static<typeof AppendBody>;
+
+export const AppendResponse = Type.Object({ id: Type.String({ format: 'uuid' }), chain_hash: Hash, created_at: Timestamp });
+
+export const TenantQuery = Type.Object({ tenant_id: Type.Optional(Id('Tenant; defaults to the caller\'s')) });
+export type TenantQuery = Static<typeof TenantQuery>;
+
+const TimeRange = {
+  start_time: Type.Optional(Type.String({ format: 'date-time', description: 'Inclusive lower bound on created_at (ISO 8601 with offset)' })),
+  end_time: Type.Optional(Type.String({ format: 'date-time', description: 'Exclusive upper bound on created_at (ISO 8601 with offset)' })),
+};
+
+export const EventsQuery = Type.Object({
+  tenant_id: Type.Optional(Id('Tenant; defaults to the caller\'s')),
+  event_type: Type.Optional(Type.String({ maxLength: MAX_STRING })),
+  user_id: Type.Optional(Type.String({ maxLength: MAX_STRING })),
+  correlation_id: Type.Optional(Type.String({ maxLength: MAX_STRING })),
+  ...TimeRange,
+  limit: Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT }),
+  offset: Type.Integer({ minimum: 0, default: 0 }),
+});
+export type EventsQuery = Static<typeof EventsQuery>;
+
+export const ExportQuery = Type.Object({
+  tenant_id: Type.Optional(Id('Tenant; defaults to the caller\'s')),
+  event_type: Type.Optional(Type.String({ maxLength: MAX_STRING })),
+});
+export type ExportQuery = Static<typeof ExportQuery>;
+
+export const EntryParams = Type.Object({ entry_id: Type.String({ maxLength: 64 }) });
+export type EntryParams = Static<typeof EntryParams>;
+
+export const AuditReportBody = Type.Object({
+  tenant_id: Type.Optional(Id('Tenant; defaults to the caller\'s')),
+  ...TimeRange,
+});
+export type AuditReportBody = Static<typeof AuditReportBody>;
+
+export const LedgerEventSchema = Type.Object({
+  id: Type.String(),
+  tenant_id: Type.String(),
+  seq: Type.Integer({ description: 'Position in the tenant\'s chain, from 1' }),
+  event_type: Type.String(),
+  event_data: Type.Object({}, { additionalProperties: true }),
+  created_at: Timestamp,
+  content_hash: Hash,
+  previous_hash: Hash,
+  chain_hash: Hash,
+  user_id: NullableString(),
+  correlation_id: NullableString(),
+  description: NullableString(),
+});
+
+export const EventPageSchema = Type.Object({
+  events: Type.Array(LedgerEventSchema),
+  total: Type.Integer(),
+  limit: Type.Integer(),
+  offset: Type.Integer(),
+});
+
+export const VerifyResponse = Type.Object({
+  valid: Type.Boolean(),
+  total_events: Type.Integer(),
+  error: NullableString(),
+});
+
+export const Detail = Type.Object({ detail: Type.Unknown() });
+
+export function responses(ok: TSchema): Record<number, TSchema> {
+  return { 200: ok, 401: Detail, 403: Detail, 422: Detail, 503: Detail };
+}

@@ -1,0 +1,290 @@
+// The only ledger module that talks to the database. Hand-written SQL through the kernel's
+// executor (both PGlite and node-postgres): the append path is one multi-row statement per
+// group commit, and reads fetch only the columns they need. Every function that reads a
+// tenant's rows takes the tenant id as a required argument.
+import type { SqlExecutor, SqlQuery } from '../../platform/db/sql';
+import { GENESIS_HASH } from './ledger.hash';
+import type { ChainHead, ChainRow, EventFilter, LedgerEvent, NewEventRow } from './ledger.types';
+
+const EVENT_COLUMNS = `id::text AS id, tenant_id, seq::float8 AS seq, event_type, event_data::text AS event_data,
+  created_at_text, content_hash, previous_hash, chain_hash, user_id, correlation_id, description`;
+
+interface EventRecord {
+  id: string;
+  tenant_id: string;
+  seq: number;
+  event_type: string;
+  event_data: string;
+  created_at_text: string;
+  content_hash: string;
+  previous_hash: string;
+  chain_hash: string;
+  user_id: string | null;
+  correlation_id: string | null;
+  description: string | null;
+}
+
+function toEvent(r: EventRecord): LedgerEvent {
+  return {
+    id: r.id,
+    tenantId: r.tenant_id,
+    seq: Number(r.seq),
+    eventType: r.event_type,
+    eventDataText: r.event_data,
+    createdAt: r.created_at_text,
+    contentHash: r.content_hash,
+    previousHash: r.previous_hash,
+    chainHash: r.chain_hash,
+    userId: r.user_id,
+    correlationId: r.correlation_id,
+    description: r.description,
+  };
+}
+
+/** WHERE clause for a tenant plus the optional filters; `params` receives the values. */
+function whereFor(tenantId: string, filter: EventFilter, params: unknown[]): string {
+  params.push(tenantId);
+  const parts = ['tenant_id = $1'];
+  const add = (sql: string, value: unknown) => {
+    params.push(value);
+    parts.push(sql.replace('?', `$${params.length}`));
+  };
+  if (filter.eventType !== undefined) add('event_type = ?', filter.eventType);
+  if (filter.userId !== undefined) add('user_id = ?', filter.userId);
+  if (filter.correlationId !== undefined) add('correlation_id = ?', filter.correlationId);
+  if (filter.startTime !== undefined) add('created_at >= ?::timestamptz', filter.startTime);
+  if (filter.endTime !== undefined) add('created_at < ?::timestamptz', filter.endTime);
+  return parts.join(' AND ');
+}
+
+function isEmpty(filter: EventFilter): boolean {
+  return Object.values(filter).every((v) => v === undefined);
+}
+
+/** The statements of one group-commit transaction. */
+export interface LedgerAppendTx {
+  /** Creates missing heads, then locks every listed tenant's head row (in tenant order, so two processes never deadlock). */
+  lockHeads(tenantIds: string[]): Promise<Map<string, ChainHead>>;
+  findByIdempotencyKeys(pairs: { tenantId: string; key: string }[]): Promise<(LedgerEvent & { idempotencyKey: string })[]>;
+  findByIds(tenantIds: string[], ids: string[]): Promise<LedgerEvent[]>;
+  /** One statement: inserts the rows and moves each tenant's head. */
+  insertEvents(rows: NewEventRow[], heads: ChainHead[]): Promise<void>;
+}
+
+function appendTx(tx: SqlQuery): LedgerAppendTx {
+  return {
+    async lockHeads(tenantIds) {
+      const select = `SELECT tenant_id, last_seq::float8 AS last_seq, last_hash, last_created_at_us::float8 AS last_created_at_us
+        FROM ledger_chain_heads WHERE tenant_id = ANY($1::text[]) ORDER BY tenant_id FOR UPDATE`;
+      let res = await tx.query<{ tenant_id: string; last_seq: number; last_hash: string; last_created_at_us: number }>(select, [tenantIds]);
+      if (res.rows.length < tenantIds.length) {
+        // First append of a tenant: create its head (a concurrent creator makes us wait, then DO NOTHING).
+        await tx.query(
+          `INSERT INTO ledger_chain_heads (tenant_id, last_seq, last_hash, last_created_at_us)
+           SELECT t, 0, $2, 0 FROM unnest($1::text[]) AS t ORDER BY t ON CONFLICT (tenant_id) DO NOTHING`,
+          [tenantIds, GENESIS_HASH],
+        );
+        res = await tx.query(select, [tenantIds]);
+      }
+      return new Map(res.rows.map((r) => [r.tenant_id, {
+        tenantId: r.tenant_id, lastSeq: Number(r.last_seq), lastHash: r.last_hash, lastCreatedAtUs: Number(r.last_created_at_us),
+      }]));
+    },
+    async findByIdempotencyKeys(pairs) {
+      if (pairs.length === 0) return [];
+      const res = await tx.query<EventRecord & { idempotency_key: string }>(
+        `SELECT ${EVENT_COLUMNS}, idempotency_key FROM ledger_events
+         WHERE (tenant_id, idempotency_key) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
+        [pairs.map((p) => p.tenantId), pairs.map((p) => p.key)],
+      );
+      return res.rows.map((r) => ({ ...toEvent(r), idempotencyKey: r.idempotency_key }));
+    },
+    async findByIds(tenantIds, ids) {
+      const res = await tx.query<EventRecord>(
+        `SELECT ${EVENT_COLUMNS} FROM ledger_events WHERE tenant_id = ANY($1::text[]) AND id = ANY($2::uuid[])`,
+        [tenantIds, ids],
+      );
+      return res.rows.map(toEvent);
+    },
+    async insertEvents(rows, heads) {
+      const col = <K extends keyof NewEventRow>(k: K) => rows.map((r) => r[k]);
+      await tx.query(
+        `WITH inserted AS (
+           INSERT INTO ledger_events (id, tenant_id, seq, event_type, event_data, created_at, created_at_text,
+             content_hash, previous_hash, chain_hash, user_id, correlation_id, description, idempotency_key)
+           SELECT u.id, u.tenant_id, u.seq, u.event_type, u.event_data::json, u.created_at_text::timestamptz, u.created_at_text,
+             u.content_hash, u.previous_hash, u.chain_hash, u.user_id, u.correlation_id, u.description, u.idempotency_key
+           FROM unnest($1::uuid[], $2::text[], $3::int8[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+                       $9::text[], $10::text[], $11::text[], $12::text[], $13::text[])
+             AS u(id, tenant_id, seq, event_type, event_data, created_at_text, content_hash, previous_hash, chain_hash,
+                  user_id, correlation_id, description, idempotency_key)
+           RETURNING 1
+         )
+         UPDATE ledger_chain_heads h
+            SET last_seq = v.last_seq, last_hash = v.last_hash, last_created_at_us = v.last_us
+           FROM unnest($14::text[], $15::int8[], $16::text[], $17::int8[]) AS v(tenant_id, last_seq, last_hash, last_us)
+          WHERE h.tenant_id = v.tenant_id AND (SELECT count(*) FROM inserted) = $18`,
+        [
+          col('id'), col('tenantId'), col('seq'), col('eventType'), col('eventDataText'), col('createdAt'), col('contentHash'),
+          col('previousHash'), col('chainHash'), col('userId'), col('correlationId'), col('description'), col('idempotencyKey'),
+          heads.map((h) => h.tenantId), heads.map((h) => h.lastSeq), heads.map((h) => h.lastHash), heads.map((h) => h.lastCreatedAtUs),
+          rows.length,
+        ],
+      );
+    },
+  };
+}
+
+export interface ExportRow {
+  seq: number;
+  id: string;
+  tenant_id: string;
+  event_type: string;
+  created_at_text: string;
+  user_id: string | null;
+  correlation_id: string | null;
+  description: string | null;
+  chain_hash: string;
+}
+
+export interface LedgerStore {
+  appendTransaction<T>(work: (tx: LedgerAppendTx) => Promise<T>): Promise<T>;
+  listEvents(tenantId: string, filter: EventFilter, page: { limit: number; offset: number; newestFirst?: boolean }): Promise<LedgerEvent[]>;
+  countEvents(tenantId: string, filter: EventFilter): Promise<number>;
+  /** Keyset page after `afterSeq` (ascending), for cursor connections. */
+  eventsAfter(tenantId: string, filter: EventFilter, afterSeq: number, limit: number): Promise<LedgerEvent[]>;
+  getEvent(tenantId: string, id: string): Promise<LedgerEvent | undefined>;
+  getEventBySeq(tenantId: string, seq: number): Promise<LedgerEvent | undefined>;
+  getHead(tenantId: string): Promise<ChainHead | undefined>;
+  /** Every tenant that has a chain (platform-wide verification). */
+  listChainTenants(): Promise<string[]>;
+  chainPage(tenantId: string, afterSeq: number, limit: number): Promise<ChainRow[]>;
+  exportPage(tenantId: string, eventType: string | undefined, afterSeq: number, limit: number): Promise<ExportRow[]>;
+  countsBy(tenantId: string, column: 'event_type' | 'user_id', filter: EventFilter): Promise<{ key: string | null; count: number }[]>;
+  /** First and last chain_hash of the events matching the filter, in chain order. */
+  hashBounds(tenantId: string, filter: EventFilter): Promise<{ first: string | null; last: string | null }>;
+  /** Latest events of several users (DataLoader batch for User.auditTrail). */
+  eventsOfUsers(tenantId: string, userIds: string[], limitPerUser: number, beforeSeq: number | null): Promise<LedgerEvent[]>;
+}
+
+export function createLedgerStore(sql: SqlExecutor): LedgerStore {
+  return {
+    appendTransaction: (work) => sql.transaction((tx) => work(appendTx(tx))),
+
+    async listEvents(tenantId, filter, page) {
+      const params: unknown[] = [];
+      const where = whereFor(tenantId, filter, params);
+      params.push(page.limit, page.offset);
+      const res = await sql.query<EventRecord>(
+        `SELECT ${EVENT_COLUMNS} FROM ledger_events WHERE ${where}
+         ORDER BY seq ${page.newestFirst ? 'DESC' : 'ASC'} LIMIT $${params.length - 1} OFFSET $${params.length}`,
+        params,
+      );
+      return res.rows.map(toEvent);
+    },
+
+    async countEvents(tenantId, filter) {
+      if (isEmpty(filter)) {
+        // The head knows the chain's length: no scan of a large tenant for the common listing.
+        const head = await sql.query<{ n: number }>('SELECT last_seq::float8 AS n FROM ledger_chain_heads WHERE tenant_id = $1', [tenantId]);
+        return Number(head.rows[0]?.n ?? 0);
+      }
+      const params: unknown[] = [];
+      const res = await sql.query<{ n: number }>(`SELECT count(*)::float8 AS n FROM ledger_events WHERE ${whereFor(tenantId, filter, params)}`, params);
+      return Number(res.rows[0]?.n ?? 0);
+    },
+
+    async eventsAfter(tenantId, filter, afterSeq, limit) {
+      const params: unknown[] = [];
+      const where = whereFor(tenantId, filter, params);
+      params.push(afterSeq, limit);
+      const res = await sql.query<EventRecord>(
+        `SELECT ${EVENT_COLUMNS} FROM ledger_events WHERE ${where} AND seq > $${params.length - 1} ORDER BY seq LIMIT $${params.length}`,
+        params,
+      );
+      return res.rows.map(toEvent);
+    },
+
+    async getEvent(tenantId, id) {
+      const res = await sql.query<EventRecord>(`SELECT ${EVENT_COLUMNS} FROM ledger_events WHERE tenant_id = $1 AND id = $2::uuid`, [tenantId, id]);
+      return res.rows[0] && toEvent(res.rows[0]);
+    },
+
+    async getEventBySeq(tenantId, seq) {
+      const res = await sql.query<EventRecord>(`SELECT ${EVENT_COLUMNS} FROM ledger_events WHERE tenant_id = $1 AND seq = $2`, [tenantId, seq]);
+      return res.rows[0] && toEvent(res.rows[0]);
+    },
+
+    async getHead(tenantId) {
+      const res = await sql.query<{ last_seq: number; last_hash: string; last_created_at_us: number }>(
+        'SELECT last_seq::float8 AS last_seq, last_hash, last_created_at_us::float8 AS last_created_at_us FROM ledger_chain_heads WHERE tenant_id = $1',
+        [tenantId],
+      );
+      const r = res.rows[0];
+      return r && { tenantId, lastSeq: Number(r.last_seq), lastHash: r.last_hash, lastCreatedAtUs: Number(r.last_created_at_us) };
+    },
+
+    async listChainTenants() {
+      const res = await sql.query<{ tenant_id: string }>('SELECT tenant_id FROM ledger_chain_heads ORDER BY tenant_id');
+      return res.rows.map((r) => r.tenant_id);
+    },
+
+    async chainPage(tenantId, afterSeq, limit) {
+      const res = await sql.query<ChainRow>(
+        `SELECT seq::float8 AS seq, event_type, event_data::text AS event_data, user_id, created_at_text, content_hash, previous_hash, chain_hash
+         FROM ledger_events WHERE tenant_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+        [tenantId, afterSeq, limit],
+      );
+      return res.rows;
+    },
+
+    async exportPage(tenantId, eventType, afterSeq, limit) {
+      const params: unknown[] = [tenantId, afterSeq, limit];
+      let typeFilter = '';
+      if (eventType !== undefined) {
+        params.push(eventType);
+        typeFilter = 'AND event_type = $4';
+      }
+      const res = await sql.query<ExportRow>(
+        `SELECT seq::float8 AS seq, id::text AS id, tenant_id, event_type, created_at_text, user_id, correlation_id, description, chain_hash
+         FROM ledger_events WHERE tenant_id = $1 AND seq > $2 ${typeFilter} ORDER BY seq LIMIT $3`,
+        params,
+      );
+      return res.rows;
+    },
+
+    async countsBy(tenantId, column, filter) {
+      const params: unknown[] = [];
+      const res = await sql.query<{ key: string | null; n: number }>(
+        `SELECT ${column === 'event_type' ? 'event_type' : 'user_id'} AS key, count(*)::float8 AS n
+         FROM ledger_events WHERE ${whereFor(tenantId, filter, params)} GROUP BY 1 ORDER BY 1`,
+        params,
+      );
+      return res.rows.map((r) => ({ key: r.key, count: Number(r.n) }));
+    },
+
+    async hashBounds(tenantId, filter) {
+      const params: unknown[] = [];
+      const where = whereFor(tenantId, filter, params);
+      const res = await sql.query<{ first: string | null; last: string | null }>(
+        `SELECT (SELECT chain_hash FROM ledger_events WHERE ${where} ORDER BY seq ASC LIMIT 1) AS first,
+                (SELECT chain_hash FROM ledger_events WHERE ${where} ORDER BY seq DESC LIMIT 1) AS last`,
+        params,
+      );
+      return res.rows[0] ?? { first: null, last: null };
+    },
+
+    async eventsOfUsers(tenantId, userIds, limitPerUser, beforeSeq) {
+      const res = await sql.query<EventRecord>(
+        `SELECT e.* FROM unnest($2::text[]) AS u(user_id)
+         CROSS JOIN LATERAL (
+           SELECT ${EVENT_COLUMNS} FROM ledger_events
+           WHERE tenant_id = $1 AND ledger_events.user_id = u.user_id AND ($4::int8 IS NULL OR seq < $4::int8)
+           ORDER BY seq DESC LIMIT $3
+         ) AS e`,
+        [tenantId, userIds, limitPerUser, beforeSeq],
+      );
+      return res.rows.map(toEvent);
+    },
+  };
+}

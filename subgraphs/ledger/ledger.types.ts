@@ -1,0 +1,76 @@
+// The ledger's domain types, shared by the service, store and both API doors.
+
+/** One stored event, as the API shows it (created_at in the hashed text form). */
+export interface LedgerEvent {
+  id: string;
+  tenantId: string;
+  seq: number;
+  eventType: string;
+  /** The canonical JSON text of event_data, exactly as hashed and stored. */
+  eventDataText: string;
+  createdAt: string;
+  contentHash: string;
+  previousHash: string;
+  chainHash: string;
+  userId: string | null;
+  correlationId: string | null;
+  description: string | null;
+}
+
+export interface AppendInput {
+  tenantId: string;
+  eventType: string;
+  eventData: Record<string, unknown>;
+  userId?: string | null;
+  correlationId?: string | null;
+  description?: string | null;
+  idempotencyKey?: string | null;
+}
+
+export interface AppendResult {
+  event: LedgerEvent;
+  /** True when an earlier append with the same idempotency key is being returned. */
+  replayed: boolean;
+}
+
+export interface EventFilter {
+  eventType?: string;
+  userId?: string;
+  correlationId?: string;
+  /** Inclusive lower bound, ISO 8601. */
+  startTime?: string;
+  /** Exclusive upper bound, ISO 8601. */
+  endTime?: string;
+}
+
+export interface VerifyResult {
+  valid: boolean;
+  total_events: number;
+  error: string | null;
+}
+
+/** The tenant's chain head: what the next append links to. */
+export interface ChainHead {
+  tenantId: string;
+  lastSeq: number;
+  lastHash: string;
+  lastCreatedAtUs: number;
+}
+
+/** A row ready to insert (hashes computed). */
+export interface NewEventRow extends LedgerEvent {
+  createdAtUs: number;
+  idempotencyKey: string | null;
+}
+
+/** The columns verification reads: only what the hash rules need. */
+export interface ChainRow {
+  seq: number;
+  event_type: string;
+  event_data: string;
+  user_id: string | null;
+  created_at_text: string;
+  content_hash: string;
+  previous_hash: string;
+  chain_hash: string;
+}

@@ -1,0 +1,100 @@
+// The ledger subgraph's resolvers: thin adapters over ledger.service (same functions as REST).
+import { GraphQLScalarType, Kind, valueFromASTUntyped } from 'graphql';
+import { InputError } from '../../platform/errors/domain-errors';
+import { callerOf, type LedgerGraphQLContext } from './graphql.context';
+import { decodeCursor, encodeCursor, type EventConnection } from './ledger.service';
+import type { EventFilter, LedgerEvent } from './ledger.types';
+
+export const JSONScalar = new GraphQLScalarType({
+  name: 'JSON',
+  description: 'Any JSON value',
+  serialize: (v) => v,
+  parseValue: (v) => v,
+  parseLiteral: (ast, variables) => (ast.kind === Kind.NULL ? null : valueFromASTUntyped(ast, variables)),
+});
+
+interface FilterArg {
+  tenantId?: string | null;
+  eventType?: string | null;
+  userId?: string | null;
+  correlationId?: string | null;
+  startTime?: string | null;
+  endTime?: string | null;
+}
+
+const opt = (v: string | null | undefined) => v ?? undefined;
+
+function filterOf(f: FilterArg | null | undefined): EventFilter {
+  return { eventType: opt(f?.eventType), userId: opt(f?.userId), correlationId: opt(f?.correlationId), startTime: opt(f?.startTime), endTime: opt(f?.endTime) };
+}
+
+function connection(c: EventConnection) {
+  return {
+    edges: c.events.map((e) => ({ cursor: encodeCursor(e.seq), node: e })),
+    nodes: c.events,
+    pageInfo: { hasNextPage: c.hasNextPage, endCursor: c.endCursor },
+    totalCount: c.totalCount,
+  };
+}
+
+type Ctx = LedgerGraphQLContext;
+
+export const resolvers = {
+  JSON: JSONScalar,
+  Query: {
+    ledgerEvents: async (_: unknown, args: { filter?: FilterArg | null; first?: number | null; after?: string | null }, ctx: Ctx) =>
+      connection(await ctx.service.eventsConnection(callerOf(ctx), {
+        tenantId: opt(args.filter?.tenantId), filter: filterOf(args.filter), first: args.first ?? undefined, after: opt(args.after),
+      })),
+    verifyLedger: async (_: unknown, args: { tenantId?: string | null }, ctx: Ctx) => {
+      const r = await ctx.service.verify(callerOf(ctx), { tenantId: opt(args.tenantId) });
+      return { valid: r.valid, totalEvents: r.total_events, error: r.error };
+    },
+  },
+  Mutation: {
+    appendLedgerEvent: async (_: unknown, { input }: { input: Record<string, unknown> }, ctx: Ctx) => {
+      const { event } = await ctx.service.append(callerOf(ctx), {
+        tenantId: input.tenantId as string,
+        eventType: input.eventType as string,
+        eventData: input.eventData as Record<string, unknown>,
+        userId: input.userId as string | null,
+        correlationId: input.correlationId as string | null,
+        description: input.description as string | null,
+        idempotencyKey: input.idempotencyKey as string | null,
+      });
+      return event;
+    },
+  },
+  Subscription: {
+    ledgerEventAppended: {
+      subscribe: (_: unknown, args: { eventType?: string | null }, ctx: Ctx) => {
+        if (!ctx.subscribeAppends) throw new InputError([{ loc: ['subscription'], msg: 'Subscriptions are served over graphql-ws on /graphql', type: 'value_error' }]);
+        return ctx.subscribeAppends(opt(args.eventType));
+      },
+      resolve: (event: LedgerEvent) => event,
+    },
+  },
+  LedgerEvent: {
+    __resolveReference: async (ref: { id: string }, ctx: Ctx) => {
+      try {
+        return await ctx.service.getEvent(callerOf(ctx), { id: ref.id });
+      } catch {
+        return null;
+      }
+    },
+    eventData: (e: LedgerEvent) => JSON.parse(e.eventDataText) as unknown,
+    user: (e: LedgerEvent) => (e.userId ? { __typename: 'User', username: e.userId } : null),
+  },
+  User: {
+    __resolveReference: (ref: { username: string }) => ref,
+    auditTrail: async (user: { username: string }, args: { first?: number | null; after?: string | null }, ctx: Ctx) => {
+      callerOf(ctx);
+      const first = args.first ?? 20;
+      const before = args.after ? decodeCursor(args.after) : null;
+      const rows = await ctx.loaders.auditTrail.load({ username: user.username, first, before });
+      const events = rows.slice(0, first);
+      const last = events[events.length - 1];
+      return connection({ events, hasNextPage: rows.length > first, endCursor: last ? encodeCursor(last.seq) : null, totalCount: null });
+    },
+  },
+};
