@@ -81,13 +81,15 @@ export class AuthService {
       const [user] = await s.users.findByIds(ALL_TENANTS, [record.userId]);
       if (!user) return { ok: false };
       if (record.revoked) return { ok: false };
-      if (record.usedAt !== null || !(await s.refreshTokens.markUsed(record.id, now))) {
+      const replayed = async (): Promise<RefreshOutcome> => {
         // Replay of a rotated token: whoever holds the family may be an attacker, so end it.
         const count = await s.refreshTokens.revokeFamily(record.familyId);
         await s.outbox.append(auditEvent(ctx, { tenantId: user.tenantId, type: IDENTITY_EVENTS.tokenRevoked, actor: user.username, data: { username: user.username, family_id: record.familyId, reason: 'reuse_detected', revoked_count: count } }));
         return { ok: false };
-      }
+      };
+      if (record.usedAt !== null) return replayed();
       if (record.expiresAt.getTime() <= now.getTime() || !user.isActive) return { ok: false };
+      if (!(await s.refreshTokens.markUsed(record.id, now))) return replayed();
       const [tenant] = await s.tenants.findByIds(user.tenantId, [user.tenantId]);
       if (!tenant?.isActive) return { ok: false };
       const pair = await this.issuePair(s, user, record.familyId, now);

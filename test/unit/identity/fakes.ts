@@ -1,0 +1,109 @@
+// Strict fakes of identity's stores: a fake fails on any call it was not told to expect, so a
+// unit test also catches queries the rule should not make.
+import type { AuthContext } from '../../../platform/auth/auth-context';
+import type {
+  IdentityStores, IdentityUnitOfWork, OutboxEventInput, OutboxStore, RefreshTokenStore, RoleRecord, RoleStore, TenantStore, UserRecord, UserStore,
+} from '../../../subgraphs/identity/identity.types';
+import type { PasswordHasher } from '../../../subgraphs/identity/password.hasher';
+
+export function strict<T extends object>(name: string, impl: Partial<T> = {}): T {
+  return new Proxy(impl as T, {
+    get(target, prop) {
+      if (prop in target) return (target as Record<string | symbol, unknown>)[prop];
+      if (prop === 'then' || typeof prop === 'symbol') return undefined;
+      throw new Error(`unexpected call: ${name}.${String(prop)}`);
+    },
+  });
+}
+
+export interface FakeStores {
+  users?: Partial<UserStore>;
+  roles?: Partial<RoleStore>;
+  tenants?: Partial<TenantStore>;
+  refreshTokens?: Partial<RefreshTokenStore>;
+  outbox?: Partial<OutboxStore>;
+}
+
+/** A unit of work over strict fakes; `transaction` records that it ran and passes the same fakes. */
+export function fakeUnitOfWork(fakes: FakeStores): IdentityUnitOfWork & { transactions: number; events: OutboxEventInput[]; eventsInTransaction: OutboxEventInput[] } {
+  const events: OutboxEventInput[] = [];
+  const eventsInTransaction: OutboxEventInput[] = [];
+  let inTransaction = false;
+  const outbox = strict<OutboxStore>('outbox', {
+    ...fakes.outbox,
+    append: async (e) => {
+      events.push(e);
+      if (inTransaction) eventsInTransaction.push(e);
+    },
+  });
+  const stores: IdentityStores = {
+    users: strict<UserStore>('users', fakes.users),
+    roles: strict<RoleStore>('roles', fakes.roles),
+    tenants: strict<TenantStore>('tenants', fakes.tenants),
+    refreshTokens: strict<RefreshTokenStore>('refreshTokens', fakes.refreshTokens),
+    outbox,
+  };
+  const uow = {
+    ...stores,
+    transactions: 0,
+    events,
+    eventsInTransaction,
+    async transaction<T>(work: (s: IdentityStores) => Promise<T>): Promise<T> {
+      uow.transactions += 1;
+      inTransaction = true;
+      try {
+        return await work(stores);
+      } finally {
+        inTransaction = false;
+      }
+    },
+  };
+  return uow;
+}
+
+/** A hasher where the hash of `p` is `hashed:p`; records dummy verifications. */
+export function fakeHasher(): PasswordHasher & { dummyCalls: number; verifyCalls: number } {
+  const h = {
+    dummyCalls: 0,
+    verifyCalls: 0,
+    async hash(p: string) {
+      return `hashed:${p}`;
+    },
+    async verify(p: string, stored: string) {
+      h.verifyCalls += 1;
+      return stored === `hashed:${p}`;
+    },
+    async verifyDummy() {
+      h.dummyCalls += 1;
+    },
+  };
+  return h;
+}
+
+export const ROLE_ADMIN: RoleRecord = { id: '00000000-0000-4000-8000-00000000000a', name: 'admin', description: null, scopes: ['read', 'write', 'admin'], createdAt: new Date(0) };
+export const ROLE_USER: RoleRecord = { id: '00000000-0000-4000-8000-00000000000b', name: 'user', description: null, scopes: ['read'], createdAt: new Date(0) };
+
+export function userRecord(overrides: Partial<UserRecord> = {}): UserRecord {
+  return {
+    id: '11111111-1111-4111-8111-111111111111',
+    username: 'alice',
+    email: 'alice@example.com',
+    passwordHash: 'hashed:correct-password',
+    tenantId: 'default',
+    createdAt: new Date('2026-01-01T00:00:00Z'),
+    updatedAt: new Date('2026-01-01T00:00:00Z'),
+    lastLogin: null,
+    isActive: true,
+    isVerified: true,
+    isService: false,
+    roles: [ROLE_USER],
+    ...overrides,
+  };
+}
+
+export function caller(overrides: Partial<AuthContext> = {}): AuthContext {
+  return { username: 'root', tenantId: 'default', roles: ['admin', 'user'], scopes: ['admin', 'read', 'write'], isService: false, ...overrides };
+}
+
+export const tenantAdmin = (tenantId: string) => caller({ username: `${tenantId}-admin`, tenantId });
+export const plainUser = (tenantId = 'default') => caller({ username: 'bob', tenantId, roles: ['user'], scopes: ['read'] });
