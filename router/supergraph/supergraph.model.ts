@@ -9,6 +9,8 @@ import { authRulesFromSupergraph, type AuthRules } from '../graphql/auth-rules';
 export class SupergraphModel {
   private constructor(
     readonly sdl: string,
+    /** What ApolloGateway is given (see `forGateway`). */
+    readonly gatewaySdl: string,
     readonly apiSchema: GraphQLSchema,
     private readonly subgraphs: Map<string, Subgraph>,
     readonly authRules: AuthRules,
@@ -16,10 +18,11 @@ export class SupergraphModel {
 
   /** Throws when the SDL is not a valid supergraph. */
   static parse(sdl: string): SupergraphModel {
-    const supergraph = Supergraph.build(sdl);
+    const gatewaySdl = forGateway(sdl);
+    const supergraph = Supergraph.build(gatewaySdl);
     const subgraphs = new Map<string, Subgraph>();
     for (const subgraph of supergraph.subgraphs()) subgraphs.set(subgraph.name, subgraph);
-    return new SupergraphModel(sdl, supergraph.apiSchema().toGraphQLJSSchema(), subgraphs, authRulesFromSupergraph(sdl));
+    return new SupergraphModel(sdl, gatewaySdl, supergraph.apiSchema().toGraphQLJSSchema(), subgraphs, authRulesFromSupergraph(sdl));
   }
 
   subgraphNames(): string[] {
@@ -62,4 +65,14 @@ export class SupergraphModel {
   ownerOf(typeName: string, fieldName: string): string | undefined {
     return this.subgraphNames().find((name) => this.resolvesField(name, typeName, fieldName));
   }
+}
+
+/**
+ * ApolloGateway 2.14 refuses to load a supergraph that links a `for: SECURITY` feature it does
+ * not implement (@authenticated, @requiresScopes): measured, it fails at load. The router
+ * enforces both itself (graphql/operation-guard.ts), from the original SDL, so the gateway is
+ * given the same supergraph with those two links' purpose dropped; nothing else changes.
+ */
+export function forGateway(sdl: string): string {
+  return sdl.replace(/(@link\(url:\s*"https:\/\/specs\.apollo\.dev\/(?:authenticated|requiresScopes)\/v[\d.]+"(?:,\s*as:\s*"\w+")?),\s*for:\s*SECURITY\)/g, '$1)');
 }

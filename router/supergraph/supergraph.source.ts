@@ -39,7 +39,7 @@ export function supergraphFromFile(options: SupergraphFileOptions): SupergraphMa
         if (sdl === current) return;
         try {
           const model = SupergraphModel.parse(sdl);
-          update(sdl);
+          update(model.gatewaySdl);
           current = sdl;
           options.onModel(model);
           options.logger.info({ file: options.file }, 'supergraph reloaded');
@@ -56,7 +56,7 @@ export function supergraphFromFile(options: SupergraphFileOptions): SupergraphMa
       watcher.on('error', (err) => options.logger.error({ err }, 'supergraph watcher failed'));
 
       return {
-        supergraphSdl: first.sdl,
+        supergraphSdl: first.gatewaySdl,
         cleanup: async () => {
           clearTimeout(timer);
           watcher.close();

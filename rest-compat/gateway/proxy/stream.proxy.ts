@@ -46,7 +46,9 @@ export async function proxyRequest(request: FastifyRequest, reply: FastifyReply,
     response = await backend.call(async () => {
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(Object.assign(new Error('upstream timeout'), { code: 'ETIMEDOUT' })), target.timeoutMs);
-      request.raw.once('close', () => {
+      // The client went away before its answer was sent: stop the upstream call too.
+      // (The request's own 'close' fires as soon as its body is read, so watch the response.)
+      reply.raw.once('close', () => {
         if (!reply.raw.writableFinished) controller.abort();
       });
       try {
