@@ -3,6 +3,9 @@
 import { ledgerService } from '../../../subgraphs/ledger';
 import { startServices, type Harness } from '../../support/service-harness';
 
+// Starting a database and a service can take seconds on a busy CI machine.
+jest.setTimeout(60_000);
+
 let h: Harness;
 let url: string;
 

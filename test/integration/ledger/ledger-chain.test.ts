@@ -11,6 +11,9 @@ import { createLedgerService, type LedgerService } from '../../../subgraphs/ledg
 import { createLedgerStore } from '../../../subgraphs/ledger/ledger.store';
 import { verifyTenantChain } from '../../../subgraphs/ledger/ledger-verify.service';
 
+// Starting a database and a service can take seconds on a busy CI machine.
+jest.setTimeout(60_000);
+
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 const anon = {};
 

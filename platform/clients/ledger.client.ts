@@ -1,0 +1,68 @@
+// Typed HTTP client for the ledger's append route (spec 03: POST /append), used by the outbox
+// relay and by any service that logs to the ledger. Errors say whether a retry can help.
+
+export interface LedgerAppendRequest {
+  tenant_id: string;
+  event_type: string;
+  event_data: Record<string, unknown>;
+  user_id?: string | null;
+  correlation_id?: string | null;
+  description?: string | null;
+  /** Unique per tenant: the ledger returns the original event for a repeated key. */
+  idempotency_key?: string | null;
+}
+
+export interface LedgerAppendResponse {
+  id: string;
+  chain_hash: string;
+  /** ISO 8601, microseconds, +00:00: the exact text hashed into content_hash. */
+  created_at: string;
+}
+
+export class LedgerClientError extends Error {
+  override name = 'LedgerClientError';
+  constructor(message: string, readonly status: number | undefined, readonly retryable: boolean) {
+    super(message);
+  }
+}
+
+export interface LedgerClient {
+  append(event: LedgerAppendRequest, options?: { correlationId?: string }): Promise<LedgerAppendResponse>;
+}
+
+export interface LedgerClientOptions {
+  /** e.g. http://127.0.0.1:8136 (serviceUrl(env, 'ledger')). */
+  baseUrl: string;
+  /** A bearer token for REQUIRE_AUTH=true ledgers (a service account's), fetched per call. */
+  token?: () => Promise<string | undefined> | string | undefined;
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+export function createLedgerClient(options: LedgerClientOptions): LedgerClient {
+  const doFetch = options.fetch ?? fetch;
+  const base = options.baseUrl.replace(/\/+$/, '');
+  return {
+    async append(event, callOptions = {}) {
+      const headers: Record<string, string> = { 'content-type': 'application/json', 'x-tenant-id': event.tenant_id };
+      const token = await options.token?.();
+      if (token) headers.authorization = `Bearer ${token}`;
+      if (callOptions.correlationId) headers['x-correlation-id'] = callOptions.correlationId;
+      let res: Response;
+      try {
+        res = await doFetch(`${base}/append`, {
+          method: 'POST', headers, body: JSON.stringify(event), signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+        });
+      } catch (err) {
+        throw new LedgerClientError(`ledger unreachable: ${(err as Error).message}`, undefined, true);
+      }
+      const text = await res.text();
+      if (!res.ok) {
+        // 408/429/5xx are passing conditions; other 4xx mean this request will never succeed as is.
+        const retryable = res.status >= 500 || res.status === 429 || res.status === 408;
+        throw new LedgerClientError(`ledger answered ${res.status}: ${text.slice(0, 500)}`, res.status, retryable);
+      }
+      return JSON.parse(text) as LedgerAppendResponse;
+    },
+  };
+}

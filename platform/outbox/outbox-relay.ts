@@ -1,0 +1,114 @@
+// The outbox relay: delivers rows of `outbox_events` (written by producing services in the same
+// transaction as their change) to the ledger's append route, with the row's idempotency key, so
+// an audit event survives a ledger outage and reaches it exactly once. Per tenant, rows go in id
+// order and a failing row holds back the tenant's later rows (retried with exponential backoff)
+// so the ledger's chain has them in the order they happened.
+import type { Database } from '../db/database';
+import type { LedgerClient } from '../clients/ledger.client';
+import type { Logger } from '../logging/logger';
+import { createOutboxStore, type OutboxRow, type OutboxStore } from './outbox.store';
+
+export interface OutboxRelayOptions {
+  db: Database;
+  ledger: LedgerClient;
+  logger: Logger;
+  /** Only rows of these producing services (e.g. ['identity']); all when absent. */
+  services?: string[];
+  /** Idle wait between polls. */
+  pollMs?: number;
+  /** Rows per tenant per pass. */
+  batchSize?: number;
+  backoff?: { baseMs: number; maxMs: number };
+  store?: OutboxStore;
+}
+
+export interface OutboxRelay {
+  /** Runs one pass now (also what the timer runs); resolves with the number of rows delivered. */
+  runOnce(): Promise<number>;
+  /** Stops polling and waits for the pass in flight to finish. */
+  stop(): Promise<void>;
+}
+
+export function backoffDelay(attempts: number, backoff: { baseMs: number; maxMs: number }): number {
+  return Math.min(backoff.maxMs, backoff.baseMs * 2 ** Math.max(0, attempts));
+}
+
+export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
+  const store = options.store ?? createOutboxStore(options.db);
+  const services = options.services && options.services.length > 0 ? options.services : null;
+  const pollMs = options.pollMs ?? 1000;
+  const batchSize = options.batchSize ?? 100;
+  const backoff = options.backoff ?? { baseMs: 500, maxMs: 60_000 };
+  const log = options.logger;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let inFlight: Promise<number> | undefined;
+
+  async function deliver(row: OutboxRow): Promise<void> {
+    await options.ledger.append({
+      tenant_id: row.tenant_id,
+      event_type: row.event_type,
+      event_data: row.event_data,
+      user_id: row.user_id,
+      correlation_id: row.correlation_id,
+      description: row.description,
+      idempotency_key: row.idempotency_key,
+    }, { correlationId: row.correlation_id ?? undefined });
+  }
+
+  async function pass(): Promise<number> {
+    let delivered = 0;
+    const tenants = await store.dueTenants(services, 50);
+    for (const tenantId of tenants) {
+      if (stopped) break;
+      await store.withTenant(tenantId, services, async (outbox) => {
+        for (const row of await outbox.pending(batchSize)) {
+          if (!row.due || stopped) return;
+          try {
+            await deliver(row);
+          } catch (err) {
+            const delay = backoffDelay(row.attempts, backoff);
+            await outbox.markFailed(row.id, delay, (err as Error).message);
+            log.warn({ outboxId: row.id, tenant: tenantId, attempts: row.attempts + 1, retryInMs: delay, err: (err as Error).message }, 'outbox delivery failed');
+            // Later rows of this tenant wait for this one: never reorder a tenant's events.
+            return;
+          }
+          await outbox.markDelivered(row.id);
+          delivered++;
+        }
+      });
+    }
+    return delivered;
+  }
+
+  function runOnce(): Promise<number> {
+    // One pass at a time per relay.
+    inFlight ??= pass().finally(() => {
+      inFlight = undefined;
+    });
+    return inFlight;
+  }
+
+  function schedule(ms: number): void {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      runOnce().then(
+        (n) => schedule(n > 0 ? 0 : pollMs),
+        (err) => {
+          log.warn({ err: (err as Error).message }, 'outbox relay pass failed');
+          schedule(pollMs);
+        },
+      );
+    }, ms);
+  }
+  schedule(0);
+
+  return {
+    runOnce,
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await inFlight?.catch(() => 0);
+    },
+  };
+}

@@ -1,0 +1,117 @@
+// The relay against a real ledger over HTTP: rows written while the ledger is down are retried
+// with backoff and, once it is back, delivered exactly once each, in order per tenant.
+import net from 'node:net';
+import { createLogger } from '../../../platform/logging/logger';
+import { createLedgerClient } from '../../../platform/clients/ledger.client';
+import { startOutboxRelay, type OutboxRelay } from '../../../platform/outbox/outbox-relay';
+import { loadPlatformConfig } from '../../../platform/config/platform.config';
+import type { BuiltService } from '../../../platform/service';
+import { ledgerService } from '../../../subgraphs/ledger';
+import { createTestDatabase, type TestDatabase } from '../../support/database';
+import { TEST_JWT_SECRET } from '../../support/service-harness';
+
+// Starting a database and a service can take seconds on a busy CI machine.
+jest.setTimeout(60_000);
+
+const env = { LOG_LEVEL: 'ERROR', JWT_SECRET_KEY: TEST_JWT_SECRET, NODE_ENV: 'test' };
+const logger = createLogger('ERROR', 'test');
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as net.AddressInfo).port;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+async function until(check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+let db: TestDatabase;
+let ledger: BuiltService | undefined;
+let relay: OutboxRelay | undefined;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(async () => {
+  await relay?.stop();
+  await ledger?.stop?.();
+  await ledger?.app.close();
+  await db?.drop();
+});
+
+async function writeOutbox(service: string, tenant: string, n: number, keyPrefix: string): Promise<void> {
+  await db.sql.query(
+    `INSERT INTO outbox_events (service, tenant_id, event_type, event_data, user_id, idempotency_key)
+     VALUES ($1, $2, 'user_login', $3::jsonb, 'alice', $4)`,
+    [service, tenant, JSON.stringify({ n, tenant }), `${keyPrefix}-${n}`],
+  );
+}
+
+async function ledgerEvents(tenant: string): Promise<{ n: number }[]> {
+  const res = await db.sql.query<{ d: string }>('SELECT event_data::text AS d FROM ledger_events WHERE tenant_id = $1 ORDER BY seq', [tenant]);
+  return res.rows.map((r) => JSON.parse(r.d) as { n: number });
+}
+
+it('retries while the ledger is down, then delivers every event exactly once, in order', async () => {
+  const port = await freePort();
+  const client = createLedgerClient({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 2000 });
+  // Interleaved writes of two tenants, plus a row of a service this relay does not serve.
+  for (let n = 1; n <= 10; n++) {
+    await writeOutbox('identity', 'tenant-a', n, 'a');
+    await writeOutbox('identity', 'tenant-b', n, 'b');
+  }
+  await writeOutbox('someone-else', 'tenant-a', 99, 'other');
+  relay = startOutboxRelay({ db, ledger: client, logger, services: ['identity'], pollMs: 10, backoff: { baseMs: 10, maxMs: 80 } });
+
+  await until(async () => {
+    const r = await db.sql.query<{ n: number }>(`SELECT max(attempts)::int AS n FROM outbox_events WHERE service = 'identity'`);
+    return (r.rows[0]?.n ?? 0) >= 3;
+  }, 'retries');
+  const failed = await db.sql.query<{ delivered: number; with_error: number }>(
+    `SELECT count(delivered_at)::int AS delivered, count(last_error)::int AS with_error FROM outbox_events`,
+  );
+  expect(failed.rows[0]).toEqual({ delivered: 0, with_error: 2 }); // only each tenant's first row was tried
+
+  // The ledger comes back on the address the relay uses.
+  const config = loadPlatformConfig(env);
+  ledger = await ledgerService.build({ config, db, env, logger });
+  await ledger.app.listen({ port, host: '127.0.0.1' });
+
+  await until(async () => {
+    const r = await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM outbox_events WHERE service = 'identity' AND delivered_at IS NULL`);
+    return r.rows[0]?.n === 0;
+  }, 'delivery');
+  expect((await ledgerEvents('tenant-a')).map((e) => e.n)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  expect((await ledgerEvents('tenant-b')).map((e) => e.n)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  const other = await db.sql.query<{ delivered_at: unknown }>(`SELECT delivered_at FROM outbox_events WHERE service = 'someone-else'`);
+  expect(other.rows[0]?.delivered_at).toBeNull();
+
+  // A relay that crashed after delivering but before recording it sends again: still one event each.
+  await relay.stop();
+  await db.sql.query(`UPDATE outbox_events SET delivered_at = NULL WHERE tenant_id = 'tenant-a' AND service = 'identity' AND idempotency_key IN ('a-3', 'a-4')`);
+  relay = startOutboxRelay({ db, ledger: client, logger, services: ['identity'], pollMs: 10 });
+  await until(async () => {
+    const r = await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM outbox_events WHERE service = 'identity' AND delivered_at IS NULL`);
+    return r.rows[0]?.n === 0;
+  }, 'redelivery');
+  expect((await ledgerEvents('tenant-a')).map((e) => e.n)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  const verify = await fetch(`http://127.0.0.1:${port}/verify?tenant_id=tenant-a`).then((r) => r.json());
+  expect(verify).toEqual({ valid: true, total_events: 10, error: null });
+});
+
+it('stops cleanly: no pass runs after stop resolves', async () => {
+  const calls: string[] = [];
+  const r = startOutboxRelay({ db, ledger: { append: async (e) => { calls.push(e.idempotency_key!); throw new Error('down'); } }, logger, pollMs: 5 });
+  await new Promise((res) => setTimeout(res, 30));
+  await r.stop();
+  const seen = calls.length;
+  await new Promise((res) => setTimeout(res, 50));
+  expect(calls.length).toBe(seen);
+});
