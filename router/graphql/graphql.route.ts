@@ -50,7 +50,8 @@ export async function mountGraphQLRoute(app: FastifyInstance, options: GraphQLRo
     introspection: !options.production,
     // Automatic persisted queries (Apollo's protocol) are on with a bounded in-memory LRU cache.
     persistedQueries: {},
-    formatError: formatGraphQLError,
+    // Codes set by Apollo (APQ, validation) and by subgraphs pass through; the rest is masked.
+    formatError: (formatted, error) => (formatted.extensions?.code && formatted.extensions.code !== 'INTERNAL_SERVER_ERROR' ? formatted : formatGraphQLError(formatted, error)),
     plugins: [guardPlugin(options), ...(options.production ? [ApolloServerPluginLandingPageDisabled()] : [])],
     logger: { debug: () => {}, info: () => {}, warn: (m) => app.log.warn(m), error: (m) => app.log.error(m) },
   });

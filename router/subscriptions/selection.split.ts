@@ -47,7 +47,8 @@ export function fieldTypeName(schema: GraphQLSchema, parent: string, fieldName: 
 
 export function splitForSubgraph(model: SupergraphModel, subgraph: string, parentType: string, selectionSet: SelectionSetNode): SelectionSetNode {
   const schema = model.apiSchema;
-  const selections: SelectionNode[] = [field('__typename', TYPENAME_ALIAS)];
+  // Subscription roots may select one field only, so no __typename there.
+  const selections: SelectionNode[] = parentType === 'Subscription' ? [] : [field('__typename', TYPENAME_ALIAS)];
   let missing = false;
   for (const sel of selectionSet.selections) {
     if (sel.kind === Kind.FIELD) {

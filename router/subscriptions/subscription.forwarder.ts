@@ -62,6 +62,9 @@ export async function* forwardSubscription(req: SubscriptionRequest): AsyncGener
         : { data: null };
       yield errors.length ? { ...shaped, errors: [...(shaped.errors ?? []), ...(errors as GraphQLError[])] } : shaped;
     }
+  } catch (err) {
+    // graphql-ws rejects with the subgraph's GraphQL errors (an array) or the socket's close event.
+    yield { errors: upstreamErrors(owner, err) };
   } finally {
     await events.return?.(undefined);
   }
@@ -71,4 +74,13 @@ function usedVariables(node: import('graphql').ASTNode): Set<string> {
   const names = new Set<string>();
   visit(node, { Variable: (v) => { names.add(v.name.value); } });
   return names;
+}
+
+function upstreamErrors(subgraph: string, err: unknown): GraphQLError[] {
+  if (Array.isArray(err)) {
+    return err.map((e: { message?: string; extensions?: Record<string, unknown> }) => new GraphQLError(e.message ?? 'Subgraph error', { extensions: { ...e.extensions, serviceName: subgraph } }));
+  }
+  const close = err as { code?: number; reason?: string } | undefined;
+  const detail = close && typeof close.code === 'number' ? `closed (${close.code}${close.reason ? `: ${close.reason}` : ''})` : 'failed';
+  return [new GraphQLError(`Subscription to subgraph '${subgraph}' ${detail}`, { extensions: { code: 'SUBGRAPH_UNAVAILABLE', serviceName: subgraph } })];
 }

@@ -1,0 +1,182 @@
+// The federated router end to end: real identity and ledger subgraphs, HTTP and graphql-ws
+// clients, through the gateway on its ephemeral port.
+import { createHash } from 'node:crypto';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import { AccessTokens } from '../../../platform/auth/jwt';
+import { TEST_JWT_SECRET } from '../../support/service-harness';
+import { DEV, gql, startPlatform, tenantToken, type Platform } from './platform.support';
+
+jest.setTimeout(90_000);
+
+describe('router through the gateway', () => {
+  let p: Platform;
+  let admin: string;
+  let user: string;
+
+  beforeAll(async () => {
+    p = await startPlatform();
+    admin = await p.login(DEV.admin.username, DEV.admin.password);
+    user = await p.login(DEV.user.username, DEV.user.password);
+  });
+  afterAll(async () => p?.close());
+
+  const healthy = async () => expect((await fetch(`${p.gateway}/health`)).status).toBe(200);
+
+  it('serves `me` with a bearer token', async () => {
+    const { status, body } = await gql(p.gateway, 'query { me { username tenantId roles scopes } }', { token: user });
+    expect(status).toBe(200);
+    expect(body.errors).toBeUndefined();
+    expect(body.data.me).toEqual({ username: 'user', tenantId: 'default', roles: ['user'], scopes: ['read'] });
+  });
+
+  it('refuses `me` without a token with UNAUTHENTICATED', async () => {
+    const { body } = await gql(p.gateway, 'query { me { username } }');
+    expect(body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    expect(body.data?.me ?? null).toBeNull();
+  });
+
+  it.each([
+    ['a malformed token', async () => 'garbage'],
+    ['an expired token', async () => new AccessTokens(TEST_JWT_SECRET, 60).issue({ username: 'user', tenantId: 'default', roles: ['user'], scopes: ['read'] }, Date.now() - 3_600_000)],
+    ['a token signed with another key', async () => new AccessTokens('x'.repeat(48), 60).issue({ username: 'admin', tenantId: 'default', roles: ['admin'], scopes: ['admin'] })],
+  ])('refuses %s with 401 UNAUTHENTICATED', async (_label, make) => {
+    const { status, body } = await gql(p.gateway, '{ me { username } }', { token: await make() });
+    expect(status).toBe(401);
+    expect(body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+  });
+
+  it('enforces @requiresScopes at the router', async () => {
+    const { status, body } = await gql(p.gateway, '{ tenants { id } }', { token: user });
+    expect(status).toBe(403);
+    expect(body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const ok = await gql(p.gateway, '{ tenants { id } }', { token: admin });
+    expect(ok.body.data.tenants).toEqual(expect.arrayContaining([{ id: 'default' }]));
+  });
+
+  it('refuses a client X-Tenant-ID naming another tenant', async () => {
+    const { status, body } = await gql(p.gateway, '{ me { username } }', { token: user, headers: { 'x-tenant-id': 'tenant-b' } });
+    expect(status).toBe(403);
+    expect(body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+  });
+
+  it('resolves a query spanning ledger and identity (entities)', async () => {
+    const append = await fetch(`${p.gateway}/api/v1/ledger/append`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ tenant_id: 'default', event_type: 'e2e_span', event_data: { n: 1 }, user_id: 'user' }),
+    });
+    expect(append.status).toBe(200);
+    const { body } = await gql(p.gateway, '{ ledgerEvents(filter: { eventType: "e2e_span" }) { nodes { eventType user { username isActive roles } } } }', { token: admin });
+    expect(body.errors).toBeUndefined();
+    expect(body.data.ledgerEvents.nodes).toEqual([{ eventType: 'e2e_span', user: { username: 'user', isActive: true, roles: ['user'] } }]);
+  });
+
+  it('keeps tenant B out of tenant A\'s ledger, over REST and GraphQL', async () => {
+    await fetch(`${p.gateway}/api/v1/ledger/append`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ tenant_id: 'default', event_type: 'tenant_a_secret', event_data: { secret: true } }),
+    });
+    const b = await tenantToken('tenant-b');
+    const own = await fetch(`${p.gateway}/api/v1/ledger/events`, { headers: { authorization: `Bearer ${b}` } });
+    expect(own.status).toBe(200);
+    const ownBody = (await own.json()) as { events: { tenant_id: string }[] };
+    expect(ownBody.events.every((e) => e.tenant_id === 'tenant-b')).toBe(true);
+    expect((await fetch(`${p.gateway}/api/v1/ledger/events?tenant_id=default`, { headers: { authorization: `Bearer ${b}` } })).status).toBe(403);
+    expect((await fetch(`${p.gateway}/api/v1/ledger/events`, { headers: { authorization: `Bearer ${b}`, 'x-tenant-id': 'default' } })).status).toBe(403);
+
+    const mine = await gql(p.gateway, '{ ledgerEvents { nodes { tenantId eventType } } }', { token: b });
+    expect(mine.body.errors).toBeUndefined();
+    expect(mine.body.data.ledgerEvents.nodes.every((e: { tenantId: string }) => e.tenantId === 'tenant-b')).toBe(true);
+    const theirs = await gql(p.gateway, '{ ledgerEvents(filter: { tenantId: "default" }) { nodes { eventType } } }', { token: b });
+    expect(theirs.body.data?.ledgerEvents ?? null).toBeNull();
+    expect(theirs.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+  });
+
+  it('answers malformed GraphQL with GRAPHQL_PARSE_FAILED and stays healthy', async () => {
+    const { status, body } = await gql(p.gateway, '{ me { username ', { token: user });
+    expect(status).toBe(400);
+    expect(body.errors?.[0]?.extensions?.code).toBe('GRAPHQL_PARSE_FAILED');
+    await healthy();
+  });
+
+  it('refuses a too-deep query with QUERY_TOO_DEEP', async () => {
+    let selection = 'eventType';
+    for (let i = 0; i < 7; i++) selection = `nodes { user { auditTrail { ${selection} } } }`;
+    const { status, body } = await gql(p.gateway, `{ ledgerEvents { ${selection.replace(/^nodes \{ /, 'nodes { ').replace(/eventType/, 'nodes { eventType }')} } }`, { token: admin });
+    expect(status).toBe(400);
+    expect(body.errors?.[0]?.extensions?.code).toBe('QUERY_TOO_DEEP');
+    await healthy();
+  });
+
+  it('supports automatic persisted queries', async () => {
+    const query = '{ me { username } }';
+    const sha256Hash = createHash('sha256').update(query).digest('hex');
+    const extensions = { persistedQuery: { version: 1, sha256Hash } };
+    const unknown = await fetch(`${p.gateway}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${user}` }, body: JSON.stringify({ extensions }) });
+    expect(((await unknown.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
+    const registered = await gql(p.gateway, query, { token: user, extensions });
+    expect(registered.body.data.me.username).toBe('user');
+    const byHash = await fetch(`${p.gateway}/graphql?extensions=${encodeURIComponent(JSON.stringify(extensions))}`, { headers: { authorization: `Bearer ${user}`, 'apollo-require-preflight': 'true' } });
+    expect(((await byHash.json()) as { data: { me: { username: string } } }).data.me.username).toBe('user');
+    const wrongHash = await gql(p.gateway, '{ me { tenantId } }', { token: user, extensions });
+    expect(wrongHash.status).toBe(400);
+    expect(wrongHash.body.errors?.[0]?.message).toBe('provided sha does not match query');
+  });
+
+  it('carries a subscription to the ledger and resolves identity fields per event', async () => {
+    const client = createClient({ url: `${p.gateway.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${admin}` }, retryAttempts: 0 });
+    try {
+      const events = client.iterate({ query: 'subscription { ledgerEventAppended(eventType: "sub_e2e") { eventType eventData user { username isActive roles } } }' });
+      const first = events.next();
+      // Let the subscription reach the ledger before appending.
+      await new Promise((r) => setTimeout(r, 300));
+      const append = await fetch(`${p.gateway}/api/v1/ledger/append`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ tenant_id: 'default', event_type: 'sub_e2e', event_data: { n: 42 }, user_id: 'user' }),
+      });
+      expect(append.status).toBe(200);
+      const { value } = await first;
+      expect(value.errors).toBeUndefined();
+      expect(value.data).toEqual({ ledgerEventAppended: { eventType: 'sub_e2e', eventData: { n: 42 }, user: { username: 'user', isActive: true, roles: ['user'] } } });
+      await events.return?.(undefined);
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  it('closes a WebSocket without valid connectionParams with 4401, and stays healthy', async () => {
+    for (const connectionParams of [{}, { authorization: 'Bearer nope' }]) {
+      const client = createClient({ url: `${p.gateway.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams, retryAttempts: 0 });
+      const closed = await new Promise<{ code: number; reason: string }>((resolve) => {
+        client.subscribe({ query: 'subscription { ledgerEventAppended { eventType } }' }, {
+          next: () => {},
+          complete: () => {},
+          error: (err) => resolve(err as { code: number; reason: string }),
+        });
+      });
+      expect(closed.code).toBe(4401);
+      expect(closed.reason).toMatch(/Unauthorized/);
+      await client.dispose();
+    }
+    await healthy();
+  });
+
+  it('answers an invalid subscription with an error and keeps the socket usable', async () => {
+    const client = createClient({ url: `${p.gateway.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${user}` }, retryAttempts: 0 });
+    try {
+      const errors = await new Promise<{ message: string }[]>((resolve) => {
+        client.subscribe({ query: 'subscription { nope }' }, { next: () => {}, complete: () => {}, error: (e) => resolve(e as { message: string }[]) });
+      });
+      expect(errors[0]!.message).toMatch(/nope/);
+      const result = await new Promise<unknown>((resolve, reject) => {
+        client.subscribe({ query: '{ me { username } }' }, { next: resolve, complete: () => {}, error: reject });
+      });
+      expect(result).toEqual({ data: { me: { username: 'user' } } });
+    } finally {
+      await client.dispose();
+    }
+  });
+});
