@@ -7,7 +7,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { SqlExecutor } from './sql';
 
-export const MIGRATIONS_DIR = path.resolve(__dirname, '../../prisma/migrations');
+// From source (ts-node/jest) the folder is two levels up; from a tsc build (dist/platform/db) three.
+export const MIGRATIONS_DIR = [path.resolve(__dirname, '../../prisma/migrations'), path.resolve(__dirname, '../../../prisma/migrations')]
+  .find((dir) => fs.existsSync(dir)) ?? path.resolve(__dirname, '../../prisma/migrations');
 const LOCK_ID = 72707369; // the advisory lock id Prisma's migrate uses
 
 const BOOKKEEPING_DDL = `
