@@ -1,6 +1,7 @@
 // Starts the gateway alone against fake backends and a fixture supergraph, for tests of the
 // gateway's own behaviour (proxy, breaker, timeouts, rate limit, CORS, auth).
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { AccessTokens } from '../../../platform/auth/jwt';
@@ -31,10 +32,9 @@ export async function startGateway(env: Env): Promise<Harness & { url: string }>
 
 /** A URL on a port nothing listens on (a service that is not deployed). */
 export async function deadUrl(): Promise<string> {
-  const net = await import('node:net');
   const server = net.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as import('node:net').AddressInfo).port;
+  const port = (server.address() as net.AddressInfo).port;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return `http://127.0.0.1:${port}`;
 }

@@ -2,6 +2,7 @@
 // Retry-After and RateLimit-* headers, another tenant is unaffected, and the tenant recovers
 // once the bucket refills. With REDIS_URL two gateways spend one shared budget.
 import { randomUUID } from 'node:crypto';
+import Redis from 'ioredis';
 import { startFakeBackend, type FakeBackend } from '../../support/fixtures/fake-backend';
 import { deadUrl, fixtureSupergraphFile, startGateway, tokenFor } from './gateway.support';
 
@@ -10,7 +11,6 @@ jest.setTimeout(60_000);
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 async function redisAvailable(): Promise<boolean> {
-  const Redis = (await import('ioredis')).default;
   const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
   try {
     await r.connect();

@@ -1,5 +1,6 @@
 // The REST gateway against fake backends, with real HTTP clients: authentication, scopes,
 // tenant checks, streaming proxy, timeouts and the circuit breaker, rate limit, CORS, discovery.
+import { AccessTokens } from '../../../platform/auth/jwt';
 import { startFakeBackend, type FakeBackend } from '../../support/fixtures/fake-backend';
 import { deadUrl, fixtureSupergraphFile, startGateway, tokenFor, tokens } from './gateway.support';
 
@@ -62,7 +63,6 @@ describe('REST gateway', () => {
   it('refuses an expired token and one signed with another key', async () => {
     const expired = await tokens.issue({ username: 'x', tenantId: 'tenant-a', roles: [], scopes: ['read'] }, Date.now() - 7200_000);
     expect((await get('/api/v1/ledger/events', expired)).status).toBe(401);
-    const { AccessTokens } = await import('../../../platform/auth/jwt');
     const forged = await new AccessTokens('another-secret-that-is-long-enough-for-hs256-xyz', 3600).issue({ username: 'x', tenantId: 'tenant-a', roles: ['admin'], scopes: ['admin'] });
     expect((await get('/api/v1/ledger/events', forged)).status).toBe(401);
   });
