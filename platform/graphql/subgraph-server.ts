@@ -22,6 +22,7 @@ export async function mountSubgraph<TContext extends BaseContext>(app: FastifyIn
     schema: buildSubgraphSchema({ typeDefs: options.typeDefs, resolvers: options.resolvers as GraphQLResolverMap<unknown> }),
     formatError: formatGraphQLError,
     introspection: options.introspection ?? true,
+    includeStacktraceInErrorResponses: false,
     plugins: options.plugins ?? [],
     logger: {
       debug: () => {},

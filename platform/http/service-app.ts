@@ -3,7 +3,7 @@
 // routes, OpenAPI generated from the route schemas, and a graceful close.
 import swagger from '@fastify/swagger';
 import formbody from '@fastify/formbody';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { PlatformConfig } from '../config/platform.config';
 import type { AuthContext } from '../auth/auth-context';
 import { loggerOptions } from '../logging/logger';
@@ -34,8 +34,8 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Fast
     logger: loggerOptions(config.logLevel, options.name),
     bodyLimit: config.http.bodyLimitBytes,
     genReqId: correlationIdFor,
-    requestIdLogLabel: 'correlationId',
-    disableRequestLogging: true,
+    // Our own one-line-per-request log (onResponse below) replaces Fastify's two lines.
+    logController: new LogController({ requestIdLogLabel: 'correlationId', disableRequestLogging: true }),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     ajv: { customOptions: { strict: false } },

@@ -6,6 +6,9 @@ import { loadPlatformConfig } from '../../../platform/config/platform.config';
 import { AuthenticationError, ForbiddenError } from '../../../platform/errors/domain-errors';
 import { createServiceApp } from '../../../platform/http/service-app';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const json = (res: Response): Promise<any> => res.json();
+
 async function start(options: { ready?: () => Promise<boolean> } = {}): Promise<{ app: FastifyInstance; url: string }> {
   const config = loadPlatformConfig({ LOG_LEVEL: 'ERROR', BODY_LIMIT_BYTES: '2048' });
   const app = await createServiceApp({
@@ -41,46 +44,46 @@ describe('service HTTP bootstrap', () => {
   it('accepts a valid body', async () => {
     const res = await post(JSON.stringify({ name: 'a', count: 2 }));
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ received: { name: 'a', count: 2 }, query: {} });
+    expect(await json(res)).toEqual({ received: { name: 'a', count: 2 }, query: {} });
   });
 
   it('answers malformed JSON with FastAPI\'s 422 json_invalid', async () => {
     const res = await post('{"name": ');
     expect(res.status).toBe(422);
-    expect(await res.json()).toEqual({ detail: [{ loc: ['body', 0], msg: 'JSON decode error', type: 'json_invalid' }] });
+    expect(await json(res)).toEqual({ detail: [{ loc: ['body', 0], msg: 'JSON decode error', type: 'json_invalid' }] });
   });
 
   it('answers a wrong content type with 422', async () => {
     const res = await post('name=a', 'text/plain');
     expect(res.status).toBe(422);
-    expect((await res.json()).detail[0]).toMatchObject({ loc: ['body'] });
+    expect((await json(res)).detail[0]).toMatchObject({ loc: ['body'] });
   });
 
   it('reports every missing, mistyped, too-long and extra field', async () => {
     const res = await post(JSON.stringify({ name: 'far-too-long-name', count: '3', extra: 1 }));
     expect(res.status).toBe(422);
-    const { detail } = await res.json();
+    const { detail } = await json(res);
     expect(detail).toEqual(expect.arrayContaining([
       { loc: ['body', 'name'], msg: 'String should have at most 10 characters', type: 'string_too_long' },
       { loc: ['body', 'count'], msg: 'Input should be a valid integer', type: 'int_parsing' },
       { loc: ['body', 'extra'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' },
     ]));
     const missing = await post(JSON.stringify({ count: 1 }));
-    expect((await missing.json()).detail).toEqual([{ loc: ['body', 'name'], msg: 'Field required', type: 'missing' }]);
+    expect((await json(missing)).detail).toEqual([{ loc: ['body', 'name'], msg: 'Field required', type: 'missing' }]);
   });
 
   it('coerces and checks query parameters', async () => {
     const ok = await fetch(`${url}/items?limit=5`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"a","count":1}' });
-    expect((await ok.json()).query).toEqual({ limit: 5 });
+    expect((await json(ok)).query).toEqual({ limit: 5 });
     const bad = await fetch(`${url}/items?limit=-1`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"a","count":1}' });
     expect(bad.status).toBe(422);
-    expect((await bad.json()).detail[0]).toMatchObject({ loc: ['query', 'limit'], type: 'greater_than_equal' });
+    expect((await json(bad)).detail[0]).toMatchObject({ loc: ['query', 'limit'], type: 'greater_than_equal' });
   });
 
   it('refuses a body over the limit with 413 and keeps serving', async () => {
     const res = await post(JSON.stringify({ name: 'a', count: 1, tags: Array(500).fill('xxxxxxxx') }));
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ detail: 'Request body too large' });
+    expect(await json(res)).toEqual({ detail: 'Request body too large' });
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
   });
 
@@ -113,11 +116,11 @@ describe('service HTTP bootstrap', () => {
     expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok' } });
     const missing = await fetch(`${url}/nope`);
     expect(missing.status).toBe(404);
-    expect(await missing.json()).toEqual({ detail: 'Not Found' });
+    expect(await json(missing)).toEqual({ detail: 'Not Found' });
   });
 
   it('publishes an OpenAPI 3 document built from the route schemas', async () => {
-    const doc = await (await fetch(`${url}/docs/openapi.json`)).json();
+    const doc = await json(await fetch(`${url}/docs/openapi.json`));
     expect(doc.openapi).toBe('3.0.3');
     expect(doc.info.version).toBe('9.9.9');
     expect(doc.paths['/items'].post.requestBody.content['application/json'].schema.required).toEqual(['name', 'count']);
@@ -129,7 +132,7 @@ describe('readiness and graceful shutdown', () => {
     const { app, url } = await start({ ready: async () => false });
     const res = await fetch(`${url}/readyz`);
     expect(res.status).toBe(503);
-    expect(await res.json()).toEqual({ status: 'not_ready', checks: { database: 'unavailable' } });
+    expect(await json(res)).toEqual({ status: 'not_ready', checks: { database: 'unavailable' } });
     await app.close();
   });
 
@@ -140,7 +143,7 @@ describe('readiness and graceful shutdown', () => {
     const closing = app.close();
     const res = await inFlight;
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ done: true });
+    expect(await json(res)).toEqual({ done: true });
     await closing;
     await expect(fetch(`${url}/healthz`)).rejects.toThrow();
   });

@@ -1,0 +1,23 @@
+// `npm start`: every service in one process, each on its documented port, on the embedded
+// database unless DATABASE_URL is set.
+import { runServices } from './run-services';
+import { startOutboxTask } from './outbox-task';
+import { SERVICES } from './registry';
+
+async function main(): Promise<void> {
+  const running = await runServices(SERVICES, { afterStart: (r, logger) => startOutboxTask(r, logger, process.env) });
+  const lines = [
+    '',
+    `Platform running on ${running.db.description}`,
+    ...running.services.map((s) => `  ${s.definition.name.padEnd(10)} ${s.url}${s.definition.name === 'gateway' ? '  (GraphQL: /graphql, REST: /api/v1)' : ''}`),
+    '',
+    'Development users (tenant "default"): see README.md; stop with Ctrl+C.',
+    '',
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});
