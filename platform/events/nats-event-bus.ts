@@ -39,7 +39,9 @@ export async function createNatsEventBus(options: NatsBusOptions): Promise<Event
       await js.publish(prefix + topic, codec.encode(payload));
     },
     async subscribe(topic, handler) {
-      const consumer = await js.consumers.get(stream, { filterSubjects: [prefix + topic], deliver_policy: DeliverPolicy.New });
+      // One subject as a string: an array means `filter_subjects`, which servers before 2.10 ignore
+      // (consume() then never starts).
+      const consumer = await js.consumers.get(stream, { filterSubjects: prefix + topic, deliver_policy: DeliverPolicy.New });
       const messages = await consumer.consume();
       live.add(messages);
       void (async () => {
