@@ -48,7 +48,7 @@ export function registerAdminRoutes(app: FastifyInstance, services: IdentityServ
       security,
       response: { 200: TenantsResponse, ...adminErrors },
     },
-  }, async (request) => ({ tenants: (await services.tenants.list(callContext(request))).map(tenantOut) }));
+  }, async (request) => ({ tenants: (await services.tenants.list(callContext(request))).map((t) => ({ id: t.id, name: t.name })) }));
 
   app.post<{ Body: TenantBodyT }>('/v1/tenants', {
     preHandler: auth,

@@ -80,7 +80,8 @@ export const MeResponse = Type.Object({
 });
 
 export const TenantOut = Type.Object({ id: Type.String(), name: Type.String(), is_active: Type.Boolean(), created_at: Timestamp });
-export const TenantsResponse = Type.Object({ tenants: Type.Array(TenantOut) });
+// Exactly the spec's list shape: `{tenants: [{id, name}]}`.
+export const TenantsResponse = Type.Object({ tenants: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })) });
 export const TenantBody = Type.Object({
   id: TenantId,
   name: Type.String({ minLength: 1, maxLength: LIMITS.tenantName }),

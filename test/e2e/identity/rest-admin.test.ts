@@ -129,7 +129,7 @@ describe('identity REST: refresh tokens, service accounts, admin and tenant isol
     it('GET /v1/tenants: a platform admin sees all, a tenant admin only its own', async () => {
       const all = await call(`${url}/v1/tenants`, { token: root });
       expect(all.body.tenants.map((t: { id: string }) => t.id)).toEqual(expect.arrayContaining(['default', 'acme']));
-      expect(all.body.tenants.find((t: { id: string }) => t.id === 'acme')).toMatchObject({ id: 'acme', name: 'Acme Corp' });
+      expect(all.body.tenants.find((t: { id: string }) => t.id === 'acme')).toEqual({ id: 'acme', name: 'Acme Corp' });
       const own = await call(`${url}/v1/tenants`, { token: acmeAdmin });
       expect(own.body.tenants.map((t: { id: string }) => t.id)).toEqual(['acme']);
     });
