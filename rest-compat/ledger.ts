@@ -45,7 +45,8 @@ export async function registerLedgerRoutes(app: FastifyInstance, options: Ledger
   const { service } = options;
   await app.register(async (routes) => {
     registerStrictJsonParser(routes);
-    routes.addHook('preHandler', options.requireAuth ? authenticate(options.tokens) : authenticateOptional(options.tokens));
+    // onRequest: an anonymous caller gets 401 before its body is even parsed or validated.
+    routes.addHook('onRequest', options.requireAuth ? authenticate(options.tokens) : authenticateOptional(options.tokens));
 
     const append = async (request: FastifyRequest<{ Body: AppendBody }>, reply: import('fastify').FastifyReply) => {
       const b = request.body;

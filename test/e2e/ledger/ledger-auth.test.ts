@@ -1,0 +1,73 @@
+// Tenant scoping with bearer tokens, and REQUIRE_AUTH=true: a tenant never reads or writes another
+// tenant's chain; platform admins and service accounts may; anonymous calls are refused.
+import { AccessTokens } from '../../../platform/auth/jwt';
+import { ledgerService } from '../../../subgraphs/ledger';
+import { startServices, TEST_JWT_SECRET, type Harness } from '../../support/service-harness';
+
+jest.setTimeout(60_000);
+
+const tokens = new AccessTokens(TEST_JWT_SECRET, 3600);
+let h: Harness;
+let url: string;
+const auth = (t: string) => ({ authorization: `Bearer ${t}` });
+let userA: string;
+let userB: string;
+let admin: string;
+let service: string;
+
+async function call(method: string, path: string, headers: Record<string, string>, body?: unknown) {
+  const res = await fetch(url + path, { method, headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers }, body: body ? JSON.stringify(body) : undefined });
+  const text = await res.text();
+  return { status: res.status, text, headers: res.headers };
+}
+
+beforeAll(async () => {
+  h = await startServices([ledgerService], { REQUIRE_AUTH: 'true' });
+  url = h.services.ledger!.url;
+  userA = await tokens.issue({ username: 'alice', tenantId: 'auth-a', roles: ['user'], scopes: ['read', 'write'] });
+  userB = await tokens.issue({ username: 'bob', tenantId: 'auth-b', roles: ['user'], scopes: ['read', 'write'] });
+  admin = await tokens.issue({ username: 'root', tenantId: 'default', roles: ['admin'], scopes: ['admin'] });
+  service = await tokens.issue({ username: 'svc-workflow', tenantId: 'default', roles: ['service:workflow'], scopes: ['write'] });
+  const r = await call('POST', '/append', auth(userA), { tenant_id: 'auth-a', event_type: 'phi_access', event_data: { patient_id: 'enc:SECRET-A' } });
+  expect(r.status).toBe(200);
+});
+afterAll(async () => h?.close());
+
+it('refuses anonymous calls with 401 and WWW-Authenticate', async () => {
+  for (const [m, p] of [['GET', '/events?tenant_id=auth-a'], ['GET', '/verify'], ['GET', '/export?tenant_id=auth-a'], ['POST', '/append']] as const) {
+    const r = await call(m, p, {}, m === 'POST' ? { tenant_id: 'auth-a', event_type: 'x', event_data: {} } : undefined);
+    expect(r.status).toBe(401);
+    expect(r.headers.get('www-authenticate')).toBe('Bearer');
+  }
+  expect((await call('GET', '/healthz', {})).status).toBe(200);
+});
+
+it('lets a tenant read its own chain by default', async () => {
+  const r = await call('GET', '/events', auth(userA));
+  expect(r.status).toBe(200);
+  expect(JSON.parse(r.text).total).toBe(1);
+  expect(JSON.parse((await call('GET', '/verify', auth(userA))).text)).toEqual({ valid: true, total_events: 1, error: null });
+});
+
+it('answers 403 (never data) when tenant B asks for tenant A', async () => {
+  for (const path of ['/events?tenant_id=auth-a', '/export?tenant_id=auth-a', '/verify?tenant_id=auth-a', '/v1/ledger/history?tenant_id=auth-a']) {
+    const r = await call('GET', path, auth(userB));
+    expect(r.status).toBe(403);
+    expect(r.text).not.toContain('SECRET-A');
+  }
+  expect((await call('POST', '/append', auth(userB), { tenant_id: 'auth-a', event_type: 'x', event_data: {} })).status).toBe(403);
+  expect((await call('POST', '/v1/ledger/audit-report', auth(userB), { tenant_id: 'auth-a' })).status).toBe(403);
+  // Their own (empty) view, even with a spoofed gateway header.
+  const own = await call('GET', '/events', { ...auth(userB), 'x-tenant-id': 'auth-a' });
+  expect(JSON.parse(own.text).total).toBe(0);
+  // Verifying "everything" as a plain user means its own tenant only.
+  expect(JSON.parse((await call('GET', '/verify', auth(userB))).text)).toEqual({ valid: true, total_events: 0, error: null });
+  expect(JSON.parse((await call('GET', '/verify', auth(userA))).text).total_events).toBe(1);
+});
+
+it('lets a platform admin verify every tenant and a service account append for any tenant', async () => {
+  expect((await call('POST', '/append', auth(service), { tenant_id: 'auth-b', event_type: 'workflow_execution', event_data: { status: 'completed' } })).status).toBe(200);
+  const all = JSON.parse((await call('GET', '/verify', auth(admin))).text);
+  expect(all).toEqual({ valid: true, total_events: 2, error: null });
+  expect((await call('GET', '/events?tenant_id=auth-a', auth(admin))).status).toBe(200);
+});
