@@ -35,6 +35,8 @@ export const identityService: ServiceDefinition = {
     const services = createIdentityServices(stores, config, identityConfig);
     const seeded = await seedIdentity(stores, services.hasher, identityConfig);
     if (seeded.created.length > 0) logger.info({ created: seeded.created }, 'identity seed data created');
+    // Make the dummy hash now, so the first unknown-user login costs what every later one costs.
+    await services.hasher.verifyDummy('warm-up');
 
     const app = await createServiceApp({
       name: 'identity',
