@@ -1,0 +1,140 @@
+// The group committer against a strict fake store: batching, chain arithmetic, idempotency,
+// retries of deadlocks and of commits whose outcome was unknown, and isolation of a bad event.
+import { UnavailableError } from '../../../platform/errors/domain-errors';
+import { GroupCommitter, type PreparedAppend } from '../../../subgraphs/ledger/ledger-append.service';
+import { chainHash, contentHash, GENESIS_HASH } from '../../../subgraphs/ledger/ledger.hash';
+import type { LedgerAppendTx, LedgerStore } from '../../../subgraphs/ledger/ledger.store';
+import { formatMicros } from '../../../subgraphs/ledger/ledger.time';
+import type { ChainHead, LedgerEvent, NewEventRow } from '../../../subgraphs/ledger/ledger.types';
+import { strictFake } from './strict-fake';
+
+const FAST_RETRY = { attempts: 4, baseDelayMs: 1, maxDelayMs: 2 };
+
+/** An in-memory "database" with transactional semantics just strong enough for the committer. */
+function memoryStore(hooks: { beforeInsert?: (rows: NewEventRow[]) => void } = {}) {
+  const heads = new Map<string, ChainHead>();
+  const events: (NewEventRow)[] = [];
+  const transactions: number[] = [];
+  const store = strictFake<LedgerStore>({
+    async appendTransaction(work) {
+      const staged: NewEventRow[] = [];
+      const stagedHeads = new Map<string, ChainHead>();
+      const tx = strictFake<LedgerAppendTx>({
+        async lockHeads(tenantIds) {
+          return new Map(tenantIds.map((t) => [t, { ...(heads.get(t) ?? { tenantId: t, lastSeq: 0, lastHash: GENESIS_HASH, lastCreatedAtUs: 0 }) }]));
+        },
+        async findByIdempotencyKeys(pairs) {
+          return events.filter((e) => pairs.some((p) => p.tenantId === e.tenantId && p.key === e.idempotencyKey)) as (LedgerEvent & { idempotencyKey: string })[];
+        },
+        async findByIds(_tenants, ids) {
+          return events.filter((e) => ids.includes(e.id));
+        },
+        async insertEvents(rows, moved) {
+          hooks.beforeInsert?.(rows);
+          staged.push(...rows);
+          for (const h of moved) stagedHeads.set(h.tenantId, { ...h });
+        },
+      }, 'tx');
+      const result = await work(tx);
+      // Commit.
+      events.push(...staged);
+      for (const [t, h] of stagedHeads) heads.set(t, h);
+      transactions.push(staged.length);
+      return result;
+    },
+  }, 'store');
+  return { store, events, heads, transactions };
+}
+
+const input = (tenantId: string, n: number, extra: Partial<PreparedAppend> = {}): PreparedAppend => ({
+  tenantId, eventType: 'e', eventDataText: `{"n":${n}}`, userId: null, correlationId: null, description: null, idempotencyKey: null, ...extra,
+});
+
+it('batches concurrent appends into few transactions and links every chain correctly', async () => {
+  const db = memoryStore();
+  let clock = 1_000_000_000_000_000;
+  const committer = new GroupCommitter(db.store, { maxInFlight: 1, retry: FAST_RETRY, clock: () => clock });
+  const results = await Promise.all(Array.from({ length: 30 }, (_, i) => committer.append(input(`t${i % 3}`, i))));
+  expect(db.transactions.length).toBeLessThan(30);
+  expect(db.transactions.reduce((a, b) => a + b, 0)).toBe(30);
+  for (const t of ['t0', 't1', 't2']) {
+    const chain = db.events.filter((e) => e.tenantId === t).sort((a, b) => a.seq - b.seq);
+    expect(chain.map((e) => e.seq)).toEqual(Array.from({ length: 10 }, (_, i) => i + 1));
+    let previous = GENESIS_HASH;
+    for (const e of chain) {
+      expect(e.previousHash).toBe(previous);
+      const content = contentHash({ tenantId: t, eventType: 'e', eventDataCanonical: e.eventDataText, userId: null, createdAt: e.createdAt });
+      expect(e.contentHash).toBe(content);
+      expect(e.chainHash).toBe(chainHash(content, previous));
+      previous = e.chainHash;
+    }
+  }
+  // Same clock reading for a whole batch: created_at still strictly increases along each chain.
+  const t0 = db.events.filter((e) => e.tenantId === 't0').sort((a, b) => a.seq - b.seq);
+  for (let i = 1; i < t0.length; i++) expect(t0[i]!.createdAtUs).toBeGreaterThan(t0[i - 1]!.createdAtUs);
+  expect(results.every((r) => !r.replayed)).toBe(true);
+  clock -= 5_000_000; // the clock jumps back
+  const later = await committer.append(input('t0', 99));
+  expect(later.event.createdAt > t0[t0.length - 1]!.createdAt).toBe(true);
+  expect(later.event.createdAt).toBe(formatMicros(t0[t0.length - 1]!.createdAtUs + 1));
+});
+
+it('returns the original event for a repeated idempotency key, within and across batches', async () => {
+  const db = memoryStore();
+  const committer = new GroupCommitter(db.store, { retry: FAST_RETRY });
+  const burst = await Promise.all([1, 2, 3].map(() => committer.append(input('t', 1, { idempotencyKey: 'k' }))));
+  expect(new Set(burst.map((r) => r.event.id)).size).toBe(1);
+  expect(burst.filter((r) => r.replayed)).toHaveLength(2);
+  const later = await committer.append(input('t', 2, { idempotencyKey: 'k' }));
+  expect(later).toMatchObject({ replayed: true, event: { id: burst[0]!.event.id } });
+  // Same key in another tenant is another event.
+  expect((await committer.append(input('u', 1, { idempotencyKey: 'k' }))).replayed).toBe(false);
+  expect(db.events).toHaveLength(2);
+});
+
+it('retries deadlocks and serialisation failures', async () => {
+  let failures = 2;
+  const db = memoryStore({ beforeInsert: () => { if (failures-- > 0) throw Object.assign(new Error('deadlock detected'), { code: failures ? '40P01' : '40001' }); } });
+  const committer = new GroupCommitter(db.store, { retry: FAST_RETRY });
+  const r = await committer.append(input('t', 1));
+  expect(r.event.seq).toBe(1);
+  expect(db.events).toHaveLength(1);
+});
+
+it('keeps an event whose commit landed although the connection died (no duplicate on retry)', async () => {
+  const db = memoryStore();
+  let dropOnce = true;
+  const store = strictFake<LedgerStore>({
+    appendTransaction: async (work) => {
+      const result = await db.store.appendTransaction(work);
+      if (dropOnce) {
+        dropOnce = false;
+        throw Object.assign(new Error('Connection terminated unexpectedly'), { code: 'ECONNRESET' });
+      }
+      return result;
+    },
+  });
+  const committer = new GroupCommitter(store, { retry: FAST_RETRY });
+  const r = await committer.append(input('t', 1));
+  expect(db.events).toHaveLength(1);
+  expect(r.event.id).toBe(db.events[0]!.id);
+});
+
+it('gives up with UnavailableError when the database stays away, writing nothing', async () => {
+  const store = strictFake<LedgerStore>({
+    appendTransaction: async () => { throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }); },
+  });
+  const committer = new GroupCommitter(store, { retry: FAST_RETRY });
+  await expect(committer.append(input('t', 1))).rejects.toBeInstanceOf(UnavailableError);
+});
+
+it('fails only the bad event of a batch', async () => {
+  const db = memoryStore({ beforeInsert: (rows) => { if (rows.some((r) => r.eventDataText.includes('"bad"'))) throw Object.assign(new Error('invalid input'), { code: '22P02' }); } });
+  const committer = new GroupCommitter(db.store, { retry: FAST_RETRY, maxInFlight: 1 });
+  const first = committer.append(input('t', 0)); // occupies the committer so the next three form one batch
+  const batch = [committer.append(input('t', 1)), committer.append({ ...input('t', 2), eventDataText: '{"bad":1}' }), committer.append(input('t', 3))];
+  await first;
+  const settled = await Promise.allSettled(batch);
+  expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+  expect(db.events.map((e) => e.seq)).toEqual([1, 2, 3]);
+});
