@@ -16,20 +16,24 @@ export interface IdentityGraphQLContext extends CallContext {
   };
 }
 
+function unauthenticated(): GraphQLError {
+  return new GraphQLError('Could not validate credentials', {
+    extensions: { code: 'UNAUTHENTICATED', http: { status: 401, headers: new Map([['www-authenticate', 'Bearer']]) } },
+  });
+}
+
 export function contextBuilder(services: IdentityServices): (request: FastifyRequest) => Promise<IdentityGraphQLContext> {
   return async (request) => {
-    const token = bearerToken(request.headers.authorization);
+    const header = request.headers.authorization;
+    const token = bearerToken(header);
     let auth: CallContext['auth'];
-    if (token) {
-      try {
-        auth = await services.verifier.authenticate(token);
-      } catch {
-        // A presented but bad token fails the whole operation: silently treating it as anonymous
-        // would hide an expired session from the client.
-        throw new GraphQLError('Could not validate credentials', { extensions: { code: 'UNAUTHENTICATED', http: { status: 401, headers: new Map([['www-authenticate', 'Bearer']]) } } });
-      }
-    } else if (request.headers.authorization) {
-      throw new GraphQLError('Could not validate credentials', { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
+    if (header !== undefined) {
+      // A presented but bad token fails the whole operation: silently treating it as anonymous
+      // would hide an expired session from the client.
+      if (!token) throw unauthenticated();
+      auth = await services.verifier.authenticate(token).catch(() => {
+        throw unauthenticated();
+      });
     }
     const ctx: CallContext = { auth, correlationId: request.id };
     const byKey = <K extends string, V>(rows: V[], key: (v: V) => string, keys: readonly K[]) => {

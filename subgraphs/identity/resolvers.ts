@@ -3,6 +3,7 @@
 import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper';
 import type { IdentityGraphQLContext } from './graphql.context';
 import type { RoleRecord, TenantRecord, TokenPair, UserView } from './identity.types';
+import { encodeCursor } from './user.service';
 
 function payload(pair: TokenPair) {
   return { accessToken: pair.accessToken, tokenType: pair.tokenType, expiresIn: pair.expiresIn, refreshToken: pair.refreshToken };
@@ -31,7 +32,7 @@ export const resolvers: GraphQLResolverMap<IdentityGraphQLContext> = {
       const nodes = page.users.map(userOut);
       return {
         nodes,
-        edges: nodes.map((node) => ({ node, cursor: Buffer.from(`u:${node.username}`, 'utf8').toString('base64url') })),
+        edges: nodes.map((node) => ({ node, cursor: encodeCursor(node.username) })),
         pageInfo: { hasNextPage: page.nextCursor !== null, endCursor: page.nextCursor },
       };
     },

@@ -135,7 +135,8 @@ function isUuid(value: string): boolean {
   return UUID.test(value);
 }
 
-function encodeCursor(username: string): string {
+/** Opaque page cursor: the last username of the page (listings are ordered by username). */
+export function encodeCursor(username: string): string {
   return Buffer.from(`u:${username}`, 'utf8').toString('base64url');
 }
 

@@ -55,8 +55,11 @@ describe('identity subgraph', () => {
   it('a bad token → UNAUTHENTICATED for the whole operation', async () => {
     for (const [name, token] of await badTokens()) {
       const res = await gql(url, '{ me { username } }', {}, token);
-      expect({ name, code: res.body.errors?.[0]?.extensions?.code, status: res.status }).toEqual({ name, code: 'UNAUTHENTICATED', status: 401 });
+      expect({ name, code: res.body.errors?.[0]?.extensions?.code, status: res.status, www: res.headers.get('www-authenticate') })
+        .toEqual({ name, code: 'UNAUTHENTICATED', status: 401, www: 'Bearer' });
     }
+    const basic = await call(`${url}/graphql`, { method: 'POST', json: { query: '{ me { username } }' }, headers: { authorization: 'Basic cm9vdDpyb290' } });
+    expect(basic.status).toBe(401);
     expect((await call(`${url}/health`)).status).toBe(200);
   });
 
