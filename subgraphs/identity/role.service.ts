@@ -2,16 +2,19 @@
 // platform-wide names with scopes; the `service:` namespace is kept for service accounts.
 import { ConflictError } from '../../platform/errors/domain-errors';
 import { auditEvent, IDENTITY_EVENTS } from './audit.events';
-import { requireAdmin, requireCaller } from './access.policy';
+import { isPlatformAdmin, requireAdmin, requireCaller } from './access.policy';
+import { SERVICE_ROLE_PREFIX } from '../../platform/auth/jwt';
 import { check, LIMITS, PATTERNS } from './identity.rules';
 import type { CallContext, IdentityUnitOfWork, RoleRecord } from './identity.types';
 
 export class RoleService {
   constructor(private readonly stores: IdentityUnitOfWork) {}
 
+  /** Service-account roles name the platform's services, so only platform admins see them. */
   async list(ctx: CallContext): Promise<RoleRecord[]> {
-    requireCaller(ctx);
-    return this.stores.roles.list();
+    const auth = requireCaller(ctx);
+    const roles = await this.stores.roles.list();
+    return isPlatformAdmin(auth) ? roles : roles.filter((r) => !r.name.startsWith(SERVICE_ROLE_PREFIX));
   }
 
   async create(ctx: CallContext, input: { name: string; scopes?: string[]; description?: string | null }): Promise<RoleRecord> {

@@ -36,6 +36,16 @@ describe('RoleService.create', () => {
   });
 });
 
+describe('RoleService.list', () => {
+  it('hides service-account roles from everyone but platform admins', async () => {
+    const svc = { ...ROLE_USER, id: 's', name: 'service:billing' };
+    const stores = fakeUnitOfWork({ roles: { list: async () => [ROLE_ADMIN, svc, ROLE_USER] } });
+    expect((await new RoleService(stores).list(ctxOf(tenantAdmin('acme')))).map((r) => r.name)).toEqual(['admin', 'user']);
+    expect((await new RoleService(stores).list(ctxOf())).map((r) => r.name)).toEqual(['admin', 'service:billing', 'user']);
+    await expect(new RoleService(stores).list({ correlationId: 'c' })).rejects.toBeInstanceOf(AuthenticationError);
+  });
+});
+
 describe('TenantService', () => {
   it('platform admins list every tenant; a tenant admin only its own', async () => {
     const scopes: TenantScope[] = [];
