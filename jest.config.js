@@ -1,12 +1,9 @@
 // Three suites: unit (no database), integration (real database: PGlite, or PostgreSQL when
 // DATABASE_URL is set) and e2e (the whole platform over real clients). TypeScript and the few
-// ESM-only dependencies (jose) are compiled by swc, so jest runs without Node flags.
-const transform = {
-  '^.+\\.(t|j|mj|cj)s$': ['@swc/jest', {
-    jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
-    module: { type: 'commonjs' },
-  }],
-};
+// ESM-only dependencies are compiled to CommonJS (test/support/jest-transformer.js), so jest runs
+// without Node flags. jest 30 and @swc/jest are avoided: their platform-specific optional
+// packages are not all on this registry, which breaks `npm ci`.
+const transform = { '^.+\\.(t|j|mj|cj)s$': '<rootDir>/test/support/jest-transformer.js' };
 const common = {
   transform,
   transformIgnorePatterns: ['/node_modules/(?!(jose|@electric-sql)/)'],
@@ -14,6 +11,8 @@ const common = {
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
 };
 module.exports = {
+  // Generous: PGlite starts in a few seconds on a loaded 2-core machine. Not a speed assertion.
+  testTimeout: 60_000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
     { ...common, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.test.ts'] },
