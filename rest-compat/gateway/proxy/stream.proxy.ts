@@ -1,16 +1,24 @@
-// The streaming reverse proxy behind every /api/v1 route: Node's fetch (undici, pooled keep-alive
-// connections) with the request body passed through as a stream (`duplex: 'half'`) and the
-// response body piped back as it arrives, so uploads and large answers are never held whole.
-// Each call runs under the backend's circuit breaker; a timer aborts calls whose headers do not
-// arrive in time (504).
-import { Readable } from 'node:stream';
+// The streaming reverse proxy behind every /api/v1 route: node:http on pooled keep-alive
+// connections, request bodies piped through and response bodies piped back as they arrive, so
+// uploads and large answers are never held whole. Why not fetch/undici: measured here, Node 20's
+// fetch proxies a trivial answer at 2,200-3,300 req/s under 50 connections, http.request on a
+// keep-alive agent at 6,000-9,000 (see docs/router.md). Each call runs under the backend's circuit
+// breaker; answers whose headers do not arrive in time, or whose body stalls, are cut (504).
+import http from 'node:http';
+import https from 'node:https';
+import { pipeline, Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Backend } from '../backends/backend.registry';
 import { failureFor, UpstreamServerError } from './upstream.errors';
 
 // Hop-by-hop headers (RFC 9110 §7.6.1) and those the gateway owns.
 const DROP_REQUEST = new Set(['host', 'connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'expect', 'x-tenant-id', 'x-correlation-id']);
-const DROP_RESPONSE = new Set(['connection', 'keep-alive', 'transfer-encoding', 'trailer', 'upgrade', 'proxy-authenticate', 'set-cookie']);
+const DROP_RESPONSE = new Set(['connection', 'keep-alive', 'transfer-encoding', 'trailer', 'upgrade', 'proxy-authenticate']);
+
+const agents = {
+  http: new http.Agent({ keepAlive: true, maxSockets: 512, scheduling: 'lifo' }),
+  https: new https.Agent({ keepAlive: true, maxSockets: 512, scheduling: 'lifo' }),
+};
 
 export interface ProxyTarget {
   backend: Backend;
@@ -27,44 +35,42 @@ export interface ProxyTarget {
 
 export async function proxyRequest(request: FastifyRequest, reply: FastifyReply, target: ProxyTarget): Promise<FastifyReply> {
   const { backend } = target;
-  const url = `${backend.url}${target.path}${target.search}`;
+  const url = new URL(`${backend.url}${target.path}${target.search}`);
   const headers = forwardHeaders(request, target);
   const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
-  let body: RequestInit['body'];
-  if (hasBody) {
-    if (target.body) {
-      body = target.body;
-      headers.set('content-length', String(target.body.length));
-    } else {
-      const stream = request.body instanceof Readable ? request.body : request.raw;
-      body = stream as unknown as NonNullable<RequestInit['body']>;
-    }
-  }
 
-  let response: Response;
+  let upstream: http.IncomingMessage;
   try {
-    response = await backend.call(async () => {
-      const controller = new AbortController();
-      const timer = setTimeout(() => controller.abort(Object.assign(new Error('upstream timeout'), { code: 'ETIMEDOUT' })), target.timeoutMs);
-      // The client went away before its answer was sent: stop the upstream call too.
-      // (The request's own 'close' fires as soon as its body is read, so watch the response.)
-      reply.raw.once('close', () => {
-        if (!reply.raw.writableFinished) controller.abort();
-      });
-      try {
-        const res = await fetch(url, { method: request.method, headers, body, signal: controller.signal, redirect: 'manual', duplex: 'half' } as RequestInit);
-        if (res.status >= 500) throw new UpstreamServerError(res);
-        return res;
-      } catch (err) {
-        if (controller.signal.aborted && controller.signal.reason instanceof Error) throw controller.signal.reason;
-        throw err;
-      } finally {
+    upstream = await backend.call(() => new Promise<http.IncomingMessage>((resolve, reject) => {
+      const secure = url.protocol === 'https:';
+      const req = (secure ? https : http).request(url, { method: request.method, headers, agent: secure ? agents.https : agents.http }, (res) => {
         clearTimeout(timer);
+        // A body that stalls longer than the timeout is cut as well.
+        res.setTimeout(target.timeoutMs, () => res.destroy(Object.assign(new Error('upstream body timeout'), { code: 'ETIMEDOUT' })));
+        if ((res.statusCode ?? 502) >= 500) reject(new UpstreamServerError(res));
+        else resolve(res);
+      });
+      const timer = setTimeout(() => req.destroy(Object.assign(new Error('upstream timeout'), { code: 'ETIMEDOUT' })), target.timeoutMs);
+      req.on('error', (err) => {
+        clearTimeout(timer);
+        reject(err);
+      });
+      // The client went away before its answer was sent: stop the upstream call too.
+      reply.raw.once('close', () => {
+        if (!reply.raw.writableFinished) req.destroy();
+      });
+      if (!hasBody) req.end();
+      else if (target.body) req.end(target.body);
+      else {
+        const stream = request.body instanceof Readable ? request.body : request.raw;
+        pipeline(stream, req, (err) => {
+          if (err) req.destroy(err);
+        });
       }
-    });
+    }));
   } catch (err) {
     if (err instanceof UpstreamServerError) {
-      response = err.response as Response;
+      upstream = err.response as http.IncomingMessage;
     } else {
       const failure = failureFor(backend.name, backend.url, err, target.resetTimeoutMs);
       if (failure.status === 502) request.log.warn({ err, backend: backend.name }, 'upstream call failed');
@@ -73,31 +79,26 @@ export async function proxyRequest(request: FastifyRequest, reply: FastifyReply,
     }
   }
 
-  reply.code(response.status);
-  const decoded = response.headers.has('content-encoding');
-  response.headers.forEach((value, key) => {
-    if (DROP_RESPONSE.has(key)) return;
-    // fetch decodes compressed bodies, so their encoding and length no longer apply.
-    if (decoded && (key === 'content-encoding' || key === 'content-length')) return;
-    reply.header(key, value);
-  });
-  const cookies = response.headers.getSetCookie();
-  if (cookies.length) reply.header('set-cookie', cookies);
-  if (!response.body) return reply.send();
-  return reply.send(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream));
+  reply.code(upstream.statusCode ?? 502);
+  for (const [key, value] of Object.entries(upstream.headers)) {
+    if (value !== undefined && !DROP_RESPONSE.has(key)) reply.header(key, value);
+  }
+  return reply.send(upstream);
 }
 
-function forwardHeaders(request: FastifyRequest, target: ProxyTarget): Headers {
-  const headers = new Headers();
+function forwardHeaders(request: FastifyRequest, target: ProxyTarget): http.OutgoingHttpHeaders {
+  const headers: http.OutgoingHttpHeaders = {};
   for (const [key, value] of Object.entries(request.headers)) {
     if (value === undefined || DROP_REQUEST.has(key)) continue;
     if (target.body && key === 'content-length') continue;
-    headers.set(key, Array.isArray(value) ? value.join(', ') : value);
+    headers[key] = value;
   }
-  headers.set('x-tenant-id', target.tenantId);
-  headers.set('x-correlation-id', request.id);
-  headers.set('x-forwarded-for', request.ip);
-  headers.set('x-forwarded-proto', request.protocol);
-  if (request.headers.host) headers.set('x-forwarded-host', request.headers.host);
+  if (target.body) headers['content-length'] = target.body.length;
+  else if (request.headers['transfer-encoding'] && !request.headers['content-length']) headers['transfer-encoding'] = 'chunked';
+  headers['x-tenant-id'] = target.tenantId;
+  headers['x-correlation-id'] = request.id;
+  headers['x-forwarded-for'] = request.ip;
+  headers['x-forwarded-proto'] = request.protocol;
+  if (request.headers.host) headers['x-forwarded-host'] = request.headers.host;
   return headers;
 }
