@@ -1,8 +1,7 @@
 // Verification (spec 03, "Verification rules"): walks a tenant's chain in seq order, page by page
 // (constant memory), recomputing each content hash and chain hash and checking each link to the
 // previous event; stops at the first break and says which event and what mismatched.
-import { createHash } from 'node:crypto';
-import { GENESIS_HASH } from './ledger.hash';
+import { GENESIS_HASH, sha256Hex } from './ledger.hash';
 import type { LedgerStore } from './ledger.store';
 import type { ChainRow, VerifyResult } from './ledger.types';
 
@@ -29,9 +28,9 @@ function checkRow(row: ChainRow, tenantJson: string, expectedSeq: number, previo
     + ',"tenant_id":' + tenantJson
     + ',"user_id":' + (row.user_id === null ? 'null' : JSON.stringify(row.user_id))
     + '}';
-  const contentHash = createHash('sha256').update(content).digest('hex');
+  const contentHash = sha256Hex(content);
   if (contentHash !== row.content_hash) return `Event ${seq}: content_hash mismatch (stored ${row.content_hash}, recomputed ${contentHash})`;
-  const chain = createHash('sha256').update(contentHash + row.previous_hash).digest('hex');
+  const chain = sha256Hex(contentHash + row.previous_hash);
   if (chain !== row.chain_hash) return `Event ${seq}: chain_hash mismatch (stored ${row.chain_hash}, recomputed ${chain})`;
   return null;
 }

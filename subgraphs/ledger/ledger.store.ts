@@ -6,6 +6,8 @@ import type { SqlExecutor, SqlQuery } from '../../platform/db/sql';
 import { GENESIS_HASH } from './ledger.hash';
 import type { ChainHead, ChainRow, EventFilter, LedgerEvent, NewEventRow } from './ledger.types';
 
+// Careful: `seq::float8 AS seq` means a bare `ORDER BY seq` would sort by the cast output column
+// (no index, a full sort of the tenant's rows); every ORDER BY names `ledger_events.seq`.
 const EVENT_COLUMNS = `id::text AS id, tenant_id, seq::float8 AS seq, event_type, event_data::text AS event_data,
   created_at_text, content_hash, previous_hash, chain_hash, user_id, correlation_id, description`;
 
@@ -172,12 +174,21 @@ export function createLedgerStore(sql: SqlExecutor): LedgerStore {
     appendTransaction: (work) => sql.transaction((tx) => work(appendTx(tx))),
 
     async listEvents(tenantId, filter, page) {
+      if (isEmpty(filter) && !page.newestFirst) {
+        // A chain's seq runs 1..n without gaps, so OFFSET k is `seq > k`: an index range, not a
+        // walk past k rows.
+        const res = await sql.query<EventRecord>(
+          `SELECT ${EVENT_COLUMNS} FROM ledger_events WHERE tenant_id = $1 AND seq > $2 ORDER BY ledger_events.seq LIMIT $3`,
+          [tenantId, page.offset, page.limit],
+        );
+        return res.rows.map(toEvent);
+      }
       const params: unknown[] = [];
       const where = whereFor(tenantId, filter, params);
       params.push(page.limit, page.offset);
       const res = await sql.query<EventRecord>(
         `SELECT ${EVENT_COLUMNS} FROM ledger_events WHERE ${where}
-         ORDER BY seq ${page.newestFirst ? 'DESC' : 'ASC'} LIMIT $${params.length - 1} OFFSET $${params.length}`,
+         ORDER BY ledger_events.seq ${page.newestFirst ? 'DESC' : 'ASC'} LIMIT $${params.length - 1} OFFSET $${params.length}`,
         params,
       );
       return res.rows.map(toEvent);
@@ -199,7 +210,7 @@ export function createLedgerStore(sql: SqlExecutor): LedgerStore {
       const where = whereFor(tenantId, filter, params);
       params.push(afterSeq, limit);
       const res = await sql.query<EventRecord>(
-        `SELECT ${EVENT_COLUMNS} FROM ledger_events WHERE ${where} AND seq > $${params.length - 1} ORDER BY seq LIMIT $${params.length}`,
+        `SELECT ${EVENT_COLUMNS} FROM ledger_events WHERE ${where} AND seq > $${params.length - 1} ORDER BY ledger_events.seq LIMIT $${params.length}`,
         params,
       );
       return res.rows.map(toEvent);
@@ -232,7 +243,7 @@ export function createLedgerStore(sql: SqlExecutor): LedgerStore {
     async chainPage(tenantId, afterSeq, limit) {
       const res = await sql.query<ChainRow>(
         `SELECT seq::float8 AS seq, event_type, event_data::text AS event_data, user_id, created_at_text, content_hash, previous_hash, chain_hash
-         FROM ledger_events WHERE tenant_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+         FROM ledger_events WHERE tenant_id = $1 AND seq > $2 ORDER BY ledger_events.seq LIMIT $3`,
         [tenantId, afterSeq, limit],
       );
       return res.rows;
@@ -247,7 +258,7 @@ export function createLedgerStore(sql: SqlExecutor): LedgerStore {
       }
       const res = await sql.query<ExportRow>(
         `SELECT seq::float8 AS seq, id::text AS id, tenant_id, event_type, created_at_text, user_id, correlation_id, description, chain_hash
-         FROM ledger_events WHERE tenant_id = $1 AND seq > $2 ${typeFilter} ORDER BY seq LIMIT $3`,
+         FROM ledger_events WHERE tenant_id = $1 AND seq > $2 ${typeFilter} ORDER BY ledger_events.seq LIMIT $3`,
         params,
       );
       return res.rows;
@@ -280,7 +291,7 @@ export function createLedgerStore(sql: SqlExecutor): LedgerStore {
          CROSS JOIN LATERAL (
            SELECT ${EVENT_COLUMNS} FROM ledger_events
            WHERE tenant_id = $1 AND ledger_events.user_id = u.user_id AND ($4::int8 IS NULL OR seq < $4::int8)
-           ORDER BY seq DESC LIMIT $3
+           ORDER BY ledger_events.seq DESC LIMIT $3
          ) AS e`,
         [tenantId, userIds, limitPerUser, beforeSeq],
       );

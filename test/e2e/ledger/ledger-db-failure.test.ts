@@ -85,7 +85,7 @@ onPostgres('database failure', () => {
     expect(await failed.json()).toEqual({ detail: expect.any(String) });
     const read = await fetch(`${url}/events?tenant_id=db-fail`);
     expect(read.status).toBe(503);
-    expect((await read.json()).detail).toBeDefined();
+    expect(((await read.json()) as { detail?: unknown }).detail).toBeDefined();
     expect((await fetch(`${url}/readyz`)).status).toBe(503);
 
     proxy.up();
@@ -96,9 +96,9 @@ onPostgres('database failure', () => {
     }
     expect(recovered).toBe(200);
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
-    const events = await (await fetch(`${url}/events?tenant_id=db-fail`)).json();
+    const events = (await (await fetch(`${url}/events?tenant_id=db-fail`)).json()) as { events: { event_data: { n: number } }[] };
     // The failed append left nothing behind; the chain is whole.
-    expect(events.events.map((e: any) => e.event_data.n)).toEqual([1, 3]);
+    expect(events.events.map((e) => e.event_data.n)).toEqual([1, 3]);
     expect(await (await fetch(`${url}/verify?tenant_id=db-fail`)).json()).toEqual({ valid: true, total_events: 2, error: null });
   });
 });
