@@ -61,6 +61,7 @@ export async function run(args: string[]): Promise<void> {
     const { identity, ledger } = backends.urls as { identity: string; ledger: string };
     const routerEnv = { ...baseEnv, IDENTITY_URL: identity, LEDGER_URL: ledger, RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000' };
     const router = await start(gatewayService, routerEnv);
+    const routerNoDedup = await start(gatewayService, { ...routerEnv, ROUTER_DEDUPLICATE_QUERIES: 'false' });
 
     const login = await fetch(`${identity}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: process.env.DEV_ADMIN_USERNAME ?? 'admin', password: process.env.DEV_ADMIN_PASSWORD ?? 'admin-dev-password' }) });
     if (!login.ok) throw new Error(`login failed (${login.status}): the bench uses the development admin user`);
@@ -102,17 +103,29 @@ export async function run(args: string[]): Promise<void> {
     const line = (label: string, r: AutocannonResult) => console.log(`${label.padEnd(44)} ${fmt(r.requests.average).padStart(7)} req/s   p50 ${fmt(r.latency.p50, 1).padStart(6)} ms   p99 ${fmt(r.latency.p99, 1).padStart(6)} ms   non-2xx ${r.non2xx} errors ${r.errors}`);
 
     console.log(`router benchmark — ${os.cpus().length} CPU(s) ${os.cpus()[0]?.model ?? ''}, Node ${process.version}, ${db.description}; identity+ledger in one child process, routers in this one, autocannon in a worker; ${seconds}s per run, 50 connections`);
+    // ROUTER_BENCH_ONLY=c (for profiling) runs just that scenario of ours.
+    if (process.env.ROUTER_BENCH_ONLY) {
+      line(`only (${process.env.ROUTER_BENCH_ONLY}) through our router`, await load(`${router}/graphql`, process.env.ROUTER_BENCH_ONLY === 'b' ? LEDGER_QUERY : SPANNING_QUERY));
+      return;
+    }
     const a = await load(`${ledger}/graphql`, LEDGER_QUERY);
     line('(a) ledger query, direct to the subgraph', a);
     const b = await load(`${router}/graphql`, LEDGER_QUERY);
     line('(b) same query through our router', b);
     const c = await load(`${router}/graphql`, SPANNING_QUERY);
     line('(c) ledger+identity query, our router', c);
+    // Every request here is the same query with the same token, which is exactly what in-flight
+    // deduplication shares; the same router without it shows what the rest of the work costs.
+    const bNo = await load(`${routerNoDedup}/graphql`, LEDGER_QUERY);
+    line('(b) our router, deduplication off', bNo);
+    const cNo = await load(`${routerNoDedup}/graphql`, SPANNING_QUERY);
+    line('(c) our router, deduplication off', cNo);
     const db_ = await load(stockUrl, LEDGER_QUERY);
     line('(d) (b) through the stock ApolloGateway', db_);
     const dc = await load(stockUrl, SPANNING_QUERY);
     line('(d) (c) through the stock ApolloGateway', dc);
     console.log(`ratios: (b)/(a) = ${fmt(b.requests.average / a.requests.average, 2)} (target ≥ 0.6), (c) ours/stock = ${fmt(c.requests.average / dc.requests.average, 2)} (target ≥ 2), (b) ours/stock = ${fmt(b.requests.average / db_.requests.average, 2)}`);
+    console.log(`ratios without deduplication: (b)/(a) = ${fmt(bNo.requests.average / a.requests.average, 2)}, (c) ours/stock = ${fmt(cNo.requests.average / dc.requests.average, 2)}, (b) ours/stock = ${fmt(bNo.requests.average / db_.requests.average, 2)}`);
 
     // REST proxy overhead: one request at a time, alternating, p50 of each path.
     // Both name the tenant, so the ledger does the same work on both paths.

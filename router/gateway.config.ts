@@ -1,7 +1,7 @@
 // Settings of the gateway process (REST gateway + federated router on :8080), parsed once at
 // start with the kernel's env readers so a bad value stops the process with a clear message.
 import path from 'node:path';
-import { readEnum, readInt, readOptional, readString } from '../platform/config/env';
+import { readBool, readEnum, readInt, readOptional, readString } from '../platform/config/env';
 import { serviceUrl, type ServiceName } from '../platform/config/platform.config';
 import type { Env } from '../platform/service';
 
@@ -22,6 +22,7 @@ export interface GatewayConfig {
   /** Debounce for supergraph.graphql reloads (editors write files in several steps). */
   reloadDebounceMs: number;
   maxUploadBytes: number;
+  deduplicateQueries: boolean;
   /** `SUBGRAPH_<NAME>_URL` overrides for subgraphs that are not platform backends (test fixtures). */
   subgraphUrls: Record<string, string>;
 }
@@ -54,6 +55,7 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
       maxEntries: readInt(env, 'TOKEN_CACHE_SIZE', 10_000, { min: 1 }),
     },
     reloadDebounceMs: readInt(env, 'SUPERGRAPH_RELOAD_DEBOUNCE_MS', 200, { min: 0 }),
+    deduplicateQueries: readBool(env, 'ROUTER_DEDUPLICATE_QUERIES', true),
     maxUploadBytes: readInt(env, 'GRAPHQL_MAX_UPLOAD_BYTES', 50 * 1024 * 1024, { min: 1 }),
     subgraphUrls: Object.fromEntries(
       Object.entries(env)

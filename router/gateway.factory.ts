@@ -3,6 +3,7 @@
 // the URL configured for each subgraph, forwarding the caller's identity.
 import { ApolloGateway, RemoteGraphQLDataSource, type SupergraphManager } from '@apollo/gateway';
 import type { Fetcher } from '@apollo/utils.fetcher';
+import { deduplicating } from './http/dedup.fetcher';
 import { createKeepAliveFetcher } from './http/keepalive.fetcher';
 import type { Logger } from '../platform/logging/logger';
 import { forwardedHeaders, type RouterContext } from './router.context';
@@ -14,6 +15,8 @@ export interface GatewayFactoryOptions {
   logger: Logger;
   /** Defaults to the keep-alive node:http fetcher. */
   fetcher?: Fetcher;
+  /** Share identical in-flight subgraph queries of one caller (http/dedup.fetcher.ts). */
+  deduplicateQueries: boolean;
 }
 
 class ForwardingDataSource extends RemoteGraphQLDataSource<RouterContext> {
@@ -25,7 +28,8 @@ class ForwardingDataSource extends RemoteGraphQLDataSource<RouterContext> {
 }
 
 export function createGateway(options: GatewayFactoryOptions): ApolloGateway {
-  const fetcher = options.fetcher ?? createKeepAliveFetcher().fetcher;
+  const base = options.fetcher ?? createKeepAliveFetcher().fetcher;
+  const fetcher = options.deduplicateQueries ? deduplicating(base) : base;
   return new ApolloGateway({
     supergraphSdl: options.supergraph,
     logger: {

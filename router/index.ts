@@ -52,6 +52,7 @@ export const gatewayService: ServiceDefinition = {
       supergraph: supergraphFromFile({ file: config.supergraphPath, debounceMs: config.reloadDebounceMs, logger, onModel: (m) => (model = m) }),
       resolveUrl,
       logger,
+      deduplicateQueries: config.deduplicateQueries,
     });
     const limits = config.graphql;
     const apollo = await mountGraphQLRoute(app, {
