@@ -147,6 +147,37 @@ describe('router through the gateway', () => {
     }
   });
 
+  it('delivers a tenant only its own events over a subscription', async () => {
+    const b = await tenantToken('tenant-sub-b');
+    const client = createClient({ url: `${p.gateway.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${b}` }, retryAttempts: 0 });
+    try {
+      const events = client.iterate({ query: 'subscription { ledgerEventAppended(eventType: "iso") { tenantId eventData } }' });
+      const first = events.next();
+      await new Promise((r) => setTimeout(r, 300));
+      const append = (token: string, tenant: string, n: number) => fetch(`${p.gateway}/api/v1/ledger/append`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ tenant_id: tenant, event_type: 'iso', event_data: { n } }),
+      });
+      expect((await append(admin, 'default', 1)).status).toBe(200);
+      expect((await append(b, 'tenant-sub-b', 2)).status).toBe(200);
+      const { value } = await first;
+      expect(value.data).toEqual({ ledgerEventAppended: { tenantId: 'tenant-sub-b', eventData: { n: 2 } } });
+      await events.return?.(undefined);
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  it('refuses a WebSocket naming another tenant in connectionParams with 4403', async () => {
+    const client = createClient({ url: `${p.gateway.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${user}`, 'x-tenant-id': 'tenant-b' }, retryAttempts: 0 });
+    const closed = await new Promise<{ code: number }>((resolve) => {
+      client.subscribe({ query: 'subscription { ledgerEventAppended { eventType } }' }, { next: () => {}, complete: () => {}, error: (e) => resolve(e as { code: number }) });
+    });
+    expect(closed.code).toBe(4403);
+    await client.dispose();
+  });
+
   it('closes a WebSocket without valid connectionParams with 4401, and stays healthy', async () => {
     for (const connectionParams of [{}, { authorization: 'Bearer nope' }]) {
       const client = createClient({ url: `${p.gateway.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams, retryAttempts: 0 });
