@@ -88,6 +88,8 @@ export function defineLedgerService(options: LedgerServiceOptions = {}): Service
       return {
         app,
         async stop() {
+          // Appends already accepted finish (commit or fail) before the bus and database go.
+          await committer.drain();
           if (!options.bus) await bus.close();
         },
       };

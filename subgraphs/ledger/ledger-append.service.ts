@@ -67,6 +67,19 @@ export class GroupCommitter {
   }
 
   private pumpScheduled = false;
+  private readonly idleWaiters: (() => void)[] = [];
+
+  /** Resolves once every append submitted so far has committed or failed (graceful stop). */
+  drain(): Promise<void> {
+    if (this.queue.length === 0 && this.inFlight === 0 && !this.pumpScheduled) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private notifyIfIdle(): void {
+    if (this.queue.length === 0 && this.inFlight === 0 && !this.pumpScheduled) {
+      for (const w of this.idleWaiters.splice(0)) w();
+    }
+  }
 
   /**
    * Batches start on the next turn of the event loop, not at once: requests whose bytes have
@@ -80,6 +93,7 @@ export class GroupCommitter {
     setImmediate(() => {
       this.pumpScheduled = false;
       this.pump();
+      this.notifyIfIdle();
     });
   }
 

@@ -138,3 +138,13 @@ it('fails only the bad event of a batch', async () => {
   expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
   expect(db.events.map((e) => e.seq)).toEqual([1, 2, 3]);
 });
+
+it('drain() waits for appends already submitted', async () => {
+  const db = memoryStore();
+  const committer = new GroupCommitter(db.store, { retry: FAST_RETRY });
+  const pending = Promise.all([1, 2, 3].map((n) => committer.append(input('t', n))));
+  await committer.drain();
+  expect(db.events).toHaveLength(3);
+  await pending;
+  await committer.drain(); // idle: resolves at once
+});
