@@ -16,6 +16,18 @@ export interface GuardLimits {
   defaultListSize: number;
 }
 
+/** What does not change between runs of one parsed operation (Apollo Server reuses the parsed
+ * document for a repeated query, so this is computed once per distinct operation). */
+interface Analysis {
+  depth: number;
+  cost: number;
+  /** Cost depends on variable values (a list size given as a variable): recomputed per request. */
+  costUsesVariables: boolean;
+  touched: { rule: AccessRule; what: string }[];
+}
+
+const analyses = new WeakMap<AuthRules, WeakMap<OperationDefinitionNode, Analysis>>();
+
 export function guardOperation(
   schema: GraphQLSchema,
   rules: AuthRules,
@@ -25,10 +37,21 @@ export function guardOperation(
   variables: Record<string, unknown> | undefined,
   auth: AuthContext | undefined,
 ): GraphQLError | undefined {
+  let perRules = analyses.get(rules);
+  if (!perRules) analyses.set(rules, (perRules = new WeakMap()));
+  let analysis = perRules.get(operation);
   const fragments: Record<string, FragmentDefinitionNode> = {};
-  for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments[def.name.value] = def;
-
-  const { depth, cost } = measureOperation(schema, operation, fragments, variables ?? {}, limits.defaultListSize);
+  if (!analysis || analysis.costUsesVariables) {
+    for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments[def.name.value] = def;
+  }
+  if (!analysis) {
+    const measured = measureOperation(schema, operation, fragments, {}, limits.defaultListSize);
+    const costUsesVariables = JSON.stringify(operation.selectionSet).includes('"Variable"') || Object.keys(fragments).length > 0;
+    analysis = { ...measured, costUsesVariables, touched: touchedRules(schema, rules, document, operation) };
+    perRules.set(operation, analysis);
+  }
+  const { depth } = analysis;
+  const cost = analysis.costUsesVariables ? measureOperation(schema, operation, fragments, variables ?? {}, limits.defaultListSize).cost : analysis.cost;
   if (depth > limits.maxDepth) {
     return new GraphQLError(`Query is too deep: depth ${depth} exceeds the limit of ${limits.maxDepth}`, {
       extensions: { code: 'QUERY_TOO_DEEP', depth, maxDepth: limits.maxDepth, http: { status: 400 } },
@@ -39,20 +62,22 @@ export function guardOperation(
       extensions: { code: 'QUERY_TOO_COMPLEX', cost, maxCost: limits.maxCost, http: { status: 400 } },
     });
   }
-  return checkAccess(schema, rules, document, operation, auth);
+  for (const { rule, what } of analysis.touched) {
+    if (!auth) return new GraphQLError(`Authentication required to access ${what}`, { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
+    if (rule.scopes && rule.scopes.length > 0 && !rule.scopes.some((set) => set.every((sc) => auth.scopes.includes(sc)))) {
+      return new GraphQLError(`Missing scope to access ${what}: requires ${rule.scopes.map((sc) => sc.join(' and ')).join(' or ')}`, { extensions: { code: 'FORBIDDEN', http: { status: 403 } } });
+    }
+  }
+  return undefined;
 }
 
-function checkAccess(schema: GraphQLSchema, rules: AuthRules, document: DocumentNode, operation: OperationDefinitionNode, auth: AuthContext | undefined): GraphQLError | undefined {
-  if (rules.fields.size === 0 && rules.types.size === 0) return undefined;
-  let denied: GraphQLError | undefined;
+/** Every @authenticated/@requiresScopes rule the operation touches, in document order. */
+function touchedRules(schema: GraphQLSchema, rules: AuthRules, document: DocumentNode, operation: OperationDefinitionNode): { rule: AccessRule; what: string }[] {
+  const touched: { rule: AccessRule; what: string }[] = [];
+  if (rules.fields.size === 0 && rules.types.size === 0) return touched;
   const typeInfo = new TypeInfo(schema);
   const check = (rule: AccessRule | undefined, what: string) => {
-    if (!rule || denied) return;
-    if (!auth) {
-      denied = new GraphQLError(`Authentication required to access ${what}`, { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
-    } else if (rule.scopes && rule.scopes.length > 0 && !rule.scopes.some((set) => set.every((s) => auth.scopes.includes(s)))) {
-      denied = new GraphQLError(`Missing scope to access ${what}: requires ${rule.scopes.map((s) => s.join(' and ')).join(' or ')}`, { extensions: { code: 'FORBIDDEN', http: { status: 403 } } });
-    }
+    if (rule) touched.push({ rule, what });
   };
   // Only the operation and the fragments it can reach matter; visiting them all is harmless
   // because validation has already rejected unused fragments.
@@ -67,5 +92,5 @@ function checkAccess(schema: GraphQLSchema, rules: AuthRules, document: Document
       check(rules.types.get(named.name), named.name);
     },
   }));
-  return denied;
+  return touched;
 }

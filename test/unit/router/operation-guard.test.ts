@@ -38,4 +38,13 @@ describe('operation guard', () => {
     expect(guard('mutation($f: Upload!) { upload(file: $f) { size } }')?.extensions.code).toBe('UNAUTHENTICATED');
     expect(guard('mutation($f: Upload!) { upload(file: $f) { size } }', user)).toBeUndefined();
   });
+
+  it('reuses its analysis of one parsed operation, still per caller and per variables', () => {
+    const document = parse('query($n: Int) { adminInfo deep { child { value } } }');
+    const op = getOperationAST(document)!;
+    const run = (auth?: typeof user) => guardOperation(model.apiSchema, model.authRules, limits, document, op, {}, auth)?.extensions.code;
+    expect(run(admin)).toBeUndefined();
+    expect(run(user)).toBe('FORBIDDEN');
+    expect(run()).toBe('UNAUTHENTICATED');
+  });
 });
