@@ -8,7 +8,7 @@ import { chainHash, contentHash } from './ledger.hash';
 import type { LedgerStore } from './ledger.store';
 import { formatMicros, nowMicros } from './ledger.time';
 import type { AppendResult, ChainHead, LedgerEvent, NewEventRow } from './ledger.types';
-import { UnavailableError } from '../../platform/errors/domain-errors';
+import { InputError, UnavailableError } from '../../platform/errors/domain-errors';
 import { DEFAULT_RETRY, isTransientDbError, withDbRetry, type RetryPolicy } from './db-retry';
 
 /** An append whose input is validated and whose event_data is already canonical. */
@@ -39,6 +39,13 @@ export interface GroupCommitOptions {
   clock?: () => number;
   /** Called after commit with the newly stored events (never for idempotent replays). */
   onCommitted?: (events: LedgerEvent[]) => void;
+}
+
+/** PostgreSQL data exceptions (class 22) mean this event's values cannot be stored: the client's input. */
+function storageRefusal(err: unknown): InputError | undefined {
+  const e = err as { code?: string; message?: string };
+  if (typeof e?.code !== 'string' || !e.code.startsWith('22')) return undefined;
+  return InputError.of(['body', 'event_data'], `Value cannot be stored: ${e.message ?? 'invalid data'}`, 'value_error');
 }
 
 const keyOf = (tenantId: string, key: string) => `${tenantId}\u0000${key}`;
@@ -139,7 +146,7 @@ export class GroupCommitter {
         for (const p of batch) await this.flush([p]);
         return;
       }
-      for (const p of batch) p.reject(err);
+      for (const p of batch) p.reject(storageRefusal(err) ?? err);
     }
   }
 

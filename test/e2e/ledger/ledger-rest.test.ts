@@ -202,3 +202,11 @@ describe('health', () => {
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/append', '/verify', '/events', '/export', '/v1/ledger/append', '/v1/ledger/history', '/v1/ledger/audit-report', '/v1/ledger/verify/{entry_id}']));
   });
 });
+
+describe('values the database cannot store', () => {
+  it('a lone surrogate in event_data is stored as its JSON escape or refused with 422, never a 500 or a broken chain', async () => {
+    const r = await post('/append', '{"tenant_id":"t-sur","event_type":"x","event_data":{"s":"\\ud800 lone"}}');
+    expect([200, 422]).toContain(r.status);
+    expect((await get('/verify?tenant_id=t-sur')).body.valid).toBe(true);
+  });
+});

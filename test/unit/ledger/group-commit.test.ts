@@ -1,6 +1,6 @@
 // The group committer against a strict fake store: batching, chain arithmetic, idempotency,
 // retries of deadlocks and of commits whose outcome was unknown, and isolation of a bad event.
-import { UnavailableError } from '../../../platform/errors/domain-errors';
+import { InputError, UnavailableError } from '../../../platform/errors/domain-errors';
 import { GroupCommitter, type PreparedAppend } from '../../../subgraphs/ledger/ledger-append.service';
 import { chainHash, contentHash, GENESIS_HASH } from '../../../subgraphs/ledger/ledger.hash';
 import type { LedgerAppendTx, LedgerStore } from '../../../subgraphs/ledger/ledger.store';
@@ -136,6 +136,8 @@ it('fails only the bad event of a batch', async () => {
   await first;
   const settled = await Promise.allSettled(batch);
   expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+  // A value PostgreSQL refuses (class 22) is the client's input: a 422, not a 500.
+  expect((settled[1] as PromiseRejectedResult).reason).toBeInstanceOf(InputError);
   expect(db.events.map((e) => e.seq)).toEqual([1, 2, 3]);
 });
 
