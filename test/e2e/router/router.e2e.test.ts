@@ -30,6 +30,14 @@ describe('router through the gateway', () => {
     expect(body.data.me).toEqual({ username: 'user', tenantId: 'default', roles: ['user'], scopes: ['read'] });
   });
 
+  it('logs in anonymously through the router and uses the token it gets', async () => {
+    const { body } = await gql(p.gateway, 'mutation($u: String!, $p: String!) { login(username: $u, password: $p) { accessToken tokenType } }', { variables: { u: DEV.user.username, p: DEV.user.password } });
+    expect(body.errors).toBeUndefined();
+    expect(body.data.login.tokenType).toBe('bearer');
+    const me = await gql(p.gateway, '{ me { username } }', { token: body.data.login.accessToken });
+    expect(me.body.data.me.username).toBe('user');
+  });
+
   it('refuses `me` without a token with UNAUTHENTICATED', async () => {
     const { body } = await gql(p.gateway, 'query { me { username } }');
     expect(body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
