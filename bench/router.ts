@@ -103,7 +103,15 @@ export async function run(args: string[]): Promise<void> {
     const line = (label: string, r: AutocannonResult) => console.log(`${label.padEnd(44)} ${fmt(r.requests.average).padStart(7)} req/s   p50 ${fmt(r.latency.p50, 1).padStart(6)} ms   p99 ${fmt(r.latency.p99, 1).padStart(6)} ms   non-2xx ${r.non2xx} errors ${r.errors}`);
 
     console.log(`router benchmark — ${os.cpus().length} CPU(s) ${os.cpus()[0]?.model ?? ''}, Node ${process.version}, ${db.description}; identity+ledger in one child process, routers in this one, autocannon in a worker; ${seconds}s per run, 50 connections`);
-    // ROUTER_BENCH_ONLY=c (for profiling) runs just that scenario of ours.
+    // ROUTER_BENCH_ONLY=b|c (for profiling) runs just that scenario of ours; =alternate runs (c)
+    // without deduplication and through the stock gateway in turns, to see past run-to-run noise.
+    if (process.env.ROUTER_BENCH_ONLY === 'alternate') {
+      for (let i = 0; i < 2; i++) {
+        line('(c) our router, deduplication off', await load(`${routerNoDedup}/graphql`, SPANNING_QUERY));
+        line('(c) stock ApolloGateway', await load(stockUrl, SPANNING_QUERY));
+      }
+      return;
+    }
     if (process.env.ROUTER_BENCH_ONLY) {
       line(`only (${process.env.ROUTER_BENCH_ONLY}) through our router`, await load(`${router}/graphql`, process.env.ROUTER_BENCH_ONLY === 'b' ? LEDGER_QUERY : SPANNING_QUERY));
       return;
