@@ -38,6 +38,14 @@ describe('router with a fixture subgraph', () => {
     expect(body.data.echoHeaders).toEqual({ authorization: 'present', tenantId: 'tenant-a', correlationId: 'corr-42', traceparent });
   });
 
+  it('refuses an over-expensive query with QUERY_TOO_COMPLEX and keeps serving', async () => {
+    const fields = Array.from({ length: 5_001 }, (_, i) => `a${i}: publicInfo`).join(' ');
+    const { status, body } = await post(`{ ${fields} }`, { authorization: `Bearer ${token}` });
+    expect(status).toBe(400);
+    expect(body.errors?.[0]?.extensions?.code).toBe('QUERY_TOO_COMPLEX');
+    expect((await post('{ publicInfo }')).body.data).toEqual({ publicInfo: 'public' });
+  });
+
   it('streams a multipart upload to the owning subgraph', async () => {
     const content = Buffer.alloc(2 * 1024 * 1024 + 17, 'z');
     const form = new FormData();
