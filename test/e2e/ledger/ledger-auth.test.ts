@@ -71,3 +71,19 @@ it('lets a platform admin verify every tenant and a service account append for a
   expect(all).toEqual({ valid: true, total_events: 2, error: null });
   expect((await call('GET', '/events?tenant_id=auth-a', auth(admin))).status).toBe(200);
 });
+
+it('refuses anonymous GraphQL operations and subscriptions when REQUIRE_AUTH=true', async () => {
+  const r = await call('POST', '/graphql', {}, { query: '{ verifyLedger { valid } }' });
+  expect(JSON.parse(r.text).errors[0].extensions.code).toBe('UNAUTHENTICATED');
+  const ok = await call('POST', '/graphql', auth(userA), { query: '{ verifyLedger { valid totalEvents } }' });
+  expect(JSON.parse(ok.text).data.verifyLedger).toEqual({ valid: true, totalEvents: 1 });
+
+  const { createClient } = await import('graphql-ws');
+  const WebSocket = (await import('ws')).default;
+  const client = createClient({ url: url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams: { 'x-tenant-id': 'auth-a' }, retryAttempts: 0 });
+  const outcome = await new Promise<string>((resolve) => {
+    client.subscribe({ query: 'subscription { ledgerEventAppended { id } }' }, { next: () => resolve('data'), error: () => resolve('error'), complete: () => resolve('complete') });
+  });
+  await client.dispose();
+  expect(outcome).toBe('error');
+});
