@@ -1,0 +1,104 @@
+// The relay's rules against a fake store and a fake ledger: per-tenant order, a failure holds
+// back the tenant's later rows (not other tenants'), backoff grows, and the client classifies
+// ledger answers as retryable or not.
+import { createLedgerClient, LedgerClientError, type LedgerAppendRequest, type LedgerClient } from '../../../platform/clients/ledger.client';
+import { createLogger } from '../../../platform/logging/logger';
+import { backoffDelay, startOutboxRelay } from '../../../platform/outbox/outbox-relay';
+import type { OutboxRow, OutboxStore, TenantOutbox } from '../../../platform/outbox/outbox.store';
+import type { Database } from '../../../platform/db/database';
+
+const logger = createLogger('CRITICAL', 'test');
+
+function fakeStore(rows: OutboxRow[]) {
+  const delivered: string[] = [];
+  const failed: { id: string; delayMs: number }[] = [];
+  const store: OutboxStore = {
+    async dueTenants() {
+      // Tenants whose oldest pending row is due, like the SQL.
+      const pending = rows.filter((r) => !delivered.includes(r.id));
+      return [...new Set(pending.map((r) => r.tenant_id))].filter((t) => pending.find((r) => r.tenant_id === t)!.due);
+    },
+    async withTenant(tenantId, _services, work) {
+      const outbox: TenantOutbox = {
+        async pending(limit) {
+          return rows.filter((r) => r.tenant_id === tenantId && !delivered.includes(r.id)).slice(0, limit);
+        },
+        async markDelivered(id) { delivered.push(id); },
+        async markFailed(id, delayMs) {
+          failed.push({ id, delayMs });
+          const row = rows.find((r) => r.id === id)!;
+          row.attempts++;
+          row.due = false; // backing off
+        },
+      };
+      await work(outbox);
+      return true;
+    },
+  };
+  return { store, delivered, failed };
+}
+
+const row = (id: number, tenant: string): OutboxRow => ({
+  id: String(id), service: 'identity', tenant_id: tenant, event_type: 'e', event_data: { id }, user_id: null, correlation_id: null,
+  description: null, idempotency_key: `k-${id}`, attempts: 0, due: true,
+});
+
+it('delivers in id order per tenant; a failing row holds back only its own tenant', async () => {
+  const rows = [row(1, 'a'), row(2, 'b'), row(3, 'a'), row(4, 'b'), row(5, 'a')];
+  const { store, delivered, failed } = fakeStore(rows);
+  const sent: string[] = [];
+  let failA = true;
+  const ledger: LedgerClient = {
+    async append(e: LedgerAppendRequest) {
+      if (e.tenant_id === 'a' && failA) throw new LedgerClientError('down', 503, true);
+      sent.push(e.idempotency_key!);
+      return { id: 'x', chain_hash: 'h', created_at: 't' };
+    },
+  };
+  const relay = startOutboxRelay({ db: {} as Database, store, ledger, logger, pollMs: 1_000_000 });
+  await relay.runOnce();
+  expect(sent).toEqual(['k-2', 'k-4']);
+  expect(failed.map((f) => f.id)).toEqual(['1']);
+  failA = false;
+  rows[0]!.due = true; // its backoff has passed
+  await relay.runOnce();
+  await relay.runOnce();
+  expect(sent).toEqual(['k-2', 'k-4', 'k-1', 'k-3', 'k-5']);
+  expect(delivered.sort()).toEqual(['1', '2', '3', '4', '5']);
+  await relay.stop();
+});
+
+it('backs off exponentially up to the maximum', () => {
+  const b = { baseMs: 500, maxMs: 60_000 };
+  expect([0, 1, 2, 3, 10].map((n) => backoffDelay(n, b))).toEqual([500, 1000, 2000, 4000, 60_000]);
+});
+
+describe('ledger client', () => {
+  const answer = (status: number, body: unknown) => (async () => new Response(JSON.stringify(body), { status })) as unknown as typeof fetch;
+  const event: LedgerAppendRequest = { tenant_id: 't', event_type: 'e', event_data: {}, idempotency_key: 'k' };
+
+  it('returns the append result and sends tenant, token and idempotency key', async () => {
+    let seen: { url: string; headers: Record<string, string>; body: string } | undefined;
+    const client = createLedgerClient({
+      baseUrl: 'http://ledger/', token: () => 'tok',
+      fetch: (async (url: string, init: RequestInit) => {
+        seen = { url, headers: init.headers as Record<string, string>, body: String(init.body) };
+        return new Response(JSON.stringify({ id: 'i', chain_hash: 'c', created_at: 'd' }), { status: 200 });
+      }) as unknown as typeof fetch,
+    });
+    expect(await client.append(event)).toEqual({ id: 'i', chain_hash: 'c', created_at: 'd' });
+    expect(seen!.url).toBe('http://ledger/append');
+    expect(seen!.headers).toMatchObject({ authorization: 'Bearer tok', 'x-tenant-id': 't' });
+    expect(JSON.parse(seen!.body).idempotency_key).toBe('k');
+  });
+
+  it.each([[503, true], [429, true], [500, true], [422, false], [403, false]])('status %i → retryable %s', async (status, retryable) => {
+    const client = createLedgerClient({ baseUrl: 'http://ledger', fetch: answer(status, { detail: 'x' }) });
+    await expect(client.append(event)).rejects.toMatchObject({ status, retryable });
+  });
+
+  it('treats an unreachable ledger as retryable', async () => {
+    const client = createLedgerClient({ baseUrl: 'http://ledger', fetch: (async () => { throw new TypeError('fetch failed'); }) as unknown as typeof fetch });
+    await expect(client.append(event)).rejects.toMatchObject({ status: undefined, retryable: true });
+  });
+});
