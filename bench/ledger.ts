@@ -100,7 +100,7 @@ async function benchOn(label: string, dbConfig: { url?: string; pgliteDir: strin
     const r1 = await appendLoad(url, ['bench-one'], seconds);
     console.log(`appends, 50 connections on one tenant:   ${fmt(r1.requests.average)} /s (p50 ${r1.latency.p50} ms, p99 ${r1.latency.p99} ms, non-2xx ${r1.non2xx}, errors ${r1.errors})`);
 
-    const store = createLedgerStore(db.sql);
+    const store = createLedgerStore(db.sql, { pageAsJson: db.kind === 'pglite' }); // as the service does
     const after = await verifyTenantChain(store, 'bench-one');
     console.log(`chain after the one-tenant load: valid=${after.valid}, ${fmt(after.total_events)} events`);
 

@@ -46,7 +46,7 @@ export function defineLedgerService(options: LedgerServiceOptions = {}): Service
         postgresUrl: db.kind === 'postgres' ? config.database.url : undefined,
         onError: (err) => logger.warn({ err }, 'event bus error'),
       });
-      const store = createLedgerStore(db.sql);
+      const store = createLedgerStore(db.sql, { pageAsJson: db.kind === 'pglite' });
       const committer = new GroupCommitter(store, {
         // PGlite is one connection: a second transaction would only queue behind the first.
         maxInFlight: db.kind === 'pglite' ? 1 : 2,

@@ -169,7 +169,19 @@ export interface LedgerStore {
   eventsOfUsers(tenantId: string, userIds: string[], limitPerUser: number, beforeSeq: number | null): Promise<LedgerEvent[]>;
 }
 
-export function createLedgerStore(sql: SqlExecutor): LedgerStore {
+export interface LedgerStoreOptions {
+  /**
+   * Fetch verification pages as one JSON array text (json_agg) instead of rows. On PGlite this is
+   * ~3x faster (one value to decode instead of 10,000 rows through its JavaScript protocol
+   * parser); on node-postgres plain rows are faster. Exact either way: every value travels as a
+   * JSON string and comes back unchanged.
+   */
+  pageAsJson?: boolean;
+}
+
+type ChainTuple = [number, string, string, string | null, string, string, string, string];
+
+export function createLedgerStore(sql: SqlExecutor, options: LedgerStoreOptions = {}): LedgerStore {
   return {
     appendTransaction: (work) => sql.transaction((tx) => work(appendTx(tx))),
 
@@ -241,6 +253,18 @@ export function createLedgerStore(sql: SqlExecutor): LedgerStore {
     },
 
     async chainPage(tenantId, afterSeq, limit) {
+      if (options.pageAsJson) {
+        const agg = await sql.query<{ page: string | null }>(
+          `SELECT json_agg(json_build_array(seq, event_type, event_data::text, user_id, created_at_text, content_hash, previous_hash, chain_hash)
+                           ORDER BY seq)::text AS page
+           FROM (SELECT * FROM ledger_events WHERE tenant_id = $1 AND seq > $2 ORDER BY ledger_events.seq LIMIT $3) AS p`,
+          [tenantId, afterSeq, limit],
+        );
+        const tuples = agg.rows[0]?.page ? (JSON.parse(agg.rows[0].page) as ChainTuple[]) : [];
+        return tuples.map((t) => ({
+          seq: t[0], event_type: t[1], event_data: t[2], user_id: t[3], created_at_text: t[4], content_hash: t[5], previous_hash: t[6], chain_hash: t[7],
+        }));
+      }
       const res = await sql.query<ChainRow>(
         `SELECT seq::float8 AS seq, event_type, event_data::text AS event_data, user_id, created_at_text, content_hash, previous_hash, chain_hash
          FROM ledger_events WHERE tenant_id = $1 AND seq > $2 ORDER BY ledger_events.seq LIMIT $3`,

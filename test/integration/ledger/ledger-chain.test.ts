@@ -163,4 +163,15 @@ describe('tampering', () => {
     expect(await verifyTenantChain(store, 'paged', 5)).toEqual({ valid: true, total_events: 23, error: null });
     expect(await verifyTenantChain(store, 'paged', 23)).toEqual({ valid: true, total_events: 23, error: null });
   });
+
+  it('the json_agg page path reads exactly what the row path reads', async () => {
+    const rows = createLedgerStore(db.sql);
+    const json = createLedgerStore(db.sql, { pageAsJson: true });
+    for (const tenant of ['round-trip', 'paged']) {
+      expect(await json.chainPage(tenant, 0, 100)).toEqual(await rows.chainPage(tenant, 0, 100));
+      expect(await verifyTenantChain(json, tenant, 4)).toEqual(await verifyTenantChain(rows, tenant, 4));
+    }
+    expect(await json.chainPage('no-such-tenant', 0, 10)).toEqual([]);
+    expect((await verifyTenantChain(json, 'tamper-data', 2)).error).toMatch(/^Event 3: content_hash mismatch/);
+  });
 });
