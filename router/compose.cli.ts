@@ -1,11 +1,11 @@
 // `npm run compose`: supergraph.yaml -> supergraph.graphql at the repository root.
 import fs from 'node:fs';
 import path from 'node:path';
+import { PROJECT_ROOT } from '../platform/project-root';
 import { composeFromConfig, CompositionError } from './compose';
 
-const root = path.resolve(__dirname, '..', '..');
-const configPath = path.join(root, 'supergraph.yaml');
-const outPath = path.join(root, 'supergraph.graphql');
+const configPath = path.join(PROJECT_ROOT, 'supergraph.yaml');
+const outPath = path.join(PROJECT_ROOT, 'supergraph.graphql');
 
 try {
   const sdl = composeFromConfig(configPath);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { readBool, readEnum, readInt, readOptional, readString } from '../platform/config/env';
 import { serviceUrl, type ServiceName } from '../platform/config/platform.config';
 import type { Env } from '../platform/service';
+import { PROJECT_ROOT } from '../platform/project-root';
 
 /** Backends the gateway knows; each one's URL comes from `<NAME>_URL` or its documented port. */
 export const BACKENDS = ['identity', 'ledger', 'validation', 'workflow', 'ocr', 'ai-broker', 'rag'] as const satisfies readonly ServiceName[];
@@ -31,7 +32,7 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
   const backends = Object.fromEntries(BACKENDS.map((b) => [b, serviceUrl(env, b)])) as Record<BackendName, string>;
   const origins = readOptional(env, 'CORS_ORIGINS');
   return {
-    supergraphPath: path.resolve(readString(env, 'SUPERGRAPH_PATH', 'supergraph.graphql')),
+    supergraphPath: path.resolve(PROJECT_ROOT, readString(env, 'SUPERGRAPH_PATH', 'supergraph.graphql')),
     backends,
     rateLimit: {
       perSecond: readInt(env, 'RATE_LIMIT_PER_SECOND', 100, { min: 1 }),

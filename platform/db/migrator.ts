@@ -5,11 +5,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { PROJECT_ROOT } from '../project-root';
 import type { SqlExecutor } from './sql';
 
-// From source (ts-node/jest) the folder is two levels up; from a tsc build (dist/platform/db) three.
-export const MIGRATIONS_DIR = [path.resolve(__dirname, '../../prisma/migrations'), path.resolve(__dirname, '../../../prisma/migrations')]
-  .find((dir) => fs.existsSync(dir)) ?? path.resolve(__dirname, '../../prisma/migrations');
+export const MIGRATIONS_DIR = path.join(PROJECT_ROOT, 'prisma/migrations');
 const LOCK_ID = 72707369; // the advisory lock id Prisma's migrate uses
 
 const BOOKKEEPING_DDL = `

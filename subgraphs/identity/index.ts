@@ -1,12 +1,11 @@
 // The identity service: REST routes (rest-compat/identity) and the identity subgraph on one
 // Fastify app, over Prisma stores, with built-in roles, tenant `default` and dev users seeded
 // at build time.
-import fs from 'node:fs';
-import path from 'node:path';
 import { parse } from 'graphql';
 import { databaseIsReady } from '../../platform/db/database';
 import { createServiceApp } from '../../platform/http/service-app';
 import { mountSubgraph } from '../../platform/graphql/subgraph-server';
+import { readSubgraphSchema } from '../../platform/graphql/subgraph-schema';
 import type { ServiceDefinition } from '../../platform/service';
 import { registerIdentityRoutes } from '../../rest-compat/identity';
 import { contextBuilder } from './graphql.context';
@@ -18,12 +17,8 @@ import { seedIdentity } from './seed.service';
 
 export const IDENTITY_VERSION = '0.1.0';
 
-/** tsc does not copy .graphql files, so a dist build reads the SDL from the source tree. */
 export function identityTypeDefs(): string {
-  const candidates = [path.join(__dirname, 'schema.graphql'), path.resolve(__dirname, '../../../subgraphs/identity/schema.graphql')];
-  const file = candidates.find((f) => fs.existsSync(f));
-  if (!file) throw new Error('subgraphs/identity/schema.graphql not found');
-  return fs.readFileSync(file, 'utf8');
+  return readSubgraphSchema('identity');
 }
 
 export const identityService: ServiceDefinition = {

@@ -1,8 +1,6 @@
 // The ledger service (spec 03, port 8136): REST routes (rest-compat/ledger.ts), the ledger
 // subgraph over HTTP at /graphql, and its subscription over graphql-ws on the same path, all over
 // one domain service with a group-committing appender.
-import fs from 'node:fs';
-import path from 'node:path';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper';
 import { parse } from 'graphql';
@@ -11,6 +9,7 @@ import { databaseIsReady } from '../../platform/db/database';
 import { createEventBus } from '../../platform/events/create-event-bus';
 import type { EventBus } from '../../platform/events/event-bus';
 import { mountSubgraph } from '../../platform/graphql/subgraph-server';
+import { readSubgraphSchema } from '../../platform/graphql/subgraph-schema';
 import { createServiceApp } from '../../platform/http/service-app';
 import type { ServiceDefinition } from '../../platform/service';
 import { registerLedgerRoutes } from '../../rest-compat/ledger';
@@ -23,12 +22,8 @@ import { resolvers } from './resolvers';
 
 export const LEDGER_VERSION = '1.0.0';
 
-/** tsc does not copy .graphql files, so a dist build reads the SDL from the source tree. */
 export function ledgerTypeDefs(): string {
-  const candidates = [path.join(__dirname, 'schema.graphql'), path.resolve(__dirname, '../../../subgraphs/ledger/schema.graphql')];
-  const file = candidates.find((f) => fs.existsSync(f));
-  if (!file) throw new Error('subgraphs/ledger/schema.graphql not found');
-  return fs.readFileSync(file, 'utf8');
+  return readSubgraphSchema('ledger');
 }
 
 export interface LedgerServiceOptions {
