@@ -50,6 +50,8 @@ export async function mountGraphQLRoute(app: FastifyInstance, options: GraphQLRo
     introspection: !options.production,
     // Automatic persisted queries (Apollo's protocol) are on with a bounded in-memory LRU cache.
     persistedQueries: {},
+    // Stack traces never leave the process (5xx details are logged, not sent).
+    includeStacktraceInErrorResponses: false,
     // Codes set by Apollo (APQ, validation) and by subgraphs pass through; the rest is masked.
     formatError: (formatted, error) => (formatted.extensions?.code && formatted.extensions.code !== 'INTERNAL_SERVER_ERROR' ? formatted : formatGraphQLError(formatted, error)),
     plugins: [guardPlugin(options), ...(options.production ? [ApolloServerPluginLandingPageDisabled()] : [])],
