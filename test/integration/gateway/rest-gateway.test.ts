@@ -177,6 +177,14 @@ describe('REST gateway', () => {
     expect(await res.json()).toEqual({ detail: 'boom' });
   });
 
+  it('answers 502 in JSON when the upstream drops the connection, and keeps serving', async () => {
+    const res = await get('/api/v1/ocr/reset', tokenA);
+    expect(res.status).toBe(502);
+    expect(await res.json()).toEqual({ detail: expect.any(String) });
+    // (OCR's breaker may now be open after this and the earlier 5xx; other backends still answer.)
+    expect((await get('/api/v1/ledger/events', tokenA)).status).toBe(200);
+  });
+
   it('answers CORS preflights for allowed origins only', async () => {
     const ok = await fetch(`${gw.url}/api/v1/ledger/events`, { method: 'OPTIONS', headers: { origin: 'https://app.example.com', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
     expect(ok.status).toBe(204);
