@@ -65,29 +65,24 @@ export async function registerLedgerRoutes(app: FastifyInstance, options: Ledger
       schema: { tags: ['ledger'], summary: 'Verify a tenant\'s chain (every tenant for an admin without tenant_id)', querystring: TenantQuery, response: responses(VerifyResponse) },
     }, async (request) => service.verify(callerOf(request), { tenantId: request.query.tenant_id }));
 
-    routes.get<{ Querystring: EventsQuery }>('/events', {
-      schema: { tags: ['ledger'], summary: 'Query a tenant\'s events (chain order)', querystring: EventsQuery, response: responses(EventPageSchema) },
-    }, async (request) => {
+    // /events (chain order) and /v1/ledger/history (newest first) share filters and paging.
+    const listPage = async (request: FastifyRequest<{ Querystring: EventsQuery }>, newestFirst: boolean) => {
       const q = request.query;
       const page = await service.listEvents(callerOf(request), {
         tenantId: q.tenant_id,
         filter: { eventType: q.event_type, userId: q.user_id, correlationId: q.correlation_id, startTime: q.start_time, endTime: q.end_time },
-        limit: q.limit, offset: q.offset,
+        limit: q.limit, offset: q.offset, newestFirst,
       });
       return { ...page, events: page.events.map(eventJson) };
-    });
+    };
+
+    routes.get<{ Querystring: EventsQuery }>('/events', {
+      schema: { tags: ['ledger'], summary: 'Query a tenant\'s events (chain order)', querystring: EventsQuery, response: responses(EventPageSchema) },
+    }, async (request) => listPage(request, false));
 
     routes.get<{ Querystring: EventsQuery }>('/v1/ledger/history', {
       schema: { tags: ['ledger'], summary: 'History of a tenant, user or correlation id (newest first)', querystring: EventsQuery, response: responses(EventPageSchema) },
-    }, async (request) => {
-      const q = request.query;
-      const page = await service.listEvents(callerOf(request), {
-        tenantId: q.tenant_id,
-        filter: { eventType: q.event_type, userId: q.user_id, correlationId: q.correlation_id, startTime: q.start_time, endTime: q.end_time },
-        limit: q.limit, offset: q.offset, newestFirst: true,
-      });
-      return { ...page, events: page.events.map(eventJson) };
-    });
+    }, async (request) => listPage(request, true));
 
     routes.get<{ Querystring: ExportQuery }>('/export', {
       schema: { tags: ['ledger'], summary: 'Stream the tenant\'s events as CSV', querystring: ExportQuery, produces: ['text/csv'] },

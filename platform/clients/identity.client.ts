@@ -1,7 +1,7 @@
 // Typed client for identity's documented `GET /v1/auth/verify` (spec 01, authentication rule 6).
 // Used by the gateway when TOKEN_VERIFICATION=identity; any service may use it the same way.
 import type { AuthContext } from '../auth/auth-context';
-import { SERVICE_ROLE_PREFIX } from '../auth/jwt';
+import { contextFromClaims } from '../auth/jwt';
 import { AuthenticationError, UnavailableError } from '../errors/domain-errors';
 
 export interface VerifyResponse {
@@ -36,12 +36,6 @@ export class IdentityClient {
     }
     const body = (await res.json()) as VerifyResponse;
     if (!body.valid) throw new AuthenticationError();
-    return {
-      username: body.username,
-      tenantId: body.tenant_id,
-      roles: body.roles,
-      scopes: body.scopes,
-      isService: body.roles.some((r) => r.startsWith(SERVICE_ROLE_PREFIX)),
-    };
+    return contextFromClaims({ sub: body.username, tenant_id: body.tenant_id, roles: body.roles, scopes: body.scopes });
   }
 }

@@ -26,6 +26,11 @@ async function requireForm(request: FastifyRequest): Promise<void> {
   }
 }
 
+/** The password grant and the JSON login take the same credentials; the tenant defaults to `default`. */
+function credentialsOf(body: { username: string; password: string; tenant_id?: string }) {
+  return { username: body.username, password: body.password, tenantId: body.tenant_id ?? DEFAULT_TENANT };
+}
+
 export function registerAuthRoutes(app: FastifyInstance, services: IdentityServices): void {
   const { auth } = services;
 
@@ -39,11 +44,7 @@ export function registerAuthRoutes(app: FastifyInstance, services: IdentityServi
       body: PasswordForm,
       response: { 200: TokenResponse, ...errors },
     },
-  }, async (request) => tokenOut(await auth.login(callContext(request), {
-    username: request.body.username,
-    password: request.body.password,
-    tenantId: request.body.tenant_id ?? DEFAULT_TENANT,
-  })));
+  }, async (request) => tokenOut(await auth.login(callContext(request), credentialsOf(request.body))));
 
   app.post<{ Body: LoginBodyT }>('/v1/auth/login', {
     schema: {
@@ -53,11 +54,7 @@ export function registerAuthRoutes(app: FastifyInstance, services: IdentityServi
       body: LoginBody,
       response: { 200: TokenResponse, ...errors },
     },
-  }, async (request) => tokenOut(await auth.login(callContext(request), {
-    username: request.body.username,
-    password: request.body.password,
-    tenantId: request.body.tenant_id ?? DEFAULT_TENANT,
-  })));
+  }, async (request) => tokenOut(await auth.login(callContext(request), credentialsOf(request.body))));
 
   app.post<{ Body: RefreshBodyT }>('/v1/auth/refresh', {
     schema: {
