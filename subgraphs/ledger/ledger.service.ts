@@ -29,7 +29,8 @@ export interface EventConnection {
   events: LedgerEvent[];
   hasNextPage: boolean;
   endCursor: string | null;
-  totalCount: number | null;
+  /** Counted only when asked for: counting a long chain costs more than reading a page. */
+  totalCount: () => Promise<number | null>;
 }
 
 export interface EntryVerification {
@@ -151,12 +152,10 @@ export function createLedgerService({ store, committer }: LedgerServiceDeps) {
       const first = q.first ?? 50;
       if (!Number.isInteger(first) || first < 1 || first > MAX_LIMIT) throw InputError.of(['first'], `first should be between 1 and ${MAX_LIMIT}`);
       const afterSeq = q.after ? decodeCursor(q.after) : 0;
-      const [rows, totalCount] = await Promise.all([
-        read(() => store.eventsAfter(tenantId, q.filter, afterSeq, first + 1)),
-        read(() => store.countEvents(tenantId, q.filter)),
-      ]);
+      const rows = await read(() => store.eventsAfter(tenantId, q.filter, afterSeq, first + 1));
       const events = rows.slice(0, first);
       const last = events[events.length - 1];
+      const totalCount = () => read(() => store.countEvents(tenantId, q.filter));
       return { events, hasNextPage: rows.length > first, endCursor: last ? encodeCursor(last.seq) : null, totalCount };
     },
 
