@@ -60,8 +60,17 @@ function issueFor(err: ErrorObject, prefix: string): InputIssue {
       return { loc, msg: `Input should be '${p.allowedValue}'`, type: 'literal_error' };
     case 'pattern':
       return { loc, msg: `String should match pattern '${p.pattern}'`, type: 'string_pattern_mismatch' };
-    case 'format':
-      return { loc, msg: `Input should be a valid ${p.format}`, type: `${p.format}_parsing` };
+    case 'format': {
+      // pydantic's names for the formats FastAPI routes use most.
+      const known: Record<string, [string, string]> = {
+        'date-time': ['Input should be a valid datetime', 'datetime_parsing'],
+        date: ['Input should be a valid date', 'date_parsing'],
+        uuid: ['Input should be a valid UUID', 'uuid_parsing'],
+        email: ['value is not a valid email address', 'value_error'],
+      };
+      const [msg, type] = known[String(p.format)] ?? [`Input should be a valid ${p.format}`, `${p.format}_parsing`];
+      return { loc, msg, type };
+    }
     case 'maxItems':
       return { loc, msg: `List should have at most ${p.limit} items`, type: 'too_long' };
     default:

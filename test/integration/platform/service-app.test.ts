@@ -21,7 +21,7 @@ async function start(options: { ready?: () => Promise<boolean> } = {}): Promise<
   app.post('/items', {
     schema: {
       body: Type.Object({ name: Type.String({ maxLength: 10 }), count: Type.Integer(), tags: Type.Optional(Type.Array(Type.String())) }, { additionalProperties: false }),
-      querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })) }),
+      querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })), since: Type.Optional(Type.String({ format: 'date-time' })) }),
     },
   }, async (request) => ({ received: request.body, query: request.query }));
   app.get('/secret', async () => { throw new AuthenticationError(); });
@@ -78,6 +78,12 @@ describe('service HTTP bootstrap', () => {
     const bad = await fetch(`${url}/items?limit=-1`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"a","count":1}' });
     expect(bad.status).toBe(422);
     expect((await json(bad)).detail[0]).toMatchObject({ loc: ['query', 'limit'], type: 'greater_than_equal' });
+  });
+
+  it('names format errors as pydantic does', async () => {
+    const res = await fetch(`${url}/items?since=yesterday`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"a","count":1}' });
+    expect(res.status).toBe(422);
+    expect((await json(res)).detail).toEqual([{ loc: ['query', 'since'], msg: 'Input should be a valid datetime', type: 'datetime_parsing' }]);
   });
 
   it('refuses a body over the limit with 413 and keeps serving', async () => {
