@@ -24,6 +24,8 @@ export interface GatewayConfig {
   reloadDebounceMs: number;
   maxUploadBytes: number;
   deduplicateQueries: boolean;
+  /** Most subgraph answers kept by the Cache-Control-driven response cache; 0 turns it off. */
+  responseCacheEntries: number;
   /** `SUBGRAPH_<NAME>_URL` overrides for subgraphs that are not platform backends (test fixtures). */
   subgraphUrls: Record<string, string>;
 }
@@ -57,6 +59,7 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     },
     reloadDebounceMs: readInt(env, 'SUPERGRAPH_RELOAD_DEBOUNCE_MS', 200, { min: 0 }),
     deduplicateQueries: readBool(env, 'ROUTER_DEDUPLICATE_QUERIES', true),
+    responseCacheEntries: readBool(env, 'ROUTER_RESPONSE_CACHE', true) ? readInt(env, 'ROUTER_RESPONSE_CACHE_SIZE', 10_000, { min: 1 }) : 0,
     maxUploadBytes: readInt(env, 'GRAPHQL_MAX_UPLOAD_BYTES', 50 * 1024 * 1024, { min: 1 }),
     subgraphUrls: Object.fromEntries(
       Object.entries(env)

@@ -4,6 +4,7 @@
 import { ApolloGateway, RemoteGraphQLDataSource, type SupergraphManager } from '@apollo/gateway';
 import type { Fetcher } from '@apollo/utils.fetcher';
 import { deduplicating } from './http/dedup.fetcher';
+import { caching } from './http/response-cache.fetcher';
 import { createKeepAliveFetcher } from './http/keepalive.fetcher';
 import type { Logger } from '../platform/logging/logger';
 import { forwardedHeaders, type RouterContext } from './router.context';
@@ -17,6 +18,8 @@ export interface GatewayFactoryOptions {
   fetcher?: Fetcher;
   /** Share identical in-flight subgraph queries of one caller (http/dedup.fetcher.ts). */
   deduplicateQueries: boolean;
+  /** Reuse subgraph answers their Cache-Control allows (http/response-cache.fetcher.ts); 0 = off. */
+  responseCacheEntries: number;
 }
 
 class ForwardingDataSource extends RemoteGraphQLDataSource<RouterContext> {
@@ -29,7 +32,8 @@ class ForwardingDataSource extends RemoteGraphQLDataSource<RouterContext> {
 
 export function createGateway(options: GatewayFactoryOptions): ApolloGateway {
   const base = options.fetcher ?? createKeepAliveFetcher().fetcher;
-  const fetcher = options.deduplicateQueries ? deduplicating(base) : base;
+  const shared = options.deduplicateQueries ? deduplicating(base) : base;
+  const fetcher = options.responseCacheEntries > 0 ? caching(shared, { maxEntries: options.responseCacheEntries }) : shared;
   return new ApolloGateway({
     supergraphSdl: options.supergraph,
     logger: {

@@ -53,6 +53,7 @@ export const gatewayService: ServiceDefinition = {
       resolveUrl,
       logger,
       deduplicateQueries: config.deduplicateQueries,
+      responseCacheEntries: config.responseCacheEntries,
     });
     const limits = config.graphql;
     const apollo = await mountGraphQLRoute(app, {

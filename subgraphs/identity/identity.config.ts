@@ -18,6 +18,11 @@ export interface IdentityConfig {
   scryptLogN: number;
   /** Bounded cache of verified access tokens (entries); 0 disables it. */
   verifyCacheSize: number;
+  /**
+   * Seconds other subgraphs' callers (through the router) may reuse a User/Tenant entity answer:
+   * the `_entities` response carries `Cache-Control: max-age=N, private`. 0 disables it.
+   */
+  entityMaxAgeSeconds: number;
   /** Page size limit of user listings. */
   maxPageSize: number;
 }
@@ -43,6 +48,7 @@ export function loadIdentityConfig(env: Env): IdentityConfig {
     },
     scryptLogN: readInt(env, 'PASSWORD_SCRYPT_LOG_N', 15, { min: 10, max: 20 }),
     verifyCacheSize: readInt(env, 'IDENTITY_VERIFY_CACHE_SIZE', 10_000, { min: 0, max: 1_000_000 }),
+    entityMaxAgeSeconds: readInt(env, 'IDENTITY_ENTITY_MAX_AGE_SECONDS', 5, { min: 0, max: 300 }),
     maxPageSize: 100,
   };
   if (config.devAdmin.username === config.devUser.username) {

@@ -1,6 +1,8 @@
 // GraphQL door: each resolver is one call into the same services the REST routes use. The SDL's
 // @authenticated/@requiresScopes document the rules for the router; the services enforce them.
+import { maybeCacheControlFromInfo } from '@apollo/cache-control-types';
 import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper';
+import type { GraphQLFieldResolver, GraphQLResolveInfo } from 'graphql';
 import type { IdentityGraphQLContext } from './graphql.context';
 import type { RoleRecord, TenantRecord, TokenPair, UserView } from './identity.types';
 import { encodeCursor } from './user.service';
@@ -22,6 +24,21 @@ function roleOut(r: RoleRecord) {
 }
 
 type Args = Record<string, unknown>;
+
+/** @apollo/subgraph calls `__resolveReference(reference, context, info)`; its resolver map types it as a field resolver. */
+function referenceResolver<R>(fn: (ref: R, ctx: IdentityGraphQLContext, info: GraphQLResolveInfo) => unknown): GraphQLFieldResolver<unknown, IdentityGraphQLContext> {
+  return fn as unknown as GraphQLFieldResolver<unknown, IdentityGraphQLContext>;
+}
+
+/**
+ * Entity answers may be reused briefly by the router (per caller: scope PRIVATE), which spares
+ * identity a lookup for every event a ledger page resolves. Authorization never depends on them:
+ * tokens carry roles and scopes.
+ */
+function entityCacheHint(ctx: IdentityGraphQLContext, info: GraphQLResolveInfo): void {
+  const maxAge = ctx.services.config.entityMaxAgeSeconds;
+  if (maxAge > 0) maybeCacheControlFromInfo(info)?.setCacheHint({ maxAge, scope: 'PRIVATE' });
+}
 
 export const resolvers: GraphQLResolverMap<IdentityGraphQLContext> = {
   Query: {
@@ -52,15 +69,17 @@ export const resolvers: GraphQLResolverMap<IdentityGraphQLContext> = {
     assignRole: async (_: unknown, args: { userId: string; roleName: string }, ctx: IdentityGraphQLContext) => userOut(await ctx.services.users.assignRole(ctx, args)),
   },
   User: {
-    __resolveReference: async (ref: { id?: string; username?: string }, ctx: IdentityGraphQLContext) => {
+    __resolveReference: referenceResolver(async (ref: { id?: string; username?: string }, ctx, info) => {
+      entityCacheHint(ctx, info);
       const user = ref.id !== undefined ? await ctx.loaders.userById.load(ref.id) : ref.username !== undefined ? await ctx.loaders.userByUsername.load(ref.username) : null;
       return user ? userOut(user) : null;
-    },
+    }),
   },
   Tenant: {
-    __resolveReference: async (ref: { id: string }, ctx: IdentityGraphQLContext) => {
+    __resolveReference: referenceResolver(async (ref: { id: string }, ctx, info) => {
+      entityCacheHint(ctx, info);
       const tenant = await ctx.loaders.tenantById.load(ref.id);
       return tenant ? tenantOut(tenant) : null;
-    },
+    }),
   },
 };

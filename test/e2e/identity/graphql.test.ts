@@ -115,6 +115,15 @@ describe('identity subgraph', () => {
   });
 
   describe('_entities (federation reference resolution)', () => {
+    it('lets the router reuse entity answers briefly, per caller, and nothing else', async () => {
+      const entities = await gql(url, ENTITIES, { representations: [{ __typename: 'User', username: 'alice' }] }, root);
+      expect(entities.headers.get('cache-control')).toBe('max-age=5, private');
+      const me = await gql(url, '{ me { username } }', {}, root);
+      expect(me.headers.get('cache-control')).toBe('no-store');
+      const failed = await gql(url, ENTITIES, { representations: [{ __typename: 'User', username: 'alice' }] }, 'not-a-token');
+      expect(failed.headers.get('cache-control') ?? '').not.toMatch(/max-age=[1-9]/);
+    });
+
     it('resolves users by id and by username, and tenants, in one batched request', async () => {
       const res = await gql(url, ENTITIES, {
         representations: [
