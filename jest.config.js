@@ -6,7 +6,7 @@
 const transform = { '^.+\\.(t|j|mj|cj)s$': '<rootDir>/test/support/jest-transformer.js' };
 const common = {
   transform,
-  transformIgnorePatterns: ['/node_modules/(?!(jose|@electric-sql)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(jose|@electric-sql|@seriousme)/)'],
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
 };
