@@ -4,7 +4,7 @@
 // order and a failing row holds back the tenant's later rows (retried with exponential backoff)
 // so the ledger's chain has them in the order they happened.
 import type { Database } from '../db/database';
-import type { LedgerClient } from '../clients/ledger.client';
+import { LedgerClientError, type LedgerClient } from '../clients/ledger.client';
 import type { Logger } from '../logging/logger';
 import { createOutboxStore, type OutboxRow, type OutboxStore } from './outbox.store';
 
@@ -27,6 +27,14 @@ export interface OutboxRelay {
   runOnce(): Promise<number>;
   /** Stops polling and waits for the pass in flight to finish. */
   stop(): Promise<void>;
+}
+
+/**
+ * The ledger judged the event itself invalid (400, 413, 422). Auth failures (401/403) and
+ * everything retryable are not: fixing configuration or waiting can make those succeed.
+ */
+function isRefusedForGood(err: unknown): boolean {
+  return err instanceof LedgerClientError && !err.retryable && [400, 413, 422].includes(err.status ?? 0);
 }
 
 export function backoffDelay(attempts: number, backoff: { baseMs: number; maxMs: number }): number {
@@ -67,6 +75,13 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
           try {
             await deliver(row);
           } catch (err) {
+            if (isRefusedForGood(err)) {
+              // Retrying cannot fix a malformed event; keeping it would block every later event
+              // of the tenant. It stays in the table (dead_lettered_at) for an operator.
+              await outbox.markDeadLettered(row.id, (err as Error).message);
+              log.error({ outboxId: row.id, tenant: tenantId, status: (err as LedgerClientError).status }, 'outbox event refused by the ledger: dead-lettered');
+              continue;
+            }
             const delay = backoffDelay(row.attempts, backoff);
             await outbox.markFailed(row.id, delay, (err as Error).message);
             log.warn({ outboxId: row.id, tenant: tenantId, attempts: row.attempts + 1, retryInMs: delay, err: (err as Error).message }, 'outbox delivery failed');

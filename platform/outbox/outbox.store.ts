@@ -23,6 +23,8 @@ export interface TenantOutbox {
   pending(limit: number): Promise<OutboxRow[]>;
   markDelivered(id: string): Promise<void>;
   markFailed(id: string, delayMs: number, error: string): Promise<void>;
+  /** The ledger refused the row for good: keep it, stop delivering it. */
+  markDeadLettered(id: string, error: string): Promise<void>;
 }
 
 export interface OutboxStore {
@@ -47,7 +49,7 @@ function tenantOutbox(q: SqlQuery, tenantId: string, services: string[] | null, 
       const res = await q.query<OutboxRow>(
         `SELECT id::text AS id, service, tenant_id, event_type, event_data, user_id, correlation_id, description, idempotency_key,
                 attempts, next_attempt_at <= now() AS due
-         FROM outbox_events WHERE tenant_id = $1 AND delivered_at IS NULL AND ${SERVICE_FILTER}
+         FROM outbox_events WHERE tenant_id = $1 AND delivered_at IS NULL AND dead_lettered_at IS NULL AND ${SERVICE_FILTER}
          ORDER BY outbox_events.id LIMIT $3 ${lockRows ? 'FOR UPDATE SKIP LOCKED' : ''}`,
         [tenantId, services, limit],
       );
@@ -63,6 +65,9 @@ function tenantOutbox(q: SqlQuery, tenantId: string, services: string[] | null, 
         [id, delayMs, error.slice(0, 2000)],
       );
     },
+    async markDeadLettered(id, error) {
+      await q.query('UPDATE outbox_events SET dead_lettered_at = now(), attempts = attempts + 1, last_error = $2 WHERE id = $1::int8', [id, error.slice(0, 2000)]);
+    },
   };
 }
 
@@ -72,7 +77,7 @@ export function createOutboxStore(db: Database): OutboxStore {
       const res = await db.sql.query<{ tenant_id: string }>(
         `SELECT tenant_id FROM (
            SELECT DISTINCT ON (tenant_id) tenant_id, id, next_attempt_at FROM outbox_events
-           WHERE delivered_at IS NULL AND ($1::text[] IS NULL OR service = ANY($1::text[]))
+           WHERE delivered_at IS NULL AND dead_lettered_at IS NULL AND ($1::text[] IS NULL OR service = ANY($1::text[]))
            ORDER BY tenant_id, id
          ) AS heads WHERE next_attempt_at <= now() ORDER BY id LIMIT $2`,
         [services, limit],

@@ -35,6 +35,7 @@ async function until(check: () => Promise<boolean>, what: string): Promise<void>
 let db: TestDatabase;
 let ledger: BuiltService | undefined;
 let relay: OutboxRelay | undefined;
+let ledgerPort = 0;
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -61,6 +62,7 @@ async function ledgerEvents(tenant: string): Promise<{ n: number }[]> {
 
 it('retries while the ledger is down, then delivers every event exactly once, in order', async () => {
   const port = await freePort();
+  ledgerPort = port;
   const client = createLedgerClient({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 2000 });
   // Interleaved writes of two tenants, plus a row of a service this relay does not serve.
   for (let n = 1; n <= 10; n++) {
@@ -104,6 +106,26 @@ it('retries while the ledger is down, then delivers every event exactly once, in
   expect((await ledgerEvents('tenant-a')).map((e) => e.n)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   const verify = await fetch(`http://127.0.0.1:${port}/verify?tenant_id=tenant-a`).then((r) => r.json());
   expect(verify).toEqual({ valid: true, total_events: 10, error: null });
+});
+
+it('dead-letters an event the ledger refuses (422) and delivers the tenant\'s later events', async () => {
+  await relay?.stop();
+  await writeOutbox('identity', 'tenant-c', 1, 'c');
+  // event_data must be an object for the ledger: this one can never be appended.
+  await db.sql.query(
+    `INSERT INTO outbox_events (service, tenant_id, event_type, event_data, idempotency_key) VALUES ('identity', 'tenant-c', 'user_login', '[2]'::jsonb, 'c-2')`,
+  );
+  await writeOutbox('identity', 'tenant-c', 3, 'c');
+  relay = startOutboxRelay({ db, ledger: createLedgerClient({ baseUrl: `http://127.0.0.1:${ledgerPort}` }), logger, services: ['identity'], pollMs: 10 });
+  await until(async () => {
+    const r = await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM outbox_events WHERE tenant_id = 'tenant-c' AND delivered_at IS NULL AND dead_lettered_at IS NULL`);
+    return r.rows[0]?.n === 0;
+  }, 'tenant-c delivery');
+  expect((await ledgerEvents('tenant-c')).map((e) => e.n)).toEqual([1, 3]);
+  const dead = await db.sql.query<{ key: string; err: string }>(
+    `SELECT idempotency_key AS key, last_error AS err FROM outbox_events WHERE dead_lettered_at IS NOT NULL`,
+  );
+  expect(dead.rows).toEqual([{ key: 'c-2', err: expect.stringContaining('422') }]);
 });
 
 it('stops cleanly: no pass runs after stop resolves', async () => {

@@ -12,16 +12,17 @@ const logger = createLogger('CRITICAL', 'test');
 function fakeStore(rows: OutboxRow[]) {
   const delivered: string[] = [];
   const failed: { id: string; delayMs: number }[] = [];
+  const dead: string[] = [];
   const store: OutboxStore = {
     async dueTenants() {
       // Tenants whose oldest pending row is due, like the SQL.
-      const pending = rows.filter((r) => !delivered.includes(r.id));
+      const pending = rows.filter((r) => !delivered.includes(r.id) && !dead.includes(r.id));
       return [...new Set(pending.map((r) => r.tenant_id))].filter((t) => pending.find((r) => r.tenant_id === t)!.due);
     },
     async withTenant(tenantId, _services, work) {
       const outbox: TenantOutbox = {
         async pending(limit) {
-          return rows.filter((r) => r.tenant_id === tenantId && !delivered.includes(r.id)).slice(0, limit);
+          return rows.filter((r) => r.tenant_id === tenantId && !delivered.includes(r.id) && !dead.includes(r.id)).slice(0, limit);
         },
         async markDelivered(id) { delivered.push(id); },
         async markFailed(id, delayMs) {
@@ -30,12 +31,13 @@ function fakeStore(rows: OutboxRow[]) {
           row.attempts++;
           row.due = false; // backing off
         },
+        async markDeadLettered(id) { dead.push(id); },
       };
       await work(outbox);
       return true;
     },
   };
-  return { store, delivered, failed };
+  return { store, delivered, failed, dead };
 }
 
 const row = (id: number, tenant: string): OutboxRow => ({
@@ -65,6 +67,39 @@ it('delivers in id order per tenant; a failing row holds back only its own tenan
   await relay.runOnce();
   expect(sent).toEqual(['k-2', 'k-4', 'k-1', 'k-3', 'k-5']);
   expect(delivered.sort()).toEqual(['1', '2', '3', '4', '5']);
+  await relay.stop();
+});
+
+it('dead-letters an event the ledger refuses as invalid, and delivers the tenant\'s later ones', async () => {
+  const rows = [row(1, 'a'), row(2, 'a'), row(3, 'a')];
+  const { store, delivered, failed, dead } = fakeStore(rows);
+  const ledger: LedgerClient = {
+    async append(e: LedgerAppendRequest) {
+      if (e.idempotency_key === 'k-2') throw new LedgerClientError('ledger answered 422', 422, false);
+      return { id: 'x', chain_hash: 'h', created_at: 't' };
+    },
+  };
+  const relay = startOutboxRelay({ db: {} as Database, store, ledger, logger, pollMs: 1_000_000 });
+  await relay.runOnce();
+  expect(delivered).toEqual(['1', '3']);
+  expect(dead).toEqual(['2']);
+  expect(failed).toEqual([]);
+  await relay.stop();
+});
+
+it('keeps retrying what configuration can fix (401/403), in order', async () => {
+  const rows = [row(1, 'a'), row(2, 'a')];
+  const { store, delivered, failed, dead } = fakeStore(rows);
+  const ledger: LedgerClient = {
+    async append() {
+      throw new LedgerClientError('ledger answered 401', 401, false);
+    },
+  };
+  const relay = startOutboxRelay({ db: {} as Database, store, ledger, logger, pollMs: 1_000_000 });
+  await relay.runOnce();
+  expect(failed.map((f) => f.id)).toEqual(['1']);
+  expect(dead).toEqual([]);
+  expect(delivered).toEqual([]);
   await relay.stop();
 });
 

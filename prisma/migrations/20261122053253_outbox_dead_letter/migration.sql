@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "outbox_events" ADD COLUMN     "dead_lettered_at" TIMESTAMPTZ(6);
