@@ -19,6 +19,8 @@ export interface OutboxRelayOptions {
   /** Rows per tenant per pass. */
   batchSize?: number;
   backoff?: { baseMs: number; maxMs: number };
+  /** Delivered rows older than this are deleted (the ledger has them); default 7 days. */
+  retainDeliveredMs?: number;
   store?: OutboxStore;
 }
 
@@ -47,7 +49,9 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const pollMs = options.pollMs ?? 1000;
   const batchSize = options.batchSize ?? 100;
   const backoff = options.backoff ?? { baseMs: 500, maxMs: 60_000 };
+  const retainDeliveredMs = options.retainDeliveredMs ?? 7 * 24 * 3600_000;
   const log = options.logger;
+  let lastPrune = 0;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let inFlight: Promise<number> | undefined;
@@ -65,6 +69,12 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   }
 
   async function pass(): Promise<number> {
+    // Housekeeping at most hourly: the outbox would otherwise grow by every event ever sent.
+    if (Date.now() - lastPrune >= 3600_000) {
+      lastPrune = Date.now();
+      const pruned = await store.pruneDelivered(services, new Date(Date.now() - retainDeliveredMs));
+      if (pruned > 0) log.info({ pruned }, 'pruned delivered outbox rows');
+    }
     let delivered = 0;
     const tenants = await store.dueTenants(services, 50);
     for (const tenantId of tenants) {

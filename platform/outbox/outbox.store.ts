@@ -28,6 +28,8 @@ export interface TenantOutbox {
 }
 
 export interface OutboxStore {
+  /** Deletes rows delivered before `before` (the ledger holds those events); returns how many. */
+  pruneDelivered(services: string[] | null, before: Date): Promise<number>;
   /** Tenants whose oldest undelivered row is due, oldest first. */
   dueTenants(services: string[] | null, limit: number): Promise<string[]>;
   /**
@@ -73,6 +75,13 @@ function tenantOutbox(q: SqlQuery, tenantId: string, services: string[] | null, 
 
 export function createOutboxStore(db: Database): OutboxStore {
   return {
+    async pruneDelivered(services, before) {
+      const res = await db.sql.query(
+        `DELETE FROM outbox_events WHERE delivered_at < $2 AND ($1::text[] IS NULL OR service = ANY($1::text[]))`,
+        [services, before],
+      );
+      return res.rowCount;
+    },
     async dueTenants(services, limit) {
       const res = await db.sql.query<{ tenant_id: string }>(
         `SELECT tenant_id FROM (

@@ -128,6 +128,22 @@ it('dead-letters an event the ledger refuses (422) and delivers the tenant\'s la
   expect(dead.rows).toEqual([{ key: 'c-2', err: expect.stringContaining('422') }]);
 });
 
+it('prunes delivered rows past the retention, never undelivered or dead-lettered ones', async () => {
+  await relay?.stop();
+  relay = undefined;
+  const before = await db.sql.query<{ delivered: number; kept: number }>(
+    `SELECT count(delivered_at)::int AS delivered, (count(*) - count(delivered_at))::int AS kept FROM outbox_events WHERE service = 'identity'`,
+  );
+  expect(before.rows[0]!.delivered).toBeGreaterThan(0);
+  const r = startOutboxRelay({ db, ledger: createLedgerClient({ baseUrl: `http://127.0.0.1:${ledgerPort}` }), logger, services: ['identity'], pollMs: 1_000_000, retainDeliveredMs: 0 });
+  await r.runOnce();
+  await r.stop();
+  const after = await db.sql.query<{ delivered: number; kept: number }>(
+    `SELECT count(delivered_at)::int AS delivered, (count(*) - count(delivered_at))::int AS kept FROM outbox_events WHERE service = 'identity'`,
+  );
+  expect(after.rows[0]).toEqual({ delivered: 0, kept: before.rows[0]!.kept });
+});
+
 it('stops cleanly: no pass runs after stop resolves', async () => {
   const calls: string[] = [];
   const r = startOutboxRelay({ db, ledger: { append: async (e) => { calls.push(e.idempotency_key!); throw new Error('down'); } }, logger, pollMs: 5 });

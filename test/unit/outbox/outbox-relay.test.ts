@@ -14,6 +14,9 @@ function fakeStore(rows: OutboxRow[]) {
   const failed: { id: string; delayMs: number }[] = [];
   const dead: string[] = [];
   const store: OutboxStore = {
+    async pruneDelivered() {
+      return 0;
+    },
     async dueTenants() {
       // Tenants whose oldest pending row is due, like the SQL.
       const pending = rows.filter((r) => !delivered.includes(r.id) && !dead.includes(r.id));
