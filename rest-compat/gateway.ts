@@ -3,7 +3,7 @@
 // proxied as a stream to its backend under that backend's circuit breaker.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
-import { assertScope } from '../platform/auth/auth-context';
+import { actsForAnyTenant, assertScope } from '../platform/auth/auth-context';
 import { authenticate, requireAdmin, requireAuth, type TokenAuthenticator } from '../platform/http/auth-hooks';
 import { NotFoundError } from '../platform/errors/domain-errors';
 import type { GatewayConfig } from '../router/gateway.config';
@@ -14,7 +14,7 @@ import { PROXY_ROUTES, requiredScope, type ProxyRoute } from './gateway/gateway.
 import { proxyRequest } from './gateway/proxy/stream.proxy';
 import { applyRateLimit } from './gateway/rate-limit/rate-limit.hook';
 import type { RateLimiter } from './gateway/rate-limit/rate-limiter';
-import { actsPlatformWide, effectiveTenant, namedTenant } from './gateway/tenant.guard';
+import { effectiveTenant, namedTenant } from './gateway/tenant.guard';
 
 export interface RestGatewayDeps {
   config: GatewayConfig;
@@ -81,7 +81,7 @@ async function handleProxy(route: ProxyRoute, deps: RestGatewayDeps, request: Fa
   const tenantId = effectiveTenant(auth, sources);
   // A tenant's own calls are pinned to its tenant where the backend reads one; a platform admin
   // who names no tenant keeps the backend's platform-wide meaning (e.g. verify every chain).
-  const inject = route.injectTenant && (namedTenant(auth, sources) !== undefined || !actsPlatformWide(auth));
+  const inject = route.injectTenant && (namedTenant(auth, sources) !== undefined || !actsForAnyTenant(auth));
 
   const queryIndex = request.url.indexOf('?');
   const params = new URLSearchParams(queryIndex >= 0 ? request.url.slice(queryIndex + 1) : '');

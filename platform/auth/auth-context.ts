@@ -28,12 +28,14 @@ export function assertScope(auth: AuthContext, scope: Scope): void {
   if (!hasScope(auth, scope)) throw new ForbiddenError(`Scope '${scope}' required`);
 }
 
-/**
- * A tenant a caller may act in: its own, or any when it is a platform admin (admin role in the
- * `default` tenant) or a service account.
- */
+/** Platform admins (admin role in the `default` tenant) and service accounts act for any tenant. */
+export function actsForAnyTenant(auth: AuthContext): boolean {
+  return auth.isService || (hasRole(auth, 'admin') && auth.tenantId === 'default');
+}
+
+/** A tenant a caller may act in: its own, or any when it acts platform-wide. */
 export function canActForTenant(auth: AuthContext, tenantId: string): boolean {
-  return auth.tenantId === tenantId || auth.isService || (hasRole(auth, 'admin') && auth.tenantId === 'default');
+  return auth.tenantId === tenantId || actsForAnyTenant(auth);
 }
 
 export function assertTenantAccess(auth: AuthContext, tenantId: string): void {

@@ -11,11 +11,6 @@ export interface TenantSources {
   body?: unknown;
 }
 
-/** True when the caller may act for any tenant (platform admin or service account). */
-export function actsPlatformWide(auth: AuthContext): boolean {
-  return canActForTenant(auth, '\u0000any-other-tenant');
-}
-
 /** The tenant the caller named, if any (after the same checks as effectiveTenant). */
 export function namedTenant(auth: AuthContext, sources: TenantSources): string | undefined {
   const tenant = effectiveTenant(auth, sources);

@@ -1,6 +1,6 @@
 // Who may touch which tenant's chain. Framework-free: both doors build a Caller from their
 // request (verified token, X-Tenant-ID header) and the service asks here before any read/write.
-import { canActForTenant, hasRole, type AuthContext } from '../../platform/auth/auth-context';
+import { actsForAnyTenant, canActForTenant, type AuthContext } from '../../platform/auth/auth-context';
 import { ForbiddenError, InputError } from '../../platform/errors/domain-errors';
 
 export interface Caller {
@@ -39,6 +39,6 @@ export function resolveTenant(caller: Caller, requested: string | undefined, loc
  * gateway has pinned a tenant (REQUIRE_AUTH=false means the network in front is trusted).
  */
 export function mayVerifyAllTenants(caller: Caller): boolean {
-  if (caller.auth) return caller.auth.isService || (hasRole(caller.auth, 'admin') && caller.auth.tenantId === 'default');
+  if (caller.auth) return actsForAnyTenant(caller.auth);
   return caller.headerTenant === undefined;
 }
