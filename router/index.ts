@@ -65,7 +65,7 @@ export const gatewayService: ServiceDefinition = {
       production: platform.env === 'production',
       uploads: { resolveUrl: (name) => resolveUrl(name), maxFileSize: config.maxUploadBytes, maxFiles: 10 },
     });
-    const subscriptions = attachSubscriptionServer(app, { model: () => model!, verifier, limits, resolveUrl: (name) => resolveUrl(name), logger, server: () => apollo });
+    const subscriptions = attachSubscriptionServer(app, { model: () => model!, verifier, limits, resolveUrl: (name) => resolveUrl(name), logger, server: () => apollo, limiter });
 
     app.addHook('onClose', async () => {
       await subscriptions.close();

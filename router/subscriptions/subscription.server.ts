@@ -13,6 +13,7 @@ import type { AuthContext } from '../../platform/auth/auth-context';
 import { bearerToken } from '../../platform/auth/jwt';
 import type { TokenAuthenticator } from '../../platform/http/auth-hooks';
 import type { Logger } from '../../platform/logging/logger';
+import type { RateLimiter } from '../../rest-compat/gateway/rate-limit/rate-limiter';
 import { effectiveTenant } from '../../rest-compat/gateway/tenant.guard';
 import { guardOperation, type GuardLimits } from '../graphql/operation-guard';
 import { forwardedHeaders, type RouterContext } from '../router.context';
@@ -27,6 +28,8 @@ export interface SubscriptionServerOptions {
   logger: Logger;
   /** Runs queries and mutations sent over the socket through the gateway. */
   server?: () => ApolloServer<RouterContext> | undefined;
+  /** The same per-tenant budget as HTTP: every operation started over the socket takes a token. */
+  limiter?: RateLimiter;
 }
 
 interface Connection {
@@ -81,6 +84,8 @@ export function attachSubscriptionServer(app: FastifyInstance, options: Subscrip
     onSubscribe: async (ctx, _id, payload) => {
       const conn = connections.get(ctx);
       if (!conn) return [new GraphQLError('Connection not initialised', { extensions: { code: 'UNAUTHENTICATED' } })];
+      const limited = await rateLimited(options.limiter, conn.context.auth?.tenantId ?? conn.context.tenantId ?? '', options.logger);
+      if (limited) return [limited];
       const model = options.model();
       let document: DocumentNode;
       try {
@@ -156,6 +161,20 @@ function upstreamClient(conn: Connection, subgraph: string, options: Subscriptio
     conn.upstream.set(subgraph, client);
   }
   return client;
+}
+
+async function rateLimited(limiter: RateLimiter | undefined, tokenTenant: string, logger: Logger): Promise<GraphQLError | undefined> {
+  if (!limiter) return undefined;
+  try {
+    // The HTTP key (rate-limit.hook.ts): one budget per tenant whichever door it uses.
+    const decision = await limiter.take(`tenant:${tokenTenant}`);
+    if (decision.allowed) return undefined;
+    return new GraphQLError('Rate limit exceeded for this tenant', { extensions: { code: 'RATE_LIMITED', retryAfterSeconds: decision.retryAfterSeconds } });
+  } catch (err) {
+    // As on HTTP: a rate-limit store outage fails open, and says so.
+    logger.warn({ err }, 'rate limiter unavailable; operation allowed');
+    return undefined;
+  }
 }
 
 function stringParam(params: Record<string, unknown>, name: string): string | undefined {

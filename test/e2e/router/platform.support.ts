@@ -21,7 +21,7 @@ export async function startPlatform(env: Env = {}): Promise<Platform> {
   const backends: Harness = await startServices([identityService, ledgerService], env);
   const identity = backends.services.identity!.url;
   const ledger = backends.services.ledger!.url;
-  const front = await startServices([gatewayService], { ...env, IDENTITY_URL: identity, LEDGER_URL: ledger, RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000' }, { db: backends.db });
+  const front = await startServices([gatewayService], { RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000', ...env, IDENTITY_URL: identity, LEDGER_URL: ledger }, { db: backends.db });
   return {
     gateway: front.services.gateway!.url,
     identity,

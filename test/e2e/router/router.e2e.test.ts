@@ -219,3 +219,30 @@ describe('router through the gateway', () => {
     }
   });
 });
+
+describe('rate limit over WebSocket', () => {
+  let p: Platform;
+  beforeAll(async () => {
+    p = await startPlatform({ RATE_LIMIT_PER_SECOND: '1', RATE_LIMIT_BURST: '2' });
+  });
+  afterAll(async () => p?.close());
+
+  it('spends the tenant\'s HTTP budget on operations started over the socket', async () => {
+    const token = await p.login(DEV.user.username, DEV.user.password);
+    const client = createClient({ url: `${p.gateway.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token}` }, retryAttempts: 0 });
+    const run = () => new Promise<{ data?: unknown; errors?: { extensions?: { code?: string } }[] }>((resolve) => {
+      client.subscribe({ query: '{ me { username } }' }, { next: (v) => resolve(v as never), complete: () => {}, error: (e) => resolve({ errors: e as never }) });
+    });
+    try {
+      const results = [await run(), await run(), await run(), await run()];
+      expect(results.slice(0, 2).map((r) => r.data)).toEqual([{ me: { username: 'user' } }, { me: { username: 'user' } }]);
+      // Burst 2 at 1/s: the next ones within the second are refused (two tries, in case one refill lands).
+      expect(results.slice(2).map((r) => r.errors?.[0]?.extensions?.code)).toContain('RATE_LIMITED');
+      // The same bucket as HTTP: the tenant's next HTTP call is refused too.
+      const http = await gql(p.gateway, '{ me { username } }', { token });
+      expect(http.status).toBe(429);
+    } finally {
+      await client.dispose();
+    }
+  });
+});
