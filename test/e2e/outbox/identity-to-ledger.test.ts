@@ -1,7 +1,6 @@
 // Identity's audit events reach the ledger through the outbox even when the ledger is down:
 // real identity operations over HTTP while no ledger listens, the relay retrying, then the
 // ledger started → every event delivered exactly once, in the order identity wrote them.
-import net from 'node:net';
 import { createLedgerClient } from '../../../platform/clients/ledger.client';
 import { createLogger } from '../../../platform/logging/logger';
 import { startOutboxRelay, type OutboxRelay } from '../../../platform/outbox/outbox-relay';
@@ -9,6 +8,7 @@ import type { BuiltService } from '../../../platform/service';
 import { identityService } from '../../../subgraphs/identity';
 import { ledgerService } from '../../../subgraphs/ledger';
 import { startServices, type Harness } from '../../support/service-harness';
+import { freePort, until } from '../../support/waiting';
 
 jest.setTimeout(120_000);
 
@@ -16,22 +16,6 @@ const PASSWORD = 'e2e-admin-password-1234';
 let h: Harness;
 let relay: OutboxRelay | undefined;
 let ledger: BuiltService | undefined;
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise((r) => server.close(r));
-  return port;
-}
-
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 beforeAll(async () => {
   h = await startServices([identityService], { DEV_ADMIN_PASSWORD: PASSWORD, PASSWORD_SCRYPT_LOG_N: '10' });

@@ -1,6 +1,5 @@
 // The relay against a real ledger over HTTP: rows written while the ledger is down are retried
 // with backoff and, once it is back, delivered exactly once each, in order per tenant.
-import net from 'node:net';
 import { createLogger } from '../../../platform/logging/logger';
 import { createLedgerClient } from '../../../platform/clients/ledger.client';
 import { startOutboxRelay, type OutboxRelay } from '../../../platform/outbox/outbox-relay';
@@ -9,28 +8,13 @@ import type { BuiltService } from '../../../platform/service';
 import { ledgerService } from '../../../subgraphs/ledger';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
 import { TEST_JWT_SECRET } from '../../support/service-harness';
+import { freePort, until } from '../../support/waiting';
 
 // Starting a database and a service can take seconds on a busy CI machine.
 jest.setTimeout(60_000);
 
 const env = { LOG_LEVEL: 'ERROR', JWT_SECRET_KEY: TEST_JWT_SECRET, NODE_ENV: 'test' };
 const logger = createLogger('ERROR', 'test');
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise((r) => server.close(r));
-  return port;
-}
-
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 let db: TestDatabase;
 let ledger: BuiltService | undefined;
