@@ -3,6 +3,7 @@
 import type { GraphQLFormattedError } from 'graphql';
 import { GraphQLError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
+import { isDatabaseUnavailable } from '../db/db-retry';
 import { DomainError, InputError } from '../errors/domain-errors';
 
 export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
@@ -19,7 +20,3 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
   return { message: 'Internal server error', path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
 }
 
-function isDatabaseUnavailable(err: unknown): boolean {
-  const code = (err as { code?: string } | undefined)?.code ?? '';
-  return ['ECONNREFUSED', 'ECONNRESET', '57P01', '57P03', '08006', '08001', 'P1001', 'P1017', 'P2024'].includes(code);
-}

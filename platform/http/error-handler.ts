@@ -2,6 +2,7 @@
 // `WWW-Authenticate: Bearer`, 403 {detail}, 422 {detail: [{loc, msg, type}]}; 5xx details are
 // logged, never sent.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../db/db-retry';
 import { DomainError, InputError, type InputIssue, UnavailableError } from '../errors/domain-errors';
 import { issuesFromValidation } from './validation';
 
@@ -20,15 +21,6 @@ const STATUS: Record<DomainError['code'], number> = {
 
 export function sendUnprocessable(reply: FastifyReply, issues: InputIssue[]): FastifyReply {
   return reply.code(422).send({ detail: issues });
-}
-
-function isDatabaseUnavailable(err: unknown): boolean {
-  const code = (err as { code?: string }).code ?? '';
-  const name = (err as { name?: string }).name ?? '';
-  // node-postgres connection errors, PostgreSQL "cannot connect now"/admin shutdown, Prisma's
-  // connection failures (P1001, P1017, P2024 pool timeout).
-  return ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '08006', '08001', '08003', 'P1001', 'P1017', 'P2024'].includes(code)
-    || name === 'DriverAdapterError' && /connect|terminat/i.test(String((err as Error).message));
 }
 
 export function registerErrorHandler(app: FastifyInstance): void {

@@ -9,7 +9,7 @@ import type { LedgerStore } from './ledger.store';
 import { formatMicros, nowMicros } from './ledger.time';
 import type { AppendResult, ChainHead, LedgerEvent, NewEventRow } from './ledger.types';
 import { InputError, UnavailableError } from '../../platform/errors/domain-errors';
-import { DEFAULT_RETRY, isTransientDbError, withDbRetry, type RetryPolicy } from './db-retry';
+import { DEFAULT_RETRY, isTransientDbError, withDbRetry, type RetryPolicy } from '../../platform/db/db-retry';
 
 /** An append whose input is validated and whose event_data is already canonical. */
 export interface PreparedAppend {

@@ -5,7 +5,7 @@
 import { pipeline, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { ExportRow, LedgerStore } from './ledger.store';
-import { withDbRetry } from './db-retry';
+import { withDbRetry } from '../../platform/db/db-retry';
 
 export const EXPORT_COLUMNS = ['id', 'tenant_id', 'event_type', 'created_at', 'user_id', 'correlation_id', 'description', 'chain_hash'] as const;
 export const EXPORT_PAGE_SIZE = 1000;

@@ -10,7 +10,7 @@ import { chainHash, canonicalEventData, contentHash, GENESIS_HASH } from './ledg
 import type { LedgerStore } from './ledger.store';
 import type { AppendInput, AppendResult, EventFilter, LedgerEvent, VerifyResult } from './ledger.types';
 import { verifyTenantChain } from './ledger-verify.service';
-import { withDbRetry } from './db-retry';
+import { withDbRetry } from '../../platform/db/db-retry';
 
 export const MAX_STRING = 255;
 export const DEFAULT_LIMIT = 100;

@@ -27,6 +27,7 @@ async function start(options: { ready?: () => Promise<boolean> } = {}): Promise<
   app.get('/secret', async () => { throw new AuthenticationError(); });
   app.get('/admin', async () => { throw new ForbiddenError(); });
   app.get('/boom', async () => { throw new Error('database password is hunter2'); });
+  app.get('/db-down', async () => { throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }); });
   app.get('/slow', async () => { await new Promise((r) => setTimeout(r, 300)); return { done: true }; });
   await app.listen({ port: 0, host: '127.0.0.1' });
   return { app, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` };
@@ -107,6 +108,13 @@ describe('service HTTP bootstrap', () => {
     const res = await fetch(`${url}/boom`);
     expect(res.status).toBe(500);
     expect(await res.text()).not.toContain('hunter2');
+  });
+
+  it('turns a lost database into 503 with Retry-After, for every service', async () => {
+    const res = await fetch(`${url}/db-down`);
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('1');
+    expect(await json(res)).toEqual({ detail: 'Database unavailable, retry shortly' });
   });
 
   it('echoes a sane correlation id and creates one otherwise', async () => {
