@@ -6,7 +6,7 @@ import type { AuthContext } from '../../platform/auth/auth-context';
 import { AccessTokens, contextFromClaims } from '../../platform/auth/jwt';
 import { IdentityClient } from '../../platform/clients/identity.client';
 import type { TokenAuthenticator } from '../../platform/http/auth-hooks';
-import { TokenCache } from './token-cache';
+import { TokenCache } from '../../platform/auth/token-cache';
 import { decodeJwt } from 'jose';
 
 export interface TokenVerifierOptions {
@@ -35,8 +35,7 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenAuthent
         // The cache never outlives the token: its exp is readable without the key.
         expMs = expiryMs(token) ?? Date.now();
       }
-      cache.set(token, auth, expMs);
-      return auth;
+      return cache.set(token, auth, expMs);
     },
   };
 }
