@@ -63,21 +63,17 @@ export const ServiceTokenResponse = Type.Object({
 
 export const RevokeResponse = Type.Object({ revoked: Type.Boolean() });
 
-export const VerifyResponse = Type.Object({
-  valid: Type.Boolean(),
+/** Who the token says the caller is: what /v1/auth/verify and /v1/me both report. */
+const callerFields = {
   username: Type.String(),
   tenant_id: Type.String(),
   roles: Type.Array(Type.String()),
   scopes: Type.Array(Type.String()),
-});
+};
 
-export const MeResponse = Type.Object({
-  username: Type.String(),
-  tenant_id: Type.String(),
-  roles: Type.Array(Type.String()),
-  scopes: Type.Array(Type.String()),
-  email: Type.Union([Type.String(), Type.Null()]),
-});
+export const VerifyResponse = Type.Object({ valid: Type.Boolean(), ...callerFields });
+
+export const MeResponse = Type.Object({ ...callerFields, email: Type.Union([Type.String(), Type.Null()]) });
 
 export const TenantOut = Type.Object({ id: Type.String(), name: Type.String(), is_active: Type.Boolean(), created_at: Timestamp });
 // Exactly the spec's list shape: `{tenants: [{id, name}]}`.
