@@ -7,7 +7,6 @@ import { authenticate, authenticateOptional } from '../platform/http/auth-hooks'
 import type { Caller } from '../subgraphs/ledger/ledger.access';
 import type { LedgerService } from '../subgraphs/ledger/ledger.service';
 import type { LedgerEvent } from '../subgraphs/ledger/ledger.types';
-import { registerStrictJsonParser } from './ledger/strict-json.parser';
 import {
   AppendBody, AppendResponse, AuditReportBody, EntryParams, EventPageSchema, EventsQuery, ExportQuery, responses, TenantQuery, VerifyResponse,
 } from './ledger/ledger.schemas';
@@ -44,7 +43,6 @@ export function eventJson(e: LedgerEvent) {
 export async function registerLedgerRoutes(app: FastifyInstance, options: LedgerRoutesOptions): Promise<void> {
   const { service } = options;
   await app.register(async (routes) => {
-    registerStrictJsonParser(routes);
     // onRequest: an anonymous caller gets 401 before its body is even parsed or validated.
     routes.addHook('onRequest', options.requireAuth ? authenticate(options.tokens) : authenticateOptional(options.tokens));
 

@@ -10,6 +10,7 @@ import { loggerOptions } from '../logging/logger';
 import { correlationIdFor } from './correlation';
 import { registerErrorHandler } from './error-handler';
 import { registerHealthRoutes, type HealthOptions } from './health';
+import { registerJsonBodyParser } from './json-body';
 import { validatorCompiler } from './validation';
 
 declare module 'fastify' {
@@ -71,6 +72,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Fast
   });
 
   await app.register(formbody);
+  registerJsonBodyParser(app);
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',

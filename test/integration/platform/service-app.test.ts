@@ -54,6 +54,14 @@ describe('service HTTP bootstrap', () => {
     expect(await json(res)).toEqual({ detail: [{ loc: ['body', 0], msg: 'JSON decode error', type: 'json_invalid' }] });
   });
 
+  it('refuses bytes that are not UTF-8 and prototype-poisoning keys with 422', async () => {
+    const bad = await fetch(`${url}/items`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.from([0x7b, 0x22, 0x6e, 0xff, 0x22, 0x3a, 0x31, 0x7d]) });
+    expect(bad.status).toBe(422);
+    expect((await json(bad)).detail[0]).toMatchObject({ loc: ['body', 0], type: 'json_invalid' });
+    const poisoned = await post('{"name":"a","count":1,"__proto__":{"admin":true}}');
+    expect(poisoned.status).toBe(422);
+  });
+
   it('answers a wrong content type with 422', async () => {
     const res = await post('name=a', 'text/plain');
     expect(res.status).toBe(422);

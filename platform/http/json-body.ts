@@ -1,12 +1,13 @@
-// JSON bodies for the ledger routes: bytes must be valid UTF-8 (the default parser would turn bad
-// bytes into U+FFFD and we would hash text the client never sent) and valid JSON; both failures
-// are FastAPI's 422 `json_invalid`.
+// JSON request bodies for every service: the bytes must be valid UTF-8 (Fastify's default parser
+// turns bad bytes into U+FFFD, so a service would store, or the ledger hash, text the client never
+// sent) and valid JSON without prototype-poisoning keys; each failure is FastAPI's 422.
 import type { FastifyInstance } from 'fastify';
-import { InputError } from '../../platform/errors/domain-errors';
+import secureJson from 'secure-json-parse';
+import { InputError } from '../errors/domain-errors';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-export function registerStrictJsonParser(app: FastifyInstance): void {
+export function registerJsonBodyParser(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body: Buffer, done) => {
     if (body.length === 0) return done(InputError.of(['body'], 'Field required', 'missing'), undefined);
@@ -17,7 +18,7 @@ export function registerStrictJsonParser(app: FastifyInstance): void {
       return done(InputError.of(['body', 0], 'Invalid UTF-8 in request body', 'json_invalid'), undefined);
     }
     try {
-      done(null, JSON.parse(text));
+      done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
     } catch {
       done(InputError.of(['body', 0], 'JSON decode error', 'json_invalid'), undefined);
     }
