@@ -14,6 +14,7 @@ import { identityService } from '../subgraphs/identity';
 import { loadIdentityConfig } from '../subgraphs/identity/identity.config';
 import { prismaUnitOfWork } from '../subgraphs/identity/identity.stores';
 import { ScryptPasswordHasher } from '../subgraphs/identity/password.hasher';
+import { registryOf } from '../launcher/registry';
 
 interface Histogram {
   average: number;
@@ -42,7 +43,7 @@ export async function run(args: string[]): Promise<void> {
   const config = loadPlatformConfig(env);
   const identityConfig = loadIdentityConfig(env);
   const db = await openDatabase(config.database.url ? config.database : { ...config.database, pgliteDir: 'memory://' });
-  const built = await identityService.build({ config, db, env, logger: createLogger(config.logLevel, 'identity') });
+  const built = await identityService.build({ config, db, env, logger: createLogger(config.logLevel, 'identity'), registry: registryOf() });
   await built.app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(built.app.server.address() as AddressInfo).port}`;
 

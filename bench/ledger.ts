@@ -17,6 +17,7 @@ import { defineLedgerService } from '../subgraphs/ledger';
 import { GroupCommitter } from '../subgraphs/ledger/ledger-append.service';
 import { createLedgerStore } from '../subgraphs/ledger/ledger.store';
 import { verifyTenantChain } from '../subgraphs/ledger/ledger-verify.service';
+import { registryOf } from '../launcher/registry';
 
 interface Histogram { average: number; p50: number; p99: number }
 interface AutocannonResult { requests: Histogram & { total: number }; latency: Histogram & { p97_5: number }; non2xx: number; errors: number; timeouts: number }
@@ -88,7 +89,7 @@ async function benchOn(label: string, dbConfig: { url?: string; pgliteDir: strin
   const config = loadPlatformConfig(env);
   const db = await openDatabase(dbConfig);
   const bus = createMemoryEventBus();
-  const built = await defineLedgerService({ bus }).build({ config: { ...config, database: dbConfig }, db, env, logger: createLogger('ERROR', 'ledger') });
+  const built = await defineLedgerService({ bus }).build({ config: { ...config, database: dbConfig }, db, env, logger: createLogger('ERROR', 'ledger'), registry: registryOf() });
   await built.app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(built.app.server.address() as AddressInfo).port}`;
   console.log(`\n## ${label}`);
@@ -102,7 +103,7 @@ async function benchOn(label: string, dbConfig: { url?: string; pgliteDir: strin
 
     const store = createLedgerStore(db.sql, { pageAsJson: db.kind === 'pglite' }); // as the service does
     const after = await verifyTenantChain(store, 'bench-one');
-    console.log(`chain after the one-tenant load: valid=${after.valid}, ${fmt(after.total_events)} events`);
+    console.log(`chain after the one-tenant load: valid=${after.valid}, ${fmt(after.totalEvents)} events`);
 
     for (const count of [10_000, 100_000]) {
       const tenant = `bench-verify-${count}`;

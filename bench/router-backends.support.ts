@@ -11,6 +11,7 @@ import { createLogger } from '../platform/logging/logger';
 import type { BuiltService } from '../platform/service';
 import { identityService } from '../subgraphs/identity';
 import { ledgerService } from '../subgraphs/ledger';
+import { registryOf } from '../launcher/registry';
 
 async function main(): Promise<void> {
   const env = { ...process.env };
@@ -28,7 +29,7 @@ async function main(): Promise<void> {
   const urls: Record<string, string> = {};
   const built: BuiltService[] = [];
   for (const def of [identityService, ledgerService]) {
-    const b = await def.build({ config, db, env, logger: createLogger(config.logLevel, def.name) });
+    const b = await def.build({ config, db, env, logger: createLogger(config.logLevel, def.name), registry: registryOf() });
     await b.app.listen({ port: 0, host: '127.0.0.1' });
     await b.start?.();
     built.push(b);

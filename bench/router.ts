@@ -22,6 +22,7 @@ import { createLogger } from '../platform/logging/logger';
 import type { BuiltService, Env, ServiceDefinition } from '../platform/service';
 import { gatewayService } from '../router';
 import { forGateway } from '../router/supergraph/supergraph.model';
+import { registryOf } from '../launcher/registry';
 
 interface Histogram { average: number; p50: number; p99: number }
 interface AutocannonResult { requests: Histogram & { total: number }; latency: Histogram; non2xx: number; errors: number }
@@ -49,7 +50,7 @@ export async function run(args: string[]): Promise<void> {
   const noDb = { kind: 'none' } as never; // the gateway uses no database
   const started: BuiltService[] = [];
   const start = async (def: ServiceDefinition, env: Env): Promise<string> => {
-    const built = await def.build({ config: loadPlatformConfig(env), db: noDb, env, logger: createLogger(config.logLevel, def.name) });
+    const built = await def.build({ config: loadPlatformConfig(env), db: noDb, env, logger: createLogger(config.logLevel, def.name), registry: registryOf() });
     await built.app.listen({ port: 0, host: '127.0.0.1' });
     await built.start?.();
     started.push(built);

@@ -1,23 +1,24 @@
-// Starts the outbox relay for the producing services running in this process. The relay calls
-// the ledger directly (service to service); when the ledger demands tokens (REQUIRE_AUTH=true),
-// a service account's client credentials (SERVICE_CLIENT_ID / SERVICE_CLIENT_SECRET) get one.
+// Starts the outbox relay for the audit-producing services (manifest `producesAudit`) running in
+// this process. The relay calls the ledger directly (service to service); when the ledger demands
+// tokens (REQUIRE_AUTH=true), a service account's client credentials (SERVICE_CLIENT_ID /
+// SERVICE_CLIENT_SECRET) get one from identity.
 import { createLedgerClient } from '../platform/clients/ledger.client';
 import { readOptional } from '../platform/config/env';
 import { serviceUrl } from '../platform/config/platform.config';
+import type { Database } from '../platform/db/database';
 import type { Logger } from '../platform/logging/logger';
 import { startOutboxRelay } from '../platform/outbox/outbox-relay';
-import type { Env } from '../platform/service';
-import type { Running } from './run-services';
-import { OUTBOX_PRODUCERS } from './registry';
+import type { Env, ServiceManifest } from '../platform/service';
+import { manifestOf } from './registry';
 
-function serviceTokenProvider(env: Env): (() => Promise<string | undefined>) | undefined {
+function serviceTokenProvider(env: Env, identityUrl: string): (() => Promise<string | undefined>) | undefined {
   const clientId = readOptional(env, 'SERVICE_CLIENT_ID');
   const clientSecret = readOptional(env, 'SERVICE_CLIENT_SECRET');
   if (!clientId || !clientSecret) return undefined;
   let cached: { token: string; expiresAt: number } | undefined;
   return async () => {
     if (cached && cached.expiresAt > Date.now() + 60_000) return cached.token;
-    const res = await fetch(`${serviceUrl(env, 'identity')}/v1/auth/service-token`, {
+    const res = await fetch(`${identityUrl}/v1/auth/service-token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }),
@@ -29,13 +30,26 @@ function serviceTokenProvider(env: Env): (() => Promise<string | undefined>) | u
   };
 }
 
-export async function startOutboxTask(running: Running, logger: Logger, env: Env): Promise<{ stop(): Promise<void> }[]> {
-  const producers = running.services.map((s) => s.definition.name as string).filter((n) => OUTBOX_PRODUCERS.has(n));
+export interface OutboxTaskOptions {
+  /** The services running in this process; the relay delivers the producers' events. */
+  running: readonly ServiceManifest[];
+  registry: readonly ServiceManifest[];
+  db: Database;
+  env: Env;
+  logger: Logger;
+}
+
+export function startOutboxTask(options: OutboxTaskOptions): { stop(): Promise<void> }[] {
+  const producers = options.running.filter((s) => s.producesAudit).map((s) => s.name);
   if (producers.length === 0) return [];
+  const { env, registry } = options;
   const relay = startOutboxRelay({
-    db: running.db,
-    ledger: createLedgerClient({ baseUrl: serviceUrl(env, 'ledger'), token: serviceTokenProvider(env) }),
-    logger: logger.child({ task: 'outbox-relay' }),
+    db: options.db,
+    ledger: createLedgerClient({
+      baseUrl: serviceUrl(env, manifestOf('ledger', registry)),
+      token: serviceTokenProvider(env, serviceUrl(env, manifestOf('identity', registry))),
+    }),
+    logger: options.logger.child({ task: 'outbox-relay' }),
     services: producers,
   });
   return [relay];

@@ -1,11 +1,44 @@
-// The composition root: the one place that knows every service. Order matters for the
-// all-in-one start: the gateway comes last, once the services behind it listen.
-import type { ServiceDefinition } from '../platform/service';
+// The registry: the one place that lists the platform's services. Adding a service is one line
+// in SERVICES (docs/adding-a-service.md); ports, gateway backends and /api/v1 routes, router
+// subgraphs (supergraph.yaml is checked against this list), the outbox relay's producers and the
+// test suites' service lists all derive from it. Order matters for the all-in-one start: the
+// gateway comes last, once the services behind it listen.
+import type { ServiceDefinition, ServiceManifest } from '../platform/service';
 import { gatewayService } from '../router';
 import { identityService } from '../subgraphs/identity';
 import { ledgerService } from '../subgraphs/ledger';
 
-export const SERVICES: ServiceDefinition[] = [identityService, ledgerService, gatewayService];
+export const SERVICES: readonly ServiceDefinition[] = [identityService, ledgerService, gatewayService];
 
-/** Services that write audit events to the outbox (delivered to the ledger by the relay). */
-export const OUTBOX_PRODUCERS = new Set<string>(['identity']);
+/**
+ * Services spec 01 documents that this platform does not run yet: the gateway knows their ports
+ * and /api/v1 routes (answering 503 "not running or not deployed" until one is up). Each moves
+ * into SERVICES, with its own manifest, when it is built.
+ */
+export const PLANNED_SERVICES: readonly ServiceManifest[] = [
+  {
+    name: 'validation', version: '0.1.0', port: 8083,
+    gatewayRoutes: [{ method: 'POST', url: '/api/v1/rulepacks/execute', upstreamPath: '/validate', summary: 'Execute a rule pack (validation POST /validate)' }],
+  },
+  { name: 'ai-broker', version: '0.1.0', port: 8085 },
+  {
+    name: 'workflow', version: '0.1.0', port: 8130,
+    gatewayRoutes: [{ method: 'POST', url: '/api/v1/workflows/execute', upstreamPath: '/execute', summary: 'Execute a workflow pack (workflow POST /execute)' }],
+  },
+  {
+    name: 'ocr', version: '1.0.0', port: 8137,
+    gatewayRoutes: [{ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/api/v1/ocr/*', upstreamPath: '/', wildcard: true, summary: 'Proxied to the OCR service, path remainder kept' }],
+  },
+  { name: 'rag', version: '0.1.0', port: 8138 },
+];
+
+/** Everything the platform knows of, built or planned. */
+export function registryOf(services: readonly ServiceDefinition[] = SERVICES): ServiceManifest[] {
+  return [...services, ...PLANNED_SERVICES.filter((p) => !services.some((s) => s.name === p.name))];
+}
+
+export function manifestOf(name: string, registry: readonly ServiceManifest[] = registryOf()): ServiceManifest {
+  const found = registry.find((s) => s.name === name);
+  if (!found) throw new Error(`no service named '${name}' in the registry`);
+  return found;
+}

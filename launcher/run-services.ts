@@ -7,7 +7,8 @@ import { ConfigError } from '../platform/config/env';
 import { loadPlatformConfig, servicePort, type PlatformConfig } from '../platform/config/platform.config';
 import { openDatabase, type Database } from '../platform/db/database';
 import { createLogger, type Logger } from '../platform/logging/logger';
-import type { BuiltService, Env, ServiceDefinition } from '../platform/service';
+import type { BuiltService, Env, ServiceDefinition, ServiceManifest } from '../platform/service';
+import { registryOf } from './registry';
 
 export interface Running {
   config: PlatformConfig;
@@ -22,11 +23,13 @@ export interface RunOptions {
   env?: Env;
   /** One service on its own: `PORT` applies to it. */
   alone?: boolean;
+  /** Every service the platform knows (default: the registry). */
+  registry?: readonly ServiceManifest[];
   /** Starts process-wide background work once every service listens. */
   afterStart?: (running: Running, logger: Logger) => Promise<{ stop(): Promise<void> }[]>;
 }
 
-export async function runServices(definitions: ServiceDefinition[], options: RunOptions = {}): Promise<Running> {
+export async function runServices(definitions: readonly ServiceDefinition[], options: RunOptions = {}): Promise<Running> {
   const env = options.env ?? process.env;
   let config: PlatformConfig;
   try {
@@ -48,8 +51,8 @@ export async function runServices(definitions: ServiceDefinition[], options: Run
   const running: Running = { config, db, services: [], tasks: [], shutdown: async () => {} };
   try {
     for (const definition of definitions) {
-      const built = await definition.build({ config, db, env, logger: logger.child({ service: definition.name }) });
-      const port = servicePort(env, definition.name, options.alone);
+      const built = await definition.build({ config, db, env, logger: logger.child({ service: definition.name }), registry: options.registry ?? registryOf() });
+      const port = servicePort(env, definition, options.alone);
       await built.app.listen({ port, host: config.http.host });
       const address = built.app.server.address() as AddressInfo;
       running.services.push({ definition, built, url: `http://${config.http.host}:${address.port}` });

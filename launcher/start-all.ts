@@ -2,10 +2,10 @@
 // database unless DATABASE_URL is set.
 import { runServices } from './run-services';
 import { startOutboxTask } from './outbox-task';
-import { SERVICES } from './registry';
+import { registryOf, SERVICES } from './registry';
 
 async function main(): Promise<void> {
-  const running = await runServices(SERVICES, { afterStart: (r, logger) => startOutboxTask(r, logger, process.env) });
+  const running = await runServices(SERVICES, { afterStart: async (r, logger) => startOutboxTask({ running: r.services.map((s) => s.definition), registry: registryOf(), db: r.db, env: process.env, logger }) });
   const lines = [
     '',
     `Platform running on ${running.db.description}`,

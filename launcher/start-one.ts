@@ -3,7 +3,7 @@
 // one process only).
 import { runServices } from './run-services';
 import { startOutboxTask } from './outbox-task';
-import { SERVICES } from './registry';
+import { registryOf, SERVICES } from './registry';
 
 async function main(): Promise<void> {
   const name = process.argv[2];
@@ -16,7 +16,7 @@ async function main(): Promise<void> {
     console.error('One service per process shares state through PostgreSQL: set DATABASE_URL (or PGLITE_DIR to give this process its own embedded database).');
     process.exit(78);
   }
-  const running = await runServices([definition], { alone: true, afterStart: (r, logger) => startOutboxTask(r, logger, process.env) });
+  const running = await runServices([definition], { alone: true, afterStart: async (r, logger) => startOutboxTask({ running: r.services.map((s) => s.definition), registry: registryOf(), db: r.db, env: process.env, logger }) });
   const [service] = running.services;
   process.stdout.write(`${definition.name} ${definition.version} listening on ${service!.url} (${running.db.description})\n`);
 }

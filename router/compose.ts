@@ -51,3 +51,12 @@ export function composeFromConfig(configPath: string): string {
   });
   return composeSupergraph(sources);
 }
+
+/** Composes the subgraphs of a set of service manifests (a registry), each at its documented port. */
+export function composeRegistry(services: readonly { name: string; port: number; subgraph?: string }[], root: string): string {
+  return composeSupergraph(services.filter((s) => s.subgraph).map((s) => ({
+    name: s.name,
+    url: `http://127.0.0.1:${s.port}/graphql`,
+    sdl: fs.readFileSync(path.resolve(root, s.subgraph!), 'utf8'),
+  })));
+}

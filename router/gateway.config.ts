@@ -2,17 +2,14 @@
 // start with the kernel's env readers so a bad value stops the process with a clear message.
 import path from 'node:path';
 import { readBool, readEnum, readInt, readOptional, readString } from '../platform/config/env';
-import { serviceUrl, type ServiceName } from '../platform/config/platform.config';
-import type { Env } from '../platform/service';
+import { serviceUrl } from '../platform/config/platform.config';
+import type { Env, ServiceManifest } from '../platform/service';
 import { PROJECT_ROOT } from '../platform/project-root';
-
-/** Backends the gateway knows; each one's URL comes from `<NAME>_URL` or its documented port. */
-export const BACKENDS = ['identity', 'ledger', 'validation', 'workflow', 'ocr', 'ai-broker', 'rag'] as const satisfies readonly ServiceName[];
-export type BackendName = (typeof BACKENDS)[number];
 
 export interface GatewayConfig {
   supergraphPath: string;
-  backends: Record<BackendName, string>;
+  /** Every service of the registry but the gateway: its URL from `<NAME>_URL` or its documented port. */
+  backends: Record<string, string>;
   rateLimit: { perSecond: number; burst: number };
   corsOrigins: string[];
   upstreamTimeoutMs: number;
@@ -30,8 +27,8 @@ export interface GatewayConfig {
   subgraphUrls: Record<string, string>;
 }
 
-export function loadGatewayConfig(env: Env): GatewayConfig {
-  const backends = Object.fromEntries(BACKENDS.map((b) => [b, serviceUrl(env, b)])) as Record<BackendName, string>;
+export function loadGatewayConfig(env: Env, registry: readonly ServiceManifest[]): GatewayConfig {
+  const backends = Object.fromEntries(registry.filter((s) => s.name !== 'gateway').map((s) => [s.name, serviceUrl(env, s)]));
   const origins = readOptional(env, 'CORS_ORIGINS');
   return {
     supergraphPath: path.resolve(PROJECT_ROOT, readString(env, 'SUPERGRAPH_PATH', 'supergraph.graphql')),
@@ -73,7 +70,7 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
 export function subgraphUrl(config: GatewayConfig, subgraph: string, fallback: string): string {
   const override = config.subgraphUrls[subgraph.toLowerCase()];
   if (override) return override;
-  const backend = (BACKENDS as readonly string[]).includes(subgraph) ? (subgraph as BackendName) : undefined;
+  const backend = config.backends[subgraph];
   if (!backend) return fallback;
-  return new URL('/graphql', config.backends[backend]).toString();
+  return new URL('/graphql', backend).toString();
 }

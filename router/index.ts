@@ -1,12 +1,14 @@
 // The gateway service on :8080: one Fastify app serving the federated GraphQL router
 // (POST/GET /graphql, graphql-ws on the same path) and the REST gateway (/api/v1/..., /health).
 import cors from '@fastify/cors';
-import type { BuiltService, ServiceDefinition } from '../platform/service';
 import { createServiceApp } from '../platform/http/service-app';
-import { registerRestGateway } from '../rest-compat/gateway';
-import { BackendRegistry } from '../rest-compat/gateway/backends/backend.registry';
-import { createRateLimiter } from '../rest-compat/gateway/rate-limit/rate-limiter.factory';
+import { defineService, type BuiltService } from '../platform/service';
 import { createTokenVerifier } from './auth/token-verifier';
+import { BackendRegistry } from './edge/backends/backend.registry';
+import { corsOriginCheck } from './edge/cors.policy';
+import { proxyRoutesOf } from './edge/proxy-routes';
+import { createRateLimiter } from './edge/rate-limit/rate-limiter.factory';
+import { registerRestGateway } from './rest-gateway';
 import { createGateway } from './gateway.factory';
 import { loadGatewayConfig, subgraphUrl } from './gateway.config';
 import { mountGraphQLRoute } from './graphql/graphql.route';
@@ -14,11 +16,13 @@ import { attachSubscriptionServer } from './subscriptions/subscription.server';
 import { supergraphFromFile } from './supergraph/supergraph.source';
 import type { SupergraphModel } from './supergraph/supergraph.model';
 
-export const gatewayService: ServiceDefinition = {
+export const gatewayService = defineService({
   name: 'gateway',
   version: '0.1.0',
-  async build({ config: platform, env, logger }): Promise<BuiltService> {
-    const config = loadGatewayConfig(env);
+  port: 8080,
+  usesDatabase: false,
+  async build({ config: platform, env, logger, registry }): Promise<BuiltService> {
+    const config = loadGatewayConfig(env, registry);
     const app = await createServiceApp({
       name: 'gateway',
       title: 'Platform gateway',
@@ -27,10 +31,11 @@ export const gatewayService: ServiceDefinition = {
       config: platform,
       health: { readiness: {} },
     });
-    // An empty CORS_ORIGINS allows no cross-origin browser calls; listed origins get CORS
-    // headers and answered preflights (OPTIONS never needs a token).
+    // Listed origins (and, outside production, any localhost dev server) get CORS headers and
+    // answered preflights (OPTIONS never needs a token); everything else none.
+    const allowOrigin = corsOriginCheck(config.corsOrigins, platform.env === 'production');
     await app.register(cors, {
-      origin: config.corsOrigins.includes('*') ? true : config.corsOrigins,
+      origin: (origin, done) => done(null, allowOrigin(origin)),
       credentials: !config.corsOrigins.includes('*'),
       exposedHeaders: ['X-Correlation-ID', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'],
       maxAge: 600,
@@ -39,12 +44,12 @@ export const gatewayService: ServiceDefinition = {
     const verifier = createTokenVerifier({
       strategy: config.tokenVerification,
       jwtSecret: platform.auth.jwtSecret,
-      identityUrl: config.backends.identity,
+      identityUrl: config.backends.identity ?? '',
       cache: config.tokenCache,
     });
     const limiter = createRateLimiter(config.rateLimit, platform.redisUrl);
     const backends = new BackendRegistry(config);
-    await registerRestGateway(app, { config, verifier, limiter, backends, bodyLimitBytes: platform.http.bodyLimitBytes });
+    await registerRestGateway(app, { config, verifier, limiter, backends, routes: proxyRoutesOf(registry), bodyLimitBytes: platform.http.bodyLimitBytes });
 
     let model: SupergraphModel | undefined;
     const resolveUrl = (name: string, routingUrl = model?.routingUrl(name) ?? '') => subgraphUrl(config, name, routingUrl);
@@ -74,4 +79,4 @@ export const gatewayService: ServiceDefinition = {
     });
     return { app };
   },
-};
+});

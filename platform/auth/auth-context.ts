@@ -1,4 +1,5 @@
-// Who is calling, as every service sees it after the token is verified.
+// Who is calling, as every service sees it after the token is verified, and the checks on roles
+// and scopes. The tenant rule (who may act in which tenant) is in tenant.rule.ts.
 import { ForbiddenError } from '../errors/domain-errors';
 
 export interface AuthContext {
@@ -12,6 +13,12 @@ export interface AuthContext {
 
 export type Scope = 'read' | 'write' | 'admin';
 
+/**
+ * The platform operator's role. A tenant's `admin` manages its own tenant only; acting in another
+ * tenant needs this role, which no seeded development user holds (docs/security.md).
+ */
+export const PLATFORM_ADMIN_ROLE = 'platform-admin';
+
 export function hasRole(auth: AuthContext, role: string): boolean {
   return auth.roles.includes(role);
 }
@@ -20,24 +27,23 @@ export function hasScope(auth: AuthContext, scope: string): boolean {
   return auth.scopes.includes(scope) || auth.scopes.includes('admin');
 }
 
+/** Tenant admins and platform operators. */
+export function isAdmin(auth: AuthContext): boolean {
+  return hasRole(auth, 'admin') || isPlatformOperator(auth);
+}
+
+export function isPlatformOperator(auth: AuthContext): boolean {
+  return !auth.isService && hasRole(auth, PLATFORM_ADMIN_ROLE);
+}
+
 export function assertAdmin(auth: AuthContext): void {
-  if (!hasRole(auth, 'admin')) throw new ForbiddenError('Admin access required');
+  if (!isAdmin(auth)) throw new ForbiddenError('Admin access required');
+}
+
+export function assertPlatformOperator(auth: AuthContext): void {
+  if (!isPlatformOperator(auth)) throw new ForbiddenError('Platform admin access required');
 }
 
 export function assertScope(auth: AuthContext, scope: Scope): void {
   if (!hasScope(auth, scope)) throw new ForbiddenError(`Scope '${scope}' required`);
-}
-
-/** Platform admins (admin role in the `default` tenant) and service accounts act for any tenant. */
-export function actsForAnyTenant(auth: AuthContext): boolean {
-  return auth.isService || (hasRole(auth, 'admin') && auth.tenantId === 'default');
-}
-
-/** A tenant a caller may act in: its own, or any when it acts platform-wide. */
-export function canActForTenant(auth: AuthContext, tenantId: string): boolean {
-  return auth.tenantId === tenantId || actsForAnyTenant(auth);
-}
-
-export function assertTenantAccess(auth: AuthContext, tenantId: string): void {
-  if (!canActForTenant(auth, tenantId)) throw new ForbiddenError('Access to this tenant is not allowed');
 }

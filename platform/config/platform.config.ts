@@ -78,26 +78,24 @@ export function loadPlatformConfig(env: Env = process.env): PlatformConfig {
   };
 }
 
-/** Default ports from spec 01's service table; `<SERVICE>_PORT` overrides, `PORT` for a lone service. */
-export const DEFAULT_PORTS = {
-  gateway: 8080,
-  identity: 8082,
-  validation: 8083,
-  'ai-broker': 8085,
-  workflow: 8130,
-  ledger: 8136,
-  ocr: 8137,
-  rag: 8138,
-} as const;
-export type ServiceName = keyof typeof DEFAULT_PORTS;
-
-export function servicePort(env: Env, service: ServiceName, alone = false): number {
-  const specific = `${service.toUpperCase().replace('-', '_')}_PORT`;
-  if (alone && readOptional(env, specific) === undefined) return readPort(env, 'PORT', DEFAULT_PORTS[service]);
-  return readPort(env, specific, DEFAULT_PORTS[service]);
+/** A service's name and documented port, as its manifest declares them (platform/service.ts). */
+export interface ServiceAddress {
+  name: string;
+  port: number;
 }
 
-export function serviceUrl(env: Env, service: ServiceName): string {
-  const name = `${service.toUpperCase().replace('-', '_')}_URL`;
-  return readUrl(env, name, ['http:', 'https:']) ?? `http://127.0.0.1:${servicePort(env, service)}`;
+function envPrefix(name: string): string {
+  return name.toUpperCase().replace(/-/g, '_');
+}
+
+/** `<SERVICE>_PORT` overrides the documented port; `PORT` applies to a service started alone. */
+export function servicePort(env: Env, service: ServiceAddress, alone = false): number {
+  const specific = `${envPrefix(service.name)}_PORT`;
+  if (alone && readOptional(env, specific) === undefined) return readPort(env, 'PORT', service.port);
+  return readPort(env, specific, service.port);
+}
+
+/** Where clients find a service: `<SERVICE>_URL`, or its port on this host. */
+export function serviceUrl(env: Env, service: ServiceAddress): string {
+  return readUrl(env, `${envPrefix(service.name)}_URL`, ['http:', 'https:']) ?? `http://127.0.0.1:${servicePort(env, service)}`;
 }

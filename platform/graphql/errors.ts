@@ -10,7 +10,12 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
   const original = unwrapResolverError(error);
   if (original instanceof DomainError) {
     const extensions: Record<string, unknown> = { code: original.code };
-    if (original instanceof InputError) extensions.issues = original.issues;
+    // Domain issues name domain fields, which are the GraphQL argument and input names; the
+    // first one is also `extensions.field`, so a form can put the message beside its field.
+    if (original instanceof InputError) {
+      extensions.issues = original.issues;
+      extensions.field = original.issues[0]?.loc.join('.');
+    }
     return { message: original.message, locations: formatted.locations, path: formatted.path, extensions };
   }
   if (original instanceof GraphQLError || formatted.extensions?.code) return formatted;

@@ -1,8 +1,8 @@
-// A service's SDL lives in subgraphs/<service>/schema.graphql (the file supergraph.yaml composes).
+// A service's SDL file, as its manifest names it (relative to the repository root).
 import fs from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../project-root';
 
-export function readSubgraphSchema(service: string): string {
-  return fs.readFileSync(path.join(PROJECT_ROOT, 'subgraphs', service, 'schema.graphql'), 'utf8');
+export function readSubgraphSchema(file: string): string {
+  return fs.readFileSync(path.resolve(PROJECT_ROOT, file), 'utf8');
 }

@@ -23,13 +23,36 @@ export function sendUnprocessable(reply: FastifyReply, issues: InputIssue[]): Fa
   return reply.code(422).send({ detail: issues });
 }
 
+/** Where a route's domain fields come from on the wire, when the route does not say. */
+export type InputLocation = 'body' | 'query' | 'path';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Where the fields named by the domain's input errors arrive (default: by method). */
+    inputLocation?: InputLocation;
+  }
+}
+
+const WIRE_LOCATIONS = new Set(['body', 'query', 'path', 'header']);
+
+const snakeCase = (segment: string | number) => (typeof segment === 'string' ? segment.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) : segment);
+
+/**
+ * Domain code names its own fields (`eventType`); REST reports the wire's names as FastAPI does
+ * (`["body", "event_type"]`). Issues already located (by route schemas) pass unchanged.
+ */
+export function restIssues(issues: InputIssue[], request: FastifyRequest): InputIssue[] {
+  const where = request.routeOptions.config?.inputLocation ?? (['GET', 'HEAD', 'DELETE'].includes(request.method) ? 'query' : 'body');
+  return issues.map((i) => (WIRE_LOCATIONS.has(String(i.loc[0])) ? i : { ...i, loc: [where, ...i.loc.map(snakeCase)] }));
+}
+
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (err instanceof DomainError) {
       const status = STATUS[err.code];
       if (err.code === 'UNAUTHENTICATED') reply.header('WWW-Authenticate', 'Bearer');
       if (err instanceof UnavailableError && err.retryAfterSeconds) reply.header('Retry-After', String(err.retryAfterSeconds));
-      if (err instanceof InputError) return sendUnprocessable(reply, err.issues);
+      if (err instanceof InputError) return sendUnprocessable(reply, restIssues(err.issues, request));
       return reply.code(status).send({ detail: err.message });
     }
     if (err.validation) {

@@ -1,14 +1,14 @@
 // Who-am-I and the admin routes (tenants, roles, users, service accounts). Authentication is one
 // hook on all of them; the permission rules live in the services they call.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { authenticate } from '../../platform/http/auth-hooks';
+import { callerOf } from '../../platform/http/caller';
 import type { IdentityServices } from '../../subgraphs/identity/identity.module';
 import {
   AssignRoleBody, errors, MeResponse, RoleBody, RoleOut, RoleQuery, RolesResponse, ServiceAccountBody, ServiceAccountOut,
   TenantBody, TenantOut, TenantsResponse, UserBody, UserOut, UserParams, UsersQuery, UsersResponse,
   type AssignRoleBodyT, type RoleBodyT, type RoleQueryT, type ServiceAccountBodyT, type TenantBodyT, type UserBodyT, type UserParamsT, type UsersQueryT,
 } from './identity.schemas';
-import { callContext, roleOut, tenantOut, userOut } from './identity.views';
+import { roleOut, tenantOut, userOut } from './identity.views';
 
 const security = [{ bearerAuth: [] }];
 const adminErrors = { 401: errors[401], 403: errors[403], 422: errors[422] };
@@ -29,18 +29,14 @@ async function prepareRoleRequest(request: FastifyRequest): Promise<void> {
 }
 
 export function registerAdminRoutes(app: FastifyInstance, services: IdentityServices): void {
-  const auth = authenticate(services.verifier);
-
   app.get('/v1/me', {
-    preHandler: auth,
     schema: { tags: ['users'], summary: 'The caller', security, response: { 200: MeResponse, 401: errors[401] } },
   }, async (request) => {
-    const me = await services.users.me(callContext(request));
+    const me = await services.users.me(callerOf(request));
     return { username: me.username, tenant_id: me.tenantId, roles: me.roles, scopes: me.scopes, email: me.email };
   });
 
   app.get('/v1/tenants', {
-    preHandler: auth,
     schema: {
       tags: ['tenants'],
       summary: 'List tenants (admin)',
@@ -48,23 +44,21 @@ export function registerAdminRoutes(app: FastifyInstance, services: IdentityServ
       security,
       response: { 200: TenantsResponse, ...adminErrors },
     },
-  }, async (request) => ({ tenants: (await services.tenants.list(callContext(request))).map((t) => ({ id: t.id, name: t.name })) }));
+  }, async (request) => ({ tenants: (await services.tenants.list(callerOf(request))).map((t) => ({ id: t.id, name: t.name })) }));
 
   app.post<{ Body: TenantBodyT }>('/v1/tenants', {
-    preHandler: auth,
     schema: { tags: ['tenants'], summary: 'Create a tenant (platform admin)', security, body: TenantBody, response: { 201: TenantOut, ...adminErrors, ...conflict } },
   }, async (request, reply) => {
-    const tenant = await services.tenants.create(callContext(request), { id: request.body.id, name: request.body.name, metadata: request.body.metadata });
+    const tenant = await services.tenants.create(callerOf(request), { id: request.body.id, name: request.body.name, metadata: request.body.metadata });
     return reply.code(201).send(tenantOut(tenant));
   });
 
   app.get('/v1/roles', {
-    preHandler: auth,
     schema: { tags: ['roles'], summary: 'List roles', security, response: { 200: RolesResponse, 401: errors[401] } },
-  }, async (request) => ({ roles: (await services.roles.list(callContext(request))).map(roleOut) }));
+  }, async (request) => ({ roles: (await services.roles.list(callerOf(request))).map(roleOut) }));
 
   app.post<{ Querystring: RoleQueryT; Body: RoleBodyT | undefined }>('/v1/roles', {
-    preHandler: auth,
+    config: { inputLocation: 'query' },
     preValidation: prepareRoleRequest,
     schema: {
       tags: ['roles'],
@@ -75,14 +69,13 @@ export function registerAdminRoutes(app: FastifyInstance, services: IdentityServ
       body: RoleBody,
       response: { 200: RoleOut, ...adminErrors, ...conflict },
     },
-  }, async (request) => roleOut(await services.roles.create(callContext(request), {
+  }, async (request) => roleOut(await services.roles.create(callerOf(request), {
     name: request.query.role_name,
     scopes: [...(request.query.scopes ?? []), ...(request.body?.scopes ?? [])],
     description: request.body?.description ?? request.query.description ?? null,
   })));
 
   app.get<{ Querystring: UsersQueryT }>('/v1/users', {
-    preHandler: auth,
     schema: {
       tags: ['users'],
       summary: 'List users (admin, paginated)',
@@ -92,12 +85,11 @@ export function registerAdminRoutes(app: FastifyInstance, services: IdentityServ
       response: { 200: UsersResponse, ...adminErrors },
     },
   }, async (request) => {
-    const page = await services.users.list(callContext(request), { first: request.query.limit, after: request.query.cursor, tenantId: request.query.tenant_id });
+    const page = await services.users.list(callerOf(request), { first: request.query.limit, after: request.query.cursor, tenantId: request.query.tenant_id });
     return { users: page.users.map(userOut), next_cursor: page.nextCursor };
   });
 
   app.post<{ Body: UserBodyT }>('/v1/users', {
-    preHandler: auth,
     schema: {
       tags: ['users'],
       summary: 'Create a user (admin)',
@@ -108,19 +100,17 @@ export function registerAdminRoutes(app: FastifyInstance, services: IdentityServ
     },
   }, async (request, reply) => {
     const b = request.body;
-    const user = await services.users.create(callContext(request), {
+    const user = await services.users.create(callerOf(request), {
       username: b.username, password: b.password, email: b.email ?? null, tenantId: b.tenant_id, roles: b.roles, isVerified: b.is_verified,
     });
     return reply.code(201).send(userOut(user));
   });
 
   app.post<{ Params: UserParamsT; Body: AssignRoleBodyT }>('/v1/users/:user_id/roles', {
-    preHandler: auth,
     schema: { tags: ['users'], summary: 'Assign a role to a user (admin)', security, params: UserParams, body: AssignRoleBody, response: { 200: UserOut, ...adminErrors, ...conflict, ...notFound } },
-  }, async (request) => userOut(await services.users.assignRole(callContext(request), { userId: request.params.user_id, roleName: request.body.role_name })));
+  }, async (request) => userOut(await services.users.assignRole(callerOf(request), { userId: request.params.user_id, roleName: request.body.role_name })));
 
   app.post<{ Body: ServiceAccountBodyT }>('/v1/service-accounts', {
-    preHandler: auth,
     schema: {
       tags: ['service-accounts'],
       summary: 'Create a service account (platform admin)',
@@ -131,7 +121,7 @@ export function registerAdminRoutes(app: FastifyInstance, services: IdentityServ
     },
   }, async (request, reply) => {
     const b = request.body;
-    const account = await services.serviceAccounts.create(callContext(request), { name: b.name, scopes: b.scopes, tenantId: b.tenant_id, description: b.description });
+    const account = await services.serviceAccounts.create(callerOf(request), { name: b.name, scopes: b.scopes, tenantId: b.tenant_id, description: b.description });
     return reply.code(201).send({ id: account.id, client_id: account.clientId, client_secret: account.clientSecret, tenant_id: account.tenantId, roles: account.roles, scopes: account.scopes });
   });
 }

@@ -3,14 +3,14 @@
 // AuthService.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { InputError } from '../../platform/errors/domain-errors';
-import { authenticate } from '../../platform/http/auth-hooks';
+import { callerOf } from '../../platform/http/caller';
 import type { IdentityServices } from '../../subgraphs/identity/identity.module';
-import { DEFAULT_TENANT } from '../../subgraphs/identity/identity.types';
+import { DEFAULT_TENANT } from '../../platform/auth/tenant.rule';
 import {
   ClientCredentialsBody, errors, LoginBody, PasswordForm, RefreshBody, RevokeResponse, ServiceTokenResponse, TokenResponse, VerifyResponse,
   type ClientCredentialsBodyT, type LoginBodyT, type PasswordFormT, type RefreshBodyT,
 } from './identity.schemas';
-import { callContext } from './identity.views';
+
 
 const FORM = 'application/x-www-form-urlencoded';
 const bearer = [{ bearerAuth: [] }];
@@ -35,6 +35,7 @@ export function registerAuthRoutes(app: FastifyInstance, services: IdentityServi
   const { auth } = services;
 
   app.post<{ Body: PasswordFormT }>('/v1/auth/token', {
+    config: { auth: 'public' },
     preValidation: requireForm,
     schema: {
       tags: ['auth'],
@@ -44,9 +45,10 @@ export function registerAuthRoutes(app: FastifyInstance, services: IdentityServi
       body: PasswordForm,
       response: { 200: TokenResponse, ...errors },
     },
-  }, async (request) => tokenOut(await auth.login(callContext(request), credentialsOf(request.body))));
+  }, async (request) => tokenOut(await auth.login(callerOf(request), credentialsOf(request.body))));
 
   app.post<{ Body: LoginBodyT }>('/v1/auth/login', {
+    config: { auth: 'public' },
     schema: {
       tags: ['auth'],
       summary: 'JSON login',
@@ -54,9 +56,10 @@ export function registerAuthRoutes(app: FastifyInstance, services: IdentityServi
       body: LoginBody,
       response: { 200: TokenResponse, ...errors },
     },
-  }, async (request) => tokenOut(await auth.login(callContext(request), credentialsOf(request.body))));
+  }, async (request) => tokenOut(await auth.login(callerOf(request), credentialsOf(request.body))));
 
   app.post<{ Body: RefreshBodyT }>('/v1/auth/refresh', {
+    config: { auth: 'public' },
     schema: {
       tags: ['auth'],
       summary: 'Rotate a refresh token',
@@ -64,9 +67,10 @@ export function registerAuthRoutes(app: FastifyInstance, services: IdentityServi
       body: RefreshBody,
       response: { 200: TokenResponse, ...errors },
     },
-  }, async (request) => tokenOut(await auth.refresh(callContext(request), request.body.refresh_token)));
+  }, async (request) => tokenOut(await auth.refresh(callerOf(request), request.body.refresh_token)));
 
   const revoke = {
+    config: { auth: 'public' as const },
     schema: {
       tags: ['auth'],
       summary: 'Log out: revoke a refresh token',
@@ -76,13 +80,14 @@ export function registerAuthRoutes(app: FastifyInstance, services: IdentityServi
     },
   };
   const revokeHandler = async (request: FastifyRequest<{ Body: RefreshBodyT }>) => {
-    await auth.revoke(callContext(request), request.body.refresh_token);
+    await auth.revoke(callerOf(request), request.body.refresh_token);
     return { revoked: true };
   };
   app.post<{ Body: RefreshBodyT }>('/v1/auth/logout', revoke, revokeHandler);
   app.post<{ Body: RefreshBodyT }>('/v1/auth/revoke', revoke, revokeHandler);
 
   app.post<{ Body: ClientCredentialsBodyT }>('/v1/auth/service-token', {
+    config: { auth: 'public' },
     schema: {
       tags: ['auth'],
       summary: 'Client-credentials grant for service accounts',
@@ -92,12 +97,11 @@ export function registerAuthRoutes(app: FastifyInstance, services: IdentityServi
       response: { 200: ServiceTokenResponse, ...errors },
     },
   }, async (request) => {
-    const token = await auth.serviceToken(callContext(request), { clientId: request.body.client_id, clientSecret: request.body.client_secret });
+    const token = await auth.serviceToken(callerOf(request), { clientId: request.body.client_id, clientSecret: request.body.client_secret });
     return { access_token: token.accessToken, token_type: token.tokenType, expires_in: token.expiresIn, scope: token.scopes.join(' ') };
   });
 
   app.get('/v1/auth/verify', {
-    preHandler: authenticate(services.verifier),
     schema: {
       tags: ['auth'],
       summary: 'Verify an access token',

@@ -1,10 +1,5 @@
 // Domain records to the REST shapes (snake_case, ISO timestamps).
-import type { FastifyRequest } from 'fastify';
-import type { CallContext, RoleRecord, TenantRecord, UserView } from '../../subgraphs/identity/identity.types';
-
-export function callContext(request: FastifyRequest): CallContext {
-  return { auth: request.auth, correlationId: request.id };
-}
+import type { RoleRecord, TenantRecord, UserView } from '../../subgraphs/identity/identity.types';
 
 export function userOut(u: UserView) {
   return {

@@ -1,38 +1,27 @@
-// Who may do what in identity. Every service method starts with one of these checks.
-// A platform admin is an admin of tenant `default`; a tenant's admin acts only in its tenant.
-import { assertAdmin, hasRole, type AuthContext } from '../../platform/auth/auth-context';
-import { AuthenticationError, ForbiddenError } from '../../platform/errors/domain-errors';
-import { ALL_TENANTS, DEFAULT_TENANT, type CallContext, type TenantScope } from './identity.types';
+// Who may do what in identity, on the platform's one tenant rule (platform/auth/tenant.rule.ts).
+// A tenant's admin manages its own tenant; platform operators any tenant; every service method
+// starts with one of these checks.
+import { assertAdmin, assertPlatformOperator, isPlatformOperator, type AuthContext } from '../../platform/auth/auth-context';
+import { requireAuth, type Caller } from '../../platform/auth/caller';
+import { actsForAnyTenant } from '../../platform/auth/tenant.rule';
+import { ALL_TENANTS, type TenantScope } from './identity.types';
 
-export function requireCaller(ctx: CallContext): AuthContext {
-  if (!ctx.auth) throw new AuthenticationError('Not authenticated');
-  return ctx.auth;
-}
-
-export function isPlatformAdmin(auth: AuthContext): boolean {
-  return hasRole(auth, 'admin') && auth.tenantId === DEFAULT_TENANT;
-}
-
-export function requireAdmin(ctx: CallContext): AuthContext {
-  const auth = requireCaller(ctx);
+export function requireAdmin(caller: Caller): AuthContext {
+  const auth = requireAuth(caller);
   assertAdmin(auth);
   return auth;
 }
 
-export function requirePlatformAdmin(ctx: CallContext): AuthContext {
-  const auth = requireAdmin(ctx);
-  if (!isPlatformAdmin(auth)) throw new ForbiddenError('Platform admin access required');
+/** A non-admin hears the spec's 'Admin access required' first; a tenant admin, that it needs more. */
+export function requirePlatformOperator(caller: Caller): AuthContext {
+  const auth = requireAdmin(caller);
+  assertPlatformOperator(auth);
   return auth;
 }
 
-/** The widest set of tenants the caller may read: all for platform admins and services. */
+/** The widest set of tenants the caller may read: all for platform operators and services. */
 export function readScopeOf(auth: AuthContext): TenantScope {
-  return isPlatformAdmin(auth) || auth.isService ? ALL_TENANTS : auth.tenantId;
+  return actsForAnyTenant(auth) ? ALL_TENANTS : auth.tenantId;
 }
 
-/** The tenant an admin action targets: the requested one if the caller may act there. */
-export function targetTenant(auth: AuthContext, requested: string | undefined): string {
-  const tenantId = requested ?? auth.tenantId;
-  if (tenantId !== auth.tenantId && !isPlatformAdmin(auth)) throw new ForbiddenError('Access to this tenant is not allowed');
-  return tenantId;
-}
+export { isPlatformOperator };

@@ -3,14 +3,15 @@
 // resolvers both call these methods.
 import { randomUUID } from 'node:crypto';
 import type { AuthContext } from '../../platform/auth/auth-context';
+import type { Caller } from '../../platform/auth/caller';
+import { DEFAULT_TENANT } from '../../platform/auth/tenant.rule';
 import type { AccessTokens } from '../../platform/auth/jwt';
 import { AuthenticationError } from '../../platform/errors/domain-errors';
 import type { TokenAuthenticator } from '../../platform/http/auth-hooks';
-import { auditEvent, IDENTITY_EVENTS } from './audit.events';
+import { auditEvent } from '../../platform/outbox/outbox.writer';
+import { IDENTITY_EVENTS } from './audit.events';
 import {
   ALL_TENANTS,
-  DEFAULT_TENANT,
-  type CallContext,
   type IdentityStores,
   type IdentityUnitOfWork,
   type ServiceToken,
@@ -43,7 +44,7 @@ export class AuthService {
   }
 
   /** Password grant and JSON login. Every failure is the same AuthenticationError. */
-  async login(ctx: CallContext, input: { username: string; password: string; tenantId: string }): Promise<TokenPair> {
+  async login(caller: Caller, input: { username: string; password: string; tenantId: string }): Promise<TokenPair> {
     const { stores, hasher } = this.deps;
     const [user, tenants] = await Promise.all([
       stores.users.findForLogin(input.tenantId, input.username),
@@ -59,21 +60,21 @@ export class AuthService {
       : user.isService ? 'not_a_person'
       : null;
     if (reason !== null || !user) {
-      await this.recordFailure(ctx, { tenantId: tenant ? tenant.id : DEFAULT_TENANT, requestedTenant: input.tenantId, username: input.username, grant: 'password', reason: reason ?? 'unknown_user' });
+      await this.recordFailure(caller, { tenantId: tenant ? tenant.id : DEFAULT_TENANT, requestedTenant: input.tenantId, username: input.username, grant: 'password', reason: reason ?? 'unknown_user' });
       throw new AuthenticationError();
     }
     return stores.transaction(async (s) => {
       const now = this.now();
       await s.users.recordLogin(user.tenantId, user.id, now);
       const pair = await this.issuePair(s, user, randomUUID(), now);
-      await s.outbox.append(auditEvent(ctx, { tenantId: user.tenantId, type: IDENTITY_EVENTS.loginSucceeded, actor: user.username, data: { username: user.username, user_id: user.id, grant: 'password' } }));
-      await s.outbox.append(auditEvent(ctx, { tenantId: user.tenantId, type: IDENTITY_EVENTS.tokenIssued, actor: user.username, data: tokenEventData(user, this.deps.tokens.expiresIn, 'password') }));
+      await s.outbox.append(auditEvent(caller, { tenantId: user.tenantId, type: IDENTITY_EVENTS.loginSucceeded, actor: user.username, data: { username: user.username, user_id: user.id, grant: 'password' } }));
+      await s.outbox.append(auditEvent(caller, { tenantId: user.tenantId, type: IDENTITY_EVENTS.tokenIssued, actor: user.username, data: tokenEventData(user, this.deps.tokens.expiresIn, 'password') }));
       return pair;
     });
   }
 
   /** Rotates a refresh token. A token that was already rotated revokes its whole family. */
-  async refresh(ctx: CallContext, refreshToken: string): Promise<TokenPair> {
+  async refresh(caller: Caller, refreshToken: string): Promise<TokenPair> {
     const outcome = await this.deps.stores.transaction(async (s): Promise<RefreshOutcome> => {
       const now = this.now();
       const record = await s.refreshTokens.findByHash(hashRefreshToken(refreshToken));
@@ -84,7 +85,7 @@ export class AuthService {
       const replayed = async (): Promise<RefreshOutcome> => {
         // Replay of a rotated token: whoever holds the family may be an attacker, so end it.
         const count = await s.refreshTokens.revokeFamily(record.familyId);
-        await s.outbox.append(auditEvent(ctx, { tenantId: user.tenantId, type: IDENTITY_EVENTS.tokenRevoked, actor: user.username, data: { username: user.username, family_id: record.familyId, reason: 'reuse_detected', revoked_count: count } }));
+        await s.outbox.append(auditEvent(caller, { tenantId: user.tenantId, type: IDENTITY_EVENTS.tokenRevoked, actor: user.username, data: { username: user.username, family_id: record.familyId, reason: 'reuse_detected', revoked_count: count } }));
         return { ok: false };
       };
       if (record.usedAt !== null) return replayed();
@@ -93,7 +94,7 @@ export class AuthService {
       const [tenant] = await s.tenants.findByIds(user.tenantId, [user.tenantId]);
       if (!tenant?.isActive) return { ok: false };
       const pair = await this.issuePair(s, user, record.familyId, now);
-      await s.outbox.append(auditEvent(ctx, { tenantId: user.tenantId, type: IDENTITY_EVENTS.tokenRefreshed, actor: user.username, data: { ...tokenEventData(user, this.deps.tokens.expiresIn, 'refresh_token'), family_id: record.familyId } }));
+      await s.outbox.append(auditEvent(caller, { tenantId: user.tenantId, type: IDENTITY_EVENTS.tokenRefreshed, actor: user.username, data: { ...tokenEventData(user, this.deps.tokens.expiresIn, 'refresh_token'), family_id: record.familyId } }));
       return { ok: true, pair };
     });
     // Thrown after the transaction so a reuse's revocation commits.
@@ -102,34 +103,34 @@ export class AuthService {
   }
 
   /** Logout: revokes the token's family. Unknown tokens are accepted silently (RFC 7009 §2.2). */
-  async revoke(ctx: CallContext, refreshToken: string): Promise<void> {
+  async revoke(caller: Caller, refreshToken: string): Promise<void> {
     await this.deps.stores.transaction(async (s) => {
       const record = await s.refreshTokens.findByHash(hashRefreshToken(refreshToken));
       if (!record) return;
       const count = await s.refreshTokens.revokeFamily(record.familyId);
       const [user] = await s.users.findByIds(ALL_TENANTS, [record.userId]);
       if (count > 0 && user) {
-        await s.outbox.append(auditEvent(ctx, { tenantId: user.tenantId, type: IDENTITY_EVENTS.tokenRevoked, actor: user.username, data: { username: user.username, family_id: record.familyId, reason: 'logout', revoked_count: count } }));
+        await s.outbox.append(auditEvent(caller, { tenantId: user.tenantId, type: IDENTITY_EVENTS.tokenRevoked, actor: user.username, data: { username: user.username, family_id: record.familyId, reason: 'logout', revoked_count: count } }));
       }
     });
   }
 
   /** Client-credentials grant for service accounts: an access token, no refresh token (RFC 6749 §4.4.3). */
-  async serviceToken(ctx: CallContext, input: { clientId: string; clientSecret: string }): Promise<ServiceToken> {
+  async serviceToken(caller: Caller, input: { clientId: string; clientSecret: string }): Promise<ServiceToken> {
     const { stores, hasher } = this.deps;
     // client_id is a platform-unique username; the secret is what proves the caller.
     const [account] = await stores.users.findByUsernames(ALL_TENANTS, [input.clientId]);
     const secretOk = account ? await hasher.verify(input.clientSecret, account.passwordHash) : (await hasher.verifyDummy(input.clientSecret), false);
     const reason: FailureReason | null = !account ? 'unknown_user' : !secretOk ? 'bad_credentials' : !account.isActive ? 'inactive_user' : !account.isService ? 'not_a_service' : null;
     if (reason !== null || !account) {
-      await this.recordFailure(ctx, { tenantId: account?.tenantId ?? DEFAULT_TENANT, username: input.clientId, grant: 'client_credentials', reason: reason ?? 'unknown_user' });
+      await this.recordFailure(caller, { tenantId: account?.tenantId ?? DEFAULT_TENANT, username: input.clientId, grant: 'client_credentials', reason: reason ?? 'unknown_user' });
       throw new AuthenticationError();
     }
     return stores.transaction(async (s) => {
       const now = this.now();
       await s.users.recordLogin(account.tenantId, account.id, now);
       const accessToken = await this.deps.tokens.issue(claimsOf(account), now.getTime());
-      await s.outbox.append(auditEvent(ctx, { tenantId: account.tenantId, type: IDENTITY_EVENTS.serviceTokenIssued, actor: account.username, data: tokenEventData(account, this.deps.tokens.expiresIn, 'client_credentials') }));
+      await s.outbox.append(auditEvent(caller, { tenantId: account.tenantId, type: IDENTITY_EVENTS.serviceTokenIssued, actor: account.username, data: tokenEventData(account, this.deps.tokens.expiresIn, 'client_credentials') }));
       return { accessToken, tokenType: 'bearer', expiresIn: this.deps.tokens.expiresIn, scopes: scopesOf(account.roles) };
     });
   }
@@ -151,9 +152,9 @@ export class AuthService {
     return { accessToken, tokenType: 'bearer', expiresIn: this.deps.tokens.expiresIn, refreshToken };
   }
 
-  private async recordFailure(ctx: CallContext, f: { tenantId: string; requestedTenant?: string; username: string; grant: string; reason: FailureReason }): Promise<void> {
+  private async recordFailure(caller: Caller, f: { tenantId: string; requestedTenant?: string; username: string; grant: string; reason: FailureReason }): Promise<void> {
     // No change to record it with, so the event is written alone.
-    await this.deps.stores.outbox.append(auditEvent(ctx, {
+    await this.deps.stores.outbox.append(auditEvent(caller, {
       tenantId: f.tenantId,
       type: IDENTITY_EVENTS.loginFailed,
       actor: f.username,

@@ -1,7 +1,7 @@
 // Identity's own settings, parsed once at build time with the platform's env helpers so a bad
 // value stops the service with a message naming the variable. Shared settings (JWT secret,
 // token lifetimes) stay in PlatformConfig.
-import { ConfigError, readBool, readInt, readString } from '../../platform/config/env';
+import { ConfigError, readBool, readInt, readOptional, readString } from '../../platform/config/env';
 import type { Env } from '../../platform/service';
 
 export interface DevUser {
@@ -25,6 +25,12 @@ export interface IdentityConfig {
   entityMaxAgeSeconds: number;
   /** Page size limit of user listings. */
   maxPageSize: number;
+  /**
+   * The platform operator (role `platform-admin`) created at first start from
+   * PLATFORM_ADMIN_USERNAME / PLATFORM_ADMIN_PASSWORD, in its own tenant (PLATFORM_ADMIN_TENANT,
+   * default `platform`). None when unset: no seeded user crosses tenants.
+   */
+  platformAdmin?: DevUser & { tenantId: string };
 }
 
 /** Documented defaults for development only (docs/identity.md); override them anywhere shared. */
@@ -51,6 +57,18 @@ export function loadIdentityConfig(env: Env): IdentityConfig {
     entityMaxAgeSeconds: readInt(env, 'IDENTITY_ENTITY_MAX_AGE_SECONDS', 5, { min: 0, max: 300 }),
     maxPageSize: 100,
   };
+  const operator = readOptional(env, 'PLATFORM_ADMIN_USERNAME');
+  const operatorPassword = readOptional(env, 'PLATFORM_ADMIN_PASSWORD');
+  if ((operator === undefined) !== (operatorPassword === undefined)) {
+    throw new ConfigError('PLATFORM_ADMIN_USERNAME and PLATFORM_ADMIN_PASSWORD go together');
+  }
+  if (operator !== undefined && operatorPassword !== undefined) {
+    if (operatorPassword.length < 12) throw new ConfigError('PLATFORM_ADMIN_PASSWORD must be at least 12 characters');
+    if ([config.devAdmin.username, config.devUser.username].includes(operator) && config.seedDevUsers) {
+      throw new ConfigError('PLATFORM_ADMIN_USERNAME must differ from the development users');
+    }
+    config.platformAdmin = { username: operator, password: operatorPassword, tenantId: readString(env, 'PLATFORM_ADMIN_TENANT', 'platform') };
+  }
   if (config.devAdmin.username === config.devUser.username) {
     throw new ConfigError('DEV_ADMIN_USERNAME and DEV_USER_USERNAME must differ');
   }

@@ -1,7 +1,9 @@
 // Wires identity's services from their dependencies. REST routes and GraphQL resolvers receive
 // this one bundle, so both doors call the same instances.
 import { AccessTokens } from '../../platform/auth/jwt';
+import { operatorAccessData, OPERATOR_ACCESS_EVENT, TenantAccess } from '../../platform/auth/tenant-access';
 import type { PlatformConfig } from '../../platform/config/platform.config';
+import { auditEvent } from '../../platform/outbox/outbox.writer';
 import { AuthService } from './auth.service';
 import type { IdentityConfig } from './identity.config';
 import type { IdentityUnitOfWork } from './identity.types';
@@ -27,9 +29,13 @@ export function createIdentityServices(stores: IdentityUnitOfWork, platform: Pla
   const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
   const verifier = new CachedTokenVerifier(tokens, config.verifyCacheSize);
   const hasher = new ScryptPasswordHasher(config.scryptLogN);
+  // An operator's action in another tenant reaches that tenant's ledger through the outbox.
+  const access = new TenantAccess((a) => stores.outbox.append(auditEvent(a, {
+    tenantId: a.tenantId, type: OPERATOR_ACCESS_EVENT, actor: a.operator, data: operatorAccessData(a),
+  })));
   return {
     auth: new AuthService({ stores, hasher, tokens, verifier, refreshTokenDays: platform.auth.refreshTokenExpireDays }),
-    users: new UserService(stores, hasher, config.maxPageSize),
+    users: new UserService(stores, hasher, config.maxPageSize, access),
     tenants: new TenantService(stores),
     roles: new RoleService(stores),
     serviceAccounts: new ServiceAccountService(stores, hasher),

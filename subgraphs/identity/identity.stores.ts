@@ -2,8 +2,8 @@
 // interactive transaction (so an audit event commits together with its change).
 import type { PrismaClient } from '../../generated/prisma/client';
 import type { IdentityStores, IdentityUnitOfWork } from './identity.types';
-import { prismaOutboxStore } from './outbox.store';
-import type { PrismaLike } from './prisma-client';
+import { outboxWriter } from '../../platform/outbox/outbox.writer';
+import type { PrismaLike } from '../../platform/db/prisma-like';
 import { prismaRefreshTokenStore } from './refresh-token.store';
 import { prismaRoleStore } from './role.store';
 import { prismaTenantStore } from './tenant.store';
@@ -17,7 +17,7 @@ function storesFor(db: PrismaLike, overrides: StoreOverrides): IdentityStores {
     roles: (overrides.roles ?? prismaRoleStore)(db),
     tenants: (overrides.tenants ?? prismaTenantStore)(db),
     refreshTokens: (overrides.refreshTokens ?? prismaRefreshTokenStore)(db),
-    outbox: (overrides.outbox ?? prismaOutboxStore)(db),
+    outbox: (overrides.outbox ?? ((tx) => outboxWriter(tx, 'identity')))(db),
   };
 }
 

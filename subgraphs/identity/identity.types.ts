@@ -1,6 +1,6 @@
 // The identity domain's records and the store interfaces its services depend on. Services see
 // only these interfaces, so unit tests can hand them strict fakes and no database.
-import type { AuthContext } from '../../platform/auth/auth-context';
+import type { OutboxWriter } from '../../platform/outbox/outbox.writer';
 
 /**
  * Which tenant's rows a store read may return. A tenant id, or ALL_TENANTS, which only the
@@ -9,8 +9,6 @@ import type { AuthContext } from '../../platform/auth/auth-context';
  */
 export const ALL_TENANTS = Symbol('all tenants');
 export type TenantScope = string | typeof ALL_TENANTS;
-
-export const DEFAULT_TENANT = 'default';
 
 export interface RoleRecord {
   id: string;
@@ -52,16 +50,6 @@ export interface RefreshTokenRecord {
   createdAt: Date;
   revoked: boolean;
   usedAt: Date | null;
-}
-
-export interface OutboxEventInput {
-  tenantId: string;
-  eventType: string;
-  eventData: Record<string, unknown>;
-  userId: string | null;
-  correlationId: string | null;
-  description?: string;
-  idempotencyKey: string;
 }
 
 export interface NewUser {
@@ -110,27 +98,17 @@ export interface RefreshTokenStore {
   revokeFamily(familyId: string): Promise<number>;
 }
 
-export interface OutboxStore {
-  append(event: OutboxEventInput): Promise<void>;
-}
-
 export interface IdentityStores {
   users: UserStore;
   roles: RoleStore;
   tenants: TenantStore;
   refreshTokens: RefreshTokenStore;
-  outbox: OutboxStore;
+  outbox: OutboxWriter;
 }
 
 /** The stores plus one database transaction over all of them. */
 export interface IdentityUnitOfWork extends IdentityStores {
   transaction<T>(work: (stores: IdentityStores) => Promise<T>): Promise<T>;
-}
-
-/** Who is calling and which request this is (for audit correlation). */
-export interface CallContext {
-  auth?: AuthContext;
-  correlationId: string;
 }
 
 /** A user as the APIs show it: never the password hash. */

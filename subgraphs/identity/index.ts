@@ -1,30 +1,24 @@
-// The identity service: REST routes (rest-compat/identity) and the identity subgraph on one
-// Fastify app, over Prisma stores, with built-in roles, tenant `default` and dev users seeded
-// at build time.
-import { parse } from 'graphql';
-import { databaseIsReady } from '../../platform/db/database';
-import { createServiceApp } from '../../platform/http/service-app';
-import { mountSubgraph } from '../../platform/graphql/subgraph-server';
-import { readSubgraphSchema } from '../../platform/graphql/subgraph-schema';
-import type { ServiceDefinition } from '../../platform/service';
+// The identity service (spec 01, port 8082): REST routes (rest-compat/identity) and the identity
+// subgraph on one app, over Prisma stores, with built-in roles, tenant `default`, the platform
+// operator (when configured) and the development users seeded at build time.
+import { defineService } from '../../platform/service';
+import { buildServiceApp } from '../../platform/service-app';
 import { registerIdentityRoutes } from '../../rest-compat/identity';
-import { contextBuilder } from './graphql.context';
+import { identityContext } from './graphql.context';
 import { loadIdentityConfig } from './identity.config';
 import { createIdentityServices } from './identity.module';
 import { prismaUnitOfWork } from './identity.stores';
 import { resolvers } from './resolvers';
 import { seedIdentity } from './seed.service';
 
-export const IDENTITY_VERSION = '0.1.0';
-
-export function identityTypeDefs(): string {
-  return readSubgraphSchema('identity');
-}
-
-export const identityService: ServiceDefinition = {
+export const identityService = defineService({
   name: 'identity',
-  version: IDENTITY_VERSION,
-  async build({ config, db, env, logger }) {
+  version: '0.1.0',
+  port: 8082,
+  subgraph: 'subgraphs/identity/schema.graphql',
+  producesAudit: true,
+  async build(deps) {
+    const { config, db, env, logger } = deps;
     const identityConfig = loadIdentityConfig(env);
     const stores = prismaUnitOfWork(db.prisma);
     const services = createIdentityServices(stores, config, identityConfig);
@@ -33,20 +27,18 @@ export const identityService: ServiceDefinition = {
     // Make the dummy hash now, so the first unknown-user login costs what every later one costs.
     await services.hasher.verifyDummy('warm-up');
 
-    const app = await createServiceApp({
-      name: 'identity',
+    const { app } = await buildServiceApp(identityService, deps, {
       title: 'Identity service',
-      version: IDENTITY_VERSION,
       description: 'Authentication, authorization, tenant and role management (spec 01). Errors use FastAPI shapes: 401 `{detail}` with `WWW-Authenticate: Bearer`, 403 `{detail}`, 422 `{detail: [{loc, msg, type}]}`.',
-      config,
-      health: { readiness: { database: () => databaseIsReady(db) } },
+      tokens: services.verifier,
+      restAuth: 'required',
+      rest: (routes) => registerIdentityRoutes(routes, services, {
+        version: identityService.version,
+        expiresIn: config.auth.accessTokenExpireMinutes * 60,
+        refreshDays: config.auth.refreshTokenExpireDays,
+      }),
+      subgraph: { resolvers, context: (caller) => identityContext(services, caller) },
     });
-    registerIdentityRoutes(app, services, {
-      version: IDENTITY_VERSION,
-      expiresIn: config.auth.accessTokenExpireMinutes * 60,
-      refreshDays: config.auth.refreshTokenExpireDays,
-    });
-    await mountSubgraph(app, { typeDefs: parse(identityTypeDefs()), resolvers, context: contextBuilder(services) });
     return { app };
   },
-};
+});

@@ -1,7 +1,7 @@
 // The only code that reads and writes `refresh_tokens`. Rows hold a SHA-256 of the token, never
 // the token. Lookups are by that hash: holding the token is what scopes the read.
 import type { RefreshToken } from '../../generated/prisma/client';
-import type { PrismaLike } from './prisma-client';
+import type { PrismaLike } from '../../platform/db/prisma-like';
 import type { RefreshTokenRecord, RefreshTokenStore } from './identity.types';
 
 function toRecord(row: RefreshToken): RefreshTokenRecord {

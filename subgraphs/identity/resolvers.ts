@@ -42,10 +42,10 @@ function entityCacheHint(ctx: IdentityGraphQLContext, info: GraphQLResolveInfo):
 
 export const resolvers: GraphQLResolverMap<IdentityGraphQLContext> = {
   Query: {
-    me: async (_: unknown, __: Args, ctx: IdentityGraphQLContext) => userOut(await ctx.services.users.me(ctx)),
-    tenants: async (_: unknown, __: Args, ctx: IdentityGraphQLContext) => (await ctx.services.tenants.list(ctx)).map(tenantOut),
+    me: async (_: unknown, __: Args, ctx: IdentityGraphQLContext) => userOut(await ctx.services.users.me(ctx.caller)),
+    tenants: async (_: unknown, __: Args, ctx: IdentityGraphQLContext) => (await ctx.services.tenants.list(ctx.caller)).map(tenantOut),
     users: async (_: unknown, args: { first?: number; after?: string | null; tenantId?: string | null }, ctx: IdentityGraphQLContext) => {
-      const page = await ctx.services.users.list(ctx, { first: args.first ?? undefined, after: args.after, tenantId: args.tenantId ?? undefined });
+      const page = await ctx.services.users.list(ctx.caller, { first: args.first ?? undefined, after: args.after, tenantId: args.tenantId ?? undefined });
       const nodes = page.users.map(userOut);
       return {
         nodes,
@@ -53,20 +53,20 @@ export const resolvers: GraphQLResolverMap<IdentityGraphQLContext> = {
         pageInfo: { hasNextPage: page.nextCursor !== null, endCursor: page.nextCursor },
       };
     },
-    roles: async (_: unknown, __: Args, ctx: IdentityGraphQLContext) => (await ctx.services.roles.list(ctx)).map(roleOut),
+    roles: async (_: unknown, __: Args, ctx: IdentityGraphQLContext) => (await ctx.services.roles.list(ctx.caller)).map(roleOut),
   },
   Mutation: {
     login: async (_: unknown, args: { username: string; password: string; tenantId?: string | null }, ctx: IdentityGraphQLContext) =>
-      payload(await ctx.services.auth.login(ctx, { username: args.username, password: args.password, tenantId: args.tenantId ?? 'default' })),
-    refreshToken: async (_: unknown, args: { refreshToken: string }, ctx: IdentityGraphQLContext) => payload(await ctx.services.auth.refresh(ctx, args.refreshToken)),
+      payload(await ctx.services.auth.login(ctx.caller, { username: args.username, password: args.password, tenantId: args.tenantId ?? 'default' })),
+    refreshToken: async (_: unknown, args: { refreshToken: string }, ctx: IdentityGraphQLContext) => payload(await ctx.services.auth.refresh(ctx.caller, args.refreshToken)),
     createRole: async (_: unknown, args: { name: string; scopes?: string[] | null; description?: string | null }, ctx: IdentityGraphQLContext) =>
-      roleOut(await ctx.services.roles.create(ctx, { name: args.name, scopes: args.scopes ?? undefined, description: args.description })),
-    createTenant: async (_: unknown, args: { id: string; name: string }, ctx: IdentityGraphQLContext) => tenantOut(await ctx.services.tenants.create(ctx, args)),
+      roleOut(await ctx.services.roles.create(ctx.caller, { name: args.name, scopes: args.scopes ?? undefined, description: args.description })),
+    createTenant: async (_: unknown, args: { id: string; name: string }, ctx: IdentityGraphQLContext) => tenantOut(await ctx.services.tenants.create(ctx.caller, args)),
     createUser: async (_: unknown, args: { input: { username: string; password: string; email?: string | null; tenantId?: string | null; roles?: string[] | null; isVerified?: boolean | null } }, ctx: IdentityGraphQLContext) => {
       const i = args.input;
-      return userOut(await ctx.services.users.create(ctx, { username: i.username, password: i.password, email: i.email, tenantId: i.tenantId ?? undefined, roles: i.roles ?? undefined, isVerified: i.isVerified ?? undefined }));
+      return userOut(await ctx.services.users.create(ctx.caller, { username: i.username, password: i.password, email: i.email, tenantId: i.tenantId ?? undefined, roles: i.roles ?? undefined, isVerified: i.isVerified ?? undefined }));
     },
-    assignRole: async (_: unknown, args: { userId: string; roleName: string }, ctx: IdentityGraphQLContext) => userOut(await ctx.services.users.assignRole(ctx, args)),
+    assignRole: async (_: unknown, args: { userId: string; roleName: string }, ctx: IdentityGraphQLContext) => userOut(await ctx.services.users.assignRole(ctx.caller, args)),
   },
   User: {
     __resolveReference: referenceResolver(async (ref: { id?: string; username?: string }, ctx, info) => {

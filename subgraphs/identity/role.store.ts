@@ -2,7 +2,7 @@
 // has no tenant column), so these reads take no tenant scope.
 import type { Role } from '../../generated/prisma/client';
 import { ConflictError } from '../../platform/errors/domain-errors';
-import { isUniqueViolation, type PrismaLike } from './prisma-client';
+import { isUniqueViolation, type PrismaLike } from '../../platform/db/prisma-like';
 import type { RoleRecord, RoleStore } from './identity.types';
 
 export function toRole(row: Role): RoleRecord {

@@ -1,14 +1,17 @@
 // Service accounts (spec auth rule 7): users with is_service = true that authenticate with a
-// client id and secret. Only platform admins create them, because a service token may act for
-// every tenant (platform/auth/auth-context.ts: canActForTenant), which a tenant's admin must not
+// client id and secret. Only platform operators create them, because a service token may act for
+// every tenant (platform/auth/tenant.rule.ts), which a tenant's admin must not
 // be able to mint. Each account gets its own role `service:<name>` holding its scopes.
 import { randomBytes } from 'node:crypto';
 import { SERVICE_ROLE_PREFIX } from '../../platform/auth/jwt';
 import { ConflictError, NotFoundError } from '../../platform/errors/domain-errors';
-import { auditEvent, IDENTITY_EVENTS } from './audit.events';
-import { requirePlatformAdmin } from './access.policy';
+import { auditEvent } from '../../platform/outbox/outbox.writer';
+import { IDENTITY_EVENTS } from './audit.events';
+import { requirePlatformOperator } from './access.policy';
 import { check, LIMITS, PATTERNS } from './identity.rules';
-import { DEFAULT_TENANT, type CallContext, type IdentityUnitOfWork } from './identity.types';
+import type { Caller } from '../../platform/auth/caller';
+import { DEFAULT_TENANT } from '../../platform/auth/tenant.rule';
+import type { IdentityUnitOfWork } from './identity.types';
 import type { PasswordHasher } from './password.hasher';
 import { roleNamesOf, scopesOf } from './user.view';
 
@@ -28,8 +31,8 @@ export class ServiceAccountService {
     private readonly hasher: PasswordHasher,
   ) {}
 
-  async create(ctx: CallContext, input: { name: string; scopes?: string[]; tenantId?: string; description?: string | null }): Promise<CreatedServiceAccount> {
-    const auth = requirePlatformAdmin(ctx);
+  async create(caller: Caller, input: { name: string; scopes?: string[]; tenantId?: string; description?: string | null }): Promise<CreatedServiceAccount> {
+    const auth = requirePlatformOperator(caller);
     const scopes = [...new Set(input.scopes ?? ['read'])];
     const tenantId = input.tenantId ?? DEFAULT_TENANT;
     const roleName = `${SERVICE_ROLE_PREFIX}${input.name}`;
@@ -57,7 +60,7 @@ export class ServiceAccountService {
         roleIds: [role.id],
         assignedBy: actor?.id ?? null,
       });
-      await s.outbox.append(auditEvent(ctx, { tenantId, type: IDENTITY_EVENTS.serviceAccountCreated, actor: auth.username, data: { user_id: account.id, client_id: account.username, scopes } }));
+      await s.outbox.append(auditEvent(caller, { tenantId, type: IDENTITY_EVENTS.serviceAccountCreated, actor: auth.username, data: { user_id: account.id, client_id: account.username, scopes } }));
       return { id: account.id, clientId: account.username, clientSecret, tenantId, roles: roleNamesOf(account), scopes: scopesOf(account.roles) };
     });
   }

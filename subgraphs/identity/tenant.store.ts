@@ -1,7 +1,7 @@
 // The only code that reads and writes `tenants`.
 import type { Prisma, Tenant } from '../../generated/prisma/client';
 import { ConflictError } from '../../platform/errors/domain-errors';
-import { isUniqueViolation, type PrismaLike } from './prisma-client';
+import { isUniqueViolation, type PrismaLike } from '../../platform/db/prisma-like';
 import { ALL_TENANTS, type TenantRecord, type TenantScope, type TenantStore } from './identity.types';
 
 function toTenant(row: Tenant): TenantRecord {

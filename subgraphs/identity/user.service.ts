@@ -1,12 +1,17 @@
 // User rules: who am I, admin creation of users and role assignment, tenant-scoped listings and
 // entity lookups. A tenant's admin works only inside its tenant; a platform admin anywhere.
 import { AuthenticationError, ConflictError, ForbiddenError, InputError, NotFoundError } from '../../platform/errors/domain-errors';
-import { auditEvent, IDENTITY_EVENTS } from './audit.events';
-import { isPlatformAdmin, readScopeOf, requireAdmin, requireCaller, targetTenant } from './access.policy';
+import { auditEvent } from '../../platform/outbox/outbox.writer';
+import { IDENTITY_EVENTS } from './audit.events';
+import { PLATFORM_ADMIN_ROLE, type AuthContext } from '../../platform/auth/auth-context';
+import { requireAuth, type Caller } from '../../platform/auth/caller';
+import type { TenantAccess } from '../../platform/auth/tenant-access';
+import { isPlatformOperator, readScopeOf, requireAdmin } from './access.policy';
 import { check, LIMITS, PATTERNS } from './identity.rules';
-import { ALL_TENANTS, type CallContext, type IdentityUnitOfWork, type TenantScope, type UserView } from './identity.types';
+import type { IdentityUnitOfWork, UserView } from './identity.types';
 import type { PasswordHasher } from './password.hasher';
 import { toUserView } from './user.view';
+import { isUuid } from '../../platform/ids';
 
 export interface UserPage {
   users: UserView[];
@@ -30,19 +35,20 @@ export class UserService {
     private readonly stores: IdentityUnitOfWork,
     private readonly hasher: PasswordHasher,
     private readonly maxPageSize: number,
+    private readonly access: TenantAccess,
   ) {}
 
   /** The caller's own record, from the database (current roles, email). */
-  async me(ctx: CallContext): Promise<UserView> {
-    const auth = requireCaller(ctx);
+  async me(caller: Caller): Promise<UserView> {
+    const auth = requireAuth(caller);
     const [user] = await this.stores.users.findByUsernames(auth.tenantId, [auth.username]);
     if (!user || !user.isActive) throw new AuthenticationError();
     return toUserView(user);
   }
 
-  async list(ctx: CallContext, page: { first?: number; after?: string | null; tenantId?: string }): Promise<UserPage> {
-    const auth = requireAdmin(ctx);
-    const tenantId = targetTenant(auth, page.tenantId);
+  async list(caller: Caller, page: { first?: number; after?: string | null; tenantId?: string }): Promise<UserPage> {
+    requireAdmin(caller);
+    const tenantId = await this.access.resolve(caller, page.tenantId, ['tenantId'], 'identity.users.list');
     const limit = page.first ?? DEFAULT_PAGE;
     if (!Number.isInteger(limit) || limit < 1 || limit > this.maxPageSize) {
       throw InputError.of(['first'], `Input should be between 1 and ${this.maxPageSize}`, 'value_error');
@@ -53,9 +59,9 @@ export class UserService {
     return { users, nextCursor: rows.length > limit ? encodeCursor(users[users.length - 1]!.username) : null };
   }
 
-  async create(ctx: CallContext, input: NewUserInput): Promise<UserView> {
-    const auth = requireAdmin(ctx);
-    const tenantId = targetTenant(auth, input.tenantId);
+  async create(caller: Caller, input: NewUserInput): Promise<UserView> {
+    const auth = requireAdmin(caller);
+    const tenantId = await this.access.resolve(caller, input.tenantId, ['tenantId'], 'identity.users.create');
     const email = input.email ?? null;
     const roleNames = [...new Set(input.roles ?? ['user'])];
     const checker = check()
@@ -64,6 +70,7 @@ export class UserService {
     if (email !== null) checker.text('email', email, { max: LIMITS.email, pattern: PATTERNS.email });
     roleNames.forEach((r) => checker.notServiceRole('roles', r));
     checker.done();
+    if (roleNames.includes(PLATFORM_ADMIN_ROLE)) assertMayGrantOperator(auth);
     const passwordHash = await this.hasher.hash(input.password);
     return this.stores.transaction(async (s) => {
       if ((await s.tenants.findByIds(tenantId, [tenantId])).length === 0) throw new NotFoundError(`Tenant '${tenantId}' not found`);
@@ -83,25 +90,26 @@ export class UserService {
         roleIds: roles.map((r) => r.id),
         assignedBy: await this.actorId(s.users, auth.tenantId, auth.username),
       });
-      await s.outbox.append(auditEvent(ctx, { tenantId, type: IDENTITY_EVENTS.userCreated, actor: auth.username, data: { user_id: user.id, username: user.username, roles: roleNames } }));
+      await s.outbox.append(auditEvent(caller, { tenantId, type: IDENTITY_EVENTS.userCreated, actor: auth.username, data: { user_id: user.id, username: user.username, roles: roleNames } }));
       return toUserView(user);
     });
   }
 
-  async assignRole(ctx: CallContext, input: { userId: string; roleName: string }): Promise<UserView> {
-    const auth = requireAdmin(ctx);
+  async assignRole(caller: Caller, input: { userId: string; roleName: string }): Promise<UserView> {
+    const auth = requireAdmin(caller);
     check().notServiceRole('role_name', input.roleName).done();
     if (!isUuid(input.userId)) throw new NotFoundError('User not found');
     return this.stores.transaction(async (s) => {
-      const scope: TenantScope = isPlatformAdmin(auth) ? ALL_TENANTS : auth.tenantId;
-      const [user] = await s.users.findByIds(scope, [input.userId]);
+      const [user] = await s.users.findByIds(readScopeOf(auth), [input.userId]);
       if (!user) throw new NotFoundError('User not found');
+      await this.access.resolve(caller, user.tenantId, ['userId'], 'identity.users.assignRole');
+      if (input.roleName === PLATFORM_ADMIN_ROLE) assertMayGrantOperator(auth);
       const [role] = await s.roles.findByNames([input.roleName]);
       if (!role) throw new NotFoundError(`Role '${input.roleName}' not found`);
       if (user.isService) throw new ForbiddenError('Service account roles are managed by service-account routes');
       const assigned = await s.users.assignRole(user.tenantId, user.id, role.id, await this.actorId(s.users, auth.tenantId, auth.username));
       if (!assigned) throw new ConflictError(`User already has role '${role.name}'`);
-      await s.outbox.append(auditEvent(ctx, { tenantId: user.tenantId, type: IDENTITY_EVENTS.roleAssigned, actor: auth.username, data: { user_id: user.id, username: user.username, role_name: role.name } }));
+      await s.outbox.append(auditEvent(caller, { tenantId: user.tenantId, type: IDENTITY_EVENTS.roleAssigned, actor: auth.username, data: { user_id: user.id, username: user.username, role_name: role.name } }));
       const [updated] = await s.users.findByIds(user.tenantId, [user.id]);
       return toUserView(updated!);
     });
@@ -111,14 +119,14 @@ export class UserService {
    * Entity lookups for federation references: batched, and scoped so a reference to another
    * tenant's user resolves to null unless the caller is a platform admin or a service.
    */
-  async findByIds(ctx: CallContext, ids: readonly string[]): Promise<UserView[]> {
-    const auth = requireCaller(ctx);
+  async findByIds(caller: Caller, ids: readonly string[]): Promise<UserView[]> {
+    const auth = requireAuth(caller);
     const valid = ids.filter(isUuid);
     return (await this.stores.users.findByIds(readScopeOf(auth), valid)).map(toUserView);
   }
 
-  async findByUsernames(ctx: CallContext, usernames: readonly string[]): Promise<UserView[]> {
-    const auth = requireCaller(ctx);
+  async findByUsernames(caller: Caller, usernames: readonly string[]): Promise<UserView[]> {
+    const auth = requireAuth(caller);
     return (await this.stores.users.findByUsernames(readScopeOf(auth), usernames)).map(toUserView);
   }
 
@@ -130,10 +138,11 @@ export class UserService {
 }
 
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-function isUuid(value: string): boolean {
-  return UUID.test(value);
+/** Only an operator makes another operator: a tenant's admin must not lift itself out of its tenant. */
+function assertMayGrantOperator(auth: AuthContext): void {
+  if (!isPlatformOperator(auth)) throw new ForbiddenError(`Only platform operators may grant '${PLATFORM_ADMIN_ROLE}'`);
 }
+
 
 /** Opaque page cursor: the last username of the page (listings are ordered by username). */
 export function encodeCursor(username: string): string {

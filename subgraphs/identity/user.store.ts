@@ -1,7 +1,7 @@
 // The only code that reads and writes `users` and `user_roles`. Every read takes a tenant scope.
 import type { Prisma } from '../../generated/prisma/client';
 import { ConflictError } from '../../platform/errors/domain-errors';
-import { isUniqueViolation, type PrismaLike } from './prisma-client';
+import { isUniqueViolation, type PrismaLike } from '../../platform/db/prisma-like';
 import { toRole } from './role.store';
 import { ALL_TENANTS, type NewUser, type TenantScope, type UserRecord, type UserStore } from './identity.types';
 

@@ -1,11 +1,8 @@
-// Per-request GraphQL context: the Caller (verified token or gateway tenant header) and a
-// DataLoader that batches User.auditTrail lookups of one request into one store query.
+// Per-request GraphQL context: the caller (built by the kernel) and a DataLoader that batches
+// User.auditTrail lookups of one request into one store query.
 import DataLoader from 'dataloader';
-import { GraphQLError } from 'graphql';
-import type { TokenAuthenticator } from '../../platform/http/auth-hooks';
-import { bearerToken } from '../../platform/auth/jwt';
+import type { Caller } from '../../platform/auth/caller';
 import { AuthenticationError } from '../../platform/errors/domain-errors';
-import type { Caller } from './ledger.access';
 import type { LedgerService } from './ledger.service';
 import type { LedgerEvent } from './ledger.types';
 
@@ -22,34 +19,10 @@ export interface LedgerGraphQLContext {
   service: LedgerService;
   loaders: { auditTrail: DataLoader<AuditTrailKey, LedgerEvent[], string> };
   /** Present on graphql-ws connections only (see ledger.subscriptions.ts). */
-  subscribeAppends?: (eventType: string | undefined) => AsyncIterableIterator<LedgerEvent>;
+  subscribeAppends?: (eventType: string | undefined) => Promise<AsyncIterableIterator<LedgerEvent>>;
 }
 
-export interface ContextSource {
-  authorization?: string;
-  tenantHeader?: string;
-}
-
-function unauthenticated(): GraphQLError {
-  return new GraphQLError('Could not validate credentials', { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
-}
-
-/** Verifies the token if any; a presented but invalid token fails the whole operation. */
-export async function callerFrom(source: ContextSource, tokens: TokenAuthenticator): Promise<Caller> {
-  const token = bearerToken(source.authorization);
-  if (source.authorization && !token) throw unauthenticated();
-  let auth: Caller['auth'];
-  if (token) {
-    try {
-      auth = await tokens.authenticate(token);
-    } catch {
-      throw unauthenticated();
-    }
-  }
-  return { auth, headerTenant: source.tenantHeader || undefined };
-}
-
-export function buildContext(caller: Caller, service: LedgerService, requireAuth: boolean): LedgerGraphQLContext {
+export function ledgerContext(caller: Caller, service: LedgerService, requireAuth: boolean): LedgerGraphQLContext {
   const auditTrail = new DataLoader<AuditTrailKey, LedgerEvent[], string>(async (keys) => {
     // Keys of one request share first/after almost always; group by them, one query per group.
     const groups = new Map<string, AuditTrailKey[]>();

@@ -1,30 +1,16 @@
-// The ledger service (spec 03, port 8136): REST routes (rest-compat/ledger.ts), the ledger
-// subgraph over HTTP at /graphql, and its subscription over graphql-ws on the same path, all over
-// one domain service with a group-committing appender.
-import { buildSubgraphSchema } from '@apollo/subgraph';
-import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper';
-import { parse } from 'graphql';
+// The ledger service (spec 03, port 8136): REST routes (rest-compat/ledger), the ledger subgraph
+// at /graphql and its subscription over graphql-ws on the same path, over one domain service with
+// a group-committing appender.
 import { AccessTokens } from '../../platform/auth/jwt';
-import { databaseIsReady } from '../../platform/db/database';
 import { createEventBus } from '../../platform/events/create-event-bus';
 import type { EventBus } from '../../platform/events/event-bus';
-import { mountSubgraph } from '../../platform/graphql/subgraph-server';
-import { readSubgraphSchema } from '../../platform/graphql/subgraph-schema';
-import { createServiceApp } from '../../platform/http/service-app';
-import type { ServiceDefinition } from '../../platform/service';
+import { defineService, type ServiceDefinition } from '../../platform/service';
+import { buildServiceApp } from '../../platform/service-app';
 import { registerLedgerRoutes } from '../../rest-compat/ledger';
-import { buildContext, callerFrom, type LedgerGraphQLContext } from './graphql.context';
-import { GroupCommitter } from './ledger-append.service';
-import { createLedgerService } from './ledger.service';
-import { createLedgerStore } from './ledger.store';
+import { ledgerContext } from './graphql.context';
+import { createLedgerModule } from './ledger.module';
 import { EVENT_APPENDED_TOPIC, serveSubscriptions, type AppendedNotice } from './ledger.subscriptions';
 import { resolvers } from './resolvers';
-
-export const LEDGER_VERSION = '1.0.0';
-
-export function ledgerTypeDefs(): string {
-  return readSubgraphSchema('ledger');
-}
 
 export interface LedgerServiceOptions {
   /** An event bus to use instead of the configured one (tests); the caller then owns closing it. */
@@ -32,53 +18,42 @@ export interface LedgerServiceOptions {
 }
 
 export function defineLedgerService(options: LedgerServiceOptions = {}): ServiceDefinition {
-  return {
+  const ledger: ServiceDefinition = defineService({
     name: 'ledger',
-    version: LEDGER_VERSION,
-    async build({ config, db, logger }) {
+    version: '1.0.0',
+    port: 8136,
+    subgraph: 'subgraphs/ledger/schema.graphql',
+    gatewayRoutes: [
+      { method: 'POST', url: '/api/v1/ledger/append', upstreamPath: '/append', injectTenant: 'body', summary: 'Append a ledger event (ledger POST /append)' },
+      { method: 'GET', url: '/api/v1/ledger/verify', upstreamPath: '/verify', injectTenant: 'query', summary: 'Verify the ledger chain (ledger GET /verify)' },
+      { method: 'GET', url: '/api/v1/ledger/events', upstreamPath: '/events', injectTenant: 'query', summary: 'Query ledger events (ledger GET /events)' },
+    ],
+    async build(deps) {
+      const { config, db, logger } = deps;
       const bus = options.bus ?? await createEventBus({
         natsUrl: config.natsUrl,
         postgresUrl: db.kind === 'postgres' ? config.database.url : undefined,
         onError: (err) => logger.warn({ err }, 'event bus error'),
       });
-      const store = createLedgerStore(db.sql, { pageAsJson: db.kind === 'pglite' });
-      const committer = new GroupCommitter(store, {
-        // PGlite is one connection: a second transaction would only queue behind the first.
-        maxInFlight: db.kind === 'pglite' ? 1 : 2,
-        onCommitted: (events) => {
-          for (const e of events) {
-            const notice: AppendedNotice = { id: e.id, tenant_id: e.tenantId, seq: e.seq, event_type: e.eventType };
-            bus.publish(EVENT_APPENDED_TOPIC, notice).catch((err) => logger.warn({ err }, 'publishing ledger.event_appended failed'));
-          }
-        },
+      const { service, committer } = createLedgerModule(db, (events) => {
+        for (const e of events) {
+          const notice: AppendedNotice = { id: e.id, tenant_id: e.tenantId, seq: e.seq, event_type: e.eventType };
+          bus.publish(EVENT_APPENDED_TOPIC, notice).catch((err) => logger.warn({ err }, 'publishing ledger.event_appended failed'));
+        }
       });
-      const service = createLedgerService({ store, committer });
       const tokens = new AccessTokens(config.auth.jwtSecret, config.auth.accessTokenExpireMinutes * 60);
       const requireAuth = config.auth.requireAuth;
 
-      const app = await createServiceApp({
-        name: 'ledger',
+      const { app, schema } = await buildServiceApp(ledger, deps, {
         title: 'Audit ledger',
-        version: LEDGER_VERSION,
         description: 'Append-only, hash-chained audit log per tenant (spec 03). created_at is ISO 8601 with microseconds and +00:00, '
           + 'exactly the text hashed into content_hash. Errors use FastAPI shapes; 503 when the database stays unavailable.',
-        config,
-        health: { readiness: { database: () => databaseIsReady(db) } },
+        tokens,
+        restAuth: requireAuth ? 'required' : 'optional',
+        rest: (routes) => registerLedgerRoutes(routes, service),
+        subgraph: { resolvers, context: (caller) => ledgerContext(caller, service, requireAuth) },
       });
-      await registerLedgerRoutes(app, { service, tokens, requireAuth });
-
-      const typeDefs = parse(ledgerTypeDefs());
-      const context = async (request: import('fastify').FastifyRequest): Promise<LedgerGraphQLContext> => {
-        const tenantHeader = request.headers['x-tenant-id'];
-        const caller = await callerFrom({ authorization: request.headers.authorization, tenantHeader: typeof tenantHeader === 'string' ? tenantHeader : undefined }, tokens);
-        return buildContext(caller, service, requireAuth);
-      };
-      await mountSubgraph<LedgerGraphQLContext>(app, { typeDefs, resolvers: resolvers as unknown as GraphQLResolverMap<LedgerGraphQLContext>, context });
-      serveSubscriptions({
-        app,
-        schema: buildSubgraphSchema({ typeDefs, resolvers: resolvers as unknown as GraphQLResolverMap<unknown> }),
-        bus, service, tokens, requireAuth,
-      });
+      serveSubscriptions({ app, schema: schema!, bus, service, tokens, requireAuth });
 
       return {
         app,
@@ -89,7 +64,8 @@ export function defineLedgerService(options: LedgerServiceOptions = {}): Service
         },
       };
     },
-  };
+  });
+  return ledger;
 }
 
 export const ledgerService: ServiceDefinition = defineLedgerService();

@@ -57,7 +57,7 @@ export async function verifyTenantChain(store: LedgerStore, tenantId: string, pa
       const error = checkRow(row, tenantJson, verified + 1, previous, typeJson);
       if (error) {
         await next.catch(() => {});
-        return { valid: false, total_events: verified, error };
+        return { valid: false, totalEvents: verified, error };
       }
       previous = row.chain_hash;
       verified++;
@@ -65,7 +65,7 @@ export async function verifyTenantChain(store: LedgerStore, tenantId: string, pa
   }
   // The head remembers how long the chain was: rows removed from its end are a break too.
   if (head && (head.lastSeq !== verified || head.lastHash !== previous)) {
-    return { valid: false, total_events: verified, error: `Event ${verified + 1}: missing (chain head records ${head.lastSeq} events ending in ${head.lastHash})` };
+    return { valid: false, totalEvents: verified, error: `Event ${verified + 1}: missing (chain head records ${head.lastSeq} events ending in ${head.lastHash})` };
   }
-  return { valid: true, total_events: verified, error: null };
+  return { valid: true, totalEvents: verified, error: null };
 }

@@ -1,22 +1,24 @@
-// The ledger's domain operations. Both doors (rest-compat/ledger.ts and resolvers.ts) are thin
-// adapters over these functions. Each begins with the tenant access check, then validates, then
-// reads or writes through the store with database retries.
+// The ledger's domain operations. Both doors (rest-compat/ledger and resolvers.ts) are thin
+// adapters over these methods. Each begins with the tenant access check, then validates, then
+// reads or writes through the store with database retries. Input problems name domain fields
+// (`eventType`); each door reports them in its own names.
 import type { Readable } from 'node:stream';
+import type { Caller } from '../../platform/auth/caller';
+import type { TenantAccess } from '../../platform/auth/tenant-access';
+import { mayActPlatformWide, resolveTenant } from '../../platform/auth/tenant.rule';
 import { ForbiddenError, InputError, NotFoundError, type InputIssue } from '../../platform/errors/domain-errors';
-import { mayVerifyAllTenants, resolveTenant, type Caller } from './ledger.access';
-import { GroupCommitter, type PreparedAppend } from './ledger-append.service';
+import type { GroupCommitter, PreparedAppend } from './ledger-append.service';
 import { exportCsv } from './ledger-export.service';
 import { chainHash, canonicalEventData, contentHash, GENESIS_HASH } from './ledger.hash';
 import type { LedgerStore } from './ledger.store';
 import type { AppendInput, AppendResult, EventFilter, LedgerEvent, VerifyResult } from './ledger.types';
 import { verifyTenantChain } from './ledger-verify.service';
 import { withDbRetry } from '../../platform/db/db-retry';
+import { isUuid } from '../../platform/ids';
 
 export const MAX_STRING = 255;
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface EventPage {
   events: LedgerEvent[];
@@ -34,58 +36,58 @@ export interface EventConnection {
 }
 
 export interface EntryVerification {
-  entry_id: string;
-  tenant_id: string;
+  entryId: string;
+  tenantId: string;
   seq: number;
-  created_at: string;
+  createdAt: string;
   valid: boolean;
-  content_hash: { stored: string; recomputed: string; valid: boolean };
-  chain_hash: { stored: string; recomputed: string; valid: boolean };
-  previous_hash: { stored: string; expected: string; previous_entry_id: string | null; valid: boolean };
+  contentHash: { stored: string; recomputed: string; valid: boolean };
+  chainHash: { stored: string; recomputed: string; valid: boolean };
+  previousHash: { stored: string; expected: string; previousEntryId: string | null; valid: boolean };
 }
 
 export interface AuditReport {
-  tenant_id: string;
-  start_time: string | null;
-  end_time: string | null;
-  total_events: number;
-  counts_by_event_type: Record<string, number>;
-  counts_by_user: Record<string, number>;
+  tenantId: string;
+  startTime: string | null;
+  endTime: string | null;
+  totalEvents: number;
+  countsByEventType: Record<string, number>;
+  countsByUser: Record<string, number>;
   chain: VerifyResult;
-  first_hash: string | null;
-  last_hash: string | null;
+  firstHash: string | null;
+  lastHash: string | null;
 }
 
 function checkString(issues: InputIssue[], field: string, value: unknown, required: boolean, max = MAX_STRING): void {
   if (value === undefined || value === null) {
-    if (required) issues.push({ loc: ['body', field], msg: 'Field required', type: 'missing' });
+    if (required) issues.push({ loc: [field], msg: 'Field required', type: 'missing' });
     return;
   }
-  if (typeof value !== 'string') issues.push({ loc: ['body', field], msg: 'Input should be a valid string', type: 'string_type' });
-  else if (value.length > max) issues.push({ loc: ['body', field], msg: `String should have at most ${max} characters`, type: 'string_too_long' });
-  else if (required && value.length === 0) issues.push({ loc: ['body', field], msg: 'String should have at least 1 character', type: 'string_too_short' });
+  if (typeof value !== 'string') issues.push({ loc: [field], msg: 'Input should be a valid string', type: 'string_type' });
+  else if (value.length > max) issues.push({ loc: [field], msg: `String should have at most ${max} characters`, type: 'string_too_long' });
+  else if (required && value.length === 0) issues.push({ loc: [field], msg: 'String should have at least 1 character', type: 'string_too_short' });
   // PostgreSQL text cannot hold NUL; refuse it here rather than fail the insert.
-  else if (value.includes('\u0000')) issues.push({ loc: ['body', field], msg: 'String should not contain NUL characters', type: 'value_error' });
+  else if (value.includes('\u0000')) issues.push({ loc: [field], msg: 'String should not contain NUL characters', type: 'value_error' });
 }
 
 /** Validates an append (both doors) and canonicalises event_data once. */
 export function prepareAppend(input: AppendInput): PreparedAppend {
   const issues: InputIssue[] = [];
-  checkString(issues, 'tenant_id', input.tenantId, true);
-  checkString(issues, 'event_type', input.eventType, true);
-  checkString(issues, 'user_id', input.userId, false);
-  checkString(issues, 'correlation_id', input.correlationId, false);
-  checkString(issues, 'idempotency_key', input.idempotencyKey, false);
+  checkString(issues, 'tenantId', input.tenantId, true);
+  checkString(issues, 'eventType', input.eventType, true);
+  checkString(issues, 'userId', input.userId, false);
+  checkString(issues, 'correlationId', input.correlationId, false);
+  checkString(issues, 'idempotencyKey', input.idempotencyKey, false);
   checkString(issues, 'description', input.description, false, 1_000_000);
   let eventDataText = '';
   const data = input.eventData as unknown;
-  if (data === undefined || data === null) issues.push({ loc: ['body', 'event_data'], msg: 'Field required', type: 'missing' });
-  else if (typeof data !== 'object' || Array.isArray(data)) issues.push({ loc: ['body', 'event_data'], msg: 'Input should be a valid dictionary', type: 'dict_type' });
+  if (data === undefined || data === null) issues.push({ loc: ['eventData'], msg: 'Field required', type: 'missing' });
+  else if (typeof data !== 'object' || Array.isArray(data)) issues.push({ loc: ['eventData'], msg: 'Input should be a valid dictionary', type: 'dict_type' });
   else {
     try {
       eventDataText = canonicalEventData(data);
     } catch {
-      issues.push({ loc: ['body', 'event_data'], msg: 'Input should contain only finite numbers', type: 'value_error' });
+      issues.push({ loc: ['eventData'], msg: 'Input should contain only finite numbers', type: 'value_error' });
     }
   }
   if (issues.length > 0) throw new InputError(issues);
@@ -102,8 +104,8 @@ export function prepareAppend(input: AppendInput): PreparedAppend {
 
 function checkPage(limit: number, offset: number): void {
   const issues: InputIssue[] = [];
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) issues.push({ loc: ['query', 'limit'], msg: `Input should be between 1 and ${MAX_LIMIT}`, type: 'value_error' });
-  if (!Number.isInteger(offset) || offset < 0) issues.push({ loc: ['query', 'offset'], msg: 'Input should be greater than or equal to 0', type: 'greater_than_equal' });
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) issues.push({ loc: ['limit'], msg: `Input should be between 1 and ${MAX_LIMIT}`, type: 'value_error' });
+  if (!Number.isInteger(offset) || offset < 0) issues.push({ loc: ['offset'], msg: 'Input should be greater than or equal to 0', type: 'greater_than_equal' });
   if (issues.length > 0) throw new InputError(issues);
 }
 
@@ -117,139 +119,138 @@ export function decodeCursor(cursor: string): number {
   return Number(m[1]);
 }
 
-export interface LedgerServiceDeps {
-  store: LedgerStore;
-  committer: GroupCommitter;
-}
+export class LedgerService {
+  constructor(
+    private readonly store: LedgerStore,
+    private readonly committer: GroupCommitter,
+    private readonly access: TenantAccess,
+  ) {}
 
-export type LedgerService = ReturnType<typeof createLedgerService>;
+  private read<T>(work: () => Promise<T>): Promise<T> {
+    return withDbRetry(work);
+  }
 
-export function createLedgerService({ store, committer }: LedgerServiceDeps) {
-  const read = <T>(work: () => Promise<T>) => withDbRetry(work);
+  async append(caller: Caller, input: AppendInput): Promise<AppendResult> {
+    // Shape first (a missing tenant is a 422), then whether this caller may write there.
+    const prepared = prepareAppend(input);
+    await this.access.resolve(caller, prepared.tenantId, ['tenantId'], 'ledger.append');
+    return this.committer.append(prepared);
+  }
 
-  return {
-    async append(caller: Caller, input: AppendInput): Promise<AppendResult> {
-      // Shape first (a missing tenant_id is a 422), then whether this caller may write there.
-      const prepared = prepareAppend(input);
-      resolveTenant(caller, prepared.tenantId, ['body', 'tenant_id']);
-      return committer.append(prepared);
-    },
+  async listEvents(caller: Caller, q: { tenantId?: string; filter: EventFilter; limit?: number; offset?: number; newestFirst?: boolean }): Promise<EventPage> {
+    const tenantId = await this.access.resolve(caller, q.tenantId, ['tenantId'], 'ledger.events.list');
+    const limit = q.limit ?? DEFAULT_LIMIT;
+    const offset = q.offset ?? 0;
+    checkPage(limit, offset);
+    const [events, total] = await Promise.all([
+      this.read(() => this.store.listEvents(tenantId, q.filter, { limit, offset, newestFirst: q.newestFirst })),
+      this.read(() => this.store.countEvents(tenantId, q.filter)),
+    ]);
+    return { events, total, limit, offset };
+  }
 
-    async listEvents(caller: Caller, q: { tenantId?: string; filter: EventFilter; limit?: number; offset?: number; newestFirst?: boolean }): Promise<EventPage> {
-      const tenantId = resolveTenant(caller, q.tenantId, ['query', 'tenant_id']);
-      const limit = q.limit ?? DEFAULT_LIMIT;
-      const offset = q.offset ?? 0;
-      checkPage(limit, offset);
-      const [events, total] = await Promise.all([
-        read(() => store.listEvents(tenantId, q.filter, { limit, offset, newestFirst: q.newestFirst })),
-        read(() => store.countEvents(tenantId, q.filter)),
-      ]);
-      return { events, total, limit, offset };
-    },
+  async eventsConnection(caller: Caller, q: { tenantId?: string; filter: EventFilter; first?: number; after?: string }): Promise<EventConnection> {
+    const tenantId = await this.access.resolve(caller, q.tenantId, ['tenantId'], 'ledger.events.list');
+    const first = q.first ?? 50;
+    if (!Number.isInteger(first) || first < 1 || first > MAX_LIMIT) throw InputError.of(['first'], `first should be between 1 and ${MAX_LIMIT}`);
+    const afterSeq = q.after ? decodeCursor(q.after) : 0;
+    const rows = await this.read(() => this.store.eventsAfter(tenantId, q.filter, afterSeq, first + 1));
+    const events = rows.slice(0, first);
+    const last = events[events.length - 1];
+    const totalCount = () => this.read(() => this.store.countEvents(tenantId, q.filter));
+    return { events, hasNextPage: rows.length > first, endCursor: last ? encodeCursor(last.seq) : null, totalCount };
+  }
 
-    async eventsConnection(caller: Caller, q: { tenantId?: string; filter: EventFilter; first?: number; after?: string }): Promise<EventConnection> {
-      const tenantId = resolveTenant(caller, q.tenantId, ['tenantId']);
-      const first = q.first ?? 50;
-      if (!Number.isInteger(first) || first < 1 || first > MAX_LIMIT) throw InputError.of(['first'], `first should be between 1 and ${MAX_LIMIT}`);
-      const afterSeq = q.after ? decodeCursor(q.after) : 0;
-      const rows = await read(() => store.eventsAfter(tenantId, q.filter, afterSeq, first + 1));
-      const events = rows.slice(0, first);
-      const last = events[events.length - 1];
-      const totalCount = () => read(() => store.countEvents(tenantId, q.filter));
-      return { events, hasNextPage: rows.length > first, endCursor: last ? encodeCursor(last.seq) : null, totalCount };
-    },
+  async getEvent(caller: Caller, q: { tenantId?: string; id: string }): Promise<LedgerEvent> {
+    const tenantId = await this.access.resolve(caller, q.tenantId, ['tenantId'], 'ledger.events.get');
+    const event = isUuid(q.id) ? await this.read(() => this.store.getEvent(tenantId, q.id)) : undefined;
+    if (!event) throw new NotFoundError('Ledger entry not found');
+    return event;
+  }
 
-    async getEvent(caller: Caller, q: { tenantId?: string; id: string }): Promise<LedgerEvent> {
-      const tenantId = resolveTenant(caller, q.tenantId, ['query', 'tenant_id']);
-      const event = UUID.test(q.id) ? await read(() => store.getEvent(tenantId, q.id)) : undefined;
-      if (!event) throw new NotFoundError('Ledger entry not found');
-      return event;
-    },
-
-    /** One tenant's chain, or every tenant's when the caller may and names none. */
-    async verify(caller: Caller, q: { tenantId?: string }): Promise<VerifyResult> {
-      if (q.tenantId === undefined && mayVerifyAllTenants(caller)) {
-        let total = 0;
-        for (const tenantId of await read(() => store.listChainTenants())) {
-          const result = await read(() => verifyTenantChain(store, tenantId));
-          total += result.total_events;
-          if (!result.valid) return { valid: false, total_events: total, error: `Tenant ${tenantId}: ${result.error}` };
-        }
-        return { valid: true, total_events: total, error: null };
+  /** One tenant's chain, or every tenant's when the caller may and names none. */
+  async verify(caller: Caller, q: { tenantId?: string }): Promise<VerifyResult> {
+    if (q.tenantId === undefined && mayActPlatformWide(caller)) {
+      let total = 0;
+      for (const tenantId of await this.read(() => this.store.listChainTenants())) {
+        const result = await this.read(() => verifyTenantChain(this.store, tenantId));
+        total += result.totalEvents;
+        if (!result.valid) return { valid: false, totalEvents: total, error: `Tenant ${tenantId}: ${result.error}` };
       }
-      const tenantId = resolveTenant(caller, q.tenantId, ['query', 'tenant_id']);
-      return read(() => verifyTenantChain(store, tenantId));
-    },
+      return { valid: true, totalEvents: total, error: null };
+    }
+    const tenantId = await this.access.resolve(caller, q.tenantId, ['tenantId'], 'ledger.verify');
+    return this.read(() => verifyTenantChain(this.store, tenantId));
+  }
 
-    async verifyEntry(caller: Caller, q: { tenantId?: string; entryId: string }): Promise<EntryVerification> {
-      const tenantId = resolveTenant(caller, q.tenantId, ['query', 'tenant_id']);
-      const event = UUID.test(q.entryId) ? await read(() => store.getEvent(tenantId, q.entryId)) : undefined;
-      if (!event) throw new NotFoundError('Ledger entry not found');
-      const previous = event.seq > 1 ? await read(() => store.getEventBySeq(tenantId, event.seq - 1)) : undefined;
-      const recomputedContent = contentHash({
-        tenantId, eventType: event.eventType, eventDataCanonical: event.eventDataText, userId: event.userId, createdAt: event.createdAt,
-      });
-      const recomputedChain = chainHash(recomputedContent, event.previousHash);
-      const expectedPrevious = event.seq === 1 ? GENESIS_HASH : previous?.chainHash ?? '';
-      const content = { stored: event.contentHash, recomputed: recomputedContent, valid: recomputedContent === event.contentHash };
-      const chain = { stored: event.chainHash, recomputed: recomputedChain, valid: recomputedChain === event.chainHash };
-      const link = { stored: event.previousHash, expected: expectedPrevious, previous_entry_id: previous?.id ?? null, valid: expectedPrevious === event.previousHash };
-      return {
-        entry_id: event.id, tenant_id: tenantId, seq: event.seq, created_at: event.createdAt,
-        valid: content.valid && chain.valid && link.valid, content_hash: content, chain_hash: chain, previous_hash: link,
-      };
-    },
+  async verifyEntry(caller: Caller, q: { tenantId?: string; entryId: string }): Promise<EntryVerification> {
+    const tenantId = await this.access.resolve(caller, q.tenantId, ['tenantId'], 'ledger.verify.entry');
+    const event = isUuid(q.entryId) ? await this.read(() => this.store.getEvent(tenantId, q.entryId)) : undefined;
+    if (!event) throw new NotFoundError('Ledger entry not found');
+    const previous = event.seq > 1 ? await this.read(() => this.store.getEventBySeq(tenantId, event.seq - 1)) : undefined;
+    const recomputedContent = contentHash({
+      tenantId, eventType: event.eventType, eventDataCanonical: event.eventDataText, userId: event.userId, createdAt: event.createdAt,
+    });
+    const recomputedChain = chainHash(recomputedContent, event.previousHash);
+    const expectedPrevious = event.seq === 1 ? GENESIS_HASH : previous?.chainHash ?? '';
+    const content = { stored: event.contentHash, recomputed: recomputedContent, valid: recomputedContent === event.contentHash };
+    const chain = { stored: event.chainHash, recomputed: recomputedChain, valid: recomputedChain === event.chainHash };
+    const link = { stored: event.previousHash, expected: expectedPrevious, previousEntryId: previous?.id ?? null, valid: expectedPrevious === event.previousHash };
+    return {
+      entryId: event.id, tenantId, seq: event.seq, createdAt: event.createdAt,
+      valid: content.valid && chain.valid && link.valid, contentHash: content, chainHash: chain, previousHash: link,
+    };
+  }
 
-    async auditReport(caller: Caller, q: { tenantId?: string; startTime?: string; endTime?: string }): Promise<AuditReport> {
-      const tenantId = resolveTenant(caller, q.tenantId, ['body', 'tenant_id']);
-      const filter: EventFilter = { startTime: q.startTime, endTime: q.endTime };
-      const [byType, byUser, bounds, chain] = await Promise.all([
-        read(() => store.countsBy(tenantId, 'event_type', filter)),
-        read(() => store.countsBy(tenantId, 'user_id', filter)),
-        read(() => store.hashBounds(tenantId, filter)),
-        read(() => verifyTenantChain(store, tenantId)),
-      ]);
-      return {
-        tenant_id: tenantId,
-        start_time: q.startTime ?? null,
-        end_time: q.endTime ?? null,
-        total_events: byType.reduce((n, c) => n + c.count, 0),
-        counts_by_event_type: Object.fromEntries(byType.map((c) => [c.key ?? '', c.count])),
-        // Events without a user are counted under the empty key.
-        counts_by_user: Object.fromEntries(byUser.map((c) => [c.key ?? '', c.count])),
-        chain,
-        first_hash: bounds.first,
-        last_hash: bounds.last,
-      };
-    },
+  async auditReport(caller: Caller, q: { tenantId?: string; startTime?: string; endTime?: string }): Promise<AuditReport> {
+    const tenantId = await this.access.resolve(caller, q.tenantId, ['tenantId'], 'ledger.audit_report');
+    const filter: EventFilter = { startTime: q.startTime, endTime: q.endTime };
+    const [byType, byUser, bounds, chain] = await Promise.all([
+      this.read(() => this.store.countsBy(tenantId, 'event_type', filter)),
+      this.read(() => this.store.countsBy(tenantId, 'user_id', filter)),
+      this.read(() => this.store.hashBounds(tenantId, filter)),
+      this.read(() => verifyTenantChain(this.store, tenantId)),
+    ]);
+    return {
+      tenantId,
+      startTime: q.startTime ?? null,
+      endTime: q.endTime ?? null,
+      totalEvents: byType.reduce((n, c) => n + c.count, 0),
+      countsByEventType: Object.fromEntries(byType.map((c) => [c.key ?? '', c.count])),
+      // Events without a user are counted under the empty key.
+      countsByUser: Object.fromEntries(byUser.map((c) => [c.key ?? '', c.count])),
+      chain,
+      firstHash: bounds.first,
+      lastHash: bounds.last,
+    };
+  }
 
-    async exportCsv(caller: Caller, q: { tenantId?: string; eventType?: string }): Promise<{ tenantId: string; stream: Readable }> {
-      const tenantId = resolveTenant(caller, q.tenantId, ['query', 'tenant_id']);
-      return { tenantId, stream: await exportCsv(store, tenantId, q.eventType) };
-    },
+  async exportCsv(caller: Caller, q: { tenantId?: string; eventType?: string }): Promise<{ tenantId: string; stream: Readable }> {
+    const tenantId = await this.access.resolve(caller, q.tenantId, ['tenantId'], 'ledger.export');
+    return { tenantId, stream: await exportCsv(this.store, tenantId, q.eventType) };
+  }
 
-    /** Batch for the per-request DataLoader behind User.auditTrail: newest first per user. */
-    async auditTrails(caller: Caller, usernames: readonly string[], first: number, before: number | null): Promise<LedgerEvent[][]> {
-      const tenantId = resolveTenant(caller, undefined, ['tenantId']);
-      if (!Number.isInteger(first) || first < 1 || first > MAX_LIMIT) throw InputError.of(['first'], `first should be between 1 and ${MAX_LIMIT}`);
-      const rows = await read(() => store.eventsOfUsers(tenantId, [...usernames], first + 1, before));
-      return usernames.map((u) => rows.filter((r) => r.userId === u));
-    },
+  /** Batch for the per-request DataLoader behind User.auditTrail: newest first per user. */
+  async auditTrails(caller: Caller, usernames: readonly string[], first: number, before: number | null): Promise<LedgerEvent[][]> {
+    const tenantId = await this.access.resolve(caller, undefined, ['tenantId'], 'ledger.audit_trail');
+    if (!Number.isInteger(first) || first < 1 || first > MAX_LIMIT) throw InputError.of(['first'], `first should be between 1 and ${MAX_LIMIT}`);
+    const rows = await this.read(() => this.store.eventsOfUsers(tenantId, [...usernames], first + 1, before));
+    return usernames.map((u) => rows.filter((r) => r.userId === u));
+  }
 
-    /** Throws ForbiddenError unless the caller may read the tenant (subscriptions check before listening). */
-    assertCanRead(caller: Caller, tenantId: string): void {
+  /** The tenant a subscriber may follow (checked, and an operator's access recorded, once). */
+  async subscriptionTenant(caller: Caller, requested: string | undefined): Promise<string> {
+    return this.access.resolve(caller, requested, ['tenantId'], 'ledger.subscribe');
+  }
+
+  /** The event a bus notification points at, if the caller may see it. */
+  async eventForSubscriber(caller: Caller, tenantId: string, id: string): Promise<LedgerEvent | undefined> {
+    try {
       resolveTenant(caller, tenantId, ['tenantId']);
-    },
-
-    /** The event a bus notification points at, if the caller may see it. */
-    async eventForSubscriber(caller: Caller, tenantId: string, id: string): Promise<LedgerEvent | undefined> {
-      try {
-        resolveTenant(caller, tenantId, ['tenantId']);
-      } catch (err) {
-        if (err instanceof ForbiddenError) return undefined;
-        throw err;
-      }
-      return read(() => store.getEvent(tenantId, id));
-    },
-  };
+    } catch (err) {
+      if (err instanceof ForbiddenError) return undefined;
+      throw err;
+    }
+    return this.read(() => this.store.getEvent(tenantId, id));
+  }
 }

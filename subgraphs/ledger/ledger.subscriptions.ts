@@ -7,6 +7,7 @@
 // seq, event_type}) on the event bus; every ledger process (NATS or PostgreSQL NOTIFY) hears it,
 // filters by the subscriber's tenant and type, and loads the event through the service (which
 // repeats the tenant check), so a subscription works whichever process took the append.
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
@@ -14,9 +15,10 @@ import type { GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { EventBus } from '../../platform/events/event-bus';
+import type { Caller } from '../../platform/auth/caller';
+import { graphqlCaller } from '../../platform/graphql/caller-context';
 import type { TokenAuthenticator } from '../../platform/http/auth-hooks';
-import { buildContext, callerFrom, type LedgerGraphQLContext } from './graphql.context';
-import type { Caller } from './ledger.access';
+import { ledgerContext, type LedgerGraphQLContext } from './graphql.context';
 import type { LedgerService } from './ledger.service';
 import type { LedgerEvent } from './ledger.types';
 
@@ -77,11 +79,9 @@ function appendedEvents(bus: EventBus, service: LedgerService, caller: Caller, t
   };
 }
 
-/** The subscriber's tenant: the token's (or an explicitly allowed one), else the gateway header. */
-function subscriberTenant(caller: Caller, params: Record<string, unknown>): string | undefined {
-  const asked = typeof params.tenantId === 'string' ? params.tenantId : undefined;
-  if (caller.auth) return asked ?? caller.auth.tenantId;
-  return caller.headerTenant;
+/** The tenant a subscriber names in connectionParams, if any. */
+function askedTenant(params: Record<string, unknown>): string | undefined {
+  return typeof params.tenantId === 'string' && params.tenantId !== '' ? params.tenantId : undefined;
 }
 
 export interface SubscriptionServerOptions {
@@ -121,7 +121,11 @@ export function serveSubscriptions(options: SubscriptionServerOptions): void {
     onConnect: async (ctx) => {
       const params = ctx.connectionParams ?? {};
       try {
-        const caller = await callerFrom({ authorization: param(params, 'authorization', 'Authorization'), tenantHeader: param(params, 'x-tenant-id', 'X-Tenant-ID', 'tenantId') }, tokens);
+        const caller = await graphqlCaller({
+          authorization: param(params, 'authorization', 'Authorization'),
+          tenantHeader: param(params, 'x-tenant-id', 'X-Tenant-ID'),
+          correlationId: param(params, 'x-correlation-id') ?? randomUUID(),
+        }, tokens);
         if (options.requireAuth && !caller.auth) return false;
         ctx.extra.caller = caller;
         return true;
@@ -130,16 +134,13 @@ export function serveSubscriptions(options: SubscriptionServerOptions): void {
       }
     },
     context: (ctx): LedgerGraphQLContext => {
-      const caller = ctx.extra.caller ?? {};
+      const caller = ctx.extra.caller ?? { correlationId: randomUUID() };
       const params = ctx.connectionParams ?? {};
-      const base = buildContext(caller, service, options.requireAuth);
       return {
-        ...base,
-        subscribeAppends: (eventType) => {
-          const tenantId = subscriberTenant(caller, params);
-          if (!tenantId) throw new Error('A tenant is required: authenticate, or send x-tenant-id in connectionParams');
-          // The same access rule as every read: another tenant only with platform rights.
-          service.assertCanRead(caller, tenantId);
+        ...ledgerContext(caller, service, options.requireAuth),
+        subscribeAppends: async (eventType) => {
+          // The same tenant rule as every read: another tenant only with platform rights.
+          const tenantId = await service.subscriptionTenant(caller, askedTenant(params));
           return appendedEvents(bus, service, { ...caller, headerTenant: caller.auth ? caller.headerTenant : tenantId }, tenantId, eventType);
         },
       };

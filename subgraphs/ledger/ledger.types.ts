@@ -45,7 +45,7 @@ export interface EventFilter {
 
 export interface VerifyResult {
   valid: boolean;
-  total_events: number;
+  totalEvents: number;
   error: string | null;
 }
 

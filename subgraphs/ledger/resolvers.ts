@@ -1,6 +1,6 @@
 // The ledger subgraph's resolvers: thin adapters over ledger.service (same functions as REST).
 import { GraphQLScalarType, Kind, valueFromASTUntyped } from 'graphql';
-import { InputError } from '../../platform/errors/domain-errors';
+import { InputError, NotFoundError } from '../../platform/errors/domain-errors';
 import { callerOf, type LedgerGraphQLContext } from './graphql.context';
 import { decodeCursor, encodeCursor, type EventConnection } from './ledger.service';
 import type { EventFilter, LedgerEvent } from './ledger.types';
@@ -49,7 +49,7 @@ export const resolvers = {
       })),
     verifyLedger: async (_: unknown, args: { tenantId?: string | null }, ctx: Ctx) => {
       const r = await ctx.service.verify(callerOf(ctx), { tenantId: opt(args.tenantId) });
-      return { valid: r.valid, totalEvents: r.total_events, error: r.error };
+      return { valid: r.valid, totalEvents: r.totalEvents, error: r.error };
     },
   },
   Mutation: {
@@ -77,10 +77,13 @@ export const resolvers = {
   },
   LedgerEvent: {
     __resolveReference: async (ref: { id: string }, ctx: Ctx) => {
+      // An unknown (or another tenant's) event is null; anything else, a database outage
+      // included, is an error with its code.
       try {
         return await ctx.service.getEvent(callerOf(ctx), { id: ref.id });
-      } catch {
-        return null;
+      } catch (err) {
+        if (err instanceof NotFoundError) return null;
+        throw err;
       }
     },
     eventData: (e: LedgerEvent) => JSON.parse(e.eventDataText) as unknown,

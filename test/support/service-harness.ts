@@ -3,8 +3,9 @@
 import type { AddressInfo } from 'node:net';
 import { loadPlatformConfig, type PlatformConfig } from '../../platform/config/platform.config';
 import { createLogger } from '../../platform/logging/logger';
-import type { BuiltService, Env, ServiceDefinition } from '../../platform/service';
+import type { BuiltService, Env, ServiceDefinition, ServiceManifest } from '../../platform/service';
 import { createTestDatabase, type TestDatabase } from './database';
+import { registryOf } from '../../launcher/registry';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 
@@ -22,13 +23,13 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startServices(definitions: ServiceDefinition[], envOverrides: Env = {}, options: { db?: TestDatabase } = {}): Promise<Harness> {
+export async function startServices(definitions: readonly ServiceDefinition[], envOverrides: Env = {}, options: { db?: TestDatabase; registry?: readonly ServiceManifest[] } = {}): Promise<Harness> {
   const db = options.db ?? (await createTestDatabase());
   const env: Env = { LOG_LEVEL: 'ERROR', JWT_SECRET_KEY: TEST_JWT_SECRET, NODE_ENV: 'test', ...envOverrides };
   const config = loadPlatformConfig(env);
   const services: Record<string, RunningService> = {};
   for (const def of definitions) {
-    const built = await def.build({ config, db, env, logger: createLogger(config.logLevel, def.name) });
+    const built = await def.build({ config, db, env, logger: createLogger(config.logLevel, def.name), registry: options.registry ?? registryOf() });
     await built.app.listen({ port: 0, host: '127.0.0.1' });
     const port = (built.app.server.address() as AddressInfo).port;
     await built.start?.();

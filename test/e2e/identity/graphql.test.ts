@@ -1,7 +1,7 @@
 // The identity subgraph over real HTTP: auth in the context, queries, mutations, and
 // `_entities` reference resolution with tenant scoping.
 import type { Harness } from '../../support/service-harness';
-import { call, gql, login, startIdentity, TEST_ENV } from './identity.helpers';
+import { call, gql, login, loginOperator, startIdentity, TEST_ENV } from './identity.helpers';
 import { badTokens } from './tokens';
 
 jest.setTimeout(60_000);
@@ -16,7 +16,10 @@ const ENTITIES = `query ($representations: [_Any!]!) {
 describe('identity subgraph', () => {
   let harness: Harness;
   let url: string;
+  /** The default tenant's admin (a tenant admin like any other). */
   let root: string;
+  /** The platform operator. */
+  let operator: string;
   let alice: string;
   let acmeAdmin: string;
   let acmeUser: string;
@@ -26,11 +29,13 @@ describe('identity subgraph', () => {
   beforeAll(async () => {
     ({ harness, url } = await startIdentity());
     root = (await login(url, TEST_ENV.DEV_ADMIN_USERNAME, TEST_ENV.DEV_ADMIN_PASSWORD)).access_token;
+    operator = (await loginOperator(url)).access_token;
     alice = (await login(url, 'alice', 'alice-password-1')).access_token;
-    const tenant = await gql(url, 'mutation { createTenant(id: "acme", name: "Acme") { id name isActive } }', {}, root);
+    expect((await gql(url, 'mutation { createTenant(id: "acme", name: "Acme") { id } }', {}, root)).body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const tenant = await gql(url, 'mutation { createTenant(id: "acme", name: "Acme") { id name isActive } }', {}, operator);
     expect(tenant.body).toEqual({ data: { createTenant: { id: 'acme', name: 'Acme', isActive: true } } });
     const boss = await gql(url, `mutation ($input: CreateUserInput!) { createUser(input: $input) { id username tenantId roles scopes } }`,
-      { input: { username: 'acme-boss', password: 'acme-boss-pw', tenantId: 'acme', roles: ['admin', 'user'] } }, root);
+      { input: { username: 'acme-boss', password: 'acme-boss-pw', tenantId: 'acme', roles: ['admin', 'user'] } }, operator);
     expect(boss.body.data.createUser).toMatchObject({ tenantId: 'acme', roles: ['admin', 'user'] });
     acmeAdmin = (await login(url, 'acme-boss', 'acme-boss-pw', 'acme')).access_token;
     const worker = await gql(url, `mutation ($input: CreateUserInput!) { createUser(input: $input) { id tenantId } }`, { input: { username: 'acme-worker', password: 'acme-worker-pw' } }, acmeAdmin);
@@ -79,8 +84,9 @@ describe('identity subgraph', () => {
     expect(wrongTenant.body.errors?.[0]?.message).toBe('Could not validate credentials');
   });
 
-  it('tenants: admin only, scoped to the caller\'s tenant unless platform admin', async () => {
-    expect((await gql(url, '{ tenants { id } }', {}, root)).body.data.tenants.map((t: { id: string }) => t.id)).toEqual(['acme', 'default']);
+  it('tenants: admin only, scoped to the caller\'s tenant unless platform operator', async () => {
+    expect((await gql(url, '{ tenants { id } }', {}, operator)).body.data.tenants.map((t: { id: string }) => t.id)).toEqual(['acme', 'default', 'platform']);
+    expect((await gql(url, '{ tenants { id } }', {}, root)).body.data.tenants).toEqual([{ id: 'default' }]);
     expect((await gql(url, '{ tenants { id } }', {}, acmeAdmin)).body.data.tenants).toEqual([{ id: 'acme' }]);
     expect((await gql(url, '{ tenants { id } }', {}, alice)).body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     expect((await gql(url, '{ tenants { id } }')).body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
@@ -92,6 +98,7 @@ describe('identity subgraph', () => {
     expect(acme.body.data.users.nodes).toEqual([{ username: 'acme-boss', tenantId: 'acme' }, { username: 'acme-worker', tenantId: 'acme' }]);
     expect((await gql(url, q, { tenantId: 'default' }, acmeAdmin)).body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     expect((await gql(url, q, {}, acmeUser)).body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expect((await gql(url, q, { tenantId: 'acme' }, root)).body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     const page1 = await gql(url, q, { first: 1 }, root);
     expect(page1.body.data.users.nodes).toEqual([{ username: 'alice', tenantId: 'default' }]);
     expect(page1.body.data.users.pageInfo.hasNextPage).toBe(true);
@@ -132,7 +139,7 @@ describe('identity subgraph', () => {
           { __typename: 'Tenant', id: 'acme' },
           { __typename: 'User', id: '00000000-0000-4000-8000-000000000000' },
         ],
-      }, root);
+      }, operator);
       expect(res.body.errors).toBeUndefined();
       expect(res.body.data._entities).toEqual([
         { id: aliceId, username: 'alice', tenantId: 'default', roles: ['user'] },

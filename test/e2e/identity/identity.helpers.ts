@@ -9,7 +9,14 @@ export const TEST_ENV = {
   DEV_ADMIN_PASSWORD: 'root-password-1',
   DEV_USER_USERNAME: 'alice',
   DEV_USER_PASSWORD: 'alice-password-1',
+  // The platform operator (role platform-admin, tenant `platform`); `root` is the default tenant's admin.
+  PLATFORM_ADMIN_USERNAME: 'operator',
+  PLATFORM_ADMIN_PASSWORD: 'operator-password-1',
 };
+
+export function loginOperator(url: string): Promise<{ access_token: string; refresh_token: string }> {
+  return login(url, TEST_ENV.PLATFORM_ADMIN_USERNAME, TEST_ENV.PLATFORM_ADMIN_PASSWORD, 'platform');
+}
 
 export async function startIdentity(env: Record<string, string> = {}): Promise<{ harness: Harness; url: string }> {
   const harness = await startServices([identityService], { ...TEST_ENV, ...env });

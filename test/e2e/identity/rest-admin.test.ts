@@ -1,17 +1,21 @@
 // Refresh tokens, service accounts, admin routes and tenant isolation over real HTTP.
 import type { Harness } from '../../support/service-harness';
-import { call, login, startIdentity, TEST_ENV } from './identity.helpers';
+import { call, login, loginOperator, startIdentity, TEST_ENV } from './identity.helpers';
 
 jest.setTimeout(60_000);
 
 describe('identity REST: refresh tokens, service accounts, admin and tenant isolation', () => {
   let harness: Harness;
   let url: string;
+  /** The platform operator: acts in every tenant. */
   let root: string;
+  /** The seeded admin of tenant `default`: a tenant admin like any other. */
+  let defaultAdmin: string;
 
   beforeAll(async () => {
     ({ harness, url } = await startIdentity());
-    root = (await login(url, TEST_ENV.DEV_ADMIN_USERNAME, TEST_ENV.DEV_ADMIN_PASSWORD)).access_token;
+    root = (await loginOperator(url)).access_token;
+    defaultAdmin = (await login(url, TEST_ENV.DEV_ADMIN_USERNAME, TEST_ENV.DEV_ADMIN_PASSWORD)).access_token;
   });
   afterAll(() => harness.close());
 
@@ -68,7 +72,7 @@ describe('identity REST: refresh tokens, service accounts, admin and tenant isol
   describe('service accounts', () => {
     let clientSecret: string;
 
-    it('a platform admin creates one; the secret is shown once and stored hashed', async () => {
+    it('a platform operator creates one; the secret is shown once and stored hashed', async () => {
       const res = await call(`${url}/v1/service-accounts`, { method: 'POST', token: root, json: { name: 'billing-svc', scopes: ['read', 'write'] } });
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({ client_id: 'billing-svc', tenant_id: 'default', roles: ['service:billing-svc'], scopes: ['read', 'write'] });
@@ -121,12 +125,34 @@ describe('identity REST: refresh tokens, service accounts, admin and tenant isol
       aliceId = (await harness.db.prisma.user.findUniqueOrThrow({ where: { username: 'alice' } })).id;
     });
 
-    it('POST /v1/tenants: 409 on a duplicate; only platform admins', async () => {
+    it('POST /v1/tenants: 409 on a duplicate; only platform operators', async () => {
       expect((await call(`${url}/v1/tenants`, { method: 'POST', token: root, json: { id: 'acme', name: 'Again' } })).status).toBe(409);
       expect((await call(`${url}/v1/tenants`, { method: 'POST', token: acmeAdmin, json: { id: 'evil', name: 'Evil' } })).status).toBe(403);
     });
 
-    it('GET /v1/tenants: a platform admin sees all, a tenant admin only its own', async () => {
+    it('the seeded admin of tenant default is a tenant admin: 403 for another tenant by every route', async () => {
+      const acmeWorker = (await harness.db.prisma.user.findUniqueOrThrow({ where: { username: 'acme-worker' } })).id;
+      expect((await call(`${url}/v1/users?tenant_id=acme`, { token: defaultAdmin })).status).toBe(403);
+      expect((await call(`${url}/v1/users`, { method: 'POST', token: defaultAdmin, json: { username: 'intruder', password: 'intruder-pw', tenant_id: 'acme' } })).status).toBe(403);
+      expect((await call(`${url}/v1/users/${acmeWorker}/roles`, { method: 'POST', token: defaultAdmin, json: { role_name: 'admin' } })).status).toBe(404);
+      expect((await call(`${url}/v1/tenants`, { method: 'POST', token: defaultAdmin, json: { id: 'mine', name: 'Mine' } })).status).toBe(403);
+      expect((await call(`${url}/v1/service-accounts`, { method: 'POST', token: defaultAdmin, json: { name: 'sneaky-svc' } })).status).toBe(403);
+      const listed = await call(`${url}/v1/tenants`, { token: defaultAdmin });
+      expect(listed.body.tenants.map((t: { id: string }) => t.id)).toEqual(['default']);
+      // Nor can it make itself (or anyone) an operator.
+      const self = (await harness.db.prisma.user.findUniqueOrThrow({ where: { username: TEST_ENV.DEV_ADMIN_USERNAME } })).id;
+      expect((await call(`${url}/v1/users/${self}/roles`, { method: 'POST', token: defaultAdmin, json: { role_name: 'platform-admin' } })).status).toBe(403);
+    });
+
+    it('an operator\'s action in another tenant is in that tenant\'s audit trail', async () => {
+      const before = await harness.db.prisma.outboxEvent.count({ where: { tenantId: 'acme', eventType: 'platform_operator_access' } });
+      expect((await call(`${url}/v1/users?tenant_id=acme`, { token: root })).status).toBe(200);
+      const rows = await harness.db.prisma.outboxEvent.findMany({ where: { tenantId: 'acme', eventType: 'platform_operator_access' }, orderBy: { id: 'asc' } });
+      expect(rows.length).toBe(before + 1);
+      expect(rows[rows.length - 1]).toMatchObject({ userId: 'operator', eventData: { operator: 'operator', operator_tenant: 'platform', action: 'identity.users.list' } });
+    });
+
+    it('GET /v1/tenants: a platform operator sees all, a tenant admin only its own', async () => {
       const all = await call(`${url}/v1/tenants`, { token: root });
       expect(all.body.tenants.map((t: { id: string }) => t.id)).toEqual(expect.arrayContaining(['default', 'acme']));
       expect(all.body.tenants.find((t: { id: string }) => t.id === 'acme')).toEqual({ id: 'acme', name: 'Acme Corp' });
@@ -153,7 +179,7 @@ describe('identity REST: refresh tokens, service accounts, admin and tenant isol
       expect((await call(`${url}/v1/service-accounts`, { method: 'POST', token: acmeAdmin, json: { name: 'acme-robot' } })).status).toBe(403);
     });
 
-    it('the platform admin pages through users of any tenant', async () => {
+    it('the platform operator pages through users of any tenant', async () => {
       for (const n of [1, 2, 3]) {
         expect((await call(`${url}/v1/users`, { method: 'POST', token: root, json: { username: `page-${n}`, password: 'page-password', tenant_id: 'acme' } })).status).toBe(201);
       }

@@ -2,7 +2,7 @@
 // of issue 2, each followed by a check that the server still serves.
 import type { Harness } from '../../support/service-harness';
 import { TEST_JWT_SECRET } from '../../support/service-harness';
-import { call, login, startIdentity, TEST_ENV } from './identity.helpers';
+import { call, login, startIdentity, TEST_ENV, loginOperator } from './identity.helpers';
 import { badTokens, signed } from './tokens';
 
 jest.setTimeout(60_000);
@@ -125,7 +125,8 @@ describe('identity REST: authentication', () => {
       const created = await call(`${url}/v1/users`, { method: 'POST', token: adminToken, json: { username: 'dormant', password: 'dormant-password' } });
       expect(created.status).toBe(201);
       await harness.db.prisma.user.update({ where: { username: 'dormant' }, data: { isActive: false } });
-      expect((await call(`${url}/v1/tenants`, { method: 'POST', token: adminToken, json: { id: 'other', name: 'Other' } })).status).toBe(201);
+      const operator = (await loginOperator(url)).access_token;
+      expect((await call(`${url}/v1/tenants`, { method: 'POST', token: operator, json: { id: 'other', name: 'Other' } })).status).toBe(201);
 
       const attempts = [
         { username: 'alice', password: 'wrong-password' },

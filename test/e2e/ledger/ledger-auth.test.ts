@@ -13,6 +13,7 @@ const auth = (t: string) => ({ authorization: `Bearer ${t}` });
 let userA: string;
 let userB: string;
 let admin: string;
+let defaultAdmin: string;
 let service: string;
 
 async function call(method: string, path: string, headers: Record<string, string>, body?: unknown) {
@@ -26,7 +27,8 @@ beforeAll(async () => {
   url = h.services.ledger!.url;
   userA = await tokens.issue({ username: 'alice', tenantId: 'auth-a', roles: ['user'], scopes: ['read', 'write'] });
   userB = await tokens.issue({ username: 'bob', tenantId: 'auth-b', roles: ['user'], scopes: ['read', 'write'] });
-  admin = await tokens.issue({ username: 'root', tenantId: 'default', roles: ['admin'], scopes: ['admin'] });
+  admin = await tokens.issue({ username: 'operator', tenantId: 'platform', roles: ['platform-admin'], scopes: ['admin'] });
+  defaultAdmin = await tokens.issue({ username: 'root', tenantId: 'default', roles: ['admin'], scopes: ['admin'] });
   service = await tokens.issue({ username: 'svc-workflow', tenantId: 'default', roles: ['service:workflow'], scopes: ['write'] });
   const r = await call('POST', '/append', auth(userA), { tenant_id: 'auth-a', event_type: 'phi_access', event_data: { patient_id: 'enc:SECRET-A' } });
   expect(r.status).toBe(200);
@@ -65,18 +67,32 @@ it('answers 403 (never data) when tenant B asks for tenant A', async () => {
   expect(JSON.parse((await call('GET', '/verify', auth(userA))).text).total_events).toBe(1);
 });
 
-it('lets a platform admin verify every tenant and a service account append for any tenant', async () => {
+it('lets a platform operator verify every tenant and a service account append for any tenant', async () => {
   expect((await call('POST', '/append', auth(service), { tenant_id: 'auth-b', event_type: 'workflow_execution', event_data: { status: 'completed' } })).status).toBe(200);
   const all = JSON.parse((await call('GET', '/verify', auth(admin))).text);
   expect(all).toEqual({ valid: true, total_events: 2, error: null });
+  // The default tenant's admin is not an operator: its "everything" is its own (empty) tenant.
+  expect(JSON.parse((await call('GET', '/verify', auth(defaultAdmin))).text)).toEqual({ valid: true, total_events: 0, error: null });
+  expect((await call('GET', '/events?tenant_id=auth-a', auth(defaultAdmin))).status).toBe(403);
+  expect((await call('POST', '/append', auth(defaultAdmin), { tenant_id: 'auth-a', event_type: 'x', event_data: {} })).status).toBe(403);
   expect((await call('GET', '/events?tenant_id=auth-a', auth(admin))).status).toBe(200);
+});
+
+it('records every action of an operator in the tenant it touched: who, what, when', async () => {
+  const read = await call('GET', '/events?tenant_id=auth-a&event_type=platform_operator_access', auth(admin));
+  const page = JSON.parse(read.text) as { events: { user_id: string; event_data: Record<string, unknown>; created_at: string }[] };
+  // This very read is recorded before it runs, so it sees itself and the earlier read.
+  expect(page.events.length).toBeGreaterThanOrEqual(2);
+  expect(page.events[page.events.length - 1]).toMatchObject({ user_id: 'operator', event_data: { operator: 'operator', operator_tenant: 'platform', action: 'ledger.events.list' } });
+  expect(JSON.parse((await call('GET', '/verify?tenant_id=auth-a', auth(userA))).text).valid).toBe(true);
 });
 
 it('refuses anonymous GraphQL operations and subscriptions when REQUIRE_AUTH=true', async () => {
   const r = await call('POST', '/graphql', {}, { query: '{ verifyLedger { valid } }' });
   expect(JSON.parse(r.text).errors[0].extensions.code).toBe('UNAUTHENTICATED');
   const ok = await call('POST', '/graphql', auth(userA), { query: '{ verifyLedger { valid totalEvents } }' });
-  expect(JSON.parse(ok.text).data.verifyLedger).toEqual({ valid: true, totalEvents: 1 });
+  // auth-a's chain: its own event plus the operator's recorded reads (earlier test).
+  expect(JSON.parse(ok.text).data.verifyLedger).toEqual({ valid: true, totalEvents: 3 });
 
   const { createClient } = await import('graphql-ws');
   const WebSocket = (await import('ws')).default;

@@ -11,6 +11,7 @@ import type { BuiltService } from '../../../platform/service';
 import { ledgerService } from '../../../subgraphs/ledger';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
 import { TEST_JWT_SECRET } from '../../support/service-harness';
+import { registryOf } from '../../../launcher/registry';
 
 jest.setTimeout(60_000);
 const onPostgres = process.env.DATABASE_URL ? describe : describe.skip;
@@ -60,7 +61,7 @@ onPostgres('database failure', () => {
     const env = { LOG_LEVEL: 'CRITICAL', JWT_SECRET_KEY: TEST_JWT_SECRET, NODE_ENV: 'test' };
     const config = loadPlatformConfig(env);
     // The event bus talks to the database directly (not through the proxy): only the data path fails.
-    built = await ledgerService.build({ config: { ...config, database: { ...config.database, url: testDb.config.url } }, db, env, logger: createLogger('CRITICAL', 'ledger') });
+    built = await ledgerService.build({ config: { ...config, database: { ...config.database, url: testDb.config.url } }, db, env, logger: createLogger('CRITICAL', 'ledger'), registry: registryOf() });
     await built.app.listen({ port: 0, host: '127.0.0.1' });
     url = `http://127.0.0.1:${(built.app.server.address() as AddressInfo).port}`;
   });

@@ -9,6 +9,7 @@ import { identityService } from '../../../subgraphs/identity';
 import { ledgerService } from '../../../subgraphs/ledger';
 import { startServices, type Harness } from '../../support/service-harness';
 import { freePort, until } from '../../support/waiting';
+import { registryOf } from '../../../launcher/registry';
 
 jest.setTimeout(120_000);
 
@@ -51,7 +52,7 @@ it('delivers identity\'s events exactly once, in order, after a ledger outage', 
     return (r.rows[0]?.n ?? 0) > 0;
   }, 'the relay to retry');
 
-  ledger = await ledgerService.build({ config: h.config, db: h.db, env: h.env, logger: createLogger('CRITICAL', 'ledger') });
+  ledger = await ledgerService.build({ config: h.config, db: h.db, env: h.env, logger: createLogger('CRITICAL', 'ledger'), registry: registryOf() });
   await ledger.app.listen({ port, host: '127.0.0.1' });
 
   await until(async () => {

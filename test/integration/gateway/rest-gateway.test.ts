@@ -79,7 +79,7 @@ describe('REST gateway', () => {
     expect(echo.headers.authorization).toBe(`Bearer ${tokenA}`);
   });
 
-  it('refuses another tenant named in X-Tenant-ID, query or body with 403, unless platform admin', async () => {
+  it('refuses another tenant named in X-Tenant-ID, query or body with 403, unless platform operator', async () => {
     expect((await get('/api/v1/ledger/events', tokenA, { 'x-tenant-id': 'tenant-b' })).status).toBe(403);
     expect((await get('/api/v1/ledger/events?tenant_id=tenant-b', tokenA)).status).toBe(403);
     const post = await fetch(`${gw.url}/api/v1/ledger/append`, {
@@ -90,8 +90,19 @@ describe('REST gateway', () => {
     expect(post.status).toBe(403);
     expect(await post.json()).toEqual({ detail: expect.stringMatching(/tenant/) });
 
+    // The default tenant's admin is a tenant admin: no door lets it into another tenant.
     const admin = await tokenFor('default', ['read', 'write', 'admin'], ['admin', 'user']);
-    const res = await get('/api/v1/ledger/events?tenant_id=tenant-b', admin);
+    expect((await get('/api/v1/ledger/events?tenant_id=tenant-b', admin)).status).toBe(403);
+    expect((await get('/api/v1/ledger/events', admin, { 'x-tenant-id': 'tenant-b' })).status).toBe(403);
+    const adminPost = await fetch(`${gw.url}/api/v1/ledger/append`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ tenant_id: 'tenant-b', event_type: 'x', event_data: {} }),
+    });
+    expect(adminPost.status).toBe(403);
+
+    const operator = await tokenFor('platform', ['read', 'write', 'admin'], ['platform-admin']);
+    const res = await get('/api/v1/ledger/events?tenant_id=tenant-b', operator);
     expect(res.status).toBe(200);
     const echo = (await res.json()) as { headers: Record<string, string> };
     expect(echo.headers['x-tenant-id']).toBe('tenant-b');
@@ -191,5 +202,30 @@ describe('REST gateway', () => {
     expect(ok.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
     const other = await fetch(`${gw.url}/api/v1/ledger/events`, { method: 'OPTIONS', headers: { origin: 'https://evil.example.com', 'access-control-request-method': 'GET' } });
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('outside production, a frontend dev server on any localhost port is allowed without configuration', async () => {
+    for (const origin of ['http://localhost:5173', 'http://127.0.0.1:3000', 'http://localhost']) {
+      const res = await fetch(`${gw.url}/graphql`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' } });
+      expect({ origin, allowed: res.headers.get('access-control-allow-origin') }).toEqual({ origin, allowed: origin });
+    }
+    for (const origin of ['http://localhost.evil.com', 'https://localhost:5173', 'http://10.0.0.1:3000']) {
+      const res = await fetch(`${gw.url}/graphql`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } });
+      expect({ origin, allowed: res.headers.get('access-control-allow-origin') }).toEqual({ origin, allowed: null });
+    }
+  });
+});
+
+describe('CORS in production', () => {
+  it('allows only CORS_ORIGINS, no localhost default', async () => {
+    const gw = await startGateway({ NODE_ENV: 'production', CORS_ORIGINS: 'https://app.example.com', SUPERGRAPH_PATH: fixtureSupergraphFile('http://127.0.0.1:9/graphql') });
+    try {
+      const local = await fetch(`${gw.url}/api/v1/services`, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET' } });
+      expect(local.headers.get('access-control-allow-origin')).toBeNull();
+      const listed = await fetch(`${gw.url}/api/v1/services`, { method: 'OPTIONS', headers: { origin: 'https://app.example.com', 'access-control-request-method': 'GET' } });
+      expect(listed.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+    } finally {
+      await gw.close();
+    }
   });
 });

@@ -5,11 +5,12 @@ import { ConflictError } from '../../../platform/errors/domain-errors';
 import { DEV_DEFAULTS } from '../../../subgraphs/identity/identity.config';
 import { prismaUnitOfWork } from '../../../subgraphs/identity/identity.stores';
 import { ALL_TENANTS, type IdentityUnitOfWork } from '../../../subgraphs/identity/identity.types';
-import { prismaOutboxStore } from '../../../subgraphs/identity/outbox.store';
+import { outboxWriter } from '../../../platform/outbox/outbox.writer';
 import { ScryptPasswordHasher } from '../../../subgraphs/identity/password.hasher';
 import { seedIdentity } from '../../../subgraphs/identity/seed.service';
 import { UserService } from '../../../subgraphs/identity/user.service';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
+import { TenantAccess } from '../../../platform/auth/tenant-access';
 
 jest.setTimeout(60_000);
 
@@ -73,18 +74,18 @@ describe('identity stores on a real database', () => {
     // The real outbox store, then a failure after it wrote: the transaction must roll both back.
     const failing = prismaUnitOfWork(db.prisma, {
       outbox: (client) => {
-        const real = prismaOutboxStore(client);
+        const real = outboxWriter(client, 'identity');
         return { append: async (e) => { await real.append(e); throw new Error('relay table on fire'); } };
       },
     });
-    const service = new UserService(failing, hasher, 100);
+    const service = new UserService(failing, hasher, 100, new TenantAccess(async () => {}));
     const before = await db.prisma.outboxEvent.count();
     await expect(service.create(rootCtx, { username: 'ghost-user', password: 'ghost-password' })).rejects.toThrow('relay table on fire');
     expect(await db.prisma.user.count({ where: { username: 'ghost-user' } })).toBe(0);
     expect(await db.prisma.outboxEvent.count()).toBe(before);
 
     // And the same call with the real outbox commits both.
-    await new UserService(stores, hasher, 100).create(rootCtx, { username: 'real-user', password: 'real-password' });
+    await new UserService(stores, hasher, 100, new TenantAccess(async () => {})).create(rootCtx, { username: 'real-user', password: 'real-password' });
     expect(await db.prisma.user.count({ where: { username: 'real-user' } })).toBe(1);
     const event = await db.prisma.outboxEvent.findFirstOrThrow({ where: { eventType: 'user_created', correlationId: 'it-1' } });
     expect(event).toMatchObject({ service: 'identity', tenantId: 'default', userId: 'admin', deliveredAt: null });

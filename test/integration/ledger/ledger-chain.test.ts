@@ -7,7 +7,8 @@ import { createHash } from 'node:crypto';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
 import { openDatabase, type Database } from '../../../platform/db/database';
 import { GroupCommitter } from '../../../subgraphs/ledger/ledger-append.service';
-import { createLedgerService, type LedgerService } from '../../../subgraphs/ledger/ledger.service';
+import type { LedgerService } from '../../../subgraphs/ledger/ledger.service';
+import { createLedgerModule } from '../../../subgraphs/ledger/ledger.module';
 import { createLedgerStore } from '../../../subgraphs/ledger/ledger.store';
 import { verifyTenantChain } from '../../../subgraphs/ledger/ledger-verify.service';
 
@@ -15,11 +16,10 @@ import { verifyTenantChain } from '../../../subgraphs/ledger/ledger-verify.servi
 jest.setTimeout(60_000);
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
-const anon = {};
+const anon = { correlationId: 'test' };
 
 function ledgerOn(db: Database): LedgerService {
-  const store = createLedgerStore(db.sql);
-  return createLedgerService({ store, committer: new GroupCommitter(store, { maxInFlight: db.kind === 'pglite' ? 1 : 2 }) });
+  return createLedgerModule(db, () => {}).service;
 }
 
 let db: TestDatabase;
@@ -51,7 +51,7 @@ describe('hashes survive storage exactly', () => {
   });
 
   it('verifies the whole tricky chain', async () => {
-    expect(await ledger.verify(anon, { tenantId: 'round-trip' })).toEqual({ valid: true, total_events: tricky.length, error: null });
+    expect(await ledger.verify(anon, { tenantId: 'round-trip' })).toEqual({ valid: true, totalEvents: tricky.length, error: null });
   });
 });
 
@@ -82,8 +82,8 @@ describe('concurrent appends', () => {
       }
       const results = await Promise.all(writes);
       expect(new Set(results.map((r) => r.event.chainHash)).size).toBe(results.length);
-      expect(await ledger.verify(anon, { tenantId: 'shared' })).toEqual({ valid: true, total_events: 300, error: null });
-      for (let t = 0; t < 5; t++) expect((await second.verify(anon, { tenantId: `other-${t}` })).total_events).toBe(30);
+      expect(await ledger.verify(anon, { tenantId: 'shared' })).toEqual({ valid: true, totalEvents: 300, error: null });
+      for (let t = 0; t < 5; t++) expect((await second.verify(anon, { tenantId: `other-${t}` })).totalEvents).toBe(30);
     } finally {
       if (other !== db) await other.close();
     }
@@ -116,7 +116,7 @@ describe('tampering', () => {
     await tamper(`UPDATE ledger_events SET event_data = '{"i":99}' WHERE tenant_id = $1 AND seq = 3`, ['tamper-data']);
     const r = await ledger.verify(anon, { tenantId: 'tamper-data' });
     expect(r.valid).toBe(false);
-    expect(r.total_events).toBe(2);
+    expect(r.totalEvents).toBe(2);
     expect(r.error).toMatch(/^Event 3: content_hash mismatch/);
   });
 
@@ -124,7 +124,7 @@ describe('tampering', () => {
     await chainOf('tamper-link', 4);
     await tamper(`UPDATE ledger_events SET previous_hash = repeat('a', 64) WHERE tenant_id = $1 AND seq = 2`, ['tamper-link']);
     const r = await ledger.verify(anon, { tenantId: 'tamper-link' });
-    expect(r).toMatchObject({ valid: false, total_events: 1 });
+    expect(r).toMatchObject({ valid: false, totalEvents: 1 });
     expect(r.error).toMatch(/^Event 2: previous_hash mismatch/);
   });
 
@@ -142,7 +142,7 @@ describe('tampering', () => {
     await chainOf('tamper-tail', 3);
     await tamper('DELETE FROM ledger_events WHERE tenant_id = $1 AND seq = 3', ['tamper-tail']);
     const tail = await ledger.verify(anon, { tenantId: 'tamper-tail' });
-    expect(tail).toMatchObject({ valid: false, total_events: 2 });
+    expect(tail).toMatchObject({ valid: false, totalEvents: 2 });
     expect(tail.error).toMatch(/^Event 3: missing/);
   });
 
@@ -153,15 +153,15 @@ describe('tampering', () => {
     const [third] = (await ledger.listEvents(anon, { tenantId: 'tamper-data', filter: {}, limit: 1, offset: 2 })).events;
     const entry = await ledger.verifyEntry(anon, { tenantId: 'tamper-data', entryId: third!.id });
     expect(entry.valid).toBe(false);
-    expect(entry.content_hash.valid).toBe(false);
-    expect(entry.previous_hash.valid).toBe(true);
+    expect(entry.contentHash.valid).toBe(false);
+    expect(entry.previousHash.valid).toBe(true);
   });
 
   it('verification pages through long chains (page boundaries included)', async () => {
     await chainOf('paged', 23);
     const store = createLedgerStore(db.sql);
-    expect(await verifyTenantChain(store, 'paged', 5)).toEqual({ valid: true, total_events: 23, error: null });
-    expect(await verifyTenantChain(store, 'paged', 23)).toEqual({ valid: true, total_events: 23, error: null });
+    expect(await verifyTenantChain(store, 'paged', 5)).toEqual({ valid: true, totalEvents: 23, error: null });
+    expect(await verifyTenantChain(store, 'paged', 23)).toEqual({ valid: true, totalEvents: 23, error: null });
   });
 
   it('the json_agg page path reads exactly what the row path reads', async () => {

@@ -9,6 +9,7 @@ import { ledgerService } from '../../../subgraphs/ledger';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
 import { TEST_JWT_SECRET } from '../../support/service-harness';
 import { freePort, until } from '../../support/waiting';
+import { registryOf } from '../../../launcher/registry';
 
 // Starting a database and a service can take seconds on a busy CI machine.
 jest.setTimeout(60_000);
@@ -67,7 +68,7 @@ it('retries while the ledger is down, then delivers every event exactly once, in
 
   // The ledger comes back on the address the relay uses.
   const config = loadPlatformConfig(env);
-  ledger = await ledgerService.build({ config, db, env, logger });
+  ledger = await ledgerService.build({ config, db, env, logger, registry: registryOf() });
   await ledger.app.listen({ port, host: '127.0.0.1' });
 
   await until(async () => {

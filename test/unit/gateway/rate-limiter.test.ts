@@ -1,4 +1,4 @@
-import { MemoryRateLimiter } from '../../../rest-compat/gateway/rate-limit/memory-rate-limiter';
+import { MemoryRateLimiter } from '../../../router/edge/rate-limit/memory-rate-limiter';
 
 describe('MemoryRateLimiter', () => {
   it('allows the burst, refuses the next, refills at the rate and never above the burst', async () => {

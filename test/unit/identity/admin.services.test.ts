@@ -4,9 +4,12 @@ import { RoleService } from '../../../subgraphs/identity/role.service';
 import { ServiceAccountService } from '../../../subgraphs/identity/service-account.service';
 import { TenantService } from '../../../subgraphs/identity/tenant.service';
 import { UserService } from '../../../subgraphs/identity/user.service';
-import { caller, fakeHasher, fakeUnitOfWork, plainUser, ROLE_ADMIN, ROLE_USER, tenantAdmin, userRecord } from './fakes';
+import { caller, fakeHasher, fakeUnitOfWork, operator, plainUser, ROLE_ADMIN, ROLE_USER, tenantAdmin, userRecord } from './fakes';
+import { TenantAccess } from '../../../platform/auth/tenant-access';
 
 const ctxOf = (auth = caller()) => ({ auth, correlationId: 'c-1' });
+/** The platform operator; `ctxOf()` is the default tenant's admin, who stays in its tenant. */
+const op = () => ctxOf(operator());
 const tenant = (id: string): TenantRecord => ({ id, name: id, createdAt: new Date(0), isActive: true, metadata: {} });
 
 describe('RoleService.create', () => {
@@ -37,42 +40,45 @@ describe('RoleService.create', () => {
 });
 
 describe('RoleService.list', () => {
-  it('hides service-account roles from everyone but platform admins', async () => {
+  it('hides service-account roles from everyone but platform operators', async () => {
     const svc = { ...ROLE_USER, id: 's', name: 'service:billing' };
     const stores = fakeUnitOfWork({ roles: { list: async () => [ROLE_ADMIN, svc, ROLE_USER] } });
     expect((await new RoleService(stores).list(ctxOf(tenantAdmin('acme')))).map((r) => r.name)).toEqual(['admin', 'user']);
-    expect((await new RoleService(stores).list(ctxOf())).map((r) => r.name)).toEqual(['admin', 'service:billing', 'user']);
+    expect((await new RoleService(stores).list(ctxOf())).map((r) => r.name)).toEqual(['admin', 'user']);
+    expect((await new RoleService(stores).list(op())).map((r) => r.name)).toEqual(['admin', 'service:billing', 'user']);
     await expect(new RoleService(stores).list({ correlationId: 'c' })).rejects.toBeInstanceOf(AuthenticationError);
   });
 });
 
 describe('TenantService', () => {
-  it('platform admins list every tenant; a tenant admin only its own', async () => {
+  it('platform operators list every tenant; a tenant admin, the default tenant\'s too, only its own', async () => {
     const scopes: TenantScope[] = [];
     const stores = fakeUnitOfWork({ tenants: { list: async (scope) => (scopes.push(scope), []) } });
     const s = new TenantService(stores);
-    await s.list(ctxOf());
+    await s.list(op());
     await s.list(ctxOf(tenantAdmin('acme')));
-    expect(scopes).toEqual([ALL_TENANTS, 'acme']);
+    await s.list(ctxOf());
+    expect(scopes).toEqual([ALL_TENANTS, 'acme', 'default']);
     await expect(s.list(ctxOf(plainUser()))).rejects.toBeInstanceOf(ForbiddenError);
   });
 
-  it('only platform admins create tenants', async () => {
+  it('only platform operators create tenants', async () => {
     await expect(new TenantService(fakeUnitOfWork({})).create(ctxOf(tenantAdmin('acme')), { id: 'evil', name: 'Evil' })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(new TenantService(fakeUnitOfWork({})).create(ctxOf(), { id: 'evil', name: 'Evil' })).rejects.toBeInstanceOf(ForbiddenError);
     const stores = fakeUnitOfWork({ tenants: { findByIds: async () => [], create: async (t) => ({ ...t, createdAt: new Date(0), isActive: true }) } });
-    await new TenantService(stores).create(ctxOf(), { id: 'acme', name: 'Acme' });
+    await new TenantService(stores).create(op(), { id: 'acme', name: 'Acme' });
     expect(stores.eventsInTransaction).toEqual([expect.objectContaining({ eventType: 'tenant_created', tenantId: 'acme' })]);
   });
 
   it('409 on a duplicate tenant', async () => {
     const stores = fakeUnitOfWork({ tenants: { findByIds: async () => [tenant('acme')] } });
-    await expect(new TenantService(stores).create(ctxOf(), { id: 'acme', name: 'Acme' })).rejects.toBeInstanceOf(ConflictError);
+    await expect(new TenantService(stores).create(op(), { id: 'acme', name: 'Acme' })).rejects.toBeInstanceOf(ConflictError);
   });
 });
 
 describe('UserService', () => {
   const hasher = fakeHasher();
-  const service = (stores: ReturnType<typeof fakeUnitOfWork>) => new UserService(stores, hasher, 100);
+  const service = (stores: ReturnType<typeof fakeUnitOfWork>) => new UserService(stores, hasher, 100, new TenantAccess(async () => {}));
 
   it('a tenant admin creates users only in its own tenant (no store call for another)', async () => {
     await expect(service(fakeUnitOfWork({})).create(ctxOf(tenantAdmin('acme')), { username: 'mallory', password: 'password-1', tenantId: 'default' }))
@@ -111,10 +117,11 @@ describe('UserService', () => {
     const stores = fakeUnitOfWork({ tenants: { findByIds: async () => [tenant('default')] }, roles: { findByNames: async () => [] } });
     await expect(service(stores).create(ctxOf(), { username: 'x1', password: 'password-1', roles: ['ghost'] })).rejects.toBeInstanceOf(InputError);
     const none = fakeUnitOfWork({ tenants: { findByIds: async () => [] } });
-    await expect(service(none).create(ctxOf(), { username: 'x1', password: 'password-1', tenantId: 'ghost' })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(service(none).create(op(), { username: 'x1', password: 'password-1', tenantId: 'ghost' })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(service(none).create(ctxOf(), { username: 'x1', password: 'password-1', tenantId: 'ghost' })).rejects.toBeInstanceOf(ForbiddenError);
   });
 
-  it('lists the caller\'s tenant only; a platform admin may name another; cursors page by username', async () => {
+  it('lists the caller\'s tenant only; a platform operator may name another; cursors page by username', async () => {
     const calls: [TenantScope, { limit: number; after?: string }][] = [];
     const rows = ['a', 'b', 'c'].map((u) => userRecord({ username: u }));
     const stores = fakeUnitOfWork({ users: { list: async (scope, page) => (calls.push([scope, page]), rows.filter((r) => page.after === undefined || r.username > page.after).slice(0, page.limit)) } });
@@ -124,21 +131,23 @@ describe('UserService', () => {
     expect(second).toMatchObject({ users: [expect.objectContaining({ username: 'c' })], nextCursor: null });
     expect(calls.map((c) => c[0])).toEqual(['acme', 'acme']);
     await expect(service(stores).list(ctxOf(tenantAdmin('acme')), { tenantId: 'default' })).rejects.toBeInstanceOf(ForbiddenError);
-    await service(stores).list(ctxOf(), { tenantId: 'acme' });
+    await expect(service(stores).list(ctxOf(), { tenantId: 'acme' })).rejects.toBeInstanceOf(ForbiddenError);
+    await service(stores).list(op(), { tenantId: 'acme' });
     expect(calls[2]![0]).toBe('acme');
     await expect(service(stores).list(ctxOf(plainUser()), {})).rejects.toBeInstanceOf(ForbiddenError);
     await expect(service(stores).list(ctxOf(), { first: 1000 })).rejects.toBeInstanceOf(InputError);
   });
 
-  it('references: scoped to the caller\'s tenant unless platform admin or service', async () => {
+  it('references: scoped to the caller\'s tenant unless platform operator or service', async () => {
     const scopes: TenantScope[] = [];
     const stores = fakeUnitOfWork({ users: { findByIds: async (scope) => (scopes.push(scope), []) } });
     const id = userRecord().id;
     await service(stores).findByIds(ctxOf(tenantAdmin('acme')), [id]);
     await service(stores).findByIds(ctxOf(plainUser('acme')), [id]);
     await service(stores).findByIds(ctxOf(), [id]);
+    await service(stores).findByIds(op(), [id]);
     await service(stores).findByIds(ctxOf(caller({ username: 'svc', tenantId: 'acme', roles: ['service:svc'], scopes: ['read'], isService: true })), [id]);
-    expect(scopes).toEqual(['acme', 'acme', ALL_TENANTS, ALL_TENANTS]);
+    expect(scopes).toEqual(['acme', 'acme', 'default', ALL_TENANTS, ALL_TENANTS]);
     await expect(service(stores).findByIds({ correlationId: 'c' }, [id])).rejects.toBeInstanceOf(AuthenticationError);
   });
 
@@ -153,6 +162,19 @@ describe('UserService', () => {
     expect(dup.events).toEqual([]);
   });
 
+  it('only an operator grants platform-admin: a tenant admin cannot lift anyone out of its tenant', async () => {
+    const stores = fakeUnitOfWork({ users: { findByIds: async () => [userRecord()] } , roles: { findByNames: async () => [{ ...ROLE_ADMIN, name: 'platform-admin' }] } });
+    await expect(service(stores).assignRole(ctxOf(), { userId: userRecord().id, roleName: 'platform-admin' })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(service(fakeUnitOfWork({})).create(ctxOf(), { username: 'sneaky', password: 'password-1', roles: ['platform-admin'] })).rejects.toBeInstanceOf(ForbiddenError);
+  });
+
+  it('records an operator\'s action in the tenant it touched', async () => {
+    const recorded: string[] = [];
+    const stores = fakeUnitOfWork({ users: { list: async () => [] } });
+    await new UserService(stores, hasher, 100, new TenantAccess(async (a) => { recorded.push(`${a.tenantId}:${a.operator}:${a.action}`); })).list(op(), { tenantId: 'acme' });
+    expect(recorded).toEqual(['acme:op:identity.users.list']);
+  });
+
   it('me: the caller\'s own row in its own tenant', async () => {
     const asked: [TenantScope, readonly string[]][] = [];
     const stores = fakeUnitOfWork({ users: { findByUsernames: async (scope, names) => (asked.push([scope, names]), [userRecord({ roles: [ROLE_ADMIN] })]) } });
@@ -163,7 +185,7 @@ describe('UserService', () => {
 });
 
 describe('ServiceAccountService', () => {
-  it('only platform admins create service accounts (a service token may act for any tenant)', async () => {
+  it('only platform operators create service accounts (a service token may act for any tenant)', async () => {
     const s = new ServiceAccountService(fakeUnitOfWork({}), fakeHasher());
     await expect(s.create(ctxOf(tenantAdmin('acme')), { name: 'robot' })).rejects.toBeInstanceOf(ForbiddenError);
     await expect(s.create(ctxOf(plainUser()), { name: 'robot' })).rejects.toBeInstanceOf(ForbiddenError);
@@ -180,7 +202,8 @@ describe('ServiceAccountService', () => {
       },
       roles: { findByNames: async () => [], create: async (r) => ({ ...r, id: 'r', createdAt: new Date(0) }) },
     });
-    const account = await new ServiceAccountService(stores, fakeHasher()).create(ctxOf(), { name: 'robot', scopes: ['read', 'write'] });
+    await expect(new ServiceAccountService(stores, fakeHasher()).create(ctxOf(), { name: 'robot' })).rejects.toBeInstanceOf(ForbiddenError);
+    const account = await new ServiceAccountService(stores, fakeHasher()).create(op(), { name: 'robot', scopes: ['read', 'write'] });
     expect(account).toMatchObject({ clientId: 'robot', roles: ['service:robot'], scopes: ['read', 'write'] });
     expect(account.clientSecret.length).toBeGreaterThanOrEqual(43);
     expect(createdUsers[0]).toMatchObject({ isService: true, passwordHash: `hashed:${account.clientSecret}` });

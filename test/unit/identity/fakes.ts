@@ -1,20 +1,12 @@
 // Strict fakes of identity's stores: a fake fails on any call it was not told to expect, so a
 // unit test also catches queries the rule should not make.
 import type { AuthContext } from '../../../platform/auth/auth-context';
+import type { AuditEventInput as OutboxEventInput, OutboxWriter as OutboxStore } from '../../../platform/outbox/outbox.writer';
+import { strictFake } from '../../support/strict-fake';
 import type {
-  IdentityStores, IdentityUnitOfWork, OutboxEventInput, OutboxStore, RefreshTokenStore, RoleRecord, RoleStore, TenantStore, UserRecord, UserStore,
+  IdentityStores, IdentityUnitOfWork, RefreshTokenStore, RoleRecord, RoleStore, TenantStore, UserRecord, UserStore,
 } from '../../../subgraphs/identity/identity.types';
 import type { PasswordHasher } from '../../../subgraphs/identity/password.hasher';
-
-export function strict<T extends object>(name: string, impl: Partial<T> = {}): T {
-  return new Proxy(impl as T, {
-    get(target, prop) {
-      if (prop in target) return (target as Record<string | symbol, unknown>)[prop];
-      if (prop === 'then' || typeof prop === 'symbol') return undefined;
-      throw new Error(`unexpected call: ${name}.${String(prop)}`);
-    },
-  });
-}
 
 export interface FakeStores {
   users?: Partial<UserStore>;
@@ -29,7 +21,7 @@ export function fakeUnitOfWork(fakes: FakeStores): IdentityUnitOfWork & { transa
   const events: OutboxEventInput[] = [];
   const eventsInTransaction: OutboxEventInput[] = [];
   let inTransaction = false;
-  const outbox = strict<OutboxStore>('outbox', {
+  const outbox = strictFake<OutboxStore>({
     ...fakes.outbox,
     append: async (e) => {
       events.push(e);
@@ -37,10 +29,10 @@ export function fakeUnitOfWork(fakes: FakeStores): IdentityUnitOfWork & { transa
     },
   });
   const stores: IdentityStores = {
-    users: strict<UserStore>('users', fakes.users),
-    roles: strict<RoleStore>('roles', fakes.roles),
-    tenants: strict<TenantStore>('tenants', fakes.tenants),
-    refreshTokens: strict<RefreshTokenStore>('refreshTokens', fakes.refreshTokens),
+    users: strictFake<UserStore>(fakes.users ?? {}, 'users'),
+    roles: strictFake<RoleStore>(fakes.roles ?? {}, 'roles'),
+    tenants: strictFake<TenantStore>(fakes.tenants ?? {}, 'tenants'),
+    refreshTokens: strictFake<RefreshTokenStore>(fakes.refreshTokens ?? {}, 'refreshTokens'),
     outbox,
   };
   const uow = {
@@ -105,5 +97,7 @@ export function caller(overrides: Partial<AuthContext> = {}): AuthContext {
   return { username: 'root', tenantId: 'default', roles: ['admin', 'user'], scopes: ['admin', 'read', 'write'], isService: false, ...overrides };
 }
 
+/** A platform operator (role platform-admin, home tenant `platform`). */
+export const operator = () => caller({ username: 'op', tenantId: 'platform', roles: ['platform-admin'] });
 export const tenantAdmin = (tenantId: string) => caller({ username: `${tenantId}-admin`, tenantId });
 export const plainUser = (tenantId = 'default') => caller({ username: 'bob', tenantId, roles: ['user'], scopes: ['read'] });

@@ -1,11 +1,12 @@
 // The GraphQL connection reads one page; the total is counted only when the client asks for it.
 import type { GroupCommitter } from '../../../subgraphs/ledger/ledger-append.service';
-import { createLedgerService } from '../../../subgraphs/ledger/ledger.service';
+import { TenantAccess } from '../../../platform/auth/tenant-access';
+import { LedgerService } from '../../../subgraphs/ledger/ledger.service';
 import type { LedgerStore } from '../../../subgraphs/ledger/ledger.store';
-import { strictFake } from './strict-fake';
+import { strictFake } from '../../support/strict-fake';
 
 describe('eventsConnection', () => {
-  const caller = { auth: { username: 'u', tenantId: 't1', roles: ['user'], scopes: ['read'], isService: false } };
+  const caller = { auth: { username: 'u', tenantId: 't1', roles: ['user'], scopes: ['read'], isService: false }, correlationId: 'c' };
 
   function serviceWith(counted: string[]) {
     const store = strictFake<LedgerStore>({
@@ -17,7 +18,7 @@ describe('eventsConnection', () => {
         return 42;
       },
     }, 'store');
-    return createLedgerService({ store, committer: strictFake<GroupCommitter>({}, 'committer') });
+    return new LedgerService(store, strictFake<GroupCommitter>({}, 'committer'), new TenantAccess(async () => {}));
   }
 
   it('does not count the chain unless totalCount is read', async () => {

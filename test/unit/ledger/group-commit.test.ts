@@ -6,7 +6,7 @@ import { chainHash, contentHash, GENESIS_HASH } from '../../../subgraphs/ledger/
 import type { LedgerAppendTx, LedgerStore } from '../../../subgraphs/ledger/ledger.store';
 import { formatMicros } from '../../../subgraphs/ledger/ledger.time';
 import type { ChainHead, LedgerEvent, NewEventRow } from '../../../subgraphs/ledger/ledger.types';
-import { strictFake } from './strict-fake';
+import { strictFake } from '../../support/strict-fake';
 
 const FAST_RETRY = { attempts: 4, baseDelayMs: 1, maxDelayMs: 2 };
 

@@ -1,5 +1,6 @@
 import { ConfigError } from '../../../platform/config/env';
 import { loadPlatformConfig, servicePort } from '../../../platform/config/platform.config';
+import { manifestOf } from '../../../launcher/registry';
 
 describe('platform configuration', () => {
   it('uses the spec defaults', () => {
@@ -32,22 +33,22 @@ describe('platform configuration', () => {
   ])('stops with a clear message for %j', (env, message) => {
     expect(() => {
       const config = loadPlatformConfig(env);
-      servicePort(env, 'identity');
+      servicePort(env, manifestOf('identity'));
       return config;
     }).toThrow(ConfigError);
     expect(() => {
       loadPlatformConfig(env);
-      servicePort(env, 'identity');
+      servicePort(env, manifestOf('identity'));
     }).toThrow(message);
   });
 
   it('gives each service its documented port, PORT only when it runs alone', () => {
-    expect(servicePort({}, 'gateway')).toBe(8080);
-    expect(servicePort({}, 'identity')).toBe(8082);
-    expect(servicePort({}, 'ledger')).toBe(8136);
-    expect(servicePort({ PORT: '9000' }, 'ledger')).toBe(8136);
-    expect(servicePort({ PORT: '9000' }, 'ledger', true)).toBe(9000);
-    expect(servicePort({ LEDGER_PORT: '9100', PORT: '9000' }, 'ledger', true)).toBe(9100);
+    expect(servicePort({}, manifestOf('gateway'))).toBe(8080);
+    expect(servicePort({}, manifestOf('identity'))).toBe(8082);
+    expect(servicePort({}, manifestOf('ledger'))).toBe(8136);
+    expect(servicePort({ PORT: '9000' }, manifestOf('ledger'))).toBe(8136);
+    expect(servicePort({ PORT: '9000' }, manifestOf('ledger'), true)).toBe(9000);
+    expect(servicePort({ LEDGER_PORT: '9100', PORT: '9000' }, manifestOf('ledger'), true)).toBe(9100);
   });
 
   it('accepts the ledger spec name POSTGRES_URL for the database', () => {

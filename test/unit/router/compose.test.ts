@@ -2,7 +2,8 @@
 // supergraph.yaml gives today. Run `npm run build && npm run compose` when this fails.
 import fs from 'node:fs';
 import path from 'node:path';
-import { composeFromConfig, composeSupergraph, CompositionError } from '../../../router/compose';
+import { composeFromConfig, composeSupergraph, CompositionError, readSupergraphConfig } from '../../../router/compose';
+import { SERVICES } from '../../../launcher/registry';
 import { SupergraphModel } from '../../../router/supergraph/supergraph.model';
 
 const root = path.resolve(__dirname, '../../..');
@@ -14,9 +15,19 @@ describe('supergraph composition', () => {
     if (fresh !== committed) throw new Error('supergraph.graphql is stale: run `npm run build && npm run compose`');
   });
 
-  it('the committed supergraph loads in the router, with identity and ledger', () => {
+  it('supergraph.yaml lists exactly the registry\'s subgraphs, each at its documented port and SDL file', () => {
+    const listed = readSupergraphConfig(path.join(root, 'supergraph.yaml'))
+      .map((e) => ({ name: e.name, url: e.routingUrl, file: path.relative(root, e.schemaFile) }))
+      .sort((a, b) => a.name.localeCompare(b.name));
+    const expected = SERVICES.filter((s) => s.subgraph)
+      .map((s) => ({ name: s.name, url: `http://127.0.0.1:${s.port}/graphql`, file: s.subgraph }))
+      .sort((a, b) => a.name.localeCompare(b.name));
+    expect(listed).toEqual(expected);
+  });
+
+  it('the committed supergraph loads in the router, with every registered subgraph', () => {
     const model = SupergraphModel.parse(fs.readFileSync(path.join(root, 'supergraph.graphql'), 'utf8'));
-    expect(model.subgraphNames().sort()).toEqual(['identity', 'ledger']);
+    expect(model.subgraphNames().sort()).toEqual(SERVICES.filter((s) => s.subgraph).map((s) => s.name).sort());
     expect(model.ownerOf('Query', 'me')).toBe('identity');
     expect(model.ownerOf('Subscription', 'ledgerEventAppended')).toBe('ledger');
     expect(model.authRules.fields.get('Query.me')).toEqual({ authenticated: true });

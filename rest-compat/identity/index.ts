@@ -1,11 +1,11 @@
 // Identity's REST door (spec 01, identity endpoint table, plus refresh tokens, service accounts
 // and admin routes). Thin adapters over the services in subgraphs/identity.
 import type { FastifyInstance } from 'fastify';
-import { ISSUER } from '../platform/auth/jwt';
-import type { IdentityServices } from '../subgraphs/identity/identity.module';
-import { registerAdminRoutes } from './identity/admin.routes';
-import { registerAuthRoutes } from './identity/auth.routes';
-import { InfoResponse } from './identity/identity.schemas';
+import { ISSUER } from '../../platform/auth/jwt';
+import type { IdentityServices } from '../../subgraphs/identity/identity.module';
+import { registerAdminRoutes } from './admin.routes';
+import { registerAuthRoutes } from './auth.routes';
+import { InfoResponse } from './identity.schemas';
 
 export const IDENTITY_CAPABILITIES = [
   'oauth2_password_grant',
@@ -25,6 +25,7 @@ export const IDENTITY_CAPABILITIES = [
 
 export function registerIdentityRoutes(app: FastifyInstance, services: IdentityServices, info: { version: string; expiresIn: number; refreshDays: number }): void {
   app.get('/docs/info', {
+    config: { auth: 'public' },
     schema: { tags: ['docs'], summary: 'Service metadata and capabilities', response: { 200: InfoResponse } },
   }, async () => ({
     name: 'identity',

@@ -1,26 +1,15 @@
 // The ledger's documented REST routes (spec 03, port 8136) and the alternative `/v1/ledger/` set,
 // as thin adapters over subgraphs/ledger's service: each handler builds the Caller, calls one
-// service function and shapes the JSON. Authentication is one hook on the whole plugin.
+// service function and shapes the JSON (snake_case, the spec's names). Authentication is the
+// kernel's hook on the whole prefix (platform/service-app.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { TokenAuthenticator } from '../platform/http/auth-hooks';
-import { authenticate, authenticateOptional } from '../platform/http/auth-hooks';
-import type { Caller } from '../subgraphs/ledger/ledger.access';
-import type { LedgerService } from '../subgraphs/ledger/ledger.service';
-import type { LedgerEvent } from '../subgraphs/ledger/ledger.types';
+import { callerOf } from '../../platform/http/caller';
+import type { AuditReport, EntryVerification, LedgerService } from '../../subgraphs/ledger/ledger.service';
+import type { LedgerEvent, VerifyResult } from '../../subgraphs/ledger/ledger.types';
 import {
   AppendBody, AppendResponse, AuditReportBody, EntryParams, EventPageSchema, EventsQuery, ExportQuery, responses, TenantQuery, VerifyResponse,
-} from './ledger/ledger.schemas';
+} from './ledger.schemas';
 
-export interface LedgerRoutesOptions {
-  service: LedgerService;
-  tokens: TokenAuthenticator;
-  requireAuth: boolean;
-}
-
-function callerOf(request: FastifyRequest): Caller {
-  const header = request.headers['x-tenant-id'];
-  return { auth: request.auth, headerTenant: typeof header === 'string' && header !== '' ? header : undefined };
-}
 
 /** The event as REST shows it: snake_case, event_data as the JSON object that was hashed. */
 export function eventJson(e: LedgerEvent) {
@@ -40,11 +29,39 @@ export function eventJson(e: LedgerEvent) {
   };
 }
 
-export async function registerLedgerRoutes(app: FastifyInstance, options: LedgerRoutesOptions): Promise<void> {
-  const { service } = options;
-  await app.register(async (routes) => {
-    // onRequest: an anonymous caller gets 401 before its body is even parsed or validated.
-    routes.addHook('onRequest', options.requireAuth ? authenticate(options.tokens) : authenticateOptional(options.tokens));
+export function verifyJson(r: VerifyResult) {
+  return { valid: r.valid, total_events: r.totalEvents, error: r.error };
+}
+
+function entryJson(v: EntryVerification) {
+  return {
+    entry_id: v.entryId,
+    tenant_id: v.tenantId,
+    seq: v.seq,
+    created_at: v.createdAt,
+    valid: v.valid,
+    content_hash: v.contentHash,
+    chain_hash: v.chainHash,
+    previous_hash: { stored: v.previousHash.stored, expected: v.previousHash.expected, previous_entry_id: v.previousHash.previousEntryId, valid: v.previousHash.valid },
+  };
+}
+
+function reportJson(r: AuditReport) {
+  return {
+    tenant_id: r.tenantId,
+    start_time: r.startTime,
+    end_time: r.endTime,
+    total_events: r.totalEvents,
+    counts_by_event_type: r.countsByEventType,
+    counts_by_user: r.countsByUser,
+    chain: verifyJson(r.chain),
+    first_hash: r.firstHash,
+    last_hash: r.lastHash,
+  };
+}
+
+export function registerLedgerRoutes(routes: FastifyInstance, service: LedgerService): void {
+  {
 
     const append = async (request: FastifyRequest<{ Body: AppendBody }>, reply: import('fastify').FastifyReply) => {
       const b = request.body;
@@ -61,7 +78,7 @@ export async function registerLedgerRoutes(app: FastifyInstance, options: Ledger
 
     routes.get<{ Querystring: TenantQuery }>('/verify', {
       schema: { tags: ['ledger'], summary: 'Verify a tenant\'s chain (every tenant for an admin without tenant_id)', querystring: TenantQuery, response: responses(VerifyResponse) },
-    }, async (request) => service.verify(callerOf(request), { tenantId: request.query.tenant_id }));
+    }, async (request) => verifyJson(await service.verify(callerOf(request), { tenantId: request.query.tenant_id })));
 
     // /events (chain order) and /v1/ledger/history (newest first) share filters and paging.
     const listPage = async (request: FastifyRequest<{ Querystring: EventsQuery }>, newestFirst: boolean) => {
@@ -93,12 +110,12 @@ export async function registerLedgerRoutes(app: FastifyInstance, options: Ledger
 
     routes.get<{ Params: EntryParams; Querystring: TenantQuery }>('/v1/ledger/verify/:entry_id', {
       schema: { tags: ['ledger'], summary: 'Recompute one entry\'s hashes and check its link to the previous entry', params: EntryParams, querystring: TenantQuery },
-    }, async (request) => service.verifyEntry(callerOf(request), { tenantId: request.query.tenant_id, entryId: request.params.entry_id }));
+    }, async (request) => entryJson(await service.verifyEntry(callerOf(request), { tenantId: request.query.tenant_id, entryId: request.params.entry_id })));
 
     routes.post<{ Body: AuditReportBody }>('/v1/ledger/audit-report', {
       schema: { tags: ['ledger'], summary: 'Counts by type and user over a period, chain status, first and last hash', body: AuditReportBody },
-    }, async (request) => service.auditReport(callerOf(request), {
+    }, async (request) => reportJson(await service.auditReport(callerOf(request), {
       tenantId: request.body.tenant_id, startTime: request.body.start_time, endTime: request.body.end_time,
-    }));
-  });
+    })));
+  }
 }

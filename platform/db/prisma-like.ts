@@ -1,5 +1,5 @@
-// The Prisma surface identity's stores accept: the client itself or an interactive transaction,
-// so the same store code runs inside and outside `IdentityUnitOfWork.transaction`.
+// The Prisma surface a store accepts: the client itself or an interactive transaction, so the
+// same store code runs inside and outside a unit of work's transaction.
 import type { Prisma, PrismaClient } from '../../generated/prisma/client';
 
 export type PrismaLike = PrismaClient | Prisma.TransactionClient;

@@ -2,13 +2,12 @@
 // Node breaker): after repeated failures or timeouts the breaker opens and calls fail fast with
 // 503; after `resetTimeout` it half-opens, lets one probe through, and closes on success.
 import CircuitBreaker from 'opossum';
-import type { BackendName, GatewayConfig } from '../../../router/gateway.config';
-import { BACKENDS } from '../../../router/gateway.config';
+import type { GatewayConfig } from '../../gateway.config';
 
 export type BreakerState = 'closed' | 'open' | 'half-open';
 
 export interface Backend {
-  name: BackendName;
+  name: string;
   url: string;
   /** Runs one upstream call under the breaker; rejects with code EOPENBREAKER when open. */
   call<T>(fn: () => Promise<T>): Promise<T>;
@@ -17,11 +16,11 @@ export interface Backend {
 }
 
 export class BackendRegistry {
-  private readonly backends = new Map<BackendName, Backend>();
+  private readonly backends = new Map<string, Backend>();
   private readonly breakers: CircuitBreaker[] = [];
 
   constructor(config: GatewayConfig) {
-    for (const name of BACKENDS) {
+    for (const [name, url] of Object.entries(config.backends)) {
       // The breaker runs the call it is given; timeouts are enforced by the HTTP client
       // (headersTimeout), which aborts the socket too, so opossum's own timer is off.
       const breaker = new CircuitBreaker(async (fn: () => Promise<unknown>) => fn(), {
@@ -34,7 +33,7 @@ export class BackendRegistry {
       this.breakers.push(breaker);
       this.backends.set(name, {
         name,
-        url: config.backends[name],
+        url,
         call: <T>(fn: () => Promise<T>) => breaker.fire(fn) as Promise<T>,
         state: () => (breaker.opened ? 'open' : breaker.halfOpen ? 'half-open' : 'closed'),
         reset: () => breaker.close(),
@@ -42,8 +41,8 @@ export class BackendRegistry {
     }
   }
 
-  get(name: BackendName): Backend {
-    return this.backends.get(name)!;
+  get(name: string): Backend | undefined {
+    return this.backends.get(name);
   }
 
   list(): Backend[] {

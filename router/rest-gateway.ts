@@ -3,24 +3,24 @@
 // proxied as a stream to its backend under that backend's circuit breaker.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
-import { actsForAnyTenant, assertScope } from '../platform/auth/auth-context';
-import { authenticate, requireAdmin, requireAuth, type TokenAuthenticator } from '../platform/http/auth-hooks';
+import { assertAdmin, assertScope } from '../platform/auth/auth-context';
+import { actsForAnyTenant, effectiveTenant, namesTenant } from '../platform/auth/tenant.rule';
+import { authenticationHook, requireAuth, type TokenAuthenticator } from '../platform/http/auth-hooks';
 import { NotFoundError } from '../platform/errors/domain-errors';
-import type { GatewayConfig } from '../router/gateway.config';
-import { BACKENDS, type BackendName } from '../router/gateway.config';
-import type { BackendRegistry } from './gateway/backends/backend.registry';
-import { discoverServices } from './gateway/discovery/service-discovery';
-import { PROXY_ROUTES, requiredScope, type ProxyRoute } from './gateway/gateway.routes';
-import { proxyRequest } from './gateway/proxy/stream.proxy';
-import { applyRateLimit } from './gateway/rate-limit/rate-limit.hook';
-import type { RateLimiter } from './gateway/rate-limit/rate-limiter';
-import { effectiveTenant, namedTenant } from './gateway/tenant.guard';
+import type { BackendRegistry } from './edge/backends/backend.registry';
+import { discoverServices } from './edge/discovery/service-discovery';
+import { requiredScope, type ProxyRoute } from './edge/proxy-routes';
+import { proxyRequest } from './edge/proxy/stream.proxy';
+import { applyRateLimit } from './edge/rate-limit/rate-limit.hook';
+import type { RateLimiter } from './edge/rate-limit/rate-limiter';
+import type { GatewayConfig } from './gateway.config';
 
 export interface RestGatewayDeps {
   config: GatewayConfig;
   verifier: TokenAuthenticator;
   limiter: RateLimiter;
   backends: BackendRegistry;
+  routes: ProxyRoute[];
   bodyLimitBytes: number;
 }
 
@@ -32,7 +32,7 @@ export async function registerRestGateway(app: FastifyInstance, deps: RestGatewa
     api.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: deps.bodyLimitBytes }, (_req, body, done) => done(null, body));
     api.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
 
-    api.addHook('onRequest', authenticate(deps.verifier));
+    api.addHook('onRequest', authenticationHook(deps.verifier, 'required'));
     api.addHook('onRequest', async (request, reply) => {
       if (!(await applyRateLimit(deps.limiter, request, reply))) return reply;
       return undefined;
@@ -44,17 +44,18 @@ export async function registerRestGateway(app: FastifyInstance, deps: RestGatewa
     });
 
     api.post<{ Params: { name: string } }>('/api/v1/services/:name/breaker/reset', {
-      preHandler: requireAdmin,
       schema: { summary: 'Close a backend circuit breaker (admin)', security: [{ bearerAuth: [] }] },
     }, async (request) => {
-      assertScope(requireAuth(request), 'admin');
-      const name = request.params.name as BackendName;
-      if (!(BACKENDS as readonly string[]).includes(name)) throw new NotFoundError(`Unknown service '${request.params.name}'`);
-      deps.backends.get(name).reset();
-      return { name, breaker: deps.backends.get(name).state() };
+      const auth = requireAuth(request);
+      assertAdmin(auth);
+      assertScope(auth, 'admin');
+      const backend = deps.backends.get(request.params.name);
+      if (!backend) throw new NotFoundError(`Unknown service '${request.params.name}'`);
+      backend.reset();
+      return { name: backend.name, breaker: backend.state() };
     });
 
-    for (const route of PROXY_ROUTES) {
+    for (const route of deps.routes) {
       api.route({
         method: route.method,
         url: route.url,
@@ -81,7 +82,7 @@ async function handleProxy(route: ProxyRoute, deps: RestGatewayDeps, request: Fa
   const tenantId = effectiveTenant(auth, sources);
   // A tenant's own calls are pinned to its tenant where the backend reads one; a platform admin
   // who names no tenant keeps the backend's platform-wide meaning (e.g. verify every chain).
-  const inject = route.injectTenant && (namedTenant(auth, sources) !== undefined || !actsForAnyTenant(auth));
+  const inject = route.injectTenant && (namesTenant(auth, sources) || !actsForAnyTenant(auth));
 
   const queryIndex = request.url.indexOf('?');
   const params = new URLSearchParams(queryIndex >= 0 ? request.url.slice(queryIndex + 1) : '');
@@ -94,7 +95,7 @@ async function handleProxy(route: ProxyRoute, deps: RestGatewayDeps, request: Fa
   const path = route.wildcard ? joinPath(route.upstreamPath, (request.params as Record<string, string>)['*'] ?? '') : route.upstreamPath;
   if (!raw && request.body && !(request.body instanceof Readable)) request.log.warn('unexpected parsed body on proxied route');
   return proxyRequest(request, reply, {
-    backend: deps.backends.get(route.backend),
+    backend: deps.backends.get(route.backend)!,
     path,
     search,
     tenantId,

@@ -1,0 +1,29 @@
+// The one caller type every service's domain code takes first. Both doors build it from their
+// request: REST with callerOf (platform/http/caller.ts), GraphQL with graphqlCaller
+// (platform/graphql/caller-context.ts), graphql-ws from connectionParams.
+import { AuthenticationError } from '../errors/domain-errors';
+import type { AuthContext } from './auth-context';
+
+export interface Caller {
+  /** Present when a bearer token was verified. */
+  auth?: AuthContext;
+  /**
+   * X-Tenant-ID as set by the gateway in front. Consulted only for anonymous callers
+   * (REQUIRE_AUTH=false, the spec's default, trusts the network in front); with a token the
+   * token's tenant rules.
+   */
+  headerTenant?: string;
+  /** Links this request's audit events and logs across services. */
+  correlationId: string;
+}
+
+/** The verified caller, or 401. */
+export function requireAuth(caller: Caller): AuthContext {
+  if (!caller.auth) throw new AuthenticationError('Not authenticated');
+  return caller.auth;
+}
+
+/** A caller for work the platform does itself (seeding, relays, tests). */
+export function systemCaller(correlationId: string, auth?: AuthContext): Caller {
+  return { auth, correlationId };
+}

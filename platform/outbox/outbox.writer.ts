@@ -1,0 +1,60 @@
+// The producer side of the transactional outbox (`outbox_events`), shared by every service that
+// writes audit events: called with the transaction's client, so an event commits or rolls back
+// with the change it records; the relay (outbox-relay.ts) delivers it to the ledger.
+import { randomUUID } from 'node:crypto';
+import type { Prisma } from '../../generated/prisma/client';
+import type { Caller } from '../auth/caller';
+import type { PrismaLike } from '../db/prisma-like';
+
+export interface AuditEventInput {
+  tenantId: string;
+  eventType: string;
+  eventData: Record<string, unknown>;
+  userId: string | null;
+  correlationId: string | null;
+  description?: string;
+  idempotencyKey: string;
+}
+
+export interface OutboxWriter {
+  append(event: AuditEventInput): Promise<void>;
+}
+
+export function outboxWriter(db: PrismaLike, service: string): OutboxWriter {
+  return {
+    async append(event) {
+      await db.outboxEvent.create({
+        data: {
+          service,
+          tenantId: event.tenantId,
+          eventType: event.eventType,
+          eventData: event.eventData as Prisma.InputJsonObject,
+          userId: event.userId,
+          correlationId: event.correlationId,
+          description: event.description ?? null,
+          idempotencyKey: event.idempotencyKey,
+        },
+      });
+    },
+  };
+}
+
+/**
+ * An audit event for the outbox. Event data never carries a password, secret or token: only
+ * names, ids and counts. A fresh idempotency key per event: the relay retries with it, so the
+ * ledger stores each event once.
+ */
+export function auditEvent(
+  caller: Pick<Caller, 'correlationId'>,
+  event: { tenantId: string; type: string; actor: string | null; data: Record<string, unknown>; description?: string },
+): AuditEventInput {
+  return {
+    tenantId: event.tenantId,
+    eventType: event.type,
+    eventData: event.data,
+    userId: event.actor,
+    correlationId: caller.correlationId,
+    description: event.description,
+    idempotencyKey: randomUUID(),
+  };
+}

@@ -1,0 +1,71 @@
+// The one way a service becomes a running app: the kernel's Fastify bootstrap (errors, health,
+// logging, OpenAPI), its REST routes in one plugin behind one authentication hook, and its
+// subgraph at /graphql with the caller built the same way for every service. Services supply
+// only what is theirs: routes, resolvers and the per-request context they need beyond the caller.
+import type { BaseContext } from '@apollo/server';
+import { buildSubgraphSchema } from '@apollo/subgraph';
+import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { parse, type GraphQLSchema } from 'graphql';
+import type { Caller } from './auth/caller';
+import { databaseIsReady } from './db/database';
+import { graphqlCallerOf } from './graphql/caller-context';
+import { readSubgraphSchema } from './graphql/subgraph-schema';
+import { mountSubgraph } from './graphql/subgraph-server';
+import { authenticationHook, type AuthMode, type TokenAuthenticator } from './http/auth-hooks';
+import { createServiceApp } from './http/service-app';
+import type { ServiceDeps, ServiceManifest } from './service';
+
+export interface SubgraphSpec<TContext extends BaseContext> {
+  resolvers: GraphQLResolverMap<TContext>;
+  /** The per-request context: the verified caller plus whatever the resolvers need (loaders). */
+  context(caller: Caller, request: FastifyRequest): TContext | Promise<TContext>;
+}
+
+export interface ServiceAppSpec<TContext extends BaseContext> {
+  title: string;
+  description: string;
+  tokens: TokenAuthenticator;
+  /** Authentication of the REST routes unless a route declares `config.auth`. */
+  restAuth: AuthMode;
+  rest(routes: FastifyInstance): void | Promise<void>;
+  subgraph?: SubgraphSpec<TContext>;
+  /** Readiness checks besides the database (which is checked when the service uses one). */
+  readiness?: Record<string, () => Promise<boolean>>;
+}
+
+export interface ServiceApp {
+  app: FastifyInstance;
+  /** The executable subgraph schema (for graphql-ws subscriptions on the same path). */
+  schema?: GraphQLSchema;
+}
+
+export async function buildServiceApp<TContext extends BaseContext>(
+  manifest: ServiceManifest,
+  deps: ServiceDeps,
+  spec: ServiceAppSpec<TContext>,
+): Promise<ServiceApp> {
+  const readiness = { ...(manifest.usesDatabase === false ? {} : { database: () => databaseIsReady(deps.db) }), ...spec.readiness };
+  const app = await createServiceApp({
+    name: manifest.name,
+    title: spec.title,
+    version: manifest.version,
+    description: spec.description,
+    config: deps.config,
+    health: { readiness },
+  });
+  await app.register(async (routes) => {
+    routes.addHook('onRequest', authenticationHook(spec.tokens, spec.restAuth));
+    await spec.rest(routes);
+  });
+  if (!spec.subgraph || !manifest.subgraph) return { app };
+
+  const typeDefs = parse(readSubgraphSchema(manifest.subgraph));
+  const { resolvers, context } = spec.subgraph;
+  await mountSubgraph<TContext>(app, {
+    typeDefs,
+    resolvers,
+    context: async (request) => context(await graphqlCallerOf(request, spec.tokens), request),
+  });
+  return { app, schema: buildSubgraphSchema({ typeDefs, resolvers: resolvers as GraphQLResolverMap<unknown> }) };
+}
