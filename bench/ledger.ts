@@ -56,7 +56,7 @@ async function seed(db: Database, tenant: string, count: number): Promise<number
   for (let done = 0; done < count; done += 5000) {
     const n = Math.min(5000, count - done);
     await Promise.all(Array.from({ length: n }, (_, i) => committer.append({
-      tenantId: tenant, eventType: i % 10 === 0 ? 'rag_query' : 'rule_execution', userId: `user-${i % 50}`, correlationId: `c-${done + i}`, description: null, idempotencyKey: null,
+      tenantId: tenant, eventType: i % 10 === 0 ? 'rag_query' : 'rule_execution', userId: `user-${i % 50}`, correlationId: `c-${done + i}`, description: null, idempotencyKey: null, writtenBy: null,
       eventDataText: `{"result":"ok","rulepack_id":"rp-${i % 7}","rules_executed":${i % 100},"violations":${i % 3}}`,
     })));
   }

@@ -5,7 +5,7 @@ import { startOutboxTask } from './outbox-task';
 import { registryOf, SERVICES } from './registry';
 
 async function main(): Promise<void> {
-  const running = await runServices(SERVICES, { afterStart: async (r, logger) => startOutboxTask({ running: r.services.map((s) => s.definition), registry: registryOf(), db: r.db, env: process.env, logger }) });
+  const running = await runServices(SERVICES, { afterStart: async (r, logger) => startOutboxTask({ running: r.services.map((s) => s.definition), registry: registryOf(), db: r.db, env: process.env, logger, jwtSecret: r.config.auth.jwtSecret }) });
   const lines = [
     '',
     `Platform running on ${running.db.description}`,

@@ -16,7 +16,7 @@ async function main(): Promise<void> {
     console.error('One service per process shares state through PostgreSQL: set DATABASE_URL (or PGLITE_DIR to give this process its own embedded database).');
     process.exit(78);
   }
-  const running = await runServices([definition], { alone: true, afterStart: async (r, logger) => startOutboxTask({ running: r.services.map((s) => s.definition), registry: registryOf(), db: r.db, env: process.env, logger }) });
+  const running = await runServices([definition], { alone: true, afterStart: async (r, logger) => startOutboxTask({ running: r.services.map((s) => s.definition), registry: registryOf(), db: r.db, env: process.env, logger, jwtSecret: r.config.auth.jwtSecret }) });
   const [service] = running.services;
   process.stdout.write(`${definition.name} ${definition.version} listening on ${service!.url} (${running.db.description})\n`);
 }

@@ -43,7 +43,8 @@ const snakeCase = (segment: string | number) => (typeof segment === 'string' ? s
  */
 export function restIssues(issues: InputIssue[], request: FastifyRequest): InputIssue[] {
   const where = request.routeOptions.config?.inputLocation ?? (['GET', 'HEAD', 'DELETE'].includes(request.method) ? 'query' : 'body');
-  return issues.map((i) => (WIRE_LOCATIONS.has(String(i.loc[0])) ? i : { ...i, loc: [where, ...i.loc.map(snakeCase)] }));
+  // Only the field itself is renamed: deeper segments are keys of the caller's own data.
+  return issues.map((i) => (WIRE_LOCATIONS.has(String(i.loc[0])) ? i : { ...i, loc: [where, snakeCase(i.loc[0]!), ...i.loc.slice(1)] }));
 }
 
 export function registerErrorHandler(app: FastifyInstance): void {

@@ -26,6 +26,7 @@ export function eventJson(e: LedgerEvent) {
     user_id: e.userId,
     correlation_id: e.correlationId,
     description: e.description,
+    written_by: e.writtenBy,
   };
 }
 

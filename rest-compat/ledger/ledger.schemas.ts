@@ -1,7 +1,7 @@
 // Route schemas of the ledger's REST door (TypeBox): one source for input validation (FastAPI's
 // 422 body through the kernel's validator) and for the OpenAPI document.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { DEFAULT_LIMIT, MAX_LIMIT, MAX_STRING } from '../../subgraphs/ledger/ledger.service';
+import { DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, MAX_STRING } from '../../subgraphs/ledger/ledger.service';
 
 /** An optional string that may also be sent as null (pydantic's Optional[str]). */
 const NullableString = (max?: number) => Type.Unsafe<string | null>({ type: ['string', 'null'], ...(max ? { maxLength: max } : {}) });
@@ -40,7 +40,7 @@ export const EventsQuery = Type.Object({
   correlation_id: Type.Optional(Type.String({ maxLength: MAX_STRING })),
   ...TimeRange,
   limit: Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT }),
-  offset: Type.Integer({ minimum: 0, default: 0 }),
+  offset: Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0 }),
 });
 export type EventsQuery = Static<typeof EventsQuery>;
 
@@ -72,6 +72,7 @@ export const LedgerEventSchema = Type.Object({
   user_id: NullableString(),
   correlation_id: NullableString(),
   description: NullableString(),
+  written_by: { ...NullableString(), description: 'The authenticated caller who wrote the event (not covered by the hash rules)' },
 });
 
 export const EventPageSchema = Type.Object({

@@ -2,6 +2,7 @@
 // at /graphql and its subscription over graphql-ws on the same path, over one domain service with
 // a group-committing appender.
 import { AccessTokens } from '../../platform/auth/jwt';
+import { readBool } from '../../platform/config/env';
 import { createEventBus } from '../../platform/events/create-event-bus';
 import type { EventBus } from '../../platform/events/event-bus';
 import { defineService, type ServiceDefinition } from '../../platform/service';
@@ -42,7 +43,10 @@ export function defineLedgerService(options: LedgerServiceOptions = {}): Service
         }
       });
       const tokens = new AccessTokens(config.auth.jwtSecret, config.auth.accessTokenExpireMinutes * 60);
-      const requireAuth = config.auth.requireAuth;
+      // The audit ledger demands a token by default (a write needs the `write` or `ledger:write`
+      // scope): anonymous writes could forge anyone's trail. LEDGER_REQUIRE_AUTH=false restores the
+      // spec's trust-the-gateway mode (tests, a sealed network).
+      const requireAuth = readBool(deps.env, 'LEDGER_REQUIRE_AUTH', true) || config.auth.requireAuth;
 
       const { app, schema } = await buildServiceApp(ledger, deps, {
         title: 'Audit ledger',

@@ -20,6 +20,8 @@ export interface PreparedAppend {
   correlationId: string | null;
   description: string | null;
   idempotencyKey: string | null;
+  /** The authenticated writer (username of the token), or null for anonymous gateway traffic. */
+  writtenBy: string | null;
 }
 
 interface Pending {
@@ -211,6 +213,7 @@ export class GroupCommitter {
           correlationId: input.correlationId,
           description: input.description,
           idempotencyKey: input.idempotencyKey,
+          writtenBy: input.writtenBy,
         };
         head.lastSeq = row.seq;
         head.lastHash = row.chainHash;

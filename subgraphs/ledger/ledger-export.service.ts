@@ -10,9 +10,11 @@ import { withDbRetry } from '../../platform/db/db-retry';
 export const EXPORT_COLUMNS = ['id', 'tenant_id', 'event_type', 'created_at', 'user_id', 'correlation_id', 'description', 'chain_hash'] as const;
 export const EXPORT_PAGE_SIZE = 1000;
 
-const FORMULA_START = /^[=+\-@\t\r]/;
+// Spreadsheets skip leading white space (NBSP and other Unicode spaces included) before they
+// look for a formula, and take the full-width forms of = + - @ as the ASCII ones.
+const FORMULA_START = /^[\s\u00a0\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]*[=+\-@\t\r\uff1d\uff0b\uff0d\uff20]/;
 
-/** A cell a spreadsheet would evaluate (`=`, `+`, `-`, `@`, tab, CR first) gets a leading `'`. */
+/** A cell a spreadsheet would evaluate (`=`, `+`, `-`, `@`, tab, CR, maybe after spaces) gets a leading `'`. */
 export function neutraliseCell(value: string): string {
   return FORMULA_START.test(value) ? `'${value}` : value;
 }

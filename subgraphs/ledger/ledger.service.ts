@@ -3,6 +3,7 @@
 // reads or writes through the store with database retries. Input problems name domain fields
 // (`eventType`); each door reports them in its own names.
 import type { Readable } from 'node:stream';
+import { hasScope } from '../../platform/auth/auth-context';
 import type { Caller } from '../../platform/auth/caller';
 import type { TenantAccess } from '../../platform/auth/tenant-access';
 import { mayActPlatformWide, resolveTenant } from '../../platform/auth/tenant.rule';
@@ -15,10 +16,17 @@ import type { AppendInput, AppendResult, EventFilter, LedgerEvent, VerifyResult 
 import { verifyTenantChain } from './ledger-verify.service';
 import { withDbRetry } from '../../platform/db/db-retry';
 import { isUuid } from '../../platform/ids';
+import { unstorableText } from '../../platform/text';
 
+/** The scope a service account needs to append (besides the generic `write`). */
+export const LEDGER_WRITE_SCOPE = 'ledger:write';
 export const MAX_STRING = 255;
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
+/** Deeper event data is refused: the ledger never accepts what it could not read back. */
+export const MAX_EVENT_DATA_DEPTH = 64;
+/** Past any chain this platform holds (and within PostgreSQL's OFFSET range). */
+export const MAX_OFFSET = 1_000_000_000;
 
 export interface EventPage {
   events: LedgerEvent[];
@@ -66,8 +74,65 @@ function checkString(issues: InputIssue[], field: string, value: unknown, requir
   if (typeof value !== 'string') issues.push({ loc: [field], msg: 'Input should be a valid string', type: 'string_type' });
   else if (value.length > max) issues.push({ loc: [field], msg: `String should have at most ${max} characters`, type: 'string_too_long' });
   else if (required && value.length === 0) issues.push({ loc: [field], msg: 'String should have at least 1 character', type: 'string_too_short' });
-  // PostgreSQL text cannot hold NUL; refuse it here rather than fail the insert.
-  else if (value.includes('\u0000')) issues.push({ loc: [field], msg: 'String should not contain NUL characters', type: 'value_error' });
+  else badText(issues, field, value);
+}
+
+/**
+ * PostgreSQL text cannot hold NUL, and a lone surrogate would be stored as U+FFFD, so the row
+ * would no longer match the hash computed over the request: both are refused, so the hash is
+ * always over exactly what is stored.
+ */
+const TEXT_PROBLEM = {
+  nul: 'String should not contain NUL characters',
+  surrogate: 'String should not contain unpaired surrogates',
+} as const;
+
+function badText(issues: InputIssue[], field: string | (string | number)[], value: string): boolean {
+  const problem = unstorableText(value);
+  if (problem) issues.push({ loc: Array.isArray(field) ? field : [field], msg: TEXT_PROBLEM[problem], type: 'value_error' });
+  return problem !== undefined;
+}
+
+/**
+ * Walks event_data without recursion (a hostile value may be very deep): refuses it past the
+ * depth limit, and any key or string that could not be stored as sent.
+ */
+function checkEventData(issues: InputIssue[], data: object): void {
+  const stack: [unknown, (string | number)[]][] = [[data, ['eventData']]];
+  while (stack.length > 0) {
+    const [v, path] = stack.pop()!;
+    if (typeof v === 'string') {
+      if (badText(issues, path, v)) return;
+      continue;
+    }
+    if (v === null || typeof v !== 'object') continue;
+    if (path.length > MAX_EVENT_DATA_DEPTH) {
+      issues.push({ loc: ['eventData'], msg: `Input should be nested at most ${MAX_EVENT_DATA_DEPTH} levels deep`, type: 'value_error' });
+      return;
+    }
+    for (const [key, child] of Object.entries(v)) {
+      if (badText(issues, [...path, key], key)) return;
+      stack.push([child, [...path, Array.isArray(v) ? Number(key) : key]]);
+    }
+  }
+}
+
+/** created_at bounds PostgreSQL can compare: a real date-time in years 1..9999. */
+function checkTime(issues: InputIssue[], field: string, value: string | undefined): void {
+  if (value === undefined) return;
+  const ms = Date.parse(value);
+  const year = Number.isNaN(ms) ? NaN : new Date(ms).getUTCFullYear();
+  if (!(year >= 1 && year <= 9999)) issues.push({ loc: [field], msg: 'Input should be a valid datetime between years 1 and 9999', type: 'datetime_parsing' });
+}
+
+function checkFilter(filter: EventFilter): void {
+  const issues: InputIssue[] = [];
+  for (const [field, value] of [['eventType', filter.eventType], ['userId', filter.userId], ['correlationId', filter.correlationId]] as const) {
+    if (value !== undefined) badText(issues, field, value);
+  }
+  checkTime(issues, 'startTime', filter.startTime);
+  checkTime(issues, 'endTime', filter.endTime);
+  if (issues.length > 0) throw new InputError(issues);
 }
 
 /** Validates an append (both doors) and canonicalises event_data once. */
@@ -84,10 +149,14 @@ export function prepareAppend(input: AppendInput): PreparedAppend {
   if (data === undefined || data === null) issues.push({ loc: ['eventData'], msg: 'Field required', type: 'missing' });
   else if (typeof data !== 'object' || Array.isArray(data)) issues.push({ loc: ['eventData'], msg: 'Input should be a valid dictionary', type: 'dict_type' });
   else {
-    try {
-      eventDataText = canonicalEventData(data);
-    } catch {
-      issues.push({ loc: ['eventData'], msg: 'Input should contain only finite numbers', type: 'value_error' });
+    const before = issues.length;
+    checkEventData(issues, data);
+    if (issues.length === before) {
+      try {
+        eventDataText = canonicalEventData(data);
+      } catch {
+        issues.push({ loc: ['eventData'], msg: 'Input should contain only finite numbers', type: 'value_error' });
+      }
     }
   }
   if (issues.length > 0) throw new InputError(issues);
@@ -99,13 +168,17 @@ export function prepareAppend(input: AppendInput): PreparedAppend {
     correlationId: input.correlationId ?? null,
     description: input.description ?? null,
     idempotencyKey: input.idempotencyKey ?? null,
+    writtenBy: null,
   };
 }
+
+/** Event types only the platform's own services may write (identity's authentication trail). */
+export const SERVICE_ONLY_EVENT_PREFIXES = ['auth_'];
 
 function checkPage(limit: number, offset: number): void {
   const issues: InputIssue[] = [];
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) issues.push({ loc: ['limit'], msg: `Input should be between 1 and ${MAX_LIMIT}`, type: 'value_error' });
-  if (!Number.isInteger(offset) || offset < 0) issues.push({ loc: ['offset'], msg: 'Input should be greater than or equal to 0', type: 'greater_than_equal' });
+  if (!Number.isInteger(offset) || offset < 0 || offset > MAX_OFFSET) issues.push({ loc: ['offset'], msg: `Input should be between 0 and ${MAX_OFFSET}`, type: 'value_error' });
   if (issues.length > 0) throw new InputError(issues);
 }
 
@@ -134,7 +207,14 @@ export class LedgerService {
     // Shape first (a missing tenant is a 422), then whether this caller may write there.
     const prepared = prepareAppend(input);
     await this.access.resolve(caller, prepared.tenantId, ['tenantId'], 'ledger.append');
-    return this.committer.append(prepared);
+    // Anyone could otherwise forge, say, `auth_login_succeeded` for anyone.
+    if (SERVICE_ONLY_EVENT_PREFIXES.some((p) => prepared.eventType.startsWith(p)) && !caller.auth?.isService) {
+      throw new ForbiddenError(`Only service accounts may write '${prepared.eventType}' events`);
+    }
+    if (caller.auth && !hasScope(caller.auth, 'write') && !hasScope(caller.auth, LEDGER_WRITE_SCOPE)) {
+      throw new ForbiddenError(`Scope 'write' or '${LEDGER_WRITE_SCOPE}' required`);
+    }
+    return this.committer.append({ ...prepared, writtenBy: caller.auth?.username ?? null });
   }
 
   async listEvents(caller: Caller, q: { tenantId?: string; filter: EventFilter; limit?: number; offset?: number; newestFirst?: boolean }): Promise<EventPage> {
@@ -142,6 +222,7 @@ export class LedgerService {
     const limit = q.limit ?? DEFAULT_LIMIT;
     const offset = q.offset ?? 0;
     checkPage(limit, offset);
+    checkFilter(q.filter);
     const [events, total] = await Promise.all([
       this.read(() => this.store.listEvents(tenantId, q.filter, { limit, offset, newestFirst: q.newestFirst })),
       this.read(() => this.store.countEvents(tenantId, q.filter)),
@@ -153,6 +234,7 @@ export class LedgerService {
     const tenantId = await this.access.resolve(caller, q.tenantId, ['tenantId'], 'ledger.events.list');
     const first = q.first ?? 50;
     if (!Number.isInteger(first) || first < 1 || first > MAX_LIMIT) throw InputError.of(['first'], `first should be between 1 and ${MAX_LIMIT}`);
+    checkFilter(q.filter);
     const afterSeq = q.after ? decodeCursor(q.after) : 0;
     const rows = await this.read(() => this.store.eventsAfter(tenantId, q.filter, afterSeq, first + 1));
     const events = rows.slice(0, first);
@@ -171,13 +253,15 @@ export class LedgerService {
   /** One tenant's chain, or every tenant's when the caller may and names none. */
   async verify(caller: Caller, q: { tenantId?: string }): Promise<VerifyResult> {
     if (q.tenantId === undefined && mayActPlatformWide(caller)) {
+      // Every tenant is verified: one broken chain must not hide the state of the others.
       let total = 0;
+      const broken: string[] = [];
       for (const tenantId of await this.read(() => this.store.listChainTenants())) {
         const result = await this.read(() => verifyTenantChain(this.store, tenantId));
         total += result.totalEvents;
-        if (!result.valid) return { valid: false, totalEvents: total, error: `Tenant ${tenantId}: ${result.error}` };
+        if (!result.valid) broken.push(`Tenant ${tenantId}: ${result.error}`);
       }
-      return { valid: true, totalEvents: total, error: null };
+      return { valid: broken.length === 0, totalEvents: total, error: broken.length > 0 ? broken.join('; ') : null };
     }
     const tenantId = await this.access.resolve(caller, q.tenantId, ['tenantId'], 'ledger.verify');
     return this.read(() => verifyTenantChain(this.store, tenantId));
@@ -205,6 +289,7 @@ export class LedgerService {
   async auditReport(caller: Caller, q: { tenantId?: string; startTime?: string; endTime?: string }): Promise<AuditReport> {
     const tenantId = await this.access.resolve(caller, q.tenantId, ['tenantId'], 'ledger.audit_report');
     const filter: EventFilter = { startTime: q.startTime, endTime: q.endTime };
+    checkFilter(filter);
     const [byType, byUser, bounds, chain] = await Promise.all([
       this.read(() => this.store.countsBy(tenantId, 'event_type', filter)),
       this.read(() => this.store.countsBy(tenantId, 'user_id', filter)),
@@ -227,6 +312,7 @@ export class LedgerService {
 
   async exportCsv(caller: Caller, q: { tenantId?: string; eventType?: string }): Promise<{ tenantId: string; stream: Readable }> {
     const tenantId = await this.access.resolve(caller, q.tenantId, ['tenantId'], 'ledger.export');
+    checkFilter({ eventType: q.eventType });
     return { tenantId, stream: await exportCsv(this.store, tenantId, q.eventType) };
   }
 

@@ -9,7 +9,7 @@ import type { ChainHead, ChainRow, EventFilter, LedgerEvent, NewEventRow } from 
 // Careful: `seq::float8 AS seq` means a bare `ORDER BY seq` would sort by the cast output column
 // (no index, a full sort of the tenant's rows); every ORDER BY names `ledger_events.seq`.
 const EVENT_COLUMNS = `id::text AS id, tenant_id, seq::float8 AS seq, event_type, event_data::text AS event_data,
-  created_at_text, content_hash, previous_hash, chain_hash, user_id, correlation_id, description`;
+  created_at_text, content_hash, previous_hash, chain_hash, user_id, correlation_id, description, written_by`;
 
 interface EventRecord {
   id: string;
@@ -24,6 +24,7 @@ interface EventRecord {
   user_id: string | null;
   correlation_id: string | null;
   description: string | null;
+  written_by: string | null;
 }
 
 function toEvent(r: EventRecord): LedgerEvent {
@@ -40,6 +41,7 @@ function toEvent(r: EventRecord): LedgerEvent {
     userId: r.user_id,
     correlationId: r.correlation_id,
     description: r.description,
+    writtenBy: r.written_by,
   };
 }
 
@@ -113,13 +115,13 @@ function appendTx(tx: SqlQuery): LedgerAppendTx {
       await tx.query(
         `WITH inserted AS (
            INSERT INTO ledger_events (id, tenant_id, seq, event_type, event_data, created_at, created_at_text,
-             content_hash, previous_hash, chain_hash, user_id, correlation_id, description, idempotency_key)
+             content_hash, previous_hash, chain_hash, user_id, correlation_id, description, idempotency_key, written_by)
            SELECT u.id, u.tenant_id, u.seq, u.event_type, u.event_data::json, u.created_at_text::timestamptz, u.created_at_text,
-             u.content_hash, u.previous_hash, u.chain_hash, u.user_id, u.correlation_id, u.description, u.idempotency_key
+             u.content_hash, u.previous_hash, u.chain_hash, u.user_id, u.correlation_id, u.description, u.idempotency_key, u.written_by
            FROM unnest($1::uuid[], $2::text[], $3::int8[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-                       $9::text[], $10::text[], $11::text[], $12::text[], $13::text[])
+                       $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $19::text[])
              AS u(id, tenant_id, seq, event_type, event_data, created_at_text, content_hash, previous_hash, chain_hash,
-                  user_id, correlation_id, description, idempotency_key)
+                  user_id, correlation_id, description, idempotency_key, written_by)
            RETURNING 1
          )
          UPDATE ledger_chain_heads h
@@ -131,6 +133,7 @@ function appendTx(tx: SqlQuery): LedgerAppendTx {
           col('previousHash'), col('chainHash'), col('userId'), col('correlationId'), col('description'), col('idempotencyKey'),
           heads.map((h) => h.tenantId), heads.map((h) => h.lastSeq), heads.map((h) => h.lastHash), heads.map((h) => h.lastCreatedAtUs),
           rows.length,
+          col('writtenBy'),
         ],
       );
     },

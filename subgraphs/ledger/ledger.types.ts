@@ -15,6 +15,8 @@ export interface LedgerEvent {
   userId: string | null;
   correlationId: string | null;
   description: string | null;
+  /** Who wrote it: the authenticated caller (user or service account); null for anonymous gateway traffic. */
+  writtenBy: string | null;
 }
 
 export interface AppendInput {

@@ -58,7 +58,7 @@ onPostgres('database failure', () => {
     const viaProxy = new URL(testDb.config.url!);
     viaProxy.host = `127.0.0.1:${proxy.port}`;
     db = await openDatabase({ url: viaProxy.toString(), pgliteDir: '', poolSize: 5 }, { migrate: false });
-    const env = { LOG_LEVEL: 'CRITICAL', JWT_SECRET_KEY: TEST_JWT_SECRET, NODE_ENV: 'test' };
+    const env = { LOG_LEVEL: 'CRITICAL', JWT_SECRET_KEY: TEST_JWT_SECRET, NODE_ENV: 'test', LEDGER_REQUIRE_AUTH: 'false' };
     const config = loadPlatformConfig(env);
     // The event bus talks to the database directly (not through the proxy): only the data path fails.
     built = await ledgerService.build({ config: { ...config, database: { ...config.database, url: testDb.config.url } }, db, env, logger: createLogger('CRITICAL', 'ledger'), registry: registryOf() });

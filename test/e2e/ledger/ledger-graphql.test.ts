@@ -16,7 +16,7 @@ let tokenB: string;
 
 beforeAll(async () => {
   // NATS_URL (when set) makes the subscription travel through JetStream instead of NOTIFY/in-process.
-  h = await startServices([ledgerService], { NATS_URL: process.env.NATS_URL });
+  h = await startServices([ledgerService], { NATS_URL: process.env.NATS_URL, LEDGER_REQUIRE_AUTH: 'false' }); // anonymous subscribers too
   url = h.services.ledger!.url;
   tokenA = await tokens.issue({ username: 'alice', tenantId: 'gql-a', roles: ['user'], scopes: ['read', 'write'] });
   tokenB = await tokens.issue({ username: 'bob', tenantId: 'gql-b', roles: ['user'], scopes: ['read', 'write'] });

@@ -19,7 +19,7 @@ onPostgres('subscription across ledger instances', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     // The harness's config does not name the throwaway database by itself; the NOTIFY bus needs its URL.
-    const env = { NATS_URL: process.env.NATS_URL, DATABASE_URL: db.config.url };
+    const env = { NATS_URL: process.env.NATS_URL, DATABASE_URL: db.config.url, LEDGER_REQUIRE_AUTH: 'false' };
     first = await startServices([ledgerService], env, { db });
     second = await startServices([ledgerService], env, { db });
   });

@@ -10,7 +10,7 @@ let csv: string;
 let events: ExportedEvent[];
 
 beforeAll(async () => {
-  h = await startServices([ledgerService]);
+  h = await startServices([ledgerService], { LEDGER_REQUIRE_AUTH: 'false' }); // anonymous gateway traffic, as the spec's default
   const url = h.services.ledger!.url;
   const bodies = [
     { event_type: 'rag_query', event_data: { query: 'naïve "café", 日本', results_count: 2, confidence: 0.93, hierarchy_levels: ['a'] }, user_id: 'alice', correlation_id: 'c-1' },

@@ -10,6 +10,7 @@ import { ledgerService } from '../../../subgraphs/ledger';
 import { startServices, type Harness } from '../../support/service-harness';
 import { freePort, until } from '../../support/waiting';
 import { registryOf } from '../../../launcher/registry';
+import { relayTokenProvider } from '../../../launcher/outbox-task';
 
 jest.setTimeout(120_000);
 
@@ -32,7 +33,7 @@ it('delivers identity\'s events exactly once, in order, after a ledger outage', 
   const port = await freePort();
   const logger = createLogger('CRITICAL', 'relay');
   relay = startOutboxRelay({
-    db: h.db, ledger: createLedgerClient({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 2000 }), logger,
+    db: h.db, ledger: createLedgerClient({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 2000, token: relayTokenProvider(h.config.auth.jwtSecret) }), logger,
     services: ['identity'], pollMs: 20, backoff: { baseMs: 20, maxMs: 200 },
   });
 
@@ -52,7 +53,7 @@ it('delivers identity\'s events exactly once, in order, after a ledger outage', 
     return (r.rows[0]?.n ?? 0) > 0;
   }, 'the relay to retry');
 
-  ledger = await ledgerService.build({ config: h.config, db: h.db, env: h.env, logger: createLogger('CRITICAL', 'ledger'), registry: registryOf() });
+  ledger = await ledgerService.build({ config: h.config, db: h.db, env: { ...h.env, LEDGER_REQUIRE_AUTH: 'false' }, logger: createLogger('CRITICAL', 'ledger'), registry: registryOf() });
   await ledger.app.listen({ port, host: '127.0.0.1' });
 
   await until(async () => {

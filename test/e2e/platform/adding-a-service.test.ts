@@ -33,7 +33,7 @@ beforeAll(async () => {
   const urls = Object.fromEntries(Object.entries(backends.services).map(([name, s]) => [`${name.toUpperCase()}_URL`, s.url]));
   const front = await startServices(services.filter((s) => s.name === 'gateway'), { ...urls, SUPERGRAPH_PATH: supergraph, RATE_LIMIT_BURST: '100000' }, { db: backends.db, registry });
   gateway = front.services.gateway!.url;
-  relay = startOutboxTask({ running: services, registry, db: backends.db, env: { ...backends.env, ...urls }, logger: createLogger('ERROR', 'relay') });
+  relay = startOutboxTask({ running: services, registry, db: backends.db, env: { ...backends.env, ...urls }, logger: createLogger('ERROR', 'relay'), jwtSecret: backends.config.auth.jwtSecret });
   harness = {
     ...backends,
     services: { ...backends.services, ...front.services },

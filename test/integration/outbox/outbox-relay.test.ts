@@ -10,11 +10,13 @@ import { createTestDatabase, type TestDatabase } from '../../support/database';
 import { TEST_JWT_SECRET } from '../../support/service-harness';
 import { freePort, until } from '../../support/waiting';
 import { registryOf } from '../../../launcher/registry';
+import { relayTokenProvider } from '../../../launcher/outbox-task';
 
 // Starting a database and a service can take seconds on a busy CI machine.
 jest.setTimeout(60_000);
 
-const env = { LOG_LEVEL: 'ERROR', JWT_SECRET_KEY: TEST_JWT_SECRET, NODE_ENV: 'test' };
+// The ledger's reads here are anonymous (trust-the-gateway mode); the relay still sends its token.
+const env = { LOG_LEVEL: 'ERROR', JWT_SECRET_KEY: TEST_JWT_SECRET, NODE_ENV: 'test', LEDGER_REQUIRE_AUTH: 'false' };
 const logger = createLogger('ERROR', 'test');
 
 let db: TestDatabase;
@@ -48,7 +50,7 @@ async function ledgerEvents(tenant: string): Promise<{ n: number }[]> {
 it('retries while the ledger is down, then delivers every event exactly once, in order', async () => {
   const port = await freePort();
   ledgerPort = port;
-  const client = createLedgerClient({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 2000 });
+  const client = createLedgerClient({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 2000, token: relayTokenProvider(TEST_JWT_SECRET) });
   // Interleaved writes of two tenants, plus a row of a service this relay does not serve.
   for (let n = 1; n <= 10; n++) {
     await writeOutbox('identity', 'tenant-a', n, 'a');
@@ -101,7 +103,7 @@ it('dead-letters an event the ledger refuses (422) and delivers the tenant\'s la
     `INSERT INTO outbox_events (service, tenant_id, event_type, event_data, idempotency_key) VALUES ('identity', 'tenant-c', 'user_login', '[2]'::jsonb, 'c-2')`,
   );
   await writeOutbox('identity', 'tenant-c', 3, 'c');
-  relay = startOutboxRelay({ db, ledger: createLedgerClient({ baseUrl: `http://127.0.0.1:${ledgerPort}` }), logger, services: ['identity'], pollMs: 10 });
+  relay = startOutboxRelay({ db, ledger: createLedgerClient({ baseUrl: `http://127.0.0.1:${ledgerPort}`, token: relayTokenProvider(TEST_JWT_SECRET) }), logger, services: ['identity'], pollMs: 10 });
   await until(async () => {
     const r = await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM outbox_events WHERE tenant_id = 'tenant-c' AND delivered_at IS NULL AND dead_lettered_at IS NULL`);
     return r.rows[0]?.n === 0;
@@ -120,7 +122,7 @@ it('prunes delivered rows past the retention, never undelivered or dead-lettered
     `SELECT count(delivered_at)::int AS delivered, (count(*) - count(delivered_at))::int AS kept FROM outbox_events WHERE service = 'identity'`,
   );
   expect(before.rows[0]!.delivered).toBeGreaterThan(0);
-  const r = startOutboxRelay({ db, ledger: createLedgerClient({ baseUrl: `http://127.0.0.1:${ledgerPort}` }), logger, services: ['identity'], pollMs: 1_000_000, retainDeliveredMs: 0 });
+  const r = startOutboxRelay({ db, ledger: createLedgerClient({ baseUrl: `http://127.0.0.1:${ledgerPort}`, token: relayTokenProvider(TEST_JWT_SECRET) }), logger, services: ['identity'], pollMs: 1_000_000, retainDeliveredMs: 0 });
   await r.runOnce();
   await r.stop();
   const after = await db.sql.query<{ delivered: number; kept: number }>(

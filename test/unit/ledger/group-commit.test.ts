@@ -47,7 +47,7 @@ function memoryStore(hooks: { beforeInsert?: (rows: NewEventRow[]) => void } = {
 }
 
 const input = (tenantId: string, n: number, extra: Partial<PreparedAppend> = {}): PreparedAppend => ({
-  tenantId, eventType: 'e', eventDataText: `{"n":${n}}`, userId: null, correlationId: null, description: null, idempotencyKey: null, ...extra,
+  tenantId, eventType: 'e', eventDataText: `{"n":${n}}`, userId: null, correlationId: null, description: null, idempotencyKey: null, writtenBy: null, ...extra,
 });
 
 it('batches concurrent appends into few transactions and links every chain correctly', async () => {
