@@ -1,8 +1,10 @@
 // The gateway's REST proxy applies the kernel's JSON input guard (parseJsonStrict) to the bodies
 // it reads for tenant_id: a body a service would refuse is refused at the gateway with the same
 // 422 and never reaches the backend, and injecting tenant_id keeps the client's bytes as sent.
+// Its own token checks parse the claims too (platform/auth/jwt.ts).
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { SignJWT } from 'jose';
 import { loadPlatformConfig } from '../../../platform/config/platform.config';
 import { createServiceApp } from '../../../platform/http/service-app';
 import { TEST_JWT_SECRET } from '../../support/service-harness';
@@ -92,5 +94,32 @@ describe('tenant_id injection', () => {
   it('leaves a body that names its own tenant untouched', async () => {
     const sent = '{"tenant_id":"tenant-a","event_type":"x","event_data":{"n":1.0}}';
     expect(((await (await viaGateway(sent)).json()) as { text: string }).text).toBe(sent);
+  });
+});
+
+describe('tokens the gateway verifies itself', () => {
+  const signed = (claims: Record<string, unknown>) => {
+    const now = Math.floor(Date.now() / 1000);
+    return new SignJWT({ sub: 'alice', tenant_id: 'tenant-a', roles: ['user'], scopes: ['read', 'write'], iss: 'platform-identity', iat: now, exp: now + 600, ...claims })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .sign(new TextEncoder().encode(TEST_JWT_SECRET));
+  };
+  const services = (t: string) => fetch(`${gw.url}/api/v1/services`, { headers: { authorization: `Bearer ${t}` } });
+
+  it.each([
+    ['roles not a list of strings', { roles: [1] }],
+    ['sub a number', { sub: 1 }],
+    ['tenant_id missing', { tenant_id: undefined }],
+  ])('a signed token with %s is a 401 {detail} with WWW-Authenticate', async (_label, claims) => {
+    const res = await services(await signed(claims));
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    expect(await res.json()).toEqual({ detail: 'Could not validate credentials' });
+  });
+
+  it('a token with `=` appended is a 401, the token itself is not', async () => {
+    const t = await signed({});
+    expect((await services(`${t}=`)).status).toBe(401);
+    expect((await services(t)).status).toBe(200);
   });
 });
