@@ -14,6 +14,7 @@ import { proxyRequest } from './edge/proxy/stream.proxy';
 import { applyRateLimit } from './edge/rate-limit/rate-limit.hook';
 import type { RateLimiter } from './edge/rate-limit/rate-limiter';
 import type { GatewayConfig } from './gateway.config';
+import { parseJsonStrict } from '../platform/http/json-strict';
 
 export interface RestGatewayDeps {
   config: GatewayConfig;
@@ -70,14 +71,9 @@ async function handleProxy(route: ProxyRoute, deps: RestGatewayDeps, request: Fa
   const auth = requireAuth(request);
   assertScope(auth, requiredScope(route, request.method));
   const raw = Buffer.isBuffer(request.body) ? request.body : undefined;
-  let json: unknown;
-  if (raw && raw.length > 0) {
-    try {
-      json = JSON.parse(raw.toString('utf8'));
-    } catch {
-      json = undefined; // malformed JSON goes on as-is; the backend answers its own 422
-    }
-  }
+  // The kernel's input guard, with the limits every backend applies: a body a backend would
+  // refuse gets the same 422 here, before it is read for tenant_id or sent anywhere.
+  const json = raw && raw.length > 0 ? parseJsonStrict(raw, request.server.inputLimits) : undefined;
   const sources = { header: request.headers['x-tenant-id'], query: request.query, body: json };
   const tenantId = effectiveTenant(auth, sources);
   // A tenant's own calls are pinned to its tenant where the backend reads one; a platform admin
@@ -88,8 +84,8 @@ async function handleProxy(route: ProxyRoute, deps: RestGatewayDeps, request: Fa
   const params = new URLSearchParams(queryIndex >= 0 ? request.url.slice(queryIndex + 1) : '');
   if (inject && route.injectTenant === 'query') params.set('tenant_id', tenantId);
   let body = raw;
-  if (inject && route.injectTenant === 'body' && json && typeof json === 'object' && !Array.isArray(json) && !('tenant_id' in json)) {
-    body = Buffer.from(JSON.stringify({ ...(json as object), tenant_id: tenantId }));
+  if (raw && inject && route.injectTenant === 'body' && json && typeof json === 'object' && !Array.isArray(json) && !('tenant_id' in json)) {
+    body = withTenantId(raw, json, tenantId);
   }
   const search = params.size > 0 ? `?${params.toString()}` : '';
   const path = route.wildcard ? joinPath(route.upstreamPath, (request.params as Record<string, string>)['*'] ?? '') : route.upstreamPath;
@@ -103,6 +99,18 @@ async function handleProxy(route: ProxyRoute, deps: RestGatewayDeps, request: Fa
     timeoutMs: deps.config.upstreamTimeoutMs,
     resetTimeoutMs: deps.config.breaker.resetTimeoutMs,
   });
+}
+
+/**
+ * The client's bytes with `"tenant_id": ...` added before the closing brace: the body is never
+ * re-serialised, so nothing the client sent (number spelling, escapes, key order) changes on the
+ * way. Only called on a body the guard accepted as a JSON object, whose last non-blank byte is
+ * therefore `}` (an ASCII byte cannot occur inside a multi-byte UTF-8 sequence).
+ */
+function withTenantId(raw: Buffer, json: object, tenantId: string): Buffer {
+  const close = raw.lastIndexOf(0x7d);
+  const member = `${Object.keys(json).length > 0 ? ',' : ''}"tenant_id":${JSON.stringify(tenantId)}`;
+  return Buffer.concat([raw.subarray(0, close), Buffer.from(member, 'utf8'), raw.subarray(close)]);
 }
 
 function joinPath(prefix: string, remainder: string): string {

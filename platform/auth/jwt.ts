@@ -1,6 +1,11 @@
 // HS256 access tokens with jose. Claims are exactly spec 01's table: sub, tenant_id, roles,
 // scopes, exp, iat, iss (= platform-identity). Only HS256 is accepted, so `alg: none` and
-// tokens signed with another algorithm or key are refused.
+// tokens signed with another algorithm or key are refused. Two guards around jose:
+// - before it, the token must be exactly three canonical base64url segments: jose's decoder
+//   accepts a trailing `=`, whitespace and signatures whose unused low bits differ, so one
+//   signed token would otherwise have many accepted spellings (and cache entries);
+// - after it, the claims are parsed, not trusted: a correctly signed token with `roles: "admin"`
+//   or `sub: 5` is a 401, never a 500 or a context with the wrong types.
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { AuthenticationError } from '../errors/domain-errors';
 import type { AuthContext } from './auth-context';
@@ -40,15 +45,12 @@ export class AccessTokens {
       .sign(this.key);
   }
 
-  /** Verifies signature, algorithm, issuer and expiry; throws AuthenticationError otherwise. */
+  /** Verifies form, signature, algorithm, issuer, expiry and claim types; throws AuthenticationError otherwise. */
   async verify(token: string): Promise<AccessClaims> {
+    if (!isCompactJws(token)) throw new AuthenticationError();
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], issuer: ISSUER, requiredClaims: ['sub', 'exp', 'iat'] });
-      const claims = payload as unknown as AccessClaims;
-      if (typeof claims.tenant_id !== 'string' || !Array.isArray(claims.roles) || !Array.isArray(claims.scopes)) {
-        throw new AuthenticationError();
-      }
-      return claims;
+      return parseClaims(payload);
     } catch (err) {
       if (err instanceof AuthenticationError || err instanceof joseErrors.JOSEError || err instanceof TypeError) throw new AuthenticationError();
       throw err;
@@ -59,6 +61,34 @@ export class AccessTokens {
     const claims = await this.verify(token);
     return contextFromClaims(claims);
   }
+}
+
+/** Longer than any token we issue by far; the header limit bounds it anyway. */
+const MAX_TOKEN_LENGTH = 8192;
+const SEGMENT = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * Exactly `header.payload.signature`, each segment in the base64url alphabet without padding and
+ * in its one canonical spelling (decoding and re-encoding gives it back: no impossible length,
+ * no stray low bits).
+ */
+export function isCompactJws(token: string): boolean {
+  if (token.length > MAX_TOKEN_LENGTH) return false;
+  const segments = token.split('.');
+  return segments.length === 3 && segments.every((s) => SEGMENT.test(s) && Buffer.from(s, 'base64url').toString('base64url') === s);
+}
+
+const isNonEmptyString = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
+const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/** The claims with the types spec 01 gives them, or AuthenticationError. */
+export function parseClaims(payload: Record<string, unknown>): AccessClaims {
+  const { sub, tenant_id, roles, scopes, exp, iat, iss } = payload;
+  if (!isNonEmptyString(sub) || !isNonEmptyString(tenant_id) || !isStringArray(roles) || !isStringArray(scopes) || !isTime(exp) || !isTime(iat) || iss !== ISSUER) {
+    throw new AuthenticationError();
+  }
+  return { sub, tenant_id, roles, scopes, exp, iat, iss };
 }
 
 export function contextFromClaims(claims: Pick<AccessClaims, 'sub' | 'tenant_id' | 'roles' | 'scopes'>): AuthContext {

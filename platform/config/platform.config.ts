@@ -26,6 +26,14 @@ export interface AuthConfig {
 export interface HttpConfig {
   host: string;
   bodyLimitBytes: number;
+  /** Deepest JSON nesting accepted in a body (objects and arrays; the top level is 1). */
+  jsonMaxDepth: number;
+  /** Longest JSON string (keys included) accepted in a body, in characters. */
+  jsonMaxStringLength: number;
+  /** Longest request target (path and query) accepted; 414 above it. */
+  maxUrlLength: number;
+  /** Node's limit on the request line plus headers; 431 (or 414 for a long URL) above it. */
+  maxHeaderBytes: number;
   /** How long a graceful shutdown waits for in-flight requests before closing sockets. */
   shutdownGraceMs: number;
 }
@@ -71,6 +79,12 @@ export function loadPlatformConfig(env: Env = process.env): PlatformConfig {
     http: {
       host: readString(env, 'HOST', '127.0.0.1'),
       bodyLimitBytes: readInt(env, 'BODY_LIMIT_BYTES', 1024 * 1024, { min: 1024 }),
+      // Capped: recursive code after the guard (canonical JSON, the database's json parser) must
+      // stay far from its stack limits.
+      jsonMaxDepth: readInt(env, 'JSON_MAX_DEPTH', 64, { min: 1, max: 1000 }),
+      jsonMaxStringLength: readInt(env, 'JSON_MAX_STRING_LENGTH', 1_000_000, { min: 1 }),
+      maxUrlLength: readInt(env, 'HTTP_MAX_URL_LENGTH', 8192, { min: 256 }),
+      maxHeaderBytes: readInt(env, 'HTTP_MAX_HEADER_BYTES', 16384, { min: 1024 }),
       shutdownGraceMs: readInt(env, 'SHUTDOWN_GRACE_MS', 10_000, { min: 0 }),
     },
     redisUrl: readUrl(env, 'REDIS_URL', ['redis:', 'rediss:']),

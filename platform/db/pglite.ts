@@ -26,6 +26,11 @@ export async function openPGlite(dataDir: string): Promise<{ pglite: PGlite; sql
     release = lockPGliteDir(dataDir);
   }
   const pglite = await PGlite.create(dataDir, { extensions: { vector } });
+  // An acknowledged commit must be in the WAL file before the answer goes out: that is what
+  // makes it survive kill -9 (docs/decisions.md, "PGlite durability"). PGlite's default already
+  // does this; set it here so a postgresql.conf in the data directory cannot turn it off
+  // (with `off`, a kill -9 lost every acknowledged append in test/e2e/platform/pglite-durability).
+  await pglite.exec('SET synchronous_commit = on');
   await pglite.exec('CREATE EXTENSION IF NOT EXISTS vector');
   const sql: SqlExecutor = {
     ...wrap(pglite),

@@ -60,6 +60,13 @@ export class InputError extends DomainError {
   }
 }
 
+export class PayloadTooLargeError extends DomainError {
+  readonly code = 'PAYLOAD_TOO_LARGE';
+  constructor(message = 'Request body too large') {
+    super(message);
+  }
+}
+
 export class UnavailableError extends DomainError {
   readonly code = 'SERVICE_UNAVAILABLE';
   constructor(message = 'Service temporarily unavailable', readonly retryAfterSeconds?: number) {

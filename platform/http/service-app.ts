@@ -1,5 +1,6 @@
-// The HTTP bootstrap every service shares: Fastify with FastAPI-shaped errors, a body-size limit,
-// one JSON log line per request (method, path, status, duration, tenant, correlation id), health
+// The HTTP bootstrap every service shares: Fastify with FastAPI-shaped errors, the kernel's input
+// guard (body size, URL and header size, strict JSON, no NUL or lone surrogate in query, path or
+// form values; see docs/security.md), one JSON log line per request (method, path, status, duration, tenant, correlation id), health
 // routes, OpenAPI generated from the route schemas, and a graceful close.
 import swagger from '@fastify/swagger';
 import formbody from '@fastify/formbody';
@@ -7,10 +8,12 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { PlatformConfig } from '../config/platform.config';
 import type { AuthContext } from '../auth/auth-context';
 import { loggerOptions } from '../logging/logger';
+import { clientErrorHandler, frameworkErrors, registerUrlLimit } from './client-errors';
 import { correlationIdFor } from './correlation';
 import { registerErrorHandler } from './error-handler';
 import { registerHealthRoutes, type HealthOptions } from './health';
 import { registerJsonBodyParser } from './json-body';
+import { registerTextGuard } from './text-guard';
 import { validatorCompiler } from './validation';
 
 declare module 'fastify' {
@@ -40,6 +43,9 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Fast
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     ajv: { customOptions: { strict: false } },
+    http: { maxHeaderSize: config.http.maxHeaderBytes },
+    clientErrorHandler: clientErrorHandler(config.http.maxUrlLength),
+    frameworkErrors,
   });
   app.setValidatorCompiler(validatorCompiler);
   registerErrorHandler(app);
@@ -54,6 +60,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Fast
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Correlation-ID', request.id);
   });
+  registerUrlLimit(app, config.http.maxUrlLength);
   app.addHook('onSend', async (_request, reply, payload) => {
     if (closing) reply.header('Connection', 'close');
     return payload;
@@ -72,7 +79,12 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Fast
   });
 
   await app.register(formbody);
-  registerJsonBodyParser(app);
+  registerJsonBodyParser(app, {
+    maxBytes: config.http.bodyLimitBytes,
+    maxDepth: config.http.jsonMaxDepth,
+    maxStringLength: config.http.jsonMaxStringLength,
+  });
+  registerTextGuard(app);
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',

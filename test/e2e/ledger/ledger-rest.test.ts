@@ -146,7 +146,7 @@ describe('bad input', () => {
     expect(res.status).toBe(422);
     const big = await post('/append', '{"tenant_id":"t-bad","event_type":"x","event_data":{"n":1e400}}');
     expect(big.status).toBe(422);
-    expect(big.body.detail[0].loc).toEqual(['body', 'event_data']);
+    expect(big.body.detail[0].loc).toEqual(['body', 'event_data', 'n']);
     expect((await get('/events?tenant_id=t-bad')).body.total).toBe(0);
   });
 

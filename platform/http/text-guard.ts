@@ -1,0 +1,54 @@
+// The JSON guard's string rule for the other places text arrives: query strings, path
+// parameters and form bodies (identity's /v1/auth/token is application/x-www-form-urlencoded).
+// `%00` decodes to NUL, which PostgreSQL text refuses (an error far from the request) and which
+// can cut a value short in C-based tools; a lone surrogate cannot be encoded as UTF-8. Both are
+// a 422 naming the parameter, before schema validation or any handler runs.
+import { Stream } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { InputError, type InputIssue } from '../errors/domain-errors';
+
+const UNSAFE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Why a string may not enter the platform, or undefined when it may. */
+export function unsafeTextProblem(value: string): string | undefined {
+  const match = UNSAFE.exec(value);
+  if (!match) return undefined;
+  return match[0] === '\u0000' ? 'NUL (\\u0000) is not allowed' : 'a lone UTF-16 surrogate is not allowed';
+}
+
+function checkFields(fields: unknown, prefix: string, issues: InputIssue[]): void {
+  // Only flat string maps (parsed query strings, params, form bodies); a stream (a proxied
+  // body) or a buffer is left alone.
+  if (!fields || typeof fields !== 'object' || Array.isArray(fields) || Buffer.isBuffer(fields) || fields instanceof Stream) return;
+  for (const [name, value] of Object.entries(fields as Record<string, unknown>)) {
+    const nameProblem = unsafeTextProblem(name);
+    if (nameProblem) {
+      issues.push({ loc: [prefix, name, '[key]'], msg: `Input should be a valid string: ${nameProblem}`, type: 'string_unicode' });
+      continue;
+    }
+    const values = Array.isArray(value) ? value : [value];
+    for (const v of values) {
+      const problem = typeof v === 'string' ? unsafeTextProblem(v) : undefined;
+      if (problem) {
+        issues.push({ loc: [prefix, name], msg: `Input should be a valid string: ${problem}`, type: 'string_unicode' });
+        break;
+      }
+    }
+  }
+}
+
+function isForm(request: FastifyRequest): boolean {
+  const type = request.headers['content-type'];
+  return typeof type === 'string' && type.toLowerCase().startsWith('application/x-www-form-urlencoded');
+}
+
+export function registerTextGuard(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => {
+    const issues: InputIssue[] = [];
+    checkFields(request.params, 'path', issues);
+    checkFields(request.query, 'query', issues);
+    // JSON bodies were checked while parsing (json-scan.ts); form bodies are flat strings.
+    if (isForm(request)) checkFields(request.body, 'body', issues);
+    if (issues.length > 0) throw new InputError(issues);
+  });
+}
