@@ -17,7 +17,7 @@ export interface GatewayConfig {
   corsOrigins: string[];
   upstreamTimeoutMs: number;
   breaker: { errorThresholdPercentage: number; volumeThreshold: number; resetTimeoutMs: number };
-  graphql: { maxDepth: number; maxCost: number; defaultListSize: number };
+  graphql: { maxDepth: number; maxCost: number; defaultListSize: number; maxAliases: number; maxPageSize: number };
   tokenVerification: 'local' | 'identity';
   tokenCache: { ttlMs: number; maxEntries: number };
   /** Debounce for supergraph.graphql reloads (editors write files in several steps). */
@@ -51,6 +51,9 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
       maxDepth: readInt(env, 'GRAPHQL_MAX_DEPTH', 12, { min: 1 }),
       maxCost: readInt(env, 'GRAPHQL_MAX_COST', 5_000, { min: 1 }),
       defaultListSize: readInt(env, 'GRAPHQL_DEFAULT_LIST_SIZE', 10, { min: 1 }),
+      maxAliases: readInt(env, 'GRAPHQL_MAX_ALIASES', 15, { min: 0 }),
+      // The ledger serves at most 1000 events a page (identity 100): a larger page is a mistake.
+      maxPageSize: readInt(env, 'GRAPHQL_MAX_PAGE_SIZE', 1000, { min: 1 }),
     },
     tokenVerification: readEnum(env, 'TOKEN_VERIFICATION', ['local', 'identity'] as const, 'local'),
     tokenCache: {
