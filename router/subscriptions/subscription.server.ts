@@ -18,6 +18,7 @@ import { effectiveTenant } from '../../rest-compat/gateway/tenant.guard';
 import { guardOperation, type GuardLimits } from '../graphql/operation-guard';
 import { forwardedHeaders, type RouterContext } from '../router.context';
 import type { SupergraphModel } from '../supergraph/supergraph.model';
+import { promptReturn } from './prompt-return';
 import { forwardSubscription } from './subscription.forwarder';
 
 export interface SubscriptionServerOptions {
@@ -35,6 +36,20 @@ export interface SubscriptionServerOptions {
 interface Connection {
   context: RouterContext;
   upstream: Map<string, Client>;
+  /** Aborted when the client's socket ends, however it ends (close, drop, error). */
+  ended: AbortController;
+}
+
+/** Ends everything upstream of one client connection; safe to call more than once. graphql-ws
+ * calls onClose only after every subscription's return() settles, which for one waiting on an
+ * upstream event is never, so this runs on the socket's own 'close' event instead. */
+function endConnection(conn: Connection, logger: Logger): void {
+  if (conn.ended.signal.aborted) return;
+  conn.ended.abort();
+  for (const client of conn.upstream.values()) {
+    Promise.resolve(client.dispose()).catch((err: unknown) => logger.debug({ err }, 'upstream subscription client already gone'));
+  }
+  conn.upstream.clear();
 }
 
 export function attachSubscriptionServer(app: FastifyInstance, options: SubscriptionServerOptions): { close(): Promise<void> } {
@@ -70,16 +85,22 @@ export function attachSubscriptionServer(app: FastifyInstance, options: Subscrip
         ctx.extra.socket.close(4403, 'Forbidden: access to this tenant is not allowed');
         return false;
       }
+      const socket = ctx.extra.socket;
+      // The socket may have gone while the token was being verified: nothing to set up then.
+      if (socket.readyState !== WebSocket.OPEN) return false;
       const correlation = stringParam(params, 'x-correlation-id');
-      connections.set(ctx, {
+      const conn: Connection = {
         context: { auth, token, tenantId, correlationId: correlation && /^[A-Za-z0-9._:-]{1,128}$/.test(correlation) ? correlation : crypto.randomUUID(), traceparent: stringParam(params, 'traceparent') },
         upstream: new Map(),
-      });
+        ended: new AbortController(),
+      };
+      connections.set(ctx, conn);
+      socket.once('close', () => endConnection(conn, options.logger));
       return true;
     },
     onClose: async (ctx) => {
       const conn = connections.get(ctx);
-      if (conn) for (const client of conn.upstream.values()) await client.dispose();
+      if (conn) endConnection(conn, options.logger);
     },
     onSubscribe: async (ctx, _id, payload) => {
       const conn = connections.get(ctx);
@@ -108,8 +129,12 @@ export function attachSubscriptionServer(app: FastifyInstance, options: Subscrip
       const conn = args.contextValue as Connection;
       const model = options.model();
       const operation = getOperationAST(args.document, args.operationName ?? undefined)!;
-      return forwardSubscription({
+      // Ends this subscription alone (the client's `complete`), or with its connection.
+      const completed = new AbortController();
+      const signal = AbortSignal.any([conn.ended.signal, completed.signal]);
+      return promptReturn(forwardSubscription({
         model,
+        signal,
         document: args.document,
         operation,
         variables: (args.variableValues ?? {}) as Record<string, unknown>,
@@ -119,10 +144,11 @@ export function attachSubscriptionServer(app: FastifyInstance, options: Subscrip
             method: 'POST',
             headers: { ...forwardedHeaders(conn.context), 'content-type': 'application/json' },
             body: JSON.stringify({ query, variables: { representations } }),
+            signal,
           });
           return (await res.json()) as Awaited<ReturnType<Parameters<typeof forwardSubscription>[0]['fetchEntities']>>;
         },
-      });
+      }), () => completed.abort());
     },
     execute: async (args): Promise<ExecutionResult> => {
       const conn = args.contextValue as Connection;
@@ -146,6 +172,8 @@ export function attachSubscriptionServer(app: FastifyInstance, options: Subscrip
 }
 
 function upstreamClient(conn: Connection, subgraph: string, options: SubscriptionServerOptions): Client {
+  // A connection that has ended opens nothing new upstream (its clients were disposed).
+  if (conn.ended.signal.aborted) throw new Error('client connection closed');
   let client = conn.upstream.get(subgraph);
   if (!client) {
     const url = options.resolveUrl(subgraph).replace(/^http/, 'ws');
