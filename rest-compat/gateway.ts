@@ -1,5 +1,6 @@
 // The REST gateway (spec 01, gateway endpoints) on the gateway's Fastify app: every /api/v1 route
-// authenticated (bearer token), scope-checked, tenant-checked and rate-limited per tenant, then
+// rate-limited per client address, authenticated (bearer token), scope-checked, tenant-checked
+// and rate-limited per tenant, then
 // proxied as a stream to its backend under that backend's circuit breaker.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
@@ -7,6 +8,7 @@ import { actsForAnyTenant, assertScope } from '../platform/auth/auth-context';
 import { authenticate, requireAdmin, requireAuth, type TokenAuthenticator } from '../platform/http/auth-hooks';
 import { NotFoundError } from '../platform/errors/domain-errors';
 import type { GatewayConfig } from '../router/gateway.config';
+import { limitClientIp } from '../router/http/client-ip.limit';
 import { BACKENDS, type BackendName } from '../router/gateway.config';
 import type { BackendRegistry } from './gateway/backends/backend.registry';
 import { discoverServices } from './gateway/discovery/service-discovery';
@@ -20,6 +22,8 @@ export interface RestGatewayDeps {
   config: GatewayConfig;
   verifier: TokenAuthenticator;
   limiter: RateLimiter;
+  /** Per client address, before authentication (router/http/client-ip.limit.ts); absent = off. */
+  ipLimiter?: RateLimiter;
   backends: BackendRegistry;
   bodyLimitBytes: number;
 }
@@ -32,6 +36,11 @@ export async function registerRestGateway(app: FastifyInstance, deps: RestGatewa
     api.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: deps.bodyLimitBytes }, (_req, body, done) => done(null, body));
     api.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
 
+    // Before authentication: a flood of invalid tokens is refused without verifying each one.
+    api.addHook('onRequest', async (request, reply) => {
+      if (!(await limitClientIp(deps.ipLimiter, request, reply))) return reply;
+      return undefined;
+    });
     api.addHook('onRequest', authenticate(deps.verifier));
     api.addHook('onRequest', async (request, reply) => {
       if (!(await applyRateLimit(deps.limiter, request, reply))) return reply;

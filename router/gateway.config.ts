@@ -14,6 +14,8 @@ export interface GatewayConfig {
   supergraphPath: string;
   backends: Record<BackendName, string>;
   rateLimit: { perSecond: number; burst: number };
+  /** Per client address, before authentication; perSecond 0 turns it off. */
+  ipRateLimit: { perSecond: number; burst: number };
   corsOrigins: string[];
   upstreamTimeoutMs: number;
   breaker: { errorThresholdPercentage: number; volumeThreshold: number; resetTimeoutMs: number };
@@ -39,6 +41,10 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     rateLimit: {
       perSecond: readInt(env, 'RATE_LIMIT_PER_SECOND', 100, { min: 1 }),
       burst: readInt(env, 'RATE_LIMIT_BURST', 200, { min: 1 }),
+    },
+    ipRateLimit: {
+      perSecond: readInt(env, 'IP_RATE_LIMIT_PER_SECOND', 200, { min: 0 }),
+      burst: readInt(env, 'IP_RATE_LIMIT_BURST', 400, { min: 1 }),
     },
     corsOrigins: origins ? origins.split(',').map((o) => o.trim()).filter(Boolean) : [],
     upstreamTimeoutMs: readInt(env, 'GATEWAY_UPSTREAM_TIMEOUT_MS', 30_000, { min: 1 }),

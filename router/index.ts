@@ -9,6 +9,7 @@ import { createRateLimiter } from '../rest-compat/gateway/rate-limit/rate-limite
 import { createTokenVerifier } from './auth/token-verifier';
 import { createGateway } from './gateway.factory';
 import { loadGatewayConfig, subgraphUrl } from './gateway.config';
+import { createClientIpLimiter } from './http/client-ip.limit';
 import { mountGraphQLRoute } from './graphql/graphql.route';
 import { attachSubscriptionServer } from './subscriptions/subscription.server';
 import { supergraphFromFile } from './supergraph/supergraph.source';
@@ -43,8 +44,9 @@ export const gatewayService: ServiceDefinition = {
       cache: config.tokenCache,
     });
     const limiter = createRateLimiter(config.rateLimit, platform.redisUrl);
+    const ipLimiter = createClientIpLimiter(config.ipRateLimit, platform.redisUrl);
     const backends = new BackendRegistry(config);
-    await registerRestGateway(app, { config, verifier, limiter, backends, bodyLimitBytes: platform.http.bodyLimitBytes });
+    await registerRestGateway(app, { config, verifier, limiter, ipLimiter, backends, bodyLimitBytes: platform.http.bodyLimitBytes });
 
     let model: SupergraphModel | undefined;
     const resolveUrl = (name: string, routingUrl = model?.routingUrl(name) ?? '') => subgraphUrl(config, name, routingUrl);
@@ -61,16 +63,18 @@ export const gatewayService: ServiceDefinition = {
       model: () => model!,
       verifier,
       limiter,
+      ipLimiter,
       limits,
       production: platform.env === 'production',
       uploads: { resolveUrl: (name) => resolveUrl(name), maxFileSize: config.maxUploadBytes, maxFiles: 10 },
     });
-    const subscriptions = attachSubscriptionServer(app, { model: () => model!, verifier, limits, resolveUrl: (name) => resolveUrl(name), logger, server: () => apollo, limiter });
+    const subscriptions = attachSubscriptionServer(app, { model: () => model!, verifier, limits, resolveUrl: (name) => resolveUrl(name), logger, server: () => apollo, limiter, ipLimiter });
 
     app.addHook('onClose', async () => {
       await subscriptions.close();
       backends.shutdown();
       await limiter.close();
+      await ipLimiter?.close();
     });
     return { app };
   },

@@ -1,8 +1,8 @@
 // POST/GET /graphql: Apollo Server running the federated gateway, driven through its
 // framework-neutral executeHTTPGraphQLRequest on the gateway's Fastify app. Before Apollo sees
-// a request the router authenticates it (a bad token is 401 UNAUTHENTICATED; no token is
-// anonymous, and @authenticated fields then refuse it), settles the tenant, applies the
-// per-tenant rate limit, and sends multipart uploads down their own path.
+// a request the router limits it per client address, authenticates it (a bad token is 401
+// UNAUTHENTICATED; no token is anonymous, and @authenticated fields then refuse it), settles the
+// tenant, applies the per-tenant rate limit, and sends multipart uploads down their own path.
 import { ApolloServer, HeaderMap, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import type { ApolloGateway } from '@apollo/gateway';
@@ -14,6 +14,7 @@ import type { TokenAuthenticator } from '../../platform/http/auth-hooks';
 import { formatGraphQLError } from '../../platform/graphql/errors';
 import { effectiveTenant } from '../../rest-compat/gateway/tenant.guard';
 import { applyRateLimit } from '../../rest-compat/gateway/rate-limit/rate-limit.hook';
+import { limitClientIp } from '../http/client-ip.limit';
 import type { RateLimiter } from '../../rest-compat/gateway/rate-limit/rate-limiter';
 import type { RouterContext } from '../router.context';
 import type { SupergraphModel } from '../supergraph/supergraph.model';
@@ -25,6 +26,8 @@ export interface GraphQLRouteOptions {
   model(): SupergraphModel;
   verifier: TokenAuthenticator;
   limiter: RateLimiter;
+  /** Per client address, before authentication; absent = off. */
+  ipLimiter?: RateLimiter;
   limits: GuardLimits;
   production: boolean;
   uploads: Omit<UploadForwarderOptions, 'model' | 'limits'>;
@@ -69,6 +72,8 @@ export async function mountGraphQLRoute(app: FastifyInstance, options: GraphQLRo
 }
 
 async function handle(server: ApolloServer<RouterContext>, options: GraphQLRouteOptions, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  // Before the token is verified: floods of bad tokens are refused by address (same 429 as below).
+  if (!(await limitClientIp(options.ipLimiter, request, reply))) return reply;
   const context: RouterContext = {
     correlationId: request.id,
     traceparent: header(request, 'traceparent'),

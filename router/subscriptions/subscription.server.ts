@@ -14,6 +14,7 @@ import { bearerToken } from '../../platform/auth/jwt';
 import type { TokenAuthenticator } from '../../platform/http/auth-hooks';
 import type { Logger } from '../../platform/logging/logger';
 import type { RateLimiter } from '../../rest-compat/gateway/rate-limit/rate-limiter';
+import { limitUpgrade } from '../http/client-ip.limit';
 import { effectiveTenant } from '../../rest-compat/gateway/tenant.guard';
 import { guardOperation, type GuardLimits } from '../graphql/operation-guard';
 import { forwardedHeaders, type RouterContext } from '../router.context';
@@ -31,6 +32,8 @@ export interface SubscriptionServerOptions {
   server?: () => ApolloServer<RouterContext> | undefined;
   /** The same per-tenant budget as HTTP: every operation started over the socket takes a token. */
   limiter?: RateLimiter;
+  /** The per-address budget of HTTP, spent by each upgrade before its token is verified. */
+  ipLimiter?: RateLimiter;
 }
 
 interface Connection {
@@ -62,7 +65,13 @@ export function attachSubscriptionServer(app: FastifyInstance, options: Subscrip
       socket.destroy();
       return;
     }
-    wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+    // The socket has no error listener until ws takes it: one that resets meanwhile is dropped.
+    const dropOnError = () => socket.destroy();
+    socket.on('error', dropOnError);
+    void limitUpgrade(options.ipLimiter, request, socket, options.logger).then((allowed) => {
+      socket.off('error', dropOnError);
+      if (allowed && !socket.destroyed) wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+    });
   });
 
   const disposable = useServer<Record<string, unknown> | undefined, { socket: WebSocket; request: import('node:http').IncomingMessage }>({
