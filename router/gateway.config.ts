@@ -20,6 +20,8 @@ export interface GatewayConfig {
   upstreamTimeoutMs: number;
   breaker: { errorThresholdPercentage: number; volumeThreshold: number; resetTimeoutMs: number };
   graphql: { maxDepth: number; maxCost: number; defaultListSize: number; maxAliases: number; maxPageSize: number };
+  /** GRAPHQL_EXPOSE_ERROR_DETAILS: masked errors carry their original message; ignored in production. */
+  exposeErrorDetails: boolean;
   tokenVerification: 'local' | 'identity';
   tokenCache: { ttlMs: number; maxEntries: number };
   /** Debounce for supergraph.graphql reloads (editors write files in several steps). */
@@ -61,6 +63,7 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
       // The ledger serves at most 1000 events a page (identity 100): a larger page is a mistake.
       maxPageSize: readInt(env, 'GRAPHQL_MAX_PAGE_SIZE', 1000, { min: 1 }),
     },
+    exposeErrorDetails: readBool(env, 'GRAPHQL_EXPOSE_ERROR_DETAILS', false),
     tokenVerification: readEnum(env, 'TOKEN_VERIFICATION', ['local', 'identity'] as const, 'local'),
     tokenCache: {
       ttlMs: readInt(env, 'TOKEN_CACHE_TTL_MS', 30_000, { min: 0 }),

@@ -58,6 +58,9 @@ export const gatewayService: ServiceDefinition = {
       responseCacheEntries: config.responseCacheEntries,
     });
     const limits = config.graphql;
+    // Error details are for a developer's own machine: never in production, whatever the flag says.
+    const exposeErrorDetails = config.exposeErrorDetails && platform.env !== 'production';
+    if (config.exposeErrorDetails && !exposeErrorDetails) logger.warn('GRAPHQL_EXPOSE_ERROR_DETAILS is ignored in production');
     const apollo = await mountGraphQLRoute(app, {
       gateway,
       model: () => model!,
@@ -66,9 +69,10 @@ export const gatewayService: ServiceDefinition = {
       ipLimiter,
       limits,
       production: platform.env === 'production',
+      exposeErrorDetails,
       uploads: { resolveUrl: (name) => resolveUrl(name), maxFileSize: config.maxUploadBytes, maxFiles: 10 },
     });
-    const subscriptions = attachSubscriptionServer(app, { model: () => model!, verifier, limits, resolveUrl: (name) => resolveUrl(name), logger, server: () => apollo, limiter, ipLimiter });
+    const subscriptions = attachSubscriptionServer(app, { model: () => model!, verifier, limits, resolveUrl: (name) => resolveUrl(name), logger, server: () => apollo, limiter, ipLimiter, exposeErrorDetails });
 
     app.addHook('onClose', async () => {
       await subscriptions.close();

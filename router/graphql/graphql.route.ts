@@ -11,7 +11,6 @@ import { Readable } from 'node:stream';
 import { bearerToken } from '../../platform/auth/jwt';
 import { AuthenticationError, DomainError } from '../../platform/errors/domain-errors';
 import type { TokenAuthenticator } from '../../platform/http/auth-hooks';
-import { formatGraphQLError } from '../../platform/graphql/errors';
 import { effectiveTenant } from '../../rest-compat/gateway/tenant.guard';
 import { applyRateLimit } from '../../rest-compat/gateway/rate-limit/rate-limit.hook';
 import { limitClientIp } from '../http/client-ip.limit';
@@ -19,6 +18,7 @@ import type { RateLimiter } from '../../rest-compat/gateway/rate-limit/rate-limi
 import type { RouterContext } from '../router.context';
 import type { SupergraphModel } from '../supergraph/supergraph.model';
 import { forwardUpload, type UploadForwarderOptions } from '../uploads/upload.forwarder';
+import { formatRouterError } from './error-format';
 import { guardOperation, type GuardLimits } from './operation-guard';
 
 export interface GraphQLRouteOptions {
@@ -30,6 +30,8 @@ export interface GraphQLRouteOptions {
   ipLimiter?: RateLimiter;
   limits: GuardLimits;
   production: boolean;
+  /** Development only: masked errors carry their original message as `extensions.detail`. */
+  exposeErrorDetails: boolean;
   uploads: Omit<UploadForwarderOptions, 'model' | 'limits'>;
 }
 
@@ -55,8 +57,8 @@ export async function mountGraphQLRoute(app: FastifyInstance, options: GraphQLRo
     persistedQueries: {},
     // Stack traces never leave the process (5xx details are logged, not sent).
     includeStacktraceInErrorResponses: false,
-    // Codes set by Apollo (APQ, validation) and by subgraphs pass through; the rest is masked.
-    formatError: (formatted, error) => (formatted.extensions?.code && formatted.extensions.code !== 'INTERNAL_SERVER_ERROR' ? formatted : formatGraphQLError(formatted, error)),
+    // A message and a code per error; subgraph URLs, bodies and internals stay here (error-format.ts).
+    formatError: (formatted, error) => formatRouterError(formatted, error, { exposeDetails: options.exposeErrorDetails }),
     plugins: [guardPlugin(options), ...(options.production ? [ApolloServerPluginLandingPageDisabled()] : [])],
     logger: { debug: () => {}, info: () => {}, warn: (m) => app.log.warn(m), error: (m) => app.log.error(m) },
   });
@@ -99,7 +101,7 @@ async function handle(server: ApolloServer<RouterContext>, options: GraphQLRoute
   if (!(await applyRateLimit(options.limiter, request, reply))) return reply;
 
   if (request.headers['content-type']?.startsWith('multipart/form-data')) {
-    return forwardUpload({ ...options.uploads, model: options.model, limits: options.limits }, request, reply, context);
+    return forwardUpload({ ...options.uploads, model: options.model, limits: options.limits, exposeErrorDetails: options.exposeErrorDetails }, request, reply, context);
   }
 
   const headers = new HeaderMap();

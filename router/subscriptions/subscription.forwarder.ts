@@ -89,7 +89,8 @@ function upstreamErrors(subgraph: string, err: unknown): GraphQLError[] {
   if (Array.isArray(err)) {
     return err.map((e: { message?: string; extensions?: Record<string, unknown> }) => new GraphQLError(e.message ?? 'Subgraph error', { extensions: { ...e.extensions, serviceName: subgraph } }));
   }
-  const close = err as { code?: number; reason?: string } | undefined;
-  const detail = close && typeof close.code === 'number' ? `closed (${close.code}${close.reason ? `: ${close.reason}` : ''})` : 'failed';
+  // The close reason is the subgraph's text (an error message, in development): only the code is told.
+  const close = err as { code?: number } | undefined;
+  const detail = close && typeof close.code === 'number' ? `closed (${close.code})` : 'failed';
   return [new GraphQLError(`Subscription to subgraph '${subgraph}' ${detail}`, { extensions: { code: 'SUBGRAPH_UNAVAILABLE', serviceName: subgraph } })];
 }

@@ -16,6 +16,7 @@ import type { Logger } from '../../platform/logging/logger';
 import type { RateLimiter } from '../../rest-compat/gateway/rate-limit/rate-limiter';
 import { limitUpgrade } from '../http/client-ip.limit';
 import { effectiveTenant } from '../../rest-compat/gateway/tenant.guard';
+import { sanitizeError } from '../graphql/error-format';
 import { guardOperation, type GuardLimits } from '../graphql/operation-guard';
 import { forwardedHeaders, type RouterContext } from '../router.context';
 import type { SupergraphModel } from '../supergraph/supergraph.model';
@@ -34,6 +35,8 @@ export interface SubscriptionServerOptions {
   limiter?: RateLimiter;
   /** The per-address budget of HTTP, spent by each upgrade before its token is verified. */
   ipLimiter?: RateLimiter;
+  /** Development only: masked errors carry their original message as `extensions.detail`. */
+  exposeErrorDetails?: boolean;
 }
 
 interface Connection {
@@ -111,6 +114,13 @@ export function attachSubscriptionServer(app: FastifyInstance, options: Subscrip
       const conn = connections.get(ctx);
       if (conn) endConnection(conn, options.logger);
     },
+    // Every error sent over the socket is reduced to message and code like on HTTP: upstream
+    // subscription errors, entity-completion errors and the router's own refusals alike.
+    onNext: (_ctx, _id, _payload, _args, result) => {
+      if (!result.errors?.length) return undefined;
+      return { ...result, errors: result.errors.map((e) => sanitizeError(e, { exposeDetails: options.exposeErrorDetails })) };
+    },
+    onError: (_ctx, _id, _payload, errors) => errors.map((e) => sanitizeError(e, { exposeDetails: options.exposeErrorDetails })),
     onSubscribe: async (ctx, _id, payload) => {
       const conn = connections.get(ctx);
       if (!conn) return [new GraphQLError('Connection not initialised', { extensions: { code: 'UNAUTHENTICATED' } })];
