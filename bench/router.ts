@@ -60,7 +60,7 @@ export async function run(args: string[]): Promise<void> {
 
   try {
     const { identity, ledger } = backends.urls as { identity: string; ledger: string };
-    const routerEnv = { ...baseEnv, IDENTITY_URL: identity, LEDGER_URL: ledger, RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000' };
+    const routerEnv = { ...baseEnv, IDENTITY_URL: identity, LEDGER_URL: ledger, RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000', IP_RATE_LIMIT_PER_SECOND: '0' };
     const router = await start(gatewayService, routerEnv);
     const routerNoDedup = await start(gatewayService, { ...routerEnv, ROUTER_DEDUPLICATE_QUERIES: 'false' });
     // Neither deduplication nor the Cache-Control-driven response cache: the router's bare work.

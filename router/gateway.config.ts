@@ -11,10 +11,14 @@ export interface GatewayConfig {
   /** Every service of the registry but the gateway: its URL from `<NAME>_URL` or its documented port. */
   backends: Record<string, string>;
   rateLimit: { perSecond: number; burst: number };
+  /** Per client address, before authentication; perSecond 0 turns it off. */
+  ipRateLimit: { perSecond: number; burst: number };
   corsOrigins: string[];
   upstreamTimeoutMs: number;
   breaker: { errorThresholdPercentage: number; volumeThreshold: number; resetTimeoutMs: number };
-  graphql: { maxDepth: number; maxCost: number; defaultListSize: number };
+  graphql: { maxDepth: number; maxCost: number; defaultListSize: number; maxAliases: number; maxPageSize: number };
+  /** GRAPHQL_EXPOSE_ERROR_DETAILS: masked errors carry their original message; ignored in production. */
+  exposeErrorDetails: boolean;
   tokenVerification: 'local' | 'identity';
   tokenCache: { ttlMs: number; maxEntries: number };
   /** Debounce for supergraph.graphql reloads (editors write files in several steps). */
@@ -37,6 +41,10 @@ export function loadGatewayConfig(env: Env, registry: readonly ServiceManifest[]
       perSecond: readInt(env, 'RATE_LIMIT_PER_SECOND', 100, { min: 1 }),
       burst: readInt(env, 'RATE_LIMIT_BURST', 200, { min: 1 }),
     },
+    ipRateLimit: {
+      perSecond: readInt(env, 'IP_RATE_LIMIT_PER_SECOND', 200, { min: 0 }),
+      burst: readInt(env, 'IP_RATE_LIMIT_BURST', 400, { min: 1 }),
+    },
     corsOrigins: origins ? origins.split(',').map((o) => o.trim()).filter(Boolean) : [],
     upstreamTimeoutMs: readInt(env, 'GATEWAY_UPSTREAM_TIMEOUT_MS', 30_000, { min: 1 }),
     breaker: {
@@ -48,7 +56,11 @@ export function loadGatewayConfig(env: Env, registry: readonly ServiceManifest[]
       maxDepth: readInt(env, 'GRAPHQL_MAX_DEPTH', 12, { min: 1 }),
       maxCost: readInt(env, 'GRAPHQL_MAX_COST', 5_000, { min: 1 }),
       defaultListSize: readInt(env, 'GRAPHQL_DEFAULT_LIST_SIZE', 10, { min: 1 }),
+      maxAliases: readInt(env, 'GRAPHQL_MAX_ALIASES', 15, { min: 0 }),
+      // The ledger serves at most 1000 events a page (identity 100): a larger page is a mistake.
+      maxPageSize: readInt(env, 'GRAPHQL_MAX_PAGE_SIZE', 1000, { min: 1 }),
     },
+    exposeErrorDetails: readBool(env, 'GRAPHQL_EXPOSE_ERROR_DETAILS', false),
     tokenVerification: readEnum(env, 'TOKEN_VERIFICATION', ['local', 'identity'] as const, 'local'),
     tokenCache: {
       ttlMs: readInt(env, 'TOKEN_CACHE_TTL_MS', 30_000, { min: 0 }),

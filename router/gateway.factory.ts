@@ -2,10 +2,11 @@
 // subgraphs over pooled keep-alive connections (http/keepalive.fetcher.ts says why not fetch) at
 // the URL configured for each subgraph, forwarding the caller's identity.
 import { ApolloGateway, RemoteGraphQLDataSource, type SupergraphManager } from '@apollo/gateway';
-import type { Fetcher } from '@apollo/utils.fetcher';
+import type { Fetcher, FetcherResponse } from '@apollo/utils.fetcher';
 import { deduplicating } from './http/dedup.fetcher';
 import { caching } from './http/response-cache.fetcher';
 import { createKeepAliveFetcher } from './http/keepalive.fetcher';
+import { subgraphFailure } from './http/subgraph-failure';
 import type { Logger } from '../platform/logging/logger';
 import { forwardedHeaders, type RouterContext } from './router.context';
 
@@ -23,6 +24,17 @@ export interface GatewayFactoryOptions {
 }
 
 class ForwardingDataSource extends RemoteGraphQLDataSource<RouterContext> {
+  constructor(config: ConstructorParameters<typeof RemoteGraphQLDataSource<RouterContext>>[0], private readonly subgraph: string, private readonly logger: Logger) {
+    super(config);
+  }
+
+  // A failed call (no answer, an HTTP error, a body that is not a GraphQL response) reaches the
+  // client as a neutral error naming the subgraph; its URL and body are only logged.
+  override didEncounterError(error: Error, _request: unknown, response?: FetcherResponse): void {
+    this.logger.warn({ subgraph: this.subgraph, status: response?.status, err: error.message }, 'subgraph call failed');
+    throw subgraphFailure(this.subgraph, error, response?.status);
+  }
+
   override willSendRequest({ request, context }: Parameters<NonNullable<RemoteGraphQLDataSource<RouterContext>['willSendRequest']>>[0]): void {
     // Health checks and schema loads carry no request context.
     if (!context || !('correlationId' in context)) return;
@@ -45,6 +57,6 @@ export function createGateway(options: GatewayFactoryOptions): ApolloGateway {
     buildService: ({ name, url }) => new ForwardingDataSource({
       url: options.resolveUrl(name, url ?? ''),
       fetcher,
-    }),
+    }, name, options.logger),
   });
 }

@@ -11,6 +11,7 @@ import { createRateLimiter } from './edge/rate-limit/rate-limiter.factory';
 import { registerRestGateway } from './rest-gateway';
 import { createGateway } from './gateway.factory';
 import { loadGatewayConfig, subgraphUrl } from './gateway.config';
+import { createClientIpLimiter } from './http/client-ip.limit';
 import { mountGraphQLRoute } from './graphql/graphql.route';
 import { attachSubscriptionServer } from './subscriptions/subscription.server';
 import { supergraphFromFile } from './supergraph/supergraph.source';
@@ -48,8 +49,9 @@ export const gatewayService = defineService({
       cache: config.tokenCache,
     });
     const limiter = createRateLimiter(config.rateLimit, platform.redisUrl);
+    const ipLimiter = createClientIpLimiter(config.ipRateLimit, platform.redisUrl);
     const backends = new BackendRegistry(config);
-    await registerRestGateway(app, { config, verifier, limiter, backends, routes: proxyRoutesOf(registry), bodyLimitBytes: platform.http.bodyLimitBytes });
+    await registerRestGateway(app, { config, verifier, limiter, ipLimiter, backends, routes: proxyRoutesOf(registry), bodyLimitBytes: platform.http.bodyLimitBytes });
 
     let model: SupergraphModel | undefined;
     const resolveUrl = (name: string, routingUrl = model?.routingUrl(name) ?? '') => subgraphUrl(config, name, routingUrl);
@@ -61,21 +63,27 @@ export const gatewayService = defineService({
       responseCacheEntries: config.responseCacheEntries,
     });
     const limits = config.graphql;
+    // Error details are for a developer's own machine: never in production, whatever the flag says.
+    const exposeErrorDetails = config.exposeErrorDetails && platform.env !== 'production';
+    if (config.exposeErrorDetails && !exposeErrorDetails) logger.warn('GRAPHQL_EXPOSE_ERROR_DETAILS is ignored in production');
     const apollo = await mountGraphQLRoute(app, {
       gateway,
       model: () => model!,
       verifier,
       limiter,
+      ipLimiter,
       limits,
       production: platform.env === 'production',
+      exposeErrorDetails,
       uploads: { resolveUrl: (name) => resolveUrl(name), maxFileSize: config.maxUploadBytes, maxFiles: 10 },
     });
-    const subscriptions = attachSubscriptionServer(app, { model: () => model!, verifier, limits, resolveUrl: (name) => resolveUrl(name), logger, server: () => apollo, limiter });
+    const subscriptions = attachSubscriptionServer(app, { model: () => model!, verifier, limits, resolveUrl: (name) => resolveUrl(name), logger, server: () => apollo, limiter, ipLimiter, exposeErrorDetails });
 
     app.addHook('onClose', async () => {
       await subscriptions.close();
       backends.shutdown();
       await limiter.close();
+      await ipLimiter?.close();
     });
     return { app };
   },

@@ -1,5 +1,6 @@
 // The REST gateway (spec 01, gateway endpoints) on the gateway's Fastify app: every /api/v1 route
-// authenticated (bearer token), scope-checked, tenant-checked and rate-limited per tenant, then
+// rate-limited per client address, authenticated (bearer token), scope-checked, tenant-checked
+// and rate-limited per tenant, then
 // proxied as a stream to its backend under that backend's circuit breaker.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
@@ -15,11 +16,14 @@ import { applyRateLimit } from './edge/rate-limit/rate-limit.hook';
 import type { RateLimiter } from './edge/rate-limit/rate-limiter';
 import type { GatewayConfig } from './gateway.config';
 import { parseJsonStrict } from '../platform/http/json-strict';
+import { limitClientIp } from './http/client-ip.limit';
 
 export interface RestGatewayDeps {
   config: GatewayConfig;
   verifier: TokenAuthenticator;
   limiter: RateLimiter;
+  /** Per client address, before authentication (router/http/client-ip.limit.ts); absent = off. */
+  ipLimiter?: RateLimiter;
   backends: BackendRegistry;
   routes: ProxyRoute[];
   bodyLimitBytes: number;
@@ -33,6 +37,11 @@ export async function registerRestGateway(app: FastifyInstance, deps: RestGatewa
     api.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: deps.bodyLimitBytes }, (_req, body, done) => done(null, body));
     api.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
 
+    // Before authentication: a flood of invalid tokens is refused without verifying each one.
+    api.addHook('onRequest', async (request, reply) => {
+      if (!(await limitClientIp(deps.ipLimiter, request, reply))) return reply;
+      return undefined;
+    });
     api.addHook('onRequest', authenticationHook(deps.verifier, 'required'));
     api.addHook('onRequest', async (request, reply) => {
       if (!(await applyRateLimit(deps.limiter, request, reply))) return reply;

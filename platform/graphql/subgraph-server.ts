@@ -15,12 +15,14 @@ export interface SubgraphOptions<TContext extends BaseContext> {
   context: (request: FastifyRequest) => Promise<TContext>;
   introspection?: boolean;
   plugins?: ApolloServerPlugin<TContext>[];
+  /** Development only: masked errors carry their own message as `extensions.detail`. */
+  exposeErrorDetails?: boolean;
 }
 
 export async function mountSubgraph<TContext extends BaseContext>(app: FastifyInstance, options: SubgraphOptions<TContext>): Promise<ApolloServer<TContext>> {
   const server = new ApolloServer<TContext>({
     schema: buildSubgraphSchema({ typeDefs: options.typeDefs, resolvers: options.resolvers as GraphQLResolverMap<unknown> }),
-    formatError: formatGraphQLError,
+    formatError: (formatted, error) => formatGraphQLError(formatted, error, { exposeDetails: options.exposeErrorDetails }),
     introspection: options.introspection ?? true,
     includeStacktraceInErrorResponses: false,
     plugins: options.plugins ?? [],

@@ -1,8 +1,8 @@
 // POST/GET /graphql: Apollo Server running the federated gateway, driven through its
 // framework-neutral executeHTTPGraphQLRequest on the gateway's Fastify app. Before Apollo sees
-// a request the router authenticates it (a bad token is 401 UNAUTHENTICATED; no token is
-// anonymous, and @authenticated fields then refuse it), settles the tenant, applies the
-// per-tenant rate limit, and sends multipart uploads down their own path.
+// a request the router limits it per client address, authenticates it (a bad token is 401
+// UNAUTHENTICATED; no token is anonymous, and @authenticated fields then refuse it), settles the
+// tenant, applies the per-tenant rate limit, and sends multipart uploads down their own path.
 import { ApolloServer, HeaderMap, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import type { ApolloGateway } from '@apollo/gateway';
@@ -11,13 +11,14 @@ import { Readable } from 'node:stream';
 import { bearerToken } from '../../platform/auth/jwt';
 import { AuthenticationError, DomainError } from '../../platform/errors/domain-errors';
 import type { TokenAuthenticator } from '../../platform/http/auth-hooks';
-import { formatGraphQLError } from '../../platform/graphql/errors';
 import { effectiveTenant } from '../../platform/auth/tenant.rule';
 import { applyRateLimit } from '../edge/rate-limit/rate-limit.hook';
+import { limitClientIp } from '../http/client-ip.limit';
 import type { RateLimiter } from '../edge/rate-limit/rate-limiter';
 import type { RouterContext } from '../router.context';
 import type { SupergraphModel } from '../supergraph/supergraph.model';
 import { forwardUpload, type UploadForwarderOptions } from '../uploads/upload.forwarder';
+import { formatRouterError } from './error-format';
 import { guardOperation, type GuardLimits } from './operation-guard';
 
 export interface GraphQLRouteOptions {
@@ -25,8 +26,12 @@ export interface GraphQLRouteOptions {
   model(): SupergraphModel;
   verifier: TokenAuthenticator;
   limiter: RateLimiter;
+  /** Per client address, before authentication; absent = off. */
+  ipLimiter?: RateLimiter;
   limits: GuardLimits;
   production: boolean;
+  /** Development only: masked errors carry their original message as `extensions.detail`. */
+  exposeErrorDetails: boolean;
   uploads: Omit<UploadForwarderOptions, 'model' | 'limits'>;
 }
 
@@ -52,8 +57,8 @@ export async function mountGraphQLRoute(app: FastifyInstance, options: GraphQLRo
     persistedQueries: {},
     // Stack traces never leave the process (5xx details are logged, not sent).
     includeStacktraceInErrorResponses: false,
-    // Codes set by Apollo (APQ, validation) and by subgraphs pass through; the rest is masked.
-    formatError: (formatted, error) => (formatted.extensions?.code && formatted.extensions.code !== 'INTERNAL_SERVER_ERROR' ? formatted : formatGraphQLError(formatted, error)),
+    // A message and a code per error; subgraph URLs, bodies and internals stay here (error-format.ts).
+    formatError: (formatted, error) => formatRouterError(formatted, error, { exposeDetails: options.exposeErrorDetails }),
     plugins: [guardPlugin(options), ...(options.production ? [ApolloServerPluginLandingPageDisabled()] : [])],
     logger: { debug: () => {}, info: () => {}, warn: (m) => app.log.warn(m), error: (m) => app.log.error(m) },
   });
@@ -69,6 +74,8 @@ export async function mountGraphQLRoute(app: FastifyInstance, options: GraphQLRo
 }
 
 async function handle(server: ApolloServer<RouterContext>, options: GraphQLRouteOptions, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  // Before the token is verified: floods of bad tokens are refused by address (same 429 as below).
+  if (!(await limitClientIp(options.ipLimiter, request, reply))) return reply;
   const context: RouterContext = {
     correlationId: request.id,
     traceparent: header(request, 'traceparent'),
@@ -94,7 +101,7 @@ async function handle(server: ApolloServer<RouterContext>, options: GraphQLRoute
   if (!(await applyRateLimit(options.limiter, request, reply))) return reply;
 
   if (request.headers['content-type']?.startsWith('multipart/form-data')) {
-    return forwardUpload({ ...options.uploads, model: options.model, limits: options.limits }, request, reply, context);
+    return forwardUpload({ ...options.uploads, model: options.model, limits: options.limits, exposeErrorDetails: options.exposeErrorDetails }, request, reply, context);
   }
 
   const headers = new HeaderMap();

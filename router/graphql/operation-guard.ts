@@ -1,5 +1,6 @@
 // The router's checks on every operation (HTTP and WebSocket alike), after parsing and
-// validation and before any subgraph is called: depth and cost limits, then the supergraph's
+// validation and before any subgraph is called: depth, alias, page-size and cost limits
+// (operation-limits.ts measures them), then the supergraph's
 // @authenticated/@requiresScopes rules. An operation touching a protected field is refused
 // whole (Apollo's router can null the fields instead; refusing is simpler to reason about).
 import {
@@ -8,20 +9,22 @@ import {
 } from 'graphql';
 import type { AuthContext } from '../../platform/auth/auth-context';
 import type { AccessRule, AuthRules } from './auth-rules';
-import { measureOperation } from './operation-limits';
+import { measureOperation, type OperationMeasure } from './operation-limits';
 
 export interface GuardLimits {
   maxDepth: number;
   maxCost: number;
   defaultListSize: number;
+  /** Most aliased fields one operation may have (fragments expanded). */
+  maxAliases: number;
+  /** Largest page size (`first`/`last`/`limit`...) a field may be asked for. */
+  maxPageSize: number;
 }
 
 /** What does not change between runs of one parsed operation (Apollo Server reuses the parsed
  * document for a repeated query, so this is computed once per distinct operation). */
-interface Analysis {
-  depth: number;
-  cost: number;
-  /** Cost depends on variable values (a list size given as a variable): recomputed per request. */
+interface Analysis extends OperationMeasure {
+  /** Cost and page sizes depend on variable values (a list size given as a variable): recomputed per request. */
   costUsesVariables: boolean;
   touched: { rule: AccessRule; what: string }[];
 }
@@ -44,17 +47,31 @@ export function guardOperation(
   if (!analysis || analysis.costUsesVariables) {
     for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments[def.name.value] = def;
   }
+  const settings = { defaultListSize: limits.defaultListSize };
   if (!analysis) {
-    const measured = measureOperation(schema, operation, fragments, {}, limits.defaultListSize);
+    const measured = measureOperation(schema, operation, fragments, {}, settings);
     const costUsesVariables = JSON.stringify(operation.selectionSet).includes('"Variable"') || Object.keys(fragments).length > 0;
     analysis = { ...measured, costUsesVariables, touched: touchedRules(schema, rules, document, operation) };
     perRules.set(operation, analysis);
   }
-  const { depth } = analysis;
-  const cost = analysis.costUsesVariables ? measureOperation(schema, operation, fragments, variables ?? {}, limits.defaultListSize).cost : analysis.cost;
+  const { depth, aliases } = analysis;
+  const { cost, largestPage } = analysis.costUsesVariables ? measureOperation(schema, operation, fragments, variables ?? {}, settings) : analysis;
   if (depth > limits.maxDepth) {
     return new GraphQLError(`Query is too deep: depth ${depth} exceeds the limit of ${limits.maxDepth}`, {
       extensions: { code: 'QUERY_TOO_DEEP', depth, maxDepth: limits.maxDepth, http: { status: 400 } },
+    });
+  }
+  if (aliases > limits.maxAliases) {
+    return new GraphQLError(`Query has too many aliases: ${aliases} exceeds the limit of ${limits.maxAliases}`, {
+      extensions: { code: 'QUERY_TOO_COMPLEX', aliases, maxAliases: limits.maxAliases, http: { status: 400 } },
+    });
+  }
+  // Refused before the cost, with its own message: asking for a page larger than any subgraph
+  // serves is a mistake to name, not a budget question.
+  if (largestPage && largestPage.size > limits.maxPageSize) {
+    const { field, argument, size } = largestPage;
+    return new GraphQLError(`Argument '${argument}' of ${field} is ${size}; a page holds at most ${limits.maxPageSize}`, {
+      extensions: { code: 'BAD_USER_INPUT', field, argument, pageSize: size, maxPageSize: limits.maxPageSize, http: { status: 400 } },
     });
   }
   if (cost > limits.maxCost) {

@@ -18,6 +18,9 @@ export interface SubscriptionRequest {
   variables: Record<string, unknown>;
   upstream(subgraph: string): Client;
   fetchEntities: EntityFetcher;
+  /** Aborted when the client completes the subscription or its socket ends: the upstream
+   * subscription is ended at once, not after the next event. */
+  signal: AbortSignal;
 }
 
 export async function* forwardSubscription(req: SubscriptionRequest): AsyncGenerator<ExecutionResult> {
@@ -43,9 +46,14 @@ export async function* forwardSubscription(req: SubscriptionRequest): AsyncGener
   const query = print({ kind: Kind.DOCUMENT, definitions: [upstreamOperation] });
   const variables = Object.fromEntries(Object.entries(req.variables).filter(([k]) => used.has(k)));
 
+  if (req.signal.aborted) return;
   const events = req.upstream(owner).iterate({ query, variables, operationName: operation.name?.value });
+  // graphql-ws's iterator ends a pending next() when returned (it sends `complete` upstream).
+  const stop = () => void events.return?.(undefined);
+  req.signal.addEventListener('abort', stop, { once: true });
   try {
     for await (const event of events) {
+      if (req.signal.aborted) return;
       const data = event.data as Record<string, unknown> | null | undefined;
       const errors: unknown[] = [...(event.errors ?? [])];
       if (data) await completeEntities(model, owner, 'Subscription', selection, [data], req.fetchEntities, errors);
@@ -64,8 +72,9 @@ export async function* forwardSubscription(req: SubscriptionRequest): AsyncGener
     }
   } catch (err) {
     // graphql-ws rejects with the subgraph's GraphQL errors (an array) or the socket's close event.
-    yield { errors: upstreamErrors(owner, err) };
+    if (!req.signal.aborted) yield { errors: upstreamErrors(owner, err) };
   } finally {
+    req.signal.removeEventListener('abort', stop);
     await events.return?.(undefined);
   }
 }
@@ -80,7 +89,8 @@ function upstreamErrors(subgraph: string, err: unknown): GraphQLError[] {
   if (Array.isArray(err)) {
     return err.map((e: { message?: string; extensions?: Record<string, unknown> }) => new GraphQLError(e.message ?? 'Subgraph error', { extensions: { ...e.extensions, serviceName: subgraph } }));
   }
-  const close = err as { code?: number; reason?: string } | undefined;
-  const detail = close && typeof close.code === 'number' ? `closed (${close.code}${close.reason ? `: ${close.reason}` : ''})` : 'failed';
+  // The close reason is the subgraph's text (an error message, in development): only the code is told.
+  const close = err as { code?: number } | undefined;
+  const detail = close && typeof close.code === 'number' ? `closed (${close.code})` : 'failed';
   return [new GraphQLError(`Subscription to subgraph '${subgraph}' ${detail}`, { extensions: { code: 'SUBGRAPH_UNAVAILABLE', serviceName: subgraph } })];
 }

@@ -14,10 +14,13 @@ import { bearerToken } from '../../platform/auth/jwt';
 import type { TokenAuthenticator } from '../../platform/http/auth-hooks';
 import type { Logger } from '../../platform/logging/logger';
 import type { RateLimiter } from '../edge/rate-limit/rate-limiter';
+import { limitUpgrade } from '../http/client-ip.limit';
 import { effectiveTenant } from '../../platform/auth/tenant.rule';
+import { sanitizeError } from '../graphql/error-format';
 import { guardOperation, type GuardLimits } from '../graphql/operation-guard';
 import { forwardedHeaders, type RouterContext } from '../router.context';
 import type { SupergraphModel } from '../supergraph/supergraph.model';
+import { promptReturn } from './prompt-return';
 import { forwardSubscription } from './subscription.forwarder';
 
 export interface SubscriptionServerOptions {
@@ -30,11 +33,29 @@ export interface SubscriptionServerOptions {
   server?: () => ApolloServer<RouterContext> | undefined;
   /** The same per-tenant budget as HTTP: every operation started over the socket takes a token. */
   limiter?: RateLimiter;
+  /** The per-address budget of HTTP, spent by each upgrade before its token is verified. */
+  ipLimiter?: RateLimiter;
+  /** Development only: masked errors carry their original message as `extensions.detail`. */
+  exposeErrorDetails?: boolean;
 }
 
 interface Connection {
   context: RouterContext;
   upstream: Map<string, Client>;
+  /** Aborted when the client's socket ends, however it ends (close, drop, error). */
+  ended: AbortController;
+}
+
+/** Ends everything upstream of one client connection; safe to call more than once. graphql-ws
+ * calls onClose only after every subscription's return() settles, which for one waiting on an
+ * upstream event is never, so this runs on the socket's own 'close' event instead. */
+function endConnection(conn: Connection, logger: Logger): void {
+  if (conn.ended.signal.aborted) return;
+  conn.ended.abort();
+  for (const client of conn.upstream.values()) {
+    Promise.resolve(client.dispose()).catch((err: unknown) => logger.debug({ err }, 'upstream subscription client already gone'));
+  }
+  conn.upstream.clear();
 }
 
 export function attachSubscriptionServer(app: FastifyInstance, options: SubscriptionServerOptions): { close(): Promise<void> } {
@@ -47,7 +68,13 @@ export function attachSubscriptionServer(app: FastifyInstance, options: Subscrip
       socket.destroy();
       return;
     }
-    wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+    // The socket has no error listener until ws takes it: one that resets meanwhile is dropped.
+    const dropOnError = () => socket.destroy();
+    socket.on('error', dropOnError);
+    void limitUpgrade(options.ipLimiter, request, socket, options.logger).then((allowed) => {
+      socket.off('error', dropOnError);
+      if (allowed && !socket.destroyed) wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+    });
   });
 
   const disposable = useServer<Record<string, unknown> | undefined, { socket: WebSocket; request: import('node:http').IncomingMessage }>({
@@ -70,17 +97,30 @@ export function attachSubscriptionServer(app: FastifyInstance, options: Subscrip
         ctx.extra.socket.close(4403, 'Forbidden: access to this tenant is not allowed');
         return false;
       }
+      const socket = ctx.extra.socket;
+      // The socket may have gone while the token was being verified: nothing to set up then.
+      if (socket.readyState !== WebSocket.OPEN) return false;
       const correlation = stringParam(params, 'x-correlation-id');
-      connections.set(ctx, {
+      const conn: Connection = {
         context: { auth, token, tenantId, correlationId: correlation && /^[A-Za-z0-9._:-]{1,128}$/.test(correlation) ? correlation : crypto.randomUUID(), traceparent: stringParam(params, 'traceparent') },
         upstream: new Map(),
-      });
+        ended: new AbortController(),
+      };
+      connections.set(ctx, conn);
+      socket.once('close', () => endConnection(conn, options.logger));
       return true;
     },
     onClose: async (ctx) => {
       const conn = connections.get(ctx);
-      if (conn) for (const client of conn.upstream.values()) await client.dispose();
+      if (conn) endConnection(conn, options.logger);
     },
+    // Every error sent over the socket is reduced to message and code like on HTTP: upstream
+    // subscription errors, entity-completion errors and the router's own refusals alike.
+    onNext: (_ctx, _id, _payload, _args, result) => {
+      if (!result.errors?.length) return undefined;
+      return { ...result, errors: result.errors.map((e) => sanitizeError(e, { exposeDetails: options.exposeErrorDetails })) };
+    },
+    onError: (_ctx, _id, _payload, errors) => errors.map((e) => sanitizeError(e, { exposeDetails: options.exposeErrorDetails })),
     onSubscribe: async (ctx, _id, payload) => {
       const conn = connections.get(ctx);
       if (!conn) return [new GraphQLError('Connection not initialised', { extensions: { code: 'UNAUTHENTICATED' } })];
@@ -108,8 +148,12 @@ export function attachSubscriptionServer(app: FastifyInstance, options: Subscrip
       const conn = args.contextValue as Connection;
       const model = options.model();
       const operation = getOperationAST(args.document, args.operationName ?? undefined)!;
-      return forwardSubscription({
+      // Ends this subscription alone (the client's `complete`), or with its connection.
+      const completed = new AbortController();
+      const signal = AbortSignal.any([conn.ended.signal, completed.signal]);
+      return promptReturn(forwardSubscription({
         model,
+        signal,
         document: args.document,
         operation,
         variables: (args.variableValues ?? {}) as Record<string, unknown>,
@@ -119,10 +163,11 @@ export function attachSubscriptionServer(app: FastifyInstance, options: Subscrip
             method: 'POST',
             headers: { ...forwardedHeaders(conn.context), 'content-type': 'application/json' },
             body: JSON.stringify({ query, variables: { representations } }),
+            signal,
           });
           return (await res.json()) as Awaited<ReturnType<Parameters<typeof forwardSubscription>[0]['fetchEntities']>>;
         },
-      });
+      }), () => completed.abort());
     },
     execute: async (args): Promise<ExecutionResult> => {
       const conn = args.contextValue as Connection;
@@ -146,6 +191,8 @@ export function attachSubscriptionServer(app: FastifyInstance, options: Subscrip
 }
 
 function upstreamClient(conn: Connection, subgraph: string, options: SubscriptionServerOptions): Client {
+  // A connection that has ended opens nothing new upstream (its clients were disposed).
+  if (conn.ended.signal.aborted) throw new Error('client connection closed');
   let client = conn.upstream.get(subgraph);
   if (!client) {
     const url = options.resolveUrl(subgraph).replace(/^http/, 'ws');

@@ -3,12 +3,14 @@
 // (validation, limits, @authenticated/@requiresScopes), picks the subgraph that owns its root
 // fields, and streams the operation and files to that subgraph. An upload operation must be
 // answerable by one subgraph alone; no subgraph takes uploads yet (tests use a fixture).
-import { getOperationAST, GraphQLError, Kind, parse, validate, type DocumentNode } from 'graphql';
+import { getOperationAST, GraphQLError, Kind, parse, validate, type DocumentNode, type GraphQLFormattedError } from 'graphql';
 import { processRequest, type GraphQLOperation } from 'graphql-upload-ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import type { SupergraphModel } from '../supergraph/supergraph.model';
+import { sanitizeError } from '../graphql/error-format';
 import { guardOperation, type GuardLimits } from '../graphql/operation-guard';
+import { subgraphFailure } from '../http/subgraph-failure';
 import { forwardedHeaders, type RouterContext } from '../router.context';
 import { extractUploads, multipartBody } from './multipart.body';
 
@@ -18,6 +20,8 @@ export interface UploadForwarderOptions {
   limits: GuardLimits;
   maxFileSize: number;
   maxFiles: number;
+  /** Development only: masked errors carry their original message as `extensions.detail`. */
+  exposeErrorDetails?: boolean;
 }
 
 export async function forwardUpload(options: UploadForwarderOptions, request: FastifyRequest, reply: FastifyReply, context: RouterContext): Promise<FastifyReply> {
@@ -60,12 +64,35 @@ export async function forwardUpload(options: UploadForwarderOptions, request: Fa
       body: Readable.from(body) as unknown as NonNullable<RequestInit['body']>,
       duplex: 'half',
     } as RequestInit);
-    reply.code(res.status).header('content-type', res.headers.get('content-type') ?? 'application/json');
-    return reply.send(Buffer.from(await res.arrayBuffer()));
+    // The subgraph's answer is read, not relayed: only a GraphQL response goes back, its errors
+    // reduced to message and code like every other error the router sends.
+    const text = await res.text();
+    const answer = graphQLResponse(text);
+    if (!answer) {
+      request.log.warn({ subgraph: owner, status: res.status }, 'upload subgraph answered without a GraphQL response');
+      return sendErrors(reply, res.status === 401 || res.status === 403 ? res.status : 502, [subgraphFailure(owner, undefined, res.status)]);
+    }
+    const errors = answer.errors?.map((e) => sanitizeError({ ...e, extensions: { ...e.extensions, serviceName: owner } }, { exposeDetails: options.exposeErrorDetails }));
+    return reply.code(res.status).header('content-type', 'application/json').send(errors ? { ...answer, errors } : answer);
   } catch (err) {
     request.log.warn({ err: (err as Error).message, subgraph: owner }, 'upload forwarding failed');
     return sendErrors(reply, 502, [new GraphQLError(`Subgraph '${owner}' could not take the upload`, { extensions: { code: 'BAD_GATEWAY' } })]);
   }
+}
+
+/** A GraphQL response body ({data} and/or {errors}), or undefined for anything else. */
+function graphQLResponse(text: string): { data?: unknown; errors?: GraphQLFormattedError[] } | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
+  const body = parsed as { data?: unknown; errors?: unknown };
+  if (!('data' in body) && !('errors' in body)) return undefined;
+  if (body.errors !== undefined && !Array.isArray(body.errors)) return undefined;
+  return { ...(body.data !== undefined ? { data: body.data } : {}), ...(body.errors ? { errors: body.errors as GraphQLFormattedError[] } : {}) };
 }
 
 function sendErrors(reply: FastifyReply, status: number, errors: GraphQLError[]): FastifyReply {

@@ -3,6 +3,7 @@
 import { identityService } from '../../../subgraphs/identity';
 import { ledgerService } from '../../../subgraphs/ledger';
 import { gatewayService } from '../../../router';
+import type { Server } from 'node:http';
 import type { Env } from '../../../platform/service';
 import { AccessTokens } from '../../../platform/auth/jwt';
 import { startServices, TEST_JWT_SECRET, type Harness } from '../../support/service-harness';
@@ -11,6 +12,8 @@ export interface Platform {
   gateway: string;
   identity: string;
   ledger: string;
+  /** The ledger's HTTP server, for tests that watch what reaches it (e.g. WebSocket upgrades). */
+  ledgerServer: Server;
   login(username: string, password: string): Promise<string>;
   close(): Promise<void>;
 }
@@ -21,11 +24,12 @@ export async function startPlatform(env: Env = {}): Promise<Platform> {
   const backends: Harness = await startServices([identityService, ledgerService], env);
   const identity = backends.services.identity!.url;
   const ledger = backends.services.ledger!.url;
-  const front = await startServices([gatewayService], { RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000', ...env, IDENTITY_URL: identity, LEDGER_URL: ledger }, { db: backends.db });
+  const front = await startServices([gatewayService], { RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000', IP_RATE_LIMIT_PER_SECOND: '100000', IP_RATE_LIMIT_BURST: '100000', ...env, IDENTITY_URL: identity, LEDGER_URL: ledger }, { db: backends.db });
   return {
     gateway: front.services.gateway!.url,
     identity,
     ledger,
+    ledgerServer: backends.services.ledger!.built.app.server,
     async login(username, password) {
       const res = await fetch(`${identity}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) });
       if (!res.ok) throw new Error(`login failed: ${res.status} ${await res.text()}`);

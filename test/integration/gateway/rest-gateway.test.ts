@@ -151,7 +151,9 @@ describe('REST gateway', () => {
       body: JSON.stringify({ rule_pack_id: 'p', payload: {} }),
     });
     expect(res.status).toBe(503);
-    expect(((await res.json()) as { detail: string }).detail).toMatch(/validation.*not running or not deployed/);
+    const { detail } = (await res.json()) as { detail: string };
+    expect(detail).toMatch(/validation.*not running or not deployed/);
+    expect(detail).not.toMatch(/127\.0\.0\.1|http:/); // the backend's internal address stays inside
   });
 
   it('answers 504 for a hanging backend, then opens its breaker (503) without calling it', async () => {

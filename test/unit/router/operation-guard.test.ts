@@ -5,7 +5,7 @@ import { SupergraphModel } from '../../../router/supergraph/supergraph.model';
 import { UPLOADS_SDL } from '../../support/fixtures/fake-subgraphs';
 
 const model = SupergraphModel.parse(composeSupergraph([{ name: 'uploads', url: 'http://x/graphql', sdl: UPLOADS_SDL }]));
-const limits = { maxDepth: 4, maxCost: 50, defaultListSize: 10 };
+const limits = { maxDepth: 4, maxCost: 50, defaultListSize: 10, maxAliases: 100, maxPageSize: 1000 };
 const user = { username: 'u', tenantId: 't', roles: ['user'], scopes: ['read'], isService: false };
 const admin = { ...user, roles: ['admin'], scopes: ['read', 'write', 'admin'] };
 
