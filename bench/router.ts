@@ -247,7 +247,8 @@ async function honestLoads(o: HonestOptions): Promise<void> {
   let start = 0;
   const run = async (url: string, query: string, duration: number) => {
     // Each run (warm-ups too) starts 100,000 requests past the last one, more than a run sends,
-    // so no run repeats a (caller, variables) pair an earlier one sent.
+    // so no run repeats what the runs just before it sent; the 1.5 million pairs wrap around only
+    // after ~15 runs, minutes after any answer could have been cached (identity's max-age is 5 s).
     fs.writeFileSync(planFile, JSON.stringify({ query, tokens, eventsPerTenant: o.seed.eventsPerTenant, start }));
     start += 100_000;
     process.env.ROUTER_BENCH_PLAN = planFile;
