@@ -1,13 +1,26 @@
 // `npm run bench -- router [seconds]`: starts identity, ledger and our gateway/router on ephemeral
 // ports (one process, in-memory PGlite unless DATABASE_URL), plus a stock ApolloGateway over the
-// same supergraph on another port, and measures with autocannon (50 connections, in a worker):
+// same supergraph on another port, and measures with autocannon (50 connections, in a worker).
+//
+// First, and printed first, the honest load: 50 connections whose requests come from 500 callers
+// (tokens of seeded users, 20 tenants) with different variables (`first`, `after`) on every
+// request, so that no two requests in flight are the same and no (caller, variables) pair repeats
+// within a run (bench/router-load.support.ts); in-flight deduplication and the response cache
+// cannot fold it. On it:
+//   (a) a ledger page straight to the ledger subgraph,
+//   (b) the same through our router and through the stock ApolloGateway,
+//   (c) a ledger page with each event's user (entity resolution in identity) through our router
+//       (defaults, and with deduplication and the response cache off) and the stock gateway.
+// Then the older single-caller loads (the same query with the same token on every request, which
+// deduplication collapses):
 //   (a) a ledger query straight to the ledger subgraph,
 //   (b) the same query through our router,
 //   (c) a query spanning ledger and identity (entity resolution) through our router,
 //   (d) (b) and (c) through the stock gateway;
 // then REST proxy overhead (p50, /api/v1/ledger/events vs the ledger's /events), the cost of the
 // two token-verification strategies, and rate-limiter correctness at ~1,000 req/s from 10 tenants.
-// Numbers only: nothing here passes or fails on time.
+// ROUTER_BENCH_ONLY=honest runs the honest load only; =honest:<row> (a, b, b-stock, c, c-plain,
+// c-stock) one row of it (for profiling). Numbers only: nothing here passes or fails on time.
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -23,9 +36,11 @@ import type { BuiltService, Env, ServiceDefinition } from '../platform/service';
 import { gatewayService } from '../router';
 import { forGateway } from '../router/supergraph/supergraph.model';
 import { registryOf } from '../launcher/registry';
+import type { HonestSeed } from './router-backends.support';
+import honestRequest from './router-load.support';
 
 interface Histogram { average: number; p50: number; p99: number }
-interface AutocannonResult { requests: Histogram & { total: number }; latency: Histogram; non2xx: number; errors: number }
+interface AutocannonResult { requests: Histogram & { total: number }; latency: Histogram; duration: number; non2xx: number; errors: number; mismatches: number }
 // autocannon ships no types; this is the slice of its programmatic API used here.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const autocannon = require('autocannon') as (opts: Record<string, unknown>) => Promise<AutocannonResult>;
@@ -34,6 +49,10 @@ const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDig
 
 const LEDGER_QUERY = '{ ledgerEvents(first: 10) { nodes { id eventType createdAt } } }';
 const SPANNING_QUERY = '{ ledgerEvents(first: 10) { nodes { id eventType user { username email isActive roles } } } }';
+// The honest load's operations: the same text every time (so plans and parsed documents are
+// reusable, as with any real client), different variables per request.
+const HONEST_LEDGER_QUERY = 'query LedgerPage($first: Int!, $after: String) { ledgerEvents(first: $first, after: $after) { nodes { id seq eventType createdAt userId } pageInfo { hasNextPage endCursor } } }';
+const HONEST_SPANNING_QUERY = 'query LedgerPageWithUsers($first: Int!, $after: String) { ledgerEvents(first: $first, after: $after) { nodes { id seq eventType user { username email isActive roles } } pageInfo { hasNextPage endCursor } } }';
 
 export async function run(args: string[]): Promise<void> {
   const seconds = Number(args[0] ?? 5) || 5;
@@ -41,10 +60,15 @@ export async function run(args: string[]): Promise<void> {
   const baseEnv: Env = { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'ERROR', JWT_SECRET_KEY: secret };
   const config = loadPlatformConfig(baseEnv);
   // identity + ledger (and their database) in a child process; the router here.
-  const child = fork(path.join(__dirname, 'router-backends.support.js'), [], { env: baseEnv as NodeJS.ProcessEnv, stdio: 'inherit' });
-  const backends = await new Promise<{ urls: Record<string, string>; database: string }>((resolve, reject) => {
+  // Cheap password hashes for the seeded users of the child only (the loads never log in).
+  const child = fork(path.join(__dirname, 'router-backends.support.js'), [], { env: { ...baseEnv, PASSWORD_SCRYPT_LOG_N: '10' } as NodeJS.ProcessEnv, stdio: 'inherit' });
+  const backends = await new Promise<{ urls: Record<string, string>; database: string; seed: HonestSeed }>((resolve, reject) => {
     child.once('message', (m) => resolve(m as never));
     child.once('exit', (code) => reject(new Error(`backends exited with ${code}`)));
+  });
+  const subgraphsCpuMs = () => new Promise<number>((resolve) => {
+    child.once('message', (m) => resolve((m as { cpuMicros: number }).cpuMicros / 1000));
+    child.send('cpu');
   });
   const db = { description: backends.database, close: async () => { child.send('stop'); await new Promise((r) => child.once('exit', r)); } };
   const noDb = { kind: 'none' } as never; // the gateway uses no database
@@ -105,7 +129,13 @@ export async function run(args: string[]): Promise<void> {
     };
     const line = (label: string, r: AutocannonResult) => console.log(`${label.padEnd(44)} ${fmt(r.requests.average).padStart(7)} req/s   p50 ${fmt(r.latency.p50, 1).padStart(6)} ms   p99 ${fmt(r.latency.p99, 1).padStart(6)} ms   non-2xx ${r.non2xx} errors ${r.errors}`);
 
-    console.log(`router benchmark — ${os.cpus().length} CPU(s) ${os.cpus()[0]?.model ?? ''}, Node ${process.version}, ${db.description}; identity+ledger in one child process, routers in this one, autocannon in a worker; ${seconds}s per run, 50 connections`);
+    console.log(`router benchmark — ${os.cpus().length} CPU(s) ${os.cpus()[0]?.model ?? ''}, Node ${process.version}, ${db.description}; identity+ledger in one child process, routers in this one, autocannon in a worker; ${seconds}s per run (after a 2 s warm-up), 50 connections`);
+
+    const only = process.env.ROUTER_BENCH_ONLY;
+    if (!only || only.startsWith('honest')) {
+      await honestLoads({ seconds, secret, seed: backends.seed, subgraphsCpuMs, only: only?.split(':')[1], direct: `${ledger}/graphql`, ours: `${router}/graphql`, oursPlain: `${routerPlain}/graphql`, stock: stockUrl });
+      if (only) return;
+    }
     // ROUTER_BENCH_ONLY=b|c (for profiling) runs just that scenario of ours; =alternate runs (c)
     // without deduplication and through the stock gateway in turns, to see past run-to-run noise.
     if (process.env.ROUTER_BENCH_ONLY === 'alternate') {
@@ -175,6 +205,125 @@ export async function run(args: string[]): Promise<void> {
   }
 }
 
+interface HonestOptions {
+  seconds: number;
+  secret: string;
+  seed: HonestSeed;
+  /** CPU time the subgraphs' process has used so far. */
+  subgraphsCpuMs(): Promise<number>;
+  /** One row only (profiling): a, b, b-stock, c, c-plain, c-stock. */
+  only?: string;
+  direct: string;
+  ours: string;
+  oursPlain: string;
+  stock: string;
+}
+
+/** The honest load (see the top of this file): measures, then prints its table. */
+async function honestLoads(o: HonestOptions): Promise<void> {
+  const issuer = new AccessTokens(o.secret, 4 * 3600);
+  const callers = o.seed.tenants.flatMap((t) => t.users.map((username) => ({ username, tenantId: t.id })));
+  const tokens = await Promise.all(callers.map((c) => issuer.issue({ ...c, roles: ['user'], scopes: ['read'] })));
+  const vars = (n: number) => honestRequest.variablesOf(n, tokens.length, o.seed.eventsPerTenant);
+
+  // Sanity: a few requests of the load give the same rows on every path, pages are full, and
+  // every event's user resolves (the identity entity fetch is really made).
+  for (const n of [0, 1, 777, 12_345, 400_001]) {
+    const v = vars(n);
+    const ask = async (url: string, query: string) => {
+      const res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${tokens[v.token]}`, 'content-type': 'application/json' }, body: JSON.stringify({ query, variables: { first: v.first, after: v.after } }) });
+      const text = await res.text();
+      const body = JSON.parse(text) as { data?: { ledgerEvents: { nodes: { user?: { username: string } | null }[] } }; errors?: unknown };
+      if (!res.ok || body.errors || !body.data) throw new Error(`honest sanity: ${url} failed: ${res.status} ${text.slice(0, 300)}`);
+      return body.data;
+    };
+    const b = await Promise.all([o.direct, o.ours, o.stock].map((url) => ask(url, HONEST_LEDGER_QUERY)));
+    const c = await Promise.all([o.ours, o.oursPlain, o.stock].map((url) => ask(url, HONEST_SPANNING_QUERY)));
+    if (new Set(b.map((d) => JSON.stringify(d))).size !== 1 || new Set(c.map((d) => JSON.stringify(d))).size !== 1) throw new Error(`honest sanity: the paths disagree on request ${n}`);
+    const nodes = c[0]!.ledgerEvents.nodes;
+    if (nodes.length !== v.first || nodes.some((e) => !e.user?.username)) throw new Error(`honest sanity: request ${n} got ${nodes.length} of ${v.first} events, or an unresolved user`);
+  }
+
+  const planFile = path.join(os.tmpdir(), `router-bench-plan-${process.pid}.json`);
+  let start = 0;
+  const run = async (url: string, query: string, duration: number) => {
+    // Each run (warm-ups too) starts 100,000 requests past the last one, more than a run sends,
+    // so no run repeats what the runs just before it sent; the 1.5 million pairs wrap around only
+    // after ~15 runs, minutes after any answer could have been cached (identity's max-age is 5 s).
+    fs.writeFileSync(planFile, JSON.stringify({ query, tokens, eventsPerTenant: o.seed.eventsPerTenant, start }));
+    start += 100_000;
+    process.env.ROUTER_BENCH_PLAN = planFile;
+    return autocannon({
+      url, method: 'POST', connections: 50, workers: 1, duration,
+      requests: [{ method: 'POST', setupRequest: path.join(__dirname, 'router-load.support.js') }],
+      verifyBody: path.join(__dirname, 'router-verify.support.js'),
+    });
+  };
+  const rows: { key: string; label: string; url: string; query: string }[] = [
+    { key: 'a', label: '(a) ledger page, direct to the ledger subgraph', url: o.direct, query: HONEST_LEDGER_QUERY },
+    { key: 'b', label: '(b) ledger page, our router', url: o.ours, query: HONEST_LEDGER_QUERY },
+    { key: 'b-stock', label: '(b) ledger page, stock ApolloGateway', url: o.stock, query: HONEST_LEDGER_QUERY },
+    { key: 'c', label: '(c) ledger page + users, our router', url: o.ours, query: HONEST_SPANNING_QUERY },
+    { key: 'c-plain', label: '(c) our router, dedup and response cache off', url: o.oursPlain, query: HONEST_SPANNING_QUERY },
+    { key: 'c-stock', label: '(c) ledger page + users, stock ApolloGateway', url: o.stock, query: HONEST_SPANNING_QUERY },
+  ];
+  // Rows run in rounds, the order reversed every other round, so that load from elsewhere on
+  // the machine drifting over a run does not favour one row: each row's figures are over all its
+  // rounds (req/s: all answers over all seconds; p50/p99: the mean of the rounds').
+  const rounds = Math.max(1, Number(process.env.ROUTER_BENCH_ROUNDS ?? 2) || 2);
+  interface Totals { requests: number; seconds: number; perRound: number[]; p50: number[]; p99: number[]; routerMs?: number; subgraphsMs: number; non2xx: number; bad: number }
+  const results = new Map<string, Totals>();
+  const selected = rows.filter((r) => !o.only || r.key === o.only);
+  try {
+    for (let round = 0; round < rounds; round++) {
+      for (const row of round % 2 ? [...selected].reverse() : selected) {
+        await run(row.url, row.query, round === 0 ? 2 : 1); // warm-up: JIT, plan caches, connection pools
+        const [router0, subgraphs0] = [mainThreadCpuMs(), await o.subgraphsCpuMs()];
+        const r = await run(row.url, row.query, o.seconds);
+        const [router1, subgraphs1] = [mainThreadCpuMs(), await o.subgraphsCpuMs()];
+        const t = results.get(row.key) ?? { requests: 0, seconds: 0, perRound: [], p50: [], p99: [], routerMs: 0, subgraphsMs: 0, non2xx: 0, bad: 0 };
+        t.requests += r.requests.total;
+        t.seconds += r.duration;
+        t.perRound.push(r.requests.total / r.duration);
+        t.p50.push(r.latency.p50);
+        t.p99.push(r.latency.p99);
+        t.routerMs = router0 === undefined || router1 === undefined || t.routerMs === undefined ? undefined : t.routerMs + router1 - router0;
+        t.subgraphsMs += subgraphs1 - subgraphs0;
+        t.non2xx += r.non2xx;
+        t.bad += r.mismatches + r.errors;
+        results.set(row.key, t);
+      }
+    }
+  } finally {
+    fs.rmSync(planFile, { force: true });
+  }
+  const rate = (key: string) => results.get(key)!.requests / results.get(key)!.seconds;
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+  console.log(`\nHONEST LOAD: 50 connections, ${tokens.length} callers over ${o.seed.tenants.length} tenants (${o.seed.eventsPerTenant} events each), first 5-15 and a different after-cursor per request; no two requests in flight from one caller, no (caller, variables) pair repeated; ${rounds} round(s) of ${o.seconds}s per row`);
+  console.log(`${'path'.padEnd(48)} ${'req/s'.padStart(7)}   ${'p50'.padStart(8)}   ${'p99'.padStart(8)}   CPU ms/request: router, subgraphs   non-2xx  bad bodies  req/s by round`);
+  for (const row of rows) {
+    const r = results.get(row.key);
+    // CPU per answered request: less moved than req/s by other work sharing the cores.
+    if (r) console.log(`${row.label.padEnd(48)} ${fmt(rate(row.key)).padStart(7)}   ${fmt(mean(r.p50), 1).padStart(5)} ms   ${fmt(mean(r.p99), 1).padStart(5)} ms   ${(r.routerMs === undefined ? 'n/a' : fmt(r.routerMs / r.requests, 2)).padStart(20)}, ${fmt(r.subgraphsMs / r.requests, 2).padStart(9)}   ${String(r.non2xx).padStart(7)}  ${String(r.bad).padStart(10)}  ${r.perRound.map((x) => fmt(x)).join(', ')}`);
+  }
+  console.log('(router CPU: this process\'s main thread, where the routers run (autocannon has its own thread); subgraphs CPU: the identity+ledger process, the database included on PGlite, not on PostgreSQL)');
+  const ratio = (x: string, y: string) => (results.has(x) && results.has(y) ? fmt(rate(x) / rate(y), 2) : 'n/a');
+  console.log(`honest ratios: (b) ours/(a) direct = ${ratio('b', 'a')} (target ≥ 0.8), (b) stock/(a) direct = ${ratio('b-stock', 'a')}, (b) ours/stock = ${ratio('b', 'b-stock')}`);
+  console.log(`               (c) ours/stock = ${ratio('c', 'c-stock')} (target ≥ 1.5), (c) ours with dedup and cache off/stock = ${ratio('c-plain', 'c-stock')}\n`);
+}
+
+/** CPU time (ms) of this process's main thread, from Linux's /proc; undefined elsewhere. */
+function mainThreadCpuMs(): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // utime + stime, in 10 ms ticks (USER_HZ 100)
+  } catch {
+    return undefined;
+  }
+}
+
 async function sequentialP50(url: string, headers: Record<string, string>, n: number): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < n + 200; i++) {
@@ -205,8 +354,11 @@ async function rateLimitCorrectness(url: string, secret: string, seconds: number
   // Every connection cycles through the tenants, so each tenant offers an equal share of the
   // overall rate. In-thread (no worker) so the per-tenant callbacks can count.
   const r = await autocannon({ url, connections: o.tenants, overallRate: o.offeredPerSecond * o.tenants, duration: seconds, requests });
-  const allowedMax = o.burst + o.perSecond * seconds;
-  console.log(`rate limiter: ${o.tenants} tenants, ${fmt(r.requests.average)} req/s offered in total for ${seconds}s, limit ${o.perSecond}/s burst ${o.burst} per tenant -> at most ${fmt(allowedMax)} allowed each`);
+  // The bucket refills for as long as the run really lasted, which on a busy machine is longer
+  // than asked for (autocannon's own measure of it).
+  const elapsed = Math.max(seconds, r.duration);
+  const allowedMax = Math.floor(o.burst + o.perSecond * elapsed);
+  console.log(`rate limiter: ${o.tenants} tenants, ${fmt(r.requests.average)} req/s offered in total for ${fmt(elapsed, 2)}s, limit ${o.perSecond}/s burst ${o.burst} per tenant -> at most ${fmt(allowedMax)} allowed each`);
   for (const [i, c] of counts.entries()) {
     console.log(`  tenant ${i}: ${c.ok} allowed, ${c.limited} refused (429), ${c.other} other -> ${c.ok <= allowedMax ? 'within' : 'OVER'} its share`);
   }
