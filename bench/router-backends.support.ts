@@ -22,7 +22,8 @@ import { ledgerService } from '../subgraphs/ledger';
 import { registryOf } from '../launcher/registry';
 
 async function main(): Promise<void> {
-  const env = { ...process.env };
+  // The seed creates tenants and writes into each: that is the platform operator's work.
+  const env = { PLATFORM_ADMIN_USERNAME: 'bench-operator', PLATFORM_ADMIN_PASSWORD: 'bench-operator-password', ...process.env };
   // With DATABASE_URL, a throwaway database of its own (dropped at the end); else in-memory PGlite.
   const base = env.DATABASE_URL;
   const scratch = base ? `bench_${randomBytes(5).toString('hex')}` : undefined;
@@ -72,8 +73,8 @@ export interface HonestSeed {
 
 /** Tenants, users and events for the honest load, created over the services' own REST routes. */
 async function seedHonestLoad(identity: string, ledger: string, env: NodeJS.ProcessEnv): Promise<HonestSeed> {
-  const login = await fetch(`${identity}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: env.DEV_ADMIN_USERNAME ?? 'admin', password: env.DEV_ADMIN_PASSWORD ?? 'admin-dev-password' }) });
-  if (!login.ok) throw new Error(`seed: admin login failed (${login.status})`);
+  const login = await fetch(`${identity}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: env.PLATFORM_ADMIN_USERNAME, password: env.PLATFORM_ADMIN_PASSWORD, tenant_id: env.PLATFORM_ADMIN_TENANT ?? 'platform' }) });
+  if (!login.ok) throw new Error(`seed: operator login failed (${login.status})`);
   const headers = { authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}`, 'content-type': 'application/json' };
   const post = async (url: string, body: unknown) => {
     const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
