@@ -23,7 +23,7 @@ import { registryOf } from '../launcher/registry';
 
 async function main(): Promise<void> {
   // The seed creates tenants and writes into each: that is the platform operator's work.
-  const env = { PLATFORM_ADMIN_USERNAME: 'bench-operator', PLATFORM_ADMIN_PASSWORD: 'bench-operator-password', ...process.env };
+  const env: NodeJS.ProcessEnv = { PLATFORM_ADMIN_USERNAME: 'bench-operator', PLATFORM_ADMIN_PASSWORD: 'bench-operator-password', ...process.env };
   // With DATABASE_URL, a throwaway database of its own (dropped at the end); else in-memory PGlite.
   const base = env.DATABASE_URL;
   const scratch = base ? `bench_${randomBytes(5).toString('hex')}` : undefined;
