@@ -118,8 +118,8 @@ export class AuthService {
   /** Client-credentials grant for service accounts: an access token, no refresh token (RFC 6749 §4.4.3). */
   async serviceToken(caller: Caller, input: { clientId: string; clientSecret: string }): Promise<ServiceToken> {
     const { stores, hasher } = this.deps;
-    // client_id is a platform-unique username; the secret is what proves the caller.
-    const [account] = await stores.users.findByUsernames(ALL_TENANTS, [input.clientId]);
+    // client_id names one service account platform-wide; the secret is what proves the caller.
+    const account = await stores.users.findServiceAccount(input.clientId);
     const secretOk = account ? await hasher.verify(input.clientSecret, account.passwordHash) : (await hasher.verifyDummy(input.clientSecret), false);
     const reason: FailureReason | null = !account ? 'unknown_user' : !secretOk ? 'bad_credentials' : !account.isActive ? 'inactive_user' : !account.isService ? 'not_a_service' : null;
     if (reason !== null || !account) {

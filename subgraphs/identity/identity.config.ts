@@ -64,9 +64,6 @@ export function loadIdentityConfig(env: Env): IdentityConfig {
   }
   if (operator !== undefined && operatorPassword !== undefined) {
     if (operatorPassword.length < 12) throw new ConfigError('PLATFORM_ADMIN_PASSWORD must be at least 12 characters');
-    if ([config.devAdmin.username, config.devUser.username].includes(operator) && config.seedDevUsers) {
-      throw new ConfigError('PLATFORM_ADMIN_USERNAME must differ from the development users');
-    }
     config.platformAdmin = { username: operator, password: operatorPassword, tenantId: readString(env, 'PLATFORM_ADMIN_TENANT', 'platform') };
   }
   if (config.devAdmin.username === config.devUser.username) {

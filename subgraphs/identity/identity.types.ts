@@ -70,8 +70,10 @@ export interface UserStore {
   findByUsernames(scope: TenantScope, usernames: readonly string[]): Promise<UserRecord[]>;
   /** Ordered by username; returns up to `limit` users whose username sorts after `after`. */
   list(scope: TenantScope, page: { limit: number; after?: string }): Promise<UserRecord[]>;
-  /** Whether any user (in any tenant: usernames and emails are unique platform-wide) holds these. */
-  exists(username: string, email: string | null): Promise<{ username: boolean; email: boolean }>;
+  /** Whether a user of this tenant holds these (usernames and emails are unique within a tenant). */
+  exists(tenantId: string, username: string, email: string | null): Promise<{ username: boolean; email: boolean }>;
+  /** The service account with this client id (service account names are unique platform-wide). */
+  findServiceAccount(clientId: string): Promise<UserRecord | null>;
   create(user: NewUser): Promise<UserRecord>;
   recordLogin(tenantId: string, userId: string, at: Date): Promise<void>;
   /** False when the user already had the role. */

@@ -38,7 +38,7 @@ async function ensureUser(
   stores: IdentityUnitOfWork, hasher: PasswordHasher, created: string[],
   user: { username: string; password: string; tenantId: string; roleIds: string[] },
 ): Promise<void> {
-  const taken = await stores.users.exists(user.username, null);
+  const taken = await stores.users.exists(user.tenantId, user.username, null);
   if (taken.username) return;
   const passwordHash = await hasher.hash(user.password);
   const made = await ignoreConflict(() => stores.users.create({

@@ -46,8 +46,9 @@ export class ServiceAccountService {
     const secretHash = await this.hasher.hash(clientSecret);
     return this.stores.transaction(async (s) => {
       if ((await s.tenants.findByIds(tenantId, [tenantId])).length === 0) throw new NotFoundError(`Tenant '${tenantId}' not found`);
-      const taken = await s.users.exists(input.name, null);
-      if (taken.username || (await s.roles.findByNames([roleName])).length > 0) throw new ConflictError(`Service account '${input.name}' already exists`);
+      // A client id names one account platform-wide (the grant carries no tenant).
+      const taken = (await s.users.exists(tenantId, input.name, null)).username || (await s.users.findServiceAccount(input.name)) !== null;
+      if (taken || (await s.roles.findByNames([roleName])).length > 0) throw new ConflictError(`Service account '${input.name}' already exists`);
       const role = await s.roles.create({ name: roleName, description: input.description ?? `Service account ${input.name}`, scopes });
       const [actor] = await s.users.findByUsernames(auth.tenantId, [auth.username]);
       const account = await s.users.create({

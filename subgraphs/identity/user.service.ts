@@ -77,7 +77,7 @@ export class UserService {
       const roles = await s.roles.findByNames(roleNames);
       const missing = roleNames.filter((n) => !roles.some((r) => r.name === n));
       if (missing.length > 0) throw InputError.of(['roles'], `Unknown role(s): ${missing.join(', ')}`);
-      const taken = await s.users.exists(input.username, email);
+      const taken = await s.users.exists(tenantId, input.username, email);
       if (taken.username) throw new ConflictError(`Username '${input.username}' already exists`);
       if (taken.email) throw new ConflictError('Email already registered');
       const user = await s.users.create({

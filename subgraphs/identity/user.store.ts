@@ -54,9 +54,9 @@ export function prismaUserStore(db: PrismaLike): UserStore {
       });
       return rows.map(toUser);
     },
-    async exists(username, email) {
+    async exists(tenantId, username, email) {
       const rows = await db.user.findMany({
-        where: { OR: [{ username }, ...(email ? [{ email }] : [])] },
+        where: { tenantId, OR: [{ username }, ...(email ? [{ email }] : [])] },
         select: { username: true, email: true },
       });
       return { username: rows.some((r) => r.username === username), email: email !== null && rows.some((r) => r.email === email) };
@@ -80,6 +80,10 @@ export function prismaUserStore(db: PrismaLike): UserStore {
         if (isUniqueViolation(err)) throw new ConflictError('Username or email already exists');
         throw err;
       }
+    },
+    async findServiceAccount(clientId) {
+      const row = await db.user.findFirst({ where: { username: clientId, isService: true }, include: WITH_ROLES });
+      return row ? toUser(row) : null;
     },
     async recordLogin(tenantId, userId, at) {
       await db.user.updateMany({ where: { tenantId, id: userId }, data: { lastLogin: at } });

@@ -215,6 +215,19 @@ describe('identity REST: refresh tokens, service accounts, admin and tenant isol
       const me = await call(`${url}/v1/me`, { token: acmeAdmin });
       expect(me.body).toEqual({ username: 'acme-boss', tenant_id: 'acme', roles: ['admin', 'user'], scopes: ['admin', 'read', 'write'], email: 'boss@acme.test' });
     });
+
+    it('usernames and emails are unique within a tenant, so creating one reveals nothing of other tenants', async () => {
+      // `alice` exists in tenant default; acme may have its own, and the answer says nothing of default.
+      const own = await call(`${url}/v1/users`, { method: 'POST', token: acmeAdmin, json: { username: 'alice', password: 'acme-alice-pw', email: 'boss@acme.test2' } });
+      expect(own.status).toBe(201);
+      const sameEmail = await call(`${url}/v1/users`, { method: 'POST', token: root, json: { username: 'mirror', password: 'mirror-pw-1', tenant_id: 'default', email: 'boss@acme.test' } });
+      expect(sameEmail.status).toBe(201);
+      // Within one tenant the name is taken, and only that tenant's admin hears so.
+      expect((await call(`${url}/v1/users`, { method: 'POST', token: acmeAdmin, json: { username: 'alice', password: 'x-password-1' } })).status).toBe(409);
+      // Each alice logs in to her own tenant.
+      expect((await login(url, 'alice', 'acme-alice-pw', 'acme')).access_token).toBeTruthy();
+      expect((await login(url, 'alice', 'alice-password-1')).access_token).toBeTruthy();
+    });
   });
 
   it('audit events carry the request\'s correlation id and a fresh idempotency key', async () => {

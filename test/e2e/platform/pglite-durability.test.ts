@@ -24,7 +24,7 @@ interface Ledger {
 
 async function startLedger(dataDir: string): Promise<Ledger> {
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, PGLITE_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'ERROR', NODE_ENV: 'test' };
+  const env: NodeJS.ProcessEnv = { ...process.env, PGLITE_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'ERROR', NODE_ENV: 'test', LEDGER_REQUIRE_AUTH: 'false' };
   // This test is about the embedded database, whatever the suite runs on.
   for (const name of ['DATABASE_URL', 'POSTGRES_URL', 'NATS_URL', 'LEDGER_PORT']) delete env[name];
   const child = spawn(process.execPath, [path.join(ROOT, 'test/support/run-ts.js'), path.join(ROOT, 'launcher/start-one.ts'), 'ledger'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -197,6 +197,7 @@ describe('ServiceAccountService', () => {
       tenants: { findByIds: async () => [tenant('default')] },
       users: {
         exists: async () => ({ username: false, email: false }),
+        findServiceAccount: async () => null,
         findByUsernames: async () => [],
         create: async (u) => (createdUsers.push(u), userRecord({ username: u.username, isService: true, roles: [{ ...ROLE_USER, name: 'service:robot', scopes: ['read', 'write'] }] })),
       },

@@ -194,7 +194,7 @@ describe('AuthService.serviceToken', () => {
   const account = userRecord({ username: 'billing', isService: true, passwordHash: 'hashed:client-secret', roles: [{ ...ROLE_USER, name: 'service:billing', scopes: ['read', 'write'] }] });
 
   it('issues a token with service roles and scopes, no refresh token', async () => {
-    const { service, stores } = build({ users: { findByUsernames: async (scope, names) => (scope === ALL_TENANTS && names[0] === 'billing' ? [account] : []), recordLogin: async () => {} } });
+    const { service, stores } = build({ users: { findServiceAccount: async (clientId) => (clientId === 'billing' ? account : null), recordLogin: async () => {} } });
     const token = await service.serviceToken(ctx, { clientId: 'billing', clientSecret: 'client-secret' });
     expect(decode(token.accessToken)).toMatchObject({ sub: 'billing', roles: ['service:billing'], scopes: ['read', 'write'] });
     expect(token).not.toHaveProperty('refreshToken');
@@ -202,10 +202,10 @@ describe('AuthService.serviceToken', () => {
   });
 
   it('refuses a person\'s credentials and a wrong secret alike', async () => {
-    const person = userRecord({ passwordHash: 'hashed:pw' });
-    const { service } = build({ users: { findByUsernames: async () => [person] } });
+    // A person is never a service account (the store looks up service accounts only).
+    const { service } = build({ users: { findServiceAccount: async () => null } });
     await expect(service.serviceToken(ctx, { clientId: 'alice', clientSecret: 'pw' })).rejects.toBeInstanceOf(AuthenticationError);
-    const b = build({ users: { findByUsernames: async () => [account] } });
+    const b = build({ users: { findServiceAccount: async () => account } });
     await expect(b.service.serviceToken(ctx, { clientId: 'billing', clientSecret: 'wrong' })).rejects.toBeInstanceOf(AuthenticationError);
     expect(b.stores.events[0]).toMatchObject({ eventType: 'auth_login_failed', eventData: expect.objectContaining({ grant: 'client_credentials' }) });
   });

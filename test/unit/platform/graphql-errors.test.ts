@@ -75,7 +75,7 @@ describe('subgraph error formatter', () => {
   it('keeps domain errors: message and code (and an input error\'s issues)', async () => {
     expect((await run('{ notFound }')).errors?.[0]).toMatchObject({ message: 'User not found', extensions: { code: 'NOT_FOUND' } });
     const input = (await run('{ input }')).errors?.[0];
-    expect(input?.extensions).toEqual({ code: 'BAD_USER_INPUT', issues: [{ loc: ['first'], msg: 'Input should be between 1 and 100', type: 'value_error' }] });
+    expect(input?.extensions).toEqual({ code: 'BAD_USER_INPUT', field: 'first', issues: [{ loc: ['first'], msg: 'Input should be between 1 and 100', type: 'value_error' }] });
   });
 
   it('reports a lost database as SERVICE_UNAVAILABLE without its address', async () => {
