@@ -4,6 +4,7 @@ import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { AccessTokens } from '../../../platform/auth/jwt';
 import { ledgerService } from '../../../subgraphs/ledger';
+import { garbageCursors } from '../../support/garbage-cursors';
 import { startServices, TEST_JWT_SECRET, type Harness } from '../../support/service-harness';
 
 jest.setTimeout(60_000);
@@ -87,6 +88,24 @@ describe('queries and mutation', () => {
     // Tenant B sees none of tenant A's trail for the same usernames.
     const asB = await gql(q, { reps: [{ __typename: 'User', username: 'alice' }] }, tokenB);
     expect(asB.data._entities[0].auditTrail.nodes).toEqual([]);
+  });
+
+  it('answers every garbage cursor with BAD_USER_INPUT on `after` (ledgerEvents and User.auditTrail), never an internal error', async () => {
+    const events = `query($after: String) { ledgerEvents(first: 2, after: $after) { nodes { seq } } }`;
+    const trail = `query($reps: [_Any!]!, $after: String) { _entities(representations: $reps) { ... on User { auditTrail(first: 2, after: $after) { nodes { seq } } } } }`;
+    for (const [label, cursor] of garbageCursors('seq')) {
+      const page = await gql(events, { after: cursor }, tokenA);
+      expect([label, page.data]).toEqual([label, null]);
+      expect([label, page.errors?.[0]?.extensions]).toEqual([label, expect.objectContaining({ code: 'BAD_USER_INPUT', field: 'after' })]);
+      const entity = await gql(trail, { reps: [{ __typename: 'User', username: 'alice' }], after: cursor }, tokenA);
+      expect([label, entity.errors?.[0]?.extensions]).toEqual([label, expect.objectContaining({ code: 'BAD_USER_INPUT', field: 'after' })]);
+      expect([label, entity.errors?.[0]?.path]).toEqual([label, ['_entities', 0, 'auditTrail']]);
+    }
+    // A real cursor still works on both.
+    const first = await gql(`{ ledgerEvents(first: 1) { pageInfo { endCursor } } }`, {}, tokenA);
+    const after = first.data.ledgerEvents.pageInfo.endCursor;
+    expect((await gql(events, { after }, tokenA)).errors).toBeUndefined();
+    expect((await gql(trail, { reps: [{ __typename: 'User', username: 'alice' }], after }, tokenA)).errors).toBeUndefined();
   });
 });
 
