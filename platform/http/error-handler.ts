@@ -30,6 +30,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Where the fields named by the domain's input errors arrive (default: by method). */
     inputLocation?: InputLocation;
+    /**
+     * Domain field names this route's wire calls otherwise (`{ after: 'cursor' }` when the route
+     * passes `query.cursor` as the domain's `after`); unnamed fields are snake_cased.
+     */
+    inputNames?: Readonly<Record<string, string>>;
   }
 }
 
@@ -42,9 +47,12 @@ const snakeCase = (segment: string | number) => (typeof segment === 'string' ? s
  * (`["body", "event_type"]`). Issues already located (by route schemas) pass unchanged.
  */
 export function restIssues(issues: InputIssue[], request: FastifyRequest): InputIssue[] {
-  const where = request.routeOptions.config?.inputLocation ?? (['GET', 'HEAD', 'DELETE'].includes(request.method) ? 'query' : 'body');
+  const config = request.routeOptions.config;
+  const where = config?.inputLocation ?? (['GET', 'HEAD', 'DELETE'].includes(request.method) ? 'query' : 'body');
+  const names = config?.inputNames ?? {};
+  const wireName = (segment: string | number) => (typeof segment === 'string' && Object.hasOwn(names, segment) ? names[segment]! : snakeCase(segment));
   // Only the field itself is renamed: deeper segments are keys of the caller's own data.
-  return issues.map((i) => (WIRE_LOCATIONS.has(String(i.loc[0])) ? i : { ...i, loc: [where, snakeCase(i.loc[0]!), ...i.loc.slice(1)] }));
+  return issues.map((i) => (WIRE_LOCATIONS.has(String(i.loc[0])) ? i : { ...i, loc: [where, wireName(i.loc[0]!), ...i.loc.slice(1)] }));
 }
 
 export function registerErrorHandler(app: FastifyInstance): void {

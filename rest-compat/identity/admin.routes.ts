@@ -76,6 +76,8 @@ export function registerAdminRoutes(app: FastifyInstance, services: IdentityServ
   })));
 
   app.get<{ Querystring: UsersQueryT }>('/v1/users', {
+    // The domain's page arguments arrive as `limit` and `cursor` here.
+    config: { inputNames: { first: 'limit', after: 'cursor' } },
     schema: {
       tags: ['users'],
       summary: 'List users (admin, paginated)',

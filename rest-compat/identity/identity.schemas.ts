@@ -1,6 +1,7 @@
 // The REST edge's types: one TypeBox schema per body, query and response, used by Fastify to
 // validate input, serialise output and document the route in /docs/openapi.json.
 import { Type, type Static } from '@sinclair/typebox';
+import { MAX_CURSOR_LENGTH } from '../../platform/pagination/cursor';
 import { LIMITS, PATTERNS } from '../../subgraphs/identity/identity.rules';
 
 export const Detail = Type.Object({ detail: Type.String() }, { description: 'Error (FastAPI shape)' });
@@ -124,7 +125,7 @@ export const UserBody = Type.Object({
 }, { additionalProperties: false });
 export const UsersQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
-  cursor: Type.Optional(Type.String({ maxLength: 1024 })),
+  cursor: Type.Optional(Type.String({ maxLength: MAX_CURSOR_LENGTH })),
   tenant_id: Type.Optional(TenantId),
 });
 export const UsersResponse = Type.Object({ users: Type.Array(UserOut), next_cursor: Type.Union([Type.String(), Type.Null()]) });

@@ -16,6 +16,38 @@ export interface SupergraphFileOptions {
   onModel(model: SupergraphModel): void;
 }
 
+/** What one reload attempt did: swapped the schema, saw no change, or kept the old schema. */
+export type ReloadOutcome = 'reloaded' | 'unchanged' | 'invalid' | 'unreadable';
+export interface ReloadAttempt {
+  /** The watched file, as configured (an absolute path). */
+  file: string;
+  outcome: ReloadOutcome;
+}
+
+const reloadObservers = new Set<(attempt: ReloadAttempt) => void>();
+
+/**
+ * Calls `observer` after each reload attempt of any watched supergraph file (tests use it to know
+ * the watcher has looked at a change, e.g. before asserting that a bad file swapped nothing).
+ * Returns the function that stops observing.
+ */
+export function observeSupergraphReloads(observer: (attempt: ReloadAttempt) => void): () => void {
+  reloadObservers.add(observer);
+  return () => {
+    reloadObservers.delete(observer);
+  };
+}
+
+function reported(file: string, outcome: ReloadOutcome): void {
+  for (const observer of reloadObservers) {
+    try {
+      observer({ file, outcome });
+    } catch {
+      // An observer's failure is its own; the watcher keeps going.
+    }
+  }
+}
+
 export function readSupergraphFile(file: string): SupergraphModel {
   return SupergraphModel.parse(fs.readFileSync(file, 'utf8'));
 }
@@ -28,25 +60,28 @@ export function supergraphFromFile(options: SupergraphFileOptions): SupergraphMa
       let current = first.sdl;
       let timer: NodeJS.Timeout | undefined;
 
-      const reload = () => {
+      const attemptReload = (): ReloadOutcome => {
         let sdl: string;
         try {
           sdl = fs.readFileSync(options.file, 'utf8');
         } catch (err) {
           options.logger.error({ err, file: options.file }, 'supergraph file unreadable; keeping the current schema');
-          return;
+          return 'unreadable';
         }
-        if (sdl === current) return;
+        if (sdl === current) return 'unchanged';
         try {
           const model = SupergraphModel.parse(sdl);
           update(model.gatewaySdl);
           current = sdl;
           options.onModel(model);
           options.logger.info({ file: options.file }, 'supergraph reloaded');
+          return 'reloaded';
         } catch (err) {
           options.logger.error({ err: (err as Error).message, file: options.file }, 'invalid supergraph; keeping the current schema');
+          return 'invalid';
         }
       };
+      const reload = () => reported(options.file, attemptReload());
 
       const watcher = fs.watch(path.dirname(options.file), (_event, filename) => {
         if (filename && filename.toString() !== path.basename(options.file)) return;

@@ -5,7 +5,7 @@ import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper';
 import type { GraphQLFieldResolver, GraphQLResolveInfo } from 'graphql';
 import type { IdentityGraphQLContext } from './graphql.context';
 import type { RoleRecord, TenantRecord, TokenPair, UserView } from './identity.types';
-import { encodeCursor } from './user.service';
+import { usernameCursor } from './user.service';
 
 function payload(pair: TokenPair) {
   return { accessToken: pair.accessToken, tokenType: pair.tokenType, expiresIn: pair.expiresIn, refreshToken: pair.refreshToken };
@@ -49,7 +49,7 @@ export const resolvers: GraphQLResolverMap<IdentityGraphQLContext> = {
       const nodes = page.users.map(userOut);
       return {
         nodes,
-        edges: nodes.map((node) => ({ node, cursor: encodeCursor(node.username) })),
+        edges: nodes.map((node) => ({ node, cursor: usernameCursor.encode(node.username) })),
         pageInfo: { hasNextPage: page.nextCursor !== null, endCursor: page.nextCursor },
       };
     },

@@ -12,6 +12,7 @@ import type { IdentityUnitOfWork, UserView } from './identity.types';
 import type { PasswordHasher } from './password.hasher';
 import { toUserView } from './user.view';
 import { isUuid } from '../../platform/ids';
+import { textCursor } from '../../platform/pagination/cursor';
 
 export interface UserPage {
   users: UserView[];
@@ -29,6 +30,9 @@ export interface NewUserInput {
 }
 
 const DEFAULT_PAGE = 20;
+
+/** Page cursors: the last username of the page (listings are ordered by username). */
+export const usernameCursor = textCursor('u');
 
 export class UserService {
   constructor(
@@ -53,10 +57,10 @@ export class UserService {
     if (!Number.isInteger(limit) || limit < 1 || limit > this.maxPageSize) {
       throw InputError.of(['first'], `Input should be between 1 and ${this.maxPageSize}`, 'value_error');
     }
-    const after = page.after ? decodeCursor(page.after) : undefined;
+    const after = page.after ? usernameCursor.decode(page.after, 'after') : undefined;
     const rows = await this.stores.users.list(tenantId, { limit: limit + 1, after });
     const users = rows.slice(0, limit).map(toUserView);
-    return { users, nextCursor: rows.length > limit ? encodeCursor(users[users.length - 1]!.username) : null };
+    return { users, nextCursor: rows.length > limit ? usernameCursor.encode(users[users.length - 1]!.username) : null };
   }
 
   async create(caller: Caller, input: NewUserInput): Promise<UserView> {
@@ -141,17 +145,5 @@ export class UserService {
 /** Only an operator makes another operator: a tenant's admin must not lift itself out of its tenant. */
 function assertMayGrantOperator(auth: AuthContext): void {
   if (!isPlatformOperator(auth)) throw new ForbiddenError(`Only platform operators may grant '${PLATFORM_ADMIN_ROLE}'`);
-}
-
-
-/** Opaque page cursor: the last username of the page (listings are ordered by username). */
-export function encodeCursor(username: string): string {
-  return Buffer.from(`u:${username}`, 'utf8').toString('base64url');
-}
-
-function decodeCursor(cursor: string): string {
-  const text = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!text.startsWith('u:') || text.length < 3) throw InputError.of(['after'], 'Invalid cursor', 'value_error');
-  return text.slice(2);
 }
 

@@ -17,6 +17,7 @@ import { verifyTenantChain } from './ledger-verify.service';
 import { withDbRetry } from '../../platform/db/db-retry';
 import { isUuid } from '../../platform/ids';
 import { unstorableText } from '../../platform/text';
+import { seqCursor } from '../../platform/pagination/cursor';
 
 /** The scope a service account needs to append (besides the generic `write`). */
 export const LEDGER_WRITE_SCOPE = 'ledger:write';
@@ -182,15 +183,8 @@ function checkPage(limit: number, offset: number): void {
   if (issues.length > 0) throw new InputError(issues);
 }
 
-export function encodeCursor(seq: number): string {
-  return Buffer.from(`seq:${seq}`).toString('base64url');
-}
-
-export function decodeCursor(cursor: string): number {
-  const m = /^seq:(\d+)$/.exec(Buffer.from(cursor, 'base64url').toString());
-  if (!m) throw InputError.of(['after'], 'Invalid cursor', 'value_error');
-  return Number(m[1]);
-}
+/** Page cursors: a chain position (`seq`). */
+export const seqPosition = seqCursor('seq');
 
 export class LedgerService {
   constructor(
@@ -235,12 +229,12 @@ export class LedgerService {
     const first = q.first ?? 50;
     if (!Number.isInteger(first) || first < 1 || first > MAX_LIMIT) throw InputError.of(['first'], `first should be between 1 and ${MAX_LIMIT}`);
     checkFilter(q.filter);
-    const afterSeq = q.after ? decodeCursor(q.after) : 0;
+    const afterSeq = q.after ? seqPosition.decode(q.after, 'after') : 0;
     const rows = await this.read(() => this.store.eventsAfter(tenantId, q.filter, afterSeq, first + 1));
     const events = rows.slice(0, first);
     const last = events[events.length - 1];
     const totalCount = () => this.read(() => this.store.countEvents(tenantId, q.filter));
-    return { events, hasNextPage: rows.length > first, endCursor: last ? encodeCursor(last.seq) : null, totalCount };
+    return { events, hasNextPage: rows.length > first, endCursor: last ? seqPosition.encode(last.seq) : null, totalCount };
   }
 
   async getEvent(caller: Caller, q: { tenantId?: string; id: string }): Promise<LedgerEvent> {

@@ -2,7 +2,7 @@
 import { GraphQLScalarType, Kind, valueFromASTUntyped } from 'graphql';
 import { InputError, NotFoundError } from '../../platform/errors/domain-errors';
 import { callerOf, type LedgerGraphQLContext } from './graphql.context';
-import { decodeCursor, encodeCursor, type EventConnection } from './ledger.service';
+import { seqPosition, type EventConnection } from './ledger.service';
 import type { EventFilter, LedgerEvent } from './ledger.types';
 
 export const JSONScalar = new GraphQLScalarType({
@@ -30,7 +30,7 @@ function filterOf(f: FilterArg | null | undefined): EventFilter {
 
 function connection(c: EventConnection) {
   return {
-    edges: c.events.map((e) => ({ cursor: encodeCursor(e.seq), node: e })),
+    edges: c.events.map((e) => ({ cursor: seqPosition.encode(e.seq), node: e })),
     nodes: c.events,
     pageInfo: { hasNextPage: c.hasNextPage, endCursor: c.endCursor },
     // A function: graphql's default resolver calls it only when the field is selected.
@@ -94,11 +94,11 @@ export const resolvers = {
     auditTrail: async (user: { username: string }, args: { first?: number | null; after?: string | null }, ctx: Ctx) => {
       callerOf(ctx);
       const first = args.first ?? 20;
-      const before = args.after ? decodeCursor(args.after) : null;
+      const before = args.after ? seqPosition.decode(args.after, 'after') : null;
       const rows = await ctx.loaders.auditTrail.load({ username: user.username, first, before });
       const events = rows.slice(0, first);
       const last = events[events.length - 1];
-      return connection({ events, hasNextPage: rows.length > first, endCursor: last ? encodeCursor(last.seq) : null, totalCount: async () => null });
+      return connection({ events, hasNextPage: rows.length > first, endCursor: last ? seqPosition.encode(last.seq) : null, totalCount: async () => null });
     },
   },
 };

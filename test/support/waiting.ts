@@ -12,10 +12,27 @@ export async function freePort(): Promise<number> {
 }
 
 /** Polls `check` every `everyMs` until it holds; fails naming `what` after `tries` polls. */
-export async function until(check: () => Promise<boolean>, what: string, { tries = 1200, everyMs = 25 } = {}): Promise<void> {
+export async function until(check: () => boolean | Promise<boolean>, what: string, { tries = 1200, everyMs = 25 } = {}): Promise<void> {
   for (let i = 0; i < tries; i++) {
     if (await check()) return;
     await new Promise((r) => setTimeout(r, everyMs));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/**
+ * Runs `act` (again) until `check` holds, polling `check` in between: for a subscription whose
+ * server never acknowledges the subscribe (graphql-ws has no such message), a delivery is the
+ * only proof it is live, so the test repeats a harmless append until the first one arrives.
+ * `pollsPerAct` only paces the repeats; nothing depends on how long they take.
+ */
+export async function repeatUntil(act: () => Promise<unknown>, check: () => boolean | Promise<boolean>, what: string, { acts = 120, pollsPerAct = 10, everyMs = 25 } = {}): Promise<void> {
+  for (let i = 0; i < acts; i++) {
+    await act();
+    for (let p = 0; p < pollsPerAct; p++) {
+      if (await check()) return;
+      await new Promise((r) => setTimeout(r, everyMs));
+    }
   }
   throw new Error(`timed out waiting for ${what}`);
 }

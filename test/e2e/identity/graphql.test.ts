@@ -1,5 +1,6 @@
 // The identity subgraph over real HTTP: auth in the context, queries, mutations, and
 // `_entities` reference resolution with tenant scoping.
+import { garbageCursors } from '../../support/garbage-cursors';
 import type { Harness } from '../../support/service-harness';
 import { call, gql, login, loginOperator, startIdentity, TEST_ENV } from './identity.helpers';
 import { badTokens } from './tokens';
@@ -105,6 +106,16 @@ describe('identity subgraph', () => {
     const page2 = await gql(url, q, { first: 1, after: page1.body.data.users.pageInfo.endCursor }, root);
     expect(page2.body.data.users.nodes).toEqual([{ username: 'root', tenantId: 'default' }]);
     expect(page2.body.data.users.pageInfo.hasNextPage).toBe(false);
+  });
+
+  it('users: every garbage cursor is BAD_USER_INPUT on `after`, never an internal error', async () => {
+    const q = 'query ($after: String) { users(first: 2, after: $after) { nodes { username } } }';
+    for (const [label, cursor] of garbageCursors('u')) {
+      const res = await gql(url, q, { after: cursor }, operator);
+      expect([label, res.status]).toEqual([label, 200]);
+      expect([label, res.body.data?.users ?? null]).toEqual([label, null]);
+      expect([label, res.body.errors?.[0]?.extensions]).toEqual([label, expect.objectContaining({ code: 'BAD_USER_INPUT', field: 'after' })]);
+    }
   });
 
   it('createRole and assignRole; duplicates are CONFLICT, long names BAD_USER_INPUT', async () => {

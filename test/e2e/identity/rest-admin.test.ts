@@ -1,4 +1,5 @@
 // Refresh tokens, service accounts, admin routes and tenant isolation over real HTTP.
+import { garbageCursors } from '../../support/garbage-cursors';
 import type { Harness } from '../../support/service-harness';
 import { call, login, loginOperator, startIdentity, TEST_ENV } from './identity.helpers';
 
@@ -194,6 +195,18 @@ describe('identity REST: refresh tokens, service accounts, admin and tenant isol
       expect(seen).toEqual(['acme-boss', 'acme-worker', 'page-1', 'page-2', 'page-3']);
       expect((await call(`${url}/v1/users?limit=1000`, { token: root })).status).toBe(422);
       expect((await call(`${url}/v1/users?cursor=bogus`, { token: root })).status).toBe(422);
+    });
+
+    it('answers every garbage cursor with a 422 naming the query parameter `cursor`, never a 500', async () => {
+      // `dToA` is base64url of "u:\0": it once reached PostgreSQL, which refuses NUL in text (a 500).
+      const dToA = await call(`${url}/v1/users?cursor=dToA`, { token: root });
+      expect(dToA.status).toBe(422);
+      expect(dToA.body).toEqual({ detail: [{ loc: ['query', 'cursor'], msg: 'Invalid cursor', type: 'value_error' }] });
+      for (const [label, cursor] of garbageCursors('u')) {
+        const res = await call(`${url}/v1/users?${new URLSearchParams({ cursor, limit: '2' })}`, { token: root });
+        expect([label, res.status]).toEqual([label, 422]);
+        expect([label, res.body.detail[0].loc]).toEqual([label, ['query', 'cursor']]);
+      }
     });
 
     it('assigns a role (409 when already held) and the next login carries it', async () => {

@@ -11,6 +11,7 @@ import type { BuiltService } from '../../../platform/service';
 import { ledgerService } from '../../../subgraphs/ledger';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
 import { TEST_JWT_SECRET } from '../../support/service-harness';
+import { until } from '../../support/waiting';
 import { registryOf } from '../../../launcher/registry';
 
 jest.setTimeout(60_000);
@@ -90,12 +91,8 @@ onPostgres('database failure', () => {
     expect((await fetch(`${url}/readyz`)).status).toBe(503);
 
     proxy.up();
-    let recovered = 0;
-    for (let i = 0; i < 50 && recovered !== 200; i++) {
-      recovered = (await append(3)).status;
-      if (recovered !== 200) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(recovered).toBe(200);
+    // Retried until the ledger's connections are back; each refused try leaves nothing behind.
+    await until(async () => (await append(3)).status === 200, 'the ledger to accept appends again', { tries: 200, everyMs: 100 });
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
     const events = (await (await fetch(`${url}/events?tenant_id=db-fail`)).json()) as { events: { event_data: { n: number } }[] };
     // The failed append left nothing behind; the chain is whole.

@@ -4,7 +4,9 @@ import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { AccessTokens } from '../../../platform/auth/jwt';
 import { ledgerService } from '../../../subgraphs/ledger';
+import { garbageCursors } from '../../support/garbage-cursors';
 import { startServices, TEST_JWT_SECRET, type Harness } from '../../support/service-harness';
+import { repeatUntil, until } from '../../support/waiting';
 
 jest.setTimeout(60_000);
 
@@ -88,6 +90,24 @@ describe('queries and mutation', () => {
     const asB = await gql(q, { reps: [{ __typename: 'User', username: 'alice' }] }, tokenB);
     expect(asB.data._entities[0].auditTrail.nodes).toEqual([]);
   });
+
+  it('answers every garbage cursor with BAD_USER_INPUT on `after` (ledgerEvents and User.auditTrail), never an internal error', async () => {
+    const events = `query($after: String) { ledgerEvents(first: 2, after: $after) { nodes { seq } } }`;
+    const trail = `query($reps: [_Any!]!, $after: String) { _entities(representations: $reps) { ... on User { auditTrail(first: 2, after: $after) { nodes { seq } } } } }`;
+    for (const [label, cursor] of garbageCursors('seq')) {
+      const page = await gql(events, { after: cursor }, tokenA);
+      expect([label, page.data]).toEqual([label, null]);
+      expect([label, page.errors?.[0]?.extensions]).toEqual([label, expect.objectContaining({ code: 'BAD_USER_INPUT', field: 'after' })]);
+      const entity = await gql(trail, { reps: [{ __typename: 'User', username: 'alice' }], after: cursor }, tokenA);
+      expect([label, entity.errors?.[0]?.extensions]).toEqual([label, expect.objectContaining({ code: 'BAD_USER_INPUT', field: 'after' })]);
+      expect([label, entity.errors?.[0]?.path]).toEqual([label, ['_entities', 0, 'auditTrail']]);
+    }
+    // A real cursor still works on both.
+    const first = await gql(`{ ledgerEvents(first: 1) { pageInfo { endCursor } } }`, {}, tokenA);
+    const after = first.data.ledgerEvents.pageInfo.endCursor;
+    expect((await gql(events, { after }, tokenA)).errors).toBeUndefined();
+    expect((await gql(trail, { reps: [{ __typename: 'User', username: 'alice' }], after }, tokenA)).errors).toBeUndefined();
+  });
 });
 
 describe('subscription ledgerEventAppended over graphql-ws', () => {
@@ -101,42 +121,57 @@ describe('subscription ledgerEventAppended over graphql-ws', () => {
     clients.push(client);
     const received: any[] = [];
     const errors: unknown[] = [];
-    let ready!: () => void;
-    const started = new Promise<void>((r) => (ready = r));
-    // graphql-ws has no "subscribed" ack; give the server a moment to open the bus subscription.
-    client.on('connected', () => setTimeout(ready, 500));
     client.subscribe(
       { query: 'subscription($t: String) { ledgerEventAppended(eventType: $t) { tenantId eventType seq eventData } }', variables: { t: eventType ?? null } },
       { next: (v) => received.push(v.data?.ledgerEventAppended ?? v), error: (e) => errors.push(e), complete: () => {} },
     );
-    return { received, errors, started };
+    return { received, errors };
   }
 
-  async function until(cond: () => boolean) {
-    for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 25));
-  }
+  const post = async (tenant: string, type: string, data: Record<string, unknown>) => {
+    const res = await fetch(`${url}/append`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ tenant_id: tenant, event_type: type, event_data: data }),
+    });
+    expect(res.status).toBe(200);
+  };
 
   it('delivers only the subscriber\'s tenant (and type), in order', async () => {
     const a = subscribe({ authorization: `Bearer ${tokenA}` });
     const aTyped = subscribe({ authorization: `Bearer ${tokenA}` }, 'special');
     const anonB = subscribe({ 'x-tenant-id': 'gql-b' });
-    await Promise.all([a.started, aTyped.started, anonB.started]);
-    const post = (tenant: string, type: string, n: number) => fetch(`${url}/append`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ tenant_id: tenant, event_type: type, event_data: { n } }),
-    });
-    await post('gql-a', 'plain', 1);
-    await post('gql-b', 'plain', 2);
-    await post('gql-a', 'special', 3);
-    await until(() => a.received.length >= 2 && aTyped.received.length >= 1 && anonB.received.length >= 1);
-    expect(a.received.map((e) => [e.tenantId, e.eventData.n])).toEqual([['gql-a', 1], ['gql-a', 3]]);
-    expect(aTyped.received.map((e) => e.eventData.n)).toEqual([3]);
-    expect(anonB.received.map((e) => [e.tenantId, e.eventData.n])).toEqual([['gql-b', 2]]);
+    // graphql-ws never acknowledges a subscribe, so a delivery is the proof a subscription is
+    // live: append probes (each reaches exactly one tenant's subscribers) until all three have one.
+    let probe = 0;
+    await repeatUntil(async () => {
+      probe++;
+      await post('gql-a', 'special', { probe });
+      await post('gql-b', 'probe', { probe });
+    }, () => a.received.length > 0 && aTyped.received.length > 0 && anonB.received.length > 0, 'all three subscriptions to be live');
+    const real = (s: { received: any[] }) => s.received.filter((e) => e.eventData.probe === undefined);
+
+    await post('gql-a', 'plain', { n: 1 });
+    await post('gql-b', 'plain', { n: 2 });
+    await post('gql-a', 'special', { n: 3 });
+    // Last ones for each subscriber: delivery is in commit order, so anything wrongly delivered
+    // from the appends above would already be in the lists when these arrive.
+    await post('gql-b', 'plain', { n: 4 });
+    await post('gql-a', 'special', { n: 5 });
+    await until(() => real(a).some((e) => e.eventData.n === 5) && real(aTyped).some((e) => e.eventData.n === 5) && real(anonB).some((e) => e.eventData.n === 4), 'the last appends to be delivered');
+    expect(real(a).map((e) => [e.tenantId, e.eventData.n])).toEqual([['gql-a', 1], ['gql-a', 3], ['gql-a', 5]]);
+    expect(real(aTyped).map((e) => e.eventData.n)).toEqual([3, 5]);
+    expect(real(anonB).map((e) => [e.tenantId, e.eventData.n])).toEqual([['gql-b', 2], ['gql-b', 4]]);
+    // The probes, too, reached only their own tenant (and type).
+    expect(a.received.every((e) => e.tenantId === 'gql-a')).toBe(true);
+    expect(aTyped.received.every((e) => e.tenantId === 'gql-a' && e.eventType === 'special')).toBe(true);
+    expect(anonB.received.every((e) => e.tenantId === 'gql-b')).toBe(true);
+    const seqs = a.received.map((e) => e.seq);
+    expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
     expect([...a.errors, ...aTyped.errors, ...anonB.errors]).toEqual([]);
   });
 
   it('refuses a connection with a bad token', async () => {
     const bad = subscribe({ authorization: 'Bearer nope' });
-    await until(() => bad.errors.length > 0);
+    await until(() => bad.errors.length > 0, 'the connection to be refused');
     expect(bad.errors.length).toBeGreaterThan(0);
     expect(bad.received).toEqual([]);
   });

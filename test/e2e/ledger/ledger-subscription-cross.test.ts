@@ -6,6 +6,7 @@ import WebSocket from 'ws';
 import { ledgerService } from '../../../subgraphs/ledger';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
 import { startServices, type Harness } from '../../support/service-harness';
+import { repeatUntil, until } from '../../support/waiting';
 
 jest.setTimeout(60_000);
 const onPostgres = process.env.DATABASE_URL ? describe : describe.skip;
@@ -32,19 +33,23 @@ onPostgres('subscription across ledger instances', () => {
 
   it('delivers an append made on the other instance', async () => {
     client = createClient({ url: first.services.ledger!.url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams: { 'x-tenant-id': 'cross' }, retryAttempts: 0 });
-    const received: { seq: number; eventData: { n: number } }[] = [];
-    await new Promise<void>((resolve) => {
-      client.on('connected', () => setTimeout(resolve, 500));
-      client.subscribe({ query: 'subscription { ledgerEventAppended { seq eventData } }' }, {
-        next: (v) => received.push((v.data as { ledgerEventAppended: { seq: number; eventData: { n: number } } }).ledgerEventAppended),
-        error: () => {}, complete: () => {},
-      });
+    const received: { seq: number; eventType: string; eventData: { n?: number; probe?: number } }[] = [];
+    client.subscribe({ query: 'subscription { ledgerEventAppended { seq eventType eventData } }' }, {
+      next: (v) => received.push((v.data as { ledgerEventAppended: (typeof received)[number] }).ledgerEventAppended),
+      error: () => {}, complete: () => {},
     });
-    for (let n = 1; n <= 3; n++) {
-      const r = await fetch(`${second.services.ledger!.url}/append`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ tenant_id: 'cross', event_type: 'x', event_data: { n } }) });
+    const append = async (type: string, data: Record<string, number>) => {
+      const r = await fetch(`${second.services.ledger!.url}/append`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ tenant_id: 'cross', event_type: type, event_data: data }) });
       expect(r.status).toBe(200);
-    }
-    for (let i = 0; i < 200 && received.length < 3; i++) await new Promise((r) => setTimeout(r, 25));
-    expect(received.map((e) => [e.seq, e.eventData.n])).toEqual([[1, 1], [2, 2], [3, 3]]);
+    };
+    // graphql-ws never acknowledges a subscribe: probes through the other instance until one
+    // arrives prove the subscription (and the bus between the instances) is live.
+    let probe = 0;
+    await repeatUntil(() => append('probe', { probe: ++probe }), () => received.length > 0, 'the subscription to be live');
+    for (let n = 1; n <= 3; n++) await append('x', { n });
+    const real = () => received.filter((e) => e.eventType === 'x');
+    await until(() => real().length >= 3, 'three appends from the other instance');
+    // In order, right after the probes in the chain.
+    expect(real().map((e) => [e.seq, e.eventData.n])).toEqual([1, 2, 3].map((n) => [probe + n, n]));
   });
 });

@@ -5,9 +5,17 @@ import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { AccessTokens } from '../../../platform/auth/jwt';
 import { TEST_JWT_SECRET } from '../../support/service-harness';
+import { repeatUntil } from '../../support/waiting';
 import { DEV, gql, startPlatform, tenantToken, type Platform } from './platform.support';
 
 jest.setTimeout(90_000);
+
+/** A promise and whether it has settled yet (for a condition to wait on). */
+function settled<T>(promise: Promise<T>): { promise: Promise<T>; readonly done: boolean } {
+  const state = { promise, done: false };
+  promise.then(() => (state.done = true), () => (state.done = true));
+  return state;
+}
 
 describe('router through the gateway', () => {
   let p: Platform;
@@ -137,16 +145,17 @@ describe('router through the gateway', () => {
     const client = createClient({ url: `${p.gateway.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${admin}` }, retryAttempts: 0 });
     try {
       const events = client.iterate({ query: 'subscription { ledgerEventAppended(eventType: "sub_e2e") { eventType eventData user { username isActive roles } } }' });
-      const first = events.next();
-      // Let the subscription reach the ledger before appending.
-      await new Promise((r) => setTimeout(r, 300));
-      const append = await fetch(`${p.gateway}/api/v1/ledger/append`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ tenant_id: 'default', event_type: 'sub_e2e', event_data: { n: 42 }, user_id: 'user' }),
-      });
-      expect(append.status).toBe(200);
-      const { value } = await first;
+      const first = settled(events.next());
+      // The subscription is live (router to ledger) once an event arrives: append until one does.
+      await repeatUntil(async () => {
+        const append = await fetch(`${p.gateway}/api/v1/ledger/append`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ tenant_id: 'default', event_type: 'sub_e2e', event_data: { n: 42 }, user_id: 'user' }),
+        });
+        expect(append.status).toBe(200);
+      }, () => first.done, 'the first subscription event');
+      const { value } = await first.promise;
       expect(value.errors).toBeUndefined();
       expect(value.data).toEqual({ ledgerEventAppended: { eventType: 'sub_e2e', eventData: { n: 42 }, user: { username: 'user', isActive: true, roles: ['user'] } } });
       await events.return?.(undefined);
@@ -160,17 +169,25 @@ describe('router through the gateway', () => {
     const client = createClient({ url: `${p.gateway.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${b}` }, retryAttempts: 0 });
     try {
       const events = client.iterate({ query: 'subscription { ledgerEventAppended(eventType: "iso") { tenantId eventData } }' });
-      const first = events.next();
-      await new Promise((r) => setTimeout(r, 300));
       const append = (token: string, tenant: string, n: number) => fetch(`${p.gateway}/api/v1/ledger/append`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         body: JSON.stringify({ tenant_id: tenant, event_type: 'iso', event_data: { n } }),
       });
+      // Appends of both tenants, the other tenant's first, until the subscription delivers one.
+      const first = settled(events.next());
+      await repeatUntil(async () => {
+        expect((await append(admin, 'default', 1)).status).toBe(200);
+        expect((await append(b, 'tenant-sub-b', 2)).status).toBe(200);
+      }, () => first.done, 'the first subscription event');
+      expect((await first.promise).value.data).toEqual({ ledgerEventAppended: { tenantId: 'tenant-sub-b', eventData: { n: 2 } } });
+      // Now certainly live: another tenant's append, then its own. Delivery follows commit order,
+      // so a leak would arrive before n: 3.
       expect((await append(admin, 'default', 1)).status).toBe(200);
-      expect((await append(b, 'tenant-sub-b', 2)).status).toBe(200);
-      const { value } = await first;
-      expect(value.data).toEqual({ ledgerEventAppended: { tenantId: 'tenant-sub-b', eventData: { n: 2 } } });
+      expect((await append(b, 'tenant-sub-b', 3)).status).toBe(200);
+      let next = await events.next();
+      while (next.value?.data?.ledgerEventAppended?.eventData?.n === 2) next = await events.next(); // later probes
+      expect(next.value.data).toEqual({ ledgerEventAppended: { tenantId: 'tenant-sub-b', eventData: { n: 3 } } });
       await events.return?.(undefined);
     } finally {
       await client.dispose();

@@ -5,6 +5,7 @@ import type { EventBus } from '../../../platform/events/event-bus';
 import { createMemoryEventBus } from '../../../platform/events/memory-event-bus';
 import { createNatsEventBus } from '../../../platform/events/nats-event-bus';
 import { createPostgresEventBus } from '../../../platform/events/postgres-event-bus';
+import { until } from '../../support/waiting';
 
 jest.setTimeout(30_000);
 
@@ -27,15 +28,14 @@ if (process.env.NATS_URL) {
 
 function collector() {
   const seen: unknown[] = [];
-  let wake: (() => void) | undefined;
   return {
     seen,
     handler: (p: unknown) => {
       seen.push(p);
-      wake?.();
     },
     async waitFor(n: number) {
-      for (let i = 0; i < 200 && seen.length < n; i++) await new Promise<void>((r) => { wake = r; setTimeout(r, 25); });
+      // Fails (naming the count) well inside this file's 30 s test timeout.
+      await until(async () => seen.length >= n, `${n} event(s)`, { tries: 400 });
       return seen;
     },
   };

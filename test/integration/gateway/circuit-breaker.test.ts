@@ -2,6 +2,7 @@
 // calling the backend), after the reset timeout it half-opens and lets a probe through, and a
 // successful probe closes it again. Waits on the breaker's reported state, never on wall time.
 import { startFakeBackend, type FakeBackend } from '../../support/fixtures/fake-backend';
+import { until } from '../../support/waiting';
 import { deadUrl, fixtureSupergraphFile, startGateway, tokenFor } from './gateway.support';
 
 jest.setTimeout(60_000);
@@ -37,7 +38,7 @@ describe('circuit breaker cycle', () => {
     expect((await call()).status).toBe(503);
 
     backend.hang = false;
-    while ((await breaker()) === 'open') await new Promise((r) => setTimeout(r, 50));
+    await until(async () => (await breaker()) !== 'open', 'the breaker to leave open after its reset timeout');
     expect(await breaker()).toBe('half-open');
     expect((await call()).status).toBe(200); // the probe
     expect(await breaker()).toBe('closed');

@@ -55,7 +55,9 @@ describe('rate limit', () => {
       // Another tenant has its own bucket.
       expect((await call(gw.url, b)).status).toBe(200);
 
-      // Wait as long as the server said, then the tenant is served again.
+      // Wait as long as the server said, then the tenant is served again. This sleep stays: the
+      // refill is real time passing, and honouring Retry-After is the behaviour under test
+      // (polling instead would spend the tokens it is waiting for).
       await new Promise((r) => setTimeout(r, retryAfter * 1000));
       const recovered = await call(gw.url, a);
       expect(recovered.status).toBe(200);

@@ -132,11 +132,23 @@ it('prunes delivered rows past the retention, never undelivered or dead-lettered
 });
 
 it('stops cleanly: no pass runs after stop resolves', async () => {
+  // One row the ledger keeps refusing, due again at once (no backoff): every pass calls append.
+  await writeOutbox('stop-test', 'tenant-stop', 1, 'stop');
+  const failing = (calls: string[]) => ({ append: async (e: { idempotency_key?: string | null }) => { calls.push(e.idempotency_key!); throw new Error('down'); } });
+  const options = { db, logger, services: ['stop-test'], pollMs: 5, backoff: { baseMs: 0, maxMs: 0 } };
   const calls: string[] = [];
-  const r = startOutboxRelay({ db, ledger: { append: async (e) => { calls.push(e.idempotency_key!); throw new Error('down'); } }, logger, pollMs: 5 });
-  await new Promise((res) => setTimeout(res, 30));
+  const r = startOutboxRelay({ ...options, ledger: failing(calls) });
+  await until(async () => calls.length >= 3, 'the relay to retry the row on its own');
   await r.stop();
   const seen = calls.length;
-  await new Promise((res) => setTimeout(res, 50));
+  // Proof that a still-running relay would have been called again: a second relay on the same row
+  // and poll interval, started after the stop, gets through several passes of its own.
+  const controlCalls: string[] = [];
+  const control = startOutboxRelay({ ...options, ledger: failing(controlCalls) });
+  try {
+    await until(async () => controlCalls.length >= 3, 'the control relay to run its passes');
+  } finally {
+    await control.stop();
+  }
   expect(calls.length).toBe(seen);
 });

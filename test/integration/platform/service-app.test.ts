@@ -9,7 +9,7 @@ import { createServiceApp } from '../../../platform/http/service-app';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const json = (res: Response): Promise<any> => res.json();
 
-async function start(options: { ready?: () => Promise<boolean> } = {}): Promise<{ app: FastifyInstance; url: string }> {
+async function start(options: { ready?: () => Promise<boolean>; slowStarted?: () => void } = {}): Promise<{ app: FastifyInstance; url: string }> {
   const config = loadPlatformConfig({ LOG_LEVEL: 'ERROR', BODY_LIMIT_BYTES: '2048' });
   const app = await createServiceApp({
     name: 'probe',
@@ -28,7 +28,12 @@ async function start(options: { ready?: () => Promise<boolean> } = {}): Promise<
   app.get('/admin', async () => { throw new ForbiddenError(); });
   app.get('/boom', async () => { throw new Error('database password is hunter2'); });
   app.get('/db-down', async () => { throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }); });
-  app.get('/slow', async () => { await new Promise((r) => setTimeout(r, 300)); return { done: true }; });
+  // Slow work (the 300 ms is the behaviour under test: a request still running when close begins).
+  app.get('/slow', async () => {
+    options.slowStarted?.();
+    await new Promise((r) => setTimeout(r, 300));
+    return { done: true };
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   return { app, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` };
 }
@@ -159,9 +164,11 @@ describe('readiness and graceful shutdown', () => {
   });
 
   it('finishes in-flight requests when closing', async () => {
-    const { app, url } = await start();
+    let handlerRunning!: () => void;
+    const started = new Promise<void>((resolve) => (handlerRunning = resolve));
+    const { app, url } = await start({ slowStarted: () => handlerRunning() });
     const inFlight = fetch(`${url}/slow`);
-    await new Promise((r) => setTimeout(r, 50));
+    await started; // the request is inside its handler: close now, mid-request
     const closing = app.close();
     const res = await inFlight;
     expect(res.status).toBe(200);

@@ -5,7 +5,9 @@
 import fs from 'node:fs';
 import { createHash } from 'node:crypto';
 import { composeSupergraph } from '../../../router/compose';
+import { observeSupergraphReloads } from '../../../router/supergraph/supergraph.source';
 import { startUploadsSubgraph, UPLOADS_SDL, type FakeSubgraph } from '../../support/fixtures/fake-subgraphs';
+import { until } from '../../support/waiting';
 import { deadUrl, fixtureSupergraphFile, startGateway, tokenFor } from '../gateway/gateway.support';
 
 jest.setTimeout(60_000);
@@ -73,16 +75,24 @@ describe('router with a fixture subgraph', () => {
 
     const sdl = UPLOADS_SDL.replace('publicInfo: String!', 'publicInfo: String! reloadedField: String');
     fs.writeFileSync(file, composeSupergraph([{ name: 'uploads', url: 'http://127.0.0.1:9/graphql', sdl }]));
-    // Wait for the watcher: poll until the new field validates.
     let result = await post('{ reloadedField }', { authorization: `Bearer ${token}` });
-    while (result.body.errors?.[0]?.extensions?.code === 'GRAPHQL_VALIDATION_FAILED') {
-      await new Promise((r) => setTimeout(r, 50));
+    await until(async () => {
       result = await post('{ reloadedField }', { authorization: `Bearer ${token}` });
-    }
+      return result.body.errors?.[0]?.extensions?.code !== 'GRAPHQL_VALIDATION_FAILED';
+    }, 'the router to serve the reloaded schema');
     expect(result.body.data).toEqual({ reloadedField: null }); // the fixture has no resolver: null
 
+    // The watcher must have read the bad file (and refused it) before "nothing swapped" means anything.
+    const refused = new Promise<void>((resolve) => {
+      const stop = observeSupergraphReloads(({ file: seen, outcome }) => {
+        if (seen === file && outcome === 'invalid') {
+          stop();
+          resolve();
+        }
+      });
+    });
     fs.writeFileSync(file, 'this is not a supergraph');
-    await new Promise((r) => setTimeout(r, 300)); // give the watcher its chance to (wrongly) swap
+    await refused;
     const still = await post('{ reloadedField publicInfo }', { authorization: `Bearer ${token}` });
     expect(still.body.data).toEqual({ reloadedField: null, publicInfo: 'public' });
   });
