@@ -8,9 +8,10 @@ export interface Caller {
   /** Present when a bearer token was verified. */
   auth?: AuthContext;
   /**
-   * X-Tenant-ID as set by the gateway in front. Consulted only for anonymous callers
-   * (REQUIRE_AUTH=false, the spec's default, trusts the network in front); with a token the
-   * token's tenant rules.
+   * X-Tenant-ID as set by the gateway or router in front: the tenant a request acts in when it
+   * names none otherwise. With a token, the tenant rule still applies to it (only operators and
+   * services may name another tenant); anonymously (LEDGER_REQUIRE_AUTH/REQUIRE_AUTH false) the
+   * network in front is trusted.
    */
   headerTenant?: string;
   /** Links this request's audit events and logs across services. */

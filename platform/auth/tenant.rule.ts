@@ -34,7 +34,9 @@ export function crossesTenant(auth: AuthContext | undefined, tenantId: string): 
  */
 export function resolveTenant(caller: Caller, requested: string | undefined, field: (string | number)[]): string {
   if (caller.auth) {
-    const tenant = requested ?? caller.auth.tenantId;
+    // The gateway and router forward the tenant a request acts in as X-Tenant-ID (an operator may
+    // have named another one there): honour it by every door, under the same rule.
+    const tenant = requested ?? caller.headerTenant ?? caller.auth.tenantId;
     assertTenantAccess(caller.auth, tenant);
     return tenant;
   }

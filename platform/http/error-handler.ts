@@ -3,7 +3,7 @@
 // logged, never sent.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/db-retry';
-import { DomainError, InputError, type InputIssue, UnavailableError } from '../errors/domain-errors';
+import { DomainError, InputError, RateLimitedError, type InputIssue, UnavailableError } from '../errors/domain-errors';
 import { issuesFromValidation } from './validation';
 
 const STATUS: Record<DomainError['code'], number> = {
@@ -60,7 +60,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (err instanceof DomainError) {
       const status = STATUS[err.code];
       if (err.code === 'UNAUTHENTICATED') reply.header('WWW-Authenticate', 'Bearer');
-      if (err instanceof UnavailableError && err.retryAfterSeconds) reply.header('Retry-After', String(err.retryAfterSeconds));
+      if ((err instanceof UnavailableError || err instanceof RateLimitedError) && err.retryAfterSeconds) reply.header('Retry-After', String(err.retryAfterSeconds));
       if (err instanceof InputError) return sendUnprocessable(reply, restIssues(err.issues, request));
       return reply.code(status).send({ detail: err.message });
     }

@@ -1,7 +1,7 @@
 // Authentication routes: the spec's password grant, JSON login and verify, plus refresh-token
 // rotation, logout/revoke and the client-credentials grant. Each handler is one call into
 // AuthService.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { InputError } from '../../platform/errors/domain-errors';
 import { callerOf } from '../../platform/http/caller';
 import type { IdentityServices } from '../../subgraphs/identity/identity.module';
@@ -33,9 +33,15 @@ function credentialsOf(body: { username: string; password: string; tenant_id?: s
 
 export function registerAuthRoutes(app: FastifyInstance, services: IdentityServices): void {
   const { auth } = services;
+  // A login refused before it could name an account (the kernel's input guard, a body that does
+  // not parse or match the schema: a 422) is still a failed login: audit it once it is answered.
+  const auditMalformed = (grant: string) => async (request: FastifyRequest, reply: FastifyReply) => {
+    if (reply.statusCode === 422) await auth.recordMalformedLogin(callerOf(request), grant).catch((err) => request.log.error({ err }, 'auditing a malformed login failed'));
+  };
 
   app.post<{ Body: PasswordFormT }>('/v1/auth/token', {
     config: { auth: 'public' },
+    onResponse: auditMalformed('password'),
     preValidation: requireForm,
     schema: {
       tags: ['auth'],
@@ -49,6 +55,7 @@ export function registerAuthRoutes(app: FastifyInstance, services: IdentityServi
 
   app.post<{ Body: LoginBodyT }>('/v1/auth/login', {
     config: { auth: 'public' },
+    onResponse: auditMalformed('password'),
     schema: {
       tags: ['auth'],
       summary: 'JSON login',
@@ -88,6 +95,7 @@ export function registerAuthRoutes(app: FastifyInstance, services: IdentityServi
 
   app.post<{ Body: ClientCredentialsBodyT }>('/v1/auth/service-token', {
     config: { auth: 'public' },
+    onResponse: auditMalformed('client_credentials'),
     schema: {
       tags: ['auth'],
       summary: 'Client-credentials grant for service accounts',

@@ -6,7 +6,8 @@ import type { AuthContext } from '../../platform/auth/auth-context';
 import type { Caller } from '../../platform/auth/caller';
 import { DEFAULT_TENANT } from '../../platform/auth/tenant.rule';
 import type { AccessTokens } from '../../platform/auth/jwt';
-import { AuthenticationError } from '../../platform/errors/domain-errors';
+import { AuthenticationError, RateLimitedError } from '../../platform/errors/domain-errors';
+import { LoginThrottle } from './login.throttle';
 import type { TokenAuthenticator } from '../../platform/http/auth-hooks';
 import { auditEvent } from '../../platform/outbox/outbox.writer';
 import { IDENTITY_EVENTS } from './audit.events';
@@ -29,10 +30,15 @@ export interface AuthServiceDeps {
   /** Verifies access tokens (the bounded cache in front of `tokens`). */
   verifier: TokenAuthenticator;
   refreshTokenDays: number;
+  /** Backoff per tenant and username (and per client id) after repeated failures. */
+  throttle: LoginThrottle;
   now?: () => Date;
 }
 
-type FailureReason = 'unknown_user' | 'bad_credentials' | 'inactive_user' | 'inactive_tenant' | 'not_a_person' | 'not_a_service';
+type FailureReason = 'unknown_user' | 'bad_credentials' | 'inactive_user' | 'inactive_tenant' | 'not_a_person' | 'not_a_service' | 'malformed_request';
+
+/** How a login whose username could not be read appears in the audit trail. */
+export const MALFORMED_USERNAME = '(unreadable)';
 
 type RefreshOutcome = { ok: true; pair: TokenPair } | { ok: false };
 
@@ -46,6 +52,8 @@ export class AuthService {
   /** Password grant and JSON login. Every failure is the same AuthenticationError. */
   async login(caller: Caller, input: { username: string; password: string; tenantId: string }): Promise<TokenPair> {
     const { stores, hasher } = this.deps;
+    const key = LoginThrottle.key(input.tenantId, input.username);
+    await this.refuseWhileLocked(key);
     const [user, tenants] = await Promise.all([
       stores.users.findForLogin(input.tenantId, input.username),
       stores.tenants.findByIds(ALL_TENANTS, [input.tenantId]),
@@ -60,9 +68,10 @@ export class AuthService {
       : user.isService ? 'not_a_person'
       : null;
     if (reason !== null || !user) {
-      await this.recordFailure(caller, { tenantId: tenant ? tenant.id : DEFAULT_TENANT, requestedTenant: input.tenantId, username: input.username, grant: 'password', reason: reason ?? 'unknown_user' });
+      await this.recordFailure(caller, key, { tenantId: tenant ? tenant.id : DEFAULT_TENANT, requestedTenant: input.tenantId, username: input.username, grant: 'password', reason: reason ?? 'unknown_user' });
       throw new AuthenticationError();
     }
+    await this.deps.throttle.recordSuccess(key);
     return stores.transaction(async (s) => {
       const now = this.now();
       await s.users.recordLogin(user.tenantId, user.id, now);
@@ -118,14 +127,17 @@ export class AuthService {
   /** Client-credentials grant for service accounts: an access token, no refresh token (RFC 6749 §4.4.3). */
   async serviceToken(caller: Caller, input: { clientId: string; clientSecret: string }): Promise<ServiceToken> {
     const { stores, hasher } = this.deps;
+    const key = LoginThrottle.key('service-account', input.clientId);
+    await this.refuseWhileLocked(key);
     // client_id names one service account platform-wide; the secret is what proves the caller.
     const account = await stores.users.findServiceAccount(input.clientId);
     const secretOk = account ? await hasher.verify(input.clientSecret, account.passwordHash) : (await hasher.verifyDummy(input.clientSecret), false);
     const reason: FailureReason | null = !account ? 'unknown_user' : !secretOk ? 'bad_credentials' : !account.isActive ? 'inactive_user' : !account.isService ? 'not_a_service' : null;
     if (reason !== null || !account) {
-      await this.recordFailure(caller, { tenantId: account?.tenantId ?? DEFAULT_TENANT, username: input.clientId, grant: 'client_credentials', reason: reason ?? 'unknown_user' });
+      await this.recordFailure(caller, key, { tenantId: account?.tenantId ?? DEFAULT_TENANT, username: input.clientId, grant: 'client_credentials', reason: reason ?? 'unknown_user' });
       throw new AuthenticationError();
     }
+    await this.deps.throttle.recordSuccess(key);
     return stores.transaction(async (s) => {
       const now = this.now();
       await s.users.recordLogin(account.tenantId, account.id, now);
@@ -152,13 +164,39 @@ export class AuthService {
     return { accessToken, tokenType: 'bearer', expiresIn: this.deps.tokens.expiresIn, refreshToken };
   }
 
-  private async recordFailure(caller: Caller, f: { tenantId: string; requestedTenant?: string; username: string; grant: string; reason: FailureReason }): Promise<void> {
+  /**
+   * A login request too malformed to name an account (NUL or a lone surrogate in the username,
+   * unreadable JSON): still a failed login, audited in the default tenant under a placeholder
+   * name, and throttled like any account so a flood of them cannot bloat the chain.
+   */
+  async recordMalformedLogin(caller: Caller, grant: string): Promise<void> {
+    const key = LoginThrottle.key(DEFAULT_TENANT, '\u0001malformed');
+    if ((await this.deps.throttle.retryAfterSeconds(key)) > 0) return;
+    await this.recordFailure(caller, key, { tenantId: DEFAULT_TENANT, username: MALFORMED_USERNAME, grant, reason: 'malformed_request' });
+  }
+
+  /**
+   * A locked account is refused before any password hash or audit event: a flood against one
+   * account costs neither CPU nor the tenant's chain. The lockout itself is audited (below).
+   */
+  private async refuseWhileLocked(key: string): Promise<void> {
+    const wait = await this.deps.throttle.retryAfterSeconds(key);
+    if (wait > 0) throw new RateLimitedError('Too many failed logins; try again later', wait);
+  }
+
+  private async recordFailure(caller: Caller, key: string, f: { tenantId: string; requestedTenant?: string; username: string; grant: string; reason: FailureReason }): Promise<void> {
+    const locked = await this.deps.throttle.recordFailure(key);
+    const lockedFor = locked ? await this.deps.throttle.retryAfterSeconds(key) : 0;
     // No change to record it with, so the event is written alone.
     await this.deps.stores.outbox.append(auditEvent(caller, {
       tenantId: f.tenantId,
       type: IDENTITY_EVENTS.loginFailed,
       actor: f.username,
-      data: { username: f.username, grant: f.grant, reason: f.reason, ...(f.requestedTenant !== undefined && f.requestedTenant !== f.tenantId ? { requested_tenant_id: f.requestedTenant } : {}) },
+      data: {
+        username: f.username, grant: f.grant, reason: f.reason,
+        ...(f.requestedTenant !== undefined && f.requestedTenant !== f.tenantId ? { requested_tenant_id: f.requestedTenant } : {}),
+        ...(locked ? { locked_for_seconds: lockedFor } : {}),
+      },
     }));
   }
 }

@@ -3,6 +3,7 @@
 // token lifetimes) stay in PlatformConfig.
 import { ConfigError, readBool, readInt, readOptional, readString } from '../../platform/config/env';
 import type { Env } from '../../platform/service';
+import { DEFAULT_THROTTLE, type ThrottleSettings } from './login.throttle';
 
 export interface DevUser {
   username: string;
@@ -31,6 +32,8 @@ export interface IdentityConfig {
    * default `platform`). None when unset: no seeded user crosses tenants.
    */
   platformAdmin?: DevUser & { tenantId: string };
+  /** Login backoff per tenant and username (LOGIN_MAX_FAILURES in LOGIN_FAILURE_WINDOW_SECONDS). */
+  loginThrottle: ThrottleSettings;
 }
 
 /** Documented defaults for development only (docs/identity.md); override them anywhere shared. */
@@ -56,6 +59,12 @@ export function loadIdentityConfig(env: Env): IdentityConfig {
     verifyCacheSize: readInt(env, 'IDENTITY_VERIFY_CACHE_SIZE', 10_000, { min: 0, max: 1_000_000 }),
     entityMaxAgeSeconds: readInt(env, 'IDENTITY_ENTITY_MAX_AGE_SECONDS', 5, { min: 0, max: 300 }),
     maxPageSize: 100,
+    loginThrottle: {
+      allowed: readInt(env, 'LOGIN_MAX_FAILURES', DEFAULT_THROTTLE.allowed, { min: 1, max: 1000 }),
+      windowMs: readInt(env, 'LOGIN_FAILURE_WINDOW_SECONDS', DEFAULT_THROTTLE.windowMs / 1000, { min: 1 }) * 1000,
+      baseLockMs: DEFAULT_THROTTLE.baseLockMs,
+      maxLockMs: readInt(env, 'LOGIN_MAX_LOCK_SECONDS', DEFAULT_THROTTLE.maxLockMs / 1000, { min: 1 }) * 1000,
+    },
   };
   const operator = readOptional(env, 'PLATFORM_ADMIN_USERNAME');
   const operatorPassword = readOptional(env, 'PLATFORM_ADMIN_PASSWORD');

@@ -5,6 +5,7 @@ import { operatorAccessData, OPERATOR_ACCESS_EVENT, TenantAccess } from '../../p
 import type { PlatformConfig } from '../../platform/config/platform.config';
 import { auditEvent } from '../../platform/outbox/outbox.writer';
 import { AuthService } from './auth.service';
+import { LoginThrottle, memoryThrottleStore, type ThrottleStore } from './login.throttle';
 import type { IdentityConfig } from './identity.config';
 import type { IdentityUnitOfWork } from './identity.types';
 import { ScryptPasswordHasher, type PasswordHasher } from './password.hasher';
@@ -25,7 +26,7 @@ export interface IdentityServices {
   config: IdentityConfig;
 }
 
-export function createIdentityServices(stores: IdentityUnitOfWork, platform: PlatformConfig, config: IdentityConfig): IdentityServices {
+export function createIdentityServices(stores: IdentityUnitOfWork, platform: PlatformConfig, config: IdentityConfig, throttleStore: ThrottleStore = memoryThrottleStore()): IdentityServices {
   const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
   const verifier = new CachedTokenVerifier(tokens, config.verifyCacheSize);
   const hasher = new ScryptPasswordHasher(config.scryptLogN);
@@ -34,7 +35,7 @@ export function createIdentityServices(stores: IdentityUnitOfWork, platform: Pla
     tenantId: a.tenantId, type: OPERATOR_ACCESS_EVENT, actor: a.operator, data: operatorAccessData(a),
   })));
   return {
-    auth: new AuthService({ stores, hasher, tokens, verifier, refreshTokenDays: platform.auth.refreshTokenExpireDays }),
+    auth: new AuthService({ stores, hasher, tokens, verifier, refreshTokenDays: platform.auth.refreshTokenExpireDays, throttle: new LoginThrottle(throttleStore, config.loginThrottle) }),
     users: new UserService(stores, hasher, config.maxPageSize, access),
     tenants: new TenantService(stores),
     roles: new RoleService(stores),

@@ -7,6 +7,8 @@ import { registerIdentityRoutes } from '../../rest-compat/identity';
 import { identityContext } from './graphql.context';
 import { loadIdentityConfig } from './identity.config';
 import { createIdentityServices } from './identity.module';
+import { redisThrottleStore } from './login-throttle.redis';
+import { memoryThrottleStore } from './login.throttle';
 import { prismaUnitOfWork } from './identity.stores';
 import { resolvers } from './resolvers';
 import { seedIdentity } from './seed.service';
@@ -21,7 +23,9 @@ export const identityService = defineService({
     const { config, db, env, logger } = deps;
     const identityConfig = loadIdentityConfig(env);
     const stores = prismaUnitOfWork(db.prisma);
-    const services = createIdentityServices(stores, config, identityConfig);
+    // Shared through Redis when several identity processes run, so the backoff is per account, not per process.
+    const redisThrottle = config.redisUrl ? redisThrottleStore(config.redisUrl) : undefined;
+    const services = createIdentityServices(stores, config, identityConfig, redisThrottle ?? memoryThrottleStore());
     const seeded = await seedIdentity(stores, services.hasher, identityConfig);
     if (seeded.created.length > 0) logger.info({ created: seeded.created }, 'identity seed data created');
     // Make the dummy hash now, so the first unknown-user login costs what every later one costs.
@@ -39,6 +43,6 @@ export const identityService = defineService({
       }),
       subgraph: { resolvers, context: (caller) => identityContext(services, caller) },
     });
-    return { app };
+    return { app, stop: async () => redisThrottle?.close() };
   },
 });

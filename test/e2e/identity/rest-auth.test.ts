@@ -4,6 +4,7 @@ import type { Harness } from '../../support/service-harness';
 import { TEST_JWT_SECRET } from '../../support/service-harness';
 import { call, login, startIdentity, TEST_ENV, loginOperator } from './identity.helpers';
 import { badTokens, signed } from './tokens';
+import { until } from '../../support/waiting';
 
 jest.setTimeout(60_000);
 
@@ -156,6 +157,43 @@ describe('identity REST: authentication', () => {
       const text = JSON.stringify(rows.map((r) => r.eventData));
       expect(text).not.toContain('alice-password-1');
       expect(text).not.toContain('wrong-password');
+    });
+  });
+
+  describe('failed logins of every kind are audited; floods are throttled', () => {
+    it('a NUL or lone surrogate in the username is a 422 and still an auth_login_failed event', async () => {
+      // A fresh identity: the earlier malformed requests of this file have used up the audit allowance.
+      const fresh = await startIdentity();
+      try {
+        const at = fresh.url;
+        expect((await call(`${at}/v1/auth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=password&username=a%00b&password=x' })).status).toBe(422);
+        expect((await call(`${at}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"username":"\\ud800","password":"x"}' })).status).toBe(422);
+        expect((await call(`${at}/v1/auth/service-token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"grant_type":"client_credentials","client_id":"a\\u0000","client_secret":"x"}' })).status).toBe(422);
+        // Audited once the answer is sent.
+        const count = () => fresh.harness.db.prisma.outboxEvent.count({ where: { eventType: 'auth_login_failed', userId: '(unreadable)' } });
+        await until(async () => (await count()) === 3, 'three malformed-login events');
+      } finally {
+        await fresh.harness.close();
+      }
+    });
+
+    it('a flood of wrong passwords against one account is throttled (429 + Retry-After) without touching other accounts', async () => {
+      const created = await call(`${url}/v1/users`, { method: 'POST', token: adminToken, json: { username: 'target', password: 'target-password-1' } });
+      expect(created.status).toBe(201);
+      const statuses: number[] = [];
+      for (let i = 0; i < 8; i++) {
+        statuses.push((await call(`${url}/v1/auth/login`, { method: 'POST', json: { username: 'target', password: `guess-${i}` } })).status);
+      }
+      expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+      const locked = await call(`${url}/v1/auth/login`, { method: 'POST', json: { username: 'target', password: 'target-password-1' } });
+      expect(locked.status).toBe(429);
+      expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(locked.body).toEqual({ detail: expect.stringMatching(/Too many failed logins/) });
+      // The chain got one event per counted failure, not one per attempt.
+      const events = await harness.db.prisma.outboxEvent.count({ where: { eventType: 'auth_login_failed', userId: 'target' } });
+      expect(events).toBeLessThan(8);
+      // Other users of the tenant log in meanwhile.
+      expect((await login(url, 'alice', 'alice-password-1')).access_token).toBeTruthy();
     });
   });
 

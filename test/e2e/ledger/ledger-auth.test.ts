@@ -59,9 +59,11 @@ it('answers 403 (never data) when tenant B asks for tenant A', async () => {
   }
   expect((await call('POST', '/append', auth(userB), { tenant_id: 'auth-a', event_type: 'x', event_data: {} })).status).toBe(403);
   expect((await call('POST', '/v1/ledger/audit-report', auth(userB), { tenant_id: 'auth-a' })).status).toBe(403);
-  // Their own (empty) view, even with a spoofed gateway header.
-  const own = await call('GET', '/events', { ...auth(userB), 'x-tenant-id': 'auth-a' });
-  expect(JSON.parse(own.text).total).toBe(0);
+  // A spoofed gateway header is refused like any other naming of another tenant; their own is empty.
+  const spoofed = await call('GET', '/events', { ...auth(userB), 'x-tenant-id': 'auth-a' });
+  expect(spoofed.status).toBe(403);
+  expect(spoofed.text).not.toContain('SECRET-A');
+  expect(JSON.parse((await call('GET', '/events', auth(userB))).text).total).toBe(0);
   // Verifying "everything" as a plain user means its own tenant only.
   expect(JSON.parse((await call('GET', '/verify', auth(userB))).text)).toEqual({ valid: true, total_events: 0, error: null });
   expect(JSON.parse((await call('GET', '/verify', auth(userA))).text).total_events).toBe(1);
@@ -76,6 +78,11 @@ it('lets a platform operator verify every tenant and a service account append fo
   expect((await call('GET', '/events?tenant_id=auth-a', auth(defaultAdmin))).status).toBe(403);
   expect((await call('POST', '/append', auth(defaultAdmin), { tenant_id: 'auth-a', event_type: 'x', event_data: {} })).status).toBe(403);
   expect((await call('GET', '/events?tenant_id=auth-a', auth(admin))).status).toBe(200);
+  // An operator may name the tenant in X-Tenant-ID too, by REST and GraphQL alike.
+  const viaHeader = await call('GET', '/events', { ...auth(admin), 'x-tenant-id': 'auth-b' });
+  expect(JSON.parse(viaHeader.text).events.map((e: { tenant_id: string }) => e.tenant_id)).toContain('auth-b');
+  const gql = await call('POST', '/graphql', { ...auth(admin), 'x-tenant-id': 'auth-b' }, { query: '{ ledgerEvents(first: 5) { nodes { tenantId } } }' });
+  expect(JSON.parse(gql.text).data.ledgerEvents.nodes.map((n: { tenantId: string }) => n.tenantId)).toContain('auth-b');
 });
 
 it('records every action of an operator in the tenant it touched: who, what, when', async () => {

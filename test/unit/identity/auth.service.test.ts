@@ -1,6 +1,7 @@
 import { AccessTokens } from '../../../platform/auth/jwt';
 import { AuthenticationError } from '../../../platform/errors/domain-errors';
 import { AuthService } from '../../../subgraphs/identity/auth.service';
+import { LoginThrottle, memoryThrottleStore } from '../../../subgraphs/identity/login.throttle';
 import { ALL_TENANTS, type RefreshTokenRecord, type TenantRecord } from '../../../subgraphs/identity/identity.types';
 import { hashRefreshToken } from '../../../subgraphs/identity/refresh-token.crypto';
 import { CachedTokenVerifier } from '../../../subgraphs/identity/token.verifier';
@@ -11,11 +12,12 @@ const NOW = new Date('2026-06-01T12:00:00Z');
 const ctx = { correlationId: 'corr-1' };
 const TENANT: TenantRecord = { id: 'default', name: 'Default', createdAt: new Date(0), isActive: true, metadata: {} };
 
-function build(fakes: FakeStores, lifetimeSeconds = 86_400) {
+function build(fakes: FakeStores, lifetimeSeconds = 86_400, clock = { ms: NOW.getTime() }) {
   const stores = fakeUnitOfWork(fakes);
   const hasher = fakeHasher();
   const tokens = new AccessTokens(SECRET, lifetimeSeconds);
-  const service = new AuthService({ stores, hasher, tokens, verifier: new CachedTokenVerifier(tokens, 10), refreshTokenDays: 7, now: () => NOW });
+  const throttle = new LoginThrottle(memoryThrottleStore(100, () => clock.ms), { allowed: 3, windowMs: 60_000, baseLockMs: 1_000, maxLockMs: 8_000 }, () => clock.ms);
+  const service = new AuthService({ stores, hasher, tokens, verifier: new CachedTokenVerifier(tokens, 10), refreshTokenDays: 7, throttle, now: () => NOW });
   return { stores, hasher, tokens, service };
 }
 
@@ -208,5 +210,33 @@ describe('AuthService.serviceToken', () => {
     const b = build({ users: { findServiceAccount: async () => account } });
     await expect(b.service.serviceToken(ctx, { clientId: 'billing', clientSecret: 'wrong' })).rejects.toBeInstanceOf(AuthenticationError);
     expect(b.stores.events[0]).toMatchObject({ eventType: 'auth_login_failed', eventData: expect.objectContaining({ grant: 'client_credentials' }) });
+  });
+});
+
+describe('login throttling', () => {
+  it('after the allowance, an account is locked with doubling backoff: no hash, no audit event per attempt; others unaffected', async () => {
+    const clock = { ms: NOW.getTime() };
+    const alice = userRecord({ passwordHash: 'hashed:right' });
+    const { service, stores, hasher } = build({ users: { findForLogin: async (_t, u) => (u === 'alice' || u === 'bob' ? { ...alice, username: u } : null), recordLogin: async () => {} }, tenants: tenantsFound(), refreshTokens: { create: async (t) => ({ ...t, id: 'r', createdAt: NOW, revoked: false, usedAt: null }) } }, 86_400, clock);
+    const attempt = (username: string, password: string) => service.login(ctx, { username, password, tenantId: 'default' });
+    for (let i = 0; i < 3; i++) await expect(attempt('alice', 'wrong')).rejects.toBeInstanceOf(AuthenticationError);
+    // The fourth failure starts a lockout of 1 s, recorded once.
+    await expect(attempt('alice', 'wrong')).rejects.toBeInstanceOf(AuthenticationError);
+    expect(stores.events.at(-1)).toMatchObject({ eventType: 'auth_login_failed', eventData: expect.objectContaining({ locked_for_seconds: 1 }) });
+    const events = stores.events.length;
+    const hashes = hasher.verifyCalls + hasher.dummyCalls;
+    await expect(attempt('alice', 'right')).rejects.toMatchObject({ code: 'RATE_LIMITED', retryAfterSeconds: 1 });
+    expect(stores.events.length).toBe(events);
+    expect(hasher.verifyCalls + hasher.dummyCalls).toBe(hashes);
+    // Another account of the tenant logs in meanwhile.
+    await expect(attempt('bob', 'right')).resolves.toMatchObject({ tokenType: 'bearer' });
+    // After the lockout the next failure doubles it; a success clears everything.
+    clock.ms += 1_001;
+    await expect(attempt('alice', 'wrong')).rejects.toBeInstanceOf(AuthenticationError);
+    expect(stores.events.at(-1)).toMatchObject({ eventData: expect.objectContaining({ locked_for_seconds: 2 }) });
+    clock.ms += 2_001;
+    await expect(attempt('alice', 'right')).resolves.toMatchObject({ tokenType: 'bearer' });
+    await expect(attempt('alice', 'wrong')).rejects.toBeInstanceOf(AuthenticationError);
+    await expect(attempt('alice', 'right')).resolves.toMatchObject({ tokenType: 'bearer' });
   });
 });
