@@ -52,7 +52,7 @@ export async function run(args: string[]): Promise<void> {
   const hasher = new ScryptPasswordHasher(identityConfig.scryptLogN);
   const username = `bench-${randomBytes(4).toString('hex')}`;
   const password = randomBytes(12).toString('base64url');
-  const [userRole] = await stores.roles.findByNames(['user']);
+  const [userRole] = await stores.roles.findByNames(null, ['user']);
   await stores.users.create({ username, email: null, passwordHash: await hasher.hash(password), tenantId: 'default', isService: false, isVerified: true, roleIds: [userRole!.id], assignedBy: null });
 
   try {

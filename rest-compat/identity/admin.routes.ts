@@ -73,6 +73,7 @@ export function registerAdminRoutes(app: FastifyInstance, services: IdentityServ
     name: request.query.role_name,
     scopes: [...(request.query.scopes ?? []), ...(request.body?.scopes ?? [])],
     description: request.body?.description ?? request.query.description ?? null,
+    tenantId: request.query.tenant_id,
   })));
 
   app.get<{ Querystring: UsersQueryT }>('/v1/users', {

@@ -89,6 +89,7 @@ export const RoleQuery = Type.Object({
   role_name: RoleName,
   scopes: Type.Optional(Type.Array(Scope, { maxItems: LIMITS.scopesPerRole, description: 'repeat the parameter or separate with commas' })),
   description: Type.Optional(Type.String({ maxLength: LIMITS.description })),
+  tenant_id: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'platform operators: the tenant the role belongs to (none: a platform role); others: their own tenant only' })),
 });
 export const RoleBody = Type.Object({
   scopes: Type.Optional(Scopes),
@@ -99,6 +100,7 @@ export const RoleOut = Type.Object({
   description: Type.Union([Type.String(), Type.Null()]),
   scopes: Type.Array(Type.String()),
   created_at: Timestamp,
+  tenant_id: Type.Union([Type.String(), Type.Null()], { description: 'the tenant the role belongs to; null for a platform role' }),
 });
 export const RolesResponse = Type.Object({ roles: Type.Array(RoleOut) });
 

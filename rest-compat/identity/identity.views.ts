@@ -22,5 +22,5 @@ export function tenantOut(t: TenantRecord) {
 }
 
 export function roleOut(r: RoleRecord) {
-  return { name: r.name, description: r.description, scopes: r.scopes, created_at: r.createdAt.toISOString() };
+  return { name: r.name, description: r.description, scopes: r.scopes, created_at: r.createdAt.toISOString(), tenant_id: r.tenantId };
 }

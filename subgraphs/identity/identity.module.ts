@@ -38,7 +38,7 @@ export function createIdentityServices(stores: IdentityUnitOfWork, platform: Pla
     auth: new AuthService({ stores, hasher, tokens, verifier, refreshTokenDays: platform.auth.refreshTokenExpireDays, throttle: new LoginThrottle(throttleStore, config.loginThrottle) }),
     users: new UserService(stores, hasher, config.maxPageSize, access),
     tenants: new TenantService(stores),
-    roles: new RoleService(stores),
+    roles: new RoleService(stores, access),
     serviceAccounts: new ServiceAccountService(stores, hasher),
     verifier,
     hasher,

@@ -16,6 +16,8 @@ export interface RoleRecord {
   description: string | null;
   scopes: string[];
   createdAt: Date;
+  /** The tenant whose role it is, or null for a platform role. */
+  tenantId: string | null;
 }
 
 export interface UserRecord {
@@ -81,9 +83,10 @@ export interface UserStore {
 }
 
 export interface RoleStore {
-  findByNames(names: readonly string[]): Promise<RoleRecord[]>;
-  list(): Promise<RoleRecord[]>;
-  create(role: { name: string; description: string | null; scopes: string[] }): Promise<RoleRecord>;
+  /** Roles of these names a tenant may use: platform roles and its own (null: platform roles only). */
+  findByNames(scope: TenantScope | null, names: readonly string[]): Promise<RoleRecord[]>;
+  list(scope: TenantScope): Promise<RoleRecord[]>;
+  create(role: { name: string; description: string | null; scopes: string[]; tenantId: string | null }): Promise<RoleRecord>;
 }
 
 export interface TenantStore {

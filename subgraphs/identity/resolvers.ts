@@ -20,7 +20,7 @@ function userOut(u: UserView) {
 }
 
 function roleOut(r: RoleRecord) {
-  return { name: r.name, description: r.description, scopes: r.scopes };
+  return { name: r.name, description: r.description, scopes: r.scopes, tenantId: r.tenantId };
 }
 
 type Args = Record<string, unknown>;
@@ -59,8 +59,8 @@ export const resolvers: GraphQLResolverMap<IdentityGraphQLContext> = {
     login: async (_: unknown, args: { username: string; password: string; tenantId?: string | null }, ctx: IdentityGraphQLContext) =>
       payload(await ctx.services.auth.login(ctx.caller, { username: args.username, password: args.password, tenantId: args.tenantId ?? 'default' })),
     refreshToken: async (_: unknown, args: { refreshToken: string }, ctx: IdentityGraphQLContext) => payload(await ctx.services.auth.refresh(ctx.caller, args.refreshToken)),
-    createRole: async (_: unknown, args: { name: string; scopes?: string[] | null; description?: string | null }, ctx: IdentityGraphQLContext) =>
-      roleOut(await ctx.services.roles.create(ctx.caller, { name: args.name, scopes: args.scopes ?? undefined, description: args.description })),
+    createRole: async (_: unknown, args: { name: string; scopes?: string[] | null; description?: string | null; tenantId?: string | null }, ctx: IdentityGraphQLContext) =>
+      roleOut(await ctx.services.roles.create(ctx.caller, { name: args.name, scopes: args.scopes ?? undefined, description: args.description, tenantId: args.tenantId ?? undefined })),
     createTenant: async (_: unknown, args: { id: string; name: string }, ctx: IdentityGraphQLContext) => tenantOut(await ctx.services.tenants.create(ctx.caller, args)),
     createUser: async (_: unknown, args: { input: { username: string; password: string; email?: string | null; tenantId?: string | null; roles?: string[] | null; isVerified?: boolean | null } }, ctx: IdentityGraphQLContext) => {
       const i = args.input;

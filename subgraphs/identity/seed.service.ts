@@ -56,13 +56,13 @@ async function ensureUser(
 
 export async function seedIdentity(stores: IdentityUnitOfWork, hasher: PasswordHasher, config: Pick<IdentityConfig, 'seedDevUsers' | 'devAdmin' | 'devUser' | 'platformAdmin'>): Promise<SeedReport> {
   const created: string[] = [];
-  const existingRoles = await stores.roles.findByNames(BUILT_IN_ROLES.map((r) => r.name));
+  const existingRoles = await stores.roles.findByNames(null, BUILT_IN_ROLES.map((r) => r.name));
   for (const role of BUILT_IN_ROLES) {
     if (existingRoles.some((r) => r.name === role.name)) continue;
-    if (await ignoreConflict(() => stores.roles.create({ name: role.name, description: role.description, scopes: [...role.scopes] }))) created.push(`role:${role.name}`);
+    if (await ignoreConflict(() => stores.roles.create({ name: role.name, description: role.description, scopes: [...role.scopes], tenantId: null }))) created.push(`role:${role.name}`);
   }
   await ensureTenant(stores, DEFAULT_TENANT, 'Default tenant', created);
-  const roles = await stores.roles.findByNames(BUILT_IN_ROLES.map((r) => r.name));
+  const roles = await stores.roles.findByNames(null, BUILT_IN_ROLES.map((r) => r.name));
   const roleId = (name: string) => roles.find((r) => r.name === name)!.id;
   if (config.platformAdmin) {
     await ensureTenant(stores, config.platformAdmin.tenantId, 'Platform operators', created);

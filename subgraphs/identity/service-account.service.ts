@@ -11,7 +11,7 @@ import { requirePlatformOperator } from './access.policy';
 import { check, LIMITS, PATTERNS } from './identity.rules';
 import type { Caller } from '../../platform/auth/caller';
 import { DEFAULT_TENANT } from '../../platform/auth/tenant.rule';
-import type { IdentityUnitOfWork } from './identity.types';
+import { ALL_TENANTS, type IdentityUnitOfWork } from './identity.types';
 import type { PasswordHasher } from './password.hasher';
 import { roleNamesOf, scopesOf } from './user.view';
 
@@ -48,8 +48,8 @@ export class ServiceAccountService {
       if ((await s.tenants.findByIds(tenantId, [tenantId])).length === 0) throw new NotFoundError(`Tenant '${tenantId}' not found`);
       // A client id names one account platform-wide (the grant carries no tenant).
       const taken = (await s.users.exists(tenantId, input.name, null)).username || (await s.users.findServiceAccount(input.name)) !== null;
-      if (taken || (await s.roles.findByNames([roleName])).length > 0) throw new ConflictError(`Service account '${input.name}' already exists`);
-      const role = await s.roles.create({ name: roleName, description: input.description ?? `Service account ${input.name}`, scopes });
+      if (taken || (await s.roles.findByNames(ALL_TENANTS, [roleName])).length > 0) throw new ConflictError(`Service account '${input.name}' already exists`);
+      const role = await s.roles.create({ name: roleName, description: input.description ?? `Service account ${input.name}`, scopes, tenantId: null });
       const [actor] = await s.users.findByUsernames(auth.tenantId, [auth.username]);
       const account = await s.users.create({
         username: input.name,

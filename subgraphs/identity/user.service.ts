@@ -78,7 +78,7 @@ export class UserService {
     const passwordHash = await this.hasher.hash(input.password);
     return this.stores.transaction(async (s) => {
       if ((await s.tenants.findByIds(tenantId, [tenantId])).length === 0) throw new NotFoundError(`Tenant '${tenantId}' not found`);
-      const roles = await s.roles.findByNames(roleNames);
+      const roles = await s.roles.findByNames(tenantId, roleNames);
       const missing = roleNames.filter((n) => !roles.some((r) => r.name === n));
       if (missing.length > 0) throw InputError.of(['roles'], `Unknown role(s): ${missing.join(', ')}`);
       const taken = await s.users.exists(tenantId, input.username, email);
@@ -108,7 +108,7 @@ export class UserService {
       if (!user) throw new NotFoundError('User not found');
       await this.access.resolve(caller, user.tenantId, ['userId'], 'identity.users.assignRole');
       if (input.roleName === PLATFORM_ADMIN_ROLE) assertMayGrantOperator(auth);
-      const [role] = await s.roles.findByNames([input.roleName]);
+      const [role] = await s.roles.findByNames(user.tenantId, [input.roleName]);
       if (!role) throw new NotFoundError(`Role '${input.roleName}' not found`);
       if (user.isService) throw new ForbiddenError('Service account roles are managed by service-account routes');
       const assigned = await s.users.assignRole(user.tenantId, user.id, role.id, await this.actorId(s.users, auth.tenantId, auth.username));

@@ -43,7 +43,7 @@ describe('identity subgraph', () => {
     expect(worker.body.data.createUser.tenantId).toBe('acme');
     workerId = worker.body.data.createUser.id;
     acmeUser = (await login(url, 'acme-worker', 'acme-worker-pw', 'acme')).access_token;
-    aliceId = (await harness.db.prisma.user.findUniqueOrThrow({ where: { username: 'alice' } })).id;
+    aliceId = (await harness.db.prisma.user.findFirstOrThrow({ where: { username: 'alice' } })).id;
   });
   afterAll(() => harness.close());
 
@@ -119,9 +119,10 @@ describe('identity subgraph', () => {
   });
 
   it('createRole and assignRole; duplicates are CONFLICT, long names BAD_USER_INPUT', async () => {
-    const role = await gql(url, 'mutation { createRole(name: "gql-auditor", scopes: ["read", "audit"]) { name scopes description } }', {}, root);
+    // A platform role (the operator names no tenant), so acme's admin may assign it.
+    const role = await gql(url, 'mutation { createRole(name: "gql-auditor", scopes: ["read", "audit"]) { name scopes description } }', {}, operator);
     expect(role.body.data.createRole).toEqual({ name: 'gql-auditor', scopes: ['read', 'audit'], description: null });
-    expect((await gql(url, 'mutation { createRole(name: "gql-auditor") { name } }', {}, root)).body.errors?.[0]?.extensions?.code).toBe('CONFLICT');
+    expect((await gql(url, 'mutation { createRole(name: "gql-auditor") { name } }', {}, operator)).body.errors?.[0]?.extensions?.code).toBe('CONFLICT');
     expect((await gql(url, `mutation { createRole(name: "${'x'.repeat(101)}") { name } }`, {}, root)).body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     expect((await gql(url, 'mutation { createRole(name: "x") { name } }', {}, alice)).body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     const assigned = await gql(url, 'mutation ($id: ID!) { assignRole(userId: $id, roleName: "gql-auditor") { username roles scopes } }', { id: workerId }, acmeAdmin);

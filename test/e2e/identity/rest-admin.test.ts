@@ -78,7 +78,7 @@ describe('identity REST: refresh tokens, service accounts, admin and tenant isol
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({ client_id: 'billing-svc', tenant_id: 'default', roles: ['service:billing-svc'], scopes: ['read', 'write'] });
       clientSecret = res.body.client_secret;
-      const row = await harness.db.prisma.user.findUniqueOrThrow({ where: { username: 'billing-svc' } });
+      const row = await harness.db.prisma.user.findFirstOrThrow({ where: { username: 'billing-svc' } });
       expect(row.isService).toBe(true);
       expect(row.passwordHash).toMatch(/^\$scrypt\$/);
       expect(row.passwordHash).not.toContain(clientSecret);
@@ -123,7 +123,7 @@ describe('identity REST: refresh tokens, service accounts, admin and tenant isol
       expect(u.status).toBe(201);
       expect(u.body).toMatchObject({ tenant_id: 'acme', roles: ['user'], scopes: ['read'] });
       acmeUser = (await login(url, 'acme-worker', 'acme-worker-pw', 'acme')).access_token;
-      aliceId = (await harness.db.prisma.user.findUniqueOrThrow({ where: { username: 'alice' } })).id;
+      aliceId = (await harness.db.prisma.user.findFirstOrThrow({ where: { username: 'alice' } })).id;
     });
 
     it('POST /v1/tenants: 409 on a duplicate; only platform operators', async () => {
@@ -132,7 +132,7 @@ describe('identity REST: refresh tokens, service accounts, admin and tenant isol
     });
 
     it('the seeded admin of tenant default is a tenant admin: 403 for another tenant by every route', async () => {
-      const acmeWorker = (await harness.db.prisma.user.findUniqueOrThrow({ where: { username: 'acme-worker' } })).id;
+      const acmeWorker = (await harness.db.prisma.user.findFirstOrThrow({ where: { username: 'acme-worker' } })).id;
       expect((await call(`${url}/v1/users?tenant_id=acme`, { token: defaultAdmin })).status).toBe(403);
       expect((await call(`${url}/v1/users`, { method: 'POST', token: defaultAdmin, json: { username: 'intruder', password: 'intruder-pw', tenant_id: 'acme' } })).status).toBe(403);
       expect((await call(`${url}/v1/users/${acmeWorker}/roles`, { method: 'POST', token: defaultAdmin, json: { role_name: 'admin' } })).status).toBe(404);
@@ -141,7 +141,7 @@ describe('identity REST: refresh tokens, service accounts, admin and tenant isol
       const listed = await call(`${url}/v1/tenants`, { token: defaultAdmin });
       expect(listed.body.tenants.map((t: { id: string }) => t.id)).toEqual(['default']);
       // Nor can it make itself (or anyone) an operator.
-      const self = (await harness.db.prisma.user.findUniqueOrThrow({ where: { username: TEST_ENV.DEV_ADMIN_USERNAME } })).id;
+      const self = (await harness.db.prisma.user.findFirstOrThrow({ where: { username: TEST_ENV.DEV_ADMIN_USERNAME } })).id;
       expect((await call(`${url}/v1/users/${self}/roles`, { method: 'POST', token: defaultAdmin, json: { role_name: 'platform-admin' } })).status).toBe(403);
     });
 
@@ -210,7 +210,7 @@ describe('identity REST: refresh tokens, service accounts, admin and tenant isol
     });
 
     it('assigns a role (409 when already held) and the next login carries it', async () => {
-      const worker = await harness.db.prisma.user.findUniqueOrThrow({ where: { username: 'acme-worker' } });
+      const worker = await harness.db.prisma.user.findFirstOrThrow({ where: { username: 'acme-worker' } });
       await call(`${url}/v1/roles?role_name=acme-editor&scopes=write`, { method: 'POST', token: root });
       const res = await call(`${url}/v1/users/${worker.id}/roles`, { method: 'POST', token: acmeAdmin, json: { role_name: 'acme-editor' } });
       expect(res.status).toBe(200);
@@ -227,6 +227,23 @@ describe('identity REST: refresh tokens, service accounts, admin and tenant isol
     it('GET /v1/me shows the caller\'s own email and tenant', async () => {
       const me = await call(`${url}/v1/me`, { token: acmeAdmin });
       expect(me.body).toEqual({ username: 'acme-boss', tenant_id: 'acme', roles: ['admin', 'user'], scopes: ['admin', 'read', 'write'], email: 'boss@acme.test' });
+    });
+
+    it('a tenant admin\'s roles belong to its tenant: no other tenant sees or assigns them', async () => {
+      const made = await call(`${url}/v1/roles?role_name=acme-approver&scopes=write`, { method: 'POST', token: acmeAdmin });
+      expect(made.status).toBe(200);
+      expect(made.body).toMatchObject({ name: 'acme-approver', tenant_id: 'acme' });
+      // Not visible to, nor assignable in, tenant default; and default may have its own of that name.
+      expect((await call(`${url}/v1/roles`, { token: defaultAdmin })).body.roles.map((r: { name: string }) => r.name)).not.toContain('acme-approver');
+      expect((await call(`${url}/v1/users/${aliceId}/roles`, { method: 'POST', token: defaultAdmin, json: { role_name: 'acme-approver' } })).status).toBe(404);
+      expect((await call(`${url}/v1/roles?role_name=acme-approver`, { method: 'POST', token: defaultAdmin })).status).toBe(200);
+      // A tenant role cannot take a platform role's name, nor name another tenant.
+      expect((await call(`${url}/v1/roles?role_name=admin`, { method: 'POST', token: acmeAdmin })).status).toBe(409);
+      expect((await call(`${url}/v1/roles?role_name=x-role&tenant_id=default`, { method: 'POST', token: acmeAdmin })).status).toBe(403);
+      // The operator makes platform roles, visible to every tenant.
+      const platform = await call(`${url}/v1/roles?role_name=auditor-all&scopes=read`, { method: 'POST', token: root });
+      expect(platform.body).toMatchObject({ name: 'auditor-all', tenant_id: null });
+      expect((await call(`${url}/v1/roles`, { token: acmeAdmin })).body.roles.map((r: { name: string }) => r.name)).toContain('auditor-all');
     });
 
     it('usernames and emails are unique within a tenant, so creating one reveals nothing of other tenants', async () => {

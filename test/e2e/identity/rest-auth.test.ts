@@ -125,7 +125,7 @@ describe('identity REST: authentication', () => {
       // An inactive user and a second tenant to be wrong about.
       const created = await call(`${url}/v1/users`, { method: 'POST', token: adminToken, json: { username: 'dormant', password: 'dormant-password' } });
       expect(created.status).toBe(201);
-      await harness.db.prisma.user.update({ where: { username: 'dormant' }, data: { isActive: false } });
+      await harness.db.prisma.user.updateMany({ where: { username: 'dormant' }, data: { isActive: false } });
       const operator = (await loginOperator(url)).access_token;
       expect((await call(`${url}/v1/tenants`, { method: 'POST', token: operator, json: { id: 'other', name: 'Other' } })).status).toBe(201);
 

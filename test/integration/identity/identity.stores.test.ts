@@ -27,13 +27,13 @@ describe('identity stores on a real database', () => {
     stores = prismaUnitOfWork(db.prisma);
     await seedIdentity(stores, hasher, seedConfig);
     await stores.tenants.create({ id: 'acme', name: 'Acme', metadata: { plan: 'gold' } });
-    const [user] = await stores.roles.findByNames(['user']);
+    const [user] = await stores.roles.findByNames(null, ['user']);
     await stores.users.create({ username: 'acme-1', email: 'a1@acme.test', passwordHash: 'x', tenantId: 'acme', isService: false, isVerified: false, roleIds: [user!.id], assignedBy: null });
   });
   afterAll(() => db.drop());
 
   it('seeds built-in roles, tenant default and the two dev users with scrypt hashes', async () => {
-    const roles = await stores.roles.findByNames(['admin', 'user']);
+    const roles = await stores.roles.findByNames(null, ['admin', 'user']);
     expect(roles.map((r) => [r.name, r.scopes]).sort()).toEqual([['admin', ['read', 'write', 'admin']], ['user', ['read']]]);
     const users = await stores.users.findByUsernames('default', ['admin', 'user']);
     expect(users.map((u) => [u.username, u.roles.map((r) => r.name)]).sort()).toEqual([['admin', ['admin', 'user']], ['user', ['user']]]);
@@ -42,10 +42,10 @@ describe('identity stores on a real database', () => {
   });
 
   it('seeding again changes nothing, not even a password an operator changed', async () => {
-    await db.prisma.user.update({ where: { username: 'admin' }, data: { passwordHash: 'changed-by-operator' } });
+    await db.prisma.user.updateMany({ where: { username: 'admin' }, data: { passwordHash: 'changed-by-operator' } });
     const report = await seedIdentity(stores, hasher, seedConfig);
     expect(report.created).toEqual([]);
-    expect((await db.prisma.user.findUniqueOrThrow({ where: { username: 'admin' } })).passwordHash).toBe('changed-by-operator');
+    expect((await db.prisma.user.findFirstOrThrow({ where: { username: 'admin' } })).passwordHash).toBe('changed-by-operator');
     expect(await db.prisma.role.count({ where: { name: { in: ['admin', 'user'] } } })).toBe(2);
   });
 
@@ -60,11 +60,13 @@ describe('identity stores on a real database', () => {
     expect((await stores.tenants.list('acme')).map((t) => t.id)).toEqual(['acme']);
     expect((await stores.tenants.findByIds('acme', ['default', 'acme'])).map((t) => t.id)).toEqual(['acme']);
     expect((await stores.tenants.list(ALL_TENANTS)).map((t) => t.id)).toEqual(['acme', 'default']);
-    expect(await stores.users.assignRole('default', acmeUser.id, (await stores.roles.findByNames(['admin']))[0]!.id, null)).toBe(false);
+    expect(await stores.users.assignRole('default', acmeUser.id, (await stores.roles.findByNames(null, ['admin']))[0]!.id, null)).toBe(false);
   });
 
   it('unique violations become conflicts', async () => {
-    await expect(stores.roles.create({ name: 'admin', description: null, scopes: [] })).rejects.toBeInstanceOf(ConflictError);
+    await expect(stores.roles.create({ name: 'admin', description: null, scopes: [], tenantId: null })).rejects.toBeInstanceOf(ConflictError);
+    await stores.roles.create({ name: 'acme-editor', description: null, scopes: [], tenantId: 'acme' });
+    await expect(stores.roles.create({ name: 'acme-editor', description: null, scopes: [], tenantId: 'acme' })).rejects.toBeInstanceOf(ConflictError);
     await expect(stores.tenants.create({ id: 'acme', name: 'again', metadata: {} })).rejects.toBeInstanceOf(ConflictError);
     await expect(stores.users.create({ username: 'acme-1', email: null, passwordHash: 'x', tenantId: 'acme', isService: false, isVerified: false, roleIds: [], assignedBy: null }))
       .rejects.toBeInstanceOf(ConflictError);

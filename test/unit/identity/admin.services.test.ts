@@ -15,18 +15,18 @@ const tenant = (id: string): TenantRecord => ({ id, name: id, createdAt: new Dat
 describe('RoleService.create', () => {
   it('creates a role and its event in one transaction', async () => {
     const stores = fakeUnitOfWork({ roles: { findByNames: async () => [], create: async (r) => ({ ...r, id: 'r', createdAt: new Date(0) }) } });
-    const role = await new RoleService(stores).create(ctxOf(), { name: 'auditor', scopes: ['read', 'read', 'audit:read'] });
+    const role = await new RoleService(stores, new TenantAccess(async () => {})).create(ctxOf(), { name: 'auditor', scopes: ['read', 'read', 'audit:read'] });
     expect(role.scopes).toEqual(['read', 'audit:read']);
-    expect(stores.eventsInTransaction).toEqual([expect.objectContaining({ eventType: 'role_created', userId: 'root', eventData: { role_name: 'auditor', scopes: ['read', 'audit:read'] } })]);
+    expect(stores.eventsInTransaction).toEqual([expect.objectContaining({ eventType: 'role_created', userId: 'root', eventData: { role_name: 'auditor', scopes: ['read', 'audit:read'], scope: 'tenant' } })]);
   });
 
   it('refuses non-admins before touching a store', async () => {
-    await expect(new RoleService(fakeUnitOfWork({})).create(ctxOf(plainUser()), { name: 'x' })).rejects.toBeInstanceOf(ForbiddenError);
-    await expect(new RoleService(fakeUnitOfWork({})).create({ correlationId: 'c' }, { name: 'x' })).rejects.toBeInstanceOf(AuthenticationError);
+    await expect(new RoleService(fakeUnitOfWork({}), new TenantAccess(async () => {})).create(ctxOf(plainUser()), { name: 'x' })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(new RoleService(fakeUnitOfWork({}), new TenantAccess(async () => {})).create({ correlationId: 'c' }, { name: 'x' })).rejects.toBeInstanceOf(AuthenticationError);
   });
 
   it('refuses a name over 100 characters, the service: namespace and bad scopes', async () => {
-    const s = new RoleService(fakeUnitOfWork({}));
+    const s = new RoleService(fakeUnitOfWork({}), new TenantAccess(async () => {}));
     await expect(s.create(ctxOf(), { name: 'r'.repeat(101) })).rejects.toMatchObject({ issues: [{ loc: ['role_name'], type: 'string_too_long' }] });
     await expect(s.create(ctxOf(), { name: 'service:x' })).rejects.toBeInstanceOf(InputError);
     await expect(s.create(ctxOf(), { name: 'ok', scopes: ['has space'] })).rejects.toBeInstanceOf(InputError);
@@ -34,8 +34,24 @@ describe('RoleService.create', () => {
 
   it('409 on a duplicate', async () => {
     const stores = fakeUnitOfWork({ roles: { findByNames: async () => [ROLE_USER] } });
-    await expect(new RoleService(stores).create(ctxOf(), { name: 'user' })).rejects.toBeInstanceOf(ConflictError);
+    await expect(new RoleService(stores, new TenantAccess(async () => {})).create(ctxOf(), { name: 'user' })).rejects.toBeInstanceOf(ConflictError);
     expect(stores.events).toEqual([]);
+  });
+});
+
+describe('RoleService: tenant roles', () => {
+  it('a tenant admin creates a role of its own tenant; an operator a platform role unless it names a tenant', async () => {
+    const created: { tenantId: string | null }[] = [];
+    const scopes: unknown[] = [];
+    const stores = () => fakeUnitOfWork({ roles: { findByNames: async (scope) => (scopes.push(scope), []), create: async (r) => (created.push(r), { ...r, id: 'r', createdAt: new Date(0) }) } });
+    const roles = (s: ReturnType<typeof stores>) => new RoleService(s, new TenantAccess(async () => {}));
+    await roles(stores()).create(ctxOf(tenantAdmin('acme')), { name: 'acme-editor' });
+    await expect(roles(stores()).create(ctxOf(tenantAdmin('acme')), { name: 'x-editor', tenantId: 'globex' })).rejects.toBeInstanceOf(ForbiddenError);
+    await roles(stores()).create(op(), { name: 'auditor' });
+    await roles(stores()).create(op(), { name: 'globex-reviewer', tenantId: 'globex' });
+    expect(created.map((r) => r.tenantId)).toEqual(['acme', null, 'globex']);
+    // Name clashes are checked against platform roles and the tenant's own; a platform role against every tenant's.
+    expect(scopes).toEqual(['acme', ALL_TENANTS, 'globex']);
   });
 });
 
@@ -43,10 +59,10 @@ describe('RoleService.list', () => {
   it('hides service-account roles from everyone but platform operators', async () => {
     const svc = { ...ROLE_USER, id: 's', name: 'service:billing' };
     const stores = fakeUnitOfWork({ roles: { list: async () => [ROLE_ADMIN, svc, ROLE_USER] } });
-    expect((await new RoleService(stores).list(ctxOf(tenantAdmin('acme')))).map((r) => r.name)).toEqual(['admin', 'user']);
-    expect((await new RoleService(stores).list(ctxOf())).map((r) => r.name)).toEqual(['admin', 'user']);
-    expect((await new RoleService(stores).list(op())).map((r) => r.name)).toEqual(['admin', 'service:billing', 'user']);
-    await expect(new RoleService(stores).list({ correlationId: 'c' })).rejects.toBeInstanceOf(AuthenticationError);
+    expect((await new RoleService(stores, new TenantAccess(async () => {})).list(ctxOf(tenantAdmin('acme')))).map((r) => r.name)).toEqual(['admin', 'user']);
+    expect((await new RoleService(stores, new TenantAccess(async () => {})).list(ctxOf())).map((r) => r.name)).toEqual(['admin', 'user']);
+    expect((await new RoleService(stores, new TenantAccess(async () => {})).list(op())).map((r) => r.name)).toEqual(['admin', 'service:billing', 'user']);
+    await expect(new RoleService(stores, new TenantAccess(async () => {})).list({ correlationId: 'c' })).rejects.toBeInstanceOf(AuthenticationError);
   });
 });
 
@@ -89,7 +105,7 @@ describe('UserService', () => {
     const created: unknown[] = [];
     const stores = fakeUnitOfWork({
       tenants: { findByIds: async (scope, ids) => (scope === 'acme' && ids[0] === 'acme' ? [tenant('acme')] : []) },
-      roles: { findByNames: async (names) => [ROLE_USER, ROLE_ADMIN].filter((r) => names.includes(r.name)) },
+      roles: { findByNames: async (_scope, names) => [ROLE_USER, ROLE_ADMIN].filter((r) => names.includes(r.name)) },
       users: {
         exists: async () => ({ username: false, email: false }),
         findByUsernames: async () => [userRecord({ id: '22222222-2222-4222-8222-222222222222', username: 'acme-admin', tenantId: 'acme' })],

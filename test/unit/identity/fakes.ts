@@ -72,8 +72,8 @@ export function fakeHasher(): PasswordHasher & { dummyCalls: number; verifyCalls
   return h;
 }
 
-export const ROLE_ADMIN: RoleRecord = { id: '00000000-0000-4000-8000-00000000000a', name: 'admin', description: null, scopes: ['read', 'write', 'admin'], createdAt: new Date(0) };
-export const ROLE_USER: RoleRecord = { id: '00000000-0000-4000-8000-00000000000b', name: 'user', description: null, scopes: ['read'], createdAt: new Date(0) };
+export const ROLE_ADMIN: RoleRecord = { id: '00000000-0000-4000-8000-00000000000a', name: 'admin', description: null, scopes: ['read', 'write', 'admin'], createdAt: new Date(0), tenantId: null };
+export const ROLE_USER: RoleRecord = { id: '00000000-0000-4000-8000-00000000000b', name: 'user', description: null, scopes: ['read'], createdAt: new Date(0), tenantId: null };
 
 export function userRecord(overrides: Partial<UserRecord> = {}): UserRecord {
   return {
