@@ -10,9 +10,9 @@ import { createLogger } from '../../../platform/logging/logger';
 import { PROJECT_ROOT } from '../../../platform/project-root';
 import { composeRegistry } from '../../../router/compose';
 import { notesService } from '../../fixtures/notes/subgraph';
-import { startServices, type Harness } from '../../support/service-harness';
+import { TEST_JWT_SECRET } from '../../support/service-harness';
 import { until } from '../../support/waiting';
-import { gql, tenantToken } from '../router/platform.support';
+import { gql, startPlatform, tenantToken, type Platform } from '../router/platform.support';
 
 jest.setTimeout(90_000);
 
@@ -20,7 +20,7 @@ jest.setTimeout(90_000);
 const services = [...SERVICES.filter((s) => s.name !== 'gateway'), notesService, ...SERVICES.filter((s) => s.name === 'gateway')];
 const registry = registryOf(services);
 
-let harness: Harness;
+let platform: Platform;
 let relay: { stop(): Promise<void> }[] = [];
 let gateway: string;
 
@@ -28,25 +28,14 @@ beforeAll(async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'supergraph-'));
   const supergraph = path.join(dir, 'supergraph.graphql');
   fs.writeFileSync(supergraph, composeRegistry(registry, PROJECT_ROOT));
-  // Ephemeral ports: every service's URL is told to the others through <NAME>_URL.
-  const backends = await startServices(services.filter((s) => s.name !== 'gateway'), { PASSWORD_SCRYPT_LOG_N: '10' }, { registry });
-  const urls = Object.fromEntries(Object.entries(backends.services).map(([name, s]) => [`${name.toUpperCase()}_URL`, s.url]));
-  const front = await startServices(services.filter((s) => s.name === 'gateway'), { ...urls, SUPERGRAPH_PATH: supergraph, RATE_LIMIT_BURST: '100000' }, { db: backends.db, registry });
-  gateway = front.services.gateway!.url;
-  relay = startOutboxTask({ running: services, registry, db: backends.db, env: { ...backends.env, ...urls }, logger: createLogger('ERROR', 'relay'), jwtSecret: backends.config.auth.jwtSecret });
-  harness = {
-    ...backends,
-    services: { ...backends.services, ...front.services },
-    close: async () => {
-      await front.close();
-      await backends.close();
-    },
-  };
+  platform = await startPlatform({ PASSWORD_SCRYPT_LOG_N: '10', SUPERGRAPH_PATH: supergraph }, services);
+  gateway = platform.gateway;
+  relay = startOutboxTask({ running: services, registry, db: platform.db, env: platform.env, logger: createLogger('ERROR', 'relay'), jwtSecret: TEST_JWT_SECRET });
 });
 
 afterAll(async () => {
   for (const r of relay) await r.stop();
-  await harness?.close();
+  await platform?.close();
 });
 
 it('the gateway proxies the routes its manifest declares, pinned to the caller\'s tenant', async () => {
@@ -65,7 +54,7 @@ it('the gateway proxies the routes its manifest declares, pinned to the caller\'
 });
 
 it('the router composes it and joins its notes with identity\'s users', async () => {
-  const res = await fetch(`${harness.services.identity!.url}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'admin-dev-password' }) });
+  const res = await fetch(`${platform.identity}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'admin-dev-password' }) });
   const token = ((await res.json()) as { access_token: string }).access_token;
   const added = await gql(gateway, 'mutation { addNote(text: "through the router") { id } }', { token });
   expect(added.body.errors).toBeUndefined();
@@ -84,7 +73,7 @@ it('the outbox relay delivers its audit events to the ledger', async () => {
 });
 
 it('its health, readiness and OpenAPI routes come from the kernel', async () => {
-  const url = harness.services.notes!.url;
+  const url = platform.urls.notes!;
   expect((await fetch(`${url}/healthz`)).status).toBe(200);
   expect(await (await fetch(`${url}/readyz`)).json()).toMatchObject({ status: 'ready' });
   const doc = await (await fetch(`${url}/docs/openapi.json`)).json() as { paths: Record<string, unknown> };

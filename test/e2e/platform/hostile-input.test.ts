@@ -6,7 +6,8 @@
 // chain still verifies. A new service is walked by being in the registry.
 import { SignJWT } from 'jose';
 import { registryOf, SERVICES } from '../../../launcher/registry';
-import { startServices, TEST_JWT_SECRET, type Harness } from '../../support/service-harness';
+import { TEST_JWT_SECRET } from '../../support/service-harness';
+import { startPlatform, type Platform } from '../router/platform.support';
 
 jest.setTimeout(240_000);
 
@@ -19,10 +20,9 @@ const ENV = {
   IP_RATE_LIMIT_PER_SECOND: '0',
 };
 
-let backends: Harness;
-let front: Harness;
+let platform: Platform;
 let gateway: string;
-const urls: Record<string, string> = {};
+let urls: Record<string, string> = {};
 let token: string;
 let operator: string;
 
@@ -80,11 +80,8 @@ function hostileBodies(): Record<string, string> {
 const HOSTILE_QUERY = ['%00', '1e20', '-1', '1e400', 'dToA', '0000-01-01', '%ED%A0%80', 'x'.repeat(3000), '[object Object]', 'NaN'];
 
 beforeAll(async () => {
-  backends = await startServices(SERVICES.filter((s) => s.name !== 'gateway'), ENV);
-  for (const [name, s] of Object.entries(backends.services)) urls[name] = s.url;
-  const env = Object.fromEntries(Object.entries(urls).map(([n, u]) => [`${n.toUpperCase().replace(/-/g, '_')}_URL`, u]));
-  front = await startServices(SERVICES.filter((s) => s.name === 'gateway'), { ...ENV, ...env }, { db: backends.db });
-  gateway = front.services.gateway!.url;
+  platform = await startPlatform(ENV);
+  ({ gateway, urls } = platform);
   const login = async (username: string, password: string, tenant: string) =>
     ((await (await fetch(`${urls.identity}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password, tenant_id: tenant }) })).json()) as { access_token: string }).access_token;
   token = await login('admin', 'admin-dev-password', 'default');
@@ -94,10 +91,7 @@ beforeAll(async () => {
   expect(ok.status).toBe(200);
 });
 
-afterAll(async () => {
-  await front?.close();
-  await backends?.close();
-});
+afterAll(async () => platform?.close());
 
 interface Route {
   service: string;

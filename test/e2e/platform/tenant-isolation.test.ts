@@ -11,7 +11,7 @@ import {
 } from 'graphql';
 import { registryOf, SERVICES } from '../../../launcher/registry';
 import { readSubgraphSchema } from '../../../platform/graphql/subgraph-schema';
-import { startServices, type Harness } from '../../support/service-harness';
+import { startPlatform, type Platform } from '../router/platform.support';
 
 jest.setTimeout(180_000);
 
@@ -38,10 +38,9 @@ interface Attempt {
   sent: string;
 }
 
-let backends: Harness;
-let front: Harness;
+let platform: Platform;
 let gateway: string;
-const urls: Record<string, string> = {};
+let urls: Record<string, string> = {};
 const tokens: { a: string; b: string } = { a: '', b: '' };
 /** Strings only tenant A's data contains: its records' ids, a secret in its events, its usernames. */
 const markers: string[] = [SECRET, 'alpha-admin', 'alpha-user'];
@@ -62,12 +61,8 @@ async function login(username: string, password: string, tenantId: string): Prom
 }
 
 beforeAll(async () => {
-  const services = SERVICES.filter((s) => s.name !== 'gateway');
-  backends = await startServices(services, ENV);
-  for (const [name, s] of Object.entries(backends.services)) urls[name] = s.url;
-  const env = Object.fromEntries(Object.entries(urls).map(([n, u]) => [`${n.toUpperCase().replace(/-/g, '_')}_URL`, u]));
-  front = await startServices(SERVICES.filter((s) => s.name === 'gateway'), { ...ENV, ...env }, { db: backends.db });
-  gateway = front.services.gateway!.url;
+  platform = await startPlatform(ENV);
+  ({ gateway, urls } = platform);
 
   // Tenant A (`default`): its admin writes events carrying the secret.
   tokens.a = await login('alpha-admin', 'alpha-admin-password', A);
@@ -75,10 +70,10 @@ beforeAll(async () => {
     method: 'POST', token: tokens.a, body: JSON.stringify({ tenant_id: A, event_type: 'kyc_check', event_data: { note: SECRET }, user_id: 'alpha-admin', correlation_id: `corr-${SECRET}` }),
   });
   ids.event = (JSON.parse(appended.text) as { id: string }).id;
-  const users = await backends.db.prisma.user.findMany({ where: { tenantId: A }, orderBy: { username: 'asc' } });
+  const users = await platform.db.prisma.user.findMany({ where: { tenantId: A }, orderBy: { username: 'asc' } });
   ids.user = users[0]!.id;
   ids.otherUser = users[1]!.id;
-  const chain = await backends.db.prisma.ledgerEvent.findUniqueOrThrow({ where: { id: ids.event } });
+  const chain = await platform.db.prisma.ledgerEvent.findUniqueOrThrow({ where: { id: ids.event } });
   markers.push(ids.event, ids.user, ids.otherUser, chain.chainHash, chain.contentHash);
 
   // Tenant B and its admin (the most a tenant can give anyone), made by the platform operator.
@@ -90,10 +85,7 @@ beforeAll(async () => {
   tokens.b = await login('bravo-admin', 'bravo-admin-password', B);
 });
 
-afterAll(async () => {
-  await front?.close();
-  await backends?.close();
-});
+afterAll(async () => platform?.close());
 
 /** What of tenant A's is visible to B: nothing, or the route leaks. */
 function leaked(attempts: Attempt[]): { door: string; status: number; marker: string }[] {
@@ -107,9 +99,9 @@ function serverErrors(attempts: Attempt[]): Attempt[] {
 /** A's data as the outside world can count it: nothing B does may change it. */
 async function snapshotOfA(): Promise<unknown> {
   const [events, users, roles] = await Promise.all([
-    backends.db.prisma.ledgerEvent.count({ where: { tenantId: A } }),
-    backends.db.prisma.user.findMany({ where: { tenantId: A }, select: { username: true, isActive: true, roles: { select: { roleId: true } } }, orderBy: { username: 'asc' } }),
-    backends.db.prisma.role.count(),
+    platform.db.prisma.ledgerEvent.count({ where: { tenantId: A } }),
+    platform.db.prisma.user.findMany({ where: { tenantId: A }, select: { username: true, isActive: true, roles: { select: { roleId: true } } }, orderBy: { username: 'asc' } }),
+    platform.db.prisma.role.count(),
   ]);
   return { events, users, roles };
 }

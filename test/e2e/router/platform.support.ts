@@ -1,37 +1,49 @@
-// The real identity and ledger services plus the gateway, each on an ephemeral port over one
-// fresh database, for end-to-end tests through the router with real clients.
-import { identityService } from '../../../subgraphs/identity';
-import { ledgerService } from '../../../subgraphs/ledger';
-import { gatewayService } from '../../../router';
+// The whole platform as the registry lists it: every service on an ephemeral port over one fresh
+// database, the gateway last and told where each one is, for end-to-end tests through the router
+// and the REST ports with real clients. A new service is started here by being in the registry.
 import type { Server } from 'node:http';
-import type { Env } from '../../../platform/service';
+import { registryOf, SERVICES } from '../../../launcher/registry';
+import type { Env, ServiceDefinition } from '../../../platform/service';
 import { AccessTokens } from '../../../platform/auth/jwt';
+import type { TestDatabase } from '../../support/database';
 import { startServices, TEST_JWT_SECRET, type Harness } from '../../support/service-harness';
 
 export interface Platform {
   gateway: string;
   identity: string;
   ledger: string;
+  /** Every running service's URL by name. */
+  urls: Record<string, string>;
+  db: TestDatabase;
+  /** The environment the services were built with (including every `<NAME>_URL`). */
+  env: Env;
   /** The ledger's HTTP server, for tests that watch what reaches it (e.g. WebSocket upgrades). */
   ledgerServer: Server;
-  login(username: string, password: string): Promise<string>;
+  login(username: string, password: string, tenantId?: string): Promise<string>;
   close(): Promise<void>;
 }
 
 export const DEV = { admin: { username: 'admin', password: 'admin-dev-password' }, user: { username: 'user', password: 'user-dev-password' } };
 
-export async function startPlatform(env: Env = {}): Promise<Platform> {
-  const backends: Harness = await startServices([identityService, ledgerService], env);
-  const identity = backends.services.identity!.url;
-  const ledger = backends.services.ledger!.url;
-  const front = await startServices([gatewayService], { RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000', IP_RATE_LIMIT_PER_SECOND: '100000', IP_RATE_LIMIT_BURST: '100000', ...env, IDENTITY_URL: identity, LEDGER_URL: ledger }, { db: backends.db });
+export async function startPlatform(env: Env = {}, services: readonly ServiceDefinition[] = SERVICES): Promise<Platform> {
+  const registry = registryOf(services);
+  const backends: Harness = await startServices(services.filter((s) => s.name !== 'gateway'), env, { registry });
+  const urls = Object.fromEntries(Object.entries(backends.services).map(([name, s]) => [name, s.url]));
+  const urlEnv = Object.fromEntries(Object.entries(urls).map(([name, url]) => [`${name.toUpperCase().replace(/-/g, '_')}_URL`, url]));
+  const limits = { RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000', IP_RATE_LIMIT_PER_SECOND: '100000', IP_RATE_LIMIT_BURST: '100000' };
+  const front = await startServices(services.filter((s) => s.name === 'gateway'), { ...limits, ...env, ...urlEnv }, { db: backends.db, registry });
+  const identity = urls.identity!;
+  const ledger = urls.ledger!;
   return {
     gateway: front.services.gateway!.url,
     identity,
     ledger,
+    urls,
+    db: backends.db,
+    env: { ...backends.env, ...urlEnv },
     ledgerServer: backends.services.ledger!.built.app.server,
-    async login(username, password) {
-      const res = await fetch(`${identity}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) });
+    async login(username, password, tenantId?: string) {
+      const res = await fetch(`${identity}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password, ...(tenantId ? { tenant_id: tenantId } : {}) }) });
       if (!res.ok) throw new Error(`login failed: ${res.status} ${await res.text()}`);
       return ((await res.json()) as { access_token: string }).access_token;
     },
