@@ -160,9 +160,10 @@ export function prepareAppend(input: AppendInput): PreparedAppend {
       }
     }
   }
+  // checkString above refused a missing tenant, so it is a string from here on.
   if (issues.length > 0) throw new InputError(issues);
   return {
-    tenantId: input.tenantId,
+    tenantId: input.tenantId!,
     eventType: input.eventType,
     eventDataText,
     userId: input.userId ?? null,
@@ -171,6 +172,11 @@ export function prepareAppend(input: AppendInput): PreparedAppend {
     idempotencyKey: input.idempotencyKey ?? null,
     writtenBy: null,
   };
+}
+
+/** The tenant a caller acts in when its request names none (undefined for an anonymous caller without a gateway header). */
+function tenantOfCaller(caller: Caller): string | undefined {
+  return caller.headerTenant ?? caller.auth?.tenantId;
 }
 
 /** Event types only the platform's own services may write (identity's authentication trail). */
@@ -198,8 +204,9 @@ export class LedgerService {
   }
 
   async append(caller: Caller, input: AppendInput): Promise<AppendResult> {
-    // Shape first (a missing tenant is a 422), then whether this caller may write there.
-    const prepared = prepareAppend(input);
+    // A tenant the input does not name is the caller's (a token's, or the gateway's header); then
+    // the shape (a tenant nobody names is a 422), then whether this caller may write there.
+    const prepared = prepareAppend({ ...input, tenantId: input.tenantId ?? tenantOfCaller(caller) });
     await this.access.resolve(caller, prepared.tenantId, ['tenantId'], 'ledger.append');
     // Anyone could otherwise forge, say, `auth_login_succeeded` for anyone.
     if (SERVICE_ONLY_EVENT_PREFIXES.some((p) => prepared.eventType.startsWith(p)) && !caller.auth?.isService) {

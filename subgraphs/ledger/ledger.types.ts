@@ -20,7 +20,8 @@ export interface LedgerEvent {
 }
 
 export interface AppendInput {
-  tenantId: string;
+  /** The tenant to append to; the caller's when absent (GraphQL; REST always names it). */
+  tenantId?: string;
   eventType: string;
   eventData: Record<string, unknown>;
   userId?: string | null;

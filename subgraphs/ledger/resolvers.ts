@@ -55,7 +55,7 @@ export const resolvers = {
   Mutation: {
     appendLedgerEvent: async (_: unknown, { input }: { input: Record<string, unknown> }, ctx: Ctx) => {
       const { event } = await ctx.service.append(callerOf(ctx), {
-        tenantId: input.tenantId as string,
+        tenantId: (input.tenantId as string | null) ?? undefined,
         eventType: input.eventType as string,
         eventData: input.eventData as Record<string, unknown>,
         userId: input.userId as string | null,

@@ -55,6 +55,18 @@ describe('queries and mutation', () => {
     expect(v.data.verifyLedger).toEqual({ valid: true, totalEvents: 3, error: null });
   });
 
+  it('takes the tenant from the token when the input names none; a missing eventType is named in GraphQL terms', async () => {
+    const tokenC = await tokens.issue({ username: 'carol', tenantId: 'gql-c', roles: ['user'], scopes: ['read', 'write'] });
+    const r = await gql(APPEND, { input: { eventType: 'no_tenant_named', eventData: {} } }, tokenC);
+    expect(r.errors).toBeUndefined();
+    expect(r.data.appendLedgerEvent).toMatchObject({ tenantId: 'gql-c', eventType: 'no_tenant_named' });
+    const bad = await gql('mutation { appendLedgerEvent(input: { eventType: "", eventData: {} }) { id } }', {}, tokenC);
+    expect(bad.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'eventType' });
+    // Anonymous callers (trust-the-gateway mode) still need a tenant from somewhere.
+    const anon = await gql(APPEND, { input: { eventType: 'x', eventData: {} } });
+    expect(anon.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'tenantId' });
+  });
+
   it('refuses another tenant with FORBIDDEN and never returns its data', async () => {
     const append = await gql(APPEND, { input: { tenantId: 'gql-a', eventType: 'x', eventData: {} } }, tokenB);
     expect(append.errors[0].extensions.code).toBe('FORBIDDEN');
