@@ -136,6 +136,10 @@ describe('router through the gateway', () => {
     expect(registered.body.data.me.username).toBe('user');
     const byHash = await fetch(`${p.gateway}/graphql?extensions=${encodeURIComponent(JSON.stringify(extensions))}`, { headers: { authorization: `Bearer ${user}`, 'apollo-require-preflight': 'true' } });
     expect(((await byHash.json()) as { data: { me: { username: string } } }).data.me.username).toBe('user');
+    // A plain GET without a preflight-forcing header is refused by CSRF prevention (docs/router.md).
+    const plain = await fetch(`${p.gateway}/graphql?extensions=${encodeURIComponent(JSON.stringify(extensions))}`, { headers: { authorization: `Bearer ${user}` } });
+    expect(plain.status).toBe(400);
+    expect(await plain.text()).toMatch(/CSRF|preflight/i);
     const wrongHash = await gql(p.gateway, '{ me { tenantId } }', { token: user, extensions });
     expect(wrongHash.status).toBe(400);
     expect(wrongHash.body.errors?.[0]?.message).toBe('provided sha does not match query');
