@@ -23,8 +23,3 @@ export function requireAuth(caller: Caller): AuthContext {
   if (!caller.auth) throw new AuthenticationError('Not authenticated');
   return caller.auth;
 }
-
-/** A caller for work the platform does itself (seeding, relays, tests). */
-export function systemCaller(correlationId: string, auth?: AuthContext): Caller {
-  return { auth, correlationId };
-}

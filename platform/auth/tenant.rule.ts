@@ -22,11 +22,6 @@ export function assertTenantAccess(auth: AuthContext, tenantId: string): void {
   if (!canActForTenant(auth, tenantId)) throw new ForbiddenError(TENANT_FORBIDDEN);
 }
 
-/** Whether an authenticated caller acts outside its home tenant (operators are audited for it). */
-export function crossesTenant(auth: AuthContext | undefined, tenantId: string): boolean {
-  return auth !== undefined && !auth.isService && auth.tenantId !== tenantId;
-}
-
 /**
  * The tenant a domain operation acts in. `requested` is the tenant the request names (query,
  * body or argument; undefined when it names none); `field` says which input named it, for the 422

@@ -6,14 +6,13 @@
 import { Stream } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { InputError, type InputIssue } from '../errors/domain-errors';
-
-const UNSAFE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+import { unstorableText } from '../text';
 
 /** Why a string may not enter the platform, or undefined when it may. */
 export function unsafeTextProblem(value: string): string | undefined {
-  const match = UNSAFE.exec(value);
-  if (!match) return undefined;
-  return match[0] === '\u0000' ? 'NUL (\\u0000) is not allowed' : 'a lone UTF-16 surrogate is not allowed';
+  const problem = unstorableText(value);
+  if (!problem) return undefined;
+  return problem === 'nul' ? 'NUL (\\u0000) is not allowed' : 'a lone UTF-16 surrogate is not allowed';
 }
 
 function checkFields(fields: unknown, prefix: string, issues: InputIssue[]): void {

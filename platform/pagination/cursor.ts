@@ -4,6 +4,7 @@
 // an InputError naming the caller's argument, never a value that reaches a query. (A NUL that
 // slipped through once made PostgreSQL refuse the query: a 500 instead of a 422.)
 import { InputError } from '../errors/domain-errors';
+import { unstorableText } from '../text';
 
 /** Longer inputs are refused before decoding (REST routes also cap the parameter at this). */
 export const MAX_CURSOR_LENGTH = 1024;
@@ -65,7 +66,7 @@ function seqText(value: number): string {
 
 /** Well-formed UTF-16 (no lone surrogates) and no NUL, which PostgreSQL text cannot hold. */
 function isCleanText(text: string): boolean {
-  return !text.includes('\u0000') && !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
+  return unstorableText(text) === undefined;
 }
 
 /** The value after `<kind>:`, or undefined when the cursor is not exactly one this module makes. */

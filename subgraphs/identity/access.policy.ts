@@ -1,7 +1,7 @@
 // Who may do what in identity, on the platform's one tenant rule (platform/auth/tenant.rule.ts).
 // A tenant's admin manages its own tenant; platform operators any tenant; every service method
 // starts with one of these checks.
-import { assertAdmin, assertPlatformOperator, isPlatformOperator, type AuthContext } from '../../platform/auth/auth-context';
+import { assertAdmin, assertPlatformOperator, type AuthContext } from '../../platform/auth/auth-context';
 import { requireAuth, type Caller } from '../../platform/auth/caller';
 import { actsForAnyTenant } from '../../platform/auth/tenant.rule';
 import { ALL_TENANTS, type TenantScope } from './identity.types';
@@ -23,5 +23,3 @@ export function requirePlatformOperator(caller: Caller): AuthContext {
 export function readScopeOf(auth: AuthContext): TenantScope {
   return actsForAnyTenant(auth) ? ALL_TENANTS : auth.tenantId;
 }
-
-export { isPlatformOperator };

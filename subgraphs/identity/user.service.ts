@@ -3,10 +3,10 @@
 import { AuthenticationError, ConflictError, ForbiddenError, InputError, NotFoundError } from '../../platform/errors/domain-errors';
 import { auditEvent } from '../../platform/outbox/outbox.writer';
 import { IDENTITY_EVENTS } from './audit.events';
-import { PLATFORM_ADMIN_ROLE, type AuthContext } from '../../platform/auth/auth-context';
+import { isPlatformOperator, PLATFORM_ADMIN_ROLE, type AuthContext } from '../../platform/auth/auth-context';
 import { requireAuth, type Caller } from '../../platform/auth/caller';
 import type { TenantAccess } from '../../platform/auth/tenant-access';
-import { isPlatformOperator, readScopeOf, requireAdmin } from './access.policy';
+import { readScopeOf, requireAdmin } from './access.policy';
 import { check, LIMITS, PATTERNS } from './identity.rules';
 import type { IdentityUnitOfWork, UserView } from './identity.types';
 import type { PasswordHasher } from './password.hasher';

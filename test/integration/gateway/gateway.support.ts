@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import Redis from 'ioredis';
 import { AccessTokens } from '../../../platform/auth/jwt';
 import type { Env } from '../../../platform/service';
 import { composeSupergraph } from '../../../router/compose';
@@ -37,4 +38,17 @@ export async function deadUrl(): Promise<string> {
   const port = (server.address() as net.AddressInfo).port;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return `http://127.0.0.1:${port}`;
+}
+
+/** Whether Redis answers at `url` (the shared-bucket tests need it). */
+export async function redisAvailable(url: string): Promise<boolean> {
+  const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  try {
+    await r.connect();
+    return (await r.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    r.disconnect();
+  }
 }

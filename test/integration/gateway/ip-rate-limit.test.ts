@@ -5,10 +5,9 @@
 // all of 127.0.0.0/8, so requests are sent from 127.0.0.2, 127.0.0.3, ...
 import http from 'node:http';
 import { randomInt } from 'node:crypto';
-import Redis from 'ioredis';
 import WebSocket from 'ws';
 import { startFakeBackend, type FakeBackend } from '../../support/fixtures/fake-backend';
-import { deadUrl, fixtureSupergraphFile, startGateway, tokenFor } from './gateway.support';
+import { deadUrl, fixtureSupergraphFile, redisAvailable, startGateway, tokenFor } from './gateway.support';
 
 jest.setTimeout(60_000);
 
@@ -51,17 +50,6 @@ async function refusedWithin<T extends { status: number }>(tries: number, send: 
   return answer;
 }
 
-async function redisAvailable(): Promise<boolean> {
-  const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  try {
-    await r.connect();
-    return (await r.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    r.disconnect();
-  }
-}
 
 describe('per-address rate limit before authentication', () => {
   let ledger: FakeBackend;
@@ -133,7 +121,7 @@ describe('per-address rate limit before authentication', () => {
   });
 
   it('shares one budget per address between two gateways through Redis', async () => {
-    if (!(await redisAvailable())) {
+    if (!(await redisAvailable(REDIS_URL))) {
       if (process.env.REDIS_URL) throw new Error(`REDIS_URL is set but ${REDIS_URL} is not reachable`);
       console.warn('Redis not reachable: shared per-address bucket test skipped (set REDIS_URL to require it)');
       return;

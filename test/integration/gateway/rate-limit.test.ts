@@ -2,25 +2,13 @@
 // Retry-After and RateLimit-* headers, another tenant is unaffected, and the tenant recovers
 // once the bucket refills. With REDIS_URL two gateways spend one shared budget.
 import { randomUUID } from 'node:crypto';
-import Redis from 'ioredis';
 import { startFakeBackend, type FakeBackend } from '../../support/fixtures/fake-backend';
-import { deadUrl, fixtureSupergraphFile, startGateway, tokenFor } from './gateway.support';
+import { deadUrl, fixtureSupergraphFile, redisAvailable, startGateway, tokenFor } from './gateway.support';
 
 jest.setTimeout(60_000);
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-async function redisAvailable(): Promise<boolean> {
-  const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  try {
-    await r.connect();
-    return (await r.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    r.disconnect();
-  }
-}
 
 describe('rate limit', () => {
   let ledger: FakeBackend;
@@ -67,7 +55,7 @@ describe('rate limit', () => {
   });
 
   it('shares one budget between two gateways through Redis', async () => {
-    if (!(await redisAvailable())) {
+    if (!(await redisAvailable(REDIS_URL))) {
       // Asked for explicitly (CI sets REDIS_URL): an unreachable Redis is a failure, not a skip.
       if (process.env.REDIS_URL) throw new Error(`REDIS_URL is set but ${REDIS_URL} is not reachable`);
       console.warn('Redis not reachable: shared-bucket test skipped (set REDIS_URL to require it)');
