@@ -1,0 +1,68 @@
+// One way for a service to call another's REST API: JSON in and out, the caller's bearer token
+// and tenant forwarded, a timeout, and errors that say whether a retry can help. The typed
+// clients beside this file are thin wrappers that name the routes.
+
+export interface ServiceCallContext {
+  /** The caller's bearer token, forwarded so the callee applies its own tenant rule. */
+  token?: string;
+  tenantId?: string;
+  correlationId?: string;
+}
+
+export class ServiceCallError extends Error {
+  override name = 'ServiceCallError';
+  constructor(
+    message: string,
+    /** The callee's status; undefined when it could not be reached. */
+    readonly status: number | undefined,
+    /** The callee's parsed error body (`{detail: ...}`), when it sent one. */
+    readonly body: unknown,
+  ) {
+    super(message);
+  }
+
+  get retryable(): boolean {
+    return this.status === undefined || this.status >= 500 || this.status === 429 || this.status === 408;
+  }
+}
+
+export interface ServiceRequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  body?: unknown;
+  query?: Record<string, string | number | undefined>;
+  timeoutMs?: number;
+}
+
+export async function serviceRequest<T>(
+  baseUrl: string, path: string, context: ServiceCallContext, options: ServiceRequestOptions = {},
+): Promise<T> {
+  const url = new URL(path, baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+  for (const [key, value] of Object.entries(options.query ?? {})) {
+    if (value !== undefined) url.searchParams.set(key, String(value));
+  }
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  if (context.token) headers.authorization = `Bearer ${context.token}`;
+  if (context.tenantId) headers['x-tenant-id'] = context.tenantId;
+  if (context.correlationId) headers['x-correlation-id'] = context.correlationId;
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: AbortSignal.timeout(options.timeoutMs ?? 5_000),
+    });
+  } catch (err) {
+    throw new ServiceCallError(`${url.origin} unreachable: ${(err as Error).message}`, undefined, undefined);
+  }
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  if (!res.ok) throw new ServiceCallError(`${url.pathname} answered ${res.status}`, res.status, parsed);
+  return parsed as T;
+}
