@@ -19,6 +19,7 @@ import type { RouterContext } from '../router.context';
 import type { SupergraphModel } from '../supergraph/supergraph.model';
 import { forwardUpload, type UploadForwarderOptions } from '../uploads/upload.forwarder';
 import { formatRouterError } from './error-format';
+import { graphqlRefusals } from './graphql-refusals';
 import { guardOperation, type GuardLimits } from './operation-guard';
 
 export interface GraphQLRouteOptions {
@@ -68,6 +69,7 @@ export async function mountGraphQLRoute(app: FastifyInstance, options: GraphQLRo
   await app.register(async (scope) => {
     // Multipart bodies are read by graphql-upload-ts from the raw request, so Fastify leaves them alone.
     scope.addContentTypeParser('multipart/form-data', (_req, _payload, done) => done(null));
+    scope.addHook('onSend', graphqlRefusals);
     scope.route({ method: ['GET', 'POST'], url: '/graphql', schema: { hide: true }, handler: (request, reply) => handle(server, options, request, reply) });
   });
   return server;

@@ -19,7 +19,7 @@ export interface LedgerGraphQLContext {
   service: LedgerService;
   loaders: { auditTrail: DataLoader<AuditTrailKey, LedgerEvent[], string> };
   /** Present on graphql-ws connections only (see ledger.subscriptions.ts). */
-  subscribeAppends?: (eventType: string | undefined) => Promise<AsyncIterableIterator<LedgerEvent>>;
+  subscribeAppends?: (eventType: string | undefined, afterSeq: number | undefined) => Promise<AsyncIterableIterator<LedgerEvent>>;
 }
 
 export function ledgerContext(caller: Caller, service: LedgerService, requireAuth: boolean): LedgerGraphQLContext {

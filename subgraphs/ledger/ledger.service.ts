@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { hasScope } from '../../platform/auth/auth-context';
 import type { Caller } from '../../platform/auth/caller';
 import type { TenantAccess } from '../../platform/auth/tenant-access';
-import { mayActPlatformWide, resolveTenant } from '../../platform/auth/tenant.rule';
+import { mayActPlatformWide } from '../../platform/auth/tenant.rule';
 import { ForbiddenError, InputError, NotFoundError, type InputIssue } from '../../platform/errors/domain-errors';
 import type { GroupCommitter, PreparedAppend } from './ledger-append.service';
 import { exportCsv } from './ledger-export.service';
@@ -330,14 +330,24 @@ export class LedgerService {
     return this.access.resolve(caller, requested, ['tenantId'], 'ledger.subscribe');
   }
 
-  /** The event a bus notification points at, if the caller may see it. */
-  async eventForSubscriber(caller: Caller, tenantId: string, id: string): Promise<LedgerEvent | undefined> {
-    try {
-      resolveTenant(caller, tenantId, ['tenantId']);
-    } catch (err) {
-      if (err instanceof ForbiddenError) return undefined;
-      throw err;
-    }
-    return this.read(() => this.store.getEvent(tenantId, id));
+  /** The tenant's chain head: where a subscriber that wants everything from now on starts. */
+  async position(caller: Caller, requested: string | undefined): Promise<{ tenantId: string; seq: number; chainHash: string }> {
+    const tenantId = await this.access.resolve(caller, requested, ['tenantId'], 'ledger.position');
+    const head = await this.read(() => this.store.getHead(tenantId));
+    return { tenantId, seq: head?.lastSeq ?? 0, chainHash: head?.lastHash ?? GENESIS_HASH };
   }
+
+  /** The chain's last seq (0 before the first event), for a subscription starting now. */
+  async headSeqForSubscriber(tenantId: string): Promise<number> {
+    return (await this.read(() => this.store.getHead(tenantId)))?.lastSeq ?? 0;
+  }
+
+  /**
+   * A subscriber's next events after `afterSeq`, in chain order. The tenant was settled by
+   * subscriptionTenant when the subscription started (the caller cannot change on a socket).
+   */
+  async eventsForSubscriber(tenantId: string, eventType: string | undefined, afterSeq: number, limit: number): Promise<LedgerEvent[]> {
+    return this.read(() => this.store.eventsAfter(tenantId, { eventType }, afterSeq, limit));
+  }
+
 }

@@ -1,12 +1,11 @@
-// `subscription ledgerEventAppended(eventType)` over graphql-ws on the ledger's own /graphql path
-// (same port as REST and the HTTP subgraph). The router connects as a graphql-ws client and passes
-// the end user's credentials in connectionParams: `authorization` ("Bearer <jwt>") and, for
-// anonymous gateway traffic, `x-tenant-id`. Each subscriber gets only its tenant's events.
-//
-// Feeding: after each group commit the ledger publishes `ledger.event_appended` ({id, tenant_id,
-// seq, event_type}) on the event bus; every ledger process (NATS or PostgreSQL NOTIFY) hears it,
-// filters by the subscriber's tenant and type, and loads the event through the service (which
-// repeats the tenant check), so a subscription works whichever process took the append.
+// Feeding ("pull on notify"): after each group commit the ledger publishes `ledger.event_appended`
+// ({id, tenant_id, seq, event_type}) on the event bus, and every ledger process (NATS or
+// PostgreSQL NOTIFY) hears it. A notice is only a wake-up: the subscription then reads its
+// tenant's chain after the last seq it delivered, in order, from the store. So a subscriber
+// gets every event exactly once and in chain order whatever the bus does (a late, duplicated or
+// lost notice is caught up by the next read), can resume with `afterSeq` (replay from the
+// chain, then live, with nothing in between lost), and a slow client only delays its own reads:
+// nothing is buffered beyond one page, nothing dropped.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -24,6 +23,9 @@ import type { LedgerEvent } from './ledger.types';
 
 export const EVENT_APPENDED_TOPIC = 'ledger.event_appended';
 
+/** Events read from the chain per store query while catching up. */
+const PAGE = 500;
+
 export interface AppendedNotice {
   id: string;
   tenant_id: string;
@@ -31,42 +33,70 @@ export interface AppendedNotice {
   event_type: string;
 }
 
-/** A push-to-pull queue: bus callbacks push, the GraphQL executor pulls; return() unsubscribes. */
-function appendedEvents(bus: EventBus, service: LedgerService, caller: Caller, tenantId: string, eventType: string | undefined): AsyncIterableIterator<LedgerEvent> {
-  const buffered: LedgerEvent[] = [];
-  let waiting: ((r: IteratorResult<LedgerEvent>) => void) | undefined;
+export interface FeedStart {
+  tenantId: string;
+  eventType: string | undefined;
+  /** Replay after this seq; undefined = only events appended from now on. */
+  afterSeq: number | undefined;
+}
+
+/**
+ * The events of one subscription, as an async iterator for the GraphQL executor. The bus
+ * subscription is live before the starting point is read, so an event committed in between is
+ * either at or below the head read (not wanted) or announced by a notice (read).
+ */
+export async function appendedEvents(bus: EventBus, service: LedgerService, start: FeedStart): Promise<AsyncIterableIterator<LedgerEvent>> {
+  const { tenantId, eventType } = start;
+  let page: LedgerEvent[] = [];
+  let lastSeq = 0;
+  /** A notice (or the start) arrived since the last read: there may be more to read. */
+  let behind = true;
   let done = false;
-  // Notices arrive in commit order; loading each keeps that order by chaining the loads.
-  let chain = Promise.resolve();
-  const push = (event: LedgerEvent) => {
-    if (done) return;
-    if (waiting) {
-      const w = waiting;
-      waiting = undefined;
-      w({ value: event, done: false });
-    } else if (buffered.length < 1000) buffered.push(event);
+  let wake: (() => void) | undefined;
+  const notify = () => {
+    behind = true;
+    const w = wake;
+    wake = undefined;
+    w?.();
   };
-  const unsubscribe = bus.subscribe(EVENT_APPENDED_TOPIC, (payload) => {
+  const unsubscribe = await bus.subscribe(EVENT_APPENDED_TOPIC, (payload) => {
     const notice = payload as AppendedNotice;
     if (notice.tenant_id !== tenantId || (eventType !== undefined && notice.event_type !== eventType)) return;
-    chain = chain.then(async () => {
-      const event = await service.eventForSubscriber(caller, notice.tenant_id, notice.id).catch(() => undefined);
-      if (event) push(event);
-    });
+    if (notice.seq > lastSeq) notify();
   });
+  try {
+    lastSeq = start.afterSeq ?? (await service.headSeqForSubscriber(tenantId));
+  } catch (err) {
+    await unsubscribe();
+    throw err;
+  }
+
   const finish = async (): Promise<IteratorResult<LedgerEvent>> => {
-    done = true;
-    waiting?.({ value: undefined, done: true });
-    waiting = undefined;
-    await (await unsubscribe)();
+    if (!done) {
+      done = true;
+      wake?.();
+      await unsubscribe();
+    }
     return { value: undefined, done: true };
   };
-  return {
-    async next() {
-      await unsubscribe;
-      if (buffered.length > 0) return { value: buffered.shift()!, done: false };
-      if (done) return { value: undefined, done: true };
-      return new Promise((resolve) => (waiting = resolve));
+  const iterator: AsyncIterableIterator<LedgerEvent> = {
+    async next(): Promise<IteratorResult<LedgerEvent>> {
+      while (!done) {
+        if (page.length > 0) {
+          const event = page.shift()!;
+          lastSeq = event.seq;
+          return { value: event, done: false };
+        }
+        if (behind) {
+          behind = false;
+          page = await service.eventsForSubscriber(tenantId, eventType, lastSeq, PAGE);
+          // A full page: the chain may hold more than one page past it.
+          if (page.length === PAGE) behind = true;
+          continue;
+        }
+        await new Promise<void>((resolve) => (wake = resolve));
+      }
+      return { value: undefined, done: true };
     },
     return: finish,
     throw: async (err: unknown) => {
@@ -74,9 +104,10 @@ function appendedEvents(bus: EventBus, service: LedgerService, caller: Caller, t
       throw err;
     },
     [Symbol.asyncIterator]() {
-      return this;
+      return iterator;
     },
   };
+  return iterator;
 }
 
 /** The tenant a subscriber names in connectionParams, if any. */
@@ -138,10 +169,10 @@ export function serveSubscriptions(options: SubscriptionServerOptions): void {
       const params = ctx.connectionParams ?? {};
       return {
         ...ledgerContext(caller, service, options.requireAuth),
-        subscribeAppends: async (eventType) => {
+        subscribeAppends: async (eventType, afterSeq) => {
           // The same tenant rule as every read: another tenant only with platform rights.
           const tenantId = await service.subscriptionTenant(caller, askedTenant(params));
-          return appendedEvents(bus, service, { ...caller, headerTenant: caller.auth ? caller.headerTenant : tenantId }, tenantId, eventType);
+          return appendedEvents(bus, service, { tenantId, eventType, afterSeq });
         },
       };
     },

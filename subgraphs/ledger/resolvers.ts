@@ -47,6 +47,8 @@ export const resolvers = {
       connection(await ctx.service.eventsConnection(callerOf(ctx), {
         tenantId: opt(args.filter?.tenantId), filter: filterOf(args.filter), first: args.first ?? undefined, after: opt(args.after),
       })),
+    ledgerPosition: async (_: unknown, args: { tenantId?: string | null }, ctx: Ctx) =>
+      ctx.service.position(callerOf(ctx), opt(args.tenantId)),
     verifyLedger: async (_: unknown, args: { tenantId?: string | null }, ctx: Ctx) => {
       const r = await ctx.service.verify(callerOf(ctx), { tenantId: opt(args.tenantId) });
       return { valid: r.valid, totalEvents: r.totalEvents, error: r.error };
@@ -68,9 +70,11 @@ export const resolvers = {
   },
   Subscription: {
     ledgerEventAppended: {
-      subscribe: (_: unknown, args: { eventType?: string | null }, ctx: Ctx) => {
+      subscribe: (_: unknown, args: { eventType?: string | null; afterSeq?: number | null }, ctx: Ctx) => {
         if (!ctx.subscribeAppends) throw new InputError([{ loc: ['subscription'], msg: 'Subscriptions are served over graphql-ws on /graphql', type: 'value_error' }]);
-        return ctx.subscribeAppends(opt(args.eventType));
+        const afterSeq = args.afterSeq ?? undefined;
+        if (afterSeq !== undefined && afterSeq < 0) throw new InputError([{ loc: ['afterSeq'], msg: 'Input should be greater than or equal to 0', type: 'greater_than_equal' }]);
+        return ctx.subscribeAppends(opt(args.eventType), afterSeq);
       },
       resolve: (event: LedgerEvent) => event,
     },
