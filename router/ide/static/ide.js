@@ -25,6 +25,27 @@
     return undefined;
   }
 
+  // A refused or failed subscription becomes a result GraphiQL shows (the close code and the
+  // router's reason, e.g. 4401 without a valid token; or the operation's GraphQL errors) rather
+  // than an error its fetcher would also leave unhandled.
+  function showingErrors(client) {
+    return {
+      subscribe: function (payload, sink) {
+        return client.subscribe(payload, {
+          next: function (value) { sink.next(value); },
+          complete: function () { sink.complete(); },
+          error: function (err) {
+            var errors = Array.isArray(err) ? err
+              : typeof (err && err.code) === 'number' ? [{ message: 'Socket closed with event ' + err.code + (err.reason ? ': ' + err.reason : '') }]
+              : [{ message: String((err && err.message) || err) }];
+            sink.next({ errors: errors });
+            sink.complete();
+          },
+        });
+      },
+    };
+  }
+
   var current = { key: undefined, client: undefined, fetcher: undefined };
 
   // One GraphiQL fetcher per (Authorization, X-Tenant-ID): its graphql-ws client is lazy, so the
@@ -43,7 +64,7 @@
         key: key,
         client: client,
         // The gateway answers neither @defer nor @stream: plain JSON over HTTP.
-        fetcher: window.GraphiQL.createFetcher({ url: endpoint, wsClient: client, enableIncrementalDelivery: false }),
+        fetcher: window.GraphiQL.createFetcher({ url: endpoint, wsClient: showingErrors(client), enableIncrementalDelivery: false }),
       };
     }
     return current.fetcher;
