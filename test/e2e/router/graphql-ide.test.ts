@@ -4,6 +4,7 @@
 // The page's own bootstrap runs here in a VM over the very bundles the router serves (GraphiQL's
 // fetcher, graphql-ws), against the real gateway: queries over HTTP, subscriptions over
 // graphql-ws with the token taken from the header editor's Authorization.
+import path from 'node:path';
 import vm from 'node:vm';
 import Fastify from 'fastify';
 import { parse } from 'graphql';
@@ -23,8 +24,8 @@ function referencesOf(html: string): string[] {
   return [...html.matchAll(/\s(?:src|href)="([^"]*)"/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
 }
 
-async function getPage(base: string, path = '/graphql', accept = BROWSER_ACCEPT): Promise<Response> {
-  return fetch(`${base}${path}`, { headers: { accept } });
+async function getPage(base: string, route = '/graphql', accept = BROWSER_ACCEPT): Promise<Response> {
+  return fetch(`${base}${route}`, { headers: { accept } });
 }
 
 describe('GraphQL IDE in development', () => {
@@ -97,8 +98,8 @@ describe('GraphQL IDE in development', () => {
     expect(Number(gz.headers.get('content-length'))).toBeLessThan(plainBody.length / 2);
     expect(Buffer.from(await gz.arrayBuffer()).equals(plainBody)).toBe(true); // fetch decodes it
     const [hash] = url.pathname.split('/').slice(-2);
-    for (const path of [`/graphql-ide/${hash}/secret.js`, '/graphql-ide/0000000000000000/graphiql.min.js', `/graphql-ide/${hash}/..%2F..%2Fpackage.json`]) {
-      expect((await fetch(`${p.gateway}${path}`)).status).toBe(404);
+    for (const route of [`/graphql-ide/${hash}/secret.js`, '/graphql-ide/0000000000000000/graphiql.min.js', `/graphql-ide/${hash}/..%2F..%2Fpackage.json`]) {
+      expect((await fetch(`${p.gateway}${route}`)).status).toBe(404);
     }
   });
 
@@ -246,7 +247,7 @@ describe('GraphQL IDE without its development dependencies', () => {
     const ide = mountGraphQLIde(app, {
       logger: { warn: (...args: unknown[]) => warnings.push(args) } as never,
       locate: (pkg) => {
-        if (pkg === 'graphql-ws') return require('node:path').dirname(require.resolve('graphql-ws/package.json'));
+        if (pkg === 'graphql-ws') return path.dirname(require.resolve('graphql-ws/package.json'));
         throw Object.assign(new Error(`Cannot find module '${pkg}/package.json'`), { code: 'MODULE_NOT_FOUND' });
       },
     });
