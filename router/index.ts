@@ -13,6 +13,8 @@ import { createGateway } from './gateway.factory';
 import { loadGatewayConfig, subgraphUrl } from './gateway.config';
 import { createClientIpLimiter } from './http/client-ip.limit';
 import { mountGraphQLRoute } from './graphql/graphql.route';
+import { graphqlIdeEnabled } from './ide/ide.config';
+import { mountGraphQLIde } from './ide/ide.plugin';
 import { attachSubscriptionServer } from './subscriptions/subscription.server';
 import { supergraphFromFile } from './supergraph/supergraph.source';
 import type { SupergraphModel } from './supergraph/supergraph.model';
@@ -66,6 +68,8 @@ export const gatewayService = defineService({
     // Error details are for a developer's own machine: never in production, whatever the flag says.
     const exposeErrorDetails = config.exposeErrorDetails && platform.env !== 'production';
     if (config.exposeErrorDetails && !exposeErrorDetails) logger.warn('GRAPHQL_EXPOSE_ERROR_DETAILS is ignored in production');
+    const production = platform.env === 'production';
+    const ide = graphqlIdeEnabled(env, production) ? mountGraphQLIde(app, { logger, ipLimiter }) : undefined;
     const apollo = await mountGraphQLRoute(app, {
       gateway,
       model: () => model!,
@@ -73,8 +77,9 @@ export const gatewayService = defineService({
       limiter,
       ipLimiter,
       limits,
-      production: platform.env === 'production',
+      production,
       exposeErrorDetails,
+      ide,
       uploads: { resolveUrl: (name) => resolveUrl(name), maxFileSize: config.maxUploadBytes, maxFiles: 10 },
     });
     const subscriptions = attachSubscriptionServer(app, { model: () => model!, verifier, limits, resolveUrl: (name) => resolveUrl(name), logger, server: () => apollo, limiter, ipLimiter, exposeErrorDetails });

@@ -14,6 +14,7 @@ import type { TokenAuthenticator } from '../../platform/http/auth-hooks';
 import { effectiveTenant } from '../../platform/auth/tenant.rule';
 import { applyRateLimit } from '../edge/rate-limit/rate-limit.hook';
 import { limitClientIp } from '../http/client-ip.limit';
+import type { GraphQLIde } from '../ide/ide.plugin';
 import type { RateLimiter } from '../edge/rate-limit/rate-limiter';
 import type { RouterContext } from '../router.context';
 import type { SupergraphModel } from '../supergraph/supergraph.model';
@@ -34,6 +35,8 @@ export interface GraphQLRouteOptions {
   /** Development only: masked errors carry their original message as `extensions.detail`. */
   exposeErrorDetails: boolean;
   uploads: Omit<UploadForwarderOptions, 'model' | 'limits'>;
+  /** The offline GraphiQL page for browsers (GRAPHQL_IDE); absent = no page at all. */
+  ide?: GraphQLIde;
 }
 
 function guardPlugin(options: GraphQLRouteOptions): ApolloServerPlugin<RouterContext> {
@@ -60,7 +63,9 @@ export async function mountGraphQLRoute(app: FastifyInstance, options: GraphQLRo
     includeStacktraceInErrorResponses: false,
     // A message and a code per error; subgraph URLs, bodies and internals stay here (error-format.ts).
     formatError: (formatted, error) => formatRouterError(formatted, error, { exposeDetails: options.exposeErrorDetails }),
-    plugins: [guardPlugin(options), ...(options.production ? [ApolloServerPluginLandingPageDisabled()] : [])],
+    // Never Apollo's landing page: it loads Apollo Sandbox from Apollo's CDN, which an offline or
+    // air-gapped deployment cannot reach. Browsers get router/ide's GraphiQL instead, if enabled.
+    plugins: [guardPlugin(options), ApolloServerPluginLandingPageDisabled()],
     logger: { debug: () => {}, info: () => {}, warn: (m) => app.log.warn(m), error: (m) => app.log.error(m) },
   });
   await server.start();
@@ -78,6 +83,7 @@ export async function mountGraphQLRoute(app: FastifyInstance, options: GraphQLRo
 async function handle(server: ApolloServer<RouterContext>, options: GraphQLRouteOptions, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   // Before the token is verified: floods of bad tokens are refused by address (same 429 as below).
   if (!(await limitClientIp(options.ipLimiter, request, reply))) return reply;
+  if (options.ide?.wantsPage(request)) return options.ide.sendPage(request, reply);
   const context: RouterContext = {
     correlationId: request.id,
     traceparent: header(request, 'traceparent'),
