@@ -138,7 +138,7 @@ export class RulePackSource {
       const issues: InputIssue[] = err.issues.map((i) => ({ loc: ['rulePack', ...pathSegments(i.path)], msg: i.message, type: i.type }));
       throw new InputError(issues.length > 0 ? issues : [{ loc: ['rulePack'], msg: err.message, type: 'value_error' }]);
     }
-    const sha256 = sha256Hex(canonicalBytes(pack));
+    const sha256 = compiled.sha256;
     const meta = metadataOf(pack);
     return { compiled, packId: meta.packId ?? `inline:${sha256}`, registryVersion: null, packVersion: meta.version ?? null, sha256, source: 'inline' };
   }

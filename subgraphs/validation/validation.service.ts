@@ -115,14 +115,17 @@ export class ValidationService {
     const records = this.parse(request.payload, request.format);
     const pack: ResolvedPack = inline
       ?? await this.deps.packs.registryPack(this.context(caller, tenantId, forward), request.registry!.packId, request.registry!.version);
-    const result = runRulePack(pack.compiled, records, { strictMode: request.strictMode });
+    // A JSON object is one record: its failures carry no row.
+    const rows = request.format !== 'json' || Array.isArray(request.payload);
+    const result = runRulePack(pack.compiled, records, { strictMode: request.strictMode, rows });
     const executionTimeMs = Math.round((performance.now() - started) * 1000) / 1000;
 
     const inputSha256 = inputDigest(request.payload, request.format);
     const data: RuleExecutionData = {
       rulepack_id: pack.packId,
-      rules_executed: pack.compiled.rules.length,
-      violations: result.errors.length + result.warnings.length,
+      rules_executed: result.metadata.rules_executed,
+      // FATAL and WARNING failures, exact even when the listed ones are capped.
+      violations: result.metadata.violations,
       result: result.valid ? 'passed' : 'failed',
       input_sha256: inputSha256,
       pack_sha256: pack.sha256,
