@@ -155,7 +155,8 @@ export class ValidationService {
   private parse(payload: unknown, format: PayloadFormat) {
     let records;
     try {
-      records = parseRecords(payload, format);
+      // The parser stops at the limit, so an oversized payload is refused before it is all records.
+      records = parseRecords(payload, format, { maxRecords: this.deps.config.maxRecords });
     } catch (err) {
       if (!(err instanceof InputFormatError)) throw err;
       throw InputError.of(['payload', ...pathSegments(err.path)], err.message, 'value_error');

@@ -62,7 +62,7 @@ afterAll(async () => {
 });
 
 async function post(body: unknown, options: { token?: string | null; headers?: Record<string, string>; raw?: string } = {}) {
-  const auth = options.token === null ? {} : { authorization: `Bearer ${options.token ?? token}` };
+  const auth: Record<string, string> = options.token === null ? {} : { authorization: `Bearer ${options.token ?? token}` };
   const res = await fetch(`${url}/validate`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...auth, ...options.headers },

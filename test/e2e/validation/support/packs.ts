@@ -1,7 +1,7 @@
 // Rule packs and payloads the validation tests share. PII markers appear in payloads and in one
 // pack's messages; no response, ledger event or log line may ever contain them.
 
-export const PII = { email: 'alice.secret@example.com', ssn: '987-65-4320', cardMessage: '4111 1111 1111 1111' };
+export const PII = { email: 'alice.secret@example.com', ssn: '487-65-4320', cardMessage: '4111 1111 1111 1111' };
 
 export const KYC_PACK = {
   metadata: { pack_id: 'kyc-basic', version: '1.0.0', name: 'KYC basic' },
