@@ -8,7 +8,9 @@ import { callerOf } from '../../platform/http/caller';
 import { parseJsonStrict } from '../../platform/http/json-strict';
 import type { ValidationService } from '../../subgraphs/validation/validation.service';
 import type { ValidationRun } from '../../subgraphs/validation/validation.types';
-import { responses, SchemasQuery, SchemasResponse, ServiceInfo, ValidateBody, ValidateResponse } from './validation.schemas';
+import {
+  responses, SchemaParams, SchemasQuery, SchemasResponse, SchemaVersionQuery, SchemaVersionResponse, ServiceInfo, ValidateBody, ValidateResponse,
+} from './validation.schemas';
 
 export interface ValidationRoutesOptions {
   version: string;
@@ -52,7 +54,7 @@ export function registerValidationRoutes(routes: FastifyInstance, service: Valid
     service: 'validation',
     version: options.version,
     description: 'Runs certified or inline rule packs over JSON, CSV and XML payloads; every run is audited in the ledger',
-    endpoints: ['POST /validate', 'GET /schemas', 'GET /healthz', 'GET /readyz', 'GET /livez', 'POST /graphql'],
+    endpoints: ['POST /validate', 'GET /schemas', 'GET /schemas/{name}', 'GET /healthz', 'GET /readyz', 'GET /livez', 'POST /graphql'],
   }));
 
   routes.post<{ Body: ValidateBody }>('/validate', {
@@ -77,4 +79,8 @@ export function registerValidationRoutes(routes: FastifyInstance, service: Valid
   routes.get<{ Querystring: SchemasQuery }>('/schemas', {
     schema: { tags: ['validation'], summary: 'The schemas of the schema registry this tenant may read', querystring: SchemasQuery, response: responses(SchemasResponse) },
   }, async (request) => service.listSchemas(callerOf(request), { kind: request.query.kind }, forwarding(request)));
+
+  routes.get<{ Params: SchemaParams; Querystring: SchemaVersionQuery }>('/schemas/:name', {
+    schema: { tags: ['validation'], summary: 'One schema of the schema registry (the latest version, or ?version=)', params: SchemaParams, querystring: SchemaVersionQuery, response: responses(SchemaVersionResponse) },
+  }, async (request) => service.getSchema(callerOf(request), request.params.name, request.query.version, forwarding(request)));
 }

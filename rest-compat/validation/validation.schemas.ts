@@ -51,6 +51,22 @@ export const SchemasResponse = Type.Object({
   }, { additionalProperties: true })),
 });
 
+export const SchemaParams = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) });
+export type SchemaParams = Static<typeof SchemaParams>;
+export const SchemaVersionQuery = Type.Object({ version: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'A semver version; the latest when absent' })) });
+export type SchemaVersionQuery = Static<typeof SchemaVersionQuery>;
+
+export const SchemaVersionResponse = Type.Object({
+  name: Type.String(),
+  kind: Type.String(),
+  version: Type.String(),
+  schema: Type.Object({}, { additionalProperties: true }),
+  compatibility: Type.String(),
+  owner: Type.String(),
+  created_at: Type.String(),
+  created_by: Type.Union([Type.String(), Type.Null()]),
+}, { additionalProperties: true });
+
 export const ServiceInfo = Type.Object({
   service: Type.String(),
   version: Type.String(),

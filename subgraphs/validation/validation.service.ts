@@ -6,9 +6,9 @@ import { performance } from 'node:perf_hooks';
 import { assertScope, type AuthContext } from '../../platform/auth/auth-context';
 import { requireAuth, type Caller } from '../../platform/auth/caller';
 import type { TenantAccess } from '../../platform/auth/tenant-access';
-import type { SchemaKind, SchemaSummary } from '../../platform/clients/schema-registry.client';
+import type { SchemaKind, SchemaSummary, SchemaVersionView } from '../../platform/clients/schema-registry.client';
 import { ServiceCallError, type ServiceCallContext } from '../../platform/clients/service-request';
-import { AuthenticationError, ForbiddenError, InputError, UnavailableError, type InputIssue } from '../../platform/errors/domain-errors';
+import { AuthenticationError, ForbiddenError, InputError, NotFoundError, UnavailableError, type InputIssue } from '../../platform/errors/domain-errors';
 import { InputFormatError, parseRecords, runRulePack } from '../../platform/rule-engine';
 import { canonicalBytes, sha256Hex } from './pack.digest';
 import { pathSegments, type ResolvedPack, type RulePackSource } from './rule-pack.source';
@@ -23,6 +23,7 @@ const TENANT_FIELD = ['header', 'x-tenant-id'];
 
 export interface SchemaLister {
   list(context: ServiceCallContext, filter?: { kind?: SchemaKind }): Promise<{ schemas: SchemaSummary[] }>;
+  get(context: ServiceCallContext, name: string, version?: string): Promise<SchemaVersionView>;
 }
 
 export interface ValidationServiceDeps {
@@ -171,13 +172,26 @@ export class ValidationService {
   async listSchemas(caller: Caller, filter: { kind?: SchemaKind }, forward: Forwarding = {}): Promise<{ schemas: SchemaSummary[] }> {
     this.authorize(caller, 'read');
     const tenantId = await this.deps.access.resolve(caller, undefined, TENANT_FIELD, 'validation.schemas.list');
+    const answer = await this.fromSchemaRegistry(() => this.deps.schemas.list(this.context(caller, tenantId, forward), filter));
+    return { schemas: Array.isArray(answer?.schemas) ? answer.schemas : [] };
+  }
+
+  /** One schema version (`latest` by default) as the schema registry shows it to the caller's tenant. */
+  async getSchema(caller: Caller, name: string, version: string | undefined, forward: Forwarding = {}): Promise<SchemaVersionView> {
+    this.authorize(caller, 'read');
+    const tenantId = await this.deps.access.resolve(caller, undefined, TENANT_FIELD, 'validation.schemas.get');
+    return this.fromSchemaRegistry(() => this.deps.schemas.get(this.context(caller, tenantId, forward), name, version ?? 'latest'), `Schema '${name}'${version ? ` version '${version}'` : ''} not found`);
+  }
+
+  private async fromSchemaRegistry<T>(call: () => Promise<T>, notFound = 'Not found'): Promise<T> {
     try {
-      const answer = await this.deps.schemas.list(this.context(caller, tenantId, forward), filter);
-      return { schemas: Array.isArray(answer?.schemas) ? answer.schemas : [] };
+      return await call();
     } catch (err) {
       if (!(err instanceof ServiceCallError)) throw err;
+      if (err.status === 404) throw new NotFoundError(notFound);
       if (err.status === 401) throw new AuthenticationError('The schema registry requires an authenticated caller');
       if (err.status === 403) throw new ForbiddenError('The schema registry refused access');
+      if (err.status === 400 || err.status === 422) throw InputError.of(['version'], 'Not a valid schema version for the schema registry', 'value_error');
       throw new UnavailableError('The schema registry is unavailable, retry shortly', 1);
     }
   }

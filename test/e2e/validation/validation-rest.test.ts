@@ -395,6 +395,18 @@ describe('schemas and health', () => {
     expect(schemas.seen).toEqual([{ path: '/schemas?kind=rule-pack', authorization: `Bearer ${readOnly}`, tenant: 'default' }]);
   });
 
+  it('GET /schemas/{name} gives one version (latest by default); 404 for an unknown one', async () => {
+    const res = await fetch(`${url}/schemas/rule-pack`, { headers: { authorization: `Bearer ${readOnly}` } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ name: 'rule-pack', version: '1.0.0', owner: 'platform', schema: { type: 'object' } });
+    expect(schemas.seen.at(-1)).toEqual({ path: '/schemas/rule-pack/versions/latest', authorization: `Bearer ${readOnly}`, tenant: 'default' });
+    const pinned = await fetch(`${url}/schemas/rule-pack?version=1.0.0`, { headers: { authorization: `Bearer ${readOnly}` } });
+    expect(pinned.status).toBe(200);
+    const unknown = await fetch(`${url}/schemas/rule-pack?version=9.0.0`, { headers: { authorization: `Bearer ${readOnly}` } });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({ detail: "Schema 'rule-pack' version '9.0.0' not found" });
+  });
+
   it('health routes and service metadata', async () => {
     for (const path of ['/healthz', '/livez', '/readyz']) expect((await fetch(url + path)).status).toBe(200);
     const root = await fetch(`${url}/`);
