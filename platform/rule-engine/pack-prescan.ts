@@ -1,7 +1,9 @@
 // An iterative walk over a pack before anything recursive (Ajv, canonicalize, the compiler) sees
 // it: nesting deeper than the compiler could ever accept, values JSON cannot carry (functions,
-// undefined, Infinity, cycles), and packs obviously over the byte limit are refused here without
-// recursion, so a hostile pack cannot overflow the stack or hold the compiler for long.
+// undefined, Infinity), and packs obviously over the byte limit are refused here without
+// recursion, so a hostile pack cannot overflow the stack or hold the compiler for long. A cycle
+// is refused as too deep; a value shared by reference (a pack built in code) is counted each time
+// it appears, as its JSON text would be, so the byte bound also ends a walk over a large DAG.
 import type { RulePackIssue } from './rule-pack.error';
 
 /** JSON nesting levels a pack of condition depth `maxDepth` needs, with room for operand values. */
@@ -13,7 +15,6 @@ export function maxJsonDepth(maxDepth: number): number {
 
 export function prescanPack(pack: unknown, maxDepth: number, maxBytes: number): RulePackIssue | undefined {
   const stack: { value: unknown; depth: number; path: (string | number)[] }[] = [{ value: pack, depth: 1, path: [] }];
-  const seen = new Set<object>();
   // A lower bound of the canonical JSON's UTF-8 size: every code unit is at least one byte, every
   // value at least one (its comma or bracket).
   let bytes = 0;
@@ -25,8 +26,6 @@ export function prescanPack(pack: unknown, maxDepth: number, maxBytes: number): 
       if (!Number.isFinite(value)) return { path, message: 'numbers must be finite', type: 'json_value' };
       bytes += 1;
     } else if (typeof value === 'object' && value !== null) {
-      if (seen.has(value)) return { path, message: 'the pack is not a tree (a value repeats or cycles)', type: 'json_value' };
-      seen.add(value);
       if (depth > maxJsonDepth(maxDepth)) return { path, message: `nesting is deeper than ${maxJsonDepth(maxDepth)} levels`, type: 'depth_limit' };
       const proto = Object.getPrototypeOf(value) as unknown;
       if (Array.isArray(value)) {

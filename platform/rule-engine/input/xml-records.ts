@@ -25,10 +25,11 @@ function parser(maxDepth: number): XMLParser {
     trimValues: true,
     ignoreDeclaration: true,
     ignorePiTags: true,
-    // Only XML's five predefined entities and character references; there are no others, as
-    // declarations are refused above.
+    // Fixed tables only: XML's five predefined entities, character references (&#65; &#x42;) and
+    // HTML's named ones (&nbsp;), which fast-xml-parser decodes together with the references.
+    // Nothing a document declares: declarations are refused above.
     processEntities: true,
-    htmlEntities: false,
+    htmlEntities: true,
     maxNestedTags: maxDepth,
   });
 }
