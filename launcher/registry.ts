@@ -7,8 +7,9 @@ import type { ServiceDefinition, ServiceManifest } from '../platform/service';
 import { gatewayService } from '../router';
 import { identityService } from '../subgraphs/identity';
 import { ledgerService } from '../subgraphs/ledger';
+import { validationService } from '../subgraphs/validation';
 
-export const SERVICES: readonly ServiceDefinition[] = [identityService, ledgerService, gatewayService];
+export const SERVICES: readonly ServiceDefinition[] = [identityService, ledgerService, validationService, gatewayService];
 
 /**
  * Services spec 01 documents that this platform does not run yet: the gateway knows their ports
@@ -16,10 +17,6 @@ export const SERVICES: readonly ServiceDefinition[] = [identityService, ledgerSe
  * into SERVICES, with its own manifest, when it is built.
  */
 export const PLANNED_SERVICES: readonly ServiceManifest[] = [
-  {
-    name: 'validation', version: '0.1.0', port: 8083,
-    gatewayRoutes: [{ method: 'POST', url: '/api/v1/rulepacks/execute', upstreamPath: '/validate', summary: 'Execute a rule pack (validation POST /validate)' }],
-  },
   { name: 'ai-broker', version: '0.1.0', port: 8085 },
   {
     name: 'workflow', version: '0.1.0', port: 8130,

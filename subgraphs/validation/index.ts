@@ -1,0 +1,72 @@
+// The validation service (spec 03, port 8083): REST routes (rest-compat/validation) and the
+// validation subgraph at /graphql over one domain service that runs certified registry packs
+// (signature verified, compiled once, cached) or inline packs through platform/rule-engine, and
+// audits every run in the tenant's ledger through the outbox.
+import { AccessTokens } from '../../platform/auth/jwt';
+import { createEventBus } from '../../platform/events/create-event-bus';
+import type { EventBus } from '../../platform/events/event-bus';
+import { defineService, type ServiceDefinition } from '../../platform/service';
+import { buildServiceApp } from '../../platform/service-app';
+import { registerValidationRoutes } from '../../rest-compat/validation';
+import { validationContext } from './graphql.context';
+import { resolvers } from './resolvers';
+import type { RulePackLifecycleEvent } from './rule-pack.source';
+import { loadValidationConfig } from './validation.config';
+import { createValidationModule, type ValidationModuleDeps } from './validation.module';
+
+export const RULEPACK_DEPRECATED_TOPIC = 'rulepack.deprecated';
+
+export interface ValidationServiceOptions {
+  /** An event bus to use instead of the configured one (tests); the caller then owns closing it. */
+  bus?: EventBus;
+  /** Stand-ins for the registries' clients (tests). */
+  registry?: ValidationModuleDeps['registry'];
+  schemas?: ValidationModuleDeps['schemas'];
+}
+
+export function defineValidationService(options: ValidationServiceOptions = {}): ServiceDefinition {
+  const validation: ServiceDefinition = defineService({
+    name: 'validation',
+    version: '0.1.0',
+    port: 8083,
+    subgraph: 'subgraphs/validation/schema.graphql',
+    producesAudit: true,
+    gatewayRoutes: [
+      { method: 'POST', url: '/api/v1/rulepacks/execute', upstreamPath: '/validate', summary: 'Execute a rule pack (validation POST /validate)' },
+    ],
+    async build(deps) {
+      const { config: platform, db, logger, env, registry } = deps;
+      const config = loadValidationConfig(env, registry, platform.auth.requireAuth);
+      const bus = options.bus ?? await createEventBus({
+        natsUrl: platform.natsUrl,
+        postgresUrl: db.kind === 'postgres' ? platform.database.url : undefined,
+        onError: (err) => logger.warn({ err }, 'event bus error'),
+      });
+      const { service, packs } = createValidationModule({ db, bus, config, logger, registry: options.registry, schemas: options.schemas });
+      // A deprecated pack version leaves the cache at once, so its next run asks the registry
+      // (which answers "deprecated, use ..." with a 409).
+      const unsubscribe = await bus.subscribe(RULEPACK_DEPRECATED_TOPIC, (payload) => packs.drop(payload as RulePackLifecycleEvent));
+      const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
+
+      const { app } = await buildServiceApp(validation, deps, {
+        title: 'Validation',
+        description: 'Runs rule packs over JSON, CSV and XML payloads (spec 03): certified packs of the rule-pack registry (Ed25519 signature '
+          + 'verified before they run) or inline packs. Violations are redacted of PII; every run is a rule_execution event in the tenant\'s ledger.',
+        tokens,
+        restAuth: config.requireAuth ? 'required' : 'optional',
+        rest: (routes) => registerValidationRoutes(routes, service, { version: validation.version, maxPayloadBytes: config.maxPayloadBytes }),
+        subgraph: { resolvers, context: (caller, request) => validationContext(caller, request, service) },
+      });
+      return {
+        app,
+        async stop() {
+          await unsubscribe();
+          if (!options.bus) await bus.close();
+        },
+      };
+    },
+  });
+  return validation;
+}
+
+export const validationService: ServiceDefinition = defineValidationService();

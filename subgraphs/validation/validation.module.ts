@@ -1,0 +1,50 @@
+// Wires the validation domain from its dependencies: the registries' clients, the pack cache and
+// signature verifier, the outbox (audit) and the tenant access rule. An operator's run in another
+// tenant is recorded in that tenant's ledger through the same outbox.
+import { operatorAccessData, OPERATOR_ACCESS_EVENT, TenantAccess } from '../../platform/auth/tenant-access';
+import { RulePackRegistryClient } from '../../platform/clients/rulepack-registry.client';
+import { SchemaRegistryClient } from '../../platform/clients/schema-registry.client';
+import type { Database } from '../../platform/db/database';
+import type { EventBus } from '../../platform/events/event-bus';
+import type { Logger } from '../../platform/logging/logger';
+import { auditEvent, outboxWriter } from '../../platform/outbox/outbox.writer';
+import { TtlLru } from './pack.cache';
+import { PackSignatureVerifier } from './pack.signature';
+import { RulePackSource, type RegistryReader, type ResolvedPack } from './rule-pack.source';
+import { RunAudit } from './run.audit';
+import type { ValidationConfig } from './validation.config';
+import { ValidationService, type SchemaLister } from './validation.service';
+
+export interface ValidationModule {
+  service: ValidationService;
+  packs: RulePackSource;
+}
+
+export interface ValidationModuleDeps {
+  db: Database;
+  bus: Pick<EventBus, 'publish'>;
+  config: ValidationConfig;
+  logger: Logger;
+  /** Stand-ins for the registries' clients (tests); the HTTP clients otherwise. */
+  registry?: RegistryReader & { signingKeys: RulePackRegistryClient['signingKeys'] };
+  schemas?: SchemaLister;
+}
+
+export function createValidationModule(deps: ValidationModuleDeps): ValidationModule {
+  const { config, logger } = deps;
+  const registry = deps.registry ?? new RulePackRegistryClient(config.rulepackRegistryUrl);
+  const signatures = new PackSignatureVerifier(registry, { ttlMs: config.packCacheTtlMs });
+  const packs = new RulePackSource(registry, signatures, new TtlLru<ResolvedPack>(config.packCacheSize, config.packCacheTtlMs), logger);
+  const outbox = outboxWriter(deps.db.prisma, 'validation');
+  const access = new TenantAccess((a) => outbox.append(auditEvent(a, {
+    tenantId: a.tenantId, type: OPERATOR_ACCESS_EVENT, actor: a.operator, data: operatorAccessData(a),
+  })));
+  const service = new ValidationService({
+    packs,
+    schemas: deps.schemas ?? new SchemaRegistryClient(config.schemaRegistryUrl),
+    audit: new RunAudit(outbox, deps.bus, logger),
+    access,
+    config,
+  });
+  return { service, packs };
+}
