@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import secureJson from 'secure-json-parse';
-import { parseDocument } from 'yaml';
+import { parseAllDocuments } from 'yaml';
 import { InputError, type InputIssue } from '../../platform/errors/domain-errors';
 import { unstorableText } from '../../platform/text';
 import type { ArtifactFormat, PackDependencies, PackRef, SchemaRef } from './pack.types';
@@ -102,7 +102,10 @@ function parseYamlText(text: string): unknown {
   try {
     // YAML 1.2 core schema, known tags left unresolved (no !!binary buffers, !!set, timestamps):
     // the result is plain JSON data or the document is refused.
-    const doc = parseDocument(text, { schema: 'core', uniqueKeys: true, resolveKnownTags: false, logLevel: 'silent', prettyErrors: false });
+    const docs = parseAllDocuments(text, { schema: 'core', uniqueKeys: true, resolveKnownTags: false, logLevel: 'silent', prettyErrors: false });
+    if (!Array.isArray(docs)) throw fail(['artifact'], 'Invalid YAML: no document', 'yaml_invalid');
+    if (docs.length !== 1) throw fail(['artifact'], `Invalid YAML: expected one document, found ${docs.length}`, 'yaml_invalid');
+    const doc = docs[0]!;
     const problem = doc.errors[0] ?? doc.warnings[0];
     if (problem) {
       const where = problem.linePos?.[0] ? ` (line ${problem.linePos[0].line}, column ${problem.linePos[0].col})` : '';
