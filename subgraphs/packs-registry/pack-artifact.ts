@@ -56,7 +56,6 @@ const fail = (loc: (string | number)[], msg: string, type = 'value_error'): Inpu
 export function parseArtifact(artifact: unknown, format: unknown): ParsedArtifact {
   if (format !== 'json' && format !== 'yaml') throw fail(['format'], "Input should be 'json' or 'yaml'", 'enum');
   const { source, value } = readArtifact(artifact, format);
-  checkPlainJson(value);
   const schemaIssues = workflowPackIssues(value);
   if (schemaIssues.length > 0) throw new InputError(schemaIssues.slice(0, MAX_ISSUES));
   const content = value as WorkflowPackDocument;
@@ -74,6 +73,8 @@ function readArtifact(artifact: unknown, format: ArtifactFormat): { source: stri
   if (artifact === undefined || artifact === null) throw fail(['artifact'], 'Field required', 'missing');
   if (typeof artifact === 'object' && !Array.isArray(artifact)) {
     if (format === 'yaml') throw fail(['artifact'], 'A YAML artifact is sent as a string', 'string_type');
+    // Checked before anything recursive (JSON.stringify) sees it: GraphQL variables have no depth guard.
+    checkPlainJson(artifact);
     const source = JSON.stringify(artifact);
     checkSize(source);
     return { source, value: artifact };
@@ -82,7 +83,9 @@ function readArtifact(artifact: unknown, format: ArtifactFormat): { source: stri
   checkSize(artifact);
   const problem = unstorableText(artifact);
   if (problem) throw fail(['artifact'], problem === 'nul' ? 'String should not contain NUL characters' : 'String should not contain unpaired surrogates');
-  return { source: artifact, value: format === 'json' ? parseJsonText(artifact) : parseYamlText(artifact) };
+  const value = format === 'json' ? parseJsonText(artifact) : parseYamlText(artifact);
+  checkPlainJson(value);
+  return { source: artifact, value };
 }
 
 function checkSize(source: string): void {
