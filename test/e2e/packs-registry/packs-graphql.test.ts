@@ -151,6 +151,21 @@ describe('through the router', () => {
   });
 });
 
+describe('the REST gateway', () => {
+  it('proxies /api/v1/packs to the registry with the caller\'s token', async () => {
+    const headers = (token: string) => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
+    const posted = await fetch(`${router}/api/v1/packs`, { method: 'POST', headers: headers(t.author), body: JSON.stringify({ artifact: workflowPack('gw-flow', '1.0.0'), format: 'json' }) });
+    expect(posted.status).toBe(201);
+    const read = await fetch(`${router}/api/v1/packs/gw-flow/versions/1.0.0`, { headers: headers(t.author) });
+    expect(read.status).toBe(200);
+    expect(((await read.json()) as { author: string }).author).toBe('alice');
+    const theirs = await fetch(`${router}/api/v1/packs/gw-flow/versions/1.0.0`, { headers: headers(t.otherAdmin) });
+    expect(theirs.status).toBe(404);
+    const certified = await fetch(`${router}/api/v1/packs/gw-flow/versions/1.0.0/certify`, { method: 'POST', headers: { authorization: `Bearer ${t.admin}` } });
+    expect(certified.status).toBe(200);
+  });
+});
+
 describe('the subgraph', () => {
   it('resolves PackEntry references for the caller only', async () => {
     const query = 'query($r: [_Any!]!) { _entities(representations: $r) { ... on PackEntry { packId version status } } }';
