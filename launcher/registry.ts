@@ -7,9 +7,10 @@ import type { ServiceDefinition, ServiceManifest } from '../platform/service';
 import { gatewayService } from '../router';
 import { identityService } from '../subgraphs/identity';
 import { ledgerService } from '../subgraphs/ledger';
+import { packsRegistryService } from '../subgraphs/packs-registry';
 import { validationService } from '../subgraphs/validation';
 
-export const SERVICES: readonly ServiceDefinition[] = [identityService, ledgerService, validationService, gatewayService];
+export const SERVICES: readonly ServiceDefinition[] = [identityService, ledgerService, validationService, packsRegistryService, gatewayService];
 
 /**
  * Services spec 01 documents that this platform does not run yet: the gateway knows their ports

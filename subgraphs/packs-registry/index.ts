@@ -1,0 +1,68 @@
+// The packs registry (spec 01, port 8089): the catalog of workflow packs (stored here) and rule
+// packs (pointers into the rule-pack registry, learned from its bus topics), with versions,
+// status, ownership, artifacts and dependency graphs. REST routes (rest-compat/packs-registry)
+// and the subgraph at /graphql over one domain service.
+import { AccessTokens } from '../../platform/auth/jwt';
+import { createEventBus } from '../../platform/events/create-event-bus';
+import type { EventBus, Unsubscribe } from '../../platform/events/event-bus';
+import { defineService, type ServiceDefinition } from '../../platform/service';
+import { buildServiceApp } from '../../platform/service-app';
+import { registerPacksRegistryRoutes } from '../../rest-compat/packs-registry';
+import { packsContext, type PacksGraphQLContext } from './graphql.context';
+import { createPacksModule } from './packs-registry.module';
+import { resolvers } from './resolvers';
+import { RulePackCatalogConsumer } from './rulepack-catalog.consumer';
+
+export interface PacksRegistryOptions {
+  /** An event bus to use instead of the configured one (tests); the caller then owns closing it. */
+  bus?: EventBus;
+}
+
+export function definePacksRegistryService(options: PacksRegistryOptions = {}): ServiceDefinition {
+  const packsRegistry: ServiceDefinition = defineService({
+    name: 'packs-registry',
+    version: '0.1.0',
+    port: 8089,
+    subgraph: 'subgraphs/packs-registry/schema.graphql',
+    producesAudit: true,
+    gatewayRoutes: [
+      { method: ['GET', 'POST'], url: '/api/v1/packs', upstreamPath: '/packs', summary: 'Pack catalog: list (GET) or submit a workflow pack (POST) (packs registry /packs)' },
+      { method: ['GET', 'POST'], url: '/api/v1/packs/*', upstreamPath: '/packs/', wildcard: true, summary: 'Pack versions, dependencies, certification and deprecation (packs registry /packs/...)' },
+    ],
+    async build(deps) {
+      const { config, db, env, logger, registry } = deps;
+      const bus = options.bus ?? await createEventBus({
+        natsUrl: config.natsUrl,
+        postgresUrl: db.kind === 'postgres' ? config.database.url : undefined,
+        onError: (err) => logger.warn({ err }, 'event bus error'),
+      });
+      const { service, stores } = createPacksModule(db, env, registry);
+      const consumer = new RulePackCatalogConsumer(stores, logger);
+      const tokens = new AccessTokens(config.auth.jwtSecret, config.auth.accessTokenExpireMinutes * 60);
+      const { app } = await buildServiceApp<PacksGraphQLContext>(packsRegistry, deps, {
+        title: 'Packs registry',
+        description: 'Catalog of workflow packs and rule packs (spec 01, "Pack catalog"): versions, status draft/certified/deprecated, '
+          + 'ownership, artifacts (JSON or YAML, SHA-256 of canonical JSON) and resolved dependency graphs. Drafts are visible to their owner '
+          + 'tenant only; certified and deprecated versions to every tenant. Errors use FastAPI shapes.',
+        tokens,
+        restAuth: 'required',
+        rest: (routes) => registerPacksRegistryRoutes(routes, service),
+        subgraph: { resolvers, context: (caller, request) => packsContext(caller, request, service) },
+      });
+      let unsubscribe: Unsubscribe | undefined;
+      return {
+        app,
+        async start() {
+          unsubscribe = await consumer.subscribe(bus);
+        },
+        async stop() {
+          await unsubscribe?.();
+          if (!options.bus) await bus.close();
+        },
+      };
+    },
+  });
+  return packsRegistry;
+}
+
+export const packsRegistryService: ServiceDefinition = definePacksRegistryService();
