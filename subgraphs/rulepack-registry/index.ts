@@ -6,9 +6,9 @@ import { createEventBus } from '../../platform/events/create-event-bus';
 import type { EventBus } from '../../platform/events/event-bus';
 import { defineService, type ServiceDefinition } from '../../platform/service';
 import { buildServiceApp } from '../../platform/service-app';
-import { compileRulePack } from '../../platform/rule-engine';
 import { registerRulePackRoutes } from '../../rest-compat/rulepack-registry';
 import { rulePackContext } from './graphql.context';
+import { compileWithEngine } from './engine-compiler';
 import type { PackCompiler } from './pack-validation';
 import { loadRulePackRegistryConfig } from './rulepack-registry.config';
 import { createRulePackModule } from './rulepack.module';
@@ -17,10 +17,9 @@ import { resolvers } from './resolvers';
 export interface RulePackRegistryOptions {
   /** An event bus to use instead of the configured one (tests); the caller then owns closing it. */
   bus?: EventBus;
+  /** The semantic check (tests); the engine's by default. */
+  compile?: PackCompiler;
 }
-
-/** The engine's compile step, used only for what it refuses. */
-const compile: PackCompiler = (pack) => compileRulePack(pack);
 
 export function defineRulePackRegistryService(options: RulePackRegistryOptions = {}): ServiceDefinition {
   const registry: ServiceDefinition = defineService({
@@ -37,7 +36,7 @@ export function defineRulePackRegistryService(options: RulePackRegistryOptions =
         postgresUrl: db.kind === 'postgres' ? config.database.url : undefined,
         onError: (err) => logger.warn({ err }, 'event bus error'),
       });
-      const { service, keys } = createRulePackModule(db, registryConfig, compile, (topic, notice) => {
+      const { service, keys } = createRulePackModule(db, registryConfig, options.compile ?? compileWithEngine, (topic, notice) => {
         bus.publish(topic, notice).catch((err) => logger.warn({ err, topic }, 'publishing a rule-pack notice failed'));
       });
       await keys.ensureActive();
