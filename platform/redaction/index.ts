@@ -1,0 +1,24 @@
+// PII redaction: detectors per category, strategies per replacement, and the platform's default
+// redactor (ssn, card with Luhn, email, phone; mask keeping separators).
+import { cardDetector, emailDetector, phoneDetector, ssnDetector } from './pii-detectors';
+import { BUILT_IN_STRATEGIES } from './redaction-strategies';
+import { createRedactor, type RedactedText, type RedactionOptions } from './redactor';
+
+export type PiiCategory = 'ssn' | 'card' | 'email' | 'phone';
+
+/** Priority order: an email or SSN is claimed before its digits could look like a phone. */
+export const BUILT_IN_DETECTORS = Object.freeze([emailDetector, ssnDetector, cardDetector, phoneDetector] as const);
+
+export const defaultRedactor = createRedactor<PiiCategory>({ detectors: BUILT_IN_DETECTORS, strategies: BUILT_IN_STRATEGIES });
+
+export function redactText(text: string, options?: RedactionOptions<PiiCategory>): RedactedText<PiiCategory> {
+  return defaultRedactor.redactText(text, options);
+}
+
+export function redactValue(value: unknown, options?: RedactionOptions<PiiCategory>): unknown {
+  return defaultRedactor.redactValue(value, options);
+}
+
+export { createRedactor, type Redactor, type RedactorConfig, type RedactedText, type RedactionOptions } from './redactor';
+export { regexDetector, luhnValid, cardDetector, emailDetector, phoneDetector, ssnDetector, type PiiDetector } from './pii-detectors';
+export { BUILT_IN_STRATEGIES, mask, type RedactionStrategy } from './redaction-strategies';

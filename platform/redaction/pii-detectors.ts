@@ -1,0 +1,94 @@
+// What counts as PII, one detector per category. A detector reports [start, end) spans of a text;
+// the redactor decides what replaces them. Built-in detectors use our own regular expressions,
+// each written so matching stays linear in the text (fixed widths, or a run anchored by a
+// lookbehind so it is scanned once): redaction runs over whatever text a service holds. Patterns
+// that tenants supply later must come in through a re2js-backed detector, never a native RegExp.
+
+export interface PiiDetector<C extends string = string> {
+  readonly category: C;
+  /** Calls `found` for every span of `text` this detector claims, left to right. */
+  find(text: string, found: (start: number, end: number) => void): void;
+}
+
+/** A detector from a global regular expression, with an optional check of each match. */
+export function regexDetector<C extends string>(category: C, pattern: RegExp, accept?: (match: string) => boolean): PiiDetector<C> {
+  if (!pattern.global) throw new Error(`detector ${category}: the pattern must be global`);
+  return {
+    category,
+    find(text, found) {
+      const re = new RegExp(pattern); // own lastIndex: detectors are shared
+      for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+        if (m[0].length === 0) {
+          re.lastIndex++;
+          continue;
+        }
+        if (!accept || accept(m[0])) found(m.index, m.index + m[0].length);
+      }
+    },
+  };
+}
+
+// US social security numbers, dashed or spaced; numbers the SSA never issues (area 000, 666,
+// 900-999, group 00, serial 0000) are not SSNs.
+const SSN = /(?<![\w-])(\d{3})([- ])(\d{2})\2(\d{4})(?![\w-])/g;
+export const ssnDetector = regexDetector('ssn', SSN, (m) => {
+  const [area, group, serial] = [m.slice(0, 3), m.slice(4, 6), m.slice(7)];
+  return area !== '000' && area !== '666' && area[0] !== '9' && group !== '00' && serial !== '0000';
+});
+
+/** The Luhn checksum every payment card number satisfies (and 90% of other numbers do not). */
+export function luhnValid(digits: string): boolean {
+  let sum = 0;
+  for (let i = digits.length - 1, double = false; i >= 0; i--, double = !double) {
+    let d = digits.charCodeAt(i) - 48;
+    if (double) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+// Digit groups joined by single spaces or dashes; within such a run, the longest window of whole
+// groups holding 13-19 digits that passes Luhn is a card ("4111 1111 1111 1111 12/27" finds the
+// card before the expiry). A run of digits with no separator is a card only when it is 13-19
+// digits long and passes Luhn, so long order or account numbers stay as they are.
+const DIGIT_RUN = /(?<![\w])\d+(?:[ -]\d+)*(?![\w])/g;
+export const cardDetector: PiiDetector<'card'> = {
+  category: 'card',
+  find(text, found) {
+    const re = new RegExp(DIGIT_RUN);
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+      const run = m[0];
+      const groups: { start: number; end: number; digits: string }[] = [];
+      const group = /\d+/g;
+      for (let g = group.exec(run); g !== null; g = group.exec(run)) groups.push({ start: g.index, end: g.index + g[0].length, digits: g[0] });
+      let i = 0;
+      while (i < groups.length) {
+        let claimed = -1;
+        let digits = '';
+        for (let j = i; j < groups.length && digits.length <= 19; j++) {
+          digits += groups[j]!.digits;
+          if (digits.length >= 13 && digits.length <= 19 && luhnValid(digits)) claimed = j;
+        }
+        if (claimed < 0) {
+          i++;
+          continue;
+        }
+        found(m.index + groups[i]!.start, m.index + groups[claimed]!.end);
+        i = claimed + 1;
+      }
+    }
+  },
+};
+
+// The local part is a run anchored by the lookbehind (scanned once, not from every position);
+// the domain is dot-separated labels ending in an alphabetic top-level label.
+const EMAIL = /(?<![\w.%+-])[\w.%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/g;
+export const emailDetector = regexDetector('email', EMAIL, (m) => /\.[A-Za-z]{2,}$/.test(m));
+
+// North American numbers with optional country code: 555-123-4567, (555) 123-4567, +1 555 123
+// 4567, 555.123.4567, 5551234567; international +CC followed by 10 digits in groups.
+const PHONE = /(?<![\w+])(?:\+\d{1,3}[ .-]?)?(?:\(\d{3}\)[ .-]?|\d{3}[ .-]?)\d{3}[ .-]?\d{4}(?![\w])/g;
+export const phoneDetector = regexDetector('phone', PHONE);
