@@ -2,6 +2,7 @@
 // what it cannot read faithfully with an InputFormatError naming where.
 import { csvRecords } from './csv-records';
 import { DEFAULT_INPUT_OPTIONS, type InputFormat, type InputOptions } from './input.options';
+import { InputFormatError } from './input-format.error';
 import { jsonRecords } from './json-records';
 import { xmlRecords } from './xml-records';
 
