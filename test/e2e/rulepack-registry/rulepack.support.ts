@@ -56,7 +56,7 @@ export async function startRegistry(env: Env = {}, options: RulePackRegistryOpti
   };
 }
 
-async function createPeople(identity: string): Promise<People> {
+export async function createPeople(identity: string): Promise<People> {
   const author = (await login(identity, TEST_ENV.DEV_ADMIN_USERNAME, TEST_ENV.DEV_ADMIN_PASSWORD)).access_token;
   const operator = (await loginOperator(identity)).access_token;
   const expectStatus = (res: Res, status: number) => {
