@@ -71,9 +71,9 @@ it('reports bad input as BAD_USER_INPUT with extensions.field in GraphQL names',
   const notesMissing = await gql(router, REJECT, { token: people.reviewer, variables: { id: 'gql-main', version: '1.0.0', notes: '' } });
   expect(notesMissing.body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'notes' });
   const reader = await gql(router, SUBMIT, { token: people.reader, variables: { pack: samplePack('gql-reader', '1.0.0') } });
-  expect(reader.body.errors![0]!.extensions.code).toBe('FORBIDDEN');
+  expect(reader.body.errors![0]!.extensions?.code).toBe('FORBIDDEN');
   const anonymous = await gql(router, ONE, { variables: { id: 'gql-main' } });
-  expect(anonymous.body.errors![0]!.extensions.code).toBe('UNAUTHENTICATED');
+  expect(anonymous.body.errors![0]!.extensions?.code).toBe('UNAUTHENTICATED');
 });
 
 it('rejects with notes, refuses wrong states with CONFLICT, deprecates with a replacement', async () => {
