@@ -7,7 +7,6 @@ import semver from 'semver';
 import { assertScope, isPlatformOperator } from '../../platform/auth/auth-context';
 import { requireAuth, type Caller } from '../../platform/auth/caller';
 import type { TenantAccess } from '../../platform/auth/tenant-access';
-import { actsForAnyTenant } from '../../platform/auth/tenant.rule';
 import { withDbRetry } from '../../platform/db/db-retry';
 import { ConflictError, ForbiddenError, InputError, NotFoundError } from '../../platform/errors/domain-errors';
 import { auditEvent } from '../../platform/outbox/outbox.writer';
@@ -91,11 +90,14 @@ export class RulePackService {
     return withDbRetry(work);
   }
 
-  /** Whose unpublished versions the caller sees: its tenant's, or all (operators, service accounts). */
+  /**
+   * Whose unpublished versions the caller sees: its tenant's (for a service account, the tenant
+   * it acts for by X-Tenant-ID), or every tenant's for a platform operator.
+   */
   private async viewer(caller: Caller, action: string): Promise<{ tenantId: string; scope: ViewerScope }> {
     const auth = requireAuth(caller);
     const tenantId = await this.access.resolve(caller, undefined, ['tenantId'], action);
-    return { tenantId, scope: actsForAnyTenant(auth) ? ALL_TENANTS : tenantId };
+    return { tenantId, scope: isPlatformOperator(auth) ? ALL_TENANTS : tenantId };
   }
 
   /** The version as the caller may see it, or 404; an operator's look at another tenant's draft is recorded. */
