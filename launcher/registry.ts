@@ -8,9 +8,10 @@ import { gatewayService } from '../router';
 import { identityService } from '../subgraphs/identity';
 import { ledgerService } from '../subgraphs/ledger';
 import { packsRegistryService } from '../subgraphs/packs-registry';
+import { rulePackRegistryService } from '../subgraphs/rulepack-registry';
 import { validationService } from '../subgraphs/validation';
 
-export const SERVICES: readonly ServiceDefinition[] = [identityService, ledgerService, validationService, packsRegistryService, gatewayService];
+export const SERVICES: readonly ServiceDefinition[] = [identityService, ledgerService, validationService, packsRegistryService, rulePackRegistryService, gatewayService];
 
 /**
  * Services spec 01 documents that this platform does not run yet: the gateway knows their ports

@@ -1,0 +1,66 @@
+// The rule-pack registry (spec 01, port 8091): checks submitted rule packs against the rule-pack
+// schema and the engine, takes them through review to certification, signs certified packs with
+// Ed25519 and distributes them (REST for the validation service, the subgraph for clients).
+import { AccessTokens } from '../../platform/auth/jwt';
+import { createEventBus } from '../../platform/events/create-event-bus';
+import type { EventBus } from '../../platform/events/event-bus';
+import { defineService, type ServiceDefinition } from '../../platform/service';
+import { buildServiceApp } from '../../platform/service-app';
+import { registerRulePackRoutes } from '../../rest-compat/rulepack-registry';
+import { rulePackContext } from './graphql.context';
+import { compileWithEngine } from './engine-compiler';
+import type { PackCompiler } from './pack-validation';
+import { loadRulePackRegistryConfig } from './rulepack-registry.config';
+import { createRulePackModule } from './rulepack.module';
+import { resolvers } from './resolvers';
+
+export interface RulePackRegistryOptions {
+  /** An event bus to use instead of the configured one (tests); the caller then owns closing it. */
+  bus?: EventBus;
+  /** The semantic check (tests); the engine's by default. */
+  compile?: PackCompiler;
+}
+
+export function defineRulePackRegistryService(options: RulePackRegistryOptions = {}): ServiceDefinition {
+  const registry: ServiceDefinition = defineService({
+    name: 'rulepack-registry',
+    version: '0.1.0',
+    port: 8091,
+    subgraph: 'subgraphs/rulepack-registry/schema.graphql',
+    producesAudit: true,
+    async build(deps) {
+      const { config, db, env, logger } = deps;
+      const registryConfig = loadRulePackRegistryConfig(env);
+      const bus = options.bus ?? await createEventBus({
+        natsUrl: config.natsUrl,
+        postgresUrl: db.kind === 'postgres' ? config.database.url : undefined,
+        onError: (err) => logger.warn({ err }, 'event bus error'),
+      });
+      const { service, keys } = createRulePackModule(db, registryConfig, options.compile ?? compileWithEngine, (topic, notice) => {
+        bus.publish(topic, notice).catch((err) => logger.warn({ err, topic }, 'publishing a rule-pack notice failed'));
+      });
+      await keys.ensureActive();
+      const tokens = new AccessTokens(config.auth.jwtSecret, config.auth.accessTokenExpireMinutes * 60);
+
+      const { app } = await buildServiceApp(registry, deps, {
+        title: 'Rule-pack registry',
+        description: 'Validates rule packs against the rule-pack schema, takes them through review, signs certified packs (Ed25519, '
+          + 'keys at /.well-known/rulepack-keys.json) and distributes them (spec 01). Errors use FastAPI shapes.',
+        tokens,
+        // Every route but the key set needs a token: who submits and who certifies is the point.
+        restAuth: 'required',
+        rest: (routes) => registerRulePackRoutes(routes, service),
+        subgraph: { resolvers, context: (caller) => rulePackContext(caller, service) },
+      });
+      return {
+        app,
+        async stop() {
+          if (!options.bus) await bus.close();
+        },
+      };
+    },
+  });
+  return registry;
+}
+
+export const rulePackRegistryService: ServiceDefinition = defineRulePackRegistryService();

@@ -1,0 +1,26 @@
+// Wires the registry's domain from its dependencies: the stores over Prisma, the signing keys,
+// the engine's compiler for the semantic check and the tenant access rule (an operator's action in
+// another tenant reaches that tenant's ledger through the outbox).
+import type { Database } from '../../platform/db/database';
+import { operatorAccessData, OPERATOR_ACCESS_EVENT, TenantAccess } from '../../platform/auth/tenant-access';
+import { auditEvent } from '../../platform/outbox/outbox.writer';
+import type { PackCompiler } from './pack-validation';
+import type { RulePackRegistryConfig } from './rulepack-registry.config';
+import { RulePackService, type NoticeSink } from './rulepack.service';
+import { prismaUnitOfWork } from './rulepack.stores';
+import { prismaSigningKeyStore } from './signing-key.store';
+import { SigningKeys } from './signing-keys.service';
+
+export interface RulePackModule {
+  service: RulePackService;
+  keys: SigningKeys;
+}
+
+export function createRulePackModule(db: Database, config: RulePackRegistryConfig, compile: PackCompiler, onCommitted: NoticeSink): RulePackModule {
+  const stores = prismaUnitOfWork(db.prisma);
+  const access = new TenantAccess((a) => stores.outbox.append(auditEvent(a, {
+    tenantId: a.tenantId, type: OPERATOR_ACCESS_EVENT, actor: a.operator, data: operatorAccessData(a),
+  })));
+  const keys = new SigningKeys(prismaSigningKeyStore(db.prisma), config.signingKeyPem);
+  return { service: new RulePackService(stores, keys, compile, access, onCommitted), keys };
+}

@@ -1,0 +1,20 @@
+// Builds the registry's stores over Prisma, and the unit of work that runs them in one interactive
+// transaction (so a version, its decision record and its audit event commit together).
+import type { PrismaClient } from '../../generated/prisma/client';
+import type { PrismaLike } from '../../platform/db/prisma-like';
+import { outboxWriter } from '../../platform/outbox/outbox.writer';
+import { prismaRulePackStore } from './rulepack.store';
+import type { RulePackStores, RulePackUnitOfWork } from './rulepack.types';
+
+export const SERVICE_NAME = 'rulepack-registry';
+
+function storesFor(db: PrismaLike): RulePackStores {
+  return { packs: prismaRulePackStore(db), outbox: outboxWriter(db, SERVICE_NAME) };
+}
+
+export function prismaUnitOfWork(prisma: PrismaClient): RulePackUnitOfWork {
+  return {
+    ...storesFor(prisma),
+    transaction: (work) => prisma.$transaction((tx) => work(storesFor(tx)), { timeout: 15_000, maxWait: 10_000 }),
+  };
+}
