@@ -7,8 +7,9 @@ import type { ServiceDefinition, ServiceManifest } from '../platform/service';
 import { gatewayService } from '../router';
 import { identityService } from '../subgraphs/identity';
 import { ledgerService } from '../subgraphs/ledger';
+import { schemaRegistryService } from '../subgraphs/schema-registry';
 
-export const SERVICES: readonly ServiceDefinition[] = [identityService, ledgerService, gatewayService];
+export const SERVICES: readonly ServiceDefinition[] = [identityService, ledgerService, schemaRegistryService, gatewayService];
 
 /**
  * Services spec 01 documents that this platform does not run yet: the gateway knows their ports
