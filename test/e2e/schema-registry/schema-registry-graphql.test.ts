@@ -1,7 +1,10 @@
 // The schema registry through the router (GraphQL over the whole platform): queries, mutations,
 // the error codes (BAD_USER_INPUT with extensions.field in GraphQL names, CONFLICT, FORBIDDEN),
 // the `Schema` entity, and tenant isolation.
-import { DEV, gql, startPlatform, tenantToken, type Platform } from '../router/platform.support';
+import { DEV, gql as send, startPlatform, tenantToken, type Platform } from '../router/platform.support';
+
+/** The router's answer, its body loosely typed (these tests read errors[0] directly). */
+const gql = async (...args: Parameters<typeof send>): Promise<{ status: number; body: any }> => send(...args);
 
 jest.setTimeout(120_000);
 

@@ -101,6 +101,21 @@ describe('register and read back', () => {
     expect(list.schemas.map((s) => s.name)).toContain('customer');
     await expect(client.get({ token: admin }, 'customer', '9.9.9')).rejects.toMatchObject({ status: 404 });
   });
+
+  it('the typed client registers, checks, configures and lists versions', async () => {
+    const client = new SchemaRegistryClient(url);
+    const ctx = { token: await tenantToken('tenant-client') };
+    const first = await client.register(ctx, 'invoice', { version: '1.0.0', kind: 'data', schema: { type: 'object', properties: { n: { type: 'integer' } } } });
+    expect(first).toMatchObject({ name: 'invoice', version: '1.0.0', owner: 'tenant-client', fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    const narrowing = { type: 'object', properties: { n: { type: 'integer', maximum: 9 } } };
+    expect(await client.checkCompatibility(ctx, 'invoice', narrowing)).toEqual({ compatible: false, reasons: [expect.stringMatching(/^#\/properties\/n: maximum 9/)] });
+    await expect(client.register(ctx, 'invoice', { version: '1.1.0', schema: narrowing })).rejects.toMatchObject({
+      status: 409, body: { detail: { message: expect.stringMatching(/not BACKWARD compatible/), reasons: [expect.stringMatching(/^#\/properties\/n/)] } },
+    });
+    expect(await client.setCompatibility(ctx, 'invoice', 'FORWARD')).toMatchObject({ name: 'invoice', compatibility: 'FORWARD' });
+    expect((await client.register(ctx, 'invoice', { version: '1.1.0', schema: narrowing })).version).toBe('1.1.0');
+    expect(await client.versions(ctx, 'invoice')).toEqual({ name: 'invoice', versions: ['1.0.0', '1.1.0'] });
+  });
 });
 
 describe('errors in the spec\'s shapes', () => {
