@@ -1,6 +1,11 @@
 // The schema registry through the router (GraphQL over the whole platform): queries, mutations,
 // the error codes (BAD_USER_INPUT with extensions.field in GraphQL names, CONFLICT, FORBIDDEN),
 // the `Schema` entity, and tenant isolation.
+import { startOutboxTask } from '../../../launcher/outbox-task';
+import { registryOf, SERVICES } from '../../../launcher/registry';
+import { createLogger } from '../../../platform/logging/logger';
+import { TEST_JWT_SECRET } from '../../support/service-harness';
+import { until } from '../../support/waiting';
 import { DEV, gql as send, startPlatform, tenantToken, type Platform } from '../router/platform.support';
 
 /** The router's answer, its body loosely typed (these tests read errors[0] directly). */
@@ -10,12 +15,17 @@ jest.setTimeout(120_000);
 
 let p: Platform;
 let admin: string;
+let relay: { stop(): Promise<void> }[] = [];
 
 beforeAll(async () => {
   p = await startPlatform({ PASSWORD_SCRYPT_LOG_N: '10' });
   admin = await p.login(DEV.admin.username, DEV.admin.password);
+  relay = startOutboxTask({ running: SERVICES, registry: registryOf(), db: p.db, env: p.env, logger: createLogger('ERROR', 'relay'), jwtSecret: TEST_JWT_SECRET });
 });
-afterAll(async () => p?.close());
+afterAll(async () => {
+  for (const r of relay) await r.stop();
+  await p?.close();
+});
 
 const REGISTER = `mutation($name: String!, $version: String!, $definition: JSON!, $kind: SchemaKind, $compatibility: SchemaCompatibility) {
   registerSchema(name: $name, version: $version, definition: $definition, kind: $kind, compatibility: $compatibility) {
@@ -129,4 +139,16 @@ it('another tenant sees none of a tenant\'s schemas, by query or entity referenc
   expect(asB.body.data._entities).toEqual([null]);
   const asA = await gql(p.urls['schema-registry']!, entities, { token: a, variables });
   expect(asA.body.data._entities).toEqual([{ name: 'a-private', definition: { title: 'A-ONLY' } }]);
+});
+
+it('the outbox relay delivers the audit events to the owner\'s ledger (the built-ins\' to `platform`\'s)', async () => {
+  const t = await tenantToken('tenant-gql-audit');
+  expect((await gql(p.gateway, REGISTER, { token: t, variables: { name: 'audited', version: '1.0.0', definition: { type: 'object' } } })).body.errors).toBeUndefined();
+  const events = async (tenant: string) => {
+    const res = await fetch(`${p.ledger}/events?tenant_id=${tenant}&event_type=schema_registered`, { headers: { authorization: `Bearer ${await tenantToken(tenant)}` } });
+    return ((await res.json()) as { events: { event_data: Record<string, unknown> }[] }).events;
+  };
+  await until(async () => (await events('tenant-gql-audit')).length === 1, 'schema_registered in tenant-gql-audit\'s ledger');
+  expect((await events('tenant-gql-audit'))[0]!.event_data).toMatchObject({ name: 'audited', version: '1.0.0', kind: 'data', fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/) });
+  await until(async () => (await events('platform')).some((e) => e.event_data.name === 'rule-pack'), 'the seeded rule-pack in platform\'s ledger');
 });
