@@ -57,11 +57,8 @@ export const resolvers = {
   JSON: JSONScalar,
   Query: {
     schemas: async (_: unknown, args: { kind?: GraphQLKind | null; first?: number | null; after?: string | null; tenantId?: string | null }, ctx: Ctx) => {
-      const page = await ctx.service.list(ctx.caller, { tenantId: opt(args.tenantId), kind: kindIn(args.kind), first: opt(args.first), after: opt(args.after) });
-      const nodes = await Promise.all(page.schemas.map(async (s) => schemaOut(
-        await ctx.service.get(ctx.caller, { tenantId: opt(args.tenantId), name: s.name, version: s.latestVersion }), opt(args.tenantId),
-      )));
-      return { nodes, pageInfo: { hasNextPage: page.nextCursor !== null, endCursor: page.nextCursor } };
+      const page = await ctx.service.listLatest(ctx.caller, { tenantId: opt(args.tenantId), kind: kindIn(args.kind), first: opt(args.first), after: opt(args.after) });
+      return { nodes: page.schemas.map((view) => schemaOut(view, opt(args.tenantId))), pageInfo: { hasNextPage: page.nextCursor !== null, endCursor: page.nextCursor } };
     },
     schema: (_: unknown, args: { name: string; version?: string | null; tenantId?: string | null }, ctx: Ctx) => orNull(async () => schemaOut(
       await ctx.service.get(ctx.caller, { tenantId: opt(args.tenantId), name: args.name, version: args.version ?? 'latest' }), opt(args.tenantId),

@@ -117,6 +117,18 @@ export class SchemaRegistryService {
     return { schemas, nextCursor: rows.length > limit && last ? nameCursor.encode(last.name) : null };
   }
 
+  /** A page of schemas, each with its latest version (one query for the versions). */
+  async listLatest(caller: Caller, q: { tenantId?: string; kind?: SchemaKind; first?: number; after?: string }): Promise<{ schemas: SchemaVersionView[]; nextCursor: string | null }> {
+    const page = await this.list(caller, q);
+    const versions = await this.store.latestVersions(page.schemas);
+    const byKey = new Map(versions.map((v) => [`${v.owner}\u0000${v.name}`, v]));
+    const schemas = page.schemas.flatMap((subject) => {
+      const version = byKey.get(`${subject.owner}\u0000${subject.name}`);
+      return version ? [{ subject, version }] : [];
+    });
+    return { schemas, nextCursor: page.nextCursor };
+  }
+
   async versions(caller: Caller, q: { tenantId?: string; name: string }): Promise<{ subject: SchemaSubject; versions: SchemaVersionRecord[] }> {
     const tenantId = await this.reader(caller, q.tenantId, 'schema-registry.schemas.versions');
     const subject = await this.visibleSubject(tenantId, q.name);

@@ -23,6 +23,8 @@ export interface SchemaStore {
   findVisible(tenantId: string, name: string): Promise<SchemaSubject | undefined>;
   listVersions(owner: string, name: string): Promise<SchemaVersionRecord[]>;
   getVersion(owner: string, name: string, version: string): Promise<SchemaVersionRecord | undefined>;
+  /** The latest version of each subject, in one query (a listing's page). */
+  latestVersions(subjects: SchemaSubject[]): Promise<SchemaVersionRecord[]>;
   transaction<T>(work: (tx: SchemaWriteTx) => Promise<T>): Promise<T>;
 }
 
@@ -158,6 +160,14 @@ export function prismaSchemaStore(prisma: PrismaClient): SchemaStore {
     },
 
     getVersion: (owner, name, version) => getVersion(prisma, owner, name, version),
+
+    async latestVersions(subjects) {
+      if (subjects.length === 0) return [];
+      const rows = await prisma.schemaVersion.findMany({
+        where: { OR: subjects.map((s) => ({ owner: s.owner, name: s.name, version: s.latestVersion })) },
+      });
+      return rows.map(toVersion);
+    },
 
     transaction: (work) => prisma.$transaction((tx) => work(writeTx(tx)), { timeout: 15_000, maxWait: 10_000 }),
   };
