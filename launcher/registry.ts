@@ -9,9 +9,12 @@ import { identityService } from '../subgraphs/identity';
 import { ledgerService } from '../subgraphs/ledger';
 import { packsRegistryService } from '../subgraphs/packs-registry';
 import { rulePackRegistryService } from '../subgraphs/rulepack-registry';
+import { schemaRegistryService } from '../subgraphs/schema-registry';
 import { validationService } from '../subgraphs/validation';
 
-export const SERVICES: readonly ServiceDefinition[] = [identityService, ledgerService, validationService, packsRegistryService, rulePackRegistryService, gatewayService];
+export const SERVICES: readonly ServiceDefinition[] = [
+  identityService, ledgerService, schemaRegistryService, rulePackRegistryService, packsRegistryService, validationService, gatewayService,
+];
 
 /**
  * Services spec 01 documents that this platform does not run yet: the gateway knows their ports

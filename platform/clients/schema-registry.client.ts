@@ -14,6 +14,8 @@ export interface SchemaVersionView {
   owner: string;
   created_at: string;
   created_by: string | null;
+  /** SHA-256 of the schema's RFC 8785 canonical JSON (added with the service). */
+  fingerprint?: string;
 }
 
 export interface SchemaSummary {
@@ -24,15 +26,55 @@ export interface SchemaSummary {
   owner: string;
 }
 
+export interface RegisterSchemaRequest {
+  version: string;
+  schema: Record<string, unknown>;
+  /** Applies when the schema is new (default `data`); must match an existing schema's kind. */
+  kind?: SchemaKind;
+  /** Applies when the schema is new (default BACKWARD); change it later with setCompatibility. */
+  compatibility?: CompatibilityMode;
+}
+
+export interface CompatibilityCheck {
+  compatible: boolean;
+  /** Each names the JSON pointer (`#/properties/x`) in the candidate it concerns. */
+  reasons: string[];
+}
+
 export class SchemaRegistryClient {
   constructor(private readonly baseUrl: string) {}
 
-  list(context: ServiceCallContext, filter: { kind?: SchemaKind } = {}): Promise<{ schemas: SchemaSummary[] }> {
-    return serviceRequest(this.baseUrl, 'schemas', context, { query: { kind: filter.kind } });
+  /** One page (default 50, at most 200) ordered by name; `next_cursor` is null on the last page. */
+  list(context: ServiceCallContext, filter: { kind?: SchemaKind; limit?: number; cursor?: string } = {}): Promise<{ schemas: SchemaSummary[]; next_cursor?: string | null }> {
+    return serviceRequest(this.baseUrl, 'schemas', context, { query: { kind: filter.kind, limit: filter.limit, cursor: filter.cursor } });
   }
 
   /** `version` is a semver string or 'latest'; a missing schema or version is a ServiceCallError with status 404. */
   get(context: ServiceCallContext, name: string, version = 'latest'): Promise<SchemaVersionView> {
     return serviceRequest(this.baseUrl, `schemas/${encodeURIComponent(name)}/versions/${encodeURIComponent(version)}`, context);
+  }
+
+  /** Versions of a schema, oldest first. */
+  versions(context: ServiceCallContext, name: string): Promise<{ name: string; versions: string[] }> {
+    return serviceRequest(this.baseUrl, `schemas/${encodeURIComponent(name)}/versions`, context);
+  }
+
+  /**
+   * Registers a version (201; the identical schema under the same version again: 200). A
+   * ServiceCallError 409 when the version exists with other content, is not greater than the
+   * latest, or breaks the compatibility mode (body `{detail: {message, reasons}}`); 422 when the
+   * schema is not a JSON Schema draft-07.
+   */
+  register(context: ServiceCallContext, name: string, request: RegisterSchemaRequest): Promise<SchemaVersionView> {
+    return serviceRequest(this.baseUrl, `schemas/${encodeURIComponent(name)}/versions`, context, { method: 'POST', body: request });
+  }
+
+  setCompatibility(context: ServiceCallContext, name: string, compatibility: CompatibilityMode): Promise<SchemaSummary> {
+    return serviceRequest(this.baseUrl, `schemas/${encodeURIComponent(name)}/compatibility`, context, { method: 'PUT', body: { compatibility } });
+  }
+
+  /** Would `schema` be accepted as the next version of `name`? Registers nothing. */
+  checkCompatibility(context: ServiceCallContext, name: string, schema: Record<string, unknown>): Promise<CompatibilityCheck> {
+    return serviceRequest(this.baseUrl, `schemas/${encodeURIComponent(name)}/compatibility-check`, context, { method: 'POST', body: { schema } });
   }
 }

@@ -1,0 +1,46 @@
+// The schema registry (spec 01, port 8084): JSON Schema (draft-07) subjects of kind rule-pack,
+// workflow-pack or data with semantic versions and compatibility modes; REST routes
+// (rest-compat/schema-registry) and the subgraph at /graphql over one domain service. The
+// built-in schemas of platform/contracts are seeded at every start (idempotently).
+import { AccessTokens } from '../../platform/auth/jwt';
+import { defineService, type ServiceDefinition } from '../../platform/service';
+import { buildServiceApp } from '../../platform/service-app';
+import { registerSchemaRegistryRoutes } from '../../rest-compat/schema-registry';
+import { CONTRACTS_DIR, seedPlatformSchemas } from './platform-schemas.seed';
+import { resolvers, type SchemaRegistryContext } from './resolvers';
+import { createSchemaRegistryService } from './schema-registry.module';
+
+export interface SchemaRegistryOptions {
+  /** Where the built-in schemas are read from (tests); platform/contracts by default. */
+  contractsDir?: string;
+}
+
+export function defineSchemaRegistryService(options: SchemaRegistryOptions = {}): ServiceDefinition {
+  const definition: ServiceDefinition = defineService({
+    name: 'schema-registry',
+    version: '1.0.0',
+    port: 8084,
+    subgraph: 'subgraphs/schema-registry/schema.graphql',
+    producesAudit: true,
+    usesDatabase: true,
+    async build(deps) {
+      const { config, db, logger } = deps;
+      const service = createSchemaRegistryService(db.prisma);
+      await seedPlatformSchemas(service, logger, options.contractsDir ?? CONTRACTS_DIR);
+      const { app } = await buildServiceApp<SchemaRegistryContext>(definition, deps, {
+        title: 'Schema registry',
+        description: 'JSON Schema (draft-07) registry of rule-pack, workflow-pack and data schemas with semantic versions and '
+          + 'BACKWARD/FORWARD/FULL/NONE compatibility checks. Built-in platform schemas (owner `platform`) are readable by every tenant. '
+          + 'Errors use FastAPI shapes; an incompatible version is 409 with detail {message, reasons}.',
+        tokens: new AccessTokens(config.auth.jwtSecret, config.auth.accessTokenExpireMinutes * 60),
+        restAuth: 'required',
+        rest: (routes) => registerSchemaRegistryRoutes(routes, service),
+        subgraph: { resolvers, context: (caller) => ({ caller, service }) },
+      });
+      return { app };
+    },
+  });
+  return definition;
+}
+
+export const schemaRegistryService: ServiceDefinition = defineSchemaRegistryService();
