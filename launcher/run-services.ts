@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { ConfigError } from '../platform/config/env';
 import { loadPlatformConfig, servicePort, type PlatformConfig } from '../platform/config/platform.config';
 import { openDatabase, type Database } from '../platform/db/database';
+import { processBus } from '../platform/events/service-bus';
 import { createLogger, type Logger } from '../platform/logging/logger';
 import type { BuiltService, Env, ServiceDefinition, ServiceManifest } from '../platform/service';
 import { registryOf } from './registry';
@@ -48,10 +49,12 @@ export async function runServices(definitions: readonly ServiceDefinition[], opt
   const db = await openDatabase(config.database);
   logger.info({ database: db.description }, 'database ready (migrations applied)');
 
+  // One bus for every service of this process, so they hear each other (on PGlite it is in memory).
+  const bus = await processBus({ config, db, logger });
   const running: Running = { config, db, services: [], tasks: [], shutdown: async () => {} };
   try {
     for (const definition of definitions) {
-      const built = await definition.build({ config, db, env, logger: logger.child({ service: definition.name }), registry: options.registry ?? registryOf() });
+      const built = await definition.build({ config, db, env, bus, logger: logger.child({ service: definition.name }), registry: options.registry ?? registryOf() });
       const port = servicePort(env, definition, options.alone);
       await built.app.listen({ port, host: config.http.host });
       const address = built.app.server.address() as AddressInfo;
@@ -62,6 +65,7 @@ export async function runServices(definitions: readonly ServiceDefinition[], opt
   } catch (err) {
     logger.error({ err }, 'start failed');
     for (const s of running.services.reverse()) await s.built.app.close().catch(() => {});
+    await bus.close().catch(() => {});
     await db.close().catch(() => {});
     throw err;
   }
@@ -81,6 +85,7 @@ export async function runServices(definitions: readonly ServiceDefinition[], opt
         await s.built.stop?.().catch((err) => logger.error({ err }, 'service stop failed'));
         await s.built.app.close();
       }
+      await bus.close().catch((err) => logger.error({ err }, 'event bus close failed'));
       await db.close();
       clearTimeout(force);
       logger.info('stopped');

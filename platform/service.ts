@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Scope } from './auth/auth-context';
 import type { PlatformConfig } from './config/platform.config';
 import type { Database } from './db/database';
+import type { EventBus } from './events/event-bus';
 import type { Logger } from './logging/logger';
 
 export type Env = Record<string, string | undefined>;
@@ -50,6 +51,11 @@ export interface ServiceDeps {
   logger: Logger;
   /** Every service the platform knows (built or planned), for the gateway and clients. */
   registry: readonly ServiceManifest[];
+  /**
+   * The process's event bus, shared by the services it runs (the launcher's); a service without
+   * one creates its own from configuration (platform/events/service-bus.ts).
+   */
+  bus?: EventBus;
 }
 
 export interface BuiltService {

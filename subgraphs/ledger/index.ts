@@ -3,7 +3,7 @@
 // a group-committing appender.
 import { AccessTokens } from '../../platform/auth/jwt';
 import { readBool } from '../../platform/config/env';
-import { createEventBus } from '../../platform/events/create-event-bus';
+import { serviceBus } from '../../platform/events/service-bus';
 import type { EventBus } from '../../platform/events/event-bus';
 import { defineService, type ServiceDefinition } from '../../platform/service';
 import { buildServiceApp } from '../../platform/service-app';
@@ -14,7 +14,7 @@ import { EVENT_APPENDED_TOPIC, serveSubscriptions, type AppendedNotice } from '.
 import { resolvers } from './resolvers';
 
 export interface LedgerServiceOptions {
-  /** An event bus to use instead of the configured one (tests); the caller then owns closing it. */
+  /** An event bus to use instead of the process's (tests); the caller then owns closing it. */
   bus?: EventBus;
 }
 
@@ -31,11 +31,7 @@ export function defineLedgerService(options: LedgerServiceOptions = {}): Service
     ],
     async build(deps) {
       const { config, db, logger } = deps;
-      const bus = options.bus ?? await createEventBus({
-        natsUrl: config.natsUrl,
-        postgresUrl: db.kind === 'postgres' ? config.database.url : undefined,
-        onError: (err) => logger.warn({ err }, 'event bus error'),
-      });
+      const { bus, release: releaseBus } = await serviceBus(deps, options.bus);
       const { service, committer } = createLedgerModule(db, (events) => {
         for (const e of events) {
           const notice: AppendedNotice = { id: e.id, tenant_id: e.tenantId, seq: e.seq, event_type: e.eventType };
@@ -64,7 +60,7 @@ export function defineLedgerService(options: LedgerServiceOptions = {}): Service
         async stop() {
           // Appends already accepted finish (commit or fail) before the bus and database go.
           await committer.drain();
-          if (!options.bus) await bus.close();
+          await releaseBus();
         },
       };
     },

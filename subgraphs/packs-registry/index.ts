@@ -3,7 +3,7 @@
 // status, ownership, artifacts and dependency graphs. REST routes (rest-compat/packs-registry)
 // and the subgraph at /graphql over one domain service.
 import { AccessTokens } from '../../platform/auth/jwt';
-import { createEventBus } from '../../platform/events/create-event-bus';
+import { serviceBus } from '../../platform/events/service-bus';
 import type { EventBus, Unsubscribe } from '../../platform/events/event-bus';
 import { defineService, type ServiceDefinition } from '../../platform/service';
 import { buildServiceApp } from '../../platform/service-app';
@@ -14,7 +14,7 @@ import { resolvers } from './resolvers';
 import { RulePackCatalogConsumer } from './rulepack-catalog.consumer';
 
 export interface PacksRegistryOptions {
-  /** An event bus to use instead of the configured one (tests); the caller then owns closing it. */
+  /** An event bus to use instead of the process's (tests); the caller then owns closing it. */
   bus?: EventBus;
 }
 
@@ -31,11 +31,7 @@ export function definePacksRegistryService(options: PacksRegistryOptions = {}): 
     ],
     async build(deps) {
       const { config, db, env, logger, registry } = deps;
-      const bus = options.bus ?? await createEventBus({
-        natsUrl: config.natsUrl,
-        postgresUrl: db.kind === 'postgres' ? config.database.url : undefined,
-        onError: (err) => logger.warn({ err }, 'event bus error'),
-      });
+      const { bus, release: releaseBus } = await serviceBus(deps, options.bus);
       const { service, stores } = createPacksModule(db, env, registry);
       const consumer = new RulePackCatalogConsumer(stores, logger);
       const tokens = new AccessTokens(config.auth.jwtSecret, config.auth.accessTokenExpireMinutes * 60);
@@ -57,7 +53,7 @@ export function definePacksRegistryService(options: PacksRegistryOptions = {}): 
         },
         async stop() {
           await unsubscribe?.();
-          if (!options.bus) await bus.close();
+          await releaseBus();
         },
       };
     },

@@ -2,7 +2,7 @@
 // schema and the engine, takes them through review to certification, signs certified packs with
 // Ed25519 and distributes them (REST for the validation service, the subgraph for clients).
 import { AccessTokens } from '../../platform/auth/jwt';
-import { createEventBus } from '../../platform/events/create-event-bus';
+import { serviceBus } from '../../platform/events/service-bus';
 import type { EventBus } from '../../platform/events/event-bus';
 import { defineService, type ServiceDefinition } from '../../platform/service';
 import { buildServiceApp } from '../../platform/service-app';
@@ -15,7 +15,7 @@ import { createRulePackModule } from './rulepack.module';
 import { resolvers } from './resolvers';
 
 export interface RulePackRegistryOptions {
-  /** An event bus to use instead of the configured one (tests); the caller then owns closing it. */
+  /** An event bus to use instead of the process's (tests); the caller then owns closing it. */
   bus?: EventBus;
   /** The semantic check (tests); the engine's by default. */
   compile?: PackCompiler;
@@ -31,11 +31,7 @@ export function defineRulePackRegistryService(options: RulePackRegistryOptions =
     async build(deps) {
       const { config, db, env, logger } = deps;
       const registryConfig = loadRulePackRegistryConfig(env);
-      const bus = options.bus ?? await createEventBus({
-        natsUrl: config.natsUrl,
-        postgresUrl: db.kind === 'postgres' ? config.database.url : undefined,
-        onError: (err) => logger.warn({ err }, 'event bus error'),
-      });
+      const { bus, release: releaseBus } = await serviceBus(deps, options.bus);
       const { service, keys } = createRulePackModule(db, registryConfig, options.compile ?? compileWithEngine, (topic, notice) => {
         bus.publish(topic, notice).catch((err) => logger.warn({ err, topic }, 'publishing a rule-pack notice failed'));
       });
@@ -55,7 +51,7 @@ export function defineRulePackRegistryService(options: RulePackRegistryOptions =
       return {
         app,
         async stop() {
-          if (!options.bus) await bus.close();
+          await releaseBus();
         },
       };
     },

@@ -3,7 +3,7 @@
 // (signature verified, compiled once, cached) or inline packs through platform/rule-engine, and
 // audits every run in the tenant's ledger through the outbox.
 import { AccessTokens } from '../../platform/auth/jwt';
-import { createEventBus } from '../../platform/events/create-event-bus';
+import { serviceBus } from '../../platform/events/service-bus';
 import type { EventBus } from '../../platform/events/event-bus';
 import { defineService, type ServiceDefinition } from '../../platform/service';
 import { buildServiceApp } from '../../platform/service-app';
@@ -17,7 +17,7 @@ import { createValidationModule, type ValidationModuleDeps } from './validation.
 export const RULEPACK_DEPRECATED_TOPIC = 'rulepack.deprecated';
 
 export interface ValidationServiceOptions {
-  /** An event bus to use instead of the configured one (tests); the caller then owns closing it. */
+  /** An event bus to use instead of the process's (tests); the caller then owns closing it. */
   bus?: EventBus;
   /** Stand-ins for the registries' clients (tests). */
   registry?: ValidationModuleDeps['registry'];
@@ -37,11 +37,7 @@ export function defineValidationService(options: ValidationServiceOptions = {}):
     async build(deps) {
       const { config: platform, db, logger, env, registry } = deps;
       const config = loadValidationConfig(env, registry, platform.auth.requireAuth);
-      const bus = options.bus ?? await createEventBus({
-        natsUrl: platform.natsUrl,
-        postgresUrl: db.kind === 'postgres' ? platform.database.url : undefined,
-        onError: (err) => logger.warn({ err }, 'event bus error'),
-      });
+      const { bus, release: releaseBus } = await serviceBus(deps, options.bus);
       const { service, packs } = createValidationModule({ db, bus, config, logger, registry: options.registry, schemas: options.schemas });
       // A deprecated pack version leaves the cache at once, so its next run asks the registry
       // (which answers "deprecated, use ..." with a 409).
@@ -61,7 +57,7 @@ export function defineValidationService(options: ValidationServiceOptions = {}):
         app,
         async stop() {
           await unsubscribe();
-          if (!options.bus) await bus.close();
+          await releaseBus();
         },
       };
     },

@@ -2,6 +2,8 @@
 // suites can run side by side), against a fresh test database.
 import type { AddressInfo } from 'node:net';
 import { loadPlatformConfig, type PlatformConfig } from '../../platform/config/platform.config';
+import type { EventBus } from '../../platform/events/event-bus';
+import { processBus } from '../../platform/events/service-bus';
 import { createLogger } from '../../platform/logging/logger';
 import type { BuiltService, Env, ServiceDefinition, ServiceManifest } from '../../platform/service';
 import { createTestDatabase, type TestDatabase } from './database';
@@ -20,16 +22,19 @@ export interface Harness {
   config: PlatformConfig;
   env: Env;
   services: Record<string, RunningService>;
+  /** The bus the services share, as in one launcher process. */
+  bus: EventBus;
   close(): Promise<void>;
 }
 
-export async function startServices(definitions: readonly ServiceDefinition[], envOverrides: Env = {}, options: { db?: TestDatabase; registry?: readonly ServiceManifest[] } = {}): Promise<Harness> {
+export async function startServices(definitions: readonly ServiceDefinition[], envOverrides: Env = {}, options: { db?: TestDatabase; registry?: readonly ServiceManifest[]; bus?: EventBus } = {}): Promise<Harness> {
   const db = options.db ?? (await createTestDatabase());
   const env: Env = { LOG_LEVEL: 'ERROR', JWT_SECRET_KEY: TEST_JWT_SECRET, NODE_ENV: 'test', ...envOverrides };
   const config = loadPlatformConfig(env);
   const services: Record<string, RunningService> = {};
+  const bus = options.bus ?? (await processBus({ config, db, logger: createLogger(config.logLevel, 'bus') }));
   for (const def of definitions) {
-    const built = await def.build({ config, db, env, logger: createLogger(config.logLevel, def.name), registry: options.registry ?? registryOf() });
+    const built = await def.build({ config, db, env, bus, logger: createLogger(config.logLevel, def.name), registry: options.registry ?? registryOf() });
     await built.app.listen({ port: 0, host: '127.0.0.1' });
     const port = (built.app.server.address() as AddressInfo).port;
     await built.start?.();
@@ -40,11 +45,13 @@ export async function startServices(definitions: readonly ServiceDefinition[], e
     config,
     env,
     services,
+    bus,
     async close() {
       for (const s of Object.values(services).reverse()) {
         await s.built.stop?.();
         await s.built.app.close();
       }
+      if (!options.bus) await bus.close();
       if (!options.db) await db.drop();
     },
   };

@@ -31,7 +31,7 @@ export async function startPlatform(env: Env = {}, services: readonly ServiceDef
   const urls = Object.fromEntries(Object.entries(backends.services).map(([name, s]) => [name, s.url]));
   const urlEnv = Object.fromEntries(Object.entries(urls).map(([name, url]) => [`${name.toUpperCase().replace(/-/g, '_')}_URL`, url]));
   const limits = { RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000', IP_RATE_LIMIT_PER_SECOND: '100000', IP_RATE_LIMIT_BURST: '100000' };
-  const front = await startServices(services.filter((s) => s.name === 'gateway'), { ...limits, ...env, ...urlEnv }, { db: backends.db, registry });
+  const front = await startServices(services.filter((s) => s.name === 'gateway'), { ...limits, ...env, ...urlEnv }, { db: backends.db, registry, bus: backends.bus });
   const identity = urls.identity!;
   const ledger = urls.ledger!;
   return {
