@@ -39,6 +39,9 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export const resolvers = {
   JSON: JSONScalar,
+  // GraphQL's enum values are upper case like every subgraph's; the domain keeps spec 01's words.
+  RulePackStatus: { DRAFT: 'draft', REVIEW: 'review', CERTIFIED: 'certified', DEPRECATED: 'deprecated' },
+  RulePackArtifactFormat: { YAML: 'yaml', JSON: 'json' },
   Query: {
     rulePacks: async (_: unknown, args: { status?: string | null; first?: number | null; after?: string | null }, ctx: Ctx) =>
       connection(await ctx.service.list(ctx.caller, { status: opt(args.status), first: opt(args.first), after: opt(args.after) })),

@@ -27,7 +27,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startServices(definitions: readonly ServiceDefinition[], envOverrides: Env = {}, options: { db?: TestDatabase; registry?: readonly ServiceManifest[]; bus?: EventBus } = {}): Promise<Harness> {
+export async function startServices(definitions: readonly ServiceDefinition[], envOverrides: Env = {}, options: { db?: TestDatabase; registry?: readonly ServiceManifest[]; bus?: EventBus; ports?: Readonly<Record<string, number>> } = {}): Promise<Harness> {
   const db = options.db ?? (await createTestDatabase());
   const env: Env = { LOG_LEVEL: 'ERROR', JWT_SECRET_KEY: TEST_JWT_SECRET, NODE_ENV: 'test', ...envOverrides };
   const config = loadPlatformConfig(env);
@@ -35,7 +35,7 @@ export async function startServices(definitions: readonly ServiceDefinition[], e
   const bus = options.bus ?? (await processBus({ config, db, logger: createLogger(config.logLevel, 'bus') }));
   for (const def of definitions) {
     const built = await def.build({ config, db, env, bus, logger: createLogger(config.logLevel, def.name), registry: options.registry ?? registryOf() });
-    await built.app.listen({ port: 0, host: '127.0.0.1' });
+    await built.app.listen({ port: options.ports?.[def.name] ?? 0, host: '127.0.0.1' });
     const port = (built.app.server.address() as AddressInfo).port;
     await built.start?.();
     services[def.name] = { built, port, url: `http://127.0.0.1:${port}` };

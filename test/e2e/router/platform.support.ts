@@ -7,6 +7,7 @@ import type { Env, ServiceDefinition } from '../../../platform/service';
 import { AccessTokens } from '../../../platform/auth/jwt';
 import type { TestDatabase } from '../../support/database';
 import { startServices, TEST_JWT_SECRET, type Harness } from '../../support/service-harness';
+import { freePort } from '../../support/waiting';
 
 export interface Platform {
   gateway: string;
@@ -27,9 +28,14 @@ export const DEV = { admin: { username: 'admin', password: 'admin-dev-password' 
 
 export async function startPlatform(env: Env = {}, services: readonly ServiceDefinition[] = SERVICES): Promise<Platform> {
   const registry = registryOf(services);
-  const backends: Harness = await startServices(services.filter((s) => s.name !== 'gateway'), env, { registry });
-  const urls = Object.fromEntries(Object.entries(backends.services).map(([name, s]) => [name, s.url]));
+  // Ports chosen before the start, so every service knows where the others are (<NAME>_URL), as
+  // with the documented ports of `npm start`; a test's own <NAME>_URL (a stand-in) wins.
+  const behind = services.filter((s) => s.name !== 'gateway');
+  const ports: Record<string, number> = {};
+  for (const s of behind) ports[s.name] = await freePort();
+  const urls = Object.fromEntries(behind.map((s) => [s.name, `http://127.0.0.1:${ports[s.name]}`]));
   const urlEnv = Object.fromEntries(Object.entries(urls).map(([name, url]) => [`${name.toUpperCase().replace(/-/g, '_')}_URL`, url]));
+  const backends: Harness = await startServices(behind, { ...urlEnv, ...env }, { registry, ports });
   const limits = { RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000', IP_RATE_LIMIT_PER_SECOND: '100000', IP_RATE_LIMIT_BURST: '100000' };
   const front = await startServices(services.filter((s) => s.name === 'gateway'), { ...limits, ...env, ...urlEnv }, { db: backends.db, registry, bus: backends.bus });
   const identity = urls.identity!;
@@ -40,7 +46,7 @@ export async function startPlatform(env: Env = {}, services: readonly ServiceDef
     ledger,
     urls,
     db: backends.db,
-    env: { ...backends.env, ...urlEnv },
+    env: { ...urlEnv, ...backends.env },
     ledgerServer: backends.services.ledger!.built.app.server,
     async login(username, password, tenantId?: string) {
       const res = await fetch(`${identity}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password, ...(tenantId ? { tenant_id: tenantId } : {}) }) });

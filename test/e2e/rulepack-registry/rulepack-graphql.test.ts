@@ -31,7 +31,7 @@ const ONE = `query($id: ID!, $version: String) { rulePack(id: $id, version: $ver
 async function certifiedViaGraphQL(pack: ReturnType<typeof samplePack>) {
   const vars = { id: pack.metadata.pack_id, version: pack.metadata.version };
   expect((await gql(router, SUBMIT, { token: people.author, variables: { pack } })).body.errors).toBeUndefined();
-  expect((await gql(router, REVIEW, { token: people.author, variables: vars })).body.data.submitRulePackForReview.status).toBe('review');
+  expect((await gql(router, REVIEW, { token: people.author, variables: vars })).body.data.submitRulePackForReview.status).toBe('REVIEW');
   const done = await gql(router, CERTIFY, { token: people.reviewer, variables: vars });
   expect(done.body.errors).toBeUndefined();
   return done.body.data.certifyRulePack;
@@ -41,7 +41,7 @@ it('submits, certifies by a reviewer (never the author) and reads the signed pac
   const pack = samplePack('gql-main', '1.0.0');
   const submitted = await gql(router, SUBMIT, { token: people.author, variables: { pack } });
   expect(submitted.body.errors).toBeUndefined();
-  expect(submitted.body.data.submitRulePack).toMatchObject({ id: 'gql-main', version: '1.0.0', status: 'draft', author: 'root', ownerTenant: 'default', definition: pack, signature: null, replacement: null });
+  expect(submitted.body.data.submitRulePack).toMatchObject({ id: 'gql-main', version: '1.0.0', status: 'DRAFT', author: 'root', ownerTenant: 'default', definition: pack, signature: null, replacement: null });
 
   await gql(router, REVIEW, { token: people.author, variables: { id: 'gql-main', version: '1.0.0' } });
   const byAuthor = await gql(router, CERTIFY, { token: people.author, variables: { id: 'gql-main', version: '1.0.0' } });
@@ -49,7 +49,7 @@ it('submits, certifies by a reviewer (never the author) and reads the signed pac
   const done = await gql(router, CERTIFY, { token: people.reviewer, variables: { id: 'gql-main', version: '1.0.0', notes: 'ok' } });
   expect(done.body.errors).toBeUndefined();
   const view = done.body.data.certifyRulePack;
-  expect(view).toMatchObject({ status: 'certified', reviewers: ['rita'] });
+  expect(view).toMatchObject({ status: 'CERTIFIED', reviewers: ['rita'] });
 
   const keys = (await (await fetch(`${platform.urls['rulepack-registry']}/.well-known/rulepack-keys.json`)).json()) as { keys: any[] };
   expect(verifyPack(view.definition, view.signature, keys.keys.find((k) => k.kid === view.keyId))).toBe(true);
@@ -66,7 +66,7 @@ it('reports bad input as BAD_USER_INPUT with extensions.field in GraphQL names',
   expect(badRegex.body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'pack.rules.0.value' });
   const noVersion = await gql(router, SUBMIT, { token: people.author, variables: { pack: { metadata: { pack_id: 'gql-bad' }, rules } } });
   expect(noVersion.body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'pack.metadata.version' });
-  const badYaml = await gql(router, SUBMIT, { token: people.author, variables: { artifact: 'rules: [', format: 'yaml' } });
+  const badYaml = await gql(router, SUBMIT, { token: people.author, variables: { artifact: 'rules: [', format: 'YAML' } });
   expect(badYaml.body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'artifact' });
   const notesMissing = await gql(router, REJECT, { token: people.reviewer, variables: { id: 'gql-main', version: '1.0.0', notes: '' } });
   expect(notesMissing.body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'notes' });
@@ -83,7 +83,7 @@ it('rejects with notes, refuses wrong states with CONFLICT, deprecates with a re
   expect(early.body.errors![0]!.message).toMatch(/is 'draft'/);
   await gql(router, REVIEW, { token: people.author, variables: { id: 'gql-life', version: '1.0.0' } });
   const rejected = await gql(router, REJECT, { token: people.admin, variables: { id: 'gql-life', version: '1.0.0', notes: 'add a currency rule' } });
-  expect(rejected.body.data.rejectRulePack).toMatchObject({ status: 'draft', reviewers: ['ada'] });
+  expect(rejected.body.data.rejectRulePack).toMatchObject({ status: 'DRAFT', reviewers: ['ada'] });
   expect(rejected.body.data.rejectRulePack.decisions.at(-1)).toEqual({ decision: 'rejected', actor: 'ada', notes: 'add a currency rule' });
 
   const v1 = await certifiedViaGraphQL(samplePack('gql-life', '1.0.1'));
@@ -92,7 +92,7 @@ it('rejects with notes, refuses wrong states with CONFLICT, deprecates with a re
   expect(badReplacement.body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'replacementVersion' });
   const deprecated = await gql(router, DEPRECATE, { token: people.reviewer, variables: { id: 'gql-life', version: v1.version, replacement: { id: 'gql-life', version: v2.version } } });
   expect(deprecated.body.errors).toBeUndefined();
-  expect(deprecated.body.data.deprecateRulePack).toMatchObject({ status: 'deprecated', replacement: { id: 'gql-life', version: '2.0.0', status: 'certified' } });
+  expect(deprecated.body.data.deprecateRulePack).toMatchObject({ status: 'DEPRECATED', replacement: { id: 'gql-life', version: '2.0.0', status: 'CERTIFIED' } });
 });
 
 it('keeps drafts in their tenant and pages through rulePacks', async () => {
@@ -101,7 +101,7 @@ it('keeps drafts in their tenant and pages through rulePacks', async () => {
   expect(hidden.body.errors).toBeUndefined();
   expect(hidden.body.data.rulePack).toBeNull();
   const mine = await gql(router, ONE, { token: people.reader, variables: { id: 'gql-private', version: '1.0.0' } });
-  expect(mine.body.data.rulePack.status).toBe('draft');
+  expect(mine.body.data.rulePack.status).toBe('DRAFT');
   // No certified version: null, not an error.
   expect((await gql(router, ONE, { token: people.author, variables: { id: 'gql-private' } })).body.data.rulePack).toBeNull();
 
@@ -113,15 +113,15 @@ it('keeps drafts in their tenant and pages through rulePacks', async () => {
     expect(page.body.errors).toBeUndefined();
     const conn = page.body.data.rulePacks;
     for (const e of conn.edges) {
-      expect(['certified', 'deprecated']).toContain(e.node.status);
+      expect(['CERTIFIED', 'DEPRECATED']).toContain(e.node.status);
       seen.push(`${e.node.id}@${e.node.version}`);
     }
     after = conn.pageInfo.hasNextPage ? conn.pageInfo.endCursor : null;
   } while (after);
   expect(seen).toEqual(expect.arrayContaining(['gql-main@1.0.0', 'gql-life@2.0.0', 'gql-life@1.0.1']));
   expect(seen).not.toContain('gql-private@1.0.0');
-  const drafts = await gql(router, LIST, { token: people.author, variables: { status: 'draft' } });
-  expect(drafts.body.data.rulePacks.edges.every((e: any) => e.node.status === 'draft' && e.node.ownerTenant === 'default')).toBe(true);
+  const drafts = await gql(router, LIST, { token: people.author, variables: { status: 'DRAFT' } });
+  expect(drafts.body.data.rulePacks.edges.every((e: any) => e.node.status === 'DRAFT' && e.node.ownerTenant === 'default')).toBe(true);
   const forged = await gql(router, LIST, { token: people.author, variables: { after: 'forged' } });
   expect(forged.body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'after' });
 });
@@ -136,7 +136,7 @@ it('resolves RulePack entities by id and version for other subgraphs, null when 
   const subgraph = platform.urls['rulepack-registry']!;
   const asB = await gql(subgraph, ENTITIES, { token: people.otherTenant, variables: { r: representations } });
   expect(asB.body.errors).toBeUndefined();
-  expect(asB.body.data._entities).toEqual([{ id: 'gql-main', version: '1.0.0', status: 'certified' }, null, null]);
+  expect(asB.body.data._entities).toEqual([{ id: 'gql-main', version: '1.0.0', status: 'CERTIFIED' }, null, null]);
   const asOwner = await gql(subgraph, ENTITIES, { token: people.author, variables: { r: representations } });
-  expect(asOwner.body.data._entities[1]).toEqual({ id: 'gql-private', version: '1.0.0', status: 'draft' });
+  expect(asOwner.body.data._entities[1]).toEqual({ id: 'gql-private', version: '1.0.0', status: 'DRAFT' });
 });
