@@ -79,7 +79,8 @@ describe('per-address rate limit before authentication', () => {
       // The same address's GraphQL and WebSocket attempts spend the same bucket.
       const gql = await refusedWithin(3, () => from(attacker, `${gw.url}/graphql`, { method: 'POST', headers: { ...bad, 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ publicInfo }' }) }));
       expect(gql.status).toBe(429);
-      expect(gql.body).toEqual({ detail: expect.stringMatching(/Too many requests/) });
+      // On /graphql the same refusal is a GraphQL response (router/graphql/graphql-refusals.ts).
+      expect(gql.body).toEqual({ errors: [{ message: expect.stringMatching(/Too many requests/), extensions: { code: 'RATE_LIMITED', retryAfterSeconds: expect.any(Number) } }] });
       expect(Number(gql.headers['retry-after'])).toBeGreaterThanOrEqual(1);
       const upgrade = await refusedWithin(3, () => new Promise<{ status: number }>((resolve) => {
         const ws = new WebSocket(`${gw.url.replace('http', 'ws')}/graphql`, 'graphql-transport-ws', { localAddress: attacker });
