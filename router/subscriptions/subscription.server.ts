@@ -108,6 +108,9 @@ export function attachSubscriptionServer(app: FastifyInstance, options: Subscrip
       };
       connections.set(ctx, conn);
       socket.once('close', () => endConnection(conn, options.logger));
+      // The upstream sockets open now, while the client receives its ack, so a subscribe that
+      // follows only sends one message upstream instead of a WebSocket handshake and an init.
+      for (const subgraph of subscriptionOwners(options.model())) upstreamClient(conn, subgraph, options, { eager: true });
       return true;
     },
     onClose: async (ctx) => {
@@ -190,7 +193,19 @@ export function attachSubscriptionServer(app: FastifyInstance, options: Subscrip
   };
 }
 
-function upstreamClient(conn: Connection, subgraph: string, options: SubscriptionServerOptions): Client {
+/** The subgraphs that serve any Subscription root field (computed once per supergraph). */
+const ownersBySchema = new WeakMap<SupergraphModel, string[]>();
+function subscriptionOwners(model: SupergraphModel): string[] {
+  let owners = ownersBySchema.get(model);
+  if (!owners) {
+    const fields = Object.keys(model.apiSchema.getSubscriptionType()?.getFields() ?? {});
+    owners = [...new Set(fields.map((f) => model.ownerOf('Subscription', f)).filter((o): o is string => o !== undefined))];
+    ownersBySchema.set(model, owners);
+  }
+  return owners;
+}
+
+function upstreamClient(conn: Connection, subgraph: string, options: SubscriptionServerOptions, opening: { eager?: boolean } = {}): Client {
   // A connection that has ended opens nothing new upstream (its clients were disposed).
   if (conn.ended.signal.aborted) throw new Error('client connection closed');
   let client = conn.upstream.get(subgraph);
@@ -200,7 +215,9 @@ function upstreamClient(conn: Connection, subgraph: string, options: Subscriptio
     client = createClient({
       url,
       webSocketImpl: WebSocket,
-      lazy: true,
+      lazy: !opening.eager,
+      // An eager socket that fails is not an error yet: a later subscribe reconnects and reports.
+      onNonLazyError: (err) => options.logger.debug({ err, subgraph }, 'upstream subscription socket could not open early'),
       retryAttempts: 0,
       // The subgraph authenticates the same caller: token and tenant travel in connectionParams.
       connectionParams: { ...headers, Authorization: headers.authorization, tenantId: conn.context.tenantId },

@@ -1,7 +1,8 @@
 // Upstream subscriptions end with the client's: whatever way a graphql-ws client goes away (a
-// close without `complete`, a dropped connection, a protocol error) or completes one
-// subscription, the router's WebSocket to the ledger subgraph closes. Counted at the ledger: the
-// upgraded sockets its HTTP server holds open.
+// close without `complete`, a dropped connection, a protocol error), the router's WebSocket to the
+// ledger subgraph closes (counted at the ledger: the upgraded sockets its HTTP server holds open);
+// a client that completes one subscription gets it completed upstream at once (the router opens
+// its upstream socket with the client's connection and keeps it while the client stays).
 import type { Duplex } from 'node:stream';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
@@ -17,6 +18,8 @@ describe('router subscriptions end upstream when the client goes', () => {
   let token: string;
   /** WebSockets the ledger holds open (the router's upstream connections). */
   const live = new Set<Duplex>();
+  /** graphql-ws message types the router sent the ledger (the router runs in this process). */
+  const upstreamMessages: string[] = [];
   const clients: Client[] = [];
 
   beforeAll(async () => {
@@ -25,6 +28,12 @@ describe('router subscriptions end upstream when the client goes', () => {
     p.ledgerServer.on('upgrade', (_request, socket: Duplex) => {
       live.add(socket);
       socket.once('close', () => live.delete(socket));
+    });
+    const send = WebSocket.prototype.send;
+    const ledgerWs = p.ledger.replace('http', 'ws');
+    jest.spyOn(WebSocket.prototype, 'send').mockImplementation(function (this: WebSocket, data: unknown, ...rest: unknown[]) {
+      if (this.url?.startsWith(ledgerWs) && typeof data === 'string') upstreamMessages.push(String((JSON.parse(data) as { type: string }).type));
+      return (send as (...args: unknown[]) => void).call(this, data, ...rest);
     });
   });
   afterAll(async () => {
@@ -65,13 +74,18 @@ describe('router subscriptions end upstream when the client goes', () => {
 
   it('ends the upstream subscription when the client completes it, without waiting for an event', async () => {
     const before = live.size;
+    const completes = () => upstreamMessages.filter((t) => t === 'complete').length;
+    const subscribes = () => upstreamMessages.filter((t) => t === 'subscribe').length;
+    const subscribedBefore = subscribes();
+    const completedBefore = completes();
     // Not lazy: the client keeps its socket open after its last subscription completes.
-    const { socket, unsubscribe } = await subscribed(false);
-    await until(async () => live.size === before + 1, 'the upstream subscription to reach the ledger');
+    const { socket, client, unsubscribe } = await subscribed(false);
+    await until(async () => live.size === before + 1 && subscribes() === subscribedBefore + 1, 'the upstream subscription to reach the ledger');
     unsubscribe(); // sends `complete`
-    // The router's upstream client is lazy: with no subscription left its socket closes.
-    await until(async () => live.size === before, 'the upstream socket to close');
-    expect(live.size).toBe(before);
+    await until(async () => completes() === completedBefore + 1, 'the router to complete the upstream subscription');
     expect(socket.readyState).toBe(WebSocket.OPEN);
+    // The upstream socket lives as long as the client's connection.
+    await client.dispose();
+    await until(async () => live.size === before, 'the upstream socket to close with the client');
   });
 });
