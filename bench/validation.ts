@@ -1,4 +1,5 @@
-// `npm run bench -- validation [records] [seconds]`: the rule engine's throughput. A 50-rule pack
+// `npm run bench -- validation [records] [seconds] [route-seconds]`: the rule engine's throughput,
+// then POST /validate's (bench/validation-service.support.ts). A 50-rule pack
 // (comparisons, in/not_in, matches, range, starts/ends_with, contains, null checks, value_field,
 // `when`, nested any/all/not) runs over generated order records (10,000 by default):
 //   - ours: compileRulePack once, runRulePack over all records, repeated for `seconds`;
@@ -10,6 +11,7 @@
 // Numbers only: nothing here passes or fails on time.
 import { Engine, type TopLevelCondition, type NestedCondition } from 'json-rules-engine';
 import { compileRulePack, runRulePack } from '../platform/rule-engine';
+import { measureValidateRoute } from './validation-service.support';
 
 type Condition = Record<string, unknown> & { operator: string; field?: string; conditions?: Condition[] };
 type Rule = Condition & { rule_id: string; type: 'FATAL' | 'WARNING' | 'INFO'; field: string; error_message: string; when?: Condition };
@@ -196,7 +198,5 @@ export async function run(args: string[]): Promise<void> {
   console.log(`  equivalence check: failures on the first ${fmt(jreRecords)} records: ours ${fmt(oursOnSubset)}, json-rules-engine ${fmt(jreFailures)}; on all records ours ${fmt(oursFailures)}`);
 
   // ---- /validate requests/s -------------------------------------------------------------------
-  // Reserved for the lead / the validation service: start the validation service (see
-  // bench/identity.ts for the pattern) and measure POST /validate with this pack and a
-  // generateRecords() payload with autocannon, printing requests/s next to the numbers above.
+  await measureValidateRoute(pack, records[0], Number(args[2] ?? 10) || 10);
 }
