@@ -231,7 +231,7 @@ class Run {
     const rec = this.record(step, path, {
       status: 'running', attempts: (before?.attempts ?? 0) + 1, error: null, startedAt: before?.startedAt ?? new Date().toISOString(),
     });
-    await this.commit(rec, { event: 'step.started', step: step.step, detail: { attempt: rec.attempts } });
+    await this.commit(rec, { event: 'step.started', step: step.step, detail: { attempt: rec.attempts, executor: this.owner } });
     let output: unknown;
     try {
       output = await runner.run({
