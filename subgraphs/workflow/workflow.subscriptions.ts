@@ -9,12 +9,13 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import type { GraphQLSchema } from 'graphql';
+import type { ExecutionResult, GraphQLError, GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { Caller } from '../../platform/auth/caller';
 import type { EventBus } from '../../platform/events/event-bus';
 import { graphqlCaller } from '../../platform/graphql/caller-context';
+import { formatGraphQLError } from '../../platform/graphql/errors';
 import type { TokenAuthenticator } from '../../platform/http/auth-hooks';
 import { workflowContext, type WorkflowGraphQLContext } from './graphql.context';
 import { WORKFLOW_CHANGED_TOPIC, type ChangedNotice } from './workflow.events';
@@ -158,6 +159,12 @@ export function serveSubscriptions(options: WorkflowSubscriptionOptions): void {
       } catch {
         return false;
       }
+    },
+    // Domain errors keep their codes over the socket too (NOT_FOUND for another tenant's workflow).
+    onError: (_ctx, _id, _payload, errors) => errors.map((e) => formatGraphQLError(e.toJSON(), e)),
+    onNext: (_ctx, _id, _payload, _args, result) => {
+      const r = result as ExecutionResult;
+      return r.errors ? { ...r, errors: r.errors.map((e: GraphQLError) => formatGraphQLError(e.toJSON(), e)) } as never : undefined;
     },
     context: (ctx): WorkflowGraphQLContext => {
       const caller = ctx.extra.caller ?? { correlationId: randomUUID() };
