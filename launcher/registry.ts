@@ -11,9 +11,10 @@ import { packsRegistryService } from '../subgraphs/packs-registry';
 import { rulePackRegistryService } from '../subgraphs/rulepack-registry';
 import { schemaRegistryService } from '../subgraphs/schema-registry';
 import { validationService } from '../subgraphs/validation';
+import { workflowService } from '../subgraphs/workflow';
 
 export const SERVICES: readonly ServiceDefinition[] = [
-  identityService, ledgerService, schemaRegistryService, rulePackRegistryService, packsRegistryService, validationService, gatewayService,
+  identityService, ledgerService, schemaRegistryService, rulePackRegistryService, packsRegistryService, validationService, workflowService, gatewayService,
 ];
 
 /**
@@ -23,10 +24,6 @@ export const SERVICES: readonly ServiceDefinition[] = [
  */
 export const PLANNED_SERVICES: readonly ServiceManifest[] = [
   { name: 'ai-broker', version: '0.1.0', port: 8085 },
-  {
-    name: 'workflow', version: '0.1.0', port: 8130,
-    gatewayRoutes: [{ method: 'POST', url: '/api/v1/workflows/execute', upstreamPath: '/execute', summary: 'Execute a workflow pack (workflow POST /execute)' }],
-  },
   {
     name: 'ocr', version: '1.0.0', port: 8137,
     gatewayRoutes: [{ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/api/v1/ocr/*', upstreamPath: '/', wildcard: true, summary: 'Proxied to the OCR service, path remainder kept' }],

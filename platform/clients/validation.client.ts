@@ -1,0 +1,29 @@
+// Typed client for the validation service (8083), for the workflow service's validation steps:
+// POST /validate with the caller's token and tenant (docs/validation.md is the wire contract).
+import { serviceRequest, type ServiceCallContext } from './service-request';
+
+export interface ValidateRequest {
+  rule_pack_id: string;
+  rule_pack_version?: string;
+  payload: unknown;
+  validation_type?: string;
+  strict_mode?: boolean;
+  metadata?: Record<string, unknown>;
+}
+
+export interface ValidateResponse {
+  result: { valid: boolean; errors: Record<string, unknown>[]; warnings: Record<string, unknown>[]; rule_results: Record<string, unknown>; metadata: Record<string, unknown> };
+  correlation_id: string;
+  execution_time_ms: number;
+  rule_pack_version: string | null;
+  rule_pack_id: string;
+}
+
+export class ValidationClient {
+  constructor(private readonly baseUrl: string) {}
+
+  /** Runs a pack; 404 unknown pack, 409 not runnable (deprecated, draft, bad signature), 422 bad payload, 503 registry down. */
+  validate(context: ServiceCallContext, request: ValidateRequest, options: { timeoutMs?: number } = {}): Promise<ValidateResponse> {
+    return serviceRequest(this.baseUrl, 'validate', context, { method: 'POST', body: request, timeoutMs: options.timeoutMs ?? 30_000 });
+  }
+}

@@ -1,0 +1,77 @@
+// The workflow service (spec 03, port 8130): REST routes (rest-compat/workflow), the workflow
+// subgraph at /graphql with its subscriptions over graphql-ws on the same path, and the durable
+// executor that drives executions from the platform database (docs/workflow.md).
+import { AccessTokens } from '../../platform/auth/jwt';
+import { bearerToken } from '../../platform/auth/jwt';
+import type { EventBus } from '../../platform/events/event-bus';
+import { serviceBus } from '../../platform/events/service-bus';
+import { defineService, type ServiceDefinition } from '../../platform/service';
+import { buildServiceApp } from '../../platform/service-app';
+import { registerWorkflowRoutes } from '../../rest-compat/workflow';
+import { workflowContext } from './graphql.context';
+import { resolvers } from './resolvers';
+import { loadWorkflowConfig, type WorkflowConfig } from './workflow.config';
+import { createWorkflowModule, type WorkflowModuleDeps } from './workflow.module';
+import { serveSubscriptions } from './workflow.subscriptions';
+
+export interface WorkflowServiceOptions {
+  /** An event bus to use instead of the process's (tests); the caller then owns closing it. */
+  bus?: EventBus;
+  packs?: WorkflowModuleDeps['packs'];
+  validation?: WorkflowModuleDeps['validation'];
+  /** Executor id (tests). */
+  owner?: string;
+  /** Settings over the environment's (tests). */
+  config?: Partial<WorkflowConfig>;
+  /** Leave the executor's poller off (tests that drive executors by hand). */
+  poll?: boolean;
+}
+
+export function defineWorkflowService(options: WorkflowServiceOptions = {}): ServiceDefinition {
+  const workflow: ServiceDefinition = defineService({
+    name: 'workflow',
+    version: '0.1.0',
+    port: 8130,
+    subgraph: 'subgraphs/workflow/schema.graphql',
+    producesAudit: true,
+    gatewayRoutes: [{ method: 'POST', url: '/api/v1/workflows/execute', upstreamPath: '/execute', summary: 'Execute a workflow pack (workflow POST /execute)' }],
+    async build(deps) {
+      const { config: platform, db, logger, env, registry } = deps;
+      const config = { ...loadWorkflowConfig(env, registry, platform.auth.requireAuth), ...options.config };
+      const { bus, release: releaseBus } = await serviceBus(deps, options.bus);
+      const { service, executor, store } = createWorkflowModule({
+        db, bus, config, logger, jwtSecret: platform.auth.jwtSecret, version: workflow.version, packs: options.packs, validation: options.validation, owner: options.owner,
+      });
+      const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
+      const { app, schema } = await buildServiceApp(workflow, deps, {
+        title: 'Workflow',
+        description: 'Runs workflow packs (spec 03) as durable sagas on the platform database: validation and action steps, decisions, parallel groups, '
+          + 'human approval gates, compensation in reverse order on failure or rejection. Status and approvals are live over GraphQL subscriptions.',
+        tokens,
+        restAuth: config.requireAuth ? 'required' : 'optional',
+        rest: (routes) => registerWorkflowRoutes(routes, service, { version: workflow.version }),
+        subgraph: { resolvers, context: (caller, request) => workflowContext(caller, service, config.requireAuth, bearerToken(request.headers.authorization)) },
+      });
+      serveSubscriptions({ app, schema: schema!, bus, service, store, tokens, requireAuth: config.requireAuth });
+      return {
+        app,
+        async start() {
+          // PGlite serves one process (its lock file says so), so any lease in it belongs to a
+          // process that is gone: take the work back at once instead of waiting for expiry.
+          if (db.kind === 'pglite') {
+            const released = await store.releaseAllLeases();
+            if (released > 0) logger.info({ released }, 'resuming workflows left running by a previous process');
+          }
+          if (options.poll !== false) executor.start();
+        },
+        async stop() {
+          await executor.stop();
+          await releaseBus();
+        },
+      };
+    },
+  });
+  return workflow;
+}
+
+export const workflowService: ServiceDefinition = defineWorkflowService();

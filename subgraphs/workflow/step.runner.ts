@@ -1,0 +1,73 @@
+// Runs one leaf step (action, validation, ai) or a compensation: picks the action from the
+// catalogue or calls the validation service, and turns every error into a StepFailure that says
+// whether a retry may help.
+import { ServiceCallError, type ServiceCallContext } from '../../platform/clients/service-request';
+import type { ValidationClient } from '../../platform/clients/validation.client';
+import { ACTIONS, StepFailure, type ActionEnvironment } from './action.catalogue';
+import { readPath } from './workflow.data';
+import type { PackStep } from './workflow.types';
+
+export interface LeafRun {
+  tenantId: string;
+  workflowId: string;
+  step: PackStep;
+  idempotencyKey: string;
+  data: Record<string, unknown>;
+  call: ServiceCallContext;
+}
+
+export class StepRunner {
+  constructor(private readonly validation: Pick<ValidationClient, 'validate'>, private readonly env: ActionEnvironment) {}
+
+  async run(r: LeafRun): Promise<unknown> {
+    switch (r.step.type) {
+      case 'action':
+        return this.action(r.step.action!, r);
+      case 'validation':
+        return this.validate(r);
+      case 'ai':
+        // The AI broker's client lands with issue 12; until then an ai step fails (and the saga
+        // compensates) rather than pretending to have asked a model.
+        throw new StepFailure(`step '${r.step.step}': ai steps need the AI broker, which this platform does not run yet`, false);
+      default:
+        throw new StepFailure(`step '${r.step.step}': a ${r.step.type} step is not a leaf`, false);
+    }
+  }
+
+  /** The step's compensation (an action name), with the output of the step it undoes. */
+  async compensate(r: LeafRun, output: unknown): Promise<unknown> {
+    return this.action(r.step.compensation!, { ...r, idempotencyKey: `${r.idempotencyKey}:compensate` }, output);
+  }
+
+  private async action(name: string, r: LeafRun, undoing?: unknown): Promise<unknown> {
+    const action = ACTIONS[name];
+    if (!action) throw new StepFailure(`step '${r.step.step}': unknown action '${name}'`, false);
+    try {
+      return await action({ ...r, undoing: arguments.length > 2 ? { output: undoing } : undefined }, this.env);
+    } catch (err) {
+      if (err instanceof StepFailure) throw err;
+      throw new StepFailure(`step '${r.step.step}': ${(err as Error).message}`, true);
+    }
+  }
+
+  private async validate(r: LeafRun): Promise<unknown> {
+    const s = r.step;
+    const payload = s.input_field ? readPath(r.data, s.input_field) : r.data;
+    try {
+      const res = await this.validation.validate(r.call, {
+        rule_pack_id: s.rule_pack_id!, rule_pack_version: s.rule_pack_version, payload, strict_mode: s.strict_mode ?? false,
+        validation_type: 'workflow', metadata: { workflow_id: r.workflowId, step: s.step, idempotency_key: r.idempotencyKey },
+      }, { timeoutMs: (s.timeout_seconds ?? 30) * 1000 });
+      const out = { valid: res.result.valid, rule_pack_id: res.rule_pack_id, rule_pack_version: res.rule_pack_version, errors: res.result.errors.length, warnings: res.result.warnings.length };
+      if (!res.result.valid) throw new StepFailure(`step '${s.step}': validation with rule pack '${s.rule_pack_id}' failed (${out.errors} error(s), ${out.warnings} warning(s))`, false);
+      return out;
+    } catch (err) {
+      if (err instanceof StepFailure) throw err;
+      if (err instanceof ServiceCallError) {
+        const detail = (err.body as { detail?: unknown } | undefined)?.detail;
+        throw new StepFailure(`step '${s.step}': validation service: ${err.message}${typeof detail === 'string' ? ` (${detail})` : ''}`, err.retryable);
+      }
+      throw new StepFailure(`step '${s.step}': ${(err as Error).message}`, true);
+    }
+  }
+}

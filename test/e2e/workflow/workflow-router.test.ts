@@ -1,0 +1,119 @@
+// The workflow service in the whole platform, through the router: the gateway's POST
+// /api/v1/workflows/execute; a legal workflow started with the executeWorkflow mutation, then
+// subscribed to with workflowStatusChanged(afterVersion: 0) over graphql-ws through the router
+// (so nothing is missed between the start and the subscription), approved with decideApproval,
+// and watched to its end; the approvals inbox subscription; tenant isolation of queries and
+// subscriptions. (Built-in packs here: the harness tells backends no registry URL; the registry path is tested in workflow-rest.)
+import { createClient, type Client } from 'graphql-ws';
+import WebSocket from 'ws';
+import { AccessTokens } from '../../../platform/auth/jwt';
+import { TEST_JWT_SECRET } from '../../support/service-harness';
+import { repeatUntil, until } from '../../support/waiting';
+import { gql, startPlatform, type Platform } from '../router/platform.support';
+
+jest.setTimeout(180_000);
+
+let platform: Platform;
+let alice: string;
+let bob: string;
+let eve: string;
+const clients: Client[] = [];
+const issue = (username: string, tenantId: string) => new AccessTokens(TEST_JWT_SECRET, 3600).issue({ username, tenantId, roles: ['user'], scopes: ['read', 'write'] });
+
+beforeAll(async () => {
+  platform = await startPlatform({ PASSWORD_SCRYPT_LOG_N: '10', WORKFLOW_POLL_MS: '50' });
+  alice = await issue('alice', 'wf-a');
+  bob = await issue('bob', 'wf-a');
+  eve = await issue('eve', 'wf-b');
+});
+
+afterAll(async () => {
+  for (const c of clients) await c.dispose();
+  await platform?.close();
+});
+
+function ws(token: string): Client {
+  const c = createClient({ url: `${platform.gateway.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token}` }, retryAttempts: 0 });
+  clients.push(c);
+  return c;
+}
+
+function collect(client: Client, query: string, variables: Record<string, unknown>) {
+  const items: any[] = [];
+  const errors: unknown[] = [];
+  let completed = false;
+  client.subscribe({ query, variables }, { next: (v) => (v.errors ? errors.push(v.errors) : items.push(v.data)), error: (e) => errors.push(e), complete: () => (completed = true) });
+  return { items, errors, done: () => completed };
+}
+
+const EXECUTE = `mutation ($input: ExecuteWorkflowInput!) { executeWorkflow(input: $input) { status workflowId approvalTaskId requiresHumanApproval packSource message execution { id version status } } }`;
+const STATUS = `subscription ($id: ID!, $after: Int) { workflowStatusChanged(workflowId: $id, afterVersion: $after) { workflowId version event status step approvalTaskId } }`;
+const INBOX = `subscription ($after: String) { approvalRequested(afterCursor: $after) { cursor event task { id workflowId status workflowType } } }`;
+
+it('the gateway\'s POST /api/v1/workflows/execute runs a workflow', async () => {
+  const res = await fetch(`${platform.gateway}/api/v1/workflows/execute`, {
+    method: 'POST', headers: { authorization: `Bearer ${alice}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ workflow_type: 'operational', payload: { x: 1 } }),
+  });
+  expect(res.status).toBe(200);
+  expect(await res.json()).toMatchObject({ status: 'completed', pack_source: 'builtin' });
+});
+
+it('start, then subscribe through the router from version 0: every transition arrives, in order, to the end', async () => {
+  const inbox = collect(ws(bob), INBOX, {});
+  // graphql-ws never acknowledges a subscribe: a delivery is the only proof the inbox is live.
+  await repeatUntil(() => gql(platform.gateway, EXECUTE, { token: alice, variables: { input: { workflowType: 'compliance', payload: {} } } }), () => inbox.items.length > 0 || inbox.errors.length > 0, 'the inbox to be live');
+  expect(inbox.errors).toEqual([]);
+  const started = await gql(platform.gateway, EXECUTE, { token: alice, variables: { input: { workflowType: 'legal', payload: { property: 'P-9' } } } });
+  expect(started.body.errors).toBeUndefined();
+  const run = started.body.data.executeWorkflow;
+  expect(run).toMatchObject({ status: 'PENDING_APPROVAL', requiresHumanApproval: true, packSource: 'BUILTIN', approvalTaskId: expect.any(String) });
+
+  const feed = collect(ws(alice), STATUS, { id: run.workflowId, after: 0 });
+  // The transitions that happened before the subscription are replayed first.
+  await until(() => feed.items.some((i) => i.workflowStatusChanged.event === 'approval.requested'), 'the replayed approval.requested');
+  // The inbox (subscribed before the start) announces the task too.
+  await until(() => inbox.items.some((i) => i.approvalRequested.task.id === run.approvalTaskId), 'the inbox announcement');
+  expect(inbox.items.find((i) => i.approvalRequested.task.id === run.approvalTaskId).approvalRequested.task).toMatchObject({ status: 'pending', workflowType: 'legal' });
+
+  const decided = await gql(platform.gateway, `mutation ($id: ID!) { decideApproval(taskId: $id, decision: "approve", notes: "ok") { workflowStatus task { status reviewer decision } } }`, { token: bob, variables: { id: run.approvalTaskId } });
+  expect(decided.body.errors).toBeUndefined();
+  expect(decided.body.data.decideApproval).toMatchObject({ workflowStatus: 'COMPLETED', task: { status: 'approved', reviewer: 'bob', decision: 'approve' } });
+
+  await until(() => feed.done(), 'the status feed to end after the final transition');
+  const events = feed.items.map((i) => i.workflowStatusChanged);
+  expect(events.map((e) => e.version)).toEqual(events.map((_, i) => i + 1));
+  expect(events[0].event).toBe('workflow.started');
+  expect(events.map((e) => e.event)).toEqual(expect.arrayContaining(['approval.requested', 'approval.decided', 'step.completed', 'workflow.completed']));
+  expect(events.at(-1)).toMatchObject({ event: 'workflow.completed', status: 'COMPLETED' });
+  expect(feed.errors).toEqual([]);
+
+  // Resuming after a version replays only what followed it.
+  const resumed = collect(ws(alice), STATUS, { id: run.workflowId, after: events.length - 2 });
+  await until(() => resumed.done(), 'the resumed feed to end');
+  expect(resumed.items.map((i) => i.workflowStatusChanged.version)).toEqual([events.length - 1, events.length]);
+
+  // The router joins the execution: queries see steps and the decided task.
+  const q = await gql(platform.gateway, `query ($id: ID!) { workflowExecution(id: $id) { status steps { step status } approvalTasks { status reviewer } } approvalTasks(status: "approved") { nodes { id } } }`, { token: alice, variables: { id: run.workflowId } });
+  expect(q.body.data.workflowExecution.status).toBe('COMPLETED');
+  expect(q.body.data.workflowExecution.steps).toHaveLength(4);
+  expect(q.body.data.approvalTasks.nodes.map((n: any) => n.id)).toContain(run.approvalTaskId);
+
+  // Another tenant: no execution, an empty inbox, and a refused subscription.
+  const other = await gql(platform.gateway, `query ($id: ID!) { workflowExecution(id: $id) { id } approvalTasks { nodes { id } } }`, { token: eve, variables: { id: run.workflowId } });
+  expect(other.body.data).toEqual({ workflowExecution: null, approvalTasks: { nodes: [] } });
+  const spy = collect(ws(eve), STATUS, { id: run.workflowId, after: 0 });
+  await until(() => spy.errors.length > 0 || spy.done(), 'the other tenant\'s subscription to be refused');
+  expect(spy.items).toEqual([]);
+  expect(JSON.stringify(spy.errors)).toContain('NOT_FOUND');
+});
+
+it('GraphQL input errors carry the field: a missing payload, an unknown decision word, the requester deciding', async () => {
+  const bad = await gql(platform.gateway, `mutation { executeWorkflow(input: { workflowType: "cooking", payload: {} }) { status } }`, { token: alice });
+  expect(bad.body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT' });
+  const run = (await gql(platform.gateway, EXECUTE, { token: alice, variables: { input: { workflowType: 'risk', payload: {} } } })).body.data.executeWorkflow;
+  const word = await gql(platform.gateway, `mutation ($id: ID!) { decideApproval(taskId: $id, decision: "perhaps") { message } }`, { token: bob, variables: { id: run.approvalTaskId } });
+  expect(word.body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'decision' });
+  const own = await gql(platform.gateway, `mutation ($id: ID!) { decideApproval(taskId: $id, decision: "approve") { message } }`, { token: alice, variables: { id: run.approvalTaskId } });
+  expect(own.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+});
