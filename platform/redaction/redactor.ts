@@ -10,6 +10,11 @@ export interface RedactionOptions<C extends string = string> {
   categories?: readonly C[];
   /** A strategy name the redactor knows (default 'mask'). */
   strategy?: string;
+  /**
+   * A strategy for this call only, instead of a named one: for strategies bound to one request
+   * (a tokenizer that records the tokens it mints for the caller's tenant).
+   */
+  replace?: RedactionStrategy;
 }
 
 export interface RedactedText<C extends string = string> {
@@ -23,6 +28,8 @@ export interface Redactor<C extends string = string> {
   redactText(text: string, options?: RedactionOptions<C>): RedactedText<C>;
   /** A copy of a JSON-like value with every string redacted (keys are left as they are). */
   redactValue(value: unknown, options?: RedactionOptions<C>): unknown;
+  /** redactValue, with the spans replaced counted per category over the whole value. */
+  redactValueCounted(value: unknown, options?: RedactionOptions<C>): { value: unknown; counts: Record<C, number> };
 }
 
 export interface RedactorConfig<C extends string> {
@@ -44,7 +51,7 @@ export function createRedactor<C extends string>(config: RedactorConfig<C>): Red
 
   function redactText(text: string, options?: RedactionOptions<C>): RedactedText<C> {
     const counts = Object.fromEntries(categories.map((c) => [c, 0])) as Record<C, number>;
-    const strategy = strategyOf(options?.strategy);
+    const strategy = options?.replace ?? strategyOf(options?.strategy);
     const only = options?.categories;
     const spans: { start: number; end: number; category: C }[] = [];
     for (const detector of config.detectors) {
@@ -66,19 +73,32 @@ export function createRedactor<C extends string>(config: RedactorConfig<C>): Red
     return { text: out + text.slice(at), counts };
   }
 
-  function redactValue(value: unknown, options?: RedactionOptions<C>): unknown {
-    if (typeof value === 'string') return redactText(value, options).text;
-    if (Array.isArray(value)) return value.map((v) => redactValue(v, options));
+  function deep(value: unknown, options: RedactionOptions<C> | undefined, counts: Record<C, number> | undefined): unknown {
+    if (typeof value === 'string') {
+      const r = redactText(value, options);
+      if (counts) for (const c of categories) counts[c] += r.counts[c];
+      return r.text;
+    }
+    if (Array.isArray(value)) return value.map((v) => deep(v, options, counts));
     if (typeof value === 'object' && value !== null) {
       const out: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(value)) {
         // defineProperty: a "__proto__" key stays an ordinary key of the copy.
-        Object.defineProperty(out, k, { value: redactValue(v, options), enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(out, k, { value: deep(v, options, counts), enumerable: true, writable: true, configurable: true });
       }
       return out;
     }
     return value;
   }
 
-  return { categories, redactText, redactValue };
+  function redactValue(value: unknown, options?: RedactionOptions<C>): unknown {
+    return deep(value, options, undefined);
+  }
+
+  function redactValueCounted(value: unknown, options?: RedactionOptions<C>): { value: unknown; counts: Record<C, number> } {
+    const counts = Object.fromEntries(categories.map((c) => [c, 0])) as Record<C, number>;
+    return { value: deep(value, options, counts), counts };
+  }
+
+  return { categories, redactText, redactValue, redactValueCounted };
 }
