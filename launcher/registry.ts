@@ -5,6 +5,7 @@
 // gateway comes last, once the services behind it listen.
 import type { ServiceDefinition, ServiceManifest } from '../platform/service';
 import { gatewayService } from '../router';
+import { aiBrokerService } from '../subgraphs/ai-broker';
 import { identityService } from '../subgraphs/identity';
 import { ledgerService } from '../subgraphs/ledger';
 import { packsRegistryService } from '../subgraphs/packs-registry';
@@ -13,7 +14,7 @@ import { schemaRegistryService } from '../subgraphs/schema-registry';
 import { validationService } from '../subgraphs/validation';
 
 export const SERVICES: readonly ServiceDefinition[] = [
-  identityService, ledgerService, schemaRegistryService, rulePackRegistryService, packsRegistryService, validationService, gatewayService,
+  identityService, ledgerService, schemaRegistryService, rulePackRegistryService, packsRegistryService, validationService, aiBrokerService, gatewayService,
 ];
 
 /**
@@ -22,7 +23,6 @@ export const SERVICES: readonly ServiceDefinition[] = [
  * into SERVICES, with its own manifest, when it is built.
  */
 export const PLANNED_SERVICES: readonly ServiceManifest[] = [
-  { name: 'ai-broker', version: '0.1.0', port: 8085 },
   {
     name: 'workflow', version: '0.1.0', port: 8130,
     gatewayRoutes: [{ method: 'POST', url: '/api/v1/workflows/execute', upstreamPath: '/execute', summary: 'Execute a workflow pack (workflow POST /execute)' }],

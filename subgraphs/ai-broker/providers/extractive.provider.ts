@@ -35,7 +35,7 @@ export class ExtractiveProvider implements ProviderAdapter {
 
   async complete(request: ChatRequest): Promise<ChatResult> {
     const question = request.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
-    let text = extractiveAnswer(question, request.context ?? []);
+    let text = request.offline ? request.offline() : extractiveAnswer(question, request.context ?? []);
     // Honour max_tokens as a vendor would: cut the answer at the budget.
     if (estimateTokens(text) > request.maxTokens) text = text.slice(0, request.maxTokens * 4);
     const prompt = [request.system ?? '', ...request.messages.map((m) => m.content)].join('\n');

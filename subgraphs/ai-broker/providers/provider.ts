@@ -17,6 +17,11 @@ export interface ChatRequest {
   maxTokens: number;
   /** Retrieved passages (already redacted): the extractive model answers from these alone. */
   context?: string[];
+  /**
+   * What the offline extractive model answers for a task it can do without a language model
+   * (explaining a rule failure from its data, a workflow pack from a description); vendors ignore it.
+   */
+  offline?: () => string;
   signal: AbortSignal;
 }
 
