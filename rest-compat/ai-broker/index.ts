@@ -137,6 +137,7 @@ export function registerAiBrokerRoutes(routes: FastifyInstance, broker: AiBroker
   }, async (request) => templateJson(await broker.getTemplate(callerOf(request), request.params.template_id, request.query.version)));
 
   routes.post<{ Body: RagSearchBody }>('/api/ai/rag/search', {
+    config: { inputNames: { searchQuery: 'query' } },
     schema: { tags: ['ai-broker'], summary: 'Search the knowledge base through the retrieval service (query redacted first); 503 when it is down', body: RagSearchBody, response: responses(RagSearchResponse) },
   }, async (request) => {
     const b = request.body;

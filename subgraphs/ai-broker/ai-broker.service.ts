@@ -450,8 +450,9 @@ export class AiBrokerService {
   async ragSearch(caller: Caller, input: { query?: unknown; suiteId?: unknown; moduleId?: unknown; topK?: unknown; threshold?: unknown }, forward: Forwarding = {}) {
     const tenantId = await this.tenantOf(caller, 'read', 'ai.rag.search');
     const issues: InputIssue[] = [];
-    if (input.query === undefined || input.query === null) issues.push({ loc: ['query'], msg: 'Field required', type: 'missing' });
-    else if (typeof input.query !== 'string' || input.query.trim().length === 0 || input.query.length > 10_000) issues.push({ loc: ['query'], msg: 'A query should be 1-10000 characters of text', type: 'string_type' });
+    // `searchQuery`: a field named `query` would read as a location (REST's ["query", ...]); the route maps it back.
+    if (input.query === undefined || input.query === null) issues.push({ loc: ['searchQuery'], msg: 'Field required', type: 'missing' });
+    else if (typeof input.query !== 'string' || input.query.trim().length === 0 || input.query.length > 10_000) issues.push({ loc: ['searchQuery'], msg: 'A query should be 1-10000 characters of text', type: 'string_type' });
     const suiteId = optionalString(issues, 'suiteId', input.suiteId, 100);
     const moduleId = optionalString(issues, 'moduleId', input.moduleId, 100);
     const topK = input.topK ?? 5;

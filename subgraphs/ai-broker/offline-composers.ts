@@ -70,7 +70,7 @@ interface StepDraft {
 /** A workflow pack from a description: one step per clause, typed by its verbs. Confidence 0-1. */
 export function offlineWorkflowPack(description: string, domain: string): { pack: Record<string, unknown>; confidence: number } {
   const clauses = description
-    .split(/(?:[.;\n]|,\s*(?:and\s+)?then\b|\bthen\b|\band then\b|\bafter that\b|\bfinally\b|,)/i)
+    .split(/(?:[.!?](?=\s|$)|[;\n]|,\s*(?:and\s+)?then\b|\band then\b|\bthen\b|\bafter that\b|\bfinally\b|,)/i)
     .map((c) => c.trim().replace(/^(and|first|next|also)\s+/i, ''))
     .filter((c) => c.length > 2)
     .slice(0, 50);
