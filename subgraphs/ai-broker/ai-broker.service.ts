@@ -508,7 +508,11 @@ export class AiBrokerService {
     const parse = (field: string, v: string | undefined, fallback: Date) => {
       if (v === undefined) return fallback;
       const d = new Date(v);
-      if (Number.isNaN(d.getTime())) issues.push({ loc: [field], msg: 'Input should be a valid datetime', type: 'datetime_parsing' });
+      // ISO 8601 dates from 1970 to 9999 only: year 0 and its like parse in JS but not in the database.
+      if (!/^\d{4}-\d{2}-\d{2}/.test(v) || Number.isNaN(d.getTime()) || d.getUTCFullYear() < 1970 || d.getUTCFullYear() > 9999) {
+        issues.push({ loc: [field], msg: 'Input should be a valid ISO 8601 datetime from 1970 on', type: 'datetime_parsing' });
+        return fallback;
+      }
       return d;
     };
     const now = new Date();
