@@ -105,8 +105,16 @@ const international = regexDetector('phone', INTERNATIONAL_PHONE, (m) => {
 });
 export const phoneDetector: PiiDetector<'phone'> = {
   category: 'phone',
+  // Both patterns' spans, left to right as a detector promises; a North American match wins an overlap.
   find(text, found) {
-    northAmerican.find(text, found);
-    international.find(text, found);
+    const spans: [number, number][] = [];
+    northAmerican.find(text, (s, e) => spans.push([s, e]));
+    const own = spans.length;
+    international.find(text, (s, e) => {
+      for (let i = 0; i < own; i++) if (s < spans[i]![1] && spans[i]![0] < e) return;
+      spans.push([s, e]);
+    });
+    if (spans.length > own) spans.sort((a, b) => a[0] - b[0]);
+    for (const [s, e] of spans) found(s, e);
   },
 };

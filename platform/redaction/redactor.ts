@@ -39,6 +39,18 @@ export interface RedactorConfig<C extends string> {
   defaultStrategy?: string;
 }
 
+/** Whether [start, end) overlaps a span of `sorted` (sorted by start, disjoint). */
+function overlaps(sorted: readonly { start: number; end: number }[], start: number, end: number): boolean {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]!.end <= start) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < sorted.length && sorted[lo]!.start < end;
+}
+
 export function createRedactor<C extends string>(config: RedactorConfig<C>): Redactor<C> {
   const categories = config.detectors.map((d) => d.category);
   const defaultStrategy = config.defaultStrategy ?? 'mask';
@@ -53,16 +65,21 @@ export function createRedactor<C extends string>(config: RedactorConfig<C>): Red
     const counts = Object.fromEntries(categories.map((c) => [c, 0])) as Record<C, number>;
     const strategy = options?.replace ?? strategyOf(options?.strategy);
     const only = options?.categories;
-    const spans: { start: number; end: number; category: C }[] = [];
+    // Spans already claimed (by earlier detectors), sorted and disjoint: an overlap check is a
+    // binary search, so a long text with many values stays O(n log n).
+    let spans: { start: number; end: number; category: C }[] = [];
     for (const detector of config.detectors) {
       if (only && !only.includes(detector.category)) continue;
+      const claimed = spans;
+      const found: typeof spans = [];
       detector.find(text, (start, end) => {
-        for (const s of spans) if (start < s.end && s.start < end) return;
-        spans.push({ start, end, category: detector.category });
+        if (overlaps(claimed, start, end)) return;
+        for (let i = found.length - 1; i >= 0 && found[i]!.end > start; i--) if (found[i]!.start < end) return;
+        found.push({ start, end, category: detector.category });
       });
+      if (found.length > 0) spans = [...claimed, ...found].sort((a, b) => a.start - b.start);
     }
     if (spans.length === 0) return { text, counts };
-    spans.sort((a, b) => a.start - b.start);
     let out = '';
     let at = 0;
     for (const s of spans) {

@@ -33,15 +33,18 @@ export interface UsageStore {
   summary(tenantId: string, from: Date, to: Date): Promise<UsageSummary>;
 }
 
+/** The ai_usage row of a record. */
+export function usageRow(u: UsageRecord) {
+  return {
+    id: randomUUID(), tenantId: u.tenantId, userId: u.userId, correlationId: u.correlationId, operation: u.operation, model: u.model, provider: u.provider,
+    promptTokens: u.promptTokens, completionTokens: u.completionTokens, totalTokens: u.promptTokens + u.completionTokens, cost: u.cost, latencyMs: Math.round(u.latencyMs), status: u.status,
+  };
+}
+
 export function prismaUsageStore(db: PrismaLike): UsageStore {
   return {
     async record(u) {
-      await db.aiUsage.create({
-        data: {
-          id: randomUUID(), tenantId: u.tenantId, userId: u.userId, correlationId: u.correlationId, operation: u.operation, model: u.model, provider: u.provider,
-          promptTokens: u.promptTokens, completionTokens: u.completionTokens, totalTokens: u.promptTokens + u.completionTokens, cost: u.cost, latencyMs: Math.round(u.latencyMs), status: u.status,
-        },
-      });
+      await db.aiUsage.create({ data: usageRow(u) });
     },
     async tokensSince(tenantId, since) {
       const r = await db.aiUsage.aggregate({ where: { tenantId, createdAt: { gte: since } }, _sum: { totalTokens: true } });
