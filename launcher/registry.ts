@@ -5,6 +5,7 @@
 // gateway comes last, once the services behind it listen.
 import type { ServiceDefinition, ServiceManifest } from '../platform/service';
 import { gatewayService } from '../router';
+import { aiBrokerService } from '../subgraphs/ai-broker';
 import { identityService } from '../subgraphs/identity';
 import { ledgerService } from '../subgraphs/ledger';
 import { packsRegistryService } from '../subgraphs/packs-registry';
@@ -14,7 +15,8 @@ import { validationService } from '../subgraphs/validation';
 import { workflowService } from '../subgraphs/workflow';
 
 export const SERVICES: readonly ServiceDefinition[] = [
-  identityService, ledgerService, schemaRegistryService, rulePackRegistryService, packsRegistryService, validationService, workflowService, gatewayService,
+  identityService, ledgerService, schemaRegistryService, rulePackRegistryService, packsRegistryService, validationService, aiBrokerService,
+  workflowService, gatewayService,
 ];
 
 /**
@@ -23,7 +25,6 @@ export const SERVICES: readonly ServiceDefinition[] = [
  * into SERVICES, with its own manifest, when it is built.
  */
 export const PLANNED_SERVICES: readonly ServiceManifest[] = [
-  { name: 'ai-broker', version: '0.1.0', port: 8085 },
   {
     name: 'ocr', version: '1.0.0', port: 8137,
     gatewayRoutes: [{ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/api/v1/ocr/*', upstreamPath: '/', wildcard: true, summary: 'Proxied to the OCR service, path remainder kept' }],

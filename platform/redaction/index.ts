@@ -1,5 +1,8 @@
 // PII redaction: detectors per category, strategies per replacement, and the platform's default
-// redactor (ssn, card with Luhn, email, phone; mask keeping separators).
+// redactor (ssn, card with Luhn, email, phone; mask keeping separators). The AI broker's
+// additions live beside them: addresses, tenants' own RE2 patterns, and the hash, remove and
+// tokenize strategies; the default redactor (validation's) is unchanged by them.
+import { addressDetector } from './address-detector';
 import { cardDetector, emailDetector, phoneDetector, ssnDetector } from './pii-detectors';
 import { BUILT_IN_STRATEGIES } from './redaction-strategies';
 import { createRedactor, type RedactedText, type RedactionOptions } from './redactor';
@@ -8,6 +11,11 @@ export type PiiCategory = 'ssn' | 'card' | 'email' | 'phone';
 
 /** Priority order: an email or SSN is claimed before its digits could look like a phone. */
 export const BUILT_IN_DETECTORS = Object.freeze([emailDetector, ssnDetector, cardDetector, phoneDetector] as const);
+
+export type ExtendedPiiCategory = PiiCategory | 'address';
+
+/** The built-ins plus physical addresses, last: a number inside an address is claimed by the others first only when it is one of theirs. */
+export const EXTENDED_DETECTORS = Object.freeze([...BUILT_IN_DETECTORS, addressDetector] as const);
 
 export const defaultRedactor = createRedactor<PiiCategory>({ detectors: BUILT_IN_DETECTORS, strategies: BUILT_IN_STRATEGIES });
 
@@ -21,4 +29,6 @@ export function redactValue(value: unknown, options?: RedactionOptions<PiiCatego
 
 export { createRedactor, type Redactor, type RedactorConfig, type RedactedText, type RedactionOptions } from './redactor';
 export { regexDetector, luhnValid, cardDetector, emailDetector, phoneDetector, ssnDetector, type PiiDetector } from './pii-detectors';
-export { BUILT_IN_STRATEGIES, mask, type RedactionStrategy } from './redaction-strategies';
+export { BUILT_IN_STRATEGIES, STATELESS_STRATEGIES, hash, keyedHash, mask, remove, tokenizing, type RedactionStrategy } from './redaction-strategies';
+export { addressDetector, ADDRESS } from './address-detector';
+export { customPatternDetector, CustomPatternError, MAX_CUSTOM_PATTERN_LENGTH, type CustomPattern } from './custom-patterns';

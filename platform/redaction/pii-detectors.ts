@@ -54,6 +54,10 @@ export function luhnValid(digits: string): boolean {
 // groups holding 13-19 digits that passes Luhn is a card ("4111 1111 1111 1111 12/27" finds the
 // card before the expiry). A run of digits with no separator is a card only when it is 13-19
 // digits long and passes Luhn, so long order or account numbers stay as they are.
+// ISBN-13s are 13 digits starting 978 or 979, a range no card network issues; one in ten passes
+// Luhn by chance, so they are told apart by that prefix.
+const isIsbn13 = (digits: string) => digits.length === 13 && (digits.startsWith('978') || digits.startsWith('979'));
+
 const DIGIT_RUN = /(?<![\w])\d+(?:[ -]\d+)*(?![\w])/g;
 export const cardDetector: PiiDetector<'card'> = {
   category: 'card',
@@ -70,7 +74,7 @@ export const cardDetector: PiiDetector<'card'> = {
         let digits = '';
         for (let j = i; j < groups.length && digits.length <= 19; j++) {
           digits += groups[j]!.digits;
-          if (digits.length >= 13 && digits.length <= 19 && luhnValid(digits)) claimed = j;
+          if (digits.length >= 13 && digits.length <= 19 && luhnValid(digits) && !isIsbn13(digits)) claimed = j;
         }
         if (claimed < 0) {
           i++;
@@ -89,6 +93,28 @@ const EMAIL = /(?<![\w.%+-])[\w.%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/g;
 export const emailDetector = regexDetector('email', EMAIL, (m) => /\.[A-Za-z]{2,}$/.test(m));
 
 // North American numbers with optional country code: 555-123-4567, (555) 123-4567, +1 555 123
-// 4567, 555.123.4567, 5551234567; international +CC followed by 10 digits in groups.
-const PHONE = /(?<![\w+])(?:\+\d{1,3}[ .-]?)?(?:\(\d{3}\)[ .-]?|\d{3}[ .-]?)\d{3}[ .-]?\d{4}(?![\w])/g;
-export const phoneDetector = regexDetector('phone', PHONE);
+// 4567, 555.123.4567, 5551234567; international +CC followed by 10 digits in groups. Not after
+// a word and a dash ("INV-555-123-4567" is an invoice number).
+const PHONE = /(?<![\w+-])(?:\+\d{1,3}[ .-]?|1[ .-])?(?:\(\d{3}\)[ .-]?|\d{3}[ .-]?)\d{3}[ .-]?\d{4}(?![\w])/g;
+// Other international numbers (E.164: +, 8-15 digits) in groups of 1-4 digits: +44 20 7946 0958.
+const INTERNATIONAL_PHONE = /(?<![\w+])\+\d{1,3}(?:[ .-]\d{1,4}){2,5}(?![\w])/g;
+const northAmerican = regexDetector('phone', PHONE);
+const international = regexDetector('phone', INTERNATIONAL_PHONE, (m) => {
+  const digits = m.replace(/\D/g, '').length;
+  return digits >= 8 && digits <= 15;
+});
+export const phoneDetector: PiiDetector<'phone'> = {
+  category: 'phone',
+  // Both patterns' spans, left to right as a detector promises; a North American match wins an overlap.
+  find(text, found) {
+    const spans: [number, number][] = [];
+    northAmerican.find(text, (s, e) => spans.push([s, e]));
+    const own = spans.length;
+    international.find(text, (s, e) => {
+      for (let i = 0; i < own; i++) if (s < spans[i]![1] && spans[i]![0] < e) return;
+      spans.push([s, e]);
+    });
+    if (spans.length > own) spans.sort((a, b) => a[0] - b[0]);
+    for (const [s, e] of spans) found(s, e);
+  },
+};

@@ -10,6 +10,11 @@ export interface RedactionOptions<C extends string = string> {
   categories?: readonly C[];
   /** A strategy name the redactor knows (default 'mask'). */
   strategy?: string;
+  /**
+   * A strategy for this call only, instead of a named one: for strategies bound to one request
+   * (a tokenizer that records the tokens it mints for the caller's tenant).
+   */
+  replace?: RedactionStrategy;
 }
 
 export interface RedactedText<C extends string = string> {
@@ -23,6 +28,8 @@ export interface Redactor<C extends string = string> {
   redactText(text: string, options?: RedactionOptions<C>): RedactedText<C>;
   /** A copy of a JSON-like value with every string redacted (keys are left as they are). */
   redactValue(value: unknown, options?: RedactionOptions<C>): unknown;
+  /** redactValue, with the spans replaced counted per category over the whole value. */
+  redactValueCounted(value: unknown, options?: RedactionOptions<C>): { value: unknown; counts: Record<C, number> };
 }
 
 export interface RedactorConfig<C extends string> {
@@ -30,6 +37,18 @@ export interface RedactorConfig<C extends string> {
   detectors: readonly PiiDetector<C>[];
   strategies: Readonly<Record<string, RedactionStrategy>>;
   defaultStrategy?: string;
+}
+
+/** Whether [start, end) overlaps a span of `sorted` (sorted by start, disjoint). */
+function overlaps(sorted: readonly { start: number; end: number }[], start: number, end: number): boolean {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]!.end <= start) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < sorted.length && sorted[lo]!.start < end;
 }
 
 export function createRedactor<C extends string>(config: RedactorConfig<C>): Redactor<C> {
@@ -44,18 +63,23 @@ export function createRedactor<C extends string>(config: RedactorConfig<C>): Red
 
   function redactText(text: string, options?: RedactionOptions<C>): RedactedText<C> {
     const counts = Object.fromEntries(categories.map((c) => [c, 0])) as Record<C, number>;
-    const strategy = strategyOf(options?.strategy);
+    const strategy = options?.replace ?? strategyOf(options?.strategy);
     const only = options?.categories;
-    const spans: { start: number; end: number; category: C }[] = [];
+    // Spans already claimed (by earlier detectors), sorted and disjoint: an overlap check is a
+    // binary search, so a long text with many values stays O(n log n).
+    let spans: { start: number; end: number; category: C }[] = [];
     for (const detector of config.detectors) {
       if (only && !only.includes(detector.category)) continue;
+      const claimed = spans;
+      const found: typeof spans = [];
       detector.find(text, (start, end) => {
-        for (const s of spans) if (start < s.end && s.start < end) return;
-        spans.push({ start, end, category: detector.category });
+        if (overlaps(claimed, start, end)) return;
+        for (let i = found.length - 1; i >= 0 && found[i]!.end > start; i--) if (found[i]!.start < end) return;
+        found.push({ start, end, category: detector.category });
       });
+      if (found.length > 0) spans = [...claimed, ...found].sort((a, b) => a.start - b.start);
     }
     if (spans.length === 0) return { text, counts };
-    spans.sort((a, b) => a.start - b.start);
     let out = '';
     let at = 0;
     for (const s of spans) {
@@ -66,19 +90,32 @@ export function createRedactor<C extends string>(config: RedactorConfig<C>): Red
     return { text: out + text.slice(at), counts };
   }
 
-  function redactValue(value: unknown, options?: RedactionOptions<C>): unknown {
-    if (typeof value === 'string') return redactText(value, options).text;
-    if (Array.isArray(value)) return value.map((v) => redactValue(v, options));
+  function deep(value: unknown, options: RedactionOptions<C> | undefined, counts: Record<C, number> | undefined): unknown {
+    if (typeof value === 'string') {
+      const r = redactText(value, options);
+      if (counts) for (const c of categories) counts[c] += r.counts[c];
+      return r.text;
+    }
+    if (Array.isArray(value)) return value.map((v) => deep(v, options, counts));
     if (typeof value === 'object' && value !== null) {
       const out: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(value)) {
         // defineProperty: a "__proto__" key stays an ordinary key of the copy.
-        Object.defineProperty(out, k, { value: redactValue(v, options), enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(out, k, { value: deep(v, options, counts), enumerable: true, writable: true, configurable: true });
       }
       return out;
     }
     return value;
   }
 
-  return { categories, redactText, redactValue };
+  function redactValue(value: unknown, options?: RedactionOptions<C>): unknown {
+    return deep(value, options, undefined);
+  }
+
+  function redactValueCounted(value: unknown, options?: RedactionOptions<C>): { value: unknown; counts: Record<C, number> } {
+    const counts = Object.fromEntries(categories.map((c) => [c, 0])) as Record<C, number>;
+    return { value: deep(value, options, counts), counts };
+  }
+
+  return { categories, redactText, redactValue, redactValueCounted };
 }

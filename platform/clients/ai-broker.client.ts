@@ -1,0 +1,91 @@
+// Typed client for the AI broker (8085), for the workflow service's ai steps and the retrieval
+// service's answers. Wire contract: docs/ai-broker.md. A 503 (every model failed) is a
+// ServiceCallError whose body is {detail: {message, attempts}}.
+import { serviceRequest, type ServiceCallContext } from './service-request';
+
+export interface InferenceRequest {
+  prompt?: string;
+  model?: string;
+  use_rag?: boolean;
+  context?: { suite_id?: string; module_id?: string };
+  max_tokens?: number;
+  template_id?: string;
+  template_version?: number;
+  variables?: Record<string, string | number | boolean>;
+  system?: string;
+}
+
+export interface InferenceAttempt {
+  model: string;
+  provider: string;
+  outcome: string;
+  reason?: string;
+  latency_ms?: number;
+}
+
+export interface InferenceResponse {
+  response: string;
+  model_used: string;
+  tokens_used: number;
+  rag_chunks_used: number;
+  sources: string[];
+  correlation_id: string;
+  provider: string;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cost: number;
+  latency_ms: number;
+  rag_unavailable: boolean;
+  attempts: InferenceAttempt[];
+  redactions: { input: Record<string, number>; output: Record<string, number> };
+  template: { template_id: string; version: number } | null;
+}
+
+export interface ExplainResponse {
+  rule_id: string;
+  explanation: string;
+  remediation: string | null;
+  model_used: string;
+  tokens_used: number;
+  correlation_id: string;
+  attempts: InferenceAttempt[];
+}
+
+export interface GenerateWorkflowResponse {
+  workflow_pack: Record<string, unknown>;
+  confidence: number;
+  model_used: string;
+  schema_source: string;
+  correlation_id: string;
+  attempts: InferenceAttempt[];
+}
+
+export interface AiModelRecord {
+  id: string;
+  provider: string;
+  status: 'available' | 'unconfigured' | 'checking' | 'unavailable' | 'cooling_down';
+  cost_per_1k_tokens: number;
+  context_window: number;
+  tags: string[];
+  description: string;
+}
+
+export class AiBrokerClient {
+  constructor(private readonly baseUrl: string, private readonly timeoutMs = 120_000) {}
+
+  inference(context: ServiceCallContext, request: InferenceRequest): Promise<InferenceResponse> {
+    return serviceRequest(this.baseUrl, 'api/ai/inference', context, { method: 'POST', body: request, timeoutMs: this.timeoutMs });
+  }
+
+  explain(context: ServiceCallContext, request: { rule_id: string; failure_data: Record<string, unknown>; include_remediation?: boolean }): Promise<ExplainResponse> {
+    return serviceRequest(this.baseUrl, 'api/ai/explain', context, { method: 'POST', body: request, timeoutMs: this.timeoutMs });
+  }
+
+  generateWorkflow(context: ServiceCallContext, request: { description: string; domain?: string }): Promise<GenerateWorkflowResponse> {
+    return serviceRequest(this.baseUrl, 'api/ai/generate-workflow', context, { method: 'POST', body: request, timeoutMs: this.timeoutMs });
+  }
+
+  models(context: ServiceCallContext): Promise<{ models: AiModelRecord[] }> {
+    return serviceRequest(this.baseUrl, 'api/ai/models', context);
+  }
+}

@@ -1,0 +1,55 @@
+// The AI broker (spec 02, port 8085): REST routes (rest-compat/ai-broker) and the ai-broker
+// subgraph at /graphql over one domain: redaction both ways, routing with failover across vendor
+// adapters and the offline extractive model, prompt templates, retrieval context, usage audited
+// to the ledger through the outbox. docs/ai-broker.md.
+import { AccessTokens } from '../../platform/auth/jwt';
+import type { SchemaRegistryClient } from '../../platform/clients/schema-registry.client';
+import { defineService, type ServiceDefinition } from '../../platform/service';
+import { buildServiceApp } from '../../platform/service-app';
+import { registerAiBrokerRoutes } from '../../rest-compat/ai-broker';
+import { loadAiBrokerConfig } from './ai-broker.config';
+import { createAiBrokerModule } from './ai-broker.module';
+import { aiBrokerContext } from './graphql.context';
+import { resolvers } from './resolvers';
+
+export interface AiBrokerServiceOptions {
+  /** A stand-in for the schema registry's client (tests). */
+  schemas?: Pick<SchemaRegistryClient, 'get'>;
+}
+
+export function defineAiBrokerService(options: AiBrokerServiceOptions = {}): ServiceDefinition {
+  const aiBroker: ServiceDefinition = defineService({
+    name: 'ai-broker',
+    version: '0.1.0',
+    port: 8085,
+    subgraph: 'subgraphs/ai-broker/schema.graphql',
+    producesAudit: true,
+    async build(deps) {
+      const { config: platform, db, env, registry } = deps;
+      const config = loadAiBrokerConfig(env, registry, { requireAuth: platform.auth.requireAuth, jwtSecret: platform.auth.jwtSecret });
+      const { broker, assist, health } = createAiBrokerModule({ db, env, config, schemas: options.schemas });
+      const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
+      const { app } = await buildServiceApp(aiBroker, deps, {
+        title: 'AI broker',
+        description: 'One interface to several language models (spec 02): PII redacted both ways, models chosen by cost, latency and compliance with '
+          + 'failover, prompt templates, retrieval context, usage audited per tenant. With no vendor configured, the offline extractive model answers and says so.',
+        tokens,
+        restAuth: config.requireAuth ? 'required' : 'optional',
+        rest: (routes) => registerAiBrokerRoutes(routes, broker, assist, { version: aiBroker.version }),
+        subgraph: { resolvers, context: (caller, request) => aiBrokerContext(caller, request, broker, assist) },
+      });
+      return {
+        app,
+        async start() {
+          health.start();
+        },
+        async stop() {
+          health.stop();
+        },
+      };
+    },
+  });
+  return aiBroker;
+}
+
+export const aiBrokerService: ServiceDefinition = defineAiBrokerService();
