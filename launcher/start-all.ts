@@ -9,7 +9,7 @@ async function main(): Promise<void> {
   const lines = [
     '',
     `Platform running on ${running.db.description}`,
-    ...running.services.map((s) => `  ${s.definition.name.padEnd(10)} ${s.url}${s.definition.name === 'gateway' ? '  (GraphQL: /graphql, REST: /api/v1)' : ''}`),
+    ...running.services.map((s) => `  ${s.definition.name.padEnd(18)} ${s.url}${s.definition.name === 'gateway' ? '  (GraphQL: /graphql, REST: /api/v1)' : ''}`),
     '',
     'Development users (tenant "default"): see README.md; stop with Ctrl+C.',
     '',
