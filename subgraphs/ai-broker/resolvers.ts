@@ -1,18 +1,10 @@
 // The AI broker subgraph's resolvers: thin adapters over the same service methods as REST. Input
 // problems come back as BAD_USER_INPUT with extensions.field in GraphQL names (prompt, maxTokens,
 // variables.name...), since the domain names its fields the way these inputs do.
-import { GraphQLScalarType, Kind, valueFromASTUntyped } from 'graphql';
+import { JSONScalar } from '../../platform/graphql/json-scalar';
 import { NotFoundError } from '../../platform/errors/domain-errors';
 import type { AiBrokerGraphQLContext } from './graphql.context';
 import type { ModelStatusView } from './ai-broker.service';
-
-export const JSONScalar = new GraphQLScalarType({
-  name: 'JSON',
-  description: 'Any JSON value',
-  serialize: (v) => v,
-  parseValue: (v) => v,
-  parseLiteral: (ast, variables) => (ast.kind === Kind.NULL ? null : valueFromASTUntyped(ast, variables)),
-});
 
 function model(m: ModelStatusView) {
   return {

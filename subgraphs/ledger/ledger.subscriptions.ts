@@ -1,11 +1,14 @@
-// Feeding ("pull on notify"): after each group commit the ledger publishes `ledger.event_appended`
-// ({id, tenant_id, seq, event_type}) on the event bus, and every ledger process (NATS or
-// PostgreSQL NOTIFY) hears it. A notice is only a wake-up: the subscription then reads its
-// tenant's chain after the last seq it delivered, in order, from the store. So a subscriber
-// gets every event exactly once and in chain order whatever the bus does (a late, duplicated or
-// lost notice is caught up by the next read), can resume with `afterSeq` (replay from the
-// chain, then live, with nothing in between lost), and a slow client only delays its own reads:
-// nothing is buffered beyond one page, nothing dropped.
+// `subscription ledgerEventAppended(eventType, afterSeq)` over graphql-ws on the ledger's own
+// /graphql path (same port as REST and the HTTP subgraph). The router connects as a graphql-ws
+// client and passes the end user's credentials in connectionParams: `authorization` ("Bearer
+// <jwt>") and, for anonymous gateway traffic, `x-tenant-id`. Each subscriber gets only its
+// tenant's events.
+//
+// Feeding: after each group commit the ledger publishes `ledger.event_appended` ({id, tenant_id,
+// seq, event_type}) on the event bus, which every ledger process hears (NATS or PostgreSQL
+// NOTIFY); a subscription reads its tenant's chain after the last seq it delivered whenever a
+// notice wakes it (platform/events/pull-on-notify.ts), so it gets every event once and in chain
+// order, and resumes with `afterSeq`.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -14,6 +17,7 @@ import type { GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { EventBus } from '../../platform/events/event-bus';
+import { pullOnNotify, type Feed } from '../../platform/events/pull-on-notify';
 import type { Caller } from '../../platform/auth/caller';
 import { graphqlCaller } from '../../platform/graphql/caller-context';
 import type { TokenAuthenticator } from '../../platform/http/auth-hooks';
@@ -40,74 +44,17 @@ export interface FeedStart {
   afterSeq: number | undefined;
 }
 
-/**
- * The events of one subscription, as an async iterator for the GraphQL executor. The bus
- * subscription is live before the starting point is read, so an event committed in between is
- * either at or below the head read (not wanted) or announced by a notice (read).
- */
-export async function appendedEvents(bus: EventBus, service: LedgerService, start: FeedStart): Promise<AsyncIterableIterator<LedgerEvent>> {
-  const { tenantId, eventType } = start;
-  let page: LedgerEvent[] = [];
-  let lastSeq = 0;
-  /** A notice (or the start) arrived since the last read: there may be more to read. */
-  let behind = true;
-  let done = false;
-  let wake: (() => void) | undefined;
-  const notify = () => {
-    behind = true;
-    const w = wake;
-    wake = undefined;
-    w?.();
+/** The events of one subscription: the tenant's chain after a seq, woken by append notices. */
+export function appendedEvents(bus: EventBus, service: LedgerService, start: FeedStart): Promise<AsyncIterableIterator<LedgerEvent>> {
+  const { tenantId, eventType, afterSeq } = start;
+  const feed: Feed<LedgerEvent, AppendedNotice> = {
+    topic: EVENT_APPENDED_TOPIC,
+    wakes: (n) => n.tenant_id === tenantId && (eventType === undefined || n.event_type === eventType),
+    read: (after) => service.eventsForSubscriber(tenantId, eventType, after, PAGE),
+    pageSize: PAGE,
+    positionOf: (e) => e.seq,
   };
-  const unsubscribe = await bus.subscribe(EVENT_APPENDED_TOPIC, (payload) => {
-    const notice = payload as AppendedNotice;
-    if (notice.tenant_id !== tenantId || (eventType !== undefined && notice.event_type !== eventType)) return;
-    if (notice.seq > lastSeq) notify();
-  });
-  try {
-    lastSeq = start.afterSeq ?? (await service.headSeqForSubscriber(tenantId));
-  } catch (err) {
-    await unsubscribe();
-    throw err;
-  }
-
-  const finish = async (): Promise<IteratorResult<LedgerEvent>> => {
-    if (!done) {
-      done = true;
-      wake?.();
-      await unsubscribe();
-    }
-    return { value: undefined, done: true };
-  };
-  const iterator: AsyncIterableIterator<LedgerEvent> = {
-    async next(): Promise<IteratorResult<LedgerEvent>> {
-      while (!done) {
-        if (page.length > 0) {
-          const event = page.shift()!;
-          lastSeq = event.seq;
-          return { value: event, done: false };
-        }
-        if (behind) {
-          behind = false;
-          page = await service.eventsForSubscriber(tenantId, eventType, lastSeq, PAGE);
-          // A full page: the chain may hold more than one page past it.
-          if (page.length === PAGE) behind = true;
-          continue;
-        }
-        await new Promise<void>((resolve) => (wake = resolve));
-      }
-      return { value: undefined, done: true };
-    },
-    return: finish,
-    throw: async (err: unknown) => {
-      await finish();
-      throw err;
-    },
-    [Symbol.asyncIterator]() {
-      return iterator;
-    },
-  };
-  return iterator;
+  return pullOnNotify(bus, feed, async () => afterSeq ?? service.headSeqForSubscriber(tenantId));
 }
 
 /** The tenant a subscriber names in connectionParams, if any. */

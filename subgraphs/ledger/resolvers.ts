@@ -1,17 +1,9 @@
 // The ledger subgraph's resolvers: thin adapters over ledger.service (same functions as REST).
-import { GraphQLScalarType, Kind, valueFromASTUntyped } from 'graphql';
+import { JSONScalar } from '../../platform/graphql/json-scalar';
 import { InputError, NotFoundError } from '../../platform/errors/domain-errors';
 import { callerOf, type LedgerGraphQLContext } from './graphql.context';
 import { seqPosition, type EventConnection } from './ledger.service';
 import type { EventFilter, LedgerEvent } from './ledger.types';
-
-export const JSONScalar = new GraphQLScalarType({
-  name: 'JSON',
-  description: 'Any JSON value',
-  serialize: (v) => v,
-  parseValue: (v) => v,
-  parseLiteral: (ast, variables) => (ast.kind === Kind.NULL ? null : valueFromASTUntyped(ast, variables)),
-});
 
 interface FilterArg {
   tenantId?: string | null;

@@ -1,19 +1,11 @@
 // The packs registry subgraph's resolvers: thin adapters over pack.service (the same functions as
 // the REST door). Enum values are the domain's lower-case names inside, GraphQL's upper case outside.
-import { GraphQLScalarType, Kind, valueFromASTUntyped } from 'graphql';
+import { JSONScalar } from '../../platform/graphql/json-scalar';
 import { NotFoundError } from '../../platform/errors/domain-errors';
 import type { PacksGraphQLContext as Ctx } from './graphql.context';
 import type { DependencyGraph } from './pack-dependencies';
 import { encodePosition } from './pack.rules';
 import type { PackEntry, PackRef } from './pack.types';
-
-const JSONScalar = new GraphQLScalarType({
-  name: 'JSON',
-  description: 'Any JSON value',
-  serialize: (v) => v,
-  parseValue: (v) => v,
-  parseLiteral: (ast, variables) => (ast.kind === Kind.NULL ? null : valueFromASTUntyped(ast, variables)),
-});
 
 const opt = <T>(v: T | null | undefined): T | undefined => v ?? undefined;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);

@@ -1,18 +1,10 @@
 // The registry subgraph's resolvers: thin adapters over rulepack.service (the same methods as REST).
 // GraphQL names a pack `id`; the domain calls it `packId`.
-import { GraphQLScalarType, Kind, valueFromASTUntyped } from 'graphql';
+import { JSONScalar } from '../../platform/graphql/json-scalar';
 import { NotFoundError } from '../../platform/errors/domain-errors';
 import type { RulePackGraphQLContext } from './graphql.context';
 import { packPosition, type RulePackPage } from './rulepack.service';
 import type { DecisionRecord, RulePackVersionRecord } from './rulepack.types';
-
-export const JSONScalar = new GraphQLScalarType({
-  name: 'JSON',
-  description: 'Any JSON value',
-  serialize: (v) => v,
-  parseValue: (v) => v,
-  parseLiteral: (ast, variables) => (ast.kind === Kind.NULL ? null : valueFromASTUntyped(ast, variables)),
-});
 
 type Ctx = RulePackGraphQLContext;
 const opt = <T>(v: T | null | undefined): T | undefined => v ?? undefined;

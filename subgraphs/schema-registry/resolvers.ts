@@ -1,6 +1,6 @@
 // The schema registry subgraph's resolvers: thin adapters over schema-registry.service (the same
 // functions as REST). GraphQL enum values are upper-case; the domain's kinds are `rule-pack`...
-import { GraphQLScalarType, Kind, valueFromASTUntyped } from 'graphql';
+import { JSONScalar } from '../../platform/graphql/json-scalar';
 import type { Caller } from '../../platform/auth/caller';
 import { NotFoundError } from '../../platform/errors/domain-errors';
 import type { SchemaRegistryService } from './schema-registry.service';
@@ -10,14 +10,6 @@ export interface SchemaRegistryContext {
   caller: Caller;
   service: SchemaRegistryService;
 }
-
-export const JSONScalar = new GraphQLScalarType({
-  name: 'JSON',
-  description: 'Any JSON value',
-  serialize: (v) => v,
-  parseValue: (v) => v,
-  parseLiteral: (ast, variables) => (ast.kind === Kind.NULL ? null : valueFromASTUntyped(ast, variables)),
-});
 
 type GraphQLKind = 'RULE_PACK' | 'WORKFLOW_PACK' | 'DATA';
 const kindIn = (k: GraphQLKind | null | undefined): SchemaKind | undefined => (k ? (k.toLowerCase().replace('_', '-') as SchemaKind) : undefined);

@@ -2,17 +2,9 @@
 // REST's POST /validate). Input problems come back as BAD_USER_INPUT with extensions.field in
 // GraphQL names (rulePackId, rulePack.rules.0.operator, payload...), since the domain names its
 // fields the way ValidateInput does.
-import { GraphQLScalarType, Kind, valueFromASTUntyped } from 'graphql';
+import { JSONScalar } from '../../platform/graphql/json-scalar';
 import type { ValidationGraphQLContext } from './graphql.context';
 import type { PayloadFormat, ValidationRun } from './validation.types';
-
-export const JSONScalar = new GraphQLScalarType({
-  name: 'JSON',
-  description: 'Any JSON value',
-  serialize: (v) => v,
-  parseValue: (v) => v,
-  parseLiteral: (ast, variables) => (ast.kind === Kind.NULL ? null : valueFromASTUntyped(ast, variables)),
-});
 
 interface ValidateArgs {
   input: {

@@ -1,18 +1,10 @@
 // The workflow subgraph's resolvers: thin adapters over workflow.service (the same functions as
 // the REST door). Statuses are the domain's lower-case names inside, GraphQL's upper case outside.
-import { GraphQLScalarType, Kind, valueFromASTUntyped } from 'graphql';
+import { JSONScalar } from '../../platform/graphql/json-scalar';
 import { InputError, NotFoundError } from '../../platform/errors/domain-errors';
 import { decodeSeqCursor, encodeCursor } from '../../platform/pagination/cursor';
 import { callerOf, type WorkflowGraphQLContext as Ctx } from './graphql.context';
 import type { ApprovalTask, Execution, StepRecord, Transition } from './workflow.types';
-
-const JSONScalar = new GraphQLScalarType({
-  name: 'JSON',
-  description: 'Any JSON value',
-  serialize: (v) => v,
-  parseValue: (v) => v,
-  parseLiteral: (ast, variables) => (ast.kind === Kind.NULL ? null : valueFromASTUntyped(ast, variables)),
-});
 
 const opt = <T>(v: T | null | undefined): T | undefined => v ?? undefined;
 const upper = (s: string) => s.toUpperCase();

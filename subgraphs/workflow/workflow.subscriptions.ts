@@ -1,4 +1,4 @@
-// Subscriptions, fed the ledger's way ("pull on notify", subgraphs/ledger/ledger.subscriptions.ts):
+// Subscriptions, fed the platform's way ("pull on notify", platform/events/pull-on-notify.ts):
 // every committed transition publishes `workflow.changed` on the bus (NATS or PostgreSQL NOTIFY
 // across processes); a notice is only a wake-up, and the subscription then reads the
 // transitions table after the last position it delivered. So a subscriber sees every transition
@@ -14,6 +14,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { Caller } from '../../platform/auth/caller';
 import type { EventBus } from '../../platform/events/event-bus';
+import { pullOnNotify, type Feed } from '../../platform/events/pull-on-notify';
 import { graphqlCaller } from '../../platform/graphql/caller-context';
 import { formatGraphQLError } from '../../platform/graphql/errors';
 import type { TokenAuthenticator } from '../../platform/http/auth-hooks';
@@ -26,79 +27,10 @@ import { FINAL_STATUSES, type Transition } from './workflow.types';
 const PAGE = 200;
 const FINAL_EVENTS = new Set(['workflow.completed', 'workflow.failed', 'workflow.rejected']);
 
-interface Feed {
-  /** Only notices that may concern this feed wake it. */
-  wakes(notice: ChangedNotice): boolean;
-  /** Items after `position`, in order. */
-  read(position: number): Promise<Transition[]>;
-  positionOf(t: Transition): number;
-  /** The feed ends after this item. */
-  last?(t: Transition): boolean;
-}
-
-/** An async iterator over a feed; the bus subscription is live before the start position is read. */
-export async function pullOnNotify(bus: EventBus, feed: Feed, start: () => Promise<number>): Promise<AsyncIterableIterator<Transition>> {
-  let page: Transition[] = [];
-  let position = 0;
-  let behind = true;
-  let done = false;
-  let ended = false;
-  let wake: (() => void) | undefined;
-  const unsubscribe = await bus.subscribe(WORKFLOW_CHANGED_TOPIC, (payload) => {
-    if (!feed.wakes(payload as ChangedNotice)) return;
-    behind = true;
-    const w = wake;
-    wake = undefined;
-    w?.();
-  });
-  try {
-    position = await start();
-  } catch (err) {
-    await unsubscribe();
-    throw err;
-  }
-  const finish = async (): Promise<IteratorResult<Transition>> => {
-    if (!done) {
-      done = true;
-      wake?.();
-      await unsubscribe();
-    }
-    return { value: undefined, done: true };
-  };
-  const iterator: AsyncIterableIterator<Transition> = {
-    async next() {
-      while (!done) {
-        if (ended) return finish();
-        if (page.length > 0) {
-          const t = page.shift()!;
-          position = feed.positionOf(t);
-          if (feed.last?.(t)) ended = true;
-          return { value: t, done: false };
-        }
-        if (behind) {
-          behind = false;
-          page = await feed.read(position);
-          if (page.length === PAGE) behind = true;
-          continue;
-        }
-        await new Promise<void>((resolve) => (wake = resolve));
-      }
-      return { value: undefined, done: true };
-    },
-    return: finish,
-    throw: async (err: unknown) => {
-      await finish();
-      throw err;
-    },
-    [Symbol.asyncIterator]() {
-      return iterator;
-    },
-  };
-  return iterator;
-}
-
-export function statusFeed(store: WorkflowStore, tenantId: string, workflowId: string): Feed {
+export function statusFeed(store: WorkflowStore, tenantId: string, workflowId: string): Feed<Transition, ChangedNotice> {
   return {
+    topic: WORKFLOW_CHANGED_TOPIC,
+    pageSize: PAGE,
     wakes: (n) => n.tenant_id === tenantId && n.workflow_id === workflowId,
     read: (after) => store.transitionsAfter(tenantId, workflowId, after, PAGE),
     positionOf: (t) => t.version,
@@ -106,8 +38,10 @@ export function statusFeed(store: WorkflowStore, tenantId: string, workflowId: s
   };
 }
 
-export function approvalFeed(store: WorkflowStore, tenantId: string): Feed {
+export function approvalFeed(store: WorkflowStore, tenantId: string): Feed<Transition, ChangedNotice> {
   return {
+    topic: WORKFLOW_CHANGED_TOPIC,
+    pageSize: PAGE,
     wakes: (n) => n.tenant_id === tenantId && n.event === 'approval.requested',
     read: (after) => store.eventsAfter(tenantId, 'approval.requested', after, PAGE),
     positionOf: (t) => t.seq,
