@@ -10,7 +10,7 @@ import { buildServiceApp } from '../../platform/service-app';
 import { registerLedgerRoutes } from '../../rest-compat/ledger';
 import { ledgerContext } from './graphql.context';
 import { createLedgerModule } from './ledger.module';
-import { EVENT_APPENDED_TOPIC, serveSubscriptions, type AppendedNotice } from './ledger.subscriptions';
+import { EVENT_APPENDED_TOPIC, serveLedgerSubscriptions, type AppendedNotice } from './ledger.subscriptions';
 import { resolvers } from './resolvers';
 
 export interface LedgerServiceOptions {
@@ -53,7 +53,7 @@ export function defineLedgerService(options: LedgerServiceOptions = {}): Service
         rest: (routes) => registerLedgerRoutes(routes, service),
         subgraph: { resolvers, context: (caller) => ledgerContext(caller, service, requireAuth) },
       });
-      serveSubscriptions({ app, schema: schema!, bus, service, tokens, requireAuth });
+      serveLedgerSubscriptions({ app, schema: schema!, bus, service, tokens, requireAuth });
 
       return {
         app,

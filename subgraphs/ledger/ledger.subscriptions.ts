@@ -9,18 +9,12 @@
 // NOTIFY); a subscription reads its tenant's chain after the last seq it delivered whenever a
 // notice wakes it (platform/events/pull-on-notify.ts), so it gets every event once and in chain
 // order, and resumes with `afterSeq`.
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
-import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
-import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
 import type { EventBus } from '../../platform/events/event-bus';
 import { pullOnNotify, type Feed } from '../../platform/events/pull-on-notify';
-import type { Caller } from '../../platform/auth/caller';
-import { graphqlCaller } from '../../platform/graphql/caller-context';
 import type { TokenAuthenticator } from '../../platform/http/auth-hooks';
+import { connectionParam, serveSubscriptions } from '../../platform/graphql/subscription-server';
 import { ledgerContext, type LedgerGraphQLContext } from './graphql.context';
 import type { LedgerService } from './ledger.service';
 import type { LedgerEvent } from './ledger.types';
@@ -57,77 +51,26 @@ export function appendedEvents(bus: EventBus, service: LedgerService, start: Fee
   return pullOnNotify(bus, feed, async () => afterSeq ?? service.headSeqForSubscriber(tenantId));
 }
 
-/** The tenant a subscriber names in connectionParams, if any. */
-function askedTenant(params: Record<string, unknown>): string | undefined {
-  return typeof params.tenantId === 'string' && params.tenantId !== '' ? params.tenantId : undefined;
-}
-
-export interface SubscriptionServerOptions {
+export interface LedgerSubscriptionOptions {
   app: FastifyInstance;
   schema: GraphQLSchema;
   bus: EventBus;
   service: LedgerService;
   tokens: TokenAuthenticator;
   requireAuth: boolean;
-  path?: string;
 }
 
-function param(params: Record<string, unknown>, ...names: string[]): string | undefined {
-  for (const n of names) {
-    const v = params[n];
-    if (typeof v === 'string' && v !== '') return v;
-  }
-  return undefined;
-}
-
-export function serveSubscriptions(options: SubscriptionServerOptions): void {
-  const { app, bus, service, tokens } = options;
-  const path = options.path ?? '/graphql';
-  const wss = new WebSocketServer({ noServer: true });
-
-  app.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const pathname = (request.url ?? '').split('?')[0];
-    if (pathname !== path) {
-      socket.destroy();
-      return;
-    }
-    wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
-  });
-
-  const server = useServer<Record<string, unknown>, { caller?: Caller }>({
-    schema: options.schema,
-    onConnect: async (ctx) => {
-      const params = ctx.connectionParams ?? {};
-      try {
-        const caller = await graphqlCaller({
-          authorization: param(params, 'authorization', 'Authorization'),
-          tenantHeader: param(params, 'x-tenant-id', 'X-Tenant-ID'),
-          correlationId: param(params, 'x-correlation-id') ?? randomUUID(),
-        }, tokens);
-        if (options.requireAuth && !caller.auth) return false;
-        ctx.extra.caller = caller;
-        return true;
-      } catch {
-        return false;
-      }
-    },
-    context: (ctx): LedgerGraphQLContext => {
-      const caller = ctx.extra.caller ?? { correlationId: randomUUID() };
-      const params = ctx.connectionParams ?? {};
-      return {
-        ...ledgerContext(caller, service, options.requireAuth),
-        subscribeAppends: async (eventType, afterSeq) => {
-          // The same tenant rule as every read: another tenant only with platform rights.
-          const tenantId = await service.subscriptionTenant(caller, askedTenant(params));
-          return appendedEvents(bus, service, { tenantId, eventType, afterSeq });
-        },
-      };
-    },
-  }, wss);
-
-  app.addHook('preClose', async () => {
-    await server.dispose();
-    for (const client of wss.clients) client.terminate();
-    await new Promise<void>((resolve) => wss.close(() => resolve()));
+export function serveLedgerSubscriptions(options: LedgerSubscriptionOptions): void {
+  const { bus, service } = options;
+  serveSubscriptions<LedgerGraphQLContext>({
+    ...options,
+    context: (caller, params) => ({
+      ...ledgerContext(caller, service, options.requireAuth),
+      subscribeAppends: async (eventType, afterSeq) => {
+        // The same tenant rule as every read: another tenant only with platform rights.
+        const tenantId = await service.subscriptionTenant(caller, connectionParam(params, 'tenantId'));
+        return appendedEvents(bus, service, { tenantId, eventType, afterSeq });
+      },
+    }),
   });
 }

@@ -12,7 +12,7 @@ import { workflowContext } from './graphql.context';
 import { resolvers } from './resolvers';
 import { loadWorkflowConfig, type WorkflowConfig } from './workflow.config';
 import { createWorkflowModule, type WorkflowModuleDeps } from './workflow.module';
-import { serveSubscriptions } from './workflow.subscriptions';
+import { serveWorkflowSubscriptions } from './workflow.subscriptions';
 
 export interface WorkflowServiceOptions {
   /** An event bus to use instead of the process's (tests); the caller then owns closing it. */
@@ -52,7 +52,7 @@ export function defineWorkflowService(options: WorkflowServiceOptions = {}): Ser
         rest: (routes) => registerWorkflowRoutes(routes, service, { version: workflow.version }),
         subgraph: { resolvers, context: (caller, request) => workflowContext(caller, service, config.requireAuth, bearerToken(request.headers.authorization)) },
       });
-      serveSubscriptions({ app, schema: schema!, bus, service, store, tokens, requireAuth: config.requireAuth });
+      serveWorkflowSubscriptions({ app, schema: schema!, bus, service, store, tokens, requireAuth: config.requireAuth });
       return {
         app,
         async start() {
