@@ -20,20 +20,59 @@ export interface OutboxWriter {
   append(event: AuditEventInput): Promise<void>;
 }
 
+function outboxRow(service: string, event: AuditEventInput): Prisma.OutboxEventCreateManyInput {
+  return {
+    service,
+    tenantId: event.tenantId,
+    eventType: event.eventType,
+    eventData: event.eventData as Prisma.InputJsonObject,
+    userId: event.userId,
+    correlationId: event.correlationId,
+    description: event.description ?? null,
+    idempotencyKey: event.idempotencyKey,
+  };
+}
+
+/** Writes with the given client: inside a transaction, the event commits with the change. */
 export function outboxWriter(db: PrismaLike, service: string): OutboxWriter {
   return {
     async append(event) {
-      await db.outboxEvent.create({
-        data: {
-          service,
-          tenantId: event.tenantId,
-          eventType: event.eventType,
-          eventData: event.eventData as Prisma.InputJsonObject,
-          userId: event.userId,
-          correlationId: event.correlationId,
-          description: event.description ?? null,
-          idempotencyKey: event.idempotencyKey,
-        },
+      await db.outboxEvent.create({ data: outboxRow(service, event) });
+    },
+  };
+}
+
+/**
+ * For events that record something no other write belongs to (a validation run, an AI call):
+ * appends that arrive while a write is in flight are committed together as one multi-row insert
+ * (group commit), and each append still resolves only once its own row is committed. A lone
+ * append is written at once, so nothing waits for a batch to fill.
+ */
+export function groupedOutboxWriter(db: PrismaLike, service: string, maxBatch = 500): OutboxWriter {
+  let pending: { row: Prisma.OutboxEventCreateManyInput; resolve(): void; reject(err: unknown): void }[] = [];
+  let writing = false;
+  const drain = async () => {
+    writing = true;
+    try {
+      while (pending.length > 0) {
+        const batch = pending.slice(0, maxBatch);
+        pending = pending.slice(batch.length);
+        try {
+          await db.outboxEvent.createMany({ data: batch.map((b) => b.row) });
+          for (const b of batch) b.resolve();
+        } catch (err) {
+          for (const b of batch) b.reject(err);
+        }
+      }
+    } finally {
+      writing = false;
+    }
+  };
+  return {
+    append(event) {
+      return new Promise<void>((resolve, reject) => {
+        pending.push({ row: outboxRow(service, event), resolve, reject });
+        if (!writing) void drain();
       });
     },
   };

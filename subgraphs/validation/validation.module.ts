@@ -7,7 +7,7 @@ import { SchemaRegistryClient } from '../../platform/clients/schema-registry.cli
 import type { Database } from '../../platform/db/database';
 import type { EventBus } from '../../platform/events/event-bus';
 import type { Logger } from '../../platform/logging/logger';
-import { auditEvent, outboxWriter } from '../../platform/outbox/outbox.writer';
+import { auditEvent, groupedOutboxWriter } from '../../platform/outbox/outbox.writer';
 import { TtlLru } from './pack.cache';
 import { PackSignatureVerifier } from './pack.signature';
 import { RulePackSource, type RegistryReader, type ResolvedPack } from './rule-pack.source';
@@ -35,7 +35,8 @@ export function createValidationModule(deps: ValidationModuleDeps): ValidationMo
   const registry = deps.registry ?? new RulePackRegistryClient(config.rulepackRegistryUrl);
   const signatures = new PackSignatureVerifier(registry, { ttlMs: config.packCacheTtlMs });
   const packs = new RulePackSource(registry, signatures, new TtlLru<ResolvedPack>(config.packCacheSize, config.packCacheTtlMs), logger);
-  const outbox = outboxWriter(deps.db.prisma, 'validation');
+  // Runs record nothing but their audit event: concurrent runs share one insert.
+  const outbox = groupedOutboxWriter(deps.db.prisma, 'validation');
   const access = new TenantAccess((a) => outbox.append(auditEvent(a, {
     tenantId: a.tenantId, type: OPERATOR_ACCESS_EVENT, actor: a.operator, data: operatorAccessData(a),
   })));
