@@ -61,9 +61,14 @@ test('models, templates and inference through the router, as the logged-in admin
     return events.some((e) => e.correlation_id === correlation);
   }, 'the ai_inference event in the ledger');
   expect(events.find((e) => e.correlation_id === correlation)).toMatchObject({ tenant_id: 'default', event_data: { model: 'extractive', status: 'ok' } });
-  const redaction = await fetch(`${gateway}/api/v1/ledger/events?event_type=ai_redaction`, { headers: { authorization: `Bearer ${admin}` } });
-  const text = await redaction.text();
-  expect(text).toContain(correlation);
+  // The redaction event is a row of its own in the outbox: it may reach the ledger in a later
+  // batch than the inference event, so wait for it too.
+  let text = '';
+  await until(async () => {
+    const redaction = await fetch(`${gateway}/api/v1/ledger/events?event_type=ai_redaction`, { headers: { authorization: `Bearer ${admin}` } });
+    text = await redaction.text();
+    return text.includes(correlation);
+  }, 'the ai_redaction event in the ledger');
   for (const v of PII_VALUES) expect(text + JSON.stringify(events)).not.toContain(v);
   const theirs = await fetch(`${gateway}/api/v1/ledger/events?event_type=ai_inference`, { headers: { authorization: `Bearer ${tokenB}` } });
   expect(await theirs.text()).not.toContain(correlation);
