@@ -94,6 +94,8 @@ interface Grounding {
   ragUnavailable: boolean;
 }
 
+/** A caller's id echoed in an error message: shortened and redacted (an id can be PII too). */
+const echo = (id: string) => redactText(id.slice(0, 100)).text;
 const cost = (model: ModelEntry, tokens: number) => Math.round((model.costPer1kTokens * tokens / 1000) * 1e6) / 1e6;
 const optionalString = (issues: InputIssue[], field: string, v: unknown, max: number): string | undefined => {
   if (v === undefined || v === null) return undefined;
@@ -135,7 +137,7 @@ export class AiBrokerService {
 
   private model(id: string): ModelEntry {
     const m = this.byId.get(id);
-    if (!m) throw new NotFoundError(`Model '${id.slice(0, 100)}' not found`);
+    if (!m) throw new NotFoundError(`Model '${echo(id)}' not found`);
     return m;
   }
 
@@ -218,7 +220,7 @@ export class AiBrokerService {
     let template: PromptTemplate | null = null;
     if (hasTemplate) {
       template = await this.deps.templates.get(tenantId, input.templateId as string, (input.templateVersion as number | undefined) ?? undefined);
-      if (!template) throw new NotFoundError(`Prompt template '${input.templateId as string}'${input.templateVersion ? ` version ${input.templateVersion as number}` : ''} not found`);
+      if (!template) throw new NotFoundError(`Prompt template '${echo(input.templateId as string)}'${input.templateVersion ? ` version ${input.templateVersion as number}` : ''} not found`);
       const rendered = renderTemplate(template, input.variables);
       prompt = prompt ? `${rendered}\n\n${prompt}` : rendered;
     } else if (input.variables !== undefined && input.variables !== null) {
@@ -478,7 +480,7 @@ export class AiBrokerService {
   async getTemplate(caller: Caller, templateId: string, version?: number): Promise<PromptTemplate> {
     const tenantId = await this.tenantOf(caller, 'read', 'ai.prompts.get');
     const t = TEMPLATE_ID.test(templateId) ? await this.deps.templates.get(tenantId, templateId, version) : null;
-    if (!t) throw new NotFoundError(`Prompt template '${templateId.slice(0, 100)}'${version ? ` version ${version}` : ''} not found`);
+    if (!t) throw new NotFoundError(`Prompt template '${echo(templateId)}'${version ? ` version ${version}` : ''} not found`);
     return t;
   }
 
