@@ -31,6 +31,7 @@ import type { UsageStore, UsageSummary } from './usage.store';
 export const DETOKENIZE_SCOPE = 'pii:detokenize';
 export const MAX_PROMPT_LENGTH = 400_000;
 const TENANT_FIELD = ['header', 'x-tenant-id'];
+export const RAG_UNAVAILABLE_NOTE = 'The platform\'s knowledge base could not be searched for this question. Answer without it, and begin by saying that the answer is not based on the platform\'s documents.';
 const SYSTEM_PROMPT = 'You are the platform\'s assistant. Values shown as [category:...] or masked with * are redacted personal data: never guess them and never ask for them.';
 
 export interface ModelView {
@@ -255,8 +256,11 @@ export class AiBrokerService {
 
   private request(p: Prepared, prompt: string, g: Grounding, offline?: () => string): ModelRequest {
     const context = g.chunks.map((c) => c.content);
-    const content = context.length === 0 ? prompt
-      : `Answer from this context where it helps.\n\n${g.chunks.map((c, i) => `[${i + 1}] ${c.document_title}${c.heading ? ` - ${c.heading}` : ''}\n${c.content}`).join('\n\n')}\n\nQuestion: ${prompt}`;
+    // Retrieval down: the model answers without context and is told to say so (the offline model
+    // says so itself); the response's rag_unavailable says it too.
+    const content = g.ragUnavailable ? `${RAG_UNAVAILABLE_NOTE}\n\nQuestion: ${prompt}`
+      : context.length === 0 ? prompt
+        : `Answer from this context where it helps.\n\n${g.chunks.map((c, i) => `[${i + 1}] ${c.document_title}${c.heading ? ` - ${c.heading}` : ''}\n${c.content}`).join('\n\n')}\n\nQuestion: ${prompt}`;
     return { system: p.input.text(p.system), messages: [{ role: 'user', content }], maxTokens: p.maxTokens, context, offline };
   }
 

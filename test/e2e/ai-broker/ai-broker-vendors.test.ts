@@ -131,6 +131,38 @@ test('PII in every field never reaches a vendor, the response or the ledger; a l
   for (const v of PII_VALUES) expect(JSON.stringify(await brokerEvents(h))).not.toContain(v);
 });
 
+test('use_rag while retrieval is down, with a vendor: answered without context, the model told to say so, rag_unavailable set, streamed too', async () => {
+  rag.down = true;
+  try {
+    const r = await infer('tenant-a', { prompt: 'What is the approval rule?', use_rag: true, model: 'gpt-4' });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ model_used: 'gpt-4', rag_unavailable: true, rag_chunks_used: 0, sources: [] });
+    const sent = openai.completions().at(-1)!.body;
+    expect(sent).toContain('could not be searched');
+    expect(sent).toContain('What is the approval rule?');
+    const res = await fetch(`${h.services['ai-broker']!.url}/api/ai/inference`, {
+      method: 'POST', headers: { authorization: `Bearer ${tokens['tenant-a']}`, 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'And the limit?', use_rag: true, stream: true }),
+    });
+    const text = await res.text();
+    expect(res.status).toBe(200);
+    expect(/event: start\ndata: (.*)/.exec(text)![1]).toContain('"rag_unavailable":true');
+    expect(/event: done\ndata: (.*)/.exec(text)![1]).toContain('"rag_unavailable":true');
+  } finally {
+    rag.down = false;
+  }
+});
+
+test('use_rag while retrieval stalls mid-answer: the request is answered without context once the retrieval timeout passes', async () => {
+  rag.stall = true;
+  try {
+    const r = await infer('tenant-a', { prompt: 'What is the approval rule?', use_rag: true, model: 'gpt-4' });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ model_used: 'gpt-4', rag_unavailable: true, rag_chunks_used: 0 });
+  } finally {
+    rag.stall = false;
+  }
+});
+
 test('streamed answers arrive as server-sent events, redacted even when PII spans pieces', async () => {
   openai.reply = () => `Here is what I found about the customer. ${'Some filler text. '.repeat(12)}The SSN is ${PII.ssn}, the phone ${PII.phone}. Done.`;
   anthropic.reply = openai.reply;
