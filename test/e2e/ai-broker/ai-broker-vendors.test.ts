@@ -293,6 +293,10 @@ test('a 429 cools the model down for the vendor\'s Retry-After, and routing goes
 test('keys rotate without a restart', async () => {
   anthropic.acceptKey = 'sk-ant-rotated';
   try {
+    // The health probe, not a call, finds the old key refused: the status says so honestly.
+    const statusOf = async () => (await call('GET', '/api/ai/models/claude-3-5-sonnet-20241022/status', { token: tokens['tenant-a'] })).body;
+    await until(async () => (await statusOf()).status === 'unavailable', 'a probe to find the old key refused');
+    expect((await statusOf()).last_checked_at).toEqual(expect.any(String));
     const refused = await infer('tenant-a', { prompt: 'hi', model: 'claude-3-5-sonnet-20241022' });
     // Refused by the vendor (auth), or already known refused by a probe (skipped, unavailable): either way another vendor answers.
     expect(refused.body.model_used).toMatch(/^gpt-/);
