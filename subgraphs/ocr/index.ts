@@ -17,7 +17,7 @@ export const ocrService: ServiceDefinition = defineService({
   gatewayRoutes: [{ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/api/v1/ocr/*', upstreamPath: '/', wildcard: true, summary: 'Proxied to the OCR service, path remainder kept' }],
   async build(deps) {
     const { config: platform, db, env } = deps;
-    const { ocr, engine } = createOcrModule({ db, env });
+    const { ocr, engine, decoder } = createOcrModule({ db, env });
     const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
     const { app } = await buildServiceApp(ocrService, deps, {
       title: 'OCR',
@@ -43,6 +43,7 @@ export const ocrService: ServiceDefinition = defineService({
       async stop() {
         await ocr.drain();
         await engine.stop();
+        await decoder.stop();
       },
     };
   },

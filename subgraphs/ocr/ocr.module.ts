@@ -8,13 +8,14 @@ import { auditEvent, outboxWriter } from '../../platform/outbox/outbox.writer';
 import type { Env } from '../../platform/service';
 import { prismaOcrStore } from './ocr.store';
 import { OcrService, type OcrLimits, type ProgressListener } from './ocr.service';
-import { workerPdfReader } from './pdf.reader';
+import { DocumentDecoder } from './document-decoder';
 import { TesseractPool } from './tesseract-pool';
 import { visionReaderFrom } from './vision.reader';
 
 export interface OcrModule {
   ocr: OcrService;
   engine: TesseractPool;
+  decoder: DocumentDecoder;
 }
 
 export function ocrLimits(env: Env): OcrLimits {
@@ -31,16 +32,17 @@ export function createOcrModule(deps: { db: Database; env: Env; onProgress?: Pro
   const access = new TenantAccess((a) => outbox.append(auditEvent(a, { tenantId: a.tenantId, type: OPERATOR_ACCESS_EVENT, actor: a.operator, data: operatorAccessData(a) })));
   const workers = env.OCR_WORKERS ? Number(env.OCR_WORKERS) : undefined;
   const engine = new TesseractPool(workers);
+  const decoder = new DocumentDecoder();
   const ragUrl = env.OCR_RAG_URL ?? env.RAG_SERVICE_URL;
   const ocr = new OcrService({
     store: prismaOcrStore(db.prisma),
     engine,
     vision: visionReaderFrom(env),
-    pdf: workerPdfReader(),
+    decoder,
     access,
     retrieval: ragUrl ? new RetrievalClient(ragUrl) : null,
     limits: ocrLimits(env),
     onProgress: deps.onProgress,
   });
-  return { ocr, engine };
+  return { ocr, engine, decoder };
 }

@@ -13,10 +13,9 @@ import { isUuid } from '../../platform/ids';
 import { auditEvent } from '../../platform/outbox/outbox.writer';
 import { CorruptDocumentError, sniffDocument, UnsupportedDocumentError } from './document-kind';
 import { extractFields } from './field-extractor';
-import { decodeImage, type Rgba } from './image-decoder';
 import type { JobResult, OcrStore } from './ocr.store';
 import type { CacheEntry, ExtractedFields, OcrJob, OcrStats, PageResult, Tier } from './ocr.types';
-import type { PdfReader } from './pdf.reader';
+import { EncryptedDocumentError, type DocumentDecoder, type Rgba } from './document-decoder';
 import { encodePng } from './png';
 import { preprocessPage, toPgm } from './preprocess';
 import type { TesseractPool } from './tesseract-pool';
@@ -65,7 +64,7 @@ export interface OcrDeps {
   store: OcrStore;
   engine: TesseractPool;
   vision: VisionReader | null;
-  pdf: PdfReader;
+  decoder: DocumentDecoder;
   access: TenantAccess;
   retrieval: RetrievalClient | null;
   limits: OcrLimits;
@@ -128,7 +127,7 @@ export class OcrService {
 
   private async decode(bytes: Buffer): Promise<Rgba> {
     try {
-      return await decodeImage(bytes);
+      return await this.deps.decoder.image(bytes);
     } catch (err) {
       if (err instanceof CorruptDocumentError) throw InputError.of(['file'], err.message, 'value_error.corrupt');
       throw err;
@@ -139,10 +138,13 @@ export class OcrService {
     // An /Encrypt dictionary in the trailer means a protected document, even when its user
     // password is empty: refused rather than opened (the owner restricted it).
     if (bytes.includes('/Encrypt')) throw InputError.of(['file'], 'The PDF is encrypted; upload it without a password', 'value_error.encrypted');
-    const read = await this.deps.pdf.read(bytes, { maxPages: this.deps.limits.maxPages, maxPixels: this.deps.limits.maxPixels });
-    if (read.error === 'encrypted') throw InputError.of(['file'], 'The PDF is encrypted; upload it without a password', 'value_error.encrypted');
-    if (read.error) throw InputError.of(['file'], `The PDF could not be read: ${read.error}`, 'value_error.corrupt');
-    return read.pages.map((p) => (p.text !== undefined ? { page: p.page, text: p.text } : { page: p.page, rgba: p.rgba! }));
+    try {
+      return await this.deps.decoder.pdf(bytes, { maxPages: this.deps.limits.maxPages, maxPixels: this.deps.limits.maxPixels });
+    } catch (err) {
+      if (err instanceof EncryptedDocumentError) throw InputError.of(['file'], 'The PDF is encrypted; upload it without a password', 'value_error.encrypted');
+      if (err instanceof CorruptDocumentError) throw InputError.of(['file'], err.message, 'value_error.corrupt');
+      throw err;
+    }
   }
 
   private fromCache(hit: CacheEntry): JobResult {

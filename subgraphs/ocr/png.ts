@@ -1,6 +1,6 @@
 // Encodes RGBA pixels as PNG (for the vision model's data URL) with @napi-rs/canvas.
 import { createCanvas } from '@napi-rs/canvas';
-import type { Rgba } from './image-decoder';
+import type { Rgba } from './document-decoder';
 
 export async function encodePng(rgba: Rgba): Promise<Buffer> {
   const canvas = createCanvas(rgba.width, rgba.height);
