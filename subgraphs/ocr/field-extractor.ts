@@ -56,7 +56,8 @@ export function extractFields(text: string, ocrConfidence: number): ExtractedFie
   // Parties: the labelled customer, and the issuer (the first line, by invoice convention).
   const billTo = labelled(lines, /\b(?:bill(?:ed)?\s+to|sold\s+to|customer|client)/, String.raw`(.+)`);
   const parties: ExtractedField[] = [];
-  if (lines[0] && !/invoice/i.test(lines[0])) parties.push({ ...field(lines[0], c, 0.8), role: 'issuer' });
+  const looksLikeInvoice = Boolean(out.invoice_number ?? out.total);
+  if (looksLikeInvoice && lines[0] && !/invoice/i.test(lines[0])) parties.push({ ...field(lines[0], c, 0.8), role: 'issuer' });
   if (billTo) parties.push({ ...field(billTo.value, c, 1), role: 'customer' });
   if (parties.length > 0) out.parties = parties;
 

@@ -85,13 +85,26 @@ export function median3(img: GrayImage): GrayImage {
 }
 
 /**
- * Salt-and-pepper estimate: the share of pixels the median changes by more than 96 levels. Clean
- * renders and scans score ~0 (strokes are wider than one pixel); speckled pages well above.
+ * Salt-and-pepper estimate: the share of pixels that are isolated specks (dark with all eight
+ * neighbours light, or light with all eight dark). Glyph strokes are wider than one pixel, so
+ * clean renders and scans score ~0 and speckled pages clearly above.
  */
-export function speckleRatio(img: GrayImage, filtered: GrayImage): number {
-  let changed = 0;
-  for (let i = 0; i < img.data.length; i++) if (Math.abs(img.data[i]! - filtered.data[i]!) > 96) changed++;
-  return changed / img.data.length;
+export function speckleRatio(img: GrayImage): number {
+  const { width: w, height: h, data } = img;
+  let specks = 0;
+  for (let y = 1; y < h - 1; y++) {
+    for (let x = 1; x < w - 1; x++) {
+      const dark = data[y * w + x]! < 128;
+      let same = false;
+      for (let dy = -1; dy <= 1 && !same; dy++) {
+        for (let dx = -1; dx <= 1; dx++) {
+          if ((dx || dy) && (data[(y + dy) * w + x + dx]! < 128) === dark) { same = true; break; }
+        }
+      }
+      if (!same) specks++;
+    }
+  }
+  return specks / (w * h);
 }
 
 /** Bradley adaptive threshold over an integral image: a pixel is ink when darker than (1 - t) of its window's mean. */
@@ -204,9 +217,8 @@ export function toPgm(img: GrayImage): Buffer {
 /** The whole chain for one page. Denoise first: resizing would smear specks into grey blobs. */
 export function preprocessPage(rgba: Uint8Array | Uint8ClampedArray, width: number, height: number): { image: GrayImage; report: PreprocessReport } {
   const gray = grayscale(rgba, width, height);
-  const filtered = median3(gray);
-  const denoised = speckleRatio(gray, filtered) > 0.002;
-  const { image: sized, scale } = normaliseResolution(denoised ? filtered : gray);
+  const denoised = speckleRatio(gray) > 0.001;
+  const { image: sized, scale } = normaliseResolution(denoised ? median3(gray) : gray);
   let page = sized;
   const skewDegrees = estimateSkew(page);
   // estimateSkew's angle is the rotation that levels the lines.
