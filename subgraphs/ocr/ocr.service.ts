@@ -92,9 +92,9 @@ export class OcrService {
     const userId = caller.auth?.username ?? null;
     const base = { tenantId, userId, documentHash, filename: input.filename, mimeType: kind.mimeType, indexInRag: input.indexInRag ?? false };
 
-    const hit = await this.deps.store.hit(tenantId, documentHash);
+    const hit = await this.deps.store.cached(tenantId, documentHash);
     if (hit) {
-      const job = await this.deps.store.createJob({ ...base, status: 'completed', pageCount: hit.pageCount }, this.fromCache(hit), this.event(caller, tenantId, documentHash, hit.tierUsed, hit.confidenceScore, hit.pageCount, true));
+      const job = await this.deps.store.answerFromCache({ ...base, status: 'completed', pageCount: hit.pageCount }, this.fromCache(hit), this.event(caller, tenantId, documentHash, hit.tierUsed, hit.confidenceScore, hit.pageCount, true));
       this.forward(caller, job, input.token);
       return job;
     }

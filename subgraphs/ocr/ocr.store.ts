@@ -48,8 +48,11 @@ export interface OcrStore {
   /** Stores the review, completes the job, writes the correction into the cache. Null when the job is not awaiting review. */
   review(tenantId: string, id: string, input: ReviewInput, event: AuditEventInput): Promise<OcrJob | null>;
   cached(tenantId: string, documentHash: string): Promise<CacheEntry | null>;
-  /** Counts a hit and returns the entry (null on a miss). */
-  hit(tenantId: string, documentHash: string): Promise<CacheEntry | null>;
+  /**
+   * A cache hit answered as a job: the hit counted, the completed job and its audit event written
+   * in one batched transaction (a single round of statements: the hit path is the fast path).
+   */
+  answerFromCache(job: NewJob, result: JobResult, event: AuditEventInput): Promise<OcrJob>;
   reviewQueue(tenantId: string, limit: number): Promise<OcrJob[]>;
   stats(tenantId: string | null): Promise<OcrStats>;
 }
@@ -59,6 +62,14 @@ type ReviewRow = Prisma.OcrReviewGetPayload<object>;
 type CacheRow = Prisma.OcrCacheGetPayload<object>;
 
 const json = (v: unknown) => v as Prisma.InputJsonValue;
+
+/** The outbox row of an audit event, as outboxWriter writes it, for a batched transaction. */
+function outboxRow(event: AuditEventInput): Prisma.OutboxEventCreateInput {
+  return {
+    service: 'ocr', tenantId: event.tenantId, eventType: event.eventType, eventData: event.eventData as Prisma.InputJsonObject, userId: event.userId,
+    correlationId: event.correlationId, description: event.description ?? null, idempotencyKey: event.idempotencyKey,
+  };
+}
 
 function reviewOf(r: ReviewRow): OcrReview {
   return {
@@ -168,10 +179,13 @@ export function prismaOcrStore(prisma: PrismaClient): OcrStore {
       const row = await prisma.ocrCache.findUnique({ where: { tenantId_documentHash: { tenantId, documentHash } } });
       return row ? cacheOf(row) : null;
     },
-    async hit(tenantId, documentHash) {
-      const updated = await prisma.ocrCache.updateMany({ where: { tenantId, documentHash }, data: { hitCount: { increment: 1 }, lastAccessedAt: new Date() } });
-      if (updated.count === 0) return null;
-      return store.cached(tenantId, documentHash);
+    async answerFromCache(job, result, event) {
+      const [, row] = await prisma.$transaction([
+        prisma.ocrCache.update({ where: { tenantId_documentHash: { tenantId: job.tenantId, documentHash: job.documentHash } }, data: { hitCount: { increment: 1 }, lastAccessedAt: new Date() } }),
+        prisma.ocrJob.create({ data: { id: randomUUID(), ...job, ...resultData(result) } }),
+        prisma.outboxEvent.create({ data: outboxRow(event) }),
+      ]);
+      return jobOf(row, null);
     },
     async reviewQueue(tenantId, limit) {
       const rows = await prisma.ocrJob.findMany({ where: { tenantId, status: 'review' }, orderBy: { createdAt: 'asc' }, take: limit });
