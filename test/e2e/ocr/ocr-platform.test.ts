@@ -77,6 +77,19 @@ test('GraphQL through the router: extract(file: Upload!) with a multipart upload
   expect(errors).toEqual([]);
   expect(items.at(-1).ocrJobProgress).toMatchObject({ id, status: 'COMPLETED', progress: { pagesDone: 1, pageCount: 1 } });
 
+  // Another tenant cannot follow the job: the subscription ends with NOT_FOUND, nothing delivered.
+  const clientB = createClient({ url: `${platform.gateway.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${tokenB}` }, retryAttempts: 0 });
+  clients.push(clientB);
+  const itemsB: unknown[] = [];
+  const errorsB: any[] = [];
+  let doneB = false;
+  clientB.subscribe({ query: `subscription($id: ID!) { ocrJobProgress(id: $id) { id status } }`, variables: { id } }, {
+    next: (v) => (v.errors ? errorsB.push(...v.errors) : itemsB.push(v.data)), error: (e) => errorsB.push(e), complete: () => (doneB = true),
+  });
+  await until(() => doneB || errorsB.length > 0, 'tenant B\'s subscription to be refused');
+  expect(itemsB).toEqual([]);
+  expect(JSON.stringify(errorsB)).toMatch(/NOT_FOUND|not found/i);
+
   const read = await gql(platform.gateway, `query($id: ID!) { ocrJob(id: $id) { ${JOB} } }`, { token: admin, variables: { id } });
   expect(read.body.errors).toBeUndefined();
   expect(read.body.data.ocrJob).toMatchObject({ id, status: 'COMPLETED', tierUsed: 'TIER1', cacheHit: false, pages: [{ page: 1, source: 'TIER1' }] });
