@@ -72,4 +72,6 @@ process.on('message', async (msg) => {
   }
   process.send({ id: msg.id, ...answer });
 });
+// The service is gone (crashed or stopped without killing us): never linger as an orphan.
+process.on('disconnect', () => process.exit(0));
 process.send({ ready: true });
