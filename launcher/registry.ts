@@ -9,6 +9,7 @@ import { aiBrokerService } from '../subgraphs/ai-broker';
 import { identityService } from '../subgraphs/identity';
 import { ledgerService } from '../subgraphs/ledger';
 import { packsRegistryService } from '../subgraphs/packs-registry';
+import { ragService } from '../subgraphs/rag';
 import { rulePackRegistryService } from '../subgraphs/rulepack-registry';
 import { schemaRegistryService } from '../subgraphs/schema-registry';
 import { validationService } from '../subgraphs/validation';
@@ -16,7 +17,7 @@ import { workflowService } from '../subgraphs/workflow';
 
 export const SERVICES: readonly ServiceDefinition[] = [
   identityService, ledgerService, schemaRegistryService, rulePackRegistryService, packsRegistryService, validationService, aiBrokerService,
-  workflowService, gatewayService,
+  workflowService, ragService, gatewayService,
 ];
 
 /**
@@ -29,7 +30,6 @@ export const PLANNED_SERVICES: readonly ServiceManifest[] = [
     name: 'ocr', version: '1.0.0', port: 8137,
     gatewayRoutes: [{ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/api/v1/ocr/*', upstreamPath: '/', wildcard: true, summary: 'Proxied to the OCR service, path remainder kept' }],
   },
-  { name: 'rag', version: '0.1.0', port: 8138 },
 ];
 
 /** Everything the platform knows of, built or planned. */

@@ -32,6 +32,8 @@ export interface ServiceAppSpec<TContext extends BaseContext> {
   subgraph?: SubgraphSpec<TContext>;
   /** Readiness checks besides the database (which is checked when the service uses one). */
   readiness?: Record<string, () => Promise<boolean>>;
+  /** Fields added to a ready /readyz answer. */
+  readinessDetails?: () => Promise<Record<string, unknown>>;
 }
 
 export interface ServiceApp {
@@ -52,7 +54,7 @@ export async function buildServiceApp<TContext extends BaseContext>(
     version: manifest.version,
     description: spec.description,
     config: deps.config,
-    health: { readiness },
+    health: { readiness, details: spec.readinessDetails },
   });
   await app.register(async (routes) => {
     routes.addHook('onRequest', authenticationHook(spec.tokens, spec.restAuth));

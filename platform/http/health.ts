@@ -5,6 +5,8 @@ import type { FastifyInstance } from 'fastify';
 export interface HealthOptions {
   /** Named readiness checks; each resolves true when its dependency answers. */
   readiness: Record<string, () => Promise<boolean>>;
+  /** Fields a service adds to its /readyz answer (the retrieval service's counts and model). */
+  details?: () => Promise<Record<string, unknown>>;
 }
 
 export function registerHealthRoutes(app: FastifyInstance, options: HealthOptions & { service: string; version: string }): void {
@@ -18,6 +20,7 @@ export function registerHealthRoutes(app: FastifyInstance, options: HealthOption
     const results = await Promise.all(names.map((n) => options.readiness[n]!().catch(() => false)));
     const checks = Object.fromEntries(names.map((n, i) => [n, results[i] ? 'ok' : 'unavailable']));
     const ready = results.every(Boolean);
-    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks });
+    const details = options.details && ready ? await options.details().catch(() => ({})) : {};
+    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks, ...details });
   });
 }
