@@ -5,6 +5,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { bearerToken } from '../../platform/auth/jwt';
+import { InputError } from '../../platform/errors/domain-errors';
 import { callerOf } from '../../platform/http/caller';
 import type { AnswerService } from '../../subgraphs/rag/answer.service';
 import type { DocumentService } from '../../subgraphs/rag/document.service';
@@ -13,6 +14,19 @@ import type { RetrievalService } from '../../subgraphs/rag/retrieval.service';
 import { IdParams, IngestBody, ListQuery, QueryBody, RetrieveBody } from './rag.schemas';
 
 const forwarding = (request: FastifyRequest) => ({ token: bearerToken(request.headers.authorization) });
+
+/**
+ * The domain's field `query` would read as a location (["query"]) to the error handler: name
+ * it in the body explicitly.
+ */
+async function bodyField<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof InputError) throw new InputError(err.issues.map((i) => (i.loc.length === 1 && i.loc[0] === 'query' ? { ...i, loc: ['body', 'query'] } : i)));
+    throw err;
+  }
+}
 const tags = ['rag'];
 
 export function documentJson(d: RagDocument) {
@@ -61,14 +75,14 @@ export async function registerRagRoutes(routes: FastifyInstance, deps: RagRouteD
     embedding_model: retrieval.embedder.name,
   }));
 
-  const retrieve = async (request: FastifyRequest<{ Body: RetrieveBody }>, useHybrid: boolean) => {
+  const retrieve = (request: FastifyRequest<{ Body: RetrieveBody }>, useHybrid: boolean) => bodyField(async () => {
     const b = request.body;
     const caller = callerOf(request);
     const tenantId = await documents.tenant(caller, 'search documents');
     const parsed = retrieval.parse({ query: b.query, ...scopeOf(b), topK: b.top_k, useHybrid: b.use_hybrid }, { useHybrid });
     const r = await retrieval.retrieve(caller, tenantId, parsed);
     return { query: r.query, chunks: r.chunks.map(chunkJson), retrieval_time_ms: r.retrievalTimeMs, hierarchy_levels: r.levels, use_hybrid: parsed.useHybrid };
-  };
+  });
 
   routes.post<{ Body: RetrieveBody }>('/retrieve', {
     schema: { tags, summary: 'Ranked chunks for a query in a cascading scope (most specific context first)', body: RetrieveBody },
@@ -85,9 +99,9 @@ export async function registerRagRoutes(routes: FastifyInstance, deps: RagRouteD
     schema: { tags, summary: 'An answer through the AI broker from the retrieved context, with its sources; semantic cache; conversations', body: QueryBody },
   }, async (request) => {
     const b = request.body;
-    const a = await answers.query(callerOf(request), {
+    const a = await bodyField(() => answers.query(callerOf(request), {
       query: b.query, ...scopeOf(b), topK: b.top_k, useHybrid: b.use_hybrid, useCache: b.use_cache, maxTokens: b.max_tokens, conversationId: b.conversation_id,
-    }, forwarding(request));
+    }, forwarding(request)));
     return {
       query: a.query, answer: a.answer, chunks_used: a.chunksUsed, document_sources: a.documentSources, model: a.model, tokens_used: a.tokensUsed, cache_hit: a.cacheHit,
       correlation_id: a.correlationId, conversation_id: a.conversationId,

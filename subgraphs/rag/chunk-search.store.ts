@@ -69,11 +69,19 @@ const SELECT = `c.id::text AS chunk_id, d.id::text AS document_id, d.title, d.le
 export interface SearchOptions {
   exactSearchMaxRows: number;
   efSearch: number;
+  /** false: never use pgvector's iterative scan (tests the fallback); default: when the server has it. */
+  iterativeScan?: boolean;
+  /**
+   * Make the planner use the HNSW index even where a btree and a sort look cheaper (small
+   * tables): the benchmark's recall measurement and the proof test need the index path itself.
+   */
+  forceIndex?: boolean;
 }
 
 export function createChunkSearchStore(sql: SqlExecutor, options: SearchOptions) {
   let iterativeScan: boolean | undefined;
   const supportsIterativeScan = async (): Promise<boolean> => {
+    if (options.iterativeScan === false) return false;
     if (iterativeScan === undefined) {
       iterativeScan = await sql.query(`SELECT current_setting('hnsw.iterative_scan', true) AS v`).then((r) => r.rows[0] !== undefined && (r.rows[0] as { v: unknown }).v != null, () => false);
     }
@@ -126,6 +134,9 @@ export function createChunkSearchStore(sql: SqlExecutor, options: SearchOptions)
       const hits = await sql.transaction(async (tx) => {
         await tx.query(`SET LOCAL hnsw.ef_search = ${Math.max(options.efSearch, k)}`);
         if (iterative) await tx.query(`SET LOCAL hnsw.iterative_scan = relaxed_order`);
+        if (options.forceIndex || mode === 'index') {
+          for (const setting of ['enable_seqscan', 'enable_bitmapscan', 'enable_sort']) await tx.query(`SET LOCAL ${setting} = off`);
+        }
         return approximate(tx, f, vector, k);
       });
       // relaxed_order may return rows slightly out of order: sort by the distance itself.

@@ -22,6 +22,8 @@ export interface RagConfig {
   /** A scope with at most this many chunks is searched exactly, without the HNSW index. */
   exactSearchMaxRows: number;
   efSearch: number;
+  /** Chunks within this cosine of the best one are ordered most specific level first. */
+  cascadeMargin: number;
 }
 
 function readFraction(env: Env, name: string, fallback: number): number {
@@ -59,5 +61,6 @@ export function loadRagConfig(env: Env, registry: readonly ServiceManifest[], pl
     maxUploadBytes: readInt(env, 'RAG_MAX_UPLOAD_BYTES', 20 * 1024 * 1024, { min: 1024 }),
     exactSearchMaxRows: readInt(env, 'RAG_EXACT_SEARCH_MAX_ROWS', 5000, { min: 0 }),
     efSearch: readInt(env, 'RAG_HNSW_EF_SEARCH', 100, { min: 1, max: 1000 }),
+    cascadeMargin: readFraction(env, 'RAG_CASCADE_MARGIN', 0.1),
   };
 }

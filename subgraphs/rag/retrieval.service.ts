@@ -81,7 +81,7 @@ export class RetrievalService {
     // Over-fetch a little: the boost may lift a more specific chunk from just below the cut.
     const { hits, method } = await this.deps.search.nearest(filter, vector, Math.min(k * 2, k + 20));
     const ranked = hits.map((h) => toResult(h, h.similarity)).sort((a, b) => b.score - a.score || a.chunkId.localeCompare(b.chunkId));
-    return { hits: ranked.slice(0, k), method };
+    return { hits: cascadeOrder(ranked, this.deps.config.cascadeMargin).slice(0, k), method };
   }
 
   private async hybrid(filter: ScopeFilter, query: string, vector: number[], k: number): Promise<{ hits: RetrievedChunk[]; method: string }> {
@@ -102,15 +102,29 @@ export class RetrievalService {
       fused.set(h.chunkId, entry);
     });
     const ranked = [...fused.values()]
-      .map(({ hit, rrf }) => ({ result: toResult(hit, similarity.get(hit.chunkId) ?? 0), rrf: rrf + levelTieBreak(hit) }))
+      .map(({ hit, rrf }) => ({ result: toResult(hit, similarity.get(hit.chunkId) ?? 0), rrf }))
       .sort((a, b) => b.rrf - a.rrf || b.result.score - a.result.score || a.result.chunkId.localeCompare(b.result.chunkId));
-    return { hits: ranked.slice(0, k).map((r) => r.result), method: `hybrid(${method}+fts)` };
+    return { hits: cascadeOrder(ranked.map((r) => r.result), this.deps.config.cascadeMargin).slice(0, k), method: `hybrid(${method}+fts)` };
   }
 }
 
-/** The boost expressed in fused-rank units: a more specific level wins near-ties. */
-function levelTieBreak(hit: VectorHit): number {
-  return (boosted(0, hit.level) * VECTOR_WEIGHT) / (RRF_K + 1) / 4;
+const LEVEL_ORDER: Record<string, number> = { entity: 0, module: 1, suite: 2, platform: 3 };
+
+/**
+ * Cascading order (spec 02 rule 1, "most specific context first"): the chunks about as relevant
+ * as the best one (cosine within `margin` of it) come first, entity before module before suite
+ * before platform, each level in the given relevance order; the rest follow in that order. So a
+ * specific passage leads when it answers about as well, and a weak specific passage never
+ * displaces a clearly better general one.
+ */
+export function cascadeOrder(ranked: RetrievedChunk[], margin: number): RetrievedChunk[] {
+  if (ranked.length === 0) return ranked;
+  const best = Math.max(...ranked.map((r) => r.similarity));
+  const band = ranked.filter((r) => r.similarity >= best - margin);
+  const rest = ranked.filter((r) => r.similarity < best - margin);
+  // Array.prototype.sort is stable: within a level the relevance order stays.
+  band.sort((a, b) => LEVEL_ORDER[a.level]! - LEVEL_ORDER[b.level]!);
+  return [...band, ...rest];
 }
 
 function toResult(h: VectorHit, similarity: number): RetrievedChunk {
