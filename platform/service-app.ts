@@ -20,6 +20,8 @@ export interface SubgraphSpec<TContext extends BaseContext> {
   resolvers: GraphQLResolverMap<TContext>;
   /** The per-request context: the verified caller plus whatever the resolvers need (loaders). */
   context(caller: Caller, request: FastifyRequest): TContext | Promise<TContext>;
+  /** Accept multipart uploads at /graphql (platform/graphql/subgraph-server.ts). */
+  uploads?: { maxFileSize: number; maxFiles?: number };
 }
 
 export interface ServiceAppSpec<TContext extends BaseContext> {
@@ -63,10 +65,11 @@ export async function buildServiceApp<TContext extends BaseContext>(
   if (!spec.subgraph || !manifest.subgraph) return { app };
 
   const typeDefs = parse(readSubgraphSchema(manifest.subgraph));
-  const { resolvers, context } = spec.subgraph;
+  const { resolvers, context, uploads } = spec.subgraph;
   await mountSubgraph<TContext>(app, {
     typeDefs,
     resolvers,
+    uploads,
     context: async (request) => context(await graphqlCallerOf(request, spec.tokens), request),
   });
   return { app, schema: buildSubgraphSchema({ typeDefs, resolvers: resolvers as GraphQLResolverMap<unknown> }) };

@@ -17,6 +17,11 @@ export interface SubgraphOptions<TContext extends BaseContext> {
   plugins?: ApolloServerPlugin<TContext>[];
   /** Development only: masked errors carry their own message as `extensions.detail`. */
   exposeErrorDetails?: boolean;
+  /**
+   * Accept GraphQL multipart requests (uploads the router streams here; graphql-upload-ts).
+   * Files are buffered to temp files as they stream, never whole in memory.
+   */
+  uploads?: { maxFileSize: number; maxFiles?: number };
 }
 
 export async function mountSubgraph<TContext extends BaseContext>(app: FastifyInstance, options: SubgraphOptions<TContext>): Promise<ApolloServer<TContext>> {
@@ -41,13 +46,22 @@ export async function mountSubgraph<TContext extends BaseContext>(app: FastifyIn
     for (const [key, value] of Object.entries(request.headers)) {
       if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
     }
+    let body: unknown = request.body;
+    if (options.uploads && request.method === 'POST' && request.headers['content-type']?.startsWith('multipart/form-data')) {
+      // The operation with its Upload values in place; Apollo then sees an ordinary JSON body
+      // (a multipart request needs a preflight header, as Apollo's CSRF rule asks).
+      if (!headers.get('apollo-require-preflight') && !headers.get('x-apollo-operation-name')) return reply.code(400).send({ errors: [{ message: 'A multipart request needs the apollo-require-preflight header', extensions: { code: 'BAD_REQUEST' } }] });
+      const { processRequest } = await import('graphql-upload-ts');
+      body = await processRequest(request.raw, reply.raw, { maxFileSize: options.uploads.maxFileSize, maxFiles: options.uploads.maxFiles ?? 1 });
+      headers.set('content-type', 'application/json');
+    }
     const queryIndex = request.url.indexOf('?');
     const response = await server.executeHTTPGraphQLRequest({
       httpGraphQLRequest: {
         method: request.method.toUpperCase(),
         headers,
         search: queryIndex >= 0 ? request.url.slice(queryIndex) : '',
-        body: request.body,
+        body,
       },
       context: () => options.context(request),
     });
@@ -58,6 +72,14 @@ export async function mountSubgraph<TContext extends BaseContext>(app: FastifyIn
     const { Readable } = await import('node:stream');
     return reply.send(Readable.from(response.body.asyncIterator));
   };
-  app.route({ method: ['GET', 'POST'], url: '/graphql', schema: { hide: true }, handler });
+  if (options.uploads) {
+    // Its own scope: the multipart parser here leaves the service's REST routes alone.
+    await app.register(async (scope) => {
+      scope.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
+      scope.route({ method: ['GET', 'POST'], url: '/graphql', schema: { hide: true }, handler });
+    });
+  } else {
+    app.route({ method: ['GET', 'POST'], url: '/graphql', schema: { hide: true }, handler });
+  }
   return server;
 }

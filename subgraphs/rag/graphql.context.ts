@@ -24,10 +24,17 @@ export function ragContext(caller: Caller, request: FastifyRequest, rag: RagModu
 
 const final = (j: IngestJob) => j.status === 'completed' || j.status === 'failed';
 
-/** The job's state now, then each change this process publishes, until it completes or fails. */
-async function* progressOf(rag: RagModule, caller: Caller, jobId: string): AsyncIterable<IngestJob> {
+/**
+ * The job's state now, then each change this process publishes, until it completes or fails.
+ * The job is looked up before the stream starts, so an unknown or foreign job is NOT_FOUND at
+ * subscribe time (an error inside the stream would reach the client masked).
+ */
+async function progressOf(rag: RagModule, caller: Caller, jobId: string): Promise<AsyncIterable<IngestJob>> {
   const first = await rag.documents.job(caller, jobId);
-  const tenantId = first.tenantId;
+  return progressStream(rag, caller, jobId, first.tenantId);
+}
+
+async function* progressStream(rag: RagModule, caller: Caller, jobId: string, tenantId: string): AsyncIterable<IngestJob> {
   const controller = new AbortController();
   const events = on(rag.documents.progress, 'progress', { signal: controller.signal });
   try {
@@ -53,7 +60,7 @@ export function serveRagSubscriptions(options: { app: FastifyInstance; schema: G
     app: options.app, schema: options.schema, tokens: options.tokens, requireAuth: options.requireAuth,
     context: (caller, params) => ({
       ...options.rag, caller, forward: { token: bearerToken(connectionParam(params, 'authorization', 'Authorization')) },
-      subscribeProgress: async (jobId) => progressOf(options.rag, caller, jobId),
+      subscribeProgress: (jobId) => progressOf(options.rag, caller, jobId),
     }),
   });
 }

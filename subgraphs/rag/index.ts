@@ -31,7 +31,7 @@ export const ragService: ServiceDefinition = defineService({
       tokens,
       restAuth: config.requireAuth ? 'required' : 'optional',
       rest: (routes) => registerRagRoutes(routes, { ...rag, version: ragService.version, maxUploadBytes: config.maxUploadBytes }),
-      subgraph: { resolvers, context: (caller, request) => ragContext(caller, request, rag) },
+      subgraph: { resolvers, context: (caller, request) => ({ ...ragContext(caller, request, rag), maxUploadBytes: config.maxUploadBytes }), uploads: { maxFileSize: config.maxUploadBytes } },
       readinessDetails: async () => ({ database: 'ok', ...(await rag.documents.counts()), embedding_model: embedder.name }),
     });
     serveRagSubscriptions({ app, schema: schema!, tokens, requireAuth: config.requireAuth, rag });
