@@ -112,12 +112,13 @@ export function createChunkSearchStore(sql: SqlExecutor, options: SearchOptions)
   }
 
   return {
-    /** Chunks in scope: decides between exact search and the index. */
+    /** Chunks in scope, up to exactSearchMaxRows + 1: decides between exact search and the index. */
     async countInScope(f: ScopeFilter): Promise<number> {
       const params: unknown[] = [];
       const where = scopeWhere(f, params);
+      // Counting stops past the threshold: the decision needs no more, and a large scope is not scanned.
       const res = await sql.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM rag_chunks c JOIN rag_documents d ON d.id = c.document_id WHERE c.embedding IS NOT NULL AND ${where}`, params,
+        `SELECT count(*)::int AS n FROM (SELECT 1 FROM rag_chunks c JOIN rag_documents d ON d.id = c.document_id WHERE c.embedding IS NOT NULL AND ${where} LIMIT ${options.exactSearchMaxRows + 1}) s`, params,
       );
       return Number(res.rows[0]?.n ?? 0);
     },
@@ -151,9 +152,9 @@ export function createChunkSearchStore(sql: SqlExecutor, options: SearchOptions)
       const params: unknown[] = [queryWords.join(' | ')];
       const where = scopeWhere(f, params);
       const res = await sql.query<HitRow>(
-        `SELECT ${SELECT}, 0 AS similarity, ts_rank_cd(to_tsvector('english', c.content), to_tsquery('english', $1)) AS text_rank
+        `SELECT ${SELECT}, 0 AS similarity, ts_rank_cd(c.content_tsv, to_tsquery('english', $1)) AS text_rank
          FROM rag_chunks c JOIN rag_documents d ON d.id = c.document_id
-         WHERE to_tsvector('english', c.content) @@ to_tsquery('english', $1) AND ${where} ORDER BY text_rank DESC, c.id LIMIT ${k}`,
+         WHERE c.content_tsv IS NOT NULL AND c.content_tsv @@ to_tsquery('english', $1) AND ${where} ORDER BY text_rank DESC, c.id LIMIT ${k}`,
         params,
       );
       return res.rows.map((r) => ({ ...hit(r), textRank: Number(r.text_rank) }));

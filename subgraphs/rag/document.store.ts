@@ -86,8 +86,8 @@ export function createDocumentStore(sql: SqlExecutor) {
         for (let i = 0; i < chunks.length; i += 200) {
           const part = chunks.slice(i, i + 200);
           await tx.query(
-            `INSERT INTO rag_chunks (id, document_id, tenant_id, ord, content, content_hash, heading, token_count, embedding)
-             SELECT u.id::uuid, $1::uuid, $2, u.ord, u.content, u.hash, u.heading, u.tokens, u.emb::vector(384)
+            `INSERT INTO rag_chunks (id, document_id, tenant_id, ord, content, content_hash, heading, token_count, embedding, content_tsv)
+             SELECT u.id::uuid, $1::uuid, $2, u.ord, u.content, u.hash, u.heading, u.tokens, u.emb::vector(384), to_tsvector('english', coalesce(u.heading, '') || ' ' || u.content)
              FROM unnest($3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::int[], $9::text[]) AS u(id, ord, content, hash, heading, tokens, emb)`,
             [id, d.tenantId, part.map(() => randomUUID()), part.map((c) => c.ord), part.map((c) => c.content), part.map((c) => c.contentHash),
               part.map((c) => c.heading), part.map((c) => c.tokenCount), part.map((_c, j) => toSql(embeddings[i + j]!) as string)],

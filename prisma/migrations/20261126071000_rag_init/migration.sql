@@ -32,6 +32,7 @@ CREATE TABLE "rag_chunks" (
     "heading" TEXT,
     "token_count" INTEGER,
     "embedding" vector(384),
+    "content_tsv" tsvector,
     "created_at" TIMESTAMPTZ(6) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
     CONSTRAINT "rag_chunks_pkey" PRIMARY KEY ("id")
@@ -132,10 +133,10 @@ ALTER TABLE "rag_chunks" ADD CONSTRAINT "rag_chunks_document_id_fkey" FOREIGN KE
 -- AddForeignKey
 ALTER TABLE "rag_messages" ADD CONSTRAINT "rag_messages_conversation_id_fkey" FOREIGN KEY ("conversation_id") REFERENCES "rag_conversations"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
--- pgvector's approximate nearest-neighbour index (cosine) and the full-text index: Prisma
--- cannot express either, so they live here only. The vector indexes are partial (embedding IS NOT
--- NULL; every query says so) because the schema diff ignores partial and expression indexes but
--- would drop a plain one on an Unsupported column.
+-- pgvector's approximate nearest-neighbour indexes (cosine) and the full-text index: Prisma
+-- cannot express them, so they live here only. They are partial (the column IS NOT NULL; every
+-- query says so) because the schema diff ignores partial indexes but would drop a plain one on
+-- an Unsupported column.
 CREATE INDEX "rag_chunks_embedding_hnsw" ON "rag_chunks" USING hnsw ("embedding" vector_cosine_ops) WHERE "embedding" IS NOT NULL;
-CREATE INDEX "rag_chunks_content_fts" ON "rag_chunks" USING gin (to_tsvector('english', "content"));
+CREATE INDEX "rag_chunks_content_fts" ON "rag_chunks" USING gin ("content_tsv") WHERE "content_tsv" IS NOT NULL;
 CREATE INDEX "rag_query_cache_embedding_hnsw" ON "rag_query_cache" USING hnsw ("query_embedding" vector_cosine_ops) WHERE "query_embedding" IS NOT NULL;
