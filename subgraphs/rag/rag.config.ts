@@ -59,7 +59,7 @@ export function loadRagConfig(env: Env, registry: readonly ServiceManifest[], pl
     aiBrokerUrl: readUrl(env, 'PLATFORM_AI_BROKER_URL', ['http:', 'https:']) ?? serviceUrl(env, broker),
     ocrUrl: serviceUrl(env, ocr),
     maxUploadBytes: readInt(env, 'RAG_MAX_UPLOAD_BYTES', 20 * 1024 * 1024, { min: 1024 }),
-    exactSearchMaxRows: readInt(env, 'RAG_EXACT_SEARCH_MAX_ROWS', 5000, { min: 0 }),
+    exactSearchMaxRows: readInt(env, 'RAG_EXACT_SEARCH_MAX_ROWS', 300, { min: 0 }),
     efSearch: readInt(env, 'RAG_HNSW_EF_SEARCH', 100, { min: 1, max: 1000 }),
     cascadeMargin: readFraction(env, 'RAG_CASCADE_MARGIN', 0.1),
   };
