@@ -4,7 +4,6 @@
 // context (its use_rag path calls this service's POST /retrieve with the caller's token), and
 // the answer is cached. A conversation's recent turns go with a follow-up question. Every served
 // query is audited as `rag_query`.
-import { randomUUID } from 'node:crypto';
 import type { Caller } from '../../platform/auth/caller';
 import type { AiBrokerClient } from '../../platform/clients/ai-broker.client';
 import { ServiceCallError } from '../../platform/clients/service-request';
@@ -153,10 +152,5 @@ export class AnswerService {
   async endConversation(caller: Caller, id: string): Promise<void> {
     const tenantId = await this.deps.documents.tenant(caller, 'end a conversation');
     if (!isUuid(id) || !(await this.deps.conversations.delete(tenantId, id))) throw new NotFoundError('Conversation not found');
-  }
-
-  /** Correlation ids are the caller's; a fresh one when absent (GraphQL over a socket). */
-  static correlation(caller: Caller): string {
-    return caller.correlationId || randomUUID();
   }
 }

@@ -61,8 +61,20 @@ export async function appendAudit(q: SqlQuery, e: AuditEventInput): Promise<void
   );
 }
 
+/** Planner statistics are refreshed after this many new chunks (PGlite has no autovacuum). */
+const ANALYZE_EVERY_CHUNKS = 1000;
+
 export function createDocumentStore(sql: SqlExecutor) {
+  let chunksSinceAnalyze = ANALYZE_EVERY_CHUNKS;
+  // Without statistics the planner takes a 300-document scope for one row and joins through a
+  // nested loop (measured: 37 ms instead of 8 for 1,500 chunks on PostgreSQL).
+  const analyzeNow = async () => {
+    await sql.query('ANALYZE rag_documents').catch(() => {});
+    await sql.query('ANALYZE rag_chunks').catch(() => {});
+  };
   return {
+    analyze: analyzeNow,
+
     /** An active document of the tenant with the same text in the same place (dedup). */
     async findDuplicate(tenantId: string, d: Pick<NewDocument, 'level' | 'suiteId' | 'moduleId' | 'entityId' | 'contentHash'>): Promise<RagDocument | null> {
       const res = await sql.query<DocRow>(
@@ -95,6 +107,11 @@ export function createDocumentStore(sql: SqlExecutor) {
         }
         await appendAudit(tx, audit(id));
       });
+      chunksSinceAnalyze += chunks.length;
+      if (chunksSinceAnalyze >= ANALYZE_EVERY_CHUNKS) {
+        chunksSinceAnalyze = 0;
+        await analyzeNow();
+      }
       const created = await this.get(d.tenantId, id);
       if (!created) throw new Error('document vanished after insert');
       return created;

@@ -1,7 +1,7 @@
 // The rag subgraph's resolvers: thin adapters over the same services as REST. Input problems are
 // BAD_USER_INPUT with extensions.field in GraphQL names (topK, suiteId...), as the domain names them.
 import { GraphQLUpload, type FileUpload } from 'graphql-upload-ts';
-import { InputError, NotFoundError } from '../../platform/errors/domain-errors';
+import { InputError, NotFoundError, PayloadTooLargeError } from '../../platform/errors/domain-errors';
 import { JSONScalar } from '../../platform/graphql/json-scalar';
 import type { RagGraphQLContext as Ctx } from './graphql.context';
 import type { Conversation, IngestJob, RagDocument, RetrievedChunk } from './rag.types';
@@ -42,7 +42,7 @@ async function readUpload(upload: Promise<FileUpload>, maxBytes: number): Promis
   let size = 0;
   for await (const piece of file.createReadStream()) {
     size += (piece as Buffer).length;
-    if (size > maxBytes) throw InputError.of(['file'], `The file is larger than ${maxBytes} bytes`);
+    if (size > maxBytes) throw new PayloadTooLargeError(`The file is larger than ${maxBytes} bytes`);
     parts.push(piece as Buffer);
   }
   return { bytes: Buffer.concat(parts), filename: file.filename, mimeType: file.mimetype };
