@@ -301,21 +301,24 @@ class Run {
     return 'done';
   }
 
-  /** Writes the queued transitions (and their steps' records) first in the caller's transaction. */
+  /** Writes the queued transitions (and their steps' records) first in the caller's transaction: three statements however many. */
   private async flush(q: SqlQuery): Promise<Transition[]> {
-    const written: Transition[] = [];
     // Taken at once: a parallel group's members may write concurrently, and each item is written once.
     const items = this.queued;
     this.queued = [];
-    for (const item of items) {
-      const tr = await this.transition(q, item.t);
-      written.push(tr);
-      if (item.path) {
-        const rec = { ...this.records.get(item.path)!, completedSeq: tr.version };
-        this.records.set(item.path, rec);
-        await this.deps.store.saveStep(q, rec, this.execution.tenantId);
-      }
-    }
+    if (items.length === 0) return [];
+    const written = await this.deps.store.transitionBatch(q, {
+      workflowId: this.execution.id, owner: this.owner, leaseMs: this.deps.config.leaseMs, status: this.execution.status,
+      items: items.map((i) => ({ event: i.t.event, step: i.t.step, detail: i.t.detail })),
+    });
+    const records: StepRecord[] = [];
+    items.forEach((item, k) => {
+      if (!item.path) return;
+      const rec = { ...this.records.get(item.path)!, completedSeq: written[k]!.version };
+      this.records.set(item.path, rec);
+      records.push(rec);
+    });
+    await this.deps.store.saveSteps(q, records, this.execution.tenantId);
     return written;
   }
 
