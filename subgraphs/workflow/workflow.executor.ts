@@ -326,8 +326,7 @@ class Run {
   private async write<T extends Transition | undefined>(work: (q: SqlQuery) => Promise<T>): Promise<T> {
     const { store, events } = this.deps;
     const { before, result } = await store.transaction(async (q) => ({ before: await this.flush(q), result: await work(q) }));
-    for (const t of before) events.published(t);
-    if (result) events.published(result);
+    events.publishedAll(result ? [...before, result] : before);
     return result;
   }
 

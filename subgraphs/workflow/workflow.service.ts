@@ -216,7 +216,7 @@ export class WorkflowService {
       }
       return { task: decided, transitions: ts };
     });
-    for (const t of transitions) this.deps.events.published(t);
+    this.deps.events.publishedAll(transitions);
     if (decision !== 'defer') {
       // Resume here and now when no other executor holds the workflow; else the poller will.
       if (await executor.kick(task.workflowId)) await executor.settle(task.workflowId, config.syncWaitMs);
