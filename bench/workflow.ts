@@ -48,6 +48,23 @@ async function startPlatformProcess(): Promise<{ child: ChildProcess; gateway: s
   return { child, gateway: `http://127.0.0.1:${gatewayPort}`, workflow: `http://127.0.0.1:${workflowPort}`, identity: `http://127.0.0.1:${identityPort}` };
 }
 
+async function commitCounter(): Promise<{ read(): Promise<number>; close(): Promise<void> } | undefined> {
+  if (!process.env.DATABASE_URL) return undefined;
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  return {
+    async read() {
+      // Backends report their statistics up to a second late: let them, then read a fresh snapshot.
+      await new Promise((r) => setTimeout(r, 1500));
+      await client.query('SELECT pg_stat_clear_snapshot()');
+      const r = await client.query<{ n: string }>('SELECT xact_commit::text AS n FROM pg_stat_database WHERE datname = current_database()');
+      return Number(r.rows[0]!.n);
+    },
+    close: () => client.end(),
+  };
+}
+
 async function post(url: string, token: string, body: unknown, headers: Record<string, string> = {}): Promise<any> {
   const res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
   const json = await res.json();
@@ -67,6 +84,10 @@ export async function run(args: string[]): Promise<void> {
 
     // 1. Simple executions per second.
     for (let i = 0; i < 50; i++) await post(`${p.workflow}/execute`, admin, { workflow_type: 'operational', payload: { i } });
+    // On PostgreSQL: commits in the database per execution (every process's: the workflow's own,
+    // its bus NOTIFYs, the outbox relay and the ledger), a figure the machine's load cannot bend.
+    const commits = await commitCounter();
+    const before = await commits?.read();
     let done = 0;
     let failed = 0;
     const end = performance.now() + seconds * 1000;
@@ -80,6 +101,11 @@ export async function run(args: string[]): Promise<void> {
     }));
     const elapsed = (performance.now() - t0) / 1000;
     console.log(`simple executions (3 action steps, durable, POST /execute answered completed): ${fmt(done / elapsed, 1)}/s over ${fmt(elapsed, 1)} s, ${concurrency} in flight${failed ? `, ${failed} not completed` : ''}`);
+    if (commits && before !== undefined) {
+      const after = await commits.read();
+      console.log(`  database commits per execution (whole platform, PostgreSQL pg_stat_database): ${fmt((after - before) / Math.max(1, done + failed), 1)}`);
+      await commits.close();
+    }
 
     // 2. Approval round trip.
     const approvals: number[] = [];

@@ -73,8 +73,11 @@ export interface AiModelRecord {
 export class AiBrokerClient {
   constructor(private readonly baseUrl: string, private readonly timeoutMs = 120_000) {}
 
-  inference(context: ServiceCallContext, request: InferenceRequest): Promise<InferenceResponse> {
-    return serviceRequest(this.baseUrl, 'api/ai/inference', context, { method: 'POST', body: request, timeoutMs: this.timeoutMs });
+  /** `idempotencyKey` is sent as the `Idempotency-Key` header (a workflow step's key, so a retried step is recognisable). */
+  inference(context: ServiceCallContext, request: InferenceRequest, options: { idempotencyKey?: string; timeoutMs?: number } = {}): Promise<InferenceResponse> {
+    return serviceRequest(this.baseUrl, 'api/ai/inference', context, {
+      method: 'POST', body: request, timeoutMs: options.timeoutMs ?? this.timeoutMs, headers: options.idempotencyKey ? { 'idempotency-key': options.idempotencyKey } : undefined,
+    });
   }
 
   explain(context: ServiceCallContext, request: { rule_id: string; failure_data: Record<string, unknown>; include_remediation?: boolean }): Promise<ExplainResponse> {

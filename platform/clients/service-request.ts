@@ -31,6 +31,8 @@ export interface ServiceRequestOptions {
   body?: unknown;
   query?: Record<string, string | number | undefined>;
   timeoutMs?: number;
+  /** Extra request headers (e.g. `Idempotency-Key`). */
+  headers?: Record<string, string>;
 }
 
 export async function serviceRequest<T>(
@@ -40,7 +42,7 @@ export async function serviceRequest<T>(
   for (const [key, value] of Object.entries(options.query ?? {})) {
     if (value !== undefined) url.searchParams.set(key, String(value));
   }
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (context.token) headers.authorization = `Bearer ${context.token}`;
   if (context.tenantId) headers['x-tenant-id'] = context.tenantId;

@@ -1,9 +1,11 @@
 // Runs one leaf step (action, validation, ai) or a compensation: picks the action from the
-// catalogue or calls the validation service, and turns every error into a StepFailure that says
-// whether a retry may help.
+// catalogue, calls the validation service or the AI broker, and turns every error into a
+// StepFailure that says whether a retry may help.
+import type { AiBrokerClient } from '../../platform/clients/ai-broker.client';
 import { ServiceCallError, type ServiceCallContext } from '../../platform/clients/service-request';
 import type { ValidationClient } from '../../platform/clients/validation.client';
 import { ACTIONS, StepFailure, type ActionEnvironment } from './action.catalogue';
+import { inferenceRequestOf } from './ai.request';
 import { readPath } from './workflow.data';
 import type { PackStep } from './workflow.types';
 
@@ -17,7 +19,11 @@ export interface LeafRun {
 }
 
 export class StepRunner {
-  constructor(private readonly validation: Pick<ValidationClient, 'validate'>, private readonly env: ActionEnvironment) {}
+  constructor(
+    private readonly validation: Pick<ValidationClient, 'validate'>,
+    private readonly env: ActionEnvironment,
+    private readonly ai: Pick<AiBrokerClient, 'inference'>,
+  ) {}
 
   async run(r: LeafRun): Promise<unknown> {
     switch (r.step.type) {
@@ -26,9 +32,7 @@ export class StepRunner {
       case 'validation':
         return this.validate(r);
       case 'ai':
-        // The AI broker's client lands with issue 12; until then an ai step fails (and the saga
-        // compensates) rather than pretending to have asked a model.
-        throw new StepFailure(`step '${r.step.step}': ai steps need the AI broker, which this platform does not run yet`, false);
+        return this.infer(r);
       default:
         throw new StepFailure(`step '${r.step.step}': a ${r.step.type} step is not a leaf`, false);
     }
@@ -47,6 +51,28 @@ export class StepRunner {
     } catch (err) {
       if (err instanceof StepFailure) throw err;
       throw new StepFailure(`step '${r.step.step}': ${(err as Error).message}`, true);
+    }
+  }
+
+  /**
+   * POST /api/ai/inference of the AI broker with the caller's (or the service's) token and the
+   * step's idempotency key as `Idempotency-Key`. No answer, a 5xx (every model failed) or a 429
+   * (the tenant's rate limit or budget) is retried; a 4xx (unknown template, missing variable,
+   * prompt too long) fails the step for good.
+   */
+  private async infer(r: LeafRun): Promise<unknown> {
+    const s = r.step;
+    try {
+      const res = await this.ai.inference(r.call, inferenceRequestOf(s, r.data), { idempotencyKey: r.idempotencyKey, timeoutMs: (s.timeout_seconds ?? 120) * 1000 });
+      return {
+        response: res.response, model_used: res.model_used, provider: res.provider, tokens_used: res.tokens_used,
+        correlation_id: res.correlation_id, template: res.template ?? null,
+      };
+    } catch (err) {
+      if (err instanceof ServiceCallError) {
+        throw new StepFailure(`step '${s.step}': AI broker: ${err.message}${detailOf(err.body)}`, err.retryable);
+      }
+      throw new StepFailure(`step '${s.step}': ${(err as Error).message}`, true);
     }
   }
 
@@ -70,4 +96,13 @@ export class StepRunner {
       throw new StepFailure(`step '${s.step}': ${(err as Error).message}`, true);
     }
   }
+}
+
+/** The callee's `{detail}` as a suffix: a string, or a 503's `{message}`, or a 422's first `msg`. */
+function detailOf(body: unknown): string {
+  const detail = (body as { detail?: unknown } | undefined)?.detail;
+  if (typeof detail === 'string') return ` (${detail})`;
+  if (Array.isArray(detail) && typeof (detail[0] as { msg?: unknown })?.msg === 'string') return ` (${(detail[0] as { msg: string }).msg})`;
+  if (detail && typeof (detail as { message?: unknown }).message === 'string') return ` (${(detail as { message: string }).message})`;
+  return '';
 }

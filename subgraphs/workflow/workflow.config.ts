@@ -33,10 +33,13 @@ export interface WorkflowConfig {
   httpTimeoutMs: number;
   packsRegistryUrl: string;
   validationUrl: string;
+  /** The AI broker (ai steps): AI_BROKER_URL, else its registry port. */
+  aiBrokerUrl: string;
 }
 
 const PACKS_REGISTRY = { name: 'packs-registry', port: 8089 };
 const VALIDATION = { name: 'validation', port: 8083 };
+const AI_BROKER = { name: 'ai-broker', port: 8085 };
 
 function addressOf(registry: readonly ServiceManifest[], fallback: { name: string; port: number }): { name: string; port: number } {
   return registry.find((s) => s.name === fallback.name) ?? fallback;
@@ -60,5 +63,6 @@ export function loadWorkflowConfig(env: Env, registry: readonly ServiceManifest[
     httpTimeoutMs: readInt(env, 'WORKFLOW_HTTP_TIMEOUT_MS', 10_000, { min: 100, max: 300_000 }),
     packsRegistryUrl: serviceUrl(env, addressOf(registry, PACKS_REGISTRY)),
     validationUrl: serviceUrl(env, addressOf(registry, VALIDATION)),
+    aiBrokerUrl: serviceUrl(env, addressOf(registry, AI_BROKER)),
   };
 }

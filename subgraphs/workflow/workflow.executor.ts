@@ -8,6 +8,13 @@
 // called again with the same idempotency key, so the callee acts once. Retry and escalation
 // timers are rows (`next_run_at`, `workflow_timers`), so they survive restarts too. Executors in
 // several processes claim work with FOR UPDATE SKIP LOCKED and never drive one execution at once.
+//
+// Batching (docs/workflow.md, "Throughput"): an action with no effect outside the saga (`noop`,
+// `record`, `set`) runs without its own transactions. Its `step.started` and `step.completed`
+// transitions are queued and written in the same transaction as the saga's next write, which
+// always comes before anything acts on them (the next outside call's `step.started`, an approval,
+// the end, the answer). A process killed before that write runs those steps again on resume:
+// harmless, as they touch nothing outside. A 3-step saga of such actions is two transactions.
 import { randomUUID } from 'node:crypto';
 import type { ServiceCallContext } from '../../platform/clients/service-request';
 import type { SqlQuery } from '../../platform/db/sql';
@@ -24,6 +31,10 @@ import type { ApprovalTask, CompensationRecord, Execution, PackStep, StepRecord,
 type Outcome = 'done' | 'suspended' | 'failed' | 'rejected';
 
 const LEAF_TYPES = new Set(['action', 'validation', 'ai']);
+/** Actions with no effect outside the saga's own records: safe to run again, so batched. */
+const IN_PROCESS_ACTIONS = new Set(['noop', 'record', 'set']);
+/** A queued (not yet written) step's completion sorts after every written one until its real version is known. */
+const QUEUED_SEQ_BASE = 1e12;
 
 export interface ExecutorDeps {
   store: WorkflowStore;
@@ -98,14 +109,19 @@ export class WorkflowExecutor {
   async kick(id: string): Promise<boolean> {
     if (this.active.has(id)) return true;
     const [claimed] = await this.deps.store.claimRunnable(this.owner, this.deps.config.leaseMs, 1, id);
-    if (!claimed) return false;
+    if (!claimed) {
+      // This executor's own poller may have claimed it a moment ago (its claim was in flight):
+      // once that poll has handed out its claims, the drive is ours to wait on.
+      await this.polling;
+      return this.active.has(id);
+    }
     this.track(id, undefined);
     return true;
   }
 
-  /** Drives an execution this executor already holds (just inserted with its lease), with the caller's token. */
+  /** Drives an execution this executor already holds (just inserted with its lease: no steps or tasks yet), with the caller's token. */
   driveOwned(id: string, token: string | undefined): Promise<void> {
-    return this.track(id, token);
+    return this.track(id, token, true);
   }
 
   /** Waits (at most `ms`) for this executor's drive of `id`, if any, to finish. */
@@ -117,15 +133,15 @@ export class WorkflowExecutor {
     clearTimeout(timeout);
   }
 
-  private track(id: string, token: string | undefined): Promise<void> {
+  private track(id: string, token: string | undefined, fresh = false): Promise<void> {
     const existing = this.active.get(id);
     if (existing) return existing;
-    const drive = this.drive(id, token).finally(() => this.active.delete(id));
+    const drive = this.drive(id, token, fresh).finally(() => this.active.delete(id));
     this.active.set(id, drive);
     return drive;
   }
 
-  private async drive(id: string, token: string | undefined): Promise<void> {
+  private async drive(id: string, token: string | undefined, fresh: boolean): Promise<void> {
     const { store, config, logger } = this.deps;
     const heartbeat = setInterval(() => {
       store.renewLease(id, this.owner, config.leaseMs).catch((err: unknown) => logger.warn({ err, workflow_id: id }, 'renewing a workflow lease failed'));
@@ -133,7 +149,10 @@ export class WorkflowExecutor {
     try {
       const execution = await store.executionById(store.sql, id);
       if (!execution) return;
-      const run = new Run(this.deps, this.owner, execution, await store.steps(store.sql, id), await store.tasksOf(store.sql, id), token);
+      // A fresh execution has no step records or tasks yet: two reads saved per start.
+      const steps = fresh ? [] : await store.steps(store.sql, id);
+      const tasks = fresh ? [] : await store.tasksOf(store.sql, id);
+      const run = new Run(this.deps, this.owner, execution, steps, tasks, token);
       await run.go();
     } catch (err) {
       if (err instanceof LeaseLostError) {
@@ -176,6 +195,9 @@ class Run {
   private readonly records: Map<string, StepRecord>;
   private retryAfterMs: number | undefined;
   private call: ServiceCallContext | undefined;
+  /** Transitions of in-process steps, written with the next transaction (see the file's head). */
+  private queued: { t: Omit<TransitionInput, 'workflowId' | 'owner' | 'leaseMs'>; path?: string }[] = [];
+  private queuedSeq = QUEUED_SEQ_BASE;
 
   constructor(
     private readonly deps: ExecutorDeps,
@@ -219,6 +241,7 @@ class Run {
     const rec = this.records.get(path);
     if (rec?.status === 'completed' || rec?.status === 'skipped') return 'done';
     if (rec?.status === 'failed') return 'failed';
+    if (step.type === 'action' && IN_PROCESS_ACTIONS.has(step.action ?? '')) return this.inProcess(step, path);
     if (LEAF_TYPES.has(step.type)) return this.leaf(step, path);
     if (step.type === 'hil_approval') return this.approval(step, path);
     if (step.type === 'decision') return this.decision(step, path);
@@ -256,6 +279,57 @@ class Run {
     return 'done';
   }
 
+  /** An in-process action: run at once, its transitions queued for the next write. */
+  private async inProcess(step: PackStep, path: string): Promise<Outcome> {
+    const before = this.records.get(path);
+    const attempt = (before?.attempts ?? 0) + 1;
+    const startedAt = before?.startedAt ?? new Date().toISOString();
+    let output: unknown;
+    try {
+      output = await this.deps.runner.run({
+        tenantId: this.execution.tenantId, workflowId: this.execution.id, step, idempotencyKey: this.record(step, path, {}).idempotencyKey, data: this.data(), call: await this.callContext(),
+      });
+    } catch {
+      // Not expected of these actions; let the ordinary path record the failure durably.
+      return this.leaf(step, path);
+    }
+    this.record(step, path, {
+      status: 'completed', attempts: attempt, error: null, startedAt, output: output ?? null, finishedAt: new Date().toISOString(), completedSeq: this.queuedSeq++,
+    });
+    this.queued.push({ t: { event: 'step.started', step: step.step, detail: { attempt, executor: this.owner } } });
+    this.queued.push({ t: { event: 'step.completed', step: step.step, detail: { attempt } }, path });
+    return 'done';
+  }
+
+  /** Writes the queued transitions (and their steps' records) first in the caller's transaction: three statements however many. */
+  private async flush(q: SqlQuery): Promise<Transition[]> {
+    // Taken at once: a parallel group's members may write concurrently, and each item is written once.
+    const items = this.queued;
+    this.queued = [];
+    if (items.length === 0) return [];
+    const written = await this.deps.store.transitionBatch(q, {
+      workflowId: this.execution.id, owner: this.owner, leaseMs: this.deps.config.leaseMs, status: this.execution.status,
+      items: items.map((i) => ({ event: i.t.event, step: i.t.step, detail: i.t.detail })),
+    });
+    const records: StepRecord[] = [];
+    items.forEach((item, k) => {
+      if (!item.path) return;
+      const rec = { ...this.records.get(item.path)!, completedSeq: written[k]!.version };
+      this.records.set(item.path, rec);
+      records.push(rec);
+    });
+    await this.deps.store.saveSteps(q, records, this.execution.tenantId);
+    return written;
+  }
+
+  /** One transaction: the queued transitions, then `work`; the transitions published after the commit, in order. */
+  private async write<T extends Transition | undefined>(work: (q: SqlQuery) => Promise<T>): Promise<T> {
+    const { store, events } = this.deps;
+    const { before, result } = await store.transaction(async (q) => ({ before: await this.flush(q), result: await work(q) }));
+    events.publishedAll(result ? [...before, result] : before);
+    return result;
+  }
+
   private async approval(step: PackStep, path: string): Promise<Outcome> {
     const { store, config } = this.deps;
     const task = this.tasks.find((t) => t.stepPath === path);
@@ -268,7 +342,7 @@ class Run {
         createdAt: new Date(now).toISOString(), decidedAt: null, deadlineAt: new Date(now + config.approvalDeadlineMs).toISOString(), escalationLevel: 0,
       };
       const rec = this.record(step, path, { status: 'waiting', attempts: 1, startedAt: created.createdAt });
-      const t = await store.transaction(async (q) => {
+      await this.write(async (q) => {
         await store.insertTask(q, created);
         await store.insertTimer(q, { id: randomUUID(), tenantId: created.tenantId, workflowId: created.workflowId, kind: 'approval_deadline', taskId: created.id, fireAt: created.deadlineAt });
         const tr = await this.transition(q, { event: 'approval.requested', step: step.step, taskId: created.id, patch: { status: 'pending_approval' }, detail: { reviewer_role: created.reviewerRole } });
@@ -276,7 +350,6 @@ class Run {
         return tr;
       });
       this.tasks.push(created);
-      this.deps.events.published(t);
       return 'suspended';
     }
     if (task.status === 'pending') return 'suspended';
@@ -324,9 +397,8 @@ class Run {
 
   private async startCompensation(reason: 'failure' | 'rejection'): Promise<void> {
     const compensation: CompensationRecord = { reason, status: 'compensating', steps: [], parked: [] };
-    const t = await this.deps.store.transaction((q) => this.transition(q, { event: 'workflow.compensating', detail: { reason }, patch: { status: 'compensating', compensation } }));
+    await this.write((q) => this.transition(q, { event: 'workflow.compensating', detail: { reason }, patch: { status: 'compensating', compensation } }));
     this.execution = { ...this.execution, status: 'compensating', compensation };
-    this.deps.events.published(t);
     const outcome = await this.compensate();
     if (outcome === 'suspended') await this.release();
   }
@@ -381,16 +453,16 @@ class Run {
   private async end(status: 'completed' | 'failed' | 'rejected', event: string, patch: { compensation?: CompensationRecord }): Promise<void> {
     const { store } = this.deps;
     const executed = [...this.records.values()].filter((r) => r.status === 'completed' && r.type !== 'decision' && r.type !== 'parallel').length;
-    const t = await store.transaction(async (q) => {
+    await this.write(async (q) => {
       const tr = await this.transition(q, { event, detail: { steps_executed: executed }, patch: { ...patch, status, completed: true, release: true } });
       await store.appendAudit(q, workflowAudit(this.execution, status, executed));
       return tr;
     });
-    this.deps.events.published(t);
   }
 
   /** Gives the lease up; with a retry pending, the execution is not claimed again before its timer. */
   private async release(): Promise<void> {
+    if (this.queued.length > 0) await this.write(async () => undefined);
     await this.deps.store.sql.query(
       `UPDATE workflow_executions SET lease_owner = NULL, lease_expires_at = NULL,
          next_run_at = CASE WHEN $3::float8 IS NULL THEN next_run_at ELSE now() + make_interval(secs => $3::float8 / 1000) END
@@ -401,25 +473,23 @@ class Run {
 
   private async complete(step: PackStep, path: string, output: unknown, detail: Record<string, unknown>): Promise<void> {
     const { store } = this.deps;
-    const t = await store.transaction(async (q) => {
+    await this.write(async (q) => {
       const tr = await this.transition(q, { event: 'step.completed', step: step.step, detail });
       const rec = this.record(step, path, { status: 'completed', output: output ?? null, error: null, finishedAt: new Date().toISOString(), completedSeq: tr.version });
       await store.saveStep(q, rec, this.execution.tenantId);
       return tr;
     });
-    this.deps.events.published(t);
   }
 
   /** Saves a step record and a transition together, then publishes the transition. */
   private async commit(rec: StepRecord, t: Omit<TransitionInput, 'workflowId' | 'owner' | 'leaseMs'>): Promise<void> {
     const { store } = this.deps;
     this.records.set(rec.path, rec);
-    const tr = await store.transaction(async (q) => {
+    await this.write(async (q) => {
       const tr = await this.transition(q, t);
       await store.saveStep(q, rec, this.execution.tenantId);
       return tr;
     });
-    this.deps.events.published(tr);
   }
 
   private transition(q: SqlQuery, t: Omit<TransitionInput, 'workflowId' | 'owner' | 'leaseMs'>): Promise<Transition> {

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { AccessTokens } from '../../platform/auth/jwt';
 import { operatorAccessData, OPERATOR_ACCESS_EVENT, TenantAccess } from '../../platform/auth/tenant-access';
+import { AiBrokerClient } from '../../platform/clients/ai-broker.client';
 import { PacksRegistryClient } from '../../platform/clients/packs-registry.client';
 import { ValidationClient } from '../../platform/clients/validation.client';
 import type { Database } from '../../platform/db/database';
@@ -27,6 +28,7 @@ export interface WorkflowModuleDeps {
   /** Stand-ins (tests). */
   packs?: Pick<PacksRegistryClient, 'get'>;
   validation?: Pick<ValidationClient, 'validate'>;
+  ai?: Pick<AiBrokerClient, 'inference'>;
   /** The executor's id (tests run two executors over one database). */
   owner?: string;
 }
@@ -61,7 +63,7 @@ export function createWorkflowModule(deps: WorkflowModuleDeps): WorkflowModule {
   const events = new WorkflowEvents(deps.bus, logger);
   const runner = new StepRunner(deps.validation ?? new ValidationClient(config.validationUrl), {
     httpAllowedHosts: config.httpAllowedHosts, httpTimeoutMs: config.httpTimeoutMs, publish: (topic, payload) => events.publish(topic, payload),
-  });
+  }, deps.ai ?? new AiBrokerClient(config.aiBrokerUrl));
   const executor = new WorkflowExecutor({ store, runner, events, config, logger, serviceToken: serviceTokens(deps.jwtSecret), owner: deps.owner });
   const access = new TenantAccess((a) => store.appendAudit(store.sql, {
     tenantId: a.tenantId, eventType: OPERATOR_ACCESS_EVENT, eventData: operatorAccessData(a), userId: a.operator, correlationId: a.correlationId, idempotencyKey: randomUUID(),

@@ -126,7 +126,10 @@ export class WorkflowService {
     const drive = executor.driveOwned(id, forwarding.token);
     await executor.settle(id, config.syncWaitMs);
     void drive;
-    const view = await this.view(tenantId, id);
+    // The answer needs the execution, and its tasks only when one can be pending (reads saved per run).
+    const execution = await store.execution(tenantId, id);
+    if (!execution) throw new NotFoundError(`Workflow '${id}' not found`);
+    const view: ExecutionView = { execution, steps: [], tasks: execution.status === 'pending_approval' ? await store.tasksOf(store.sql, id) : [] };
     const task = view.tasks.find((t) => t.status === 'pending') ?? null;
     return {
       status: view.execution.status, workflowId: id, approvalTaskId: task?.id ?? null, requiresHumanApproval: view.execution.requiresApproval,
@@ -216,7 +219,7 @@ export class WorkflowService {
       }
       return { task: decided, transitions: ts };
     });
-    for (const t of transitions) this.deps.events.published(t);
+    this.deps.events.publishedAll(transitions);
     if (decision !== 'defer') {
       // Resume here and now when no other executor holds the workflow; else the poller will.
       if (await executor.kick(task.workflowId)) await executor.settle(task.workflowId, config.syncWaitMs);

@@ -163,6 +163,58 @@ export function createWorkflowStore(sql: SqlExecutor) {
       return transition(ins.rows[0]!);
     },
 
+    /**
+     * Several transitions of one execution in three statements (the executor's queued in-process
+     * steps): one version bump by n, fenced by the lease like `transition`, then one insert of
+     * every row. Each row carries `status` as given (the execution's status is not changed here).
+     */
+    async transitionBatch(q: SqlQuery, t: { workflowId: string; owner: string; leaseMs: number; status: string; items: { event: string; step?: string | null; detail?: Record<string, unknown> | null }[] }): Promise<Transition[]> {
+      if (t.items.length === 0) return [];
+      const res = await q.query<{ version: number; tenant_id: string }>(
+        `UPDATE workflow_executions SET version = version + $3, updated_at = now(), lease_expires_at = now() + make_interval(secs => $4::float8 / 1000)
+         WHERE id = $1::uuid AND lease_owner = $2 RETURNING version, tenant_id`,
+        [t.workflowId, t.owner, t.items.length, t.leaseMs],
+      );
+      const row = res.rows[0];
+      if (!row) throw new LeaseLostError(`lease on workflow ${t.workflowId} lost`);
+      const first = Number(row.version) - t.items.length + 1;
+      const rows = t.items.map((item, i) => ({ version: first + i, event: item.event, step: item.step ?? null, detail: item.detail ?? null }));
+      const ins = await q.query<Record<string, unknown>>(
+        `INSERT INTO workflow_transitions (tenant_id, workflow_id, version, event, status, step, task_id, detail, at)
+         SELECT $1, $2::uuid, x.version, x.event, $3, x.step, NULL, x.detail, now()
+         FROM jsonb_to_recordset($4::jsonb) AS x(version int, event text, step text, detail jsonb)
+         ORDER BY x.version RETURNING ${TRANSITION_COLUMNS}`,
+        [row.tenant_id, t.workflowId, t.status, JSON.stringify(rows)],
+      );
+      return ins.rows.map(transition).sort((a, b) => a.version - b.version);
+    },
+
+    /** Several step records in one statement (same upsert as `saveStep`). */
+    async saveSteps(q: SqlQuery, records: StepRecord[], tenantId: string): Promise<void> {
+      if (records.length === 0) return;
+      if (records.length === 1) return this.saveStep(q, records[0]!, tenantId);
+      const rows = records.map((s) => ({
+        workflow_id: s.workflowId, path: s.path, step: s.step, type: s.type, action: s.action, compensation: s.compensation, idempotency_key: s.idempotencyKey,
+        status: s.status, attempts: s.attempts, output: s.output === undefined ? null : s.output, error: s.error, started_at: s.startedAt, finished_at: s.finishedAt,
+        completed_seq: s.completedSeq, compensation_status: s.compensationStatus, compensation_attempts: s.compensationAttempts,
+        compensation_error: s.compensationError, compensated_at: s.compensatedAt,
+      }));
+      await q.query(
+        `INSERT INTO workflow_steps (workflow_id, path, tenant_id, step, type, action, compensation, idempotency_key, status, attempts, output, error,
+           started_at, finished_at, completed_seq, compensation_status, compensation_attempts, compensation_error, compensated_at)
+         SELECT x.workflow_id::uuid, x.path, $1, x.step, x.type, x.action, x.compensation, x.idempotency_key, x.status, x.attempts, x.output, x.error,
+           x.started_at, x.finished_at, x.completed_seq, x.compensation_status, x.compensation_attempts, x.compensation_error, x.compensated_at
+         FROM jsonb_to_recordset($2::jsonb) AS x(workflow_id text, path text, step text, type text, action text, compensation text, idempotency_key text,
+           status text, attempts int, output jsonb, error text, started_at timestamptz, finished_at timestamptz, completed_seq int,
+           compensation_status text, compensation_attempts int, compensation_error text, compensated_at timestamptz)
+         ON CONFLICT (workflow_id, path) DO UPDATE SET status = EXCLUDED.status, attempts = EXCLUDED.attempts, output = EXCLUDED.output,
+           error = EXCLUDED.error, started_at = EXCLUDED.started_at, finished_at = EXCLUDED.finished_at, completed_seq = EXCLUDED.completed_seq,
+           compensation_status = EXCLUDED.compensation_status, compensation_attempts = EXCLUDED.compensation_attempts,
+           compensation_error = EXCLUDED.compensation_error, compensated_at = EXCLUDED.compensated_at`,
+        [tenantId, JSON.stringify(rows)],
+      );
+    },
+
     async saveStep(q: SqlQuery, s: StepRecord, tenantId: string): Promise<void> {
       await q.query(
         `INSERT INTO workflow_steps (workflow_id, path, tenant_id, step, type, action, compensation, idempotency_key, status, attempts, output, error,

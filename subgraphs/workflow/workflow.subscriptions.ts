@@ -35,7 +35,7 @@ export function approvalFeed(store: WorkflowStore, tenantId: string): Feed<Trans
   return {
     topic: WORKFLOW_CHANGED_TOPIC,
     pageSize: PAGE,
-    wakes: (n) => n.tenant_id === tenantId && n.event === 'approval.requested',
+    wakes: (n) => n.tenant_id === tenantId && (n.event === 'approval.requested' || (n.events?.includes('approval.requested') ?? false)),
     read: (after) => store.eventsAfter(tenantId, 'approval.requested', after, PAGE),
     positionOf: (t) => t.seq,
   };

@@ -33,6 +33,11 @@ export interface PackStep {
   strict_mode?: boolean;
   prompt?: string;
   model?: string;
+  template_id?: string;
+  template_version?: number;
+  variables?: Record<string, string | number | boolean>;
+  system?: string;
+  max_tokens?: number;
   output_field?: string;
   parameters?: Record<string, unknown>;
   workflow_pack_id?: string;

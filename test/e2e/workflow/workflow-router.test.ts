@@ -3,7 +3,8 @@
 // subscribed to with workflowStatusChanged(afterVersion: 0) over graphql-ws through the router
 // (so nothing is missed between the start and the subscription), approved with decideApproval,
 // and watched to its end; the approvals inbox subscription; tenant isolation of queries and
-// subscriptions. (Built-in packs here: the harness tells backends no registry URL; the registry path is tested in workflow-rest.)
+// subscriptions; a registry pack with an ai step (submitted and certified through the gateway)
+// run against the real AI broker's offline model.
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { AccessTokens } from '../../../platform/auth/jwt';
@@ -116,4 +117,28 @@ it('GraphQL input errors carry the field: a missing payload, an unknown decision
   expect(word.body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'decision' });
   const own = await gql(platform.gateway, `mutation ($id: ID!) { decideApproval(taskId: $id, decision: "approve") { message } }`, { token: alice, variables: { id: run.approvalTaskId } });
   expect(own.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+});
+
+it('a registry pack with an ai step, submitted and certified through the gateway, runs against the real AI broker through the router', async () => {
+  const reviewer = await new AccessTokens(TEST_JWT_SECRET, 3600).issue({ username: 'rita', tenantId: 'wf-a', roles: ['reviewer'], scopes: ['read', 'write'] });
+  const artifact = {
+    metadata: { pack_id: 'wf-ai-router', version: '1.0.0', workflow_type: 'operational', name: 'AI through the router' },
+    steps: [
+      { step: 'ticket', type: 'action', action: 'set', parameters: { value: 'T-1' }, output_field: 'ticket' },
+      { step: 'summarise', type: 'ai', model: 'extractive', prompt: 'Summarise ticket {{ticket}} for {{customer}}.', output_field: 'summary' },
+    ],
+  };
+  const post = (path: string, token: string, body?: unknown) => fetch(`${platform.gateway}${path}`, {
+    method: 'POST', headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const submitted = await post('/api/v1/packs', alice, { artifact, format: 'json' });
+  expect(submitted.status).toBe(201);
+  expect((await post('/api/v1/packs/wf-ai-router/versions/1.0.0/certify', reviewer)).status).toBe(200);
+
+  const r = await gql(platform.gateway, EXECUTE, { token: alice, variables: { input: { workflowPackId: 'wf-ai-router', workflowType: 'operational', payload: { customer: 'ACME' } } } });
+  expect(r.body.errors).toBeUndefined();
+  expect(r.body.data.executeWorkflow).toMatchObject({ status: 'COMPLETED', packSource: 'REGISTRY' });
+  const q = await gql(platform.gateway, `query ($id: ID!) { workflowExecution(id: $id) { steps { step status output } } }`, { token: alice, variables: { id: r.body.data.executeWorkflow.workflowId } });
+  const step = q.body.data.workflowExecution.steps.find((s: any) => s.step === 'summarise');
+  expect(step).toMatchObject({ status: 'completed', output: { model_used: 'extractive', provider: 'extractive' } });
 });
