@@ -8,6 +8,7 @@ import { gatewayService } from '../router';
 import { aiBrokerService } from '../subgraphs/ai-broker';
 import { identityService } from '../subgraphs/identity';
 import { ledgerService } from '../subgraphs/ledger';
+import { ocrService } from '../subgraphs/ocr';
 import { packsRegistryService } from '../subgraphs/packs-registry';
 import { rulePackRegistryService } from '../subgraphs/rulepack-registry';
 import { schemaRegistryService } from '../subgraphs/schema-registry';
@@ -16,7 +17,7 @@ import { workflowService } from '../subgraphs/workflow';
 
 export const SERVICES: readonly ServiceDefinition[] = [
   identityService, ledgerService, schemaRegistryService, rulePackRegistryService, packsRegistryService, validationService, aiBrokerService,
-  workflowService, gatewayService,
+  workflowService, ocrService, gatewayService,
 ];
 
 /**
@@ -25,10 +26,6 @@ export const SERVICES: readonly ServiceDefinition[] = [
  * into SERVICES, with its own manifest, when it is built.
  */
 export const PLANNED_SERVICES: readonly ServiceManifest[] = [
-  {
-    name: 'ocr', version: '1.0.0', port: 8137,
-    gatewayRoutes: [{ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/api/v1/ocr/*', upstreamPath: '/', wildcard: true, summary: 'Proxied to the OCR service, path remainder kept' }],
-  },
   { name: 'rag', version: '0.1.0', port: 8138 },
 ];
 

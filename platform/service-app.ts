@@ -20,6 +20,8 @@ export interface SubgraphSpec<TContext extends BaseContext> {
   resolvers: GraphQLResolverMap<TContext>;
   /** The per-request context: the verified caller plus whatever the resolvers need (loaders). */
   context(caller: Caller, request: FastifyRequest): TContext | Promise<TContext>;
+  /** Accept GraphQL multipart uploads with these limits (platform/graphql/subgraph-server.ts). */
+  uploads?: { maxFileSize: number; maxFiles: number };
 }
 
 export interface ServiceAppSpec<TContext extends BaseContext> {
@@ -32,6 +34,8 @@ export interface ServiceAppSpec<TContext extends BaseContext> {
   subgraph?: SubgraphSpec<TContext>;
   /** Readiness checks besides the database (which is checked when the service uses one). */
   readiness?: Record<string, () => Promise<boolean>>;
+  /** Details the service adds to /health. */
+  health?: () => Promise<Record<string, unknown>>;
 }
 
 export interface ServiceApp {
@@ -52,7 +56,7 @@ export async function buildServiceApp<TContext extends BaseContext>(
     version: manifest.version,
     description: spec.description,
     config: deps.config,
-    health: { readiness },
+    health: { readiness, details: spec.health },
   });
   await app.register(async (routes) => {
     routes.addHook('onRequest', authenticationHook(spec.tokens, spec.restAuth));
@@ -61,10 +65,11 @@ export async function buildServiceApp<TContext extends BaseContext>(
   if (!spec.subgraph || !manifest.subgraph) return { app };
 
   const typeDefs = parse(readSubgraphSchema(manifest.subgraph));
-  const { resolvers, context } = spec.subgraph;
+  const { resolvers, context, uploads } = spec.subgraph;
   await mountSubgraph<TContext>(app, {
     typeDefs,
     resolvers,
+    uploads,
     context: async (request) => context(await graphqlCallerOf(request, spec.tokens), request),
   });
   return { app, schema: buildSubgraphSchema({ typeDefs, resolvers: resolvers as GraphQLResolverMap<unknown> }) };

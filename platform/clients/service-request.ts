@@ -56,7 +56,13 @@ export async function serviceRequest<T>(
   } catch (err) {
     throw new ServiceCallError(`${url.origin} unreachable: ${(err as Error).message}`, undefined, undefined);
   }
-  const text = await res.text();
+  let text: string;
+  try {
+    text = await res.text();
+  } catch (err) {
+    // The body stopped arriving (timeout or a dropped connection after the headers): as unreachable.
+    throw new ServiceCallError(`${url.origin} stopped answering: ${(err as Error).message}`, undefined, undefined);
+  }
   let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;

@@ -17,6 +17,12 @@ export interface SubgraphOptions<TContext extends BaseContext> {
   plugins?: ApolloServerPlugin<TContext>[];
   /** Development only: masked errors carry their own message as `extensions.detail`. */
   exposeErrorDetails?: boolean;
+  /**
+   * Accepts GraphQL multipart requests (uploads, as the router forwards them) with these limits;
+   * such a request must carry `apollo-require-preflight` or `x-apollo-operation-name`, as
+   * Apollo's CSRF prevention asks of every non-JSON request.
+   */
+  uploads?: { maxFileSize: number; maxFiles: number };
 }
 
 export async function mountSubgraph<TContext extends BaseContext>(app: FastifyInstance, options: SubgraphOptions<TContext>): Promise<ApolloServer<TContext>> {
@@ -39,10 +45,27 @@ export async function mountSubgraph<TContext extends BaseContext>(app: FastifyIn
   await server.start();
   app.addHook('onClose', async () => server.stop());
 
+  const uploads = options.uploads;
+  if (uploads) app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
   const handler = async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
     const headers = new HeaderMap();
     for (const [key, value] of Object.entries(request.headers)) {
       if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
+    }
+    let body: unknown = request.body;
+    if (uploads && request.method === 'POST' && request.headers['content-type']?.startsWith('multipart/form-data')) {
+      if (!request.headers['apollo-require-preflight'] && !request.headers['x-apollo-operation-name']) {
+        return reply.code(400).send({ errors: [{ message: 'A multipart request needs the apollo-require-preflight header', extensions: { code: 'BAD_REQUEST' } }] });
+      }
+      const { processRequest } = await import('graphql-upload-ts');
+      try {
+        body = await processRequest(request.raw, reply.raw, uploads);
+      } catch (err) {
+        const status = (err as { status?: number }).status ?? 400;
+        return reply.code(status).send({ errors: [{ message: (err as Error).message, extensions: { code: status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST' } }] });
+      }
+      // Parsed: from here Apollo sees the operation as it would a JSON body.
+      headers.set('content-type', 'application/json');
     }
     const queryIndex = request.url.indexOf('?');
     const response = await server.executeHTTPGraphQLRequest({
@@ -50,7 +73,7 @@ export async function mountSubgraph<TContext extends BaseContext>(app: FastifyIn
         method: request.method.toUpperCase(),
         headers,
         search: queryIndex >= 0 ? request.url.slice(queryIndex) : '',
-        body: request.body,
+        body,
       },
       context: () => options.context(request),
     });

@@ -5,6 +5,8 @@ import type { FastifyInstance } from 'fastify';
 export interface HealthOptions {
   /** Named readiness checks; each resolves true when its dependency answers. */
   readiness: Record<string, () => Promise<boolean>>;
+  /** What a service adds to /health (e.g. OCR: its engine and vision model), merged into the answer. */
+  details?: () => Promise<Record<string, unknown>>;
 }
 
 export function registerHealthRoutes(app: FastifyInstance, options: HealthOptions & { service: string; version: string }): void {
@@ -12,7 +14,7 @@ export function registerHealthRoutes(app: FastifyInstance, options: HealthOption
   const hidden = { schema: { hide: true } };
   app.get('/healthz', hidden, live);
   app.get('/livez', hidden, live);
-  app.get('/health', hidden, async () => ({ status: 'healthy', service: options.service, version: options.version }));
+  app.get('/health', hidden, async () => ({ status: 'healthy', service: options.service, version: options.version, ...(await options.details?.()) }));
   app.get('/readyz', hidden, async (_request, reply) => {
     const names = Object.keys(options.readiness);
     const results = await Promise.all(names.map((n) => options.readiness[n]!().catch(() => false)));

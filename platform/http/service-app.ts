@@ -8,6 +8,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { PlatformConfig } from '../config/platform.config';
 import type { AuthContext } from '../auth/auth-context';
 import { loggerOptions } from '../logging/logger';
+import { redactText } from '../redaction';
 import { clientErrorHandler, frameworkErrors, registerUrlLimit } from './client-errors';
 import { correlationIdFor } from './correlation';
 import { registerErrorHandler } from './error-handler';
@@ -65,11 +66,22 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Fast
     if (closing) reply.header('Connection', 'close');
     return payload;
   });
+  // The path as logged: decoded and redacted, since an id in it may be personal data (issue 12).
+  const loggedPath = (url: string) => {
+    const path = url.split('?')[0]!;
+    let decoded = path;
+    try {
+      decoded = decodeURIComponent(path);
+    } catch {
+      // a malformed escape: redact the raw form
+    }
+    return redactText(decoded).text;
+  };
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
       {
         method: request.method,
-        path: request.url.split('?')[0],
+        path: loggedPath(request.url),
         status: reply.statusCode,
         durationMs: Math.round(reply.elapsedTime * 100) / 100,
         tenant: request.auth?.tenantId ?? request.headers['x-tenant-id'],

@@ -21,7 +21,7 @@ import { CredentialSource } from './providers/provider-credentials';
 import { RetrievalSource } from './retrieval.source';
 import { TenantLimits } from './tenant-limits';
 import { prismaTokenVaultStore, TokenVault } from './token-vault.store';
-import { prismaUsageAudit } from './usage.audit';
+import { groupedUsageAudit } from './usage.audit';
 import { prismaUsageStore } from './usage.store';
 import { WorkflowPackSchemaSource } from './workflow-pack.schema-source';
 
@@ -58,7 +58,7 @@ export function createAiBrokerModule(deps: { db: Database; env: Env; config: AiB
     templates: prismaPromptTemplateStore(db.prisma),
     tokens: prismaTokenVaultStore(db.prisma, vault),
     usage,
-    audit: prismaUsageAudit(db.prisma),
+    audit: groupedUsageAudit(db.sql),
     retrieval: new RetrievalSource(config.ragUrl, config.ragTimeoutMs),
     access,
   });

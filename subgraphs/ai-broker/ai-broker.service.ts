@@ -31,6 +31,7 @@ import type { UsageStore, UsageSummary } from './usage.store';
 export const DETOKENIZE_SCOPE = 'pii:detokenize';
 export const MAX_PROMPT_LENGTH = 400_000;
 const TENANT_FIELD = ['header', 'x-tenant-id'];
+export const RAG_UNAVAILABLE_NOTE = 'The platform\'s knowledge base could not be searched for this question. Answer without it, and begin by saying that the answer is not based on the platform\'s documents.';
 const SYSTEM_PROMPT = 'You are the platform\'s assistant. Values shown as [category:...] or masked with * are redacted personal data: never guess them and never ask for them.';
 
 export interface ModelView {
@@ -94,6 +95,8 @@ interface Grounding {
   ragUnavailable: boolean;
 }
 
+/** A caller's id echoed in an error message: shortened and redacted (an id can be PII too). */
+const echo = (id: string) => redactText(id.slice(0, 100)).text;
 const cost = (model: ModelEntry, tokens: number) => Math.round((model.costPer1kTokens * tokens / 1000) * 1e6) / 1e6;
 const optionalString = (issues: InputIssue[], field: string, v: unknown, max: number): string | undefined => {
   if (v === undefined || v === null) return undefined;
@@ -135,7 +138,7 @@ export class AiBrokerService {
 
   private model(id: string): ModelEntry {
     const m = this.byId.get(id);
-    if (!m) throw new NotFoundError(`Model '${id.slice(0, 100)}' not found`);
+    if (!m) throw new NotFoundError(`Model '${echo(id)}' not found`);
     return m;
   }
 
@@ -218,7 +221,7 @@ export class AiBrokerService {
     let template: PromptTemplate | null = null;
     if (hasTemplate) {
       template = await this.deps.templates.get(tenantId, input.templateId as string, (input.templateVersion as number | undefined) ?? undefined);
-      if (!template) throw new NotFoundError(`Prompt template '${input.templateId as string}'${input.templateVersion ? ` version ${input.templateVersion as number}` : ''} not found`);
+      if (!template) throw new NotFoundError(`Prompt template '${echo(input.templateId as string)}'${input.templateVersion ? ` version ${input.templateVersion as number}` : ''} not found`);
       const rendered = renderTemplate(template, input.variables);
       prompt = prompt ? `${rendered}\n\n${prompt}` : rendered;
     } else if (input.variables !== undefined && input.variables !== null) {
@@ -253,8 +256,11 @@ export class AiBrokerService {
 
   private request(p: Prepared, prompt: string, g: Grounding, offline?: () => string): ModelRequest {
     const context = g.chunks.map((c) => c.content);
-    const content = context.length === 0 ? prompt
-      : `Answer from this context where it helps.\n\n${g.chunks.map((c, i) => `[${i + 1}] ${c.document_title}${c.heading ? ` - ${c.heading}` : ''}\n${c.content}`).join('\n\n')}\n\nQuestion: ${prompt}`;
+    // Retrieval down: the model answers without context and is told to say so (the offline model
+    // says so itself); the response's rag_unavailable says it too.
+    const content = g.ragUnavailable ? `${RAG_UNAVAILABLE_NOTE}\n\nQuestion: ${prompt}`
+      : context.length === 0 ? prompt
+        : `Answer from this context where it helps.\n\n${g.chunks.map((c, i) => `[${i + 1}] ${c.document_title}${c.heading ? ` - ${c.heading}` : ''}\n${c.content}`).join('\n\n')}\n\nQuestion: ${prompt}`;
     return { system: p.input.text(p.system), messages: [{ role: 'user', content }], maxTokens: p.maxTokens, context, offline };
   }
 
@@ -478,7 +484,7 @@ export class AiBrokerService {
   async getTemplate(caller: Caller, templateId: string, version?: number): Promise<PromptTemplate> {
     const tenantId = await this.tenantOf(caller, 'read', 'ai.prompts.get');
     const t = TEMPLATE_ID.test(templateId) ? await this.deps.templates.get(tenantId, templateId, version) : null;
-    if (!t) throw new NotFoundError(`Prompt template '${templateId.slice(0, 100)}'${version ? ` version ${version}` : ''} not found`);
+    if (!t) throw new NotFoundError(`Prompt template '${echo(templateId)}'${version ? ` version ${version}` : ''} not found`);
     return t;
   }
 

@@ -1,10 +1,15 @@
 // The record of every broker call: a row in ai_usage (budgets and the usage query read it) and,
-// in the same transaction, an `ai_inference` event in the tenant's ledger through the outbox; an
+// committed with it, an `ai_inference` event in the tenant's ledger through the outbox; an
 // `ai_redaction` event too when anything was redacted. Events carry model, tokens, cost, latency,
 // attempts and counts per category: never a prompt, an answer or a redacted value.
+//
+// Group commit (docs/ai-broker.md, "Decisions"): calls whose records arrive while one write is in
+// flight are written together, usage rows and outbox rows in ONE statement (a data-modifying CTE:
+// atomic without BEGIN/COMMIT round trips), and each call's `record` resolves only once its own
+// rows are committed, so an answer never goes out before its audit row exists. A lone record is
+// written at once: nothing waits for a batch to fill.
 import type { Caller } from '../../platform/auth/caller';
-import type { PrismaClient } from '../../generated/prisma/client';
-import type { Prisma } from '../../generated/prisma/client';
+import type { SqlQuery } from '../../platform/db/sql';
 import { auditEvent, type AuditEventInput } from '../../platform/outbox/outbox.writer';
 import type { RedactionCounts } from './ai-broker.types';
 import type { Attempt } from './model-router';
@@ -12,6 +17,7 @@ import { usageRow, type UsageRecord } from './usage.store';
 
 export const AI_INFERENCE_EVENT = 'ai_inference';
 export const AI_REDACTION_EVENT = 'ai_redaction';
+const SERVICE = 'ai-broker';
 
 export interface UsageEvent extends Omit<UsageRecord, 'tenantId' | 'userId' | 'correlationId'> {
   attempts: Attempt[];
@@ -25,63 +31,117 @@ export interface UsageEvent extends Omit<UsageRecord, 'tenantId' | 'userId' | 'c
 }
 
 export interface UsageAudit {
+  /** Resolves once the call's usage row and ledger events are committed. */
   record(caller: Caller, tenantId: string, event: UsageEvent): Promise<void>;
 }
 
 const total = (c: RedactionCounts) => Object.values(c).reduce((a, b) => a + b, 0);
 
-/** The outbox row of an audit event, as outboxWriter writes it, for a batched transaction. */
-function outboxRow(event: AuditEventInput) {
-  return {
-    service: 'ai-broker', tenantId: event.tenantId, eventType: event.eventType, eventData: event.eventData as Prisma.InputJsonObject, userId: event.userId,
-    correlationId: event.correlationId, description: event.description ?? null, idempotencyKey: event.idempotencyKey,
-  };
+/** The outbox events of one call. */
+export function usageEvents(caller: Caller, tenantId: string, e: UsageEvent): AuditEventInput[] {
+  const actor = caller.auth?.username ?? null;
+  const events: AuditEventInput[] = [auditEvent(caller, {
+    tenantId,
+    type: AI_INFERENCE_EVENT,
+    actor,
+    data: {
+      operation: e.operation,
+      status: e.status,
+      model: e.model,
+      provider: e.provider,
+      prompt_tokens: e.promptTokens,
+      completion_tokens: e.completionTokens,
+      tokens_used: e.promptTokens + e.completionTokens,
+      cost: e.cost,
+      latency_ms: Math.round(e.latencyMs * 100) / 100,
+      attempts: e.attempts,
+      rag_chunks_used: e.ragChunksUsed,
+      rag_unavailable: e.ragUnavailable,
+      template_id: e.templateId,
+      template_version: e.templateVersion,
+      redaction_mode: e.redactionMode,
+      redactions: e.redactions,
+      detokenized: e.detokenized,
+    },
+    description: `AI ${e.operation} ${e.status}${e.model ? ` on ${e.model}` : ''}`,
+  })];
+  if (total(e.redactions.input) + total(e.redactions.output) > 0) {
+    events.push(auditEvent(caller, {
+      tenantId,
+      type: AI_REDACTION_EVENT,
+      actor,
+      data: { operation: e.operation, mode: e.redactionMode, input: e.redactions.input, output: e.redactions.output },
+      description: `PII redacted in an AI ${e.operation}`,
+    }));
+  }
+  return events;
 }
 
-export function prismaUsageAudit(prisma: PrismaClient): UsageAudit {
-  return {
-    async record(caller, tenantId, e) {
-      const actor = caller.auth?.username ?? null;
-      const events: AuditEventInput[] = [auditEvent(caller, {
-        tenantId,
-        type: AI_INFERENCE_EVENT,
-        actor,
-        data: {
-          operation: e.operation,
-          status: e.status,
-          model: e.model,
-          provider: e.provider,
-          prompt_tokens: e.promptTokens,
-          completion_tokens: e.completionTokens,
-          tokens_used: e.promptTokens + e.completionTokens,
-          cost: e.cost,
-          latency_ms: Math.round(e.latencyMs * 100) / 100,
-          attempts: e.attempts,
-          rag_chunks_used: e.ragChunksUsed,
-          rag_unavailable: e.ragUnavailable,
-          template_id: e.templateId,
-          template_version: e.templateVersion,
-          redaction_mode: e.redactionMode,
-          redactions: e.redactions,
-          detokenized: e.detokenized,
-        },
-        description: `AI ${e.operation} ${e.status}${e.model ? ` on ${e.model}` : ''}`,
-      })];
-      if (total(e.redactions.input) + total(e.redactions.output) > 0) {
-        events.push(auditEvent(caller, {
-          tenantId,
-          type: AI_REDACTION_EVENT,
-          actor,
-          data: { operation: e.operation, mode: e.redactionMode, input: e.redactions.input, output: e.redactions.output },
-          description: `PII redacted in an AI ${e.operation}`,
-        }));
+interface Pending {
+  usage: ReturnType<typeof usageRow>;
+  events: AuditEventInput[];
+  resolve(): void;
+  reject(err: unknown): void;
+}
+
+// One statement: the CTE's insert runs to completion whether or not the outer query reads it, and
+// a single statement commits or rolls back as a whole (autocommit), on PGlite and PostgreSQL.
+const INSERT_BATCH = `
+WITH usage AS (
+  INSERT INTO ai_usage (id, tenant_id, user_id, correlation_id, operation, model, provider,
+                        prompt_tokens, completion_tokens, total_tokens, cost, latency_ms, status)
+  SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+                       $8::int4[], $9::int4[], $10::int4[], $11::numeric[], $12::int4[], $13::text[])
+  RETURNING 1
+)
+INSERT INTO outbox_events (service, tenant_id, event_type, event_data, user_id, correlation_id, description, idempotency_key)
+SELECT $14, e.tenant_id, e.event_type, e.event_data::jsonb, e.user_id, e.correlation_id, e.description, e.idempotency_key
+  FROM unnest($15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[], $21::text[])
+    AS e(tenant_id, event_type, event_data, user_id, correlation_id, description, idempotency_key)`;
+
+async function writeBatch(sql: SqlQuery, batch: readonly Pending[]): Promise<void> {
+  const u = batch.map((b) => b.usage);
+  const e = batch.flatMap((b) => b.events);
+  await sql.query(INSERT_BATCH, [
+    u.map((r) => r.id), u.map((r) => r.tenantId), u.map((r) => r.userId), u.map((r) => r.correlationId), u.map((r) => r.operation),
+    u.map((r) => r.model), u.map((r) => r.provider), u.map((r) => r.promptTokens), u.map((r) => r.completionTokens), u.map((r) => r.totalTokens),
+    u.map((r) => String(r.cost)), u.map((r) => r.latencyMs), u.map((r) => r.status),
+    SERVICE,
+    e.map((x) => x.tenantId), e.map((x) => x.eventType), e.map((x) => JSON.stringify(x.eventData)), e.map((x) => x.userId), e.map((x) => x.correlationId),
+    e.map((x) => x.description ?? null), e.map((x) => x.idempotencyKey),
+  ]);
+}
+
+export function groupedUsageAudit(sql: SqlQuery, maxBatch = 200): UsageAudit {
+  let pending: Pending[] = [];
+  let writing = false;
+  const drain = async () => {
+    writing = true;
+    try {
+      while (pending.length > 0) {
+        const batch = pending.slice(0, maxBatch);
+        pending = pending.slice(batch.length);
+        try {
+          await writeBatch(sql, batch);
+          for (const b of batch) b.resolve();
+        } catch (err) {
+          // One bad record must not fail the calls it happened to share a statement with: alone, each
+          // commits or fails on its own.
+          if (batch.length === 1) batch[0]!.reject(err);
+          else for (const b of batch) await writeBatch(sql, [b]).then(b.resolve, b.reject);
+        }
       }
-      // One batched transaction (not an interactive one): the usage row and its events commit
-      // together in a single round of statements, which on PGlite is several times faster.
-      await prisma.$transaction([
-        prisma.aiUsage.create({ data: usageRow({ tenantId, userId: actor, correlationId: caller.correlationId, ...e }) }),
-        prisma.outboxEvent.createMany({ data: events.map(outboxRow) }),
-      ]);
+    } finally {
+      writing = false;
+    }
+  };
+  return {
+    record(caller, tenantId, e) {
+      return new Promise<void>((resolve, reject) => {
+        const usage = usageRow({ tenantId, userId: caller.auth?.username ?? null, correlationId: caller.correlationId, ...e });
+        pending.push({ usage, events: usageEvents(caller, tenantId, e), resolve, reject });
+        if (!writing) void drain();
+      });
     },
   };
 }

@@ -131,6 +131,38 @@ test('PII in every field never reaches a vendor, the response or the ledger; a l
   for (const v of PII_VALUES) expect(JSON.stringify(await brokerEvents(h))).not.toContain(v);
 });
 
+test('use_rag while retrieval is down, with a vendor: answered without context, the model told to say so, rag_unavailable set, streamed too', async () => {
+  rag.down = true;
+  try {
+    const r = await infer('tenant-a', { prompt: 'What is the approval rule?', use_rag: true, model: 'gpt-4' });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ model_used: 'gpt-4', rag_unavailable: true, rag_chunks_used: 0, sources: [] });
+    const sent = openai.completions().at(-1)!.body;
+    expect(sent).toContain('could not be searched');
+    expect(sent).toContain('What is the approval rule?');
+    const res = await fetch(`${h.services['ai-broker']!.url}/api/ai/inference`, {
+      method: 'POST', headers: { authorization: `Bearer ${tokens['tenant-a']}`, 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'And the limit?', use_rag: true, stream: true }),
+    });
+    const text = await res.text();
+    expect(res.status).toBe(200);
+    expect(/event: start\ndata: (.*)/.exec(text)![1]).toContain('"rag_unavailable":true');
+    expect(/event: done\ndata: (.*)/.exec(text)![1]).toContain('"rag_unavailable":true');
+  } finally {
+    rag.down = false;
+  }
+});
+
+test('use_rag while retrieval stalls mid-answer: the request is answered without context once the retrieval timeout passes', async () => {
+  rag.stall = true;
+  try {
+    const r = await infer('tenant-a', { prompt: 'What is the approval rule?', use_rag: true, model: 'gpt-4' });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ model_used: 'gpt-4', rag_unavailable: true, rag_chunks_used: 0 });
+  } finally {
+    rag.stall = false;
+  }
+});
+
 test('streamed answers arrive as server-sent events, redacted even when PII spans pieces', async () => {
   openai.reply = () => `Here is what I found about the customer. ${'Some filler text. '.repeat(12)}The SSN is ${PII.ssn}, the phone ${PII.phone}. Done.`;
   anthropic.reply = openai.reply;
@@ -149,6 +181,23 @@ test('streamed answers arrive as server-sent events, redacted even when PII span
   expect(streamed).toContain('***-**-****');
   for (const v of PII_VALUES) expect(text).not.toContain(v);
   expect(done.data.tokens_used).toBeGreaterThan(0);
+});
+
+test('a vendor failing mid-stream: the stream ends with an error event, nothing unredacted, and the call is audited as failed', async () => {
+  openai.reply = () => `Part one of the answer mentions ${PII.email} and goes on for a while. ${'More text here. '.repeat(10)}`;
+  openai.queue.push('stream_cut');
+  const res = await fetch(`${h.services['ai-broker']!.url}/api/ai/inference`, {
+    method: 'POST', headers: { authorization: `Bearer ${tokens['tenant-a']}`, 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'Tell me', model: 'gpt-4', stream: true }),
+  });
+  expect(res.status).toBe(200);
+  const text = await res.text();
+  const events = text.trim().split('\n\n').map((block) => ({ event: /event: (\w+)/.exec(block)![1], data: JSON.parse(/data: (.*)/.exec(block)![1]!) }));
+  expect(events[0]).toMatchObject({ event: 'start', data: { model_used: 'gpt-4' } });
+  expect(events.at(-1)).toMatchObject({ event: 'error', data: { detail: expect.stringContaining('incomplete') } });
+  expect(events.some((e) => e.event === 'done')).toBe(false);
+  for (const v of PII_VALUES) expect(text).not.toContain(v);
+  const correlation = events[0]!.data.correlation_id;
+  await until(async () => (await brokerEvents(h)).some((e) => e.correlation_id === correlation && e.event_type === 'ai_inference' && e.event_data.status === 'failed'), 'the failed stream audited');
 });
 
 describe('tokenize', () => {
@@ -244,6 +293,10 @@ test('a 429 cools the model down for the vendor\'s Retry-After, and routing goes
 test('keys rotate without a restart', async () => {
   anthropic.acceptKey = 'sk-ant-rotated';
   try {
+    // The health probe, not a call, finds the old key refused: the status says so honestly.
+    const statusOf = async () => (await call('GET', '/api/ai/models/claude-3-5-sonnet-20241022/status', { token: tokens['tenant-a'] })).body;
+    await until(async () => (await statusOf()).status === 'unavailable', 'a probe to find the old key refused');
+    expect((await statusOf()).last_checked_at).toEqual(expect.any(String));
     const refused = await infer('tenant-a', { prompt: 'hi', model: 'claude-3-5-sonnet-20241022' });
     // Refused by the vendor (auth), or already known refused by a probe (skipped, unavailable): either way another vendor answers.
     expect(refused.body.model_used).toMatch(/^gpt-/);

@@ -9,7 +9,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type Behaviour = 'ok' | 'rate_limited' | 'overloaded' | 'error' | 'hang' | 'drop' | 'unauthorized' | 'context_length';
+export type Behaviour = 'ok' | 'rate_limited' | 'overloaded' | 'error' | 'hang' | 'drop' | 'unauthorized' | 'context_length' | 'stream_cut';
 
 export interface SeenRequest {
   method: string;
@@ -116,7 +116,7 @@ export async function startVendor(flavour: Flavour): Promise<VendorStandIn> {
       const text = state.reply(lastUser(flavour, parsed), parsed);
       const inputTokens = tokens(body);
       const outputTokens = tokens(text);
-      if (parsed.stream) return streamAnswer(flavour, res, parsed.model, text, inputTokens, outputTokens);
+      if (parsed.stream) return streamAnswer(flavour, res, parsed.model, text, inputTokens, outputTokens, behaviour === 'stream_cut');
       return send(200, flavour === 'anthropic'
         ? JSON.stringify({ id: 'msg_standin', type: 'message', role: 'assistant', model: parsed.model, content: [{ type: 'text', text }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: inputTokens, output_tokens: outputTokens } })
         : JSON.stringify({ id: 'chatcmpl-standin', object: 'chat.completion', created: 0, model: parsed.model, choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }], usage: { prompt_tokens: inputTokens, completion_tokens: outputTokens, total_tokens: inputTokens + outputTokens } }));
@@ -139,14 +139,23 @@ export async function startVendor(flavour: Flavour): Promise<VendorStandIn> {
   }) as VendorStandIn;
 }
 
-function streamAnswer(flavour: Flavour, res: http.ServerResponse, model: string, text: string, inputTokens: number, outputTokens: number): void {
+/** `cut`: the connection is destroyed halfway through the pieces (a vendor failing mid-answer). */
+function streamAnswer(flavour: Flavour, res: http.ServerResponse, model: string, text: string, inputTokens: number, outputTokens: number, cut = false): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  const pieces = text.match(/.{1,5}/gs) ?? [];
+  let pieces: string[] = text.match(/.{1,5}/gs) ?? [];
+  if (cut) pieces = pieces.slice(0, Math.ceil(pieces.length / 2));
+  // Half the answer, then the connection closes (a FIN after the data, so the client reads what
+  // was sent, then an unterminated chunked body): no closing events, no usage.
+  const cutNow = () => {
+    res.socket?.end();
+    return true;
+  };
   if (flavour === 'anthropic') {
     const event = (type: string, data: unknown) => res.write(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
     event('message_start', { type: 'message_start', message: { id: 'msg_standin', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: inputTokens, output_tokens: 1 } } });
     event('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
     for (const piece of pieces) event('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: piece } });
+    if (cut && cutNow()) return;
     event('content_block_stop', { type: 'content_block_stop', index: 0 });
     event('message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: outputTokens } });
     event('message_stop', { type: 'message_stop' });
@@ -154,6 +163,7 @@ function streamAnswer(flavour: Flavour, res: http.ServerResponse, model: string,
     const chunk = (delta: unknown, finish: string | null, usage: unknown = null) => res.write(`data: ${JSON.stringify({ id: 'chatcmpl-standin', object: 'chat.completion.chunk', created: 0, model, choices: delta === null ? [] : [{ index: 0, delta, finish_reason: finish }], usage })}\n\n`);
     chunk({ role: 'assistant', content: '' }, null);
     for (const piece of pieces) chunk({ content: piece }, null);
+    if (cut && cutNow()) return;
     chunk({}, 'stop');
     chunk(null, null, { prompt_tokens: inputTokens, completion_tokens: outputTokens, total_tokens: inputTokens + outputTokens });
     res.write('data: [DONE]\n\n');

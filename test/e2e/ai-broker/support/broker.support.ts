@@ -16,17 +16,30 @@ export interface RetrievalStandIn {
   url: string;
   seen: { body: any; tenant?: string; authorization?: string }[];
   chunks: { content: string; document_title: string; score: number; heading: string | null }[];
+  /** When set, POST /retrieve answers 503 (the service is down behind its port). */
+  down: boolean;
+  /** When set, POST /retrieve sends its headers and part of a body, then nothing more. */
+  stall: boolean;
   close(): Promise<void>;
 }
 
 export async function startRetrieval(): Promise<RetrievalStandIn> {
-  const state: RetrievalStandIn = { url: '', seen: [], chunks: [], close: async () => {} };
+  const state: RetrievalStandIn = { url: '', seen: [], chunks: [], down: false, stall: false, close: async () => {} };
   const server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
       if (req.method !== 'POST' || req.url !== '/retrieve') {
         res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ detail: 'Not Found' }));
+        return;
+      }
+      if (state.stall) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"chunks": [');
+        return;
+      }
+      if (state.down) {
+        res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ detail: 'Service unavailable' }));
         return;
       }
       const parsed = JSON.parse(body);
@@ -36,7 +49,10 @@ export async function startRetrieval(): Promise<RetrievalStandIn> {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  state.close = () => new Promise<void>((r) => server.close(() => r()));
+  state.close = () => new Promise<void>((r) => {
+    server.close(() => r());
+    server.closeAllConnections();
+  });
   return state;
 }
 

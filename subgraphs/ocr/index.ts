@@ -1,0 +1,61 @@
+// The OCR service (spec 02, port 8137): REST routes (rest-compat/ocr) over one domain: tier 1
+// tesseract.js with preprocessing, tier 2 a vision model when configured, tier 3 human review;
+// PDFs by text layer or rendering; per-tenant cache by SHA-256; `ocr_extract` audited through
+// the outbox. docs/ocr.md.
+import { AccessTokens, bearerToken } from '../../platform/auth/jwt';
+import { serveSubscriptions } from '../../platform/graphql/subscription-server';
+import { databaseIsReady } from '../../platform/db/database';
+import { defineService, type ServiceDefinition } from '../../platform/service';
+import { buildServiceApp } from '../../platform/service-app';
+import { registerOcrRoutes } from '../../rest-compat/ocr';
+import { createOcrModule, ocrLimits } from './ocr.module';
+import { resolvers, type OcrContext } from './resolvers';
+
+export const ocrService: ServiceDefinition = defineService({
+  name: 'ocr',
+  version: '1.0.0',
+  port: 8137,
+  subgraph: 'subgraphs/ocr/schema.graphql',
+  producesAudit: true,
+  gatewayRoutes: [{ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/api/v1/ocr/*', upstreamPath: '/', wildcard: true, summary: 'Proxied to the OCR service, path remainder kept' }],
+  async build(deps) {
+    const { config: platform, db, env } = deps;
+    const { ocr, engine, decoder } = createOcrModule({ db, env });
+    const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
+    const maxBytes = ocrLimits(env).maxBytes;
+    const { app, schema } = await buildServiceApp<OcrContext>(ocrService, deps, {
+      title: 'OCR',
+      description: 'Text and key fields from scans, photos and PDFs (spec 02): tier 1 tesseract with preprocessing, tier 2 a vision model below 80% confidence, '
+        + 'human review below 85%; results cached per tenant by SHA-256 of the document.',
+      tokens,
+      restAuth: platform.auth.requireAuth ? 'required' : 'optional',
+      rest: (routes) => registerOcrRoutes(routes, ocr, { version: ocrService.version, maxBytes }),
+      subgraph: {
+        resolvers: resolvers as never,
+        context: (caller, request) => ({ caller, ocr, maxBytes, token: bearerToken(request.headers.authorization) ?? undefined }),
+        uploads: { maxFileSize: maxBytes, maxFiles: 1 },
+      },
+      readiness: { ocr_engine: async () => engine.healthy },
+      // Spec 02: /health details the OCR engine, the vision model and the database.
+      health: async () => ({
+        status: engine.healthy && (await databaseIsReady(db)) ? 'healthy' : 'degraded',
+        ocr_engine: { status: engine.healthy ? 'healthy' : 'starting', engine: 'tesseract.js', workers: engine.workers, language: 'eng' },
+        vision_model: ocr.visionModel ? { status: 'configured', model: ocr.visionModel } : { status: 'unconfigured', model: null, note: 'tier 2 off: set OCR_VISION_MODEL and OPENAI_API_KEY' },
+        database: (await databaseIsReady(db)) ? 'healthy' : 'unavailable',
+      }),
+    });
+    // Job progress over graphql-ws on /graphql (the router forwards subscriptions here).
+    serveSubscriptions<OcrContext>({ app, schema: schema!, tokens, requireAuth: platform.auth.requireAuth, context: (caller) => ({ caller, ocr, maxBytes }) });
+    return {
+      app,
+      async start() {
+        await engine.start();
+      },
+      async stop() {
+        await ocr.drain();
+        await engine.stop();
+        await decoder.stop();
+      },
+    };
+  },
+});

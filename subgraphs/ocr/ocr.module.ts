@@ -1,0 +1,48 @@
+// Wires the OCR service from its dependencies: the store, the tesseract pool (created once),
+// the vision reader (tier 2, when configured), the PDF reader, the tenant rule with operator
+// audit, and the retrieval client (when RAG_SERVICE_URL is set).
+import { operatorAccessData, OPERATOR_ACCESS_EVENT, TenantAccess } from '../../platform/auth/tenant-access';
+import { RetrievalClient } from '../../platform/clients/retrieval.client';
+import type { Database } from '../../platform/db/database';
+import { auditEvent, outboxWriter } from '../../platform/outbox/outbox.writer';
+import type { Env } from '../../platform/service';
+import { prismaOcrStore } from './ocr.store';
+import { OcrService, type OcrLimits, type ProgressListener } from './ocr.service';
+import { DocumentDecoder } from './document-decoder';
+import { TesseractPool } from './tesseract-pool';
+import { visionReaderFrom } from './vision.reader';
+
+export interface OcrModule {
+  ocr: OcrService;
+  engine: TesseractPool;
+  decoder: DocumentDecoder;
+}
+
+export function ocrLimits(env: Env): OcrLimits {
+  return {
+    maxBytes: Number(env.OCR_MAX_FILE_BYTES ?? 25 * 1024 * 1024),
+    maxPixels: Number(env.OCR_MAX_PIXELS ?? 40_000_000),
+    maxPages: Number(env.OCR_MAX_PAGES ?? 50),
+  };
+}
+
+export function createOcrModule(deps: { db: Database; env: Env; onProgress?: ProgressListener }): OcrModule {
+  const { db, env } = deps;
+  const outbox = outboxWriter(db.prisma, 'ocr');
+  const access = new TenantAccess((a) => outbox.append(auditEvent(a, { tenantId: a.tenantId, type: OPERATOR_ACCESS_EVENT, actor: a.operator, data: operatorAccessData(a) })));
+  const workers = env.OCR_WORKERS ? Number(env.OCR_WORKERS) : undefined;
+  const engine = new TesseractPool(workers);
+  const decoder = new DocumentDecoder();
+  const ragUrl = env.OCR_RAG_URL ?? env.RAG_SERVICE_URL;
+  const ocr = new OcrService({
+    store: prismaOcrStore(db.prisma),
+    engine,
+    vision: visionReaderFrom(env),
+    decoder,
+    access,
+    retrieval: ragUrl ? new RetrievalClient(ragUrl) : null,
+    limits: ocrLimits(env),
+    onProgress: deps.onProgress,
+  });
+  return { ocr, engine, decoder };
+}

@@ -1,0 +1,217 @@
+// The only code that reads and writes ocr_jobs, ocr_reviews and ocr_cache. Every read takes the
+// tenant id; a job's result, its cache entry and its `ocr_extract` audit event commit together.
+import { randomUUID } from 'node:crypto';
+import type { Prisma, PrismaClient } from '../../generated/prisma/client';
+import type { AuditEventInput } from '../../platform/outbox/outbox.writer';
+import { outboxWriter } from '../../platform/outbox/outbox.writer';
+import type { CacheEntry, ExtractedFields, JobStatus, OcrJob, OcrReview, OcrStats, PageResult, Tier } from './ocr.types';
+
+export interface NewJob {
+  tenantId: string;
+  userId: string | null;
+  documentHash: string;
+  filename: string | null;
+  mimeType: string;
+  status: JobStatus;
+  pageCount: number;
+  indexInRag: boolean;
+}
+
+export interface JobResult {
+  status: JobStatus;
+  tierUsed: Tier | null;
+  confidenceScore: number | null;
+  extractedText: string | null;
+  extractedFields: ExtractedFields | null;
+  pages: PageResult[];
+  pageCount: number;
+  pagesDone: number;
+  processingTimeMs: number;
+  notes: string[];
+  error?: string | null;
+  cacheHit?: boolean;
+}
+
+export interface ReviewInput {
+  reviewerId: string | null;
+  correctedText: string;
+  correctedFields: ExtractedFields | null;
+  confidenceAfterReview: number;
+}
+
+export interface OcrStore {
+  createJob(job: NewJob, result?: JobResult, event?: AuditEventInput): Promise<OcrJob>;
+  job(tenantId: string, id: string): Promise<OcrJob | null>;
+  progress(tenantId: string, id: string, patch: { status?: JobStatus; pagesDone?: number; pages?: PageResult[] }): Promise<void>;
+  /** The job's result, the cache entry (when given) and the audit event, in one transaction. */
+  finish(tenantId: string, id: string, result: JobResult, cache: boolean, event: AuditEventInput): Promise<OcrJob>;
+  /** Stores the review, completes the job, writes the correction into the cache. Null when the job is not awaiting review. */
+  review(tenantId: string, id: string, input: ReviewInput, event: AuditEventInput): Promise<OcrJob | null>;
+  cached(tenantId: string, documentHash: string): Promise<CacheEntry | null>;
+  /**
+   * A cache hit answered as a job: the hit counted, the completed job and its audit event written
+   * in one batched transaction (a single round of statements: the hit path is the fast path).
+   */
+  answerFromCache(job: NewJob, result: JobResult, event: AuditEventInput): Promise<OcrJob>;
+  reviewQueue(tenantId: string, limit: number): Promise<OcrJob[]>;
+  stats(tenantId: string | null): Promise<OcrStats>;
+}
+
+type JobRow = Prisma.OcrJobGetPayload<object>;
+type ReviewRow = Prisma.OcrReviewGetPayload<object>;
+type CacheRow = Prisma.OcrCacheGetPayload<object>;
+
+const json = (v: unknown) => v as Prisma.InputJsonValue;
+
+/** The outbox row of an audit event, as outboxWriter writes it, for a batched transaction. */
+function outboxRow(event: AuditEventInput): Prisma.OutboxEventCreateInput {
+  return {
+    service: 'ocr', tenantId: event.tenantId, eventType: event.eventType, eventData: event.eventData as Prisma.InputJsonObject, userId: event.userId,
+    correlationId: event.correlationId, description: event.description ?? null, idempotencyKey: event.idempotencyKey,
+  };
+}
+
+function reviewOf(r: ReviewRow): OcrReview {
+  return {
+    id: r.id, jobId: r.jobId, reviewerId: r.reviewerId, correctedText: r.correctedText, correctedFields: (r.correctedFields as ExtractedFields | null) ?? null,
+    confidenceAfterReview: r.confidenceAfterReview, createdAt: r.createdAt,
+  };
+}
+
+function jobOf(r: JobRow, review: ReviewRow | null): OcrJob {
+  return {
+    id: r.id, tenantId: r.tenantId, userId: r.userId, documentHash: r.documentHash.trim(), filename: r.filename, mimeType: r.mimeType, status: r.status as JobStatus,
+    tierUsed: (r.tierUsed as Tier | null) ?? null, confidenceScore: r.confidenceScore, extractedText: r.extractedText, extractedFields: (r.extractedFields as ExtractedFields | null) ?? null,
+    pages: r.pages as unknown as PageResult[], pageCount: r.pageCount, pagesDone: r.pagesDone, processingTimeMs: r.processingTimeMs, notes: r.notes as string[], error: r.error,
+    cacheHit: r.cacheHit, indexInRag: r.indexInRag, createdAt: r.createdAt, updatedAt: r.updatedAt, completedAt: r.completedAt, review: review ? reviewOf(review) : null,
+  };
+}
+
+function cacheOf(r: CacheRow): CacheEntry {
+  return {
+    documentHash: r.documentHash.trim(), jobId: r.jobId, extractedText: r.extractedText, extractedFields: (r.extractedFields as ExtractedFields | null) ?? null, tierUsed: r.tierUsed as Tier,
+    confidenceScore: r.confidenceScore, pages: r.pages as unknown as PageResult[], pageCount: r.pageCount, hitCount: r.hitCount, lastAccessedAt: r.lastAccessedAt, createdAt: r.createdAt,
+  };
+}
+
+function resultData(result: JobResult) {
+  const done = result.status === 'completed' || result.status === 'review' || result.status === 'failed';
+  return {
+    status: result.status, tierUsed: result.tierUsed, confidenceScore: result.confidenceScore, extractedText: result.extractedText,
+    extractedFields: result.extractedFields === null ? undefined : json(result.extractedFields), pages: json(result.pages), pageCount: result.pageCount, pagesDone: result.pagesDone,
+    processingTimeMs: Math.round(result.processingTimeMs), notes: json(result.notes), error: result.error ?? null, cacheHit: result.cacheHit ?? false,
+    completedAt: done ? new Date() : null,
+  };
+}
+
+export function prismaOcrStore(prisma: PrismaClient): OcrStore {
+  const latestReview = (tenantId: string, jobId: string) => prisma.ocrReview.findFirst({ where: { tenantId, jobId }, orderBy: { createdAt: 'desc' } });
+  const store: OcrStore = {
+    async createJob(job, result, event) {
+      const data = { id: randomUUID(), ...job, ...(result ? resultData(result) : {}) };
+      if (!event) return jobOf(await prisma.ocrJob.create({ data }), null);
+      const [row] = await prisma.$transaction(async (tx) => {
+        const created = await tx.ocrJob.create({ data });
+        await outboxWriter(tx, 'ocr').append(event);
+        return [created];
+      });
+      return jobOf(row, null);
+    },
+    async job(tenantId, id) {
+      const row = await prisma.ocrJob.findFirst({ where: { id, tenantId } });
+      if (!row) return null;
+      return jobOf(row, row.status === 'completed' ? await latestReview(tenantId, id) : null);
+    },
+    async progress(tenantId, id, patch) {
+      await prisma.ocrJob.updateMany({
+        where: { id, tenantId },
+        data: { ...(patch.status ? { status: patch.status } : {}), ...(patch.pagesDone !== undefined ? { pagesDone: patch.pagesDone } : {}), ...(patch.pages ? { pages: json(patch.pages) } : {}) },
+      });
+    },
+    async finish(tenantId, id, result, cache, event) {
+      const row = await prisma.$transaction(async (tx) => {
+        const updated = await tx.ocrJob.update({ where: { id }, data: resultData(result) });
+        if (updated.tenantId !== tenantId) throw new Error('job tenant mismatch');
+        if (cache && result.extractedText !== null && result.tierUsed) {
+          const entry = {
+            jobId: id, extractedText: result.extractedText, extractedFields: result.extractedFields === null ? undefined : json(result.extractedFields), tierUsed: result.tierUsed,
+            confidenceScore: result.confidenceScore ?? 0, pages: json(result.pages), pageCount: result.pageCount,
+          };
+          await tx.ocrCache.upsert({
+            where: { tenantId_documentHash: { tenantId, documentHash: updated.documentHash } },
+            create: { tenantId, documentHash: updated.documentHash, ...entry },
+            update: entry,
+          });
+        }
+        await outboxWriter(tx, 'ocr').append(event);
+        return updated;
+      });
+      return jobOf(row, null);
+    },
+    async review(tenantId, id, input, event) {
+      return prisma.$transaction(async (tx) => {
+        // Only one review wins: the status moves from review to completed exactly once.
+        const moved = await tx.ocrJob.updateMany({
+          where: { id, tenantId, status: 'review' },
+          data: {
+            status: 'completed', tierUsed: 'tier3', extractedText: input.correctedText, confidenceScore: input.confidenceAfterReview,
+            ...(input.correctedFields ? { extractedFields: json(input.correctedFields) } : {}), completedAt: new Date(),
+          },
+        });
+        if (moved.count === 0) return null;
+        const review = await tx.ocrReview.create({
+          data: {
+            id: randomUUID(), tenantId, jobId: id, reviewerId: input.reviewerId, correctedText: input.correctedText,
+            correctedFields: input.correctedFields ? json(input.correctedFields) : undefined, confidenceAfterReview: input.confidenceAfterReview,
+          },
+        });
+        const job = (await tx.ocrJob.findFirst({ where: { id, tenantId } }))!;
+        const entry = {
+          jobId: id, extractedText: job.extractedText ?? '', extractedFields: job.extractedFields === null ? undefined : json(job.extractedFields), tierUsed: 'tier3',
+          confidenceScore: input.confidenceAfterReview, pages: json(job.pages), pageCount: job.pageCount,
+        };
+        await tx.ocrCache.upsert({ where: { tenantId_documentHash: { tenantId, documentHash: job.documentHash } }, create: { tenantId, documentHash: job.documentHash, ...entry }, update: entry });
+        await outboxWriter(tx, 'ocr').append(event);
+        return jobOf(job, review);
+      });
+    },
+    async cached(tenantId, documentHash) {
+      const row = await prisma.ocrCache.findUnique({ where: { tenantId_documentHash: { tenantId, documentHash } } });
+      return row ? cacheOf(row) : null;
+    },
+    async answerFromCache(job, result, event) {
+      const [, row] = await prisma.$transaction([
+        prisma.ocrCache.update({ where: { tenantId_documentHash: { tenantId: job.tenantId, documentHash: job.documentHash } }, data: { hitCount: { increment: 1 }, lastAccessedAt: new Date() } }),
+        prisma.ocrJob.create({ data: { id: randomUUID(), ...job, ...resultData(result) } }),
+        prisma.outboxEvent.create({ data: outboxRow(event) }),
+      ]);
+      return jobOf(row, null);
+    },
+    async reviewQueue(tenantId, limit) {
+      const rows = await prisma.ocrJob.findMany({ where: { tenantId, status: 'review' }, orderBy: { createdAt: 'asc' }, take: limit });
+      return rows.map((r) => jobOf(r, null));
+    },
+    async stats(tenantId) {
+      const where = tenantId === null ? {} : { tenantId };
+      const [byStatus, byTier, agg, cache, fromCache] = await Promise.all([
+        prisma.ocrJob.groupBy({ by: ['status'], where, _count: { _all: true } }),
+        prisma.ocrJob.groupBy({ by: ['tierUsed'], where, _count: { _all: true } }),
+        prisma.ocrJob.aggregate({ where: { ...where, cacheHit: false, confidenceScore: { not: null } }, _avg: { confidenceScore: true, processingTimeMs: true } }),
+        prisma.ocrCache.aggregate({ where, _count: { _all: true }, _sum: { hitCount: true } }),
+        prisma.ocrJob.count({ where: { ...where, cacheHit: true } }),
+      ]);
+      const statuses = Object.fromEntries(byStatus.map((s) => [s.status, s._count._all]));
+      return {
+        tenantId,
+        totalJobs: byStatus.reduce((a, s) => a + s._count._all, 0),
+        byStatus: statuses,
+        tierUsage: Object.fromEntries(byTier.filter((t) => t.tierUsed !== null).map((t) => [t.tierUsed!, t._count._all])),
+        cache: { entries: cache._count._all, hits: cache._sum.hitCount ?? 0, jobsAnsweredFromCache: fromCache },
+        reviewQueue: statuses.review ?? 0,
+        averageConfidence: agg._avg.confidenceScore,
+        averageProcessingTimeMs: agg._avg.processingTimeMs,
+      };
+    },
+  };
+  return store;
+}
