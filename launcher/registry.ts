@@ -10,6 +10,7 @@ import { identityService } from '../subgraphs/identity';
 import { ledgerService } from '../subgraphs/ledger';
 import { ocrService } from '../subgraphs/ocr';
 import { packsRegistryService } from '../subgraphs/packs-registry';
+import { ragService } from '../subgraphs/rag';
 import { rulePackRegistryService } from '../subgraphs/rulepack-registry';
 import { schemaRegistryService } from '../subgraphs/schema-registry';
 import { validationService } from '../subgraphs/validation';
@@ -17,7 +18,7 @@ import { workflowService } from '../subgraphs/workflow';
 
 export const SERVICES: readonly ServiceDefinition[] = [
   identityService, ledgerService, schemaRegistryService, rulePackRegistryService, packsRegistryService, validationService, aiBrokerService,
-  workflowService, ocrService, gatewayService,
+  workflowService, ocrService, ragService, gatewayService,
 ];
 
 /**
@@ -26,7 +27,6 @@ export const SERVICES: readonly ServiceDefinition[] = [
  * into SERVICES, with its own manifest, when it is built.
  */
 export const PLANNED_SERVICES: readonly ServiceManifest[] = [
-  { name: 'rag', version: '0.1.0', port: 8138 },
 ];
 
 /** Everything the platform knows of, built or planned. */

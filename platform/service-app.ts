@@ -21,7 +21,7 @@ export interface SubgraphSpec<TContext extends BaseContext> {
   /** The per-request context: the verified caller plus whatever the resolvers need (loaders). */
   context(caller: Caller, request: FastifyRequest): TContext | Promise<TContext>;
   /** Accept GraphQL multipart uploads with these limits (platform/graphql/subgraph-server.ts). */
-  uploads?: { maxFileSize: number; maxFiles: number };
+  uploads?: { maxFileSize: number; maxFiles?: number };
 }
 
 export interface ServiceAppSpec<TContext extends BaseContext> {
@@ -36,6 +36,8 @@ export interface ServiceAppSpec<TContext extends BaseContext> {
   readiness?: Record<string, () => Promise<boolean>>;
   /** Details the service adds to /health. */
   health?: () => Promise<Record<string, unknown>>;
+  /** Fields added to a ready /readyz answer. */
+  readinessDetails?: () => Promise<Record<string, unknown>>;
 }
 
 export interface ServiceApp {
@@ -56,7 +58,7 @@ export async function buildServiceApp<TContext extends BaseContext>(
     version: manifest.version,
     description: spec.description,
     config: deps.config,
-    health: { readiness, details: spec.health },
+    health: { readiness, details: spec.health, readinessDetails: spec.readinessDetails },
   });
   await app.register(async (routes) => {
     routes.addHook('onRequest', authenticationHook(spec.tokens, spec.restAuth));

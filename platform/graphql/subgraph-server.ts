@@ -22,7 +22,7 @@ export interface SubgraphOptions<TContext extends BaseContext> {
    * such a request must carry `apollo-require-preflight` or `x-apollo-operation-name`, as
    * Apollo's CSRF prevention asks of every non-JSON request.
    */
-  uploads?: { maxFileSize: number; maxFiles: number };
+  uploads?: { maxFileSize: number; maxFiles?: number };
 }
 
 export async function mountSubgraph<TContext extends BaseContext>(app: FastifyInstance, options: SubgraphOptions<TContext>): Promise<ApolloServer<TContext>> {
@@ -46,7 +46,6 @@ export async function mountSubgraph<TContext extends BaseContext>(app: FastifyIn
   app.addHook('onClose', async () => server.stop());
 
   const uploads = options.uploads;
-  if (uploads) app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
   const handler = async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
     const headers = new HeaderMap();
     for (const [key, value] of Object.entries(request.headers)) {
@@ -59,7 +58,7 @@ export async function mountSubgraph<TContext extends BaseContext>(app: FastifyIn
       }
       const { processRequest } = await import('graphql-upload-ts');
       try {
-        body = await processRequest(request.raw, reply.raw, uploads);
+        body = await processRequest(request.raw, reply.raw, { maxFileSize: uploads.maxFileSize, maxFiles: uploads.maxFiles ?? 1 });
       } catch (err) {
         const status = (err as { status?: number }).status ?? 400;
         return reply.code(status).send({ errors: [{ message: (err as Error).message, extensions: { code: status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST' } }] });
@@ -84,6 +83,14 @@ export async function mountSubgraph<TContext extends BaseContext>(app: FastifyIn
     const { Readable } = await import('node:stream');
     return reply.send(Readable.from(response.body.asyncIterator));
   };
-  app.route({ method: ['GET', 'POST'], url: '/graphql', schema: { hide: true }, handler });
+  if (uploads) {
+    // Its own scope: the multipart parser here leaves the service's REST routes alone.
+    await app.register(async (scope) => {
+      scope.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
+      scope.route({ method: ['GET', 'POST'], url: '/graphql', schema: { hide: true }, handler });
+    });
+  } else {
+    app.route({ method: ['GET', 'POST'], url: '/graphql', schema: { hide: true }, handler });
+  }
   return server;
 }

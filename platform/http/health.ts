@@ -7,6 +7,8 @@ export interface HealthOptions {
   readiness: Record<string, () => Promise<boolean>>;
   /** What a service adds to /health (e.g. OCR: its engine and vision model), merged into the answer. */
   details?: () => Promise<Record<string, unknown>>;
+  /** Fields a service adds to a ready /readyz answer (the retrieval service's counts and model). */
+  readinessDetails?: () => Promise<Record<string, unknown>>;
 }
 
 export function registerHealthRoutes(app: FastifyInstance, options: HealthOptions & { service: string; version: string }): void {
@@ -20,6 +22,7 @@ export function registerHealthRoutes(app: FastifyInstance, options: HealthOption
     const results = await Promise.all(names.map((n) => options.readiness[n]!().catch(() => false)));
     const checks = Object.fromEntries(names.map((n, i) => [n, results[i] ? 'ok' : 'unavailable']));
     const ready = results.every(Boolean);
-    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks });
+    const details = options.readinessDetails && ready ? await options.readinessDetails().catch(() => ({})) : {};
+    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks, ...details });
   });
 }

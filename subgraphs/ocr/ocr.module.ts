@@ -1,8 +1,11 @@
 // Wires the OCR service from its dependencies: the store, the tesseract pool (created once),
 // the vision reader (tier 2, when configured), the PDF reader, the tenant rule with operator
-// audit, and the retrieval client (when RAG_SERVICE_URL is set).
+// audit, and the retrieval client (RAG_SERVICE_URL as spec 02 names it, else RAG_URL / port 8138,
+// as the AI broker finds it).
 import { operatorAccessData, OPERATOR_ACCESS_EVENT, TenantAccess } from '../../platform/auth/tenant-access';
 import { RetrievalClient } from '../../platform/clients/retrieval.client';
+import { readUrl } from '../../platform/config/env';
+import { serviceUrl } from '../../platform/config/platform.config';
 import type { Database } from '../../platform/db/database';
 import { auditEvent, outboxWriter } from '../../platform/outbox/outbox.writer';
 import type { Env } from '../../platform/service';
@@ -33,14 +36,14 @@ export function createOcrModule(deps: { db: Database; env: Env; onProgress?: Pro
   const workers = env.OCR_WORKERS ? Number(env.OCR_WORKERS) : undefined;
   const engine = new TesseractPool(workers);
   const decoder = new DocumentDecoder();
-  const ragUrl = env.OCR_RAG_URL ?? env.RAG_SERVICE_URL;
+  const ragUrl = readUrl(env, 'RAG_SERVICE_URL', ['http:', 'https:']) ?? serviceUrl(env, { name: 'rag', port: 8138 });
   const ocr = new OcrService({
     store: prismaOcrStore(db.prisma),
     engine,
     vision: visionReaderFrom(env),
     decoder,
     access,
-    retrieval: ragUrl ? new RetrievalClient(ragUrl) : null,
+    retrieval: new RetrievalClient(ragUrl),
     limits: ocrLimits(env),
     onProgress: deps.onProgress,
   });

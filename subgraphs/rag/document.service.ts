@@ -1,0 +1,249 @@
+// Ingestion and the document lifecycle: an upload or a text becomes a document at a level of the
+// hierarchy, its text chunked (headings kept) and embedded, stored with its `rag_ingest` audit
+// event in one transaction; the same text in the same place is not indexed twice (content_hash);
+// POST /v1/rag/ingest runs as a job whose progress is stored and published; listing, soft delete
+// (the row kept for audit, its chunks never searched again, cache entries drawing on it removed).
+import { createHash } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import type { Caller } from '../../platform/auth/caller';
+import type { TenantAccess } from '../../platform/auth/tenant-access';
+import { InputError, NotFoundError, type InputIssue } from '../../platform/errors/domain-errors';
+import { isUuid } from '../../platform/ids';
+import { auditEvent } from '../../platform/outbox/outbox.writer';
+import { unstorableText } from '../../platform/text';
+import type { Embedder } from './embedding/embedder';
+import type { DocumentStore } from './document.store';
+import type { IngestJobStore } from './ingest-job.store';
+import { chunkText } from './ingestion/chunker';
+import type { DocumentReader } from './ingestion/document-reader';
+import type { QueryCacheStore } from './query-cache.store';
+import type { RagConfig } from './rag.config';
+import type { AccessLevel, IngestJob, Level, RagDocument, Scope } from './rag.types';
+import { normaliseScope, parseAccessLevel, parseLevel, placementIssues, readableAccessLevels, scopeIssues } from './scope.rules';
+
+export const RAG_INGEST_EVENT = 'rag_ingest';
+export const RAG_DELETE_EVENT = 'rag_delete';
+const MAX_TITLE = 500;
+const MAX_TEXT_CHARS = 5_000_000;
+
+export interface DocumentFields {
+  title?: unknown;
+  level?: unknown;
+  suiteId?: unknown;
+  moduleId?: unknown;
+  entityId?: unknown;
+  description?: unknown;
+  accessLevel?: unknown;
+  metadata?: unknown;
+}
+
+interface Placement extends Scope {
+  title: string;
+  level: Level;
+  description: string | null;
+  accessLevel: AccessLevel;
+  metadata: Record<string, unknown>;
+}
+
+export function hierarchyPath(level: Level, s: Scope): string {
+  const parts = ['platform'];
+  if (s.suiteId && level !== 'platform') parts.push(`suite:${s.suiteId}`);
+  if (s.moduleId && (level === 'module' || level === 'entity')) parts.push(`module:${s.moduleId}`);
+  if (s.entityId && level === 'entity') parts.push(`entity:${s.entityId}`);
+  return parts.join('/');
+}
+
+export interface ProgressEvent {
+  tenantId: string;
+  job: IngestJob;
+}
+
+export class DocumentService {
+  /** Ingestion progress, for the GraphQL subscription (this process's jobs). */
+  readonly progress = new EventEmitter();
+
+  constructor(private readonly deps: {
+    config: RagConfig; embedder: Embedder; documents: DocumentStore; jobs: IngestJobStore; cache: QueryCacheStore; reader: DocumentReader; access: TenantAccess;
+  }) {
+    this.progress.setMaxListeners(0);
+  }
+
+  tenant(caller: Caller, action: string): Promise<string> {
+    return this.deps.access.resolve(caller, undefined, ['header', 'x-tenant-id'], action);
+  }
+
+  /** Title, level, scope ids and access level checked together: every problem named at once. */
+  placement(f: DocumentFields): Placement {
+    const issues: InputIssue[] = [];
+    const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+    const title = str(f.title);
+    if (!title) issues.push({ loc: ['title'], msg: 'Field required', type: 'missing' });
+    else if (title.length > MAX_TITLE || unstorableText(title)) issues.push({ loc: ['title'], msg: `Should be 1-${MAX_TITLE} characters of text`, type: 'value_error' });
+    let level: Level = 'platform';
+    try {
+      level = f.level === undefined || f.level === null || f.level === '' ? 'platform' : parseLevel(f.level);
+    } catch (err) {
+      issues.push(...(err as InputError).issues);
+    }
+    let accessLevel: AccessLevel = 'internal';
+    try {
+      accessLevel = parseAccessLevel(f.accessLevel);
+    } catch (err) {
+      issues.push(...(err as InputError).issues);
+    }
+    const raw = { suiteId: str(f.suiteId), moduleId: str(f.moduleId), entityId: str(f.entityId) };
+    issues.push(...scopeIssues(raw));
+    const scope = normaliseScope(raw);
+    if (!issues.some((i) => i.loc[0] === 'level')) issues.push(...placementIssues(level, scope));
+    const description = str(f.description) ?? null;
+    if (description && unstorableText(description)) issues.push({ loc: ['description'], msg: 'Should be text', type: 'value_error' });
+    if (f.metadata !== undefined && (typeof f.metadata !== 'object' || f.metadata === null || Array.isArray(f.metadata))) issues.push({ loc: ['metadata'], msg: 'Input should be an object', type: 'dict_type' });
+    if (issues.length > 0) throw new InputError(issues);
+    // Ids of levels narrower than the document's own do not place it.
+    const placed: Scope = { suiteId: scope.suiteId };
+    if (level === 'module' || level === 'entity') placed.moduleId = scope.moduleId;
+    if (level === 'entity') placed.entityId = scope.entityId;
+    return { title: title!, level, description, accessLevel, metadata: (f.metadata as Record<string, unknown>) ?? {}, ...normaliseScope(level === 'platform' ? {} : placed) };
+  }
+
+  /** POST /documents/upload: read the file (OCR when scanned), index it, answer the document. */
+  async upload(caller: Caller, file: { bytes: Buffer; filename: string; mimeType?: string } | undefined, fields: DocumentFields, forward: { token?: string }): Promise<{ document: RagDocument; duplicate: boolean }> {
+    const tenantId = await this.tenant(caller, 'upload a document');
+    const placement = this.placement(fields);
+    if (!file) throw InputError.of(['file'], 'Field required', 'missing');
+    const read = await this.deps.reader.read({ token: forward.token, tenantId, correlationId: caller.correlationId }, file);
+    return this.index(caller, tenantId, placement, { text: read.text, sourceType: read.sourceType, fileSize: file.bytes.length, metadata: { filename: file.filename, extraction: read.extraction, ...(read.ocrJobId ? { ocr_job_id: read.ocrJobId } : {}), ...(read.pages ? { pages: read.pages } : {}) } });
+  }
+
+  /** POST /v1/rag/ingest: checks now, the work as a job (GET /v1/rag/progress/{job_id}). */
+  async startIngest(caller: Caller, body: DocumentFields & { content?: unknown; source?: unknown }): Promise<IngestJob> {
+    const tenantId = await this.tenant(caller, 'ingest a document');
+    const placement = this.placement(body);
+    if (typeof body.content !== 'string' || body.content.trim() === '') throw InputError.of(['content'], 'Field required: the document\'s text', 'missing');
+    if (body.content.length > MAX_TEXT_CHARS) throw InputError.of(['content'], `String should have at most ${MAX_TEXT_CHARS} characters`, 'string_too_long');
+    if (unstorableText(body.content)) throw InputError.of(['content'], 'Should be text (no NUL characters or lone surrogates)');
+    const text = body.content;
+    const source = typeof body.source === 'string' ? body.source.slice(0, 2000) : undefined;
+    const job = await this.deps.jobs.create(tenantId);
+    // The job runs after the answer; its state is in the database, so any copy can report it.
+    setImmediate(() => void this.runJob(caller, tenantId, job.id, placement, text, source));
+    return job;
+  }
+
+  private async report(tenantId: string, jobId: string, p: Parameters<IngestJobStore['update']>[2]): Promise<void> {
+    await this.deps.jobs.update(tenantId, jobId, p);
+    const job = await this.deps.jobs.get(tenantId, jobId);
+    if (job) this.progress.emit('progress', { tenantId, job } satisfies ProgressEvent);
+  }
+
+  private async runJob(caller: Caller, tenantId: string, jobId: string, placement: Placement, text: string, source: string | undefined): Promise<void> {
+    try {
+      await this.report(tenantId, jobId, { status: 'processing', percent: 10, stage: 'chunking' });
+      const { document } = await this.index(caller, tenantId, placement, {
+        text, sourceType: 'text/plain', fileSize: Buffer.byteLength(text), metadata: { ...placement.metadata, ...(source ? { source } : {}) },
+      }, (percent, stage) => this.report(tenantId, jobId, { status: 'processing', percent, stage }));
+      await this.report(tenantId, jobId, { status: 'completed', percent: 100, stage: 'completed', documentId: document.id });
+    } catch (err) {
+      const message = err instanceof InputError ? err.message : 'indexing failed';
+      await this.report(tenantId, jobId, { status: 'failed', percent: 100, stage: 'failed', error: message }).catch(() => {});
+    }
+  }
+
+  async job(caller: Caller, jobId: string): Promise<IngestJob> {
+    const tenantId = await this.tenant(caller, 'read ingestion progress');
+    const job = isUuid(jobId) ? await this.deps.jobs.get(tenantId, jobId) : null;
+    if (!job) throw new NotFoundError('Ingestion job not found');
+    return job;
+  }
+
+  private async index(
+    caller: Caller, tenantId: string, placement: Placement, content: { text: string; sourceType: string; fileSize: number; metadata: Record<string, unknown> },
+    progress: (percent: number, stage: string) => Promise<void> = async () => {},
+  ): Promise<{ document: RagDocument; duplicate: boolean }> {
+    const text = content.text.replace(/\r\n/g, '\n').replace(/\u0000/g, '');
+    if (text.trim() === '') throw InputError.of(['file'], 'The document has no text to index');
+    const contentHash = createHash('sha256').update(text).digest('hex');
+    const place = { level: placement.level, suiteId: placement.suiteId ?? null, moduleId: placement.moduleId ?? null, entityId: placement.entityId ?? null };
+    const existing = await this.deps.documents.findDuplicate(tenantId, { ...place, contentHash });
+    if (existing) return { document: existing, duplicate: true };
+    // Within a document, a repeated passage (boilerplate) is indexed once.
+    const seen = new Set<string>();
+    const chunks = chunkText(text, this.deps.config.chunkSize, this.deps.config.chunkOverlap)
+      .filter((c) => !seen.has(c.contentHash) && seen.add(c.contentHash))
+      .map((c, ord) => ({ ...c, ord }));
+    await progress(30, 'embedding');
+    const embeddings: number[][] = [];
+    for (let i = 0; i < chunks.length; i += 64) {
+      embeddings.push(...(await this.deps.embedder.embed(chunks.slice(i, i + 64).map((c) => (c.heading ? `${c.heading}\n${c.content}` : c.content)))));
+      await progress(30 + Math.round((60 * Math.min(chunks.length, i + 64)) / chunks.length), 'embedding');
+    }
+    const path = hierarchyPath(placement.level, placement);
+    const document = await this.deps.documents.insert(
+      { tenantId, ...place, title: placement.title, description: placement.description, sourceType: content.sourceType, fileSize: content.fileSize, accessLevel: placement.accessLevel,
+        metadata: content.metadata, contentHash, createdBy: caller.auth?.username ?? null },
+      chunks, embeddings,
+      (documentId) => auditEvent(caller, {
+        tenantId, type: RAG_INGEST_EVENT, actor: caller.auth?.username ?? null,
+        data: { document_id: documentId, title: placement.title, chunks_created: chunks.length, hierarchy_path: path, level: placement.level, source_type: content.sourceType, content_hash: contentHash },
+        description: `Document indexed at ${path}`,
+      }),
+    );
+    // Answers cached for a scope this document reaches may now be incomplete.
+    await this.deps.cache.invalidateFor(tenantId, placement.level, placement);
+    return { document, duplicate: false };
+  }
+
+  async list(caller: Caller, q: { level?: unknown; suiteId?: unknown; moduleId?: unknown; limit?: unknown; offset?: unknown }): Promise<{ items: RagDocument[]; total: number; limit: number; offset: number }> {
+    const tenantId = await this.tenant(caller, 'list documents');
+    const issues: InputIssue[] = [];
+    let level: Level | undefined;
+    if (q.level !== undefined && q.level !== '') {
+      try {
+        level = parseLevel(q.level);
+      } catch (err) {
+        issues.push(...(err as InputError).issues);
+      }
+    }
+    issues.push(...scopeIssues({ suiteId: q.suiteId, moduleId: q.moduleId }));
+    const int = (v: unknown, name: string, fallback: number, min: number, max: number) => {
+      if (v === undefined || v === null || v === '') return fallback;
+      const n = typeof v === 'number' ? v : Number(v);
+      if (!Number.isInteger(n) || n < min || n > max) {
+        issues.push({ loc: [name], msg: `Input should be an integer from ${min} to ${max}`, type: 'value_error' });
+        return fallback;
+      }
+      return n;
+    };
+    const limit = int(q.limit, 'limit', 50, 1, 500);
+    const offset = int(q.offset, 'offset', 0, 0, 1_000_000);
+    if (issues.length > 0) throw new InputError(issues);
+    const page = await this.deps.documents.list(tenantId, {
+      level, suiteId: (q.suiteId as string | undefined) || undefined, moduleId: (q.moduleId as string | undefined) || undefined, accessLevels: readableAccessLevels(caller), limit, offset,
+    });
+    return { ...page, limit, offset };
+  }
+
+  async get(caller: Caller, id: string): Promise<RagDocument> {
+    const tenantId = await this.tenant(caller, 'read a document');
+    const doc = isUuid(id) ? await this.deps.documents.get(tenantId, id) : null;
+    if (!doc || doc.status !== 'active' || !readableAccessLevels(caller).includes(doc.accessLevel)) throw new NotFoundError('Document not found');
+    return doc;
+  }
+
+  /** Soft delete: 404 for another tenant's id, an unknown id, or one already deleted. */
+  async delete(caller: Caller, id: string): Promise<RagDocument> {
+    const tenantId = await this.tenant(caller, 'delete a document');
+    const doc = await this.get(caller, id);
+    const done = await this.deps.documents.softDelete(tenantId, id, auditEvent(caller, {
+      tenantId, type: RAG_DELETE_EVENT, actor: caller.auth?.username ?? null,
+      data: { document_id: id, title: doc.title, level: doc.level, hierarchy_path: hierarchyPath(doc.level, { suiteId: doc.suiteId ?? undefined, moduleId: doc.moduleId ?? undefined, entityId: doc.entityId ?? undefined }) },
+      description: 'Document soft-deleted',
+    }));
+    if (!done) throw new NotFoundError('Document not found');
+    return { ...doc, status: 'deleted' };
+  }
+
+  counts(): Promise<{ documents: number; chunks: number }> {
+    return this.deps.documents.counts();
+  }
+}

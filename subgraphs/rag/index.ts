@@ -1,0 +1,40 @@
+// The knowledge retrieval service (spec 02, port 8138): REST routes (rest-compat/rag, both route
+// sets) and the rag subgraph at /graphql (ingestion progress over graphql-ws) over one domain:
+// hierarchical documents, cascading vector and hybrid search on pgvector, answers through the AI
+// broker with a semantic cache, conversations, audit through the outbox. docs/rag.md.
+import { AccessTokens } from '../../platform/auth/jwt';
+import { defineService, type ServiceDefinition } from '../../platform/service';
+import { buildServiceApp } from '../../platform/service-app';
+import { registerRagRoutes } from '../../rest-compat/rag';
+import { createEmbedder } from './embedding/embedder.factory';
+import { ragContext, serveRagSubscriptions } from './graphql.context';
+import { loadRagConfig } from './rag.config';
+import { createRagModule } from './rag.module';
+import { resolvers } from './resolvers';
+
+export const ragService: ServiceDefinition = defineService({
+  name: 'rag',
+  version: '0.1.0',
+  port: 8138,
+  subgraph: 'subgraphs/rag/schema.graphql',
+  producesAudit: true,
+  async build(deps) {
+    const { config: platform, db, env, registry, logger } = deps;
+    const config = loadRagConfig(env, registry, { requireAuth: platform.auth.requireAuth });
+    const embedder = await createEmbedder(config.embedding, (msg) => logger.warn(msg));
+    const rag = createRagModule({ db, config, embedder });
+    const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
+    const { app, schema } = await buildServiceApp(ragService, deps, {
+      title: 'Knowledge retrieval',
+      description: 'Documents in a four-level hierarchy (platform, suite, module, entity), cascading semantic and hybrid search on pgvector, '
+        + 'answers through the AI broker with a semantic cache, conversations, tenant isolation, soft delete (spec 02).',
+      tokens,
+      restAuth: config.requireAuth ? 'required' : 'optional',
+      rest: (routes) => registerRagRoutes(routes, { ...rag, version: ragService.version, maxUploadBytes: config.maxUploadBytes }),
+      subgraph: { resolvers, context: (caller, request) => ({ ...ragContext(caller, request, rag), maxUploadBytes: config.maxUploadBytes }), uploads: { maxFileSize: config.maxUploadBytes } },
+      readinessDetails: async () => ({ database: 'ok', ...(await rag.documents.counts()), embedding_model: embedder.name }),
+    });
+    serveRagSubscriptions({ app, schema: schema!, tokens, requireAuth: config.requireAuth, rag });
+    return { app };
+  },
+});

@@ -1,0 +1,39 @@
+// Wires the retrieval service: the embedder (EMBEDDING_MODEL), the stores over the platform's
+// database, the OCR and AI broker clients, and the three domain services.
+import { operatorAccessData, OPERATOR_ACCESS_EVENT, TenantAccess } from '../../platform/auth/tenant-access';
+import { AiBrokerClient } from '../../platform/clients/ai-broker.client';
+import { OcrClient } from '../../platform/clients/ocr.client';
+import type { Database } from '../../platform/db/database';
+import { auditEvent } from '../../platform/outbox/outbox.writer';
+import { AnswerService } from './answer.service';
+import { createChunkSearchStore } from './chunk-search.store';
+import { createConversationStore } from './conversation.store';
+import { DocumentService } from './document.service';
+import { appendAudit, createDocumentStore } from './document.store';
+import type { Embedder } from './embedding/embedder';
+import { createIngestJobStore } from './ingest-job.store';
+import { DocumentReader } from './ingestion/document-reader';
+import { createQueryCacheStore } from './query-cache.store';
+import type { RagConfig } from './rag.config';
+import { RetrievalService } from './retrieval.service';
+
+export interface RagModule {
+  documents: DocumentService;
+  retrieval: RetrievalService;
+  answers: AnswerService;
+}
+
+export function createRagModule(deps: { db: Database; config: RagConfig; embedder: Embedder; broker?: Pick<AiBrokerClient, 'inference'>; ocr?: Pick<OcrClient, 'extract'> }): RagModule {
+  const { db, config, embedder } = deps;
+  const cache = createQueryCacheStore(db.sql);
+  const access = new TenantAccess((a) => appendAudit(db.sql, auditEvent(a, { tenantId: a.tenantId, type: OPERATOR_ACCESS_EVENT, actor: a.operator, data: operatorAccessData(a) })));
+  const retrieval = new RetrievalService({ config, embedder, search: createChunkSearchStore(db.sql, { exactSearchMaxRows: config.exactSearchMaxRows, efSearch: config.efSearch }) });
+  const documents = new DocumentService({
+    config, embedder, documents: createDocumentStore(db.sql), jobs: createIngestJobStore(db.sql), cache, access,
+    reader: new DocumentReader(deps.ocr ?? new OcrClient(config.ocrUrl), config.maxUploadBytes),
+  });
+  const answers = new AnswerService({
+    config, sql: db.sql, retrieval, documents, cache, conversations: createConversationStore(db.sql), broker: deps.broker ?? new AiBrokerClient(config.aiBrokerUrl),
+  });
+  return { documents, retrieval, answers };
+}

@@ -1,0 +1,107 @@
+// The rag subgraph's resolvers: thin adapters over the same services as REST. Input problems are
+// BAD_USER_INPUT with extensions.field in GraphQL names (topK, suiteId...), as the domain names them.
+import { GraphQLUpload, type FileUpload } from 'graphql-upload-ts';
+import { InputError, NotFoundError, PayloadTooLargeError } from '../../platform/errors/domain-errors';
+import { JSONScalar } from '../../platform/graphql/json-scalar';
+import type { RagGraphQLContext as Ctx } from './graphql.context';
+import type { Conversation, IngestJob, RagDocument, RetrievedChunk } from './rag.types';
+
+type Opt<T> = T | null | undefined;
+const opt = <T>(v: Opt<T>): T | undefined => (v === null ? undefined : v);
+const MAX_UPLOAD_BYTES_FALLBACK = 20 * 1024 * 1024;
+
+function documentNode(d: RagDocument) {
+  return { ...d, metadata: d.docMetadata, createdAt: d.createdAt.toISOString(), updatedAt: d.updatedAt.toISOString() };
+}
+
+function chunkNode(c: RetrievedChunk) {
+  return { content: c.content, documentTitle: c.documentTitle, heading: c.heading, score: c.score, level: c.level, documentId: c.documentId };
+}
+
+function conversationNode(c: Conversation) {
+  return {
+    id: c.id, suiteId: c.context.suiteId ?? null, moduleId: c.context.moduleId ?? null, entityId: c.context.entityId ?? null, status: c.status,
+    messages: c.messages.map((m) => ({ ...m, createdAt: m.createdAt.toISOString() })), createdAt: c.createdAt.toISOString(), updatedAt: c.updatedAt.toISOString(),
+  };
+}
+
+const jobNode = (j: IngestJob) => ({ jobId: j.id, status: j.status, percent: j.percent, stage: j.stage, documentId: j.documentId, error: j.error });
+
+async function orNull<T>(work: Promise<T>): Promise<T | null> {
+  try {
+    return await work;
+  } catch (err) {
+    if (err instanceof NotFoundError) return null;
+    throw err;
+  }
+}
+
+async function readUpload(upload: Promise<FileUpload>, maxBytes: number): Promise<{ bytes: Buffer; filename: string; mimeType: string }> {
+  const file = await upload;
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const piece of file.createReadStream()) {
+    size += (piece as Buffer).length;
+    if (size > maxBytes) throw new PayloadTooLargeError(`The file is larger than ${maxBytes} bytes`);
+    parts.push(piece as Buffer);
+  }
+  return { bytes: Buffer.concat(parts), filename: file.filename, mimeType: file.mimetype };
+}
+
+interface ScopeArgs { suiteId?: Opt<string>; moduleId?: Opt<string>; entityId?: Opt<string> }
+const scope = (a: ScopeArgs) => ({ suiteId: opt(a.suiteId), moduleId: opt(a.moduleId), entityId: opt(a.entityId) });
+
+export const resolvers = {
+  JSON: JSONScalar,
+  Upload: GraphQLUpload,
+  Document: {
+    __resolveReference: (ref: { id: string }, ctx: Ctx) => orNull(ctx.documents.get(ctx.caller, ref.id).then(documentNode)),
+  },
+  Chunk: {
+    document: (c: { documentId: string }, _: unknown, ctx: Ctx) => ctx.documents.get(ctx.caller, c.documentId).then(documentNode),
+  },
+  IngestJob: {
+    document: (j: { documentId: string | null }, _: unknown, ctx: Ctx) => (j.documentId ? orNull(ctx.documents.get(ctx.caller, j.documentId).then(documentNode)) : null),
+  },
+  Query: {
+    search: async (_: unknown, a: ScopeArgs & { query: string; topK?: Opt<number>; useHybrid?: Opt<boolean> }, ctx: Ctx) => {
+      const tenantId = await ctx.documents.tenant(ctx.caller, 'search documents');
+      const parsed = ctx.retrieval.parse({ query: a.query, ...scope(a), topK: opt(a.topK), useHybrid: opt(a.useHybrid) }, { useHybrid: true });
+      const r = await ctx.retrieval.retrieve(ctx.caller, tenantId, parsed);
+      return { query: r.query, chunks: r.chunks.map(chunkNode), retrievalTimeMs: r.retrievalTimeMs, hierarchyLevels: r.levels };
+    },
+    documents: async (_: unknown, a: { level?: Opt<string>; suiteId?: Opt<string>; moduleId?: Opt<string>; limit?: Opt<number>; offset?: Opt<number> }, ctx: Ctx) => {
+      const page = await ctx.documents.list(ctx.caller, { level: opt(a.level), suiteId: opt(a.suiteId), moduleId: opt(a.moduleId), limit: opt(a.limit), offset: opt(a.offset) });
+      return { ...page, items: page.items.map(documentNode) };
+    },
+    document: (_: unknown, a: { id: string }, ctx: Ctx) => orNull(ctx.documents.get(ctx.caller, a.id).then(documentNode)),
+    conversation: (_: unknown, a: { id: string }, ctx: Ctx) => orNull(ctx.answers.conversation(ctx.caller, a.id).then(conversationNode)),
+    ingestJob: (_: unknown, a: { jobId: string }, ctx: Ctx) => orNull(ctx.documents.job(ctx.caller, a.jobId).then(jobNode)),
+  },
+  Mutation: {
+    uploadDocument: async (_: unknown, a: ScopeArgs & { file: Promise<FileUpload>; title: string; level?: Opt<string>; description?: Opt<string>; accessLevel?: Opt<string> }, ctx: Ctx) => {
+      const file = await readUpload(a.file, ctx.maxUploadBytes ?? MAX_UPLOAD_BYTES_FALLBACK);
+      const r = await ctx.documents.upload(ctx.caller, file, { title: a.title, level: opt(a.level), ...scope(a), description: opt(a.description), accessLevel: opt(a.accessLevel) }, ctx.forward);
+      return { document: documentNode(r.document), duplicate: r.duplicate };
+    },
+    ingestDocument: async (_: unknown, a: ScopeArgs & { title: string; content: string; level?: Opt<string>; description?: Opt<string>; accessLevel?: Opt<string> }, ctx: Ctx) =>
+      jobNode(await ctx.documents.startIngest(ctx.caller, { title: a.title, content: a.content, level: opt(a.level), ...scope(a), description: opt(a.description), accessLevel: opt(a.accessLevel) })),
+    deleteDocument: async (_: unknown, a: { id: string }, ctx: Ctx) => documentNode(await ctx.documents.delete(ctx.caller, a.id)),
+    ask: async (_: unknown, a: ScopeArgs & { query: string; topK?: Opt<number>; useCache?: Opt<boolean>; useHybrid?: Opt<boolean>; maxTokens?: Opt<number>; conversationId?: Opt<string> }, ctx: Ctx) =>
+      ctx.answers.query(ctx.caller, { query: a.query, ...scope(a), topK: opt(a.topK), useCache: opt(a.useCache), useHybrid: opt(a.useHybrid), maxTokens: opt(a.maxTokens), conversationId: opt(a.conversationId) }, ctx.forward),
+    startConversation: async (_: unknown, a: ScopeArgs, ctx: Ctx) => conversationNode(await ctx.answers.startConversation(ctx.caller, scope(a))),
+    endConversation: async (_: unknown, a: { id: string }, ctx: Ctx) => {
+      await ctx.answers.endConversation(ctx.caller, a.id);
+      return true;
+    },
+  },
+  Subscription: {
+    ingestionProgress: {
+      subscribe: (_: unknown, a: { jobId: string }, ctx: Ctx) => {
+        if (!ctx.subscribeProgress) throw InputError.of(['subscription'], 'Subscriptions are served over graphql-ws on /graphql');
+        return ctx.subscribeProgress(a.jobId);
+      },
+      resolve: (j: IngestJob) => jobNode(j),
+    },
+  },
+};
