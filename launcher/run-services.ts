@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { ConfigError } from '../platform/config/env';
 import { loadPlatformConfig, servicePort, type PlatformConfig } from '../platform/config/platform.config';
 import { openDatabase, type Database } from '../platform/db/database';
+import { noDatabase } from '../platform/db/no-database';
 import { processBus } from '../platform/events/service-bus';
 import { createLogger, type Logger } from '../platform/logging/logger';
 import type { BuiltService, Env, ServiceDefinition, ServiceManifest } from '../platform/service';
@@ -46,8 +47,10 @@ export async function runServices(definitions: readonly ServiceDefinition[], opt
   if (config.auth.jwtSecretGenerated) {
     logger.warn('JWT_SECRET_KEY is not set: a secret was generated for this process, so tokens will not verify after a restart or in other processes');
   }
-  const db = await openDatabase(config.database);
-  logger.info({ database: db.description }, 'database ready (migrations applied)');
+  // A process of services that declare `usesDatabase: false` (a gateway alone) opens none.
+  const needsDatabase = definitions.some((d) => d.usesDatabase !== false);
+  const db = needsDatabase ? await openDatabase(config.database) : noDatabase();
+  if (needsDatabase) logger.info({ database: db.description }, 'database ready (migrations applied)');
 
   // One bus for every service of this process, so they hear each other (on PGlite it is in memory).
   const bus = await processBus({ config, db, logger });
@@ -88,13 +91,18 @@ export async function runServices(definitions: readonly ServiceDefinition[], opt
       await bus.close().catch((err) => logger.error({ err }, 'event bus close failed'));
       await db.close();
       clearTimeout(force);
-      logger.info('stopped');
+      logger.info({ reason }, 'stopped');
     })();
     return stopping;
   };
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      running.shutdown(signal).then(() => process.exit(0), () => process.exit(1));
+    // `on`, not `once`: a library's exit hook (signal-exit) re-raises the signal when it finds no
+    // other listener left, which killed the process mid-drain before it could log 'stopped'.
+    // A second signal joins the shutdown already under way.
+    process.on(signal, () => {
+      // The log is written asynchronously: flush it, or process.exit drops the 'stopped' line.
+      const exit = (code: number) => () => logger.flush(() => process.exit(code));
+      running.shutdown(signal).then(exit(0), exit(1));
     });
   }
   return running;

@@ -12,7 +12,7 @@ async function main(): Promise<void> {
     console.error(`usage: npm run service -- <${SERVICES.map((s) => s.name).join('|')}>`);
     process.exit(2);
   }
-  if (!process.env.DATABASE_URL && !process.env.POSTGRES_URL && definition.name !== 'gateway' && !process.env.PGLITE_DIR) {
+  if (!process.env.DATABASE_URL && !process.env.POSTGRES_URL && definition.usesDatabase !== false && !process.env.PGLITE_DIR) {
     console.error('One service per process shares state through PostgreSQL: set DATABASE_URL (or PGLITE_DIR to give this process its own embedded database).');
     process.exit(78);
   }

@@ -1,6 +1,7 @@
 // The gateway service on :8080: one Fastify app serving the federated GraphQL router
 // (POST/GET /graphql, graphql-ws on the same path) and the REST gateway (/api/v1/..., /health).
 import cors from '@fastify/cors';
+import { redisKeyPrefix } from '../platform/config/platform.config';
 import { createServiceApp } from '../platform/http/service-app';
 import { defineService, type BuiltService } from '../platform/service';
 import { createTokenVerifier } from './auth/token-verifier';
@@ -50,8 +51,8 @@ export const gatewayService = defineService({
       identityUrl: config.backends.identity ?? '',
       cache: config.tokenCache,
     });
-    const limiter = createRateLimiter(config.rateLimit, platform.redisUrl);
-    const ipLimiter = createClientIpLimiter(config.ipRateLimit, platform.redisUrl);
+    const limiter = createRateLimiter(config.rateLimit, platform.redisUrl, redisKeyPrefix(platform.namespace));
+    const ipLimiter = createClientIpLimiter(config.ipRateLimit, platform.redisUrl, redisKeyPrefix(platform.namespace));
     const backends = new BackendRegistry(config);
     await registerRestGateway(app, { config, verifier, limiter, ipLimiter, backends, routes: proxyRoutesOf(registry), bodyLimitBytes: platform.http.bodyLimitBytes });
 

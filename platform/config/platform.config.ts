@@ -38,14 +38,30 @@ export interface HttpConfig {
   shutdownGraceMs: number;
 }
 
+/** The live event stream on NATS JetStream (platform/events/nats-event-bus.ts). */
+export interface StreamConfig {
+  /** `file` survives a NATS restart; `memory` does not. */
+  storage: 'file' | 'memory';
+  /** Oldest messages are discarded past these limits (discard policy `old`): the stream only wakes subscribers, who read the database. */
+  maxBytes: number;
+  maxMsgs: number;
+  maxAgeSeconds: number;
+}
+
 export interface PlatformConfig {
   env: 'development' | 'production' | 'test';
+  /**
+   * PLATFORM_NAMESPACE: prefixes the NATS stream and subjects and every Redis key, so two
+   * deployments can share one NATS and one Redis. Empty (the default) keeps the historical names.
+   */
+  namespace: string;
   logLevel: LogLevel;
   database: DatabaseConfig;
   auth: AuthConfig;
   http: HttpConfig;
   redisUrl?: string;
   natsUrl?: string;
+  stream: StreamConfig;
 }
 
 type Env = Record<string, string | undefined>;
@@ -59,13 +75,21 @@ export function loadPlatformConfig(env: Env = process.env): PlatformConfig {
   const algorithm = readString(env, 'ALGORITHM', 'HS256');
   if (algorithm !== 'HS256') throw new ConfigError(`ALGORITHM must be HS256, got "${algorithm}"`);
 
+  const namespace = readString(env, 'PLATFORM_NAMESPACE', '');
+  if (namespace !== '' && !/^[a-z0-9][a-z0-9_-]{0,31}$/.test(namespace)) {
+    throw new ConfigError(`PLATFORM_NAMESPACE must be 1-32 characters of a-z, 0-9, '-' or '_' (starting with a letter or digit), got "${namespace}"`);
+  }
+  const pgliteDir = readString(env, 'PGLITE_DIR', '.data/pglite');
+
   return {
     env: nodeEnv,
+    namespace,
     logLevel: readEnum(env, 'LOG_LEVEL', LOG_LEVELS, 'INFO'),
     database: {
       // POSTGRES_URL is the ledger's name for the same setting (spec 03).
       url: readUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:']) ?? readUrl(env, 'POSTGRES_URL', ['postgres:', 'postgresql:']),
-      pgliteDir: path.resolve(readString(env, 'PGLITE_DIR', '.data/pglite')),
+      // `memory://` is PGlite's throwaway in-memory database, not a folder.
+      pgliteDir: pgliteDir.startsWith('memory://') ? pgliteDir : path.resolve(pgliteDir),
       poolSize: readInt(env, 'DATABASE_POOL_SIZE', 10, { min: 1, max: 200 }),
     },
     auth: {
@@ -89,6 +113,13 @@ export function loadPlatformConfig(env: Env = process.env): PlatformConfig {
     },
     redisUrl: readUrl(env, 'REDIS_URL', ['redis:', 'rediss:']),
     natsUrl: readUrl(env, 'NATS_URL', ['nats:', 'tls:']),
+    stream: {
+      storage: readEnum(env, 'NATS_STREAM_STORAGE', ['file', 'memory'] as const, 'file'),
+      // 1 GiB and 5 million notices (about 40 minutes at 2,000 appends/s) by default; a day at most.
+      maxBytes: readInt(env, 'NATS_STREAM_MAX_BYTES', 1024 * 1024 * 1024, { min: 1024 }),
+      maxMsgs: readInt(env, 'NATS_STREAM_MAX_MSGS', 5_000_000, { min: 1 }),
+      maxAgeSeconds: readInt(env, 'NATS_STREAM_MAX_AGE_SECONDS', 24 * 3600, { min: 1 }),
+    },
   };
 }
 
@@ -112,4 +143,16 @@ export function servicePort(env: Env, service: ServiceAddress, alone = false): n
 /** Where clients find a service: `<SERVICE>_URL`, or its port on this host. */
 export function serviceUrl(env: Env, service: ServiceAddress): string {
   return readUrl(env, `${envPrefix(service.name)}_URL`, ['http:', 'https:']) ?? `http://127.0.0.1:${servicePort(env, service)}`;
+}
+
+/** The NATS stream and subject prefix of a namespace (the historical names without one). */
+export function streamNames(namespace: string): { stream: string; subjectPrefix: string } {
+  if (!namespace) return { stream: 'PLATFORM_EVENTS', subjectPrefix: 'platform.' };
+  // Stream names allow no '.', '*', '>' or spaces; the namespace's characters are all safe.
+  return { stream: `PLATFORM_EVENTS_${namespace.toUpperCase().replace(/-/g, '_')}`, subjectPrefix: `${namespace}.platform.` };
+}
+
+/** The prefix of every Redis key of a namespace ('' without one: the historical keys). */
+export function redisKeyPrefix(namespace: string): string {
+  return namespace ? `${namespace}:` : '';
 }

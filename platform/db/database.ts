@@ -13,7 +13,8 @@ import type { SqlExecutor } from './sql';
 export { PrismaClient };
 
 export interface Database {
-  kind: 'pglite' | 'postgres';
+  /** `none`: the process runs only services that need no database (platform/db/no-database.ts). */
+  kind: 'pglite' | 'postgres' | 'none';
   prisma: PrismaClient;
   sql: SqlExecutor;
   /** Where the data lives, for the start banner (never includes a password). */

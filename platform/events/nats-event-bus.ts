@@ -1,6 +1,11 @@
 // NATS JetStream (NATS_URL): events go through a stream, so subscribers on any process and any
 // host receive them. Each subscription is an ordered consumer that starts at new messages.
-import { connect, DeliverPolicy, JSONCodec, RetentionPolicy, StorageType, type ConsumerMessages, type NatsConnection } from 'nats';
+// The stream is bounded (max_bytes, max_msgs, max_age) with discard policy `old`: a full stream
+// drops its oldest notices, never refuses a new one. That is safe because a notice only wakes a
+// subscriber, which then reads the database after the last sequence it delivered
+// (platform/events/pull-on-notify.ts); nobody replays the stream itself.
+import { connect, DeliverPolicy, DiscardPolicy, JSONCodec, RetentionPolicy, StorageType, type ConsumerMessages, type NatsConnection, type StreamConfig as JsStreamConfig } from 'nats';
+import type { StreamConfig } from '../config/platform.config';
 import type { EventBus } from './event-bus';
 
 export interface NatsBusOptions {
@@ -8,7 +13,25 @@ export interface NatsBusOptions {
   stream?: string;
   /** Subject = prefix + topic. */
   subjectPrefix?: string;
+  /** Storage and limits of the stream (defaults: file storage, 1 GiB, 5 million messages, 24 h). */
+  limits?: StreamConfig;
   onError?: (err: unknown) => void;
+}
+
+export const DEFAULT_STREAM_LIMITS: StreamConfig = { storage: 'file', maxBytes: 1024 * 1024 * 1024, maxMsgs: 5_000_000, maxAgeSeconds: 24 * 3600 };
+
+/** The JetStream configuration of the platform's stream. */
+export function streamConfigOf(name: string, subjectPrefix: string, limits: StreamConfig): Partial<JsStreamConfig> & { name: string } {
+  return {
+    name,
+    subjects: [`${subjectPrefix}>`],
+    storage: limits.storage === 'file' ? StorageType.File : StorageType.Memory,
+    retention: RetentionPolicy.Limits,
+    discard: DiscardPolicy.Old,
+    max_bytes: limits.maxBytes,
+    max_msgs: limits.maxMsgs,
+    max_age: limits.maxAgeSeconds * 1e9,
+  };
 }
 
 export async function createNatsEventBus(options: NatsBusOptions): Promise<EventBus> {
@@ -18,16 +41,26 @@ export async function createNatsEventBus(options: NatsBusOptions): Promise<Event
   const servers = options.url.replace(/^nats:\/\//, '');
   const nc: NatsConnection = await connect({ servers, name: 'platform-event-bus', maxReconnectAttempts: -1 });
   const jsm = await nc.jetstreamManager();
+  const wanted = streamConfigOf(stream, prefix, options.limits ?? DEFAULT_STREAM_LIMITS);
+  let existing: JsStreamConfig | undefined;
   try {
-    await jsm.streams.info(stream);
+    existing = (await jsm.streams.info(stream)).config;
   } catch {
-    // Live notifications, not an archive: a day of history in memory is plenty.
-    await jsm.streams.add({
-      name: stream, subjects: [`${prefix}>`], storage: StorageType.Memory, retention: RetentionPolicy.Limits, max_age: 24 * 3600 * 1e9,
-    }).catch(async (err) => {
+    await jsm.streams.add(wanted).catch(async (err) => {
       // Another process created it first.
-      await jsm.streams.info(stream).catch(() => { throw err; });
+      existing = (await jsm.streams.info(stream).catch(() => { throw err; })).config;
     });
+  }
+  if (existing) {
+    // Limits follow the configuration; storage cannot change on a live stream (NATS refuses), so
+    // a stream created in memory by an older version stays there until an operator recreates it.
+    if (existing.storage !== wanted.storage) {
+      onError(new Error(`NATS stream ${stream} uses ${existing.storage} storage, configured ${wanted.storage}: delete the stream (nats stream rm ${stream}) to change it`));
+    }
+    const stale = existing.max_bytes !== wanted.max_bytes || existing.max_msgs !== wanted.max_msgs || existing.max_age !== wanted.max_age || existing.discard !== wanted.discard;
+    if (stale) {
+      await jsm.streams.update(stream, { ...existing, max_bytes: wanted.max_bytes, max_msgs: wanted.max_msgs, max_age: wanted.max_age, discard: wanted.discard }).catch(onError);
+    }
   }
   const js = nc.jetstream();
   const codec = JSONCodec();

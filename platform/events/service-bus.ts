@@ -23,6 +23,8 @@ export async function serviceBus(deps: ServiceDeps, given?: EventBus): Promise<S
 export function processBus(deps: Pick<ServiceDeps, 'config' | 'db' | 'logger'>): Promise<EventBus> {
   return createEventBus({
     natsUrl: deps.config.natsUrl,
+    namespace: deps.config.namespace,
+    stream: deps.config.stream,
     postgresUrl: deps.db.kind === 'postgres' ? deps.config.database.url : undefined,
     onError: (err) => deps.logger.warn({ err }, 'event bus error'),
   });

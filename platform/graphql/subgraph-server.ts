@@ -32,6 +32,9 @@ export async function mountSubgraph<TContext extends BaseContext>(app: FastifyIn
     introspection: options.introspection ?? true,
     includeStacktraceInErrorResponses: false,
     plugins: options.plugins ?? [],
+    // The launcher owns SIGTERM/SIGINT (drain, close in order, log 'stopped'); Apollo's own handler
+    // would stop this server first and re-raise the signal, ending the process mid-drain.
+    stopOnTerminationSignals: false,
     logger: {
       debug: () => {},
       info: () => {},

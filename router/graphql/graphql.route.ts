@@ -57,6 +57,9 @@ export async function mountGraphQLRoute(app: FastifyInstance, options: GraphQLRo
   const server = new ApolloServer<RouterContext>({
     gateway: options.gateway,
     introspection: !options.production,
+    // The launcher owns SIGTERM/SIGINT (drain, close in order, log 'stopped'); Apollo's own handler
+    // would stop this server first and re-raise the signal, ending the process mid-drain.
+    stopOnTerminationSignals: false,
     // Automatic persisted queries (Apollo's protocol) are on with a bounded in-memory LRU cache.
     persistedQueries: {},
     // Stack traces never leave the process (5xx details are logged, not sent).

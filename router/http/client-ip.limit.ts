@@ -24,9 +24,9 @@ const REDIS_PREFIX = 'gateway:ratelimit:pre-auth:';
 export const CLIENT_IP_REFUSAL = 'Too many requests from this address, retry later';
 
 /** Undefined when the limit is off (perSecond 0). */
-export function createClientIpLimiter(settings: BucketSettings, redisUrl?: string): RateLimiter | undefined {
+export function createClientIpLimiter(settings: BucketSettings, redisUrl?: string, keyPrefix = ''): RateLimiter | undefined {
   if (settings.perSecond <= 0) return undefined;
-  return redisUrl ? new RedisRateLimiter(redisUrl, settings, REDIS_PREFIX) : new MemoryRateLimiter(settings);
+  return redisUrl ? new RedisRateLimiter(redisUrl, settings, keyPrefix + REDIS_PREFIX) : new MemoryRateLimiter(settings);
 }
 
 /** A refusal for this address, or undefined when it may go on (or the store is down: fail open). */

@@ -1,6 +1,7 @@
 // The identity service (spec 01, port 8082): REST routes (rest-compat/identity) and the identity
 // subgraph on one app, over Prisma stores, with built-in roles, tenant `default`, the platform
 // operator (when configured) and the development users seeded at build time.
+import { redisKeyPrefix } from '../../platform/config/platform.config';
 import { defineService } from '../../platform/service';
 import { buildServiceApp } from '../../platform/service-app';
 import { registerIdentityRoutes } from '../../rest-compat/identity';
@@ -24,7 +25,7 @@ export const identityService = defineService({
     const identityConfig = loadIdentityConfig(env);
     const stores = prismaUnitOfWork(db.prisma);
     // Shared through Redis when several identity processes run, so the backoff is per account, not per process.
-    const redisThrottle = config.redisUrl ? redisThrottleStore(config.redisUrl) : undefined;
+    const redisThrottle = config.redisUrl ? redisThrottleStore(config.redisUrl, `${redisKeyPrefix(config.namespace)}identity:login-throttle:`) : undefined;
     const services = createIdentityServices(stores, config, identityConfig, redisThrottle ?? memoryThrottleStore());
     const seeded = await seedIdentity(stores, services.hasher, identityConfig);
     if (seeded.created.length > 0) logger.info({ created: seeded.created }, 'identity seed data created');

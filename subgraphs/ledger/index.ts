@@ -2,7 +2,7 @@
 // at /graphql and its subscription over graphql-ws on the same path, over one domain service with
 // a group-committing appender.
 import { AccessTokens } from '../../platform/auth/jwt';
-import { readBool } from '../../platform/config/env';
+import { readBool, readInt } from '../../platform/config/env';
 import { serviceBus } from '../../platform/events/service-bus';
 import type { EventBus } from '../../platform/events/event-bus';
 import { defineService, type ServiceDefinition } from '../../platform/service';
@@ -10,7 +10,8 @@ import { buildServiceApp } from '../../platform/service-app';
 import { registerLedgerRoutes } from '../../rest-compat/ledger';
 import { ledgerContext } from './graphql.context';
 import { createLedgerModule } from './ledger.module';
-import { EVENT_APPENDED_TOPIC, serveLedgerSubscriptions, type AppendedNotice } from './ledger.subscriptions';
+import { startNoticeRelay, type NoticeRelay } from './ledger-notice.relay';
+import { serveLedgerSubscriptions } from './ledger.subscriptions';
 import { resolvers } from './resolvers';
 
 export interface LedgerServiceOptions {
@@ -32,12 +33,9 @@ export function defineLedgerService(options: LedgerServiceOptions = {}): Service
     async build(deps) {
       const { config, db, logger } = deps;
       const { bus, release: releaseBus } = await serviceBus(deps, options.bus);
-      const { service, committer } = createLedgerModule(db, (events) => {
-        for (const e of events) {
-          const notice: AppendedNotice = { id: e.id, tenant_id: e.tenantId, seq: e.seq, event_type: e.eventType };
-          bus.publish(EVENT_APPENDED_TOPIC, notice).catch((err) => logger.warn({ err }, 'publishing ledger.event_appended failed'));
-        }
-      });
+      // Notices come from committed rows (ledger-notice.relay.ts): a commit only wakes the relay.
+      let relay: NoticeRelay | undefined;
+      const { service, committer } = createLedgerModule(db, () => relay?.wake());
       const tokens = new AccessTokens(config.auth.jwtSecret, config.auth.accessTokenExpireMinutes * 60);
       // The audit ledger demands a token by default (a write needs the `write` or `ledger:write`
       // scope): anonymous writes could forge anyone's trail. LEDGER_REQUIRE_AUTH=false restores the
@@ -57,9 +55,19 @@ export function defineLedgerService(options: LedgerServiceOptions = {}): Service
 
       return {
         app,
+        async start() {
+          relay = startNoticeRelay({
+            sql: db.sql, bus, logger: logger.child({ task: 'ledger-notice-relay' }),
+            pollMs: readInt(deps.env, 'LEDGER_NOTICE_POLL_MS', 250, { min: 10, max: 60_000 }),
+          });
+        },
         async stop() {
-          // Appends already accepted finish (commit or fail) before the bus and database go.
+          // Appends already accepted finish (commit or fail) and are announced before the bus and database go.
           await committer.drain();
+          if (relay) {
+            await Promise.race([relay.flush(), new Promise((r) => setTimeout(r, 2000).unref())]);
+            await relay.stop();
+          }
           await releaseBus();
         },
       };

@@ -3,6 +3,7 @@ import { MemoryRateLimiter } from './memory-rate-limiter';
 import type { BucketSettings, RateLimiter } from './rate-limiter';
 import { RedisRateLimiter } from './redis-rate-limiter';
 
-export function createRateLimiter(settings: BucketSettings, redisUrl?: string): RateLimiter {
-  return redisUrl ? new RedisRateLimiter(redisUrl, settings) : new MemoryRateLimiter(settings);
+/** `keyPrefix` is the namespace's Redis prefix (platform.config redisKeyPrefix), '' without one. */
+export function createRateLimiter(settings: BucketSettings, redisUrl?: string, keyPrefix = ''): RateLimiter {
+  return redisUrl ? new RedisRateLimiter(redisUrl, settings, `${keyPrefix}gateway:ratelimit:`) : new MemoryRateLimiter(settings);
 }

@@ -1,0 +1,86 @@
+// The load balancer's configuration, generated from the service registry (launcher/registry.ts):
+// for each service one nginx upstream of its processes and one server listening on the service's
+// documented port, so clients, the gateway, the outbox relay and service clients keep addressing
+// `<SERVICE>_URL` = the balancer and never pair with a process by hand.
+//
+// Health checks are nginx's passive ones (open-source nginx has no active checks): a process that
+// refuses connections, times out or answers 502/503/504 is marked down for `failTimeoutS` after
+// `maxFails` failures, and the request goes to the next process (proxy_next_upstream). A request
+// with a non-idempotent method (POST) is retried only when it never reached the process (connect
+// refused): an append sent to a process that then died may have committed, so the client, which
+// got a 502, retries it with its idempotency key rather than nginx blindly.
+
+export interface BalancedService {
+  name: string;
+  /** Where the balancer listens for this service. */
+  listenPort: number;
+  /** The service's processes (host:port). */
+  backends: string[];
+}
+
+export interface NginxOptions {
+  services: BalancedService[];
+  /** Folder for the pid file, logs and temp files (nginx -p). */
+  prefix: string;
+  listenHost?: string;
+  maxFails?: number;
+  failTimeoutS?: number;
+  /** Connect timeout to a process before the next one is tried. */
+  connectTimeoutS?: number;
+}
+
+export function nginxConfig(options: NginxOptions): string {
+  const { prefix } = options;
+  const host = options.listenHost ?? '127.0.0.1';
+  const maxFails = options.maxFails ?? 1;
+  const failTimeout = options.failTimeoutS ?? 5;
+  const connectTimeout = options.connectTimeoutS ?? 2;
+  const lines = [
+    '# Generated from the service registry by launcher/nginx.config.ts (npm run deploy:local writes its own copy).',
+    '# Do not edit by hand: test/unit/platform/deploy-files.test.ts checks deploy/nginx.conf against the generator.',
+    'worker_processes 1;',
+    `pid ${prefix}/nginx.pid;`,
+    `error_log ${prefix}/error.log warn;`,
+    'events { worker_connections 4096; }',
+    'http {',
+    '  access_log off;',
+    `  client_body_temp_path ${prefix}/client_body_temp;`,
+    `  proxy_temp_path ${prefix}/proxy_temp;`,
+    `  fastcgi_temp_path ${prefix}/fastcgi_temp;`,
+    `  uwsgi_temp_path ${prefix}/uwsgi_temp;`,
+    `  scgi_temp_path ${prefix}/scgi_temp;`,
+    '  client_max_body_size 64m;',
+    '  # WebSocket upgrade (graphql-ws subscriptions on /graphql) passes through; plain requests keep upstream keepalive.',
+    '  map $http_upgrade $connection_upgrade { default upgrade; "" ""; }',
+  ];
+  for (const s of options.services) {
+    const upstream = `svc_${s.name.replace(/-/g, '_')}`;
+    lines.push(
+      '',
+      `  # ${s.name}: ${s.backends.length} process(es)`,
+      `  upstream ${upstream} {`,
+      ...s.backends.map((b) => `    server ${b} max_fails=${maxFails} fail_timeout=${failTimeout}s;`),
+      '    keepalive 64;',
+      '  }',
+      '  server {',
+      `    listen ${host}:${s.listenPort};`,
+      '    location / {',
+      `      proxy_pass http://${upstream};`,
+      '      proxy_http_version 1.1;',
+      '      proxy_set_header Upgrade $http_upgrade;',
+      '      proxy_set_header Connection $connection_upgrade;',
+      '      proxy_set_header Host $host;',
+      '      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
+      '      proxy_set_header X-Forwarded-Proto $scheme;',
+      `      proxy_connect_timeout ${connectTimeout}s;`,
+      '      proxy_read_timeout 3600s;',
+      '      proxy_send_timeout 3600s;',
+      '      proxy_next_upstream error timeout http_502 http_503 http_504;',
+      '      proxy_next_upstream_tries 3;',
+      '    }',
+      '  }',
+    );
+  }
+  lines.push('}', '');
+  return lines.join('\n');
+}
