@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Prisma } from '../../generated/prisma/client';
 import type { Caller } from '../auth/caller';
 import type { PrismaLike } from '../db/prisma-like';
+import { groupCommit } from '../db/group-commit';
 
 export interface AuditEventInput {
   tenantId: string;
@@ -45,37 +46,11 @@ export function outboxWriter(db: PrismaLike, service: string): OutboxWriter {
 /**
  * For events that record something no other write belongs to (a validation run, an AI call):
  * appends that arrive while a write is in flight are committed together as one multi-row insert
- * (group commit), and each append still resolves only once its own row is committed. A lone
- * append is written at once, so nothing waits for a batch to fill.
+ * (platform/db/group-commit.ts), and each append still resolves only once its own row is committed.
  */
 export function groupedOutboxWriter(db: PrismaLike, service: string, maxBatch = 500): OutboxWriter {
-  let pending: { row: Prisma.OutboxEventCreateManyInput; resolve(): void; reject(err: unknown): void }[] = [];
-  let writing = false;
-  const drain = async () => {
-    writing = true;
-    try {
-      while (pending.length > 0) {
-        const batch = pending.slice(0, maxBatch);
-        pending = pending.slice(batch.length);
-        try {
-          await db.outboxEvent.createMany({ data: batch.map((b) => b.row) });
-          for (const b of batch) b.resolve();
-        } catch (err) {
-          for (const b of batch) b.reject(err);
-        }
-      }
-    } finally {
-      writing = false;
-    }
-  };
-  return {
-    append(event) {
-      return new Promise<void>((resolve, reject) => {
-        pending.push({ row: outboxRow(service, event), resolve, reject });
-        if (!writing) void drain();
-      });
-    },
-  };
+  const write = groupCommit<Prisma.OutboxEventCreateManyInput>((rows) => db.outboxEvent.createMany({ data: [...rows] }), maxBatch);
+  return { append: (event) => write(outboxRow(service, event)) };
 }
 
 /**

@@ -9,6 +9,7 @@
 // rows are committed, so an answer never goes out before its audit row exists. A lone record is
 // written at once: nothing waits for a batch to fill.
 import type { Caller } from '../../platform/auth/caller';
+import { groupCommit } from '../../platform/db/group-commit';
 import type { SqlQuery } from '../../platform/db/sql';
 import { auditEvent, type AuditEventInput } from '../../platform/outbox/outbox.writer';
 import type { RedactionCounts } from './ai-broker.types';
@@ -80,8 +81,6 @@ export function usageEvents(caller: Caller, tenantId: string, e: UsageEvent): Au
 interface Pending {
   usage: ReturnType<typeof usageRow>;
   events: AuditEventInput[];
-  resolve(): void;
-  reject(err: unknown): void;
 }
 
 // One statement: the CTE's insert runs to completion whether or not the outer query reads it, and
@@ -113,35 +112,11 @@ async function writeBatch(sql: SqlQuery, batch: readonly Pending[]): Promise<voi
 }
 
 export function groupedUsageAudit(sql: SqlQuery, maxBatch = 200): UsageAudit {
-  let pending: Pending[] = [];
-  let writing = false;
-  const drain = async () => {
-    writing = true;
-    try {
-      while (pending.length > 0) {
-        const batch = pending.slice(0, maxBatch);
-        pending = pending.slice(batch.length);
-        try {
-          await writeBatch(sql, batch);
-          for (const b of batch) b.resolve();
-        } catch (err) {
-          // One bad record must not fail the calls it happened to share a statement with: alone, each
-          // commits or fails on its own.
-          if (batch.length === 1) batch[0]!.reject(err);
-          else for (const b of batch) await writeBatch(sql, [b]).then(b.resolve, b.reject);
-        }
-      }
-    } finally {
-      writing = false;
-    }
-  };
+  const write = groupCommit<Pending>((batch) => writeBatch(sql, batch), maxBatch);
   return {
     record(caller, tenantId, e) {
-      return new Promise<void>((resolve, reject) => {
-        const usage = usageRow({ tenantId, userId: caller.auth?.username ?? null, correlationId: caller.correlationId, ...e });
-        pending.push({ usage, events: usageEvents(caller, tenantId, e), resolve, reject });
-        if (!writing) void drain();
-      });
+      const usage = usageRow({ tenantId, userId: caller.auth?.username ?? null, correlationId: caller.correlationId, ...e });
+      return write({ usage, events: usageEvents(caller, tenantId, e) });
     },
   };
 }

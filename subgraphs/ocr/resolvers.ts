@@ -4,12 +4,13 @@
 import type { FileUpload } from 'graphql-upload-ts';
 import { GraphQLUpload } from 'graphql-upload-ts';
 import type { Caller } from '../../platform/auth/caller';
-import { NotFoundError, PayloadTooLargeError } from '../../platform/errors/domain-errors';
+import { PayloadTooLargeError } from '../../platform/errors/domain-errors';
 import { JSONScalar } from '../../platform/graphql/json-scalar';
 import { InputError } from '../../platform/errors/domain-errors';
 import type { OcrService } from './ocr.service';
 import { UnsupportedDocumentError } from './ocr.service';
 import type { OcrJob, Tier } from './ocr.types';
+import { orNull } from '../../platform/graphql/resolver-args';
 
 export interface OcrContext {
   caller: Caller;
@@ -30,15 +31,6 @@ async function readAll(file: FileUpload, maxBytes: number): Promise<Buffer> {
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
-}
-
-async function orNull<T>(p: Promise<T>): Promise<T | null> {
-  try {
-    return await p;
-  } catch (err) {
-    if (err instanceof NotFoundError) return null;
-    throw err;
-  }
 }
 
 /** Follows a job's row until it is final: each change once, then the end. */

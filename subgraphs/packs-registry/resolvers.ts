@@ -1,25 +1,14 @@
 // The packs registry subgraph's resolvers: thin adapters over pack.service (the same functions as
 // the REST door). Enum values are the domain's lower-case names inside, GraphQL's upper case outside.
 import { JSONScalar } from '../../platform/graphql/json-scalar';
-import { NotFoundError } from '../../platform/errors/domain-errors';
 import type { PacksGraphQLContext as Ctx } from './graphql.context';
 import type { DependencyGraph } from './pack-dependencies';
 import { encodePosition } from './pack.rules';
 import type { PackEntry, PackRef } from './pack.types';
+import { opt, orNull } from '../../platform/graphql/resolver-args';
 
-const opt = <T>(v: T | null | undefined): T | undefined => v ?? undefined;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const ref = (r: PackRef | null) => (r ? { packId: r.pack_id, version: r.version } : null);
-
-/** NOT_FOUND becomes null (a nullable lookup); every other error keeps its code. */
-async function orNull<T>(work: Promise<T>): Promise<T | null> {
-  try {
-    return await work;
-  } catch (err) {
-    if (err instanceof NotFoundError) return null;
-    throw err;
-  }
-}
 
 function graphOut(g: DependencyGraph) {
   return { root: g.root, edges: g.edges, nodes: g.nodes.map((n) => ({ ...n, replacement: ref(n.replacement) })) };

@@ -1,13 +1,12 @@
 // The rag subgraph's resolvers: thin adapters over the same services as REST. Input problems are
 // BAD_USER_INPUT with extensions.field in GraphQL names (topK, suiteId...), as the domain names them.
 import { GraphQLUpload, type FileUpload } from 'graphql-upload-ts';
-import { InputError, NotFoundError, PayloadTooLargeError } from '../../platform/errors/domain-errors';
+import { InputError, PayloadTooLargeError } from '../../platform/errors/domain-errors';
 import { JSONScalar } from '../../platform/graphql/json-scalar';
 import type { RagGraphQLContext as Ctx } from './graphql.context';
 import type { Conversation, IngestJob, RagDocument, RetrievedChunk } from './rag.types';
+import { type Opt, opt, orNull } from '../../platform/graphql/resolver-args';
 
-type Opt<T> = T | null | undefined;
-const opt = <T>(v: Opt<T>): T | undefined => (v === null ? undefined : v);
 const MAX_UPLOAD_BYTES_FALLBACK = 20 * 1024 * 1024;
 
 function documentNode(d: RagDocument) {
@@ -26,15 +25,6 @@ function conversationNode(c: Conversation) {
 }
 
 const jobNode = (j: IngestJob) => ({ jobId: j.id, status: j.status, percent: j.percent, stage: j.stage, documentId: j.documentId, error: j.error });
-
-async function orNull<T>(work: Promise<T>): Promise<T | null> {
-  try {
-    return await work;
-  } catch (err) {
-    if (err instanceof NotFoundError) return null;
-    throw err;
-  }
-}
 
 async function readUpload(upload: Promise<FileUpload>, maxBytes: number): Promise<{ bytes: Buffer; filename: string; mimeType: string }> {
   const file = await upload;

@@ -1,23 +1,12 @@
 // The registry subgraph's resolvers: thin adapters over rulepack.service (the same methods as REST).
 // GraphQL names a pack `id`; the domain calls it `packId`.
 import { JSONScalar } from '../../platform/graphql/json-scalar';
-import { NotFoundError } from '../../platform/errors/domain-errors';
 import type { RulePackGraphQLContext } from './graphql.context';
 import { packPosition, type RulePackPage } from './rulepack.service';
 import type { DecisionRecord, RulePackVersionRecord } from './rulepack.types';
+import { opt, orNull } from '../../platform/graphql/resolver-args';
 
 type Ctx = RulePackGraphQLContext;
-const opt = <T>(v: T | null | undefined): T | undefined => v ?? undefined;
-
-/** null for an unknown (or invisible) version; every other error keeps its code. */
-async function orNull<T>(work: () => Promise<T>): Promise<T | null> {
-  try {
-    return await work();
-  } catch (err) {
-    if (err instanceof NotFoundError) return null;
-    throw err;
-  }
-}
 
 function connection(page: RulePackPage) {
   return {

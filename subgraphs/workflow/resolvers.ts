@@ -1,24 +1,15 @@
 // The workflow subgraph's resolvers: thin adapters over workflow.service (the same functions as
 // the REST door). Statuses are the domain's lower-case names inside, GraphQL's upper case outside.
 import { JSONScalar } from '../../platform/graphql/json-scalar';
-import { InputError, NotFoundError } from '../../platform/errors/domain-errors';
+import { InputError } from '../../platform/errors/domain-errors';
 import { decodeSeqCursor, encodeCursor } from '../../platform/pagination/cursor';
 import { callerOf, type WorkflowGraphQLContext as Ctx } from './graphql.context';
 import type { ApprovalTask, Execution, StepRecord, Transition } from './workflow.types';
+import { opt, orNull } from '../../platform/graphql/resolver-args';
 
-const opt = <T>(v: T | null | undefined): T | undefined => v ?? undefined;
 const upper = (s: string) => s.toUpperCase();
 const lower = (s: string | null | undefined) => (s ? s.toLowerCase() : undefined);
 const CURSOR = 'seq';
-
-async function orNull<T>(work: Promise<T>): Promise<T | null> {
-  try {
-    return await work;
-  } catch (err) {
-    if (err instanceof NotFoundError) return null;
-    throw err;
-  }
-}
 
 type ExecutionNode = Execution & { steps?: StepRecord[]; tasks?: ApprovalTask[] };
 
