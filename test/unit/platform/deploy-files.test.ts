@@ -1,14 +1,17 @@
-// The deployment files stay honest: deploy/nginx.conf and deploy/compose.yaml are what the
-// generator (launcher/deploy-files.ts) makes from the registry today; every container runs a
-// service the registry has on its documented port; the image is multi-stage, non-root, has a
+// The deployment files stay honest: deploy/nginx.conf, deploy/compose.yaml and
+// deploy/k8s/platform.yaml are what the generator (launcher/deploy-files.ts) makes from the registry
+// today; every container runs a service the registry has on its documented port (in Kubernetes also:
+// probes on paths every service app serves, non-root, every `<NAME>_URL` an existing Service); the image is multi-stage, non-root, has a
 // health check and starts with exactly the command `npm run service` runs; the env example names
 // only settings the code reads; nginx accepts the generated configuration (when nginx is installed).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Fastify from 'fastify';
 import YAML from 'yaml';
-import { composeFile, deployNginxConfig } from '../../../launcher/deploy-files';
+import { composeFile, deployNginxConfig, K8S_CONFIG, K8S_PROBES, K8S_SECRET, kubernetesManifests } from '../../../launcher/deploy-files';
+import { registerHealthRoutes } from '../../../platform/http/health';
 import { nginxConfig } from '../../../launcher/nginx.config';
 import { SERVICES } from '../../../launcher/registry';
 
@@ -19,6 +22,7 @@ const REGENERATE = 'run `npm run build && npm run deploy:files` and commit deplo
 it('deploy/nginx.conf and deploy/compose.yaml are what the registry generates', () => {
   expect({ file: 'deploy/nginx.conf', same: read('deploy/nginx.conf') === deployNginxConfig(), fix: REGENERATE }).toEqual({ file: 'deploy/nginx.conf', same: true, fix: REGENERATE });
   expect({ file: 'deploy/compose.yaml', same: read('deploy/compose.yaml') === composeFile(), fix: REGENERATE }).toEqual({ file: 'deploy/compose.yaml', same: true, fix: REGENERATE });
+  expect({ file: 'deploy/k8s/platform.yaml', same: read('deploy/k8s/platform.yaml') === kubernetesManifests(), fix: REGENERATE }).toEqual({ file: 'deploy/k8s/platform.yaml', same: true, fix: REGENERATE });
 });
 
 it('compose runs every registry service, on its documented port, behind the balancer', () => {
@@ -63,4 +67,131 @@ nginx('nginx accepts the generated configuration', () => {
   fs.writeFileSync(conf, nginxConfig({ prefix: dir, services: SERVICES.map((s, i) => ({ name: s.name, listenPort: 40000 + i, backends: ['127.0.0.1:1', '127.0.0.1:2'] })) }));
   const result = spawnSync('nginx', ['-t', '-p', dir, '-e', path.join(dir, 'error.log'), '-c', conf], { encoding: 'utf8' });
   expect(result.stderr).toContain('test is successful');
+});
+
+describe('deploy/k8s/platform.yaml', () => {
+  interface Probe { httpGet: { path: string; port: string | number } }
+  interface Container {
+    args: string[];
+    image: string;
+    ports: { name: string; containerPort: number }[];
+    env: { name: string; value: string }[];
+    envFrom: ({ configMapRef?: { name: string }; secretRef?: { name: string } })[];
+    startupProbe: Probe;
+    livenessProbe: Probe;
+    readinessProbe: Probe;
+    resources: { requests: Record<string, string> };
+    securityContext: { allowPrivilegeEscalation: boolean };
+  }
+  interface Manifest {
+    apiVersion: string;
+    kind: string;
+    metadata: { name: string; labels?: Record<string, string> };
+    data?: Record<string, unknown>;
+    spec: {
+      replicas: number;
+      selector: Record<string, unknown> & { matchLabels: Record<string, string> };
+      ports: { port: number; targetPort: string | number }[];
+      type: string;
+      template: { metadata: { labels: Record<string, string> }; spec: { enableServiceLinks: boolean; securityContext: { runAsNonRoot: boolean; runAsUser: number }; containers: Container[] } };
+    };
+  }
+  const docs = YAML.parseAllDocuments(read('deploy/k8s/platform.yaml'));
+  const manifests = docs.map((d) => d.toJS() as Manifest);
+  const ofKind = (kind: string) => manifests.filter((m) => m.kind === kind);
+
+  it('parses, and every document has apiVersion, kind and metadata.name, each name once per kind', () => {
+    for (const d of docs) expect(d.errors).toEqual([]);
+    for (const m of manifests) {
+      expect(typeof m.apiVersion).toBe('string');
+      expect(typeof m.kind).toBe('string');
+      expect(m.metadata.name).toMatch(/^[a-z]([-a-z0-9]*[a-z0-9])?$/);
+    }
+    const keys = manifests.map((m) => `${m.kind}/${m.metadata.name}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    // The Secret's values are the operator's: never committed.
+    expect(ofKind('Secret')).toEqual([]);
+    expect(ofKind('ConfigMap').map((m) => m.metadata.name)).toEqual([K8S_CONFIG]);
+  });
+
+  it('runs every registry service, and only those, on its documented port', () => {
+    const deployments = ofKind('Deployment');
+    expect(deployments.map((d) => d.metadata.name).sort()).toEqual(SERVICES.map((s) => s.name).sort());
+    for (const d of deployments) {
+      const service = SERVICES.find((s) => s.name === d.metadata.name)!;
+      const [container, ...others] = d.spec.template.spec.containers;
+      expect(others).toEqual([]);
+      // The same argument compose passes: the image's entrypoint runs `npm run service`'s command.
+      expect(container!.args).toEqual([service.name]);
+      expect(container!.image).toBe('regulated-platform:latest');
+      expect(container!.ports).toEqual([expect.objectContaining({ name: 'http', containerPort: service.port })]);
+      expect(container!.env).toEqual(expect.arrayContaining([{ name: 'PORT', value: String(service.port) }, { name: 'HOST', value: '0.0.0.0' }]));
+      expect(d.spec.replicas).toBeGreaterThanOrEqual(2);
+      expect(d.spec.template.metadata.labels).toMatchObject(d.spec.selector.matchLabels);
+      expect(container!.resources.requests).toEqual({ cpu: expect.any(String), memory: expect.any(String) });
+    }
+  });
+
+  it('probes paths every service app serves, on its port', async () => {
+    // Every service app is built by the kernel's createServiceApp (the gateway directly, the others
+    // through buildServiceApp), which registers the health routes.
+    for (const s of SERVICES) {
+      const source = read(s.name === 'gateway' ? 'router/index.ts' : `subgraphs/${s.name}/index.ts`);
+      expect({ service: s.name, healthRoutes: /\b(buildServiceApp|createServiceApp)(<\w+>)?\(/.test(source) }).toEqual({ service: s.name, healthRoutes: true });
+    }
+    const app = Fastify();
+    registerHealthRoutes(app, { readiness: {}, service: 'probe', version: '0' });
+    await app.ready();
+    for (const d of ofKind('Deployment')) {
+      const c = d.spec.template.spec.containers[0]!;
+      for (const probe of [c.startupProbe, c.livenessProbe, c.readinessProbe]) {
+        expect(app.hasRoute({ method: 'GET', url: probe.httpGet.path })).toBe(true);
+        expect(probe.httpGet.port).toBe('http');
+      }
+      // Readiness is the check that includes the database (platform/http/health.ts).
+      expect(c.readinessProbe.httpGet.path).toBe(K8S_PROBES.readiness);
+    }
+    await app.close();
+  });
+
+  it('runs as non-root, and without service-link variables that would read as <SERVICE>_PORT', () => {
+    for (const d of ofKind('Deployment')) {
+      const pod = d.spec.template.spec;
+      expect(pod.securityContext.runAsNonRoot).toBe(true);
+      // The image's USER is a name (node); runAsNonRoot needs a numeric user to verify.
+      expect(pod.securityContext.runAsUser).toBeGreaterThan(0);
+      expect(pod.containers[0]!.securityContext.allowPrivilegeEscalation).toBe(false);
+      expect(pod.enableServiceLinks).toBe(false);
+    }
+  });
+
+  it('every <NAME>_URL names an existing Service on that service\'s port; every Service selects its pods', () => {
+    const services = ofKind('Service');
+    expect(services.map((s) => s.metadata.name).sort()).toEqual(SERVICES.map((s) => s.name).sort());
+    for (const d of ofKind('Deployment')) {
+      const c = d.spec.template.spec.containers[0]!;
+      const urls = c.env.filter((e) => /_URL$/.test(e.name));
+      expect(urls.length).toBe(SERVICES.length);
+      for (const { name, value } of urls) {
+        const url = new URL(value);
+        const target = services.find((s) => s.metadata.name === url.hostname);
+        expect({ name, service: target?.metadata.name }).toEqual({ name, service: url.hostname });
+        expect(name).toBe(`${url.hostname.toUpperCase().replace(/-/g, '_')}_URL`);
+        expect(target!.spec.ports.map((p) => p.port)).toContain(Number(url.port));
+      }
+      expect(c.envFrom).toEqual(expect.arrayContaining([{ configMapRef: { name: K8S_CONFIG } }, { secretRef: { name: K8S_SECRET } }]));
+    }
+    for (const svc of services) {
+      const d = ofKind('Deployment').find((m) => m.metadata.name === svc.metadata.name)!;
+      expect(svc.spec.type).toBe('ClusterIP');
+      expect(d.spec.template.metadata.labels).toMatchObject(svc.spec.selector);
+      const named = d.spec.template.spec.containers[0]!.ports.map((p) => p.name);
+      for (const p of svc.spec.ports) expect(named).toContain(p.targetPort);
+    }
+  });
+
+  it('the ConfigMap names only settings the code reads', () => {
+    const sources = read('platform/config/platform.config.ts');
+    for (const key of Object.keys(ofKind('ConfigMap')[0]!.data!)) expect({ key, read: sources.includes(`'${key}'`) }).toEqual({ key, read: true });
+  });
 });
