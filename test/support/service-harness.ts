@@ -33,26 +33,29 @@ export async function startServices(definitions: readonly ServiceDefinition[], e
   const config = loadPlatformConfig(env);
   const services: Record<string, RunningService> = {};
   const bus = options.bus ?? (await processBus({ config, db, logger: createLogger(config.logLevel, 'bus') }));
+  const close = async () => {
+    for (const s of Object.values(services).reverse()) {
+      await s.built.stop?.();
+      await s.built.app.close();
+    }
+    if (!options.bus) await bus.close();
+    if (!options.db) await db.drop();
+  };
   for (const def of definitions) {
     const built = await def.build({ config, db, env, bus, logger: createLogger(config.logLevel, def.name), registry: options.registry ?? registryOf() });
-    await built.app.listen({ port: options.ports?.[def.name] ?? 0, host: '127.0.0.1' });
-    const port = (built.app.server.address() as AddressInfo).port;
-    await built.start?.();
-    services[def.name] = { built, port, url: `http://127.0.0.1:${port}` };
+    try {
+      await built.app.listen({ port: options.ports?.[def.name] ?? 0, host: '127.0.0.1' });
+      const port = (built.app.server.address() as AddressInfo).port;
+      await built.start?.();
+      services[def.name] = { built, port, url: `http://127.0.0.1:${port}` };
+    } catch (err) {
+      // A start that fails half-way closes what it started, so a failing suite cannot leave
+      // servers, workers or connections behind that keep jest from exiting.
+      await built.stop?.().catch(() => undefined);
+      await built.app.close().catch(() => undefined);
+      await close().catch(() => undefined);
+      throw err;
+    }
   }
-  return {
-    db,
-    config,
-    env,
-    services,
-    bus,
-    async close() {
-      for (const s of Object.values(services).reverse()) {
-        await s.built.stop?.();
-        await s.built.app.close();
-      }
-      if (!options.bus) await bus.close();
-      if (!options.db) await db.drop();
-    },
-  };
+  return { db, config, env, services, bus, close };
 }

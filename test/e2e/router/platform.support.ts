@@ -37,7 +37,10 @@ export async function startPlatform(env: Env = {}, services: readonly ServiceDef
   const urlEnv = Object.fromEntries(Object.entries(urls).map(([name, url]) => [`${name.toUpperCase().replace(/-/g, '_')}_URL`, url]));
   const backends: Harness = await startServices(behind, { ...urlEnv, ...env }, { registry, ports });
   const limits = { RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000', IP_RATE_LIMIT_PER_SECOND: '100000', IP_RATE_LIMIT_BURST: '100000' };
-  const front = await startServices(services.filter((s) => s.name === 'gateway'), { ...limits, ...env, ...urlEnv }, { db: backends.db, registry, bus: backends.bus });
+  const front = await startServices(services.filter((s) => s.name === 'gateway'), { ...limits, ...env, ...urlEnv }, { db: backends.db, registry, bus: backends.bus }).catch(async (err: unknown) => {
+    await backends.close().catch(() => undefined);
+    throw err;
+  });
   const identity = urls.identity!;
   const ledger = urls.ledger!;
   return {
