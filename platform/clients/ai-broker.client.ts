@@ -7,7 +7,7 @@ export interface InferenceRequest {
   prompt?: string;
   model?: string;
   use_rag?: boolean;
-  context?: { suite_id?: string; module_id?: string };
+  context?: { suite_id?: string; module_id?: string; entity_id?: string };
   max_tokens?: number;
   template_id?: string;
   template_version?: number;

@@ -8,7 +8,7 @@ export const InferenceBody = Type.Object({
   prompt: Type.Optional(Type.String({ description: 'Required unless template_id is given (then it follows the rendered template)' })),
   model: Type.Optional(Type.String({ description: 'A catalogue model id; routed by cost, latency and compliance when absent (DEFAULT_MODEL when set)' })),
   use_rag: Type.Optional(Type.Boolean({ default: false, description: 'Add context from the retrieval service (threshold 0.5, top 5)' })),
-  context: Type.Optional(Type.Object({ suite_id: Type.Optional(Type.String()), module_id: Type.Optional(Type.String()) }, { additionalProperties: false })),
+  context: Type.Optional(Type.Object({ suite_id: Type.Optional(Type.String()), module_id: Type.Optional(Type.String()), entity_id: Type.Optional(Type.String({ description: 'This platform\'s addition: retrieval\'s entity level, searched first' })) }, { additionalProperties: false })),
   max_tokens: Type.Optional(Type.Integer({ description: 'Most tokens of the answer (AI_DEFAULT_MAX_TOKENS when absent)' })),
   template_id: Type.Optional(Type.String()),
   template_version: Type.Optional(Type.Integer({ description: 'The newest version when absent' })),
@@ -104,6 +104,7 @@ export const RagSearchBody = Type.Object({
   query: Type.Optional(Type.String()),
   suite_id: Type.Optional(Type.String()),
   module_id: Type.Optional(Type.String()),
+  entity_id: Type.Optional(Type.String()),
   top_k: Type.Optional(Type.Integer({ default: 5 })),
   threshold: Type.Optional(Type.Number({ default: 0.5 })),
 }, { additionalProperties: false });

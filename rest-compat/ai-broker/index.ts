@@ -141,7 +141,7 @@ export function registerAiBrokerRoutes(routes: FastifyInstance, broker: AiBroker
     schema: { tags: ['ai-broker'], summary: 'Search the knowledge base through the retrieval service (query redacted first); 503 when it is down', body: RagSearchBody, response: responses(RagSearchResponse) },
   }, async (request) => {
     const b = request.body;
-    return broker.ragSearch(callerOf(request), { query: b.query, suiteId: b.suite_id, moduleId: b.module_id, topK: b.top_k, threshold: b.threshold }, forwarding(request));
+    return broker.ragSearch(callerOf(request), { query: b.query, suiteId: b.suite_id, moduleId: b.module_id, entityId: b.entity_id, topK: b.top_k, threshold: b.threshold }, forwarding(request));
   });
 
   routes.get<{ Querystring: UsageQuery }>('/api/ai/usage', {

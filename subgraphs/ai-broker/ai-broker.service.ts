@@ -20,7 +20,7 @@ import type { PiiGuard, RedactionSession } from './pii-guard';
 import { checkTemplate, renderTemplate, TEMPLATE_ID, type TemplateInput } from './prompt-template.rules';
 import type { PromptTemplateStore } from './prompt-template.store';
 import { estimateTokens, type ProviderAdapter, type ProviderName, type StreamEvent } from './providers/provider';
-import type { Retrieval, RetrievalSource, RetrievedChunk } from './retrieval.source';
+import type { Retrieval, RetrievalScope, RetrievalSource, RetrievedChunk } from './retrieval.source';
 import { StreamRedactor } from './stream-redactor';
 import type { TenantLimits } from './tenant-limits';
 import { TOKEN_PATTERN, type TokenVaultStore } from './token-vault.store';
@@ -84,7 +84,7 @@ interface Prepared {
   model: ModelEntry | undefined;
   maxTokens: number;
   useRag: boolean;
-  scope: { suiteId?: string; moduleId?: string };
+  scope: RetrievalScope;
   template: { templateId: string; version: number } | null;
   system: string;
   detokenize: boolean;
@@ -200,18 +200,19 @@ export class AiBrokerService {
     }
     if (input.useRag !== undefined && input.useRag !== null && typeof input.useRag !== 'boolean') issues.push({ loc: ['useRag'], msg: 'Input should be a valid boolean', type: 'bool_type' });
     if (input.detokenize !== undefined && input.detokenize !== null && typeof input.detokenize !== 'boolean') issues.push({ loc: ['detokenize'], msg: 'Input should be a valid boolean', type: 'bool_type' });
-    const scope: { suiteId?: string; moduleId?: string } = {};
+    // entity_id is this platform's addition to spec 02's {suite_id, module_id}: retrieval's
+    // cascade has four levels, and an answer about one entity should see its own knowledge first.
+    const scope: RetrievalScope = {};
     if (input.context !== undefined && input.context !== null) {
-      if (typeof input.context !== 'object' || Array.isArray(input.context)) issues.push({ loc: ['context'], msg: 'Input should be an object with suite_id and module_id', type: 'dict_type' });
+      if (typeof input.context !== 'object' || Array.isArray(input.context)) issues.push({ loc: ['context'], msg: 'Input should be an object with suite_id, module_id and entity_id', type: 'dict_type' });
       else {
         const c = input.context as Record<string, unknown>;
-        const suite = c.suite_id ?? c.suiteId;
-        const mod = c.module_id ?? c.moduleId;
-        for (const [name, v] of [['suite_id', suite], ['module_id', mod]] as const) {
+        const ids = { suiteId: c.suite_id ?? c.suiteId, moduleId: c.module_id ?? c.moduleId, entityId: c.entity_id ?? c.entityId };
+        for (const [key, name] of [['suiteId', 'suite_id'], ['moduleId', 'module_id'], ['entityId', 'entity_id']] as const) {
+          const v = ids[key];
           if (v !== undefined && v !== null && (typeof v !== 'string' || v.length === 0 || v.length > 100)) issues.push({ loc: ['context', name], msg: 'Input should be a string of 1-100 characters', type: 'string_type' });
+          else if (typeof v === 'string') scope[key] = v;
         }
-        if (typeof suite === 'string') scope.suiteId = suite;
-        if (typeof mod === 'string') scope.moduleId = mod;
       }
     }
     if (issues.length > 0) throw new InputError(issues);
@@ -453,7 +454,7 @@ export class AiBrokerService {
 
   // --- retrieval --------------------------------------------------------------------------------
 
-  async ragSearch(caller: Caller, input: { query?: unknown; suiteId?: unknown; moduleId?: unknown; topK?: unknown; threshold?: unknown }, forward: Forwarding = {}) {
+  async ragSearch(caller: Caller, input: { query?: unknown; suiteId?: unknown; moduleId?: unknown; entityId?: unknown; topK?: unknown; threshold?: unknown }, forward: Forwarding = {}) {
     const tenantId = await this.tenantOf(caller, 'read', 'ai.rag.search');
     const issues: InputIssue[] = [];
     // `searchQuery`: a field named `query` would read as a location (REST's ["query", ...]); the route maps it back.
@@ -461,6 +462,7 @@ export class AiBrokerService {
     else if (typeof input.query !== 'string' || input.query.trim().length === 0 || input.query.length > 10_000) issues.push({ loc: ['searchQuery'], msg: 'A query should be 1-10000 characters of text', type: 'string_type' });
     const suiteId = optionalString(issues, 'suiteId', input.suiteId, 100);
     const moduleId = optionalString(issues, 'moduleId', input.moduleId, 100);
+    const entityId = optionalString(issues, 'entityId', input.entityId, 100);
     const topK = input.topK ?? 5;
     if (!Number.isInteger(topK) || (topK as number) < 1 || (topK as number) > 20) issues.push({ loc: ['topK'], msg: 'Input should be an integer from 1 to 20', type: 'int_type' });
     const threshold = input.threshold ?? 0.5;
@@ -469,7 +471,7 @@ export class AiBrokerService {
     const session = this.deps.guard.session(tenantId);
     const query = session.text(input.query as string);
     await this.deps.tokens.save(tenantId, session.minted());
-    const r = await this.deps.retrieval.retrieve(this.context(caller, tenantId, forward), query, { suiteId, moduleId }, topK as number, threshold as number);
+    const r = await this.deps.retrieval.retrieve(this.context(caller, tenantId, forward), query, { suiteId, moduleId, entityId }, topK as number, threshold as number);
     if (!r.available) throw new UnavailableError('The knowledge retrieval service is unavailable, retry shortly', 5);
     return { query, chunks: r.chunks.map((c) => ({ ...c, content: session.text(c.content) })), total: r.chunks.length };
   }

@@ -1,5 +1,5 @@
 // Context from the knowledge retrieval service (spec 02, port 8138), through its documented
-// route POST /retrieve ({query, suite_id, module_id, top_k, use_hybrid} -> {query, chunks:
+// route POST /retrieve ({query, suite_id, module_id, entity_id, top_k, use_hybrid} -> {query, chunks:
 // [{content, document_title, score, heading}], retrieval_time_ms}). The broker keeps chunks
 // scoring at least 0.5 (spec 02's default threshold for the broker), top 5. When the service
 // cannot be reached the answer goes on without context and says so; it never fails the request.
@@ -18,6 +18,7 @@ export interface RetrievedChunk {
 export interface RetrievalScope {
   suiteId?: string;
   moduleId?: string;
+  entityId?: string;
 }
 
 export type Retrieval = { available: true; chunks: RetrievedChunk[] } | { available: false; reason: string };
@@ -28,7 +29,7 @@ export class RetrievalSource {
   async retrieve(context: ServiceCallContext, query: string, scope: RetrievalScope, topK = RAG_TOP_K, threshold = RAG_THRESHOLD): Promise<Retrieval> {
     try {
       const answer = await serviceRequest<{ chunks?: unknown }>(this.baseUrl, 'retrieve', context, {
-        method: 'POST', body: { query, suite_id: scope.suiteId, module_id: scope.moduleId, top_k: topK, use_hybrid: true }, timeoutMs: this.timeoutMs,
+        method: 'POST', body: { query, suite_id: scope.suiteId, module_id: scope.moduleId, entity_id: scope.entityId, top_k: topK, use_hybrid: true }, timeoutMs: this.timeoutMs,
       });
       const chunks = (Array.isArray(answer?.chunks) ? answer.chunks : [])
         .filter((c): c is RetrievedChunk => typeof c === 'object' && c !== null && typeof (c as RetrievedChunk).content === 'string' && typeof (c as RetrievedChunk).score === 'number')

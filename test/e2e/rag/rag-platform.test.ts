@@ -97,6 +97,29 @@ test('the AI broker\'s use_rag path retrieves from the real retrieval service wi
   expect(theirs.body.rag_chunks_used).toBe(0);
 });
 
+test('the broker\'s use_rag with context.entity_id puts the entity\'s own passage first; without it the entity level is not searched', async () => {
+  await call(platform.urls.rag!, 'POST', '/v1/rag/ingest', a, { title: 'Hospitality (platform)', content: 'Hospitality from suppliers such as dinners must be recorded in the gifts register.', level: 'platform' });
+  await call(platform.urls.rag!, 'POST', '/v1/rag/ingest', a, { title: 'Hospitality (Acme)', content: 'At Acme, hospitality from suppliers such as dinners must be approved by the ethics officer beforehand.', level: 'entity', suite_id: 'ethics', module_id: 'gifts', entity_id: 'acme' });
+  await until(async () => ((await call(platform.urls.rag!, 'GET', '/documents?level=entity', a)).body.documents ?? []).length === 1, 'the entity document');
+  await until(async () => ((await call(platform.urls.rag!, 'GET', '/documents?level=platform', a)).body.documents ?? []).some((d: any) => d.title === 'Hospitality (platform)'), 'the platform document');
+  const prompt = 'Do supplier dinners need the ethics officer to approve them?';
+  const scoped = await call(platform.urls['ai-broker']!, 'POST', '/api/ai/inference', a, { prompt, use_rag: true, context: { suite_id: 'ethics', module_id: 'gifts', entity_id: 'acme' } });
+  expect(scoped.status).toBe(200);
+  expect(scoped.body.sources[0]).toBe('Hospitality (Acme)');
+  const unscoped = await call(platform.urls['ai-broker']!, 'POST', '/api/ai/inference', a, { prompt, use_rag: true, context: { suite_id: 'ethics', module_id: 'gifts' } });
+  expect(unscoped.body.sources).not.toContain('Hospitality (Acme)');
+  // Another acme of another tenant: nothing of rag-a's.
+  const theirs = await call(platform.urls['ai-broker']!, 'POST', '/api/ai/inference', b, { prompt, use_rag: true, context: { suite_id: 'ethics', module_id: 'gifts', entity_id: 'acme' } });
+  expect(theirs.body.rag_chunks_used).toBe(0);
+  // The same scope through the router's GraphQL field (InferenceContext.entityId).
+  const viaGraph = await gql(platform.gateway, `mutation ($i: InferenceInput!) { inference(input: $i) { sources } }`, { token: a, variables: { i: { prompt, useRag: true, context: { suiteId: 'ethics', moduleId: 'gifts', entityId: 'acme' } } } });
+  expect(viaGraph.body.errors).toBeUndefined();
+  expect(viaGraph.body.data.inference.sources[0]).toBe('Hospitality (Acme)');
+  const bad = await call(platform.urls['ai-broker']!, 'POST', '/api/ai/inference', a, { prompt, use_rag: true, context: { entity_id: '' } });
+  expect(bad.status).toBe(422);
+  expect(bad.body.detail[0].loc).toEqual(['body', 'context', 'entity_id']);
+});
+
 test('ingestion progress over graphql-ws through the router, to completed', async () => {
   const started = await gql(platform.gateway, `mutation { ingestDocument(title: "Onboarding", content: "# Laptops\\nNew hires receive a laptop on their first day.", level: "platform") { jobId status } }`, { token: a });
   expect(started.body.errors).toBeUndefined();
