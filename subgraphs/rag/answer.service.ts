@@ -135,6 +135,11 @@ export class AnswerService {
     }));
   }
 
+  /** Deletes cached answers past their TTL, of every tenant (the service's own housekeeping). */
+  purgeExpired(): Promise<number> {
+    return this.deps.cache.purgeExpired();
+  }
+
   async startConversation(caller: Caller, context: { suiteId?: unknown; moduleId?: unknown; entityId?: unknown }): Promise<Conversation> {
     const tenantId = await this.deps.documents.tenant(caller, 'start a conversation');
     const issues = scopeIssues(context);

@@ -1,10 +1,12 @@
 // Ingestion and the document lifecycle: an upload or a text becomes a document at a level of the
 // hierarchy, its text chunked (headings kept) and embedded, stored with its `rag_ingest` audit
 // event in one transaction; the same text in the same place is not indexed twice (content_hash);
-// POST /v1/rag/ingest runs as a job whose progress is stored and published; listing, soft delete
+// POST /v1/rag/ingest runs as a job whose progress is stored and published, and which another copy
+// of the service takes over when the process running it dies (a lease); listing, soft delete
 // (the row kept for audit, its chunks never searched again, cache entries drawing on it removed).
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import { hostname } from 'node:os';
 import type { Caller } from '../../platform/auth/caller';
 import type { TenantAccess } from '../../platform/auth/tenant-access';
 import { InputError, NotFoundError, type InputIssue } from '../../platform/errors/domain-errors';
@@ -13,7 +15,7 @@ import { auditEvent } from '../../platform/outbox/outbox.writer';
 import { unstorableText } from '../../platform/text';
 import type { Embedder } from './embedding/embedder';
 import type { DocumentStore } from './document.store';
-import type { IngestJobStore } from './ingest-job.store';
+import type { IngestJobStore, Lease } from './ingest-job.store';
 import { chunkText } from './ingestion/chunker';
 import type { DocumentReader } from './ingestion/document-reader';
 import type { QueryCacheStore } from './query-cache.store';
@@ -53,6 +55,25 @@ export function hierarchyPath(level: Level, s: Scope): string {
   return parts.join('/');
 }
 
+/** Who asked, as the audit event and the document record name them (kept with a job to resume it). */
+interface Requester {
+  correlationId: string;
+  username: string | null;
+}
+
+/** A job's input in rag_ingest_jobs.input: everything needed to run it again. */
+interface IngestInput {
+  placement: Placement;
+  text: string;
+  source?: string;
+  requester: Requester;
+}
+
+const requesterOf = (caller: Caller): Requester => ({ correlationId: caller.correlationId, username: caller.auth?.username ?? null });
+
+/** Thrown inside a job whose lease another copy took over: it stops without writing more. */
+class LeaseLost extends Error {}
+
 export interface ProgressEvent {
   tenantId: string;
   job: IngestJob;
@@ -61,11 +82,15 @@ export interface ProgressEvent {
 export class DocumentService {
   /** Ingestion progress, for the GraphQL subscription (this process's jobs). */
   readonly progress = new EventEmitter();
+  /** This copy's name in the leases of the jobs it runs. */
+  private readonly lease: Lease;
+  private readonly running = new Set<Promise<void>>();
 
   constructor(private readonly deps: {
     config: RagConfig; embedder: Embedder; documents: DocumentStore; jobs: IngestJobStore; cache: QueryCacheStore; reader: DocumentReader; access: TenantAccess;
   }) {
     this.progress.setMaxListeners(0);
+    this.lease = { owner: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`, ms: deps.config.jobLeaseMs };
   }
 
   tenant(caller: Caller, action: string): Promise<string> {
@@ -112,7 +137,7 @@ export class DocumentService {
     const placement = this.placement(fields);
     if (!file) throw InputError.of(['file'], 'Field required', 'missing');
     const read = await this.deps.reader.read({ token: forward.token, tenantId, correlationId: caller.correlationId }, file);
-    return this.index(caller, tenantId, placement, { text: read.text, sourceType: read.sourceType, fileSize: file.bytes.length, metadata: { filename: file.filename, extraction: read.extraction, ...(read.ocrJobId ? { ocr_job_id: read.ocrJobId } : {}), ...(read.pages ? { pages: read.pages } : {}) } });
+    return this.index(requesterOf(caller), tenantId, placement, { text: read.text, sourceType: read.sourceType, fileSize: file.bytes.length, metadata: { filename: file.filename, extraction: read.extraction, ...(read.ocrJobId ? { ocr_job_id: read.ocrJobId } : {}), ...(read.pages ? { pages: read.pages } : {}) } });
   }
 
   /** POST /v1/rag/ingest: checks now, the work as a job (GET /v1/rag/progress/{job_id}). */
@@ -124,26 +149,52 @@ export class DocumentService {
     if (unstorableText(body.content)) throw InputError.of(['content'], 'Should be text (no NUL characters or lone surrogates)');
     const text = body.content;
     const source = typeof body.source === 'string' ? body.source.slice(0, 2000) : undefined;
-    const job = await this.deps.jobs.create(tenantId);
-    // The job runs after the answer; its state is in the database, so any copy can report it.
-    setImmediate(() => void this.runJob(caller, tenantId, job.id, placement, text, source));
+    const input: IngestInput = { placement, text, ...(source ? { source } : {}), requester: requesterOf(caller) };
+    const job = await this.deps.jobs.create(tenantId, input, this.lease);
+    // The job runs after the answer; its state is in the database, so any copy can report it,
+    // and its input too, so another copy can run it again if this process dies first.
+    setImmediate(() => this.track(this.runJob(tenantId, job.id, input)));
     return job;
   }
 
-  private async report(tenantId: string, jobId: string, p: Parameters<IngestJobStore['update']>[2]): Promise<void> {
-    await this.deps.jobs.update(tenantId, jobId, p);
+  private track(run: Promise<void>): void {
+    this.running.add(run);
+    void run.finally(() => this.running.delete(run));
+  }
+
+  /**
+   * Takes over jobs whose runner stopped renewing its lease (its process died) and runs them
+   * again; a document the dead runner had already stored is found by its content hash, so it is
+   * never indexed twice. Jobs interrupted RAG_JOB_MAX_ATTEMPTS times fail. Returns the counts.
+   */
+  async resumeAbandoned(limit = 5): Promise<{ resumed: number; failed: number }> {
+    const { claimed, failed } = await this.deps.jobs.claimAbandoned<IngestInput>(this.lease, this.deps.config.jobMaxAttempts, limit);
+    for (const job of failed) this.progress.emit('progress', { tenantId: job.tenantId, job } satisfies ProgressEvent);
+    for (const { job, input } of claimed) this.track(this.runJob(job.tenantId, job.id, input));
+    return { resumed: claimed.length, failed: failed.length };
+  }
+
+  /** Waits for the jobs this copy is running (a clean stop, and tests). */
+  async settle(): Promise<void> {
+    while (this.running.size > 0) await Promise.allSettled([...this.running]);
+  }
+
+  private async report(tenantId: string, jobId: string, p: Parameters<IngestJobStore['update']>[3]): Promise<void> {
+    if (!(await this.deps.jobs.update(tenantId, jobId, this.lease, p))) throw new LeaseLost();
     const job = await this.deps.jobs.get(tenantId, jobId);
     if (job) this.progress.emit('progress', { tenantId, job } satisfies ProgressEvent);
   }
 
-  private async runJob(caller: Caller, tenantId: string, jobId: string, placement: Placement, text: string, source: string | undefined): Promise<void> {
+  private async runJob(tenantId: string, jobId: string, input: IngestInput): Promise<void> {
+    const { placement, text, source } = input;
     try {
       await this.report(tenantId, jobId, { status: 'processing', percent: 10, stage: 'chunking' });
-      const { document } = await this.index(caller, tenantId, placement, {
+      const { document } = await this.index(input.requester, tenantId, placement, {
         text, sourceType: 'text/plain', fileSize: Buffer.byteLength(text), metadata: { ...placement.metadata, ...(source ? { source } : {}) },
       }, (percent, stage) => this.report(tenantId, jobId, { status: 'processing', percent, stage }));
       await this.report(tenantId, jobId, { status: 'completed', percent: 100, stage: 'completed', documentId: document.id });
     } catch (err) {
+      if (err instanceof LeaseLost) return;
       const message = err instanceof InputError ? err.message : 'indexing failed';
       await this.report(tenantId, jobId, { status: 'failed', percent: 100, stage: 'failed', error: message }).catch(() => {});
     }
@@ -157,7 +208,7 @@ export class DocumentService {
   }
 
   private async index(
-    caller: Caller, tenantId: string, placement: Placement, content: { text: string; sourceType: string; fileSize: number; metadata: Record<string, unknown> },
+    requester: Requester, tenantId: string, placement: Placement, content: { text: string; sourceType: string; fileSize: number; metadata: Record<string, unknown> },
     progress: (percent: number, stage: string) => Promise<void> = async () => {},
   ): Promise<{ document: RagDocument; duplicate: boolean }> {
     const text = content.text.replace(/\r\n/g, '\n').replace(/\u0000/g, '');
@@ -180,10 +231,10 @@ export class DocumentService {
     const path = hierarchyPath(placement.level, placement);
     const document = await this.deps.documents.insert(
       { tenantId, ...place, title: placement.title, description: placement.description, sourceType: content.sourceType, fileSize: content.fileSize, accessLevel: placement.accessLevel,
-        metadata: content.metadata, contentHash, createdBy: caller.auth?.username ?? null },
+        metadata: content.metadata, contentHash, createdBy: requester.username },
       chunks, embeddings,
-      (documentId) => auditEvent(caller, {
-        tenantId, type: RAG_INGEST_EVENT, actor: caller.auth?.username ?? null,
+      (documentId) => auditEvent(requester, {
+        tenantId, type: RAG_INGEST_EVENT, actor: requester.username,
         data: { document_id: documentId, title: placement.title, chunks_created: chunks.length, hierarchy_path: path, level: placement.level, source_type: content.sourceType, content_hash: contentHash },
         description: `Document indexed at ${path}`,
       }),

@@ -8,6 +8,7 @@ import { buildServiceApp } from '../../platform/service-app';
 import { registerRagRoutes } from '../../rest-compat/rag';
 import { createEmbedder } from './embedding/embedder.factory';
 import { ragContext, serveRagSubscriptions } from './graphql.context';
+import { startRagMaintenance, type RagMaintenance } from './maintenance';
 import { loadRagConfig } from './rag.config';
 import { createRagModule } from './rag.module';
 import { resolvers } from './resolvers';
@@ -35,6 +36,15 @@ export const ragService: ServiceDefinition = defineService({
       readinessDetails: async () => ({ database: 'ok', ...(await rag.documents.counts()), embedding_model: embedder.name }),
     });
     serveRagSubscriptions({ app, schema: schema!, tokens, requireAuth: config.requireAuth, rag });
-    return { app };
+    let maintenance: RagMaintenance | undefined;
+    return {
+      app,
+      async start() {
+        maintenance = startRagMaintenance({ documents: rag.documents, answers: rag.answers, intervalMs: config.maintenanceIntervalMs, logger });
+      },
+      async stop() {
+        await maintenance?.stop();
+      },
+    };
   },
 });

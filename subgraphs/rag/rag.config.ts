@@ -24,6 +24,12 @@ export interface RagConfig {
   efSearch: number;
   /** Chunks within this cosine of the best one are ordered most specific level first. */
   cascadeMargin: number;
+  /** An ingestion job's lease (RAG_JOB_LEASE_MS): renewed at every step; once it runs out, another copy resumes the job. */
+  jobLeaseMs: number;
+  /** Runs of one ingestion job before it fails (RAG_JOB_MAX_ATTEMPTS). */
+  jobMaxAttempts: number;
+  /** How often abandoned jobs are resumed and expired cache answers purged (RAG_MAINTENANCE_INTERVAL_MS). */
+  maintenanceIntervalMs: number;
 }
 
 function readFraction(env: Env, name: string, fallback: number): number {
@@ -62,5 +68,8 @@ export function loadRagConfig(env: Env, registry: readonly ServiceManifest[], pl
     exactSearchMaxRows: readInt(env, 'RAG_EXACT_SEARCH_MAX_ROWS', 300, { min: 0 }),
     efSearch: readInt(env, 'RAG_HNSW_EF_SEARCH', 100, { min: 1, max: 1000 }),
     cascadeMargin: readFraction(env, 'RAG_CASCADE_MARGIN', 0.1),
+    jobLeaseMs: readInt(env, 'RAG_JOB_LEASE_MS', 60_000, { min: 100 }),
+    jobMaxAttempts: readInt(env, 'RAG_JOB_MAX_ATTEMPTS', 3, { min: 1, max: 100 }),
+    maintenanceIntervalMs: readInt(env, 'RAG_MAINTENANCE_INTERVAL_MS', 15_000, { min: 50 }),
   };
 }
