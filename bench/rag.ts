@@ -9,43 +9,22 @@
 // RAG_BENCH_DOCS (default 300, about 1,500 chunks: ~2 minutes on a loaded 2-core machine) sets
 // the corpus size; RAG_BENCH_QUERIES (default 200) the number of timed queries. RAG_BENCH_KEEP=1
 // keeps the generated corpus under a fixed tenant and reuses it on the next run of the same size
-// (on PostgreSQL, where 20,000 documents take minutes to ingest).
+// (on PostgreSQL, where 20,000 documents take minutes to ingest). RAG_BENCH_CORPUS: `topical`
+// (default) or `uniform` (the worst case), bench/rag-corpus.support.ts.
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { registryOf } from '../launcher/registry';
 import type { Caller } from '../platform/auth/caller';
 import { openDatabase } from '../platform/db/database';
 import { createChunkSearchStore, type ScopeFilter } from '../subgraphs/rag/chunk-search.store';
-import { words } from '../subgraphs/rag/embedding/embedder';
 import { createEmbedder } from '../subgraphs/rag/embedding/embedder.factory';
 import { loadRagConfig } from '../subgraphs/rag/rag.config';
 import { createRagModule } from '../subgraphs/rag/rag.module';
-import { ftsWords } from '../subgraphs/rag/retrieval.service';
 import labelled from '../test/fixtures/rag/labelled-set.json';
+import { generateCorpus, prng, type CorpusKind } from './rag-corpus.support';
 
 const fmt = (n: number, digits = 1) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-
-function prng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** Documents of a few hundred words each from topical sentences (deterministic). */
-function corpus(docs: number): { title: string; text: string }[] {
-  const random = prng(7);
-  const vocabulary = [...new Set(labelled.passages.flatMap((p) => words(p.text)))]
-    .concat('account audit balance budget capital claim client compliance contract control credit customer data deadline debt disclosure employee evidence exposure fee filing fraud fund governance guarantee incident income insurance interest invoice investor liability licence loan margin market obligation payment penalty pension policy portfolio premium privacy procurement record regulator report reserve retention review risk salary security settlement shareholder supplier tax trade training transfer vendor wage warranty'.split(' '));
-  const pick = () => vocabulary[Math.floor(random() * vocabulary.length)]!;
-  return Array.from({ length: docs }, (_, d) => {
-    const sections = Array.from({ length: 5 }, (_, s) => `## Section ${s + 1}\n${Array.from({ length: 8 }, () => `${Array.from({ length: 12 }, pick).join(' ')}.`).join(' ')}`);
-    return { title: `Generated document ${d}`, text: `# Generated document ${d}\n${sections.join('\n\n')}` };
-  });
-}
 
 async function timed(queries: string[], once: (q: string) => Promise<unknown>): Promise<number[]> {
   const out: number[] = [];
@@ -66,14 +45,16 @@ export async function run(): Promise<void> {
   const embedder = await createEmbedder({ ...config.embedding, cacheDir: path.resolve(config.embedding.cacheDir) });
   const broker = { inference: async () => ({ response: 'stub answer', model_used: 'stub', tokens_used: 10, rag_chunks_used: 3, sources: ['stub'] }) as never };
   const rag = createRagModule({ db, config, embedder, broker });
+  const kind = (process.env.RAG_BENCH_CORPUS ?? 'topical') as CorpusKind;
+  if (kind !== 'topical' && kind !== 'uniform') throw new Error(`RAG_BENCH_CORPUS is 'topical' or 'uniform', got '${kind as string}'`);
   const keep = process.env.RAG_BENCH_KEEP === '1';
   const run = `bench-${Date.now()}`;
-  const tenant = keep ? `bench-corpus-${docs}` : run;
+  const tenant = keep ? `bench-corpus-${kind}-${docs}` : run;
   const caller: Caller = { correlationId: 'bench', headerTenant: tenant };
-  console.log(`retrieval benchmark on ${db.description}, embedder ${embedder.name}, ${docs} generated documents`);
+  console.log(`retrieval benchmark on ${db.description}, embedder ${embedder.name}, ${docs} generated documents (${kind} corpus)`);
 
   // 1. Ingestion (skipped when a kept corpus of this size is already there).
-  const texts = corpus(docs);
+  const texts = await generateCorpus(kind, docs, config.embedding.cacheDir);
   const kept = keep
     ? (await db.sql.query<{ d: number; c: number }>(`SELECT (SELECT count(*)::int FROM rag_documents WHERE tenant_id = $1 AND status = 'active') AS d, (SELECT count(*)::int FROM rag_chunks WHERE tenant_id = $1) AS c`, [tenant])).rows[0]!
     : { d: 0, c: 0 };
@@ -139,7 +120,7 @@ export async function run(): Promise<void> {
   const search = createChunkSearchStore(db.sql, { exactSearchMaxRows: config.exactSearchMaxRows, efSearch: config.efSearch });
   const methods: Record<string, (q: string) => Promise<string[]>> = {
     'vector-only': async (q) => (await rag.retrieval.retrieve(lcaller, lt, { query: q, scope: {}, topK: 20, useHybrid: false })).chunks.map((c) => c.documentTitle),
-    'full-text-only': async (q) => (await search.fullText(lfilter, ftsWords(q), 20)).map((h) => h.documentTitle),
+    'full-text-only': async (q) => (await search.fullText(lfilter, q, 20, config.textCandidates)).map((h) => h.documentTitle),
     hybrid: async (q) => (await rag.retrieval.retrieve(lcaller, lt, { query: q, scope: {}, topK: 20, useHybrid: true })).chunks.map((c) => c.documentTitle),
   };
   for (const [name, rank] of Object.entries(methods)) {

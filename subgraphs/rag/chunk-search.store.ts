@@ -12,6 +12,7 @@
 import { toSql } from 'pgvector';
 import type { SqlExecutor, SqlQuery } from '../../platform/db/sql';
 import type { AccessLevel, Level, Scope } from './rag.types';
+import { planTextSearch } from './text-search.rules';
 
 export interface ScopeFilter {
   tenantId: string;
@@ -147,18 +148,36 @@ export function createChunkSearchStore(sql: SqlExecutor, options: SearchOptions)
       return { hits: await exact(sql, f, vector, k), method: 'hnsw+exact' };
     },
 
-    /** Full-text matches (any of the query's words), ranked by ts_rank_cd. */
-    async fullText(f: ScopeFilter, queryWords: string[], k: number): Promise<TextHit[]> {
-      if (queryWords.length === 0) return [];
-      const params: unknown[] = [queryWords.join(' | ')];
-      const where = scopeWhere(f, params);
-      const res = await sql.query<HitRow>(
-        `SELECT ${SELECT}, 0 AS similarity, ts_rank_cd(c.content_tsv, to_tsquery('english', $1)) AS text_rank
-         FROM rag_chunks c JOIN rag_documents d ON d.id = c.document_id
-         WHERE c.content_tsv IS NOT NULL AND c.content_tsv @@ to_tsquery('english', $1) AND ${where} ORDER BY text_rank DESC, c.id LIMIT ${k}`,
-        params,
+    /**
+     * Full-text matches by the plan of text-search.rules.ts: the tenant's document frequencies of
+     * the question's lexemes (rag_term_stats) choose the candidates, at most `budget` of them, and
+     * each candidate is ranked by the IDF-weighted ts_rank_cd of every known word.
+     */
+    async fullText(f: ScopeFilter, query: string, k: number, budget: number): Promise<TextHit[]> {
+      const stats = await sql.query<{ lexeme: string; df: number | null; n: number | null }>(
+        `WITH q AS (SELECT DISTINCT l FROM unnest(tsvector_to_array(to_tsvector('english', $2))) AS l)
+         SELECT q.l AS lexeme, s.chunks AS df, (SELECT chunks FROM rag_corpus_stats WHERE tenant_id = $1) AS n
+         FROM q LEFT JOIN rag_term_stats s ON s.tenant_id = $1 AND s.lexeme = q.l`,
+        [f.tenantId, query],
       );
-      return res.rows.map((r) => ({ ...hit(r), textRank: Number(r.text_rank) }));
+      const chunks = Number(stats.rows[0]?.n ?? 0);
+      const plan = planTextSearch(stats.rows.map((r) => ({ lexeme: r.lexeme, df: Number(r.df ?? 0) })), chunks, budget);
+      let hits: TextHit[] = [];
+      for (const match of plan.matches) {
+        const params: unknown[] = [match, plan.rank.map((r) => r.query), plan.rank.map((r) => r.weight)];
+        const where = scopeWhere(f, params);
+        const res = await sql.query<HitRow>(
+          `SELECT m.chunk_id, m.document_id, m.title, m.level, m.content, m.heading, 0 AS similarity,
+                  (SELECT sum(u.w * ts_rank_cd(m.tsv, u.q::tsquery)) FROM unnest($2::text[], $3::float8[]) AS u(q, w)) AS text_rank
+           FROM (SELECT ${SELECT}, c.content_tsv AS tsv FROM rag_chunks c JOIN rag_documents d ON d.id = c.document_id
+                 WHERE c.content_tsv IS NOT NULL AND c.content_tsv @@ $1::tsquery AND ${where} LIMIT ${budget}) m
+           ORDER BY text_rank DESC, m.chunk_id LIMIT ${k}`,
+          params,
+        );
+        hits = res.rows.map((r) => ({ ...hit(r), textRank: Number(r.text_rank) }));
+        if (hits.length >= k) break;
+      }
+      return hits;
     },
 
     /** Cosine similarity of given chunks to the query (for text-only hits in a hybrid result). */

@@ -64,6 +64,26 @@ export async function appendAudit(q: SqlQuery, e: AuditEventInput): Promise<void
 /** Planner statistics are refreshed after this many new chunks (PGlite has no autovacuum). */
 const ANALYZE_EVERY_CHUNKS = 1000;
 
+/**
+ * Adds (sign 1) or takes away (sign -1) a document's chunks in its tenant's term statistics
+ * (rag_term_stats, rag_corpus_stats: text-search.rules.ts). Rows are written in lexeme order, so
+ * two documents indexed at once in one tenant wait for each other instead of deadlocking.
+ */
+async function countTerms(tx: SqlQuery, tenantId: string, documentId: string, sign: 1 | -1): Promise<void> {
+  await tx.query(
+    `INSERT INTO rag_term_stats (tenant_id, lexeme, chunks)
+     SELECT $1::varchar, l, GREATEST(0, $3::int * count(*)::int) FROM rag_chunks c CROSS JOIN LATERAL unnest(tsvector_to_array(c.content_tsv)) AS l
+     WHERE c.tenant_id = $1 AND c.document_id = $2::uuid AND c.content_tsv IS NOT NULL GROUP BY l ORDER BY l
+     ON CONFLICT (tenant_id, lexeme) DO UPDATE SET chunks = GREATEST(0, rag_term_stats.chunks + EXCLUDED.chunks)`,
+    [tenantId, documentId, sign],
+  );
+  await tx.query(
+    `INSERT INTO rag_corpus_stats (tenant_id, chunks) SELECT $1::varchar, GREATEST(0, $3::int * count(*)::int) FROM rag_chunks WHERE tenant_id = $1 AND document_id = $2::uuid
+     ON CONFLICT (tenant_id) DO UPDATE SET chunks = GREATEST(0, rag_corpus_stats.chunks + EXCLUDED.chunks)`,
+    [tenantId, documentId, sign],
+  );
+}
+
 export function createDocumentStore(sql: SqlExecutor) {
   let chunksSinceAnalyze = ANALYZE_EVERY_CHUNKS;
   // Without statistics the planner takes a 300-document scope for one row and joins through a
@@ -105,6 +125,7 @@ export function createDocumentStore(sql: SqlExecutor) {
               part.map((c) => c.heading), part.map((c) => c.tokenCount), part.map((_c, j) => toSql(embeddings[i + j]!) as string)],
           );
         }
+        await countTerms(tx, d.tenantId, id, 1);
         await appendAudit(tx, audit(id));
       });
       chunksSinceAnalyze += chunks.length;
@@ -145,6 +166,7 @@ export function createDocumentStore(sql: SqlExecutor) {
       return sql.transaction(async (tx) => {
         const res = await tx.query(`UPDATE rag_documents SET status = 'deleted', updated_at = now() WHERE tenant_id = $1 AND id = $2::uuid AND status = 'active'`, [tenantId, id]);
         if (res.rowCount === 0) return false;
+        await countTerms(tx, tenantId, id, -1);
         await tx.query(`DELETE FROM rag_query_cache WHERE tenant_id = $1 AND $2 = ANY(document_ids)`, [tenantId, id]);
         await appendAudit(tx, audit);
         return true;

@@ -22,6 +22,8 @@ export interface RagConfig {
   /** A scope with at most this many chunks is searched exactly, without the HNSW index. */
   exactSearchMaxRows: number;
   efSearch: number;
+  /** The full-text side ranks at most this many candidate chunks (RAG_TEXT_CANDIDATES; text-search.rules.ts). */
+  textCandidates: number;
   /** Chunks within this cosine of the best one are ordered most specific level first. */
   cascadeMargin: number;
   /** An ingestion job's lease (RAG_JOB_LEASE_MS): renewed at every step; once it runs out, another copy resumes the job. */
@@ -67,6 +69,7 @@ export function loadRagConfig(env: Env, registry: readonly ServiceManifest[], pl
     maxUploadBytes: readInt(env, 'RAG_MAX_UPLOAD_BYTES', 20 * 1024 * 1024, { min: 1024 }),
     exactSearchMaxRows: readInt(env, 'RAG_EXACT_SEARCH_MAX_ROWS', 300, { min: 0 }),
     efSearch: readInt(env, 'RAG_HNSW_EF_SEARCH', 100, { min: 1, max: 1000 }),
+    textCandidates: readInt(env, 'RAG_TEXT_CANDIDATES', 500, { min: 20, max: 100_000 }),
     cascadeMargin: readFraction(env, 'RAG_CASCADE_MARGIN', 0.1),
     jobLeaseMs: readInt(env, 'RAG_JOB_LEASE_MS', 60_000, { min: 100 }),
     jobMaxAttempts: readInt(env, 'RAG_JOB_MAX_ATTEMPTS', 3, { min: 1, max: 100 }),

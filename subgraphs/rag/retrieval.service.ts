@@ -5,7 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Caller } from '../../platform/auth/caller';
 import { InputError, type InputIssue } from '../../platform/errors/domain-errors';
-import { words, type Embedder } from './embedding/embedder';
+import type { Embedder } from './embedding/embedder';
 import type { ChunkSearchStore, ScopeFilter, VectorHit } from './chunk-search.store';
 import type { RagConfig } from './rag.config';
 import type { RetrievedChunk, Scope } from './rag.types';
@@ -88,7 +88,7 @@ export class RetrievalService {
     const pool = Math.max(k * 4, 20);
     const [{ hits: byVector, method }, byText] = await Promise.all([
       this.deps.search.nearest(filter, vector, pool),
-      this.deps.search.fullText(filter, ftsWords(query), pool),
+      this.deps.search.fullText(filter, query, pool, this.deps.config.textCandidates),
     ]);
     const similarity = new Map(byVector.map((h) => [h.chunkId, h.similarity]));
     const missing = byText.filter((h) => !similarity.has(h.chunkId)).map((h) => h.chunkId);
@@ -132,11 +132,4 @@ function toResult(h: VectorHit, similarity: number): RetrievedChunk {
     chunkId: h.chunkId, documentId: h.documentId, documentTitle: h.documentTitle, level: h.level, content: h.content, heading: h.heading,
     similarity, score: Math.round(boosted(similarity, h.level) * 1e6) / 1e6,
   };
-}
-
-const FTS_STOP = new Set('a an and are as at be by for from has have how i in is it of on or that the this to was what when where which who why will with do does can you your my we our'.split(' '));
-
-/** The query's words, safe as to_tsquery operands (letters and digits only), OR-ed by the store. */
-export function ftsWords(query: string): string[] {
-  return [...new Set(words(query).flatMap((w) => w.split(/[^\p{L}\p{N}]+/u)).filter((w) => w.length > 1 && !FTS_STOP.has(w)))].slice(0, 32);
 }

@@ -1,0 +1,53 @@
+// The full-text side of hybrid search (docs/rag.md, "Full-text side"): which of the question's
+// words select candidate chunks, and how much each counts in the ranking.
+//
+// A word's weight is BM25's inverse document frequency over the tenant's active chunks,
+// ln(1 + (N - df + 0.5) / (df + 0.5)), so a word most chunks hold counts for little and a rare
+// one for much. Matching on any word would rank most of a large corpus (a five-word question
+// matched 73% of 100,000 generated chunks, 650 ms), so the candidates are the chunks that hold:
+//   1. any of the rarest words, taking words rarest first while their chunk counts add up to at
+//      most the candidate budget; or, when even the rarest word is that common,
+//   2. all of the words (at most the 8 rarest), and where fewer than k chunks hold them all,
+//   3. the rarest word,
+// each capped at the budget. Every candidate is then ranked by all of the question's words.
+
+export interface TermStat {
+  lexeme: string;
+  /** Active chunks of the tenant holding the lexeme. */
+  df: number;
+}
+
+export interface TextSearchPlan {
+  /** Candidate selections (tsquery text) to try in order until one gives k chunks. */
+  matches: string[];
+  /** Each known word as a tsquery, with its weight. */
+  rank: { query: string; weight: number }[];
+}
+
+const MOST_AND_TERMS = 8;
+
+export function idf(df: number, chunks: number): number {
+  return Math.log(1 + (chunks - df + 0.5) / (df + 0.5));
+}
+
+/** A lexeme as a tsquery operand: quoted, so no character in it is read as an operator. */
+export function tsqueryLexeme(lexeme: string): string {
+  return `'${lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+}
+
+export function planTextSearch(terms: readonly TermStat[], chunks: number, budget: number): TextSearchPlan {
+  // Words no chunk of the tenant holds cannot match; a tenant with no chunks has nothing to rank.
+  const known = terms.filter((t) => t.df > 0).sort((a, b) => a.df - b.df || a.lexeme.localeCompare(b.lexeme));
+  if (known.length === 0 || chunks <= 0) return { matches: [], rank: [] };
+  const rank = known.map((t) => ({ query: tsqueryLexeme(t.lexeme), weight: idf(Math.min(t.df, chunks), chunks) }));
+  const rarest: string[] = [];
+  let total = 0;
+  for (const t of known) {
+    if (total + t.df > budget) break;
+    total += t.df;
+    rarest.push(tsqueryLexeme(t.lexeme));
+  }
+  if (rarest.length > 0) return { matches: [rarest.join(' | ')], rank };
+  const all = known.slice(0, MOST_AND_TERMS).map((t) => tsqueryLexeme(t.lexeme));
+  return { matches: all.length > 1 ? [all.join(' & '), all[0]!] : [all[0]!], rank };
+}
