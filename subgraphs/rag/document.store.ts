@@ -72,13 +72,13 @@ const ANALYZE_EVERY_CHUNKS = 1000;
 async function countTerms(tx: SqlQuery, tenantId: string, documentId: string, sign: 1 | -1): Promise<void> {
   await tx.query(
     `INSERT INTO rag_term_stats (tenant_id, lexeme, chunks)
-     SELECT $1::varchar, l, GREATEST(0, $3::int * count(*)::int) FROM rag_chunks c CROSS JOIN LATERAL unnest(tsvector_to_array(c.content_tsv)) AS l
+     SELECT $1::varchar, l, $3::int * count(*)::int FROM rag_chunks c CROSS JOIN LATERAL unnest(tsvector_to_array(c.content_tsv)) AS l
      WHERE c.tenant_id = $1 AND c.document_id = $2::uuid AND c.content_tsv IS NOT NULL GROUP BY l ORDER BY l
      ON CONFLICT (tenant_id, lexeme) DO UPDATE SET chunks = GREATEST(0, rag_term_stats.chunks + EXCLUDED.chunks)`,
     [tenantId, documentId, sign],
   );
   await tx.query(
-    `INSERT INTO rag_corpus_stats (tenant_id, chunks) SELECT $1::varchar, GREATEST(0, $3::int * count(*)::int) FROM rag_chunks WHERE tenant_id = $1 AND document_id = $2::uuid
+    `INSERT INTO rag_corpus_stats (tenant_id, chunks) SELECT $1::varchar, $3::int * count(*)::int FROM rag_chunks WHERE tenant_id = $1 AND document_id = $2::uuid
      ON CONFLICT (tenant_id) DO UPDATE SET chunks = GREATEST(0, rag_corpus_stats.chunks + EXCLUDED.chunks)`,
     [tenantId, documentId, sign],
   );
