@@ -134,12 +134,12 @@ export function createChunkSearchStore(sql: SqlExecutor, options: SearchOptions)
         if (inScope <= options.exactSearchMaxRows) return { hits: await exact(sql, f, vector, k), method: 'exact' };
       }
       const iterative = await supportsIterativeScan();
+      // The settings hold for this transaction only (set_config's is_local), in one round trip.
+      const settings: [string, string][] = [['hnsw.ef_search', String(Math.max(options.efSearch, k))]];
+      if (iterative) settings.push(['hnsw.iterative_scan', 'relaxed_order']);
+      if (options.forceIndex !== false || mode === 'index') settings.push(['enable_seqscan', 'off'], ['enable_bitmapscan', 'off'], ['enable_sort', 'off']);
       const hits = await sql.transaction(async (tx) => {
-        await tx.query(`SET LOCAL hnsw.ef_search = ${Math.max(options.efSearch, k)}`);
-        if (iterative) await tx.query(`SET LOCAL hnsw.iterative_scan = relaxed_order`);
-        if (options.forceIndex !== false || mode === 'index') {
-          for (const setting of ['enable_seqscan', 'enable_bitmapscan', 'enable_sort']) await tx.query(`SET LOCAL ${setting} = off`);
-        }
+        await tx.query(`SELECT ${settings.map((_s, i) => `set_config($${2 * i + 1}, $${2 * i + 2}, true)`).join(', ')}`, settings.flat());
         return approximate(tx, f, vector, k);
       });
       // relaxed_order may return rows slightly out of order: sort by the distance itself.
