@@ -68,7 +68,7 @@ export function loadRagConfig(env: Env, registry: readonly ServiceManifest[], pl
     ocrUrl: serviceUrl(env, ocr),
     maxUploadBytes: readInt(env, 'RAG_MAX_UPLOAD_BYTES', 20 * 1024 * 1024, { min: 1024 }),
     exactSearchMaxRows: readInt(env, 'RAG_EXACT_SEARCH_MAX_ROWS', 300, { min: 0 }),
-    efSearch: readInt(env, 'RAG_HNSW_EF_SEARCH', 100, { min: 1, max: 1000 }),
+    efSearch: readInt(env, 'RAG_HNSW_EF_SEARCH', 200, { min: 1, max: 1000 }),
     textCandidates: readInt(env, 'RAG_TEXT_CANDIDATES', 500, { min: 20, max: 100_000 }),
     cascadeMargin: readFraction(env, 'RAG_CASCADE_MARGIN', 0.1),
     jobLeaseMs: readInt(env, 'RAG_JOB_LEASE_MS', 60_000, { min: 100 }),
