@@ -14,7 +14,7 @@ export interface RagConfig {
   chunkOverlap: number;
   cacheSimilarityThreshold: number;
   cacheTtlHours: number;
-  embedding: { model: string; url?: string; apiKey?: string; cacheDir: string };
+  embedding: { model: string; url?: string; apiKey?: string; cacheDir: string; modelDir: string };
   aiBrokerUrl: string;
   ocrUrl: string;
   /** Largest upload, bytes (RAG_MAX_UPLOAD_BYTES, default 20 MiB). */
@@ -62,6 +62,7 @@ export function loadRagConfig(env: Env, registry: readonly ServiceManifest[], pl
       url: readUrl(env, 'EMBEDDING_URL', ['http:', 'https:']),
       apiKey: readOptional(env, 'EMBEDDING_API_KEY'),
       cacheDir: path.resolve(readString(env, 'EMBEDDING_CACHE_DIR', '.data/embeddings')),
+      modelDir: path.resolve(readString(env, 'EMBEDDING_MODEL_DIR', '.data/models')),
     },
     // Spec 02 names PLATFORM_AI_BROKER_URL; AI_BROKER_URL is the platform's derived name.
     aiBrokerUrl: readUrl(env, 'PLATFORM_AI_BROKER_URL', ['http:', 'https:']) ?? serviceUrl(env, broker),
