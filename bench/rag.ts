@@ -72,6 +72,16 @@ export async function run(): Promise<void> {
     console.log(`ingestion: ${docs} documents, ${chunks} chunks in ${fmt(seconds)} s: ${fmt(docs / seconds)} documents/s, ${fmt(chunks / seconds)} chunks/s`);
   }
 
+  // What the maintenance pass does once a tenant is this large: its own HNSW index.
+  if (config.tenantIndexMinChunks > 0 && chunks >= config.tenantIndexMinChunks) {
+    const large = (await rag.tenantIndexes.largeTenants(config.tenantIndexMinChunks)).find((t) => t.tenantId === tenant);
+    if (large?.index === 'none') {
+      const t = performance.now();
+      await rag.tenantIndexes.build(tenant);
+      console.log(`tenant HNSW index (${chunks} chunks past RAG_TENANT_INDEX_MIN_CHUNKS ${config.tenantIndexMinChunks}): built in ${fmt((performance.now() - t) / 1000)} s`);
+    } else console.log(`tenant HNSW index: ${large?.index ?? 'none'}`);
+  }
+
   // 2. Retrieval latency (query embedding included), top 5.
   const random = prng(11);
   const queryTexts = Array.from({ length: nQueries }, (_, i) => {

@@ -102,18 +102,40 @@ export function createChunkSearchStore(sql: SqlExecutor, options: SearchOptions)
     return res.rows.map(hit);
   }
 
-  async function approximate(q: SqlQuery, f: ScopeFilter, vector: string, k: number): Promise<VectorHit[]> {
+  const approximateQuery = (f: ScopeFilter, vector: string, k: number) => {
     const params: unknown[] = [vector];
     const where = scopeWhere(f, params);
-    const res = await q.query<HitRow>(
-      `SELECT ${SELECT}, 1 - (c.embedding <=> $1::vector(384)) AS similarity FROM rag_chunks c JOIN rag_documents d ON d.id = c.document_id
+    return {
+      text: `SELECT ${SELECT}, 1 - (c.embedding <=> $1::vector(384)) AS similarity FROM rag_chunks c JOIN rag_documents d ON d.id = c.document_id
        WHERE c.embedding IS NOT NULL AND ${where} ORDER BY c.embedding <=> $1::vector(384) LIMIT ${k}`,
       params,
-    );
-    return res.rows.map(hit);
+    };
+  };
+
+  async function approximate(q: SqlQuery, f: ScopeFilter, vector: string, k: number): Promise<VectorHit[]> {
+    const { text, params } = approximateQuery(f, vector, k);
+    return (await q.query<HitRow>(text, params)).rows.map(hit);
+  }
+
+  /** Runs `work` with the index path's settings, local to one transaction, set in one round trip. */
+  async function indexPath<T>(mode: 'auto' | 'exact' | 'index', k: number, work: (tx: SqlQuery) => Promise<T>): Promise<T> {
+    const settings: [string, string][] = [['hnsw.ef_search', String(Math.max(options.efSearch, k))]];
+    if (await supportsIterativeScan()) settings.push(['hnsw.iterative_scan', 'relaxed_order']);
+    if (options.forceIndex !== false || mode === 'index') settings.push(['enable_seqscan', 'off'], ['enable_bitmapscan', 'off'], ['enable_sort', 'off']);
+    return sql.transaction(async (tx) => {
+      await tx.query(`SELECT ${settings.map((_s, i) => `set_config($${2 * i + 1}, $${2 * i + 2}, true)`).join(', ')}`, settings.flat());
+      return work(tx);
+    });
   }
 
   return {
+    /** The plan of the index path (EXPLAIN): which HNSW index a tenant's search walks (tests, operators). */
+    async indexPlan(f: ScopeFilter, embedding: number[], k: number): Promise<string> {
+      const { text, params } = approximateQuery(f, toSql(embedding) as string, k);
+      const res = await indexPath('index', k, (tx) => tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, params));
+      return res.rows.map((r) => r['QUERY PLAN']).join('\n');
+    },
+
     /** Chunks in scope, up to exactSearchMaxRows + 1: decides between exact search and the index. */
     async countInScope(f: ScopeFilter): Promise<number> {
       const params: unknown[] = [];
@@ -134,14 +156,7 @@ export function createChunkSearchStore(sql: SqlExecutor, options: SearchOptions)
         if (inScope <= options.exactSearchMaxRows) return { hits: await exact(sql, f, vector, k), method: 'exact' };
       }
       const iterative = await supportsIterativeScan();
-      // The settings hold for this transaction only (set_config's is_local), in one round trip.
-      const settings: [string, string][] = [['hnsw.ef_search', String(Math.max(options.efSearch, k))]];
-      if (iterative) settings.push(['hnsw.iterative_scan', 'relaxed_order']);
-      if (options.forceIndex !== false || mode === 'index') settings.push(['enable_seqscan', 'off'], ['enable_bitmapscan', 'off'], ['enable_sort', 'off']);
-      const hits = await sql.transaction(async (tx) => {
-        await tx.query(`SELECT ${settings.map((_s, i) => `set_config($${2 * i + 1}, $${2 * i + 2}, true)`).join(', ')}`, settings.flat());
-        return approximate(tx, f, vector, k);
-      });
+      const hits = await indexPath(mode, k, (tx) => approximate(tx, f, vector, k));
       // relaxed_order may return rows slightly out of order: sort by the distance itself.
       hits.sort((a, b) => b.similarity - a.similarity);
       if (hits.length >= k || mode === 'index') return { hits, method: iterative ? 'hnsw-iterative' : 'hnsw' };

@@ -40,7 +40,7 @@ export const ragService: ServiceDefinition = defineService({
     return {
       app,
       async start() {
-        maintenance = startRagMaintenance({ documents: rag.documents, answers: rag.answers, intervalMs: config.maintenanceIntervalMs, logger });
+        maintenance = startRagMaintenance({ ...rag, tenantIndexMinChunks: config.tenantIndexMinChunks, intervalMs: config.maintenanceIntervalMs, logger });
       },
       async stop() {
         await maintenance?.stop();

@@ -26,6 +26,8 @@ export interface RagConfig {
   textCandidates: number;
   /** Chunks within this cosine of the best one are ordered most specific level first. */
   cascadeMargin: number;
+  /** A tenant with this many active chunks gets its own HNSW index (RAG_TENANT_INDEX_MIN_CHUNKS; 0: never). */
+  tenantIndexMinChunks: number;
   /** An ingestion job's lease (RAG_JOB_LEASE_MS): renewed at every step; once it runs out, another copy resumes the job. */
   jobLeaseMs: number;
   /** Runs of one ingestion job before it fails (RAG_JOB_MAX_ATTEMPTS). */
@@ -72,6 +74,7 @@ export function loadRagConfig(env: Env, registry: readonly ServiceManifest[], pl
     efSearch: readInt(env, 'RAG_HNSW_EF_SEARCH', 200, { min: 1, max: 1000 }),
     textCandidates: readInt(env, 'RAG_TEXT_CANDIDATES', 500, { min: 20, max: 100_000 }),
     cascadeMargin: readFraction(env, 'RAG_CASCADE_MARGIN', 0.1),
+    tenantIndexMinChunks: readInt(env, 'RAG_TENANT_INDEX_MIN_CHUNKS', 20_000, { min: 0 }),
     jobLeaseMs: readInt(env, 'RAG_JOB_LEASE_MS', 60_000, { min: 100 }),
     jobMaxAttempts: readInt(env, 'RAG_JOB_MAX_ATTEMPTS', 3, { min: 1, max: 100 }),
     maintenanceIntervalMs: readInt(env, 'RAG_MAINTENANCE_INTERVAL_MS', 15_000, { min: 50 }),

@@ -16,11 +16,13 @@ import { DocumentReader } from './ingestion/document-reader';
 import { createQueryCacheStore } from './query-cache.store';
 import type { RagConfig } from './rag.config';
 import { RetrievalService } from './retrieval.service';
+import { createTenantIndexStore, type TenantIndexStore } from './tenant-index.store';
 
 export interface RagModule {
   documents: DocumentService;
   retrieval: RetrievalService;
   answers: AnswerService;
+  tenantIndexes: TenantIndexStore;
 }
 
 export function createRagModule(deps: { db: Database; config: RagConfig; embedder: Embedder; broker?: Pick<AiBrokerClient, 'inference'>; ocr?: Pick<OcrClient, 'extract'> }): RagModule {
@@ -35,5 +37,7 @@ export function createRagModule(deps: { db: Database; config: RagConfig; embedde
   const answers = new AnswerService({
     config, sql: db.sql, retrieval, documents, cache, conversations: createConversationStore(db.sql), broker: deps.broker ?? new AiBrokerClient(config.aiBrokerUrl),
   });
-  return { documents, retrieval, answers };
+  // PGlite has one connection and nothing to keep writing meanwhile: a plain build there.
+  const tenantIndexes = createTenantIndexStore(db.sql, { concurrently: db.kind === 'postgres' });
+  return { documents, retrieval, answers, tenantIndexes };
 }

@@ -113,7 +113,7 @@ test('maintenance resumes abandoned jobs on its own and purges expired cache ans
   const job = await dead.documents.startIngest(caller('purge-a'), { title: 'Orphan', content: 'Orphaned text about archives.', level: 'platform' });
   await new Promise((r) => setTimeout(r, 200));
 
-  const maintenance = startRagMaintenance({ documents: rag.documents, answers: rag.answers, intervalMs: 50, logger: createLogger('ERROR', 'rag') });
+  const maintenance = startRagMaintenance({ ...rag, tenantIndexMinChunks: 0, intervalMs: 50, logger: createLogger('ERROR', 'rag') });
   try {
     await until(async () => (await jobRow(job.id)).status === 'completed', 'the orphaned job to be resumed');
     const left = await db.sql.query<{ tenant_id: string }>(`SELECT tenant_id FROM rag_query_cache WHERE tenant_id IN ('purge-a', 'purge-b')`);
