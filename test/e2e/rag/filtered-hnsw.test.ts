@@ -4,12 +4,10 @@
 // off (RAG_EXACT_SEARCH_MAX_ROWS=0), top_k 20 must still give 20 rows: through pgvector's
 // iterative scan where the server has it, else through the exact fallback; the bare index scan
 // (mode 'index', iterative scan off) shows the problem is real.
-import { randomUUID } from 'node:crypto';
-import { createChunkSearchStore, type ScopeFilter } from '../../../subgraphs/rag/chunk-search.store';
-import { createDocumentStore } from '../../../subgraphs/rag/document.store';
+import { createChunkSearchStore } from '../../../subgraphs/rag/chunk-search.store';
 import { l2normalise } from '../../../subgraphs/rag/embedding/embedder';
-import type { Chunk } from '../../../subgraphs/rag/ingestion/chunker';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
+import { addChunks, platformScope } from '../../support/rag-chunks';
 
 jest.setTimeout(300_000);
 
@@ -25,21 +23,12 @@ const random = prng(42);
 const vector = () => l2normalise(Array.from({ length: 384 }, random));
 
 let db: TestDatabase;
-const filter = (tenantId: string): ScopeFilter => ({ tenantId, levels: ['platform'], scope: {}, accessLevels: ['internal', 'external', 'public'] });
-
-async function addDocument(tenantId: string, chunks: number): Promise<void> {
-  const list: Chunk[] = Array.from({ length: chunks }, (_, i) => ({ ord: i, content: `chunk ${i} of ${tenantId}`, heading: null, tokenCount: 4, contentHash: randomUUID().replace(/-/g, '') }));
-  await createDocumentStore(db.sql).insert(
-    { tenantId, level: 'platform', suiteId: null, moduleId: null, entityId: null, title: `${tenantId} doc`, description: null, sourceType: 'text/plain', fileSize: 1, accessLevel: 'internal', metadata: {}, contentHash: randomUUID(), createdBy: null },
-    list, list.map(vector),
-    (documentId) => ({ tenantId, eventType: 'rag_ingest', eventData: { document_id: documentId }, userId: null, correlationId: null, idempotencyKey: randomUUID() }),
-  );
-}
+const filter = platformScope;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  await addDocument('noise', 1500);
-  await addDocument('ours', 30);
+  await addChunks(db.sql, 'noise', 1500, vector);
+  await addChunks(db.sql, 'ours', 30, vector);
 });
 afterAll(async () => {
   await db?.drop();

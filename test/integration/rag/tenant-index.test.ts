@@ -2,15 +2,13 @@
 // once a tenant reaches RAG_TENANT_INDEX_MIN_CHUNKS, only for such tenants, once; the planner then
 // walks that index for the tenant's searches (EXPLAIN) and the shared one for the others, and the
 // answers match exact search. A tenant id with a quote in it is a literal, not SQL.
-import { randomUUID } from 'node:crypto';
 import { createLogger } from '../../../platform/logging/logger';
-import { createChunkSearchStore, type ScopeFilter } from '../../../subgraphs/rag/chunk-search.store';
-import { createDocumentStore } from '../../../subgraphs/rag/document.store';
+import { createChunkSearchStore } from '../../../subgraphs/rag/chunk-search.store';
 import { l2normalise } from '../../../subgraphs/rag/embedding/embedder';
-import type { Chunk } from '../../../subgraphs/rag/ingestion/chunker';
 import { startRagMaintenance } from '../../../subgraphs/rag/maintenance';
 import { createTenantIndexStore, tenantIndexName } from '../../../subgraphs/rag/tenant-index.store';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
+import { addChunks, platformScope } from '../../support/rag-chunks';
 
 jest.setTimeout(120_000);
 
@@ -21,22 +19,13 @@ const random = () => {
   return seed / 2147483648 - 0.5;
 };
 const vector = () => l2normalise(Array.from({ length: 384 }, random));
-const filter = (tenantId: string): ScopeFilter => ({ tenantId, levels: ['platform'], scope: {}, accessLevels: ['internal', 'external', 'public'] });
+const filter = platformScope;
 const BIG = "big'one";
-
-async function addChunks(tenantId: string, n: number): Promise<void> {
-  const list: Chunk[] = Array.from({ length: n }, (_, i) => ({ ord: i, content: `chunk ${i} of ${tenantId}`, heading: null, tokenCount: 4, contentHash: randomUUID() }));
-  await createDocumentStore(db.sql).insert(
-    { tenantId, level: 'platform', suiteId: null, moduleId: null, entityId: null, title: `${tenantId} doc`, description: null, sourceType: 'text/plain', fileSize: 1, accessLevel: 'internal', metadata: {}, contentHash: randomUUID(), createdBy: null },
-    list, list.map(vector),
-    (documentId) => ({ tenantId, eventType: 'rag_ingest', eventData: { document_id: documentId }, userId: null, correlationId: null, idempotencyKey: randomUUID() }),
-  );
-}
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  await addChunks(BIG, 60);
-  await addChunks('small', 20);
+  await addChunks(db.sql, BIG, 60, vector);
+  await addChunks(db.sql, 'small', 20, vector);
 });
 afterAll(async () => {
   await db?.drop();
