@@ -20,7 +20,7 @@ export const ocrService: ServiceDefinition = defineService({
   gatewayRoutes: [{ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/api/v1/ocr/*', upstreamPath: '/', wildcard: true, summary: 'Proxied to the OCR service, path remainder kept' }],
   async build(deps) {
     const { config: platform, db, env } = deps;
-    const { ocr, engine, decoder } = createOcrModule({ db, env });
+    const { ocr, engine, decoder, sweepIntervalMs } = createOcrModule({ db, env });
     const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
     const maxBytes = ocrLimits(env).maxBytes;
     const { app, schema } = await buildServiceApp<OcrContext>(ocrService, deps, {
@@ -46,12 +46,19 @@ export const ocrService: ServiceDefinition = defineService({
     });
     // Job progress over graphql-ws on /graphql (the router forwards subscriptions here).
     serveSubscriptions<OcrContext>({ app, schema: schema!, tokens, requireAuth: platform.auth.requireAuth, context: (caller) => ({ caller, ocr, maxBytes }) });
+    // Jobs whose process died are failed with a reason (every copy sweeps; the update is fenced).
+    let sweep: NodeJS.Timeout | undefined;
     return {
       app,
       async start() {
         await engine.start();
+        const failInterrupted = () => void ocr.failInterrupted().catch((err: unknown) => deps.logger.warn({ err: (err as Error).message }, 'ocr: the interrupted-jobs sweep failed; the next one retries'));
+        failInterrupted();
+        sweep = setInterval(failInterrupted, sweepIntervalMs);
+        sweep.unref();
       },
       async stop() {
+        clearInterval(sweep);
         await ocr.drain();
         await engine.stop();
         await decoder.stop();

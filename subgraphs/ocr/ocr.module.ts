@@ -4,7 +4,7 @@
 // as the AI broker finds it).
 import { operatorAccessData, OPERATOR_ACCESS_EVENT, TenantAccess } from '../../platform/auth/tenant-access';
 import { RetrievalClient } from '../../platform/clients/retrieval.client';
-import { readUrl } from '../../platform/config/env';
+import { readInt, readUrl } from '../../platform/config/env';
 import { serviceUrl } from '../../platform/config/platform.config';
 import type { Database } from '../../platform/db/database';
 import { auditEvent, outboxWriter } from '../../platform/outbox/outbox.writer';
@@ -19,6 +19,8 @@ export interface OcrModule {
   ocr: OcrService;
   engine: TesseractPool;
   decoder: DocumentDecoder;
+  /** How often interrupted jobs are failed (OCR_SWEEP_INTERVAL_MS). */
+  sweepIntervalMs: number;
 }
 
 export function ocrLimits(env: Env): OcrLimits {
@@ -38,7 +40,8 @@ export function createOcrModule(deps: { db: Database; env: Env; onProgress?: Pro
   const decoder = new DocumentDecoder();
   const ragUrl = readUrl(env, 'RAG_SERVICE_URL', ['http:', 'https:']) ?? serviceUrl(env, { name: 'rag', port: 8138 });
   const ocr = new OcrService({
-    store: prismaOcrStore(db.prisma),
+    // OCR_JOB_LEASE_MS: a running job with no page done for this long counts as interrupted.
+    store: prismaOcrStore(db.prisma, { leaseMs: readInt(env, 'OCR_JOB_LEASE_MS', 300_000, { min: 100 }) }),
     engine,
     vision: visionReaderFrom(env),
     decoder,
@@ -47,5 +50,5 @@ export function createOcrModule(deps: { db: Database; env: Env; onProgress?: Pro
     limits: ocrLimits(env),
     onProgress: deps.onProgress,
   });
-  return { ocr, engine, decoder };
+  return { ocr, engine, decoder, sweepIntervalMs: readInt(env, 'OCR_SWEEP_INTERVAL_MS', 30_000, { min: 50 }) };
 }

@@ -3,7 +3,7 @@
 // (preprocessing + tesseract) for other pages, tier 2 (a vision model) when tier 1 is under 80%,
 // and a job under 85% waits for a person's review (tier 3). The result, the cache entry and the
 // `ocr_extract` audit event commit together; the text goes to retrieval when asked.
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Caller } from '../../platform/auth/caller';
 import type { TenantAccess } from '../../platform/auth/tenant-access';
 import { actsForAnyTenant } from '../../platform/auth/tenant.rule';
@@ -164,6 +164,24 @@ export class OcrService {
     });
   }
 
+  /**
+   * Fails the jobs whose process died mid-way (no page done within the lease), each with its
+   * `ocr_extract` event, so a client polling one gets an end and a reason. The uploaded bytes
+   * are not kept, so such a job cannot be resumed: the client uploads the file again.
+   */
+  async failInterrupted(limit = 50): Promise<number> {
+    let failed = 0;
+    for (const job of await this.deps.store.expiredJobs(limit)) {
+      const sweep: Caller = { correlationId: randomUUID() };
+      const done = await this.deps.store.interrupt(job.tenantId, job.id, this.event(sweep, job.tenantId, job.documentHash, null, null, job.pageCount, false, { status: 'failed', interrupted: true }));
+      if (done) {
+        failed++;
+        this.emit(job.tenantId, job.id);
+      }
+    }
+    return failed;
+  }
+
   /** The background part of a job: pages, tiers, result, cache, audit, hand-off. */
   private async process(caller: Caller, job: OcrJob, pages: Page[], token?: string): Promise<void> {
     const started = performance.now();
@@ -190,7 +208,7 @@ export class OcrService {
       };
       const done = await store.finish(job.tenantId, job.id, result, status === 'completed', this.event(caller, job.tenantId, job.documentHash, tier, confidence, pages.length, false, { status }));
       this.emit(job.tenantId, job.id);
-      if (status === 'completed') this.forward(caller, done, token);
+      if (done.status === 'completed') this.forward(caller, done, token);
     } catch (err) {
       notes.push('processing failed');
       await store.finish(job.tenantId, job.id, {

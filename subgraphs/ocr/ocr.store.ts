@@ -43,8 +43,15 @@ export interface OcrStore {
   createJob(job: NewJob, result?: JobResult, event?: AuditEventInput): Promise<OcrJob>;
   job(tenantId: string, id: string): Promise<OcrJob | null>;
   progress(tenantId: string, id: string, patch: { status?: JobStatus; pagesDone?: number; pages?: PageResult[] }): Promise<void>;
-  /** The job's result, the cache entry (when given) and the audit event, in one transaction. */
+  /**
+   * The job's result, the cache entry (when given) and the audit event, in one transaction; only
+   * while the job still runs (a job the sweep failed as interrupted keeps that end).
+   */
   finish(tenantId: string, id: string, result: JobResult, cache: boolean, event: AuditEventInput): Promise<OcrJob>;
+  /** The service's own sweep, over every tenant: running jobs whose lease ran out, oldest first. */
+  expiredJobs(limit: number): Promise<OcrJob[]>;
+  /** Fails a job whose lease ran out, with its audit event; null when it moved on meanwhile. */
+  interrupt(tenantId: string, id: string, event: AuditEventInput): Promise<OcrJob | null>;
   /** Stores the review, completes the job, writes the correction into the cache. Null when the job is not awaiting review. */
   review(tenantId: string, id: string, input: ReviewInput, event: AuditEventInput): Promise<OcrJob | null>;
   cached(tenantId: string, documentHash: string): Promise<CacheEntry | null>;
@@ -104,11 +111,16 @@ function resultData(result: JobResult) {
   };
 }
 
-export function prismaOcrStore(prisma: PrismaClient): OcrStore {
+const RUNNING: JobStatus[] = ['pending', 'processing'];
+export const INTERRUPTED = 'interrupted: the process running it stopped; upload the file again';
+
+/** `leaseMs`: how long a running job may go without a page done before it counts as interrupted. */
+export function prismaOcrStore(prisma: PrismaClient, options: { leaseMs: number } = { leaseMs: 300_000 }): OcrStore {
+  const lease = () => new Date(Date.now() + options.leaseMs);
   const latestReview = (tenantId: string, jobId: string) => prisma.ocrReview.findFirst({ where: { tenantId, jobId }, orderBy: { createdAt: 'desc' } });
   const store: OcrStore = {
     async createJob(job, result, event) {
-      const data = { id: randomUUID(), ...job, ...(result ? resultData(result) : {}) };
+      const data = { id: randomUUID(), ...job, ...(result ? resultData(result) : {}), leaseUntil: RUNNING.includes(result?.status ?? job.status) ? lease() : null };
       if (!event) return jobOf(await prisma.ocrJob.create({ data }), null);
       const [row] = await prisma.$transaction(async (tx) => {
         const created = await tx.ocrJob.create({ data });
@@ -124,14 +136,15 @@ export function prismaOcrStore(prisma: PrismaClient): OcrStore {
     },
     async progress(tenantId, id, patch) {
       await prisma.ocrJob.updateMany({
-        where: { id, tenantId },
-        data: { ...(patch.status ? { status: patch.status } : {}), ...(patch.pagesDone !== undefined ? { pagesDone: patch.pagesDone } : {}), ...(patch.pages ? { pages: json(patch.pages) } : {}) },
+        where: { id, tenantId, status: { in: RUNNING } },
+        data: { leaseUntil: lease(), ...(patch.status ? { status: patch.status } : {}), ...(patch.pagesDone !== undefined ? { pagesDone: patch.pagesDone } : {}), ...(patch.pages ? { pages: json(patch.pages) } : {}) },
       });
     },
     async finish(tenantId, id, result, cache, event) {
       const row = await prisma.$transaction(async (tx) => {
-        const updated = await tx.ocrJob.update({ where: { id }, data: resultData(result) });
-        if (updated.tenantId !== tenantId) throw new Error('job tenant mismatch');
+        const moved = await tx.ocrJob.updateMany({ where: { id, tenantId, status: { in: RUNNING } }, data: { ...resultData(result), leaseUntil: null } });
+        const updated = (await tx.ocrJob.findFirst({ where: { id, tenantId } }))!;
+        if (moved.count === 0) return updated;
         if (cache && result.extractedText !== null && result.tierUsed) {
           const entry = {
             jobId: id, extractedText: result.extractedText, extractedFields: result.extractedFields === null ? undefined : json(result.extractedFields), tierUsed: result.tierUsed,
@@ -147,6 +160,21 @@ export function prismaOcrStore(prisma: PrismaClient): OcrStore {
         return updated;
       });
       return jobOf(row, null);
+    },
+    async expiredJobs(limit) {
+      const rows = await prisma.ocrJob.findMany({ where: { status: { in: RUNNING }, leaseUntil: { lt: new Date() } }, orderBy: { createdAt: 'asc' }, take: limit });
+      return rows.map((r) => jobOf(r, null));
+    },
+    async interrupt(tenantId, id, event) {
+      return prisma.$transaction(async (tx) => {
+        const moved = await tx.ocrJob.updateMany({
+          where: { id, tenantId, status: { in: RUNNING }, leaseUntil: { lt: new Date() } },
+          data: { status: 'failed', error: INTERRUPTED, leaseUntil: null, completedAt: new Date() },
+        });
+        if (moved.count === 0) return null;
+        await outboxWriter(tx, 'ocr').append(event);
+        return jobOf((await tx.ocrJob.findFirst({ where: { id, tenantId } }))!, null);
+      });
     },
     async review(tenantId, id, input, event) {
       return prisma.$transaction(async (tx) => {
