@@ -208,7 +208,7 @@ export class OcrService {
       };
       const done = await store.finish(job.tenantId, job.id, result, status === 'completed', this.event(caller, job.tenantId, job.documentHash, tier, confidence, pages.length, false, { status }));
       this.emit(job.tenantId, job.id);
-      if (done.status === 'completed') this.forward(caller, done, token);
+      if (done.status === 'completed') await this.forward(caller, done, token);
     } catch (err) {
       notes.push('processing failed');
       await store.finish(job.tenantId, job.id, {
@@ -241,13 +241,23 @@ export class OcrService {
     }
   }
 
-  private forward(caller: Caller, job: OcrJob, token?: string): void {
+  /** index_in_rag: the text to retrieval's ingest route; the outcome is kept in the job's notes. */
+  private async forward(caller: Caller, job: OcrJob, token?: string): Promise<void> {
     const { retrieval } = this.deps;
     if (!job.indexInRag || !retrieval || !job.extractedText) return;
-    void retrieval.ingest(job.tenantId, {
-      title: job.filename ?? `OCR ${job.documentHash.slice(0, 12)}`, content: job.extractedText, source: `ocr:${job.id}`,
-      metadata: { ocr_job_id: job.id, document_hash: job.documentHash, tier_used: job.tierUsed, confidence: job.confidenceScore },
-    }, { token, correlationId: caller.correlationId }).catch(() => undefined);
+    let note: string;
+    try {
+      const receipt = await retrieval.ingest(job.tenantId, {
+        title: job.filename ?? `OCR ${job.documentHash.slice(0, 12)}`, content: job.extractedText, source: `ocr:${job.id}`,
+        metadata: { ocr_job_id: job.id, document_hash: job.documentHash, tier_used: job.tierUsed, confidence: job.confidenceScore },
+      }, { token, correlationId: caller.correlationId });
+      const ingestJob = (receipt.body as { job_id?: unknown } | null)?.job_id;
+      note = `sent to retrieval for indexing${typeof ingestJob === 'string' ? ` (ingestion job ${ingestJob})` : ''}`;
+    } catch (err) {
+      note = `index_in_rag: retrieval did not take the text (${(err as Error).message}); extract the file again with index_in_rag to retry`;
+    }
+    await this.deps.store.addNote(job.tenantId, job.id, note).catch(() => undefined);
+    this.emit(job.tenantId, job.id);
   }
 
   private emit(tenantId: string, id: string): void {

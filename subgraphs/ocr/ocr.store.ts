@@ -48,6 +48,8 @@ export interface OcrStore {
    * while the job still runs (a job the sweep failed as interrupted keeps that end).
    */
   finish(tenantId: string, id: string, result: JobResult, cache: boolean, event: AuditEventInput): Promise<OcrJob>;
+  /** Adds a line to the job's notes (what happened after it ended, such as the hand-off to retrieval). */
+  addNote(tenantId: string, id: string, note: string): Promise<void>;
   /** The service's own sweep, over every tenant: running jobs whose lease ran out, oldest first. */
   expiredJobs(limit: number): Promise<OcrJob[]>;
   /** Fails a job whose lease ran out, with its audit event; null when it moved on meanwhile. */
@@ -160,6 +162,9 @@ export function prismaOcrStore(prisma: PrismaClient, options: { leaseMs: number 
         return updated;
       });
       return jobOf(row, null);
+    },
+    async addNote(tenantId, id, note) {
+      await prisma.$executeRaw`UPDATE ocr_jobs SET notes = notes || ${JSON.stringify([note])}::jsonb, updated_at = now() WHERE id = ${id}::uuid AND tenant_id = ${tenantId}`;
     },
     async expiredJobs(limit) {
       const rows = await prisma.ocrJob.findMany({ where: { status: { in: RUNNING }, leaseUntil: { lt: new Date() } }, orderBy: { createdAt: 'asc' }, take: limit });

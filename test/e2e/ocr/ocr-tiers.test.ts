@@ -30,6 +30,8 @@ async function startRetrieval(): Promise<typeof rag> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       if (req.method === 'POST' && req.url === '/v1/rag/ingest') {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        if (body.title === 'refused.png') return res.writeHead(503, { 'content-type': 'application/json' }).end('{"detail":"down for maintenance"}');
         seen.push({ headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
         res.writeHead(202, { 'content-type': 'application/json' });
         return res.end(JSON.stringify({ job_id: 'ingest-1', status: 'queued' }));
@@ -116,4 +118,14 @@ test('ocr_extract events in the outbox (document_hash, tier_used, confidence, pa
   expect(JSON.stringify(forDoc)).not.toContain('Northwind');
   // Without index_in_rag nothing is forwarded.
   expect(rag.seen).toHaveLength(1);
+});
+
+test('the hand-off to retrieval is recorded in the job\'s notes, taken or refused', async () => {
+  const job = async (id: string) => (await call(base, 'GET', `/jobs/${id}`, { token })).body;
+  const sent = await upload(base, invoicePage(15).png, { token, fields: { index_in_rag: 'true' }, filename: 'noted.png' });
+  await settled(base, sent.body.job_id, token);
+  await until(async () => (await job(sent.body.job_id)).notes.some((n: string) => n === 'sent to retrieval for indexing (ingestion job ingest-1)'), 'the hand-off noted');
+  const refused = await upload(base, invoicePage(16).png, { token, fields: { index_in_rag: 'true' }, filename: 'refused.png' });
+  expect(await settled(base, refused.body.job_id, token)).toMatchObject({ status: 'completed' });
+  await until(async () => (await job(refused.body.job_id)).notes.some((n: string) => n.startsWith('index_in_rag: retrieval did not take the text (retrieval ingest answered 503)')), 'the refusal noted');
 });
