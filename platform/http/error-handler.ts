@@ -35,6 +35,8 @@ declare module 'fastify' {
      * passes `query.cursor` as the domain's `after`); unnamed fields are snake_cased.
      */
     inputNames?: Readonly<Record<string, string>>;
+    /** Domain fields this route reads from request headers, by header name (`{ idempotencyKey: 'idempotency-key' }`). */
+    inputHeaders?: Readonly<Record<string, string>>;
   }
 }
 
@@ -50,9 +52,15 @@ export function restIssues(issues: InputIssue[], request: FastifyRequest): Input
   const config = request.routeOptions.config;
   const where = config?.inputLocation ?? (['GET', 'HEAD', 'DELETE'].includes(request.method) ? 'query' : 'body');
   const names = config?.inputNames ?? {};
+  const headers = config?.inputHeaders ?? {};
   const wireName = (segment: string | number) => (typeof segment === 'string' && Object.hasOwn(names, segment) ? names[segment]! : snakeCase(segment));
   // Only the field itself is renamed: deeper segments are keys of the caller's own data.
-  return issues.map((i) => (WIRE_LOCATIONS.has(String(i.loc[0])) ? i : { ...i, loc: [where, wireName(i.loc[0]!), ...i.loc.slice(1)] }));
+  return issues.map((i) => {
+    if (WIRE_LOCATIONS.has(String(i.loc[0]))) return i;
+    const field = i.loc[0]!;
+    if (typeof field === 'string' && Object.hasOwn(headers, field)) return { ...i, loc: ['header', headers[field]!, ...i.loc.slice(1)] };
+    return { ...i, loc: [where, wireName(field), ...i.loc.slice(1)] };
+  });
 }
 
 export function registerErrorHandler(app: FastifyInstance): void {

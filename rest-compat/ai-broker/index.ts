@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerToken } from '../../platform/auth/jwt';
 import { callerOf } from '../../platform/http/caller';
+import { InputError } from '../../platform/errors/domain-errors';
 import type { AiBrokerService } from '../../subgraphs/ai-broker/ai-broker.service';
 import type { InferenceInput, InferenceResult, PromptTemplate } from '../../subgraphs/ai-broker/ai-broker.types';
 import type { AssistService } from '../../subgraphs/ai-broker/assist.service';
@@ -87,9 +88,14 @@ export function registerAiBrokerRoutes(routes: FastifyInstance, broker: AiBroker
         + '429 rate limit or daily token budget; 503 when no model answered (detail.attempts lists them). stream: true answers as text/event-stream.',
       body: InferenceBody, response: responses(InferenceResponse),
     },
+    config: { inputHeaders: { idempotencyKey: 'idempotency-key' } },
   }, async (request, reply) => withAttempts(reply, async () => {
     if (request.body.stream === true) return streamInference(request, reply, broker);
-    return inferenceJson(await broker.inference(callerOf(request), inferenceInput(request.body), forwarding(request)));
+    const key = request.headers['idempotency-key'];
+    if (Array.isArray(key)) throw InputError.of(['idempotencyKey'], 'Send one Idempotency-Key', 'value_error');
+    const result = await broker.inference(callerOf(request), inferenceInput(request.body), { ...forwarding(request), idempotencyKey: key });
+    if (result.replayed) void reply.header('idempotent-replayed', 'true');
+    return inferenceJson(result);
   }));
 
   routes.post<{ Body: ExplainBody }>('/api/ai/explain', {

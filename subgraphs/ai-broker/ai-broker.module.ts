@@ -22,6 +22,7 @@ import { RetrievalSource } from './retrieval.source';
 import { TenantLimits } from './tenant-limits';
 import { prismaTokenVaultStore, TokenVault } from './token-vault.store';
 import { groupedUsageAudit } from './usage.audit';
+import { prismaIdempotentReplyStore } from './idempotent-reply.store';
 import { prismaUsageStore } from './usage.store';
 import { WorkflowPackSchemaSource } from './workflow-pack.schema-source';
 
@@ -61,6 +62,7 @@ export function createAiBrokerModule(deps: { db: Database; env: Env; config: AiB
     audit: groupedUsageAudit(db.sql),
     retrieval: new RetrievalSource(config.ragUrl, config.ragTimeoutMs),
     access,
+    replies: prismaIdempotentReplyStore(db.prisma),
   });
   const assist = new AssistService(broker, new WorkflowPackSchemaSource(deps.schemas ?? new SchemaRegistryClient(config.schemaRegistryUrl)));
   return { broker, assist, health };

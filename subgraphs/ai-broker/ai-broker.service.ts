@@ -3,15 +3,18 @@
 // its tenant, validates the request (422s before anything is spent), then follows spec 02's
 // order: redact the input, select the model, build the prompt, fetch retrieval context, execute
 // (with failover), redact the output, log usage to the ledger, answer.
+import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import canonicalize from 'canonicalize';
 import { assertScope } from '../../platform/auth/auth-context';
 import { requireAuth, type Caller } from '../../platform/auth/caller';
 import type { TenantAccess } from '../../platform/auth/tenant-access';
 import type { ServiceCallContext } from '../../platform/clients/service-request';
-import { ForbiddenError, InputError, NotFoundError, UnavailableError, type InputIssue } from '../../platform/errors/domain-errors';
+import { ConflictError, ForbiddenError, InputError, NotFoundError, UnavailableError, type InputIssue } from '../../platform/errors/domain-errors';
 import { redactText } from '../../platform/redaction';
 import type { Forwarding, InferenceInput, InferenceResult, PromptTemplate, RedactionCounts } from './ai-broker.types';
 import type { AiBrokerConfig } from './ai-broker.config';
+import type { IdempotentReplyStore } from './idempotent-reply.store';
 import type { ModelHealth, ModelHealthView } from './model-health';
 import type { ModelEntry, TenantPolicy } from './model-catalogue';
 import { AllModelsFailedError, type ModelExecutor, type ModelRequest } from './model-executor';
@@ -73,7 +76,11 @@ export interface AiBrokerDeps {
   audit: UsageAudit;
   retrieval: RetrievalSource;
   access: TenantAccess;
+  replies: IdempotentReplyStore<InferenceResult>;
 }
+
+/** How long an answer given under an Idempotency-Key is replayed. */
+const REPLAY_MS = 24 * 3600_000;
 
 interface Prepared {
   tenantId: string;
@@ -178,8 +185,8 @@ export class AiBrokerService {
 
   // --- inference ------------------------------------------------------------------------------
 
-  private async prepare(caller: Caller, input: InferenceInput, action: string): Promise<Prepared> {
-    const tenantId = await this.tenantOf(caller, 'write', action);
+  private async prepare(caller: Caller, input: InferenceInput, action: string, resolvedTenant?: string): Promise<Prepared> {
+    const tenantId = resolvedTenant ?? (await this.tenantOf(caller, 'write', action));
     const issues: InputIssue[] = [];
     const hasTemplate = input.templateId !== undefined && input.templateId !== null;
     let prompt: string | undefined;
@@ -307,8 +314,36 @@ export class AiBrokerService {
     throw err;
   }
 
+  /**
+   * POST /api/ai/inference. With an Idempotency-Key, a retried request (same key, same body) is
+   * answered with the first answer instead of running the model again (docs/ai-broker.md):
+   * 409 while the first is still running, 422 when the key came with another body. An answer
+   * with revealed values (detokenize) is never stored, so such a request runs each time.
+   */
   async inference(caller: Caller, input: InferenceInput, forward: Forwarding = {}): Promise<InferenceResult> {
-    const p = await this.prepare(caller, input, 'ai.inference');
+    const key = forward.idempotencyKey;
+    if (key === undefined || input.detokenize === true) return this.infer(caller, input, forward);
+    if (key.length === 0 || key.length > 255 || /[^\x21-\x7e]/.test(key)) throw InputError.of(['idempotencyKey'], 'An Idempotency-Key is 1-255 visible ASCII characters', 'value_error');
+    const tenantId = await this.tenantOf(caller, 'write', 'ai.inference');
+    const requestHash = createHash('sha256').update(canonicalize(input) ?? '').digest('hex');
+    // A claim outlives the longest answer: every model's timeout, as failover may try each.
+    const runningMs = this.deps.config.requestTimeoutMs * Math.max(1, this.deps.config.catalogue.models.length) + 30_000;
+    const claim = await this.deps.replies.claim(tenantId, key, requestHash, runningMs);
+    if (claim.state === 'done') return { ...claim.response, replayed: true };
+    if (claim.state === 'running') throw new ConflictError('A request with this Idempotency-Key is still being answered; retry shortly');
+    if (claim.state === 'other-request') throw InputError.of(['idempotencyKey'], 'This Idempotency-Key was used with a different request', 'value_error');
+    try {
+      const result = await this.infer(caller, input, forward, tenantId);
+      await this.deps.replies.complete(tenantId, key, result, REPLAY_MS);
+      return result;
+    } catch (err) {
+      await this.deps.replies.release(tenantId, key).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  private async infer(caller: Caller, input: InferenceInput, forward: Forwarding, tenantId?: string): Promise<InferenceResult> {
+    const p = await this.prepare(caller, input, 'ai.inference', tenantId);
     await this.admit(p);
     const started = performance.now();
     const prompt = p.input.text(p.prompt);

@@ -54,8 +54,12 @@ export interface InferenceResult {
   attempts: Attempt[];
   redactions: { input: RedactionCounts; output: RedactionCounts };
   template: { templateId: string; version: number } | null;
+  /** True when this is the stored answer of an earlier request with the same Idempotency-Key. */
+  replayed?: boolean;
 }
 
 export interface Forwarding {
   token?: string;
+  /** The request's Idempotency-Key header (POST /api/ai/inference). */
+  idempotencyKey?: string;
 }
