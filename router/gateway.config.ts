@@ -2,7 +2,9 @@
 // start with the kernel's env readers so a bad value stops the process with a clear message.
 import path from 'node:path';
 import { readBool, readEnum, readInt, readOptional, readString } from '../platform/config/env';
+import { ConfigError } from '../platform/config/env';
 import { serviceUrl } from '../platform/config/platform.config';
+import { parseTrustedProxies, type TrustedProxies } from '../platform/http/trusted-proxies';
 import type { Env, ServiceManifest } from '../platform/service';
 import { PROJECT_ROOT } from '../platform/project-root';
 
@@ -13,6 +15,8 @@ export interface GatewayConfig {
   rateLimit: { perSecond: number; burst: number };
   /** Per client address, before authentication; perSecond 0 turns it off. */
   ipRateLimit: { perSecond: number; burst: number };
+  /** TRUSTED_PROXIES: balancers whose X-Forwarded-For names the client; empty trusts nobody. */
+  trustedProxies: TrustedProxies;
   corsOrigins: string[];
   upstreamTimeoutMs: number;
   breaker: { errorThresholdPercentage: number; volumeThreshold: number; resetTimeoutMs: number };
@@ -45,6 +49,7 @@ export function loadGatewayConfig(env: Env, registry: readonly ServiceManifest[]
       perSecond: readInt(env, 'IP_RATE_LIMIT_PER_SECOND', 200, { min: 0 }),
       burst: readInt(env, 'IP_RATE_LIMIT_BURST', 400, { min: 1 }),
     },
+    trustedProxies: readTrustedProxies(env),
     corsOrigins: origins ? origins.split(',').map((o) => o.trim()).filter(Boolean) : [],
     upstreamTimeoutMs: readInt(env, 'GATEWAY_UPSTREAM_TIMEOUT_MS', 30_000, { min: 1 }),
     breaker: {
@@ -76,6 +81,14 @@ export function loadGatewayConfig(env: Env, registry: readonly ServiceManifest[]
         .filter((e): e is readonly [string, string] => Boolean(e[0] && e[1])),
     ),
   };
+}
+
+function readTrustedProxies(env: Env): TrustedProxies {
+  try {
+    return parseTrustedProxies(env.TRUSTED_PROXIES);
+  } catch (err) {
+    throw new ConfigError(`TRUSTED_PROXIES must be a comma list of IP addresses and CIDR ranges: ${(err as Error).message}`);
+  }
 }
 
 /** Subgraph name in supergraph.yaml -> the backend whose URL serves it. */

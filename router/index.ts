@@ -34,7 +34,9 @@ export const gatewayService = defineService({
       description: 'REST gateway (/api/v1) and federated GraphQL router (/graphql)',
       config: platform,
       health: { readiness: {} },
+      trustedProxies: config.trustedProxies,
     });
+    if (config.trustedProxies.entries.length > 0) logger.info({ trustedProxies: config.trustedProxies.entries }, 'X-Forwarded-For is believed from these proxies');
     // Listed origins (and, outside production, any localhost dev server) get CORS headers and
     // answered preflights (OPTIONS never needs a token); everything else none.
     const allowOrigin = corsOriginCheck(config.corsOrigins, platform.env === 'production');
@@ -83,7 +85,7 @@ export const gatewayService = defineService({
       ide,
       uploads: { resolveUrl: (name) => resolveUrl(name), maxFileSize: config.maxUploadBytes, maxFiles: 10 },
     });
-    const subscriptions = attachSubscriptionServer(app, { model: () => model!, verifier, limits, resolveUrl: (name) => resolveUrl(name), logger, server: () => apollo, limiter, ipLimiter, exposeErrorDetails });
+    const subscriptions = attachSubscriptionServer(app, { model: () => model!, verifier, limits, resolveUrl: (name) => resolveUrl(name), logger, server: () => apollo, limiter, ipLimiter, trustedProxies: config.trustedProxies, exposeErrorDetails });
 
     app.addHook('onClose', async () => {
       await subscriptions.close();

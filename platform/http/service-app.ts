@@ -15,6 +15,7 @@ import { registerErrorHandler } from './error-handler';
 import { registerHealthRoutes, type HealthOptions } from './health';
 import { registerJsonBodyParser } from './json-body';
 import { registerTextGuard } from './text-guard';
+import type { TrustedProxies } from './trusted-proxies';
 import { validatorCompiler } from './validation';
 
 declare module 'fastify' {
@@ -31,11 +32,16 @@ export interface ServiceAppOptions {
   description?: string;
   config: PlatformConfig;
   health: HealthOptions;
+  /** Balancers whose X-Forwarded-For decides request.ip (the gateway's TRUSTED_PROXIES); none by default. */
+  trustedProxies?: TrustedProxies;
 }
 
 export async function createServiceApp(options: ServiceAppOptions): Promise<FastifyInstance> {
   const { config } = options;
+  const proxies = options.trustedProxies;
   const app = Fastify({
+    // Without trusted proxies request.ip is the TCP peer and X-Forwarded-For is ignored.
+    trustProxy: proxies && proxies.entries.length > 0 ? (address: string, hop: number) => proxies.trust(address, hop) : false,
     logger: loggerOptions(config.logLevel, options.name),
     bodyLimit: config.http.bodyLimitBytes,
     genReqId: correlationIdFor,

@@ -5,10 +5,10 @@
 // or Redis with REDIS_URL so several gateways share one budget), under their own Redis prefix so
 // the keys never meet the tenant limiter's `ip:` keys for anonymous callers.
 //
-// The address is the TCP peer (Fastify's request.ip without trustProxy): behind a load balancer
-// every client shares its address, so raise or turn off (IP_RATE_LIMIT_PER_SECOND=0) the limit
-// there until the gateway trusts a forwarded-for header.
-import type { IncomingMessage } from 'node:http';
+// The address is the client's as platform/http/trusted-proxies.ts resolves it: the TCP peer, or,
+// when the peer is a balancer named in TRUSTED_PROXIES, the right-most untrusted address of its
+// X-Forwarded-For (Fastify's request.ip with trustProxy; clientAddress() for the upgrade). Behind a
+// balancer that is not listed every client shares the balancer's address and budget.
 import type { Duplex } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MemoryRateLimiter } from '../edge/rate-limit/memory-rate-limiter';
@@ -54,9 +54,10 @@ export async function limitClientIp(limiter: RateLimiter | undefined, request: F
   return false;
 }
 
-/** For a WebSocket upgrade: true when it may go on; otherwise a 429 was written and the socket closed. */
-export async function limitUpgrade(limiter: RateLimiter | undefined, request: IncomingMessage, socket: Duplex, logger: WarnLogger): Promise<boolean> {
-  const refused = await refusedAddress(limiter, request.socket.remoteAddress, logger);
+/** For a WebSocket upgrade from `address` (already resolved through the trusted proxies): true when
+ * it may go on; otherwise a 429 was written and the socket closed. */
+export async function limitUpgrade(limiter: RateLimiter | undefined, address: string | undefined, socket: Duplex, logger: WarnLogger): Promise<boolean> {
+  const refused = await refusedAddress(limiter, address, logger);
   if (!refused) return true;
   const body = JSON.stringify({ detail: CLIENT_IP_REFUSAL });
   socket.end(

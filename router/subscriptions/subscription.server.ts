@@ -15,6 +15,7 @@ import type { TokenAuthenticator } from '../../platform/http/auth-hooks';
 import type { Logger } from '../../platform/logging/logger';
 import type { RateLimiter } from '../edge/rate-limit/rate-limiter';
 import { limitUpgrade } from '../http/client-ip.limit';
+import { clientAddress, parseTrustedProxies, type TrustedProxies } from '../../platform/http/trusted-proxies';
 import { effectiveTenant } from '../../platform/auth/tenant.rule';
 import { sanitizeError } from '../graphql/error-format';
 import { guardOperation, type GuardLimits } from '../graphql/operation-guard';
@@ -35,6 +36,8 @@ export interface SubscriptionServerOptions {
   limiter?: RateLimiter;
   /** The per-address budget of HTTP, spent by each upgrade before its token is verified. */
   ipLimiter?: RateLimiter;
+  /** Whose X-Forwarded-For names the client of an upgrade (as request.ip on HTTP); none by default. */
+  trustedProxies?: TrustedProxies;
   /** Development only: masked errors carry their original message as `extensions.detail`. */
   exposeErrorDetails?: boolean;
 }
@@ -58,6 +61,8 @@ function endConnection(conn: Connection, logger: Logger): void {
   conn.upstream.clear();
 }
 
+const NO_PROXIES = parseTrustedProxies('');
+
 export function attachSubscriptionServer(app: FastifyInstance, options: SubscriptionServerOptions): { close(): Promise<void> } {
   const wss = new WebSocketServer({ noServer: true });
   const connections = new WeakMap<object, Connection>();
@@ -71,7 +76,8 @@ export function attachSubscriptionServer(app: FastifyInstance, options: Subscrip
     // The socket has no error listener until ws takes it: one that resets meanwhile is dropped.
     const dropOnError = () => socket.destroy();
     socket.on('error', dropOnError);
-    void limitUpgrade(options.ipLimiter, request, socket, options.logger).then((allowed) => {
+    const address = clientAddress(request, options.trustedProxies ?? NO_PROXIES);
+    void limitUpgrade(options.ipLimiter, address, socket, options.logger).then((allowed) => {
       socket.off('error', dropOnError);
       if (allowed && !socket.destroyed) wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
     });
