@@ -3,14 +3,16 @@
 // and REDIS_URL passed through), nginx in front of them with a config generated from the registry
 // (launcher/nginx.config.ts), each service's balancer on its documented port. Every process gets
 // `<SERVICE>_URL` = its balancer, so the gateway, the outbox relay and the service clients reach a
-// healthy process of each service. Prints the URLs; Ctrl-C / SIGTERM stops everything it started
+// healthy process of each service. nginx connects to the processes from DEPLOY_BALANCER_ADDRESS,
+// which the gateways trust (TRUSTED_PROXIES) to say who the client is. Prints the URLs; Ctrl-C / SIGTERM stops everything it started
 // (the gateways first, nginx last). docs/operations.md.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { readInt, readOptional, readString } from '../platform/config/env';
+import { ConfigError, readInt, readOptional, readString } from '../platform/config/env';
 import { servicePort } from '../platform/config/platform.config';
 import { PROJECT_ROOT } from '../platform/project-root';
 import type { Env, ServiceManifest } from '../platform/service';
@@ -53,6 +55,25 @@ export function balancedServices(plan: readonly PlannedService[]): BalancedServi
 /** Every process addresses every service through its balancer. */
 export function balancerUrls(plan: readonly PlannedService[]): Env {
   return Object.fromEntries(plan.map((p) => [`${envName(p.manifest.name)}_URL`, `http://127.0.0.1:${p.listenPort}`]));
+}
+
+/**
+ * The address nginx connects to the processes from (DEPLOY_BALANCER_ADDRESS, default 127.0.0.1).
+ * On Linux every 127.x.y.z is the loopback, so an address of its own (say 127.0.0.254) keeps the
+ * gateway's trust to nginx alone: with 127.0.0.1 any local program calling the gateway directly,
+ * or through nginx from 127.0.0.1, would be a trusted proxy and could name any client address.
+ */
+export function balancerAddress(env: Env): string {
+  const address = readString(env, 'DEPLOY_BALANCER_ADDRESS', '127.0.0.1').trim();
+  // The processes listen on 127.0.0.1, so nginx's side of the connection is IPv4 loopback too.
+  if (isIP(address) !== 4 || !address.startsWith('127.')) throw new ConfigError(`DEPLOY_BALANCER_ADDRESS must be an IPv4 loopback address (127.x.y.z), got "${address}"`);
+  return address;
+}
+
+/** The gateway believes nginx's X-Forwarded-For, and that of any proxy the operator put in front of nginx (TRUSTED_PROXIES). */
+export function trustedProxiesFor(env: Env, balancer: string): string {
+  const more = (readOptional(env, 'TRUSTED_PROXIES') ?? '').split(',').map((e) => e.trim()).filter(Boolean);
+  return [...new Set([balancer, ...more])].join(',');
 }
 
 export type SpawnService = (name: string, port: number, env: NodeJS.ProcessEnv) => ChildProcess;
@@ -102,7 +123,8 @@ export async function deployLocal(options: DeployOptions): Promise<Deployment> {
   const spawnService = options.spawnService ?? spawnFromDist;
   const startTimeoutMs = readInt(options.env, 'DEPLOY_START_TIMEOUT_MS', 180_000, { min: 1000 });
   const workDir = options.workDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'platform-deploy-'));
-  const env: NodeJS.ProcessEnv = { ...options.env, ...balancerUrls(plan) };
+  const balancer = balancerAddress(options.env);
+  const env: NodeJS.ProcessEnv = { ...options.env, ...balancerUrls(plan), TRUSTED_PROXIES: trustedProxiesFor(options.env, balancer) };
   for (const p of plan) delete env[`${envName(p.manifest.name)}_PORT`];
   const processes: Deployment['processes'] = [];
   let nginx: ChildProcess | undefined;
@@ -129,7 +151,7 @@ export async function deployLocal(options: DeployOptions): Promise<Deployment> {
       // nginx's workers drop to an unprivileged user when the master runs as root.
       fs.chmodSync(path.join(workDir, dir), 0o777);
     }
-    fs.writeFileSync(nginxConfPath, nginxConfig({ services: balancedServices(plan), prefix: workDir }));
+    fs.writeFileSync(nginxConfPath, nginxConfig({ services: balancedServices(plan), prefix: workDir, bindAddress: balancer }));
     // The balancer first: a service's first calls (the outbox relay's) already go through it.
     nginx = spawn(options.nginxBinary ?? readString(options.env, 'NGINX_BINARY', 'nginx'), ['-p', workDir, '-e', path.join(workDir, 'error.log'), '-c', nginxConfPath, '-g', 'daemon off;'], { stdio: ['ignore', 'inherit', 'inherit'] });
     const nginxDead = new Promise<never>((_, reject) => nginx!.once('exit', (code) => reject(new Error(`nginx exited (${code}); see ${workDir}/error.log`))));
@@ -148,7 +170,7 @@ export async function deployLocal(options: DeployOptions): Promise<Deployment> {
     await Promise.all(more.map((m) => Promise.race([waitReady(`http://127.0.0.1:${m.port}/readyz`, m.child, `${m.name} :${m.port}`, startTimeoutMs), nginxDead])));
     const urls = Object.fromEntries(plan.map((p) => [p.manifest.name, `http://127.0.0.1:${p.listenPort}`]));
     for (const p of plan) await Promise.race([waitReady(`${urls[p.manifest.name]}/health`, nginx, `nginx for ${p.manifest.name}`, startTimeoutMs), nginxDead]);
-    log(['', 'Platform deployed (nginx in front; processes per service):', ...plan.map((p) => `  ${p.manifest.name.padEnd(18)} ${urls[p.manifest.name]}  <- ${p.processPorts.map((x) => `:${x}`).join(' ')}`), `  nginx config        ${nginxConfPath}`, ''].join('\n'));
+    log(['', 'Platform deployed (nginx in front; processes per service):', ...plan.map((p) => `  ${p.manifest.name.padEnd(18)} ${urls[p.manifest.name]}  <- ${p.processPorts.map((x) => `:${x}`).join(' ')}`), `  nginx config        ${nginxConfPath}`, `  trusted proxies     ${env.TRUSTED_PROXIES} (X-Forwarded-For believed from these)`, ''].join('\n'));
     return { plan, urls, processes, nginx, nginxConfPath, stop };
   } catch (err) {
     await stop().catch(() => {});

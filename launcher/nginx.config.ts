@@ -27,6 +27,12 @@ export interface NginxOptions {
   failTimeoutS?: number;
   /** Connect timeout to a process before the next one is tried. */
   connectTimeoutS?: number;
+  /**
+   * The local address nginx connects to the processes from (proxy_bind): the one address the
+   * gateway trusts as its balancer (TRUSTED_PROXIES), so no other local client shares that trust.
+   * Unset: the system's choice (containers, where the balancer has its own address).
+   */
+  bindAddress?: string;
 }
 
 export function nginxConfig(options: NginxOptions): string {
@@ -70,8 +76,11 @@ export function nginxConfig(options: NginxOptions): string {
       '      proxy_set_header Upgrade $http_upgrade;',
       '      proxy_set_header Connection $connection_upgrade;',
       '      proxy_set_header Host $host;',
+      // The client's address appended to whatever it sent: the gateway believes only the
+      // right-most untrusted entry (TRUSTED_PROXIES, platform/http/trusted-proxies.ts).
       '      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
       '      proxy_set_header X-Forwarded-Proto $scheme;',
+      ...(options.bindAddress ? [`      proxy_bind ${options.bindAddress};`] : []),
       `      proxy_connect_timeout ${connectTimeout}s;`,
       '      proxy_read_timeout 3600s;',
       '      proxy_send_timeout 3600s;',

@@ -85,7 +85,7 @@ export function loadGatewayConfig(env: Env, registry: readonly ServiceManifest[]
 
 function readTrustedProxies(env: Env): TrustedProxies {
   try {
-    return parseTrustedProxies(env.TRUSTED_PROXIES);
+    return parseTrustedProxies(readOptional(env, 'TRUSTED_PROXIES'));
   } catch (err) {
     throw new ConfigError(`TRUSTED_PROXIES must be a comma list of IP addresses and CIDR ranges: ${(err as Error).message}`);
   }

@@ -10,7 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
 import YAML from 'yaml';
-import { composeFile, deployNginxConfig, K8S_CONFIG, K8S_PROBES, K8S_SECRET, kubernetesManifests } from '../../../launcher/deploy-files';
+import { BlockList } from 'node:net';
+import { COMPOSE_BALANCER_ADDRESS, composeFile, deployNginxConfig, K8S_CONFIG, K8S_PROBES, K8S_SECRET, kubernetesManifests } from '../../../launcher/deploy-files';
+import { parseTrustedProxies } from '../../../platform/http/trusted-proxies';
 import { registerHealthRoutes } from '../../../platform/http/health';
 import { nginxConfig } from '../../../launcher/nginx.config';
 import { SERVICES } from '../../../launcher/registry';
@@ -36,6 +38,26 @@ it('compose runs every registry service, on its documented port, behind the bala
   }
   const commands = Object.values(compose.services).flatMap((c) => (c.command && !c.command[0]!.startsWith('-') && c.command[0] !== 'nginx' ? [c.command[0]!] : []));
   for (const name of commands) expect(SERVICES.map((s) => s.name)).toContain(name);
+});
+
+it('compose gives the balancer a fixed address outside Docker\'s dynamic range, and only the gateways trust it', () => {
+  interface Net { ipam: { config: { subnet: string; ip_range: string }[] } }
+  const compose = YAML.parse(read('deploy/compose.yaml')) as { networks: { default: Net }; services: Record<string, { command?: string[]; environment?: Record<string, string>; networks?: { default: { ipv4_address: string } } }> };
+  const balancer = compose.services.balancer!.networks!.default.ipv4_address;
+  expect(balancer).toBe(COMPOSE_BALANCER_ADDRESS);
+  const [{ subnet, ip_range: range }] = compose.networks.default.ipam.config as [{ subnet: string; ip_range: string }];
+  const inside = (cidr: string) => {
+    const [address, bits] = cidr.split('/');
+    const list = new BlockList();
+    list.addSubnet(address!, Number(bits), 'ipv4');
+    return list.check(balancer, 'ipv4');
+  };
+  expect({ inSubnet: inside(subnet), inDynamicRange: inside(range) }).toEqual({ inSubnet: true, inDynamicRange: false });
+  for (const [name, c] of Object.entries(compose.services)) {
+    const trusted = c.environment?.TRUSTED_PROXIES;
+    if (c.command?.[0] === 'gateway') expect({ name, trusts: parseTrustedProxies(trusted).trust(balancer), entries: parseTrustedProxies(trusted).entries.length }).toEqual({ name, trusts: true, entries: 1 });
+    else expect({ name, trusted }).toEqual({ name, trusted: undefined });
+  }
 });
 
 it('the image is multi-stage, non-root, health-checked and starts what npm run service runs', () => {
@@ -67,6 +89,11 @@ nginx('nginx accepts the generated configuration', () => {
   fs.writeFileSync(conf, nginxConfig({ prefix: dir, services: SERVICES.map((s, i) => ({ name: s.name, listenPort: 40000 + i, backends: ['127.0.0.1:1', '127.0.0.1:2'] })) }));
   const result = spawnSync('nginx', ['-t', '-p', dir, '-e', path.join(dir, 'error.log'), '-c', conf], { encoding: 'utf8' });
   expect(result.stderr).toContain('test is successful');
+  // deploy:local's variant: connections to the processes from the one address the gateways trust.
+  const bound = nginxConfig({ prefix: dir, bindAddress: '127.0.0.1', services: [{ name: 'gateway', listenPort: 40000, backends: ['127.0.0.1:1'] }] });
+  expect(bound).toContain('proxy_bind 127.0.0.1;');
+  fs.writeFileSync(conf, bound);
+  expect(spawnSync('nginx', ['-t', '-p', dir, '-e', path.join(dir, 'error.log'), '-c', conf], { encoding: 'utf8' }).stderr).toContain('test is successful');
 });
 
 describe('deploy/k8s/platform.yaml', () => {
@@ -190,8 +217,12 @@ describe('deploy/k8s/platform.yaml', () => {
     }
   });
 
+  it('the ConfigMap\'s TRUSTED_PROXIES parses (the gateway would stop on a bad entry)', () => {
+    expect(parseTrustedProxies(String(ofKind('ConfigMap')[0]!.data!.TRUSTED_PROXIES)).entries.length).toBeGreaterThan(0);
+  });
+
   it('the ConfigMap names only settings the code reads', () => {
-    const sources = read('platform/config/platform.config.ts');
+    const sources = ['platform/config/platform.config.ts', 'router/gateway.config.ts'].map(read).join('\n');
     for (const key of Object.keys(ofKind('ConfigMap')[0]!.data!)) expect({ key, read: sources.includes(`'${key}'`) }).toEqual({ key, read: true });
   });
 });
