@@ -3,7 +3,10 @@
 // same answers from clientAddress() (the graphql-ws upgrade) and Fastify's request.ip (every route).
 import http from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { balancerAddress, trustedProxiesFor } from '../../../launcher/deploy-local';
+import { ConfigError } from '../../../platform/config/env';
 import { clientAddress, parseTrustedProxies, type TrustedProxies } from '../../../platform/http/trusted-proxies';
+import { loadGatewayConfig } from '../../../router/gateway.config';
 
 function resolve(proxies: TrustedProxies, peer: string, xff?: string): string | undefined {
   return clientAddress({ socket: { remoteAddress: peer } as never, headers: xff === undefined ? {} : { 'x-forwarded-for': xff } }, proxies);
@@ -128,5 +131,22 @@ describe("Fastify's request.ip with the same trust", () => {
       req.end();
     });
     expect(JSON.parse(body)).toEqual({ ip: expected, raw: expected });
+  });
+});
+
+describe('where TRUSTED_PROXIES is read', () => {
+  it('stops the gateway at start on a bad entry, naming the setting', () => {
+    expect(() => loadGatewayConfig({ TRUSTED_PROXIES: '10.0.0.1, balancer' }, [])).toThrow(ConfigError);
+    expect(() => loadGatewayConfig({ TRUSTED_PROXIES: '10.0.0.1, balancer' }, [])).toThrow(/TRUSTED_PROXIES.*"balancer"/);
+    expect(loadGatewayConfig({}, []).trustedProxies.entries).toEqual([]);
+    expect(loadGatewayConfig({ TRUSTED_PROXIES: '10.0.0.1,fd00::/8' }, []).trustedProxies.entries).toEqual(['10.0.0.1', 'fd00::/8']);
+  });
+
+  it('deploy:local trusts nginx\'s bind address, plus the proxies the operator names in front of it', () => {
+    expect(balancerAddress({})).toBe('127.0.0.1');
+    expect(balancerAddress({ DEPLOY_BALANCER_ADDRESS: '127.0.0.254' })).toBe('127.0.0.254');
+    for (const bad of ['10.0.0.1', '::1', 'localhost']) expect(() => balancerAddress({ DEPLOY_BALANCER_ADDRESS: bad })).toThrow(/DEPLOY_BALANCER_ADDRESS/);
+    expect(trustedProxiesFor({}, '127.0.0.254')).toBe('127.0.0.254');
+    expect(trustedProxiesFor({ TRUSTED_PROXIES: '203.0.113.0/24, 127.0.0.254' }, '127.0.0.254')).toBe('127.0.0.254,203.0.113.0/24');
   });
 });
