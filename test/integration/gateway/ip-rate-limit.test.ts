@@ -2,7 +2,8 @@
 // address gets 429 (not endless 401s) on /api/v1, /graphql and the graphql-ws upgrade, while a
 // valid tenant calling from another address is served, and still meets its tenant bucket. With
 // Redis two gateways spend one budget per address. Other addresses are real: loopback answers on
-// all of 127.0.0.0/8, so requests are sent from 127.0.0.2, 127.0.0.3, ...
+// all of 127.0.0.0/8, so requests are sent from 127.0.0.2, 127.0.0.3, ... Behind a trusted proxy
+// (TRUSTED_PROXIES) the budget is the forwarded client's, and nobody else can forge one.
 import http from 'node:http';
 import { randomInt } from 'node:crypto';
 import WebSocket from 'ws';
@@ -102,6 +103,36 @@ describe('per-address rate limit before authentication', () => {
       expect(served.status).toBe(200);
       const servedGql = await from('127.0.0.3', `${gw.url}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __typename }' }) });
       expect(servedGql.status).toBe(200);
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it('behind a trusted proxy (TRUSTED_PROXIES), budgets and the X-Forwarded-For sent upstream are the resolved client\'s, on REST and GraphQL', async () => {
+    // 127.0.0.7 plays the balancer; 127.0.0.8 is a client calling the gateway directly.
+    const gw = await startGateway({ LEDGER_URL: ledger.url, IDENTITY_URL: nowhere, SUPERGRAPH_PATH: supergraph, IP_RATE_LIMIT_PER_SECOND: '1', IP_RATE_LIMIT_BURST: '3', RATE_LIMIT_PER_SECOND: '1000', RATE_LIMIT_BURST: '1000', TRUSTED_PROXIES: '127.0.0.7, ::1' });
+    try {
+      const viaProxy = (client: string, headers: Record<string, string> = bad) => from('127.0.0.7', `${gw.url}/api/v1/ledger/events`, { headers: { ...headers, 'x-forwarded-for': `198.51.100.250, ${client}` } });
+      // The backend is told who the client is: the right-most untrusted address, not what it forged.
+      const token = await tokenFor('tenant-c');
+      const served = await viaProxy('198.51.100.1', { authorization: `Bearer ${token}` });
+      expect(served.status).toBe(200);
+      expect((served.body as { headers: Record<string, string> }).headers['x-forwarded-for']).toBe('198.51.100.1');
+      // Client 198.51.100.2 spends its burst of 3 through the proxy.
+      const spent = [];
+      for (let i = 0; i < 3; i++) spent.push((await viaProxy('198.51.100.2')).status);
+      expect(spent).toEqual([401, 401, 401]);
+      expect((await refusedWithin(3, () => viaProxy('198.51.100.2'))).status).toBe(429);
+      const gql = await refusedWithin(3, () => from('127.0.0.7', `${gw.url}/graphql`, { method: 'POST', headers: { ...bad, 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.2' }, body: JSON.stringify({ query: '{ publicInfo }' }) }));
+      expect(gql.status).toBe(429);
+      // Another client behind the same proxy has its own budget.
+      expect((await viaProxy('198.51.100.3')).status).toBe(401);
+      // A client that is not a trusted proxy cannot borrow 198.51.100.3's name, nor its budget.
+      const direct = [];
+      for (let i = 0; i < 3; i++) direct.push((await from('127.0.0.8', `${gw.url}/api/v1/ledger/events`, { headers: { ...bad, 'x-forwarded-for': `198.51.100.${60 + i}` } })).status);
+      expect(direct).toEqual([401, 401, 401]);
+      expect((await refusedWithin(3, () => from('127.0.0.8', `${gw.url}/api/v1/ledger/events`, { headers: { ...bad, 'x-forwarded-for': '198.51.100.3' } }))).status).toBe(429);
+      expect((await viaProxy('198.51.100.3')).status).toBe(401);
     } finally {
       await gw.close();
     }
