@@ -5,9 +5,9 @@
 // config (extra='ignore') does: a FastAPI client that sends a member we do not know (a newer
 // client, a field of the original service we never had) is served, and the member is neither
 // stored nor echoed. A route whose body is an artifact someone signs or certifies marks its
-// schema with strictMembers(): there an unknown member is a 422 extra_forbidden, because a member
-// dropped from what was signed would make the signature cover something nobody runs
-// (docs/decisions.md, "Unknown members").
+// schema with strictMembers(): there an unknown member is a 422 extra_forbidden, because an author
+// whose member was dropped in silence would believe the certified text says something it does
+// not (docs/decisions.md, "Unknown members").
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
@@ -34,12 +34,15 @@ function makeAjv(options: { coerceTypes: boolean; dropUnknown: boolean }): Ajv {
 
 const lenientBody = makeAjv({ coerceTypes: false, dropUnknown: true });
 const strictBody = makeAjv({ coerceTypes: false, dropUnknown: false });
-// Query strings too: FastAPI ignores a query parameter it does not declare.
+// Query strings too: FastAPI ignores a query parameter it does not declare. Never headers: Ajv
+// would remove them from request.headers itself (Authorization included) under a header schema
+// that said additionalProperties false; such a schema keeps refusing instead, as before.
 const coercing = makeAjv({ coerceTypes: true, dropUnknown: true });
+const coercingKeepAll = makeAjv({ coerceTypes: true, dropUnknown: false });
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const strict = (schema as Record<string, unknown>)[STRICT_MEMBERS] === true;
-  const ajv = httpPart === 'body' ? (strict ? strictBody : lenientBody) : coercing;
+  const ajv = httpPart === 'body' ? (strict ? strictBody : lenientBody) : httpPart === 'headers' ? coercingKeepAll : coercing;
   const validate: ValidateFunction = ajv.compile(schema as object);
   return (data: unknown) => (validate(data) ? { value: data } : { error: Object.assign(new Error('validation'), { validation: validate.errors ?? [] }) });
 };
