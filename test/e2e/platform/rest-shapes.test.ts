@@ -1,4 +1,6 @@
-// Unknown members in REST bodies, across the platform (issue 22): FastAPI's default (pydantic's
+// The REST shapes existing clients read, across the whole platform (issue 22, part 3).
+// Idempotency-Key through the gateway: a retried append is stored once and says it was replayed.
+// Unknown members in REST bodies: FastAPI's default (pydantic's
 // extra='ignore') ignores them, so every spec route here does too, through the service's own
 // port and through the gateway; the member is neither stored nor echoed. The signed or certified
 // artifacts' submissions (rule packs, workflow packs) and identity's admin writes still refuse
@@ -88,4 +90,20 @@ it('the strict doors still refuse unknown members with 422 extra_forbidden: rule
   const user = await call(`${platform.urls.identity}/v1/users`, 'POST', { username: 'strict-probe', password: 'strict-probe-password', is_admin: true });
   expect(user.status).toBe(422);
   expect(user.body.detail[0]).toMatchObject({ loc: ['body', 'is_admin'], type: 'extra_forbidden' });
+});
+
+it('the gateway\'s POST /api/v1/ledger/append with an Idempotency-Key retried: one event, the replay says so', async () => {
+  const send = () => fetch(`${platform.gateway}/api/v1/ledger/append`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': 'gateway-retry-1' },
+    body: JSON.stringify({ event_type: 'retry_probe', event_data: { n: 1 } }),
+  });
+  const first = await send();
+  expect(first.status).toBe(200);
+  const again = await send();
+  expect(again.status).toBe(200);
+  expect(await again.json()).toEqual(await first.json());
+  expect(again.headers.get('idempotent-replayed')).toBe('true');
+  const events = await call(`${platform.gateway}/api/v1/ledger/events?event_type=retry_probe`, 'GET');
+  expect(events.body.total).toBe(1);
 });
