@@ -1,22 +1,48 @@
 // Route schema validation with FastAPI's 422 body. Bodies are validated strictly (a number is not
 // a string, as pydantic's str fields refuse ints); query strings and path params are coerced, as
 // FastAPI does for `limit=10`.
+// Unknown members of a body are dropped before the handler sees them, as pydantic's default model
+// config (extra='ignore') does: a FastAPI client that sends a member we do not know (a newer
+// client, a field of the original service we never had) is served, and the member is neither
+// stored nor echoed. A route whose body is an artifact someone signs or certifies marks its
+// schema with strictMembers(): there an unknown member is a 422 extra_forbidden, because an author
+// whose member was dropped in silence would believe the certified text says something it does
+// not (docs/decisions.md, "Unknown members").
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { InputIssue } from '../errors/domain-errors';
 
-function makeAjv(coerceTypes: boolean): Ajv {
-  const ajv = new Ajv({ coerceTypes, allErrors: true, useDefaults: true, removeAdditional: false, strict: false });
+/** The keyword strictMembers() sets on a body schema (an `x-` extension, so OpenAPI shows it too). */
+export const STRICT_MEMBERS = 'x-strict-members';
+
+/**
+ * A body schema whose unknown members are refused (422 extra_forbidden) where the schema says
+ * `additionalProperties: false`, instead of dropped. For signed or certified artifacts only.
+ */
+export function strictMembers<T extends object>(schema: T): T {
+  return { ...schema, [STRICT_MEMBERS]: true };
+}
+
+// removeAdditional: true drops only what an `additionalProperties: false` object does not name;
+// open objects (event_data, payload, variables...) keep every member.
+function makeAjv(options: { coerceTypes: boolean; dropUnknown: boolean }): Ajv {
+  const ajv = new Ajv({ coerceTypes: options.coerceTypes, allErrors: true, useDefaults: true, removeAdditional: options.dropUnknown, strict: false });
   addFormats(ajv);
   return ajv;
 }
 
-const strict = makeAjv(false);
-const coercing = makeAjv(true);
+const lenientBody = makeAjv({ coerceTypes: false, dropUnknown: true });
+const strictBody = makeAjv({ coerceTypes: false, dropUnknown: false });
+// Query strings too: FastAPI ignores a query parameter it does not declare. Never headers: Ajv
+// would remove them from request.headers itself (Authorization included) under a header schema
+// that said additionalProperties false; such a schema keeps refusing instead, as before.
+const coercing = makeAjv({ coerceTypes: true, dropUnknown: true });
+const coercingKeepAll = makeAjv({ coerceTypes: true, dropUnknown: false });
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  const ajv = httpPart === 'body' ? strict : coercing;
+  const strict = (schema as Record<string, unknown>)[STRICT_MEMBERS] === true;
+  const ajv = httpPart === 'body' ? (strict ? strictBody : lenientBody) : httpPart === 'headers' ? coercingKeepAll : coercing;
   const validate: ValidateFunction = ajv.compile(schema as object);
   return (data: unknown) => (validate(data) ? { value: data } : { error: Object.assign(new Error('validation'), { validation: validate.errors ?? [] }) });
 };

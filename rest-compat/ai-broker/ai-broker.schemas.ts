@@ -60,7 +60,8 @@ export const GenerateWorkflowBody = Type.Object({
 export type GenerateWorkflowBody = Static<typeof GenerateWorkflowBody>;
 
 export const GenerateWorkflowResponse = Type.Object({
-  workflow_pack: AnyObject('A workflow pack passing the workflow-pack schema (platform/contracts/workflow-pack.schema.json, as the schema registry serves it)'),
+  workflow_pack: AnyObject('The pack in spec 02\'s shape, `id`, `name` and `steps[{name, type}]`, beside the workflow-pack members (metadata.pack_id, metadata.name, steps[].step)'),
+  artifact: AnyObject('The same pack exactly as the workflow-pack schema wants it (platform/contracts/workflow-pack.schema.json, as the schema registry serves it): submit this one to the packs registry'),
   confidence: Type.Number({ minimum: 0, maximum: 1 }),
   model_used: Type.String(),
   schema_source: Type.String({ description: 'registry@<version>, or contract-file when the schema registry was unreachable' }),

@@ -32,6 +32,20 @@ export function templateJson(t: PromptTemplate) {
   };
 }
 
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The generated pack as spec 02 shows it, for the original service's clients: `id`, `name` and
+ * `steps[{name, type}]`, beside our own members (metadata.pack_id, metadata.name, steps[].step).
+ * Those extra members would fail the workflow-pack schema (it refuses unknown members), so the
+ * response also carries the pack untouched as `artifact`, ready for the packs registry.
+ */
+export function specWorkflowPack(pack: Record<string, unknown>): Record<string, unknown> {
+  const metadata = isRecord(pack.metadata) ? pack.metadata : {};
+  const steps = Array.isArray(pack.steps) ? pack.steps : [];
+  return { id: metadata.pack_id, name: metadata.name, ...pack, steps: steps.map((s) => (isRecord(s) ? { name: s.step, ...s } : s)) };
+}
+
 /** Every model failed: 503 with the attempts, so the caller sees what was tried. */
 async function withAttempts<T>(reply: FastifyReply, work: () => Promise<T>): Promise<T | FastifyReply> {
   try {
@@ -110,7 +124,7 @@ export function registerAiBrokerRoutes(routes: FastifyInstance, broker: AiBroker
     schema: { tags: ['ai-broker'], summary: 'A workflow pack from a natural-language description (passes the workflow-pack schema)', body: GenerateWorkflowBody, response: responses(GenerateWorkflowResponse) },
   }, async (request, reply) => withAttempts(reply, async () => {
     const r = await assist.generateWorkflow(callerOf(request), { description: request.body.description, domain: request.body.domain }, forwarding(request));
-    return { workflow_pack: r.workflowPack, confidence: r.confidence, model_used: r.modelUsed, schema_source: r.schemaSource, correlation_id: r.correlationId, attempts: r.attempts };
+    return { workflow_pack: specWorkflowPack(r.workflowPack), artifact: r.workflowPack, confidence: r.confidence, model_used: r.modelUsed, schema_source: r.schemaSource, correlation_id: r.correlationId, attempts: r.attempts };
   }));
 
   routes.get('/api/ai/models', {

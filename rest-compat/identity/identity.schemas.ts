@@ -3,6 +3,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { MAX_CURSOR_LENGTH } from '../../platform/pagination/cursor';
 import { LIMITS, PATTERNS } from '../../subgraphs/identity/identity.rules';
+import { strictMembers } from '../../platform/http/validation';
 
 export const Detail = Type.Object({ detail: Type.String() }, { description: 'Error (FastAPI shape)' });
 export const ValidationDetail = Type.Object({
@@ -79,11 +80,14 @@ export const MeResponse = Type.Object({ ...callerFields, email: Type.Union([Type
 export const TenantOut = Type.Object({ id: Type.String(), name: Type.String(), is_active: Type.Boolean(), created_at: Timestamp });
 // Exactly the spec's list shape: `{tenants: [{id, name}]}`.
 export const TenantsResponse = Type.Object({ tenants: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })) });
-export const TenantBody = Type.Object({
+// The admin writes refuse unknown members (strictMembers) where every other REST body ignores them:
+// they grant privileges, and a misspelt or unsupported member dropped in silence would leave an
+// admin believing a grant was made (docs/decisions.md, "Unknown members").
+export const TenantBody = strictMembers(Type.Object({
   id: TenantId,
   name: Type.String({ minLength: 1, maxLength: LIMITS.tenantName }),
   metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
-}, { additionalProperties: false });
+}, { additionalProperties: false }));
 
 export const RoleQuery = Type.Object({
   role_name: RoleName,
@@ -91,10 +95,10 @@ export const RoleQuery = Type.Object({
   description: Type.Optional(Type.String({ maxLength: LIMITS.description })),
   tenant_id: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'platform operators: the tenant the role belongs to (none: a platform role); others: their own tenant only' })),
 });
-export const RoleBody = Type.Object({
+export const RoleBody = strictMembers(Type.Object({
   scopes: Type.Optional(Scopes),
   description: Type.Optional(Type.String({ maxLength: LIMITS.description })),
-}, { additionalProperties: false });
+}, { additionalProperties: false }));
 export const RoleOut = Type.Object({
   name: Type.String(),
   description: Type.Union([Type.String(), Type.Null()]),
@@ -117,14 +121,14 @@ export const UserOut = Type.Object({
   created_at: Timestamp,
   last_login: Type.Union([Timestamp, Type.Null()]),
 });
-export const UserBody = Type.Object({
+export const UserBody = strictMembers(Type.Object({
   username: Type.String({ minLength: 1, maxLength: LIMITS.username, pattern: PATTERNS.username }),
   password: Type.String({ minLength: LIMITS.passwordMin, maxLength: LIMITS.passwordMax }),
   email: Type.Optional(Type.Union([Type.String({ maxLength: LIMITS.email, pattern: PATTERNS.email }), Type.Null()])),
   tenant_id: Type.Optional(TenantId),
   roles: Type.Optional(Type.Array(RoleName, { maxItems: 50, description: "default ['user']" })),
   is_verified: Type.Optional(Type.Boolean()),
-}, { additionalProperties: false });
+}, { additionalProperties: false }));
 export const UsersQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
   cursor: Type.Optional(Type.String({ maxLength: MAX_CURSOR_LENGTH })),
@@ -132,14 +136,14 @@ export const UsersQuery = Type.Object({
 });
 export const UsersResponse = Type.Object({ users: Type.Array(UserOut), next_cursor: Type.Union([Type.String(), Type.Null()]) });
 export const UserParams = Type.Object({ user_id: Type.String({ maxLength: 64 }) });
-export const AssignRoleBody = Type.Object({ role_name: RoleName }, { additionalProperties: false });
+export const AssignRoleBody = strictMembers(Type.Object({ role_name: RoleName }, { additionalProperties: false }));
 
-export const ServiceAccountBody = Type.Object({
+export const ServiceAccountBody = strictMembers(Type.Object({
   name: Type.String({ minLength: 1, maxLength: LIMITS.roleName - 8, pattern: PATTERNS.serviceName }),
   scopes: Type.Optional(Scopes),
   tenant_id: Type.Optional(TenantId),
   description: Type.Optional(Type.String({ maxLength: LIMITS.description })),
-}, { additionalProperties: false });
+}, { additionalProperties: false }));
 export const ServiceAccountOut = Type.Object({
   id: Type.String({ format: 'uuid' }),
   client_id: Type.String(),

@@ -4,10 +4,12 @@
 // kernel's hook on the whole prefix (platform/service-app.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { callerOf } from '../../platform/http/caller';
+import { idempotencyKeyOf } from '../../platform/http/idempotency-key';
+import { MAX_STRING } from '../../subgraphs/ledger/ledger.service';
 import type { AuditReport, EntryVerification, LedgerService } from '../../subgraphs/ledger/ledger.service';
 import type { LedgerEvent, VerifyResult } from '../../subgraphs/ledger/ledger.types';
 import {
-  AppendBody, AppendResponse, AuditReportBody, EntryParams, EventPageSchema, EventsQuery, ExportQuery, responses, TenantQuery, VerifyResponse,
+  AppendBody, AppendHeaders, AppendResponse, AuditReportBody, EntryParams, EventPageSchema, EventsQuery, ExportQuery, responses, TenantQuery, VerifyResponse,
 } from './ledger.schemas';
 
 
@@ -66,14 +68,21 @@ export function registerLedgerRoutes(routes: FastifyInstance, service: LedgerSer
 
     const append = async (request: FastifyRequest<{ Body: AppendBody }>, reply: import('fastify').FastifyReply) => {
       const b = request.body;
+      // The Idempotency-Key header or the body's idempotency_key (both when they agree).
+      const idempotencyKey = idempotencyKeyOf(request, b.idempotency_key, { maxLength: MAX_STRING });
       const { event, replayed } = await service.append(callerOf(request), {
         tenantId: b.tenant_id, eventType: b.event_type, eventData: b.event_data, userId: b.user_id,
-        correlationId: b.correlation_id, description: b.description, idempotencyKey: b.idempotency_key,
+        correlationId: b.correlation_id, description: b.description, idempotencyKey,
       });
       if (replayed) reply.header('Idempotent-Replayed', 'true');
       return { id: event.id, chain_hash: event.chainHash, created_at: event.createdAt };
     };
-    const appendSchema = { tags: ['ledger'], summary: 'Append an event to the tenant\'s chain', body: AppendBody, response: responses(AppendResponse) };
+    const appendSchema = {
+      tags: ['ledger'], summary: 'Append an event to the tenant\'s chain',
+      description: 'An idempotency key may come as the Idempotency-Key header or the body\'s idempotency_key (both only when equal: otherwise 422 at the header); '
+        + 'a retry with the key answers the first append (header Idempotent-Replayed: true) instead of storing the event again.',
+      headers: AppendHeaders, body: AppendBody, response: responses(AppendResponse),
+    };
     routes.post('/append', { schema: appendSchema }, append);
     routes.post('/v1/ledger/append', { schema: appendSchema }, append);
 

@@ -23,6 +23,12 @@ export const AppendBody = Type.Object({
 });
 export type AppendBody = Static<typeof AppendBody>;
 
+// Documents the header in OpenAPI; its checks (one value, agreeing with the body) are in
+// platform/http/idempotency-key.ts so that they answer in FastAPI's words.
+export const AppendHeaders = Type.Object({
+  'idempotency-key': Type.Optional(Type.String({ description: 'The same key as the body\'s idempotency_key, for clients that send keys as a header' })),
+});
+
 export const AppendResponse = Type.Object({ id: Type.String({ format: 'uuid' }), chain_hash: Hash, created_at: Timestamp });
 
 export const TenantQuery = Type.Object({ tenant_id: Type.Optional(Id('Tenant; defaults to the caller\'s')) });

@@ -1,6 +1,7 @@
 // The OCR service's documented REST routes (spec 02, port 8137) as thin adapters over
 // subgraphs/ocr: POST /extract (multipart `file`, optional `index_in_rag`, `tenant_id`), GET
 // /jobs/{job_id}, PUT /jobs/{job_id}/review, GET /cache/{document_hash}, GET /stats, GET /health.
+// The cache and stats reads answer the original service's shapes (below).
 // Errors as FastAPI shapes them; an upload that is not an image or PDF is a 415.
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -21,18 +22,35 @@ export function jobJson(j: OcrJob) {
   };
 }
 
+// GET /cache/{document_hash} in the original service's shape: `cache_hit` says whether the
+// tenant's cache holds the document, and a miss is a 200 with cache_hit false and the result
+// fields null, as the original answers it (so its clients read one shape). `cached_at` is the
+// original's name for created_at; `hit` is ours, kept.
 export function cacheJson(c: CacheEntry) {
   return {
-    document_hash: c.documentHash, hit: true, job_id: c.jobId, extracted_text: c.extractedText, extracted_fields: c.extractedFields, tier_used: c.tierUsed,
-    confidence_score: c.confidenceScore, pages: c.pages, page_count: c.pageCount, hit_count: c.hitCount, last_accessed_at: c.lastAccessedAt, created_at: c.createdAt,
+    cache_hit: true, document_hash: c.documentHash, hit: true, job_id: c.jobId, extracted_text: c.extractedText, extracted_fields: c.extractedFields, tier_used: c.tierUsed,
+    confidence_score: c.confidenceScore, pages: c.pages, page_count: c.pageCount, hit_count: c.hitCount, last_accessed_at: c.lastAccessedAt, created_at: c.createdAt, cached_at: c.createdAt,
   };
 }
 
+export function cacheMissJson(documentHash: string) {
+  return {
+    cache_hit: false, document_hash: documentHash, hit: false, job_id: null, extracted_text: null, extracted_fields: null, tier_used: null,
+    confidence_score: null, pages: null, page_count: null, hit_count: null, last_accessed_at: null, created_at: null, cached_at: null,
+  };
+}
+
+// GET /stats: spec 02 names "tier usage" (tier_usage); where it is silent the original service's
+// names (total_jobs, jobs_by_status, jobs_by_tier, average_confidence, average_processing_time_ms,
+// cache_hit_rate) are served, and our richer members kept beside them. cache_hit_rate is the share
+// of extract requests answered from the cache (0 with no jobs), a fraction like confidence_score.
 export function statsJson(s: OcrStats) {
   return {
-    tenant_id: s.tenantId, total_jobs: s.totalJobs, by_status: s.byStatus, tier_usage: s.tierUsage,
-    cache: { entries: s.cache.entries, hits: s.cache.hits, jobs_answered_from_cache: s.cache.jobsAnsweredFromCache }, review_queue: s.reviewQueue,
+    tenant_id: s.tenantId, total_jobs: s.totalJobs, jobs_by_status: s.byStatus, jobs_by_tier: s.tierUsage,
     average_confidence: s.averageConfidence, average_processing_time_ms: s.averageProcessingTimeMs,
+    cache_hit_rate: s.totalJobs === 0 ? 0 : s.cache.jobsAnsweredFromCache / s.totalJobs,
+    by_status: s.byStatus, tier_usage: s.tierUsage,
+    cache: { entries: s.cache.entries, hits: s.cache.hits, jobs_answered_from_cache: s.cache.jobsAnsweredFromCache }, review_queue: s.reviewQueue,
   };
 }
 
@@ -116,11 +134,14 @@ export function registerOcrRoutes(routes: FastifyInstance, ocr: OcrService, opti
 
   routes.get<{ Params: { document_hash: string }; Querystring: { tenant_id?: string } }>('/cache/:document_hash', {
     config: { inputLocation: 'query' },
-    schema: { tags: ['ocr'], summary: "Cached result of a document (by SHA-256) in the caller's tenant; 404 on a miss", params: { type: 'object', properties: { document_hash: { type: 'string' } }, required: ['document_hash'] }, querystring: TenantQuery },
-  }, async (request) => cacheJson(await ocr.cached(callerOf(request), request.params.document_hash, request.query.tenant_id)));
+    schema: { tags: ['ocr'], summary: "Cached result of a document (by SHA-256) in the caller's tenant: cache_hit true with the result, or cache_hit false with the result fields null", params: { type: 'object', properties: { document_hash: { type: 'string' } }, required: ['document_hash'] }, querystring: TenantQuery },
+  }, async (request) => {
+    const entry = await ocr.lookupCache(callerOf(request), request.params.document_hash, request.query.tenant_id);
+    return entry ? cacheJson(entry) : cacheMissJson(request.params.document_hash);
+  });
 
   routes.get<{ Querystring: { tenant_id?: string } }>('/stats', {
     config: { inputLocation: 'query' },
-    schema: { tags: ['ocr'], summary: 'Tier usage, cache hits, review queue and total_jobs (?tenant_id= for one tenant)', querystring: TenantQuery },
+    schema: { tags: ['ocr'], summary: 'total_jobs, jobs_by_status, jobs_by_tier (= tier_usage), average_confidence, average_processing_time_ms, cache_hit_rate, cache hits and the review queue (?tenant_id= for one tenant)', querystring: TenantQuery },
   }, async (request) => statsJson(await ocr.stats(callerOf(request), request.query.tenant_id)));
 }

@@ -3,6 +3,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { DEFAULT_PAGE, MAX_PACK_ID, MAX_PAGE, MAX_VERSION, PACK_ID_PATTERN } from '../../subgraphs/packs-registry/pack.rules';
 import { MAX_CURSOR_LENGTH } from '../../platform/pagination/cursor';
+import { strictMembers } from '../../platform/http/validation';
 
 /** semver.org's own pattern for a version (the domain checks it again with `semver`). */
 const SEMVER = '^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-((?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\\.(?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\\+([0-9a-zA-Z-]+(?:\\.[0-9a-zA-Z-]+)*))?$';
@@ -22,14 +23,16 @@ export type VersionParams = Static<typeof VersionParams>;
 export const TenantQuery = Type.Object({ tenant_id: Type.Optional(TenantId) });
 export type TenantQuery = Static<typeof TenantQuery>;
 
-export const SubmitBody = Type.Object({
+// A submitted pack is what reviewers certify: the submission refuses unknown members instead of
+// dropping them (strictMembers; docs/decisions.md, "Unknown members").
+export const SubmitBody = strictMembers(Type.Object({
   artifact: Type.Unsafe<Record<string, unknown> | string>({
     oneOf: [{ type: 'object', additionalProperties: true }, { type: 'string' }],
     description: 'The workflow pack (platform/contracts/workflow-pack.schema.json): an object, or its JSON or YAML text (kept verbatim)',
   }),
   format: Type.Union([Type.Literal('json'), Type.Literal('yaml')], { description: 'How `artifact` is written' }),
   tenant_id: Type.Optional(TenantId),
-}, { additionalProperties: false });
+}, { additionalProperties: false }));
 export type SubmitBody = Static<typeof SubmitBody>;
 
 export const ListQuery = Type.Object({

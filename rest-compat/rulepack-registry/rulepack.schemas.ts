@@ -5,17 +5,20 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { MAX_NOTES, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../../subgraphs/rulepack-registry/rulepack.service';
 import { MAX_CURSOR_LENGTH } from '../../platform/pagination/cursor';
 import { RULEPACK_STATUSES } from '../../subgraphs/rulepack-registry/rulepack.types';
+import { strictMembers } from '../../platform/http/validation';
 
 const NullableString = (options: { maxLength?: number; description?: string } = {}) => Type.Unsafe<string | null>({ type: ['string', 'null'], ...options });
 const Status = Type.Unsafe<(typeof RULEPACK_STATUSES)[number]>({ type: 'string', enum: [...RULEPACK_STATUSES] });
 const Timestamp = Type.String({ description: 'ISO 8601, UTC' });
 const NullableTimestamp = NullableString({ description: 'ISO 8601, UTC' });
 
-export const SubmitBody = Type.Object({
+// A submitted pack is what reviewers certify: the submission refuses unknown members instead of
+// dropping them (strictMembers; docs/decisions.md, "Unknown members").
+export const SubmitBody = strictMembers(Type.Object({
   pack: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'The rule pack (platform/contracts/rule-pack.schema.json); metadata.pack_id and metadata.version (semver) required' })),
   artifact: Type.Optional(Type.String({ description: 'The rule pack as YAML or JSON text (instead of pack)' })),
   format: Type.Optional(Type.Unsafe<'yaml' | 'json'>({ type: 'string', enum: ['yaml', 'json'], description: 'Format of artifact' })),
-}, { additionalProperties: false });
+}, { additionalProperties: false }));
 export type SubmitBody = Static<typeof SubmitBody>;
 
 export const PackParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });

@@ -288,11 +288,13 @@ export class OcrService {
     return reviewed;
   }
 
-  async cached(caller: Caller, documentHash: string, tenantId?: string): Promise<CacheEntry> {
+  /**
+   * The caller's tenant's cache entry for a document, or null (also for a string that is no
+   * SHA-256, and for another tenant's document): a miss is an answer, not an error (GET /cache).
+   */
+  async lookupCache(caller: Caller, documentHash: string, tenantId?: string): Promise<CacheEntry | null> {
     const tenant = await this.deps.access.resolve(caller, tenantId, ['tenant_id'], 'ocr.cache.read');
-    const entry = /^[0-9a-f]{64}$/i.test(documentHash) ? await this.deps.store.cached(tenant, documentHash.toLowerCase()) : null;
-    if (!entry) throw new NotFoundError('Not in the cache');
-    return entry;
+    return /^[0-9a-f]{64}$/i.test(documentHash) ? this.deps.store.cached(tenant, documentHash.toLowerCase()) : null;
   }
 
   async reviewQueue(caller: Caller, tenantId?: string, limit = 50): Promise<OcrJob[]> {

@@ -34,7 +34,12 @@ export function defineWorkflowService(options: WorkflowServiceOptions = {}): Ser
     port: 8130,
     subgraph: 'subgraphs/workflow/schema.graphql',
     producesAudit: true,
-    gatewayRoutes: [{ method: 'POST', url: '/api/v1/workflows/execute', upstreamPath: '/execute', summary: 'Execute a workflow pack (workflow POST /execute)' }],
+    gatewayRoutes: [
+      { method: 'POST', url: '/api/v1/workflows/execute', upstreamPath: '/execute', summary: 'Execute a workflow pack (workflow POST /execute)' },
+      // Spec 03 lists /workflow-status as "workflow service status via the gateway"; it reads the
+      // tenant from the token (X-Tenant-ID), so nothing is injected.
+      { method: 'GET', url: '/api/v1/workflows/status', upstreamPath: '/workflow-status', summary: 'The workflow service\'s status for the caller\'s tenant (workflow GET /workflow-status)' },
+    ],
     async build(deps) {
       const { config: platform, db, logger, env, registry } = deps;
       const config = { ...loadWorkflowConfig(env, registry, platform.auth.requireAuth), ...options.config };

@@ -3,6 +3,10 @@
 // honest "no context" when it is down; explain and generate-workflow offline (the pack passes
 // the registry's workflow-pack schema, or the contract file's when the registry is down);
 // templates with versions and checked variables; bad input; tenant isolation; usage audited.
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { defineAiBrokerService } from '../../../subgraphs/ai-broker';
 import { freePort } from '../../support/waiting';
 import { startServices, type Harness } from '../../support/service-harness';
@@ -119,6 +123,18 @@ test('generate-workflow, offline: a deterministic pack that passes the registry\
   expect(pack.metadata).toMatchObject({ version: '1.0.0', workflow_type: 'compliance' });
   expect(pack.steps.map((s: any) => s.type)).toEqual(['validation', 'hil_approval', 'ai', 'action']);
   expect(pack.steps[1].reviewer_role).toBe('compliance');
+  // Spec 02's members for the original service's clients (id, name, steps[{name, type}]) beside
+  // ours; `artifact` is the same pack as the workflow-pack schema wants it, which workflow_pack
+  // with those extra members is not.
+  expect(pack).toMatchObject({ id: pack.metadata.pack_id, name: pack.metadata.name });
+  expect(pack.steps.map((s: any) => [s.name, s.type])).toEqual(pack.steps.map((s: any) => [s.step, s.type]));
+  const { id: _id, name: _name, ...ours } = pack;
+  expect(r.body.artifact).toEqual({ ...ours, steps: ours.steps.map(({ name: _n, ...step }: any) => step) });
+  const ajv = new Ajv({ strict: false });
+  addFormats(ajv);
+  const conforms = ajv.compile(JSON.parse(readFileSync(path.join(__dirname, '../../../platform/contracts/workflow-pack.schema.json'), 'utf8')) as object);
+  expect(conforms(r.body.artifact)).toBe(true);
+  expect(conforms(pack)).toBe(false);
   expect(r.text).not.toContain(PII.email);
   const again = await call('POST', '/api/ai/generate-workflow', { token: tokenA, body });
   expect(again.body.workflow_pack).toEqual(pack);
@@ -156,6 +172,17 @@ describe('templates', () => {
     expect(missing.body.detail).toEqual([expect.objectContaining({ loc: ['body', 'variables', 'amount'], type: 'missing' })]);
     const unknown = await call('POST', '/api/ai/inference', { token: tokenA, body: { template_id: 'loan-summary', variables: { customer: 'x', amount: 1, colour: 'red' } } });
     expect(unknown.body.detail[0].loc).toEqual(['body', 'variables', 'colour']);
+  });
+
+  test('unknown members are ignored as FastAPI does: a client\'s own `version` is neither stored nor echoed', async () => {
+    const r = await call('POST', '/api/ai/prompts', { token: tokenA, body: { template_id: 'greeting', template: 'Hello {{who}}', variables: ['who'], version: 7, owner: 'owner-zq81' } });
+    expect(r.status).toBe(201);
+    expect(r.body).toMatchObject({ template_id: 'greeting', version: 1, versions: [1] });
+    expect(r.body).not.toHaveProperty('owner');
+    const stored = await call('GET', '/api/ai/prompts/greeting', { token: tokenA });
+    expect(stored.body).toMatchObject({ version: 1, versions: [1] });
+    expect(stored.text).not.toContain('owner-zq81');
+    expect((await call('GET', '/api/ai/prompts/greeting?version=7', { token: tokenA })).status).toBe(404);
   });
 
   test('an undeclared placeholder, an unused declaration and a bad id are refused, naming them', async () => {

@@ -75,6 +75,43 @@ describe('append and read back', () => {
     expect((await get('/events?tenant_id=t-idem')).body.total).toBe(2);
   });
 
+  it('takes the key as the Idempotency-Key header too: a retry after a 502 with the header stores the event once', async () => {
+    const body = { tenant_id: 't-idem-h', event_type: 'x', event_data: { n: 1 } };
+    const first = await post('/append', body, { 'idempotency-key': 'h-1' });
+    expect(first.status).toBe(200);
+    const retry = await post('/append', body, { 'idempotency-key': 'h-1' });
+    expect(retry.body).toEqual(first.body);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    // The same key in the body and the header is one key, on both append routes.
+    const both = await post('/v1/ledger/append', { ...body, idempotency_key: 'h-1' }, { 'idempotency-key': 'h-1' });
+    expect(both.body).toEqual(first.body);
+    const bodyOnly = await post('/append', { ...body, idempotency_key: 'h-1' });
+    expect(bodyOnly.body).toEqual(first.body);
+    expect((await get('/events?tenant_id=t-idem-h')).body.total).toBe(1);
+
+    const differ = await post('/append', { ...body, idempotency_key: 'h-2' }, { 'idempotency-key': 'h-3' });
+    expect(differ.status).toBe(422);
+    expect(differ.body).toEqual({ detail: [{ loc: ['header', 'idempotency-key'], msg: expect.stringContaining('differ'), type: 'value_error' }] });
+    const v1Differ = await post('/v1/ledger/append', { ...body, idempotency_key: 'h-2' }, { 'idempotency-key': 'h-3' });
+    expect(v1Differ.status).toBe(422);
+    const empty = await post('/append', body, { 'idempotency-key': '' });
+    expect(empty.body.detail[0]).toMatchObject({ loc: ['header', 'idempotency-key'], type: 'string_too_short' });
+    const long = await post('/append', body, { 'idempotency-key': 'k'.repeat(256) });
+    expect(long.body.detail[0]).toMatchObject({ loc: ['header', 'idempotency-key'], type: 'string_too_long' });
+    // Nothing refused was stored.
+    expect((await get('/events?tenant_id=t-idem-h')).body.total).toBe(1);
+  });
+
+  it('ignores unknown members as FastAPI does: neither stored nor echoed', async () => {
+    const a = await post('/append', { tenant_id: 't-extra', event_type: 'x', event_data: { n: 1 }, signature: 'sig-zq81', priority: 'high' });
+    expect(a.status).toBe(200);
+    expect(Object.keys(a.body).sort()).toEqual(['chain_hash', 'created_at', 'id']);
+    const events = await get('/events?tenant_id=t-extra');
+    expect(events.body.events[0].event_data).toEqual({ n: 1 });
+    expect(JSON.stringify(events.body)).not.toContain('sig-zq81');
+    expect((await get('/verify?tenant_id=t-extra')).body.valid).toBe(true);
+  });
+
   it('serves the /v1/ledger set', async () => {
     const a = await post('/v1/ledger/append', { tenant_id: 't-v1', event_type: 'workflow_execution', event_data: { workflow_id: 'w1', status: 'completed' }, user_id: 'carol', correlation_id: 'corr-9' });
     expect(a.status).toBe(200);

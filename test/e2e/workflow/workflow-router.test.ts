@@ -1,5 +1,5 @@
 // The workflow service in the whole platform, through the router: the gateway's POST
-// /api/v1/workflows/execute; a legal workflow started with the executeWorkflow mutation, then
+// /api/v1/workflows/execute and GET /api/v1/workflows/status; a legal workflow started with the executeWorkflow mutation, then
 // subscribed to with workflowStatusChanged(afterVersion: 0) over graphql-ws through the router
 // (so nothing is missed between the start and the subscription), approved with decideApproval,
 // and watched to its end; the approvals inbox subscription; tenant isolation of queries and
@@ -58,6 +58,20 @@ it('the gateway\'s POST /api/v1/workflows/execute runs a workflow', async () => 
   });
   expect(res.status).toBe(200);
   expect(await res.json()).toMatchObject({ status: 'completed', pack_source: 'builtin' });
+});
+
+it('the gateway\'s GET /api/v1/workflows/status answers the workflow service\'s GET /workflow-status for the caller\'s tenant', async () => {
+  const res = await fetch(`${platform.gateway}/api/v1/workflows/status`, { headers: { authorization: `Bearer ${alice}` } });
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as any;
+  expect(body).toMatchObject({ service: 'workflow', status: 'operational', tenant_id: 'wf-a' });
+  expect(body.executions.completed).toBeGreaterThanOrEqual(1);
+  const other = (await (await fetch(`${platform.gateway}/api/v1/workflows/status`, { headers: { authorization: `Bearer ${eve}` } })).json()) as any;
+  expect(other).toMatchObject({ tenant_id: 'wf-b' });
+  expect(other.executions.completed ?? 0).toBe(0);
+  // Naming another tenant is refused at the gateway; no token is a 401.
+  expect((await fetch(`${platform.gateway}/api/v1/workflows/status`, { headers: { authorization: `Bearer ${eve}`, 'x-tenant-id': 'wf-a' } })).status).toBe(403);
+  expect((await fetch(`${platform.gateway}/api/v1/workflows/status`)).status).toBe(401);
 });
 
 it('start, then subscribe through the router from version 0: every transition arrives, in order, to the end', async () => {

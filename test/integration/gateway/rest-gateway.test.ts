@@ -131,6 +131,17 @@ describe('REST gateway', () => {
     expect(JSON.parse(echo.text)).toEqual({ event_type: 'login', event_data: { ok: true }, tenant_id: 'tenant-a' });
   });
 
+  it('forwards the Idempotency-Key header of an append as it came (the ledger dedupes on it)', async () => {
+    const res = await fetch(`${gw.url}/api/v1/ledger/append`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokenA}`, 'content-type': 'application/json', 'idempotency-key': 'retry-after-502' },
+      body: JSON.stringify({ event_type: 'login', event_data: {} }),
+    });
+    expect(res.status).toBe(200);
+    const echo = (await res.json()) as { headers: Record<string, string> };
+    expect(echo.headers['idempotency-key']).toBe('retry-after-502');
+  });
+
   it('streams an upload through /api/v1/ocr/* keeping the path remainder', async () => {
     const size = 3 * 1024 * 1024; // larger than the gateway's JSON body limit: only a stream gets through
     const form = new FormData();
