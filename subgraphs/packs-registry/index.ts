@@ -2,6 +2,7 @@
 // packs (pointers into the rule-pack registry, learned from its bus topics), with versions,
 // status, ownership, artifacts and dependency graphs. REST routes (rest-compat/packs-registry)
 // and the subgraph at /graphql over one domain service.
+import { ServiceIdentity } from '../../platform/auth/service-identity';
 import { AccessTokens } from '../../platform/auth/jwt';
 import { serviceBus } from '../../platform/events/service-bus';
 import type { EventBus, Unsubscribe } from '../../platform/events/event-bus';
@@ -32,7 +33,7 @@ export function definePacksRegistryService(options: PacksRegistryOptions = {}): 
     async build(deps) {
       const { config, db, env, logger, registry } = deps;
       const { bus, release: releaseBus } = await serviceBus(deps, options.bus);
-      const { service, stores } = createPacksModule(db, env, registry);
+      const { service, stores } = createPacksModule(db, env, registry, new ServiceIdentity(config.auth.jwtSecret, 'packs-registry'));
       const consumer = new RulePackCatalogConsumer(stores, logger);
       const tokens = new AccessTokens(config.auth.jwtSecret, config.auth.accessTokenExpireMinutes * 60);
       const { app } = await buildServiceApp<PacksGraphQLContext>(packsRegistry, deps, {

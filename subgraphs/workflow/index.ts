@@ -37,7 +37,7 @@ export function defineWorkflowService(options: WorkflowServiceOptions = {}): Ser
     gatewayRoutes: [{ method: 'POST', url: '/api/v1/workflows/execute', upstreamPath: '/execute', summary: 'Execute a workflow pack (workflow POST /execute)' }],
     async build(deps) {
       const { config: platform, db, logger, env, registry } = deps;
-      const config = { ...loadWorkflowConfig(env, registry, platform.auth.requireAuth), ...options.config };
+      const config = { ...loadWorkflowConfig(env, registry), ...options.config };
       const { bus, release: releaseBus } = await serviceBus(deps, options.bus);
       const { service, executor, store } = createWorkflowModule({
         db, bus, config, logger, jwtSecret: platform.auth.jwtSecret, version: workflow.version, packs: options.packs, validation: options.validation, owner: options.owner,
