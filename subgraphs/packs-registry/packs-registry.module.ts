@@ -23,8 +23,11 @@ export interface PacksModule {
 const RULEPACK_REGISTRY = { name: 'rulepack-registry', port: 8091 };
 const SCHEMA_REGISTRY = { name: 'schema-registry', port: 8084 };
 
-/** `identity`: the registry's own, for dependency checks of callers without a token (service-identity.ts). */
-export function createPacksModule(db: Database, env: Env, registry: readonly ServiceManifest[], identity?: DelegatedIdentity): PacksModule {
+/**
+ * `identity`: the registry's own, for dependency checks of callers without a token (service-identity.ts);
+ * `requireAuth`: the port's mode (serviceRequiresAuth), false lets callers without a token read as X-Tenant-ID's tenant.
+ */
+export function createPacksModule(db: Database, env: Env, registry: readonly ServiceManifest[], identity?: DelegatedIdentity, requireAuth = true): PacksModule {
   const stores = prismaPacksUnitOfWork(db.prisma);
   const address = (fallback: { name: string; port: number }) => registry.find((s) => s.name === fallback.name) ?? fallback;
   const resolver = new DependencyResolver({
@@ -35,5 +38,5 @@ export function createPacksModule(db: Database, env: Env, registry: readonly Ser
   const access = new TenantAccess((a) => stores.outbox.append(auditEvent(a, {
     tenantId: a.tenantId, type: OPERATOR_ACCESS_EVENT, actor: a.operator, data: operatorAccessData(a),
   })));
-  return { service: new PacksService(stores, resolver, access), stores };
+  return { service: new PacksService(stores, resolver, access, undefined, requireAuth), stores };
 }
