@@ -208,10 +208,10 @@ describe('REQUIRE_AUTH=false alone: the whole platform trusts the gateway\'s X-T
     expect((await send(`${url['packs-registry']}/packs`, { token, tenant: B })).status).toBe(403);
     expect((await send(`${url.rag}/retrieve`, { token, tenant: B, body: { query: 'hotel' } })).status).toBe(403);
     expect((await send(`${url.workflow}/execute`, { token, tenant: B, body: { workflow_type: 'operational', payload: {} } })).status).toBe(403);
-    // Verifying "every tenant" is an operator's or service account's power, not this identity's.
-    const all = await send(`${url.ledger}/verify`, { token });
-    expect(all.status).toBe(200);
-    expect(all.body.total_events).toBe((await send(`${url.ledger}/verify?tenant_id=${A}`, { token })).body.total_events);
+    expect((await send(`${url.ledger}/verify?tenant_id=${B}`, { token })).status).toBe(403);
+    expect((await send(`${url.ledger}/append`, { token, body: { tenant_id: B, event_type: 'forged', event_data: {} } })).status).toBe(403);
+    // Its own tenant is open to it, as to the caller it stands for.
+    expect((await send(`${url.ledger}/verify?tenant_id=${A}`, { token })).status).toBe(200);
   });
 
   test('the router\'s REST gateway stays the authenticating edge: no token is 401; a token is verified and its tenant forwarded', async () => {
