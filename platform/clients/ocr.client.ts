@@ -3,7 +3,8 @@
 // Spec 02 gives neither body, so the answer is read leniently: the job id as `job_id` or `id`,
 // the text as `extracted_text` (or `text`), states `pending`/`processing` (poll) and `failed`.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ServiceCallContext } from './service-request';
+import type { DelegatedIdentity } from '../auth/service-identity';
+import { credentialHeaders, type ServiceCallContext } from './service-request';
 
 export class OcrUnavailableError extends Error {
   override name = 'OcrUnavailableError';
@@ -34,18 +35,15 @@ interface JobBody {
 const DONE = new Set(['completed', 'review', 'done', 'succeeded']);
 
 export class OcrClient {
-  constructor(private readonly baseUrl: string, private readonly options: { timeoutMs?: number; pollMs?: number } = {}) {}
+  /** `identity`: the calling service's, used for callers without a token (service-request.ts). */
+  constructor(private readonly baseUrl: string, private readonly options: { timeoutMs?: number; pollMs?: number; identity?: DelegatedIdentity } = {}) {}
 
   private url(path: string): string {
     return `${this.baseUrl.replace(/\/$/, '')}/${path}`;
   }
 
-  private headers(context: ServiceCallContext): Record<string, string> {
-    const h: Record<string, string> = { accept: 'application/json' };
-    if (context.token) h.authorization = `Bearer ${context.token}`;
-    if (context.tenantId) h['x-tenant-id'] = context.tenantId;
-    if (context.correlationId) h['x-correlation-id'] = context.correlationId;
-    return h;
+  private async headers(context: ServiceCallContext): Promise<Record<string, string>> {
+    return { accept: 'application/json', ...(await credentialHeaders(context, this.options.identity)) };
   }
 
   private async call(url: string, init: RequestInit, deadline: number): Promise<JobBody> {
@@ -70,7 +68,7 @@ export class OcrClient {
     const deadline = Date.now() + (this.options.timeoutMs ?? 120_000);
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(file.bytes)], { type: file.mimeType }), file.filename);
-    let job = await this.call(this.url('extract'), { method: 'POST', headers: this.headers(context), body: form }, deadline);
+    let job = await this.call(this.url('extract'), { method: 'POST', headers: await this.headers(context), body: form }, deadline);
     const id = job.job_id ?? job.id;
     for (;;) {
       if (job.status === 'failed') throw new OcrFailedError(`the OCR service could not read the document${job.error ? `: ${job.error}` : ''}`);
@@ -78,7 +76,7 @@ export class OcrClient {
       if (!id) throw new OcrFailedError('the OCR service answered without a job id');
       if (Date.now() > deadline) throw new OcrUnavailableError('the OCR job did not finish in time');
       await sleep(this.options.pollMs ?? 250);
-      job = await this.call(this.url(`jobs/${encodeURIComponent(id)}`), { method: 'GET', headers: this.headers(context) }, deadline);
+      job = await this.call(this.url(`jobs/${encodeURIComponent(id)}`), { method: 'GET', headers: await this.headers(context) }, deadline);
     }
     const text = job.extracted_text ?? job.text ?? '';
     return { jobId: id ?? '', text, confidence: typeof job.confidence_score === 'number' ? job.confidence_score : null };

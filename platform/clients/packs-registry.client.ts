@@ -1,7 +1,8 @@
 // Typed client for the packs registry (8089), for the workflow service: fetch the workflow pack a
 // run executes, by exact version or as the newest certified one. Wire contract:
 // docs/packs-registry.md (the registry's own route schemas in rest-compat/packs-registry).
-import { serviceRequest, type ServiceCallContext } from './service-request';
+import type { DelegatedIdentity } from '../auth/service-identity';
+import { serviceRequest, type ServiceCallContext, type ServiceEndpoint } from './service-request';
 
 export type PackKind = 'workflow' | 'rule';
 export type PackStatus = 'draft' | 'certified' | 'deprecated';
@@ -60,7 +61,12 @@ export interface DependencyGraphView {
 }
 
 export class PacksRegistryClient {
-  constructor(private readonly baseUrl: string) {}
+  private readonly endpoint: ServiceEndpoint;
+
+  /** `identity`: the calling service's, used for callers without a token (service-request.ts). */
+  constructor(baseUrl: string, identity?: DelegatedIdentity) {
+    this.endpoint = { baseUrl, identity };
+  }
 
   /**
    * A pack version; without `version`, the newest certified one. Drafts are visible to their
@@ -70,7 +76,7 @@ export class PacksRegistryClient {
   get(context: ServiceCallContext, packId: string, version?: string): Promise<PackVersionView> {
     const id = encodeURIComponent(packId);
     const path = version === undefined ? `packs/${id}` : `packs/${id}/versions/${encodeURIComponent(version)}`;
-    return serviceRequest(this.baseUrl, path, context);
+    return serviceRequest(this.endpoint, path, context);
   }
 
   /** The newest certified version (ServiceCallError 404 when there is none). */
@@ -80,6 +86,6 @@ export class PacksRegistryClient {
 
   /** The resolved dependency graph: 422 for missing dependencies or cycles, 409 for deprecated ones. */
   dependencies(context: ServiceCallContext, packId: string, version: string): Promise<DependencyGraphView> {
-    return serviceRequest(this.baseUrl, `packs/${encodeURIComponent(packId)}/versions/${encodeURIComponent(version)}/dependencies`, context);
+    return serviceRequest(this.endpoint, `packs/${encodeURIComponent(packId)}/versions/${encodeURIComponent(version)}/dependencies`, context);
   }
 }

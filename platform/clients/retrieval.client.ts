@@ -1,6 +1,9 @@
 // Typed client of the retrieval service's ingest route (spec 02: POST /v1/rag/ingest, "ingest a
 // document or URL with scope"; payload not given by the spec, so the body is this platform's:
 // title, content, source, metadata and the scope fields). Used by OCR to index extracted text.
+import type { DelegatedIdentity } from '../auth/service-identity';
+import { credentialHeaders } from './service-request';
+
 export interface IngestDocument {
   title: string;
   content: string;
@@ -17,12 +20,11 @@ export interface IngestReceipt {
 }
 
 export class RetrievalClient {
-  constructor(private readonly baseUrl: string, private readonly timeoutMs = 15_000) {}
+  /** `identity`: the calling service's, used for callers without a token (service-request.ts). */
+  constructor(private readonly baseUrl: string, private readonly timeoutMs = 15_000, private readonly identity?: DelegatedIdentity) {}
 
   async ingest(tenantId: string, doc: IngestDocument, forwarding: { token?: string; correlationId?: string } = {}): Promise<IngestReceipt> {
-    const headers: Record<string, string> = { 'content-type': 'application/json', 'x-tenant-id': tenantId };
-    if (forwarding.token) headers.authorization = `Bearer ${forwarding.token}`;
-    if (forwarding.correlationId) headers['x-correlation-id'] = forwarding.correlationId;
+    const headers: Record<string, string> = { 'content-type': 'application/json', ...(await credentialHeaders({ ...forwarding, tenantId }, this.identity)) };
     const response = await fetch(`${this.baseUrl.replace(/\/$/, '')}/v1/rag/ingest`, {
       method: 'POST',
       headers,

@@ -1,5 +1,6 @@
 // Typed client for the rule-pack registry (8091). Wire contract: docs/rulepack-registry.md.
-import { serviceRequest, type ServiceCallContext } from './service-request';
+import type { DelegatedIdentity } from '../auth/service-identity';
+import { serviceRequest, type ServiceCallContext, type ServiceEndpoint } from './service-request';
 
 export type RulePackStatus = 'draft' | 'review' | 'certified' | 'deprecated';
 
@@ -31,7 +32,12 @@ export interface RulePackKeySet {
 }
 
 export class RulePackRegistryClient {
-  constructor(private readonly baseUrl: string) {}
+  private readonly endpoint: ServiceEndpoint;
+
+  /** `identity`: the calling service's, used for callers without a token (service-request.ts). */
+  constructor(baseUrl: string, identity?: DelegatedIdentity) {
+    this.endpoint = { baseUrl, identity };
+  }
 
   /**
    * A pack version; without `version`, the newest certified one. Drafts and packs under review
@@ -41,11 +47,11 @@ export class RulePackRegistryClient {
   get(context: ServiceCallContext, packId: string, version?: string): Promise<RulePackVersionView> {
     const id = encodeURIComponent(packId);
     const path = version === undefined ? `rulepacks/${id}` : `rulepacks/${id}/versions/${encodeURIComponent(version)}`;
-    return serviceRequest(this.baseUrl, path, context);
+    return serviceRequest(this.endpoint, path, context);
   }
 
   /** Public, no token needed. */
   signingKeys(): Promise<RulePackKeySet> {
-    return serviceRequest(this.baseUrl, '.well-known/rulepack-keys.json', {});
+    return serviceRequest(this.endpoint, '.well-known/rulepack-keys.json', {});
   }
 }

@@ -1,5 +1,6 @@
 // Typed client for the schema registry (8084). Wire contract: docs/schema-registry.md.
-import { serviceRequest, type ServiceCallContext } from './service-request';
+import type { DelegatedIdentity } from '../auth/service-identity';
+import { serviceRequest, type ServiceCallContext, type ServiceEndpoint } from './service-request';
 
 export type SchemaKind = 'rule-pack' | 'workflow-pack' | 'data';
 export type CompatibilityMode = 'BACKWARD' | 'FORWARD' | 'FULL' | 'NONE';
@@ -42,21 +43,26 @@ export interface CompatibilityCheck {
 }
 
 export class SchemaRegistryClient {
-  constructor(private readonly baseUrl: string) {}
+  private readonly endpoint: ServiceEndpoint;
+
+  /** `identity`: the calling service's, used for callers without a token (service-request.ts). */
+  constructor(baseUrl: string, identity?: DelegatedIdentity) {
+    this.endpoint = { baseUrl, identity };
+  }
 
   /** One page (default 50, at most 200) ordered by name; `next_cursor` is null on the last page. */
   list(context: ServiceCallContext, filter: { kind?: SchemaKind; limit?: number; cursor?: string } = {}): Promise<{ schemas: SchemaSummary[]; next_cursor?: string | null }> {
-    return serviceRequest(this.baseUrl, 'schemas', context, { query: { kind: filter.kind, limit: filter.limit, cursor: filter.cursor } });
+    return serviceRequest(this.endpoint, 'schemas', context, { query: { kind: filter.kind, limit: filter.limit, cursor: filter.cursor } });
   }
 
   /** `version` is a semver string or 'latest'; a missing schema or version is a ServiceCallError with status 404. */
   get(context: ServiceCallContext, name: string, version = 'latest'): Promise<SchemaVersionView> {
-    return serviceRequest(this.baseUrl, `schemas/${encodeURIComponent(name)}/versions/${encodeURIComponent(version)}`, context);
+    return serviceRequest(this.endpoint, `schemas/${encodeURIComponent(name)}/versions/${encodeURIComponent(version)}`, context);
   }
 
   /** Versions of a schema, oldest first. */
   versions(context: ServiceCallContext, name: string): Promise<{ name: string; versions: string[] }> {
-    return serviceRequest(this.baseUrl, `schemas/${encodeURIComponent(name)}/versions`, context);
+    return serviceRequest(this.endpoint, `schemas/${encodeURIComponent(name)}/versions`, context);
   }
 
   /**
@@ -66,15 +72,15 @@ export class SchemaRegistryClient {
    * schema is not a JSON Schema draft-07.
    */
   register(context: ServiceCallContext, name: string, request: RegisterSchemaRequest): Promise<SchemaVersionView> {
-    return serviceRequest(this.baseUrl, `schemas/${encodeURIComponent(name)}/versions`, context, { method: 'POST', body: request });
+    return serviceRequest(this.endpoint, `schemas/${encodeURIComponent(name)}/versions`, context, { method: 'POST', body: request });
   }
 
   setCompatibility(context: ServiceCallContext, name: string, compatibility: CompatibilityMode): Promise<SchemaSummary> {
-    return serviceRequest(this.baseUrl, `schemas/${encodeURIComponent(name)}/compatibility`, context, { method: 'PUT', body: { compatibility } });
+    return serviceRequest(this.endpoint, `schemas/${encodeURIComponent(name)}/compatibility`, context, { method: 'PUT', body: { compatibility } });
   }
 
   /** Would `schema` be accepted as the next version of `name`? Registers nothing. */
   checkCompatibility(context: ServiceCallContext, name: string, schema: Record<string, unknown>): Promise<CompatibilityCheck> {
-    return serviceRequest(this.baseUrl, `schemas/${encodeURIComponent(name)}/compatibility-check`, context, { method: 'POST', body: { schema } });
+    return serviceRequest(this.endpoint, `schemas/${encodeURIComponent(name)}/compatibility-check`, context, { method: 'POST', body: { schema } });
   }
 }

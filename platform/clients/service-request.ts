@@ -1,12 +1,37 @@
 // One way for a service to call another's REST API: JSON in and out, the caller's bearer token
 // and tenant forwarded, a timeout, and errors that say whether a retry can help. The typed
 // clients beside this file are thin wrappers that name the routes.
+//
+// A caller who presented no token (the spec's trust-the-gateway mode) is never forwarded as an
+// absence: the calling service's own identity, scoped to the caller's tenant, goes instead
+// (platform/auth/service-identity.ts). A caller's token is forwarded as it came.
+import type { DelegatedIdentity } from '../auth/service-identity';
 
 export interface ServiceCallContext {
   /** The caller's bearer token, forwarded so the callee applies its own tenant rule. */
   token?: string;
   tenantId?: string;
   correlationId?: string;
+}
+
+/** Where a client sends its calls, and the identity it uses for callers without a token. */
+export interface ServiceEndpoint {
+  baseUrl: string;
+  /** Absent: an anonymous caller's call goes out anonymous (a client built without one, in tests). */
+  identity?: DelegatedIdentity;
+}
+
+/**
+ * The credentials a call carries: the caller's token; else, for a call in a tenant, the service
+ * identity's token for that tenant; else none. Every client builds its headers with this.
+ */
+export async function credentialHeaders(context: ServiceCallContext, identity?: DelegatedIdentity): Promise<Record<string, string>> {
+  const headers: Record<string, string> = {};
+  const token = context.token ?? (context.tenantId !== undefined && identity ? await identity.tokenFor(context.tenantId) : undefined);
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (context.tenantId) headers['x-tenant-id'] = context.tenantId;
+  if (context.correlationId) headers['x-correlation-id'] = context.correlationId;
+  return headers;
 }
 
 export class ServiceCallError extends Error {
@@ -36,17 +61,15 @@ export interface ServiceRequestOptions {
 }
 
 export async function serviceRequest<T>(
-  baseUrl: string, path: string, context: ServiceCallContext, options: ServiceRequestOptions = {},
+  endpoint: string | ServiceEndpoint, path: string, context: ServiceCallContext, options: ServiceRequestOptions = {},
 ): Promise<T> {
+  const { baseUrl, identity } = typeof endpoint === 'string' ? { baseUrl: endpoint, identity: undefined } : endpoint;
   const url = new URL(path, baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
   for (const [key, value] of Object.entries(options.query ?? {})) {
     if (value !== undefined) url.searchParams.set(key, String(value));
   }
-  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+  const headers: Record<string, string> = { accept: 'application/json', ...options.headers, ...(await credentialHeaders(context, identity)) };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
-  if (context.token) headers.authorization = `Bearer ${context.token}`;
-  if (context.tenantId) headers['x-tenant-id'] = context.tenantId;
-  if (context.correlationId) headers['x-correlation-id'] = context.correlationId;
   let res: Response;
   try {
     res = await fetch(url, {

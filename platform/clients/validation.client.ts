@@ -1,6 +1,7 @@
 // Typed client for the validation service (8083), for the workflow service's validation steps:
 // POST /validate with the caller's token and tenant (docs/validation.md is the wire contract).
-import { serviceRequest, type ServiceCallContext } from './service-request';
+import type { DelegatedIdentity } from '../auth/service-identity';
+import { serviceRequest, type ServiceCallContext, type ServiceEndpoint } from './service-request';
 
 export interface ValidateRequest {
   rule_pack_id: string;
@@ -20,10 +21,15 @@ export interface ValidateResponse {
 }
 
 export class ValidationClient {
-  constructor(private readonly baseUrl: string) {}
+  private readonly endpoint: ServiceEndpoint;
+
+  /** `identity`: the calling service's, used for callers without a token (service-request.ts). */
+  constructor(baseUrl: string, identity?: DelegatedIdentity) {
+    this.endpoint = { baseUrl, identity };
+  }
 
   /** Runs a pack; 404 unknown pack, 409 not runnable (deprecated, draft, bad signature), 422 bad payload, 503 registry down. */
   validate(context: ServiceCallContext, request: ValidateRequest, options: { timeoutMs?: number } = {}): Promise<ValidateResponse> {
-    return serviceRequest(this.baseUrl, 'validate', context, { method: 'POST', body: request, timeoutMs: options.timeoutMs ?? 30_000 });
+    return serviceRequest(this.endpoint, 'validate', context, { method: 'POST', body: request, timeoutMs: options.timeoutMs ?? 30_000 });
   }
 }

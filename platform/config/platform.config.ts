@@ -20,6 +20,10 @@ export interface AuthConfig {
   algorithm: 'HS256';
   accessTokenExpireMinutes: number;
   refreshTokenExpireDays: number;
+  /**
+   * REQUIRE_AUTH as set, or true (the secure default) when unset. Services read their own mode
+   * with serviceRequiresAuth, where `<SERVICE>_REQUIRE_AUTH` wins over this one.
+   */
   requireAuth: boolean;
 }
 
@@ -98,7 +102,7 @@ export function loadPlatformConfig(env: Env = process.env): PlatformConfig {
       algorithm: 'HS256',
       accessTokenExpireMinutes: readInt(env, 'ACCESS_TOKEN_EXPIRE_MINUTES', 1440, { min: 1 }),
       refreshTokenExpireDays: readInt(env, 'REFRESH_TOKEN_EXPIRE_DAYS', 7, { min: 1 }),
-      requireAuth: readBool(env, 'REQUIRE_AUTH', false),
+      requireAuth: readBool(env, 'REQUIRE_AUTH', true),
     },
     http: {
       host: readString(env, 'HOST', '127.0.0.1'),
@@ -138,6 +142,20 @@ export function servicePort(env: Env, service: ServiceAddress, alone = false): n
   const specific = `${envPrefix(service.name)}_PORT`;
   if (alone && readOptional(env, specific) === undefined) return readPort(env, 'PORT', service.port);
   return readPort(env, specific, service.port);
+}
+
+/**
+ * Whether a service's ports demand a bearer token: the one rule for every service.
+ * `<SERVICE>_REQUIRE_AUTH` (e.g. LEDGER_REQUIRE_AUTH, AI_BROKER_REQUIRE_AUTH) wins either way when
+ * set; else REQUIRE_AUTH when set; else true. So REQUIRE_AUTH=false alone gives the spec's
+ * trust-the-gateway mode (the caller's tenant is the gateway's X-Tenant-ID) on every port, and
+ * REQUIRE_AUTH=false LEDGER_REQUIRE_AUTH=true keeps the ledger strict. With nothing set, a token
+ * is required: a port reachable from outside the gateway must not trust a header anyone can set.
+ */
+export function serviceRequiresAuth(env: Env, service: Pick<ServiceAddress, 'name'>): boolean {
+  const own = `${envPrefix(service.name)}_REQUIRE_AUTH`;
+  if (readOptional(env, own) !== undefined) return readBool(env, own, true);
+  return readBool(env, 'REQUIRE_AUTH', true);
 }
 
 /** Where clients find a service: `<SERVICE>_URL`, or its port on this host. */

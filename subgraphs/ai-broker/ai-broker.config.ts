@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { ConfigError, readBool, readEnum, readInt, readOptional, readUrl } from '../../platform/config/env';
-import { serviceUrl } from '../../platform/config/platform.config';
+import { serviceRequiresAuth, serviceUrl } from '../../platform/config/platform.config';
 import { PROJECT_ROOT } from '../../platform/project-root';
 import type { Env, ServiceManifest } from '../../platform/service';
 import { loadCatalogue, REDACTION_MODES, type BrokerCatalogue, type RedactionMode } from './model-catalogue';
@@ -34,7 +34,7 @@ export interface AiBrokerConfig {
 
 export const DEFAULT_CONFIG_FILE = path.join(PROJECT_ROOT, 'subgraphs/ai-broker/ai-broker.defaults.json');
 
-export function loadAiBrokerConfig(env: Env, registry: readonly ServiceManifest[], platform: { requireAuth: boolean; jwtSecret: string }): AiBrokerConfig {
+export function loadAiBrokerConfig(env: Env, registry: readonly ServiceManifest[], platform: { jwtSecret: string }): AiBrokerConfig {
   const catalogue = loadCatalogue(readOptional(env, 'AI_BROKER_CONFIG_FILE') ?? DEFAULT_CONFIG_FILE);
   const defaultModel = readOptional(env, 'DEFAULT_MODEL');
   if (defaultModel && !catalogue.models.some((m) => m.id === defaultModel)) throw new ConfigError(`DEFAULT_MODEL: ${defaultModel} is not in the model catalogue`);
@@ -42,7 +42,7 @@ export function loadAiBrokerConfig(env: Env, registry: readonly ServiceManifest[
   const rag = registry.find((s) => s.name === 'rag') ?? { name: 'rag', port: 8138 };
   const schemaRegistry = registry.find((s) => s.name === 'schema-registry') ?? { name: 'schema-registry', port: 8084 };
   return {
-    requireAuth: readBool(env, 'AI_BROKER_REQUIRE_AUTH', true) || platform.requireAuth,
+    requireAuth: serviceRequiresAuth(env, { name: 'ai-broker' }),
     redactionEnabled: readBool(env, 'ENABLE_PII_REDACTION', true),
     redactionMode: readEnum(env, 'REDACTION_MODE', REDACTION_MODES, 'mask'),
     defaultModel,

@@ -1,6 +1,7 @@
 // Wires the AI broker from its dependencies: providers (keys read per call), health and routing,
 // the redaction guard and token vault, templates, usage audit through the outbox, budgets and
 // rate limits, the retrieval service and the schema registry.
+import type { DelegatedIdentity } from '../../platform/auth/service-identity';
 import { operatorAccessData, OPERATOR_ACCESS_EVENT, TenantAccess } from '../../platform/auth/tenant-access';
 import { SchemaRegistryClient } from '../../platform/clients/schema-registry.client';
 import type { Database } from '../../platform/db/database';
@@ -41,7 +42,8 @@ export function createProviders(env: Env): Record<ProviderName, ProviderAdapter>
   };
 }
 
-export function createAiBrokerModule(deps: { db: Database; env: Env; config: AiBrokerConfig; schemas?: Pick<SchemaRegistryClient, 'get'> }): AiBrokerModule {
+/** `identity`: the broker's own, for calls of callers without a token (service-identity.ts). */
+export function createAiBrokerModule(deps: { db: Database; env: Env; config: AiBrokerConfig; schemas?: Pick<SchemaRegistryClient, 'get'>; identity?: DelegatedIdentity }): AiBrokerModule {
   const { config, db } = deps;
   const adapters = createProviders(deps.env);
   const health = new ModelHealth(adapters, config.health);
@@ -60,10 +62,10 @@ export function createAiBrokerModule(deps: { db: Database; env: Env; config: AiB
     tokens: prismaTokenVaultStore(db.prisma, vault),
     usage,
     audit: groupedUsageAudit(db.sql),
-    retrieval: new RetrievalSource(config.ragUrl, config.ragTimeoutMs),
+    retrieval: new RetrievalSource(config.ragUrl, config.ragTimeoutMs, deps.identity),
     access,
     replies: prismaIdempotentReplyStore(db.prisma),
   });
-  const assist = new AssistService(broker, new WorkflowPackSchemaSource(deps.schemas ?? new SchemaRegistryClient(config.schemaRegistryUrl)));
+  const assist = new AssistService(broker, new WorkflowPackSchemaSource(deps.schemas ?? new SchemaRegistryClient(config.schemaRegistryUrl, deps.identity)));
   return { broker, assist, health };
 }

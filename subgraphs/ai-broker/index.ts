@@ -2,6 +2,7 @@
 // subgraph at /graphql over one domain: redaction both ways, routing with failover across vendor
 // adapters and the offline extractive model, prompt templates, retrieval context, usage audited
 // to the ledger through the outbox. docs/ai-broker.md.
+import { ServiceIdentity } from '../../platform/auth/service-identity';
 import { AccessTokens } from '../../platform/auth/jwt';
 import type { SchemaRegistryClient } from '../../platform/clients/schema-registry.client';
 import { defineService, type ServiceDefinition } from '../../platform/service';
@@ -26,8 +27,8 @@ export function defineAiBrokerService(options: AiBrokerServiceOptions = {}): Ser
     producesAudit: true,
     async build(deps) {
       const { config: platform, db, env, registry } = deps;
-      const config = loadAiBrokerConfig(env, registry, { requireAuth: platform.auth.requireAuth, jwtSecret: platform.auth.jwtSecret });
-      const { broker, assist, health } = createAiBrokerModule({ db, env, config, schemas: options.schemas });
+      const config = loadAiBrokerConfig(env, registry, { jwtSecret: platform.auth.jwtSecret });
+      const { broker, assist, health } = createAiBrokerModule({ db, env, config, schemas: options.schemas, identity: new ServiceIdentity(platform.auth.jwtSecret, 'ai-broker') });
       const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
       const { app } = await buildServiceApp(aiBroker, deps, {
         title: 'AI broker',

@@ -3,7 +3,8 @@
 // [{content, document_title, score, heading}], retrieval_time_ms}). The broker keeps chunks
 // scoring at least 0.5 (spec 02's default threshold for the broker), top 5. When the service
 // cannot be reached the answer goes on without context and says so; it never fails the request.
-import { serviceRequest, ServiceCallError, type ServiceCallContext } from '../../platform/clients/service-request';
+import type { DelegatedIdentity } from '../../platform/auth/service-identity';
+import { serviceRequest, ServiceCallError, type ServiceCallContext, type ServiceEndpoint } from '../../platform/clients/service-request';
 
 export const RAG_THRESHOLD = 0.5;
 export const RAG_TOP_K = 5;
@@ -24,11 +25,16 @@ export interface RetrievalScope {
 export type Retrieval = { available: true; chunks: RetrievedChunk[] } | { available: false; reason: string };
 
 export class RetrievalSource {
-  constructor(private readonly baseUrl: string, private readonly timeoutMs: number) {}
+  private readonly endpoint: ServiceEndpoint;
+
+  /** `identity`: the broker's, used for callers without a token (service-request.ts). */
+  constructor(baseUrl: string, private readonly timeoutMs: number, identity?: DelegatedIdentity) {
+    this.endpoint = { baseUrl, identity };
+  }
 
   async retrieve(context: ServiceCallContext, query: string, scope: RetrievalScope, topK = RAG_TOP_K, threshold = RAG_THRESHOLD): Promise<Retrieval> {
     try {
-      const answer = await serviceRequest<{ chunks?: unknown }>(this.baseUrl, 'retrieve', context, {
+      const answer = await serviceRequest<{ chunks?: unknown }>(this.endpoint, 'retrieve', context, {
         method: 'POST', body: { query, suite_id: scope.suiteId, module_id: scope.moduleId, entity_id: scope.entityId, top_k: topK, use_hybrid: true }, timeoutMs: this.timeoutMs,
       });
       const chunks = (Array.isArray(answer?.chunks) ? answer.chunks : [])

@@ -2,7 +2,8 @@
 // at /graphql and its subscription over graphql-ws on the same path, over one domain service with
 // a group-committing appender.
 import { AccessTokens } from '../../platform/auth/jwt';
-import { readBool, readInt } from '../../platform/config/env';
+import { readInt } from '../../platform/config/env';
+import { serviceRequiresAuth } from '../../platform/config/platform.config';
 import { serviceBus } from '../../platform/events/service-bus';
 import type { EventBus } from '../../platform/events/event-bus';
 import { defineService, type ServiceDefinition } from '../../platform/service';
@@ -38,9 +39,10 @@ export function defineLedgerService(options: LedgerServiceOptions = {}): Service
       const { service, committer } = createLedgerModule(db, () => relay?.wake());
       const tokens = new AccessTokens(config.auth.jwtSecret, config.auth.accessTokenExpireMinutes * 60);
       // The audit ledger demands a token by default (a write needs the `write` or `ledger:write`
-      // scope): anonymous writes could forge anyone's trail. LEDGER_REQUIRE_AUTH=false restores the
-      // spec's trust-the-gateway mode (tests, a sealed network).
-      const requireAuth = readBool(deps.env, 'LEDGER_REQUIRE_AUTH', true) || config.auth.requireAuth;
+      // scope): anonymous writes could forge anyone's trail. LEDGER_REQUIRE_AUTH=false (or
+      // REQUIRE_AUTH=false without it) restores the spec's trust-the-gateway mode (tests, a sealed
+      // network); serviceRequiresAuth is the one rule.
+      const requireAuth = serviceRequiresAuth(deps.env, ledger);
 
       const { app, schema } = await buildServiceApp(ledger, deps, {
         title: 'Audit ledger',

@@ -2,8 +2,10 @@
 // tesseract.js with preprocessing, tier 2 a vision model when configured, tier 3 human review;
 // PDFs by text layer or rendering; per-tenant cache by SHA-256; `ocr_extract` audited through
 // the outbox. docs/ocr.md.
+import { ServiceIdentity } from '../../platform/auth/service-identity';
 import { AccessTokens, bearerToken } from '../../platform/auth/jwt';
 import { serveSubscriptions } from '../../platform/graphql/subscription-server';
+import { serviceRequiresAuth } from '../../platform/config/platform.config';
 import { databaseIsReady } from '../../platform/db/database';
 import { defineService, type ServiceDefinition } from '../../platform/service';
 import { buildServiceApp } from '../../platform/service-app';
@@ -20,15 +22,17 @@ export const ocrService: ServiceDefinition = defineService({
   gatewayRoutes: [{ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/api/v1/ocr/*', upstreamPath: '/', wildcard: true, summary: 'Proxied to the OCR service, path remainder kept' }],
   async build(deps) {
     const { config: platform, db, env } = deps;
-    const { ocr, engine, decoder, sweepIntervalMs } = createOcrModule({ db, env });
+    const { ocr, engine, decoder, sweepIntervalMs } = createOcrModule({ db, env, identity: new ServiceIdentity(platform.auth.jwtSecret, 'ocr') });
     const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
     const maxBytes = ocrLimits(env).maxBytes;
+    // OCR_REQUIRE_AUTH, else REQUIRE_AUTH, else a token (the platform's one rule).
+    const requireAuth = serviceRequiresAuth(env, ocrService);
     const { app, schema } = await buildServiceApp<OcrContext>(ocrService, deps, {
       title: 'OCR',
       description: 'Text and key fields from scans, photos and PDFs (spec 02): tier 1 tesseract with preprocessing, tier 2 a vision model below 80% confidence, '
         + 'human review below 85%; results cached per tenant by SHA-256 of the document.',
       tokens,
-      restAuth: platform.auth.requireAuth ? 'required' : 'optional',
+      restAuth: requireAuth ? 'required' : 'optional',
       rest: (routes) => registerOcrRoutes(routes, ocr, { version: ocrService.version, maxBytes }),
       subgraph: {
         resolvers: resolvers as never,
@@ -45,7 +49,7 @@ export const ocrService: ServiceDefinition = defineService({
       }),
     });
     // Job progress over graphql-ws on /graphql (the router forwards subscriptions here).
-    serveSubscriptions<OcrContext>({ app, schema: schema!, tokens, requireAuth: platform.auth.requireAuth, context: (caller) => ({ caller, ocr, maxBytes }) });
+    serveSubscriptions<OcrContext>({ app, schema: schema!, tokens, requireAuth, context: (caller) => ({ caller, ocr, maxBytes }) });
     // Jobs whose process died are failed with a reason (every copy sweeps; the update is fenced).
     let sweep: NodeJS.Timeout | undefined;
     return {

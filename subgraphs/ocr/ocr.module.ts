@@ -2,6 +2,7 @@
 // the vision reader (tier 2, when configured), the PDF reader, the tenant rule with operator
 // audit, and the retrieval client (RAG_SERVICE_URL as spec 02 names it, else RAG_URL / port 8138,
 // as the AI broker finds it).
+import type { DelegatedIdentity } from '../../platform/auth/service-identity';
 import { operatorAccessData, OPERATOR_ACCESS_EVENT, TenantAccess } from '../../platform/auth/tenant-access';
 import { RetrievalClient } from '../../platform/clients/retrieval.client';
 import { readInt, readUrl } from '../../platform/config/env';
@@ -31,7 +32,8 @@ export function ocrLimits(env: Env): OcrLimits {
   };
 }
 
-export function createOcrModule(deps: { db: Database; env: Env; onProgress?: ProgressListener }): OcrModule {
+/** `identity`: OCR's own, for the hand-off to retrieval of callers without a token (service-identity.ts). */
+export function createOcrModule(deps: { db: Database; env: Env; onProgress?: ProgressListener; identity?: DelegatedIdentity }): OcrModule {
   const { db, env } = deps;
   const outbox = outboxWriter(db.prisma, 'ocr');
   const access = new TenantAccess((a) => outbox.append(auditEvent(a, { tenantId: a.tenantId, type: OPERATOR_ACCESS_EVENT, actor: a.operator, data: operatorAccessData(a) })));
@@ -46,7 +48,7 @@ export function createOcrModule(deps: { db: Database; env: Env; onProgress?: Pro
     vision: visionReaderFrom(env),
     decoder,
     access,
-    retrieval: new RetrievalClient(ragUrl),
+    retrieval: new RetrievalClient(ragUrl, undefined, deps.identity),
     limits: ocrLimits(env),
     onProgress: deps.onProgress,
   });

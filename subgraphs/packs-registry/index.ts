@@ -2,6 +2,8 @@
 // packs (pointers into the rule-pack registry, learned from its bus topics), with versions,
 // status, ownership, artifacts and dependency graphs. REST routes (rest-compat/packs-registry)
 // and the subgraph at /graphql over one domain service.
+import { ServiceIdentity } from '../../platform/auth/service-identity';
+import { serviceRequiresAuth } from '../../platform/config/platform.config';
 import { AccessTokens } from '../../platform/auth/jwt';
 import { serviceBus } from '../../platform/events/service-bus';
 import type { EventBus, Unsubscribe } from '../../platform/events/event-bus';
@@ -32,7 +34,10 @@ export function definePacksRegistryService(options: PacksRegistryOptions = {}): 
     async build(deps) {
       const { config, db, env, logger, registry } = deps;
       const { bus, release: releaseBus } = await serviceBus(deps, options.bus);
-      const { service, stores } = createPacksModule(db, env, registry);
+      // PACKS_REGISTRY_REQUIRE_AUTH, else REQUIRE_AUTH, else a token. Without one, reads act in
+      // X-Tenant-ID's tenant; submissions and promotions always need a token (they name a person).
+      const requireAuth = serviceRequiresAuth(env, packsRegistry);
+      const { service, stores } = createPacksModule(db, env, registry, new ServiceIdentity(config.auth.jwtSecret, 'packs-registry'), requireAuth);
       const consumer = new RulePackCatalogConsumer(stores, logger);
       const tokens = new AccessTokens(config.auth.jwtSecret, config.auth.accessTokenExpireMinutes * 60);
       const { app } = await buildServiceApp<PacksGraphQLContext>(packsRegistry, deps, {
@@ -41,7 +46,7 @@ export function definePacksRegistryService(options: PacksRegistryOptions = {}): 
           + 'ownership, artifacts (JSON or YAML, SHA-256 of canonical JSON) and resolved dependency graphs. Drafts are visible to their owner '
           + 'tenant only; certified and deprecated versions to every tenant. Errors use FastAPI shapes.',
         tokens,
-        restAuth: 'required',
+        restAuth: requireAuth ? 'required' : 'optional',
         rest: (routes) => registerPacksRegistryRoutes(routes, service),
         subgraph: { resolvers, context: (caller, request) => packsContext(caller, request, service) },
       });

@@ -58,6 +58,8 @@ export class PacksService {
     private readonly resolver: DependencyResolver,
     private readonly access: TenantAccess,
     private readonly clock: () => Date = () => new Date(),
+    /** The port's mode (serviceRequiresAuth): false trusts the gateway's X-Tenant-ID for reads. */
+    private readonly requireAuth = true,
   ) {}
 
   async submit(caller: PacksCaller, input: SubmitInput): Promise<SubmitResult> {
@@ -134,7 +136,7 @@ export class PacksService {
 
   /** draft → certified (spec 01's status table), once every dependency resolves and is certified. */
   async certify(caller: PacksCaller, input: { packId: string; version: string; tenantId?: string }): Promise<PackEntry> {
-    const { auth, viewer, tenantId } = await this.viewerOf(caller, input.tenantId, 'packs.certify');
+    const { auth, viewer, tenantId } = await this.promoterOf(caller, input.tenantId, 'packs.certify');
     const entry = await this.promotable(caller, auth, viewer, input, 'certify');
     if (entry.status !== 'draft') throw new ConflictError(`Only a draft can be certified; pack '${entry.packId}' version ${entry.version} is ${entry.status}`);
     await this.resolver.resolve(viewer, callContext(caller, viewer, tenantId), entry, { requireCertified: true });
@@ -143,7 +145,7 @@ export class PacksService {
 
   /** certified → deprecated, optionally naming a certified version of the same pack to use instead. */
   async deprecate(caller: PacksCaller, input: { packId: string; version: string; replacementVersion?: string | null; tenantId?: string }): Promise<PackEntry> {
-    const { auth, viewer } = await this.viewerOf(caller, input.tenantId, 'packs.deprecate');
+    const { auth, viewer } = await this.promoterOf(caller, input.tenantId, 'packs.deprecate');
     const replacementVersion = input.replacementVersion == null ? undefined : checkVersion('replacementVersion', input.replacementVersion);
     const entry = await this.promotable(caller, auth, viewer, input, 'deprecate');
     if (entry.status !== 'certified') throw new ConflictError(`Only a certified version can be deprecated; pack '${entry.packId}' version ${entry.version} is ${entry.status}`);
@@ -161,12 +163,20 @@ export class PacksService {
   /**
    * The caller's view: platform operators naming no tenant see every tenant's drafts (spec: drafts
    * are visible to their owner tenant and platform operators); everyone else their tenant's view.
+   * A caller without a token reaches this only when the port trusts the gateway
+   * (PACKS_REGISTRY_REQUIRE_AUTH / REQUIRE_AUTH false): it reads as the tenant of X-Tenant-ID.
    */
-  private async viewerOf(caller: PacksCaller, requested: string | undefined, action: string): Promise<{ auth: AuthContext; viewer: Viewer; tenantId: string }> {
-    const auth = requireAuth(caller);
+  private async viewerOf(caller: PacksCaller, requested: string | undefined, action: string): Promise<{ auth?: AuthContext; viewer: Viewer; tenantId: string }> {
+    const auth = this.requireAuth ? requireAuth(caller) : caller.auth;
     const tenantId = await this.access.resolve(caller, requested, ['tenantId'], action);
-    const everything = isPlatformOperator(auth) && requested === undefined && caller.headerTenant === undefined;
+    const everything = auth !== undefined && isPlatformOperator(auth) && requested === undefined && caller.headerTenant === undefined;
     return { auth, viewer: everything ? 'all' : { tenantId }, tenantId };
+  }
+
+  /** Promotions name a reviewer: a token is required whatever the port's mode. */
+  private async promoterOf(caller: PacksCaller, requested: string | undefined, action: string): Promise<{ auth: AuthContext; viewer: Viewer; tenantId: string }> {
+    const auth = requireAuth(caller);
+    return { ...(await this.viewerOf(caller, requested, action)), auth };
   }
 
   /** The entry if the viewer may see it, else 404 (another tenant's draft is indistinguishable from none). */

@@ -2,6 +2,7 @@
 // of the rule-pack and schema registries (found through the registry's manifests), the
 // dependency resolver and the tenant access rule (an operator's access to a tenant reaches that
 // tenant's ledger through the outbox).
+import type { DelegatedIdentity } from '../../platform/auth/service-identity';
 import { operatorAccessData, OPERATOR_ACCESS_EVENT, TenantAccess } from '../../platform/auth/tenant-access';
 import { RulePackRegistryClient } from '../../platform/clients/rulepack-registry.client';
 import { SchemaRegistryClient } from '../../platform/clients/schema-registry.client';
@@ -22,16 +23,20 @@ export interface PacksModule {
 const RULEPACK_REGISTRY = { name: 'rulepack-registry', port: 8091 };
 const SCHEMA_REGISTRY = { name: 'schema-registry', port: 8084 };
 
-export function createPacksModule(db: Database, env: Env, registry: readonly ServiceManifest[]): PacksModule {
+/**
+ * `identity`: the registry's own, for dependency checks of callers without a token (service-identity.ts);
+ * `requireAuth`: the port's mode (serviceRequiresAuth), false lets callers without a token read as X-Tenant-ID's tenant.
+ */
+export function createPacksModule(db: Database, env: Env, registry: readonly ServiceManifest[], identity?: DelegatedIdentity, requireAuth = true): PacksModule {
   const stores = prismaPacksUnitOfWork(db.prisma);
   const address = (fallback: { name: string; port: number }) => registry.find((s) => s.name === fallback.name) ?? fallback;
   const resolver = new DependencyResolver({
     packs: stores,
-    rulePacks: new RulePackRegistryClient(serviceUrl(env, address(RULEPACK_REGISTRY))),
-    schemas: new SchemaRegistryClient(serviceUrl(env, address(SCHEMA_REGISTRY))),
+    rulePacks: new RulePackRegistryClient(serviceUrl(env, address(RULEPACK_REGISTRY)), identity),
+    schemas: new SchemaRegistryClient(serviceUrl(env, address(SCHEMA_REGISTRY)), identity),
   });
   const access = new TenantAccess((a) => stores.outbox.append(auditEvent(a, {
     tenantId: a.tenantId, type: OPERATOR_ACCESS_EVENT, actor: a.operator, data: operatorAccessData(a),
   })));
-  return { service: new PacksService(stores, resolver, access), stores };
+  return { service: new PacksService(stores, resolver, access, undefined, requireAuth), stores };
 }

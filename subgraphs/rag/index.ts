@@ -2,7 +2,9 @@
 // sets) and the rag subgraph at /graphql (ingestion progress over graphql-ws) over one domain:
 // hierarchical documents, cascading vector and hybrid search on pgvector, answers through the AI
 // broker with a semantic cache, conversations, audit through the outbox. docs/rag.md.
+import { ServiceIdentity } from '../../platform/auth/service-identity';
 import { AccessTokens } from '../../platform/auth/jwt';
+import { serviceRequiresAuth } from '../../platform/config/platform.config';
 import { defineService, type ServiceDefinition } from '../../platform/service';
 import { buildServiceApp } from '../../platform/service-app';
 import { registerRagRoutes } from '../../rest-compat/rag';
@@ -21,9 +23,9 @@ export const ragService: ServiceDefinition = defineService({
   producesAudit: true,
   async build(deps) {
     const { config: platform, db, env, registry, logger } = deps;
-    const config = loadRagConfig(env, registry, { requireAuth: platform.auth.requireAuth });
+    const config = loadRagConfig(env, registry, { requireAuth: serviceRequiresAuth(env, ragService) });
     const embedder = await createEmbedder(config.embedding, (msg) => logger.warn(msg));
-    const rag = createRagModule({ db, config, embedder });
+    const rag = createRagModule({ db, config, embedder, identity: new ServiceIdentity(platform.auth.jwtSecret, 'rag') });
     const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
     const { app, schema } = await buildServiceApp(ragService, deps, {
       title: 'Knowledge retrieval',

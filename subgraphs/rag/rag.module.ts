@@ -1,5 +1,6 @@
 // Wires the retrieval service: the embedder (EMBEDDING_MODEL), the stores over the platform's
 // database, the OCR and AI broker clients, and the three domain services.
+import type { DelegatedIdentity } from '../../platform/auth/service-identity';
 import { operatorAccessData, OPERATOR_ACCESS_EVENT, TenantAccess } from '../../platform/auth/tenant-access';
 import { AiBrokerClient } from '../../platform/clients/ai-broker.client';
 import { OcrClient } from '../../platform/clients/ocr.client';
@@ -25,17 +26,18 @@ export interface RagModule {
   tenantIndexes: TenantIndexStore;
 }
 
-export function createRagModule(deps: { db: Database; config: RagConfig; embedder: Embedder; broker?: Pick<AiBrokerClient, 'inference'>; ocr?: Pick<OcrClient, 'extract'> }): RagModule {
+/** `identity`: retrieval's own, for OCR and AI broker calls of callers without a token (service-identity.ts). */
+export function createRagModule(deps: { db: Database; config: RagConfig; embedder: Embedder; broker?: Pick<AiBrokerClient, 'inference'>; ocr?: Pick<OcrClient, 'extract'>; identity?: DelegatedIdentity }): RagModule {
   const { db, config, embedder } = deps;
   const cache = createQueryCacheStore(db.sql);
   const access = new TenantAccess((a) => appendAudit(db.sql, auditEvent(a, { tenantId: a.tenantId, type: OPERATOR_ACCESS_EVENT, actor: a.operator, data: operatorAccessData(a) })));
   const retrieval = new RetrievalService({ config, embedder, search: createChunkSearchStore(db.sql, { exactSearchMaxRows: config.exactSearchMaxRows, efSearch: config.efSearch }) });
   const documents = new DocumentService({
     config, embedder, documents: createDocumentStore(db.sql), jobs: createIngestJobStore(db.sql), cache, access,
-    reader: new DocumentReader(deps.ocr ?? new OcrClient(config.ocrUrl), config.maxUploadBytes),
+    reader: new DocumentReader(deps.ocr ?? new OcrClient(config.ocrUrl, { identity: deps.identity }), config.maxUploadBytes),
   });
   const answers = new AnswerService({
-    config, sql: db.sql, retrieval, documents, cache, conversations: createConversationStore(db.sql), broker: deps.broker ?? new AiBrokerClient(config.aiBrokerUrl),
+    config, sql: db.sql, retrieval, documents, cache, conversations: createConversationStore(db.sql), broker: deps.broker ?? new AiBrokerClient(config.aiBrokerUrl, { identity: deps.identity }),
   });
   // PGlite has one connection and nothing to keep writing meanwhile: a plain build there.
   const tenantIndexes = createTenantIndexStore(db.sql, { concurrently: db.kind === 'postgres' });

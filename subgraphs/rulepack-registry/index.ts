@@ -1,6 +1,7 @@
 // The rule-pack registry (spec 01, port 8091): checks submitted rule packs against the rule-pack
 // schema and the engine, takes them through review to certification, signs certified packs with
 // Ed25519 and distributes them (REST for the validation service, the subgraph for clients).
+import { serviceRequiresAuth } from '../../platform/config/platform.config';
 import { AccessTokens } from '../../platform/auth/jwt';
 import { serviceBus } from '../../platform/events/service-bus';
 import type { EventBus } from '../../platform/events/event-bus';
@@ -32,9 +33,12 @@ export function defineRulePackRegistryService(options: RulePackRegistryOptions =
       const { config, db, env, logger } = deps;
       const registryConfig = loadRulePackRegistryConfig(env);
       const { bus, release: releaseBus } = await serviceBus(deps, options.bus);
+      // RULEPACK_REGISTRY_REQUIRE_AUTH, else REQUIRE_AUTH, else a token. Without one, reads act in
+      // X-Tenant-ID's tenant; submissions and decisions always need a token (they name a person).
+      const requireAuth = serviceRequiresAuth(env, registry);
       const { service, keys } = createRulePackModule(db, registryConfig, options.compile ?? compileWithEngine, (topic, notice) => {
         bus.publish(topic, notice).catch((err) => logger.warn({ err, topic }, 'publishing a rule-pack notice failed'));
-      });
+      }, requireAuth);
       await keys.ensureActive();
       const tokens = new AccessTokens(config.auth.jwtSecret, config.auth.accessTokenExpireMinutes * 60);
 
@@ -43,8 +47,9 @@ export function defineRulePackRegistryService(options: RulePackRegistryOptions =
         description: 'Validates rule packs against the rule-pack schema, takes them through review, signs certified packs (Ed25519, '
           + 'keys at /.well-known/rulepack-keys.json) and distributes them (spec 01). Errors use FastAPI shapes.',
         tokens,
-        // Every route but the key set needs a token: who submits and who certifies is the point.
-        restAuth: 'required',
+        // Every route but the key set needs a token unless the port trusts the gateway: who submits
+        // and who certifies is the point, so those need one in either mode (rulepack.service.ts).
+        restAuth: requireAuth ? 'required' : 'optional',
         rest: (routes) => registerRulePackRoutes(routes, service),
         subgraph: { resolvers, context: (caller) => rulePackContext(caller, service) },
       });

@@ -84,6 +84,8 @@ export class RulePackService {
     private readonly compile: PackCompiler,
     private readonly access: TenantAccess,
     private readonly onCommitted: NoticeSink = () => {},
+    /** The port's mode (serviceRequiresAuth): false trusts the gateway's X-Tenant-ID for reads. */
+    private readonly requireAuth = true,
   ) {}
 
   private read<T>(work: () => Promise<T>): Promise<T> {
@@ -92,12 +94,14 @@ export class RulePackService {
 
   /**
    * Whose unpublished versions the caller sees: its tenant's (for a service account, the tenant
-   * it acts for by X-Tenant-ID), or every tenant's for a platform operator.
+   * it acts for by X-Tenant-ID), or every tenant's for a platform operator. A caller without a
+   * token reaches this only when the port trusts the gateway (RULEPACK_REGISTRY_REQUIRE_AUTH /
+   * REQUIRE_AUTH false): X-Tenant-ID's tenant.
    */
   private async viewer(caller: Caller, action: string): Promise<{ tenantId: string; scope: ViewerScope }> {
-    const auth = requireAuth(caller);
+    if (this.requireAuth) requireAuth(caller);
     const tenantId = await this.access.resolve(caller, undefined, ['tenantId'], action);
-    return { tenantId, scope: isPlatformOperator(auth) ? ALL_TENANTS : tenantId };
+    return { tenantId, scope: caller.auth && isPlatformOperator(caller.auth) ? ALL_TENANTS : tenantId };
   }
 
   /** The version as the caller may see it, or 404; an operator's look at another tenant's draft is recorded. */
@@ -105,8 +109,8 @@ export class RulePackService {
     const { scope } = await this.viewer(caller, action);
     const found = await this.read(() => this.stores.packs.findVersion(scope, ref));
     if (!found) throw new NotFoundError(`${describe(ref)} not found`);
-    const auth = caller.auth!;
-    if (isPlatformOperator(auth) && auth.tenantId !== found.ownerTenant && !PUBLISHED_STATUSES.includes(found.status)) {
+    const auth = caller.auth;
+    if (auth && isPlatformOperator(auth) && auth.tenantId !== found.ownerTenant && !PUBLISHED_STATUSES.includes(found.status)) {
       await this.access.resolve(caller, found.ownerTenant, ['tenantId'], action);
     }
     return found;
@@ -146,6 +150,7 @@ export class RulePackService {
 
   /** draft → review. */
   async requestReview(caller: Caller, ref: PackRef): Promise<RulePackVersionRecord> {
+    requireAuth(caller); // a decision names its reviewer: a token whatever the port's mode
     const current = await this.visible(caller, ref, 'rulepack.submit_for_review');
     if (!mayRequestReview(caller.auth!, current)) throw new ForbiddenError('Only the author or a writer of the owner tenant may submit a pack for review');
     return this.move(caller, current, 'review_requested', { from: 'draft', to: 'review' }, null);
@@ -153,6 +158,7 @@ export class RulePackService {
 
   /** review → certified, signed with the active key. */
   async certify(caller: Caller, ref: PackRef, notes?: string | null): Promise<RulePackVersionRecord> {
+    requireAuth(caller); // a decision names its reviewer: a token whatever the port's mode
     const current = await this.visible(caller, ref, 'rulepack.certify');
     this.assertMayDecide(caller, current, 'certify');
     const note = checkNotes(notes, false);
@@ -167,6 +173,7 @@ export class RulePackService {
 
   /** review → draft, with the reviewer's notes. */
   async reject(caller: Caller, ref: PackRef, notes: string | null | undefined): Promise<RulePackVersionRecord> {
+    requireAuth(caller); // a decision names its reviewer: a token whatever the port's mode
     const current = await this.visible(caller, ref, 'rulepack.reject');
     this.assertMayDecide(caller, current, 'reject');
     const note = checkNotes(notes, true);
@@ -175,6 +182,7 @@ export class RulePackService {
 
   /** certified → deprecated, optionally naming a certified replacement. */
   async deprecate(caller: Caller, ref: PackRef, input: DeprecateInput = {}): Promise<RulePackVersionRecord> {
+    requireAuth(caller); // a decision names its reviewer: a token whatever the port's mode
     const current = await this.visible(caller, ref, 'rulepack.deprecate');
     this.assertMayDecide(caller, current, 'deprecate');
     const note = checkNotes(input.notes, false);

@@ -2,6 +2,7 @@
 // workflow-pack or data with semantic versions and compatibility modes; REST routes
 // (rest-compat/schema-registry) and the subgraph at /graphql over one domain service. The
 // built-in schemas of platform/contracts are seeded at every start (idempotently).
+import { serviceRequiresAuth } from '../../platform/config/platform.config';
 import { AccessTokens } from '../../platform/auth/jwt';
 import { defineService, type ServiceDefinition } from '../../platform/service';
 import { buildServiceApp } from '../../platform/service-app';
@@ -24,8 +25,11 @@ export function defineSchemaRegistryService(options: SchemaRegistryOptions = {})
     producesAudit: true,
     usesDatabase: true,
     async build(deps) {
-      const { config, db, logger } = deps;
-      const service = createSchemaRegistryService(db.prisma);
+      const { config, db, env, logger } = deps;
+      // SCHEMA_REGISTRY_REQUIRE_AUTH, else REQUIRE_AUTH, else a token. Without one, reads act in
+      // X-Tenant-ID's tenant; registrations always need a token.
+      const requireAuth = serviceRequiresAuth(env, definition);
+      const service = createSchemaRegistryService(db.prisma, requireAuth);
       await seedPlatformSchemas(service, logger, options.contractsDir ?? CONTRACTS_DIR);
       const { app } = await buildServiceApp<SchemaRegistryContext>(definition, deps, {
         title: 'Schema registry',
@@ -33,7 +37,7 @@ export function defineSchemaRegistryService(options: SchemaRegistryOptions = {})
           + 'BACKWARD/FORWARD/FULL/NONE compatibility checks. Built-in platform schemas (owner `platform`) are readable by every tenant. '
           + 'Errors use FastAPI shapes; an incompatible version is 409 with detail {message, reasons}.',
         tokens: new AccessTokens(config.auth.jwtSecret, config.auth.accessTokenExpireMinutes * 60),
-        restAuth: 'required',
+        restAuth: requireAuth ? 'required' : 'optional',
         rest: (routes) => registerSchemaRegistryRoutes(routes, service),
         subgraph: { resolvers, context: (caller) => ({ caller, service }) },
       });

@@ -101,6 +101,8 @@ export class SchemaRegistryService {
   constructor(
     private readonly store: SchemaStore,
     private readonly access: TenantAccess,
+    /** The port's mode (serviceRequiresAuth): false trusts the gateway's X-Tenant-ID for reads. */
+    private readonly requireAuth = true,
   ) {}
 
   async list(caller: Caller, q: { tenantId?: string; kind?: SchemaKind; first?: number; after?: string }): Promise<SchemaPage> {
@@ -252,10 +254,13 @@ export class SchemaRegistryService {
     });
   }
 
-  /** The tenant a read acts in (scope `read`). */
+  /**
+   * The tenant a read acts in (scope `read`). A caller without a token reaches this only when the
+   * port trusts the gateway (SCHEMA_REGISTRY_REQUIRE_AUTH / REQUIRE_AUTH false): X-Tenant-ID's tenant.
+   */
   private async reader(caller: Caller, requested: string | undefined, action: string): Promise<string> {
-    const auth = requireAuth(caller);
-    if (!hasScope(auth, 'read')) throw new ForbiddenError("Scope 'read' required");
+    const auth = this.requireAuth ? requireAuth(caller) : caller.auth;
+    if (auth && !hasScope(auth, 'read')) throw new ForbiddenError("Scope 'read' required");
     return this.access.resolve(caller, requested, ['tenantId'], action);
   }
 

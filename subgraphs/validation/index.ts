@@ -2,6 +2,7 @@
 // validation subgraph at /graphql over one domain service that runs certified registry packs
 // (signature verified, compiled once, cached) or inline packs through platform/rule-engine, and
 // audits every run in the tenant's ledger through the outbox.
+import { ServiceIdentity } from '../../platform/auth/service-identity';
 import { AccessTokens } from '../../platform/auth/jwt';
 import { serviceBus } from '../../platform/events/service-bus';
 import type { EventBus } from '../../platform/events/event-bus';
@@ -36,9 +37,9 @@ export function defineValidationService(options: ValidationServiceOptions = {}):
     ],
     async build(deps) {
       const { config: platform, db, logger, env, registry } = deps;
-      const config = loadValidationConfig(env, registry, platform.auth.requireAuth);
+      const config = loadValidationConfig(env, registry);
       const { bus, release: releaseBus } = await serviceBus(deps, options.bus);
-      const { service, packs } = createValidationModule({ db, bus, config, logger, registry: options.registry, schemas: options.schemas });
+      const { service, packs } = createValidationModule({ db, bus, config, logger, registry: options.registry, schemas: options.schemas, identity: new ServiceIdentity(platform.auth.jwtSecret, 'validation') });
       // A deprecated pack version leaves the cache at once, so its next run asks the registry
       // (which answers "deprecated, use ..." with a 409).
       const unsubscribe = await bus.subscribe(RULEPACK_DEPRECATED_TOPIC, (payload) => packs.drop(payload as RulePackLifecycleEvent));

@@ -1,6 +1,7 @@
 // Wires the validation domain from its dependencies: the registries' clients, the pack cache and
 // signature verifier, the outbox (audit) and the tenant access rule. An operator's run in another
 // tenant is recorded in that tenant's ledger through the same outbox.
+import type { DelegatedIdentity } from '../../platform/auth/service-identity';
 import { operatorAccessData, OPERATOR_ACCESS_EVENT, TenantAccess } from '../../platform/auth/tenant-access';
 import { RulePackRegistryClient } from '../../platform/clients/rulepack-registry.client';
 import { SchemaRegistryClient } from '../../platform/clients/schema-registry.client';
@@ -28,11 +29,13 @@ export interface ValidationModuleDeps {
   /** Stand-ins for the registries' clients (tests); the HTTP clients otherwise. */
   registry?: RegistryReader & { signingKeys: RulePackRegistryClient['signingKeys'] };
   schemas?: SchemaLister;
+  /** The service's own identity for registry calls of callers without a token (service-identity.ts). */
+  identity?: DelegatedIdentity;
 }
 
 export function createValidationModule(deps: ValidationModuleDeps): ValidationModule {
   const { config, logger } = deps;
-  const registry = deps.registry ?? new RulePackRegistryClient(config.rulepackRegistryUrl);
+  const registry = deps.registry ?? new RulePackRegistryClient(config.rulepackRegistryUrl, deps.identity);
   const signatures = new PackSignatureVerifier(registry, { ttlMs: config.packCacheTtlMs });
   const packs = new RulePackSource(registry, signatures, new TtlLru<ResolvedPack>(config.packCacheSize, config.packCacheTtlMs), logger);
   // Runs record nothing but their audit event: concurrent runs share one insert.
@@ -42,7 +45,7 @@ export function createValidationModule(deps: ValidationModuleDeps): ValidationMo
   })));
   const service = new ValidationService({
     packs,
-    schemas: deps.schemas ?? new SchemaRegistryClient(config.schemaRegistryUrl),
+    schemas: deps.schemas ?? new SchemaRegistryClient(config.schemaRegistryUrl, deps.identity),
     audit: new RunAudit(outbox, deps.bus, logger),
     access,
     config,

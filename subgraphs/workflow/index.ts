@@ -42,7 +42,7 @@ export function defineWorkflowService(options: WorkflowServiceOptions = {}): Ser
     ],
     async build(deps) {
       const { config: platform, db, logger, env, registry } = deps;
-      const config = { ...loadWorkflowConfig(env, registry, platform.auth.requireAuth), ...options.config };
+      const config = { ...loadWorkflowConfig(env, registry), ...options.config };
       const { bus, release: releaseBus } = await serviceBus(deps, options.bus);
       const { service, executor, store } = createWorkflowModule({
         db, bus, config, logger, jwtSecret: platform.auth.jwtSecret, version: workflow.version, packs: options.packs, validation: options.validation, owner: options.owner,

@@ -1,11 +1,11 @@
 // The workflow service's settings, parsed once at build time with the platform's env helpers, so
 // a bad value stops the service with a message naming the variable.
 import { readBool, readInt, readOptional } from '../../platform/config/env';
-import { serviceUrl } from '../../platform/config/platform.config';
+import { serviceRequiresAuth, serviceUrl } from '../../platform/config/platform.config';
 import type { Env, ServiceManifest } from '../../platform/service';
 
 export interface WorkflowConfig {
-  /** WORKFLOW_REQUIRE_AUTH (default true; REQUIRE_AUTH=true also): a token on every route. */
+  /** A token on every route: WORKFLOW_REQUIRE_AUTH, else REQUIRE_AUTH, else true (serviceRequiresAuth). */
   requireAuth: boolean;
   /** WORKFLOW_REQUIRE_REGISTERED_PACKS: a pack id the registry does not know is a 404, not the built-in pack. */
   requireRegisteredPacks: boolean;
@@ -45,10 +45,10 @@ function addressOf(registry: readonly ServiceManifest[], fallback: { name: strin
   return registry.find((s) => s.name === fallback.name) ?? fallback;
 }
 
-export function loadWorkflowConfig(env: Env, registry: readonly ServiceManifest[], platformRequireAuth: boolean): WorkflowConfig {
+export function loadWorkflowConfig(env: Env, registry: readonly ServiceManifest[]): WorkflowConfig {
   const hosts = readOptional(env, 'WORKFLOW_HTTP_ALLOWED_HOSTS');
   return {
-    requireAuth: readBool(env, 'WORKFLOW_REQUIRE_AUTH', true) || platformRequireAuth,
+    requireAuth: serviceRequiresAuth(env, { name: 'workflow' }),
     requireRegisteredPacks: readBool(env, 'WORKFLOW_REQUIRE_REGISTERED_PACKS', false),
     financialApprovalThreshold: readInt(env, 'WORKFLOW_FINANCIAL_APPROVAL_THRESHOLD', 10_000, { min: 0 }),
     leaseMs: readInt(env, 'WORKFLOW_LEASE_SECONDS', 30, { min: 1, max: 3600 }) * 1000,

@@ -35,7 +35,7 @@ afterAll(async () => {
 it('two executors drive 40 sagas together and no step is run twice', async () => {
   const packs = new PacksStandIn();
   packs.put(httpPack('shared', callee.url, ['s-a', 's-b', 's-c'], { requires_approval: true }));
-  const config = { ...loadWorkflowConfig({}, registryOf(), false), pollMs: 10, concurrency: 8 };
+  const config = { ...loadWorkflowConfig({}, registryOf()), pollMs: 10, concurrency: 8 };
   const bus = createMemoryEventBus();
   for (const owner of ['executor-1', 'executor-2']) {
     modules.push(createWorkflowModule({

@@ -1,5 +1,5 @@
 import { ConfigError } from '../../../platform/config/env';
-import { loadPlatformConfig, servicePort } from '../../../platform/config/platform.config';
+import { loadPlatformConfig, serviceRequiresAuth, servicePort } from '../../../platform/config/platform.config';
 import { manifestOf } from '../../../launcher/registry';
 
 describe('platform configuration', () => {
@@ -8,9 +8,24 @@ describe('platform configuration', () => {
     expect(config.auth.accessTokenExpireMinutes).toBe(1440);
     expect(config.auth.refreshTokenExpireDays).toBe(7);
     expect(config.auth.algorithm).toBe('HS256');
-    expect(config.auth.requireAuth).toBe(false);
+    expect(config.auth.requireAuth).toBe(true); // the secure default (README): a token on every port
     expect(config.logLevel).toBe('INFO');
     expect(config.database.url).toBeUndefined();
+  });
+
+  it('decides each service\'s auth mode by one rule: its own switch, else REQUIRE_AUTH, else a token', () => {
+    const ledger = { name: 'ledger' };
+    const broker = { name: 'ai-broker' };
+    expect(serviceRequiresAuth({}, ledger)).toBe(true);
+    expect(serviceRequiresAuth({ REQUIRE_AUTH: 'false' }, ledger)).toBe(false);
+    expect(serviceRequiresAuth({ REQUIRE_AUTH: 'false' }, broker)).toBe(false);
+    expect(serviceRequiresAuth({ REQUIRE_AUTH: 'false', LEDGER_REQUIRE_AUTH: 'true' }, ledger)).toBe(true);
+    expect(serviceRequiresAuth({ REQUIRE_AUTH: 'false', LEDGER_REQUIRE_AUTH: 'true' }, broker)).toBe(false);
+    expect(serviceRequiresAuth({ REQUIRE_AUTH: 'true', AI_BROKER_REQUIRE_AUTH: 'false' }, broker)).toBe(false);
+    expect(serviceRequiresAuth({ LEDGER_REQUIRE_AUTH: 'false' }, ledger)).toBe(false);
+    expect(serviceRequiresAuth({ LEDGER_REQUIRE_AUTH: 'false' }, broker)).toBe(true);
+    expect(serviceRequiresAuth({ REQUIRE_AUTH: 'false', LEDGER_REQUIRE_AUTH: '' }, ledger)).toBe(false); // empty counts as unset
+    expect(() => serviceRequiresAuth({ LEDGER_REQUIRE_AUTH: 'maybe' }, ledger)).toThrow(/LEDGER_REQUIRE_AUTH must be true or false/);
   });
 
   it('generates a JWT secret when JWT_SECRET_KEY is absent, and says so', () => {
