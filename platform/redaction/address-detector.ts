@@ -70,6 +70,11 @@ export const addressDetector: PiiDetector<'address'> = {
   category: 'address',
   find(text, found) {
     const re = new RegExp(ADDRESS);
-    for (let m = re.exec(text); m !== null; m = re.exec(text)) found(m.index, m.index + m[0].length);
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+      let end = m.index + m[0].length;
+      // A full stop after a long word ends the sentence, not an abbreviation ("St.", "Blvd."): not part of the address.
+      if (m[0].endsWith('.') && /[^\s.]{5,}\.$/.test(m[0])) end--;
+      found(m.index, end);
+    }
   },
 };

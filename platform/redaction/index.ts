@@ -31,7 +31,7 @@ export function redactValue(value: unknown, options?: RedactionOptions<PiiCatego
 
 export { createRedactor, type Redactor, type RedactorConfig, type RedactedText, type RedactionOptions } from './redactor';
 export {
-  regexDetector, luhnValid, ibanValid, npiValid, ssnValid, cardNetworkShape, cardDetector, emailDetector, phoneDetector, ssnDetector, type PiiDetector,
+  regexDetector, luhnValid, ibanValid, npiValid, ssnValid, cardNetworkShape, cardDetector, emailDetector, phoneDetector, clearPhoneVerdicts, ssnDetector, type PiiDetector,
 } from './pii-detectors';
 export { compileContext, contextPolarity, type ContextWords, type CompiledContext } from './context';
 export { BUILT_IN_STRATEGIES, STATELESS_STRATEGIES, hash, keyedHash, mask, remove, tokenizing, type RedactionStrategy } from './redaction-strategies';

@@ -17,21 +17,39 @@
 // linear pattern and all other text is never looked at twice.
 import { PhoneNumberUtil } from 'google-libphonenumber';
 import { npiValid } from './checksums';
-import { compileContext, contextPolarity } from './context';
+import { compileContext, contextPolarity, LETTER } from './context';
 import { inIban } from './iban';
 import type { PiiDetector } from './pii-detectors';
 
 const util = PhoneNumberUtil.getInstance();
 
 type Verdict = 'valid' | 'possible' | 'no';
+
+// libphonenumber's validity check costs tens of microseconds (its metadata patterns are large), so
+// verdicts are remembered per region and number, most recent first: the same numbers recur (a
+// support line, a tenant's own offices). Bounded, so memory stays flat whatever the traffic.
+const VERDICT_CACHE_SIZE = 4096;
+const verdicts = new Map<string, Verdict>();
+
+/** Forgets remembered verdicts (the bench measures with a cold cache). */
+export function clearPhoneVerdicts(): void {
+  verdicts.clear();
+}
+
 function check(number: string, region: string): Verdict {
+  const key = `${region}:${number}`;
+  const known = verdicts.get(key);
+  if (known !== undefined) return known;
+  let verdict: Verdict;
   try {
     const n = util.parse(number, region);
-    if (util.isValidNumber(n)) return 'valid';
-    return util.isPossibleNumber(n) ? 'possible' : 'no';
+    verdict = util.isValidNumber(n) ? 'valid' : util.isPossibleNumber(n) ? 'possible' : 'no';
   } catch {
-    return 'no';
+    verdict = 'no';
   }
+  if (verdicts.size >= VERDICT_CACHE_SIZE) verdicts.delete(verdicts.keys().next().value!);
+  verdicts.set(key, verdict);
+  return verdict;
 }
 
 export const PHONE_CONTEXT = compileContext({
@@ -46,23 +64,63 @@ export const PHONE_CONTEXT = compileContext({
   ].join('|'),
 }, 40, 0);
 
-// Cue words per region, looked for around a national number: a region hinted is tried first and
-// trusted without a phone word.
-const REGION_CUES: readonly (readonly [string, RegExp])[] = [
-  ['GB', /\+44|\b(?:uk|u\.k\.|united kingdom|britain|england|scotland|wales|london|manchester|leeds|bristol|glasgow|edinburgh)\b|\.co\.uk\b|£|\b[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}\b/i],
-  ['DE', /\+49|(?<![\p{L}])(?:tel\.|telefon|handy|rufnummer|erreichbar|unter|bitte|straße|strasse|str\.|deutschland|germany|berlin|münchen|hamburg|köln|frankfurt|und|der|die|das)(?![\p{L}])|\.de\b/iu],
-  ['FR', /\+33|(?<![\p{L}])(?:téléphone|tél|portable|rappeler|au|rue|avenue|france|paris|lyon|bordeaux|merci|le|la|les|des|du)(?![\p{L}])|\.fr\b/iu],
-  ['NL', /\+31|(?<![\p{L}])(?:bel|telefoon|mobiel|terugbellen|nederland|amsterdam|rotterdam|utrecht|op|het|een|naar)(?![\p{L}])|\.nl\b/iu],
-  ['ES', /\+34|(?<![\p{L}])(?:teléfono|móvil|llamar|llámeme|españa|spain|madrid|barcelona|sevilla|valencia|calle|el|al|por|del)(?![\p{L}])|\.es\b/iu],
-  ['IT', /\+39|(?<![\p{L}])(?:telefono|cell|cellulare|richiami|richiamare|italia|italy|roma|milano|torino|napoli|firenze|via|il|di|al|della)(?![\p{L}])|\.it\b/iu],
-];
+// Cue words per region, looked for (once per digit run) around a national number: a region hinted
+// is tried first and trusted without a phone word. Matched on the lower-cased window.
+const REGION_WORDS: Readonly<Record<string, string>> = {
+  GB: 'uk|u\\.k\\.|united kingdom|britain|england|scotland|wales|london|manchester|leeds|bristol|glasgow|edinburgh',
+  DE: 'tel\\.|telefon|handy|rufnummer|erreichbar|unter|bitte|straße|strasse|str\\.|deutschland|germany|berlin|münchen|hamburg|köln|frankfurt|und|der|die|das',
+  FR: 'téléphone|tél|portable|rappeler|au|rue|avenue|france|paris|lyon|bordeaux|merci|le|la|les|des|du',
+  NL: 'bel|telefoon|mobiel|terugbellen|nederland|amsterdam|rotterdam|utrecht|op|het|een|naar',
+  ES: 'teléfono|móvil|llamar|llámeme|españa|spain|madrid|barcelona|sevilla|valencia|calle|el|al|por|del',
+  IT: 'telefono|cell|cellulare|richiami|richiamare|italia|italy|roma|milano|torino|napoli|firenze|via|il|di|al|della',
+};
+// One pass over the window: every cue word, each mapped to the regions it hints at.
+const CUE_REGIONS = new Map<string, string[]>();
+for (const [region, words] of Object.entries(REGION_WORDS)) {
+  for (const w of words.split('|')) {
+    const word = w.replace(/\\/g, '');
+    CUE_REGIONS.set(word, [...(CUE_REGIONS.get(word) ?? []), region]);
+  }
+}
+const CUES = new RegExp(`(?<![${LETTER}])(?:${[...new Set(Object.values(REGION_WORDS).flatMap((w) => w.split('|')))].sort((x, y) => y.length - x.length).join('|')})(?![${LETTER}])|\\+\\d\\d|\\.[a-z]{2}\\b|£`, 'g');
+const COUNTRY_CODE: Readonly<Record<string, string>> = { '+44': 'GB', '+49': 'DE', '+33': 'FR', '+31': 'NL', '+34': 'ES', '+39': 'IT' };
+const TLD: Readonly<Record<string, string>> = { uk: 'GB', de: 'DE', fr: 'FR', nl: 'NL', es: 'ES', it: 'IT' };
+const UK_POSTCODE = /\b[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}\b/;
 const FALLBACK_REGIONS = ['GB', 'DE', 'FR', 'NL', 'ES', 'IT', 'BE', 'CH', 'AT', 'IE', 'AU', 'IN'];
 
 function hintedRegions(text: string, start: number, end: number): string[] {
-  const around = text.slice(Math.max(0, start - 120), Math.min(text.length, end + 120));
+  const around = text.slice(Math.max(0, start - 100), Math.min(text.length, end + 60));
   const out = ['US', 'GB'];
-  for (const [region, cue] of REGION_CUES) if (!out.includes(region) && cue.test(around)) out.push(region);
+  const add = (r: string | undefined) => r !== undefined && !out.includes(r) && out.push(r);
+  const cues = new RegExp(CUES);
+  for (const m of around.toLowerCase().matchAll(cues)) {
+    const cue = m[0];
+    if (cue === '£') add('GB');
+    else if (cue[0] === '+') add(COUNTRY_CODE[cue]);
+    else if (cue[0] === '.' && cue.length === 3) add(TLD[cue.slice(1)]);
+    else for (const r of CUE_REGIONS.get(cue) ?? []) add(r);
+  }
+  if (UK_POSTCODE.test(around)) add('GB');
   return out;
+}
+
+/**
+ * Whether a national number's digits could be one in the region at all (its first digit and
+ * length): libphonenumber is asked only then. GB, DE, FR, NL, BE, CH, AT, IE and AU numbers
+ * start with the trunk 0; Italy's mobiles with 3; Spain's with 6-9 and no trunk.
+ */
+function nationalShape(region: string, digits: string): boolean {
+  const d = digits.length;
+  switch (region) {
+    case 'GB': return digits[0] === '0' && d >= 10 && d <= 11;
+    case 'DE': case 'AT': return digits[0] === '0' && d >= 8 && d <= 13;
+    case 'FR': case 'NL': case 'CH': case 'AU': return digits[0] === '0' && d === 10;
+    case 'BE': case 'IE': return digits[0] === '0' && d >= 9 && d <= 10;
+    case 'IT': return (digits[0] === '0' && d >= 8 && d <= 11) || (digits[0] === '3' && d >= 9 && d <= 10);
+    case 'ES': return d === 9 && digits[0]! >= '6' && digits[0]! <= '9';
+    case 'IN': return d === 10 && digits[0]! >= '6';
+    default: return true;
+  }
 }
 
 // A run of digit groups: optional + or 00, then digits, parentheses and single separators.
@@ -77,71 +135,102 @@ const DATE = /^(?:(?:19|20)\d\d[-./ ]?(?:0[1-9]|1[0-2])[-./ ]?(?:0[1-9]|[12]\d|3
 
 const NANP_FORMATTED = /^(?:\+?1[ .-]?)?(?:\(\d{3}\) ?|\d{3}[ .-])\d{3}[ .-]\d{4}$/;
 
-function isPhone(text: string, start: number, end: number, digits: string, separated: boolean): boolean {
+/** What is computed once per digit run, lazily: the regions its surroundings hint at. */
+class Run {
+  private hinted?: string[];
+  constructor(readonly text: string, readonly start: number, readonly end: number) {}
+  regions(): string[] {
+    return (this.hinted ??= hintedRegions(this.text, this.start, this.end));
+  }
+}
+
+function isPhone(run: Run, start: number, end: number, digits: string, separated: boolean, context: () => -1 | 0 | 1): boolean {
+  const text = run.text;
   const window = text.slice(start, end);
   if (DATE.test(window)) return false;
-  const polarity = contextPolarity(text, start, end, PHONE_CONTEXT);
-  if (polarity < 0 || inIban(text, start, end)) return false;
+  const polarity = context();
+  if (polarity < 0) return false;
   const d = digits.length;
   if (window[0] === '+' || window.startsWith('00')) {
+    if (inIban(text, start, end)) return false;
     const verdict = check(window[0] === '+' ? window : `+${window.slice(2)}`, 'ZZ');
     return verdict === 'valid' || (verdict === 'possible' && window[0] === '+');
   }
   if (d === 10 || (d === 11 && digits[0] === '1')) {
     if (d === 10 && !separated && npiValid(digits) && polarity === 0) return false;
-    if (NANP_FORMATTED.test(window)) return true;
-    if (digits[0] !== '0') {
+    if (NANP_FORMATTED.test(window)) return !inIban(text, start, end);
+    if (digits[0] !== '0' && digits[0] !== '1') {
       const verdict = check(digits, 'US');
-      if (verdict === 'valid' || (verdict === 'possible' && polarity > 0 && !separated)) return true;
+      if (verdict === 'valid' || (verdict === 'possible' && polarity > 0 && !separated)) return !inIban(text, start, end);
     }
   }
-  if (d < 8 || d > 13) return false;
-  const hinted = hintedRegions(text, start, end);
+  if (d < 8 || d > 13 || !FALLBACK_REGIONS.some((r) => nationalShape(r, digits))) return false;
+  const hinted = run.regions();
   let possibleInHinted = false;
+  let accepted = false;
   for (const region of hinted) {
-    if (region === 'US') continue;
+    if (region === 'US' || !nationalShape(region, digits)) continue;
     const verdict = check(window, region);
     // A national number in a hinted region: leading 0 (a trunk prefix) or grouped like a phone.
-    if (verdict === 'valid' && (digits[0] === '0' || separated || polarity > 0)) return true;
+    if (verdict === 'valid' && (digits[0] === '0' || separated || polarity > 0)) {
+      accepted = true;
+      break;
+    }
     if (verdict === 'possible') possibleInHinted = true;
   }
   // Possible but not valid (a fictional range such as 07700 900xxx): a national number written
   // as one (trunk 0, grouped, 10-11 digits) or beside a phone word.
-  if (possibleInHinted && digits[0] === '0' && (polarity > 0 || (separated && d >= 10 && d <= 11))) return true;
-  if (polarity > 0) {
-    for (const region of FALLBACK_REGIONS) if (!hinted.includes(region) && check(window, region) === 'valid') return true;
+  if (!accepted && possibleInHinted && digits[0] === '0' && (polarity > 0 || (separated && d >= 10 && d <= 11))) accepted = true;
+  if (!accepted && polarity > 0) {
+    for (const region of FALLBACK_REGIONS) {
+      if (!hinted.includes(region) && nationalShape(region, digits) && check(window, region) === 'valid') {
+        accepted = true;
+        break;
+      }
+    }
   }
-  return false;
+  return accepted && !inIban(text, start, end);
 }
+
+/** At most this many windows of one run go to isPhone: a long run of groups costs a bounded amount. */
+const MAX_WINDOWS = 16;
 
 export const phoneDetector: PiiDetector<'phone'> = {
   category: 'phone',
   find(text, found) {
     const re = new RegExp(RUN);
+    const g = new RegExp(GROUP);
     for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-      const run = m[0];
-      const plus = run[0] === '+' ? 1 : 0;
+      const runText = m[0];
+      const plus = runText[0] === '+' ? 1 : 0;
       const groups: Group[] = [];
-      const g = new RegExp(GROUP);
-      for (let x = g.exec(run); x !== null; x = g.exec(run)) groups.push({ start: m.index + x.index, end: m.index + x.index + x[0].length, digits: x[0].replace(/\D/g, '') });
       let total = 0;
-      for (const x of groups) total += x.digits.length;
+      g.lastIndex = 0;
+      for (let x = g.exec(runText); x !== null; x = g.exec(runText)) {
+        let digits = x[0];
+        if (digits[0] === '(') digits = digits.replace(/\D/g, '');
+        else if (digits[digits.length - 1] === ')') digits = digits.slice(0, -1);
+        groups.push({ start: m.index + x.index, end: m.index + x.index + x[0].length, digits });
+        total += digits.length;
+      }
       if (total < 8) continue;
+      const run = new Run(text, m.index, m.index + runText.length);
+      let budget = MAX_WINDOWS;
       let i = 0;
-      while (i < groups.length) {
-        let claimed = -1;
+      while (i < groups.length && budget > 0) {
+        const start = i === 0 && plus ? m.index : groups[i]!.start;
+        let polarity: -1 | 0 | 1 | undefined;
+        const context = () => (polarity ??= contextPolarity(text, start, start, PHONE_CONTEXT));
+        const prefixes: string[] = [];
         let digits = '';
-        const parts: string[] = [];
-        for (let j = i; j < groups.length && digits.length < 15; j++) {
-          digits += groups[j]!.digits;
-          parts.push(digits);
-        }
+        for (let j = i; j < groups.length && digits.length < 15; j++) prefixes.push((digits += groups[j]!.digits));
+        let claimed = -1;
         // Longest window first.
-        for (let j = i + parts.length - 1; j >= i; j--) {
-          const ds = parts[j - i]!;
+        for (let j = i + prefixes.length - 1; j >= i && budget > 0; j--) {
+          const ds = prefixes[j - i]!;
           if (ds.length < 8 || ds.length > 15) continue;
-          const start = i === 0 && plus ? m.index : groups[i]!.start;
-          if (isPhone(text, start, groups[j]!.end, ds, j > i)) {
+          budget--;
+          if (isPhone(run, start, groups[j]!.end, ds, j > i, context)) {
             claimed = j;
             found(start, groups[j]!.end);
             break;

@@ -34,4 +34,4 @@ export { luhnValid, ibanValid, npiValid, ssnValid } from './checksums';
 export { ssnDetector } from './ssn-detector';
 export { cardDetector, cardNetworkShape } from './card-detector';
 export { emailDetector } from './email-detector';
-export { phoneDetector } from './phone-detector';
+export { phoneDetector, clearPhoneVerdicts } from './phone-detector';
