@@ -9,7 +9,7 @@
 //       with one labelled sentence in every eight, the way PII sits in real prompts;
 //     - dense: the labelled sentences alone, back to back (a value or a decoy every ~80 bytes).
 import { performance } from 'node:perf_hooks';
-import { BUILT_IN_DETECTORS, createRedactor, EXTENDED_DETECTORS, mask, type PiiDetector } from '../platform/redaction';
+import { BUILT_IN_DETECTORS, clearPhoneVerdicts, createRedactor, EXTENDED_DETECTORS, mask, type PiiDetector } from '../platform/redaction';
 import { loadSplit, scoreVendorView, type SplitItem } from '../test/fixtures/pii/pii-vendor-score';
 import { LEGACY_EXTENDED_DETECTORS } from './redaction-legacy.support';
 
@@ -63,6 +63,9 @@ function rate(detectors: readonly PiiDetector[], text: string): number {
   const mb = Buffer.byteLength(text) / 1024 / 1024;
   let best = Infinity;
   for (let i = 0; i < 3; i++) {
+    // Each pass starts with no remembered phone verdicts; within a pass, a number the corpus
+    // repeats is remembered (as in service: the map is bounded, 4,096 entries).
+    clearPhoneVerdicts();
     const t = performance.now();
     r.redactText(text);
     best = Math.min(best, performance.now() - t);
@@ -87,7 +90,7 @@ export async function run(args: string[]): Promise<void> {
       console.log(`   | ${c} | ${n?.labelled ?? 0} | ${fmt(o?.recall ?? 1)} | ${fmt(n?.recall ?? 1)} | ${fmt(o?.precision ?? 1)} | ${fmt(n?.precision ?? 1)} |`);
     }
     console.log(`   | overall | ${after.overall.labelled} | ${fmt(before.overall.recall)} | ${fmt(after.overall.recall)} | ${fmt(before.overall.precision)} | ${fmt(after.overall.precision)} |`);
-    if (name === process.env.SHOW_MISTAKES) for (const m of after.mistakes) console.log(`   new ${m.kind} ${m.category}: "${m.span}" in "${m.text}"`);
+    if (name === 'held-out') for (const m of after.mistakes) console.log(`   new ${m.kind} ${m.category}: "${m.span}" in "${m.text}"`);
   }
   const { prompts, dense } = corpora([...heldout, ...dev], megabytes * 1024 * 1024);
   console.log(`\n2. Throughput, MB/s on one core (best of 3 over ${megabytes} MB)`);
