@@ -6,6 +6,8 @@ declare module 'google-libphonenumber' {
   }
   export class PhoneNumberUtil {
     static getInstance(): PhoneNumberUtil;
+    /** Whether the whole of `text` matches `pattern` (replaced by a memoising version: phone-numbers.ts). */
+    static matchesEntirely: (pattern: string | RegExp, text: string) => boolean;
     /** Throws on text that is no number at all. */
     parse(text: string, region: string): PhoneNumber;
     isValidNumber(number: PhoneNumber): boolean;

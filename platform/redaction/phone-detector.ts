@@ -8,49 +8,21 @@
 //    bare, libphonenumber must find it valid for the US (a plausible area and exchange), or a
 //    phone word must stand near ("call 5551234567");
 //  - otherwise it is a national number: valid in a region the text hints at (US and GB always;
-//    others by cue words nearby: "Tel.", "rappeler", "Calle", a +49, a .fr address...), or in
+//    others by cue words nearby, tried first: "Tel.", "rappeler", "Calle", a +49, a .fr address...), or in
 //    one of the common regions when a phone word stands near; "possible" (the fictional 07700
 //    900xxx range, say) counts only beside a phone word.
 // Never a phone: a window whose closest context word says it is something else (order, tracking,
 // account, NPI, case no....), or ten bare digits that are a valid NPI with no phone word near.
 // The cost is one to a few libphonenumber parses per digit run of 8+ digits; runs are found by a
 // linear pattern and all other text is never looked at twice.
-import { PhoneNumberUtil } from 'google-libphonenumber';
 import { npiValid } from './checksums';
 import { compileContext, contextPolarity, LETTER } from './context';
 import { inIban } from './iban';
+import { phoneVerdict } from './phone-numbers';
+export { clearPhoneVerdicts } from './phone-numbers';
 import type { PiiDetector } from './pii-detectors';
 
-const util = PhoneNumberUtil.getInstance();
-
-type Verdict = 'valid' | 'possible' | 'no';
-
-// libphonenumber's validity check costs tens of microseconds (its metadata patterns are large), so
-// verdicts are remembered per region and number, most recent first: the same numbers recur (a
-// support line, a tenant's own offices). Bounded, so memory stays flat whatever the traffic.
-const VERDICT_CACHE_SIZE = 4096;
-const verdicts = new Map<string, Verdict>();
-
-/** Forgets remembered verdicts (the bench measures with a cold cache). */
-export function clearPhoneVerdicts(): void {
-  verdicts.clear();
-}
-
-function check(number: string, region: string): Verdict {
-  const key = `${region}:${number}`;
-  const known = verdicts.get(key);
-  if (known !== undefined) return known;
-  let verdict: Verdict;
-  try {
-    const n = util.parse(number, region);
-    verdict = util.isValidNumber(n) ? 'valid' : util.isPossibleNumber(n) ? 'possible' : 'no';
-  } catch {
-    verdict = 'no';
-  }
-  if (verdicts.size >= VERDICT_CACHE_SIZE) verdicts.delete(verdicts.keys().next().value!);
-  verdicts.set(key, verdict);
-  return verdict;
-}
+const check = phoneVerdict;
 
 export const PHONE_CONTEXT = compileContext({
   positive: [
@@ -90,7 +62,8 @@ const FALLBACK_REGIONS = ['GB', 'DE', 'FR', 'NL', 'ES', 'IT', 'BE', 'CH', 'AT', 
 
 function hintedRegions(text: string, start: number, end: number): string[] {
   const around = text.slice(Math.max(0, start - 100), Math.min(text.length, end + 60));
-  const out = ['US', 'GB'];
+  // US first and GB last, unless cued: the cued regions are tried before the English default.
+  const out = ['US'];
   const add = (r: string | undefined) => r !== undefined && !out.includes(r) && out.push(r);
   const cues = new RegExp(CUES);
   for (const m of around.toLowerCase().matchAll(cues)) {
@@ -101,6 +74,7 @@ function hintedRegions(text: string, start: number, end: number): string[] {
     else for (const r of CUE_REGIONS.get(cue) ?? []) add(r);
   }
   if (UK_POSTCODE.test(around)) add('GB');
+  add('GB');
   return out;
 }
 
