@@ -125,6 +125,10 @@ function isPhone(run: Run, start: number, end: number, digits: string, separated
   const polarity = context();
   if (polarity < 0) return false;
   const d = digits.length;
+  // North American shapes first, "+1 (305) 555-0134" included: no libphonenumber call needed.
+  if ((d === 10 || (d === 11 && digits[0] === '1')) && NANP_FORMATTED.test(window)) {
+    return !(d === 10 && !separated && npiValid(digits) && polarity === 0) && !inIban(text, start, end);
+  }
   if (window[0] === '+' || window.startsWith('00')) {
     if (inIban(text, start, end)) return false;
     const verdict = check(window[0] === '+' ? window : `+${window.slice(2)}`, 'ZZ');
@@ -132,7 +136,6 @@ function isPhone(run: Run, start: number, end: number, digits: string, separated
   }
   if (d === 10 || (d === 11 && digits[0] === '1')) {
     if (d === 10 && !separated && npiValid(digits) && polarity === 0) return false;
-    if (NANP_FORMATTED.test(window)) return !inIban(text, start, end);
     if (digits[0] !== '0' && digits[0] !== '1') {
       const verdict = check(digits, 'US');
       if (verdict === 'valid' || (verdict === 'possible' && polarity > 0 && !separated)) return !inIban(text, start, end);
