@@ -121,7 +121,8 @@ class Run {
 function isPhone(run: Run, start: number, end: number, digits: string, separated: boolean, context: () => -1 | 0 | 1): boolean {
   const text = run.text;
   const window = text.slice(start, end);
-  if (DATE.test(window)) return false;
+  // A date, or one digit over and over ("0 0 0 0 0 0 0 0", "1111111111"), is no phone.
+  if (DATE.test(window) || /^(\d)\1*$/.test(digits)) return false;
   const polarity = context();
   if (polarity < 0) return false;
   const d = digits.length;

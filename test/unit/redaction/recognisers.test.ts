@@ -178,3 +178,19 @@ describe('the held-out split (never tuned on), scored by what reaches the vendor
     expect(e.perCategory[category]!.precision).toBeGreaterThanOrEqual(0.98);
   });
 });
+
+describe('hostile text', () => {
+  test('every recogniser stays linear (the run ends; a backtracking pattern would not)', () => {
+    const hostile = [
+      'Straße '.repeat(30_000), `Via ${'Roma '.repeat(30_000)}1`, `${'Hauptstraße 1, '.repeat(10_000)}`, '+1 '.repeat(60_000), `${'0 '.repeat(100_000)}x`,
+      `DE89${'A'.repeat(100_000)}`, `DE89${' ABCD'.repeat(30_000)}`, 'a@'.repeat(100_000), `${'x'.repeat(100_000)}@${'a.'.repeat(50_000)}`, 'SSN '.repeat(50_000),
+    ];
+    for (const text of hostile) {
+      for (const d of EXTENDED_DETECTORS) {
+        let n = 0;
+        d.find(text, () => n++);
+        expect(n).toBeLessThanOrEqual(text.length);
+      }
+    }
+  });
+});
