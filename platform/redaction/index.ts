@@ -1,7 +1,9 @@
 // PII redaction: detectors per category, strategies per replacement, and the platform's default
-// redactor (ssn, card with Luhn, email, phone; mask keeping separators). The AI broker's
-// additions live beside them: addresses, tenants' own RE2 patterns, and the hash, remove and
-// tokenize strategies; the default redactor (validation's) is unchanged by them.
+// redactor (ssn, card, email, phone; mask keeping separators). One detector set serves every
+// caller: the default redactor (validation's masking through the rule engine, request logging)
+// and the AI broker's, which adds addresses, tenants' own RE2 patterns, and the hash, remove and
+// tokenize strategies. The detectors are recognisers with checksums and context (issue 23; see
+// docs/ai-broker.md, "Redaction").
 import { addressDetector } from './address-detector';
 import { cardDetector, emailDetector, phoneDetector, ssnDetector } from './pii-detectors';
 import { BUILT_IN_STRATEGIES } from './redaction-strategies';
@@ -28,7 +30,10 @@ export function redactValue(value: unknown, options?: RedactionOptions<PiiCatego
 }
 
 export { createRedactor, type Redactor, type RedactorConfig, type RedactedText, type RedactionOptions } from './redactor';
-export { regexDetector, luhnValid, cardDetector, emailDetector, phoneDetector, ssnDetector, type PiiDetector } from './pii-detectors';
+export {
+  regexDetector, luhnValid, ibanValid, npiValid, ssnValid, cardNetworkShape, cardDetector, emailDetector, phoneDetector, clearPhoneVerdicts, ssnDetector, type PiiDetector,
+} from './pii-detectors';
+export { compileContext, contextPolarity, type ContextWords, type CompiledContext } from './context';
 export { BUILT_IN_STRATEGIES, STATELESS_STRATEGIES, hash, keyedHash, mask, remove, tokenizing, type RedactionStrategy } from './redaction-strategies';
 export { addressDetector, ADDRESS } from './address-detector';
 export { customPatternDetector, CustomPatternError, MAX_CUSTOM_PATTERN_LENGTH, type CustomPattern } from './custom-patterns';
