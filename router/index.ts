@@ -43,7 +43,7 @@ export const gatewayService = defineService({
     await app.register(cors, {
       origin: (origin, done) => done(null, allowOrigin(origin)),
       credentials: !config.corsOrigins.includes('*'),
-      exposedHeaders: ['X-Correlation-ID', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'],
+      exposedHeaders: ['X-Correlation-ID', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'Idempotent-Replayed'],
       maxAge: 600,
     });
 
