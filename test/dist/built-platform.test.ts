@@ -5,7 +5,7 @@
 // directory (PGlite) or a fresh PostgreSQL database when DATABASE_URL is set, every service on a
 // free port through `<SERVICE>_PORT`. Each service's main path is walked as a client would, through
 // the router and the REST ports, with fetch, multipart FormData and graphql-ws.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createClient, type Client } from 'graphql-ws';
@@ -20,6 +20,7 @@ jest.setTimeout(300_000);
 const SERVICE_NAMES = ['identity', 'ledger', 'schema-registry', 'rulepack-registry', 'packs-registry', 'validation', 'ai-broker', 'workflow', 'ocr', 'rag', 'gateway'];
 const envName = (name: string) => name.toUpperCase().replace(/-/g, '_');
 
+const AUDIT = process.env.DIST_MODULE_AUDIT === '1';
 let dataDir: string;
 let database: { url: string; drop(): Promise<void> } | undefined;
 let platform: DistProcess;
@@ -49,7 +50,10 @@ beforeAll(async () => {
     url[name] = `http://127.0.0.1:${port}`;
   }
   router = url.gateway!;
-  platform = startDist(['node', 'dist/launcher/start-all.js'], env);
+  // DIST_MODULE_AUDIT=1: the same start observed by scripts/module-audit.cjs (the last test reads
+  // its report; DIST_MODULE_AUDIT_OUT keeps a copy).
+  if (AUDIT) env.MODULE_AUDIT_OUT = process.env.DIST_MODULE_AUDIT_OUT ?? path.join(dataDir, 'module-audit.json');
+  platform = startDist(['node', ...(AUDIT ? ['--require', './scripts/module-audit.cjs'] : []), 'dist/launcher/start-all.js'], env);
   // Ready: every service answers /readyz (the gateway listens last, once the others do).
   for (const name of SERVICE_NAMES) await platform.waitFor(() => fetch(`${url[name]}/readyz`).then((r) => r.ok, () => false), `${name} /readyz`);
   admin = (await login('admin', 'admin-dev-password')).access_token;
@@ -61,7 +65,7 @@ afterAll(async () => {
   await platform?.stop();
   await database?.drop().catch(() => undefined);
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-}, 60_000);
+}, 90_000);
 
 /** A step of the walk: on failure its error carries what the platform wrote to stderr. */
 function step(name: string, fn: () => Promise<void>, timeout?: number): void {
@@ -309,4 +313,13 @@ withPostgres('npm run service -- identity starts from dist/ on the same database
   const token = ((await res.json()) as { access_token: string }).access_token;
   const me = await gql(token, '{ me { username } }');
   expect(me.body.data.me).toEqual({ username: 'rita' });
+});
+
+// Opt-in (DIST_MODULE_AUDIT=1): after the whole walk, no package may have both its ES and its
+// CommonJS build loaded in the platform's process (docs/decisions.md, "Dual-package hazards").
+(AUDIT ? step : (name: string) => test.skip(name, () => undefined))('module audit: no package loaded twice (ES and CommonJS builds) during the walk', async () => {
+  for (const c of clients.splice(0)) await c.dispose();
+  expect(await platform.stop()).toEqual({ code: 0, signal: null });
+  const report = JSON.parse(readFileSync(platform.env.MODULE_AUDIT_OUT!, 'utf8')) as { hazards: unknown[]; esmImports: string[] };
+  expect(report.hazards).toEqual([]);
 });

@@ -59,8 +59,8 @@ export interface DistProcess {
   waitFor(check: () => Promise<boolean>, what: string): Promise<void>;
   /** The error of a failed step, with the process's stderr and the end of its stdout appended. */
   explain(err: unknown): Error;
-  /** SIGTERM to the process group, SIGKILL if it is still there after the grace. */
-  stop(graceMs?: number): Promise<void>;
+  /** SIGTERM to the process group, SIGKILL if it is still there after the grace; resolves to how it ended. */
+  stop(graceMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 /** Runs `argv` (`node ...` is this Node) in ROOT with the parent's environment plus `env`. */
@@ -105,14 +105,18 @@ export function startDist(argv: string[], env: NodeJS.ProcessEnv): DistProcess {
       error.message += report();
       return error;
     },
-    async stop(graceMs = 15_000) {
-      if (exited) return;
-      signal('SIGTERM');
-      const timer = setTimeout(() => signal('SIGKILL'), graceMs);
-      await gone;
-      clearTimeout(timer);
+    // The grace outlasts the platform's own SHUTDOWN_GRACE_MS (10 s), after which it closes
+    // whatever connections are left and exits.
+    async stop(graceMs = 30_000) {
+      if (!exited) {
+        signal('SIGTERM');
+        const timer = setTimeout(() => signal('SIGKILL'), graceMs);
+        await gone;
+        clearTimeout(timer);
+      }
       // Anything the process group left behind (an OCR decoder child, npm's node) goes too.
       signal('SIGKILL');
+      return exited!;
     },
   };
 }
