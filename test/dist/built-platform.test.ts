@@ -21,6 +21,8 @@ const SERVICE_NAMES = ['identity', 'ledger', 'schema-registry', 'rulepack-regist
 const envName = (name: string) => name.toUpperCase().replace(/-/g, '_');
 
 const AUDIT = process.env.DIST_MODULE_AUDIT === '1';
+/** Waits for a delivery or a job: up to two minutes, as the whole test suite may share two cores. */
+const PATIENT = { tries: 1200, everyMs: 100 };
 let dataDir: string;
 let database: { url: string; drop(): Promise<void> } | undefined;
 let platform: DistProcess;
@@ -148,7 +150,7 @@ step('ledger: append through the gateway, verify the chain, and the ledgerEventA
   const feed = collect(ws(admin), 'subscription { ledgerEventAppended(eventType: "dist_check") { seq eventType eventData } }', {});
   // graphql-ws never acknowledges a subscribe: a delivery is the only proof it is live.
   const append = () => rest(router, 'POST', '/api/v1/ledger/append', admin, { tenant_id: 'default', event_type: 'dist_check', event_data: { n: 1 } });
-  await repeatUntil(append, () => feed.items.length > 0 || feed.errors.length > 0, 'a ledger event over graphql-ws');
+  await repeatUntil(append, () => feed.items.length > 0 || feed.errors.length > 0, 'a ledger event over graphql-ws', { acts: 120, pollsPerAct: 10, everyMs: 100 });
   expect(feed.errors).toEqual([]);
   expect(feed.items[0].ledgerEventAppended).toMatchObject({ eventType: 'dist_check', eventData: { n: 1 } });
   const appended = await append();
@@ -181,6 +183,27 @@ step('rule packs: an inline pack executed; a certified pack drafted, submitted, 
   expect(byId.body).toMatchObject({ rule_pack_version: '1.0.0', pack_source: 'registry', result: { valid: true } });
 });
 
+step('schema registry: a schema registered through the router, read back as latest over REST', async () => {
+  const order = { type: 'object', properties: { total: { type: 'number', minimum: 0 } }, required: ['total'] };
+  const reg = await gql(admin, 'mutation ($d: JSON!) { registerSchema(name: "dist-order", version: "1.0.0", definition: $d, kind: DATA) { name version owner } }', { d: order });
+  expect(reg.body.errors).toBeUndefined();
+  expect(reg.body.data.registerSchema).toMatchObject({ name: 'dist-order', version: '1.0.0', owner: 'default' });
+  const latest = await rest(url['schema-registry']!, 'GET', '/schemas/dist-order/versions/latest', admin);
+  expect(latest.status).toBe(200);
+  expect(latest.body).toMatchObject({ name: 'dist-order', version: '1.0.0', schema: order });
+});
+
+step('packs registry: a workflow pack submitted through the gateway, certified by another user, then run by the workflow service', async () => {
+  const pack = { metadata: { pack_id: 'dist-flow', version: '1.0.0', workflow_type: 'operational', name: 'Dist flow', created_by: 'tests' }, steps: [{ step: 'note', type: 'action', action: 'record' }] };
+  const submitted = await rest(router, 'POST', '/api/v1/packs', admin, { artifact: pack, format: 'json' });
+  expect(submitted.status).toBe(201);
+  expect(submitted.body).toMatchObject({ pack_id: 'dist-flow', status: 'draft', author: 'admin' });
+  expect((await rest(url['packs-registry']!, 'POST', '/packs/dist-flow/versions/1.0.0/certify', rita)).status).toBe(200);
+  const run = await rest(router, 'POST', '/api/v1/workflows/execute', admin, { workflow_type: 'operational', workflow_pack_id: 'dist-flow', payload: {} });
+  expect(run.status).toBe(200);
+  expect(run.body).toMatchObject({ status: 'completed', pack_source: 'registry', pack_version: '1.0.0' });
+});
+
 step('workflow: a legal workflow waits for a human, status and inbox over graphql-ws, approved by another user', async () => {
   const EXECUTE = 'mutation ($input: ExecuteWorkflowInput!) { executeWorkflow(input: $input) { status workflowId approvalTaskId requiresHumanApproval } }';
   const inbox = collect(ws(rita), 'subscription { approvalRequested { cursor event task { id workflowId status workflowType } } }', {});
@@ -189,16 +212,16 @@ step('workflow: a legal workflow waits for a human, status and inbox over graphq
     const started = await gql(admin, EXECUTE, { input: { workflowType: 'legal', payload: { property: 'P-1' } } });
     expect(started.body.errors).toBeUndefined();
     run = started.body.data.executeWorkflow;
-  }, () => inbox.items.some((i) => i.approvalRequested.task.id === run?.approvalTaskId) || inbox.errors.length > 0, 'the approval inbox announcement');
+  }, () => inbox.items.some((i) => i.approvalRequested.task.id === run?.approvalTaskId) || inbox.errors.length > 0, 'the approval inbox announcement', { acts: 120, pollsPerAct: 10, everyMs: 100 });
   expect(inbox.errors).toEqual([]);
   expect(run).toMatchObject({ status: 'PENDING_APPROVAL', requiresHumanApproval: true, approvalTaskId: expect.any(String) });
 
   const feed = collect(ws(admin), 'subscription ($id: ID!, $after: Int) { workflowStatusChanged(workflowId: $id, afterVersion: $after) { version event status } }', { id: run.workflowId, after: 0 });
-  await until(() => feed.items.some((i) => i.workflowStatusChanged.event === 'approval.requested') || feed.errors.length > 0, 'the replayed approval.requested');
+  await until(() => feed.items.some((i) => i.workflowStatusChanged.event === 'approval.requested') || feed.errors.length > 0, 'the replayed approval.requested', PATIENT);
   const decided = await gql(rita, 'mutation ($id: ID!) { decideApproval(taskId: $id, decision: "approve", notes: "ok") { workflowStatus task { status reviewer } } }', { id: run.approvalTaskId });
   expect(decided.body.errors).toBeUndefined();
   expect(decided.body.data.decideApproval).toMatchObject({ workflowStatus: 'COMPLETED', task: { status: 'approved', reviewer: 'rita' } });
-  await until(() => feed.done() || feed.errors.length > 0, 'the status subscription to end');
+  await until(() => feed.done() || feed.errors.length > 0, 'the status subscription to end', PATIENT);
   expect(feed.errors).toEqual([]);
   expect(feed.items.at(-1).workflowStatusChanged.status).toBe('COMPLETED');
   const status = await rest(url.workflow!, 'GET', `/status/${run.workflowId}`, admin);
@@ -257,7 +280,7 @@ step('retrieval: the ingestionProgress subscription over graphql-ws, to complete
   expect(started.body.errors).toBeUndefined();
   const jobId = started.body.data.ingestDocument.jobId;
   const feed = collect(ws(admin), 'subscription ($id: ID!) { ingestionProgress(jobId: $id) { jobId status percent } }', { id: jobId });
-  await until(() => feed.done() || feed.errors.length > 0, 'the ingestion subscription to end');
+  await until(() => feed.done() || feed.errors.length > 0, 'the ingestion subscription to end', PATIENT);
   expect(feed.errors).toEqual([]);
   expect(feed.items.at(-1).ingestionProgress).toMatchObject({ jobId, status: 'completed', percent: 100 });
 });
