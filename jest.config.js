@@ -1,5 +1,7 @@
-// Three suites: unit (no database), integration (real database: PGlite, or PostgreSQL when
-// DATABASE_URL is set) and e2e (the whole platform over real clients). TypeScript and the few
+// Four suites: unit (no database), integration (real database: PGlite, or PostgreSQL when
+// DATABASE_URL is set), e2e (the whole platform over real clients) and dist (the built platform,
+// `npm run build` then `node dist/launcher/start-all.js` as a child process under Node's own
+// module loader, which this transformer would otherwise hide). TypeScript and the few
 // ESM-only dependencies are compiled to CommonJS (test/support/jest-transformer.js), so jest runs
 // without Node flags. jest 30 and @swc/jest are avoided: their platform-specific optional
 // packages are not all on this registry, which breaks `npm ci`.
@@ -17,5 +19,6 @@ module.exports = {
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
     { ...common, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.test.ts'] },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
+    { ...common, displayName: 'dist', testMatch: ['<rootDir>/test/dist/**/*.test.ts'] },
   ],
 };

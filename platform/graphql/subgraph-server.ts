@@ -4,8 +4,15 @@
 import { ApolloServer, HeaderMap, type ApolloServerPlugin, type BaseContext } from '@apollo/server';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DocumentNode } from 'graphql';
+// Static, never `await import()`: in the CommonJS build a dynamic import stays a real ES import
+// and loads the package's ESM build, while the resolvers' GraphQLUpload is required from its
+// CommonJS build; the Upload made by one then fails the other's instanceof check ("Upload value
+// invalid") and every upload on the built platform was an INTERNAL_SERVER_ERROR. One module
+// instance: docs/decisions.md, "Dual-package hazards".
+import { processRequest } from 'graphql-upload-ts';
 import { formatGraphQLError } from './errors';
 
 export interface SubgraphOptions<TContext extends BaseContext> {
@@ -46,7 +53,7 @@ export async function mountSubgraph<TContext extends BaseContext>(app: FastifyIn
   app.addHook('onClose', async () => server.stop());
 
   const uploads = options.uploads;
-  const handler = async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const headers = new HeaderMap();
     for (const [key, value] of Object.entries(request.headers)) {
       if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
@@ -56,7 +63,6 @@ export async function mountSubgraph<TContext extends BaseContext>(app: FastifyIn
       if (!request.headers['apollo-require-preflight'] && !request.headers['x-apollo-operation-name']) {
         return reply.code(400).send({ errors: [{ message: 'A multipart request needs the apollo-require-preflight header', extensions: { code: 'BAD_REQUEST' } }] });
       }
-      const { processRequest } = await import('graphql-upload-ts');
       try {
         body = await processRequest(request.raw, reply.raw, { maxFileSize: uploads.maxFileSize, maxFiles: uploads.maxFiles ?? 1 });
       } catch (err) {
@@ -80,7 +86,6 @@ export async function mountSubgraph<TContext extends BaseContext>(app: FastifyIn
     reply.code(response.status ?? 200);
     if (response.body.kind === 'complete') return reply.send(response.body.string);
     // Incremental delivery (@defer): stream the chunks as they come.
-    const { Readable } = await import('node:stream');
     return reply.send(Readable.from(response.body.asyncIterator));
   };
   if (uploads) {

@@ -30,8 +30,12 @@ export class OnnxEmbedder implements Embedder {
     if (missing.length > 0) {
       throw new Error(`EMBEDDING_MODEL=onnx:${model}: no model in ${folder} (missing ${missing.join(', ')}; expected ${ONNX_MODEL_FILES.join(', ')})`);
     }
-    // In the CommonJS build, TypeScript (module node20) keeps this a real import() of the ES module.
-    const { env, pipeline } = await import('@huggingface/transformers');
+    // require, not `await import()`: in the CommonJS build an import() stays a real ES import and
+    // loads transformers.js's ESM build, which imports onnxruntime-common's ESM build while
+    // onnxruntime-node requires its CommonJS one: two copies of its Tensor class and backend
+    // registry in one process (scripts/module-audit.cjs found it; docs/decisions.md, "Dual-package
+    // hazards"). The CommonJS build requires one copy, as jest always did. Still loaded only here.
+    const { env, pipeline } = require('@huggingface/transformers') as typeof import('@huggingface/transformers');
     env.allowRemoteModels = false;
     env.allowLocalModels = true;
     env.localModelPath = modelDir;
