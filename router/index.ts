@@ -87,8 +87,11 @@ export const gatewayService = defineService({
     });
     const subscriptions = attachSubscriptionServer(app, { model: () => model!, verifier, limits, resolveUrl: (name) => resolveUrl(name), logger, server: () => apollo, limiter, ipLimiter, trustedProxies: config.trustedProxies, exposeErrorDetails });
 
+    // preClose, not onClose: Fastify runs onClose hooks only after the HTTP server has closed,
+    // and the server waits for every upgraded socket, so a subscriber still connected would hold
+    // the shutdown for ever (SIGTERM logged 'shutting down' and never 'stopped').
+    app.addHook('preClose', async () => subscriptions.close());
     app.addHook('onClose', async () => {
-      await subscriptions.close();
       backends.shutdown();
       await limiter.close();
       await ipLimiter?.close();

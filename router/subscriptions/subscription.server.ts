@@ -62,6 +62,8 @@ function endConnection(conn: Connection, logger: Logger): void {
 }
 
 const NO_PROXIES = parseTrustedProxies('');
+/** How long a subscriber gets to answer the close frame at shutdown before its socket is cut. */
+const CLOSE_GRACE_MS = 2_000;
 
 export function attachSubscriptionServer(app: FastifyInstance, options: SubscriptionServerOptions): { close(): Promise<void> } {
   const wss = new WebSocketServer({ noServer: true });
@@ -193,8 +195,12 @@ export function attachSubscriptionServer(app: FastifyInstance, options: Subscrip
   return {
     async close() {
       for (const ws of wss.clients) ws.close(1001, 'Going away');
+      // A client that never answers the close frame would hold the server until ws's own 30 s
+      // close timeout: cut such sockets after a short grace instead.
+      const cut = setTimeout(() => { for (const ws of wss.clients) ws.terminate(); }, CLOSE_GRACE_MS);
+      cut.unref();
       await disposable.dispose();
-      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      clearTimeout(cut);
     },
   };
 }

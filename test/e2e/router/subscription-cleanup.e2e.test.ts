@@ -88,4 +88,15 @@ describe('router subscriptions end upstream when the client goes', () => {
     await client.dispose();
     await until(async () => live.size === before, 'the upstream socket to close with the client');
   });
+
+  // Last: it closes the platform. A subscriber still connected at shutdown used to hold the
+  // gateway's HTTP server open for ever (its close waited on the upgraded socket).
+  it('shuts down with a subscriber still connected, telling it the server is going away', async () => {
+    const { socket } = await subscribed(false);
+    const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
+    const platform = p;
+    p = undefined as unknown as Platform;
+    await platform.close();
+    expect(await closed).toBe(1001);
+  });
 });
