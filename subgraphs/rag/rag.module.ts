@@ -11,11 +11,14 @@ import { createConversationStore } from './conversation.store';
 import { DocumentService } from './document.service';
 import { appendAudit, createDocumentStore } from './document.store';
 import type { Embedder } from './embedding/embedder';
+import { DEFAULT_EXPANSION, QueryExpander, type ExpansionOptions } from './expansion/query-expansion';
+import { WordNet } from './expansion/wordnet';
 import { createIngestJobStore } from './ingest-job.store';
 import { DocumentReader } from './ingestion/document-reader';
 import { createQueryCacheStore } from './query-cache.store';
 import type { RagConfig } from './rag.config';
-import { RetrievalService } from './retrieval.service';
+import { SoftMatcher } from './ranking/soft-match';
+import { RetrievalService, type FusionOptions } from './retrieval.service';
 import { createTenantIndexStore, type TenantIndexStore } from './tenant-index.store';
 
 export interface RagModule {
@@ -25,11 +28,24 @@ export interface RagModule {
   tenantIndexes: TenantIndexStore;
 }
 
-export function createRagModule(deps: { db: Database; config: RagConfig; embedder: Embedder; broker?: Pick<AiBrokerClient, 'inference'>; ocr?: Pick<OcrClient, 'extract'> }): RagModule {
+export function createRagModule(deps: {
+  db: Database; config: RagConfig; embedder: Embedder; broker?: Pick<AiBrokerClient, 'inference'>; ocr?: Pick<OcrClient, 'extract'>;
+  /** Other fusion or expansion weights than the tuned ones (the evaluation bench's sweeps). */
+  fusion?: FusionOptions; expansion?: ExpansionOptions; softFloor?: number; softRelated?: number;
+}): RagModule {
   const { db, config, embedder } = deps;
+  // WordNet is read on the first hybrid search, not at start: most tests and copies never need it.
+  let expander: QueryExpander | undefined;
+  const load = () => (expander ??= new QueryExpander(WordNet.load(), deps.expansion ?? DEFAULT_EXPANSION));
+  const wordnet = config.queryExpansion === 'wordnet';
+  const expand = wordnet ? (query: string) => load().expand(query) : undefined;
+  const expandEach = wordnet ? (query: string) => load().expandEach(query) : undefined;
   const cache = createQueryCacheStore(db.sql);
   const access = new TenantAccess((a) => appendAudit(db.sql, auditEvent(a, { tenantId: a.tenantId, type: OPERATOR_ACCESS_EVENT, actor: a.operator, data: operatorAccessData(a) })));
-  const retrieval = new RetrievalService({ config, embedder, search: createChunkSearchStore(db.sql, { exactSearchMaxRows: config.exactSearchMaxRows, efSearch: config.efSearch }) });
+  const search = createChunkSearchStore(db.sql, { exactSearchMaxRows: config.exactSearchMaxRows, efSearch: config.efSearch });
+  const vectors = embedder.wordVectors?.();
+  const softMatch = vectors ? new SoftMatcher(vectors, deps.softFloor, deps.softRelated) : undefined;
+  const retrieval = new RetrievalService({ config, embedder, search, expand, expandEach, fusion: deps.fusion, softMatch });
   const documents = new DocumentService({
     config, embedder, documents: createDocumentStore(db.sql), jobs: createIngestJobStore(db.sql), cache, access,
     reader: new DocumentReader(deps.ocr ?? new OcrClient(config.ocrUrl), config.maxUploadBytes),
