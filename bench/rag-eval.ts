@@ -3,7 +3,7 @@
 // recall@5 and MRR of vector, full-text and hybrid search side by side, per split, in one run on
 // PGlite (or PostgreSQL with DATABASE_URL). Prints numbers; passes or fails on nothing.
 // Tuning reads the dev split only; the held-out split is reported, never tuned on.
-// RAG_EVAL_FUSION=method:vector:text:soft:k:expansionVector and RAG_EVAL_EXPANSION=senses:synonym:related:perWord
+// RAG_EVAL_FUSION=method:vector:text:soft:k:expansionVector and RAG_EVAL_EXPANSION=senses:synonym:related:perWord:maxTerms
 // override the tuned weights for a sweep, several separated by `;` (bench only; the service has no
 // such settings).
 import path from 'node:path';
@@ -28,8 +28,8 @@ function fusionOverride(raw: string | undefined): FusionOptions | undefined {
 
 function expansionOverride(raw: string | undefined): ExpansionOptions | undefined {
   if (!raw) return undefined;
-  const [senses, synonym, related, perWord] = raw.split(':').map(Number);
-  return { senses: senses!, synonym: synonym!, related: related!, perWord: perWord! };
+  const [senses, synonym, related, perWord, maxTerms] = raw.split(':').map(Number);
+  return { senses: senses!, synonym: synonym!, related: related!, perWord: perWord!, maxTerms: maxTerms ?? 1000 };
 }
 
 export async function run(args: string[] = []): Promise<void> {

@@ -11,8 +11,11 @@
 //   3. the rarest word,
 // each capped at the budget. Every candidate is then ranked by all of the question's words.
 // Expansion words (query-expansion.ts, `boost` below 1) rank with their weight times their IDF,
-// and select candidates only with the budget the question's own words leave: they never crowd
-// out the question's words on a large corpus, and never take part in the all-words fallback.
+// and select candidates only with the budget the question's own words leave (at most a fifth of
+// it): they never crowd out the question's words on a large corpus, and never take part in the
+// all-words fallback.
+// Only the MAX_EXPANSION_TERMS strongest of them (boost × IDF) take part at all: each is one more
+// ts_rank_cd per candidate chunk.
 
 export interface TermStat {
   lexeme: string;
@@ -30,6 +33,9 @@ export interface TextSearchPlan {
 }
 
 const MOST_AND_TERMS = 8;
+export const MAX_EXPANSION_TERMS = 8;
+/** Expansion words select at most this share of the candidate budget. */
+const EXPANSION_BUDGET_SHARE = 0.2;
 
 export function idf(df: number, chunks: number): number {
   return Math.log(1 + (chunks - df + 0.5) / (df + 0.5));
@@ -46,7 +52,9 @@ export function planTextSearch(terms: readonly TermStat[], chunks: number, budge
   const known = terms.filter((t) => t.df > 0);
   if (known.length === 0 || chunks <= 0) return { matches: [], rank: [] };
   const own = known.filter((t) => (t.boost ?? 1) >= 1).sort(byRarity);
-  const added = known.filter((t) => (t.boost ?? 1) < 1).sort(byRarity);
+  const strength = (t: TermStat) => (t.boost ?? 1) * idf(Math.min(t.df, chunks), chunks);
+  const added = known.filter((t) => (t.boost ?? 1) < 1)
+    .sort((a, b) => strength(b) - strength(a) || byRarity(a, b)).slice(0, MAX_EXPANSION_TERMS).sort(byRarity);
   const rank = [...own, ...added].map((t) => ({ query: tsqueryLexeme(t.lexeme), weight: (t.boost ?? 1) * idf(Math.min(t.df, chunks), chunks) }));
   const rarest: string[] = [];
   let total = 0;
@@ -56,8 +64,9 @@ export function planTextSearch(terms: readonly TermStat[], chunks: number, budge
     rarest.push(tsqueryLexeme(t.lexeme));
   }
   if (rarest.length > 0 || own.length === 0) {
+    const cap = Math.min(budget, total + Math.floor(budget * EXPANSION_BUDGET_SHARE));
     for (const t of added) {
-      if (total + t.df > budget) continue;
+      if (total + t.df > cap) continue;
       total += t.df;
       rarest.push(tsqueryLexeme(t.lexeme));
     }

@@ -52,14 +52,22 @@ export class SifGloveEmbedder implements Embedder {
     return texts.map((t) => this.embedOne(t));
   }
 
+  /** Unit word vectors by rank, computed on first use: a corpus's words recur in every search. */
+  private readonly units = new Map<number, Float32Array>();
+
   wordVectors(): WordVectors {
-    const { table } = this;
+    const { table, units } = this;
     const rankOf = (w: string) => table.index.get(w) ?? table.index.get(w.replace(/['’].*$/, ''));
     return {
       unit: (word) => {
         const rank = rankOf(word);
         if (rank === undefined) return undefined;
+        const known = units.get(rank);
+        if (known) return known;
+        // Bounded: at most 30,000 vectors (12 MB), then it starts afresh.
+        if (units.size >= 30_000) units.clear();
         const v = table.vectors.slice(rank * GLOVE_DIMS, (rank + 1) * GLOVE_DIMS);
+        units.set(rank, v);
         let norm = 0;
         for (const x of v) norm += x * x;
         norm = Math.sqrt(norm);

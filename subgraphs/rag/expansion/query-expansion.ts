@@ -23,10 +23,12 @@ export interface ExpansionOptions {
   related: number;
   /** At most this many expansion words per question word, strongest first. */
   perWord: number;
+  /** At most this many expansion words per question, strongest first (the text search keeps the 12 strongest by IDF). */
+  maxTerms: number;
 }
 
 /** Tuned on the dev split of the evaluation set (docs/benchmarks.md). */
-export const DEFAULT_EXPANSION: ExpansionOptions = { senses: 3, synonym: 0.6, related: 0.4, perWord: 12 };
+export const DEFAULT_EXPANSION: ExpansionOptions = { senses: 3, synonym: 0.6, related: 0.4, perWord: 12, maxTerms: 64 };
 
 // Function words and verbs too general for their synonyms to say anything about a question.
 const SKIP = new Set(('a am an and are as at be been being by for from has have had in is it its of on or that the this these those to was were '
@@ -57,13 +59,13 @@ export function baseForms(wn: WordNet, word: string, pos: PartOfSpeech): string[
 export class QueryExpander {
   constructor(private readonly wn: WordNet, private readonly options: ExpansionOptions = DEFAULT_EXPANSION) {}
 
-  /** Expansion words of a question, each once with its strongest weight; never a word of the question. */
+  /** Expansion words of a question (at most maxTerms), each once with its strongest weight; never a word of the question. */
   expand(query: string): ExpansionTerm[] {
     const total = new Map<string, number>();
     for (const terms of this.expandEach(query).values()) {
       for (const { word, weight } of terms) if ((total.get(word) ?? 0) < weight) total.set(word, weight);
     }
-    return [...total].map(([word, weight]) => ({ word, weight })).sort((a, b) => b.weight - a.weight || a.word.localeCompare(b.word));
+    return [...total].map(([word, weight]) => ({ word, weight })).sort((a, b) => b.weight - a.weight || a.word.localeCompare(b.word)).slice(0, this.options.maxTerms);
   }
 
   /** The expansion words of each content word of the question (soft matching counts them as near-matches). */
