@@ -35,17 +35,14 @@ export function createRagModule(deps: {
 }): RagModule {
   const { db, config, embedder } = deps;
   // WordNet is read on the first hybrid search, not at start: most tests and copies never need it.
-  let expander: QueryExpander | undefined;
-  const load = () => (expander ??= new QueryExpander(WordNet.load(), deps.expansion ?? DEFAULT_EXPANSION));
-  const wordnet = config.queryExpansion === 'wordnet';
-  const expand = wordnet ? (query: string) => load().expand(query) : undefined;
-  const expandEach = wordnet ? (query: string) => load().expandEach(query) : undefined;
+  let loaded: QueryExpander | undefined;
+  const expander = config.queryExpansion === 'wordnet' ? () => (loaded ??= new QueryExpander(WordNet.load(), deps.expansion ?? DEFAULT_EXPANSION)) : undefined;
   const cache = createQueryCacheStore(db.sql);
   const access = new TenantAccess((a) => appendAudit(db.sql, auditEvent(a, { tenantId: a.tenantId, type: OPERATOR_ACCESS_EVENT, actor: a.operator, data: operatorAccessData(a) })));
   const search = createChunkSearchStore(db.sql, { exactSearchMaxRows: config.exactSearchMaxRows, efSearch: config.efSearch });
   const vectors = embedder.wordVectors?.();
   const softMatch = vectors ? new SoftMatcher(vectors, deps.softFloor, deps.softRelated) : undefined;
-  const retrieval = new RetrievalService({ config, embedder, search, expand, expandEach, fusion: deps.fusion, softMatch });
+  const retrieval = new RetrievalService({ config, embedder, search, expander, fusion: deps.fusion, softMatch });
   const documents = new DocumentService({
     config, embedder, documents: createDocumentStore(db.sql), jobs: createIngestJobStore(db.sql), cache, access,
     reader: new DocumentReader(deps.ocr ?? new OcrClient(config.ocrUrl), config.maxUploadBytes),

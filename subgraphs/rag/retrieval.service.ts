@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import type { Caller } from '../../platform/auth/caller';
 import { InputError, type InputIssue } from '../../platform/errors/domain-errors';
 import { l2normalise, type Embedder } from './embedding/embedder';
-import type { ExpansionTerm } from './expansion/query-expansion';
+import type { ExpansionTerm, QueryExpander } from './expansion/query-expansion';
 import type { SoftMatcher } from './ranking/soft-match';
 import type { ChunkSearchStore, ScopeFilter, VectorHit } from './chunk-search.store';
 import type { RagConfig } from './rag.config';
@@ -64,9 +64,8 @@ export interface ParsedRetrieve {
 export class RetrievalService {
   constructor(private readonly deps: {
     config: RagConfig; embedder: Embedder; search: ChunkSearchStore;
-    /** The question's expansion words for the full-text side, and per question word for soft matching (none: no expansion). */
-    expand?: (query: string) => ExpansionTerm[];
-    expandEach?: (query: string) => Map<string, ExpansionTerm[]>;
+    /** The question's expansion words, per question word for soft matching and merged for the full-text side (none: no expansion). */
+    expander?: () => Pick<QueryExpander, 'expandEach' | 'merge'>;
     fusion?: FusionOptions;
     /** Soft word matching of the candidates (none: the embedder has no word vectors). */
     softMatch?: SoftMatcher;
@@ -74,7 +73,8 @@ export class RetrievalService {
 
   /** The expansion words hybrid search adds to a question's full-text side. */
   expansion(query: string): ExpansionTerm[] {
-    return this.deps.expand?.(query) ?? [];
+    const expander = this.deps.expander?.();
+    return expander ? expander.merge(expander.expandEach(query)) : [];
   }
 
   get embedder(): Embedder {
@@ -124,7 +124,9 @@ export class RetrievalService {
   private async hybrid(filter: ScopeFilter, query: string, questionVector: number[], k: number): Promise<{ hits: RetrievedChunk[]; method: string }> {
     const pool = Math.max(k * 4, 20);
     const fusion = this.deps.fusion ?? FUSION;
-    const expansion = this.expansion(query);
+    const expander = this.deps.expander?.();
+    const each = expander?.expandEach(query) ?? new Map<string, ExpansionTerm[]>();
+    const expansion = expander?.merge(each) ?? [];
     let vector = questionVector;
     if (fusion.expansionVector > 0 && expansion.length > 0) {
       const [extra] = await this.deps.embedder.embed([expansion.map((e) => e.word).join(' ')]);
@@ -136,12 +138,16 @@ export class RetrievalService {
     ]);
     const similarity = new Map(byVector.map((h) => [h.chunkId, h.similarity]));
     const missing = byText.filter((h) => !similarity.has(h.chunkId)).map((h) => h.chunkId);
-    for (const [id, s] of await this.deps.search.similarities(filter.tenantId, missing, vector)) similarity.set(id, s);
+    // The database computes the text-only hits' cosines while soft matching runs here.
+    const pending = this.deps.search.similarities(filter.tenantId, missing, vector);
     const hits = new Map<string, VectorHit>([...byText, ...byVector].map((h) => [h.chunkId, h]));
-    const candidates = [...hits.values()];
+    // Soft matching scores the best 2×top_k of each side: it reorders what could reach the top k,
+    // at half the cost of scoring the whole pool (the rest keeps its vector and text ranks).
+    const candidates = [...new Map([...byText.slice(0, 2 * k), ...byVector.slice(0, 2 * k)].map((h) => [h.chunkId, h])).values()];
     const soft = this.deps.softMatch && fusion.softWeight > 0
-      ? this.deps.softMatch.score(query, candidates.map((h) => (h.heading ? `${h.heading}\n${h.content}` : h.content)), this.deps.expandEach?.(query)).map((score, i) => ({ id: candidates[i]!.chunkId, score }))
+      ? this.deps.softMatch.score(query, candidates.map((h) => (h.heading ? `${h.heading}\n${h.content}` : h.content)), each).map((score, i) => ({ id: candidates[i]!.chunkId, score }))
       : [];
+    for (const [id, s] of await pending) similarity.set(id, s);
     const fused = fuse(
       byVector.map((h) => ({ id: h.chunkId, score: h.similarity })),
       byText.map((h) => ({ id: h.chunkId, score: h.textRank })),

@@ -14,6 +14,8 @@ import labelled from '../fixtures/rag/labelled-set.json';
 
 export type EvalMode = 'vector' | 'full-text' | 'hybrid';
 export const EVAL_MODES: readonly EvalMode[] = ['vector', 'full-text', 'hybrid'];
+/** Also printed by the bench: hybrid as the service runs it by default, top_k 5 (its pools and soft-match set are smaller). */
+export type BenchMode = EvalMode | 'hybrid-k5';
 
 export interface Question { q: string; answer: string }
 export interface Scores { recall1: number; recall5: number; mrr: number; misses: { q: string; answer: string; rank: number }[] }
@@ -34,14 +36,15 @@ export async function ingestEvalCorpus(rag: RagModule, caller: Caller): Promise<
 }
 
 /** Ranked passage ids of a question for each mode (top 20). */
-export function rankers(rag: RagModule, sql: SqlExecutor, config: RagConfig, caller: Caller, tenantId: string): Record<EvalMode, (q: string) => Promise<string[]>> {
+export function rankers(rag: RagModule, sql: SqlExecutor, config: RagConfig, caller: Caller, tenantId: string): Record<BenchMode, (q: string) => Promise<string[]>> {
   const filter: ScopeFilter = { tenantId, levels: ['platform'], scope: {}, accessLevels: ['internal', 'external', 'public'] };
   const search = createChunkSearchStore(sql, { exactSearchMaxRows: config.exactSearchMaxRows, efSearch: config.efSearch });
-  const retrieve = async (q: string, useHybrid: boolean) => (await rag.retrieval.retrieve(caller, tenantId, { query: q, scope: {}, topK: 20, useHybrid })).chunks.map((c) => c.documentTitle);
+  const retrieve = async (q: string, useHybrid: boolean, topK = 20) => (await rag.retrieval.retrieve(caller, tenantId, { query: q, scope: {}, topK, useHybrid })).chunks.map((c) => c.documentTitle);
   return {
     vector: (q) => retrieve(q, false),
     'full-text': async (q) => (await search.fullText(filter, q, 20, config.textCandidates, rag.retrieval.expansion(q))).map((h) => h.documentTitle),
     hybrid: (q) => retrieve(q, true),
+    'hybrid-k5': (q) => retrieve(q, true, 5),
   };
 }
 

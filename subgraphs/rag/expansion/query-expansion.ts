@@ -28,7 +28,7 @@ export interface ExpansionOptions {
 }
 
 /** Tuned on the dev split of the evaluation set (docs/benchmarks.md). */
-export const DEFAULT_EXPANSION: ExpansionOptions = { senses: 3, synonym: 0.6, related: 0.4, perWord: 12, maxTerms: 64 };
+export const DEFAULT_EXPANSION: ExpansionOptions = { senses: 3, synonym: 0.6, related: 0.4, perWord: 12, maxTerms: 32 };
 
 // Function words and verbs too general for their synonyms to say anything about a question.
 const SKIP = new Set(('a am an and are as at be been being by for from has have had in is it its of on or that the this these those to was were '
@@ -61,8 +61,13 @@ export class QueryExpander {
 
   /** Expansion words of a question (at most maxTerms), each once with its strongest weight; never a word of the question. */
   expand(query: string): ExpansionTerm[] {
+    return this.merge(this.expandEach(query));
+  }
+
+  /** expandEach's lists as one, each word once with its strongest weight, at most maxTerms. */
+  merge(each: ReadonlyMap<string, readonly ExpansionTerm[]>): ExpansionTerm[] {
     const total = new Map<string, number>();
-    for (const terms of this.expandEach(query).values()) {
+    for (const terms of each.values()) {
       for (const { word, weight } of terms) if ((total.get(word) ?? 0) < weight) total.set(word, weight);
     }
     return [...total].map(([word, weight]) => ({ word, weight })).sort((a, b) => b.weight - a.weight || a.word.localeCompare(b.word)).slice(0, this.options.maxTerms);

@@ -55,11 +55,12 @@ export class SoftMatcher {
       seen.set(word, m);
       return m;
     };
+    const none = new Float64Array(q.length);
     return texts.map((text) => {
       const best = new Float64Array(q.length);
-      for (const w of new Set(words(text))) {
-        if (SKIP.has(w)) continue;
-        const m = matchOf(w);
+      // A repeated word finds its match in `seen`; comparing again costs less than a Set per text.
+      for (const w of words(text)) {
+        const m = SKIP.has(w) ? none : matchOf(w);
         for (let i = 0; i < q.length; i++) if (m[i]! > best[i]!) best[i] = m[i]!;
       }
       let sum = 0;

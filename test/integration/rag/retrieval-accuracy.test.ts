@@ -1,8 +1,10 @@
 // Retrieval accuracy on the frozen held-out split of test/fixtures/rag/eval-set.json (issue 23),
 // through the real service (ingestion, the default embedder, WordNet expansion, soft matching,
 // fusion) on a real database. Floors a little under the measured figures (docs/benchmarks.md:
-// hybrid recall@5 0.78, MRR 0.632; vector 0.70, 0.619): they fail when a change makes retrieval
-// worse, and hybrid must stay at least as good as either side alone.
+// hybrid recall@5 0.78, MRR 0.630; vector 0.70, 0.619; full text 0.56, 0.450): they fail when a
+// change makes retrieval worse, and hybrid must stay at least as good as either side alone. The
+// MRR comparison allows 0.005: full-text ties are broken by random chunk ids, which moves hybrid's
+// MRR by about ±0.005 between runs.
 import path from 'node:path';
 import { registryOf } from '../../../launcher/registry';
 import type { Caller } from '../../../platform/auth/caller';
@@ -47,6 +49,6 @@ test('hybrid search meets its floors on the held-out split', () => {
 test('hybrid search is at least as good as vector search and full-text search alone', () => {
   for (const side of ['vector', 'full-text'] as const) {
     expect(results.hybrid.recall5).toBeGreaterThanOrEqual(results[side].recall5);
-    expect(results.hybrid.mrr).toBeGreaterThanOrEqual(results[side].mrr);
+    expect(results.hybrid.mrr).toBeGreaterThanOrEqual(results[side].mrr - 0.005);
   }
 });
