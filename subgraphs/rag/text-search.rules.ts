@@ -11,7 +11,7 @@
 //   3. the rarest word,
 // each capped at the budget. Every candidate is then ranked by all of the question's words.
 // Expansion words (query-expansion.ts, `boost` below 1) rank with their weight times their IDF,
-// and select candidates only with the budget the question's own words leave (at most a fifth of
+// and select candidates only with the budget the question's own words leave (at most a tenth of
 // it): they never crowd out the question's words on a large corpus, and never take part in the
 // all-words fallback.
 // Only the MAX_EXPANSION_TERMS strongest of them (boost × IDF) take part at all: each is one more
@@ -33,9 +33,9 @@ export interface TextSearchPlan {
 }
 
 const MOST_AND_TERMS = 8;
-export const MAX_EXPANSION_TERMS = 8;
+export const MAX_EXPANSION_TERMS = 4;
 /** Expansion words select at most this share of the candidate budget. */
-const EXPANSION_BUDGET_SHARE = 0.2;
+const EXPANSION_BUDGET_SHARE = 0.1;
 
 export function idf(df: number, chunks: number): number {
   return Math.log(1 + (chunks - df + 0.5) / (df + 0.5));

@@ -23,7 +23,7 @@ export interface ExpansionOptions {
   related: number;
   /** At most this many expansion words per question word, strongest first. */
   perWord: number;
-  /** At most this many expansion words per question, strongest first (the text search keeps the 12 strongest by IDF). */
+  /** At most this many expansion words per question, strongest first (the text search keeps the MAX_EXPANSION_TERMS strongest by IDF). */
   maxTerms: number;
 }
 

@@ -1,7 +1,7 @@
 // Retrieval accuracy on the frozen held-out split of test/fixtures/rag/eval-set.json (issue 23),
 // through the real service (ingestion, the default embedder, WordNet expansion, soft matching,
 // fusion) on a real database. Floors a little under the measured figures (docs/benchmarks.md:
-// hybrid recall@5 0.78, MRR 0.630; vector 0.70, 0.619; full text 0.56, 0.450): they fail when a
+// hybrid recall@5 0.78, MRR 0.630; vector 0.70, 0.619; full text 0.56-0.60, 0.44-0.45): they fail when a
 // change makes retrieval worse, and hybrid must stay at least as good as either side alone. The
 // MRR comparison allows 0.005: full-text ties are broken by random chunk ids, which moves hybrid's
 // MRR by about ±0.005 between runs.
