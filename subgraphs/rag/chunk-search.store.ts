@@ -166,17 +166,21 @@ export function createChunkSearchStore(sql: SqlExecutor, options: SearchOptions)
     /**
      * Full-text matches by the plan of text-search.rules.ts: the tenant's document frequencies of
      * the question's lexemes (rag_term_stats) choose the candidates, at most `budget` of them, and
-     * each candidate is ranked by the IDF-weighted ts_rank_cd of every known word.
+     * each candidate is ranked by the IDF-weighted ts_rank_cd of every known word. `expansion`
+     * (query-expansion.ts) adds words with a weight below the question's own (a lexeme both in the
+     * question and an expansion counts as the question's).
      */
-    async fullText(f: ScopeFilter, query: string, k: number, budget: number): Promise<TextHit[]> {
-      const stats = await sql.query<{ lexeme: string; df: number | null; n: number | null }>(
-        `WITH q AS (SELECT DISTINCT l FROM unnest(tsvector_to_array(to_tsvector('english', $2))) AS l)
-         SELECT q.l AS lexeme, s.chunks AS df, (SELECT chunks FROM rag_corpus_stats WHERE tenant_id = $1) AS n
+    async fullText(f: ScopeFilter, query: string, k: number, budget: number, expansion: readonly { word: string; weight: number }[] = []): Promise<TextHit[]> {
+      const texts = [query, ...expansion.map((e) => e.word)];
+      const boosts = [1, ...expansion.map((e) => e.weight)];
+      const stats = await sql.query<{ lexeme: string; boost: number; df: number | null; n: number | null }>(
+        `WITH q AS (SELECT l, max(u.w) AS boost FROM unnest($2::text[], $3::float8[]) AS u(t, w), unnest(tsvector_to_array(to_tsvector('english', u.t))) AS l GROUP BY l)
+         SELECT q.l AS lexeme, q.boost, s.chunks AS df, (SELECT chunks FROM rag_corpus_stats WHERE tenant_id = $1) AS n
          FROM q LEFT JOIN rag_term_stats s ON s.tenant_id = $1 AND s.lexeme = q.l`,
-        [f.tenantId, query],
+        [f.tenantId, texts, boosts],
       );
       const chunks = Number(stats.rows[0]?.n ?? 0);
-      const plan = planTextSearch(stats.rows.map((r) => ({ lexeme: r.lexeme, df: Number(r.df ?? 0) })), chunks, budget);
+      const plan = planTextSearch(stats.rows.map((r) => ({ lexeme: r.lexeme, df: Number(r.df ?? 0), boost: Number(r.boost) })), chunks, budget);
       let hits: TextHit[] = [];
       for (const match of plan.matches) {
         const params: unknown[] = [match, plan.rank.map((r) => r.query), plan.rank.map((r) => r.weight)];

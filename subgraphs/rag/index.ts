@@ -43,6 +43,15 @@ export const ragService: ServiceDefinition = defineService({
       app,
       async start() {
         maintenance = startRagMaintenance({ ...rag, tenantIndexMinChunks: config.tenantIndexMinChunks, intervalMs: config.maintenanceIntervalMs, logger });
+        // After the other services of this process have started: the first question is then not
+        // the one that waits for WordNet.
+        setImmediate(() => {
+          try {
+            rag.warmUp();
+          } catch (err) {
+            logger.error({ err }, 'query expansion could not load; hybrid searches will try again');
+          }
+        });
       },
       async stop() {
         await maintenance?.stop();

@@ -24,6 +24,8 @@ export interface RagConfig {
   efSearch: number;
   /** The full-text side ranks at most this many candidate chunks (RAG_TEXT_CANDIDATES; text-search.rules.ts). */
   textCandidates: number;
+  /** Words added to a hybrid search's full-text side (RAG_QUERY_EXPANSION): `wordnet` (default) or `off`. */
+  queryExpansion: 'wordnet' | 'off';
   /** Chunks within this cosine of the best one are ordered most specific level first. */
   cascadeMargin: number;
   /** A tenant with this many active chunks gets its own HNSW index (RAG_TENANT_INDEX_MIN_CHUNKS; 0: never). */
@@ -42,6 +44,12 @@ function readFraction(env: Env, name: string, fallback: number): number {
   const n = Number(raw);
   if (!Number.isFinite(n) || n <= 0 || n > 1) throw new ConfigError(`${name} must be a number in (0, 1], got '${raw}'`);
   return n;
+}
+
+function readExpansion(env: Env): 'wordnet' | 'off' {
+  const raw = readString(env, 'RAG_QUERY_EXPANSION', 'wordnet');
+  if (raw !== 'wordnet' && raw !== 'off') throw new ConfigError(`RAG_QUERY_EXPANSION must be 'wordnet' or 'off', got '${raw}'`);
+  return raw;
 }
 
 export function loadRagConfig(env: Env, registry: readonly ServiceManifest[], platform: { requireAuth: boolean }): RagConfig {
@@ -73,6 +81,7 @@ export function loadRagConfig(env: Env, registry: readonly ServiceManifest[], pl
     exactSearchMaxRows: readInt(env, 'RAG_EXACT_SEARCH_MAX_ROWS', 300, { min: 0 }),
     efSearch: readInt(env, 'RAG_HNSW_EF_SEARCH', 200, { min: 1, max: 1000 }),
     textCandidates: readInt(env, 'RAG_TEXT_CANDIDATES', 500, { min: 20, max: 100_000 }),
+    queryExpansion: readExpansion(env),
     cascadeMargin: readFraction(env, 'RAG_CASCADE_MARGIN', 0.1),
     tenantIndexMinChunks: readInt(env, 'RAG_TENANT_INDEX_MIN_CHUNKS', 20_000, { min: 0 }),
     jobLeaseMs: readInt(env, 'RAG_JOB_LEASE_MS', 60_000, { min: 100 }),

@@ -1,19 +1,43 @@
 // Retrieval (POST /retrieve, POST /v1/rag/search, GraphQL `search`): the query embedded once,
-// the tenant's active chunks in the cascading scope searched by cosine (and by full text when
-// use_hybrid), the two rankings merged by weighted reciprocal rank fusion (vector 0.8, text 0.2,
-// k = 60), the context-priority boost applied, best first.
+// the tenant's active chunks in the cascading scope searched by cosine (and, when use_hybrid, by
+// full text over the question and its WordNet expansion), the two rankings fused (FUSION below,
+// docs/rag.md "Hybrid"), the context-priority boost applied, best first.
 import { performance } from 'node:perf_hooks';
 import type { Caller } from '../../platform/auth/caller';
 import { InputError, type InputIssue } from '../../platform/errors/domain-errors';
-import type { Embedder } from './embedding/embedder';
+import { l2normalise, type Embedder } from './embedding/embedder';
+import type { ExpansionTerm, QueryExpander } from './expansion/query-expansion';
+import type { SoftMatcher } from './ranking/soft-match';
 import type { ChunkSearchStore, ScopeFilter, VectorHit } from './chunk-search.store';
 import type { RagConfig } from './rag.config';
 import type { RetrievedChunk, Scope } from './rag.types';
 import { boosted, cascadeLevels, normaliseScope, readableAccessLevels, scopeIssues } from './scope.rules';
 
-export const RRF_K = 60;
-export const VECTOR_WEIGHT = 0.8;
-export const TEXT_WEIGHT = 0.2;
+/**
+ * How hybrid search merges its rankings: by cosine, by full text and (when the embedder has word
+ * vectors) by soft word matching (ranking/soft-match.ts) of the candidates either found. `rrf`:
+ * weighted reciprocal rank fusion, Σ weight/(k + rank). `convex`: each score normalised over the
+ * candidates (cosine and soft match min-max, text rank over the best), then Σ weight × score'.
+ * Tuned on the dev split of test/fixtures/rag/eval-set.json (`npm run bench -- rag-eval`), never
+ * on its held-out split.
+ */
+export interface FusionOptions {
+  method: 'rrf' | 'convex';
+  vectorWeight: number;
+  textWeight: number;
+  softWeight: number;
+  k: number;
+  /**
+   * The hybrid's vector side searches with the question's vector plus this times the vector of
+   * its expansion words (renormalised); 0: the question's vector alone.
+   */
+  expansionVector: number;
+}
+
+// Dev split (70 questions), `npm run bench -- rag-eval dev`: this beat convex combinations and
+// RRF with k = 60 (docs/benchmarks.md). Soft matching carries most of the weight: it is the
+// signal that meets paraphrased words one by one.
+export const FUSION: FusionOptions = { method: 'rrf', vectorWeight: 0.3, textWeight: 0.1, softWeight: 0.6, k: 10, expansionVector: 0 };
 const MAX_QUERY_CHARS = 8000;
 
 export interface RetrieveInput extends Scope {
@@ -38,7 +62,20 @@ export interface ParsedRetrieve {
 }
 
 export class RetrievalService {
-  constructor(private readonly deps: { config: RagConfig; embedder: Embedder; search: ChunkSearchStore }) {}
+  constructor(private readonly deps: {
+    config: RagConfig; embedder: Embedder; search: ChunkSearchStore;
+    /** The question's expansion words, per question word for soft matching and merged for the full-text side (none: no expansion). */
+    expander?: () => Pick<QueryExpander, 'expandEach' | 'merge'>;
+    fusion?: FusionOptions;
+    /** Soft word matching of the candidates (none: the embedder has no word vectors). */
+    softMatch?: SoftMatcher;
+  }) {}
+
+  /** The expansion words hybrid search adds to a question's full-text side. */
+  expansion(query: string): ExpansionTerm[] {
+    const expander = this.deps.expander?.();
+    return expander ? expander.merge(expander.expandEach(query)) : [];
+  }
 
   get embedder(): Embedder {
     return this.deps.embedder;
@@ -84,28 +121,81 @@ export class RetrievalService {
     return { hits: cascadeOrder(ranked, this.deps.config.cascadeMargin).slice(0, k), method };
   }
 
-  private async hybrid(filter: ScopeFilter, query: string, vector: number[], k: number): Promise<{ hits: RetrievedChunk[]; method: string }> {
+  private async hybrid(filter: ScopeFilter, query: string, questionVector: number[], k: number): Promise<{ hits: RetrievedChunk[]; method: string }> {
     const pool = Math.max(k * 4, 20);
+    const fusion = this.deps.fusion ?? FUSION;
+    const expander = this.deps.expander?.();
+    const each = expander?.expandEach(query) ?? new Map<string, ExpansionTerm[]>();
+    const expansion = expander?.merge(each) ?? [];
+    let vector = questionVector;
+    if (fusion.expansionVector > 0 && expansion.length > 0) {
+      const [extra] = await this.deps.embedder.embed([expansion.map((e) => e.word).join(' ')]);
+      vector = l2normalise(questionVector.map((x, i) => x + fusion.expansionVector * extra![i]!));
+    }
     const [{ hits: byVector, method }, byText] = await Promise.all([
       this.deps.search.nearest(filter, vector, pool),
-      this.deps.search.fullText(filter, query, pool, this.deps.config.textCandidates),
+      this.deps.search.fullText(filter, query, pool, this.deps.config.textCandidates, expansion),
     ]);
     const similarity = new Map(byVector.map((h) => [h.chunkId, h.similarity]));
     const missing = byText.filter((h) => !similarity.has(h.chunkId)).map((h) => h.chunkId);
-    for (const [id, s] of await this.deps.search.similarities(filter.tenantId, missing, vector)) similarity.set(id, s);
-    const fused = new Map<string, { hit: VectorHit; rrf: number }>();
-    const vectorRanked = byVector.map((h) => toResult(h, h.similarity)).sort((a, b) => b.score - a.score);
-    vectorRanked.forEach((r, i) => fused.set(r.chunkId, { hit: byVector.find((h) => h.chunkId === r.chunkId)!, rrf: VECTOR_WEIGHT / (RRF_K + i + 1) }));
-    byText.forEach((h, i) => {
-      const entry = fused.get(h.chunkId) ?? { hit: h, rrf: 0 };
-      entry.rrf += TEXT_WEIGHT / (RRF_K + i + 1);
-      fused.set(h.chunkId, entry);
-    });
-    const ranked = [...fused.values()]
-      .map(({ hit, rrf }) => ({ result: toResult(hit, similarity.get(hit.chunkId) ?? 0), rrf }))
-      .sort((a, b) => b.rrf - a.rrf || b.result.score - a.result.score || a.result.chunkId.localeCompare(b.result.chunkId));
+    // The database computes the text-only hits' cosines while soft matching runs here.
+    const pending = this.deps.search.similarities(filter.tenantId, missing, vector);
+    const hits = new Map<string, VectorHit>([...byText, ...byVector].map((h) => [h.chunkId, h]));
+    // Soft matching scores the best 2×top_k of each side: it reorders what could reach the top k,
+    // at half the cost of scoring the whole pool (the rest keeps its vector and text ranks).
+    const candidates = [...new Map([...byText.slice(0, 2 * k), ...byVector.slice(0, 2 * k)].map((h) => [h.chunkId, h])).values()];
+    const soft = this.deps.softMatch && fusion.softWeight > 0
+      ? this.deps.softMatch.score(query, candidates.map((h) => (h.heading ? `${h.heading}\n${h.content}` : h.content)), each).map((score, i) => ({ id: candidates[i]!.chunkId, score }))
+      : [];
+    for (const [id, s] of await pending) similarity.set(id, s);
+    const fused = fuse(
+      byVector.map((h) => ({ id: h.chunkId, score: h.similarity })),
+      byText.map((h) => ({ id: h.chunkId, score: h.textRank })),
+      soft, similarity, fusion,
+    );
+    const ranked = [...fused]
+      .map(([id, f]) => ({ result: toResult(hits.get(id)!, similarity.get(id) ?? 0), f }))
+      .sort((a, b) => b.f - a.f || b.result.score - a.result.score || a.result.chunkId.localeCompare(b.result.chunkId));
     return { hits: cascadeOrder(ranked.map((r) => r.result), this.deps.config.cascadeMargin).slice(0, k), method: `hybrid(${method}+fts)` };
   }
+}
+
+/**
+ * The fused score of every candidate of either side (FusionOptions). `cosine` holds the cosine of
+ * every candidate, text-only ones included, so `convex` normalises over the whole pool; `soft`
+ * scores every candidate (or none).
+ */
+export function fuse(
+  byVector: readonly { id: string; score: number }[], byText: readonly { id: string; score: number }[], soft: readonly { id: string; score: number }[],
+  cosine: ReadonlyMap<string, number>, options: FusionOptions,
+): Map<string, number> {
+  const out = new Map<string, number>();
+  const add = (id: string, x: number) => out.set(id, (out.get(id) ?? 0) + x);
+  if (options.method === 'rrf') {
+    const byRank = (list: readonly { id: string; score: number }[], weight: number) =>
+      [...list].sort((a, b) => b.score - a.score || a.id.localeCompare(b.id)).forEach((h, i) => add(h.id, weight / (options.k + i + 1)));
+    byRank(byVector, options.vectorWeight);
+    // The text side comes ranked (ties broken by the store).
+    byText.forEach((h, i) => add(h.id, options.textWeight / (options.k + i + 1)));
+    byRank(soft, options.softWeight);
+    return out;
+  }
+  const ids = [...new Set([...byVector.map((h) => h.id), ...byText.map((h) => h.id)])];
+  const minMax = (values: ReadonlyMap<string, number>) => {
+    const all = ids.map((id) => values.get(id) ?? 0);
+    const lo = Math.min(...all);
+    const span = Math.max(...all) - lo;
+    return (id: string) => (span > 0 ? ((values.get(id) ?? 0) - lo) / span : 1);
+  };
+  const c = minMax(cosine);
+  const s = minMax(new Map(soft.map((h) => [h.id, h.score])));
+  const text = new Map(byText.map((h) => [h.id, h.score]));
+  const best = Math.max(0, ...byText.map((h) => h.score));
+  for (const id of ids) {
+    const t = best > 0 ? (text.get(id) ?? 0) / best : 0;
+    out.set(id, options.vectorWeight * c(id) + options.textWeight * t + (soft.length > 0 ? options.softWeight * s(id) : 0));
+  }
+  return out;
 }
 
 const LEVEL_ORDER: Record<string, number> = { entity: 0, module: 1, suite: 2, platform: 3 };

@@ -7,6 +7,15 @@ export interface Embedder {
   /** Reported by /readyz as `embedding_model`. */
   readonly name: string;
   embed(texts: string[]): Promise<number[][]>;
+  /** Word vectors, where the embedder has them (hybrid search's soft word matching uses them). */
+  wordVectors?(): WordVectors;
+}
+
+export interface WordVectors {
+  /** The word's unit vector, or undefined when the vocabulary lacks it. */
+  unit(word: string): Float32Array | undefined;
+  /** How much the word says (SIF weight: near 0 for the commonest words, near 1 for rare ones). */
+  weight(word: string): number;
 }
 
 export function l2normalise(v: Float64Array | number[]): number[] {

@@ -2,7 +2,7 @@
 // common component removed) joined with 284 hashed lexical dims, the two parts weighted √0.8 and
 // √0.2 so that cosine is 0.8 × word-meaning similarity + 0.2 × surface similarity, L2-normalised.
 // Measured in DESIGN.md: pair AUC 0.94 against 0.58 for hashing alone.
-import { EMBEDDING_DIMENSIONS, l2normalise, words, type Embedder } from './embedder';
+import { EMBEDDING_DIMENSIONS, l2normalise, words, type Embedder, type WordVectors } from './embedder';
 import { GLOVE_DIMS, loadGloveTable, type GloveTable } from './glove-cache';
 import { lexicalFeatures } from './lexical-features';
 
@@ -50,5 +50,34 @@ export class SifGloveEmbedder implements Embedder {
 
   async embed(texts: string[]): Promise<number[][]> {
     return texts.map((t) => this.embedOne(t));
+  }
+
+  /** Unit word vectors by rank, computed on first use: a corpus's words recur in every search. */
+  private readonly units = new Map<number, Float32Array>();
+
+  wordVectors(): WordVectors {
+    const { table, units } = this;
+    const rankOf = (w: string) => table.index.get(w) ?? table.index.get(w.replace(/['’].*$/, ''));
+    return {
+      unit: (word) => {
+        const rank = rankOf(word);
+        if (rank === undefined) return undefined;
+        const known = units.get(rank);
+        if (known) return known;
+        // Bounded: at most 30,000 vectors (12 MB), then it starts afresh.
+        if (units.size >= 30_000) units.clear();
+        const v = table.vectors.slice(rank * GLOVE_DIMS, (rank + 1) * GLOVE_DIMS);
+        units.set(rank, v);
+        let norm = 0;
+        for (const x of v) norm += x * x;
+        norm = Math.sqrt(norm);
+        if (norm > 0) for (let d = 0; d < GLOVE_DIMS; d++) v[d]! /= norm;
+        return v;
+      },
+      weight: (word) => {
+        const rank = rankOf(word);
+        return rank === undefined ? 1 : sifWeight(rank);
+      },
+    };
   }
 }
