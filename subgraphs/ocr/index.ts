@@ -20,7 +20,7 @@ export const ocrService: ServiceDefinition = defineService({
   gatewayRoutes: [{ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/api/v1/ocr/*', upstreamPath: '/', wildcard: true, summary: 'Proxied to the OCR service, path remainder kept' }],
   async build(deps) {
     const { config: platform, db, env } = deps;
-    const { ocr, engine, decoder, sweepIntervalMs } = createOcrModule({ db, env });
+    const { ocr, engine, decoder, preprocess, sweepIntervalMs } = createOcrModule({ db, env });
     const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
     const maxBytes = ocrLimits(env).maxBytes;
     const { app, schema } = await buildServiceApp<OcrContext>(ocrService, deps, {
@@ -62,6 +62,7 @@ export const ocrService: ServiceDefinition = defineService({
         await ocr.drain();
         await engine.stop();
         await decoder.stop();
+        await preprocess.stop();
       },
     };
   },
