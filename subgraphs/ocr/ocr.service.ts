@@ -94,11 +94,11 @@ export class OcrService {
     const userId = caller.auth?.username ?? null;
     const base = { tenantId, userId, documentHash, filename: input.filename, mimeType: kind.mimeType, indexInRag: input.indexInRag ?? false };
 
-    const hit = await this.deps.store.cached(tenantId, documentHash);
+    // The fast path: one statement finds the tenant's entry and records the hit, job and event.
+    const hit = await this.deps.store.answerFromCache({ ...base, status: 'completed', pageCount: 0 }, { userId, correlationId: caller.correlationId ?? null, idempotencyKey: randomUUID() });
     if (hit) {
-      const job = await this.deps.store.answerFromCache({ ...base, status: 'completed', pageCount: hit.pageCount }, this.fromCache(hit), this.event(caller, tenantId, documentHash, hit.tierUsed, hit.confidenceScore, hit.pageCount, true));
-      this.forward(caller, job, input.token);
-      return job;
+      void this.forward(caller, hit, input.token);
+      return hit;
     }
 
     // Read enough now that a damaged or locked document is the caller's 422, not a failed job.
@@ -147,13 +147,6 @@ export class OcrService {
       if (err instanceof CorruptDocumentError) throw InputError.of(['file'], err.message, 'value_error.corrupt');
       throw err;
     }
-  }
-
-  private fromCache(hit: CacheEntry): JobResult {
-    return {
-      status: 'completed', tierUsed: hit.tierUsed, confidenceScore: hit.confidenceScore, extractedText: hit.extractedText, extractedFields: hit.extractedFields, pages: hit.pages,
-      pageCount: hit.pageCount, pagesDone: hit.pageCount, processingTimeMs: 0, notes: ['answered from the cache'], cacheHit: true,
-    };
   }
 
   private event(caller: Caller, tenantId: string, documentHash: string, tier: Tier | null, confidence: number | null, pageCount: number, cacheHit: boolean, extra: Record<string, unknown> = {}) {
