@@ -36,10 +36,8 @@ const { preprocessPage, toPgm } = require(workerData.module);
 parentPort.on('message', ({ rgba, width, height }) => {
   try {
     const { image, report } = preprocessPage(rgba, width, height);
-    const pgm = toPgm(image);
-    const out = new Uint8Array(pgm.length);
-    out.set(pgm);
-    parentPort.postMessage({ pgm: out, report, rgba }, [out.buffer, rgba.buffer]);
+    const pgm = toPgm(image); // a buffer of its own: transferred, not copied
+    parentPort.postMessage({ pgm, report, rgba }, [pgm.buffer, rgba.buffer]);
   } catch (err) {
     parentPort.postMessage({ error: String(err && err.message || err), rgba }, [rgba.buffer]);
   }
