@@ -121,7 +121,7 @@ export async function run(args: string[]): Promise<void> {
     const extract = async (bytes: Buffer) => {
       let job = await upload(bytes);
       while (job.status === 'pending' || job.status === 'processing') {
-        await new Promise((r) => setTimeout(r, 100));
+        await new Promise((r) => setTimeout(r, 250)); // as often as the progress subscription looks
         job = (await (await fetch(`${url}/jobs/${job.job_id}`, { headers: auth })).json()) as typeof job;
       }
       return job.extracted_text ?? '';

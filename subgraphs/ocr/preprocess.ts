@@ -15,7 +15,12 @@ export interface PreprocessReport {
   scale: number;
   denoised: boolean;
   skewDegrees: number;
+  /** false: a clean page handed over as flattened grayscale (tesseract binarises it). */
+  binarised: boolean;
 }
+
+/** Paper noise (paperNoise) under which a page counts as clean: generated clean pages score 0.1-0.4, the lightest graded scans 4+. */
+export const CLEAN_PAPER_NOISE = 2;
 
 /** ITU-R BT.601 luma of RGBA pixels; transparent pixels count as white paper. */
 export function grayscale(rgba: Uint8Array | Uint8ClampedArray, width: number, height: number): GrayImage {
@@ -390,6 +395,24 @@ export function removeSpecks(img: GrayImage, maxArea = 12, gap = 6): GrayImage &
 }
 
 /**
+ * How far the paper is from clean, after flattening: the mean darkening of paper-coloured pixels
+ * (above 200), sampled on every 4th row. A rendered or well-scanned page scores near 0; grain,
+ * JPEG noise and blur around the strokes raise it.
+ */
+export function paperNoise(img: GrayImage): number {
+  const { width: w, height: h, data } = img;
+  let sum = 0;
+  let n = 0;
+  for (let y = 0; y < h; y += 4) {
+    for (let x = 0, i = y * w; x < w; x++, i++) {
+      const v = data[i]!;
+      if (v > 200) { sum += 255 - v; n++; }
+    }
+  }
+  return n === 0 ? 255 : sum / n;
+}
+
+/**
  * The whole chain for one page: grayscale, background flattening (uneven light, shadows, tinted
  * paper), a light 3x3 smoothing (JPEG blocking, grain), resolution normalisation, deskew, Sauvola
  * binarisation and speck removal. Tuned on the tuning seeds of test/fixtures/ocr/scanned-pages.ts
@@ -403,6 +426,16 @@ export function preprocessPage(rgba: Uint8Array | Uint8ClampedArray, width: numb
   // Salt-and-pepper (isolated single pixels, sampled on every 4th row) gets a median first; the
   // graded scans' specks are blobs, which removeSpecks takes after binarisation.
   const salted = speckleRatio(flat, 4) > 0.001;
+  // A clean page (paper noise under CLEAN_PAPER_NOISE) goes to tesseract as flattened grayscale:
+  // its own Otsu binarisation keeps thin marks (commas, full stops) that Sauvola and the speck
+  // filter thin or drop. Generator grade 0, tuning seeds 1-6: 0.06% mean CER against 0.34% binarised.
+  if (!salted && paperNoise(flat) < CLEAN_PAPER_NOISE) {
+    const { image: sized, scale } = normaliseResolution(flat); lap('size');
+    const skewDegrees = estimateSkew(sized); lap('skew');
+    const image = Math.abs(skewDegrees) >= 0.3 ? rotate(sized, skewDegrees) : sized;
+    lap('rotate');
+    return { image, report: { scale, denoised: false, skewDegrees, binarised: false } };
+  }
   const { image: sized, scale } = normaliseResolution(smooth3(salted ? median3(flat) : flat)); lap('smooth+size');
   let page = sized;
   const skewDegrees = estimateSkew(page); lap('skew');
@@ -412,5 +445,5 @@ export function preprocessPage(rgba: Uint8Array | Uint8ClampedArray, width: numb
   const binary = sauvolaThreshold(page); lap('sauvola');
   const { removed, ...image } = removeSpecks(binary, Math.round(30 * scale * scale), Math.max(3, Math.round(5 * scale))); lap('specks');
   // `denoised`: salt-and-pepper filtered or specks removed (a clean render has neither).
-  return { image, report: { scale, denoised: salted || removed > 20, skewDegrees } };
+  return { image, report: { scale, denoised: salted || removed > 20, skewDegrees, binarised: true } };
 }

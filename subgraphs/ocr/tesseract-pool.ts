@@ -53,6 +53,10 @@ export class TesseractPool {
 
   private async newWorker(): Promise<Worker> {
     const worker = await createWorker('eng', OEM.LSTM_ONLY, { langPath: englishLangPath(this.langData), cacheMethod: 'none', gzip: true });
+    // Tesseract retries every low-confidence line upside-down-in-colour (white on black), which on a
+    // speckled scan is many lines; our pages are dark on light after preprocessing. Off: 9% less
+    // CPU a page on the tuning set at the same CER (991 -> 901 ms, 5.68% -> 5.63%).
+    await worker.setParameters({ tessedit_do_invert: '0' } as Parameters<Worker['setParameters']>[0]);
     this.created++;
     return worker;
   }
