@@ -67,7 +67,7 @@ test('resolution normalisation enlarges small pages and reduces huge ones', () =
 });
 
 test('grayscale treats transparency as paper', () => {
-  expect(Array.from(grayscale(new Uint8ClampedArray([0, 0, 0, 0, 255, 0, 0, 255]), 2, 1).data)).toEqual([255, 76]);
+  expect(Array.from(grayscale(new Uint8ClampedArray([0, 0, 0, 0, 255, 0, 0, 255]), 2, 1).data)).toEqual([255, 77]); // pure red: 77/256 of 255, integer BT.601 weights
 });
 
 describe('sniffing from the bytes', () => {
