@@ -97,7 +97,10 @@ export async function run(args: string[]): Promise<void> {
   });
   const native: string[] = [];
   let nativeSeconds = 0;
-  const env = { LOG_LEVEL: 'ERROR', JWT_SECRET_KEY: 'bench-secret-that-is-long-enough-for-hs256-0123456789' };
+  // OCR_LANG_DATA / OCR_LANG_PATH pass through, to compare the models (docs/ocr.md).
+  const env: Record<string, string> = { LOG_LEVEL: 'ERROR', JWT_SECRET_KEY: 'bench-secret-that-is-long-enough-for-hs256-0123456789' };
+  for (const k of ['OCR_LANG_DATA', 'OCR_LANG_PATH']) if (process.env[k]) env[k] = process.env[k]!;
+  console.log(`model: ${env.OCR_LANG_PATH ? `${env.OCR_LANG_PATH}/eng.traineddata` : `@tesseract.js-data/eng ${env.OCR_LANG_DATA ?? '4.0.0_best_int'}`}`);
   const config = loadPlatformConfig(env);
   const db = await openDatabase({ pgliteDir: 'memory://', poolSize: 5 });
   const built = await ocrService.build({ config, db, env, bus: createMemoryEventBus(), logger: createLogger('ERROR', 'ocr'), registry: registryOf() });

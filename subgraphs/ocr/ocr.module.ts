@@ -38,7 +38,7 @@ export function createOcrModule(deps: { db: Database; env: Env; onProgress?: Pro
   const outbox = outboxWriter(db.prisma, 'ocr');
   const access = new TenantAccess((a) => outbox.append(auditEvent(a, { tenantId: a.tenantId, type: OPERATOR_ACCESS_EVENT, actor: a.operator, data: operatorAccessData(a) })));
   const workers = env.OCR_WORKERS ? Number(env.OCR_WORKERS) : undefined;
-  const engine = new TesseractPool(workers, (env.OCR_LANG_DATA as LangData | undefined) ?? undefined);
+  const engine = new TesseractPool(workers, (env.OCR_LANG_DATA as LangData | undefined) ?? undefined, env.OCR_LANG_PATH || undefined);
   // One preprocessing thread per engine worker: a page is preprocessed while another is read.
   const preprocess = new PreprocessWorkers(engine.size);
   const decoder = new DocumentDecoder();
