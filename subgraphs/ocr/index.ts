@@ -22,7 +22,7 @@ export const ocrService: ServiceDefinition = defineService({
   gatewayRoutes: [{ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/api/v1/ocr/*', upstreamPath: '/', wildcard: true, summary: 'Proxied to the OCR service, path remainder kept' }],
   async build(deps) {
     const { config: platform, db, env } = deps;
-    const { ocr, engine, decoder, sweepIntervalMs } = createOcrModule({ db, env, identity: new ServiceIdentity(platform.auth.jwtSecret, 'ocr') });
+    const { ocr, engine, decoder, preprocess, sweepIntervalMs } = createOcrModule({ db, env, identity: new ServiceIdentity(platform.auth.jwtSecret, 'ocr') });
     const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
     const maxBytes = ocrLimits(env).maxBytes;
     // OCR_REQUIRE_AUTH, else REQUIRE_AUTH, else a token (the platform's one rule).
@@ -66,6 +66,7 @@ export const ocrService: ServiceDefinition = defineService({
         await ocr.drain();
         await engine.stop();
         await decoder.stop();
+        await preprocess.stop();
       },
     };
   },

@@ -13,13 +13,15 @@ import type { Env } from '../../platform/service';
 import { prismaOcrStore } from './ocr.store';
 import { OcrService, type OcrLimits, type ProgressListener } from './ocr.service';
 import { DocumentDecoder } from './document-decoder';
-import { TesseractPool } from './tesseract-pool';
+import { PreprocessWorkers } from './preprocess.workers';
+import { TesseractPool, type LangData } from './tesseract-pool';
 import { visionReaderFrom } from './vision.reader';
 
 export interface OcrModule {
   ocr: OcrService;
   engine: TesseractPool;
   decoder: DocumentDecoder;
+  preprocess: PreprocessWorkers;
   /** How often interrupted jobs are failed (OCR_SWEEP_INTERVAL_MS). */
   sweepIntervalMs: number;
 }
@@ -38,13 +40,16 @@ export function createOcrModule(deps: { db: Database; env: Env; onProgress?: Pro
   const outbox = outboxWriter(db.prisma, 'ocr');
   const access = new TenantAccess((a) => outbox.append(auditEvent(a, { tenantId: a.tenantId, type: OPERATOR_ACCESS_EVENT, actor: a.operator, data: operatorAccessData(a) })));
   const workers = env.OCR_WORKERS ? Number(env.OCR_WORKERS) : undefined;
-  const engine = new TesseractPool(workers);
+  const engine = new TesseractPool(workers, (env.OCR_LANG_DATA as LangData | undefined) ?? undefined, env.OCR_LANG_PATH || undefined);
+  // One preprocessing thread per engine worker: a page is preprocessed while another is read.
+  const preprocess = new PreprocessWorkers(engine.size);
   const decoder = new DocumentDecoder();
   const ragUrl = readUrl(env, 'RAG_SERVICE_URL', ['http:', 'https:']) ?? serviceUrl(env, { name: 'rag', port: 8138 });
   const ocr = new OcrService({
     // OCR_JOB_LEASE_MS: a running job with no page done for this long counts as interrupted.
     store: prismaOcrStore(db.prisma, { leaseMs: readInt(env, 'OCR_JOB_LEASE_MS', 300_000, { min: 100 }) }),
     engine,
+    preprocess,
     vision: visionReaderFrom(env),
     decoder,
     access,
@@ -52,5 +57,5 @@ export function createOcrModule(deps: { db: Database; env: Env; onProgress?: Pro
     limits: ocrLimits(env),
     onProgress: deps.onProgress,
   });
-  return { ocr, engine, decoder, sweepIntervalMs: readInt(env, 'OCR_SWEEP_INTERVAL_MS', 30_000, { min: 50 }) };
+  return { ocr, engine, decoder, preprocess, sweepIntervalMs: readInt(env, 'OCR_SWEEP_INTERVAL_MS', 30_000, { min: 50 }) };
 }

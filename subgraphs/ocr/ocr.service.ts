@@ -17,7 +17,7 @@ import type { JobResult, OcrStore } from './ocr.store';
 import type { CacheEntry, ExtractedFields, OcrJob, OcrStats, PageResult, Tier } from './ocr.types';
 import { EncryptedDocumentError, type DocumentDecoder, type Rgba } from './document-decoder';
 import { encodePng } from './png';
-import { preprocessPage, toPgm } from './preprocess';
+import type { PreprocessWorkers } from './preprocess.workers';
 import type { TesseractPool } from './tesseract-pool';
 import type { VisionReader } from './vision.reader';
 
@@ -63,6 +63,8 @@ interface Page {
 export interface OcrDeps {
   store: OcrStore;
   engine: TesseractPool;
+  /** Preprocessing in worker threads (off the event loop). */
+  preprocess: PreprocessWorkers;
   vision: VisionReader | null;
   decoder: DocumentDecoder;
   access: TenantAccess;
@@ -92,11 +94,11 @@ export class OcrService {
     const userId = caller.auth?.username ?? null;
     const base = { tenantId, userId, documentHash, filename: input.filename, mimeType: kind.mimeType, indexInRag: input.indexInRag ?? false };
 
-    const hit = await this.deps.store.cached(tenantId, documentHash);
+    // The fast path: one statement finds the tenant's entry and records the hit, job and event.
+    const hit = await this.deps.store.answerFromCache({ ...base, status: 'completed', pageCount: 0 }, { userId, correlationId: caller.correlationId ?? null, idempotencyKey: randomUUID() });
     if (hit) {
-      const job = await this.deps.store.answerFromCache({ ...base, status: 'completed', pageCount: hit.pageCount }, this.fromCache(hit), this.event(caller, tenantId, documentHash, hit.tierUsed, hit.confidenceScore, hit.pageCount, true));
-      this.forward(caller, job, input.token);
-      return job;
+      void this.forward(caller, hit, input.token);
+      return hit;
     }
 
     // Read enough now that a damaged or locked document is the caller's 422, not a failed job.
@@ -147,13 +149,6 @@ export class OcrService {
     }
   }
 
-  private fromCache(hit: CacheEntry): JobResult {
-    return {
-      status: 'completed', tierUsed: hit.tierUsed, confidenceScore: hit.confidenceScore, extractedText: hit.extractedText, extractedFields: hit.extractedFields, pages: hit.pages,
-      pageCount: hit.pageCount, pagesDone: hit.pageCount, processingTimeMs: 0, notes: ['answered from the cache'], cacheHit: true,
-    };
-  }
-
   private event(caller: Caller, tenantId: string, documentHash: string, tier: Tier | null, confidence: number | null, pageCount: number, cacheHit: boolean, extra: Record<string, unknown> = {}) {
     return auditEvent(caller, {
       tenantId,
@@ -191,11 +186,18 @@ export class OcrService {
     try {
       await store.progress(job.tenantId, job.id, { status: 'processing' });
       this.emit(job.tenantId, job.id);
-      for (const page of pages) {
-        results.push(await this.readPage(page, notes));
-        await store.progress(job.tenantId, job.id, { pagesDone: results.length, pages: results });
-        this.emit(job.tenantId, job.id);
-      }
+      // Pages run side by side up to the engine's size, so one long PDF uses every worker;
+      // progress is written as each page ends, pages listed in order.
+      let next = 0;
+      await Promise.all(Array.from({ length: Math.min(pages.length, this.deps.engine.workers) }, async () => {
+        while (next < pages.length) {
+          const page = pages[next++]!;
+          results.push(await this.readPage(page, notes));
+          results.sort((a, b) => a.page - b.page);
+          await store.progress(job.tenantId, job.id, { pagesDone: results.length, pages: results });
+          this.emit(job.tenantId, job.id);
+        }
+      }));
       const text = results.map((r) => r.text).join('\n\n');
       const chars = results.reduce((a, r) => a + Math.max(1, r.text.length), 0);
       const confidence = Math.round((results.reduce((a, r) => a + r.confidence * Math.max(1, r.text.length), 0) / chars) * 1000) / 1000;
@@ -221,9 +223,11 @@ export class OcrService {
 
   private async readPage(page: Page, notes: string[]): Promise<PageResult> {
     if (page.text !== undefined) return { page: page.page, text: page.text, confidence: 1, source: 'text_layer' };
-    const rgba = page.rgba!;
-    const { image, report } = preprocessPage(rgba.data, rgba.width, rgba.height);
-    const tier1 = await this.deps.engine.recognise(toPgm(image));
+    const prepared = await this.deps.preprocess.run(page.rgba!.data, page.rgba!.width, page.rgba!.height);
+    const rgba: Rgba = { width: page.rgba!.width, height: page.rgba!.height, data: prepared.rgba };
+    page.rgba = undefined; // the pixels now live in `rgba` only, freed with this page
+    const report = prepared.report;
+    const tier1 = await this.deps.engine.recognise(prepared.pgm);
     const preprocessing = { skew_degrees: report.skewDegrees, denoised: report.denoised, scale: Math.round(report.scale * 1000) / 1000 };
     const result: PageResult = { page: page.page, text: tier1.text, confidence: Math.round(tier1.confidence * 1000) / 1000, source: 'tier1', preprocessing };
     if (result.confidence >= ESCALATION_THRESHOLD) return result;

@@ -32,6 +32,13 @@ export interface JobResult {
   cacheHit?: boolean;
 }
 
+/** Who asked, for the cache hit's `ocr_extract` event (its data comes from the entry). */
+export interface CacheHitAudit {
+  userId: string | null;
+  correlationId: string | null;
+  idempotencyKey: string;
+}
+
 export interface ReviewInput {
   reviewerId: string | null;
   correctedText: string;
@@ -58,10 +65,12 @@ export interface OcrStore {
   review(tenantId: string, id: string, input: ReviewInput, event: AuditEventInput): Promise<OcrJob | null>;
   cached(tenantId: string, documentHash: string): Promise<CacheEntry | null>;
   /**
-   * A cache hit answered as a job: the hit counted, the completed job and its audit event written
-   * in one batched transaction (a single round of statements: the hit path is the fast path).
+   * A duplicate upload answered from the cache in one statement: one primary-key lookup of the
+   * tenant's entry, which counts the hit, writes the completed job (text, fields and pages copied
+   * inside the database, never through the service) and its `ocr_extract` audit event (tier and
+   * confidence from the entry). Null on a miss, with nothing written.
    */
-  answerFromCache(job: NewJob, result: JobResult, event: AuditEventInput): Promise<OcrJob>;
+  answerFromCache(job: NewJob, audit: CacheHitAudit): Promise<OcrJob | null>;
   reviewQueue(tenantId: string, limit: number): Promise<OcrJob[]>;
   stats(tenantId: string | null): Promise<OcrStats>;
 }
@@ -114,6 +123,16 @@ function resultData(result: JobResult) {
 }
 
 const RUNNING: JobStatus[] = ['pending', 'processing'];
+const CACHE_NOTES = ['answered from the cache'];
+/** The audit event type (the service's OCR_EXTRACT_EVENT; the store cannot import the service). */
+const CACHE_HIT_EVENT = 'ocr_extract';
+
+/** ocr_jobs as the cache hit's statement returns it (column names, JSON already parsed). */
+interface CacheHitRow {
+  id: string; tenant_id: string; user_id: string | null; document_hash: string; filename: string | null; mime_type: string; tier_used: string;
+  confidence_score: number; extracted_text: string; extracted_fields: ExtractedFields | null; pages: PageResult[]; page_count: number; pages_done: number;
+  processing_time_ms: number; notes: string[]; index_in_rag: boolean; created_at: Date; updated_at: Date; completed_at: Date;
+}
 export const INTERRUPTED = 'interrupted: the process running it stopped; upload the file again';
 
 /** `leaseMs`: how long a running job may go without a page done before it counts as interrupted. */
@@ -212,13 +231,38 @@ export function prismaOcrStore(prisma: PrismaClient, options: { leaseMs: number 
       const row = await prisma.ocrCache.findUnique({ where: { tenantId_documentHash: { tenantId, documentHash } } });
       return row ? cacheOf(row) : null;
     },
-    async answerFromCache(job, result, event) {
-      const [, row] = await prisma.$transaction([
-        prisma.ocrCache.update({ where: { tenantId_documentHash: { tenantId: job.tenantId, documentHash: job.documentHash } }, data: { hitCount: { increment: 1 }, lastAccessedAt: new Date() } }),
-        prisma.ocrJob.create({ data: { id: randomUUID(), ...job, ...resultData(result) } }),
-        prisma.outboxEvent.create({ data: outboxRow(event) }),
-      ]);
-      return jobOf(row, null);
+    async answerFromCache(job, audit) {
+      // One statement, so one round trip and one implicit transaction: the UPDATE ... RETURNING
+      // is the only read (the (tenant_id, document_hash) primary key); the job and the event are
+      // written from its row, and neither is written when there is no row.
+      const rows = await prisma.$queryRaw<CacheHitRow[]>`
+        WITH hit AS (
+          UPDATE ocr_cache SET hit_count = hit_count + 1, last_accessed_at = now()
+          WHERE tenant_id = ${job.tenantId} AND document_hash = ${job.documentHash}
+          RETURNING extracted_text, extracted_fields, tier_used, confidence_score, pages, page_count
+        ), created AS (
+          INSERT INTO ocr_jobs (id, tenant_id, user_id, document_hash, filename, mime_type, status, tier_used, confidence_score, extracted_text, extracted_fields,
+                                pages, page_count, pages_done, processing_time_ms, notes, cache_hit, index_in_rag, completed_at, updated_at)
+          SELECT ${randomUUID()}::uuid, ${job.tenantId}, ${job.userId}, ${job.documentHash}, ${job.filename}, ${job.mimeType}, 'completed', tier_used, confidence_score,
+                 extracted_text, extracted_fields, pages, page_count, page_count, 0, ${JSON.stringify(CACHE_NOTES)}::jsonb, true, ${job.indexInRag}, now(), now()
+          FROM hit
+          RETURNING *
+        ), audited AS (
+          INSERT INTO outbox_events (service, tenant_id, event_type, event_data, user_id, correlation_id, description, idempotency_key)
+          SELECT 'ocr', ${job.tenantId}, ${CACHE_HIT_EVENT},
+                 jsonb_build_object('document_hash', ${job.documentHash}::text, 'tier_used', tier_used, 'confidence', confidence_score, 'page_count', page_count, 'cache_hit', true),
+                 ${audit.userId}, ${audit.correlationId}, 'OCR cache hit (' || tier_used || ')', ${audit.idempotencyKey}
+          FROM hit
+        )
+        SELECT * FROM created`;
+      const r = rows[0];
+      if (!r) return null;
+      return {
+        id: r.id, tenantId: r.tenant_id, userId: r.user_id, documentHash: r.document_hash.trim(), filename: r.filename, mimeType: r.mime_type, status: 'completed',
+        tierUsed: r.tier_used as Tier, confidenceScore: r.confidence_score, extractedText: r.extracted_text, extractedFields: r.extracted_fields, pages: r.pages,
+        pageCount: r.page_count, pagesDone: r.pages_done, processingTimeMs: r.processing_time_ms, notes: r.notes, error: null, cacheHit: true, indexInRag: r.index_in_rag,
+        createdAt: r.created_at, updatedAt: r.updated_at, completedAt: r.completed_at, review: null,
+      };
     },
     async reviewQueue(tenantId, limit) {
       const rows = await prisma.ocrJob.findMany({ where: { tenantId, status: 'review' }, orderBy: { createdAt: 'asc' }, take: limit });

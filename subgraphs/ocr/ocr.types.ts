@@ -18,11 +18,13 @@ export interface ExtractedField {
   value: string;
   /** 0..1 */
   confidence: number;
+  /** dates: the ISO form (yyyy-mm-dd) of the printed value, when it is a real date */
+  normalized?: string;
   /** parties: issuer | customer */
   role?: string;
 }
 
-/** invoice_number, invoice_date, due_date, dates, total, subtotal, tax, currency, parties, addresses. */
+/** invoice_number, invoice_date, due_date, dates, total, subtotal, tax, currency, vendor_name, customer_name, parties, addresses. */
 export type ExtractedFields = Record<string, ExtractedField | ExtractedField[]>;
 
 export interface OcrJob {
