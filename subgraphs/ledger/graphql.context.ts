@@ -1,5 +1,5 @@
 // Per-request GraphQL context: the caller (built by the kernel) and a DataLoader that batches
-// User.auditTrail lookups of one request into one store query.
+// User.auditTrail lookups and LedgerEvent references of one request into one store query each.
 import DataLoader from 'dataloader';
 import type { Caller } from '../../platform/auth/caller';
 import { AuthenticationError } from '../../platform/errors/domain-errors';
@@ -17,7 +17,7 @@ export interface LedgerGraphQLContext {
   caller: Caller;
   requireAuth: boolean;
   service: LedgerService;
-  loaders: { auditTrail: DataLoader<AuditTrailKey, LedgerEvent[], string> };
+  loaders: { auditTrail: DataLoader<AuditTrailKey, LedgerEvent[], string>; eventById: DataLoader<string, LedgerEvent | null> };
   /** Present on graphql-ws connections only (see ledger.subscriptions.ts). */
   subscribeAppends?: (eventType: string | undefined, afterSeq: number | undefined) => Promise<AsyncIterableIterator<LedgerEvent>>;
 }
@@ -38,7 +38,9 @@ export function ledgerContext(caller: Caller, service: LedgerService, requireAut
     }
     return keys.map((k) => results.get(JSON.stringify(k)) ?? []);
   }, { cacheKeyFn: (k) => JSON.stringify(k) });
-  return { caller, requireAuth, service, loaders: { auditTrail } };
+  // LedgerEvent references of one request: one tenant-scoped read.
+  const eventById = new DataLoader<string, LedgerEvent | null>((ids) => service.eventsByIds(caller, ids));
+  return { caller, requireAuth, service, loaders: { auditTrail, eventById } };
 }
 
 /** The caller, refusing anonymous callers when REQUIRE_AUTH=true. */

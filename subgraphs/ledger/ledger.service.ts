@@ -251,6 +251,15 @@ export class LedgerService {
     return event;
   }
 
+  /** Several events of the caller's tenant in one read (entity references); unknown or foreign ids are null. */
+  async eventsByIds(caller: Caller, ids: readonly string[]): Promise<(LedgerEvent | null)[]> {
+    const tenantId = await this.access.resolve(caller, undefined, ['tenantId'], 'ledger.events.get');
+    const wanted = ids.filter((id) => isUuid(id));
+    const found = wanted.length === 0 ? [] : await this.read(() => this.store.getEvents(tenantId, wanted));
+    const byId = new Map(found.map((e) => [e.id, e]));
+    return ids.map((id) => byId.get(id) ?? null);
+  }
+
   /** One tenant's chain, or every tenant's when the caller may and names none. */
   async verify(caller: Caller, q: { tenantId?: string }): Promise<VerifyResult> {
     if (q.tenantId === undefined && mayActPlatformWide(caller)) {

@@ -159,6 +159,8 @@ export interface LedgerStore {
   /** Keyset page after `afterSeq` (ascending), for cursor connections. */
   eventsAfter(tenantId: string, filter: EventFilter, afterSeq: number, limit: number): Promise<LedgerEvent[]>;
   getEvent(tenantId: string, id: string): Promise<LedgerEvent | undefined>;
+  /** The tenant's events among `ids` (any order; another tenant's ids are absent): one statement. */
+  getEvents(tenantId: string, ids: readonly string[]): Promise<LedgerEvent[]>;
   getEventBySeq(tenantId: string, seq: number): Promise<LedgerEvent | undefined>;
   getHead(tenantId: string): Promise<ChainHead | undefined>;
   /** Every tenant that has a chain (platform-wide verification). */
@@ -234,6 +236,12 @@ export function createLedgerStore(sql: SqlExecutor, options: LedgerStoreOptions 
     async getEvent(tenantId, id) {
       const res = await sql.query<EventRecord>(`SELECT ${EVENT_COLUMNS} FROM ledger_events WHERE tenant_id = $1 AND id = $2::uuid`, [tenantId, id]);
       return res.rows[0] && toEvent(res.rows[0]);
+    },
+
+    async getEvents(tenantId, ids) {
+      if (ids.length === 0) return [];
+      const res = await sql.query<EventRecord>(`SELECT ${EVENT_COLUMNS} FROM ledger_events WHERE tenant_id = $1 AND id = ANY($2::uuid[])`, [tenantId, [...ids]]);
+      return res.rows.map(toEvent);
     },
 
     async getEventBySeq(tenantId, seq) {

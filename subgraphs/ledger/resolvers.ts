@@ -72,15 +72,11 @@ export const resolvers = {
     },
   },
   LedgerEvent: {
-    __resolveReference: async (ref: { id: string }, ctx: Ctx) => {
-      // An unknown (or another tenant's) event is null; anything else, a database outage
-      // included, is an error with its code.
-      try {
-        return await ctx.service.getEvent(callerOf(ctx), { id: ref.id });
-      } catch (err) {
-        if (err instanceof NotFoundError) return null;
-        throw err;
-      }
+    __resolveReference: (ref: { id: string }, ctx: Ctx) => {
+      callerOf(ctx);
+      // Batched per request; an unknown (or another tenant's) event is null, anything else, a
+      // database outage included, is an error with its code.
+      return ctx.loaders.eventById.load(ref.id);
     },
     eventData: (e: LedgerEvent) => JSON.parse(e.eventDataText) as unknown,
     user: (e: LedgerEvent) => (e.userId ? { __typename: 'User', username: e.userId } : null),

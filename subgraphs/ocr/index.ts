@@ -11,7 +11,8 @@ import { defineService, type ServiceDefinition } from '../../platform/service';
 import { buildServiceApp } from '../../platform/service-app';
 import { registerOcrRoutes } from '../../rest-compat/ocr';
 import { createOcrModule, ocrLimits } from './ocr.module';
-import { resolvers, type OcrContext } from './resolvers';
+import { ocrContext, type OcrContext } from './graphql.context';
+import { resolvers } from './resolvers';
 
 export const ocrService: ServiceDefinition = defineService({
   name: 'ocr',
@@ -36,7 +37,7 @@ export const ocrService: ServiceDefinition = defineService({
       rest: (routes) => registerOcrRoutes(routes, ocr, { version: ocrService.version, maxBytes }),
       subgraph: {
         resolvers: resolvers as never,
-        context: (caller, request) => ({ caller, ocr, maxBytes, token: bearerToken(request.headers.authorization) ?? undefined }),
+        context: (caller, request) => ocrContext(caller, ocr, maxBytes, bearerToken(request.headers.authorization) ?? undefined),
         uploads: { maxFileSize: maxBytes, maxFiles: 1 },
       },
       readiness: { ocr_engine: async () => engine.healthy },
@@ -49,7 +50,7 @@ export const ocrService: ServiceDefinition = defineService({
       }),
     });
     // Job progress over graphql-ws on /graphql (the router forwards subscriptions here).
-    serveSubscriptions<OcrContext>({ app, schema: schema!, tokens, requireAuth, context: (caller) => ({ caller, ocr, maxBytes }) });
+    serveSubscriptions<OcrContext>({ app, schema: schema!, tokens, requireAuth, context: (caller) => ocrContext(caller, ocr, maxBytes) });
     // Jobs whose process died are failed with a reason (every copy sweeps; the update is fenced).
     let sweep: NodeJS.Timeout | undefined;
     return {

@@ -277,6 +277,13 @@ export class OcrService {
     return job;
   }
 
+  /** Several jobs of the caller's tenant in one batch (entity references); unknown or foreign ids are null. */
+  async jobsByIds(caller: Caller, ids: readonly string[]): Promise<(OcrJob | null)[]> {
+    const tenant = await this.deps.access.resolve(caller, undefined, ['tenant_id'], 'ocr.jobs.read');
+    const found = new Map((await this.deps.store.jobs(tenant, ids.filter(isUuid))).map((j) => [j.id, j]));
+    return ids.map((id) => found.get(id) ?? null);
+  }
+
   async review(caller: Caller, id: string, input: ReviewRequest): Promise<OcrJob> {
     const tenant = await this.deps.access.resolve(caller, input.tenantId, ['tenant_id'], 'ocr.jobs.review');
     const job = isUuid(id) ? await this.deps.store.job(tenant, id) : null;

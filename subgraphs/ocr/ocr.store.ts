@@ -49,6 +49,8 @@ export interface ReviewInput {
 export interface OcrStore {
   createJob(job: NewJob, result?: JobResult, event?: AuditEventInput): Promise<OcrJob>;
   job(tenantId: string, id: string): Promise<OcrJob | null>;
+  /** The tenant's jobs among `ids` (any order; ids of another tenant are absent): two statements. */
+  jobs(tenantId: string, ids: readonly string[]): Promise<OcrJob[]>;
   progress(tenantId: string, id: string, patch: { status?: JobStatus; pagesDone?: number; pages?: PageResult[] }): Promise<void>;
   /**
    * The job's result, the cache entry (when given) and the audit event, in one transaction; only
@@ -154,6 +156,16 @@ export function prismaOcrStore(prisma: PrismaClient, options: { leaseMs: number 
       const row = await prisma.ocrJob.findFirst({ where: { id, tenantId } });
       if (!row) return null;
       return jobOf(row, row.status === 'completed' ? await latestReview(tenantId, id) : null);
+    },
+    async jobs(tenantId, ids) {
+      if (ids.length === 0) return [];
+      const rows = await prisma.ocrJob.findMany({ where: { tenantId, id: { in: [...ids] } } });
+      const completed = rows.filter((r) => r.status === 'completed').map((r) => r.id);
+      const reviews = completed.length === 0 ? [] : await prisma.ocrReview.findMany({ where: { tenantId, jobId: { in: completed } }, orderBy: { createdAt: 'desc' } });
+      // Newest first, so the first review seen for a job is its latest (as job() reads it).
+      const latest = new Map<string, ReviewRow>();
+      for (const r of reviews) if (!latest.has(r.jobId)) latest.set(r.jobId, r);
+      return rows.map((r) => jobOf(r, r.status === 'completed' ? latest.get(r.id) ?? null : null));
     },
     async progress(tenantId, id, patch) {
       await prisma.ocrJob.updateMany({

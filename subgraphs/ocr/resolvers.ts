@@ -3,21 +3,15 @@
 // job's row (the state lives in ocr_jobs, so any copy of the service can serve it).
 import type { FileUpload } from 'graphql-upload-ts';
 import { GraphQLUpload } from 'graphql-upload-ts';
-import type { Caller } from '../../platform/auth/caller';
 import { PayloadTooLargeError } from '../../platform/errors/domain-errors';
 import { JSONScalar } from '../../platform/graphql/json-scalar';
 import { InputError } from '../../platform/errors/domain-errors';
-import type { OcrService } from './ocr.service';
+import type { OcrContext } from './graphql.context';
 import { UnsupportedDocumentError } from './ocr.service';
 import type { OcrJob, Tier } from './ocr.types';
 import { orNull } from '../../platform/graphql/resolver-args';
 
-export interface OcrContext {
-  caller: Caller;
-  ocr: OcrService;
-  maxBytes: number;
-  token?: string;
-}
+export type { OcrContext } from './graphql.context';
 
 const upper = (s: string) => s.toUpperCase();
 const FINAL = new Set(['completed', 'review', 'failed']);
@@ -87,7 +81,7 @@ export const resolvers = {
     },
   },
   OcrJob: {
-    __resolveReference: (ref: { id: string }, ctx: OcrContext) => orNull(ctx.ocr.job(ctx.caller, ref.id)),
+    __resolveReference: (ref: { id: string }, ctx: OcrContext) => ctx.loaders.jobById.load(ref.id),
     status: (j: OcrJob) => upper(j.status),
     tierUsed: (j: OcrJob) => (j.tierUsed ? upper(j.tierUsed) : null),
     pages: (j: OcrJob) => j.pages.map((p) => ({ ...p, source: upper(p.source as Tier) })),

@@ -126,6 +126,37 @@ export class PacksService {
     return this.visibleEntry(caller, viewer, input, 'packs.get');
   }
 
+  /**
+   * Several entries in one read (entity references), each as get() would answer it: null where
+   * get() is NOT_FOUND, the error where it fails (a malformed id or version, a refused draft).
+   */
+  async getMany(caller: PacksCaller, refs: readonly { packId: string; version: string }[]): Promise<(PackEntry | null | Error)[]> {
+    const { viewer } = await this.viewerOf(caller, undefined, 'packs.get');
+    const checked = refs.map((r) => {
+      try {
+        return { packId: checkPackId('packId', r.packId), version: checkVersion('version', r.version) };
+      } catch (err) {
+        return err as Error;
+      }
+    });
+    const valid = checked.filter((c): c is { packId: string; version: string } => !(c instanceof Error));
+    const found = new Map((await this.stores.findMany(viewer, valid)).map((e) => [JSON.stringify([e.packId, e.version]), e]));
+    return Promise.all(checked.map(async (c) => {
+      if (c instanceof Error) return c;
+      const entry = found.get(JSON.stringify([c.packId, c.version]));
+      if (!entry) return null;
+      // As in visibleEntry: an operator's look at a tenant's unpublished draft is recorded.
+      if (viewer === 'all' && entry.status === 'draft') {
+        try {
+          await this.access.resolve(caller, entry.ownerTenant, ['tenantId'], 'packs.get');
+        } catch (err) {
+          return err as Error;
+        }
+      }
+      return entry;
+    }));
+  }
+
   /** The resolved dependency graph; refuses missing, deprecated and cyclic dependencies. */
   async dependencies(caller: PacksCaller, input: { packId: string; version: string; tenantId?: string }): Promise<DependencyGraph> {
     const { viewer, tenantId } = await this.viewerOf(caller, input.tenantId, 'packs.dependencies');

@@ -44,6 +44,8 @@ export interface PackPosition {
 
 export interface PackStore {
   find(viewer: Viewer, packId: string, version: string): Promise<PackEntry | undefined>;
+  /** The visible entries among `refs` (any order): one statement. */
+  findMany(viewer: Viewer, refs: readonly { packId: string; version: string }[]): Promise<PackEntry[]>;
   /** Every visible version of a pack (unordered: callers sort by semver). */
   versions(viewer: Viewer, packId: string): Promise<PackEntry[]>;
   /** Visible entries ordered by (pack_id, version), after `after`, at most `limit`. */
@@ -93,6 +95,11 @@ export function prismaPackStore(db: PrismaLike): PackStore {
     async find(viewer, packId, version) {
       const row = await db.packEntry.findFirst({ where: { packId, version, ...visibleTo(viewer) } });
       return row ? toEntry(row) : undefined;
+    },
+    async findMany(viewer, refs) {
+      if (refs.length === 0) return [];
+      const rows = await db.packEntry.findMany({ where: { AND: [visibleTo(viewer), { OR: refs.map((r) => ({ packId: r.packId, version: r.version })) }] } });
+      return rows.map(toEntry);
     },
     async versions(viewer, packId) {
       return (await db.packEntry.findMany({ where: { packId, ...visibleTo(viewer) } })).map(toEntry);

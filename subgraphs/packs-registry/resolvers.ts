@@ -44,7 +44,7 @@ export const resolvers = {
       ctx.packs.deprecate(ctx.caller, { packId: args.packId, version: args.version, replacementVersion: opt(args.replacementVersion) }),
   },
   PackEntry: {
-    __resolveReference: (r: { packId: string; version: string }, ctx: Ctx) => orNull(ctx.packs.get(ctx.caller, { packId: r.packId, version: r.version })),
+    __resolveReference: (r: { packId: string; version: string }, ctx: Ctx) => ctx.loaders.entryByRef.load({ packId: r.packId, version: r.version }),
     submittedAt: (e: PackEntry) => e.submittedAt.toISOString(),
     certifiedAt: (e: PackEntry) => iso(e.certifiedAt),
     deprecatedAt: (e: PackEntry) => iso(e.deprecatedAt),

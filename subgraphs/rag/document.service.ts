@@ -281,6 +281,17 @@ export class DocumentService {
     return doc;
   }
 
+  /** Several documents in one read (entity references): null where get() would be NOT_FOUND. */
+  async getMany(caller: Caller, ids: readonly string[]): Promise<(RagDocument | null)[]> {
+    const tenantId = await this.tenant(caller, 'read a document');
+    const readable = readableAccessLevels(caller);
+    const found = new Map((await this.deps.documents.getMany(tenantId, ids.filter((id) => isUuid(id)))).map((d) => [d.id, d]));
+    return ids.map((id) => {
+      const doc = found.get(id);
+      return doc && doc.status === 'active' && readable.includes(doc.accessLevel) ? doc : null;
+    });
+  }
+
   /** Soft delete: 404 for another tenant's id, an unknown id, or one already deleted. */
   async delete(caller: Caller, id: string): Promise<RagDocument> {
     const tenantId = await this.tenant(caller, 'delete a document');

@@ -143,6 +143,13 @@ export function createDocumentStore(sql: SqlExecutor) {
       return res.rows[0] ? doc(res.rows[0]) : null;
     },
 
+    /** The tenant's documents among `ids` (any order; another tenant's ids are absent): one statement. */
+    async getMany(tenantId: string, ids: readonly string[]): Promise<RagDocument[]> {
+      if (ids.length === 0) return [];
+      const res = await sql.query<DocRow>(`SELECT ${DOC_COLUMNS} FROM rag_documents d WHERE d.tenant_id = $1 AND d.id = ANY($2::uuid[])`, [tenantId, [...ids]]);
+      return res.rows.map(doc);
+    },
+
     async list(tenantId: string, f: DocumentFilter): Promise<{ items: RagDocument[]; total: number }> {
       const where = [`d.tenant_id = $1`, `d.status = 'active'`, `d.access_level = ANY($2::text[])`];
       const params: unknown[] = [tenantId, [...f.accessLevels]];

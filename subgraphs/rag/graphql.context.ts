@@ -1,6 +1,7 @@
 // Per-request GraphQL context (the caller, the bearer token to forward to the AI broker and the
 // OCR service, the services) and the graphql-ws server for the ingestion-progress subscription.
 import { on } from 'node:events';
+import DataLoader from 'dataloader';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type { Caller } from '../../platform/auth/caller';
@@ -9,17 +10,23 @@ import type { TokenAuthenticator } from '../../platform/http/auth-hooks';
 import { connectionParam, serveSubscriptions } from '../../platform/graphql/subscription-server';
 import type { ProgressEvent } from './document.service';
 import type { RagModule } from './rag.module';
-import type { IngestJob } from './rag.types';
+import type { IngestJob, RagDocument } from './rag.types';
 
 export interface RagGraphQLContext extends RagModule {
   caller: Caller;
   forward: { token?: string };
   subscribeProgress?: (jobId: string) => Promise<AsyncIterable<IngestJob>>;
   maxUploadBytes?: number;
+  /** Document references of one request, read in one tenant-scoped statement. */
+  loaders: { documentById: DataLoader<string, RagDocument | null> };
+}
+
+function loaders(rag: RagModule, caller: Caller): RagGraphQLContext['loaders'] {
+  return { documentById: new DataLoader((ids) => rag.documents.getMany(caller, ids)) };
 }
 
 export function ragContext(caller: Caller, request: FastifyRequest, rag: RagModule): RagGraphQLContext {
-  return { ...rag, caller, forward: { token: bearerToken(request.headers.authorization) } };
+  return { ...rag, caller, forward: { token: bearerToken(request.headers.authorization) }, loaders: loaders(rag, caller) };
 }
 
 const final = (j: IngestJob) => j.status === 'completed' || j.status === 'failed';
@@ -61,6 +68,7 @@ export function serveRagSubscriptions(options: { app: FastifyInstance; schema: G
     context: (caller, params) => ({
       ...options.rag, caller, forward: { token: bearerToken(connectionParam(params, 'authorization', 'Authorization')) },
       subscribeProgress: (jobId) => progressOf(options.rag, caller, jobId),
+      loaders: loaders(options.rag, caller),
     }),
   });
 }

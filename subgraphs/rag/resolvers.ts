@@ -45,7 +45,10 @@ export const resolvers = {
   JSON: JSONScalar,
   Upload: GraphQLUpload,
   Document: {
-    __resolveReference: (ref: { id: string }, ctx: Ctx) => orNull(ctx.documents.get(ctx.caller, ref.id).then(documentNode)),
+    __resolveReference: async (ref: { id: string }, ctx: Ctx) => {
+      const doc = await ctx.loaders.documentById.load(ref.id);
+      return doc ? documentNode(doc) : null;
+    },
   },
   Chunk: {
     document: (c: { documentId: string }, _: unknown, ctx: Ctx) => ctx.documents.get(ctx.caller, c.documentId).then(documentNode),

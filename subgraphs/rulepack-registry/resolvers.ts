@@ -48,7 +48,7 @@ export const resolvers = {
       }),
   },
   RulePack: {
-    __resolveReference: (ref: { id: string; version: string }, ctx: Ctx) => orNull(() => ctx.service.get(ctx.caller, { packId: ref.id, version: ref.version })),
+    __resolveReference: (ref: { id: string; version: string }, ctx: Ctx) => ctx.loaders.versionByRef.load({ packId: ref.id, version: ref.version }),
     id: (v: RulePackVersionRecord) => v.packId,
     submittedAt: (v: RulePackVersionRecord) => iso(v.submittedAt),
     certifiedAt: (v: RulePackVersionRecord) => iso(v.certifiedAt),

@@ -256,6 +256,29 @@ export class RulePackService {
   }
 
   /**
+   * Several versions in one read (entity references), each as get() would answer it: null where
+   * get() is NOT_FOUND, the error where get() fails (an operator refused another tenant's draft).
+   */
+  async getMany(caller: Caller, refs: readonly PackRef[]): Promise<(RulePackVersionRecord | null | Error)[]> {
+    const { scope } = await this.viewer(caller, 'rulepack.get');
+    const found = await this.read(() => this.stores.packs.findVersions(scope, refs));
+    const byRef = new Map(found.map((v) => [refKey(v), v]));
+    const auth = caller.auth;
+    return Promise.all(refs.map(async (ref) => {
+      const v = byRef.get(refKey(ref));
+      if (!v) return null;
+      if (auth && isPlatformOperator(auth) && auth.tenantId !== v.ownerTenant && !PUBLISHED_STATUSES.includes(v.status)) {
+        try {
+          await this.access.resolve(caller, v.ownerTenant, ['tenantId'], 'rulepack.get');
+        } catch (err) {
+          return err as Error;
+        }
+      }
+      return v;
+    }));
+  }
+
+  /**
    * The newest certified version by semantic version. None certified: 404 when nothing is, 409
    * when every published version is deprecated (the pack exists but must not be used; the detail
    * names the replacement when one was given).
@@ -328,4 +351,9 @@ function auditData(v: RulePackVersionRecord, decision: DecisionKind, notes: stri
 /** Semantic-version order, newest first (a version the registry stored is always valid semver). */
 function newestFirst(versions: RulePackVersionRecord[]): RulePackVersionRecord[] {
   return [...versions].sort((a, b) => semver.rcompare(a.version, b.version));
+}
+
+/** A version's identity as one map key. */
+function refKey(ref: PackRef): string {
+  return JSON.stringify([ref.packId, ref.version]);
 }

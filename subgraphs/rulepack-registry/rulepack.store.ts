@@ -41,6 +41,12 @@ export function prismaRulePackStore(db: PrismaLike): RulePackStore {
       return row ? toVersion(row) : null;
     },
 
+    async findVersions(viewer, refs) {
+      if (refs.length === 0) return [];
+      const rows = await db.rulePackVersion.findMany({ where: { AND: [visibleTo(viewer), { OR: refs.map((r) => ({ packId: r.packId, version: r.version })) }] } });
+      return rows.map(toVersion);
+    },
+
     async listVersions(viewer, packId) {
       const rows = await db.rulePackVersion.findMany({ where: { packId, ...visibleTo(viewer) }, orderBy: { version: 'asc' } });
       return rows.map(toVersion);

@@ -81,6 +81,8 @@ export interface ListQuery {
 export interface RulePackStore {
   /** The version if it exists and `viewer` may see it (published, or owned by the viewer). */
   findVersion(viewer: ViewerScope, ref: PackRef): Promise<RulePackVersionRecord | null>;
+  /** The versions among `refs` that exist and `viewer` may see (any order): one statement. */
+  findVersions(viewer: ViewerScope, refs: readonly PackRef[]): Promise<RulePackVersionRecord[]>;
   /** Every version of a pack `viewer` may see. */
   listVersions(viewer: ViewerScope, packId: string): Promise<RulePackVersionRecord[]>;
   list(query: ListQuery): Promise<RulePackVersionRecord[]>;

@@ -9,6 +9,7 @@ import { buildServiceApp } from '../../platform/service-app';
 import { registerSchemaRegistryRoutes } from '../../rest-compat/schema-registry';
 import { CONTRACTS_DIR, seedPlatformSchemas } from './platform-schemas.seed';
 import { resolvers, type SchemaRegistryContext } from './resolvers';
+import { schemaRegistryContext } from './graphql.context';
 import { createSchemaRegistryService } from './schema-registry.module';
 
 export interface SchemaRegistryOptions {
@@ -39,7 +40,7 @@ export function defineSchemaRegistryService(options: SchemaRegistryOptions = {})
         tokens: new AccessTokens(config.auth.jwtSecret, config.auth.accessTokenExpireMinutes * 60),
         restAuth: requireAuth ? 'required' : 'optional',
         rest: (routes) => registerSchemaRegistryRoutes(routes, service),
-        subgraph: { resolvers, context: (caller) => ({ caller, service }) },
+        subgraph: { resolvers, context: (caller) => schemaRegistryContext(caller, service) },
       });
       return { app };
     },

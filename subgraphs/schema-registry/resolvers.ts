@@ -1,15 +1,11 @@
 // The schema registry subgraph's resolvers: thin adapters over schema-registry.service (the same
 // functions as REST). GraphQL enum values are upper-case; the domain's kinds are `rule-pack`...
 import { JSONScalar } from '../../platform/graphql/json-scalar';
-import type { Caller } from '../../platform/auth/caller';
 import { NotFoundError } from '../../platform/errors/domain-errors';
-import type { SchemaRegistryService } from './schema-registry.service';
+import type { SchemaRegistryContext } from './graphql.context';
 import type { CompatibilityMode, SchemaKind, SchemaVersionView } from './schema-registry.types';
 
-export interface SchemaRegistryContext {
-  caller: Caller;
-  service: SchemaRegistryService;
-}
+export type { SchemaRegistryContext } from './graphql.context';
 
 type GraphQLKind = 'RULE_PACK' | 'WORKFLOW_PACK' | 'DATA';
 const kindIn = (k: GraphQLKind | null | undefined): SchemaKind | undefined => (k ? (k.toLowerCase().replace('_', '-') as SchemaKind) : undefined);
@@ -72,8 +68,10 @@ export const resolvers = {
   },
   Schema: {
     // Another tenant's schema, or an unknown one, is null; every other error keeps its code.
-    __resolveReference: (ref: { name: string; version: string }, ctx: Ctx) =>
-      orNull(async () => schemaOut(await ctx.service.get(ctx.caller, { name: ref.name, version: ref.version }), undefined)),
+    __resolveReference: async (ref: { name: string; version: string }, ctx: Ctx) => {
+      const view = await ctx.loaders.schemaByRef.load({ name: ref.name, version: ref.version });
+      return view ? schemaOut(view, undefined) : null;
+    },
     versions: async (s: SchemaOut, _: unknown, ctx: Ctx) =>
       (await ctx.service.versions(ctx.caller, { tenantId: s.readIn, name: s.name })).versions.map((v) => v.version),
   },

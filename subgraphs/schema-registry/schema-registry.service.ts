@@ -147,6 +147,35 @@ export class SchemaRegistryService {
     return { subject, version };
   }
 
+  /** Several versions in one batch (entity references): null where get() would be NOT_FOUND. */
+  async getMany(caller: Caller, refs: readonly { name: string; version: string }[]): Promise<(SchemaVersionView | null)[]> {
+    const tenantId = await this.reader(caller, undefined, 'schema-registry.schemas.get');
+    const readable = (r: { name: string; version: string }) => {
+      const issues: InputIssue[] = [];
+      checkName(issues, r.name);
+      if (issues.length > 0) return false;
+      try {
+        checkReadVersion(r.version);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const wanted = refs.filter(readable);
+    const subjects = await this.store.findVisibleMany(tenantId, [...new Set(wanted.map((r) => r.name))]);
+    const key = (owner: string, name: string, version: string) => JSON.stringify([owner, name, version]);
+    const targets = wanted.flatMap((r) => {
+      const subject = subjects.get(r.name);
+      return subject ? [{ owner: subject.owner, name: subject.name, version: r.version === 'latest' ? subject.latestVersion : r.version }] : [];
+    });
+    const versions = new Map((await this.store.getVersions(targets)).map((v) => [key(v.owner, v.name, v.version), v]));
+    return refs.map((r) => {
+      const subject = readable(r) ? subjects.get(r.name) : undefined;
+      const version = subject && versions.get(key(subject.owner, subject.name, r.version === 'latest' ? subject.latestVersion : r.version));
+      return subject && version ? { subject, version } : null;
+    });
+  }
+
   async register(caller: Caller, input: RegisterInput): Promise<RegisterResult> {
     const auth = requireWrite(caller);
     const tenantId = await this.access.resolve(caller, input.tenantId, ['tenantId'], 'schema-registry.schemas.register');

@@ -23,6 +23,10 @@ export interface SchemaStore {
   findVisible(tenantId: string, name: string): Promise<SchemaSubject | undefined>;
   listVersions(owner: string, name: string): Promise<SchemaVersionRecord[]>;
   getVersion(owner: string, name: string, version: string): Promise<SchemaVersionRecord | undefined>;
+  /** findVisible for several names in one statement: name -> subject, for the names that have one. */
+  findVisibleMany(tenantId: string, names: readonly string[]): Promise<Map<string, SchemaSubject>>;
+  /** The versions among `refs` that exist (any order): one statement. */
+  getVersions(refs: readonly { owner: string; name: string; version: string }[]): Promise<SchemaVersionRecord[]>;
   /** The latest version of each subject, in one query (a listing's page). */
   latestVersions(subjects: SchemaSubject[]): Promise<SchemaVersionRecord[]>;
   transaction<T>(work: (tx: SchemaWriteTx) => Promise<T>): Promise<T>;
@@ -152,6 +156,23 @@ export function prismaSchemaStore(prisma: PrismaClient): SchemaStore {
       const builtIn = await prisma.schemaSubject.findUnique({ where: { owner_name: { owner: PLATFORM_OWNER, name } } });
       const row = builtIn ?? (await prisma.schemaSubject.findUnique({ where: { owner_name: { owner: tenantId, name } } }));
       return row && row.versionCount > 0 ? toSubject(row) : undefined;
+    },
+
+    async findVisibleMany(tenantId, names) {
+      const found = new Map<string, SchemaSubject>();
+      if (names.length === 0) return found;
+      const rows = await prisma.schemaSubject.findMany({ where: { owner: { in: [PLATFORM_OWNER, tenantId] }, name: { in: [...names] } } });
+      // As findVisible: the built-in subject wins over a tenant's own of the same name.
+      const chosen = new Map<string, SubjectRow>();
+      for (const row of rows) if (row.owner === PLATFORM_OWNER || !chosen.has(row.name)) chosen.set(row.name, row);
+      for (const [name, row] of chosen) if (row.versionCount > 0) found.set(name, toSubject(row));
+      return found;
+    },
+
+    async getVersions(refs) {
+      if (refs.length === 0) return [];
+      const rows = await prisma.schemaVersion.findMany({ where: { OR: refs.map((r) => ({ owner: r.owner, name: r.name, version: r.version })) } });
+      return rows.map(toVersion);
     },
 
     async listVersions(owner, name) {
