@@ -101,27 +101,27 @@ export class WorkflowExecutor {
     await this.fireTimers();
     const room = this.deps.config.concurrency - this.active.size;
     if (room <= 0) return;
-    const ids = await this.deps.store.claimRunnable(this.owner, this.deps.config.leaseMs, room);
-    for (const id of ids) this.track(id, undefined);
+    const claims = await this.deps.store.claimRunnableAcrossTenants(this.owner, this.deps.config.leaseMs, room);
+    for (const { id, tenantId } of claims) this.track(id, tenantId, undefined);
   }
 
   /** Claims one execution now (after an approval) and drives it; false when another executor holds it. */
   async kick(id: string): Promise<boolean> {
     if (this.active.has(id)) return true;
-    const [claimed] = await this.deps.store.claimRunnable(this.owner, this.deps.config.leaseMs, 1, id);
+    const [claimed] = await this.deps.store.claimRunnableAcrossTenants(this.owner, this.deps.config.leaseMs, 1, id);
     if (!claimed) {
       // This executor's own poller may have claimed it a moment ago (its claim was in flight):
       // once that poll has handed out its claims, the drive is ours to wait on.
       await this.polling;
       return this.active.has(id);
     }
-    this.track(id, undefined);
+    this.track(id, claimed.tenantId, undefined);
     return true;
   }
 
   /** Drives an execution this executor already holds (just inserted with its lease: no steps or tasks yet), with the caller's token. */
-  driveOwned(id: string, token: string | undefined): Promise<void> {
-    return this.track(id, token, true);
+  driveOwned(id: string, tenantId: string, token: string | undefined): Promise<void> {
+    return this.track(id, tenantId, token, true);
   }
 
   /** Waits (at most `ms`) for this executor's drive of `id`, if any, to finish. */
@@ -133,25 +133,25 @@ export class WorkflowExecutor {
     clearTimeout(timeout);
   }
 
-  private track(id: string, token: string | undefined, fresh = false): Promise<void> {
+  private track(id: string, tenantId: string, token: string | undefined, fresh = false): Promise<void> {
     const existing = this.active.get(id);
     if (existing) return existing;
-    const drive = this.drive(id, token, fresh).finally(() => this.active.delete(id));
+    const drive = this.drive(id, tenantId, token, fresh).finally(() => this.active.delete(id));
     this.active.set(id, drive);
     return drive;
   }
 
-  private async drive(id: string, token: string | undefined, fresh: boolean): Promise<void> {
+  private async drive(id: string, tenantId: string, token: string | undefined, fresh: boolean): Promise<void> {
     const { store, config, logger } = this.deps;
     const heartbeat = setInterval(() => {
       store.renewLease(id, this.owner, config.leaseMs).catch((err: unknown) => logger.warn({ err, workflow_id: id }, 'renewing a workflow lease failed'));
     }, Math.max(50, Math.floor(config.leaseMs / 3)));
     try {
-      const execution = await store.executionById(store.sql, id);
+      const execution = await store.executionById(store.sql, tenantId, id);
       if (!execution) return;
       // A fresh execution has no step records or tasks yet: two reads saved per start.
-      const steps = fresh ? [] : await store.steps(store.sql, id);
-      const tasks = fresh ? [] : await store.tasksOf(store.sql, id);
+      const steps = fresh ? [] : await store.steps(store.sql, tenantId, id);
+      const tasks = fresh ? [] : await store.tasksOf(store.sql, tenantId, id);
       const run = new Run(this.deps, this.owner, execution, steps, tasks, token);
       await run.go();
     } catch (err) {
@@ -174,9 +174,9 @@ export class WorkflowExecutor {
     const { store, config } = this.deps;
     const fired: Transition[] = [];
     await store.transaction(async (q) => {
-      for (const timer of await store.takeDueTimers(q, 20)) {
+      for (const timer of await store.takeDueTimersAcrossTenants(q, 20)) {
         if (timer.kind !== 'approval_deadline' || !timer.task_id) continue;
-        const task = await store.escalateTask(q, timer.task_id, config.approvalDeadlineMs);
+        const task = await store.escalateTask(q, timer.tenant_id, timer.task_id, config.approvalDeadlineMs);
         if (!task) continue; // decided meanwhile
         await store.insertTimer(q, { id: randomUUID(), tenantId: task.tenantId, workflowId: task.workflowId, kind: 'approval_deadline', taskId: task.id, fireAt: task.deadlineAt });
         fired.push(await store.transition(q, {
@@ -318,7 +318,7 @@ class Run {
       this.records.set(item.path, rec);
       records.push(rec);
     });
-    await this.deps.store.saveSteps(q, records, this.execution.tenantId);
+    await this.deps.store.saveSteps(q, this.execution.tenantId, records);
     return written;
   }
 
@@ -346,7 +346,7 @@ class Run {
         await store.insertTask(q, created);
         await store.insertTimer(q, { id: randomUUID(), tenantId: created.tenantId, workflowId: created.workflowId, kind: 'approval_deadline', taskId: created.id, fireAt: created.deadlineAt });
         const tr = await this.transition(q, { event: 'approval.requested', step: step.step, taskId: created.id, patch: { status: 'pending_approval' }, detail: { reviewer_role: created.reviewerRole } });
-        await store.saveStep(q, rec, this.execution.tenantId);
+        await store.saveStep(q, this.execution.tenantId, rec);
         return tr;
       });
       this.tasks.push(created);
@@ -476,7 +476,7 @@ class Run {
     await this.write(async (q) => {
       const tr = await this.transition(q, { event: 'step.completed', step: step.step, detail });
       const rec = this.record(step, path, { status: 'completed', output: output ?? null, error: null, finishedAt: new Date().toISOString(), completedSeq: tr.version });
-      await store.saveStep(q, rec, this.execution.tenantId);
+      await store.saveStep(q, this.execution.tenantId, rec);
       return tr;
     });
   }
@@ -487,7 +487,7 @@ class Run {
     this.records.set(rec.path, rec);
     await this.write(async (q) => {
       const tr = await this.transition(q, t);
-      await store.saveStep(q, rec, this.execution.tenantId);
+      await store.saveStep(q, this.execution.tenantId, rec);
       return tr;
     });
   }

@@ -1,9 +1,11 @@
 // The only code that talks to the workflow tables (prisma/schema/workflow.prisma). Raw SQL: the
 // executor's claims use `FOR UPDATE SKIP LOCKED`, and every transition is fenced by the lease
-// (`lease_owner = $owner`), which Prisma's API cannot say. Reads take the tenant id. Methods that
+// (`lease_owner = $owner`), which Prisma's API cannot say. Every function reading tenant data takes
+// the tenant id, always as (q, tenantId, ...rest), and scopes its SQL by it; the few that sweep
+// every tenant's due work (the executor's claims and timers) say so in their names. Methods that
 // take `q` run on the caller's transaction.
 import type { SqlExecutor, SqlQuery } from '../../platform/db/sql';
-import type { AuditEventInput } from '../../platform/outbox/outbox.writer';
+import { sqlOutboxWriter, type AuditEventInput } from '../../platform/outbox/outbox.writer';
 import type {
   ApprovalTask, CompensationRecord, Execution, ExecutionStatus, StepRecord, TaskStatus, Transition, WorkflowType,
 } from './workflow.types';
@@ -190,9 +192,9 @@ export function createWorkflowStore(sql: SqlExecutor) {
     },
 
     /** Several step records in one statement (same upsert as `saveStep`). */
-    async saveSteps(q: SqlQuery, records: StepRecord[], tenantId: string): Promise<void> {
+    async saveSteps(q: SqlQuery, tenantId: string, records: StepRecord[]): Promise<void> {
       if (records.length === 0) return;
-      if (records.length === 1) return this.saveStep(q, records[0]!, tenantId);
+      if (records.length === 1) return this.saveStep(q, tenantId, records[0]!);
       const rows = records.map((s) => ({
         workflow_id: s.workflowId, path: s.path, step: s.step, type: s.type, action: s.action, compensation: s.compensation, idempotency_key: s.idempotencyKey,
         status: s.status, attempts: s.attempts, output: s.output === undefined ? null : s.output, error: s.error, started_at: s.startedAt, finished_at: s.finishedAt,
@@ -215,7 +217,7 @@ export function createWorkflowStore(sql: SqlExecutor) {
       );
     },
 
-    async saveStep(q: SqlQuery, s: StepRecord, tenantId: string): Promise<void> {
+    async saveStep(q: SqlQuery, tenantId: string, s: StepRecord): Promise<void> {
       await q.query(
         `INSERT INTO workflow_steps (workflow_id, path, tenant_id, step, type, action, compensation, idempotency_key, status, attempts, output, error,
            started_at, finished_at, completed_seq, compensation_status, compensation_attempts, compensation_error, compensated_at)
@@ -245,21 +247,22 @@ export function createWorkflowStore(sql: SqlExecutor) {
       return res.rows[0] ? task(res.rows[0]) : undefined;
     },
 
-    async decideTask(q: SqlQuery, id: string, d: { status: TaskStatus; reviewer: string; decision: string; notes: string | null; history: unknown }): Promise<ApprovalTask> {
+    /** Records a decision on the tenant's task; undefined when the tenant has no such task. */
+    async decideTask(q: SqlQuery, tenantId: string, id: string, d: { status: TaskStatus; reviewer: string; decision: string; notes: string | null; history: unknown }): Promise<ApprovalTask | undefined> {
       const res = await q.query(
-        `UPDATE workflow_approval_tasks SET status = $2::text, reviewer = $3, decision = $4, notes = $5, history = $6::jsonb,
-           decided_at = CASE WHEN $2::text = 'pending' THEN NULL ELSE now() END
-         WHERE id = $1::uuid RETURNING ${TASK_COLUMNS}`,
-        [id, d.status, d.reviewer, d.decision, d.notes, json(d.history)],
+        `UPDATE workflow_approval_tasks SET status = $3::text, reviewer = $4, decision = $5, notes = $6, history = $7::jsonb,
+           decided_at = CASE WHEN $3::text = 'pending' THEN NULL ELSE now() END
+         WHERE tenant_id = $1 AND id = $2::uuid RETURNING ${TASK_COLUMNS}`,
+        [tenantId, id, d.status, d.reviewer, d.decision, d.notes, json(d.history)],
       );
-      return task(res.rows[0]!);
+      return res.rows[0] ? task(res.rows[0]) : undefined;
     },
 
-    async escalateTask(q: SqlQuery, id: string, deadlineMs: number): Promise<ApprovalTask | undefined> {
+    async escalateTask(q: SqlQuery, tenantId: string, id: string, deadlineMs: number): Promise<ApprovalTask | undefined> {
       const res = await q.query(
-        `UPDATE workflow_approval_tasks SET escalation_level = escalation_level + 1, deadline_at = now() + make_interval(secs => $2::float8 / 1000)
-         WHERE id = $1::uuid AND status = 'pending' RETURNING ${TASK_COLUMNS}`,
-        [id, deadlineMs],
+        `UPDATE workflow_approval_tasks SET escalation_level = escalation_level + 1, deadline_at = now() + make_interval(secs => $3::float8 / 1000)
+         WHERE tenant_id = $1 AND id = $2::uuid AND status = 'pending' RETURNING ${TASK_COLUMNS}`,
+        [tenantId, id, deadlineMs],
       );
       return res.rows[0] ? task(res.rows[0]) : undefined;
     },
@@ -271,12 +274,15 @@ export function createWorkflowStore(sql: SqlExecutor) {
       );
     },
 
-    async deleteTaskTimers(q: SqlQuery, taskId: string): Promise<void> {
-      await q.query('DELETE FROM workflow_timers WHERE task_id = $1::uuid', [taskId]);
+    async deleteTaskTimers(q: SqlQuery, tenantId: string, taskId: string): Promise<void> {
+      await q.query('DELETE FROM workflow_timers WHERE tenant_id = $1 AND task_id = $2::uuid', [tenantId, taskId]);
     },
 
-    /** Due timers, taken (deleted) in the caller's transaction: a crash before commit leaves them due. */
-    async takeDueTimers(q: SqlQuery, limit: number): Promise<{ id: string; tenant_id: string; workflow_id: string; kind: string; task_id: string | null }[]> {
+    /**
+     * Due timers of every tenant (the executor's sweep), taken (deleted) in the caller's
+     * transaction: a crash before commit leaves them due. Each row names its tenant.
+     */
+    async takeDueTimersAcrossTenants(q: SqlQuery, limit: number): Promise<{ id: string; tenant_id: string; workflow_id: string; kind: string; task_id: string | null }[]> {
       const res = await q.query<{ id: string; tenant_id: string; workflow_id: string; kind: string; task_id: string | null }>(
         `DELETE FROM workflow_timers WHERE id IN (
            SELECT id FROM workflow_timers WHERE fire_at <= now() ORDER BY fire_at LIMIT $1 FOR UPDATE SKIP LOCKED)
@@ -287,22 +293,23 @@ export function createWorkflowStore(sql: SqlExecutor) {
     },
 
     /**
-     * Claims up to `limit` runnable executions for `owner`: running or compensating, due (retry
-     * timer passed), and unleased or with an expired lease. SKIP LOCKED lets several executors
-     * claim at once without waiting on, or taking, each other's rows.
+     * Claims up to `limit` runnable executions of any tenant for `owner`: running or compensating,
+     * due (retry timer passed), and unleased or with an expired lease. SKIP LOCKED lets several
+     * executors claim at once without waiting on, or taking, each other's rows. Each claim names
+     * its tenant, which the executor's reads then take.
      */
-    async claimRunnable(owner: string, leaseMs: number, limit: number, onlyId?: string): Promise<string[]> {
-      const res = await sql.query<{ id: string }>(
+    async claimRunnableAcrossTenants(owner: string, leaseMs: number, limit: number, onlyId?: string): Promise<{ id: string; tenantId: string }[]> {
+      const res = await sql.query<{ id: string; tenant_id: string }>(
         `UPDATE workflow_executions SET lease_owner = $1, lease_expires_at = now() + make_interval(secs => $2::float8 / 1000)
          WHERE id IN (
            SELECT id FROM workflow_executions
            WHERE status IN ('running', 'compensating') AND (next_run_at IS NULL OR next_run_at <= now())
              AND (lease_owner IS NULL OR lease_expires_at < now()) ${onlyId ? 'AND id = $4::uuid' : ''}
            ORDER BY next_run_at NULLS FIRST LIMIT $3 FOR UPDATE SKIP LOCKED)
-         RETURNING id::text`,
+         RETURNING id::text, tenant_id`,
         onlyId ? [owner, leaseMs, limit, onlyId] : [owner, leaseMs, limit],
       );
-      return res.rows.map((r) => r.id);
+      return res.rows.map((r) => ({ id: r.id, tenantId: r.tenant_id }));
     },
 
     async renewLease(id: string, owner: string, leaseMs: number): Promise<boolean> {
@@ -323,8 +330,8 @@ export function createWorkflowStore(sql: SqlExecutor) {
       return res.rowCount;
     },
 
-    async executionById(q: SqlQuery, id: string): Promise<Execution | undefined> {
-      const res = await q.query(`SELECT ${EXECUTION_COLUMNS} FROM workflow_executions WHERE id = $1::uuid`, [id]);
+    async executionById(q: SqlQuery, tenantId: string, id: string): Promise<Execution | undefined> {
+      const res = await q.query(`SELECT ${EXECUTION_COLUMNS} FROM workflow_executions WHERE tenant_id = $1 AND id = $2::uuid`, [tenantId, id]);
       return res.rows[0] ? execution(res.rows[0]) : undefined;
     },
 
@@ -343,13 +350,17 @@ export function createWorkflowStore(sql: SqlExecutor) {
       return res.rows.map(execution);
     },
 
-    async steps(q: SqlQuery, workflowId: string): Promise<StepRecord[]> {
-      const res = await q.query(`SELECT ${STEP_COLUMNS} FROM workflow_steps WHERE workflow_id = $1::uuid ORDER BY started_at NULLS LAST, path`, [workflowId]);
+    async steps(q: SqlQuery, tenantId: string, workflowId: string): Promise<StepRecord[]> {
+      const res = await q.query(
+        `SELECT ${STEP_COLUMNS} FROM workflow_steps WHERE tenant_id = $1 AND workflow_id = $2::uuid ORDER BY started_at NULLS LAST, path`, [tenantId, workflowId],
+      );
       return res.rows.map(stepRecord);
     },
 
-    async tasksOf(q: SqlQuery, workflowId: string): Promise<ApprovalTask[]> {
-      const res = await q.query(`SELECT ${TASK_COLUMNS} FROM workflow_approval_tasks WHERE workflow_id = $1::uuid ORDER BY created_at, id`, [workflowId]);
+    async tasksOf(q: SqlQuery, tenantId: string, workflowId: string): Promise<ApprovalTask[]> {
+      const res = await q.query(
+        `SELECT ${TASK_COLUMNS} FROM workflow_approval_tasks WHERE tenant_id = $1 AND workflow_id = $2::uuid ORDER BY created_at, id`, [tenantId, workflowId],
+      );
       return res.rows.map(task);
     },
 
@@ -392,11 +403,7 @@ export function createWorkflowStore(sql: SqlExecutor) {
 
     /** An audit event into the shared outbox (outbox_events), in the caller's transaction. */
     async appendAudit(q: SqlQuery, e: AuditEventInput): Promise<void> {
-      await q.query(
-        `INSERT INTO outbox_events (service, tenant_id, event_type, event_data, user_id, correlation_id, description, idempotency_key)
-         VALUES ('workflow', $1, $2, $3::jsonb, $4, $5, $6, $7)`,
-        [e.tenantId, e.eventType, json(e.eventData), e.userId, e.correlationId, e.description ?? null, e.idempotencyKey],
-      );
+      await sqlOutboxWriter(q, 'workflow').append(e);
     },
   };
 }
