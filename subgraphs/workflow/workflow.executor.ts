@@ -144,7 +144,7 @@ export class WorkflowExecutor {
   private async drive(id: string, tenantId: string, token: string | undefined, fresh: boolean): Promise<void> {
     const { store, config, logger } = this.deps;
     const heartbeat = setInterval(() => {
-      store.renewLease(id, this.owner, config.leaseMs).catch((err: unknown) => logger.warn({ err, workflow_id: id }, 'renewing a workflow lease failed'));
+      store.renewLease(tenantId, id, this.owner, config.leaseMs).catch((err: unknown) => logger.warn({ err, workflow_id: id }, 'renewing a workflow lease failed'));
     }, Math.max(50, Math.floor(config.leaseMs / 3)));
     try {
       const execution = await store.executionById(store.sql, tenantId, id);
@@ -179,7 +179,7 @@ export class WorkflowExecutor {
         const task = await store.escalateTask(q, timer.tenant_id, timer.task_id, config.approvalDeadlineMs);
         if (!task) continue; // decided meanwhile
         await store.insertTimer(q, { id: randomUUID(), tenantId: task.tenantId, workflowId: task.workflowId, kind: 'approval_deadline', taskId: task.id, fireAt: task.deadlineAt });
-        fired.push(await store.transition(q, {
+        fired.push(await store.transition(q, task.tenantId, {
           workflowId: task.workflowId, owner: null, leaseMs: config.leaseMs, event: 'approval.escalated', step: task.step, taskId: task.id,
           detail: { escalation_level: task.escalationLevel, deadline_at: task.deadlineAt },
         }));
@@ -307,7 +307,7 @@ class Run {
     const items = this.queued;
     this.queued = [];
     if (items.length === 0) return [];
-    const written = await this.deps.store.transitionBatch(q, {
+    const written = await this.deps.store.transitionBatch(q, this.execution.tenantId, {
       workflowId: this.execution.id, owner: this.owner, leaseMs: this.deps.config.leaseMs, status: this.execution.status,
       items: items.map((i) => ({ event: i.t.event, step: i.t.step, detail: i.t.detail })),
     });
@@ -493,7 +493,7 @@ class Run {
   }
 
   private transition(q: SqlQuery, t: Omit<TransitionInput, 'workflowId' | 'owner' | 'leaseMs'>): Promise<Transition> {
-    return this.deps.store.transition(q, { ...t, workflowId: this.execution.id, owner: this.owner, leaseMs: this.deps.config.leaseMs });
+    return this.deps.store.transition(q, this.execution.tenantId, { ...t, workflowId: this.execution.id, owner: this.owner, leaseMs: this.deps.config.leaseMs });
   }
 
   /** The step's record with changes, kept in memory (saved by the caller). */

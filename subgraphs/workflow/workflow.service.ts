@@ -116,7 +116,7 @@ export class WorkflowService {
         pack: { ...pack, steps }, payload, metadata: input.metadata ?? {}, requestedBy, correlationId: caller.correlationId,
         leaseOwner: executor.owner, leaseMs: config.leaseMs,
       });
-      const t = await store.transition(q, { workflowId: id, owner: executor.owner, leaseMs: config.leaseMs, event: 'workflow.started', detail: { pack_id: packId, pack_source: source } });
+      const t = await store.transition(q, tenantId, { workflowId: id, owner: executor.owner, leaseMs: config.leaseMs, event: 'workflow.started', detail: { pack_id: packId, pack_source: source } });
       await store.appendAudit(q, workflowAudit({ id, tenantId, packId, packVersion, packSource: source, workflowType, requestedBy, correlationId: caller.correlationId }, approval ? 'pending_approval' : 'running', 0));
       return t;
     });
@@ -211,12 +211,12 @@ export class WorkflowService {
       const base = { workflowId: found.workflowId, owner: null, leaseMs: config.leaseMs, step: found.step, taskId };
       const ts: Transition[] = [];
       if (decision === 'defer') {
-        ts.push(await store.transition(q, { ...base, event: 'approval.decided', detail: { decision, reviewer } }));
+        ts.push(await store.transition(q, tenantId, { ...base, event: 'approval.decided', detail: { decision, reviewer } }));
         // Deferred: still pending, announced again to the inbox.
-        ts.push(await store.transition(q, { ...base, event: 'approval.requested', detail: { deferred: true, deferred_by: reviewer } }));
+        ts.push(await store.transition(q, tenantId, { ...base, event: 'approval.requested', detail: { deferred: true, deferred_by: reviewer } }));
       } else {
         await store.deleteTaskTimers(q, tenantId, taskId);
-        ts.push(await store.transition(q, { ...base, event: 'approval.decided', detail: { decision, reviewer }, patch: { status: 'running', runAfterMs: 0 } }));
+        ts.push(await store.transition(q, tenantId, { ...base, event: 'approval.decided', detail: { decision, reviewer }, patch: { status: 'running', runAfterMs: 0 } }));
       }
       return { task: decided, transitions: ts };
     });

@@ -134,9 +134,9 @@ export function createWorkflowStore(sql: SqlExecutor) {
      * Bumps the execution's version (fenced by the lease when `owner` is given, renewing it),
      * applies the patch and records the transition, in the caller's transaction.
      */
-    async transition(q: SqlQuery, t: TransitionInput): Promise<Transition> {
+    async transition(q: SqlQuery, tenantId: string, t: TransitionInput): Promise<Transition> {
       const p = t.patch ?? {};
-      const params: unknown[] = [t.workflowId];
+      const params: unknown[] = [tenantId, t.workflowId];
       const sets = ['version = version + 1', 'updated_at = now()'];
       const add = (v: unknown) => {
         params.push(v);
@@ -150,7 +150,7 @@ export function createWorkflowStore(sql: SqlExecutor) {
       if (p.completed) sets.push('completed_at = now()');
       if (p.release) sets.push('lease_owner = NULL', 'lease_expires_at = NULL');
       else if (t.owner !== null) sets.push(`lease_expires_at = now() + make_interval(secs => ${add(t.leaseMs)}::float8 / 1000)`);
-      let where = 'id = $1::uuid';
+      let where = 'tenant_id = $1 AND id = $2::uuid';
       if (t.owner !== null) where += ` AND lease_owner = ${add(t.owner)}`;
       const res = await q.query<{ version: number; tenant_id: string; status: string }>(
         `UPDATE workflow_executions SET ${sets.join(', ')} WHERE ${where} RETURNING version, tenant_id, status`, params,
@@ -170,12 +170,12 @@ export function createWorkflowStore(sql: SqlExecutor) {
      * steps): one version bump by n, fenced by the lease like `transition`, then one insert of
      * every row. Each row carries `status` as given (the execution's status is not changed here).
      */
-    async transitionBatch(q: SqlQuery, t: { workflowId: string; owner: string; leaseMs: number; status: string; items: { event: string; step?: string | null; detail?: Record<string, unknown> | null }[] }): Promise<Transition[]> {
+    async transitionBatch(q: SqlQuery, tenantId: string, t: { workflowId: string; owner: string; leaseMs: number; status: string; items: { event: string; step?: string | null; detail?: Record<string, unknown> | null }[] }): Promise<Transition[]> {
       if (t.items.length === 0) return [];
       const res = await q.query<{ version: number; tenant_id: string }>(
-        `UPDATE workflow_executions SET version = version + $3, updated_at = now(), lease_expires_at = now() + make_interval(secs => $4::float8 / 1000)
-         WHERE id = $1::uuid AND lease_owner = $2 RETURNING version, tenant_id`,
-        [t.workflowId, t.owner, t.items.length, t.leaseMs],
+        `UPDATE workflow_executions SET version = version + $4, updated_at = now(), lease_expires_at = now() + make_interval(secs => $5::float8 / 1000)
+         WHERE tenant_id = $1 AND id = $2::uuid AND lease_owner = $3 RETURNING version, tenant_id`,
+        [tenantId, t.workflowId, t.owner, t.items.length, t.leaseMs],
       );
       const row = res.rows[0];
       if (!row) throw new LeaseLostError(`lease on workflow ${t.workflowId} lost`);
@@ -312,16 +312,18 @@ export function createWorkflowStore(sql: SqlExecutor) {
       return res.rows.map((r) => ({ id: r.id, tenantId: r.tenant_id }));
     },
 
-    async renewLease(id: string, owner: string, leaseMs: number): Promise<boolean> {
+    async renewLease(tenantId: string, id: string, owner: string, leaseMs: number): Promise<boolean> {
       const res = await sql.query(
-        'UPDATE workflow_executions SET lease_expires_at = now() + make_interval(secs => $3::float8 / 1000) WHERE id = $1::uuid AND lease_owner = $2',
-        [id, owner, leaseMs],
+        'UPDATE workflow_executions SET lease_expires_at = now() + make_interval(secs => $4::float8 / 1000) WHERE tenant_id = $1 AND id = $2::uuid AND lease_owner = $3',
+        [tenantId, id, owner, leaseMs],
       );
       return res.rowCount > 0;
     },
 
-    async releaseLease(id: string, owner: string): Promise<void> {
-      await sql.query('UPDATE workflow_executions SET lease_owner = NULL, lease_expires_at = NULL WHERE id = $1::uuid AND lease_owner = $2', [id, owner]);
+    async releaseLease(tenantId: string, id: string, owner: string): Promise<void> {
+      await sql.query(
+        'UPDATE workflow_executions SET lease_owner = NULL, lease_expires_at = NULL WHERE tenant_id = $1 AND id = $2::uuid AND lease_owner = $3', [tenantId, id, owner],
+      );
     },
 
     /** Every lease (PGlite only: its lock file proves no other process holds any). */

@@ -3,7 +3,7 @@
 // aimed at another tenant's task changes nothing. The same calls with the owner's id find them.
 import { randomUUID } from 'node:crypto';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
-import { createWorkflowStore, type WorkflowStore } from '../../../subgraphs/workflow/workflow.store';
+import { createWorkflowStore, LeaseLostError, type WorkflowStore } from '../../../subgraphs/workflow/workflow.store';
 
 jest.setTimeout(60_000);
 
@@ -59,6 +59,11 @@ it("changes nothing of tenant A's task with tenant B's id", async () => {
     expect(await store.escalateTask(q, 'tenant-b', taskId, 1_000)).toBeUndefined();
     await store.deleteTaskTimers(q, 'tenant-b', taskId);
   });
+  // A transition of tenant A's execution named with tenant B's id finds no execution to move.
+  await expect(store.transaction((q) => store.transition(q, 'tenant-b', { workflowId, owner: null, leaseMs: 1_000, event: 'workflow.failed', patch: { status: 'failed' } })))
+    .rejects.toBeInstanceOf(LeaseLostError);
+  expect(await store.renewLease('tenant-b', workflowId, 'x', 1_000)).toBe(false);
+  expect(await store.execution('tenant-a', workflowId)).toMatchObject({ status: 'running', version: 0 });
   const task = await store.task('tenant-a', taskId);
   expect(task).toMatchObject({ status: 'pending', reviewer: null, escalationLevel: 0 });
   const timers = await db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM workflow_timers WHERE task_id = $1::uuid', [taskId]);
