@@ -398,7 +398,11 @@ export function createWorkflowStore(sql: SqlExecutor) {
       return res.rows.map(transition);
     },
 
-    async headSeq(): Promise<number> {
+    /**
+     * The newest transition's seq over every tenant: only a starting cursor for a tenant's feed,
+     * which then reads with `eventsAfter(tenantId, ...)` (no other tenant's row is returned).
+     */
+    async headSeqAcrossTenants(): Promise<number> {
       const res = await sql.query<{ n: number | null }>('SELECT max(seq)::float8 AS n FROM workflow_transitions');
       return res.rows[0]?.n ?? 0;
     },
