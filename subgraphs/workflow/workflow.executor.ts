@@ -160,10 +160,7 @@ export class WorkflowExecutor {
         return;
       }
       logger.error({ err, workflow_id: id }, 'driving a workflow failed; it will be retried');
-      await store.sql.query(
-        `UPDATE workflow_executions SET lease_owner = NULL, lease_expires_at = NULL, next_run_at = now() + interval '5 seconds'
-         WHERE id = $1::uuid AND lease_owner = $2`, [id, this.owner],
-      ).catch(() => {});
+      await store.releaseLease(tenantId, id, this.owner, 5_000).catch(() => {});
     } finally {
       clearInterval(heartbeat);
     }
@@ -463,12 +460,7 @@ class Run {
   /** Gives the lease up; with a retry pending, the execution is not claimed again before its timer. */
   private async release(): Promise<void> {
     if (this.queued.length > 0) await this.write(async () => undefined);
-    await this.deps.store.sql.query(
-      `UPDATE workflow_executions SET lease_owner = NULL, lease_expires_at = NULL,
-         next_run_at = CASE WHEN $3::float8 IS NULL THEN next_run_at ELSE now() + make_interval(secs => $3::float8 / 1000) END
-       WHERE id = $1::uuid AND lease_owner = $2`,
-      [this.execution.id, this.owner, this.retryAfterMs ?? null],
-    );
+    await this.deps.store.releaseLease(this.execution.tenantId, this.execution.id, this.owner, this.retryAfterMs ?? null);
   }
 
   private async complete(step: PackStep, path: string, output: unknown, detail: Record<string, unknown>): Promise<void> {

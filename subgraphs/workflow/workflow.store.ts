@@ -320,9 +320,13 @@ export function createWorkflowStore(sql: SqlExecutor) {
       return res.rowCount > 0;
     },
 
-    async releaseLease(tenantId: string, id: string, owner: string): Promise<void> {
+    /** Gives the lease up; with `retryAfterMs`, the execution is not claimed again before that many ms. */
+    async releaseLease(tenantId: string, id: string, owner: string, retryAfterMs: number | null = null): Promise<void> {
       await sql.query(
-        'UPDATE workflow_executions SET lease_owner = NULL, lease_expires_at = NULL WHERE tenant_id = $1 AND id = $2::uuid AND lease_owner = $3', [tenantId, id, owner],
+        `UPDATE workflow_executions SET lease_owner = NULL, lease_expires_at = NULL,
+           next_run_at = CASE WHEN $4::float8 IS NULL THEN next_run_at ELSE now() + make_interval(secs => $4::float8 / 1000) END
+         WHERE tenant_id = $1 AND id = $2::uuid AND lease_owner = $3`,
+        [tenantId, id, owner, retryAfterMs],
       );
     },
 

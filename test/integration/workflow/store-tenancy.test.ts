@@ -63,6 +63,9 @@ it("changes nothing of tenant A's task with tenant B's id", async () => {
   await expect(store.transaction((q) => store.transition(q, 'tenant-b', { workflowId, owner: null, leaseMs: 1_000, event: 'workflow.failed', patch: { status: 'failed' } })))
     .rejects.toBeInstanceOf(LeaseLostError);
   expect(await store.renewLease('tenant-b', workflowId, 'x', 1_000)).toBe(false);
+  await store.releaseLease('tenant-b', workflowId, 'x');
+  const lease = await db.sql.query<{ owner: string | null }>('SELECT lease_owner AS owner FROM workflow_executions WHERE id = $1::uuid', [workflowId]);
+  expect(lease.rows[0]!.owner).toBe('x');
   expect(await store.execution('tenant-a', workflowId)).toMatchObject({ status: 'running', version: 0 });
   const task = await store.task('tenant-a', taskId);
   expect(task).toMatchObject({ status: 'pending', reviewer: null, escalationLevel: 0 });
