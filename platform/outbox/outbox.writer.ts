@@ -6,6 +6,7 @@ import type { Prisma } from '../../generated/prisma/client';
 import type { Caller } from '../auth/caller';
 import type { PrismaLike } from '../db/prisma-like';
 import { groupCommit } from '../db/group-commit';
+import type { SqlQuery } from '../db/sql';
 
 export interface AuditEventInput {
   tenantId: string;
@@ -39,6 +40,37 @@ export function outboxWriter(db: PrismaLike, service: string): OutboxWriter {
   return {
     async append(event) {
       await db.outboxEvent.create({ data: outboxRow(service, event) });
+    },
+  };
+}
+
+/**
+ * The outbox insert for raw-SQL stores (platform/db/sql.ts): the same columns and values as the
+ * Prisma writer, as one multi-row `INSERT ... SELECT FROM unnest(...)` whose parameters are
+ * numbered from `$${first}`. A store that must write its own rows and the events in ONE statement
+ * (a data-modifying CTE, e.g. ai-broker's usage audit) appends it after its own SQL.
+ */
+export function outboxInsert(service: string, events: readonly AuditEventInput[], first = 1): { text: string; params: unknown[] } {
+  const $ = (i: number) => `$${first + i}`;
+  return {
+    text: `INSERT INTO outbox_events (service, tenant_id, event_type, event_data, user_id, correlation_id, description, idempotency_key)
+SELECT ${$(0)}::text, e.tenant_id, e.event_type, e.event_data::jsonb, e.user_id, e.correlation_id, e.description, e.idempotency_key
+  FROM unnest(${$(1)}::text[], ${$(2)}::text[], ${$(3)}::text[], ${$(4)}::text[], ${$(5)}::text[], ${$(6)}::text[], ${$(7)}::text[])
+    AS e(tenant_id, event_type, event_data, user_id, correlation_id, description, idempotency_key)`,
+    params: [
+      service,
+      events.map((e) => e.tenantId), events.map((e) => e.eventType), events.map((e) => JSON.stringify(e.eventData ?? null)), events.map((e) => e.userId),
+      events.map((e) => e.correlationId), events.map((e) => e.description ?? null), events.map((e) => e.idempotencyKey),
+    ],
+  };
+}
+
+/** Writes with the given raw-SQL client (`q`): inside its transaction, the event commits with the change. */
+export function sqlOutboxWriter(q: SqlQuery, service: string): OutboxWriter {
+  return {
+    async append(event) {
+      const { text, params } = outboxInsert(service, [event]);
+      await q.query(text, params);
     },
   };
 }

@@ -11,7 +11,7 @@
 import type { Caller } from '../../platform/auth/caller';
 import { groupCommit } from '../../platform/db/group-commit';
 import type { SqlQuery } from '../../platform/db/sql';
-import { auditEvent, type AuditEventInput } from '../../platform/outbox/outbox.writer';
+import { auditEvent, outboxInsert, type AuditEventInput } from '../../platform/outbox/outbox.writer';
 import type { RedactionCounts } from './ai-broker.types';
 import type { Attempt } from './model-router';
 import { usageRow, type UsageRecord } from './usage.store';
@@ -84,8 +84,9 @@ interface Pending {
 }
 
 // One statement: the CTE's insert runs to completion whether or not the outer query reads it, and
-// a single statement commits or rolls back as a whole (autocommit), on PGlite and PostgreSQL.
-const INSERT_BATCH = `
+// a single statement commits or rolls back as a whole (autocommit), on PGlite and PostgreSQL. The
+// outbox half is the shared writer's (platform/outbox/outbox.writer.ts, `outboxInsert`).
+const INSERT_USAGE = `
 WITH usage AS (
   INSERT INTO ai_usage (id, tenant_id, user_id, correlation_id, operation, model, provider,
                         prompt_tokens, completion_tokens, total_tokens, cost, latency_ms, status)
@@ -93,21 +94,17 @@ WITH usage AS (
                        $8::int4[], $9::int4[], $10::int4[], $11::numeric[], $12::int4[], $13::text[])
   RETURNING 1
 )
-INSERT INTO outbox_events (service, tenant_id, event_type, event_data, user_id, correlation_id, description, idempotency_key)
-SELECT $14, e.tenant_id, e.event_type, e.event_data::jsonb, e.user_id, e.correlation_id, e.description, e.idempotency_key
-  FROM unnest($15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[], $21::text[])
-    AS e(tenant_id, event_type, event_data, user_id, correlation_id, description, idempotency_key)`;
+`;
+const USAGE_PARAMS = 13;
 
 async function writeBatch(sql: SqlQuery, batch: readonly Pending[]): Promise<void> {
   const u = batch.map((b) => b.usage);
-  const e = batch.flatMap((b) => b.events);
-  await sql.query(INSERT_BATCH, [
+  const outbox = outboxInsert(SERVICE, batch.flatMap((b) => b.events), USAGE_PARAMS + 1);
+  await sql.query(INSERT_USAGE + outbox.text, [
     u.map((r) => r.id), u.map((r) => r.tenantId), u.map((r) => r.userId), u.map((r) => r.correlationId), u.map((r) => r.operation),
     u.map((r) => r.model), u.map((r) => r.provider), u.map((r) => r.promptTokens), u.map((r) => r.completionTokens), u.map((r) => r.totalTokens),
     u.map((r) => String(r.cost)), u.map((r) => r.latencyMs), u.map((r) => r.status),
-    SERVICE,
-    e.map((x) => x.tenantId), e.map((x) => x.eventType), e.map((x) => JSON.stringify(x.eventData)), e.map((x) => x.userId), e.map((x) => x.correlationId),
-    e.map((x) => x.description ?? null), e.map((x) => x.idempotencyKey),
+    ...outbox.params,
   ]);
 }
 

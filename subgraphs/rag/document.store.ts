@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { toSql } from 'pgvector';
 import type { SqlExecutor, SqlQuery } from '../../platform/db/sql';
-import type { AuditEventInput } from '../../platform/outbox/outbox.writer';
+import { sqlOutboxWriter, type AuditEventInput } from '../../platform/outbox/outbox.writer';
 import type { Chunk } from './ingestion/chunker';
 import type { AccessLevel, Level, RagDocument } from './rag.types';
 
@@ -53,12 +53,9 @@ export interface DocumentFilter {
   offset: number;
 }
 
+/** An audit event into the shared outbox, with the caller's client (in its transaction when it has one). */
 export async function appendAudit(q: SqlQuery, e: AuditEventInput): Promise<void> {
-  await q.query(
-    `INSERT INTO outbox_events (service, tenant_id, event_type, event_data, user_id, correlation_id, description, idempotency_key)
-     VALUES ('rag', $1, $2, $3::jsonb, $4, $5, $6, $7)`,
-    [e.tenantId, e.eventType, json(e.eventData), e.userId, e.correlationId, e.description ?? null, e.idempotencyKey],
-  );
+  await sqlOutboxWriter(q, 'rag').append(e);
 }
 
 /** Planner statistics are refreshed after this many new chunks (PGlite has no autovacuum). */

@@ -101,27 +101,27 @@ export class WorkflowExecutor {
     await this.fireTimers();
     const room = this.deps.config.concurrency - this.active.size;
     if (room <= 0) return;
-    const ids = await this.deps.store.claimRunnable(this.owner, this.deps.config.leaseMs, room);
-    for (const id of ids) this.track(id, undefined);
+    const claims = await this.deps.store.claimRunnableAcrossTenants(this.owner, this.deps.config.leaseMs, room);
+    for (const { id, tenantId } of claims) this.track(id, tenantId, undefined);
   }
 
   /** Claims one execution now (after an approval) and drives it; false when another executor holds it. */
   async kick(id: string): Promise<boolean> {
     if (this.active.has(id)) return true;
-    const [claimed] = await this.deps.store.claimRunnable(this.owner, this.deps.config.leaseMs, 1, id);
+    const [claimed] = await this.deps.store.claimRunnableAcrossTenants(this.owner, this.deps.config.leaseMs, 1, id);
     if (!claimed) {
       // This executor's own poller may have claimed it a moment ago (its claim was in flight):
       // once that poll has handed out its claims, the drive is ours to wait on.
       await this.polling;
       return this.active.has(id);
     }
-    this.track(id, undefined);
+    this.track(id, claimed.tenantId, undefined);
     return true;
   }
 
   /** Drives an execution this executor already holds (just inserted with its lease: no steps or tasks yet), with the caller's token. */
-  driveOwned(id: string, token: string | undefined): Promise<void> {
-    return this.track(id, token, true);
+  driveOwned(id: string, tenantId: string, token: string | undefined): Promise<void> {
+    return this.track(id, tenantId, token, true);
   }
 
   /** Waits (at most `ms`) for this executor's drive of `id`, if any, to finish. */
@@ -133,25 +133,25 @@ export class WorkflowExecutor {
     clearTimeout(timeout);
   }
 
-  private track(id: string, token: string | undefined, fresh = false): Promise<void> {
+  private track(id: string, tenantId: string, token: string | undefined, fresh = false): Promise<void> {
     const existing = this.active.get(id);
     if (existing) return existing;
-    const drive = this.drive(id, token, fresh).finally(() => this.active.delete(id));
+    const drive = this.drive(id, tenantId, token, fresh).finally(() => this.active.delete(id));
     this.active.set(id, drive);
     return drive;
   }
 
-  private async drive(id: string, token: string | undefined, fresh: boolean): Promise<void> {
+  private async drive(id: string, tenantId: string, token: string | undefined, fresh: boolean): Promise<void> {
     const { store, config, logger } = this.deps;
     const heartbeat = setInterval(() => {
-      store.renewLease(id, this.owner, config.leaseMs).catch((err: unknown) => logger.warn({ err, workflow_id: id }, 'renewing a workflow lease failed'));
+      store.renewLease(tenantId, id, this.owner, config.leaseMs).catch((err: unknown) => logger.warn({ err, workflow_id: id }, 'renewing a workflow lease failed'));
     }, Math.max(50, Math.floor(config.leaseMs / 3)));
     try {
-      const execution = await store.executionById(store.sql, id);
+      const execution = await store.executionById(store.sql, tenantId, id);
       if (!execution) return;
       // A fresh execution has no step records or tasks yet: two reads saved per start.
-      const steps = fresh ? [] : await store.steps(store.sql, id);
-      const tasks = fresh ? [] : await store.tasksOf(store.sql, id);
+      const steps = fresh ? [] : await store.steps(store.sql, tenantId, id);
+      const tasks = fresh ? [] : await store.tasksOf(store.sql, tenantId, id);
       const run = new Run(this.deps, this.owner, execution, steps, tasks, token);
       await run.go();
     } catch (err) {
@@ -160,10 +160,7 @@ export class WorkflowExecutor {
         return;
       }
       logger.error({ err, workflow_id: id }, 'driving a workflow failed; it will be retried');
-      await store.sql.query(
-        `UPDATE workflow_executions SET lease_owner = NULL, lease_expires_at = NULL, next_run_at = now() + interval '5 seconds'
-         WHERE id = $1::uuid AND lease_owner = $2`, [id, this.owner],
-      ).catch(() => {});
+      await store.releaseLease(tenantId, id, this.owner, 5_000).catch(() => {});
     } finally {
       clearInterval(heartbeat);
     }
@@ -174,12 +171,12 @@ export class WorkflowExecutor {
     const { store, config } = this.deps;
     const fired: Transition[] = [];
     await store.transaction(async (q) => {
-      for (const timer of await store.takeDueTimers(q, 20)) {
+      for (const timer of await store.takeDueTimersAcrossTenants(q, 20)) {
         if (timer.kind !== 'approval_deadline' || !timer.task_id) continue;
-        const task = await store.escalateTask(q, timer.task_id, config.approvalDeadlineMs);
+        const task = await store.escalateTask(q, timer.tenant_id, timer.task_id, config.approvalDeadlineMs);
         if (!task) continue; // decided meanwhile
         await store.insertTimer(q, { id: randomUUID(), tenantId: task.tenantId, workflowId: task.workflowId, kind: 'approval_deadline', taskId: task.id, fireAt: task.deadlineAt });
-        fired.push(await store.transition(q, {
+        fired.push(await store.transition(q, task.tenantId, {
           workflowId: task.workflowId, owner: null, leaseMs: config.leaseMs, event: 'approval.escalated', step: task.step, taskId: task.id,
           detail: { escalation_level: task.escalationLevel, deadline_at: task.deadlineAt },
         }));
@@ -307,7 +304,7 @@ class Run {
     const items = this.queued;
     this.queued = [];
     if (items.length === 0) return [];
-    const written = await this.deps.store.transitionBatch(q, {
+    const written = await this.deps.store.transitionBatch(q, this.execution.tenantId, {
       workflowId: this.execution.id, owner: this.owner, leaseMs: this.deps.config.leaseMs, status: this.execution.status,
       items: items.map((i) => ({ event: i.t.event, step: i.t.step, detail: i.t.detail })),
     });
@@ -318,7 +315,7 @@ class Run {
       this.records.set(item.path, rec);
       records.push(rec);
     });
-    await this.deps.store.saveSteps(q, records, this.execution.tenantId);
+    await this.deps.store.saveSteps(q, this.execution.tenantId, records);
     return written;
   }
 
@@ -346,7 +343,7 @@ class Run {
         await store.insertTask(q, created);
         await store.insertTimer(q, { id: randomUUID(), tenantId: created.tenantId, workflowId: created.workflowId, kind: 'approval_deadline', taskId: created.id, fireAt: created.deadlineAt });
         const tr = await this.transition(q, { event: 'approval.requested', step: step.step, taskId: created.id, patch: { status: 'pending_approval' }, detail: { reviewer_role: created.reviewerRole } });
-        await store.saveStep(q, rec, this.execution.tenantId);
+        await store.saveStep(q, this.execution.tenantId, rec);
         return tr;
       });
       this.tasks.push(created);
@@ -463,12 +460,7 @@ class Run {
   /** Gives the lease up; with a retry pending, the execution is not claimed again before its timer. */
   private async release(): Promise<void> {
     if (this.queued.length > 0) await this.write(async () => undefined);
-    await this.deps.store.sql.query(
-      `UPDATE workflow_executions SET lease_owner = NULL, lease_expires_at = NULL,
-         next_run_at = CASE WHEN $3::float8 IS NULL THEN next_run_at ELSE now() + make_interval(secs => $3::float8 / 1000) END
-       WHERE id = $1::uuid AND lease_owner = $2`,
-      [this.execution.id, this.owner, this.retryAfterMs ?? null],
-    );
+    await this.deps.store.releaseLease(this.execution.tenantId, this.execution.id, this.owner, this.retryAfterMs ?? null);
   }
 
   private async complete(step: PackStep, path: string, output: unknown, detail: Record<string, unknown>): Promise<void> {
@@ -476,7 +468,7 @@ class Run {
     await this.write(async (q) => {
       const tr = await this.transition(q, { event: 'step.completed', step: step.step, detail });
       const rec = this.record(step, path, { status: 'completed', output: output ?? null, error: null, finishedAt: new Date().toISOString(), completedSeq: tr.version });
-      await store.saveStep(q, rec, this.execution.tenantId);
+      await store.saveStep(q, this.execution.tenantId, rec);
       return tr;
     });
   }
@@ -487,13 +479,13 @@ class Run {
     this.records.set(rec.path, rec);
     await this.write(async (q) => {
       const tr = await this.transition(q, t);
-      await store.saveStep(q, rec, this.execution.tenantId);
+      await store.saveStep(q, this.execution.tenantId, rec);
       return tr;
     });
   }
 
   private transition(q: SqlQuery, t: Omit<TransitionInput, 'workflowId' | 'owner' | 'leaseMs'>): Promise<Transition> {
-    return this.deps.store.transition(q, { ...t, workflowId: this.execution.id, owner: this.owner, leaseMs: this.deps.config.leaseMs });
+    return this.deps.store.transition(q, this.execution.tenantId, { ...t, workflowId: this.execution.id, owner: this.owner, leaseMs: this.deps.config.leaseMs });
   }
 
   /** The step's record with changes, kept in memory (saved by the caller). */

@@ -116,20 +116,20 @@ export class WorkflowService {
         pack: { ...pack, steps }, payload, metadata: input.metadata ?? {}, requestedBy, correlationId: caller.correlationId,
         leaseOwner: executor.owner, leaseMs: config.leaseMs,
       });
-      const t = await store.transition(q, { workflowId: id, owner: executor.owner, leaseMs: config.leaseMs, event: 'workflow.started', detail: { pack_id: packId, pack_source: source } });
+      const t = await store.transition(q, tenantId, { workflowId: id, owner: executor.owner, leaseMs: config.leaseMs, event: 'workflow.started', detail: { pack_id: packId, pack_source: source } });
       await store.appendAudit(q, workflowAudit({ id, tenantId, packId, packVersion, packSource: source, workflowType, requestedBy, correlationId: caller.correlationId }, approval ? 'pending_approval' : 'running', 0));
       return t;
     });
     this.deps.events.published(started);
     // The request waits (WORKFLOW_SYNC_WAIT_MS at most) while this process drives the saga to
     // its first resting point: done, failed, or waiting for a human or a retry timer.
-    const drive = executor.driveOwned(id, forwarding.token);
+    const drive = executor.driveOwned(id, tenantId, forwarding.token);
     await executor.settle(id, config.syncWaitMs);
     void drive;
     // The answer needs the execution, and its tasks only when one can be pending (reads saved per run).
     const execution = await store.execution(tenantId, id);
     if (!execution) throw new NotFoundError(`Workflow '${id}' not found`);
-    const view: ExecutionView = { execution, steps: [], tasks: execution.status === 'pending_approval' ? await store.tasksOf(store.sql, id) : [] };
+    const view: ExecutionView = { execution, steps: [], tasks: execution.status === 'pending_approval' ? await store.tasksOf(store.sql, tenantId, id) : [] };
     const task = view.tasks.find((t) => t.status === 'pending') ?? null;
     return {
       status: view.execution.status, workflowId: id, approvalTaskId: task?.id ?? null, requiresHumanApproval: view.execution.requiresApproval,
@@ -183,7 +183,7 @@ export class WorkflowService {
     const { store } = this.deps;
     const execution = UUID.test(workflowId) ? await store.execution(tenantId, workflowId) : undefined;
     if (!execution) throw new NotFoundError(`Workflow '${workflowId}' not found`);
-    return { execution, steps: await store.steps(store.sql, workflowId), tasks: await store.tasksOf(store.sql, workflowId) };
+    return { execution, steps: await store.steps(store.sql, tenantId, workflowId), tasks: await store.tasksOf(store.sql, tenantId, workflowId) };
   }
 
   async decide(caller: Caller, taskId: string, input: DecideInput): Promise<DecideResult> {
@@ -206,16 +206,17 @@ export class WorkflowService {
       }
       const history = [...found.history, { reviewer, decision, notes, at: new Date().toISOString() }];
       const status = decision === 'approve' ? 'approved' : decision === 'reject' ? 'rejected' : 'pending';
-      const decided = await store.decideTask(q, taskId, { status, reviewer, decision, notes, history });
+      const decided = await store.decideTask(q, tenantId, taskId, { status, reviewer, decision, notes, history });
+      if (!decided) throw new NotFoundError(`Approval task '${taskId}' not found`); // locked above: cannot happen
       const base = { workflowId: found.workflowId, owner: null, leaseMs: config.leaseMs, step: found.step, taskId };
       const ts: Transition[] = [];
       if (decision === 'defer') {
-        ts.push(await store.transition(q, { ...base, event: 'approval.decided', detail: { decision, reviewer } }));
+        ts.push(await store.transition(q, tenantId, { ...base, event: 'approval.decided', detail: { decision, reviewer } }));
         // Deferred: still pending, announced again to the inbox.
-        ts.push(await store.transition(q, { ...base, event: 'approval.requested', detail: { deferred: true, deferred_by: reviewer } }));
+        ts.push(await store.transition(q, tenantId, { ...base, event: 'approval.requested', detail: { deferred: true, deferred_by: reviewer } }));
       } else {
-        await store.deleteTaskTimers(q, taskId);
-        ts.push(await store.transition(q, { ...base, event: 'approval.decided', detail: { decision, reviewer }, patch: { status: 'running', runAfterMs: 0 } }));
+        await store.deleteTaskTimers(q, tenantId, taskId);
+        ts.push(await store.transition(q, tenantId, { ...base, event: 'approval.decided', detail: { decision, reviewer }, patch: { status: 'running', runAfterMs: 0 } }));
       }
       return { task: decided, transitions: ts };
     });

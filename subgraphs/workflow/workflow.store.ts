@@ -1,9 +1,11 @@
 // The only code that talks to the workflow tables (prisma/schema/workflow.prisma). Raw SQL: the
 // executor's claims use `FOR UPDATE SKIP LOCKED`, and every transition is fenced by the lease
-// (`lease_owner = $owner`), which Prisma's API cannot say. Reads take the tenant id. Methods that
+// (`lease_owner = $owner`), which Prisma's API cannot say. Every function reading tenant data takes
+// the tenant id, always as (q, tenantId, ...rest), and scopes its SQL by it; the few that sweep
+// every tenant's due work (the executor's claims and timers) say so in their names. Methods that
 // take `q` run on the caller's transaction.
 import type { SqlExecutor, SqlQuery } from '../../platform/db/sql';
-import type { AuditEventInput } from '../../platform/outbox/outbox.writer';
+import { sqlOutboxWriter, type AuditEventInput } from '../../platform/outbox/outbox.writer';
 import type {
   ApprovalTask, CompensationRecord, Execution, ExecutionStatus, StepRecord, TaskStatus, Transition, WorkflowType,
 } from './workflow.types';
@@ -132,9 +134,9 @@ export function createWorkflowStore(sql: SqlExecutor) {
      * Bumps the execution's version (fenced by the lease when `owner` is given, renewing it),
      * applies the patch and records the transition, in the caller's transaction.
      */
-    async transition(q: SqlQuery, t: TransitionInput): Promise<Transition> {
+    async transition(q: SqlQuery, tenantId: string, t: TransitionInput): Promise<Transition> {
       const p = t.patch ?? {};
-      const params: unknown[] = [t.workflowId];
+      const params: unknown[] = [tenantId, t.workflowId];
       const sets = ['version = version + 1', 'updated_at = now()'];
       const add = (v: unknown) => {
         params.push(v);
@@ -148,7 +150,7 @@ export function createWorkflowStore(sql: SqlExecutor) {
       if (p.completed) sets.push('completed_at = now()');
       if (p.release) sets.push('lease_owner = NULL', 'lease_expires_at = NULL');
       else if (t.owner !== null) sets.push(`lease_expires_at = now() + make_interval(secs => ${add(t.leaseMs)}::float8 / 1000)`);
-      let where = 'id = $1::uuid';
+      let where = 'tenant_id = $1 AND id = $2::uuid';
       if (t.owner !== null) where += ` AND lease_owner = ${add(t.owner)}`;
       const res = await q.query<{ version: number; tenant_id: string; status: string }>(
         `UPDATE workflow_executions SET ${sets.join(', ')} WHERE ${where} RETURNING version, tenant_id, status`, params,
@@ -168,12 +170,12 @@ export function createWorkflowStore(sql: SqlExecutor) {
      * steps): one version bump by n, fenced by the lease like `transition`, then one insert of
      * every row. Each row carries `status` as given (the execution's status is not changed here).
      */
-    async transitionBatch(q: SqlQuery, t: { workflowId: string; owner: string; leaseMs: number; status: string; items: { event: string; step?: string | null; detail?: Record<string, unknown> | null }[] }): Promise<Transition[]> {
+    async transitionBatch(q: SqlQuery, tenantId: string, t: { workflowId: string; owner: string; leaseMs: number; status: string; items: { event: string; step?: string | null; detail?: Record<string, unknown> | null }[] }): Promise<Transition[]> {
       if (t.items.length === 0) return [];
       const res = await q.query<{ version: number; tenant_id: string }>(
-        `UPDATE workflow_executions SET version = version + $3, updated_at = now(), lease_expires_at = now() + make_interval(secs => $4::float8 / 1000)
-         WHERE id = $1::uuid AND lease_owner = $2 RETURNING version, tenant_id`,
-        [t.workflowId, t.owner, t.items.length, t.leaseMs],
+        `UPDATE workflow_executions SET version = version + $4, updated_at = now(), lease_expires_at = now() + make_interval(secs => $5::float8 / 1000)
+         WHERE tenant_id = $1 AND id = $2::uuid AND lease_owner = $3 RETURNING version, tenant_id`,
+        [tenantId, t.workflowId, t.owner, t.items.length, t.leaseMs],
       );
       const row = res.rows[0];
       if (!row) throw new LeaseLostError(`lease on workflow ${t.workflowId} lost`);
@@ -190,9 +192,9 @@ export function createWorkflowStore(sql: SqlExecutor) {
     },
 
     /** Several step records in one statement (same upsert as `saveStep`). */
-    async saveSteps(q: SqlQuery, records: StepRecord[], tenantId: string): Promise<void> {
+    async saveSteps(q: SqlQuery, tenantId: string, records: StepRecord[]): Promise<void> {
       if (records.length === 0) return;
-      if (records.length === 1) return this.saveStep(q, records[0]!, tenantId);
+      if (records.length === 1) return this.saveStep(q, tenantId, records[0]!);
       const rows = records.map((s) => ({
         workflow_id: s.workflowId, path: s.path, step: s.step, type: s.type, action: s.action, compensation: s.compensation, idempotency_key: s.idempotencyKey,
         status: s.status, attempts: s.attempts, output: s.output === undefined ? null : s.output, error: s.error, started_at: s.startedAt, finished_at: s.finishedAt,
@@ -215,7 +217,7 @@ export function createWorkflowStore(sql: SqlExecutor) {
       );
     },
 
-    async saveStep(q: SqlQuery, s: StepRecord, tenantId: string): Promise<void> {
+    async saveStep(q: SqlQuery, tenantId: string, s: StepRecord): Promise<void> {
       await q.query(
         `INSERT INTO workflow_steps (workflow_id, path, tenant_id, step, type, action, compensation, idempotency_key, status, attempts, output, error,
            started_at, finished_at, completed_seq, compensation_status, compensation_attempts, compensation_error, compensated_at)
@@ -245,21 +247,22 @@ export function createWorkflowStore(sql: SqlExecutor) {
       return res.rows[0] ? task(res.rows[0]) : undefined;
     },
 
-    async decideTask(q: SqlQuery, id: string, d: { status: TaskStatus; reviewer: string; decision: string; notes: string | null; history: unknown }): Promise<ApprovalTask> {
+    /** Records a decision on the tenant's task; undefined when the tenant has no such task. */
+    async decideTask(q: SqlQuery, tenantId: string, id: string, d: { status: TaskStatus; reviewer: string; decision: string; notes: string | null; history: unknown }): Promise<ApprovalTask | undefined> {
       const res = await q.query(
-        `UPDATE workflow_approval_tasks SET status = $2::text, reviewer = $3, decision = $4, notes = $5, history = $6::jsonb,
-           decided_at = CASE WHEN $2::text = 'pending' THEN NULL ELSE now() END
-         WHERE id = $1::uuid RETURNING ${TASK_COLUMNS}`,
-        [id, d.status, d.reviewer, d.decision, d.notes, json(d.history)],
+        `UPDATE workflow_approval_tasks SET status = $3::text, reviewer = $4, decision = $5, notes = $6, history = $7::jsonb,
+           decided_at = CASE WHEN $3::text = 'pending' THEN NULL ELSE now() END
+         WHERE tenant_id = $1 AND id = $2::uuid RETURNING ${TASK_COLUMNS}`,
+        [tenantId, id, d.status, d.reviewer, d.decision, d.notes, json(d.history)],
       );
-      return task(res.rows[0]!);
+      return res.rows[0] ? task(res.rows[0]) : undefined;
     },
 
-    async escalateTask(q: SqlQuery, id: string, deadlineMs: number): Promise<ApprovalTask | undefined> {
+    async escalateTask(q: SqlQuery, tenantId: string, id: string, deadlineMs: number): Promise<ApprovalTask | undefined> {
       const res = await q.query(
-        `UPDATE workflow_approval_tasks SET escalation_level = escalation_level + 1, deadline_at = now() + make_interval(secs => $2::float8 / 1000)
-         WHERE id = $1::uuid AND status = 'pending' RETURNING ${TASK_COLUMNS}`,
-        [id, deadlineMs],
+        `UPDATE workflow_approval_tasks SET escalation_level = escalation_level + 1, deadline_at = now() + make_interval(secs => $3::float8 / 1000)
+         WHERE tenant_id = $1 AND id = $2::uuid AND status = 'pending' RETURNING ${TASK_COLUMNS}`,
+        [tenantId, id, deadlineMs],
       );
       return res.rows[0] ? task(res.rows[0]) : undefined;
     },
@@ -271,12 +274,15 @@ export function createWorkflowStore(sql: SqlExecutor) {
       );
     },
 
-    async deleteTaskTimers(q: SqlQuery, taskId: string): Promise<void> {
-      await q.query('DELETE FROM workflow_timers WHERE task_id = $1::uuid', [taskId]);
+    async deleteTaskTimers(q: SqlQuery, tenantId: string, taskId: string): Promise<void> {
+      await q.query('DELETE FROM workflow_timers WHERE tenant_id = $1 AND task_id = $2::uuid', [tenantId, taskId]);
     },
 
-    /** Due timers, taken (deleted) in the caller's transaction: a crash before commit leaves them due. */
-    async takeDueTimers(q: SqlQuery, limit: number): Promise<{ id: string; tenant_id: string; workflow_id: string; kind: string; task_id: string | null }[]> {
+    /**
+     * Due timers of every tenant (the executor's sweep), taken (deleted) in the caller's
+     * transaction: a crash before commit leaves them due. Each row names its tenant.
+     */
+    async takeDueTimersAcrossTenants(q: SqlQuery, limit: number): Promise<{ id: string; tenant_id: string; workflow_id: string; kind: string; task_id: string | null }[]> {
       const res = await q.query<{ id: string; tenant_id: string; workflow_id: string; kind: string; task_id: string | null }>(
         `DELETE FROM workflow_timers WHERE id IN (
            SELECT id FROM workflow_timers WHERE fire_at <= now() ORDER BY fire_at LIMIT $1 FOR UPDATE SKIP LOCKED)
@@ -287,34 +293,41 @@ export function createWorkflowStore(sql: SqlExecutor) {
     },
 
     /**
-     * Claims up to `limit` runnable executions for `owner`: running or compensating, due (retry
-     * timer passed), and unleased or with an expired lease. SKIP LOCKED lets several executors
-     * claim at once without waiting on, or taking, each other's rows.
+     * Claims up to `limit` runnable executions of any tenant for `owner`: running or compensating,
+     * due (retry timer passed), and unleased or with an expired lease. SKIP LOCKED lets several
+     * executors claim at once without waiting on, or taking, each other's rows. Each claim names
+     * its tenant, which the executor's reads then take.
      */
-    async claimRunnable(owner: string, leaseMs: number, limit: number, onlyId?: string): Promise<string[]> {
-      const res = await sql.query<{ id: string }>(
+    async claimRunnableAcrossTenants(owner: string, leaseMs: number, limit: number, onlyId?: string): Promise<{ id: string; tenantId: string }[]> {
+      const res = await sql.query<{ id: string; tenant_id: string }>(
         `UPDATE workflow_executions SET lease_owner = $1, lease_expires_at = now() + make_interval(secs => $2::float8 / 1000)
          WHERE id IN (
            SELECT id FROM workflow_executions
            WHERE status IN ('running', 'compensating') AND (next_run_at IS NULL OR next_run_at <= now())
              AND (lease_owner IS NULL OR lease_expires_at < now()) ${onlyId ? 'AND id = $4::uuid' : ''}
            ORDER BY next_run_at NULLS FIRST LIMIT $3 FOR UPDATE SKIP LOCKED)
-         RETURNING id::text`,
+         RETURNING id::text, tenant_id`,
         onlyId ? [owner, leaseMs, limit, onlyId] : [owner, leaseMs, limit],
       );
-      return res.rows.map((r) => r.id);
+      return res.rows.map((r) => ({ id: r.id, tenantId: r.tenant_id }));
     },
 
-    async renewLease(id: string, owner: string, leaseMs: number): Promise<boolean> {
+    async renewLease(tenantId: string, id: string, owner: string, leaseMs: number): Promise<boolean> {
       const res = await sql.query(
-        'UPDATE workflow_executions SET lease_expires_at = now() + make_interval(secs => $3::float8 / 1000) WHERE id = $1::uuid AND lease_owner = $2',
-        [id, owner, leaseMs],
+        'UPDATE workflow_executions SET lease_expires_at = now() + make_interval(secs => $4::float8 / 1000) WHERE tenant_id = $1 AND id = $2::uuid AND lease_owner = $3',
+        [tenantId, id, owner, leaseMs],
       );
       return res.rowCount > 0;
     },
 
-    async releaseLease(id: string, owner: string): Promise<void> {
-      await sql.query('UPDATE workflow_executions SET lease_owner = NULL, lease_expires_at = NULL WHERE id = $1::uuid AND lease_owner = $2', [id, owner]);
+    /** Gives the lease up; with `retryAfterMs`, the execution is not claimed again before that many ms. */
+    async releaseLease(tenantId: string, id: string, owner: string, retryAfterMs: number | null = null): Promise<void> {
+      await sql.query(
+        `UPDATE workflow_executions SET lease_owner = NULL, lease_expires_at = NULL,
+           next_run_at = CASE WHEN $4::float8 IS NULL THEN next_run_at ELSE now() + make_interval(secs => $4::float8 / 1000) END
+         WHERE tenant_id = $1 AND id = $2::uuid AND lease_owner = $3`,
+        [tenantId, id, owner, retryAfterMs],
+      );
     },
 
     /** Every lease (PGlite only: its lock file proves no other process holds any). */
@@ -323,8 +336,8 @@ export function createWorkflowStore(sql: SqlExecutor) {
       return res.rowCount;
     },
 
-    async executionById(q: SqlQuery, id: string): Promise<Execution | undefined> {
-      const res = await q.query(`SELECT ${EXECUTION_COLUMNS} FROM workflow_executions WHERE id = $1::uuid`, [id]);
+    async executionById(q: SqlQuery, tenantId: string, id: string): Promise<Execution | undefined> {
+      const res = await q.query(`SELECT ${EXECUTION_COLUMNS} FROM workflow_executions WHERE tenant_id = $1 AND id = $2::uuid`, [tenantId, id]);
       return res.rows[0] ? execution(res.rows[0]) : undefined;
     },
 
@@ -343,13 +356,17 @@ export function createWorkflowStore(sql: SqlExecutor) {
       return res.rows.map(execution);
     },
 
-    async steps(q: SqlQuery, workflowId: string): Promise<StepRecord[]> {
-      const res = await q.query(`SELECT ${STEP_COLUMNS} FROM workflow_steps WHERE workflow_id = $1::uuid ORDER BY started_at NULLS LAST, path`, [workflowId]);
+    async steps(q: SqlQuery, tenantId: string, workflowId: string): Promise<StepRecord[]> {
+      const res = await q.query(
+        `SELECT ${STEP_COLUMNS} FROM workflow_steps WHERE tenant_id = $1 AND workflow_id = $2::uuid ORDER BY started_at NULLS LAST, path`, [tenantId, workflowId],
+      );
       return res.rows.map(stepRecord);
     },
 
-    async tasksOf(q: SqlQuery, workflowId: string): Promise<ApprovalTask[]> {
-      const res = await q.query(`SELECT ${TASK_COLUMNS} FROM workflow_approval_tasks WHERE workflow_id = $1::uuid ORDER BY created_at, id`, [workflowId]);
+    async tasksOf(q: SqlQuery, tenantId: string, workflowId: string): Promise<ApprovalTask[]> {
+      const res = await q.query(
+        `SELECT ${TASK_COLUMNS} FROM workflow_approval_tasks WHERE tenant_id = $1 AND workflow_id = $2::uuid ORDER BY created_at, id`, [tenantId, workflowId],
+      );
       return res.rows.map(task);
     },
 
@@ -385,18 +402,18 @@ export function createWorkflowStore(sql: SqlExecutor) {
       return res.rows.map(transition);
     },
 
-    async headSeq(): Promise<number> {
+    /**
+     * The newest transition's seq over every tenant: only a starting cursor for a tenant's feed,
+     * which then reads with `eventsAfter(tenantId, ...)` (no other tenant's row is returned).
+     */
+    async headSeqAcrossTenants(): Promise<number> {
       const res = await sql.query<{ n: number | null }>('SELECT max(seq)::float8 AS n FROM workflow_transitions');
       return res.rows[0]?.n ?? 0;
     },
 
     /** An audit event into the shared outbox (outbox_events), in the caller's transaction. */
     async appendAudit(q: SqlQuery, e: AuditEventInput): Promise<void> {
-      await q.query(
-        `INSERT INTO outbox_events (service, tenant_id, event_type, event_data, user_id, correlation_id, description, idempotency_key)
-         VALUES ('workflow', $1, $2, $3::jsonb, $4, $5, $6, $7)`,
-        [e.tenantId, e.eventType, json(e.eventData), e.userId, e.correlationId, e.description ?? null, e.idempotencyKey],
-      );
+      await sqlOutboxWriter(q, 'workflow').append(e);
     },
   };
 }

@@ -65,7 +65,7 @@ export function serveWorkflowSubscriptions(options: WorkflowSubscriptionOptions)
       },
       subscribeApprovals: async (afterSeq) => {
         const tenantId = await service.subscriptionTenant(caller);
-        return pullOnNotify(bus, approvalFeed(store, tenantId), async () => afterSeq ?? (await store.headSeq()));
+        return pullOnNotify(bus, approvalFeed(store, tenantId), async () => afterSeq ?? (await store.headSeqAcrossTenants()));
       },
     }),
   });
