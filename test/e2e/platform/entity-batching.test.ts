@@ -71,7 +71,20 @@ beforeAll(async () => {
   const services = SERVICES.filter((s) => KEYS.some((k) => k.service === s.name) && !(s.name in KNOWN_EXCEPTIONS));
   harness = await startServices(services, { PASSWORD_SCRYPT_LOG_N: '10' }, { db });
   token = await new AccessTokens(TEST_JWT_SECRET, 3600).issue({ username: 'batch-admin', tenantId: 'default', roles: ['admin'], scopes: ['read', 'write', 'admin'] });
+  // The counter sees every statement of the process, background work included: the services'
+  // start-up passes (OCR's sweep, retrieval's maintenance) ran into the first measurement on
+  // PostgreSQL. Count only once the database has been quiet for a moment.
+  await settled();
 });
+
+/** Waits (at most ~15 s) until half a second passes with no statement. Not a timing assertion. */
+async function settled(): Promise<void> {
+  for (let i = 0; i < 30; i++) {
+    db.reset();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    if (db.statements() === 0) return;
+  }
+}
 
 afterAll(async () => {
   await harness?.close();
@@ -86,18 +99,24 @@ describe.each(KEYS.map((k) => [`${k.service} ${k.typename} @key(${k.fields.join(
   const skip = KNOWN_EXCEPTIONS[key.service];
   (skip ? it.skip : it)(skip ? `known exception: ${skip}` : `${REFERENCES} references cost at most ${MAX_STATEMENTS} statements`, async () => {
     const fields = key.fields.join(' ');
-    const body = JSON.stringify({
+    // Fresh references per call (new ids), so no cache between the two calls can hide a per-reference read.
+    const body = () => JSON.stringify({
       query: `query ($r: [_Any!]!) { _entities(representations: $r) { __typename ... on ${key.typename} { ${fields} } } }`,
       variables: { r: Array.from({ length: REFERENCES }, (_, i) => representation(key, i)) },
     });
-    db.reset();
-    const res = await fetch(`${harness.services[key.service]!.url}/graphql`, {
-      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'x-tenant-id': 'default' }, body,
-    });
-    const statements = db.statements();
-    const json = (await res.json()) as { data?: { _entities: unknown[] }; errors?: unknown[] };
-    expect(json.errors).toBeUndefined();
-    expect(json.data?._entities).toHaveLength(REFERENCES);
+    // The fewer of two calls: a periodic background pass may still land inside one of them,
+    // while a resolver that reads once per reference costs ~100 statements every time.
+    let statements = Infinity;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      db.reset();
+      const res = await fetch(`${harness.services[key.service]!.url}/graphql`, {
+        method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'x-tenant-id': 'default' }, body: body(),
+      });
+      statements = Math.min(statements, db.statements());
+      const json = (await res.json()) as { data?: { _entities: unknown[] }; errors?: unknown[] };
+      expect(json.errors).toBeUndefined();
+      expect(json.data?._entities).toHaveLength(REFERENCES);
+    }
     expect(statements).toBeLessThanOrEqual(MAX_STATEMENTS);
   });
 });
