@@ -51,7 +51,9 @@ export class Fakes {
         if (!fn) {
           fn = (...args: unknown[]) => {
             this.calls.push({ fake: name, method: prop, args });
-            const expected = (value as { [PINNED]?: unknown[] })[PINNED];
+            // Read again at the call: a test may swap a method between calls.
+            const current = target[prop] as ((...a: unknown[]) => unknown) & { [PINNED]?: unknown[] };
+            const expected = current[PINNED];
             if (expected) {
               try {
                 expect(args).toEqual(expected);
@@ -61,7 +63,7 @@ export class Fakes {
                 throw new Error(message);
               }
             }
-            return (value as (...a: unknown[]) => unknown).apply(target, args);
+            return current.apply(target, args);
           };
           wrapped.set(prop, fn);
         }

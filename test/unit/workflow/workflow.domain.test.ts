@@ -13,8 +13,8 @@ import type { WorkflowConfig } from '../../../subgraphs/workflow/workflow.config
 import { WorkflowEvents, COMPLIANCE_TOPIC, WORKFLOW_CHANGED_TOPIC } from '../../../subgraphs/workflow/workflow.events';
 import { WorkflowExecutor } from '../../../subgraphs/workflow/workflow.executor';
 import { WorkflowService } from '../../../subgraphs/workflow/workflow.service';
-import type { TransitionInput, WorkflowStore } from '../../../subgraphs/workflow/workflow.store';
-import type { ApprovalTask, Execution, PackStep, StepRecord, Transition } from '../../../subgraphs/workflow/workflow.types';
+import type { NewExecution, TransitionInput, WorkflowStore } from '../../../subgraphs/workflow/workflow.store';
+import type { ApprovalTask, Execution, PackStep, StepRecord, Transition, WorkflowPack } from '../../../subgraphs/workflow/workflow.types';
 import { Fakes, withArgs } from '../../support/recording-fake';
 
 const TENANT = 'tenant-a';
@@ -148,7 +148,7 @@ describe('WorkflowService.decide', () => {
   });
 
   it('looks the task up in the caller\'s tenant only: another tenant\'s task is a 404', async () => {
-    const { fakes, service } = build({ taskForUpdate: withArgs([TX, 'tenant-b', TASK], async () => null) });
+    const { fakes, service } = build({ taskForUpdate: withArgs([TX, 'tenant-b', TASK], async () => undefined) });
     const bob = { ...rita, username: 'bob', tenantId: 'tenant-b' };
     await expect(service.decide(callerOf(bob), TASK, { decision: 'approve', reviewer: 'bob' })).rejects.toBeInstanceOf(NotFoundError);
     fakes.verify();
@@ -164,13 +164,14 @@ describe('WorkflowService.decide', () => {
 
 describe('WorkflowService.execute', () => {
   it('runs the built-in pack behind an approval gate above the threshold, writing everything with the caller\'s tenant', async () => {
-    let inserted: { id: string; requiresApproval: boolean; pack: { steps: PackStep[] } } | undefined;
+    let inserted: NewExecution | undefined;
+    const stepsOf = (e: NewExecution) => (e.pack as WorkflowPack).steps;
     const { fakes, service, executor } = build({
-      insertExecution: withArgs([TX, expect.objectContaining({ tenantId: TENANT, leaseOwner: 'exec-1', packSource: 'builtin' })], async (_q: unknown, e: NonNullable<typeof inserted>) => {
+      insertExecution: withArgs([TX, expect.objectContaining({ tenantId: TENANT, leaseOwner: 'exec-1', packSource: 'builtin' })], async (_q: unknown, e: NewExecution) => {
         inserted = e;
       }),
       transition: withArgs([TX, TENANT, expect.objectContaining({ event: expect.any(String) })], async (_q: unknown, tenantId: string, t: TransitionInput) => transitionOf(tenantId, t)) as unknown as WorkflowStore['transition'],
-      execution: async (tenantId: string, id: string) => (tenantId === TENANT && id === inserted?.id ? { ...execution('pending_approval', inserted.pack.steps), id } : undefined),
+      execution: async (tenantId: string, id: string) => (tenantId === TENANT && id === inserted?.id ? { ...execution('pending_approval', stepsOf(inserted)), id } : undefined),
       tasksOf: async (_q: unknown, tenantId: string, id: string) => (tenantId === TENANT && id === inserted?.id ? [task('pending', { workflowId: id })] : []),
     });
     // The drive itself is the executor's business (its own cases below): here it is held still.
@@ -179,7 +180,7 @@ describe('WorkflowService.execute', () => {
     fakes.verify();
     expect(executor.driveOwned).toHaveBeenCalledWith(inserted!.id, TENANT, 'caller-token');
     expect(inserted!.requiresApproval).toBe(true);
-    expect(inserted!.pack.steps.map((s) => s.step)).toEqual(['human-approval', 'check-funds', 'execute-transaction', 'post-ledger-entry']);
+    expect(stepsOf(inserted!).map((s) => s.step)).toEqual(['human-approval', 'check-funds', 'execute-transaction', 'post-ledger-entry']);
     expect(result).toMatchObject({ status: 'pending_approval', approvalTaskId: TASK, requiresHumanApproval: true, packSource: 'builtin' });
     // No pack id: the built-in pack, and no registry call (packs.get is not given: a call would fail).
     expect(fakes.trail('packs')).toEqual([]);
