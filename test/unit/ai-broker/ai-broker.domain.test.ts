@@ -50,7 +50,7 @@ function build(ports: Ports = {}) {
     anthropic: off('anthropic'), local: off('local'), extractive: off('extractive'),
   };
   const health = new ModelHealth(adapters, { probeIntervalMs: 30_000, probeTimeoutMs: 1_000, maxBackoffMs: 60_000, allowedFails: 3, cooldownMs: 30_000, latencyWindow: 10 }, () => 1_000_000);
-  const tenants = ports.policy ? { [TENANT]: ports.policy } : {};
+  const tenants: Record<string, TenantPolicy> = ports.policy ? { [TENANT]: ports.policy } : {};
   const config: AiBrokerConfig = {
     requireAuth: true, redactionEnabled: true, redactionMode: 'mask', ragUrl: 'http://rag', schemaRegistryUrl: 'http://schemas', catalogue: { ...catalogue, tenants },
     routing: 'balanced', requestTimeoutMs: 5_000, health: { probeIntervalMs: 30_000, probeTimeoutMs: 1_000, maxBackoffMs: 60_000, allowedFails: 3, cooldownMs: 30_000, latencyWindow: 10 },

@@ -44,7 +44,7 @@ describe('RetrievalService: scope rules reach the store', () => {
     const filter: ScopeFilter = {
       tenantId: TENANT, levels: ['entity', 'module', 'platform'], scope: { moduleId: 'm1', entityId: 'e1' }, accessLevels: ['internal', 'external', 'public'],
     };
-    const { fakes, service } = build({ nearest: withArgs([filter, VECTOR, 10], async () => ({ hits: [hit('a', 0.9)], method: 'exact' })) });
+    const { fakes, service } = build({ nearest: withArgs([filter, VECTOR, 10], async () => ({ hits: [hit('a', 0.9)], method: 'exact' as const })) });
     const p = service.parse({ query: '  what is a lien? ', moduleId: 'm1', entityId: 'e1' }, { useHybrid: false });
     const r = await service.retrieve(member, TENANT, p);
     fakes.verify();
@@ -56,7 +56,7 @@ describe('RetrievalService: scope rules reach the store', () => {
   it('narrows an external caller to external and public documents', async () => {
     const { fakes, service } = build({
       nearest: withArgs([expect.objectContaining({ tenantId: TENANT, levels: ['platform'], accessLevels: ['external', 'public'] }), VECTOR, expect.any(Number)],
-        async () => ({ hits: [], method: 'exact' })),
+        async () => ({ hits: [], method: 'exact' as const })),
     });
     await service.retrieve(external, TENANT, service.parse({ query: 'q' }, { useHybrid: false }));
     fakes.verify();
@@ -70,7 +70,7 @@ describe('RetrievalService: scope rules reach the store', () => {
   });
 
   it('uses the embedding the caller brings: the embedder is not called', async () => {
-    const { fakes, service } = build({ nearest: withArgs([expect.anything(), [1, 0], expect.any(Number)], async () => ({ hits: [], method: 'exact' })) }, { embed: false });
+    const { fakes, service } = build({ nearest: withArgs([expect.anything(), [1, 0], expect.any(Number)], async () => ({ hits: [], method: 'exact' as const })) }, { embed: false });
     await service.retrieve(member, TENANT, service.parse({ query: 'q' }, { useHybrid: false }), [1, 0]);
     fakes.verify();
   });
@@ -79,7 +79,7 @@ describe('RetrievalService: scope rules reach the store', () => {
 describe('RetrievalService: ranking', () => {
   it('puts the more specific level first among chunks about as relevant as the best, but never a weak specific one', async () => {
     const { fakes, service } = build({
-      nearest: async () => ({ hits: [hit('platform', 0.9, 'platform'), hit('module', 0.87, 'module'), hit('weak-entity', 0.5, 'entity')], method: 'exact' }),
+      nearest: async () => ({ hits: [hit('platform', 0.9, 'platform'), hit('module', 0.87, 'module'), hit('weak-entity', 0.5, 'entity')], method: 'exact' as const }),
     });
     const r = await service.retrieve(member, TENANT, service.parse({ query: 'q', moduleId: 'm', entityId: 'e', topK: 3 }, { useHybrid: false }));
     fakes.verify();
@@ -89,7 +89,7 @@ describe('RetrievalService: ranking', () => {
 
   it('hybrid: merges the vector and full-text rankings, asks the cosine of text-only hits in the tenant, and fuses them', async () => {
     const { fakes, service } = build({
-      nearest: async () => ({ hits: [hit('a', 0.9), hit('b', 0.88)], method: 'exact' }),
+      nearest: async () => ({ hits: [hit('a', 0.9), hit('b', 0.88)], method: 'exact' as const }),
       fullText: withArgs([expect.objectContaining({ tenantId: TENANT }), 'q', 20, config.textCandidates, []], async () => [textHit('c', 1), textHit('b', 0.5)]),
       similarities: withArgs([TENANT, ['c'], VECTOR], async () => new Map([['c', 0.3]])),
     });
@@ -103,7 +103,7 @@ describe('RetrievalService: ranking', () => {
 
   it('hybrid with soft matching: the soft scores of the candidates reorder the top', async () => {
     const { fakes, service } = build({
-      nearest: async () => ({ hits: [hit('a', 0.9), hit('b', 0.88)], method: 'exact' }),
+      nearest: async () => ({ hits: [hit('a', 0.9), hit('b', 0.88)], method: 'exact' as const }),
       fullText: async () => [],
       similarities: withArgs([TENANT, [], VECTOR], async () => new Map()),
     }, {
