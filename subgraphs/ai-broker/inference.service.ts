@@ -177,8 +177,8 @@ export class InferenceService {
 
   /**
    * The provider's events as redacted text (stream-redactor.ts: a value can arrive split across
-   * pieces). Usage is recorded however the stream ends, hence `finally`: a failed stream has spent
-   * tokens too.
+   * pieces). Usage is recorded however the stream ends, hence `finally`: a stream that fails midway
+   * is in the ledger too, as failed.
    */
   private async *pieces(p: Prepared, events: AsyncIterable<StreamEvent>, settle: (text: string, usage: StreamUsage, status: 'ok' | 'failed') => Promise<void>): AsyncIterable<string> {
     const redactor = new StreamRedactor({ redact: (t) => p.output.text(t), preview: (t) => p.output.preview(t) });
