@@ -1,21 +1,34 @@
-// Per-request GraphQL context: the caller (built by the kernel), the service, and on graphql-ws
+// Per-request GraphQL context: the caller (built by the kernel), the service, the DataLoaders
+// that batch one request's entity references into one tenant-scoped read each, and on graphql-ws
 // connections the subscription feeds (workflow.subscriptions.ts).
+import DataLoader from 'dataloader';
 import type { Caller } from '../../platform/auth/caller';
 import { AuthenticationError } from '../../platform/errors/domain-errors';
-import type { WorkflowService } from './workflow.service';
-import type { Transition } from './workflow.types';
+import type { ExecutionView, WorkflowService } from './workflow.service';
+import type { ApprovalTask, Transition } from './workflow.types';
+
+export interface WorkflowLoaders {
+  /** Executions with their steps and tasks: three reads per batch (workflow.service statusByIds). */
+  executionById: DataLoader<string, ExecutionView | null>;
+  approvalTaskById: DataLoader<string, ApprovalTask | null>;
+}
 
 export interface WorkflowGraphQLContext {
   caller: Caller;
   requireAuth: boolean;
   service: WorkflowService;
   token?: string;
+  loaders: WorkflowLoaders;
   subscribeStatus?: (workflowId: string, afterVersion: number | undefined) => Promise<AsyncIterableIterator<Transition>>;
   subscribeApprovals?: (afterSeq: number | undefined) => Promise<AsyncIterableIterator<Transition>>;
 }
 
 export function workflowContext(caller: Caller, service: WorkflowService, requireAuth: boolean, token?: string): WorkflowGraphQLContext {
-  return { caller, service, requireAuth, token };
+  const loaders: WorkflowLoaders = {
+    executionById: new DataLoader((ids) => service.statusByIds(caller, ids)),
+    approvalTaskById: new DataLoader((ids) => service.approvalTasksByIds(caller, ids)),
+  };
+  return { caller, service, requireAuth, token, loaders };
 }
 
 /** The caller, refusing anonymous callers when auth is required. */

@@ -63,7 +63,13 @@ export const resolvers = {
     },
   },
   WorkflowExecution: {
-    __resolveReference: (ref: { id: string }, ctx: Ctx) => orNull(ctx.service.status(callerOf(ctx), ref.id).then((v) => ({ ...v.execution, steps: v.steps, tasks: v.tasks }))),
+    // Batched per request (graphql.context.ts): one read of executions, steps and tasks per batch;
+    // an unknown or another tenant's execution is null, any other error keeps its code.
+    __resolveReference: async (ref: { id: string }, ctx: Ctx) => {
+      callerOf(ctx);
+      const v = await ctx.loaders.executionById.load(ref.id);
+      return v && { ...v.execution, steps: v.steps, tasks: v.tasks };
+    },
     status: (e: ExecutionNode) => upper(e.status),
     packSource: (e: ExecutionNode) => upper(e.packSource),
     requiresHumanApproval: (e: ExecutionNode) => e.requiresApproval,
@@ -81,7 +87,11 @@ export const resolvers = {
     workflowStatus: (r: { workflowStatus: string }) => upper(r.workflowStatus),
   },
   ApprovalTask: {
-    __resolveReference: (ref: { id: string }, ctx: Ctx) => orNull(ctx.service.approvalTask(callerOf(ctx), ref.id)),
+    // Batched per request like executions: one read per batch, null when not the tenant's.
+    __resolveReference: (ref: { id: string }, ctx: Ctx) => {
+      callerOf(ctx);
+      return ctx.loaders.approvalTaskById.load(ref.id);
+    },
     workflow: (t: ApprovalTask, _: unknown, ctx: Ctx) => orNull(ctx.service.status(callerOf(ctx), t.workflowId).then((v) => ({ ...v.execution, steps: v.steps, tasks: v.tasks }))),
   },
   WorkflowStatusChange: {

@@ -1,7 +1,7 @@
 // The data later steps see: a copy of the request payload with each completed step's output
 // written at its `output_field` (dotted path), in completion order. Derived from the step
 // records, never kept beside them, so concurrent steps of a parallel group cannot overwrite each
-// other's outputs. And the idempotency key template.
+// other's outputs. And the idempotency key template, and the pack's steps by path.
 import type { PackStep, StepRecord } from './workflow.types';
 
 const UNSAFE = new Set(['__proto__', 'constructor', 'prototype']);
@@ -49,4 +49,17 @@ export function idempotencyKeyOf(step: PackStep, ids: { workflowId: string; tena
     }
     return whole;
   });
+}
+
+/** The pack's steps by path: `0`, `1`, nested `2.b0.1` (decision branch 0), `2.o.0` (otherwise), `3.p1` (parallel member). */
+export function stepsByPath(steps: PackStep[]): Map<string, PackStep> {
+  const into = new Map<string, PackStep>();
+  const add = (s: PackStep, path: string) => {
+    into.set(path, s);
+    s.branches?.forEach((b, k) => b.steps.forEach((c, j) => add(c, `${path}.b${k}.${j}`)));
+    s.otherwise?.forEach((c, j) => add(c, `${path}.o.${j}`));
+    if (s.type === 'parallel') s.steps?.forEach((m, i) => add(m, `${path}.p${i}`));
+  };
+  steps.forEach((s, j) => add(s, `${j}`));
+  return into;
 }

@@ -14,7 +14,7 @@ import type { Logger } from '../../platform/logging/logger';
 import { StepRunner } from './step.runner';
 import type { WorkflowConfig } from './workflow.config';
 import { WorkflowEvents } from './workflow.events';
-import { WorkflowExecutor } from './workflow.executor';
+import { WorkflowExecutor } from './execution.scheduler';
 import { WorkflowService } from './workflow.service';
 import { createWorkflowStore, type WorkflowStore } from './workflow.store';
 

@@ -2,7 +2,7 @@
 // (registry or built-in), read its status, decide its approval tasks, list executions and the
 // approvals inbox. Every method takes the Caller first and resolves the tenant through the
 // platform's one rule; another tenant's workflow or task is a 404. The executor
-// (workflow.executor.ts) does the running.
+// (execution.scheduler.ts, execution.run.ts) does the running.
 import { randomUUID } from 'node:crypto';
 import { assertScope, hasRole, isAdmin } from '../../platform/auth/auth-context';
 import type { Caller } from '../../platform/auth/caller';
@@ -17,7 +17,8 @@ import { builtinPack } from './builtin-packs';
 import { checkPayload, packProblems } from './pack.check';
 import type { WorkflowConfig } from './workflow.config';
 import type { WorkflowEvents } from './workflow.events';
-import { workflowAudit, type WorkflowExecutor } from './workflow.executor';
+import type { WorkflowExecutor } from './execution.scheduler';
+import { workflowAudit } from './workflow.audit';
 import type { ListFilter, TaskFilter, WorkflowStore } from './workflow.store';
 import {
   WORKFLOW_TYPES, type ApprovalTask, type Execution, type PackSource, type PackStep, type StepRecord, type Transition, type WorkflowPack, type WorkflowType,
@@ -186,6 +187,24 @@ export class WorkflowService {
     return { execution, steps: await store.steps(store.sql, tenantId, workflowId), tasks: await store.tasksOf(store.sql, tenantId, workflowId) };
   }
 
+  /**
+   * Several of the caller's tenant's executions with their steps and tasks (entity references,
+   * batched per request): one read each of executions, steps and tasks however many ids.
+   * Unknown or another tenant's ids are null.
+   */
+  async statusByIds(caller: Caller, ids: readonly string[]): Promise<(ExecutionView | null)[]> {
+    const tenantId = await this.tenant(caller, 'read a workflow', 'read');
+    const { store } = this.deps;
+    const executions = await store.executionsByIds(store.sql, tenantId, ids.filter((id) => UUID.test(id)));
+    const found = executions.map((e) => e.id);
+    const steps = found.length === 0 ? [] : await store.stepsOfExecutions(store.sql, tenantId, found);
+    const tasks = found.length === 0 ? [] : await store.tasksOfExecutions(store.sql, tenantId, found);
+    const views = new Map(executions.map((e) => [e.id, {
+      execution: e, steps: steps.filter((s) => s.workflowId === e.id), tasks: tasks.filter((t) => t.workflowId === e.id),
+    }]));
+    return ids.map((id) => views.get(id.toLowerCase()) ?? null);
+  }
+
   async decide(caller: Caller, taskId: string, input: DecideInput): Promise<DecideResult> {
     const reviewer = input.reviewer?.trim();
     if (!reviewer) throw InputError.of(['header', 'x-user-id'], 'Field required', 'missing');
@@ -254,6 +273,14 @@ export class WorkflowService {
     const task = UUID.test(id) ? await this.deps.store.task(tenantId, id) : undefined;
     if (!task) throw new NotFoundError(`Approval task '${id}' not found`);
     return task;
+  }
+
+  /** Several of the caller's tenant's approval tasks in one read (entity references); unknown or another tenant's ids are null. */
+  async approvalTasksByIds(caller: Caller, ids: readonly string[]): Promise<(ApprovalTask | null)[]> {
+    const tenantId = await this.tenant(caller, 'read an approval task', 'read');
+    const found = await this.deps.store.tasksByIds(this.deps.store.sql, tenantId, ids.filter((id) => UUID.test(id)));
+    const byId = new Map(found.map((t) => [t.id, t]));
+    return ids.map((id) => byId.get(id.toLowerCase()) ?? null);
   }
 
   /** GET /workflow-status: the service and the caller's tenant's executions by status. */

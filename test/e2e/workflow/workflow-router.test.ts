@@ -133,6 +133,30 @@ it('GraphQL input errors carry the field: a missing payload, an unknown decision
   expect(own.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
 });
 
+it('entity references batch per request: the caller\'s executions with their own steps and tasks, the caller\'s tasks; another tenant\'s and unknown ids null', async () => {
+  const start = async (token: string, workflowType: string) => (await gql(platform.gateway, EXECUTE, { token, variables: { input: { workflowType, payload: {} } } })).body.data.executeWorkflow;
+  const done = await start(alice, 'operational');
+  const waiting = await start(alice, 'legal');
+  const foreign = await start(eve, 'legal');
+  expect([done.status, waiting.status, foreign.status]).toEqual(['COMPLETED', 'PENDING_APPROVAL', 'PENDING_APPROVAL']);
+  const unknown = '00000000-0000-4000-8000-000000000000';
+  const executions = await gql(platform.urls.workflow!, `query ($r: [_Any!]!) { _entities(representations: $r) { ... on WorkflowExecution { id status steps { step status } approvalTasks { id status } } } }`, {
+    token: alice, variables: { r: [done.workflowId, foreign.workflowId, waiting.workflowId, unknown, 'not-a-uuid'].map((id) => ({ __typename: 'WorkflowExecution', id })) },
+  });
+  expect(executions.body.errors).toBeUndefined();
+  const [a, b, c, d, e] = executions.body.data._entities;
+  expect(a).toMatchObject({ id: done.workflowId, status: 'COMPLETED', approvalTasks: [] });
+  expect(a.steps.map((s: { status: string }) => s.status)).toEqual(['completed', 'completed', 'completed']);
+  expect([b, d, e]).toEqual([null, null, null]);
+  expect(c).toMatchObject({ id: waiting.workflowId, status: 'PENDING_APPROVAL', approvalTasks: [{ id: waiting.approvalTaskId, status: 'pending' }] });
+  expect(c.steps).toEqual([{ step: 'human-approval', status: 'waiting' }]);
+  const tasks = await gql(platform.urls.workflow!, `query ($r: [_Any!]!) { _entities(representations: $r) { ... on ApprovalTask { id workflowId status } } }`, {
+    token: alice, variables: { r: [foreign.approvalTaskId, waiting.approvalTaskId, unknown].map((id) => ({ __typename: 'ApprovalTask', id })) },
+  });
+  expect(tasks.body.errors).toBeUndefined();
+  expect(tasks.body.data._entities).toEqual([null, { id: waiting.approvalTaskId, workflowId: waiting.workflowId, status: 'pending' }, null]);
+});
+
 it('a registry pack with an ai step, submitted and certified through the gateway, runs against the real AI broker through the router', async () => {
   const reviewer = await new AccessTokens(TEST_JWT_SECRET, 3600).issue({ username: 'rita', tenantId: 'wf-a', roles: ['reviewer'], scopes: ['read', 'write'] });
   const artifact = {

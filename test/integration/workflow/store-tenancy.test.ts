@@ -53,6 +53,19 @@ it("finds nothing of tenant A's workflow with tenant B's id", async () => {
   expect((await store.tasksOf(q, 'tenant-a', workflowId)).map((t) => t.id)).toEqual([taskId]);
 });
 
+it("the batched reads (entity references) find none of tenant A's rows with tenant B's id", async () => {
+  const q = db.sql;
+  const other = randomUUID();
+  expect(await store.executionsByIds(q, 'tenant-b', [workflowId, other])).toEqual([]);
+  expect(await store.stepsOfExecutions(q, 'tenant-b', [workflowId])).toEqual([]);
+  expect(await store.tasksOfExecutions(q, 'tenant-b', [workflowId])).toEqual([]);
+  expect(await store.tasksByIds(q, 'tenant-b', [taskId])).toEqual([]);
+  expect((await store.executionsByIds(q, 'tenant-a', [workflowId, other])).map((e) => e.id)).toEqual([workflowId]);
+  expect((await store.stepsOfExecutions(q, 'tenant-a', [workflowId, other])).map((s) => s.step)).toEqual(['gate']);
+  expect((await store.tasksOfExecutions(q, 'tenant-a', [workflowId])).map((t) => t.id)).toEqual([taskId]);
+  expect((await store.tasksByIds(q, 'tenant-a', [taskId, other])).map((t) => t.id)).toEqual([taskId]);
+});
+
 it("changes nothing of tenant A's task with tenant B's id", async () => {
   await store.transaction(async (q) => {
     expect(await store.decideTask(q, 'tenant-b', taskId, { status: 'approved', reviewer: 'mallory', decision: 'approve', notes: null, history: [] })).toBeUndefined();

@@ -4,7 +4,7 @@
 import { parseDecision, requiresApproval } from '../../../subgraphs/workflow/approval.policy';
 import { builtinPack } from '../../../subgraphs/workflow/builtin-packs';
 import { conditionHolds } from '../../../subgraphs/workflow/decision.condition';
-import { stepsByPath } from '../../../subgraphs/workflow/workflow.executor';
+import { stepsByPath } from '../../../subgraphs/workflow/workflow.data';
 import { idempotencyKeyOf, stepData } from '../../../subgraphs/workflow/workflow.data';
 import { packProblems } from '../../../subgraphs/workflow/pack.check';
 import { InputError } from '../../../platform/errors/domain-errors';

@@ -1,0 +1,52 @@
+// Executors' leases on executions (docs/workflow.md, "Durable execution"): an executor drives an
+// execution only while `lease_owner` names it. Claims sweep every tenant's runnable work (named
+// `...AcrossTenants`) and hand back each claim's tenant, which every later call then takes.
+import type { SqlExecutor } from '../../platform/db/sql';
+
+export function executionLeaseStore(sql: SqlExecutor) {
+  return {
+    /**
+     * Claims up to `limit` runnable executions of any tenant for `owner`: running or compensating,
+     * due (retry timer passed), and unleased or with an expired lease. SKIP LOCKED lets several
+     * executors claim at once without waiting on, or taking, each other's rows. Each claim names
+     * its tenant, which the executor's reads then take.
+     */
+    async claimRunnableAcrossTenants(owner: string, leaseMs: number, limit: number, onlyId?: string): Promise<{ id: string; tenantId: string }[]> {
+      const res = await sql.query<{ id: string; tenant_id: string }>(
+        `UPDATE workflow_executions SET lease_owner = $1, lease_expires_at = now() + make_interval(secs => $2::float8 / 1000)
+         WHERE id IN (
+           SELECT id FROM workflow_executions
+           WHERE status IN ('running', 'compensating') AND (next_run_at IS NULL OR next_run_at <= now())
+             AND (lease_owner IS NULL OR lease_expires_at < now()) ${onlyId ? 'AND id = $4::uuid' : ''}
+           ORDER BY next_run_at NULLS FIRST LIMIT $3 FOR UPDATE SKIP LOCKED)
+         RETURNING id::text, tenant_id`,
+        onlyId ? [owner, leaseMs, limit, onlyId] : [owner, leaseMs, limit],
+      );
+      return res.rows.map((r) => ({ id: r.id, tenantId: r.tenant_id }));
+    },
+
+    async renewLease(tenantId: string, id: string, owner: string, leaseMs: number): Promise<boolean> {
+      const res = await sql.query(
+        'UPDATE workflow_executions SET lease_expires_at = now() + make_interval(secs => $4::float8 / 1000) WHERE tenant_id = $1 AND id = $2::uuid AND lease_owner = $3',
+        [tenantId, id, owner, leaseMs],
+      );
+      return res.rowCount > 0;
+    },
+
+    /** Gives the lease up; with `retryAfterMs`, the execution is not claimed again before that many ms. */
+    async releaseLease(tenantId: string, id: string, owner: string, retryAfterMs: number | null = null): Promise<void> {
+      await sql.query(
+        `UPDATE workflow_executions SET lease_owner = NULL, lease_expires_at = NULL,
+           next_run_at = CASE WHEN $4::float8 IS NULL THEN next_run_at ELSE now() + make_interval(secs => $4::float8 / 1000) END
+         WHERE tenant_id = $1 AND id = $2::uuid AND lease_owner = $3`,
+        [tenantId, id, owner, retryAfterMs],
+      );
+    },
+
+    /** Every lease (PGlite only: its lock file proves no other process holds any). */
+    async releaseAllLeases(): Promise<number> {
+      const res = await sql.query('UPDATE workflow_executions SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner IS NOT NULL');
+      return res.rowCount;
+    },
+  };
+}

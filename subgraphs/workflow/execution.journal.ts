@@ -1,0 +1,136 @@
+// One run's persisted state and how it is written (docs/workflow.md, "Durable execution"): the
+// execution and its step records as this run knows them, and every write, one transaction each,
+// fenced by the run's lease, with the transitions published only after the commit.
+//
+// Batching (docs/workflow.md, "Throughput"): an action with no effect outside the saga (`noop`,
+// `record`, `set`) runs without its own transactions. Its `step.started` and `step.completed`
+// transitions are queued here and written in the same transaction as the saga's next write, which
+// always comes before anything acts on them (the next outside call's `step.started`, an approval,
+// the end, the answer). A process killed before that write runs those steps again on resume:
+// harmless, as they touch nothing outside. A 3-step saga of such actions is two transactions.
+import type { SqlQuery } from '../../platform/db/sql';
+import type { ExecutorDeps } from './execution.deps';
+import { workflowAudit } from './workflow.audit';
+import { idempotencyKeyOf } from './workflow.data';
+import type { TransitionInput } from './workflow.store';
+import type { CompensationRecord, Execution, PackStep, StepRecord, Transition } from './workflow.types';
+
+/** A transition as a run states it: the execution, owner and lease are the run's. */
+export type RunTransition = Omit<TransitionInput, 'workflowId' | 'owner' | 'leaseMs'>;
+
+/** A queued (not yet written) step's completion sorts after every written one until its real version is known. */
+const QUEUED_SEQ_BASE = 1e12;
+
+export class RunJournal {
+  readonly records: Map<string, StepRecord>;
+  /** The shortest retry delay asked for in this run: the execution is not claimed again before it. */
+  retryAfterMs: number | undefined;
+  /** Transitions of in-process steps, written with the next transaction (see the file's head). */
+  private queued: { t: RunTransition; path?: string }[] = [];
+  private queuedSeq = QUEUED_SEQ_BASE;
+
+  constructor(
+    private readonly deps: ExecutorDeps,
+    readonly owner: string,
+    public execution: Execution,
+    records: StepRecord[],
+  ) {
+    this.records = new Map(records.map((r) => [r.path, r]));
+  }
+
+  /** The step's record with changes, kept in memory (saved by the caller). */
+  record(step: PackStep, path: string, changes: Partial<StepRecord>): StepRecord {
+    const e = this.execution;
+    const base: StepRecord = this.records.get(path) ?? {
+      workflowId: e.id, path, step: step.step, type: step.type, action: step.action ?? null, compensation: step.compensation ?? null,
+      idempotencyKey: idempotencyKeyOf(step, { workflowId: e.id, tenantId: e.tenantId }, e.payload),
+      status: 'running', attempts: 0, output: null, error: null, startedAt: null, finishedAt: null, completedSeq: null,
+      compensationStatus: null, compensationAttempts: 0, compensationError: null, compensatedAt: null,
+    };
+    const rec = { ...base, ...changes };
+    this.records.set(path, rec);
+    return rec;
+  }
+
+  /** An in-process step that completed: its record kept in memory, its two transitions queued for the next write. */
+  queueCompleted(step: PackStep, path: string, done: { attempt: number; startedAt: string; output: unknown }): void {
+    const { attempt, startedAt, output } = done;
+    this.record(step, path, {
+      status: 'completed', attempts: attempt, error: null, startedAt, output: output ?? null, finishedAt: new Date().toISOString(), completedSeq: this.queuedSeq++,
+    });
+    this.queued.push({ t: { event: 'step.started', step: step.step, detail: { attempt, executor: this.owner } } });
+    this.queued.push({ t: { event: 'step.completed', step: step.step, detail: { attempt } }, path });
+  }
+
+  /** Writes the queued transitions (and their steps' records) first in the caller's transaction: three statements however many. */
+  private async flush(q: SqlQuery): Promise<Transition[]> {
+    // Taken at once: a parallel group's members may write concurrently, and each item is written once.
+    const items = this.queued;
+    this.queued = [];
+    if (items.length === 0) return [];
+    const written = await this.deps.store.transitionBatch(q, this.execution.tenantId, {
+      workflowId: this.execution.id, owner: this.owner, leaseMs: this.deps.config.leaseMs, status: this.execution.status,
+      items: items.map((i) => ({ event: i.t.event, step: i.t.step, detail: i.t.detail })),
+    });
+    const records: StepRecord[] = [];
+    items.forEach((item, k) => {
+      if (!item.path) return;
+      const rec = { ...this.records.get(item.path)!, completedSeq: written[k]!.version };
+      this.records.set(item.path, rec);
+      records.push(rec);
+    });
+    await this.deps.store.saveSteps(q, this.execution.tenantId, records);
+    return written;
+  }
+
+  /** One transaction: the queued transitions, then `work`; the transitions published after the commit, in order. */
+  async write<T extends Transition | undefined>(work: (q: SqlQuery) => Promise<T>): Promise<T> {
+    const { store, events } = this.deps;
+    const { before, result } = await store.transaction(async (q) => ({ before: await this.flush(q), result: await work(q) }));
+    events.publishedAll(result ? [...before, result] : before);
+    return result;
+  }
+
+  transition(q: SqlQuery, t: RunTransition): Promise<Transition> {
+    return this.deps.store.transition(q, this.execution.tenantId, { ...t, workflowId: this.execution.id, owner: this.owner, leaseMs: this.deps.config.leaseMs });
+  }
+
+  /** Saves a step record and a transition together, then publishes the transition. */
+  async commit(rec: StepRecord, t: RunTransition): Promise<void> {
+    const { store } = this.deps;
+    this.records.set(rec.path, rec);
+    await this.write(async (q) => {
+      const tr = await this.transition(q, t);
+      await store.saveStep(q, this.execution.tenantId, rec);
+      return tr;
+    });
+  }
+
+  /** The step completed: its record takes the transition's version as its completion order. */
+  async complete(step: PackStep, path: string, output: unknown, detail: Record<string, unknown>): Promise<void> {
+    const { store } = this.deps;
+    await this.write(async (q) => {
+      const tr = await this.transition(q, { event: 'step.completed', step: step.step, detail });
+      const rec = this.record(step, path, { status: 'completed', output: output ?? null, error: null, finishedAt: new Date().toISOString(), completedSeq: tr.version });
+      await store.saveStep(q, this.execution.tenantId, rec);
+      return tr;
+    });
+  }
+
+  /** The final transition, the lease given up and the closing workflow_execution audit event, in one transaction. */
+  async end(status: 'completed' | 'failed' | 'rejected', event: string, patch: { compensation?: CompensationRecord }): Promise<void> {
+    const { store } = this.deps;
+    const executed = [...this.records.values()].filter((r) => r.status === 'completed' && r.type !== 'decision' && r.type !== 'parallel').length;
+    await this.write(async (q) => {
+      const tr = await this.transition(q, { event, detail: { steps_executed: executed }, patch: { ...patch, status, completed: true, release: true } });
+      await store.appendAudit(q, workflowAudit(this.execution, status, executed));
+      return tr;
+    });
+  }
+
+  /** Gives the lease up; with a retry pending, the execution is not claimed again before its timer. */
+  async release(): Promise<void> {
+    if (this.queued.length > 0) await this.write(async () => undefined);
+    await this.deps.store.releaseLease(this.execution.tenantId, this.execution.id, this.owner, this.retryAfterMs ?? null);
+  }
+}

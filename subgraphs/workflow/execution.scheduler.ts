@@ -1,0 +1,142 @@
+// The durable executor's scheduler (docs/workflow.md, "Durable execution"). Executions live in the
+// platform database; an executor drives one only while it holds its lease (`lease_owner`, renewed
+// by every transition and by a heartbeat here). It polls for runnable executions and due timers,
+// claims work with FOR UPDATE SKIP LOCKED (executors in several processes never drive one
+// execution at once), is woken at once by a start or an approval, and hands each claimed
+// execution to a Run (execution.run.ts). A process killed anywhere resumes on restart, or in
+// another process once the lease expires. Retry and escalation timers are rows (`next_run_at`,
+// `workflow_timers`), so they survive restarts too.
+import { randomUUID } from 'node:crypto';
+import type { ExecutorDeps } from './execution.deps';
+import { Run } from './execution.run';
+import type { WorkflowConfig } from './workflow.config';
+import { LeaseLostError } from './workflow.store';
+import type { Transition } from './workflow.types';
+
+export type { ExecutorDeps } from './execution.deps';
+
+export class WorkflowExecutor {
+  readonly owner: string;
+  private readonly active = new Map<string, Promise<void>>();
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private polling: Promise<void> | undefined;
+
+  constructor(private readonly deps: ExecutorDeps) {
+    this.owner = deps.owner ?? `wf-${process.pid}-${randomUUID().slice(0, 8)}`;
+  }
+
+  get config(): WorkflowConfig {
+    return this.deps.config;
+  }
+
+  /** Starts polling for runnable executions and due timers. */
+  start(): void {
+    this.stopped = false;
+    const tick = () => {
+      if (this.stopped) return;
+      this.polling = this.poll().catch((err: unknown) => this.deps.logger.warn({ err }, 'workflow executor poll failed')).finally(() => {
+        if (!this.stopped) this.timer = setTimeout(tick, this.deps.config.pollMs);
+      });
+    };
+    this.timer = setTimeout(tick, 0);
+  }
+
+  /** Stops polling and waits for the executions it drives to reach a persisted point. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.polling;
+    await Promise.allSettled([...this.active.values()]);
+  }
+
+  /** One round: fire due timers, claim what is runnable up to the concurrency limit. */
+  async poll(): Promise<void> {
+    await this.fireTimers();
+    const room = this.deps.config.concurrency - this.active.size;
+    if (room <= 0) return;
+    const claims = await this.deps.store.claimRunnableAcrossTenants(this.owner, this.deps.config.leaseMs, room);
+    for (const { id, tenantId } of claims) this.track(id, tenantId, undefined);
+  }
+
+  /** Claims one execution now (after an approval) and drives it; false when another executor holds it. */
+  async kick(id: string): Promise<boolean> {
+    if (this.active.has(id)) return true;
+    const [claimed] = await this.deps.store.claimRunnableAcrossTenants(this.owner, this.deps.config.leaseMs, 1, id);
+    if (!claimed) {
+      // This executor's own poller may have claimed it a moment ago (its claim was in flight):
+      // once that poll has handed out its claims, the drive is ours to wait on.
+      await this.polling;
+      return this.active.has(id);
+    }
+    this.track(id, claimed.tenantId, undefined);
+    return true;
+  }
+
+  /** Drives an execution this executor already holds (just inserted with its lease: no steps or tasks yet), with the caller's token. */
+  driveOwned(id: string, tenantId: string, token: string | undefined): Promise<void> {
+    return this.track(id, tenantId, token, true);
+  }
+
+  /** Waits (at most `ms`) for this executor's drive of `id`, if any, to finish. */
+  async settle(id: string, ms: number): Promise<void> {
+    const drive = this.active.get(id);
+    if (!drive || ms <= 0) return;
+    let timeout: NodeJS.Timeout | undefined;
+    await Promise.race([drive, new Promise<void>((r) => (timeout = setTimeout(r, ms)))]);
+    clearTimeout(timeout);
+  }
+
+  private track(id: string, tenantId: string, token: string | undefined, fresh = false): Promise<void> {
+    const existing = this.active.get(id);
+    if (existing) return existing;
+    const drive = this.drive(id, tenantId, token, fresh).finally(() => this.active.delete(id));
+    this.active.set(id, drive);
+    return drive;
+  }
+
+  /** One drive under a heartbeat that renews the lease; a lost lease stops it, any other error gives the lease up for a retry. */
+  private async drive(id: string, tenantId: string, token: string | undefined, fresh: boolean): Promise<void> {
+    const { store, config, logger } = this.deps;
+    const heartbeat = setInterval(() => {
+      store.renewLease(tenantId, id, this.owner, config.leaseMs).catch((err: unknown) => logger.warn({ err, workflow_id: id }, 'renewing a workflow lease failed'));
+    }, Math.max(50, Math.floor(config.leaseMs / 3)));
+    try {
+      const execution = await store.executionById(store.sql, tenantId, id);
+      if (!execution) return;
+      // A fresh execution has no step records or tasks yet: two reads saved per start.
+      const steps = fresh ? [] : await store.steps(store.sql, tenantId, id);
+      const tasks = fresh ? [] : await store.tasksOf(store.sql, tenantId, id);
+      const run = new Run(this.deps, this.owner, execution, steps, tasks, token);
+      await run.go();
+    } catch (err) {
+      if (err instanceof LeaseLostError) {
+        logger.warn({ workflow_id: id }, 'another executor took over this workflow (lease expired); stopped driving it');
+        return;
+      }
+      logger.error({ err, workflow_id: id }, 'driving a workflow failed; it will be retried');
+      await store.releaseLease(tenantId, id, this.owner, 5_000).catch(() => {});
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  /** Approval deadlines: each due timer escalates its task once (and sets the next deadline). */
+  private async fireTimers(): Promise<void> {
+    const { store, config } = this.deps;
+    const fired: Transition[] = [];
+    await store.transaction(async (q) => {
+      for (const timer of await store.takeDueTimersAcrossTenants(q, 20)) {
+        if (timer.kind !== 'approval_deadline' || !timer.task_id) continue;
+        const task = await store.escalateTask(q, timer.tenant_id, timer.task_id, config.approvalDeadlineMs);
+        if (!task) continue; // decided meanwhile
+        await store.insertTimer(q, { id: randomUUID(), tenantId: task.tenantId, workflowId: task.workflowId, kind: 'approval_deadline', taskId: task.id, fireAt: task.deadlineAt });
+        fired.push(await store.transition(q, task.tenantId, {
+          workflowId: task.workflowId, owner: null, leaseMs: config.leaseMs, event: 'approval.escalated', step: task.step, taskId: task.id,
+          detail: { escalation_level: task.escalationLevel, deadline_at: task.deadlineAt },
+        }));
+      }
+    });
+    for (const t of fired) this.deps.events.published(t);
+  }
+}
