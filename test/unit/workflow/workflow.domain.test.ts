@@ -11,7 +11,7 @@ import { ForbiddenError, NotFoundError } from '../../../platform/errors/domain-e
 import type { StepRunner } from '../../../subgraphs/workflow/step.runner';
 import type { WorkflowConfig } from '../../../subgraphs/workflow/workflow.config';
 import { WorkflowEvents, COMPLIANCE_TOPIC, WORKFLOW_CHANGED_TOPIC } from '../../../subgraphs/workflow/workflow.events';
-import { WorkflowExecutor } from '../../../subgraphs/workflow/workflow.executor';
+import { WorkflowExecutor } from '../../../subgraphs/workflow/execution.scheduler';
 import { WorkflowService } from '../../../subgraphs/workflow/workflow.service';
 import type { NewExecution, TransitionInput, WorkflowStore } from '../../../subgraphs/workflow/workflow.store';
 import type { ApprovalTask, Execution, PackStep, StepRecord, Transition, WorkflowPack } from '../../../subgraphs/workflow/workflow.types';
