@@ -2,18 +2,18 @@
 // sets) and the rag subgraph at /graphql (ingestion progress over graphql-ws) over one domain:
 // hierarchical documents, cascading vector and hybrid search on pgvector, answers through the AI
 // broker with a semantic cache, conversations, audit through the outbox. docs/rag.md.
-import { ServiceIdentity } from '../../platform/auth/service-identity';
-import { AccessTokens } from '../../platform/auth/jwt';
-import { serviceRequiresAuth } from '../../platform/config/platform.config';
-import { defineService, type ServiceDefinition } from '../../platform/service';
-import { buildServiceApp } from '../../platform/service-app';
-import { registerRagRoutes } from '../../rest-compat/rag';
-import { createEmbedder } from './embedding/embedder.factory';
-import { ragContext, serveRagSubscriptions } from './graphql.context';
-import { startRagMaintenance, type RagMaintenance } from './maintenance';
-import { loadRagConfig } from './rag.config';
-import { createRagModule } from './rag.module';
-import { resolvers } from './resolvers';
+import { ServiceIdentity } from '../platform/auth/service-identity';
+import { AccessTokens } from '../platform/auth/jwt';
+import { serviceRequiresAuth } from '../platform/config/platform.config';
+import { defineService, type ServiceDefinition } from '../platform/service';
+import { buildServiceApp } from '../platform/service-app';
+import { registerRagRoutes } from '../rest-compat/rag';
+import { createEmbedder } from '../subgraphs/rag/embedding/embedder.factory';
+import { ragContext, serveRagSubscriptions } from '../subgraphs/rag/graphql.context';
+import { startRagMaintenance, type RagMaintenance } from '../subgraphs/rag/maintenance';
+import { loadRagConfig } from '../subgraphs/rag/rag.config';
+import { createRagModule } from '../subgraphs/rag/rag.module';
+import { resolvers } from '../subgraphs/rag/resolvers';
 
 export const ragService: ServiceDefinition = defineService({
   name: 'rag',

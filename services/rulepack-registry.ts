@@ -1,19 +1,19 @@
 // The rule-pack registry (spec 01, port 8091): checks submitted rule packs against the rule-pack
 // schema and the engine, takes them through review to certification, signs certified packs with
 // Ed25519 and distributes them (REST for the validation service, the subgraph for clients).
-import { serviceRequiresAuth } from '../../platform/config/platform.config';
-import { AccessTokens } from '../../platform/auth/jwt';
-import { serviceBus } from '../../platform/events/service-bus';
-import type { EventBus } from '../../platform/events/event-bus';
-import { defineService, type ServiceDefinition } from '../../platform/service';
-import { buildServiceApp } from '../../platform/service-app';
-import { registerRulePackRoutes } from '../../rest-compat/rulepack-registry';
-import { rulePackContext } from './graphql.context';
-import { compileWithEngine } from './engine-compiler';
-import type { PackCompiler } from './pack-validation';
-import { loadRulePackRegistryConfig } from './rulepack-registry.config';
-import { createRulePackModule } from './rulepack.module';
-import { resolvers } from './resolvers';
+import { serviceRequiresAuth } from '../platform/config/platform.config';
+import { AccessTokens } from '../platform/auth/jwt';
+import { serviceBus } from '../platform/events/service-bus';
+import type { EventBus } from '../platform/events/event-bus';
+import { defineService, type ServiceDefinition } from '../platform/service';
+import { buildServiceApp } from '../platform/service-app';
+import { registerRulePackRoutes } from '../rest-compat/rulepack-registry';
+import { rulePackContext } from '../subgraphs/rulepack-registry/graphql.context';
+import { compileWithEngine } from '../subgraphs/rulepack-registry/engine-compiler';
+import type { PackCompiler } from '../subgraphs/rulepack-registry/pack-validation';
+import { loadRulePackRegistryConfig } from '../subgraphs/rulepack-registry/rulepack-registry.config';
+import { createRulePackModule } from '../subgraphs/rulepack-registry/rulepack.module';
+import { resolvers } from '../subgraphs/rulepack-registry/resolvers';
 
 export interface RulePackRegistryOptions {
   /** An event bus to use instead of the process's (tests); the caller then owns closing it. */

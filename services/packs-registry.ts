@@ -2,18 +2,18 @@
 // packs (pointers into the rule-pack registry, learned from its bus topics), with versions,
 // status, ownership, artifacts and dependency graphs. REST routes (rest-compat/packs-registry)
 // and the subgraph at /graphql over one domain service.
-import { ServiceIdentity } from '../../platform/auth/service-identity';
-import { serviceRequiresAuth } from '../../platform/config/platform.config';
-import { AccessTokens } from '../../platform/auth/jwt';
-import { serviceBus } from '../../platform/events/service-bus';
-import type { EventBus, Unsubscribe } from '../../platform/events/event-bus';
-import { defineService, type ServiceDefinition } from '../../platform/service';
-import { buildServiceApp } from '../../platform/service-app';
-import { registerPacksRegistryRoutes } from '../../rest-compat/packs-registry';
-import { packsContext, type PacksGraphQLContext } from './graphql.context';
-import { createPacksModule } from './packs-registry.module';
-import { resolvers } from './resolvers';
-import { RulePackCatalogConsumer } from './rulepack-catalog.consumer';
+import { ServiceIdentity } from '../platform/auth/service-identity';
+import { serviceRequiresAuth } from '../platform/config/platform.config';
+import { AccessTokens } from '../platform/auth/jwt';
+import { serviceBus } from '../platform/events/service-bus';
+import type { EventBus, Unsubscribe } from '../platform/events/event-bus';
+import { defineService, type ServiceDefinition } from '../platform/service';
+import { buildServiceApp } from '../platform/service-app';
+import { registerPacksRegistryRoutes } from '../rest-compat/packs-registry';
+import { packsContext, type PacksGraphQLContext } from '../subgraphs/packs-registry/graphql.context';
+import { createPacksModule } from '../subgraphs/packs-registry/packs-registry.module';
+import { resolvers } from '../subgraphs/packs-registry/resolvers';
+import { RulePackCatalogConsumer } from '../subgraphs/packs-registry/rulepack-catalog.consumer';
 
 export interface PacksRegistryOptions {
   /** An event bus to use instead of the process's (tests); the caller then owns closing it. */

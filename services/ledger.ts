@@ -1,19 +1,19 @@
 // The ledger service (spec 03, port 8136): REST routes (rest-compat/ledger), the ledger subgraph
 // at /graphql and its subscription over graphql-ws on the same path, over one domain service with
 // a group-committing appender.
-import { AccessTokens } from '../../platform/auth/jwt';
-import { readInt } from '../../platform/config/env';
-import { serviceRequiresAuth } from '../../platform/config/platform.config';
-import { serviceBus } from '../../platform/events/service-bus';
-import type { EventBus } from '../../platform/events/event-bus';
-import { defineService, type ServiceDefinition } from '../../platform/service';
-import { buildServiceApp } from '../../platform/service-app';
-import { registerLedgerRoutes } from '../../rest-compat/ledger';
-import { ledgerContext } from './graphql.context';
-import { createLedgerModule } from './ledger.module';
-import { startNoticeRelay, type NoticeRelay } from './ledger-notice.relay';
-import { serveLedgerSubscriptions } from './ledger.subscriptions';
-import { resolvers } from './resolvers';
+import { AccessTokens } from '../platform/auth/jwt';
+import { readInt } from '../platform/config/env';
+import { serviceRequiresAuth } from '../platform/config/platform.config';
+import { serviceBus } from '../platform/events/service-bus';
+import type { EventBus } from '../platform/events/event-bus';
+import { defineService, type ServiceDefinition } from '../platform/service';
+import { buildServiceApp } from '../platform/service-app';
+import { registerLedgerRoutes } from '../rest-compat/ledger';
+import { ledgerContext } from '../subgraphs/ledger/graphql.context';
+import { createLedgerModule } from '../subgraphs/ledger/ledger.module';
+import { startNoticeRelay, type NoticeRelay } from '../subgraphs/ledger/ledger-notice.relay';
+import { serveLedgerSubscriptions } from '../subgraphs/ledger/ledger.subscriptions';
+import { resolvers } from '../subgraphs/ledger/resolvers';
 
 export interface LedgerServiceOptions {
   /** An event bus to use instead of the process's (tests); the caller then owns closing it. */

@@ -2,15 +2,15 @@
 // workflow-pack or data with semantic versions and compatibility modes; REST routes
 // (rest-compat/schema-registry) and the subgraph at /graphql over one domain service. The
 // built-in schemas of platform/contracts are seeded at every start (idempotently).
-import { serviceRequiresAuth } from '../../platform/config/platform.config';
-import { AccessTokens } from '../../platform/auth/jwt';
-import { defineService, type ServiceDefinition } from '../../platform/service';
-import { buildServiceApp } from '../../platform/service-app';
-import { registerSchemaRegistryRoutes } from '../../rest-compat/schema-registry';
-import { CONTRACTS_DIR, seedPlatformSchemas } from './platform-schemas.seed';
-import { resolvers, type SchemaRegistryContext } from './resolvers';
-import { schemaRegistryContext } from './graphql.context';
-import { createSchemaRegistryService } from './schema-registry.module';
+import { serviceRequiresAuth } from '../platform/config/platform.config';
+import { AccessTokens } from '../platform/auth/jwt';
+import { defineService, type ServiceDefinition } from '../platform/service';
+import { buildServiceApp } from '../platform/service-app';
+import { registerSchemaRegistryRoutes } from '../rest-compat/schema-registry';
+import { CONTRACTS_DIR, seedPlatformSchemas } from '../subgraphs/schema-registry/platform-schemas.seed';
+import { resolvers, type SchemaRegistryContext } from '../subgraphs/schema-registry/resolvers';
+import { schemaRegistryContext } from '../subgraphs/schema-registry/graphql.context';
+import { createSchemaRegistryService } from '../subgraphs/schema-registry/schema-registry.module';
 
 export interface SchemaRegistryOptions {
   /** Where the built-in schemas are read from (tests); platform/contracts by default. */

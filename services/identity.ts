@@ -1,18 +1,18 @@
 // The identity service (spec 01, port 8082): REST routes (rest-compat/identity) and the identity
 // subgraph on one app, over Prisma stores, with built-in roles, tenant `default`, the platform
 // operator (when configured) and the development users seeded at build time.
-import { redisKeyPrefix } from '../../platform/config/platform.config';
-import { defineService } from '../../platform/service';
-import { buildServiceApp } from '../../platform/service-app';
-import { registerIdentityRoutes } from '../../rest-compat/identity';
-import { identityContext } from './graphql.context';
-import { loadIdentityConfig } from './identity.config';
-import { createIdentityServices } from './identity.module';
-import { redisThrottleStore } from './login-throttle.redis';
-import { memoryThrottleStore } from './login.throttle';
-import { prismaUnitOfWork } from './identity.stores';
-import { resolvers } from './resolvers';
-import { seedIdentity } from './seed.service';
+import { redisKeyPrefix } from '../platform/config/platform.config';
+import { defineService } from '../platform/service';
+import { buildServiceApp } from '../platform/service-app';
+import { registerIdentityRoutes } from '../rest-compat/identity';
+import { identityContext } from '../subgraphs/identity/graphql.context';
+import { loadIdentityConfig } from '../subgraphs/identity/identity.config';
+import { createIdentityServices } from '../subgraphs/identity/identity.module';
+import { redisThrottleStore } from '../subgraphs/identity/login-throttle.redis';
+import { memoryThrottleStore } from '../subgraphs/identity/login.throttle';
+import { prismaUnitOfWork } from '../subgraphs/identity/identity.stores';
+import { resolvers } from '../subgraphs/identity/resolvers';
+import { seedIdentity } from '../subgraphs/identity/seed.service';
 
 export const identityService = defineService({
   name: 'identity',

@@ -2,17 +2,17 @@
 // tesseract.js with preprocessing, tier 2 a vision model when configured, tier 3 human review;
 // PDFs by text layer or rendering; per-tenant cache by SHA-256; `ocr_extract` audited through
 // the outbox. docs/ocr.md.
-import { ServiceIdentity } from '../../platform/auth/service-identity';
-import { AccessTokens, bearerToken } from '../../platform/auth/jwt';
-import { serveSubscriptions } from '../../platform/graphql/subscription-server';
-import { serviceRequiresAuth } from '../../platform/config/platform.config';
-import { databaseIsReady } from '../../platform/db/database';
-import { defineService, type ServiceDefinition } from '../../platform/service';
-import { buildServiceApp } from '../../platform/service-app';
-import { registerOcrRoutes } from '../../rest-compat/ocr';
-import { createOcrModule, ocrLimits } from './ocr.module';
-import { ocrContext, type OcrContext } from './graphql.context';
-import { resolvers } from './resolvers';
+import { ServiceIdentity } from '../platform/auth/service-identity';
+import { AccessTokens, bearerToken } from '../platform/auth/jwt';
+import { serveSubscriptions } from '../platform/graphql/subscription-server';
+import { serviceRequiresAuth } from '../platform/config/platform.config';
+import { databaseIsReady } from '../platform/db/database';
+import { defineService, type ServiceDefinition } from '../platform/service';
+import { buildServiceApp } from '../platform/service-app';
+import { registerOcrRoutes } from '../rest-compat/ocr';
+import { createOcrModule, ocrLimits } from '../subgraphs/ocr/ocr.module';
+import { ocrContext, type OcrContext } from '../subgraphs/ocr/graphql.context';
+import { resolvers } from '../subgraphs/ocr/resolvers';
 
 export const ocrService: ServiceDefinition = defineService({
   name: 'ocr',
