@@ -12,7 +12,7 @@ import { rulePackContext } from '../subgraphs/rulepack-registry/graphql.context'
 import { compileWithEngine } from '../subgraphs/rulepack-registry/engine-compiler';
 import type { PackCompiler } from '../subgraphs/rulepack-registry/pack-validation';
 import { loadRulePackRegistryConfig } from '../subgraphs/rulepack-registry/rulepack-registry.config';
-import { createRulePackModule } from '../subgraphs/rulepack-registry/rulepack.module';
+import { createRulePackModule } from '../subgraphs/rulepack-registry/rulepack-registry.module';
 import { resolvers } from '../subgraphs/rulepack-registry/resolvers';
 
 export interface RulePackRegistryOptions {
@@ -48,7 +48,7 @@ export function defineRulePackRegistryService(options: RulePackRegistryOptions =
           + 'keys at /.well-known/rulepack-keys.json) and distributes them (spec 01). Errors use FastAPI shapes.',
         tokens,
         // Every route but the key set needs a token unless the port trusts the gateway: who submits
-        // and who certifies is the point, so those need one in either mode (rulepack.service.ts).
+        // and who certifies is the point, so those need one in either mode (rulepack-registry.service.ts).
         restAuth: requireAuth ? 'required' : 'optional',
         rest: (routes) => registerRulePackRoutes(routes, service),
         subgraph: { resolvers, context: (caller) => rulePackContext(caller, service) },

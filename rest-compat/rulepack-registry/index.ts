@@ -4,12 +4,12 @@
 // Authentication is the kernel's hook on the whole prefix; the key set is public.
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../../platform/http/caller';
-import type { RulePackService } from '../../subgraphs/rulepack-registry/rulepack.service';
-import type { DecisionRecord, RulePackVersionRecord } from '../../subgraphs/rulepack-registry/rulepack.types';
+import type { RulePackService } from '../../subgraphs/rulepack-registry/rulepack-registry.service';
+import type { DecisionRecord, RulePackVersionRecord } from '../../subgraphs/rulepack-registry/rulepack-registry.types';
 import {
   CertifyBody, DecisionsResponse, DeprecateBody, KeySet, ListQuery, ListResponse, PackParams, RejectBody, responses, SubmitBody,
   VersionParams, VersionsResponse, VersionView,
-} from './rulepack.schemas';
+} from './rulepack-registry.schemas';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

@@ -27,7 +27,7 @@ import type { Retrieval, RetrievalScope, RetrievalSource, RetrievedChunk } from 
 import { StreamRedactor } from './stream-redactor';
 import type { TenantLimits } from './tenant-limits';
 import { TOKEN_PATTERN, type TokenVaultStore } from './token-vault.store';
-import type { UsageAudit, UsageEvent } from './usage.audit';
+import type { UsageAudit, UsageEvent } from './ai-broker.audit';
 import type { UsageStore, UsageSummary } from './usage.store';
 
 /** The dedicated scope that may turn tokens back into values (never implied by `admin`). */

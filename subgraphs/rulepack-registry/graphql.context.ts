@@ -2,8 +2,8 @@
 // DataLoader that batches the RulePack references of one request into one scoped store read.
 import DataLoader from 'dataloader';
 import type { Caller } from '../../platform/auth/caller';
-import type { RulePackService } from './rulepack.service';
-import type { PackRef, RulePackVersionRecord } from './rulepack.types';
+import type { RulePackService } from './rulepack-registry.service';
+import type { PackRef, RulePackVersionRecord } from './rulepack-registry.types';
 
 export interface RulePackGraphQLContext {
   caller: Caller;

@@ -2,8 +2,8 @@
 // GraphQL names a pack `id`; the domain calls it `packId`.
 import { JSONScalar } from '../../platform/graphql/json-scalar';
 import type { RulePackGraphQLContext } from './graphql.context';
-import { packPosition, type RulePackPage } from './rulepack.service';
-import type { DecisionRecord, RulePackVersionRecord } from './rulepack.types';
+import { packPosition, type RulePackPage } from './rulepack-registry.service';
+import type { DecisionRecord, RulePackVersionRecord } from './rulepack-registry.types';
 import { opt, orNull } from '../../platform/graphql/resolver-args';
 
 type Ctx = RulePackGraphQLContext;

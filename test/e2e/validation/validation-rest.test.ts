@@ -6,7 +6,7 @@
 import { createMemoryEventBus } from '../../../platform/events/memory-event-bus';
 import type { EventBus } from '../../../platform/events/event-bus';
 import { defineValidationService } from '../../../services/validation';
-import { COMPLIANCE_TOPIC } from '../../../subgraphs/validation/run.audit';
+import { COMPLIANCE_TOPIC } from '../../../subgraphs/validation/validation.audit';
 import { startServices, type Harness } from '../../support/service-harness';
 import { until } from '../../support/waiting';
 import { tenantToken } from '../router/platform.support';
