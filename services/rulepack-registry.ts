@@ -7,8 +7,8 @@ import { serviceBus } from '../platform/events/service-bus';
 import type { EventBus } from '../platform/events/event-bus';
 import { defineService, type ServiceDefinition } from '../platform/service';
 import { buildServiceApp } from '../platform/service-app';
-import { registerRulePackRoutes } from '../rest-compat/rulepack-registry';
-import { rulePackContext } from '../subgraphs/rulepack-registry/graphql.context';
+import { registerRulePackRegistryRoutes } from '../rest-compat/rulepack-registry';
+import { rulePackRegistryContext } from '../subgraphs/rulepack-registry/graphql.context';
 import { compileWithEngine } from '../subgraphs/rulepack-registry/engine-compiler';
 import type { PackCompiler } from '../subgraphs/rulepack-registry/pack-validation';
 import { loadRulePackRegistryConfig } from '../subgraphs/rulepack-registry/rulepack-registry.config';
@@ -50,8 +50,8 @@ export function defineRulePackRegistryService(options: RulePackRegistryOptions =
         // Every route but the key set needs a token unless the port trusts the gateway: who submits
         // and who certifies is the point, so those need one in either mode (rulepack-registry.service.ts).
         restAuth: requireAuth ? 'required' : 'optional',
-        rest: (routes) => registerRulePackRoutes(routes, service),
-        subgraph: { resolvers, context: (caller) => rulePackContext(caller, service) },
+        rest: (routes) => registerRulePackRegistryRoutes(routes, service),
+        subgraph: { resolvers, context: (caller) => rulePackRegistryContext(caller, service) },
       });
       return {
         app,

@@ -45,7 +45,7 @@ const security = [{ bearerAuth: [] }];
 const tags = ['rulepacks'];
 const ref = (p: VersionParams) => ({ packId: p.id, version: p.version });
 
-export function registerRulePackRoutes(routes: FastifyInstance, service: RulePackService): void {
+export function registerRulePackRegistryRoutes(routes: FastifyInstance, service: RulePackService): void {
   routes.post<{ Body: SubmitBody }>('/rulepacks', {
     schema: {
       tags, security, summary: 'Submit a rule pack version (stored as a draft)',

@@ -12,7 +12,7 @@ import { ConflictError, ForbiddenError, InputError, NotFoundError } from '../../
 import { auditEvent } from '../../platform/outbox/outbox.writer';
 import { textCursor } from '../../platform/pagination/cursor';
 import { unstorableText } from '../../platform/text';
-import { RULEPACK_EVENTS } from './identity.audit';
+import { RULEPACK_EVENTS } from './rulepack-registry.audit';
 import { packSha256, signPack } from './pack-signature';
 import { checkSubmission, type PackCompiler, type SubmittedPack } from './pack-validation';
 import { mayDecide, mayRequestReview } from './rulepack-registry.policy';
