@@ -1,10 +1,13 @@
 // Every service has the shape docs/adding-a-service.md documents, with the same file names, so
 // a reader who knows one service knows where everything is in the next. The list of services is
 // the registry's: a new service is checked as soon as it is registered, and a subgraph folder
-// that is not registered fails here too.
+// that is not registered fails here too. The documentation's example (test/fixtures/notes, laid
+// out as the repository is) is held to the same shape.
 import fs from 'node:fs';
 import path from 'node:path';
 import { SERVICES } from '../../../launcher/registry';
+import type { ServiceManifest } from '../../../platform/service';
+import { notesService } from '../../fixtures/notes/services/notes';
 
 const root = path.resolve(__dirname, '../../..');
 const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
@@ -32,12 +35,16 @@ const SHAPE = [
   'register<X>Routes',
 ];
 
-/** Every registered service with a subgraph, and the PascalCase its define<X>Service export gives it. */
-const services = SERVICES.filter((s) => s.subgraph).map((s) => {
-  const assembly = read(`services/${s.name}.ts`);
+/** A service's files under `base` (the repository, or the example's folder), and the PascalCase its define<X>Service export gives it. */
+function shapeOf(s: ServiceManifest, base = '') {
+  const at = (file: string) => path.join(base, file);
+  const assembly = read(at(`services/${s.name}.ts`));
   const X = /export function define(\w+)Service\(/.exec(assembly)?.[1] ?? '';
-  return { name: s.name, subgraph: s.subgraph, X, x: X.charAt(0).toLowerCase() + X.slice(1), assembly };
-});
+  return { name: s.name, subgraph: s.subgraph, X, x: X.charAt(0).toLowerCase() + X.slice(1), assembly, at };
+}
+
+/** Every registered service with a subgraph. */
+const services = SERVICES.filter((s) => s.subgraph).map((s) => shapeOf(s));
 
 it('the documented shape is the one checked here', () => {
   const doc = read('docs/adding-a-service.md');
@@ -50,15 +57,15 @@ it('every subgraph folder belongs to a registered service, and every service wit
   expect(services.length).toBeGreaterThanOrEqual(10);
 });
 
-describe.each(services)('$name', ({ name, subgraph, X, x, assembly }) => {
-  const dir = `subgraphs/${name}`;
+describe.each([...services, shapeOf(notesService, 'test/fixtures/notes')])('$name', ({ name, subgraph, X, x, assembly, at }) => {
+  const dir = at(`subgraphs/${name}`);
   const files = fs.readdirSync(path.join(root, dir));
 
   it('is assembled in services/<svc>.ts by define<X>Service(options), exported with its definition', () => {
     // X spells the service's name: ai-broker -> AiBroker, rulepack-registry -> RulePackRegistry.
     expect(X.toLowerCase()).toBe(name.replace(/-/g, ''));
-    expectIn(`services/${name}.ts`, `export const ${x}Service: ServiceDefinition = define${X}Service\\(\\);`);
-    expectIn(`services/${name}.ts`, `name: '${name}'`);
+    expectIn(at(`services/${name}.ts`), `export const ${x}Service: ServiceDefinition = define${X}Service\\(\\);`);
+    expectIn(at(`services/${name}.ts`), `name: '${name}'`);
     expect(subgraph).toBe(`${dir}/schema.graphql`);
   });
 
@@ -93,9 +100,9 @@ describe.each(services)('$name', ({ name, subgraph, X, x, assembly }) => {
   });
 
   it('has a REST door rest-compat/<svc>/ with register<X>Routes and <svc>.schemas.ts', () => {
-    const door = `rest-compat/${name}`;
+    const door = at(`rest-compat/${name}`);
     expect(exists(`${door}/${name}.schemas.ts`)).toBe(true);
     expectIn(`${door}/index.ts`, `export (async )?function register${X}Routes\\(`);
-    expectIn(`services/${name}.ts`, `register${X}Routes\\(`);
+    expectIn(at(`services/${name}.ts`), `register${X}Routes\\(`);
   });
 });
