@@ -17,22 +17,12 @@ function expectIn(file: string, pattern: string): void {
   expect({ file, pattern, found: new RegExp(pattern).test(read(file)) }).toEqual({ file, pattern, found: true });
 }
 
-/** The shape, as docs/adding-a-service.md states it (<svc> is the service's name, <X> its PascalCase). */
+/** The names of the shape, as docs/adding-a-service.md states them (<svc> is the service's name, <X> its PascalCase). */
 const SHAPE = [
-  'services/<svc>.ts',
-  'subgraphs/<svc>/schema.graphql',
-  'subgraphs/<svc>/resolvers.ts',
-  'subgraphs/<svc>/graphql.context.ts',
-  'subgraphs/<svc>/<svc>.config.ts',
-  'subgraphs/<svc>/<svc>.module.ts',
-  'subgraphs/<svc>/<svc>.subscriptions.ts',
-  'subgraphs/<svc>/<svc>.audit.ts',
-  'rest-compat/<svc>/index.ts',
-  'rest-compat/<svc>/<svc>.schemas.ts',
-  'define<X>Service',
-  '<X>GraphQLContext',
-  'load<X>Config',
-  'register<X>Routes',
+  'services/<svc>.ts', 'define<X>Service',
+  'subgraphs/<svc>/', 'schema.graphql', 'resolvers.ts', 'graphql.context.ts', '<X>GraphQLContext', '<x>Context',
+  '<svc>.config.ts', 'load<X>Config', '<svc>.module.ts', '<svc>.subscriptions.ts', '<svc>.audit.ts',
+  'rest-compat/<svc>/', 'index.ts', 'register<X>Routes', '<svc>.schemas.ts',
 ];
 
 /** A service's files under `base` (the repository, or the example's folder), and the PascalCase its define<X>Service export gives it. */
