@@ -17,7 +17,7 @@ import { openDatabase } from '../platform/db/database';
 import { createMemoryEventBus } from '../platform/events/memory-event-bus';
 import { createLogger } from '../platform/logging/logger';
 import { createRedactor, EXTENDED_DETECTORS, mask, redactText } from '../platform/redaction';
-import { defineAiBrokerService } from '../subgraphs/ai-broker';
+import { defineAiBrokerService } from '../services/ai-broker';
 import { evaluate, loadLabelledSet } from '../test/fixtures/pii/pii-evaluation';
 import { startVendor } from '../test/support/vendors/vendor-stand-in';
 

@@ -10,7 +10,7 @@ import os from 'node:os';
 import { loadPlatformConfig } from '../platform/config/platform.config';
 import { openDatabase } from '../platform/db/database';
 import { createLogger } from '../platform/logging/logger';
-import { identityService } from '../subgraphs/identity';
+import { identityService } from '../services/identity';
 import { loadIdentityConfig } from '../subgraphs/identity/identity.config';
 import { prismaUnitOfWork } from '../subgraphs/identity/identity.stores';
 import { ScryptPasswordHasher } from '../subgraphs/identity/password.hasher';

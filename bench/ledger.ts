@@ -13,7 +13,7 @@ import { loadPlatformConfig } from '../platform/config/platform.config';
 import { openDatabase, type Database } from '../platform/db/database';
 import { createMemoryEventBus } from '../platform/events/memory-event-bus';
 import { createLogger } from '../platform/logging/logger';
-import { defineLedgerService } from '../subgraphs/ledger';
+import { defineLedgerService } from '../services/ledger';
 import { GroupCommitter } from '../subgraphs/ledger/ledger-append.service';
 import { createLedgerStore } from '../subgraphs/ledger/ledger.store';
 import { verifyTenantChain } from '../subgraphs/ledger/ledger-verify.service';

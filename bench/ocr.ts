@@ -22,7 +22,7 @@ import { loadPlatformConfig } from '../platform/config/platform.config';
 import { openDatabase } from '../platform/db/database';
 import { createMemoryEventBus } from '../platform/events/memory-event-bus';
 import { createLogger } from '../platform/logging/logger';
-import { ocrService } from '../subgraphs/ocr';
+import { ocrService } from '../services/ocr';
 import { extractFields } from '../subgraphs/ocr/field-extractor';
 import { createOcrModule } from '../subgraphs/ocr/ocr.module';
 import { prismaOcrStore } from '../subgraphs/ocr/ocr.store';

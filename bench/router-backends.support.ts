@@ -17,8 +17,8 @@ import { loadPlatformConfig } from '../platform/config/platform.config';
 import { openDatabase } from '../platform/db/database';
 import { createLogger } from '../platform/logging/logger';
 import type { BuiltService } from '../platform/service';
-import { identityService } from '../subgraphs/identity';
-import { ledgerService } from '../subgraphs/ledger';
+import { identityService } from '../services/identity';
+import { ledgerService } from '../services/ledger';
 import { registryOf } from '../launcher/registry';
 
 async function main(): Promise<void> {

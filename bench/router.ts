@@ -33,7 +33,7 @@ import { AccessTokens } from '../platform/auth/jwt';
 import { loadPlatformConfig } from '../platform/config/platform.config';
 import { createLogger } from '../platform/logging/logger';
 import type { BuiltService, Env, ServiceDefinition } from '../platform/service';
-import { gatewayService } from '../router';
+import { gatewayService } from '../services/gateway';
 import { forGateway } from '../router/supergraph/supergraph.model';
 import { registryOf } from '../launcher/registry';
 import type { HonestSeed } from './router-backends.support';

@@ -11,8 +11,8 @@ import { openDatabase } from '../platform/db/database';
 import { processBus } from '../platform/events/service-bus';
 import { createLogger } from '../platform/logging/logger';
 import { registryOf } from '../launcher/registry';
-import { rulePackRegistryService } from '../subgraphs/rulepack-registry';
-import { validationService } from '../subgraphs/validation';
+import { rulePackRegistryService } from '../services/rulepack-registry';
+import { validationService } from '../services/validation';
 
 interface Histogram { average: number; p50: number; p99: number }
 interface AutocannonResult { requests: Histogram & { total: number }; latency: Histogram; non2xx: number; errors: number }

@@ -4,17 +4,17 @@
 // test suites' service lists all derive from it. Order matters for the all-in-one start: the
 // gateway comes last, once the services behind it listen.
 import type { ServiceDefinition, ServiceManifest } from '../platform/service';
-import { gatewayService } from '../router';
-import { aiBrokerService } from '../subgraphs/ai-broker';
-import { identityService } from '../subgraphs/identity';
-import { ledgerService } from '../subgraphs/ledger';
-import { ocrService } from '../subgraphs/ocr';
-import { packsRegistryService } from '../subgraphs/packs-registry';
-import { ragService } from '../subgraphs/rag';
-import { rulePackRegistryService } from '../subgraphs/rulepack-registry';
-import { schemaRegistryService } from '../subgraphs/schema-registry';
-import { validationService } from '../subgraphs/validation';
-import { workflowService } from '../subgraphs/workflow';
+import { gatewayService } from '../services/gateway';
+import { aiBrokerService } from '../services/ai-broker';
+import { identityService } from '../services/identity';
+import { ledgerService } from '../services/ledger';
+import { ocrService } from '../services/ocr';
+import { packsRegistryService } from '../services/packs-registry';
+import { ragService } from '../services/rag';
+import { rulePackRegistryService } from '../services/rulepack-registry';
+import { schemaRegistryService } from '../services/schema-registry';
+import { validationService } from '../services/validation';
+import { workflowService } from '../services/workflow';
 
 export const SERVICES: readonly ServiceDefinition[] = [
   identityService, ledgerService, schemaRegistryService, rulePackRegistryService, packsRegistryService, validationService, aiBrokerService,

@@ -8,7 +8,7 @@ const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
 /** The folders tsconfig.build.json compiles. */
-const SOURCE_DIRS = ['platform', 'subgraphs', 'router', 'rest-compat', 'launcher', 'generated', 'bench'];
+const SOURCE_DIRS = ['platform', 'subgraphs', 'router', 'rest-compat', 'services', 'launcher', 'generated', 'bench'];
 /** Written last by the build: its age is the build's. */
 const BUILD_MARK = path.join('dist', 'launcher', 'start-one.js');
 

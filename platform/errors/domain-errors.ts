@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'CONFLICT'
   | 'BAD_USER_INPUT'
   | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
   | 'RATE_LIMITED'
   | 'SERVICE_UNAVAILABLE'
   | 'BAD_GATEWAY'
@@ -65,6 +66,11 @@ export class PayloadTooLargeError extends DomainError {
   constructor(message = 'Request body too large') {
     super(message);
   }
+}
+
+/** The input is of a kind the service does not read (an upload that is neither an image nor a PDF). */
+export class UnsupportedMediaTypeError extends DomainError {
+  readonly code = 'UNSUPPORTED_MEDIA_TYPE';
 }
 
 /** Too many attempts: try again after `retryAfterSeconds`. */

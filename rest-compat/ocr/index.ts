@@ -9,8 +9,8 @@ import { bearerToken } from '../../platform/auth/jwt';
 import { InputError } from '../../platform/errors/domain-errors';
 import { callerOf } from '../../platform/http/caller';
 import type { OcrService } from '../../subgraphs/ocr/ocr.service';
-import { UnsupportedDocumentError } from '../../subgraphs/ocr/ocr.service';
 import type { CacheEntry, ExtractedFields, OcrJob, OcrStats } from '../../subgraphs/ocr/ocr.types';
+import { CacheParams, JobParams, ReviewBody, TenantQuery } from './ocr.schemas';
 
 export function jobJson(j: OcrJob) {
   return {
@@ -80,19 +80,6 @@ async function readUpload(request: FastifyRequest): Promise<Upload> {
   return upload;
 }
 
-const JobParams = { type: 'object', properties: { job_id: { type: 'string' } }, required: ['job_id'] } as const;
-const TenantQuery = { type: 'object', properties: { tenant_id: { type: 'string', minLength: 1 } } } as const;
-const ReviewBody = {
-  type: 'object',
-  properties: {
-    corrected_text: { type: 'string' },
-    corrected_fields: { type: 'object', additionalProperties: true, nullable: true },
-    confidence_after_review: { type: 'number', minimum: 0, maximum: 1 },
-    tenant_id: { type: 'string', minLength: 1 },
-  },
-  required: ['corrected_text'],
-} as const;
-
 export function registerOcrRoutes(routes: FastifyInstance, ocr: OcrService, options: { version: string; maxBytes: number }): void {
   void routes.register(multipart, { limits: { fileSize: options.maxBytes, files: 2, fields: 10, fieldSize: 1024 } });
 
@@ -108,16 +95,13 @@ export function registerOcrRoutes(routes: FastifyInstance, ocr: OcrService, opti
   }, async (request, reply) => {
     const upload = await readUpload(request);
     if (!upload.bytes) throw InputError.of(['file'], 'Field required', 'missing');
-    try {
-      const job = await ocr.extract(callerOf(request), {
-        bytes: upload.bytes, filename: upload.filename, tenantId: upload.fields.tenant_id, indexInRag: truthy(upload.fields.index_in_rag),
-        token: bearerToken(request.headers.authorization) ?? undefined,
-      });
-      return reply.code(job.status === 'completed' ? 200 : 202).send(jobJson(job));
-    } catch (err) {
-      if (err instanceof UnsupportedDocumentError) return reply.code(415).send({ detail: err.message });
-      throw err;
-    }
+    // A file that is neither an image nor a PDF throws UnsupportedDocumentError, an
+    // UnsupportedMediaTypeError the platform's error handler answers with 415.
+    const job = await ocr.extract(callerOf(request), {
+      bytes: upload.bytes, filename: upload.filename, tenantId: upload.fields.tenant_id, indexInRag: truthy(upload.fields.index_in_rag),
+      token: bearerToken(request.headers.authorization) ?? undefined,
+    });
+    return reply.code(job.status === 'completed' ? 200 : 202).send(jobJson(job));
   });
 
   routes.get<{ Params: { job_id: string }; Querystring: { tenant_id?: string } }>('/jobs/:job_id', {
@@ -134,7 +118,7 @@ export function registerOcrRoutes(routes: FastifyInstance, ocr: OcrService, opti
 
   routes.get<{ Params: { document_hash: string }; Querystring: { tenant_id?: string } }>('/cache/:document_hash', {
     config: { inputLocation: 'query' },
-    schema: { tags: ['ocr'], summary: "Cached result of a document (by SHA-256) in the caller's tenant: cache_hit true with the result, or cache_hit false with the result fields null", params: { type: 'object', properties: { document_hash: { type: 'string' } }, required: ['document_hash'] }, querystring: TenantQuery },
+    schema: { tags: ['ocr'], summary: "Cached result of a document (by SHA-256) in the caller's tenant: cache_hit true with the result, or cache_hit false with the result fields null", params: CacheParams, querystring: TenantQuery },
   }, async (request) => {
     const entry = await ocr.lookupCache(callerOf(request), request.params.document_hash, request.query.tenant_id);
     return entry ? cacheJson(entry) : cacheMissJson(request.params.document_hash);

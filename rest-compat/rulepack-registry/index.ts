@@ -4,12 +4,12 @@
 // Authentication is the kernel's hook on the whole prefix; the key set is public.
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../../platform/http/caller';
-import type { RulePackService } from '../../subgraphs/rulepack-registry/rulepack.service';
-import type { DecisionRecord, RulePackVersionRecord } from '../../subgraphs/rulepack-registry/rulepack.types';
+import type { RulePackService } from '../../subgraphs/rulepack-registry/rulepack-registry.service';
+import type { DecisionRecord, RulePackVersionRecord } from '../../subgraphs/rulepack-registry/rulepack-registry.types';
 import {
   CertifyBody, DecisionsResponse, DeprecateBody, KeySet, ListQuery, ListResponse, PackParams, RejectBody, responses, SubmitBody,
   VersionParams, VersionsResponse, VersionView,
-} from './rulepack.schemas';
+} from './rulepack-registry.schemas';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -45,7 +45,7 @@ const security = [{ bearerAuth: [] }];
 const tags = ['rulepacks'];
 const ref = (p: VersionParams) => ({ packId: p.id, version: p.version });
 
-export function registerRulePackRoutes(routes: FastifyInstance, service: RulePackService): void {
+export function registerRulePackRegistryRoutes(routes: FastifyInstance, service: RulePackService): void {
   routes.post<{ Body: SubmitBody }>('/rulepacks', {
     schema: {
       tags, security, summary: 'Submit a rule pack version (stored as a draft)',

@@ -12,7 +12,7 @@ import type { ProviderAdapter, ProviderName } from './providers/provider';
 import type { RetrievalSource } from './retrieval.source';
 import type { TenantLimits } from './tenant-limits';
 import type { TokenVaultStore } from './token-vault.store';
-import type { UsageAudit } from './usage.audit';
+import type { UsageAudit } from './ai-broker.audit';
 import type { UsageStore } from './usage.store';
 
 export interface AiBrokerDeps {

@@ -22,7 +22,7 @@ import { CredentialSource } from './providers/provider-credentials';
 import { RetrievalSource } from './retrieval.source';
 import { TenantLimits } from './tenant-limits';
 import { prismaTokenVaultStore, TokenVault } from './token-vault.store';
-import { groupedUsageAudit } from './usage.audit';
+import { groupedUsageAudit } from './ai-broker.audit';
 import { prismaIdempotentReplyStore } from './idempotent-reply.store';
 import { prismaUsageStore } from './usage.store';
 import { WorkflowPackSchemaSource } from './workflow-pack.schema-source';

@@ -1,8 +1,8 @@
-// The usage record of one model call (inference, a task, a model test), as usage.audit.ts writes
+// The usage record of one model call (inference, a task, a model test), as ai-broker.audit.ts writes
 // it to the ledger, and the call's cost from the catalogue's price per 1k tokens.
 import type { ModelEntry } from './model-catalogue';
 import type { Attempt } from './model-router';
-import type { UsageEvent } from './usage.audit';
+import type { UsageEvent } from './ai-broker.audit';
 
 /** Rounded to a millionth: a sum of many small calls stays exact enough without float noise. */
 export const cost = (model: ModelEntry, tokens: number): number => Math.round(((model.costPer1kTokens * tokens) / 1000) * 1e6) / 1e6;

@@ -10,7 +10,7 @@ import { AuthenticationError, RateLimitedError } from '../../platform/errors/dom
 import { LoginThrottle } from './login.throttle';
 import type { TokenAuthenticator } from '../../platform/http/auth-hooks';
 import { auditEvent } from '../../platform/outbox/outbox.writer';
-import { IDENTITY_EVENTS } from './audit.events';
+import { IDENTITY_EVENTS } from './identity.audit';
 import {
   ALL_TENANTS,
   type IdentityStores,

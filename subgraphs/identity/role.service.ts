@@ -5,7 +5,7 @@
 // accounts, and a tenant role cannot take a platform role's name.
 import { ConflictError } from '../../platform/errors/domain-errors';
 import { auditEvent } from '../../platform/outbox/outbox.writer';
-import { IDENTITY_EVENTS } from './audit.events';
+import { IDENTITY_EVENTS } from './identity.audit';
 import { requireAuth, type Caller } from '../../platform/auth/caller';
 import type { TenantAccess } from '../../platform/auth/tenant-access';
 import { isPlatformOperator } from '../../platform/auth/auth-context';

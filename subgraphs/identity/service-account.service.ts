@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { SERVICE_ROLE_PREFIX } from '../../platform/auth/jwt';
 import { ConflictError, NotFoundError } from '../../platform/errors/domain-errors';
 import { auditEvent } from '../../platform/outbox/outbox.writer';
-import { IDENTITY_EVENTS } from './audit.events';
+import { IDENTITY_EVENTS } from './identity.audit';
 import { requirePlatformOperator } from './access.policy';
 import { check, LIMITS, PATTERNS } from './identity.rules';
 import type { Caller } from '../../platform/auth/caller';

@@ -1,6 +1,6 @@
 // Tenant rules: platform operators create tenants and see all of them; a tenant's admin sees its own.
 import { auditEvent } from '../../platform/outbox/outbox.writer';
-import { IDENTITY_EVENTS } from './audit.events';
+import { IDENTITY_EVENTS } from './identity.audit';
 import { requireAuth, type Caller } from '../../platform/auth/caller';
 import { readScopeOf, requireAdmin, requirePlatformOperator } from './access.policy';
 import { ConflictError } from '../../platform/errors/domain-errors';

@@ -2,7 +2,7 @@
 // entity lookups. A tenant's admin works only inside its tenant; a platform admin anywhere.
 import { AuthenticationError, ConflictError, ForbiddenError, InputError, NotFoundError } from '../../platform/errors/domain-errors';
 import { auditEvent } from '../../platform/outbox/outbox.writer';
-import { IDENTITY_EVENTS } from './audit.events';
+import { IDENTITY_EVENTS } from './identity.audit';
 import { isPlatformOperator, PLATFORM_ADMIN_ROLE, type AuthContext } from '../../platform/auth/auth-context';
 import { requireAuth, type Caller } from '../../platform/auth/caller';
 import type { TenantAccess } from '../../platform/auth/tenant-access';

@@ -1,13 +1,14 @@
 // What an upload is, from its bytes (never from the client's filename or content type), and for
 // images how many pixels decoding would produce, read from the header alone: a decompression bomb
 // (a few KB declaring a 50,000 x 50,000 image) is refused before any decoder allocates for it.
+import { UnsupportedMediaTypeError } from '../../platform/errors/domain-errors';
 
 export type DocumentKind =
   | { kind: 'image'; mimeType: string; width: number; height: number }
   | { kind: 'pdf'; mimeType: 'application/pdf' };
 
-/** Not an image or PDF this service reads (415). */
-export class UnsupportedDocumentError extends Error {}
+/** Not an image or PDF this service reads: 415 over REST (the platform's error handler maps it). */
+export class UnsupportedDocumentError extends UnsupportedMediaTypeError {}
 /** Looks like a supported format but its header cannot be read (422). */
 export class CorruptDocumentError extends Error {}
 

@@ -5,7 +5,7 @@ import type { Caller } from '../../platform/auth/caller';
 import type { OcrService } from './ocr.service';
 import type { OcrJob } from './ocr.types';
 
-export interface OcrContext {
+export interface OcrGraphQLContext {
   caller: Caller;
   ocr: OcrService;
   maxBytes: number;
@@ -13,6 +13,6 @@ export interface OcrContext {
   loaders: { jobById: DataLoader<string, OcrJob | null> };
 }
 
-export function ocrContext(caller: Caller, ocr: OcrService, maxBytes: number, token?: string): OcrContext {
+export function ocrContext(caller: Caller, ocr: OcrService, maxBytes: number, token?: string): OcrGraphQLContext {
   return { caller, ocr, maxBytes, token, loaders: { jobById: new DataLoader((ids) => ocr.jobsByIds(caller, ids)) } };
 }

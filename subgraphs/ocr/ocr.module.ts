@@ -11,7 +11,8 @@ import type { Database } from '../../platform/db/database';
 import { auditEvent, outboxWriter } from '../../platform/outbox/outbox.writer';
 import type { Env } from '../../platform/service';
 import { prismaOcrStore } from './ocr.store';
-import { OcrService, type OcrLimits, type ProgressListener } from './ocr.service';
+import { ocrLimits } from './ocr.config';
+import { OcrService, type ProgressListener } from './ocr.service';
 import { DocumentDecoder } from './document-decoder';
 import { PreprocessWorkers } from './preprocess.workers';
 import { TesseractPool, type LangData } from './tesseract-pool';
@@ -24,14 +25,6 @@ export interface OcrModule {
   preprocess: PreprocessWorkers;
   /** How often interrupted jobs are failed (OCR_SWEEP_INTERVAL_MS). */
   sweepIntervalMs: number;
-}
-
-export function ocrLimits(env: Env): OcrLimits {
-  return {
-    maxBytes: Number(env.OCR_MAX_FILE_BYTES ?? 25 * 1024 * 1024),
-    maxPixels: Number(env.OCR_MAX_PIXELS ?? 40_000_000),
-    maxPages: Number(env.OCR_MAX_PAGES ?? 50),
-  };
 }
 
 /** `identity`: OCR's own, for the hand-off to retrieval of callers without a token (service-identity.ts). */

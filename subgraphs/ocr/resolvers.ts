@@ -6,12 +6,12 @@ import { GraphQLUpload } from 'graphql-upload-ts';
 import { PayloadTooLargeError } from '../../platform/errors/domain-errors';
 import { JSONScalar } from '../../platform/graphql/json-scalar';
 import { InputError } from '../../platform/errors/domain-errors';
-import type { OcrContext } from './graphql.context';
+import type { OcrGraphQLContext as OcrContext } from './graphql.context';
 import { UnsupportedDocumentError } from './ocr.service';
 import type { OcrJob, Tier } from './ocr.types';
 import { orNull } from '../../platform/graphql/resolver-args';
 
-export type { OcrContext } from './graphql.context';
+export type { OcrGraphQLContext as OcrContext } from './graphql.context';
 
 const upper = (s: string) => s.toUpperCase();
 const FINAL = new Set(['completed', 'review', 'failed']);

@@ -9,7 +9,7 @@ import type { PackEntry, PacksCaller } from './pack.types';
 
 type PackRef = { packId: string; version: string };
 
-export interface PacksGraphQLContext {
+export interface PacksRegistryGraphQLContext {
   caller: PacksCaller;
   packs: PacksService;
   /** PackEntry references of one request, read in one visibility-scoped statement. */
@@ -20,7 +20,7 @@ export function packsCaller(caller: Caller, authorization: string | undefined): 
   return { ...caller, token: bearerToken(authorization) };
 }
 
-export function packsContext(caller: Caller, request: FastifyRequest, packs: PacksService): PacksGraphQLContext {
+export function packsRegistryContext(caller: Caller, request: FastifyRequest, packs: PacksService): PacksRegistryGraphQLContext {
   const packsCallerOf = packsCaller(caller, request.headers.authorization);
   const entryByRef = new DataLoader<PackRef, PackEntry | null, string>((refs) => packs.getMany(packsCallerOf, refs), { cacheKeyFn: (r) => JSON.stringify([r.packId, r.version]) });
   return { caller: packsCallerOf, packs, loaders: { entryByRef } };

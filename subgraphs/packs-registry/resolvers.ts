@@ -1,7 +1,7 @@
 // The packs registry subgraph's resolvers: thin adapters over pack.service (the same functions as
 // the REST door). Enum values are the domain's lower-case names inside, GraphQL's upper case outside.
 import { JSONScalar } from '../../platform/graphql/json-scalar';
-import type { PacksGraphQLContext as Ctx } from './graphql.context';
+import type { PacksRegistryGraphQLContext as Ctx } from './graphql.context';
 import type { DependencyGraph } from './pack-dependencies';
 import { encodePosition } from './pack.rules';
 import type { PackEntry, PackRef } from './pack.types';

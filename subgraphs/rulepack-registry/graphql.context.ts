@@ -2,16 +2,16 @@
 // DataLoader that batches the RulePack references of one request into one scoped store read.
 import DataLoader from 'dataloader';
 import type { Caller } from '../../platform/auth/caller';
-import type { RulePackService } from './rulepack.service';
-import type { PackRef, RulePackVersionRecord } from './rulepack.types';
+import type { RulePackService } from './rulepack-registry.service';
+import type { PackRef, RulePackVersionRecord } from './rulepack-registry.types';
 
-export interface RulePackGraphQLContext {
+export interface RulePackRegistryGraphQLContext {
   caller: Caller;
   service: RulePackService;
   loaders: { versionByRef: DataLoader<PackRef, RulePackVersionRecord | null, string> };
 }
 
-export function rulePackContext(caller: Caller, service: RulePackService): RulePackGraphQLContext {
+export function rulePackRegistryContext(caller: Caller, service: RulePackService): RulePackRegistryGraphQLContext {
   const versionByRef = new DataLoader<PackRef, RulePackVersionRecord | null, string>((refs) => service.getMany(caller, refs), {
     cacheKeyFn: (r) => JSON.stringify([r.packId, r.version]),
   });

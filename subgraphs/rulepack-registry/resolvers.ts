@@ -1,9 +1,9 @@
 // The registry subgraph's resolvers: thin adapters over rulepack.service (the same methods as REST).
 // GraphQL names a pack `id`; the domain calls it `packId`.
 import { JSONScalar } from '../../platform/graphql/json-scalar';
-import type { RulePackGraphQLContext } from './graphql.context';
-import { packPosition, type RulePackPage } from './rulepack.service';
-import type { DecisionRecord, RulePackVersionRecord } from './rulepack.types';
+import type { RulePackRegistryGraphQLContext as RulePackGraphQLContext } from './graphql.context';
+import { packPosition, type RulePackPage } from './rulepack-registry.service';
+import type { DecisionRecord, RulePackVersionRecord } from './rulepack-registry.types';
 import { opt, orNull } from '../../platform/graphql/resolver-args';
 
 type Ctx = RulePackGraphQLContext;

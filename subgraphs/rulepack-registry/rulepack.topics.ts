@@ -1,6 +1,6 @@
 // Bus topics the registry publishes after a change commits (platform/events; at most once to each
 // live subscriber: the validation service drops its cached copy of a pack on either).
-import type { PackRef } from './rulepack.types';
+import type { PackRef } from './rulepack-registry.types';
 
 export const RULEPACK_TOPICS = {
   certified: 'rulepack.certified',

@@ -3,7 +3,7 @@
 // INSERT ... ON CONFLICT DO NOTHING, then everyone reads back the winner.
 import type { PrismaClient, RulePackSigningKey } from '../../generated/prisma/client';
 import { isUniqueViolation } from '../../platform/db/prisma-like';
-import type { SigningKeyRecord, SigningKeyStore } from './rulepack.types';
+import type { SigningKeyRecord, SigningKeyStore } from './rulepack-registry.types';
 
 const ACTIVE = 'active';
 

@@ -4,7 +4,7 @@
 // published key set: a consumer holding a pack signed before a rotation can still verify it.
 import type { KeyObject } from 'node:crypto';
 import { generateSigningKeyPem, parseSigningKeyPem, publicJwkOf, type PublicSigningJwk } from './pack-signature';
-import type { SigningKeyStore } from './rulepack.types';
+import type { SigningKeyStore } from './rulepack-registry.types';
 
 export interface SigningKey {
   kid: string;

@@ -7,13 +7,13 @@ import type { SchemaVersionView } from './schema-registry.types';
 
 type SchemaRef = { name: string; version: string };
 
-export interface SchemaRegistryContext {
+export interface SchemaRegistryGraphQLContext {
   caller: Caller;
   service: SchemaRegistryService;
   loaders: { schemaByRef: DataLoader<SchemaRef, SchemaVersionView | null, string> };
 }
 
-export function schemaRegistryContext(caller: Caller, service: SchemaRegistryService): SchemaRegistryContext {
+export function schemaRegistryContext(caller: Caller, service: SchemaRegistryService): SchemaRegistryGraphQLContext {
   const schemaByRef = new DataLoader<SchemaRef, SchemaVersionView | null, string>((refs) => service.getMany(caller, refs), {
     cacheKeyFn: (r) => JSON.stringify([r.name, r.version]),
   });

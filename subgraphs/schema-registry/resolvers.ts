@@ -2,10 +2,10 @@
 // functions as REST). GraphQL enum values are upper-case; the domain's kinds are `rule-pack`...
 import { JSONScalar } from '../../platform/graphql/json-scalar';
 import { NotFoundError } from '../../platform/errors/domain-errors';
-import type { SchemaRegistryContext } from './graphql.context';
+import type { SchemaRegistryGraphQLContext as SchemaRegistryContext } from './graphql.context';
 import type { CompatibilityMode, SchemaKind, SchemaVersionView } from './schema-registry.types';
 
-export type { SchemaRegistryContext } from './graphql.context';
+export type { SchemaRegistryGraphQLContext as SchemaRegistryContext } from './graphql.context';
 
 type GraphQLKind = 'RULE_PACK' | 'WORKFLOW_PACK' | 'DATA';
 const kindIn = (k: GraphQLKind | null | undefined): SchemaKind | undefined => (k ? (k.toLowerCase().replace('_', '-') as SchemaKind) : undefined);

@@ -11,7 +11,7 @@ import { compileRulePack, RulePackError, type CompiledRulePack } from '../../pla
 import type { Logger } from '../../platform/logging/logger';
 import { canonicalBytes, sha256Hex } from './pack.digest';
 import type { TtlLru } from './pack.cache';
-import type { PackSignatureVerifier } from './pack.signature';
+import type { PackSignatureVerifier } from './pack-signature';
 import type { PackSource } from './validation.types';
 
 export interface ResolvedPack {

@@ -10,9 +10,9 @@ import type { EventBus } from '../../platform/events/event-bus';
 import type { Logger } from '../../platform/logging/logger';
 import { auditEvent, groupedOutboxWriter } from '../../platform/outbox/outbox.writer';
 import { TtlLru } from './pack.cache';
-import { PackSignatureVerifier } from './pack.signature';
+import { PackSignatureVerifier } from './pack-signature';
 import { RulePackSource, type RegistryReader, type ResolvedPack } from './rule-pack.source';
-import { RunAudit } from './run.audit';
+import { RunAudit } from './validation.audit';
 import type { ValidationConfig } from './validation.config';
 import { ValidationService, type SchemaLister } from './validation.service';
 

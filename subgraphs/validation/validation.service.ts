@@ -12,7 +12,7 @@ import { AuthenticationError, ForbiddenError, InputError, NotFoundError, Unavail
 import { InputFormatError, parseRecords, runRulePack } from '../../platform/rule-engine';
 import { canonicalBytes, sha256Hex } from './pack.digest';
 import { pathSegments, type ResolvedPack, type RulePackSource } from './rule-pack.source';
-import type { RunAudit } from './run.audit';
+import type { RunAudit } from './validation.audit';
 import type { ValidationConfig } from './validation.config';
 import { PAYLOAD_FORMATS, type Forwarding, type PayloadFormat, type RuleExecutionData, type ValidateInput, type ValidationRun } from './validation.types';
 

@@ -2,7 +2,7 @@
 // is answered once by the model and then replayed (header idempotent-replayed, one usage event);
 // another body under the key is 422, a key still running is 409, a bad key is 422; keys are per
 // tenant, so another tenant's same key runs on its own; detokenize requests are never stored.
-import { defineAiBrokerService } from '../../../subgraphs/ai-broker';
+import { defineAiBrokerService } from '../../../services/ai-broker';
 import { startServices, type Harness } from '../../support/service-harness';
 import { tenantToken } from '../router/platform.support';
 import { brokerEvents, client, schemaRegistryStub } from './support/broker.support';

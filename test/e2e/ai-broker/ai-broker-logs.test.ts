@@ -2,7 +2,7 @@
 // at LOG_LEVEL=TRACE while requests carry PII in every field (prompt, system, template variables,
 // retrieved context, a model id, a template id), through success, failover, every-vendor-down,
 // streaming and bad input; no captured log line and no error body contains a value.
-import { defineAiBrokerService } from '../../../subgraphs/ai-broker';
+import { defineAiBrokerService } from '../../../services/ai-broker';
 import { startServices, type Harness } from '../../support/service-harness';
 import { startVendor, type VendorStandIn } from '../../support/vendors/vendor-stand-in';
 import { until } from '../../support/waiting';

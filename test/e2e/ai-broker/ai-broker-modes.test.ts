@@ -2,7 +2,7 @@
 // digests (the same value, the same digest), REDACTION_MODE=remove sends nothing in its place, and
 // ENABLE_PII_REDACTION=false sends the prompt as written (the operator's choice) while the audit
 // events still carry no value and say the mode was off.
-import { defineAiBrokerService } from '../../../subgraphs/ai-broker';
+import { defineAiBrokerService } from '../../../services/ai-broker';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
 import { startServices, type Harness } from '../../support/service-harness';
 import { startVendor, type VendorStandIn } from '../../support/vendors/vendor-stand-in';

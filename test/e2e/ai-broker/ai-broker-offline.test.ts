@@ -7,7 +7,7 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { defineAiBrokerService } from '../../../subgraphs/ai-broker';
+import { defineAiBrokerService } from '../../../services/ai-broker';
 import { freePort } from '../../support/waiting';
 import { startServices, type Harness } from '../../support/service-harness';
 import { tenantToken } from '../router/platform.support';

@@ -5,7 +5,7 @@
 import { startOutboxTask } from '../../../launcher/outbox-task';
 import { registryOf, SERVICES } from '../../../launcher/registry';
 import { createLogger } from '../../../platform/logging/logger';
-import { defineAiBrokerService } from '../../../subgraphs/ai-broker';
+import { defineAiBrokerService } from '../../../services/ai-broker';
 import { startServices, TEST_JWT_SECRET } from '../../support/service-harness';
 import { until } from '../../support/waiting';
 import { DEV, gql, startPlatform, tenantToken, type Platform } from '../router/platform.support';

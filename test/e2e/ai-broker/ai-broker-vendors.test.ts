@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { defineAiBrokerService } from '../../../subgraphs/ai-broker';
+import { defineAiBrokerService } from '../../../services/ai-broker';
 import { DEFAULT_CONFIG_FILE } from '../../../subgraphs/ai-broker/ai-broker.config';
 import { startServices, type Harness } from '../../support/service-harness';
 import { startVendor, type VendorStandIn } from '../../support/vendors/vendor-stand-in';

@@ -1,6 +1,6 @@
 // Shared helpers for identity's e2e tests: real HTTP with fetch against a started service.
 import { startServices, type Harness } from '../../support/service-harness';
-import { identityService } from '../../../subgraphs/identity';
+import { identityService } from '../../../services/identity';
 
 /** Cheap scrypt (log2 N = 10) keeps the suites fast; the cost parameter is all that changes. */
 export const TEST_ENV = {

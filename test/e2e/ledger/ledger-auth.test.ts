@@ -1,7 +1,7 @@
 // Tenant scoping with bearer tokens, and REQUIRE_AUTH=true: a tenant never reads or writes another
 // tenant's chain; platform admins and service accounts may; anonymous calls are refused.
 import { AccessTokens } from '../../../platform/auth/jwt';
-import { ledgerService } from '../../../subgraphs/ledger';
+import { ledgerService } from '../../../services/ledger';
 import { startServices, TEST_JWT_SECRET, type Harness } from '../../support/service-harness';
 
 jest.setTimeout(60_000);

@@ -8,7 +8,7 @@ import { loadPlatformConfig } from '../../../platform/config/platform.config';
 import { openDatabase, type Database } from '../../../platform/db/database';
 import { createLogger } from '../../../platform/logging/logger';
 import type { BuiltService } from '../../../platform/service';
-import { ledgerService } from '../../../subgraphs/ledger';
+import { ledgerService } from '../../../services/ledger';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
 import { TEST_JWT_SECRET } from '../../support/service-harness';
 import { until } from '../../support/waiting';

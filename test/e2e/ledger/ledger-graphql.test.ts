@@ -3,7 +3,7 @@
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { AccessTokens } from '../../../platform/auth/jwt';
-import { ledgerService } from '../../../subgraphs/ledger';
+import { ledgerService } from '../../../services/ledger';
 import { garbageCursors } from '../../support/garbage-cursors';
 import { startServices, TEST_JWT_SECRET, type Harness } from '../../support/service-harness';
 import { repeatUntil, until } from '../../support/waiting';

@@ -1,6 +1,6 @@
 // The attacks from the "hostile input" report, against the real ledger on its real database:
 // each is a 422 naming the field, nothing is written, and the ledger keeps serving.
-import { ledgerService } from '../../../subgraphs/ledger';
+import { ledgerService } from '../../../services/ledger';
 import { startServices, type Harness } from '../../support/service-harness';
 
 jest.setTimeout(60_000);

@@ -1,6 +1,6 @@
 // Rows written before the input guard (an event_data 2,000 levels deep once got in) must not
 // poison a tenant: its events, export and verification keep answering, and the chain verifies.
-import { ledgerService } from '../../../subgraphs/ledger';
+import { ledgerService } from '../../../services/ledger';
 import { createLedgerModule } from '../../../subgraphs/ledger/ledger.module';
 import { startServices, type Harness } from '../../support/service-harness';
 

@@ -1,6 +1,6 @@
 // The ledger's REST door over real HTTP: append, query, verify, export, the /v1/ledger set,
 // bad input in FastAPI's shape, and tenant isolation.
-import { ledgerService } from '../../../subgraphs/ledger';
+import { ledgerService } from '../../../services/ledger';
 import { startServices, type Harness } from '../../support/service-harness';
 
 // Starting a database and a service can take seconds on a busy CI machine.

@@ -3,7 +3,7 @@
 // PGlite is single-process, so this runs on PostgreSQL only.
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
-import { ledgerService } from '../../../subgraphs/ledger';
+import { ledgerService } from '../../../services/ledger';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
 import { startServices, type Harness } from '../../support/service-harness';
 import { repeatUntil, until } from '../../support/waiting';

@@ -1,6 +1,6 @@
 // The independent verifier (bench/verify-export.ts, spec rules only) against a real export.
 import { verifyExport, type ExportedEvent } from '../../../bench/verify-export';
-import { ledgerService } from '../../../subgraphs/ledger';
+import { ledgerService } from '../../../services/ledger';
 import { startServices, type Harness } from '../../support/service-harness';
 
 jest.setTimeout(60_000);

@@ -3,7 +3,7 @@
 // layer and rendered pages, progress), review of a doubtful job, tenant isolation, and every
 // kind of bad input, after which the engine still works.
 import { createHash } from 'node:crypto';
-import { ocrService } from '../../../subgraphs/ocr';
+import { ocrService } from '../../../services/ocr';
 import { invoicePage } from '../../fixtures/ocr/invoice-pages';
 import { damagedPdf, pdfOf } from '../../fixtures/ocr/tiny-pdf';
 import { startServices, type Harness } from '../../support/service-harness';

@@ -5,7 +5,7 @@
 // stand-in when the upload asks for it.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ocrService } from '../../../subgraphs/ocr';
+import { ocrService } from '../../../services/ocr';
 import { invoicePage } from '../../fixtures/ocr/invoice-pages';
 import { startServices, type Harness } from '../../support/service-harness';
 import { startVendor, type VendorStandIn } from '../../support/vendors/vendor-stand-in';

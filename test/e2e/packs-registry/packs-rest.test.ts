@@ -4,8 +4,8 @@
 // certification and deprecation with their permissions, and the audit events in the outbox.
 import canonicalize from 'canonicalize';
 import { createHash } from 'node:crypto';
-import { identityService } from '../../../subgraphs/identity';
-import { definePacksRegistryService } from '../../../subgraphs/packs-registry';
+import { identityService } from '../../../services/identity';
+import { definePacksRegistryService } from '../../../services/packs-registry';
 import { createMemoryEventBus } from '../../../platform/events/memory-event-bus';
 import { startServices, type Harness } from '../../support/service-harness';
 import { until } from '../../support/waiting';

@@ -9,7 +9,7 @@ import { registryOf, SERVICES } from '../../../launcher/registry';
 import { createLogger } from '../../../platform/logging/logger';
 import { PROJECT_ROOT } from '../../../platform/project-root';
 import { composeRegistry } from '../../../router/compose';
-import { notesService } from '../../fixtures/notes/subgraph';
+import { notesService } from '../../fixtures/notes/services/notes';
 import { TEST_JWT_SECRET } from '../../support/service-harness';
 import { until } from '../../support/waiting';
 import { gql, startPlatform, tenantToken, type Platform } from '../router/platform.support';

@@ -2,8 +2,8 @@
 // behind /query: upload and index, cascading scope, hybrid search, answers with the semantic
 // cache, conversations, the ingest job, lifecycle, access levels, tenant isolation on every
 // reading route, and bad input (422 naming the field, 413, 415; 503 when OCR is unreachable).
-import { aiBrokerService } from '../../../subgraphs/ai-broker';
-import { ragService } from '../../../subgraphs/rag';
+import { aiBrokerService } from '../../../services/ai-broker';
+import { ragService } from '../../../services/rag';
 import { startServices, type Harness } from '../../support/service-harness';
 import { freePort, until } from '../../support/waiting';
 import { call, POLICY_MD, token, upload } from './rag.support';

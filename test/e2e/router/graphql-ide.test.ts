@@ -9,7 +9,7 @@ import vm from 'node:vm';
 import Fastify from 'fastify';
 import { parse } from 'graphql';
 import WebSocket from 'ws';
-import { gatewayService } from '../../../router';
+import { gatewayService } from '../../../services/gateway';
 import { mountGraphQLIde } from '../../../router/ide/ide.plugin';
 import { startServices, type Harness } from '../../support/service-harness';
 import { repeatUntil } from '../../support/waiting';

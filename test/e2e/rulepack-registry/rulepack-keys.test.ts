@@ -8,7 +8,7 @@ import { loadPlatformConfig } from '../../../platform/config/platform.config';
 import { generateSigningKeyPem, parseSigningKeyPem, publicJwkOf, verifyPack } from '../../../subgraphs/rulepack-registry/pack-signature';
 import { prismaSigningKeyStore } from '../../../subgraphs/rulepack-registry/signing-key.store';
 import { SigningKeys } from '../../../subgraphs/rulepack-registry/signing-keys.service';
-import { defineRulePackRegistryService } from '../../../subgraphs/rulepack-registry';
+import { defineRulePackRegistryService } from '../../../services/rulepack-registry';
 import { loadRulePackRegistryConfig } from '../../../subgraphs/rulepack-registry/rulepack-registry.config';
 import { registryOf } from '../../../launcher/registry';
 import { TEST_JWT_SECRET } from '../../support/service-harness';

@@ -5,8 +5,8 @@
 import { createMemoryEventBus } from '../../../platform/events/memory-event-bus';
 import type { EventBus } from '../../../platform/events/event-bus';
 import type { Env, ServiceDefinition } from '../../../platform/service';
-import { identityService } from '../../../subgraphs/identity';
-import { defineRulePackRegistryService, type RulePackRegistryOptions } from '../../../subgraphs/rulepack-registry';
+import { identityService } from '../../../services/identity';
+import { defineRulePackRegistryService, type RulePackRegistryOptions } from '../../../services/rulepack-registry';
 import { startServices, type Harness } from '../../support/service-harness';
 import type { TestDatabase } from '../../support/database';
 import { call, login, loginOperator, TEST_ENV, type Res } from '../identity/identity.helpers';

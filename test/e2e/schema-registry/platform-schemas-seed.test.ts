@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { AccessTokens } from '../../../platform/auth/jwt';
 import { PROJECT_ROOT } from '../../../platform/project-root';
-import { defineSchemaRegistryService } from '../../../subgraphs/schema-registry';
+import { defineSchemaRegistryService } from '../../../services/schema-registry';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
 import { startServices, TEST_JWT_SECRET } from '../../support/service-harness';
 

@@ -1,7 +1,7 @@
 // VALIDATION_REQUIRE_AUTH=false, the spec's trust-the-gateway mode: an anonymous run acts in the
 // tenant of X-Tenant-ID (and is audited there with no user); without that header it is a 422
 // naming the header, never a run in some default tenant.
-import { defineValidationService } from '../../../subgraphs/validation';
+import { defineValidationService } from '../../../services/validation';
 import { startServices, type Harness } from '../../support/service-harness';
 import { GOOD_RECORD, KYC_PACK } from './support/packs';
 

@@ -5,8 +5,8 @@
 // audit event in the outbox and the compliance event on the bus.
 import { createMemoryEventBus } from '../../../platform/events/memory-event-bus';
 import type { EventBus } from '../../../platform/events/event-bus';
-import { defineValidationService } from '../../../subgraphs/validation';
-import { COMPLIANCE_TOPIC } from '../../../subgraphs/validation/run.audit';
+import { defineValidationService } from '../../../services/validation';
+import { COMPLIANCE_TOPIC } from '../../../subgraphs/validation/validation.audit';
 import { startServices, type Harness } from '../../support/service-harness';
 import { until } from '../../support/waiting';
 import { tenantToken } from '../router/platform.support';

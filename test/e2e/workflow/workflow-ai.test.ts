@@ -7,8 +7,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AccessTokens } from '../../../platform/auth/jwt';
-import { defineAiBrokerService } from '../../../subgraphs/ai-broker';
-import { defineWorkflowService } from '../../../subgraphs/workflow';
+import { defineAiBrokerService } from '../../../services/ai-broker';
+import { defineWorkflowService } from '../../../services/workflow';
 import { startServices, TEST_JWT_SECRET, type Harness } from '../../support/service-harness';
 import { until } from '../../support/waiting';
 import { call, PacksStandIn, startCallee, type Callee } from './workflow.support';

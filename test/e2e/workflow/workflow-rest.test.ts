@@ -4,7 +4,7 @@
 // decisions and parallel groups, deadlines, audit events in the outbox, lifecycle events on the
 // bus, and tenant isolation.
 import { AccessTokens } from '../../../platform/auth/jwt';
-import { defineWorkflowService } from '../../../subgraphs/workflow';
+import { defineWorkflowService } from '../../../services/workflow';
 import { startServices, TEST_JWT_SECRET, type Harness } from '../../support/service-harness';
 import { until } from '../../support/waiting';
 import { tenantToken } from '../router/platform.support';

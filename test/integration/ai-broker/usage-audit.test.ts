@@ -3,7 +3,7 @@
 // (the answer waits on it), and a record the database refuses fails alone, not its batch-mates.
 import type { Caller } from '../../../platform/auth/caller';
 import type { SqlQuery } from '../../../platform/db/sql';
-import { groupedUsageAudit, type UsageEvent } from '../../../subgraphs/ai-broker/usage.audit';
+import { groupedUsageAudit, type UsageEvent } from '../../../subgraphs/ai-broker/ai-broker.audit';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
 
 let db: TestDatabase;

@@ -8,7 +8,7 @@ import Redis from 'ioredis';
 import { AccessTokens } from '../../../platform/auth/jwt';
 import type { Env } from '../../../platform/service';
 import { composeSupergraph } from '../../../router/compose';
-import { gatewayService } from '../../../router';
+import { gatewayService } from '../../../services/gateway';
 import { startServices, TEST_JWT_SECRET, type Harness } from '../../support/service-harness';
 import { UPLOADS_SDL } from '../../support/fixtures/fake-subgraphs';
 

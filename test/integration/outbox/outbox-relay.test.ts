@@ -5,7 +5,7 @@ import { createLedgerClient } from '../../../platform/clients/ledger.client';
 import { startOutboxRelay, type OutboxRelay } from '../../../platform/outbox/outbox-relay';
 import { loadPlatformConfig } from '../../../platform/config/platform.config';
 import type { BuiltService } from '../../../platform/service';
-import { ledgerService } from '../../../subgraphs/ledger';
+import { ledgerService } from '../../../services/ledger';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
 import { TEST_JWT_SECRET } from '../../support/service-harness';
 import { freePort, until } from '../../support/waiting';

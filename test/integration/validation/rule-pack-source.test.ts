@@ -6,7 +6,7 @@ import canonicalize from 'canonicalize';
 import type { RulePackKeySet, RulePackVersionView } from '../../../platform/clients/rulepack-registry.client';
 import { createLogger } from '../../../platform/logging/logger';
 import { TtlLru } from '../../../subgraphs/validation/pack.cache';
-import { PackSignatureVerifier } from '../../../subgraphs/validation/pack.signature';
+import { PackSignatureVerifier } from '../../../subgraphs/validation/pack-signature';
 import { RulePackSource, type ResolvedPack } from '../../../subgraphs/validation/rule-pack.source';
 import { KYC_PACK } from '../../e2e/validation/support/packs';
 

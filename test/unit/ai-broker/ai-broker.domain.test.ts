@@ -20,7 +20,7 @@ import { ProviderError, type ChatRequest, type ProviderAdapter, type ProviderNam
 import type { RetrievalSource } from '../../../subgraphs/ai-broker/retrieval.source';
 import { TenantLimits } from '../../../subgraphs/ai-broker/tenant-limits';
 import { TokenVault, type TokenVaultStore } from '../../../subgraphs/ai-broker/token-vault.store';
-import type { UsageAudit, UsageEvent } from '../../../subgraphs/ai-broker/usage.audit';
+import type { UsageAudit, UsageEvent } from '../../../subgraphs/ai-broker/ai-broker.audit';
 import type { UsageStore } from '../../../subgraphs/ai-broker/usage.store';
 import { Fakes, withArgs } from '../../support/recording-fake';
 

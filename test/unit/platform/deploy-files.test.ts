@@ -163,7 +163,7 @@ describe('deploy/k8s/platform.yaml', () => {
     // Every service app is built by the kernel's createServiceApp (the gateway directly, the others
     // through buildServiceApp), which registers the health routes.
     for (const s of SERVICES) {
-      const source = read(s.name === 'gateway' ? 'router/index.ts' : `subgraphs/${s.name}/index.ts`);
+      const source = read(`services/${s.name}.ts`);
       expect({ service: s.name, healthRoutes: /\b(buildServiceApp|createServiceApp)(<\w+>)?\(/.test(source) }).toEqual({ service: s.name, healthRoutes: true });
     }
     const app = Fastify();

@@ -11,7 +11,7 @@ import path from 'node:path';
 
 const root = path.resolve(__dirname, '../../..');
 /** What tsconfig.build.json compiles (generated/ is Prisma's own output). */
-const FOLDERS = ['platform', 'subgraphs', 'rest-compat', 'router', 'launcher', 'bench'];
+const FOLDERS = ['platform', 'subgraphs', 'rest-compat', 'router', 'services', 'launcher', 'bench'];
 
 /** file (relative) -> specifier: an import() that is known to load one instance, and why. */
 const ALLOWED: Record<string, Record<string, string>> = {

@@ -11,9 +11,9 @@ import type { Logger } from '../../../platform/logging/logger';
 import type { AuditEventInput, OutboxWriter } from '../../../platform/outbox/outbox.writer';
 import { generateSigningKeyPem, packSha256, parseSigningKeyPem, publicJwkOf, signPack } from '../../../subgraphs/rulepack-registry/pack-signature';
 import { TtlLru } from '../../../subgraphs/validation/pack.cache';
-import { PackSignatureVerifier, type KeySetSource } from '../../../subgraphs/validation/pack.signature';
+import { PackSignatureVerifier, type KeySetSource } from '../../../subgraphs/validation/pack-signature';
 import { RulePackSource, type RegistryReader, type ResolvedPack } from '../../../subgraphs/validation/rule-pack.source';
-import { COMPLIANCE_TOPIC, RULE_EXECUTION_EVENT, RunAudit, type ComplianceRuleExecution } from '../../../subgraphs/validation/run.audit';
+import { COMPLIANCE_TOPIC, RULE_EXECUTION_EVENT, RunAudit, type ComplianceRuleExecution } from '../../../subgraphs/validation/validation.audit';
 import { ValidationService, type SchemaLister } from '../../../subgraphs/validation/validation.service';
 import { Fakes, withArgs } from '../../support/recording-fake';
 

@@ -1,19 +1,18 @@
 // The ledger service (spec 03, port 8136): REST routes (rest-compat/ledger), the ledger subgraph
 // at /graphql and its subscription over graphql-ws on the same path, over one domain service with
 // a group-committing appender.
-import { AccessTokens } from '../../platform/auth/jwt';
-import { readInt } from '../../platform/config/env';
-import { serviceRequiresAuth } from '../../platform/config/platform.config';
-import { serviceBus } from '../../platform/events/service-bus';
-import type { EventBus } from '../../platform/events/event-bus';
-import { defineService, type ServiceDefinition } from '../../platform/service';
-import { buildServiceApp } from '../../platform/service-app';
-import { registerLedgerRoutes } from '../../rest-compat/ledger';
-import { ledgerContext } from './graphql.context';
-import { createLedgerModule } from './ledger.module';
-import { startNoticeRelay, type NoticeRelay } from './ledger-notice.relay';
-import { serveLedgerSubscriptions } from './ledger.subscriptions';
-import { resolvers } from './resolvers';
+import { AccessTokens } from '../platform/auth/jwt';
+import { serviceBus } from '../platform/events/service-bus';
+import type { EventBus } from '../platform/events/event-bus';
+import { defineService, type ServiceDefinition } from '../platform/service';
+import { buildServiceApp } from '../platform/service-app';
+import { registerLedgerRoutes } from '../rest-compat/ledger';
+import { ledgerContext } from '../subgraphs/ledger/graphql.context';
+import { loadLedgerConfig } from '../subgraphs/ledger/ledger.config';
+import { createLedgerModule } from '../subgraphs/ledger/ledger.module';
+import { startNoticeRelay, type NoticeRelay } from '../subgraphs/ledger/ledger-notice.relay';
+import { serveLedgerSubscriptions } from '../subgraphs/ledger/ledger.subscriptions';
+import { resolvers } from '../subgraphs/ledger/resolvers';
 
 export interface LedgerServiceOptions {
   /** An event bus to use instead of the process's (tests); the caller then owns closing it. */
@@ -32,17 +31,14 @@ export function defineLedgerService(options: LedgerServiceOptions = {}): Service
       { method: 'GET', url: '/api/v1/ledger/events', upstreamPath: '/events', injectTenant: 'query', summary: 'Query ledger events (ledger GET /events)' },
     ],
     async build(deps) {
-      const { config, db, logger } = deps;
+      const { config, db, env, logger } = deps;
+      // A token by default; LEDGER_REQUIRE_AUTH=false restores trust-the-gateway (ledger.config.ts).
+      const { requireAuth, noticePollMs } = loadLedgerConfig(env);
       const { bus, release: releaseBus } = await serviceBus(deps, options.bus);
       // Notices come from committed rows (ledger-notice.relay.ts): a commit only wakes the relay.
       let relay: NoticeRelay | undefined;
       const { service, committer } = createLedgerModule(db, () => relay?.wake());
       const tokens = new AccessTokens(config.auth.jwtSecret, config.auth.accessTokenExpireMinutes * 60);
-      // The audit ledger demands a token by default (a write needs the `write` or `ledger:write`
-      // scope): anonymous writes could forge anyone's trail. LEDGER_REQUIRE_AUTH=false (or
-      // REQUIRE_AUTH=false without it) restores the spec's trust-the-gateway mode (tests, a sealed
-      // network); serviceRequiresAuth is the one rule.
-      const requireAuth = serviceRequiresAuth(deps.env, ledger);
 
       const { app, schema } = await buildServiceApp(ledger, deps, {
         title: 'Audit ledger',
@@ -60,7 +56,7 @@ export function defineLedgerService(options: LedgerServiceOptions = {}): Service
         async start() {
           relay = startNoticeRelay({
             sql: db.sql, bus, logger: logger.child({ task: 'ledger-notice-relay' }),
-            pollMs: readInt(deps.env, 'LEDGER_NOTICE_POLL_MS', 250, { min: 10, max: 60_000 }),
+            pollMs: noticePollMs,
           });
         },
         async stop() {

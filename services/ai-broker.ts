@@ -2,16 +2,16 @@
 // subgraph at /graphql over one domain: redaction both ways, routing with failover across vendor
 // adapters and the offline extractive model, prompt templates, retrieval context, usage audited
 // to the ledger through the outbox. docs/ai-broker.md.
-import { ServiceIdentity } from '../../platform/auth/service-identity';
-import { AccessTokens } from '../../platform/auth/jwt';
-import type { SchemaRegistryClient } from '../../platform/clients/schema-registry.client';
-import { defineService, type ServiceDefinition } from '../../platform/service';
-import { buildServiceApp } from '../../platform/service-app';
-import { registerAiBrokerRoutes } from '../../rest-compat/ai-broker';
-import { loadAiBrokerConfig } from './ai-broker.config';
-import { createAiBrokerModule } from './ai-broker.module';
-import { aiBrokerContext } from './graphql.context';
-import { resolvers } from './resolvers';
+import { ServiceIdentity } from '../platform/auth/service-identity';
+import { AccessTokens } from '../platform/auth/jwt';
+import type { SchemaRegistryClient } from '../platform/clients/schema-registry.client';
+import { defineService, type ServiceDefinition } from '../platform/service';
+import { buildServiceApp } from '../platform/service-app';
+import { registerAiBrokerRoutes } from '../rest-compat/ai-broker';
+import { loadAiBrokerConfig } from '../subgraphs/ai-broker/ai-broker.config';
+import { createAiBrokerModule } from '../subgraphs/ai-broker/ai-broker.module';
+import { aiBrokerContext } from '../subgraphs/ai-broker/graphql.context';
+import { resolvers } from '../subgraphs/ai-broker/resolvers';
 
 export interface AiBrokerServiceOptions {
   /** A stand-in for the schema registry's client (tests). */

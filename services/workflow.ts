@@ -1,18 +1,18 @@
 // The workflow service (spec 03, port 8130): REST routes (rest-compat/workflow), the workflow
 // subgraph at /graphql with its subscriptions over graphql-ws on the same path, and the durable
 // executor that drives executions from the platform database (docs/workflow.md).
-import { AccessTokens } from '../../platform/auth/jwt';
-import { bearerToken } from '../../platform/auth/jwt';
-import type { EventBus } from '../../platform/events/event-bus';
-import { serviceBus } from '../../platform/events/service-bus';
-import { defineService, type ServiceDefinition } from '../../platform/service';
-import { buildServiceApp } from '../../platform/service-app';
-import { registerWorkflowRoutes } from '../../rest-compat/workflow';
-import { workflowContext } from './graphql.context';
-import { resolvers } from './resolvers';
-import { loadWorkflowConfig, type WorkflowConfig } from './workflow.config';
-import { createWorkflowModule, type WorkflowModuleDeps } from './workflow.module';
-import { serveWorkflowSubscriptions } from './workflow.subscriptions';
+import { AccessTokens } from '../platform/auth/jwt';
+import { bearerToken } from '../platform/auth/jwt';
+import type { EventBus } from '../platform/events/event-bus';
+import { serviceBus } from '../platform/events/service-bus';
+import { defineService, type ServiceDefinition } from '../platform/service';
+import { buildServiceApp } from '../platform/service-app';
+import { registerWorkflowRoutes } from '../rest-compat/workflow';
+import { workflowContext } from '../subgraphs/workflow/graphql.context';
+import { resolvers } from '../subgraphs/workflow/resolvers';
+import { loadWorkflowConfig, type WorkflowConfig } from '../subgraphs/workflow/workflow.config';
+import { createWorkflowModule, type WorkflowModuleDeps } from '../subgraphs/workflow/workflow.module';
+import { serveWorkflowSubscriptions } from '../subgraphs/workflow/workflow.subscriptions';
 
 export interface WorkflowServiceOptions {
   /** An event bus to use instead of the process's (tests); the caller then owns closing it. */

@@ -4,21 +4,21 @@ import cors from '@fastify/cors';
 import { redisKeyPrefix } from '../platform/config/platform.config';
 import { createServiceApp } from '../platform/http/service-app';
 import { defineService, type BuiltService } from '../platform/service';
-import { createTokenVerifier } from './auth/token-verifier';
-import { BackendRegistry } from './edge/backends/backend.registry';
-import { corsOriginCheck } from './edge/cors.policy';
-import { proxyRoutesOf } from './edge/proxy-routes';
-import { createRateLimiter } from './edge/rate-limit/rate-limiter.factory';
-import { registerRestGateway } from './rest-gateway';
-import { createGateway } from './gateway.factory';
-import { loadGatewayConfig, subgraphUrl } from './gateway.config';
-import { createClientIpLimiter } from './http/client-ip.limit';
-import { mountGraphQLRoute } from './graphql/graphql.route';
-import { graphqlIdeEnabled } from './ide/ide.config';
-import { mountGraphQLIde } from './ide/ide.plugin';
-import { attachSubscriptionServer } from './subscriptions/subscription.server';
-import { supergraphFromFile } from './supergraph/supergraph.source';
-import type { SupergraphModel } from './supergraph/supergraph.model';
+import { createTokenVerifier } from '../router/auth/token-verifier';
+import { BackendRegistry } from '../router/edge/backends/backend.registry';
+import { corsOriginCheck } from '../router/edge/cors.policy';
+import { proxyRoutesOf } from '../router/edge/proxy-routes';
+import { createRateLimiter } from '../router/edge/rate-limit/rate-limiter.factory';
+import { registerRestGateway } from '../router/rest-gateway';
+import { createGateway } from '../router/gateway.factory';
+import { loadGatewayConfig, subgraphUrl } from '../router/gateway.config';
+import { createClientIpLimiter } from '../router/http/client-ip.limit';
+import { mountGraphQLRoute } from '../router/graphql/graphql.route';
+import { graphqlIdeEnabled } from '../router/ide/ide.config';
+import { mountGraphQLIde } from '../router/ide/ide.plugin';
+import { attachSubscriptionServer } from '../router/subscriptions/subscription.server';
+import { supergraphFromFile } from '../router/supergraph/supergraph.source';
+import type { SupergraphModel } from '../router/supergraph/supergraph.model';
 
 export const gatewayService = defineService({
   name: 'gateway',

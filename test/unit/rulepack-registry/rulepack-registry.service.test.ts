@@ -5,9 +5,9 @@ import type { Caller } from '../../../platform/auth/caller';
 import { TenantAccess } from '../../../platform/auth/tenant-access';
 import { ConflictError, ForbiddenError, InputError, NotFoundError } from '../../../platform/errors/domain-errors';
 import { generateSigningKeyPem, parseSigningKeyPem, publicJwkOf, verifyPack } from '../../../subgraphs/rulepack-registry/pack-signature';
-import { isAuthor, mayDecide, mayRequestReview } from '../../../subgraphs/rulepack-registry/rulepack.policy';
-import { RulePackService } from '../../../subgraphs/rulepack-registry/rulepack.service';
-import type { RulePackStore, RulePackStores, RulePackUnitOfWork, RulePackVersionRecord } from '../../../subgraphs/rulepack-registry/rulepack.types';
+import { isAuthor, mayDecide, mayRequestReview } from '../../../subgraphs/rulepack-registry/rulepack-registry.policy';
+import { RulePackService } from '../../../subgraphs/rulepack-registry/rulepack-registry.service';
+import type { RulePackStore, RulePackStores, RulePackUnitOfWork, RulePackVersionRecord } from '../../../subgraphs/rulepack-registry/rulepack-registry.types';
 import type { SigningKeys } from '../../../subgraphs/rulepack-registry/signing-keys.service';
 import { strictFake } from '../../support/strict-fake';
 

@@ -1,19 +1,19 @@
 // The rule-pack registry (spec 01, port 8091): checks submitted rule packs against the rule-pack
 // schema and the engine, takes them through review to certification, signs certified packs with
 // Ed25519 and distributes them (REST for the validation service, the subgraph for clients).
-import { serviceRequiresAuth } from '../../platform/config/platform.config';
-import { AccessTokens } from '../../platform/auth/jwt';
-import { serviceBus } from '../../platform/events/service-bus';
-import type { EventBus } from '../../platform/events/event-bus';
-import { defineService, type ServiceDefinition } from '../../platform/service';
-import { buildServiceApp } from '../../platform/service-app';
-import { registerRulePackRoutes } from '../../rest-compat/rulepack-registry';
-import { rulePackContext } from './graphql.context';
-import { compileWithEngine } from './engine-compiler';
-import type { PackCompiler } from './pack-validation';
-import { loadRulePackRegistryConfig } from './rulepack-registry.config';
-import { createRulePackModule } from './rulepack.module';
-import { resolvers } from './resolvers';
+import { serviceRequiresAuth } from '../platform/config/platform.config';
+import { AccessTokens } from '../platform/auth/jwt';
+import { serviceBus } from '../platform/events/service-bus';
+import type { EventBus } from '../platform/events/event-bus';
+import { defineService, type ServiceDefinition } from '../platform/service';
+import { buildServiceApp } from '../platform/service-app';
+import { registerRulePackRegistryRoutes } from '../rest-compat/rulepack-registry';
+import { rulePackRegistryContext } from '../subgraphs/rulepack-registry/graphql.context';
+import { compileWithEngine } from '../subgraphs/rulepack-registry/engine-compiler';
+import type { PackCompiler } from '../subgraphs/rulepack-registry/pack-validation';
+import { loadRulePackRegistryConfig } from '../subgraphs/rulepack-registry/rulepack-registry.config';
+import { createRulePackModule } from '../subgraphs/rulepack-registry/rulepack-registry.module';
+import { resolvers } from '../subgraphs/rulepack-registry/resolvers';
 
 export interface RulePackRegistryOptions {
   /** An event bus to use instead of the process's (tests); the caller then owns closing it. */
@@ -48,10 +48,10 @@ export function defineRulePackRegistryService(options: RulePackRegistryOptions =
           + 'keys at /.well-known/rulepack-keys.json) and distributes them (spec 01). Errors use FastAPI shapes.',
         tokens,
         // Every route but the key set needs a token unless the port trusts the gateway: who submits
-        // and who certifies is the point, so those need one in either mode (rulepack.service.ts).
+        // and who certifies is the point, so those need one in either mode (rulepack-registry.service.ts).
         restAuth: requireAuth ? 'required' : 'optional',
-        rest: (routes) => registerRulePackRoutes(routes, service),
-        subgraph: { resolvers, context: (caller) => rulePackContext(caller, service) },
+        rest: (routes) => registerRulePackRegistryRoutes(routes, service),
+        subgraph: { resolvers, context: (caller) => rulePackRegistryContext(caller, service) },
       });
       return {
         app,

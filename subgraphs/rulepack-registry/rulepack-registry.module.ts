@@ -6,8 +6,8 @@ import { operatorAccessData, OPERATOR_ACCESS_EVENT, TenantAccess } from '../../p
 import { auditEvent } from '../../platform/outbox/outbox.writer';
 import type { PackCompiler } from './pack-validation';
 import type { RulePackRegistryConfig } from './rulepack-registry.config';
-import { RulePackService, type NoticeSink } from './rulepack.service';
-import { prismaUnitOfWork } from './rulepack.stores';
+import { RulePackService, type NoticeSink } from './rulepack-registry.service';
+import { prismaUnitOfWork } from './rulepack-registry.stores';
 import { prismaSigningKeyStore } from './signing-key.store';
 import { SigningKeys } from './signing-keys.service';
 

@@ -3,8 +3,8 @@
 import type { PrismaClient } from '../../generated/prisma/client';
 import type { PrismaLike } from '../../platform/db/prisma-like';
 import { outboxWriter } from '../../platform/outbox/outbox.writer';
-import { prismaRulePackStore } from './rulepack.store';
-import type { RulePackStores, RulePackUnitOfWork } from './rulepack.types';
+import { prismaRulePackStore } from './rulepack-registry.store';
+import type { RulePackStores, RulePackUnitOfWork } from './rulepack-registry.types';
 
 export const SERVICE_NAME = 'rulepack-registry';
 

@@ -12,15 +12,15 @@ import { ConflictError, ForbiddenError, InputError, NotFoundError } from '../../
 import { auditEvent } from '../../platform/outbox/outbox.writer';
 import { textCursor } from '../../platform/pagination/cursor';
 import { unstorableText } from '../../platform/text';
-import { RULEPACK_EVENTS } from './audit.events';
+import { RULEPACK_EVENTS } from './rulepack-registry.audit';
 import { packSha256, signPack } from './pack-signature';
 import { checkSubmission, type PackCompiler, type SubmittedPack } from './pack-validation';
-import { mayDecide, mayRequestReview } from './rulepack.policy';
+import { mayDecide, mayRequestReview } from './rulepack-registry.policy';
 import { noticeOf, RULEPACK_TOPICS, type RulePackNotice } from './rulepack.topics';
 import {
   ALL_TENANTS, PUBLISHED_STATUSES, RULEPACK_STATUSES, type DecisionKind, type DecisionRecord, type PackRef, type RulePackStatus,
   type RulePackStores, type RulePackUnitOfWork, type RulePackVersionRecord, type Transition, type ViewerScope,
-} from './rulepack.types';
+} from './rulepack-registry.types';
 import type { SigningKeys } from './signing-keys.service';
 
 export const DEFAULT_PAGE_SIZE = 50;

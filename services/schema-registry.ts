@@ -2,15 +2,15 @@
 // workflow-pack or data with semantic versions and compatibility modes; REST routes
 // (rest-compat/schema-registry) and the subgraph at /graphql over one domain service. The
 // built-in schemas of platform/contracts are seeded at every start (idempotently).
-import { serviceRequiresAuth } from '../../platform/config/platform.config';
-import { AccessTokens } from '../../platform/auth/jwt';
-import { defineService, type ServiceDefinition } from '../../platform/service';
-import { buildServiceApp } from '../../platform/service-app';
-import { registerSchemaRegistryRoutes } from '../../rest-compat/schema-registry';
-import { CONTRACTS_DIR, seedPlatformSchemas } from './platform-schemas.seed';
-import { resolvers, type SchemaRegistryContext } from './resolvers';
-import { schemaRegistryContext } from './graphql.context';
-import { createSchemaRegistryService } from './schema-registry.module';
+import { AccessTokens } from '../platform/auth/jwt';
+import { defineService, type ServiceDefinition } from '../platform/service';
+import { buildServiceApp } from '../platform/service-app';
+import { registerSchemaRegistryRoutes } from '../rest-compat/schema-registry';
+import { CONTRACTS_DIR, seedPlatformSchemas } from '../subgraphs/schema-registry/platform-schemas.seed';
+import { resolvers } from '../subgraphs/schema-registry/resolvers';
+import { schemaRegistryContext, type SchemaRegistryGraphQLContext } from '../subgraphs/schema-registry/graphql.context';
+import { loadSchemaRegistryConfig } from '../subgraphs/schema-registry/schema-registry.config';
+import { createSchemaRegistryService } from '../subgraphs/schema-registry/schema-registry.module';
 
 export interface SchemaRegistryOptions {
   /** Where the built-in schemas are read from (tests); platform/contracts by default. */
@@ -29,10 +29,10 @@ export function defineSchemaRegistryService(options: SchemaRegistryOptions = {})
       const { config, db, env, logger } = deps;
       // SCHEMA_REGISTRY_REQUIRE_AUTH, else REQUIRE_AUTH, else a token. Without one, reads act in
       // X-Tenant-ID's tenant; registrations always need a token.
-      const requireAuth = serviceRequiresAuth(env, definition);
+      const { requireAuth } = loadSchemaRegistryConfig(env);
       const service = createSchemaRegistryService(db.prisma, requireAuth);
       await seedPlatformSchemas(service, logger, options.contractsDir ?? CONTRACTS_DIR);
-      const { app } = await buildServiceApp<SchemaRegistryContext>(definition, deps, {
+      const { app } = await buildServiceApp<SchemaRegistryGraphQLContext>(definition, deps, {
         title: 'Schema registry',
         description: 'JSON Schema (draft-07) registry of rule-pack, workflow-pack and data schemas with semantic versions and '
           + 'BACKWARD/FORWARD/FULL/NONE compatibility checks. Built-in platform schemas (owner `platform`) are readable by every tenant. '

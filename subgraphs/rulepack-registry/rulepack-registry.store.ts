@@ -6,7 +6,7 @@ import type { PrismaLike } from '../../platform/db/prisma-like';
 import {
   ALL_TENANTS, PUBLISHED_STATUSES, type DecisionKind, type DecisionRecord, type PackRef, type RulePackStatus, type RulePackStore,
   type RulePackVersionRecord, type ViewerScope,
-} from './rulepack.types';
+} from './rulepack-registry.types';
 
 function toVersion(row: RulePackVersion): RulePackVersionRecord {
   return {

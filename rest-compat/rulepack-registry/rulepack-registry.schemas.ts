@@ -2,9 +2,9 @@
 // 422 body through the kernel's validator) and for the OpenAPI document. The pack inside a body
 // is checked by the domain (contract schema, metadata, engine), which names paths inside it.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { MAX_NOTES, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../../subgraphs/rulepack-registry/rulepack.service';
+import { MAX_NOTES, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../../subgraphs/rulepack-registry/rulepack-registry.service';
 import { MAX_CURSOR_LENGTH } from '../../platform/pagination/cursor';
-import { RULEPACK_STATUSES } from '../../subgraphs/rulepack-registry/rulepack.types';
+import { RULEPACK_STATUSES } from '../../subgraphs/rulepack-registry/rulepack-registry.types';
 import { strictMembers } from '../../platform/http/validation';
 
 const NullableString = (options: { maxLength?: number; description?: string } = {}) => Type.Unsafe<string | null>({ type: ['string', 'null'], ...options });

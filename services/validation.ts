@@ -2,18 +2,18 @@
 // validation subgraph at /graphql over one domain service that runs certified registry packs
 // (signature verified, compiled once, cached) or inline packs through platform/rule-engine, and
 // audits every run in the tenant's ledger through the outbox.
-import { ServiceIdentity } from '../../platform/auth/service-identity';
-import { AccessTokens } from '../../platform/auth/jwt';
-import { serviceBus } from '../../platform/events/service-bus';
-import type { EventBus } from '../../platform/events/event-bus';
-import { defineService, type ServiceDefinition } from '../../platform/service';
-import { buildServiceApp } from '../../platform/service-app';
-import { registerValidationRoutes } from '../../rest-compat/validation';
-import { validationContext } from './graphql.context';
-import { resolvers } from './resolvers';
-import type { RulePackLifecycleEvent } from './rule-pack.source';
-import { loadValidationConfig } from './validation.config';
-import { createValidationModule, type ValidationModuleDeps } from './validation.module';
+import { ServiceIdentity } from '../platform/auth/service-identity';
+import { AccessTokens } from '../platform/auth/jwt';
+import { serviceBus } from '../platform/events/service-bus';
+import type { EventBus } from '../platform/events/event-bus';
+import { defineService, type ServiceDefinition } from '../platform/service';
+import { buildServiceApp } from '../platform/service-app';
+import { registerValidationRoutes } from '../rest-compat/validation';
+import { validationContext } from '../subgraphs/validation/graphql.context';
+import { resolvers } from '../subgraphs/validation/resolvers';
+import type { RulePackLifecycleEvent } from '../subgraphs/validation/rule-pack.source';
+import { loadValidationConfig } from '../subgraphs/validation/validation.config';
+import { createValidationModule, type ValidationModuleDeps } from '../subgraphs/validation/validation.module';
 
 export const RULEPACK_DEPRECATED_TOPIC = 'rulepack.deprecated';
 

@@ -2,18 +2,18 @@
 // packs (pointers into the rule-pack registry, learned from its bus topics), with versions,
 // status, ownership, artifacts and dependency graphs. REST routes (rest-compat/packs-registry)
 // and the subgraph at /graphql over one domain service.
-import { ServiceIdentity } from '../../platform/auth/service-identity';
-import { serviceRequiresAuth } from '../../platform/config/platform.config';
-import { AccessTokens } from '../../platform/auth/jwt';
-import { serviceBus } from '../../platform/events/service-bus';
-import type { EventBus, Unsubscribe } from '../../platform/events/event-bus';
-import { defineService, type ServiceDefinition } from '../../platform/service';
-import { buildServiceApp } from '../../platform/service-app';
-import { registerPacksRegistryRoutes } from '../../rest-compat/packs-registry';
-import { packsContext, type PacksGraphQLContext } from './graphql.context';
-import { createPacksModule } from './packs-registry.module';
-import { resolvers } from './resolvers';
-import { RulePackCatalogConsumer } from './rulepack-catalog.consumer';
+import { ServiceIdentity } from '../platform/auth/service-identity';
+import { AccessTokens } from '../platform/auth/jwt';
+import { serviceBus } from '../platform/events/service-bus';
+import type { EventBus, Unsubscribe } from '../platform/events/event-bus';
+import { defineService, type ServiceDefinition } from '../platform/service';
+import { buildServiceApp } from '../platform/service-app';
+import { registerPacksRegistryRoutes } from '../rest-compat/packs-registry';
+import { packsRegistryContext, type PacksRegistryGraphQLContext } from '../subgraphs/packs-registry/graphql.context';
+import { loadPacksRegistryConfig } from '../subgraphs/packs-registry/packs-registry.config';
+import { createPacksModule } from '../subgraphs/packs-registry/packs-registry.module';
+import { resolvers } from '../subgraphs/packs-registry/resolvers';
+import { RulePackCatalogConsumer } from '../subgraphs/packs-registry/rulepack-catalog.consumer';
 
 export interface PacksRegistryOptions {
   /** An event bus to use instead of the process's (tests); the caller then owns closing it. */
@@ -36,11 +36,11 @@ export function definePacksRegistryService(options: PacksRegistryOptions = {}): 
       const { bus, release: releaseBus } = await serviceBus(deps, options.bus);
       // PACKS_REGISTRY_REQUIRE_AUTH, else REQUIRE_AUTH, else a token. Without one, reads act in
       // X-Tenant-ID's tenant; submissions and promotions always need a token (they name a person).
-      const requireAuth = serviceRequiresAuth(env, packsRegistry);
+      const { requireAuth } = loadPacksRegistryConfig(env);
       const { service, stores } = createPacksModule(db, env, registry, new ServiceIdentity(config.auth.jwtSecret, 'packs-registry'), requireAuth);
       const consumer = new RulePackCatalogConsumer(stores, logger);
       const tokens = new AccessTokens(config.auth.jwtSecret, config.auth.accessTokenExpireMinutes * 60);
-      const { app } = await buildServiceApp<PacksGraphQLContext>(packsRegistry, deps, {
+      const { app } = await buildServiceApp<PacksRegistryGraphQLContext>(packsRegistry, deps, {
         title: 'Packs registry',
         description: 'Catalog of workflow packs and rule packs (spec 01, "Pack catalog"): versions, status draft/certified/deprecated, '
           + 'ownership, artifacts (JSON or YAML, SHA-256 of canonical JSON) and resolved dependency graphs. Drafts are visible to their owner '
@@ -48,7 +48,7 @@ export function definePacksRegistryService(options: PacksRegistryOptions = {}): 
         tokens,
         restAuth: requireAuth ? 'required' : 'optional',
         rest: (routes) => registerPacksRegistryRoutes(routes, service),
-        subgraph: { resolvers, context: (caller, request) => packsContext(caller, request, service) },
+        subgraph: { resolvers, context: (caller, request) => packsRegistryContext(caller, request, service) },
       });
       let unsubscribe: Unsubscribe | undefined;
       return {

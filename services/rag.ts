@@ -1,0 +1,70 @@
+// The knowledge retrieval service (spec 02, port 8138): REST routes (rest-compat/rag, both route
+// sets) and the rag subgraph at /graphql (ingestion progress over graphql-ws) over one domain:
+// hierarchical documents, cascading vector and hybrid search on pgvector, answers through the AI
+// broker with a semantic cache, conversations, audit through the outbox. docs/rag.md.
+import { ServiceIdentity } from '../platform/auth/service-identity';
+import { AccessTokens } from '../platform/auth/jwt';
+import { serviceRequiresAuth } from '../platform/config/platform.config';
+import { defineService, type ServiceDefinition } from '../platform/service';
+import { buildServiceApp } from '../platform/service-app';
+import { registerRagRoutes } from '../rest-compat/rag';
+import { createEmbedder } from '../subgraphs/rag/embedding/embedder.factory';
+import { ragContext } from '../subgraphs/rag/graphql.context';
+import { serveRagSubscriptions } from '../subgraphs/rag/rag.subscriptions';
+import { startRagMaintenance, type RagMaintenance } from '../subgraphs/rag/maintenance';
+import { loadRagConfig } from '../subgraphs/rag/rag.config';
+import { createRagModule } from '../subgraphs/rag/rag.module';
+import { resolvers } from '../subgraphs/rag/resolvers';
+
+// Nothing to override yet; the options object keeps every service's assembly one shape.
+export type RagServiceOptions = Record<string, never>;
+
+export function defineRagService(_options: RagServiceOptions = {}): ServiceDefinition {
+  const definition: ServiceDefinition = defineService({
+    name: 'rag',
+    version: '0.1.0',
+    port: 8138,
+    subgraph: 'subgraphs/rag/schema.graphql',
+    producesAudit: true,
+    async build(deps) {
+      const { config: platform, db, env, registry, logger } = deps;
+      const config = loadRagConfig(env, registry, { requireAuth: serviceRequiresAuth(env, definition) });
+      const embedder = await createEmbedder(config.embedding, (msg) => logger.warn(msg));
+      const rag = createRagModule({ db, config, embedder, identity: new ServiceIdentity(platform.auth.jwtSecret, 'rag') });
+      const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
+      const { app, schema } = await buildServiceApp(definition, deps, {
+        title: 'Knowledge retrieval',
+        description: 'Documents in a four-level hierarchy (platform, suite, module, entity), cascading semantic and hybrid search on pgvector, '
+          + 'answers through the AI broker with a semantic cache, conversations, tenant isolation, soft delete (spec 02).',
+        tokens,
+        restAuth: config.requireAuth ? 'required' : 'optional',
+        rest: (routes) => registerRagRoutes(routes, { ...rag, version: definition.version, maxUploadBytes: config.maxUploadBytes }),
+        subgraph: { resolvers, context: (caller, request) => ({ ...ragContext(caller, request, rag), maxUploadBytes: config.maxUploadBytes }), uploads: { maxFileSize: config.maxUploadBytes } },
+        readinessDetails: async () => ({ database: 'ok', ...(await rag.documents.counts()), embedding_model: embedder.name }),
+      });
+      serveRagSubscriptions({ app, schema: schema!, tokens, requireAuth: config.requireAuth, rag });
+      let maintenance: RagMaintenance | undefined;
+      return {
+        app,
+        async start() {
+          maintenance = startRagMaintenance({ ...rag, tenantIndexMinChunks: config.tenantIndexMinChunks, intervalMs: config.maintenanceIntervalMs, logger });
+          // After the other services of this process have started: the first question is then not
+          // the one that waits for WordNet.
+          setImmediate(() => {
+            try {
+              rag.warmUp();
+            } catch (err) {
+              logger.error({ err }, 'query expansion could not load; hybrid searches will try again');
+            }
+          });
+        },
+        async stop() {
+          await maintenance?.stop();
+        },
+      };
+    },
+  });
+  return definition;
+}
+
+export const ragService: ServiceDefinition = defineRagService();
