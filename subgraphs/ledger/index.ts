@@ -10,7 +10,8 @@ import { defineService, type ServiceDefinition } from '../../platform/service';
 import { buildServiceApp } from '../../platform/service-app';
 import { registerLedgerRoutes } from '../../rest-compat/ledger';
 import { ledgerContext } from './graphql.context';
-import { createLedgerModule } from './ledger.module';
+import { readCheckpointConfig } from './checkpoint.config';
+import { createLedgerModule, createLedgerProofs } from './ledger.module';
 import { startNoticeRelay, type NoticeRelay } from './ledger-notice.relay';
 import { serveLedgerSubscriptions } from './ledger.subscriptions';
 import { resolvers } from './resolvers';
@@ -36,7 +37,9 @@ export function defineLedgerService(options: LedgerServiceOptions = {}): Service
       const { bus, release: releaseBus } = await serviceBus(deps, options.bus);
       // Notices come from committed rows (ledger-notice.relay.ts): a commit only wakes the relay.
       let relay: NoticeRelay | undefined;
-      const { service, committer } = createLedgerModule(db, () => relay?.wake());
+      const ledgerModule = createLedgerModule(db, () => relay?.wake());
+      const { service, committer } = ledgerModule;
+      const proofs = await createLedgerProofs(db, ledgerModule, readCheckpointConfig(deps.env), logger);
       const tokens = new AccessTokens(config.auth.jwtSecret, config.auth.accessTokenExpireMinutes * 60);
       // The audit ledger demands a token by default (a write needs the `write` or `ledger:write`
       // scope): anonymous writes could forge anyone's trail. LEDGER_REQUIRE_AUTH=false (or
@@ -50,14 +53,15 @@ export function defineLedgerService(options: LedgerServiceOptions = {}): Service
           + 'exactly the text hashed into content_hash. Errors use FastAPI shapes; 503 when the database stays unavailable.',
         tokens,
         restAuth: requireAuth ? 'required' : 'optional',
-        rest: (routes) => registerLedgerRoutes(routes, service),
-        subgraph: { resolvers, context: (caller) => ledgerContext(caller, service, requireAuth) },
+        rest: (routes) => registerLedgerRoutes(routes, service, proofs),
+        subgraph: { resolvers, context: (caller) => ledgerContext(caller, service, requireAuth, proofs) },
       });
-      serveLedgerSubscriptions({ app, schema: schema!, bus, service, tokens, requireAuth });
+      serveLedgerSubscriptions({ app, schema: schema!, bus, service, proofs, tokens, requireAuth });
 
       return {
         app,
         async start() {
+          await proofs.start((tenantId) => committer.catchUpTree(tenantId));
           relay = startNoticeRelay({
             sql: db.sql, bus, logger: logger.child({ task: 'ledger-notice-relay' }),
             pollMs: readInt(deps.env, 'LEDGER_NOTICE_POLL_MS', 250, { min: 10, max: 60_000 }),
@@ -65,6 +69,7 @@ export function defineLedgerService(options: LedgerServiceOptions = {}): Service
         },
         async stop() {
           // Appends already accepted finish (commit or fail) and are announced before the bus and database go.
+          proofs.stop();
           await committer.drain();
           if (relay) {
             await Promise.race([relay.flush(), new Promise((r) => setTimeout(r, 2000).unref())]);
