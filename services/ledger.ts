@@ -9,7 +9,7 @@ import { buildServiceApp } from '../platform/service-app';
 import { registerLedgerRoutes } from '../rest-compat/ledger';
 import { ledgerContext } from '../subgraphs/ledger/graphql.context';
 import { loadLedgerConfig } from '../subgraphs/ledger/ledger.config';
-import { createLedgerModule } from '../subgraphs/ledger/ledger.module';
+import { createLedgerModule, createLedgerProofs } from '../subgraphs/ledger/ledger.module';
 import { startNoticeRelay, type NoticeRelay } from '../subgraphs/ledger/ledger-notice.relay';
 import { serveLedgerSubscriptions } from '../subgraphs/ledger/ledger.subscriptions';
 import { resolvers } from '../subgraphs/ledger/resolvers';
@@ -33,11 +33,13 @@ export function defineLedgerService(options: LedgerServiceOptions = {}): Service
     async build(deps) {
       const { config, db, env, logger } = deps;
       // A token by default; LEDGER_REQUIRE_AUTH=false restores trust-the-gateway (ledger.config.ts).
-      const { requireAuth, noticePollMs } = loadLedgerConfig(env);
+      const { requireAuth, noticePollMs, checkpoints } = loadLedgerConfig(env);
       const { bus, release: releaseBus } = await serviceBus(deps, options.bus);
       // Notices come from committed rows (ledger-notice.relay.ts): a commit only wakes the relay.
       let relay: NoticeRelay | undefined;
-      const { service, committer } = createLedgerModule(db, () => relay?.wake());
+      const ledgerModule = createLedgerModule(db, () => relay?.wake());
+      const { service, committer } = ledgerModule;
+      const proofs = await createLedgerProofs(db, ledgerModule, checkpoints, logger);
       const tokens = new AccessTokens(config.auth.jwtSecret, config.auth.accessTokenExpireMinutes * 60);
 
       const { app, schema } = await buildServiceApp(ledger, deps, {
@@ -46,14 +48,15 @@ export function defineLedgerService(options: LedgerServiceOptions = {}): Service
           + 'exactly the text hashed into content_hash. Errors use FastAPI shapes; 503 when the database stays unavailable.',
         tokens,
         restAuth: requireAuth ? 'required' : 'optional',
-        rest: (routes) => registerLedgerRoutes(routes, service),
-        subgraph: { resolvers, context: (caller) => ledgerContext(caller, service, requireAuth) },
+        rest: (routes) => registerLedgerRoutes(routes, service, proofs),
+        subgraph: { resolvers, context: (caller) => ledgerContext(caller, service, requireAuth, proofs) },
       });
-      serveLedgerSubscriptions({ app, schema: schema!, bus, service, tokens, requireAuth });
+      serveLedgerSubscriptions({ app, schema: schema!, bus, service, proofs, tokens, requireAuth });
 
       return {
         app,
         async start() {
+          await proofs.start((tenantId) => committer.catchUpTree(tenantId));
           relay = startNoticeRelay({
             sql: db.sql, bus, logger: logger.child({ task: 'ledger-notice-relay' }),
             pollMs: noticePollMs,
@@ -61,6 +64,7 @@ export function defineLedgerService(options: LedgerServiceOptions = {}): Service
         },
         async stop() {
           // Appends already accepted finish (commit or fail) and are announced before the bus and database go.
+          proofs.stop();
           await committer.drain();
           if (relay) {
             await Promise.race([relay.flush(), new Promise((r) => setTimeout(r, 2000).unref())]);

@@ -7,30 +7,14 @@ import { callerOf } from '../../platform/http/caller';
 import { idempotencyKeyOf } from '../../platform/http/idempotency-key';
 import { MAX_STRING } from '../../subgraphs/ledger/ledger.service';
 import type { AuditReport, EntryVerification, LedgerService } from '../../subgraphs/ledger/ledger.service';
-import type { LedgerEvent, VerifyResult } from '../../subgraphs/ledger/ledger.types';
+import type { VerifyResult } from '../../subgraphs/ledger/ledger.types';
+import type { LedgerProofService } from '../../subgraphs/ledger/ledger-proof.service';
+import { eventJson } from './ledger-event.view';
+import { registerLedgerProofRoutes } from './ledger-proofs.routes';
 import {
   AppendBody, AppendHeaders, AppendResponse, AuditReportBody, EntryParams, EventPageSchema, EventsQuery, ExportQuery, responses, TenantQuery, VerifyResponse,
 } from './ledger.schemas';
 
-
-/** The event as REST shows it: snake_case, event_data as the JSON object that was hashed. */
-export function eventJson(e: LedgerEvent) {
-  return {
-    id: e.id,
-    tenant_id: e.tenantId,
-    seq: e.seq,
-    event_type: e.eventType,
-    event_data: JSON.parse(e.eventDataText) as Record<string, unknown>,
-    created_at: e.createdAt,
-    content_hash: e.contentHash,
-    previous_hash: e.previousHash,
-    chain_hash: e.chainHash,
-    user_id: e.userId,
-    correlation_id: e.correlationId,
-    description: e.description,
-    written_by: e.writtenBy,
-  };
-}
 
 export function verifyJson(r: VerifyResult) {
   return { valid: r.valid, total_events: r.totalEvents, error: r.error };
@@ -63,7 +47,8 @@ function reportJson(r: AuditReport) {
   };
 }
 
-export function registerLedgerRoutes(routes: FastifyInstance, service: LedgerService): void {
+export function registerLedgerRoutes(routes: FastifyInstance, service: LedgerService, proofs: LedgerProofService): void {
+  registerLedgerProofRoutes(routes, proofs);
   {
 
     const append = async (request: FastifyRequest<{ Body: AppendBody }>, reply: import('fastify').FastifyReply) => {

@@ -99,3 +99,65 @@ export const Detail = Type.Object({ detail: Type.Unknown() });
 export function responses(ok: TSchema): Record<number, TSchema> {
   return { 200: ok, 401: Detail, 403: Detail, 422: Detail, 503: Detail };
 }
+
+// Proofs (docs/ledger.md, "Proofs"): checkpoints, inclusion and consistency.
+const Size = (description: string) => Type.Integer({ minimum: 1, maximum: 2 ** 52, description });
+
+export const CheckpointSchema = Type.Object({
+  format: Type.Literal('ledger-checkpoint/v1'),
+  id: Type.String({ format: 'uuid' }),
+  tenant_id: Type.String(),
+  tree_size: Type.Integer(),
+  root_hash: Hash,
+  timestamp: Timestamp,
+  key_id: Type.String({ description: 'RFC 7638 thumbprint of the signing key, its kid in the JWKS' }),
+  signature: Type.String({ description: 'base64url Ed25519 signature of JSON ["ledger-checkpoint/v1", tenant_id, tree_size, root_hash, timestamp, key_id]' }),
+});
+
+export const CheckpointListQuery = Type.Object({
+  tenant_id: Type.Optional(Id('Tenant; defaults to the caller\'s')),
+  limit: Type.Integer({ minimum: 1, maximum: 1000, default: 20 }),
+});
+export type CheckpointListQuery = Static<typeof CheckpointListQuery>;
+
+export const CheckpointBody = Type.Object({ tenant_id: Type.Optional(Id('Tenant; defaults to the caller\'s')) });
+export type CheckpointBody = Static<typeof CheckpointBody>;
+
+export const InclusionQuery = Type.Object({
+  tenant_id: Type.Optional(Id('Tenant; defaults to the caller\'s')),
+  entry_id: Type.Optional(Type.String({ description: 'The entry, by id (or give seq)' })),
+  seq: Type.Optional(Size('The entry, by its position in the chain (or give entry_id)')),
+  tree_size: Type.Optional(Size('A checkpoint\'s tree size; defaults to the latest checkpoint (one is taken when the entry is newer)')),
+});
+export type InclusionQuery = Static<typeof InclusionQuery>;
+
+export const ConsistencyQuery = Type.Object({
+  tenant_id: Type.Optional(Id('Tenant; defaults to the caller\'s')),
+  first: Size('The older checkpoint\'s tree size'),
+  second: Type.Optional(Size('The newer checkpoint\'s tree size; defaults to the latest')),
+});
+export type ConsistencyQuery = Static<typeof ConsistencyQuery>;
+
+export const InclusionResponse = Type.Object({
+  type: Type.Literal('inclusion'),
+  tenant_id: Type.String(),
+  leaf_index: Type.Integer(),
+  tree_size: Type.Integer(),
+  entry: LedgerEventSchema,
+  audit_path: Type.Array(Hash),
+  checkpoint: CheckpointSchema,
+});
+
+export const ConsistencyResponse = Type.Object({
+  type: Type.Literal('consistency'),
+  tenant_id: Type.String(),
+  first: CheckpointSchema,
+  second: CheckpointSchema,
+  proof: Type.Array(Hash),
+});
+
+export const JwksResponse = Type.Object({ keys: Type.Array(Type.Object({}, { additionalProperties: true })) });
+
+export function proofResponses(ok: TSchema): Record<number, TSchema> {
+  return { ...responses(ok), 404: Detail, 429: Detail };
+}

@@ -3,6 +3,7 @@
 import DataLoader from 'dataloader';
 import type { Caller } from '../../platform/auth/caller';
 import { AuthenticationError } from '../../platform/errors/domain-errors';
+import type { LedgerProofService } from './ledger-proof.service';
 import type { LedgerService } from './ledger.service';
 import type { LedgerEvent } from './ledger.types';
 
@@ -17,12 +18,13 @@ export interface LedgerGraphQLContext {
   caller: Caller;
   requireAuth: boolean;
   service: LedgerService;
+  proofs: LedgerProofService;
   loaders: { auditTrail: DataLoader<AuditTrailKey, LedgerEvent[], string>; eventById: DataLoader<string, LedgerEvent | null> };
   /** Present on graphql-ws connections only (see ledger.subscriptions.ts). */
   subscribeAppends?: (eventType: string | undefined, afterSeq: number | undefined) => Promise<AsyncIterableIterator<LedgerEvent>>;
 }
 
-export function ledgerContext(caller: Caller, service: LedgerService, requireAuth: boolean): LedgerGraphQLContext {
+export function ledgerContext(caller: Caller, service: LedgerService, requireAuth: boolean, proofs: LedgerProofService): LedgerGraphQLContext {
   const auditTrail = new DataLoader<AuditTrailKey, LedgerEvent[], string>(async (keys) => {
     // Keys of one request share first/after almost always; group by them, one query per group.
     const groups = new Map<string, AuditTrailKey[]>();
@@ -40,7 +42,7 @@ export function ledgerContext(caller: Caller, service: LedgerService, requireAut
   }, { cacheKeyFn: (k) => JSON.stringify(k) });
   // LedgerEvent references of one request: one tenant-scoped read.
   const eventById = new DataLoader<string, LedgerEvent | null>((ids) => service.eventsByIds(caller, ids));
-  return { caller, requireAuth, service, loaders: { auditTrail, eventById } };
+  return { caller, requireAuth, service, proofs, loaders: { auditTrail, eventById } };
 }
 
 /** The caller, refusing anonymous callers when REQUIRE_AUTH=true. */

@@ -5,6 +5,7 @@
 // form the next batch; batches of disjoint tenants may run side by side.
 import { randomUUID } from 'node:crypto';
 import { chainHash, contentHash } from './ledger.hash';
+import { appendLeaves, frontierOf, frontierText, type TreeNode } from './merkle';
 import type { LedgerStore } from './ledger.store';
 import { formatMicros, nowMicros } from './ledger.time';
 import type { AppendResult, ChainHead, LedgerEvent, NewEventRow } from './ledger.types';
@@ -72,6 +73,21 @@ export class GroupCommitter {
     return new Promise<AppendResult>((resolve, reject) => {
       this.queue.push({ input, id: randomUUID(), resolve, reject });
       this.schedulePump();
+    });
+  }
+
+  /**
+   * Builds the Merkle tree of a chain written before the ledger kept one (its frontier is empty
+   * though it has entries), under the head's lock like an append. Answers whether it built one.
+   */
+  catchUpTree(tenantId: string): Promise<boolean> {
+    return this.store.appendTransaction(async (tx) => {
+      const head = (await tx.lockHeads([tenantId])).get(tenantId)!;
+      if (head.lastSeq === 0 || head.treeFrontier !== '') return false;
+      const built = appendLeaves(0, [], await tx.chainHashesAfter(tenantId, 0));
+      head.treeFrontier = frontierText(built.frontier);
+      await tx.insertEvents([], [head], built.nodes.map((n) => ({ ...n, tenantId })));
+      return true;
     });
   }
 
@@ -177,6 +193,7 @@ export class GroupCommitter {
         });
       }
 
+      const startSeqs = new Map([...heads.values()].map((h) => [h.tenantId, h.lastSeq]));
       const now = this.clock();
       const fresh: NewEventRow[] = [];
       const inBatch = new Map<string, NewEventRow>();
@@ -223,8 +240,41 @@ export class GroupCommitter {
         fresh.push(row);
         results[i] = { event: row, replayed: false };
       });
-      if (fresh.length > 0) await tx.insertEvents(fresh, [...moved.values()]);
+      if (fresh.length > 0) await tx.insertEvents(fresh, [...moved.values()], await growTrees(tx, fresh, heads, startSeqs));
       return { results: results as AppendResult[], fresh };
     });
   }
+}
+
+const popcount = (n: number) => n.toString(2).replace(/0/g, '').length;
+
+/**
+ * Extends each tenant's Merkle tree by its new entries, inside the append's transaction: the
+ * frontier moves with the head and the new nodes go in with the rows, so a committed entry is
+ * always in the tree and an append never waits for a rebuild. A chain older than the tree (its
+ * frontier does not match its length) is caught up once, here, from its stored chain hashes.
+ */
+async function growTrees(
+  tx: import('./ledger.store').LedgerAppendTx, fresh: NewEventRow[], heads: Map<string, ChainHead>, startSeqs: Map<string, number>,
+): Promise<(TreeNode & { tenantId: string })[]> {
+  const byTenant = new Map<string, string[]>();
+  for (const row of fresh) byTenant.set(row.tenantId, [...(byTenant.get(row.tenantId) ?? []), row.chainHash]);
+  const nodes: (TreeNode & { tenantId: string })[] = [];
+  for (const [tenantId, chains] of byTenant) {
+    const head = heads.get(tenantId)!;
+    const start = startSeqs.get(tenantId)!;
+    let frontier = frontierOf(head.treeFrontier);
+    let size = start;
+    if (frontier.length !== popcount(start)) {
+      const older = await tx.chainHashesAfter(tenantId, 0);
+      const built = appendLeaves(0, [], older.slice(0, start));
+      frontier = built.frontier;
+      nodes.push(...built.nodes.map((n) => ({ ...n, tenantId })));
+      size = start;
+    }
+    const grown = appendLeaves(size, frontier, chains);
+    nodes.push(...grown.nodes.map((n) => ({ ...n, tenantId })));
+    head.treeFrontier = frontierText(grown.frontier);
+  }
+  return nodes;
 }

@@ -4,6 +4,7 @@
 // tenant's rows takes the tenant id as a required argument.
 import type { SqlExecutor, SqlQuery } from '../../platform/db/sql';
 import { GENESIS_HASH } from './ledger.hash';
+import type { TreeNode } from './merkle';
 import type { ChainHead, ChainRow, EventFilter, LedgerEvent, NewEventRow } from './ledger.types';
 
 // Careful: `seq::float8 AS seq` means a bare `ORDER BY seq` would sort by the cast output column
@@ -71,16 +72,18 @@ export interface LedgerAppendTx {
   lockHeads(tenantIds: string[]): Promise<Map<string, ChainHead>>;
   findByIdempotencyKeys(pairs: { tenantId: string; key: string }[]): Promise<(LedgerEvent & { idempotencyKey: string })[]>;
   findByIds(tenantIds: string[], ids: string[]): Promise<LedgerEvent[]>;
-  /** One statement: inserts the rows and moves each tenant's head. */
-  insertEvents(rows: NewEventRow[], heads: ChainHead[]): Promise<void>;
+  /** One statement: inserts the rows and the Merkle tree's new nodes, and moves each tenant's head. */
+  insertEvents(rows: NewEventRow[], heads: ChainHead[], nodes: (TreeNode & { tenantId: string })[]): Promise<void>;
+  /** The chain hashes of a tenant's entries after a seq, in order (builds the tree of a chain older than it). */
+  chainHashesAfter(tenantId: string, afterSeq: number): Promise<string[]>;
 }
 
 function appendTx(tx: SqlQuery): LedgerAppendTx {
   return {
     async lockHeads(tenantIds) {
-      const select = `SELECT tenant_id, last_seq::float8 AS last_seq, last_hash, last_created_at_us::float8 AS last_created_at_us
+      const select = `SELECT tenant_id, last_seq::float8 AS last_seq, last_hash, last_created_at_us::float8 AS last_created_at_us, tree_frontier
         FROM ledger_chain_heads WHERE tenant_id = ANY($1::text[]) ORDER BY tenant_id FOR UPDATE`;
-      let res = await tx.query<{ tenant_id: string; last_seq: number; last_hash: string; last_created_at_us: number }>(select, [tenantIds]);
+      let res = await tx.query<{ tenant_id: string; last_seq: number; last_hash: string; last_created_at_us: number; tree_frontier: string }>(select, [tenantIds]);
       if (res.rows.length < tenantIds.length) {
         // First append of a tenant: create its head (a concurrent creator makes us wait, then DO NOTHING).
         await tx.query(
@@ -92,6 +95,7 @@ function appendTx(tx: SqlQuery): LedgerAppendTx {
       }
       return new Map(res.rows.map((r) => [r.tenant_id, {
         tenantId: r.tenant_id, lastSeq: Number(r.last_seq), lastHash: r.last_hash, lastCreatedAtUs: Number(r.last_created_at_us),
+        treeFrontier: r.tree_frontier,
       }]));
     },
     async findByIdempotencyKeys(pairs) {
@@ -110,10 +114,13 @@ function appendTx(tx: SqlQuery): LedgerAppendTx {
       );
       return res.rows.map(toEvent);
     },
-    async insertEvents(rows, heads) {
+    async insertEvents(rows, heads, nodes) {
       const col = <K extends keyof NewEventRow>(k: K) => rows.map((r) => r[k]);
       await tx.query(
-        `WITH inserted AS (
+        `WITH nodes AS (
+           INSERT INTO ledger_tree_nodes (tenant_id, level, node_index, hash)
+           SELECT * FROM unnest($20::text[], $21::int2[], $22::int8[], $23::text[])
+         ), inserted AS (
            INSERT INTO ledger_events (id, tenant_id, seq, event_type, event_data, created_at, created_at_text,
              content_hash, previous_hash, chain_hash, user_id, correlation_id, description, idempotency_key, written_by)
            SELECT u.id, u.tenant_id, u.seq, u.event_type, u.event_data::json, u.created_at_text::timestamptz, u.created_at_text,
@@ -125,8 +132,8 @@ function appendTx(tx: SqlQuery): LedgerAppendTx {
            RETURNING 1
          )
          UPDATE ledger_chain_heads h
-            SET last_seq = v.last_seq, last_hash = v.last_hash, last_created_at_us = v.last_us
-           FROM unnest($14::text[], $15::int8[], $16::text[], $17::int8[]) AS v(tenant_id, last_seq, last_hash, last_us)
+            SET last_seq = v.last_seq, last_hash = v.last_hash, last_created_at_us = v.last_us, tree_frontier = v.frontier
+           FROM unnest($14::text[], $15::int8[], $16::text[], $17::int8[], $24::text[]) AS v(tenant_id, last_seq, last_hash, last_us, frontier)
           WHERE h.tenant_id = v.tenant_id AND (SELECT count(*) FROM inserted) = $18`,
         [
           col('id'), col('tenantId'), col('seq'), col('eventType'), col('eventDataText'), col('createdAt'), col('contentHash'),
@@ -134,8 +141,16 @@ function appendTx(tx: SqlQuery): LedgerAppendTx {
           heads.map((h) => h.tenantId), heads.map((h) => h.lastSeq), heads.map((h) => h.lastHash), heads.map((h) => h.lastCreatedAtUs),
           rows.length,
           col('writtenBy'),
+          nodes.map((n) => n.tenantId), nodes.map((n) => n.level), nodes.map((n) => n.index), nodes.map((n) => n.hash),
+          heads.map((h) => h.treeFrontier),
         ],
       );
+    },
+    async chainHashesAfter(tenantId, afterSeq) {
+      const res = await tx.query<{ chain_hash: string }>(
+        'SELECT chain_hash FROM ledger_events WHERE tenant_id = $1 AND seq > $2 ORDER BY ledger_events.seq', [tenantId, afterSeq],
+      );
+      return res.rows.map((r) => r.chain_hash);
     },
   };
 }
@@ -250,12 +265,12 @@ export function createLedgerStore(sql: SqlExecutor, options: LedgerStoreOptions 
     },
 
     async getHead(tenantId) {
-      const res = await sql.query<{ last_seq: number; last_hash: string; last_created_at_us: number }>(
-        'SELECT last_seq::float8 AS last_seq, last_hash, last_created_at_us::float8 AS last_created_at_us FROM ledger_chain_heads WHERE tenant_id = $1',
+      const res = await sql.query<{ last_seq: number; last_hash: string; last_created_at_us: number; tree_frontier: string }>(
+        'SELECT last_seq::float8 AS last_seq, last_hash, last_created_at_us::float8 AS last_created_at_us, tree_frontier FROM ledger_chain_heads WHERE tenant_id = $1',
         [tenantId],
       );
       const r = res.rows[0];
-      return r && { tenantId, lastSeq: Number(r.last_seq), lastHash: r.last_hash, lastCreatedAtUs: Number(r.last_created_at_us) };
+      return r && { tenantId, lastSeq: Number(r.last_seq), lastHash: r.last_hash, lastCreatedAtUs: Number(r.last_created_at_us), treeFrontier: r.tree_frontier };
     },
 
     async listChainTenants() {

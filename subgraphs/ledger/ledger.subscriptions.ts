@@ -16,6 +16,7 @@ import { pullOnNotify, type Feed } from '../../platform/events/pull-on-notify';
 import type { TokenAuthenticator } from '../../platform/http/auth-hooks';
 import { connectionParam, serveSubscriptions } from '../../platform/graphql/subscription-server';
 import { ledgerContext, type LedgerGraphQLContext } from './graphql.context';
+import type { LedgerProofService } from './ledger-proof.service';
 import type { LedgerService } from './ledger.service';
 import type { LedgerEvent } from './ledger.types';
 
@@ -56,6 +57,7 @@ export interface LedgerSubscriptionOptions {
   schema: GraphQLSchema;
   bus: EventBus;
   service: LedgerService;
+  proofs: LedgerProofService;
   tokens: TokenAuthenticator;
   requireAuth: boolean;
 }
@@ -65,7 +67,7 @@ export function serveLedgerSubscriptions(options: LedgerSubscriptionOptions): vo
   serveSubscriptions<LedgerGraphQLContext>({
     ...options,
     context: (caller, params) => ({
-      ...ledgerContext(caller, service, options.requireAuth),
+      ...ledgerContext(caller, service, options.requireAuth, options.proofs),
       subscribeAppends: async (eventType, afterSeq) => {
         // The same tenant rule as every read: another tenant only with platform rights.
         const tenantId = await service.subscriptionTenant(caller, connectionParam(params, 'tenantId'));

@@ -58,6 +58,8 @@ export interface ChainHead {
   lastSeq: number;
   lastHash: string;
   lastCreatedAtUs: number;
+  /** The Merkle tree's frontier as stored (merkle.ts frontierText); moves with lastSeq. */
+  treeFrontier: string;
 }
 
 /** A row ready to insert (hashes computed). */

@@ -41,6 +41,11 @@ export const resolvers = {
       })),
     ledgerPosition: async (_: unknown, args: { tenantId?: string | null }, ctx: Ctx) =>
       ctx.service.position(callerOf(ctx), opt(args.tenantId)),
+    ledgerCheckpoint: async (_: unknown, args: { tenantId?: string | null }, ctx: Ctx) => ctx.proofs.latestCheckpoint(callerOf(ctx), opt(args.tenantId)),
+    ledgerInclusionProof: async (_: unknown, args: { tenantId?: string | null; entryId?: string | null; seq?: number | null; treeSize?: number | null }, ctx: Ctx) =>
+      ctx.proofs.inclusion(callerOf(ctx), { tenantId: opt(args.tenantId), entryId: opt(args.entryId), seq: args.seq ?? undefined, treeSize: args.treeSize ?? undefined }),
+    ledgerConsistencyProof: async (_: unknown, args: { tenantId?: string | null; first: number; second?: number | null }, ctx: Ctx) =>
+      ctx.proofs.consistency(callerOf(ctx), { tenantId: opt(args.tenantId), first: args.first, second: args.second ?? undefined }),
     verifyLedger: async (_: unknown, args: { tenantId?: string | null }, ctx: Ctx) => {
       const r = await ctx.service.verify(callerOf(ctx), { tenantId: opt(args.tenantId) });
       return { valid: r.valid, totalEvents: r.totalEvents, error: r.error };
@@ -59,6 +64,7 @@ export const resolvers = {
       });
       return event;
     },
+    takeLedgerCheckpoint: async (_: unknown, args: { tenantId?: string | null }, ctx: Ctx) => ctx.proofs.requestCheckpoint(callerOf(ctx), opt(args.tenantId)),
   },
   Subscription: {
     ledgerEventAppended: {

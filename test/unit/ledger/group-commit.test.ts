@@ -21,7 +21,7 @@ function memoryStore(hooks: { beforeInsert?: (rows: NewEventRow[]) => void } = {
       const stagedHeads = new Map<string, ChainHead>();
       const tx = strictFake<LedgerAppendTx>({
         async lockHeads(tenantIds) {
-          return new Map(tenantIds.map((t) => [t, { ...(heads.get(t) ?? { tenantId: t, lastSeq: 0, lastHash: GENESIS_HASH, lastCreatedAtUs: 0 }) }]));
+          return new Map(tenantIds.map((t) => [t, { ...(heads.get(t) ?? { tenantId: t, lastSeq: 0, lastHash: GENESIS_HASH, lastCreatedAtUs: 0, treeFrontier: '' }) }]));
         },
         async findByIdempotencyKeys(pairs) {
           return events.filter((e) => pairs.some((p) => p.tenantId === e.tenantId && p.key === e.idempotencyKey)) as (LedgerEvent & { idempotencyKey: string })[];

@@ -1,5 +1,6 @@
 // Streaming verification over a fake store, CSV cell neutralising and the
 // auditTrail DataLoader batching, all without a database.
+import type { LedgerProofService } from '../../../subgraphs/ledger/ledger-proof.service';
 import { ledgerContext } from '../../../subgraphs/ledger/graphql.context';
 import { neutraliseCell } from '../../../subgraphs/ledger/ledger-export.service';
 import { chainHash, contentHash, GENESIS_HASH } from '../../../subgraphs/ledger/ledger.hash';
@@ -31,7 +32,7 @@ function pagedStore(rows: ChainRow[], head = { lastSeq: rows.length, lastHash: r
       return rows.filter((r) => r.seq > afterSeq).slice(0, limit);
     },
     async getHead(tenantId) {
-      return { tenantId, ...head, lastCreatedAtUs: 0 };
+      return { tenantId, ...head, lastCreatedAtUs: 0, treeFrontier: '' };
     },
   });
   return { store, pages };
@@ -75,7 +76,7 @@ describe('User.auditTrail DataLoader', () => {
         return usernames.map(() => []);
       },
     });
-    const ctx = ledgerContext({ headerTenant: 't', correlationId: 'c' }, service, false);
+    const ctx = ledgerContext({ headerTenant: 't', correlationId: 'c' }, service, false, strictFake<LedgerProofService>({}));
     await Promise.all(['a', 'b', 'c', 'a'].map((username) => ctx.loaders.auditTrail.load({ username, first: 20, before: null })));
     expect(calls).toEqual([['a', 'b', 'c']]);
   });

@@ -1,0 +1,220 @@
+// Proofs over a tenant's ledger (docs/ledger.md, "Proofs"): signed checkpoints, inclusion of an
+// entry in a checkpoint and consistency between two checkpoints, as RFC 9162 defines them. Both
+// doors (rest-compat/ledger/ledger-proofs.routes.ts and resolvers.ts) call these methods; every
+// read goes through the tenant rule first, like the ledger's other reads.
+import { randomUUID } from 'node:crypto';
+import type { Caller } from '../../platform/auth/caller';
+import type { TenantAccess } from '../../platform/auth/tenant-access';
+import { withDbRetry } from '../../platform/db/db-retry';
+import { InputError, NotFoundError, RateLimitedError } from '../../platform/errors/domain-errors';
+import { isUuid } from '../../platform/ids';
+import type { Logger } from '../../platform/logging/logger';
+import type { CheckpointSigner } from './checkpoint.signer';
+import type { Checkpoint, LedgerProofStore } from './ledger-proof.store';
+import { nodeKey } from './ledger-proof.store';
+import type { LedgerStore } from './ledger.store';
+import { formatMicros, nowMicros } from './ledger.time';
+import type { LedgerEvent } from './ledger.types';
+import { consistencyPath, frontierOf, frontierRoot, inclusionPath, leafHash, plan, type NodeLookup } from './merkle';
+
+/** The chain every checkpoint is also appended to, so one history is shown to every auditor. */
+export const PLATFORM_CHAIN = '_platform';
+export const CHECKPOINT_EVENT = 'ledger.checkpoint';
+/** Past any chain this platform holds; sizes beyond are refused before any query. */
+const MAX_TREE_SIZE = 2 ** 52;
+
+export interface ProofOptions {
+  /** A checkpoint after this many new entries of a tenant. */
+  every: number;
+  /** And for any tenant that grew, every this many ms (0: off). */
+  intervalMs: number;
+  /** On-demand checkpoints a tenant may request per minute in this process. */
+  onDemandPerMinute: number;
+}
+
+export interface InclusionProof {
+  tenantId: string;
+  leafIndex: number;
+  treeSize: number;
+  entry: LedgerEvent;
+  auditPath: string[];
+  checkpoint: Checkpoint;
+}
+
+export interface ConsistencyProof {
+  tenantId: string;
+  first: Checkpoint;
+  second: Checkpoint;
+  proof: string[];
+}
+
+function sizeIssue(field: string, value: number | undefined): InputError | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isInteger(value) || value < 1 || value > MAX_TREE_SIZE) {
+    return InputError.of([field], `Input should be an integer between 1 and ${MAX_TREE_SIZE}`, 'value_error');
+  }
+  return undefined;
+}
+
+export class LedgerProofService {
+  private readonly checkpointed = new Map<string, number>();
+  private readonly requests = new Map<string, number[]>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly ledger: LedgerStore,
+    private readonly proofs: LedgerProofStore,
+    private readonly signer: CheckpointSigner,
+    private readonly access: TenantAccess,
+    /** Appends a checkpoint's record to the platform chain (the ledger's own group commit). */
+    private readonly appendToPlatformChain: (data: Record<string, unknown>) => Promise<void>,
+    private readonly options: ProofOptions,
+    private readonly logger: Logger,
+  ) {}
+
+  jwks() {
+    return this.signer.jwks();
+  }
+
+  /** The tenant's newest checkpoint; one is taken when the chain has entries but none yet. */
+  async latestCheckpoint(caller: Caller, requested?: string): Promise<Checkpoint> {
+    const tenantId = await this.access.resolve(caller, requested, ['tenantId'], 'ledger.checkpoint.latest');
+    const latest = await withDbRetry(() => this.proofs.latestCheckpoint(tenantId));
+    return latest ?? this.checkpoint(tenantId);
+  }
+
+  async listCheckpoints(caller: Caller, requested: string | undefined, limit: number): Promise<Checkpoint[]> {
+    const tenantId = await this.access.resolve(caller, requested, ['tenantId'], 'ledger.checkpoint.list');
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw InputError.of(['limit'], 'Input should be between 1 and 1000');
+    return withDbRetry(() => this.proofs.listCheckpoints(tenantId, limit));
+  }
+
+  /** A checkpoint on demand: rate limited per tenant (a flood would only fill the platform chain). */
+  async requestCheckpoint(caller: Caller, requested?: string): Promise<Checkpoint> {
+    const tenantId = await this.access.resolve(caller, requested, ['tenantId'], 'ledger.checkpoint.take');
+    const now = Date.now();
+    const recent = (this.requests.get(tenantId) ?? []).filter((t) => now - t < 60_000);
+    if (recent.length >= this.options.onDemandPerMinute) {
+      throw new RateLimitedError('Too many checkpoint requests for this tenant; try again later', Math.ceil((recent[0]! + 60_000 - now) / 1000));
+    }
+    recent.push(now);
+    this.requests.set(tenantId, recent);
+    return this.checkpoint(tenantId);
+  }
+
+  /** Signs the tree as it stands (or answers the checkpoint already taken at this size). */
+  async checkpoint(tenantId: string): Promise<Checkpoint> {
+    const head = await withDbRetry(() => this.ledger.getHead(tenantId));
+    if (!head || head.lastSeq === 0) throw new NotFoundError(`Tenant '${tenantId}' has no ledger entries to checkpoint`);
+    const existing = await withDbRetry(() => this.proofs.checkpointOfSize(tenantId, head.lastSeq));
+    if (existing) return existing;
+    const rootHash = frontierRoot(frontierOf(head.treeFrontier)).toString('hex');
+    const timestamp = formatMicros(nowMicros());
+    const { keyId, signature } = this.signer.sign({ tenantId, treeSize: head.lastSeq, rootHash, timestamp });
+    const { checkpoint, created } = await withDbRetry(() => this.proofs.saveCheckpoint({
+      id: randomUUID(), tenantId, treeSize: head.lastSeq, rootHash, timestamp, keyId, signature,
+    }));
+    this.checkpointed.set(tenantId, Math.max(this.checkpointed.get(tenantId) ?? 0, checkpoint.treeSize));
+    if (created && tenantId !== PLATFORM_CHAIN) {
+      await this.appendToPlatformChain({
+        checkpoint_id: checkpoint.id, tenant_id: tenantId, tree_size: checkpoint.treeSize, root_hash: rootHash, timestamp, key_id: keyId, signature,
+      });
+    }
+    return checkpoint;
+  }
+
+  async inclusion(caller: Caller, q: { tenantId?: string; entryId?: string; seq?: number; treeSize?: number }): Promise<InclusionProof> {
+    const tenantId = await this.access.resolve(caller, q.tenantId, ['tenantId'], 'ledger.proof.inclusion');
+    if ((q.entryId === undefined) === (q.seq === undefined)) throw InputError.of(['entry_id'], 'Name the entry by entry_id or by seq (one of them)', 'missing');
+    if (q.entryId !== undefined && !isUuid(q.entryId)) throw InputError.of(['entry_id'], 'Input should be a valid UUID', 'uuid_parsing');
+    const issue = sizeIssue('seq', q.seq) ?? sizeIssue('tree_size', q.treeSize);
+    if (issue) throw issue;
+    const entry = await withDbRetry(() => (q.entryId !== undefined ? this.ledger.getEvent(tenantId, q.entryId) : this.ledger.getEventBySeq(tenantId, q.seq!)));
+    if (!entry) throw new NotFoundError('Ledger entry not found');
+    const checkpoint = await this.checkpointCovering(tenantId, entry.seq, q.treeSize);
+    const leafIndex = entry.seq - 1;
+    const auditPath = await this.compute(tenantId, (node) => inclusionPath(leafIndex, checkpoint.treeSize, node));
+    return { tenantId, leafIndex, treeSize: checkpoint.treeSize, entry, auditPath: auditPath.map((b) => b.toString('hex')), checkpoint };
+  }
+
+  async consistency(caller: Caller, q: { tenantId?: string; first: number; second?: number }): Promise<ConsistencyProof> {
+    const tenantId = await this.access.resolve(caller, q.tenantId, ['tenantId'], 'ledger.proof.consistency');
+    const issue = sizeIssue('first', q.first) ?? sizeIssue('second', q.second);
+    if (issue) throw issue;
+    const second = q.second === undefined ? await this.latestCheckpoint(caller, tenantId) : await this.existingCheckpoint(tenantId, q.second, 'second');
+    if (q.first > second.treeSize) throw InputError.of(['first'], `first (${q.first}) is past second (${second.treeSize})`);
+    const first = await this.existingCheckpoint(tenantId, q.first, 'first');
+    const proof = await this.compute(tenantId, (node) => consistencyPath(first.treeSize, second.treeSize, node));
+    return { tenantId, first, second, proof: proof.map((b) => b.toString('hex')) };
+  }
+
+  /** After a commit: a checkpoint for each tenant that grew by `every` entries since its last. */
+  noteAppended(tenantId: string, size: number): void {
+    if (tenantId === PLATFORM_CHAIN && this.options.every > 1 && size % this.options.every !== 0) return;
+    const last = this.checkpointed.get(tenantId);
+    if (last === undefined) {
+      // First sight of the tenant in this process: learn its last checkpoint once.
+      this.checkpointed.set(tenantId, 0);
+      void withDbRetry(() => this.proofs.latestCheckpoint(tenantId)).then((c) => {
+        this.checkpointed.set(tenantId, Math.max(this.checkpointed.get(tenantId) ?? 0, c?.treeSize ?? 0));
+      }, () => this.checkpointed.delete(tenantId));
+      return;
+    }
+    if (size - last >= this.options.every) {
+      this.checkpointed.set(tenantId, size);
+      this.checkpoint(tenantId).catch((err: unknown) => this.logger.warn({ err, tenantId }, 'ledger: checkpoint failed; the next append or pass retries'));
+    }
+  }
+
+  /** Chains older than the tree get theirs (catchUp: the committer's), then the timed pass starts. */
+  async start(catchUp: (tenantId: string) => Promise<boolean>): Promise<void> {
+    for (const tenantId of await withDbRetry(() => this.proofs.tenantsWithoutTree())) {
+      if (await catchUp(tenantId)) this.logger.info({ tenantId }, 'ledger: built the Merkle tree of a chain written before proofs');
+    }
+    if (this.options.intervalMs <= 0) return;
+    this.timer = setInterval(() => {
+      void this.checkpointBehind().catch((err: unknown) => this.logger.warn({ err }, 'ledger: timed checkpoint pass failed'));
+    }, this.options.intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  async checkpointBehind(): Promise<number> {
+    const behind = await this.proofs.tenantsBehindCheckpoint(1000);
+    // The platform chain grows by one entry per checkpoint: it is checkpointed by count only.
+    const tenants = behind.filter((t) => t.tenantId !== PLATFORM_CHAIN);
+    for (const t of tenants) await this.checkpoint(t.tenantId);
+    return tenants.length;
+  }
+
+  private async checkpointCovering(tenantId: string, seq: number, treeSize: number | undefined): Promise<Checkpoint> {
+    if (treeSize !== undefined) {
+      if (treeSize < seq) throw InputError.of(['tree_size'], `Entry ${seq} is not in a tree of size ${treeSize}`);
+      return this.existingCheckpoint(tenantId, treeSize, 'tree_size');
+    }
+    const latest = await withDbRetry(() => this.proofs.latestCheckpoint(tenantId));
+    return latest && latest.treeSize >= seq ? latest : this.checkpoint(tenantId);
+  }
+
+  private async existingCheckpoint(tenantId: string, size: number, field: string): Promise<Checkpoint> {
+    const found = await withDbRetry(() => this.proofs.checkpointOfSize(tenantId, size));
+    if (found) return found;
+    const head = await withDbRetry(() => this.ledger.getHead(tenantId));
+    if (!head || size > head.lastSeq) throw InputError.of([field], `The tenant's log has ${head?.lastSeq ?? 0} entries; ${size} is beyond it`);
+    throw new NotFoundError(`No checkpoint of size ${size}; take one or use a size from the checkpoint list`);
+  }
+
+  /** Plans the nodes a proof reads, reads them in one query, then computes it. */
+  private async compute(tenantId: string, proof: (node: NodeLookup) => Buffer[]): Promise<Buffer[]> {
+    const refs = plan(proof);
+    const { leaves, nodes } = await withDbRetry(() => this.proofs.treeNodes(tenantId, refs));
+    return proof((level, index) => {
+      const hex = level === 0 ? leaves.get(index) : nodes.get(nodeKey(level, index));
+      if (hex === undefined) throw new Error(`ledger tree of ${tenantId} lacks node ${level}:${index}`);
+      return level === 0 ? leafHash(hex) : Buffer.from(hex, 'hex');
+    });
+  }
+}
