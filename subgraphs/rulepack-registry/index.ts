@@ -3,6 +3,7 @@
 // Ed25519 and distributes them (REST for the validation service, the subgraph for clients).
 import { serviceRequiresAuth } from '../../platform/config/platform.config';
 import { AccessTokens } from '../../platform/auth/jwt';
+import { contractBus } from '../../platform/events/contract-bus';
 import { serviceBus } from '../../platform/events/service-bus';
 import type { EventBus } from '../../platform/events/event-bus';
 import { defineService, type ServiceDefinition } from '../../platform/service';
@@ -33,11 +34,12 @@ export function defineRulePackRegistryService(options: RulePackRegistryOptions =
       const { config, db, env, logger } = deps;
       const registryConfig = loadRulePackRegistryConfig(env);
       const { bus, release: releaseBus } = await serviceBus(deps, options.bus);
+      const events = contractBus(bus, logger);
       // RULEPACK_REGISTRY_REQUIRE_AUTH, else REQUIRE_AUTH, else a token. Without one, reads act in
       // X-Tenant-ID's tenant; submissions and decisions always need a token (they name a person).
       const requireAuth = serviceRequiresAuth(env, registry);
-      const { service, keys } = createRulePackModule(db, registryConfig, options.compile ?? compileWithEngine, (topic, notice) => {
-        bus.publish(topic, notice).catch((err) => logger.warn({ err, topic }, 'publishing a rule-pack notice failed'));
+      const { service, keys } = createRulePackModule(db, registryConfig, options.compile ?? compileWithEngine, (contract, notice) => {
+        events.publish(contract, notice).catch((err) => logger.warn({ err, topic: contract.topic }, 'publishing a rule-pack notice failed'));
       }, requireAuth);
       await keys.ensureActive();
       const tokens = new AccessTokens(config.auth.jwtSecret, config.auth.accessTokenExpireMinutes * 60);

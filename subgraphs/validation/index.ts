@@ -4,6 +4,8 @@
 // audits every run in the tenant's ledger through the outbox.
 import { ServiceIdentity } from '../../platform/auth/service-identity';
 import { AccessTokens } from '../../platform/auth/jwt';
+import { RULEPACK_DEPRECATED } from '../../platform/contracts/rulepack.events';
+import { contractBus } from '../../platform/events/contract-bus';
 import { serviceBus } from '../../platform/events/service-bus';
 import type { EventBus } from '../../platform/events/event-bus';
 import { defineService, type ServiceDefinition } from '../../platform/service';
@@ -11,11 +13,8 @@ import { buildServiceApp } from '../../platform/service-app';
 import { registerValidationRoutes } from '../../rest-compat/validation';
 import { validationContext } from './graphql.context';
 import { resolvers } from './resolvers';
-import type { RulePackLifecycleEvent } from './rule-pack.source';
 import { loadValidationConfig } from './validation.config';
 import { createValidationModule, type ValidationModuleDeps } from './validation.module';
-
-export const RULEPACK_DEPRECATED_TOPIC = 'rulepack.deprecated';
 
 export interface ValidationServiceOptions {
   /** An event bus to use instead of the process's (tests); the caller then owns closing it. */
@@ -42,7 +41,7 @@ export function defineValidationService(options: ValidationServiceOptions = {}):
       const { service, packs } = createValidationModule({ db, bus, config, logger, registry: options.registry, schemas: options.schemas, identity: new ServiceIdentity(platform.auth.jwtSecret, 'validation') });
       // A deprecated pack version leaves the cache at once, so its next run asks the registry
       // (which answers "deprecated, use ..." with a 409).
-      const unsubscribe = await bus.subscribe(RULEPACK_DEPRECATED_TOPIC, (payload) => packs.drop(payload as RulePackLifecycleEvent));
+      const unsubscribe = await contractBus(bus, logger).subscribe(RULEPACK_DEPRECATED, (notice) => packs.drop(notice));
       const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
 
       const { app } = await buildServiceApp(validation, deps, {
