@@ -22,9 +22,14 @@ export interface ContractBus {
   subscribe<C extends EventContract>(contract: C, handler: ContractHandler<C>): Promise<Unsubscribe>;
 }
 
+/** The publishing half, for producers that never subscribe. */
+export function contractPublisher(bus: Pick<EventBus, 'publish'>): Pick<ContractBus, 'publish'> {
+  return { publish: (contract, payload) => bus.publish(contract.topic, payload) };
+}
+
 export function contractBus(bus: Pick<EventBus, 'publish' | 'subscribe'>, logger: Pick<Logger, 'warn'>): ContractBus {
   return {
-    publish: (contract, payload) => bus.publish(contract.topic, payload),
+    ...contractPublisher(bus),
     subscribe: (contract, handler) => bus.subscribe(contract.topic, (payload) => {
       const parsed = parsePayload(contract, payload);
       if (!parsed.ok) {
