@@ -14,6 +14,7 @@ import type { PackCompiler } from '../subgraphs/rulepack-registry/pack-validatio
 import { loadRulePackRegistryConfig } from '../subgraphs/rulepack-registry/rulepack-registry.config';
 import { createRulePackModule } from '../subgraphs/rulepack-registry/rulepack-registry.module';
 import { resolvers } from '../subgraphs/rulepack-registry/resolvers';
+import { contractBus } from '../platform/events/contract-bus';
 
 export interface RulePackRegistryOptions {
   /** An event bus to use instead of the process's (tests); the caller then owns closing it. */
@@ -33,11 +34,12 @@ export function defineRulePackRegistryService(options: RulePackRegistryOptions =
       const { config, db, env, logger } = deps;
       const registryConfig = loadRulePackRegistryConfig(env);
       const { bus, release: releaseBus } = await serviceBus(deps, options.bus);
+      const events = contractBus(bus, logger);
       // RULEPACK_REGISTRY_REQUIRE_AUTH, else REQUIRE_AUTH, else a token. Without one, reads act in
       // X-Tenant-ID's tenant; submissions and decisions always need a token (they name a person).
       const requireAuth = serviceRequiresAuth(env, registry);
-      const { service, keys } = createRulePackModule(db, registryConfig, options.compile ?? compileWithEngine, (topic, notice) => {
-        bus.publish(topic, notice).catch((err) => logger.warn({ err, topic }, 'publishing a rule-pack notice failed'));
+      const { service, keys } = createRulePackModule(db, registryConfig, options.compile ?? compileWithEngine, (contract, notice) => {
+        events.publish(contract, notice).catch((err) => logger.warn({ err, topic: contract.topic }, 'publishing a rule-pack notice failed'));
       }, requireAuth);
       await keys.ensureActive();
       const tokens = new AccessTokens(config.auth.jwtSecret, config.auth.accessTokenExpireMinutes * 60);

@@ -11,11 +11,10 @@ import { buildServiceApp } from '../platform/service-app';
 import { registerValidationRoutes } from '../rest-compat/validation';
 import { validationContext } from '../subgraphs/validation/graphql.context';
 import { resolvers } from '../subgraphs/validation/resolvers';
-import type { RulePackLifecycleEvent } from '../subgraphs/validation/rule-pack.source';
 import { loadValidationConfig } from '../subgraphs/validation/validation.config';
 import { createValidationModule, type ValidationModuleDeps } from '../subgraphs/validation/validation.module';
-
-export const RULEPACK_DEPRECATED_TOPIC = 'rulepack.deprecated';
+import { RULEPACK_DEPRECATED } from '../platform/contracts/rulepack.events';
+import { contractBus } from '../platform/events/contract-bus';
 
 export interface ValidationServiceOptions {
   /** An event bus to use instead of the process's (tests); the caller then owns closing it. */
@@ -42,7 +41,7 @@ export function defineValidationService(options: ValidationServiceOptions = {}):
       const { service, packs } = createValidationModule({ db, bus, config, logger, registry: options.registry, schemas: options.schemas, identity: new ServiceIdentity(platform.auth.jwtSecret, 'validation') });
       // A deprecated pack version leaves the cache at once, so its next run asks the registry
       // (which answers "deprecated, use ..." with a 409).
-      const unsubscribe = await bus.subscribe(RULEPACK_DEPRECATED_TOPIC, (payload) => packs.drop(payload as RulePackLifecycleEvent));
+      const unsubscribe = await contractBus(bus, logger).subscribe(RULEPACK_DEPRECATED, (notice) => packs.drop(notice));
       const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
 
       const { app } = await buildServiceApp(validation, deps, {

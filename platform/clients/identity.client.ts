@@ -3,14 +3,9 @@
 import type { AuthContext } from '../auth/auth-context';
 import { contextFromClaims } from '../auth/jwt';
 import { AuthenticationError, UnavailableError } from '../errors/domain-errors';
-
-export interface VerifyResponse {
-  valid: boolean;
-  username: string;
-  tenant_id: string;
-  roles: string[];
-  scopes: string[];
-}
+import type { VerifyResponse } from '../contracts/clients/identity.api';
+// Re-exported so callers keep importing the client's module; the types live in platform/contracts.
+export type { VerifyResponse };
 
 export class IdentityClient {
   constructor(private readonly baseUrl: string, private readonly timeoutMs = 2_000) {}

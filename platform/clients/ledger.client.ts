@@ -1,23 +1,9 @@
 // Typed HTTP client for the ledger's append route (spec 03: POST /append), used by the outbox
 // relay and by any service that logs to the ledger. Errors say whether a retry can help.
+import type { LedgerAppendRequest, LedgerAppendResponse } from '../contracts/clients/ledger.api';
 
-export interface LedgerAppendRequest {
-  tenant_id: string;
-  event_type: string;
-  event_data: Record<string, unknown>;
-  user_id?: string | null;
-  correlation_id?: string | null;
-  description?: string | null;
-  /** Unique per tenant: the ledger returns the original event for a repeated key. */
-  idempotency_key?: string | null;
-}
-
-export interface LedgerAppendResponse {
-  id: string;
-  chain_hash: string;
-  /** ISO 8601, microseconds, +00:00: the exact text hashed into content_hash. */
-  created_at: string;
-}
+// Re-exported so callers keep importing the client's module; the types live in platform/contracts.
+export type { LedgerAppendRequest, LedgerAppendResponse };
 
 export class LedgerClientError extends Error {
   override name = 'LedgerClientError';

@@ -5,6 +5,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DelegatedIdentity } from '../auth/service-identity';
 import { credentialHeaders, type ServiceCallContext } from './service-request';
+import type { OcrText, OcrJobBody } from '../contracts/clients/ocr.api';
+// Re-exported so callers keep importing the client's module; the types live in platform/contracts.
+export type { OcrText };
 
 export class OcrUnavailableError extends Error {
   override name = 'OcrUnavailableError';
@@ -13,23 +16,6 @@ export class OcrUnavailableError extends Error {
 /** The OCR service answered but could not read the document. */
 export class OcrFailedError extends Error {
   override name = 'OcrFailedError';
-}
-
-export interface OcrText {
-  jobId: string;
-  text: string;
-  confidence: number | null;
-}
-
-interface JobBody {
-  job_id?: string;
-  id?: string;
-  status?: string;
-  extracted_text?: string | null;
-  text?: string | null;
-  confidence_score?: number | null;
-  error?: string | null;
-  detail?: unknown;
 }
 
 const DONE = new Set(['completed', 'review', 'done', 'succeeded']);
@@ -46,7 +32,7 @@ export class OcrClient {
     return { accept: 'application/json', ...(await credentialHeaders(context, this.options.identity)) };
   }
 
-  private async call(url: string, init: RequestInit, deadline: number): Promise<JobBody> {
+  private async call(url: string, init: RequestInit, deadline: number): Promise<OcrJobBody> {
     let res: Response;
     try {
       res = await fetch(url, { ...init, signal: AbortSignal.timeout(Math.max(1, deadline - Date.now())) });
@@ -54,9 +40,9 @@ export class OcrClient {
       throw new OcrUnavailableError(`the OCR service is unreachable (${(err as Error).name})`);
     }
     const text = await res.text();
-    let body: JobBody = {};
+    let body: OcrJobBody = {};
     try {
-      body = JSON.parse(text) as JobBody;
+      body = JSON.parse(text) as OcrJobBody;
     } catch { /* not JSON */ }
     if (res.status >= 500 || res.status === 429 || (res.status === 404 && !url.includes('/jobs/'))) throw new OcrUnavailableError(`the OCR service answered ${res.status}`);
     if (!res.ok) throw new OcrFailedError(`the OCR service could not read the document (${res.status})`);

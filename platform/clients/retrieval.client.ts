@@ -3,21 +3,9 @@
 // title, content, source, metadata and the scope fields). Used by OCR to index extracted text.
 import type { DelegatedIdentity } from '../auth/service-identity';
 import { credentialHeaders } from './service-request';
-
-export interface IngestDocument {
-  title: string;
-  content: string;
-  source?: string;
-  level?: string;
-  suiteId?: string;
-  moduleId?: string;
-  metadata?: Record<string, unknown>;
-}
-
-export interface IngestReceipt {
-  status: number;
-  body: unknown;
-}
+import type { IngestDocument, IngestReceipt } from '../contracts/clients/retrieval.api';
+// Re-exported so callers keep importing the client's module; the types live in platform/contracts.
+export type { IngestDocument, IngestReceipt };
 
 export class RetrievalClient {
   /** `identity`: the calling service's, used for callers without a token (service-request.ts). */

@@ -1,46 +1,9 @@
 // Typed client for the schema registry (8084). Wire contract: docs/schema-registry.md.
 import type { DelegatedIdentity } from '../auth/service-identity';
 import { serviceRequest, type ServiceCallContext, type ServiceEndpoint } from './service-request';
-
-export type SchemaKind = 'rule-pack' | 'workflow-pack' | 'data';
-export type CompatibilityMode = 'BACKWARD' | 'FORWARD' | 'FULL' | 'NONE';
-
-export interface SchemaVersionView {
-  name: string;
-  kind: SchemaKind;
-  version: string;
-  schema: Record<string, unknown>;
-  compatibility: CompatibilityMode;
-  /** 'platform' for the built-in schemas every tenant reads, else the owning tenant. */
-  owner: string;
-  created_at: string;
-  created_by: string | null;
-  /** SHA-256 of the schema's RFC 8785 canonical JSON (added with the service). */
-  fingerprint?: string;
-}
-
-export interface SchemaSummary {
-  name: string;
-  kind: SchemaKind;
-  latest_version: string;
-  compatibility: CompatibilityMode;
-  owner: string;
-}
-
-export interface RegisterSchemaRequest {
-  version: string;
-  schema: Record<string, unknown>;
-  /** Applies when the schema is new (default `data`); must match an existing schema's kind. */
-  kind?: SchemaKind;
-  /** Applies when the schema is new (default BACKWARD); change it later with setCompatibility. */
-  compatibility?: CompatibilityMode;
-}
-
-export interface CompatibilityCheck {
-  compatible: boolean;
-  /** Each names the JSON pointer (`#/properties/x`) in the candidate it concerns. */
-  reasons: string[];
-}
+import type { SchemaKind, CompatibilityMode, SchemaVersionView, SchemaSummary, RegisterSchemaRequest, CompatibilityCheck } from '../contracts/clients/schema-registry.api';
+// Re-exported so callers keep importing the client's module; the types live in platform/contracts.
+export type { SchemaKind, CompatibilityMode, SchemaVersionView, SchemaSummary, RegisterSchemaRequest, CompatibilityCheck };
 
 export class SchemaRegistryClient {
   private readonly endpoint: ServiceEndpoint;

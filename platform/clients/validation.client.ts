@@ -2,23 +2,9 @@
 // POST /validate with the caller's token and tenant (docs/validation.md is the wire contract).
 import type { DelegatedIdentity } from '../auth/service-identity';
 import { serviceRequest, type ServiceCallContext, type ServiceEndpoint } from './service-request';
-
-export interface ValidateRequest {
-  rule_pack_id: string;
-  rule_pack_version?: string;
-  payload: unknown;
-  validation_type?: string;
-  strict_mode?: boolean;
-  metadata?: Record<string, unknown>;
-}
-
-export interface ValidateResponse {
-  result: { valid: boolean; errors: Record<string, unknown>[]; warnings: Record<string, unknown>[]; rule_results: Record<string, unknown>; metadata: Record<string, unknown> };
-  correlation_id: string;
-  execution_time_ms: number;
-  rule_pack_version: string | null;
-  rule_pack_id: string;
-}
+import type { ValidateRequest, ValidateResponse } from '../contracts/clients/validation.api';
+// Re-exported so callers keep importing the client's module; the types live in platform/contracts.
+export type { ValidateRequest, ValidateResponse };
 
 export class ValidationClient {
   private readonly endpoint: ServiceEndpoint;

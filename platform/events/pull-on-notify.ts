@@ -6,13 +6,16 @@
 // only delays its own reads: nothing is buffered beyond one page and nothing is dropped.
 // Used by the ledger (`ledgerEventAppended(afterSeq)`) and the workflow service
 // (`workflowStatusChanged(afterVersion)`, `approvalRequested(afterCursor)`).
+import type { EventContract, PayloadOf } from '../contracts/event-contract';
+import type { Logger } from '../logging/logger';
+import { contractBus } from './contract-bus';
 import type { EventBus } from './event-bus';
 
-export interface Feed<T, N = unknown> {
-  /** The bus topic whose notices may concern this feed. */
-  topic: string;
-  /** Only notices that may concern this feed wake it. */
-  wakes(notice: N): boolean;
+export interface Feed<T, C extends EventContract = EventContract> {
+  /** The contract (platform/contracts) of the notices that may concern this feed. */
+  contract: C;
+  /** Only notices that may concern this feed wake it (malformed ones never reach it). */
+  wakes(notice: PayloadOf<C>): boolean;
   /** At most `pageSize` items after `position`, in order. */
   read(position: number): Promise<T[]>;
   pageSize: number;
@@ -26,7 +29,9 @@ export interface Feed<T, N = unknown> {
  * subscription is live before `start` reads the starting position, so an item committed in
  * between is either at or below that position (not wanted) or announced by a notice (read).
  */
-export async function pullOnNotify<T, N = unknown>(bus: EventBus, feed: Feed<T, N>, start: () => Promise<number>): Promise<AsyncIterableIterator<T>> {
+export async function pullOnNotify<T, C extends EventContract>(
+  bus: EventBus, feed: Feed<T, C>, start: () => Promise<number>, logger: Pick<Logger, 'warn'> = { warn: () => {} },
+): Promise<AsyncIterableIterator<T>> {
   let page: T[] = [];
   let position = 0;
   /** A notice (or the start) arrived since the last read: there may be more to read. */
@@ -34,8 +39,10 @@ export async function pullOnNotify<T, N = unknown>(bus: EventBus, feed: Feed<T, 
   let done = false;
   let ended = false;
   let wake: (() => void) | undefined;
-  const unsubscribe = await bus.subscribe(feed.topic, (payload) => {
-    if (!feed.wakes(payload as N)) return;
+  // A malformed notice is dropped by the contract bus; that loses nothing, as the next notice
+  // (or the end of the subscription) reads everything after the position anyway.
+  const unsubscribe = await contractBus(bus, logger).subscribe(feed.contract, (notice) => {
+    if (!feed.wakes(notice)) return;
     behind = true;
     const w = wake;
     wake = undefined;

@@ -12,7 +12,9 @@
 import type { SqlExecutor, SqlQuery } from '../../platform/db/sql';
 import type { EventBus } from '../../platform/events/event-bus';
 import type { Logger } from '../../platform/logging/logger';
-import { EVENT_APPENDED_TOPIC, type AppendedNotice } from './ledger.subscriptions';
+import { LEDGER_EVENT_APPENDED } from '../../platform/contracts/ledger.events';
+import { contractPublisher } from '../../platform/events/contract-bus';
+import type { AppendedNotice } from './ledger.subscriptions';
 
 /** pg_try_advisory_xact_lock key of the relay ("ledger-n" in ASCII). */
 export const NOTICE_RELAY_LOCK = 0x6c65646765722d6en;
@@ -59,7 +61,7 @@ export async function relayNotices(sql: SqlExecutor, bus: EventBus, batch: numbe
     if (rows.rows.length === 0) return { published: 0, full: false, locked: true };
     const notices: AppendedNotice[] = rows.rows.map((r) => ({ id: r.id, tenant_id: r.tenant_id, seq: Number(r.seq), event_type: r.event_type }));
     // Any failure throws: the transaction rolls back and the marks stay where they were.
-    await Promise.all(notices.map((n) => bus.publish(EVENT_APPENDED_TOPIC, n)));
+    await Promise.all(notices.map((n) => contractPublisher(bus).publish(LEDGER_EVENT_APPENDED, n)));
     const marks = new Map<string, number>();
     for (const n of notices) marks.set(n.tenant_id, Math.max(marks.get(n.tenant_id) ?? 0, n.seq));
     await tx.query(

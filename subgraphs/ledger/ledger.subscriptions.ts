@@ -12,6 +12,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type { EventBus } from '../../platform/events/event-bus';
+import { LEDGER_EVENT_APPENDED, type LedgerEventAppended } from '../../platform/contracts/ledger.events';
 import { pullOnNotify, type Feed } from '../../platform/events/pull-on-notify';
 import type { TokenAuthenticator } from '../../platform/http/auth-hooks';
 import { connectionParam, serveSubscriptions } from '../../platform/graphql/subscription-server';
@@ -20,17 +21,12 @@ import type { LedgerProofService } from './ledger-proof.service';
 import type { LedgerService } from './ledger.service';
 import type { LedgerEvent } from './ledger.types';
 
-export const EVENT_APPENDED_TOPIC = 'ledger.event_appended';
 
 /** Events read from the chain per store query while catching up. */
 const PAGE = 500;
 
-export interface AppendedNotice {
-  id: string;
-  tenant_id: string;
-  seq: number;
-  event_type: string;
-}
+/** The append notice (the contract's type, under the name the relay uses). */
+export type AppendedNotice = LedgerEventAppended;
 
 export interface FeedStart {
   tenantId: string;
@@ -42,8 +38,8 @@ export interface FeedStart {
 /** The events of one subscription: the tenant's chain after a seq, woken by append notices. */
 export function appendedEvents(bus: EventBus, service: LedgerService, start: FeedStart): Promise<AsyncIterableIterator<LedgerEvent>> {
   const { tenantId, eventType, afterSeq } = start;
-  const feed: Feed<LedgerEvent, AppendedNotice> = {
-    topic: EVENT_APPENDED_TOPIC,
+  const feed: Feed<LedgerEvent, typeof LEDGER_EVENT_APPENDED> = {
+    contract: LEDGER_EVENT_APPENDED,
     wakes: (n) => n.tenant_id === tenantId && (eventType === undefined || n.event_type === eventType),
     read: (after) => service.eventsForSubscriber(tenantId, eventType, after, PAGE),
     pageSize: PAGE,

@@ -3,41 +3,11 @@
 // `rulepack.deprecated` marks it deprecated with its replacement. The bus delivers at most once,
 // so this is a cache of what the registry owns: the dependency resolver asks the registry itself
 // whenever the catalog could be behind (pack-dependencies.ts).
+import { RULEPACK_CERTIFIED, RULEPACK_DEPRECATED, type RulePackNotice } from '../../platform/contracts/rulepack.events';
+import { contractBus } from '../../platform/events/contract-bus';
 import type { EventBus, Unsubscribe } from '../../platform/events/event-bus';
 import type { Logger } from '../../platform/logging/logger';
-import { checkPackId, checkVersion } from './pack.rules';
 import type { PackStore } from './pack.store';
-import type { PackRef } from './pack.types';
-
-export const RULEPACK_CERTIFIED_TOPIC = 'rulepack.certified';
-export const RULEPACK_DEPRECATED_TOPIC = 'rulepack.deprecated';
-
-/** The topics' payload (common contract): `{pack_id, version, owner_tenant, replacement?}`. */
-export interface RulePackNotice {
-  pack_id: string;
-  version: string;
-  owner_tenant: string;
-  replacement?: PackRef | null;
-}
-
-/** The payload if it has the contract's shape, else undefined (a bad message is skipped, never stored). */
-export function readNotice(payload: unknown): RulePackNotice | undefined {
-  if (!payload || typeof payload !== 'object') return undefined;
-  const p = payload as Record<string, unknown>;
-  try {
-    checkPackId('pack_id', p.pack_id);
-    checkVersion('version', p.version);
-    if (typeof p.owner_tenant !== 'string' || p.owner_tenant.length === 0 || p.owner_tenant.length > 255) return undefined;
-    let replacement: PackRef | null = null;
-    if (p.replacement != null) {
-      const r = p.replacement as Record<string, unknown>;
-      replacement = { pack_id: checkPackId('replacement', r.pack_id), version: checkVersion('replacement', r.version) };
-    }
-    return { pack_id: p.pack_id as string, version: p.version as string, owner_tenant: p.owner_tenant, replacement };
-  } catch {
-    return undefined;
-  }
-}
 
 export class RulePackCatalogConsumer {
   constructor(private readonly packs: PackStore, private readonly logger: Logger, private readonly clock: () => Date = () => new Date()) {}
@@ -73,14 +43,13 @@ export class RulePackCatalogConsumer {
     await this.packs.update(notice.pack_id, notice.version, { status: 'deprecated', deprecatedAt: this.clock(), replacement: notice.replacement ?? null });
   }
 
-  /** Subscribes to both topics; the returned function unsubscribes. */
+  /**
+   * Subscribes to both topics; the returned function unsubscribes. The contract bus parses each
+   * notice (platform/contracts/rulepack.events.ts): a malformed one is logged and skipped, never stored.
+   */
   async subscribe(bus: EventBus): Promise<Unsubscribe> {
-    const handle = (what: 'certified' | 'deprecated') => async (payload: unknown) => {
-      const notice = readNotice(payload);
-      if (!notice) {
-        this.logger.warn({ topic: `rulepack.${what}` }, 'malformed rule-pack notice skipped');
-        return;
-      }
+    const events = contractBus(bus, this.logger);
+    const handle = (what: 'certified' | 'deprecated') => async (notice: RulePackNotice) => {
       try {
         await this[what](notice);
       } catch (err) {
@@ -88,8 +57,8 @@ export class RulePackCatalogConsumer {
       }
     };
     const offs = [
-      await bus.subscribe(RULEPACK_CERTIFIED_TOPIC, handle('certified')),
-      await bus.subscribe(RULEPACK_DEPRECATED_TOPIC, handle('deprecated')),
+      await events.subscribe(RULEPACK_CERTIFIED, handle('certified')),
+      await events.subscribe(RULEPACK_DEPRECATED, handle('deprecated')),
     ];
     return async () => {
       for (const off of offs) await off();

@@ -11,12 +11,12 @@ import { withDbRetry } from '../../platform/db/db-retry';
 import { ConflictError, ForbiddenError, InputError, NotFoundError } from '../../platform/errors/domain-errors';
 import { auditEvent } from '../../platform/outbox/outbox.writer';
 import { textCursor } from '../../platform/pagination/cursor';
+import { RULEPACK_CERTIFIED, RULEPACK_DEPRECATED, rulePackNotice, type RulePackNotice, type RulePackNoticeContract } from '../../platform/contracts/rulepack.events';
 import { unstorableText } from '../../platform/text';
 import { RULEPACK_EVENTS } from './rulepack-registry.audit';
 import { packSha256, signPack } from './pack-signature';
 import { checkSubmission, type PackCompiler, type SubmittedPack } from './pack-validation';
 import { mayDecide, mayRequestReview } from './rulepack-registry.policy';
-import { noticeOf, RULEPACK_TOPICS, type RulePackNotice } from './rulepack.topics';
 import {
   ALL_TENANTS, PUBLISHED_STATUSES, RULEPACK_STATUSES, type DecisionKind, type DecisionRecord, type PackRef, type RulePackStatus,
   type RulePackStores, type RulePackUnitOfWork, type RulePackVersionRecord, type Transition, type ViewerScope,
@@ -62,7 +62,7 @@ export interface DeprecateInput {
 }
 
 /** Called after a change commits (the module publishes it on the bus). */
-export type NoticeSink = (topic: string, notice: RulePackNotice) => void;
+export type NoticeSink = (contract: RulePackNoticeContract, notice: RulePackNotice) => void;
 
 const describe = (ref: PackRef) => `Rule pack '${ref.packId}' version '${ref.version}'`;
 
@@ -244,8 +244,8 @@ export class RulePackService {
       }));
       return moved;
     });
-    if (decision === 'certified') this.onCommitted(RULEPACK_TOPICS.certified, noticeOf(updated));
-    if (decision === 'deprecated') this.onCommitted(RULEPACK_TOPICS.deprecated, noticeOf(updated));
+    if (decision === 'certified') this.onCommitted(RULEPACK_CERTIFIED, rulePackNotice(updated));
+    if (decision === 'deprecated') this.onCommitted(RULEPACK_DEPRECATED, rulePackNotice(updated));
     return updated;
   }
 

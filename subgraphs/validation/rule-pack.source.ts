@@ -3,6 +3,7 @@
 // compiled once and cached by (pack_id, version) until deprecated or the TTL passes. Inline packs:
 // schema-checked and compiled by the engine, their problems reported under `rulePack`.
 import type { RulePackVersionView } from '../../platform/clients/rulepack-registry.client';
+import type { RulePackNotice } from '../../platform/contracts/rulepack.events';
 import { ServiceCallError, type ServiceCallContext } from '../../platform/clients/service-request';
 import {
   AuthenticationError, ConflictError, ForbiddenError, InputError, NotFoundError, UnavailableError, type InputIssue,
@@ -30,13 +31,8 @@ export interface RegistryReader {
   get(context: ServiceCallContext, packId: string, version?: string): Promise<RulePackVersionView>;
 }
 
-/** The bus payload of `rulepack.deprecated` (and `rulepack.certified`). */
-export interface RulePackLifecycleEvent {
-  pack_id: string;
-  version?: string;
-  owner_tenant?: string;
-  replacement?: { pack_id: string; version: string } | null;
-}
+/** What `drop` needs of a notice (platform/contracts/rulepack.events.ts): the pack, and the version if one. */
+export type DroppedPack = Pick<RulePackNotice, 'pack_id'> & Partial<Pick<RulePackNotice, 'version'>>;
 
 const cacheKey = (packId: string, version: string) => `${packId}\u0000${version}`;
 
@@ -144,7 +140,7 @@ export class RulePackSource {
   }
 
   /** Drops a pack version (all versions when the event names none) on `rulepack.deprecated`. */
-  drop(event: RulePackLifecycleEvent): void {
+  drop(event: DroppedPack): void {
     if (!event || typeof event.pack_id !== 'string') return;
     this.epoch++;
     if (typeof event.version === 'string') this.cache.delete(cacheKey(event.pack_id, event.version));

@@ -2,26 +2,18 @@
 // (spec 03's shape plus the run's provenance), and a compliance event on the bus. Neither carries
 // anything of the payload: ids, counts and SHA-256 digests only.
 import type { Caller } from '../../platform/auth/caller';
-import type { EventBus } from '../../platform/events/event-bus';
+import { COMPLIANCE_RULE_EXECUTION, type ComplianceRuleExecution } from '../../platform/contracts/compliance.events';
+import type { ContractBus } from '../../platform/events/contract-bus';
 import type { Logger } from '../../platform/logging/logger';
 import { auditEvent, type OutboxWriter } from '../../platform/outbox/outbox.writer';
 import type { RuleExecutionData } from './validation.types';
 
 export const RULE_EXECUTION_EVENT = 'rule_execution';
-export const COMPLIANCE_TOPIC = 'compliance.rule_execution';
-
-/** What the compliance service receives per run: the ledger event's data and where it belongs. */
-export interface ComplianceRuleExecution extends RuleExecutionData {
-  tenant_id: string;
-  user_id: string | null;
-  correlation_id: string;
-  occurred_at: string;
-}
 
 export class RunAudit {
   constructor(
     private readonly outbox: OutboxWriter,
-    private readonly bus: Pick<EventBus, 'publish'>,
+    private readonly bus: Pick<ContractBus, 'publish'>,
     private readonly logger: Logger,
   ) {}
 
@@ -38,7 +30,9 @@ export class RunAudit {
       data,
       description: `Rule pack ${data.rulepack_id}${data.rule_pack_version ? ` ${data.rule_pack_version}` : ''} ${data.result}`,
     }));
+    // Typed by the contract (platform/contracts/compliance.events.ts): a field the domain's
+    // RuleExecutionData drops or retypes fails to compile here.
     const event: ComplianceRuleExecution = { ...data, tenant_id: tenantId, user_id: actor, correlation_id: caller.correlationId, occurred_at: new Date().toISOString() };
-    this.bus.publish(COMPLIANCE_TOPIC, event).catch((err) => this.logger.warn({ err: (err as Error).message }, `publishing ${COMPLIANCE_TOPIC} failed`));
+    this.bus.publish(COMPLIANCE_RULE_EXECUTION, event).catch((err) => this.logger.warn({ err: (err as Error).message }, `publishing ${COMPLIANCE_RULE_EXECUTION.topic} failed`));
   }
 }

@@ -6,6 +6,7 @@ import { operatorAccessData, OPERATOR_ACCESS_EVENT, TenantAccess } from '../../p
 import { RulePackRegistryClient } from '../../platform/clients/rulepack-registry.client';
 import { SchemaRegistryClient } from '../../platform/clients/schema-registry.client';
 import type { Database } from '../../platform/db/database';
+import { contractPublisher } from '../../platform/events/contract-bus';
 import type { EventBus } from '../../platform/events/event-bus';
 import type { Logger } from '../../platform/logging/logger';
 import { auditEvent, groupedOutboxWriter } from '../../platform/outbox/outbox.writer';
@@ -46,7 +47,7 @@ export function createValidationModule(deps: ValidationModuleDeps): ValidationMo
   const service = new ValidationService({
     packs,
     schemas: deps.schemas ?? new SchemaRegistryClient(config.schemaRegistryUrl, deps.identity),
-    audit: new RunAudit(outbox, deps.bus, logger),
+    audit: new RunAudit(outbox, contractPublisher(deps.bus), logger),
     access,
     config,
   });

@@ -3,6 +3,8 @@
 // executor calls again with the same key after a crash or a retry. `http` passes it on as the
 // `Idempotency-Key` header, so the callee can do the same.
 import type { ServiceCallContext } from '../../platform/clients/service-request';
+import { WORKFLOW_NOTIFICATION } from '../../platform/contracts/workflow.events';
+import type { ContractBus } from '../../platform/events/contract-bus';
 import type { PackStep } from './workflow.types';
 
 /** A step failed; `retryable` says whether trying again may help (an unreachable callee, a 5xx). */
@@ -28,7 +30,8 @@ export interface ActionInput {
 export interface ActionEnvironment {
   httpAllowedHosts: string[] | '*';
   httpTimeoutMs: number;
-  publish(topic: string, payload: unknown): Promise<void>;
+  /** Publishes on the bus by contract (platform/contracts). */
+  publish: ContractBus['publish'];
 }
 
 export type Action = (input: ActionInput, env: ActionEnvironment) => Promise<unknown>;
@@ -110,7 +113,7 @@ export const ACTIONS: Readonly<Record<string, Action>> = {
   /** Publishes `workflow.notification` on the event bus ({tenant_id, workflow_id, step, message}). */
   notify: async (input, env) => {
     const message = params(input).message ?? input.step.step;
-    await env.publish('workflow.notification', { tenant_id: input.tenantId, workflow_id: input.workflowId, step: input.step.step, message, idempotency_key: input.idempotencyKey });
+    await env.publish(WORKFLOW_NOTIFICATION, { tenant_id: input.tenantId, workflow_id: input.workflowId, step: input.step.step, message, idempotency_key: input.idempotencyKey });
     return { notified: true };
   },
 };

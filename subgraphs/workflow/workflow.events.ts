@@ -1,29 +1,29 @@
-// What the workflow service tells others. After each committed transition: the lifecycle topic
-// named by the transition (`workflow.started`, `step.completed`, `approval.requested`,
-// `approval.decided`, `workflow.completed`, ...) and the `workflow.changed` notice that wakes
-// subscriptions (which then read the transitions table: pull on notify). On failure and
-// compensation, `compliance.workflow_event` for the compliance service. All at most once (the bus);
-// the durable records are the transitions table and the outbox.
+// What the workflow service tells others (the topics and payloads are contracts:
+// platform/contracts/workflow.events.ts and compliance.events.ts). After each committed transition:
+// the lifecycle topic named by the transition (`workflow.started`, `step.completed`,
+// `approval.requested`, `approval.decided`, `workflow.completed`, ...) and the `workflow.changed`
+// notice that wakes subscriptions (which then read the transitions table: pull on notify). On
+// failure and compensation, `compliance.workflow_event` for the compliance service. All at most
+// once (the bus); the durable records are the transitions table and the outbox.
+import { COMPLIANCE_WORKFLOW_EVENT, COMPLIANCE_WORKFLOW_EVENTS } from '../../platform/contracts/compliance.events';
+import type { EventContract, PayloadOf } from '../../platform/contracts/event-contract';
+import { transitionContractOf, WORKFLOW_CHANGED, type WorkflowChangedNotice, type WorkflowTransitionPayload } from '../../platform/contracts/workflow.events';
+import { contractPublisher, type ContractBus } from '../../platform/events/contract-bus';
 import type { EventBus } from '../../platform/events/event-bus';
 import type { Logger } from '../../platform/logging/logger';
 import type { Transition } from './workflow.types';
 
-export const WORKFLOW_CHANGED_TOPIC = 'workflow.changed';
-export const COMPLIANCE_TOPIC = 'compliance.workflow_event';
+/** The `workflow.changed` notice (the contract's type, under the name the subscriptions use). */
+export type ChangedNotice = WorkflowChangedNotice;
 
-export interface ChangedNotice {
-  tenant_id: string;
-  workflow_id: string;
-  version: number;
-  seq: number;
-  /** The last transition's event. */
-  event: string;
-  /** Every event of the transitions this notice stands for (one commit may write several). */
-  events?: string[];
-}
+const forCompliance = (event: string): event is (typeof COMPLIANCE_WORKFLOW_EVENTS)[number] => (COMPLIANCE_WORKFLOW_EVENTS as readonly string[]).includes(event);
 
 export class WorkflowEvents {
-  constructor(private readonly bus: Pick<EventBus, 'publish'>, private readonly logger: Logger) {}
+  private readonly bus: Pick<ContractBus, 'publish'>;
+
+  constructor(bus: Pick<EventBus, 'publish'>, private readonly logger: Logger) {
+    this.bus = contractPublisher(bus);
+  }
 
   published(t: Transition): void {
     this.publishedAll([t]);
@@ -38,22 +38,24 @@ export class WorkflowEvents {
     const last = ts.at(-1);
     if (!last) return;
     for (const t of ts) {
-      const payload = {
+      const payload: WorkflowTransitionPayload = {
         tenant_id: t.tenantId, workflow_id: t.workflowId, version: t.version, status: t.status, step: t.step, approval_task_id: t.taskId,
         detail: t.detail, at: t.at,
       };
-      this.publish(t.event, payload);
-      if (t.event === 'workflow.failed' || t.event === 'workflow.rejected' || t.event === 'workflow.compensating' || t.event === 'step.compensated' || t.event === 'step.compensation_parked') {
-        this.publish(COMPLIANCE_TOPIC, { ...payload, event: t.event });
-      }
+      const contract = transitionContractOf(t.event);
+      // Every transition the executor writes has a contract (the guard test checks the source);
+      // one without is still recorded and still wakes subscriptions below, only not announced.
+      if (contract) this.publish(contract, payload);
+      else this.logger.warn({ event: t.event }, 'a workflow transition without an event contract was not published');
+      if (forCompliance(t.event)) this.publish(COMPLIANCE_WORKFLOW_EVENT, { ...payload, event: t.event });
     }
     const notice: ChangedNotice = {
       tenant_id: last.tenantId, workflow_id: last.workflowId, version: last.version, seq: last.seq, event: last.event, ...(ts.length > 1 ? { events: ts.map((t) => t.event) } : {}),
     };
-    this.publish(WORKFLOW_CHANGED_TOPIC, notice);
+    this.publish(WORKFLOW_CHANGED, notice);
   }
 
-  publish(topic: string, payload: unknown): Promise<void> {
-    return this.bus.publish(topic, payload).catch((err: unknown) => this.logger.warn({ err, topic }, 'publishing a workflow event failed'));
+  publish<C extends EventContract>(contract: C, payload: PayloadOf<C>): Promise<void> {
+    return this.bus.publish(contract, payload).catch((err: unknown) => this.logger.warn({ err, topic: contract.topic }, 'publishing a workflow event failed'));
   }
 }

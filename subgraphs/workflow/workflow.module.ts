@@ -49,7 +49,7 @@ export function createWorkflowModule(deps: WorkflowModuleDeps): WorkflowModule {
   // at hand (resumed after a restart, an approval or a retry). Never a platform-wide service account.
   const identity = new ServiceIdentity(deps.jwtSecret, 'workflow');
   const runner = new StepRunner(deps.validation ?? new ValidationClient(config.validationUrl, identity), {
-    httpAllowedHosts: config.httpAllowedHosts, httpTimeoutMs: config.httpTimeoutMs, publish: (topic, payload) => events.publish(topic, payload),
+    httpAllowedHosts: config.httpAllowedHosts, httpTimeoutMs: config.httpTimeoutMs, publish: (contract, payload) => events.publish(contract, payload),
   }, deps.ai ?? new AiBrokerClient(config.aiBrokerUrl, { identity }));
   const executor = new WorkflowExecutor({ store, runner, events, config, logger, serviceToken: (tenantId) => identity.tokenFor(tenantId), owner: deps.owner });
   const access = new TenantAccess((a) => store.appendAudit(store.sql, {

@@ -7,22 +7,24 @@
 // afterVersion: 0" can never miss a transition.
 import type { FastifyInstance } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
+import { WORKFLOW_CHANGED, type WorkflowTransitionEvent } from '../../platform/contracts/workflow.events';
 import type { EventBus } from '../../platform/events/event-bus';
 import { pullOnNotify, type Feed } from '../../platform/events/pull-on-notify';
 import type { TokenAuthenticator } from '../../platform/http/auth-hooks';
 import { serveSubscriptions } from '../../platform/graphql/subscription-server';
 import { workflowContext, type WorkflowGraphQLContext } from './graphql.context';
-import { WORKFLOW_CHANGED_TOPIC, type ChangedNotice } from './workflow.events';
 import type { WorkflowService } from './workflow.service';
 import type { WorkflowStore } from './workflow.store';
 import { FINAL_STATUSES, type Transition } from './workflow.types';
 
 const PAGE = 200;
-const FINAL_EVENTS = new Set(['workflow.completed', 'workflow.failed', 'workflow.rejected']);
+// Transition names, checked against the workflow contract (platform/contracts/workflow.events.ts).
+const FINAL_EVENTS = new Set<string>(['workflow.completed', 'workflow.failed', 'workflow.rejected'] satisfies WorkflowTransitionEvent[]);
+const APPROVAL_REQUESTED: WorkflowTransitionEvent = 'approval.requested';
 
-export function statusFeed(store: WorkflowStore, tenantId: string, workflowId: string): Feed<Transition, ChangedNotice> {
+export function statusFeed(store: WorkflowStore, tenantId: string, workflowId: string): Feed<Transition, typeof WORKFLOW_CHANGED> {
   return {
-    topic: WORKFLOW_CHANGED_TOPIC,
+    contract: WORKFLOW_CHANGED,
     pageSize: PAGE,
     wakes: (n) => n.tenant_id === tenantId && n.workflow_id === workflowId,
     read: (after) => store.transitionsAfter(tenantId, workflowId, after, PAGE),
@@ -31,12 +33,12 @@ export function statusFeed(store: WorkflowStore, tenantId: string, workflowId: s
   };
 }
 
-export function approvalFeed(store: WorkflowStore, tenantId: string): Feed<Transition, ChangedNotice> {
+export function approvalFeed(store: WorkflowStore, tenantId: string): Feed<Transition, typeof WORKFLOW_CHANGED> {
   return {
-    topic: WORKFLOW_CHANGED_TOPIC,
+    contract: WORKFLOW_CHANGED,
     pageSize: PAGE,
-    wakes: (n) => n.tenant_id === tenantId && (n.event === 'approval.requested' || (n.events?.includes('approval.requested') ?? false)),
-    read: (after) => store.eventsAfter(tenantId, 'approval.requested', after, PAGE),
+    wakes: (n) => n.tenant_id === tenantId && (n.event === APPROVAL_REQUESTED || (n.events?.includes(APPROVAL_REQUESTED) ?? false)),
+    read: (after) => store.eventsAfter(tenantId, APPROVAL_REQUESTED, after, PAGE),
     positionOf: (t) => t.seq,
   };
 }

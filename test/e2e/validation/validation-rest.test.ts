@@ -6,7 +6,7 @@
 import { createMemoryEventBus } from '../../../platform/events/memory-event-bus';
 import type { EventBus } from '../../../platform/events/event-bus';
 import { defineValidationService } from '../../../services/validation';
-import { COMPLIANCE_TOPIC } from '../../../subgraphs/validation/validation.audit';
+import { COMPLIANCE_RULE_EXECUTION } from '../../../platform/contracts/compliance.events';
 import { startServices, type Harness } from '../../support/service-harness';
 import { until } from '../../support/waiting';
 import { tenantToken } from '../router/platform.support';
@@ -32,7 +32,7 @@ beforeAll(async () => {
   registry = await startRulePackRegistry();
   schemas = await startSchemaRegistry();
   bus = createMemoryEventBus();
-  await bus.subscribe(COMPLIANCE_TOPIC, (e) => void compliance.push(e));
+  await bus.subscribe(COMPLIANCE_RULE_EXECUTION.topic, (e) => void compliance.push(e));
   h = await startServices([defineValidationService({ bus })], {
     RULEPACK_REGISTRY_URL: registry.url,
     SCHEMA_REGISTRY_URL: schemas.url,

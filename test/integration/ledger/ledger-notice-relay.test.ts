@@ -10,8 +10,11 @@ import { openDatabase, type Database } from '../../../platform/db/database';
 import { NOTICE_RELAY_LOCK, relayNotices, startNoticeRelay, type NoticeRelay } from '../../../subgraphs/ledger/ledger-notice.relay';
 import { createLedgerModule } from '../../../subgraphs/ledger/ledger.module';
 import { prepareAppend } from '../../../subgraphs/ledger/ledger.service';
-import { appendedEvents, EVENT_APPENDED_TOPIC, type AppendedNotice } from '../../../subgraphs/ledger/ledger.subscriptions';
+import { LEDGER_EVENT_APPENDED } from '../../../platform/contracts/ledger.events';
+import { appendedEvents, type AppendedNotice } from '../../../subgraphs/ledger/ledger.subscriptions';
 import { until } from '../../support/waiting';
+
+const EVENT_APPENDED_TOPIC = LEDGER_EVENT_APPENDED.topic;
 
 jest.setTimeout(60_000);
 

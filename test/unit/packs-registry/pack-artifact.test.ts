@@ -6,7 +6,8 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { InputError } from '../../../platform/errors/domain-errors';
 import { extractDependencies, parseArtifact } from '../../../subgraphs/packs-registry/pack-artifact';
-import { readNotice } from '../../../subgraphs/packs-registry/rulepack-catalog.consumer';
+import { parsePayload } from '../../../platform/contracts/event-contract';
+import { RULEPACK_CERTIFIED } from '../../../platform/contracts/rulepack.events';
 import { loadWorkflowPackSchema } from '../../../subgraphs/packs-registry/workflow-pack.schema';
 
 const pack = (steps: unknown[], extra: Record<string, unknown> = {}) => ({
@@ -101,11 +102,17 @@ describe('extractDependencies', () => {
   });
 });
 
-describe('readNotice', () => {
+// The catalog's consumer reads notices through the contract bus (platform/events/contract-bus.ts):
+// these are the payloads it must keep and the ones it must drop.
+describe('the rule-pack notice contract', () => {
+  const readNotice = (payload: unknown) => {
+    const parsed = parsePayload(RULEPACK_CERTIFIED, payload);
+    return parsed.ok ? parsed.value : undefined;
+  };
   it('keeps the contract\'s payload and drops anything else', () => {
     expect(readNotice({ pack_id: 'r', version: '1.0.0', owner_tenant: 't', replacement: { pack_id: 'r', version: '2.0.0' } }))
       .toEqual({ pack_id: 'r', version: '1.0.0', owner_tenant: 't', replacement: { pack_id: 'r', version: '2.0.0' } });
-    expect(readNotice({ pack_id: 'r', version: '1.0.0', owner_tenant: 't' })?.replacement).toBeNull();
+    expect(readNotice({ pack_id: 'r', version: '1.0.0', owner_tenant: 't' })?.replacement ?? null).toBeNull();
     for (const bad of [null, 'x', { pack_id: 'r', version: '1', owner_tenant: 't' }, { pack_id: '', version: '1.0.0', owner_tenant: 't' }, { pack_id: 'r', version: '1.0.0' }, { pack_id: 'r', version: '1.0.0', owner_tenant: 't', replacement: { pack_id: 'r' } }]) {
       expect(readNotice(bad)).toBeUndefined();
     }

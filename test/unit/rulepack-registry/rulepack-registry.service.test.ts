@@ -36,7 +36,7 @@ function serviceWith(packs: Partial<RulePackStore>, tx?: (stores: RulePackStores
     packs: store,
     ...(tx ? { transaction: async (work: (s: RulePackStores) => Promise<unknown>) => work({ packs: store, ...tx({ packs: store } as RulePackStores) } as RulePackStores) } : {}),
   } as Partial<RulePackUnitOfWork>, 'stores');
-  return new RulePackService(uow, keys, () => undefined, noAudit, (topic, notice) => void notices.push({ topic, notice }));
+  return new RulePackService(uow, keys, () => undefined, noAudit, (contract, notice) => void notices.push({ topic: contract.topic, notice }));
 }
 
 describe('policy', () => {

@@ -6,14 +6,15 @@ import type { Caller } from '../../../platform/auth/caller';
 import { TenantAccess } from '../../../platform/auth/tenant-access';
 import type { RulePackKeySet, RulePackVersionView } from '../../../platform/clients/rulepack-registry.client';
 import { ConflictError, InputError } from '../../../platform/errors/domain-errors';
-import type { EventBus } from '../../../platform/events/event-bus';
+import type { ContractBus } from '../../../platform/events/contract-bus';
+import { COMPLIANCE_RULE_EXECUTION, type ComplianceRuleExecution } from '../../../platform/contracts/compliance.events';
 import type { Logger } from '../../../platform/logging/logger';
 import type { AuditEventInput, OutboxWriter } from '../../../platform/outbox/outbox.writer';
 import { generateSigningKeyPem, packSha256, parseSigningKeyPem, publicJwkOf, signPack } from '../../../subgraphs/rulepack-registry/pack-signature';
 import { TtlLru } from '../../../subgraphs/validation/pack.cache';
 import { PackSignatureVerifier, type KeySetSource } from '../../../subgraphs/validation/pack-signature';
 import { RulePackSource, type RegistryReader, type ResolvedPack } from '../../../subgraphs/validation/rule-pack.source';
-import { COMPLIANCE_TOPIC, RULE_EXECUTION_EVENT, RunAudit, type ComplianceRuleExecution } from '../../../subgraphs/validation/validation.audit';
+import { RULE_EXECUTION_EVENT, RunAudit } from '../../../subgraphs/validation/validation.audit';
 import { ValidationService, type SchemaLister } from '../../../subgraphs/validation/validation.service';
 import { Fakes, withArgs } from '../../support/recording-fake';
 
@@ -52,8 +53,8 @@ function build(ports: { registry?: Partial<RegistryReader>; outbox?: Partial<Out
     logger,
   );
   const outbox = fakes.make<OutboxWriter>('outbox', ports.outbox ?? { append: async (e) => void appended.push(e) });
-  const bus = fakes.make<Pick<EventBus, 'publish'>>('bus', {
-    publish: withArgs([COMPLIANCE_TOPIC, expect.objectContaining({ tenant_id: TENANT })], async (_t: string, n: unknown) => void notices.push(n as ComplianceRuleExecution)),
+  const bus = fakes.make<Pick<ContractBus, 'publish'>>('bus', {
+    publish: withArgs([COMPLIANCE_RULE_EXECUTION, expect.objectContaining({ tenant_id: TENANT })], async (_c: unknown, n: unknown) => void notices.push(n as ComplianceRuleExecution)),
   });
   const service = new ValidationService({
     packs, schemas: fakes.make<SchemaLister>('schemas', {}), audit: new RunAudit(outbox, bus, logger),
@@ -140,7 +141,7 @@ describe('ValidationService: registry packs', () => {
     const { fakes, service, packs } = build({ registry: { get: async () => view() } });
     const run = () => service.validate(caller, { rulePackId: 'kyc', rulePackVersion: '1.0.0', payload: { name: 'x' } });
     await run();
-    packs.drop({ pack_id: 'kyc', version: '1.0.0', replacement: null });
+    packs.drop({ pack_id: 'kyc', version: '1.0.0' });
     await run();
     fakes.verify();
     expect(fakes.argsOf('registry', 'get')).toHaveLength(2);

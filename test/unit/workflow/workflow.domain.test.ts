@@ -10,7 +10,9 @@ import type { Logger } from '../../../platform/logging/logger';
 import { ForbiddenError, NotFoundError } from '../../../platform/errors/domain-errors';
 import type { StepRunner } from '../../../subgraphs/workflow/step.runner';
 import type { WorkflowConfig } from '../../../subgraphs/workflow/workflow.config';
-import { WorkflowEvents, COMPLIANCE_TOPIC, WORKFLOW_CHANGED_TOPIC } from '../../../subgraphs/workflow/workflow.events';
+import { WorkflowEvents } from '../../../subgraphs/workflow/workflow.events';
+import { COMPLIANCE_WORKFLOW_EVENT } from '../../../platform/contracts/compliance.events';
+import { WORKFLOW_CHANGED } from '../../../platform/contracts/workflow.events';
 import { WorkflowExecutor } from '../../../subgraphs/workflow/execution.scheduler';
 import { WorkflowService } from '../../../subgraphs/workflow/workflow.service';
 import type { NewExecution, TransitionInput, WorkflowStore } from '../../../subgraphs/workflow/workflow.store';
@@ -223,8 +225,8 @@ describe('WorkflowExecutor', () => {
     const events = fakes.argsOf('store', 'transition').map((a) => (a[2] as TransitionInput).event);
     expect(events).toEqual(['step.failed', 'workflow.compensating', 'step.compensating', 'step.compensated', 'workflow.rejected']);
     expect(fakes.argsOf('store', 'appendAudit')).toEqual([[TX, expect.objectContaining({ tenantId: TENANT, eventData: expect.objectContaining({ status: 'rejected', workflow_id: WF }) })]]);
-    expect(topics().filter((t) => t === COMPLIANCE_TOPIC)).toHaveLength(3); // compensating, compensated, rejected
-    expect(topics()).toContain(WORKFLOW_CHANGED_TOPIC);
+    expect(topics().filter((t) => t === COMPLIANCE_WORKFLOW_EVENT.topic)).toHaveLength(3); // compensating, compensated, rejected
+    expect(topics()).toContain(WORKFLOW_CHANGED.topic);
     expect(fakes.trail('runner')).toEqual(['runner.compensate']); // post never ran
   });
 

@@ -1,0 +1,21 @@
+// The ledger service's API as other services call it, in wire names: the request and
+// response types of platform/clients/ledger.client.ts. What the serving routes send and accept must stay
+// assignable to these (compile-time checks in test/unit/platform/contracts.test.ts).
+
+export interface LedgerAppendRequest {
+  tenant_id: string;
+  event_type: string;
+  event_data: Record<string, unknown>;
+  user_id?: string | null;
+  correlation_id?: string | null;
+  description?: string | null;
+  /** Unique per tenant: the ledger returns the original event for a repeated key. */
+  idempotency_key?: string | null;
+}
+
+export interface LedgerAppendResponse {
+  id: string;
+  chain_hash: string;
+  /** ISO 8601, microseconds, +00:00: the exact text hashed into content_hash. */
+  created_at: string;
+}

@@ -1,0 +1,25 @@
+// Every event contract of the platform, in one list: the events service (the next issue) registers
+// each in the schema registry under `<topic>` version `<version>`, and the guard test
+// (test/unit/platform/contracts.test.ts) holds the code to it: no topic is named outside this
+// folder, and every entry has a schema. A new topic is added to its `*.events.ts` and here.
+import type { EventContract } from './event-contract';
+import { COMPLIANCE_RULE_EXECUTION, COMPLIANCE_WORKFLOW_EVENT } from './compliance.events';
+import { LEDGER_EVENT_APPENDED } from './ledger.events';
+import { RULEPACK_CERTIFIED, RULEPACK_DEPRECATED } from './rulepack.events';
+import { WORKFLOW_CHANGED, WORKFLOW_NOTIFICATION, WORKFLOW_TRANSITIONS } from './workflow.events';
+
+export const EVENT_CATALOGUE: readonly EventContract[] = Object.freeze([
+  RULEPACK_CERTIFIED,
+  RULEPACK_DEPRECATED,
+  LEDGER_EVENT_APPENDED,
+  COMPLIANCE_RULE_EXECUTION,
+  COMPLIANCE_WORKFLOW_EVENT,
+  WORKFLOW_CHANGED,
+  WORKFLOW_NOTIFICATION,
+  ...Object.values(WORKFLOW_TRANSITIONS),
+]);
+
+/** The contract of a topic, if the platform has one. */
+export function contractOf(topic: string): EventContract | undefined {
+  return EVENT_CATALOGUE.find((c) => c.topic === topic);
+}
