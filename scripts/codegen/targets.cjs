@@ -1,0 +1,31 @@
+// One entry per subgraph: its folder under subgraphs/, the per-request context its resolvers
+// receive, and mappers, the TypeScript types its resolvers really pass as parents (a domain record
+// or the view its resolvers build) where that differs from the SDL's shape. Paths are relative to
+// the generated file, subgraphs/<name>/resolvers.generated.ts. A new subgraph adds its line here.
+const targets = [
+  { name: 'ai-broker', contextType: './graphql.context#AiBrokerGraphQLContext' },
+  { name: 'identity', contextType: './graphql.context#IdentityGraphQLContext' },
+  {
+    name: 'ledger',
+    contextType: './graphql.context#LedgerGraphQLContext',
+    mappers: {
+      LedgerEvent: './ledger.types#LedgerEvent',
+      LedgerEventConnection: './resolvers#LedgerEventConnectionNode',
+      // Identity owns User; here it is only the key.
+      User: '{ username: string }',
+    },
+  },
+  { name: 'ocr', contextType: './graphql.context#OcrContext' },
+  { name: 'packs-registry', contextType: './graphql.context#PacksGraphQLContext' },
+  { name: 'rag', contextType: './graphql.context#RagGraphQLContext' },
+  { name: 'rulepack-registry', contextType: './graphql.context#RulePackGraphQLContext' },
+  {
+    name: 'schema-registry',
+    contextType: './graphql.context#SchemaRegistryContext',
+    mappers: { Schema: './resolvers#SchemaNode' },
+  },
+  { name: 'validation', contextType: './graphql.context#ValidationGraphQLContext' },
+  { name: 'workflow', contextType: './graphql.context#WorkflowGraphQLContext' },
+];
+
+module.exports = { targets };
