@@ -10,6 +10,7 @@ import type { OcrContext } from './graphql.context';
 import { UnsupportedDocumentError } from './ocr.service';
 import type { OcrJob, Tier } from './ocr.types';
 import { orNull } from '../../platform/graphql/resolver-args';
+import type { Resolvers } from './resolvers.generated';
 
 export type { OcrContext } from './graphql.context';
 
@@ -89,4 +90,4 @@ export const resolvers = {
     createdAt: (j: OcrJob) => j.createdAt.toISOString(),
     completedAt: (j: OcrJob) => j.completedAt?.toISOString() ?? null,
   },
-};
+} satisfies Resolvers;

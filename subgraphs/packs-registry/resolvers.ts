@@ -6,6 +6,7 @@ import type { DependencyGraph } from './pack-dependencies';
 import { encodePosition } from './pack.rules';
 import type { PackEntry, PackRef } from './pack.types';
 import { opt, orNull } from '../../platform/graphql/resolver-args';
+import type { Resolvers } from './resolvers.generated';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const ref = (r: PackRef | null) => (r ? { packId: r.pack_id, version: r.version } : null);
@@ -59,4 +60,4 @@ export const resolvers = {
     }),
     dependencyGraph: async (e: PackEntry, _: unknown, ctx: Ctx) => graphOut(await ctx.packs.dependencies(ctx.caller, { packId: e.packId, version: e.version })),
   },
-};
+} satisfies Resolvers;

@@ -6,6 +6,7 @@ import { JSONScalar } from '../../platform/graphql/json-scalar';
 import type { RagGraphQLContext as Ctx } from './graphql.context';
 import type { Conversation, IngestJob, RagDocument, RetrievedChunk } from './rag.types';
 import { type Opt, opt, orNull } from '../../platform/graphql/resolver-args';
+import type { Resolvers } from './resolvers.generated';
 
 const MAX_UPLOAD_BYTES_FALLBACK = 20 * 1024 * 1024;
 
@@ -97,4 +98,4 @@ export const resolvers = {
       resolve: (j: IngestJob) => jobNode(j),
     },
   },
-};
+} satisfies Resolvers;

@@ -5,6 +5,7 @@ import type { RulePackGraphQLContext } from './graphql.context';
 import { packPosition, type RulePackPage } from './rulepack.service';
 import type { DecisionRecord, RulePackVersionRecord } from './rulepack.types';
 import { opt, orNull } from '../../platform/graphql/resolver-args';
+import type { Resolvers } from './resolvers.generated';
 
 type Ctx = RulePackGraphQLContext;
 
@@ -60,4 +61,4 @@ export const resolvers = {
   RulePackDecision: {
     createdAt: (d: DecisionRecord) => d.createdAt.toISOString(),
   },
-};
+} satisfies Resolvers;

@@ -5,6 +5,7 @@
 import { JSONScalar } from '../../platform/graphql/json-scalar';
 import type { ValidationGraphQLContext } from './graphql.context';
 import type { PayloadFormat, ValidationRun } from './validation.types';
+import type { Resolvers } from './resolvers.generated';
 
 interface ValidateArgs {
   input: {
@@ -53,4 +54,4 @@ export const resolvers = {
       metadata: input.metadata,
     }, ctx.forward)),
   },
-};
+} satisfies Resolvers;

@@ -6,6 +6,7 @@ import { decodeSeqCursor, encodeCursor } from '../../platform/pagination/cursor'
 import { callerOf, type WorkflowGraphQLContext as Ctx } from './graphql.context';
 import type { ApprovalTask, Execution, StepRecord, Transition } from './workflow.types';
 import { opt, orNull } from '../../platform/graphql/resolver-args';
+import type { Resolvers } from './resolvers.generated';
 
 const upper = (s: string) => s.toUpperCase();
 const lower = (s: string | null | undefined) => (s ? s.toLowerCase() : undefined);
@@ -89,4 +90,4 @@ export const resolvers = {
     approvalTaskId: (t: Transition) => t.taskId,
     execution: (t: Transition, _: unknown, ctx: Ctx) => orNull(ctx.service.status(callerOf(ctx), t.workflowId).then((v) => ({ ...v.execution, steps: v.steps, tasks: v.tasks }))),
   },
-};
+} satisfies Resolvers;
