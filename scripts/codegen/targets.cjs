@@ -15,7 +15,13 @@ const targets = [
       User: '{ username: string }',
     },
   },
-  { name: 'ocr', contextType: './graphql.context#OcrContext' },
+  {
+    name: 'ocr',
+    contextType: './graphql.context#OcrContext',
+    mappers: { OcrJob: './ocr.types#OcrJob' },
+    // graphql-upload-ts hands resolvers a promise of the file.
+    scalars: { Upload: "Promise<import('graphql-upload-ts').FileUpload>" },
+  },
   { name: 'packs-registry', contextType: './graphql.context#PacksGraphQLContext' },
   { name: 'rag', contextType: './graphql.context#RagGraphQLContext' },
   { name: 'rulepack-registry', contextType: './graphql.context#RulePackGraphQLContext' },
