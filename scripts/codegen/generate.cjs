@@ -30,7 +30,7 @@ const SHARED = {
   maybeValue: 'T | null | undefined',
 };
 
-/** The generated TypeScript for one target ({ name, contextType, mappers, scalars }). */
+/** The generated TypeScript for one target ({ name, contextType, mappers, scalars, enumValues }). */
 async function generate(target, root = ROOT) {
   const schemaFile = path.join(root, 'subgraphs', target.name, 'schema.graphql');
   const output = await codegen({
@@ -39,7 +39,7 @@ async function generate(target, root = ROOT) {
     documents: [],
     plugins: [{ typescript: {} }, { 'typescript-resolvers': {} }],
     pluginMap: { typescript, 'typescript-resolvers': typescriptResolvers },
-    config: { ...SHARED, contextType: target.contextType, mappers: target.mappers ?? {}, scalars: target.scalars ?? {} },
+    config: { ...SHARED, contextType: target.contextType, mappers: target.mappers ?? {}, scalars: target.scalars ?? {}, enumValues: target.enumValues ?? {} },
   });
   return HEADER + output.trimEnd() + '\n';
 }

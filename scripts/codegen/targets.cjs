@@ -22,7 +22,19 @@ const targets = [
     // graphql-upload-ts hands resolvers a promise of the file.
     scalars: { Upload: "Promise<import('graphql-upload-ts').FileUpload>" },
   },
-  { name: 'packs-registry', contextType: './graphql.context#PacksGraphQLContext' },
+  {
+    name: 'packs-registry',
+    contextType: './graphql.context#PacksGraphQLContext',
+    mappers: { PackEntry: './pack.types#PackEntry' },
+    // The resolvers map these enums to the domain's lower-case words (resolvers.ts), so arguments
+    // arrive, and results leave, as those words.
+    enumValues: {
+      PackKind: './pack.types#PackKind',
+      PackStatus: './pack.types#PackStatus',
+      PackArtifactFormat: './pack.types#ArtifactFormat',
+      DependencyKind: './pack-dependencies#NodeKind',
+    },
+  },
   { name: 'rag', contextType: './graphql.context#RagGraphQLContext' },
   { name: 'rulepack-registry', contextType: './graphql.context#RulePackGraphQLContext' },
   {
