@@ -36,7 +36,20 @@ const targets = [
     },
   },
   { name: 'rag', contextType: './graphql.context#RagGraphQLContext' },
-  { name: 'rulepack-registry', contextType: './graphql.context#RulePackGraphQLContext' },
+  {
+    name: 'rulepack-registry',
+    contextType: './graphql.context#RulePackGraphQLContext',
+    mappers: {
+      RulePack: './rulepack.types#RulePackVersionRecord',
+      RulePackDecision: './rulepack.types#DecisionRecord',
+      RulePackConnection: './resolvers#RulePackConnectionNode',
+    },
+    // Mapped to spec 01's lower-case words in resolvers.ts.
+    enumValues: {
+      RulePackStatus: './rulepack.types#RulePackStatus',
+      RulePackArtifactFormat: { YAML: 'yaml', JSON: 'json' },
+    },
+  },
   {
     name: 'schema-registry',
     contextType: './graphql.context#SchemaRegistryContext',
