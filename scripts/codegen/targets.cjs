@@ -35,7 +35,12 @@ const targets = [
       DependencyKind: './pack-dependencies#NodeKind',
     },
   },
-  { name: 'rag', contextType: './graphql.context#RagGraphQLContext' },
+  {
+    name: 'rag',
+    contextType: './graphql.context#RagGraphQLContext',
+    mappers: { Chunk: './resolvers#ChunkNode', IngestJob: './resolvers#IngestJobNode' },
+    scalars: { Upload: "Promise<import('graphql-upload-ts').FileUpload>" },
+  },
   {
     name: 'rulepack-registry',
     contextType: './graphql.context#RulePackGraphQLContext',
