@@ -60,7 +60,11 @@ const targets = [
     contextType: './graphql.context#SchemaRegistryContext',
     mappers: { Schema: './resolvers#SchemaNode' },
   },
-  { name: 'validation', contextType: './graphql.context#ValidationGraphQLContext' },
+  {
+    name: 'validation',
+    contextType: './graphql.context#ValidationGraphQLContext',
+    mappers: { ValidationRun: './resolvers#ValidationRunNode' },
+  },
   { name: 'workflow', contextType: './graphql.context#WorkflowGraphQLContext' },
 ];
 
