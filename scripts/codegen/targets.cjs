@@ -65,7 +65,18 @@ const targets = [
     contextType: './graphql.context#ValidationGraphQLContext',
     mappers: { ValidationRun: './resolvers#ValidationRunNode' },
   },
-  { name: 'workflow', contextType: './graphql.context#WorkflowGraphQLContext' },
+  {
+    name: 'workflow',
+    contextType: './graphql.context#WorkflowGraphQLContext',
+    mappers: {
+      WorkflowExecution: './resolvers#ExecutionNode',
+      WorkflowStep: './workflow.types#StepRecord',
+      ApprovalTask: './workflow.types#ApprovalTask',
+      WorkflowStatusChange: './workflow.types#Transition',
+      ExecuteWorkflowResult: './resolvers#ExecuteResultNode',
+      ApprovalDecision: './workflow.service#DecideResult',
+    },
+  },
 ];
 
 module.exports = { targets };
