@@ -11,13 +11,14 @@ import type { Caller } from './auth/caller';
 import { databaseIsReady } from './db/database';
 import { graphqlCallerOf } from './graphql/caller-context';
 import { readSubgraphSchema } from './graphql/subgraph-schema';
-import { mountSubgraph } from './graphql/subgraph-server';
+import { mountSubgraph, type SubgraphResolvers } from './graphql/subgraph-server';
 import { authenticationHook, type AuthMode, type TokenAuthenticator } from './http/auth-hooks';
 import { createServiceApp } from './http/service-app';
 import type { ServiceDeps, ServiceManifest } from './service';
 
 export interface SubgraphSpec<TContext extends BaseContext> {
-  resolvers: GraphQLResolverMap<TContext>;
+  /** Checked against the SDL where they are written (the generated `Resolvers` type). */
+  resolvers: SubgraphResolvers;
   /** The per-request context: the verified caller plus whatever the resolvers need (loaders). */
   context(caller: Caller, request: FastifyRequest): TContext | Promise<TContext>;
   /** Accept GraphQL multipart uploads with these limits (platform/graphql/subgraph-server.ts). */

@@ -8,6 +8,15 @@ export type Opt<T> = T | null | undefined;
 /** An optional GraphQL argument as the domain takes it: absent, never null. */
 export const opt = <T>(v: Opt<T>): T | undefined => v ?? undefined;
 
+/**
+ * GraphQL's enum value for a domain's lower-case word (`pending` -> `PENDING`), typed as that
+ * value so the generated resolver types can check it. toUpperCase is typed as returning any string.
+ */
+export const upper = <S extends string>(word: S): Uppercase<S> => word.toUpperCase() as Uppercase<S>;
+
+/** The domain's lower-case word for a GraphQL enum value (`PENDING` -> `pending`). */
+export const lower = <S extends string>(value: S): Lowercase<S> => value.toLowerCase() as Lowercase<S>;
+
 /** NOT_FOUND becomes null (a nullable lookup); every other error keeps its code. */
 export async function orNull<T>(work: Promise<T> | (() => Promise<T>)): Promise<T | null> {
   try {

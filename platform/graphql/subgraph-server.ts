@@ -15,9 +15,17 @@ import type { DocumentNode } from 'graphql';
 import { processRequest } from 'graphql-upload-ts';
 import { formatGraphQLError } from './errors';
 
+/**
+ * A subgraph's resolver map. Each subgraph checks its own against its SDL (`satisfies Resolvers`,
+ * the types scripts/codegen generates), so the kernel asks only for a map: GraphQLResolverMap
+ * would mistype `__resolveReference`, which Apollo calls as (reference, context, info), as a
+ * field resolver (source, args, context, info).
+ */
+export type SubgraphResolvers = Readonly<Record<string, object>>;
+
 export interface SubgraphOptions<TContext extends BaseContext> {
   typeDefs: DocumentNode;
-  resolvers: GraphQLResolverMap<TContext>;
+  resolvers: SubgraphResolvers;
   /** Builds the per-request context (auth, tenant, DataLoaders) from the HTTP request. */
   context: (request: FastifyRequest) => Promise<TContext>;
   introspection?: boolean;

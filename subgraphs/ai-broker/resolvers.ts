@@ -5,6 +5,7 @@ import { JSONScalar } from '../../platform/graphql/json-scalar';
 import { NotFoundError } from '../../platform/errors/domain-errors';
 import type { AiBrokerGraphQLContext } from './graphql.context';
 import type { ModelStatusView } from './ai-broker.service';
+import type { Resolvers } from './resolvers.generated';
 
 function model(m: ModelStatusView) {
   return {
@@ -59,4 +60,4 @@ export const resolvers = {
     generateWorkflow: (_: unknown, { input }: { input: Record<string, unknown> }, ctx: AiBrokerGraphQLContext) => ctx.assist.generateWorkflow(ctx.caller, input, ctx.forward),
     createPromptTemplate: (_: unknown, { input }: { input: Record<string, unknown> }, ctx: AiBrokerGraphQLContext) => ctx.broker.createTemplate(ctx.caller, input),
   },
-};
+} satisfies Resolvers;

@@ -1,11 +1,11 @@
 // GraphQL door: each resolver is one call into the same services the REST routes use. The SDL's
 // @authenticated/@requiresScopes document the rules for the router; the services enforce them.
 import { maybeCacheControlFromInfo } from '@apollo/cache-control-types';
-import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper';
-import type { GraphQLFieldResolver, GraphQLResolveInfo } from 'graphql';
+import type { GraphQLResolveInfo } from 'graphql';
 import type { IdentityGraphQLContext } from './graphql.context';
 import type { RoleRecord, TenantRecord, TokenPair, UserView } from './identity.types';
 import { usernameCursor } from './user.service';
+import type { Resolvers } from './resolvers.generated';
 
 function payload(pair: TokenPair) {
   return { accessToken: pair.accessToken, tokenType: pair.tokenType, expiresIn: pair.expiresIn, refreshToken: pair.refreshToken };
@@ -23,13 +23,6 @@ function roleOut(r: RoleRecord) {
   return { name: r.name, description: r.description, scopes: r.scopes, tenantId: r.tenantId };
 }
 
-type Args = Record<string, unknown>;
-
-/** @apollo/subgraph calls `__resolveReference(reference, context, info)`; its resolver map types it as a field resolver. */
-function referenceResolver<R>(fn: (ref: R, ctx: IdentityGraphQLContext, info: GraphQLResolveInfo) => unknown): GraphQLFieldResolver<unknown, IdentityGraphQLContext> {
-  return fn as unknown as GraphQLFieldResolver<unknown, IdentityGraphQLContext>;
-}
-
 /**
  * Entity answers may be reused briefly by the router (per caller: scope PRIVATE), which spares
  * identity a lookup for every event a ledger page resolves. Authorization never depends on them:
@@ -40,11 +33,11 @@ function entityCacheHint(ctx: IdentityGraphQLContext, info: GraphQLResolveInfo):
   if (maxAge > 0) maybeCacheControlFromInfo(info)?.setCacheHint({ maxAge, scope: 'PRIVATE' });
 }
 
-export const resolvers: GraphQLResolverMap<IdentityGraphQLContext> = {
+export const resolvers = {
   Query: {
-    me: async (_: unknown, __: Args, ctx: IdentityGraphQLContext) => userOut(await ctx.services.users.me(ctx.caller)),
-    tenants: async (_: unknown, __: Args, ctx: IdentityGraphQLContext) => (await ctx.services.tenants.list(ctx.caller)).map(tenantOut),
-    users: async (_: unknown, args: { first?: number; after?: string | null; tenantId?: string | null }, ctx: IdentityGraphQLContext) => {
+    me: async (_, __, ctx) => userOut(await ctx.services.users.me(ctx.caller)),
+    tenants: async (_, __, ctx) => (await ctx.services.tenants.list(ctx.caller)).map(tenantOut),
+    users: async (_, args, ctx) => {
       const page = await ctx.services.users.list(ctx.caller, { first: args.first ?? undefined, after: args.after, tenantId: args.tenantId ?? undefined });
       const nodes = page.users.map(userOut);
       return {
@@ -53,33 +46,33 @@ export const resolvers: GraphQLResolverMap<IdentityGraphQLContext> = {
         pageInfo: { hasNextPage: page.nextCursor !== null, endCursor: page.nextCursor },
       };
     },
-    roles: async (_: unknown, __: Args, ctx: IdentityGraphQLContext) => (await ctx.services.roles.list(ctx.caller)).map(roleOut),
+    roles: async (_, __, ctx) => (await ctx.services.roles.list(ctx.caller)).map(roleOut),
   },
   Mutation: {
-    login: async (_: unknown, args: { username: string; password: string; tenantId?: string | null }, ctx: IdentityGraphQLContext) =>
+    login: async (_, args, ctx) =>
       payload(await ctx.services.auth.login(ctx.caller, { username: args.username, password: args.password, tenantId: args.tenantId ?? 'default' })),
-    refreshToken: async (_: unknown, args: { refreshToken: string }, ctx: IdentityGraphQLContext) => payload(await ctx.services.auth.refresh(ctx.caller, args.refreshToken)),
-    createRole: async (_: unknown, args: { name: string; scopes?: string[] | null; description?: string | null; tenantId?: string | null }, ctx: IdentityGraphQLContext) =>
+    refreshToken: async (_, args, ctx) => payload(await ctx.services.auth.refresh(ctx.caller, args.refreshToken)),
+    createRole: async (_, args, ctx) =>
       roleOut(await ctx.services.roles.create(ctx.caller, { name: args.name, scopes: args.scopes ?? undefined, description: args.description, tenantId: args.tenantId ?? undefined })),
-    createTenant: async (_: unknown, args: { id: string; name: string }, ctx: IdentityGraphQLContext) => tenantOut(await ctx.services.tenants.create(ctx.caller, args)),
-    createUser: async (_: unknown, args: { input: { username: string; password: string; email?: string | null; tenantId?: string | null; roles?: string[] | null; isVerified?: boolean | null } }, ctx: IdentityGraphQLContext) => {
+    createTenant: async (_, args, ctx) => tenantOut(await ctx.services.tenants.create(ctx.caller, args)),
+    createUser: async (_, args, ctx) => {
       const i = args.input;
       return userOut(await ctx.services.users.create(ctx.caller, { username: i.username, password: i.password, email: i.email, tenantId: i.tenantId ?? undefined, roles: i.roles ?? undefined, isVerified: i.isVerified ?? undefined }));
     },
-    assignRole: async (_: unknown, args: { userId: string; roleName: string }, ctx: IdentityGraphQLContext) => userOut(await ctx.services.users.assignRole(ctx.caller, args)),
+    assignRole: async (_, args, ctx) => userOut(await ctx.services.users.assignRole(ctx.caller, args)),
   },
   User: {
-    __resolveReference: referenceResolver(async (ref: { id?: string; username?: string }, ctx, info) => {
+    __resolveReference: async (ref, ctx, info) => {
       entityCacheHint(ctx, info);
-      const user = ref.id !== undefined ? await ctx.loaders.userById.load(ref.id) : ref.username !== undefined ? await ctx.loaders.userByUsername.load(ref.username) : null;
+      const user = 'id' in ref ? await ctx.loaders.userById.load(ref.id) : await ctx.loaders.userByUsername.load(ref.username);
       return user ? userOut(user) : null;
-    }),
+    },
   },
   Tenant: {
-    __resolveReference: referenceResolver(async (ref: { id: string }, ctx, info) => {
+    __resolveReference: async (ref, ctx, info) => {
       entityCacheHint(ctx, info);
       const tenant = await ctx.loaders.tenantById.load(ref.id);
       return tenant ? tenantOut(tenant) : null;
-    }),
+    },
   },
-};
+} satisfies Resolvers;

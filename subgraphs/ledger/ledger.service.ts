@@ -146,7 +146,7 @@ export function prepareAppend(input: AppendInput): PreparedAppend {
   checkString(issues, 'idempotencyKey', input.idempotencyKey, false);
   checkString(issues, 'description', input.description, false, 1_000_000);
   let eventDataText = '';
-  const data = input.eventData as unknown;
+  const data = input.eventData;
   if (data === undefined || data === null) issues.push({ loc: ['eventData'], msg: 'Field required', type: 'missing' });
   else if (typeof data !== 'object' || Array.isArray(data)) issues.push({ loc: ['eventData'], msg: 'Input should be a valid dictionary', type: 'dict_type' });
   else {

@@ -23,7 +23,8 @@ export interface AppendInput {
   /** The tenant to append to; the caller's when absent (GraphQL; REST always names it). */
   tenantId?: string;
   eventType: string;
-  eventData: Record<string, unknown>;
+  /** Any JSON from the door: prepareAppend refuses what is not an object (dict_type). */
+  eventData: unknown;
   userId?: string | null;
   correlationId?: string | null;
   description?: string | null;

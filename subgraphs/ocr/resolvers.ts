@@ -3,17 +3,16 @@
 // job's row (the state lives in ocr_jobs, so any copy of the service can serve it).
 import type { FileUpload } from 'graphql-upload-ts';
 import { GraphQLUpload } from 'graphql-upload-ts';
-import { PayloadTooLargeError } from '../../platform/errors/domain-errors';
+import { InputError, PayloadTooLargeError } from '../../platform/errors/domain-errors';
 import { JSONScalar } from '../../platform/graphql/json-scalar';
-import { InputError } from '../../platform/errors/domain-errors';
+import { opt, orNull, upper } from '../../platform/graphql/resolver-args';
 import type { OcrGraphQLContext as OcrContext } from './graphql.context';
 import { UnsupportedDocumentError } from './ocr.service';
-import type { OcrJob, Tier } from './ocr.types';
-import { orNull } from '../../platform/graphql/resolver-args';
+import type { ExtractedFields, OcrJob } from './ocr.types';
+import type { Resolvers } from './resolvers.generated';
 
 export type { OcrGraphQLContext as OcrContext } from './graphql.context';
 
-const upper = (s: string) => s.toUpperCase();
 const FINAL = new Set(['completed', 'review', 'failed']);
 
 async function readAll(file: FileUpload, maxBytes: number): Promise<Buffer> {
@@ -25,6 +24,14 @@ async function readAll(file: FileUpload, maxBytes: number): Promise<Buffer> {
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
+}
+
+/** correctedFields is any JSON in the SDL; the job keeps an object of fields, as REST's schema requires. */
+function correctedFieldsIn(value: unknown): ExtractedFields | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value !== 'object' || Array.isArray(value)) throw InputError.of(['input', 'correctedFields'], 'Input should be a valid dictionary', 'dict_type');
+  // Its entries are the reviewer's own, kept as given (REST accepts any properties too).
+  return value as ExtractedFields;
 }
 
 /** Follows a job's row until it is final: each change once, then the end. */
@@ -46,15 +53,15 @@ export const resolvers = {
   Upload: GraphQLUpload,
   JSON: JSONScalar,
   Query: {
-    ocrJob: (_: unknown, args: { id: string }, ctx: OcrContext) => orNull(ctx.ocr.job(ctx.caller, args.id)),
-    ocrReviewQueue: (_: unknown, args: { limit?: number | null }, ctx: OcrContext) => ctx.ocr.reviewQueue(ctx.caller, undefined, args.limit ?? 50),
-    ocrStats: async (_: unknown, args: { tenantId?: string | null }, ctx: OcrContext) => {
-      const s = await ctx.ocr.stats(ctx.caller, args.tenantId ?? undefined);
+    ocrJob: (_, args, ctx) => orNull(ctx.ocr.job(ctx.caller, args.id)),
+    ocrReviewQueue: (_, args, ctx) => ctx.ocr.reviewQueue(ctx.caller, undefined, args.limit),
+    ocrStats: async (_, args, ctx) => {
+      const s = await ctx.ocr.stats(ctx.caller, opt(args.tenantId));
       return { ...s, cacheEntries: s.cache.entries, cacheHits: s.cache.hits };
     },
   },
   Mutation: {
-    extract: async (_: unknown, args: { file: Promise<FileUpload>; indexInRag?: boolean | null }, ctx: OcrContext) => {
+    extract: async (_, args, ctx) => {
       const file = await args.file;
       const bytes = await readAll(file, ctx.maxBytes);
       try {
@@ -65,9 +72,9 @@ export const resolvers = {
         throw err;
       }
     },
-    reviewOcrJob: (_: unknown, args: { id: string; input: { correctedText: string; correctedFields?: unknown; confidenceAfterReview?: number | null } }, ctx: OcrContext) =>
+    reviewOcrJob: (_, args, ctx) =>
       ctx.ocr.review(ctx.caller, args.id, {
-        correctedText: args.input.correctedText, correctedFields: (args.input.correctedFields ?? null) as never, confidenceAfterReview: args.input.confidenceAfterReview ?? undefined,
+        correctedText: args.input.correctedText, correctedFields: correctedFieldsIn(args.input.correctedFields), confidenceAfterReview: opt(args.input.confidenceAfterReview),
       }),
   },
   Subscription: {
@@ -81,12 +88,12 @@ export const resolvers = {
     },
   },
   OcrJob: {
-    __resolveReference: (ref: { id: string }, ctx: OcrContext) => ctx.loaders.jobById.load(ref.id),
-    status: (j: OcrJob) => upper(j.status),
-    tierUsed: (j: OcrJob) => (j.tierUsed ? upper(j.tierUsed) : null),
-    pages: (j: OcrJob) => j.pages.map((p) => ({ ...p, source: upper(p.source as Tier) })),
-    progress: (j: OcrJob) => ({ pagesDone: j.pagesDone, pageCount: j.pageCount }),
-    createdAt: (j: OcrJob) => j.createdAt.toISOString(),
-    completedAt: (j: OcrJob) => j.completedAt?.toISOString() ?? null,
+    __resolveReference: (ref, ctx) => ctx.loaders.jobById.load(ref.id),
+    status: (j) => upper(j.status),
+    tierUsed: (j) => (j.tierUsed ? upper(j.tierUsed) : null),
+    pages: (j) => j.pages.map((p) => ({ ...p, source: upper(p.source) })),
+    progress: (j) => ({ pagesDone: j.pagesDone, pageCount: j.pageCount }),
+    createdAt: (j) => j.createdAt.toISOString(),
+    completedAt: (j) => j.completedAt?.toISOString() ?? null,
   },
-};
+} satisfies Resolvers;

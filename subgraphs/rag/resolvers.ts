@@ -3,9 +3,9 @@
 import { GraphQLUpload, type FileUpload } from 'graphql-upload-ts';
 import { InputError, PayloadTooLargeError } from '../../platform/errors/domain-errors';
 import { JSONScalar } from '../../platform/graphql/json-scalar';
-import type { RagGraphQLContext as Ctx } from './graphql.context';
 import type { Conversation, IngestJob, RagDocument, RetrievedChunk } from './rag.types';
 import { type Opt, opt, orNull } from '../../platform/graphql/resolver-args';
+import type { Resolvers } from './resolvers.generated';
 
 const MAX_UPLOAD_BYTES_FALLBACK = 20 * 1024 * 1024;
 
@@ -26,6 +26,10 @@ function conversationNode(c: Conversation) {
 
 const jobNode = (j: IngestJob) => ({ jobId: j.id, status: j.status, percent: j.percent, stage: j.stage, documentId: j.documentId, error: j.error });
 
+/** What a Chunk and an IngestJob resolve from (the generated types' mappers): their document's id. */
+export type ChunkNode = ReturnType<typeof chunkNode>;
+export type IngestJobNode = ReturnType<typeof jobNode>;
+
 async function readUpload(upload: Promise<FileUpload>, maxBytes: number): Promise<{ bytes: Buffer; filename: string; mimeType: string }> {
   const file = await upload;
   const parts: Buffer[] = [];
@@ -45,56 +49,56 @@ export const resolvers = {
   JSON: JSONScalar,
   Upload: GraphQLUpload,
   Document: {
-    __resolveReference: async (ref: { id: string }, ctx: Ctx) => {
+    __resolveReference: async (ref, ctx) => {
       const doc = await ctx.loaders.documentById.load(ref.id);
       return doc ? documentNode(doc) : null;
     },
   },
   Chunk: {
-    document: (c: { documentId: string }, _: unknown, ctx: Ctx) => ctx.documents.get(ctx.caller, c.documentId).then(documentNode),
+    document: (c, _, ctx) => ctx.documents.get(ctx.caller, c.documentId).then(documentNode),
   },
   IngestJob: {
-    document: (j: { documentId: string | null }, _: unknown, ctx: Ctx) => (j.documentId ? orNull(ctx.documents.get(ctx.caller, j.documentId).then(documentNode)) : null),
+    document: (j, _, ctx) => (j.documentId ? orNull(ctx.documents.get(ctx.caller, j.documentId).then(documentNode)) : null),
   },
   Query: {
-    search: async (_: unknown, a: ScopeArgs & { query: string; topK?: Opt<number>; useHybrid?: Opt<boolean> }, ctx: Ctx) => {
+    search: async (_, a, ctx) => {
       const tenantId = await ctx.documents.tenant(ctx.caller, 'search documents');
       const parsed = ctx.retrieval.parse({ query: a.query, ...scope(a), topK: opt(a.topK), useHybrid: opt(a.useHybrid) }, { useHybrid: true });
       const r = await ctx.retrieval.retrieve(ctx.caller, tenantId, parsed);
       return { query: r.query, chunks: r.chunks.map(chunkNode), retrievalTimeMs: r.retrievalTimeMs, hierarchyLevels: r.levels };
     },
-    documents: async (_: unknown, a: { level?: Opt<string>; suiteId?: Opt<string>; moduleId?: Opt<string>; limit?: Opt<number>; offset?: Opt<number> }, ctx: Ctx) => {
+    documents: async (_, a, ctx) => {
       const page = await ctx.documents.list(ctx.caller, { level: opt(a.level), suiteId: opt(a.suiteId), moduleId: opt(a.moduleId), limit: opt(a.limit), offset: opt(a.offset) });
       return { ...page, items: page.items.map(documentNode) };
     },
-    document: (_: unknown, a: { id: string }, ctx: Ctx) => orNull(ctx.documents.get(ctx.caller, a.id).then(documentNode)),
-    conversation: (_: unknown, a: { id: string }, ctx: Ctx) => orNull(ctx.answers.conversation(ctx.caller, a.id).then(conversationNode)),
-    ingestJob: (_: unknown, a: { jobId: string }, ctx: Ctx) => orNull(ctx.documents.job(ctx.caller, a.jobId).then(jobNode)),
+    document: (_, a, ctx) => orNull(ctx.documents.get(ctx.caller, a.id).then(documentNode)),
+    conversation: (_, a, ctx) => orNull(ctx.answers.conversation(ctx.caller, a.id).then(conversationNode)),
+    ingestJob: (_, a, ctx) => orNull(ctx.documents.job(ctx.caller, a.jobId).then(jobNode)),
   },
   Mutation: {
-    uploadDocument: async (_: unknown, a: ScopeArgs & { file: Promise<FileUpload>; title: string; level?: Opt<string>; description?: Opt<string>; accessLevel?: Opt<string> }, ctx: Ctx) => {
+    uploadDocument: async (_, a, ctx) => {
       const file = await readUpload(a.file, ctx.maxUploadBytes ?? MAX_UPLOAD_BYTES_FALLBACK);
       const r = await ctx.documents.upload(ctx.caller, file, { title: a.title, level: opt(a.level), ...scope(a), description: opt(a.description), accessLevel: opt(a.accessLevel) }, ctx.forward);
       return { document: documentNode(r.document), duplicate: r.duplicate };
     },
-    ingestDocument: async (_: unknown, a: ScopeArgs & { title: string; content: string; level?: Opt<string>; description?: Opt<string>; accessLevel?: Opt<string> }, ctx: Ctx) =>
+    ingestDocument: async (_, a, ctx) =>
       jobNode(await ctx.documents.startIngest(ctx.caller, { title: a.title, content: a.content, level: opt(a.level), ...scope(a), description: opt(a.description), accessLevel: opt(a.accessLevel) })),
-    deleteDocument: async (_: unknown, a: { id: string }, ctx: Ctx) => documentNode(await ctx.documents.delete(ctx.caller, a.id)),
-    ask: async (_: unknown, a: ScopeArgs & { query: string; topK?: Opt<number>; useCache?: Opt<boolean>; useHybrid?: Opt<boolean>; maxTokens?: Opt<number>; conversationId?: Opt<string> }, ctx: Ctx) =>
+    deleteDocument: async (_, a, ctx) => documentNode(await ctx.documents.delete(ctx.caller, a.id)),
+    ask: async (_, a, ctx) =>
       ctx.answers.query(ctx.caller, { query: a.query, ...scope(a), topK: opt(a.topK), useCache: opt(a.useCache), useHybrid: opt(a.useHybrid), maxTokens: opt(a.maxTokens), conversationId: opt(a.conversationId) }, ctx.forward),
-    startConversation: async (_: unknown, a: ScopeArgs, ctx: Ctx) => conversationNode(await ctx.answers.startConversation(ctx.caller, scope(a))),
-    endConversation: async (_: unknown, a: { id: string }, ctx: Ctx) => {
+    startConversation: async (_, a, ctx) => conversationNode(await ctx.answers.startConversation(ctx.caller, scope(a))),
+    endConversation: async (_, a, ctx) => {
       await ctx.answers.endConversation(ctx.caller, a.id);
       return true;
     },
   },
   Subscription: {
     ingestionProgress: {
-      subscribe: (_: unknown, a: { jobId: string }, ctx: Ctx) => {
+      subscribe: (_, a, ctx) => {
         if (!ctx.subscribeProgress) throw InputError.of(['subscription'], 'Subscriptions are served over graphql-ws on /graphql');
         return ctx.subscribeProgress(a.jobId);
       },
       resolve: (j: IngestJob) => jobNode(j),
     },
   },
-};
+} satisfies Resolvers;

@@ -1,12 +1,9 @@
 // The registry subgraph's resolvers: thin adapters over rulepack.service (the same methods as REST).
 // GraphQL names a pack `id`; the domain calls it `packId`.
 import { JSONScalar } from '../../platform/graphql/json-scalar';
-import type { RulePackRegistryGraphQLContext as RulePackGraphQLContext } from './graphql.context';
 import { packPosition, type RulePackPage } from './rulepack-registry.service';
-import type { DecisionRecord, RulePackVersionRecord } from './rulepack-registry.types';
 import { opt, orNull } from '../../platform/graphql/resolver-args';
-
-type Ctx = RulePackGraphQLContext;
+import type { Resolvers } from './resolvers.generated';
 
 function connection(page: RulePackPage) {
   return {
@@ -16,6 +13,9 @@ function connection(page: RulePackPage) {
   };
 }
 
+/** What a RulePackConnection resolves from (the generated types' mapper). */
+export type RulePackConnectionNode = ReturnType<typeof connection>;
+
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export const resolvers = {
@@ -24,23 +24,23 @@ export const resolvers = {
   RulePackStatus: { DRAFT: 'draft', REVIEW: 'review', CERTIFIED: 'certified', DEPRECATED: 'deprecated' },
   RulePackArtifactFormat: { YAML: 'yaml', JSON: 'json' },
   Query: {
-    rulePacks: async (_: unknown, args: { status?: string | null; first?: number | null; after?: string | null }, ctx: Ctx) =>
+    rulePacks: async (_, args, ctx) =>
       connection(await ctx.service.list(ctx.caller, { status: opt(args.status), first: opt(args.first), after: opt(args.after) })),
-    rulePack: (_: unknown, args: { id: string; version?: string | null }, ctx: Ctx) =>
+    rulePack: (_, args, ctx) =>
       orNull(() => (args.version == null
         ? ctx.service.latestCertified(ctx.caller, args.id)
         : ctx.service.get(ctx.caller, { packId: args.id, version: args.version }))),
   },
   Mutation: {
-    submitRulePack: async (_: unknown, args: { pack?: unknown; artifact?: string | null; format?: string | null }, ctx: Ctx) =>
+    submitRulePack: async (_, args, ctx) =>
       (await ctx.service.submit(ctx.caller, { pack: opt(args.pack), artifact: opt(args.artifact), format: opt(args.format) })).version,
-    submitRulePackForReview: (_: unknown, args: { id: string; version: string }, ctx: Ctx) =>
+    submitRulePackForReview: (_, args, ctx) =>
       ctx.service.requestReview(ctx.caller, { packId: args.id, version: args.version }),
-    certifyRulePack: (_: unknown, args: { id: string; version: string; notes?: string | null }, ctx: Ctx) =>
+    certifyRulePack: (_, args, ctx) =>
       ctx.service.certify(ctx.caller, { packId: args.id, version: args.version }, args.notes),
-    rejectRulePack: (_: unknown, args: { id: string; version: string; notes: string }, ctx: Ctx) =>
+    rejectRulePack: (_, args, ctx) =>
       ctx.service.reject(ctx.caller, { packId: args.id, version: args.version }, args.notes),
-    deprecateRulePack: (_: unknown, args: { id: string; version: string; replacementVersion?: string | null; replacement?: { id: string; version: string } | null; notes?: string | null }, ctx: Ctx) =>
+    deprecateRulePack: (_, args, ctx) =>
       ctx.service.deprecate(ctx.caller, { packId: args.id, version: args.version }, {
         replacementVersion: args.replacementVersion,
         replacement: args.replacement ? { packId: args.replacement.id, version: args.replacement.version } : null,
@@ -48,16 +48,19 @@ export const resolvers = {
       }),
   },
   RulePack: {
-    __resolveReference: (ref: { id: string; version: string }, ctx: Ctx) => ctx.loaders.versionByRef.load({ packId: ref.id, version: ref.version }),
-    id: (v: RulePackVersionRecord) => v.packId,
-    submittedAt: (v: RulePackVersionRecord) => iso(v.submittedAt),
-    certifiedAt: (v: RulePackVersionRecord) => iso(v.certifiedAt),
-    deprecatedAt: (v: RulePackVersionRecord) => iso(v.deprecatedAt),
-    definition: (v: RulePackVersionRecord) => v.pack,
-    replacement: (v: RulePackVersionRecord, _: unknown, ctx: Ctx) => (v.replacement ? orNull(() => ctx.service.get(ctx.caller, v.replacement!)) : null),
-    decisions: (v: RulePackVersionRecord, _: unknown, ctx: Ctx) => ctx.service.decisions(ctx.caller, { packId: v.packId, version: v.version }),
+    __resolveReference: (ref, ctx) => ctx.loaders.versionByRef.load({ packId: ref.id, version: ref.version }),
+    id: (v) => v.packId,
+    submittedAt: (v) => v.submittedAt.toISOString(),
+    certifiedAt: (v) => iso(v.certifiedAt),
+    deprecatedAt: (v) => iso(v.deprecatedAt),
+    definition: (v) => v.pack,
+    replacement: (v, _, ctx) => {
+      const replacement = v.replacement;
+      return replacement ? orNull(() => ctx.service.get(ctx.caller, replacement)) : null;
+    },
+    decisions: (v, _, ctx) => ctx.service.decisions(ctx.caller, { packId: v.packId, version: v.version }),
   },
   RulePackDecision: {
-    createdAt: (d: DecisionRecord) => d.createdAt.toISOString(),
+    createdAt: (d) => d.createdAt.toISOString(),
   },
-};
+} satisfies Resolvers;

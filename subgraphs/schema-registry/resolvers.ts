@@ -1,16 +1,15 @@
 // The schema registry subgraph's resolvers: thin adapters over schema-registry.service (the same
 // functions as REST). GraphQL enum values are upper-case; the domain's kinds are `rule-pack`...
 import { JSONScalar } from '../../platform/graphql/json-scalar';
-import { NotFoundError } from '../../platform/errors/domain-errors';
-import type { SchemaRegistryGraphQLContext as SchemaRegistryContext } from './graphql.context';
-import type { CompatibilityMode, SchemaKind, SchemaVersionView } from './schema-registry.types';
+import { opt, orNull } from '../../platform/graphql/resolver-args';
+import type { Resolvers, SchemaKind as GraphQLKind } from './resolvers.generated';
+import type { SchemaKind, SchemaVersionView } from './schema-registry.types';
 
 export type { SchemaRegistryGraphQLContext as SchemaRegistryContext } from './graphql.context';
 
-type GraphQLKind = 'RULE_PACK' | 'WORKFLOW_PACK' | 'DATA';
-const kindIn = (k: GraphQLKind | null | undefined): SchemaKind | undefined => (k ? (k.toLowerCase().replace('_', '-') as SchemaKind) : undefined);
-const kindOut = (k: SchemaKind): GraphQLKind => k.toUpperCase().replace('-', '_') as GraphQLKind;
-const opt = <T>(v: T | null | undefined): T | undefined => v ?? undefined;
+const KIND_IN: Record<GraphQLKind, SchemaKind> = { RULE_PACK: 'rule-pack', WORKFLOW_PACK: 'workflow-pack', DATA: 'data' };
+const KIND_OUT: Record<SchemaKind, GraphQLKind> = { 'rule-pack': 'RULE_PACK', 'workflow-pack': 'WORKFLOW_PACK', data: 'DATA' };
+const kindIn = (k: GraphQLKind | null | undefined): SchemaKind | undefined => (k ? KIND_IN[k] : undefined);
 
 /** A Schema object: the view plus the tenant it was read in (for its `versions` field). */
 function schemaOut(view: SchemaVersionView, tenantId: string | undefined) {
@@ -18,7 +17,7 @@ function schemaOut(view: SchemaVersionView, tenantId: string | undefined) {
   return {
     name: subject.name,
     version: version.version,
-    kind: kindOut(subject.kind),
+    kind: KIND_OUT[subject.kind],
     owner: subject.owner,
     compatibility: subject.compatibility,
     definition: version.definition,
@@ -28,51 +27,41 @@ function schemaOut(view: SchemaVersionView, tenantId: string | undefined) {
     readIn: tenantId,
   };
 }
-type SchemaOut = ReturnType<typeof schemaOut>;
-
-async function orNull<T>(work: () => Promise<T>): Promise<T | null> {
-  try {
-    return await work();
-  } catch (err) {
-    if (err instanceof NotFoundError) return null;
-    throw err;
-  }
-}
-
-type Ctx = SchemaRegistryContext;
+/** What a Schema resolves from (the generated types' mapper). */
+export type SchemaNode = ReturnType<typeof schemaOut>;
 
 export const resolvers = {
   JSON: JSONScalar,
   Query: {
-    schemas: async (_: unknown, args: { kind?: GraphQLKind | null; first?: number | null; after?: string | null; tenantId?: string | null }, ctx: Ctx) => {
+    schemas: async (_, args, ctx) => {
       const page = await ctx.service.listLatest(ctx.caller, { tenantId: opt(args.tenantId), kind: kindIn(args.kind), first: opt(args.first), after: opt(args.after) });
       return { nodes: page.schemas.map((view) => schemaOut(view, opt(args.tenantId))), pageInfo: { hasNextPage: page.nextCursor !== null, endCursor: page.nextCursor } };
     },
-    schema: (_: unknown, args: { name: string; version?: string | null; tenantId?: string | null }, ctx: Ctx) => orNull(async () => schemaOut(
+    schema: (_, args, ctx) => orNull(async () => schemaOut(
       await ctx.service.get(ctx.caller, { tenantId: opt(args.tenantId), name: args.name, version: args.version ?? 'latest' }), opt(args.tenantId),
     )),
   },
   Mutation: {
-    registerSchema: async (_: unknown, args: { name: string; version: string; definition: unknown; kind?: GraphQLKind | null; compatibility?: CompatibilityMode | null; tenantId?: string | null }, ctx: Ctx) =>
+    registerSchema: async (_, args, ctx) =>
       schemaOut(await ctx.service.register(ctx.caller, {
         tenantId: opt(args.tenantId), name: args.name, version: args.version, definition: args.definition, kind: kindIn(args.kind), compatibility: opt(args.compatibility),
       }), opt(args.tenantId)),
-    setSchemaCompatibility: async (_: unknown, args: { name: string; compatibility: CompatibilityMode; tenantId?: string | null }, ctx: Ctx) => {
+    setSchemaCompatibility: async (_, args, ctx) => {
       const subject = await ctx.service.setCompatibility(ctx.caller, { tenantId: opt(args.tenantId), name: args.name, compatibility: args.compatibility });
       return schemaOut(await ctx.service.get(ctx.caller, { tenantId: opt(args.tenantId), name: subject.name, version: subject.latestVersion }), opt(args.tenantId));
     },
-    checkSchemaCompatibility: async (_: unknown, args: { name: string; definition: unknown; tenantId?: string | null }, ctx: Ctx) => {
+    checkSchemaCompatibility: async (_, args, ctx) => {
       const r = await ctx.service.checkCompatibility(ctx.caller, { tenantId: opt(args.tenantId), name: args.name, definition: args.definition });
       return { compatible: r.compatible, reasons: r.reasons };
     },
   },
   Schema: {
     // Another tenant's schema, or an unknown one, is null; every other error keeps its code.
-    __resolveReference: async (ref: { name: string; version: string }, ctx: Ctx) => {
+    __resolveReference: async (ref, ctx) => {
       const view = await ctx.loaders.schemaByRef.load({ name: ref.name, version: ref.version });
       return view ? schemaOut(view, undefined) : null;
     },
-    versions: async (s: SchemaOut, _: unknown, ctx: Ctx) =>
+    versions: async (s, _, ctx) =>
       (await ctx.service.versions(ctx.caller, { tenantId: s.readIn, name: s.name })).versions.map((v) => v.version),
   },
-};
+} satisfies Resolvers;

@@ -3,21 +3,9 @@
 // GraphQL names (rulePackId, rulePack.rules.0.operator, payload...), since the domain names its
 // fields the way ValidateInput does.
 import { JSONScalar } from '../../platform/graphql/json-scalar';
-import type { ValidationGraphQLContext } from './graphql.context';
-import type { PayloadFormat, ValidationRun } from './validation.types';
-
-interface ValidateArgs {
-  input: {
-    rulePackId?: string | null;
-    rulePackVersion?: string | null;
-    rulePack?: unknown;
-    payload: unknown;
-    payloadFormat?: 'JSON' | 'CSV' | 'XML' | null;
-    validationType?: string | null;
-    strictMode?: boolean | null;
-    metadata?: Record<string, unknown> | null;
-  };
-}
+import { lower } from '../../platform/graphql/resolver-args';
+import type { ValidationRun } from './validation.types';
+import type { Resolvers } from './resolvers.generated';
 
 /** An engine entry (snake_case) in GraphQL names. */
 function issue(entry: Record<string, unknown>) {
@@ -39,18 +27,21 @@ function run(r: ValidationRun) {
   };
 }
 
+/** What a ValidationRun resolves from (the generated types' mapper): the engine's result in GraphQL names. */
+export type ValidationRunNode = ReturnType<typeof run>;
+
 export const resolvers = {
   JSON: JSONScalar,
   Mutation: {
-    validate: async (_: unknown, { input }: ValidateArgs, ctx: ValidationGraphQLContext) => run(await ctx.service.validate(ctx.caller, {
+    validate: async (_, { input }, ctx) => run(await ctx.service.validate(ctx.caller, {
       rulePackId: input.rulePackId,
       rulePackVersion: input.rulePackVersion,
       rulePack: input.rulePack,
       payload: input.payload,
-      payloadFormat: input.payloadFormat ? (input.payloadFormat.toLowerCase() as PayloadFormat) : undefined,
+      payloadFormat: input.payloadFormat ? lower(input.payloadFormat) : undefined,
       validationType: input.validationType,
       strictMode: input.strictMode,
       metadata: input.metadata,
     }, ctx.forward)),
   },
-};
+} satisfies Resolvers;

@@ -17,7 +17,7 @@ export interface ValidateInput {
   validationType?: string | null;
   strictMode?: boolean | null;
   /** The caller's context for the run; neither stored nor echoed (it may carry anything). */
-  metadata?: Record<string, unknown> | null;
+  metadata?: unknown;
 }
 
 /** Credentials forwarded to the registries, which apply their own tenant rules to the caller. */

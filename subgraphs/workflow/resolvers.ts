@@ -5,30 +5,33 @@ import { InputError } from '../../platform/errors/domain-errors';
 import { decodeSeqCursor, encodeCursor } from '../../platform/pagination/cursor';
 import { callerOf, type WorkflowGraphQLContext as Ctx } from './graphql.context';
 import type { ApprovalTask, Execution, StepRecord, Transition } from './workflow.types';
-import { opt, orNull } from '../../platform/graphql/resolver-args';
+import { lower, opt, orNull, upper } from '../../platform/graphql/resolver-args';
+import type { ExecuteResult } from './workflow.service';
+import type { Resolvers } from './resolvers.generated';
 
-const upper = (s: string) => s.toUpperCase();
-const lower = (s: string | null | undefined) => (s ? s.toLowerCase() : undefined);
 const CURSOR = 'seq';
 
-type ExecutionNode = Execution & { steps?: StepRecord[]; tasks?: ApprovalTask[] };
+/** What a WorkflowExecution resolves from (the generated types' mapper): steps and tasks when already read. */
+export type ExecutionNode = Execution & { steps?: StepRecord[]; tasks?: ApprovalTask[] };
+/** What an ExecuteWorkflowResult resolves from: the service's result and the execution it started. */
+export type ExecuteResultNode = ExecuteResult & { execution: ExecutionNode };
 
 export const resolvers = {
   JSON: JSONScalar,
   Query: {
-    workflowExecution: async (_: unknown, args: { id: string }, ctx: Ctx) => orNull(ctx.service.status(callerOf(ctx), args.id).then((v) => ({ ...v.execution, steps: v.steps, tasks: v.tasks }))),
-    workflowExecutions: async (_: unknown, args: { status?: string | null; workflowType?: string | null; first?: number | null; after?: string | null }, ctx: Ctx) => {
-      const r = await ctx.service.executions(callerOf(ctx), { status: lower(args.status), workflowType: opt(args.workflowType) }, args.first ?? 50, opt(args.after));
+    workflowExecution: async (_, args, ctx) => orNull(ctx.service.status(callerOf(ctx), args.id).then((v) => ({ ...v.execution, steps: v.steps, tasks: v.tasks }))),
+    workflowExecutions: async (_, args, ctx) => {
+      const r = await ctx.service.executions(callerOf(ctx), { status: args.status ? lower(args.status) : undefined, workflowType: opt(args.workflowType) }, args.first ?? 50, opt(args.after));
       return { nodes: r.executions, nextCursor: r.nextCursor };
     },
-    approvalTasks: async (_: unknown, args: { status?: string | null; workflowType?: string | null; reviewer?: string | null; first?: number | null; after?: string | null }, ctx: Ctx) => {
-      const r = await ctx.service.approvalTasks(callerOf(ctx), { status: lower(args.status), workflowType: opt(args.workflowType), reviewer: opt(args.reviewer) }, args.first ?? 50, opt(args.after));
+    approvalTasks: async (_, args, ctx) => {
+      const r = await ctx.service.approvalTasks(callerOf(ctx), { status: args.status ? lower(args.status) : undefined, workflowType: opt(args.workflowType), reviewer: opt(args.reviewer) }, args.first ?? 50, opt(args.after));
       return { nodes: r.tasks, nextCursor: r.nextCursor };
     },
-    approvalTask: (_: unknown, args: { id: string }, ctx: Ctx) => orNull(ctx.service.approvalTask(callerOf(ctx), args.id)),
+    approvalTask: (_, args, ctx) => orNull(ctx.service.approvalTask(callerOf(ctx), args.id)),
   },
   Mutation: {
-    executeWorkflow: async (_: unknown, args: { input: { workflowPackId?: string | null; workflowPackVersion?: string | null; workflowType: string; payload: unknown; metadata?: unknown } }, ctx: Ctx) => {
+    executeWorkflow: async (_, args, ctx) => {
       const i = args.input;
       const r = await ctx.service.execute(callerOf(ctx), {
         workflowPackId: opt(i.workflowPackId), workflowPackVersion: opt(i.workflowPackVersion), workflowType: i.workflowType, payload: i.payload, metadata: opt(i.metadata),
@@ -36,14 +39,14 @@ export const resolvers = {
       const view = await ctx.service.status(callerOf(ctx), r.workflowId);
       return { ...r, execution: { ...view.execution, steps: view.steps, tasks: view.tasks } };
     },
-    decideApproval: async (_: unknown, args: { taskId: string; decision: string; notes?: string | null }, ctx: Ctx) => {
+    decideApproval: async (_, args, ctx) => {
       const caller = callerOf(ctx);
       return ctx.service.decide(caller, args.taskId, { decision: args.decision, notes: opt(args.notes), reviewer: caller.auth?.username });
     },
   },
   Subscription: {
     workflowStatusChanged: {
-      subscribe: (_: unknown, args: { workflowId: string; afterVersion?: number | null }, ctx: Ctx) => {
+      subscribe: (_, args, ctx) => {
         if (!ctx.subscribeStatus) throw InputError.of(['subscription'], 'Subscriptions are served over graphql-ws on /graphql');
         const after = opt(args.afterVersion);
         if (after !== undefined && after < 0) throw InputError.of(['afterVersion'], 'Input should be greater than or equal to 0', 'greater_than_equal');
@@ -52,7 +55,7 @@ export const resolvers = {
       resolve: (t: Transition) => t,
     },
     approvalRequested: {
-      subscribe: (_: unknown, args: { afterCursor?: string | null }, ctx: Ctx) => {
+      subscribe: (_, args, ctx) => {
         if (!ctx.subscribeApprovals) throw InputError.of(['subscription'], 'Subscriptions are served over graphql-ws on /graphql');
         const after = args.afterCursor ? decodeSeqCursor(args.afterCursor, CURSOR, 'afterCursor') : undefined;
         return ctx.subscribeApprovals(after);
@@ -65,38 +68,42 @@ export const resolvers = {
   WorkflowExecution: {
     // Batched per request (graphql.context.ts): one read of executions, steps and tasks per batch;
     // an unknown or another tenant's execution is null, any other error keeps its code.
-    __resolveReference: async (ref: { id: string }, ctx: Ctx) => {
+    __resolveReference: async (ref, ctx) => {
       callerOf(ctx);
       const v = await ctx.loaders.executionById.load(ref.id);
       return v && { ...v.execution, steps: v.steps, tasks: v.tasks };
     },
-    status: (e: ExecutionNode) => upper(e.status),
-    packSource: (e: ExecutionNode) => upper(e.packSource),
-    requiresHumanApproval: (e: ExecutionNode) => e.requiresApproval,
-    steps: async (e: ExecutionNode, _: unknown, ctx: Ctx) => e.steps ?? (await ctx.service.status(callerOf(ctx), e.id)).steps,
-    approvalTasks: async (e: ExecutionNode, _: unknown, ctx: Ctx) => e.tasks ?? (await ctx.service.status(callerOf(ctx), e.id)).tasks,
+    status: (e) => upper(e.status),
+    packSource: (e) => upper(e.packSource),
+    requiresHumanApproval: (e) => e.requiresApproval,
+    steps: async (e, _, ctx) => e.steps ?? (await ctx.service.status(callerOf(ctx), e.id)).steps,
+    approvalTasks: async (e, _, ctx) => e.tasks ?? (await ctx.service.status(callerOf(ctx), e.id)).tasks,
   },
   WorkflowStep: {
-    durationMs: (s: StepRecord) => (s.startedAt && s.finishedAt ? Date.parse(s.finishedAt) - Date.parse(s.startedAt) : null),
+    durationMs: (s) => (s.startedAt && s.finishedAt ? Date.parse(s.finishedAt) - Date.parse(s.startedAt) : null),
   },
   ExecuteWorkflowResult: {
-    status: (r: { status: string }) => upper(r.status),
-    packSource: (r: { packSource: string }) => upper(r.packSource),
+    status: (r) => upper(r.status),
+    packSource: (r) => upper(r.packSource),
   },
   ApprovalDecision: {
-    workflowStatus: (r: { workflowStatus: string }) => upper(r.workflowStatus),
+    workflowStatus: (r) => {
+      // WorkflowStatus has no UNKNOWN: a task whose execution is gone is an inconsistency to report.
+      if (r.workflowStatus === 'unknown') throw new Error(`Approval task ${r.task.id} has no workflow execution`);
+      return upper(r.workflowStatus);
+    },
   },
   ApprovalTask: {
     // Batched per request like executions: one read per batch, null when not the tenant's.
-    __resolveReference: (ref: { id: string }, ctx: Ctx) => {
+    __resolveReference: (ref, ctx) => {
       callerOf(ctx);
       return ctx.loaders.approvalTaskById.load(ref.id);
     },
-    workflow: (t: ApprovalTask, _: unknown, ctx: Ctx) => orNull(ctx.service.status(callerOf(ctx), t.workflowId).then((v) => ({ ...v.execution, steps: v.steps, tasks: v.tasks }))),
+    workflow: (t, _, ctx) => orNull(ctx.service.status(callerOf(ctx), t.workflowId).then((v) => ({ ...v.execution, steps: v.steps, tasks: v.tasks }))),
   },
   WorkflowStatusChange: {
-    status: (t: Transition) => upper(t.status),
-    approvalTaskId: (t: Transition) => t.taskId,
-    execution: (t: Transition, _: unknown, ctx: Ctx) => orNull(ctx.service.status(callerOf(ctx), t.workflowId).then((v) => ({ ...v.execution, steps: v.steps, tasks: v.tasks }))),
+    status: (t) => upper(t.status),
+    approvalTaskId: (t) => t.taskId,
+    execution: (t, _, ctx) => orNull(ctx.service.status(callerOf(ctx), t.workflowId).then((v) => ({ ...v.execution, steps: v.steps, tasks: v.tasks }))),
   },
-};
+} satisfies Resolvers;

@@ -21,7 +21,7 @@ import type { WorkflowExecutor } from './execution.scheduler';
 import { workflowAudit } from './workflow.audit';
 import type { ListFilter, TaskFilter, WorkflowStore } from './workflow.store';
 import {
-  WORKFLOW_TYPES, type ApprovalTask, type Execution, type PackSource, type PackStep, type StepRecord, type Transition, type WorkflowPack, type WorkflowType,
+  WORKFLOW_TYPES, type ApprovalTask, type Execution, type ExecutionStatus, type PackSource, type PackStep, type StepRecord, type Transition, type WorkflowPack, type WorkflowType,
 } from './workflow.types';
 
 export interface ExecuteInput {
@@ -34,7 +34,7 @@ export interface ExecuteInput {
 }
 
 export interface ExecuteResult {
-  status: string;
+  status: ExecutionStatus;
   workflowId: string;
   approvalTaskId: string | null;
   requiresHumanApproval: boolean;
@@ -60,7 +60,8 @@ export interface DecideInput {
 
 export interface DecideResult {
   task: ApprovalTask;
-  workflowStatus: string;
+  /** `unknown` only if the task's execution is gone (no foreign key prevents it). */
+  workflowStatus: ExecutionStatus | 'unknown';
   message: string;
 }
 

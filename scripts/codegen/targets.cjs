@@ -1,0 +1,82 @@
+// One entry per subgraph: its folder under subgraphs/, the per-request context its resolvers
+// receive, and mappers, the TypeScript types its resolvers really pass as parents (a domain record
+// or the view its resolvers build) where that differs from the SDL's shape. Paths are relative to
+// the generated file, subgraphs/<name>/resolvers.generated.ts. A new subgraph adds its line here.
+const targets = [
+  { name: 'ai-broker', contextType: './graphql.context#AiBrokerGraphQLContext' },
+  { name: 'identity', contextType: './graphql.context#IdentityGraphQLContext' },
+  {
+    name: 'ledger',
+    contextType: './graphql.context#LedgerGraphQLContext',
+    mappers: {
+      LedgerEvent: './ledger.types#LedgerEvent',
+      LedgerEventConnection: './resolvers#LedgerEventConnectionNode',
+      // Identity owns User; here it is only the key.
+      User: '{ username: string }',
+    },
+  },
+  {
+    name: 'ocr',
+    contextType: './graphql.context#OcrGraphQLContext',
+    mappers: { OcrJob: './ocr.types#OcrJob' },
+    // graphql-upload-ts hands resolvers a promise of the file.
+    scalars: { Upload: "Promise<import('graphql-upload-ts').FileUpload>" },
+  },
+  {
+    name: 'packs-registry',
+    contextType: './graphql.context#PacksRegistryGraphQLContext',
+    mappers: { PackEntry: './pack.types#PackEntry' },
+    // The resolvers map these enums to the domain's lower-case words (resolvers.ts), so arguments
+    // arrive, and results leave, as those words.
+    enumValues: {
+      PackKind: './pack.types#PackKind',
+      PackStatus: './pack.types#PackStatus',
+      PackArtifactFormat: './pack.types#ArtifactFormat',
+      DependencyKind: './pack-dependencies#NodeKind',
+    },
+  },
+  {
+    name: 'rag',
+    contextType: './graphql.context#RagGraphQLContext',
+    mappers: { Chunk: './resolvers#ChunkNode', IngestJob: './resolvers#IngestJobNode' },
+    scalars: { Upload: "Promise<import('graphql-upload-ts').FileUpload>" },
+  },
+  {
+    name: 'rulepack-registry',
+    contextType: './graphql.context#RulePackRegistryGraphQLContext',
+    mappers: {
+      RulePack: './rulepack-registry.types#RulePackVersionRecord',
+      RulePackDecision: './rulepack-registry.types#DecisionRecord',
+      RulePackConnection: './resolvers#RulePackConnectionNode',
+    },
+    // Mapped to spec 01's lower-case words in resolvers.ts.
+    enumValues: {
+      RulePackStatus: './rulepack-registry.types#RulePackStatus',
+      RulePackArtifactFormat: { YAML: 'yaml', JSON: 'json' },
+    },
+  },
+  {
+    name: 'schema-registry',
+    contextType: './graphql.context#SchemaRegistryGraphQLContext',
+    mappers: { Schema: './resolvers#SchemaNode' },
+  },
+  {
+    name: 'validation',
+    contextType: './graphql.context#ValidationGraphQLContext',
+    mappers: { ValidationRun: './resolvers#ValidationRunNode' },
+  },
+  {
+    name: 'workflow',
+    contextType: './graphql.context#WorkflowGraphQLContext',
+    mappers: {
+      WorkflowExecution: './resolvers#ExecutionNode',
+      WorkflowStep: './workflow.types#StepRecord',
+      ApprovalTask: './workflow.types#ApprovalTask',
+      WorkflowStatusChange: './workflow.types#Transition',
+      ExecuteWorkflowResult: './resolvers#ExecuteResultNode',
+      ApprovalDecision: './workflow.service#DecideResult',
+    },
+  },
+];
+
+module.exports = { targets };
