@@ -13,6 +13,12 @@ const common = {
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
 };
 module.exports = {
+  // Migrates the template database once; every test file's database is a copy of it
+  // (test/support/database-template.ts).
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  // Every core: jest's default leaves one idle for itself, but its parent process only schedules,
+  // and on CI's two cores that halved the run. JEST_WORKERS overrides (e.g. 1 on a busy machine).
+  maxWorkers: process.env.JEST_WORKERS ?? '100%',
   // Generous: PGlite starts in a few seconds on a loaded 2-core machine. Not a speed assertion.
   testTimeout: 60_000,
   projects: [

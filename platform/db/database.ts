@@ -22,7 +22,14 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export async function openDatabase(config: DatabaseConfig, options: { migrate?: boolean } = {}): Promise<Database> {
+export interface OpenOptions {
+  /** false: leave the database as found (the migrator's own tests). */
+  migrate?: boolean;
+  /** PGlite only: start from this dumped data directory (the tests' migrated template). */
+  pgliteTemplate?: Blob;
+}
+
+export async function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Promise<Database> {
   let db: Database;
   if (config.url) {
     const { pool, sql } = openPostgres(config.url, config.poolSize);
@@ -39,7 +46,7 @@ export async function openDatabase(config: DatabaseConfig, options: { migrate?: 
       },
     };
   } else {
-    const { pglite, sql, release } = await openPGlite(config.pgliteDir);
+    const { pglite, sql, release } = await openPGlite(config.pgliteDir, { loadDataDir: options.pgliteTemplate });
     const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
     db = {
       kind: 'pglite',

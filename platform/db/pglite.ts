@@ -18,14 +18,18 @@ function wrap(conn: PGlite | Transaction): SqlQuery {
   };
 }
 
-/** `dataDir` is a folder, or `memory://` for a throwaway in-memory database (tests). */
-export async function openPGlite(dataDir: string): Promise<{ pglite: PGlite; sql: SqlExecutor; release: () => void }> {
+/**
+ * `dataDir` is a folder, or `memory://` for a throwaway in-memory database (tests). `loadDataDir`
+ * starts it from a data directory dumped earlier (`dumpDataDir`): the tests' migrated template,
+ * which skips initdb and the migrations (test/support/database.ts).
+ */
+export async function openPGlite(dataDir: string, { loadDataDir }: { loadDataDir?: Blob } = {}): Promise<{ pglite: PGlite; sql: SqlExecutor; release: () => void }> {
   let release = () => {};
   if (!dataDir.startsWith('memory://')) {
     fs.mkdirSync(dataDir, { recursive: true });
     release = lockPGliteDir(dataDir);
   }
-  const pglite = await PGlite.create(dataDir, { extensions: { vector } });
+  const pglite = await PGlite.create(dataDir, { extensions: { vector }, ...(loadDataDir ? { loadDataDir } : {}) });
   // An acknowledged commit must be in the WAL file before the answer goes out: that is what
   // makes it survive kill -9 (docs/decisions.md, "PGlite durability"). PGlite's default already
   // does this; set it here so a postgresql.conf in the data directory cannot turn it off

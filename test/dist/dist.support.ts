@@ -4,21 +4,55 @@
 // of a failed test.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { until } from '../support/waiting';
 
+// The file the build writes last (scripts/dist-check.cjs, which `npm run service` runs too).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { BUILD_MARK } = require('../../scripts/dist-check.cjs') as { BUILD_MARK: string };
+
 export const ROOT = path.join(__dirname, '../..');
 
-/** `npm run build` (tsc -p tsconfig.build.json): the dist/ every later step runs. */
+/** The newest modification time among what the build reads: every folder and `.ts` file it compiles, its tsconfigs and the lockfile (the compiler's version). */
+function newestInput(): number {
+  const build = JSON.parse(fs.readFileSync(path.join(ROOT, 'tsconfig.build.json'), 'utf8')) as { include: string[] };
+  let newest = 0;
+  const visit = (file: string): void => {
+    const stat = fs.statSync(file, { throwIfNoEntry: false });
+    if (!stat) return;
+    // A folder's own time changes when a file in it is added, removed or renamed.
+    newest = Math.max(newest, stat.mtimeMs);
+    if (!stat.isDirectory()) return;
+    for (const entry of fs.readdirSync(file, { withFileTypes: true })) {
+      const full = path.join(file, entry.name);
+      if (entry.isDirectory() ? entry.name !== 'node_modules' : entry.name.endsWith('.ts')) visit(full);
+    }
+  };
+  for (const dir of build.include) visit(path.join(ROOT, dir));
+  for (const file of ['tsconfig.json', 'tsconfig.build.json', 'package-lock.json']) visit(path.join(ROOT, file));
+  return newest;
+}
+
+/**
+ * `npm run build` (tsc -p tsconfig.build.json): the dist/ every later step runs. Skipped when dist/
+ * is newer than everything the build reads (CI's second pass, a re-run): the same sources give the
+ * same output, and a build costs a minute of both cores. DIST_REBUILD=1 builds regardless.
+ */
 export async function buildDist(): Promise<void> {
+  const mark = fs.statSync(path.join(ROOT, BUILD_MARK), { throwIfNoEntry: false });
+  if (process.env.DIST_REBUILD !== '1' && mark && mark.mtimeMs > newestInput()) return;
+  const started = new Date();
   try {
     await promisify(execFile)('npm', ['run', 'build'], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string };
     throw new Error(`npm run build failed:\n${e.stdout ?? ''}${e.stderr ?? ''}`);
   }
+  // The mark carries the build's start: a source saved while tsc ran is then newer, and rebuilt next time.
+  fs.utimesSync(path.join(ROOT, BUILD_MARK), started, started);
 }
 
 /** A fresh PostgreSQL database when DATABASE_URL is set (the CI's second pass), else undefined (PGlite). */
