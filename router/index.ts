@@ -16,6 +16,8 @@ import { createClientIpLimiter } from './http/client-ip.limit';
 import { mountGraphQLRoute } from './graphql/graphql.route';
 import { graphqlIdeEnabled } from './ide/ide.config';
 import { mountGraphQLIde } from './ide/ide.plugin';
+import { mountConsole } from './console/console.plugin';
+import { loadConsoleConfig } from './console/console.config';
 import { attachSubscriptionServer } from './subscriptions/subscription.server';
 import { supergraphFromFile } from './supergraph/supergraph.source';
 import type { SupergraphModel } from './supergraph/supergraph.model';
@@ -73,6 +75,7 @@ export const gatewayService = defineService({
     if (config.exposeErrorDetails && !exposeErrorDetails) logger.warn('GRAPHQL_EXPOSE_ERROR_DETAILS is ignored in production');
     const production = platform.env === 'production';
     const ide = graphqlIdeEnabled(env, production) ? mountGraphQLIde(app, { logger, ipLimiter }) : undefined;
+    mountConsole(app, { config: loadConsoleConfig(env, production), identityUrl: config.backends.identity ?? '', refreshTokenDays: platform.auth.refreshTokenExpireDays, logger, ipLimiter });
     const apollo = await mountGraphQLRoute(app, {
       gateway,
       model: () => model!,
