@@ -16,13 +16,17 @@ export function App() {
   const [starting, setStarting] = useState(true);
   const [notice, setNotice] = useState<string>();
   const [path, setPath] = useState(pathOf);
-  const [tenant, setTenant] = useState('');
-  const { client, close } = useMemo(createConsoleClient, []);
+  const [tenant, setTenant] = useState<string>();
 
   useEffect(() => {
     const off = onSession((s) => {
       setSession((prev) => {
         if (prev && !s) setNotice('You are signed out.');
+        // Another person starts in their own tenant.
+        if (!s || !prev || prev.claims.username !== s.claims.username || prev.claims.tenantId !== s.claims.tenantId) {
+          setActingTenant(undefined);
+          setTenant(undefined);
+        }
         return s;
       });
     });
@@ -32,17 +36,14 @@ export function App() {
     return () => {
       off();
       removeEventListener('popstate', back);
-      close();
     };
-  }, [close]);
+  }, []);
 
-  // Another person (or tenant) means another cache: nothing of the last one may show.
-  const who = session ? `${session.claims.username}@${session.claims.tenantId}` : '';
-  useEffect(() => {
-    setTenant(session?.claims.tenantId ?? '');
-    setActingTenant(undefined);
-    void client.clearStore();
-  }, [who]); // eslint-disable-line react-hooks/exhaustive-deps
+  // One client (and so one cache) per person and acting tenant: nothing read for one may show
+  // for another, and no in-flight query of the last one is cut short by a cache reset.
+  const key = session ? `${session.claims.username}@${session.claims.tenantId}>${tenant ?? ''}` : '';
+  const apollo = useMemo(() => (key ? createConsoleClient() : undefined), [key]);
+  useEffect(() => () => apollo?.close(), [apollo]);
 
   const page = PAGES.find((p) => p.path === path) ?? PAGES[0]!;
   useEffect(() => {
@@ -50,21 +51,20 @@ export function App() {
   }, [page]);
 
   if (starting) return <main id="main"><p role="status">Loading…</p></main>;
-  if (!session) return <SignIn notice={notice} />;
+  if (!session || !apollo) return <SignIn notice={notice} />;
   const go = (next: string) => {
     history.pushState(null, '', `/console/${next}`);
     setPath(next);
     document.getElementById('main')?.focus();
   };
   const pick = (id: string) => {
-    setTenant(id);
     setActingTenant(id === session.claims.tenantId ? undefined : id);
-    void client.resetStore();
+    setTenant(id);
   };
   const Page = page.component;
   return (
-    <ApolloProvider client={client}>
-      <Layout me={session.claims} pages={PAGES} current={page.path} go={go} tenant={tenant} setTenant={pick} signOut={() => void signOut()}>
+    <ApolloProvider client={apollo.client}>
+      <Layout me={session.claims} pages={PAGES} current={page.path} go={go} tenant={tenant ?? session.claims.tenantId} setTenant={pick} signOut={() => void signOut()}>
         <Page me={session.claims} />
       </Layout>
     </ApolloProvider>

@@ -23,7 +23,7 @@ jest.setTimeout(300_000);
 const HOSTILE = `<img src=x onerror="window.__pwned='img'"><script>window.__pwned='script'</script>`;
 const PEOPLE = {
   root: { username: TEST_ENV.DEV_ADMIN_USERNAME, password: TEST_ENV.DEV_ADMIN_PASSWORD },
-  alice: { username: TEST_ENV.DEV_USER_USERNAME, password: TEST_ENV.DEV_USER_PASSWORD },
+  paula: { username: 'paula', password: 'paula-password-1' },
   operator: { username: TEST_ENV.PLATFORM_ADMIN_USERNAME, password: TEST_ENV.PLATFORM_ADMIN_PASSWORD, tenant: 'platform' },
   rita: { username: 'rita', password: 'rita-password-1' },
   bravo: { username: 'bravo', password: 'bravo-password-1', tenant: 'tenant-b' },
@@ -71,7 +71,13 @@ async function open(page: Page, label: string, heading: string): Promise<void> {
 
 /** Waits until the locator (holding the text, when given) is on the page; jest's expect has no web-first assertions. */
 async function seen(locator: Locator, text?: string | RegExp, timeout = 30_000): Promise<void> {
-  await (text === undefined ? locator : locator.filter({ hasText: text })).first().waitFor({ timeout });
+  try {
+    await (text === undefined ? locator : locator.filter({ hasText: text })).first().waitFor({ timeout });
+  } catch (err) {
+    // Say what the page showed instead: a failure here is otherwise only a timeout.
+    const shown = await locator.page().locator('body').innerText().catch(() => '(no page)');
+    throw new Error(`${(err as Error).message}\n--- the page showed:\n${shown.slice(0, 3000)}`);
+  }
 }
 
 async function expectNothingRan(page: Page): Promise<void> {
@@ -87,12 +93,15 @@ beforeAll(async () => {
   // People: a tenant role `reviewer` in `default` (rita) and in tenant-b (bravo).
   await api(PEOPLE.root, `mutation { createRole(name: "reviewer", scopes: ["read", "write"]) { name } }`);
   await api(PEOPLE.root, `mutation($input: CreateUserInput!) { createUser(input: $input) { id } }`, { input: { username: 'rita', password: PEOPLE.rita.password, roles: ['reviewer'] } });
+  // paula starts workflows (scope write) and reviews nothing.
+  await api(PEOPLE.root, `mutation { createRole(name: "requester", scopes: ["read", "write"]) { name } }`);
+  await api(PEOPLE.root, `mutation($input: CreateUserInput!) { createUser(input: $input) { id } }`, { input: { username: 'paula', password: PEOPLE.paula.password, roles: ['requester'] } });
   await api(PEOPLE.operator, `mutation { createTenant(id: "tenant-b", name: "Tenant B") { id } }`);
   await api(PEOPLE.operator, `mutation { createRole(name: "reviewer", scopes: ["read", "write"], tenantId: "tenant-b") { name } }`);
   await api(PEOPLE.operator, `mutation($input: CreateUserInput!) { createUser(input: $input) { id } }`, { input: { username: 'bravo', password: PEOPLE.bravo.password, tenantId: 'tenant-b', roles: ['reviewer'] } });
 
-  // alice's workflow waits for a reviewer; its payload carries markup.
-  const run = await api(PEOPLE.alice, `mutation($input: ExecuteWorkflowInput!) { executeWorkflow(input: $input) { workflowId status } }`, { input: { workflowType: 'legal', payload: { property: 'CONSOLE-1', note: HOSTILE } } });
+  // paula's workflow waits for a reviewer; its payload carries markup.
+  const run = await api(PEOPLE.paula, `mutation($input: ExecuteWorkflowInput!) { executeWorkflow(input: $input) { workflowId status } }`, { input: { workflowType: 'legal', payload: { property: 'CONSOLE-1', note: HOSTILE } } });
   expect(run.executeWorkflow.status).toBe('PENDING_APPROVAL');
   workflowId = run.executeWorkflow.workflowId;
 
@@ -177,7 +186,7 @@ test('the sign-in page has no WCAG AA violation at 1280 and 390 px, and a wrong 
 });
 
 test('the requester sees their own request without decide buttons', async () => {
-  const page = await signedIn(PEOPLE.alice);
+  const page = await signedIn(PEOPLE.paula);
   const task = page.getByTestId('approval-task').filter({ hasText: workflowId });
   await seen(task, 'This is your own request');
   expect(await task.getByRole('button', { name: 'Approve' }).count()).toBe(0);
@@ -277,7 +286,7 @@ test('every page: zero axe-core WCAG AA violations at 1280 and 390 px', async ()
     for (const [label, heading, file] of pages) {
       // The menu wraps on a phone; it stays reachable.
       await open(page, label, heading);
-      await page.locator('.card, .empty, .chart, table').first().waitFor();
+      await seen(page.locator('.card, .empty, .chart, table'));
       for (const summary of await page.locator('details > summary').all()) await summary.click();
       const violations = await axeViolations(page);
       if (violations.length) found[`${file}@${viewport.width}`] = violations;
