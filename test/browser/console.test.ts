@@ -20,7 +20,10 @@ import { axeViolations, buildConsole, launchChromium } from './browser.support';
 
 jest.setTimeout(300_000);
 
-const HOSTILE = `<img src=x onerror="window.__pwned='img'"><script>window.__pwned='script'</script>`;
+// No double quote: JSON shows it escaped, and the point is to find the markup as written.
+const HOSTILE = `<img src=x onerror=window.__pwned='img'><script>window.__pwned='script'</script>`;
+// A file name loses everything up to its last slash, so this one has none.
+const HOSTILE_FILE = `<img src=x onerror=window.__pwned='ocr'>.png`;
 const PEOPLE = {
   root: { username: TEST_ENV.DEV_ADMIN_USERNAME, password: TEST_ENV.DEV_ADMIN_PASSWORD },
   paula: { username: 'paula', password: 'paula-password-1' },
@@ -125,7 +128,7 @@ beforeAll(async () => {
   // A doubtful scan waits for review; its file name is markup.
   const scan = invoicePage(3, { fontPx: 8, width: 300 });
   const rootToken = await token(PEOPLE.root);
-  const accepted = await upload(p.urls.ocr!, scan.png, { token: rootToken, filename: `${HOSTILE}.png`, type: 'image/png' });
+  const accepted = await upload(p.urls.ocr!, scan.png, { token: rootToken, filename: HOSTILE_FILE, type: 'image/png' });
   expect([200, 202]).toContain(accepted.status);
   ocrJobId = accepted.body.job_id;
   expect((await settled(p.urls.ocr!, ocrJobId, rootToken)).status).toBe('review');
@@ -223,8 +226,8 @@ test('another tenant\'s reviewer sees none of it', async () => {
 test('an OCR correction made in the page is what GET /jobs/{id} serves; the file name\'s markup shows as text', async () => {
   const page = await signedIn(PEOPLE.rita, 'ocr');
   const form = page.locator('form.ocr').filter({ hasText: 'Pages as read' }).first();
-  await seen(form.getByRole('heading', { level: 2 }), `${HOSTILE}.png`);
-  expect(await form.getByRole('heading', { level: 2 }).textContent()).toBe(`${HOSTILE}.png`);
+  await seen(form.getByRole('heading', { level: 2 }), HOSTILE_FILE);
+  expect(await form.getByRole('heading', { level: 2 }).textContent()).toBe(HOSTILE_FILE);
   await expectNothingRan(page);
   await seen(form, 'low confidence');
   await form.getByLabel('Corrected text').fill('INVOICE INV-2026-CONSOLE corrected in the console');

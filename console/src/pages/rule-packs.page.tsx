@@ -11,7 +11,7 @@ import { compareVersions, diffLines } from './text-diff';
 
 const PACKS = graphql(`
   query RulePacks {
-    rulePacks(first: 200) {
+    rulePacks(first: 50) {
       nodes {
         id version status author ownerTenant submittedAt certifiedAt signature keyId reviewers definition
         decisions { decision actor toState notes createdAt }

@@ -1,4 +1,5 @@
-// Workflows: executions with status, their steps and compensation history.
+// Workflows: the newest executions with status, their steps and compensation history (20 at a
+// time: the router's cost limit counts every step of every execution).
 import { useState } from 'react';
 import { useQuery } from '@apollo/client/react';
 import { graphql } from '../gql';
@@ -7,7 +8,7 @@ import { Empty, ErrorNote, Json, Loading, when } from '../ui/states';
 
 const EXECUTIONS = graphql(`
   query WorkflowExecutions($status: WorkflowStatus) {
-    workflowExecutions(status: $status, first: 100) {
+    workflowExecutions(status: $status, first: 20) {
       nodes {
         id status workflowType packId packVersion requestedBy error payload createdAt completedAt
         steps { step path type status attempts error compensationStatus compensationError compensatedAt }
