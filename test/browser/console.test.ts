@@ -225,6 +225,8 @@ test('another tenant\'s reviewer sees none of it', async () => {
 
 test('an OCR correction made in the page is what GET /jobs/{id} serves; the file name\'s markup shows as text', async () => {
   const page = await signedIn(PEOPLE.rita, 'ocr');
+  page.on('response', async (r) => { if (r.url().endsWith('/graphql')) console.log('DEBUG', r.request().postData()?.slice(0, 80), (await r.text().catch(() => '')).slice(0, 300)); });
+  await page.reload();
   const form = page.locator('form.ocr').filter({ hasText: 'Pages as read' }).first();
   await seen(form.getByRole('heading', { level: 2 }), HOSTILE_FILE);
   expect(await form.getByRole('heading', { level: 2 }).textContent()).toBe(HOSTILE_FILE);
@@ -273,7 +275,8 @@ test('ledger: the event\'s markup shows as text; the chain verifies; workflows s
   expect(await page.content()).toContain('&lt;script&gt;window.__pwned');
   await expectNothingRan(page);
   await open(page, 'Charts', 'Charts');
-  await page.waitForFunction('document.querySelectorAll(".chart canvas").length === 3');
+  await seen(page.locator('.chart canvas').nth(2));
+  expect(await page.locator('.chart canvas').count()).toBe(3);
 });
 
 test('every page: zero axe-core WCAG AA violations at 1280 and 390 px', async () => {

@@ -1,12 +1,13 @@
 // One Apollo Client for the console: HTTP for queries and mutations, graphql-ws on the same
 // origin for subscriptions, both carrying the in-memory access token and, for a platform
 // operator, the tenant they picked (x-tenant-id, which the API audits as operator action).
-import { ApolloClient, ApolloLink, HttpLink, InMemoryCache } from '@apollo/client';
+import { ApolloClient, ApolloLink, HttpLink } from '@apollo/client';
 import { SetContextLink } from '@apollo/client/link/context';
 import { GraphQLWsLink } from '@apollo/client/link/subscriptions';
 import { getMainDefinition } from '@apollo/client/utilities';
 import { createClient } from 'graphql-ws';
 import { accessToken } from '../session/session';
+import { createCache } from './cache';
 
 let tenant: string | undefined;
 /** The tenant a platform operator acts in (undefined: their own). */
@@ -34,7 +35,7 @@ export function createConsoleClient(): { client: ApolloClient; close(): void } {
   }, new GraphQLWsLink(ws), http);
   const client = new ApolloClient({
     link,
-    cache: new InMemoryCache(),
+    cache: createCache(),
     defaultOptions: { watchQuery: { fetchPolicy: 'cache-and-network' } },
   });
   return { client, close: () => void ws.dispose() };

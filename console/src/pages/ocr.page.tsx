@@ -51,7 +51,7 @@ function Review({ job, onDone }: { job: Job; onDone(): void }) {
   };
   const original = fieldsOf(job.extractedFields);
   return (
-    <form className="ocr" onSubmit={submit} aria-labelledby={`job-${job.id}`}>
+    <form className="ocr card" onSubmit={submit} aria-labelledby={`job-${job.id}`}>
       <h2 id={`job-${job.id}`}>{job.filename ?? job.id}</h2>
       <p className="muted">Confidence {pct(job.confidenceScore)} · {job.mimeType} · received {when(job.createdAt)}</p>
       <div className="split">
