@@ -225,8 +225,6 @@ test('another tenant\'s reviewer sees none of it', async () => {
 
 test('an OCR correction made in the page is what GET /jobs/{id} serves; the file name\'s markup shows as text', async () => {
   const page = await signedIn(PEOPLE.rita, 'ocr');
-  page.on('response', async (r) => { if (r.url().endsWith('/graphql')) console.log('DEBUG', r.request().postData()?.slice(0, 80), (await r.text().catch(() => '')).slice(0, 300)); });
-  await page.reload();
   const form = page.locator('form.ocr').filter({ hasText: 'Pages as read' }).first();
   await seen(form.getByRole('heading', { level: 2 }), HOSTILE_FILE);
   expect(await form.getByRole('heading', { level: 2 }).textContent()).toBe(HOSTILE_FILE);

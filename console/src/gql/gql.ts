@@ -18,7 +18,7 @@ type Documents = {
     "\n  subscription ApprovalRequested { approvalRequested { cursor event task { id } } }\n": typeof types.ApprovalRequestedDocument,
     "\n  mutation DecideApproval($taskId: ID!, $decision: String!, $notes: String) {\n    decideApproval(taskId: $taskId, decision: $decision, notes: $notes) {\n      workflowStatus message task { id status reviewer decision notes decidedAt }\n    }\n  }\n": typeof types.DecideApprovalDocument,
     "\n  subscription SagaProgress($workflowId: ID!) {\n    workflowStatusChanged(workflowId: $workflowId, afterVersion: 0) { workflowId version event status step at }\n  }\n": typeof types.SagaProgressDocument,
-    "\n  query ChartWorkflowRuns { workflowExecutions(first: 500) { nodes { id status createdAt } } }\n": typeof types.ChartWorkflowRunsDocument,
+    "\n  query ChartWorkflowRuns { workflowExecutions(first: 200) { nodes { id status createdAt } } }\n": typeof types.ChartWorkflowRunsDocument,
     "\n  query ChartOcrStats { ocrStats { totalJobs averageConfidence confidenceHistogram } }\n": typeof types.ChartOcrStatsDocument,
     "\n  query ChartLedgerEvents { ledgerEvents(first: 1000) { totalCount nodes { id createdAt } } }\n": typeof types.ChartLedgerEventsDocument,
     "\n  query LedgerEvents($filter: LedgerEventFilter, $first: Int) {\n    ledgerEvents(filter: $filter, first: $first) {\n      totalCount\n      nodes { id seq eventType eventData createdAt chainHash userId correlationId description writtenBy }\n    }\n  }\n": typeof types.LedgerEventsDocument,
@@ -38,7 +38,7 @@ const documents: Documents = {
     "\n  subscription ApprovalRequested { approvalRequested { cursor event task { id } } }\n": types.ApprovalRequestedDocument,
     "\n  mutation DecideApproval($taskId: ID!, $decision: String!, $notes: String) {\n    decideApproval(taskId: $taskId, decision: $decision, notes: $notes) {\n      workflowStatus message task { id status reviewer decision notes decidedAt }\n    }\n  }\n": types.DecideApprovalDocument,
     "\n  subscription SagaProgress($workflowId: ID!) {\n    workflowStatusChanged(workflowId: $workflowId, afterVersion: 0) { workflowId version event status step at }\n  }\n": types.SagaProgressDocument,
-    "\n  query ChartWorkflowRuns { workflowExecutions(first: 500) { nodes { id status createdAt } } }\n": types.ChartWorkflowRunsDocument,
+    "\n  query ChartWorkflowRuns { workflowExecutions(first: 200) { nodes { id status createdAt } } }\n": types.ChartWorkflowRunsDocument,
     "\n  query ChartOcrStats { ocrStats { totalJobs averageConfidence confidenceHistogram } }\n": types.ChartOcrStatsDocument,
     "\n  query ChartLedgerEvents { ledgerEvents(first: 1000) { totalCount nodes { id createdAt } } }\n": types.ChartLedgerEventsDocument,
     "\n  query LedgerEvents($filter: LedgerEventFilter, $first: Int) {\n    ledgerEvents(filter: $filter, first: $first) {\n      totalCount\n      nodes { id seq eventType eventData createdAt chainHash userId correlationId description writtenBy }\n    }\n  }\n": types.LedgerEventsDocument,
@@ -87,7 +87,7 @@ export function graphql(source: "\n  subscription SagaProgress($workflowId: ID!)
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ChartWorkflowRuns { workflowExecutions(first: 500) { nodes { id status createdAt } } }\n"): (typeof documents)["\n  query ChartWorkflowRuns { workflowExecutions(first: 500) { nodes { id status createdAt } } }\n"];
+export function graphql(source: "\n  query ChartWorkflowRuns { workflowExecutions(first: 200) { nodes { id status createdAt } } }\n"): (typeof documents)["\n  query ChartWorkflowRuns { workflowExecutions(first: 200) { nodes { id status createdAt } } }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

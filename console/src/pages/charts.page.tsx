@@ -9,7 +9,7 @@ import { ErrorNote, Loading } from '../ui/states';
 
 // Three operations, each within the router's cost limit.
 const RUNS = graphql(`
-  query ChartWorkflowRuns { workflowExecutions(first: 500) { nodes { id status createdAt } } }
+  query ChartWorkflowRuns { workflowExecutions(first: 200) { nodes { id status createdAt } } }
 `);
 const OCR = graphql(`
   query ChartOcrStats { ocrStats { totalJobs averageConfidence confidenceHistogram } }
