@@ -62,7 +62,7 @@ function Review({ job, onDone }: { job: Job; onDone(): void }) {
               <figcaption>
                 Page {p.page} · {p.source} · {pct(p.confidence)}{p.confidence < LOW && <strong className="flag"> low confidence</strong>}
               </figcaption>
-              <pre tabIndex={0} aria-label={`Text of page ${p.page}`}>{p.text}</pre>
+              <pre tabIndex={0} role="region" aria-label={`Text of page ${p.page}`}>{p.text}</pre>
             </figure>
           ))}
           {job.notes.length > 0 && <ul className="muted">{job.notes.map((n, i) => <li key={i}>{n}</li>)}</ul>}

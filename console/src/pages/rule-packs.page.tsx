@@ -43,7 +43,7 @@ function Diff({ before, after }: { before: Pack | undefined; after: Pack }) {
   return (
     <>
       <p className="muted">Against {before.version} ({before.status.toLowerCase()}): <span className="added-key">+ added</span>, <span className="removed-key">− removed</span>.</p>
-      <pre className="diff" tabIndex={0} aria-label={`Changes from ${before.version} to ${after.version}`}>
+      <pre className="diff" tabIndex={0} role="region" aria-label={`Changes from ${before.version} to ${after.version}`}>
         {lines.map((l, i) => (
           <span key={i} className={l.kind}>{l.kind === 'added' ? '+ ' : l.kind === 'removed' ? '− ' : '  '}{l.text}{'\n'}</span>
         ))}

@@ -29,7 +29,7 @@ export function ErrorNote({ error }: { error: unknown }) {
 /** Any JSON value as indented text; React escapes it, so markup inside shows as markup. */
 export function Json({ value, label }: { value: unknown; label: string }) {
   return (
-    <pre className="json" aria-label={label} tabIndex={0}>
+    <pre className="json" role="region" aria-label={label} tabIndex={0}>
       {JSON.stringify(value, null, 2)}
     </pre>
   );
