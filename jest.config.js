@@ -1,5 +1,6 @@
-// Four suites: unit (no database), integration (real database: PGlite, or PostgreSQL when
-// DATABASE_URL is set), e2e (the whole platform over real clients) and dist (the built platform,
+// Five suites: unit (no database), integration (real database: PGlite, or PostgreSQL when
+// DATABASE_URL is set), e2e (the whole platform over real clients), browser (the console in a real
+// browser over the whole platform) and dist (the built platform,
 // `npm run build` then `node dist/launcher/start-all.js` as a child process under Node's own
 // module loader, which this transformer would otherwise hide). TypeScript and the few
 // ESM-only dependencies are compiled to CommonJS (test/support/jest-transformer.js), so jest runs
@@ -26,5 +27,7 @@ module.exports = {
     { ...common, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.test.ts'] },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
     { ...common, displayName: 'dist', testMatch: ['<rootDir>/test/dist/**/*.test.ts'] },
+    // The reviewer console in Debian's Chromium driven by playwright-core (test/browser/browser.support.ts).
+    { ...common, displayName: 'browser', testMatch: ['<rootDir>/test/browser/**/*.test.ts'] },
   ],
 };

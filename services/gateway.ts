@@ -19,6 +19,8 @@ import { mountGraphQLIde } from '../router/ide/ide.plugin';
 import { attachSubscriptionServer } from '../router/subscriptions/subscription.server';
 import { supergraphFromFile } from '../router/supergraph/supergraph.source';
 import type { SupergraphModel } from '../router/supergraph/supergraph.model';
+import { mountConsole } from '../router/console/console.plugin';
+import { loadConsoleConfig } from '../router/console/console.config';
 
 export const gatewayService = defineService({
   name: 'gateway',
@@ -73,6 +75,7 @@ export const gatewayService = defineService({
     if (config.exposeErrorDetails && !exposeErrorDetails) logger.warn('GRAPHQL_EXPOSE_ERROR_DETAILS is ignored in production');
     const production = platform.env === 'production';
     const ide = graphqlIdeEnabled(env, production) ? mountGraphQLIde(app, { logger, ipLimiter }) : undefined;
+    mountConsole(app, { config: loadConsoleConfig(env, production), identityUrl: config.backends.identity ?? '', refreshTokenDays: platform.auth.refreshTokenExpireDays, logger, ipLimiter });
     const apollo = await mountGraphQLRoute(app, {
       gateway,
       model: () => model!,

@@ -282,13 +282,20 @@ export function prismaOcrStore(prisma: PrismaClient, options: { leaseMs: number 
     },
     async stats(tenantId) {
       const where = tenantId === null ? {} : { tenantId };
-      const [byStatus, byTier, agg, cache, fromCache] = await Promise.all([
+      const [byStatus, byTier, agg, cache, fromCache, scores] = await Promise.all([
         prisma.ocrJob.groupBy({ by: ['status'], where, _count: { _all: true } }),
         prisma.ocrJob.groupBy({ by: ['tierUsed'], where, _count: { _all: true } }),
         prisma.ocrJob.aggregate({ where: { ...where, cacheHit: false, confidenceScore: { not: null } }, _avg: { confidenceScore: true, processingTimeMs: true } }),
         prisma.ocrCache.aggregate({ where, _count: { _all: true }, _sum: { hitCount: true } }),
         prisma.ocrJob.count({ where: { ...where, cacheHit: true } }),
+        // One row per distinct score, banded below: the console's confidence chart.
+        prisma.ocrJob.groupBy({ by: ['confidenceScore'], where: { ...where, cacheHit: false, confidenceScore: { not: null } }, _count: { _all: true } }),
       ]);
+      const confidenceHistogram = new Array<number>(10).fill(0);
+      for (const s of scores) {
+        const band = Math.min(9, Math.max(0, Math.floor((s.confidenceScore ?? 0) * 10)));
+        confidenceHistogram[band]! += s._count._all;
+      }
       const statuses = Object.fromEntries(byStatus.map((s) => [s.status, s._count._all]));
       return {
         tenantId,
@@ -299,6 +306,7 @@ export function prismaOcrStore(prisma: PrismaClient, options: { leaseMs: number 
         reviewQueue: statuses.review ?? 0,
         averageConfidence: agg._avg.confidenceScore,
         averageProcessingTimeMs: agg._avg.processingTimeMs,
+        confidenceHistogram,
       };
     },
   };

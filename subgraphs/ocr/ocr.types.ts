@@ -87,4 +87,6 @@ export interface OcrStats {
   reviewQueue: number;
   averageConfidence: number | null;
   averageProcessingTimeMs: number | null;
+  /** Jobs read (not answered from the cache) by confidence, in ten bands: [0, 0.1), ..., [0.9, 1]. */
+  confidenceHistogram: number[];
 }

@@ -84,6 +84,8 @@ export type OcrStats = {
   cacheHits: Scalars['Int']['output'];
   reviewQueue: Scalars['Int']['output'];
   averageConfidence?: Maybe<Scalars['Float']['output']>;
+  /** Jobs read (not answered from the cache) by confidence in ten bands: [0, 0.1), [0.1, 0.2), ..., [0.9, 1]. */
+  confidenceHistogram: Array<Scalars['Int']['output']>;
 };
 
 export type OcrReviewInput = {
@@ -329,6 +331,7 @@ export type OcrStatsResolvers<ContextType = OcrGraphQLContext, ParentType extend
   cacheHits?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   reviewQueue?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   averageConfidence?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  confidenceHistogram?: Resolver<Array<ResolversTypes['Int']>, ParentType, ContextType>;
 };
 
 export type QueryResolvers<ContextType = OcrGraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {

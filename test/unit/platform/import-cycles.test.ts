@@ -19,8 +19,12 @@ const RANK: Record<string, number> = {
 };
 /** Downward imports that are still wrong: the router serves any supergraph, so it knows no service's code. */
 const FORBIDDEN: Record<string, string[]> = { router: ['subgraphs', 'rest-compat'] };
-/** Top-level folders the rule does not apply to (they may import any ranked folder). */
-const OUTSIDE = new Set(['bench', 'test', 'scripts', 'prisma', 'deploy', 'docs', 'dist', 'node_modules']);
+/**
+ * Top-level folders the rule does not apply to (they may import any ranked folder), and the
+ * console, a browser app on the other side of the wire: it imports none of the server's code
+ * (the test below), only its generated GraphQL types.
+ */
+const OUTSIDE = new Set(['bench', 'test', 'scripts', 'prisma', 'deploy', 'docs', 'dist', 'node_modules', 'console']);
 /** The folders scanned (generated/ is code written by tools and imports nothing of ours). */
 const SCANNED = Object.keys(RANK).filter((f) => f !== 'generated');
 
@@ -125,4 +129,15 @@ it('no runtime import cycle among the platform\'s modules', () => {
 
 it('the loop finder finds a loop (the checks above would pass vacuously otherwise)', () => {
   expect(cyclesOf(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]))).toEqual(['a -> b -> c -> a']);
+});
+
+it('the console imports nothing from the server\'s folders (it speaks GraphQL and HTTP only)', () => {
+  const dir = path.join(root, 'console/src');
+  const files = fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && /\.tsx?$/.test(e.name)).map((e) => path.join(e.parentPath, e.name));
+  expect(files.length).toBeGreaterThan(5);
+  const leaving = files.flatMap((f) => [...fs.readFileSync(f, 'utf8').matchAll(/from\s+'(\.[^']+)'/g)]
+    .map((m) => path.resolve(path.dirname(f), m[1]!))
+    .filter((target) => !target.startsWith(path.join(root, 'console') + path.sep))
+    .map((target) => `${path.relative(root, f)} -> ${path.relative(root, target)}`));
+  expect(leaving).toEqual([]);
 });

@@ -1,0 +1,26 @@
+// Every page of the console, in menu order. A later service adds its page here: a path under
+// /console/, a label, and the component (docs/console.md says the rest: codegen and a test).
+import type { ComponentType } from 'react';
+import type { Claims } from '../session/claims';
+import { ApprovalsPage } from './approvals.page';
+import { ChartsPage } from './charts.page';
+import { LedgerPage } from './ledger.page';
+import { OcrPage } from './ocr.page';
+import { RulePacksPage } from './rule-packs.page';
+import { WorkflowsPage } from './workflows.page';
+
+export interface ConsolePage {
+  /** The path after /console/. */
+  path: string;
+  label: string;
+  component: ComponentType<{ me: Claims }>;
+}
+
+export const PAGES: readonly ConsolePage[] = [
+  { path: 'approvals', label: 'Approvals', component: ApprovalsPage },
+  { path: 'ocr', label: 'OCR review', component: OcrPage },
+  { path: 'rule-packs', label: 'Rule packs', component: RulePacksPage },
+  { path: 'ledger', label: 'Ledger', component: LedgerPage },
+  { path: 'workflows', label: 'Workflows', component: WorkflowsPage },
+  { path: 'charts', label: 'Charts', component: ChartsPage },
+];

@@ -1,0 +1,324 @@
+// The reviewer console (issue 25) in Debian's Chromium over the whole started platform: the
+// router serves it with a strict CSP; a reviewer signs in, approves a pending workflow and
+// watches the saga complete; the requester sees no decide buttons on their own request; another
+// tenant's reviewer sees none of it; an OCR correction made in the page is what GET /jobs/{id}
+// serves; a pack is certified by a reviewer who is not its author; hostile markup in a workflow
+// payload, an OCR job, a pack description and a ledger event shows as text and never runs; every
+// page has zero axe-core WCAG 2.1 AA violations at 1280 px and 390 px; a session whose access
+// token expires is refreshed without losing the page; sign-out revokes the refresh token.
+// CONSOLE_SCREENSHOTS=1 (npm run console:screenshots) also writes docs/console/*.png.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { PROJECT_ROOT } from '../../platform/project-root';
+import { invoicePage } from '../fixtures/ocr/invoice-pages';
+import { TEST_ENV } from '../e2e/identity/identity.helpers';
+import { settled, upload, call } from '../e2e/ocr/ocr.support';
+import { samplePack } from '../e2e/rulepack-registry/rulepack.support';
+import { gql, startPlatform, type Platform } from '../e2e/router/platform.support';
+import { axeViolations, buildConsole, launchChromium } from './browser.support';
+
+jest.setTimeout(300_000);
+
+// No double quote: JSON shows it escaped, and the point is to find the markup as written.
+const HOSTILE = `<img src=x onerror=window.__pwned='img'><script>window.__pwned='script'</script>`;
+// A file name loses everything up to its last slash, so this one has none.
+const HOSTILE_FILE = `<img src=x onerror=window.__pwned='ocr'>.png`;
+const PEOPLE = {
+  root: { username: TEST_ENV.DEV_ADMIN_USERNAME, password: TEST_ENV.DEV_ADMIN_PASSWORD },
+  paula: { username: 'paula', password: 'paula-password-1' },
+  operator: { username: TEST_ENV.PLATFORM_ADMIN_USERNAME, password: TEST_ENV.PLATFORM_ADMIN_PASSWORD, tenant: 'platform' },
+  rita: { username: 'rita', password: 'rita-password-1' },
+  bravo: { username: 'bravo', password: 'bravo-password-1', tenant: 'tenant-b' },
+};
+type Person = { username: string; password: string; tenant?: string };
+const VIEWPORTS = [{ width: 1280, height: 900 }, { width: 390, height: 844 }];
+const SCREENSHOTS = process.env.CONSOLE_SCREENSHOTS === '1' ? path.join(PROJECT_ROOT, 'docs/console') : undefined;
+
+let p: Platform;
+let browser: Browser;
+let built: ReturnType<typeof buildConsole>;
+const contexts: BrowserContext[] = [];
+let workflowId: string;
+let ocrJobId: string;
+
+async function token(person: Person): Promise<string> {
+  return p.login(person.username, person.password, person.tenant);
+}
+
+async function api(person: Person, query: string, variables?: Record<string, unknown>): Promise<any> {
+  const res = await gql(p.gateway, query, { token: await token(person), variables });
+  if (res.body.errors) throw new Error(`setup call failed: ${JSON.stringify(res.body.errors)}`);
+  return res.body.data;
+}
+
+/** A signed-in page in a fresh browser context (its own cookies), on the given console page. */
+async function signedIn(person: Person, pagePath = 'approvals', viewport = VIEWPORTS[0]!): Promise<Page> {
+  const context = await browser.newContext({ viewport });
+  contexts.push(context);
+  const page = await context.newPage();
+  page.on('pageerror', (err) => console.error(`page error: ${err.message}`));
+  await page.goto(`${p.gateway}/console/${pagePath}`);
+  await page.getByLabel('Username').fill(person.username);
+  await page.getByLabel('Password').fill(person.password);
+  if (person.tenant) await page.getByLabel('Tenant').fill(person.tenant);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByTestId('who').waitFor();
+  return page;
+}
+
+async function open(page: Page, label: string, heading: string): Promise<void> {
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: label, exact: true }).click();
+  await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+}
+
+/** Waits until the locator (holding the text, when given) is on the page; jest's expect has no web-first assertions. */
+async function seen(locator: Locator, text?: string | RegExp, timeout = 30_000): Promise<void> {
+  try {
+    await (text === undefined ? locator : locator.filter({ hasText: text })).first().waitFor({ timeout });
+  } catch (err) {
+    // Say what the page showed instead: a failure here is otherwise only a timeout.
+    const shown = await locator.page().locator('body').innerText().catch(() => '(no page)');
+    throw new Error(`${(err as Error).message}\n--- the page showed:\n${shown.slice(0, 3000)}`);
+  }
+}
+
+async function expectNothingRan(page: Page): Promise<void> {
+  expect(await page.evaluate('window.__pwned')).toBeUndefined();
+  expect(await page.locator('img[src="x"]').count()).toBe(0);
+}
+
+beforeAll(async () => {
+  built = buildConsole();
+  browser = await launchChromium();
+  p = await startPlatform({ ...TEST_ENV, WORKFLOW_POLL_MS: '50', CONSOLE_DIR: built.dir, ACCESS_TOKEN_EXPIRE_MINUTES: '1', LOGIN_MAX_FAILURES: '1000' });
+
+  // People: a tenant role `reviewer` in `default` (rita) and in tenant-b (bravo).
+  await api(PEOPLE.root, `mutation { createRole(name: "reviewer", scopes: ["read", "write"]) { name } }`);
+  await api(PEOPLE.root, `mutation($input: CreateUserInput!) { createUser(input: $input) { id } }`, { input: { username: 'rita', password: PEOPLE.rita.password, roles: ['reviewer'] } });
+  // paula starts workflows (scope write) and reviews nothing.
+  await api(PEOPLE.root, `mutation { createRole(name: "requester", scopes: ["read", "write"]) { name } }`);
+  await api(PEOPLE.root, `mutation($input: CreateUserInput!) { createUser(input: $input) { id } }`, { input: { username: 'paula', password: PEOPLE.paula.password, roles: ['requester'] } });
+  await api(PEOPLE.operator, `mutation { createTenant(id: "tenant-b", name: "Tenant B") { id } }`);
+  await api(PEOPLE.operator, `mutation { createRole(name: "reviewer", scopes: ["read", "write"], tenantId: "tenant-b") { name } }`);
+  await api(PEOPLE.operator, `mutation($input: CreateUserInput!) { createUser(input: $input) { id } }`, { input: { username: 'bravo', password: PEOPLE.bravo.password, tenantId: 'tenant-b', roles: ['reviewer'] } });
+
+  // paula's workflow waits for a reviewer; its payload carries markup.
+  const run = await api(PEOPLE.paula, `mutation($input: ExecuteWorkflowInput!) { executeWorkflow(input: $input) { workflowId status } }`, { input: { workflowType: 'legal', payload: { property: 'CONSOLE-1', note: HOSTILE } } });
+  expect(run.executeWorkflow.status).toBe('PENDING_APPROVAL');
+  workflowId = run.executeWorkflow.workflowId;
+
+  // A ledger event whose description is markup.
+  await api(PEOPLE.root, `mutation($input: AppendLedgerEventInput!) { appendLedgerEvent(input: $input) { seq } }`, { input: { eventType: 'console.test', eventData: { html: HOSTILE }, description: HOSTILE } });
+
+  // Rule pack 1.0.0 certified (so 1.1.0 has a previous version to diff against); 1.1.0 by root awaits review.
+  const submit = `mutation($pack: JSON) { submitRulePack(pack: $pack) { id version } }`;
+  const review = `mutation($id: ID!, $version: String!) { submitRulePackForReview(id: $id, version: $version) { status } }`;
+  const described = (version: string) => {
+    const pack = samplePack('console-pack', version) as { metadata: Record<string, unknown>; rules: unknown[] };
+    return { ...pack, metadata: { ...pack.metadata, description: `Payment checks ${HOSTILE}` } };
+  };
+  await api(PEOPLE.root, submit, { pack: described('1.0.0') });
+  await api(PEOPLE.root, review, { id: 'console-pack', version: '1.0.0' });
+  await api(PEOPLE.rita, `mutation { certifyRulePack(id: "console-pack", version: "1.0.0") { status } }`);
+  const next = described('1.1.0');
+  await api(PEOPLE.root, submit, { pack: { ...next, rules: [...next.rules, { rule_id: 'currency-known', type: 'WARNING', field: 'currency', operator: 'in', value: ['EUR', 'USD'], error_message: 'unknown currency' }] } });
+  await api(PEOPLE.root, review, { id: 'console-pack', version: '1.1.0' });
+
+  // A doubtful scan waits for review; its file name is markup.
+  const scan = invoicePage(3, { fontPx: 8, width: 300 });
+  const rootToken = await token(PEOPLE.root);
+  const accepted = await upload(p.urls.ocr!, scan.png, { token: rootToken, filename: HOSTILE_FILE, type: 'image/png' });
+  expect([200, 202]).toContain(accepted.status);
+  ocrJobId = accepted.body.job_id;
+  expect((await settled(p.urls.ocr!, ocrJobId, rootToken)).status).toBe('review');
+  if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
+});
+
+afterAll(async () => {
+  for (const c of contexts) await c.close().catch(() => undefined);
+  await browser?.close();
+  await p?.close();
+  built?.remove();
+});
+
+test('the router serves the console with a strict CSP, hashed assets cached for good, index.html never cached, no inline script', async () => {
+  const index = await fetch(`${p.gateway}/console/`);
+  expect(index.status).toBe(200);
+  const csp = index.headers.get('content-security-policy') ?? '';
+  expect(csp).toContain("default-src 'self'");
+  expect(csp).toContain("script-src 'self'");
+  expect(csp).toContain("frame-ancestors 'none'");
+  expect(csp).not.toContain('unsafe-inline');
+  expect(csp).not.toContain('unsafe-eval');
+  expect(index.headers.get('cache-control')).toBe('no-cache');
+  const html = await index.text();
+  expect(html).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);
+  expect(html).not.toMatch(/https?:\/\//);
+  const asset = /\/console\/assets\/[^"]+\.js/.exec(html)![0];
+  const js = await fetch(`${p.gateway}${asset}`, { headers: { 'accept-encoding': 'gzip' } });
+  expect(js.status).toBe(200);
+  expect(js.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  // A page path is the app's too.
+  expect((await fetch(`${p.gateway}/console/ledger`)).headers.get('content-security-policy')).toBe(csp);
+  // Session routes: no cookie, no session; another origin is refused before identity is asked.
+  expect((await fetch(`${p.gateway}/console/session/refresh`, { method: 'POST' })).status).toBe(401);
+  const foreign = await fetch(`${p.gateway}/console/session`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://evil.example' }, body: JSON.stringify(PEOPLE.rita) });
+  expect(foreign.status).toBe(403);
+  const wrong = await fetch(`${p.gateway}/console/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'rita', password: 'nope' }) });
+  expect(wrong.status).toBe(401);
+  expect(wrong.headers.get('set-cookie')).toBeNull();
+  const malformed = await fetch(`${p.gateway}/console/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'rita' }) });
+  expect(malformed.status).toBe(422);
+});
+
+test('the sign-in page has no WCAG AA violation at 1280 and 390 px, and a wrong password says so', async () => {
+  for (const viewport of VIEWPORTS) {
+    const context = await browser.newContext({ viewport });
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto(`${p.gateway}/console/`);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    if (SCREENSHOTS) await page.screenshot({ path: path.join(SCREENSHOTS, `sign-in-${viewport.width}.png`), fullPage: true });
+    await page.getByLabel('Username').fill('rita');
+    await page.getByLabel('Password').fill('wrong-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await seen(page.getByRole('alert'), 'Wrong username, password or tenant');
+  }
+});
+
+test('the requester sees their own request without decide buttons', async () => {
+  const page = await signedIn(PEOPLE.paula);
+  const task = page.getByTestId('approval-task').filter({ hasText: workflowId });
+  await seen(task, 'This is your own request');
+  expect(await task.getByRole('button', { name: 'Approve' }).count()).toBe(0);
+});
+
+test('a reviewer signs in, approves the pending workflow and watches the saga complete; the payload\'s markup shows as text', async () => {
+  const page = await signedIn(PEOPLE.rita);
+  const task = page.getByTestId('approval-task').filter({ hasText: workflowId });
+  await seen(task, HOSTILE);
+  await expectNothingRan(page);
+  await task.getByLabel('Notes').fill('checked by the console test');
+  await task.getByRole('button', { name: 'Approve' }).click();
+  await seen(page.getByTestId('saga-status'), /^COMPLETED$/, 60_000);
+  const after = await api(PEOPLE.root, `query($id: ID!) { workflowExecution(id: $id) { status approvalTasks { status reviewer notes } } }`, { id: workflowId });
+  expect(after.workflowExecution).toMatchObject({ status: 'COMPLETED', approvalTasks: [{ status: 'approved', reviewer: 'rita', notes: 'checked by the console test' }] });
+});
+
+test('another tenant\'s reviewer sees none of it', async () => {
+  const page = await signedIn(PEOPLE.bravo);
+  await page.getByLabel('Status').selectOption('');
+  await seen(page.getByText('No approval tasks here.'));
+  await open(page, 'Workflows', 'Workflows');
+  await seen(page.getByText('No workflow execution here.'));
+  await open(page, 'OCR review', 'OCR review');
+  await seen(page.getByText('No document is waiting for review.'));
+  await open(page, 'Rule packs', 'Rule packs');
+  await seen(page.getByText('No rule pack is waiting.'));
+  await open(page, 'Ledger', 'Ledger');
+  await page.locator('table, .empty').first().waitFor();
+  expect(await page.content()).not.toContain('console.test');
+  expect(await page.content()).not.toContain(workflowId);
+});
+
+test('an OCR correction made in the page is what GET /jobs/{id} serves; the file name\'s markup shows as text', async () => {
+  const page = await signedIn(PEOPLE.rita, 'ocr');
+  const form = page.locator('form.ocr').filter({ hasText: 'Pages as read' }).first();
+  await seen(form.getByRole('heading', { level: 2 }), HOSTILE_FILE);
+  expect(await form.getByRole('heading', { level: 2 }).textContent()).toBe(HOSTILE_FILE);
+  await expectNothingRan(page);
+  await seen(form, 'low confidence');
+  await form.getByLabel('Corrected text').fill('INVOICE INV-2026-CONSOLE corrected in the console');
+  await form.getByRole('button', { name: 'Submit correction' }).click();
+  await seen(page.getByText('Saved: the job is completed.'));
+  const job = await call(p.urls.ocr!, 'GET', `/jobs/${ocrJobId}`, { token: await token(PEOPLE.root) });
+  expect(job.body).toMatchObject({ status: 'completed', extracted_text: 'INVOICE INV-2026-CONSOLE corrected in the console', review: { reviewer_id: 'rita' } });
+});
+
+test('a pack is certified by a reviewer who is not its author; the author gets no certify button; the description\'s markup shows as text', async () => {
+  const author = await signedIn(PEOPLE.root, 'rule-packs');
+  const mine = author.getByTestId('rule-pack').filter({ hasText: 'console-pack 1.1.0' });
+  await seen(mine, 'You wrote this pack');
+  expect(await mine.getByRole('button', { name: 'Certify' }).count()).toBe(0);
+
+  const page = await signedIn(PEOPLE.rita, 'rule-packs');
+  const card = page.getByTestId('rule-pack').filter({ hasText: 'console-pack 1.1.0' });
+  await seen(card, `Payment checks ${HOSTILE}`);
+  await card.getByText('Changes against the previous version').click();
+  await seen(card.locator('.diff .added'), 'currency-known');
+  await expectNothingRan(page);
+  await card.getByRole('button', { name: 'Certify' }).click();
+  // Certified, it leaves the open list; every version shows its signature and key id.
+  await page.getByLabel('Show').selectOption('all');
+  const certified = page.getByTestId('rule-pack').filter({ hasText: 'console-pack 1.1.0' });
+  await seen(certified.getByTestId('pack-status'), /^CERTIFIED$/);
+  expect(await certified.getByTestId('pack-signature').textContent()).toMatch(/^[A-Za-z0-9_-]{40,}$/);
+  const stored = await api(PEOPLE.root, `{ rulePack(id: "console-pack", version: "1.1.0") { status author reviewers signature keyId } }`);
+  expect(stored.rulePack).toMatchObject({ status: 'CERTIFIED', author: PEOPLE.root.username, reviewers: ['rita'], signature: expect.any(String), keyId: expect.any(String) });
+});
+
+test('ledger: the event\'s markup shows as text; the chain verifies; workflows show the saga; charts draw', async () => {
+  const page = await signedIn(PEOPLE.rita, 'ledger');
+  await page.getByLabel('Event type').fill('console.test');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await seen(page.locator('table'), HOSTILE);
+  await seen(page.locator('caption'), /^1 events, newest first$/);
+  await page.getByRole('button', { name: 'Verify chain' }).click();
+  await seen(page.getByTestId('ledger-verification'), 'Chain verified');
+  await expectNothingRan(page);
+  await open(page, 'Workflows', 'Workflows');
+  await seen(page.getByTestId('workflow').filter({ hasText: workflowId }), 'COMPLETED');
+  expect(await page.content()).toContain('&lt;script&gt;window.__pwned');
+  await expectNothingRan(page);
+  await open(page, 'Charts', 'Charts');
+  await seen(page.locator('.chart canvas').nth(2));
+  expect(await page.locator('.chart canvas').count()).toBe(3);
+});
+
+test('every page: zero axe-core WCAG AA violations at 1280 and 390 px', async () => {
+  const pages = [['Approvals', 'Approvals inbox', 'approvals'], ['OCR review', 'OCR review', 'ocr'], ['Rule packs', 'Rule packs', 'rule-packs'], ['Ledger', 'Ledger', 'ledger'], ['Workflows', 'Workflows', 'workflows'], ['Charts', 'Charts', 'charts']] as const;
+  // A second doubtful scan, so the OCR page is seen with a job in it.
+  const rootToken = await token(PEOPLE.root);
+  const second = await upload(p.urls.ocr!, invoicePage(5, { fontPx: 8, width: 300 }).png, { token: rootToken, filename: 'scan-0042.png', type: 'image/png' });
+  await settled(p.urls.ocr!, second.body.job_id, rootToken);
+  const found: Record<string, unknown> = {};
+  for (const viewport of VIEWPORTS) {
+    const page = await signedIn(PEOPLE.rita, 'approvals', viewport);
+    await page.getByLabel('Status').selectOption('');
+    for (const [label, heading, file] of pages) {
+      // The menu wraps on a phone; it stays reachable.
+      await open(page, label, heading);
+      await seen(page.locator('.card, .empty, .chart, table'));
+      for (const summary of await page.locator('details > summary').all()) await summary.click();
+      const violations = await axeViolations(page);
+      if (violations.length) found[`${file}@${viewport.width}`] = violations;
+      if (SCREENSHOTS) await page.screenshot({ path: path.join(SCREENSHOTS, `${file}-${viewport.width}.png`), fullPage: viewport.width > 400 });
+    }
+  }
+  expect(found).toEqual({});
+});
+
+test('an expired session refreshes before expiry without losing the page, and sign-out revokes the refresh token', async () => {
+  const page = await signedIn(PEOPLE.rita, 'ledger');
+  const cookie = (await page.context().cookies()).find((c) => c.name === 'console_refresh')!;
+  expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/console/session' });
+  expect(await page.evaluate('document.cookie')).toBe('');
+  // Unsaved input on the page: a reload or a sign-in form would lose it.
+  await page.getByLabel('Correlation id').fill('kept-while-refreshing');
+  // Tokens live one minute here (ACCESS_TOKEN_EXPIRE_MINUTES=1); the page refreshes halfway.
+  const refreshed = await page.waitForResponse((r) => r.url().endsWith('/console/session/refresh') && r.request().method() === 'POST', { timeout: 120_000 });
+  expect(refreshed.status()).toBe(200);
+  const rotated = (await page.context().cookies()).find((c) => c.name === 'console_refresh')!;
+  expect(rotated.value).not.toBe(cookie.value);
+  expect(await page.getByLabel('Correlation id').inputValue()).toBe('kept-while-refreshing');
+  await page.getByRole('button', { name: 'Verify chain' }).click();
+  await seen(page.getByTestId('ledger-verification'), 'Chain verified');
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  expect((await page.context().cookies()).find((c) => c.name === 'console_refresh')).toBeUndefined();
+  const reuse = await fetch(`${p.identity}/v1/auth/refresh`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refresh_token: decodeURIComponent(rotated.value) }) });
+  expect(reuse.status).toBe(401);
+});
