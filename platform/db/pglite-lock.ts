@@ -84,7 +84,7 @@ export function lockPGliteDir(dataDir: string): () => void {
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      if (attempt >= 2) throw new Error(`could not take the lock on the embedded database in ${dataDir}: another process keeps taking it`);
+      if (attempt >= 2) throw new Error(`could not take the lock on the embedded database in ${dataDir}: another process keeps taking it`, { cause: err });
     }
     let holder: Holder | undefined;
     try {

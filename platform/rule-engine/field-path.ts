@@ -36,13 +36,8 @@ const IDENTIFIER_END = /[.[\]]/;
 
 function parseSegments(raw: string): Segment[] {
   const segments: Segment[] = [];
-  let i = 0;
   const jsonPath = raw.startsWith('$');
-  if (jsonPath) {
-    i = 1;
-  } else {
-    i = readName(raw, 0, segments);
-  }
+  let i = jsonPath ? 1 : readName(raw, 0, segments);
   while (i < raw.length) {
     const c = raw[i];
     if (c === '.') {

@@ -83,14 +83,6 @@ type CacheRow = Prisma.OcrCacheGetPayload<object>;
 
 const json = (v: unknown) => v as Prisma.InputJsonValue;
 
-/** The outbox row of an audit event, as outboxWriter writes it, for a batched transaction. */
-function outboxRow(event: AuditEventInput): Prisma.OutboxEventCreateInput {
-  return {
-    service: 'ocr', tenantId: event.tenantId, eventType: event.eventType, eventData: event.eventData as Prisma.InputJsonObject, userId: event.userId,
-    correlationId: event.correlationId, description: event.description ?? null, idempotencyKey: event.idempotencyKey,
-  };
-}
-
 function reviewOf(r: ReviewRow): OcrReview {
   return {
     id: r.id, jobId: r.jobId, reviewerId: r.reviewerId, correctedText: r.correctedText, correctedFields: (r.correctedFields as ExtractedFields | null) ?? null,

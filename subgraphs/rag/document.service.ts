@@ -211,6 +211,7 @@ export class DocumentService {
     requester: Requester, tenantId: string, placement: Placement, content: { text: string; sourceType: string; fileSize: number; metadata: Record<string, unknown> },
     progress: (percent: number, stage: string) => Promise<void> = async () => {},
   ): Promise<{ document: RagDocument; duplicate: boolean }> {
+    // eslint-disable-next-line no-control-regex -- NUL is exactly what PostgreSQL text refuses
     const text = content.text.replace(/\r\n/g, '\n').replace(/\u0000/g, '');
     if (text.trim() === '') throw InputError.of(['file'], 'The document has no text to index');
     const contentHash = createHash('sha256').update(text).digest('hex');

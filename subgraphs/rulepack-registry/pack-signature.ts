@@ -72,7 +72,7 @@ export function parseSigningKeyPem(pem: string): KeyObject {
   try {
     key = crypto.createPrivateKey({ key: pem, format: 'pem' });
   } catch (err) {
-    throw new Error(`not a PKCS8 PEM private key (${(err as Error).message})`);
+    throw new Error(`not a PKCS8 PEM private key (${(err as Error).message})`, { cause: err });
   }
   if (key.asymmetricKeyType !== 'ed25519') throw new Error(`expected an Ed25519 key, got ${key.asymmetricKeyType}`);
   return key;

@@ -35,7 +35,7 @@ export function readContracts(dir: string = CONTRACTS_DIR): PlatformSchemaInput[
     try {
       definition = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
     } catch (err) {
-      throw new Error(`platform contract ${file} is not valid JSON: ${(err as Error).message}`);
+      throw new Error(`platform contract ${file} is not valid JSON: ${(err as Error).message}`, { cause: err });
     }
     if (typeof definition !== 'object' || definition === null || Array.isArray(definition)) {
       throw new Error(`platform contract ${file} is not a JSON Schema object`);
@@ -52,7 +52,7 @@ export async function seedPlatformSchemas(service: SchemaRegistryService, logger
     try {
       outcomes[contract.name] = await service.ensurePlatformSchema(contract, correlationId);
     } catch (err) {
-      throw new Error(`platform contract ${contract.name}${SUFFIX} cannot be registered: ${(err as Error).message}`);
+      throw new Error(`platform contract ${contract.name}${SUFFIX} cannot be registered: ${(err as Error).message}`, { cause: err });
     }
     if (outcomes[contract.name] === 'conflict') {
       logger.warn({ schema: contract.name, version: contract.version },

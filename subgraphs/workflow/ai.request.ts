@@ -6,8 +6,8 @@ import type { InferenceRequest } from '../../platform/clients/ai-broker.client';
 import { readPath } from './workflow.data';
 import type { PackStep } from './workflow.types';
 
-const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_$.\[\]-]+)\s*\}\}/g;
-const WHOLE = /^\{\{\s*([A-Za-z0-9_$.\[\]-]+)\s*\}\}$/;
+const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_$.[\]-]+)\s*\}\}/g;
+const WHOLE = /^\{\{\s*([A-Za-z0-9_$.[\]-]+)\s*\}\}$/;
 
 function text(value: unknown): string {
   if (value === undefined || value === null) return '';

@@ -79,7 +79,7 @@ async function seen(locator: Locator, text?: string | RegExp, timeout = 30_000):
   } catch (err) {
     // Say what the page showed instead: a failure here is otherwise only a timeout.
     const shown = await locator.page().locator('body').innerText().catch(() => '(no page)');
-    throw new Error(`${(err as Error).message}\n--- the page showed:\n${shown.slice(0, 3000)}`);
+    throw new Error(`${(err as Error).message}\n--- the page showed:\n${shown.slice(0, 3000)}`, { cause: err });
   }
 }
 

@@ -49,7 +49,7 @@ export async function buildDist(): Promise<void> {
     await promisify(execFile)('npm', ['run', 'build'], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string };
-    throw new Error(`npm run build failed:\n${e.stdout ?? ''}${e.stderr ?? ''}`);
+    throw new Error(`npm run build failed:\n${e.stdout ?? ''}${e.stderr ?? ''}`, { cause: err });
   }
   // The mark carries the build's start: a source saved while tsc ran is then newer, and rebuilt next time.
   fs.utimesSync(path.join(ROOT, BUILD_MARK), started, started);

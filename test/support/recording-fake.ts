@@ -60,7 +60,7 @@ export class Fakes {
               } catch (err) {
                 const message = `unexpected arguments: ${name}.${prop}(${args.map((a) => inspect(a, { depth: 3 })).join(', ')})\n${(err as Error).message}`;
                 this.violations.push(message);
-                throw new Error(message);
+                throw new Error(message, { cause: err });
               }
             }
             return current.apply(target, args);

@@ -46,7 +46,7 @@ export function ChartsPage() {
     const before = (data.ledgerEvents.totalCount ?? times.length) - times.length;
     const growth: uPlot.AlignedData = [times, times.map((_, i) => before + i + 1)];
     return { runs, outcomes, confidence, hist, growth, times };
-  }, [runsQ.data, ocrQ.data, ledgerQ.data]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [runsQ.data, ocrQ.data, ledgerQ.data]);
   const options = useMemo(() => ({
     outcomes: { series: [{}, ...OUTCOMES.map((o) => ({ label: o.label, stroke: o.stroke, width: 2 }))], axes: axes('day', 'executions') },
     bars: { series: [{ label: 'Confidence from %' }, { label: 'Jobs', stroke: '#0b57d0', fill: 'rgba(11,87,208,0.3)', paths: uPlot.paths.bars!({ size: [0.8, 60] }) }], scales: { x: { time: false } }, axes: axes('confidence, %', 'jobs') },

@@ -35,6 +35,7 @@ export class OnnxEmbedder implements Embedder {
     // onnxruntime-node requires its CommonJS one: two copies of its Tensor class and backend
     // registry in one process (scripts/module-audit.cjs found it; docs/decisions.md, "Dual-package
     // hazards"). The CommonJS build requires one copy, as jest always did. Still loaded only here.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- on purpose, see above
     const { env, pipeline } = require('@huggingface/transformers') as typeof import('@huggingface/transformers');
     env.allowRemoteModels = false;
     env.allowLocalModels = true;

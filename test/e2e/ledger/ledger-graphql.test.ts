@@ -123,7 +123,7 @@ describe('queries and mutation', () => {
 });
 
 describe('subscription ledgerEventAppended over graphql-ws', () => {
-  let clients: Client[] = [];
+  const clients: Client[] = [];
   afterAll(async () => {
     for (const c of clients) await c.dispose();
   });

@@ -5,7 +5,7 @@
 // never a 5xx, and nothing of A may change. A new service is walked by being in the registry.
 // The walk is first run with A's own token, which must find A's data: so the detector works.
 import {
-  buildClientSchema, getIntrospectionQuery, getNamedType, GraphQLEnumType, GraphQLInputObjectType, GraphQLList, GraphQLNonNull,
+  buildClientSchema, getIntrospectionQuery, getNamedType, GraphQLEnumType, GraphQLNonNull,
   GraphQLObjectType, GraphQLScalarType, isInputObjectType, isLeafType, isListType, isNonNullType, isObjectType,
   type GraphQLArgument, type GraphQLInputType, type GraphQLOutputType, type GraphQLSchema, type IntrospectionQuery,
 } from 'graphql';

@@ -8,7 +8,6 @@ import { Type } from '@sinclair/typebox';
 import { loadPlatformConfig } from '../../../platform/config/platform.config';
 import { createServiceApp } from '../../../platform/http/service-app';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
 let app: FastifyInstance;

@@ -7,7 +7,6 @@ import { AuthenticationError, ForbiddenError } from '../../../platform/errors/do
 import { createServiceApp } from '../../../platform/http/service-app';
 import { strictMembers } from '../../../platform/http/validation';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const json = (res: Response): Promise<any> => res.json();
 
 async function start(options: { ready?: () => Promise<boolean>; slowStarted?: () => void } = {}): Promise<{ app: FastifyInstance; url: string }> {

@@ -6,7 +6,7 @@
 import { createCanvas } from '@napi-rs/canvas';
 import { invoiceLines, invoicePage, renderPage } from '../../fixtures/ocr/invoice-pages';
 import { sniffDocument, UnsupportedDocumentError, CorruptDocumentError } from '../../../subgraphs/ocr/document-kind';
-import { adaptiveThreshold, estimateBackground, estimateSkew, flattenBackground, grayscale, median3, normaliseResolution, preprocessPage, removeSpecks, rotate, sauvolaThreshold, smooth3, speckleRatio, toPgm, type GrayImage } from '../../../subgraphs/ocr/preprocess';
+import { adaptiveThreshold, estimateBackground, estimateSkew, flattenBackground, grayscale, median3, normaliseResolution, preprocessPage, removeSpecks, rotate, sauvolaThreshold, smooth3, speckleRatio, type GrayImage } from '../../../subgraphs/ocr/preprocess';
 import { DocumentDecoder } from '../../../subgraphs/ocr/document-decoder';
 import { PreprocessWorkers } from '../../../subgraphs/ocr/preprocess.workers';
 import fs from 'node:fs';
