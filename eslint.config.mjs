@@ -5,14 +5,28 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'generated/**', 'node_modules/**', 'coverage/**', '.data/**', 'console/dist/**', '**/*.generated.ts', 'console/src/gql/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'generated/**',
+      'node_modules/**',
+      'coverage/**',
+      '.data/**',
+      'console/dist/**',
+      '**/*.generated.ts',
+      'console/src/gql/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.node } },
     rules: {
       // `_name` marks a parameter kept for its position (a handler's signature).
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       '@typescript-eslint/no-explicit-any': 'error',
     },
   },
@@ -24,7 +38,10 @@ export default tseslint.config(
   {
     // The GraphiQL page's script runs in the browser, over the React and GraphiQL bundles it loads.
     files: ['router/ide/static/**/*.js'],
-    languageOptions: { sourceType: 'script', globals: { ...globals.browser, React: 'readonly', ReactDOM: 'readonly', GraphiQL: 'readonly' } },
+    languageOptions: {
+      sourceType: 'script',
+      globals: { ...globals.browser, React: 'readonly', ReactDOM: 'readonly', GraphiQL: 'readonly' },
+    },
   },
   {
     files: ['test/**/*.ts', 'bench/**/*.ts'],

@@ -21,16 +21,29 @@ import { defineAiBrokerService } from '../services/ai-broker';
 import { evaluate, loadLabelledSet } from '../test/fixtures/pii/pii-evaluation';
 import { startVendor } from '../test/support/vendors/vendor-stand-in';
 
-interface Histogram { average: number; p50: number; p99: number; max: number }
-interface AutocannonResult { requests: Histogram & { total: number }; latency: Histogram; non2xx: number; errors: number; timeouts: number }
+interface Histogram {
+  average: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+interface AutocannonResult {
+  requests: Histogram & { total: number };
+  latency: Histogram;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
 type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;
 // autocannon ships no types; this is the slice of its programmatic API used here.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const autocannon = require('autocannon') as Autocannon;
 
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-const PROMPT = 'Summarise the approval rule for wire transfers above 10,000 USD for the customer jane.doe@example.com (SSN 487-65-4320) in two sentences.';
+const PROMPT =
+  'Summarise the approval rule for wire transfers above 10,000 USD for the customer jane.doe@example.com (SSN 487-65-4320) in two sentences.';
 
 async function timed(n: number, once: () => Promise<void>): Promise<number[]> {
   const out: number[] = [];
@@ -48,28 +61,58 @@ export async function run(args: string[]): Promise<void> {
   const vendor = await startVendor('openai');
   vendor.reply = () => 'Transfers above 10,000 USD need a second approver.';
   const env = {
-    LOG_LEVEL: 'ERROR', JWT_SECRET_KEY: 'bench-secret-that-is-long-enough-for-hs256-0123456789',
-    OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: vendor.url, AI_TENANT_REQUESTS_PER_MINUTE: '100000000', AI_HEALTH_PROBE_SECONDS: '3600',
+    LOG_LEVEL: 'ERROR',
+    JWT_SECRET_KEY: 'bench-secret-that-is-long-enough-for-hs256-0123456789',
+    OPENAI_API_KEY: 'sk-bench',
+    OPENAI_BASE_URL: vendor.url,
+    AI_TENANT_REQUESTS_PER_MINUTE: '100000000',
+    AI_HEALTH_PROBE_SECONDS: '3600',
   };
   const config = loadPlatformConfig(env);
   const db = await openDatabase({ url: process.env.DATABASE_URL, pgliteDir: 'memory://', poolSize: 10 });
   const bus = createMemoryEventBus();
-  const built = await defineAiBrokerService().build({ config, db, env, bus, logger: createLogger('ERROR', 'ai-broker'), registry: registryOf() });
+  const built = await defineAiBrokerService().build({
+    config,
+    db,
+    env,
+    bus,
+    logger: createLogger('ERROR', 'ai-broker'),
+    registry: registryOf(),
+  });
   await built.app.listen({ port: 0, host: '127.0.0.1' });
   await built.start?.();
   const url = `http://127.0.0.1:${(built.app.server.address() as AddressInfo).port}`;
-  const token = await new AccessTokens(config.auth.jwtSecret, 3600).issue({ username: 'bench', tenantId: 'bench', roles: ['user'], scopes: ['read', 'write'] });
+  const token = await new AccessTokens(config.auth.jwtSecret, 3600).issue({
+    username: 'bench',
+    tenantId: 'bench',
+    roles: ['user'],
+    scopes: ['read', 'write'],
+  });
   const brokerBody = JSON.stringify({ prompt: PROMPT, model: 'gpt-3.5-turbo', max_tokens: 64 });
-  const vendorBody = JSON.stringify({ model: 'gpt-3.5-turbo', max_tokens: 64, messages: [{ role: 'user', content: PROMPT }] });
+  const vendorBody = JSON.stringify({
+    model: 'gpt-3.5-turbo',
+    max_tokens: 64,
+    messages: [{ role: 'user', content: PROMPT }],
+  });
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
 
-  console.log(`AI broker bench (Node ${process.version}, ${db.description}, zero-latency OpenAI-format stand-in; audit rows group-committed, each answer after its rows commit)`);
+  console.log(
+    `AI broker bench (Node ${process.version}, ${db.description}, zero-latency OpenAI-format stand-in; audit rows group-committed, each answer after its rows commit)`,
+  );
   try {
-    const viaBroker = () => fetch(`${url}/api/ai/inference`, { method: 'POST', headers, body: brokerBody }).then(async (r) => {
-      if (r.status !== 200) throw new Error(`broker answered ${r.status}: ${await r.text()}`);
-      await r.arrayBuffer();
-    });
-    const direct = () => fetch(`${vendor.url}/chat/completions`, { method: 'POST', headers: { authorization: 'Bearer sk-bench', 'content-type': 'application/json' }, body: vendorBody }).then((r) => r.arrayBuffer()).then(() => undefined);
+    const viaBroker = () =>
+      fetch(`${url}/api/ai/inference`, { method: 'POST', headers, body: brokerBody }).then(async (r) => {
+        if (r.status !== 200) throw new Error(`broker answered ${r.status}: ${await r.text()}`);
+        await r.arrayBuffer();
+      });
+    const direct = () =>
+      fetch(`${vendor.url}/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer sk-bench', 'content-type': 'application/json' },
+        body: vendorBody,
+      })
+        .then((r) => r.arrayBuffer())
+        .then(() => undefined);
     await timed(200, viaBroker);
     await timed(200, direct);
     const b = await timed(calls, viaBroker);
@@ -79,12 +122,25 @@ export async function run(args: string[]): Promise<void> {
     console.log('   |---|---|---|');
     console.log(`   | stand-in directly (fetch) | ${fmt(quantile(d, 0.5), 3)} | ${fmt(quantile(d, 0.99), 3)} |`);
     console.log(`   | through the broker | ${fmt(quantile(b, 0.5), 3)} | ${fmt(quantile(b, 0.99), 3)} |`);
-    console.log(`   | broker overhead (difference) | ${fmt(quantile(b, 0.5) - quantile(d, 0.5), 3)} | ${fmt(quantile(b, 0.99) - quantile(d, 0.99), 3)} |`);
+    console.log(
+      `   | broker overhead (difference) | ${fmt(quantile(b, 0.5) - quantile(d, 0.5), 3)} | ${fmt(quantile(b, 0.99) - quantile(d, 0.99), 3)} |`,
+    );
     const overhead = quantile(b, 0.5) - quantile(d, 0.5);
-    console.log(`   Target <= 0.5 ms p50 overhead: ${overhead <= 0.5 ? 'met' : 'NOT met'} (${fmt(overhead, 2)} ms; it includes the audit commit the answer waits for: see docs/ai-broker.md)`);
+    console.log(
+      `   Target <= 0.5 ms p50 overhead: ${overhead <= 0.5 ? 'met' : 'NOT met'} (${fmt(overhead, 2)} ms; it includes the audit commit the answer waits for: see docs/ai-broker.md)`,
+    );
 
-    const load = await autocannon({ url: `${url}/api/ai/inference`, method: 'POST', headers, body: brokerBody, connections: 50, duration: seconds });
-    console.log(`\n2. 50 connections for ${seconds} s: ${fmt(load.requests.average)} requests/s (p50 ${fmt(load.latency.p50)} ms, p99 ${fmt(load.latency.p99)} ms), non-2xx ${load.non2xx}, errors ${load.errors}`);
+    const load = await autocannon({
+      url: `${url}/api/ai/inference`,
+      method: 'POST',
+      headers,
+      body: brokerBody,
+      connections: 50,
+      duration: seconds,
+    });
+    console.log(
+      `\n2. 50 connections for ${seconds} s: ${fmt(load.requests.average)} requests/s (p50 ${fmt(load.latency.p50)} ms, p99 ${fmt(load.latency.p99)} ms), non-2xx ${load.non2xx}, errors ${load.errors}`,
+    );
   } finally {
     await built.stop?.();
     await built.app.close();
@@ -105,14 +161,22 @@ export async function run(args: string[]): Promise<void> {
   t = performance.now();
   redactText(corpus);
   const defaultRate = megabytes / ((performance.now() - t) / 1000);
-  console.log(`\n3. Redaction of ${fmt(megabytes, 1)} MB of labelled sentences: broker redactor (5 categories) ${fmt(brokerRate, 1)} MB/s; default redactor (4 categories, validation's) ${fmt(defaultRate, 1)} MB/s`);
+  console.log(
+    `\n3. Redaction of ${fmt(megabytes, 1)} MB of labelled sentences: broker redactor (5 categories) ${fmt(brokerRate, 1)} MB/s; default redactor (4 categories, validation's) ${fmt(defaultRate, 1)} MB/s`,
+  );
   const e = evaluate(EXTENDED_DETECTORS, items);
-  console.log(`\n   Labelled set: ${items.length} sentences, ${items.filter((i) => i.pii.length === 0).length} without PII (near-misses)`);
+  console.log(
+    `\n   Labelled set: ${items.length} sentences, ${items.filter((i) => i.pii.length === 0).length} without PII (near-misses)`,
+  );
   console.log('   | category | labelled | found | false positives | precision | recall |');
   console.log('   |---|---|---|---|---|---|');
   for (const [c, s] of Object.entries(e.perCategory).sort()) {
-    console.log(`   | ${c} | ${s.truePositives + s.falseNegatives} | ${s.truePositives} | ${s.falsePositives} | ${fmt(s.precision, 3)} | ${fmt(s.recall, 3)} |`);
+    console.log(
+      `   | ${c} | ${s.truePositives + s.falseNegatives} | ${s.truePositives} | ${s.falsePositives} | ${fmt(s.precision, 3)} | ${fmt(s.recall, 3)} |`,
+    );
   }
-  console.log(`   | overall | ${e.overall.truePositives + e.overall.falseNegatives} | ${e.overall.truePositives} | ${e.overall.falsePositives} | ${fmt(e.overall.precision, 3)} | ${fmt(e.overall.recall, 3)} |`);
+  console.log(
+    `   | overall | ${e.overall.truePositives + e.overall.falseNegatives} | ${e.overall.truePositives} | ${e.overall.falsePositives} | ${fmt(e.overall.precision, 3)} | ${fmt(e.overall.recall, 3)} |`,
+  );
   for (const m of e.mistakes) console.log(`   ${m.kind} ${m.category}: "${m.span}" in "${m.text}"`);
 }

@@ -42,11 +42,21 @@ async function startPlatformProcess(): Promise<Running> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-frontend-'));
   const env = {
     ...process.env,
-    GATEWAY_PORT: String(gatewayPort), IDENTITY_PORT: String(identityPort), LEDGER_PORT: String(ledgerPort),
-    PGLITE_DIR: dataDir, LOG_LEVEL: 'WARNING', NODE_ENV: 'development',
-    RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000', IP_RATE_LIMIT_PER_SECOND: '1000000', IP_RATE_LIMIT_BURST: '1000000',
+    GATEWAY_PORT: String(gatewayPort),
+    IDENTITY_PORT: String(identityPort),
+    LEDGER_PORT: String(ledgerPort),
+    PGLITE_DIR: dataDir,
+    LOG_LEVEL: 'WARNING',
+    NODE_ENV: 'development',
+    RATE_LIMIT_PER_SECOND: '1000000',
+    RATE_LIMIT_BURST: '1000000',
+    IP_RATE_LIMIT_PER_SECOND: '1000000',
+    IP_RATE_LIMIT_BURST: '1000000',
   };
-  const child = fork(path.join(__dirname, '..', 'launcher', 'start-all.js'), [], { env, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  const child = fork(path.join(__dirname, '..', 'launcher', 'start-all.js'), [], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
   await new Promise<void>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -65,49 +75,77 @@ function rssMiB(pid: number): number {
 
 async function login(gateway: string): Promise<string> {
   const res = await fetch(`${gateway}/graphql`, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query: 'mutation { login(username: "admin", password: "admin-dev-password") { accessToken } }' }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      query: 'mutation { login(username: "admin", password: "admin-dev-password") { accessToken } }',
+    }),
   });
   return ((await res.json()) as { data: { login: { accessToken: string } } }).data.login.accessToken;
 }
 
 async function append(ledger: string, token: string, n: number): Promise<void> {
   const res = await fetch(`${ledger}/append`, {
-    method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ tenant_id: 'default', event_type: 'bench_fe', event_data: { n }, user_id: 'admin' }),
   });
   if (res.status !== 200) throw new Error(`append answered ${res.status}`);
   await res.arrayBuffer();
 }
 
-const ws = (url: string, token: string): Client => createClient({ url: `${url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token}` }, retryAttempts: 0, lazy: true });
-const SUBSCRIPTION = 'subscription($after: Int) { ledgerEventAppended(eventType: "bench_fe", afterSeq: $after) { seq eventData } }';
+const ws = (url: string, token: string): Client =>
+  createClient({
+    url: `${url.replace('http', 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization: `Bearer ${token}` },
+    retryAttempts: 0,
+    lazy: true,
+  });
+const SUBSCRIPTION =
+  'subscription($after: Int) { ledgerEventAppended(eventType: "bench_fe", afterSeq: $after) { seq eventData } }';
 /** Any event type: resuming one event back replays the chain's head, whatever it is (identity's audit events land there too). */
 const RESUME_ONE = 'subscription($after: Int) { ledgerEventAppended(afterSeq: $after) { seq } }';
 
 async function position(gateway: string, token: string): Promise<number> {
-  const res = await fetch(`${gateway}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"query":"{ ledgerPosition { seq } }"}' });
+  const res = await fetch(`${gateway}/graphql`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: '{"query":"{ ledgerPosition { seq } }"}',
+  });
   return ((await res.json()) as { data: { ledgerPosition: { seq: number } } }).data.ledgerPosition.seq;
 }
 
-async function handshake(url: string, token: string, samples: number): Promise<{ ack: number[]; firstEvent: number[] }> {
+async function handshake(
+  url: string,
+  token: string,
+  samples: number,
+): Promise<{ ack: number[]; firstEvent: number[] }> {
   const ack: number[] = [];
   const firstEvent: number[] = [];
   for (let i = 0; i < samples; i++) {
     const head = await position(url, token).catch(async () => -1);
     const t0 = performance.now();
-    const client = createClient({ url: `${url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token}` }, retryAttempts: 0 });
+    const client = createClient({
+      url: `${url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${token}` },
+      retryAttempts: 0,
+    });
     client.on('connected', () => ack.push(performance.now() - t0));
     await new Promise<void>((resolve, reject) => {
       const t1 = performance.now();
-      client.subscribe({ query: RESUME_ONE, variables: { after: Math.max(0, head - 1) } }, {
-        next: () => {
-          firstEvent.push(performance.now() - t1);
-          resolve();
+      client.subscribe(
+        { query: RESUME_ONE, variables: { after: Math.max(0, head - 1) } },
+        {
+          next: () => {
+            firstEvent.push(performance.now() - t1);
+            resolve();
+          },
+          error: reject,
+          complete: () => {},
         },
-        error: reject,
-        complete: () => {},
-      });
+      );
     });
     await client.dispose();
   }
@@ -120,11 +158,31 @@ export async function run(args: string[]): Promise<void> {
   try {
     const token = await login(p.gateway);
     for (let i = 0; i < 50; i++) await append(p.ledger, token, i);
-    console.log(`platform: one process (pid ${p.child.pid}), ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}; clients in this process`);
+    console.log(
+      `platform: one process (pid ${p.child.pid}), ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}; clients in this process`,
+    );
 
     // Queries through Apollo Client.
-    const apollo = new ApolloClient({ link: new HttpLink({ uri: `${p.gateway}/graphql`, headers: { authorization: `Bearer ${token}` }, fetch }), cache: new InMemoryCache() });
-    const query = gql`query Page { ledgerEvents(first: 10) { nodes { id seq eventType user { id username isActive } } } }`;
+    const apollo = new ApolloClient({
+      link: new HttpLink({ uri: `${p.gateway}/graphql`, headers: { authorization: `Bearer ${token}` }, fetch }),
+      cache: new InMemoryCache(),
+    });
+    const query = gql`
+      query Page {
+        ledgerEvents(first: 10) {
+          nodes {
+            id
+            seq
+            eventType
+            user {
+              id
+              username
+              isActive
+            }
+          }
+        }
+      }
+    `;
     for (let i = 0; i < 100; i++) await apollo.query({ query, fetchPolicy: 'network-only' });
     const q: number[] = [];
     for (let i = 0; i < 1000; i++) {
@@ -137,23 +195,30 @@ export async function run(args: string[]): Promise<void> {
     // Handshake.
     const viaRouter = await handshake(p.gateway, token, 100);
     const direct = await handshake(p.ledger, token, 100);
-    console.log(`handshake through the router: connection_ack ${stats(viaRouter.ack)}; subscribe -> first (replayed) event ${stats(viaRouter.firstEvent)}`);
-    console.log(`handshake straight to the ledger: connection_ack ${stats(direct.ack)}; subscribe -> first (replayed) event ${stats(direct.firstEvent)}`);
+    console.log(
+      `handshake through the router: connection_ack ${stats(viaRouter.ack)}; subscribe -> first (replayed) event ${stats(viaRouter.firstEvent)}`,
+    );
+    console.log(
+      `handshake straight to the ledger: connection_ack ${stats(direct.ack)}; subscribe -> first (replayed) event ${stats(direct.firstEvent)}`,
+    );
 
     // Delivery latency: append answered -> event at the client.
     const client = ws(p.gateway, token);
     const arrivals = new Map<number, number>();
     let waiting: ((n: number) => void) | undefined;
     const from = await position(p.gateway, token);
-    client.subscribe<{ ledgerEventAppended: { eventData: { n: number } } }>({ query: SUBSCRIPTION, variables: { after: from } }, {
-      next: (r) => {
-        const n = r.data!.ledgerEventAppended.eventData.n;
-        arrivals.set(n, performance.now());
-        waiting?.(n);
+    client.subscribe<{ ledgerEventAppended: { eventData: { n: number } } }>(
+      { query: SUBSCRIPTION, variables: { after: from } },
+      {
+        next: (r) => {
+          const n = r.data!.ledgerEventAppended.eventData.n;
+          arrivals.set(n, performance.now());
+          waiting?.(n);
+        },
+        error: () => {},
+        complete: () => {},
       },
-      error: () => {},
-      complete: () => {},
-    });
+    );
     const delivery: number[] = [];
     for (let n = 1000; n < 1500; n++) {
       const got = new Promise<number>((resolve) => (waiting = resolve));
@@ -172,7 +237,10 @@ export async function run(args: string[]): Promise<void> {
     for (let i = 0; i < subscribers; i++) {
       const c = ws(p.gateway, token);
       clients.push(c);
-      c.subscribe({ query: 'subscription { ledgerEventAppended(eventType: "never") { seq } }' }, { next: () => {}, error: () => {}, complete: () => {} });
+      c.subscribe(
+        { query: 'subscription { ledgerEventAppended(eventType: "never") { seq } }' },
+        { next: () => {}, error: () => {}, complete: () => {} },
+      );
       c.on('connected', () => (live += 1));
       if (i % 200 === 199) await new Promise((r) => setTimeout(r, 50));
     }
@@ -180,7 +248,9 @@ export async function run(args: string[]): Promise<void> {
     for (let waited = 0; live < subscribers && waited < 300; waited++) await new Promise((r) => setTimeout(r, 100));
     await new Promise((r) => setTimeout(r, 2000));
     const after = rssMiB(p.child.pid!);
-    console.log(`idle subscribers: ${live} of ${subscribers} connections acknowledged, 1 subscription each: platform RSS ${fmt(before, 0)} -> ${fmt(after, 0)} MiB, ${fmt(((after - before) * 1024) / Math.max(1, live), 1)} KiB per subscriber (router + ledger; each connection also holds one upstream socket)`);
+    console.log(
+      `idle subscribers: ${live} of ${subscribers} connections acknowledged, 1 subscription each: platform RSS ${fmt(before, 0)} -> ${fmt(after, 0)} MiB, ${fmt(((after - before) * 1024) / Math.max(1, live), 1)} KiB per subscriber (router + ledger; each connection also holds one upstream socket)`,
+    );
     await Promise.all(clients.map((c) => c.dispose()));
     await new Promise((r) => setTimeout(r, 3000));
 
@@ -189,13 +259,18 @@ export async function run(args: string[]): Promise<void> {
     for (let i = 0; i < 100; i++) shared.push(ws(p.gateway, token));
     let subscribed = 0;
     for (let i = 0; i < 10_000; i++) {
-      shared[i % 100]!.subscribe({ query: 'subscription { ledgerEventAppended(eventType: "never") { seq } }' }, { next: () => {}, error: () => {}, complete: () => {} });
+      shared[i % 100]!.subscribe(
+        { query: 'subscription { ledgerEventAppended(eventType: "never") { seq } }' },
+        { next: () => {}, error: () => {}, complete: () => {} },
+      );
       subscribed += 1;
       if (i % 500 === 499) await new Promise((r) => setTimeout(r, 100));
     }
     await new Promise((r) => setTimeout(r, 3000));
     const multiplexed = rssMiB(p.child.pid!);
-    console.log(`idle subscriptions: ${subscribed} over 100 connections: platform RSS ${fmt(base, 0)} -> ${fmt(multiplexed, 0)} MiB, ${fmt(((multiplexed - base) * 1024) / subscribed, 1)} KiB per subscription`);
+    console.log(
+      `idle subscriptions: ${subscribed} over 100 connections: platform RSS ${fmt(base, 0)} -> ${fmt(multiplexed, 0)} MiB, ${fmt(((multiplexed - base) * 1024) / subscribed, 1)} KiB per subscription`,
+    );
     await Promise.all(shared.map((c) => c.dispose()));
   } finally {
     p.child.kill('SIGTERM');

@@ -43,7 +43,13 @@ export async function run(args: string[]): Promise<void> {
   const config = loadPlatformConfig(env);
   const identityConfig = loadIdentityConfig(env);
   const db = await openDatabase(config.database.url ? config.database : { ...config.database, pgliteDir: 'memory://' });
-  const built = await identityService.build({ config, db, env, logger: createLogger(config.logLevel, 'identity'), registry: registryOf() });
+  const built = await identityService.build({
+    config,
+    db,
+    env,
+    logger: createLogger(config.logLevel, 'identity'),
+    registry: registryOf(),
+  });
   await built.app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(built.app.server.address() as AddressInfo).port}`;
 
@@ -53,7 +59,16 @@ export async function run(args: string[]): Promise<void> {
   const username = `bench-${randomBytes(4).toString('hex')}`;
   const password = randomBytes(12).toString('base64url');
   const [userRole] = await stores.roles.findByNames(null, ['user']);
-  await stores.users.create({ username, email: null, passwordHash: await hasher.hash(password), tenantId: 'default', isService: false, isVerified: true, roleIds: [userRole!.id], assignedBy: null });
+  await stores.users.create({
+    username,
+    email: null,
+    passwordHash: await hasher.hash(password),
+    tenantId: 'default',
+    isService: false,
+    isVerified: true,
+    roleIds: [userRole!.id],
+    assignedBy: null,
+  });
 
   try {
     const hashRuns = 10;
@@ -62,10 +77,19 @@ export async function run(args: string[]): Promise<void> {
     const hashMs = Number(process.hrtime.bigint() - t0) / 1e6 / hashRuns;
 
     const form = new URLSearchParams({ username, password, grant_type: 'password' }).toString();
-    const loginRes = await fetch(`${url}/v1/auth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+    const loginRes = await fetch(`${url}/v1/auth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: form,
+    });
     const { access_token: token } = (await loginRes.json()) as { access_token: string };
 
-    const verifyOpts = { url: `${url}/v1/auth/verify`, connections: 50, headers: { authorization: `Bearer ${token}` }, workers: 1 };
+    const verifyOpts = {
+      url: `${url}/v1/auth/verify`,
+      connections: 50,
+      headers: { authorization: `Bearer ${token}` },
+      workers: 1,
+    };
     await autocannon({ ...verifyOpts, duration: 2 }); // warm-up: JIT, caches, connection pools
     const verify = await autocannon({ ...verifyOpts, duration: seconds });
 
@@ -79,10 +103,18 @@ export async function run(args: string[]): Promise<void> {
       workers: 1,
     });
 
-    console.log(`identity benchmark — ${os.cpus().length} CPU(s) ${os.cpus()[0]?.model ?? ''}, Node ${process.version}, ${db.description}, LOG_LEVEL=${config.logLevel}`);
-    console.log(`password hash: scrypt ln=${identityConfig.scryptLogN} (N=${2 ** identityConfig.scryptLogN}, r=8, p=1): ${fmt(hashMs, 1)} ms per hash (mean of ${hashRuns}, one at a time)`);
-    console.log(`GET /v1/auth/verify, 50 connections, ${seconds}s: ${fmt(verify.requests.average)} req/s, p50 ${fmt(verify.latency.p50, 1)} ms, p99 ${fmt(verify.latency.p99, 1)} ms, ${fmt(verify.requests.total)} requests, non-2xx ${verify.non2xx}, errors ${verify.errors}`);
-    console.log(`POST /v1/auth/token, 8 connections, ${seconds}s: ${fmt(logins.requests.average, 1)} logins/s, p50 ${fmt(logins.latency.p50, 1)} ms, p99 ${fmt(logins.latency.p99, 1)} ms, non-2xx ${logins.non2xx}, errors ${logins.errors}`);
+    console.log(
+      `identity benchmark — ${os.cpus().length} CPU(s) ${os.cpus()[0]?.model ?? ''}, Node ${process.version}, ${db.description}, LOG_LEVEL=${config.logLevel}`,
+    );
+    console.log(
+      `password hash: scrypt ln=${identityConfig.scryptLogN} (N=${2 ** identityConfig.scryptLogN}, r=8, p=1): ${fmt(hashMs, 1)} ms per hash (mean of ${hashRuns}, one at a time)`,
+    );
+    console.log(
+      `GET /v1/auth/verify, 50 connections, ${seconds}s: ${fmt(verify.requests.average)} req/s, p50 ${fmt(verify.latency.p50, 1)} ms, p99 ${fmt(verify.latency.p99, 1)} ms, ${fmt(verify.requests.total)} requests, non-2xx ${verify.non2xx}, errors ${verify.errors}`,
+    );
+    console.log(
+      `POST /v1/auth/token, 8 connections, ${seconds}s: ${fmt(logins.requests.average, 1)} logins/s, p50 ${fmt(logins.latency.p50, 1)} ms, p99 ${fmt(logins.latency.p99, 1)} ms, non-2xx ${logins.non2xx}, errors ${logins.errors}`,
+    );
   } finally {
     // Close the app first: it lets requests still in flight when autocannon stopped finish.
     await built.app.close();

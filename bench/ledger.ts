@@ -19,18 +19,32 @@ import { createLedgerStore } from '../subgraphs/ledger/ledger.store';
 import { verifyTenantChain } from '../subgraphs/ledger/ledger-verify.service';
 import { registryOf } from '../launcher/registry';
 
-interface Histogram { average: number; p50: number; p99: number }
-interface AutocannonResult { requests: Histogram & { total: number }; latency: Histogram & { p97_5: number }; non2xx: number; errors: number; timeouts: number }
+interface Histogram {
+  average: number;
+  p50: number;
+  p99: number;
+}
+interface AutocannonResult {
+  requests: Histogram & { total: number };
+  latency: Histogram & { p97_5: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
 type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;
 // autocannon ships no types; this is the slice of its programmatic API used here.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const autocannon = require('autocannon') as Autocannon;
 
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 function appendBody(tenant: string): string {
   return JSON.stringify({
-    tenant_id: tenant, event_type: 'rule_execution', user_id: 'bench-user', correlation_id: 'bench',
+    tenant_id: tenant,
+    event_type: 'rule_execution',
+    user_id: 'bench-user',
+    correlation_id: 'bench',
     event_data: { rulepack_id: 'rp-1', rules_executed: 12, violations: 1, result: 'warning' },
   });
 }
@@ -55,15 +69,29 @@ async function seed(db: Database, tenant: string, count: number): Promise<number
   const t0 = performance.now();
   for (let done = 0; done < count; done += 5000) {
     const n = Math.min(5000, count - done);
-    await Promise.all(Array.from({ length: n }, (_, i) => committer.append({
-      tenantId: tenant, eventType: i % 10 === 0 ? 'rag_query' : 'rule_execution', userId: `user-${i % 50}`, correlationId: `c-${done + i}`, description: null, idempotencyKey: null, writtenBy: null,
-      eventDataText: `{"result":"ok","rulepack_id":"rp-${i % 7}","rules_executed":${i % 100},"violations":${i % 3}}`,
-    })));
+    await Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        committer.append({
+          tenantId: tenant,
+          eventType: i % 10 === 0 ? 'rag_query' : 'rule_execution',
+          userId: `user-${i % 50}`,
+          correlationId: `c-${done + i}`,
+          description: null,
+          idempotencyKey: null,
+          writtenBy: null,
+          eventDataText: `{"result":"ok","rulepack_id":"rp-${i % 7}","rules_executed":${i % 100},"violations":${i % 3}}`,
+        }),
+      ),
+    );
   }
   return (performance.now() - t0) / 1000;
 }
 
-async function queryP95(url: string, tenant: string, samples: number): Promise<{ p50: number; p95: number; p99: number }> {
+async function queryP95(
+  url: string,
+  tenant: string,
+  samples: number,
+): Promise<{ p50: number; p95: number; p99: number }> {
   const paths = [
     `/events?tenant_id=${tenant}`,
     `/events?tenant_id=${tenant}&offset=50000&limit=100`,
@@ -84,13 +112,23 @@ async function queryP95(url: string, tenant: string, samples: number): Promise<{
   return { p50: at(0.5), p95: at(0.95), p99: at(0.99) };
 }
 
-async function benchOn(label: string, dbConfig: { url?: string; pgliteDir: string; poolSize: number }, seconds: number): Promise<void> {
+async function benchOn(
+  label: string,
+  dbConfig: { url?: string; pgliteDir: string; poolSize: number },
+  seconds: number,
+): Promise<void> {
   // Anonymous appends, as behind a gateway in the spec's trust-the-gateway mode (token checks are measured by the identity bench).
   const env = { ...process.env, LOG_LEVEL: 'ERROR', REQUIRE_AUTH: 'false', LEDGER_REQUIRE_AUTH: 'false' };
   const config = loadPlatformConfig(env);
   const db = await openDatabase(dbConfig);
   const bus = createMemoryEventBus();
-  const built = await defineLedgerService({ bus }).build({ config: { ...config, database: dbConfig }, db, env, logger: createLogger('ERROR', 'ledger'), registry: registryOf() });
+  const built = await defineLedgerService({ bus }).build({
+    config: { ...config, database: dbConfig },
+    db,
+    env,
+    logger: createLogger('ERROR', 'ledger'),
+    registry: registryOf(),
+  });
   await built.app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(built.app.server.address() as AddressInfo).port}`;
   console.log(`\n## ${label}`);
@@ -98,9 +136,13 @@ async function benchOn(label: string, dbConfig: { url?: string; pgliteDir: strin
     const many = Array.from({ length: 50 }, (_, i) => `bench-many-${i}`);
     await appendLoad(url, many, 2); // warm-up
     const r50 = await appendLoad(url, many, seconds);
-    console.log(`appends, 50 connections over 50 tenants: ${fmt(r50.requests.average)} /s (p50 ${r50.latency.p50} ms, p99 ${r50.latency.p99} ms, non-2xx ${r50.non2xx}, errors ${r50.errors})`);
+    console.log(
+      `appends, 50 connections over 50 tenants: ${fmt(r50.requests.average)} /s (p50 ${r50.latency.p50} ms, p99 ${r50.latency.p99} ms, non-2xx ${r50.non2xx}, errors ${r50.errors})`,
+    );
     const r1 = await appendLoad(url, ['bench-one'], seconds);
-    console.log(`appends, 50 connections on one tenant:   ${fmt(r1.requests.average)} /s (p50 ${r1.latency.p50} ms, p99 ${r1.latency.p99} ms, non-2xx ${r1.non2xx}, errors ${r1.errors})`);
+    console.log(
+      `appends, 50 connections on one tenant:   ${fmt(r1.requests.average)} /s (p50 ${r1.latency.p50} ms, p99 ${r1.latency.p99} ms, non-2xx ${r1.non2xx}, errors ${r1.errors})`,
+    );
 
     const store = createLedgerStore(db.sql, { pageAsJson: db.kind === 'pglite' }); // as the service does
     const after = await verifyTenantChain(store, 'bench-one');
@@ -118,10 +160,14 @@ async function benchOn(label: string, dbConfig: { url?: string; pgliteDir: strin
       const h0 = performance.now();
       const http = (await (await fetch(`${url}/verify?tenant_id=${tenant}`)).json()) as { valid: boolean };
       const httpSecs = (performance.now() - h0) / 1000;
-      console.log(`verify ${fmt(count)} events: ${fmt(secs, 3)} s = ${fmt(count / secs)} events/s (valid=${result.valid}; via GET /verify ${fmt(httpSecs, 3)} s, valid=${http.valid}; seeded at ${fmt(count / seedSeconds)} events/s)`);
+      console.log(
+        `verify ${fmt(count)} events: ${fmt(secs, 3)} s = ${fmt(count / secs)} events/s (valid=${result.valid}; via GET /verify ${fmt(httpSecs, 3)} s, valid=${http.valid}; seeded at ${fmt(count / seedSeconds)} events/s)`,
+      );
     }
     const q = await queryP95(url, 'bench-verify-100000', 500);
-    console.log(`GET /events, one tenant with 100,000 events (mixed filters/offsets, 500 sequential requests): p50 ${fmt(q.p50, 2)} ms, p95 ${fmt(q.p95, 2)} ms, p99 ${fmt(q.p99, 2)} ms`);
+    console.log(
+      `GET /events, one tenant with 100,000 events (mixed filters/offsets, 500 sequential requests): p50 ${fmt(q.p50, 2)} ms, p95 ${fmt(q.p95, 2)} ms, p99 ${fmt(q.p99, 2)} ms`,
+    );
   } finally {
     await built.app.close();
     await built.stop?.();

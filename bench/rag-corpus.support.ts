@@ -32,14 +32,20 @@ export function prng(seed: number) {
 }
 
 function document(d: number, sentence: () => string): GeneratedDocument {
-  const sections = Array.from({ length: 5 }, (_, s) => `## Section ${s + 1}\n${Array.from({ length: 8 }, () => `${sentence()}.`).join(' ')}`);
+  const sections = Array.from(
+    { length: 5 },
+    (_, s) => `## Section ${s + 1}\n${Array.from({ length: 8 }, () => `${sentence()}.`).join(' ')}`,
+  );
   return { title: `Generated document ${d}`, text: `# Generated document ${d}\n${sections.join('\n\n')}` };
 }
 
 function uniform(docs: number): GeneratedDocument[] {
   const random = prng(7);
-  const vocabulary = [...new Set(labelled.passages.flatMap((p) => words(p.text)))]
-    .concat('account audit balance budget capital claim client compliance contract control credit customer data deadline debt disclosure employee evidence exposure fee filing fraud fund governance guarantee incident income insurance interest invoice investor liability licence loan margin market obligation payment penalty pension policy portfolio premium privacy procurement record regulator report reserve retention review risk salary security settlement shareholder supplier tax trade training transfer vendor wage warranty'.split(' '));
+  const vocabulary = [...new Set(labelled.passages.flatMap((p) => words(p.text)))].concat(
+    'account audit balance budget capital claim client compliance contract control credit customer data deadline debt disclosure employee evidence exposure fee filing fraud fund governance guarantee incident income insurance interest invoice investor liability licence loan margin market obligation payment penalty pension policy portfolio premium privacy procurement record regulator report reserve retention review risk salary security settlement shareholder supplier tax trade training transfer vendor wage warranty'.split(
+      ' ',
+    ),
+  );
   const pick = () => vocabulary[Math.floor(random() * vocabulary.length)]!;
   return Array.from({ length: docs }, (_, d) => document(d, () => Array.from({ length: 12 }, pick).join(' ')));
 }
@@ -54,7 +60,8 @@ async function topical(docs: number, cacheDir: string): Promise<GeneratedDocumen
   const random = prng(7);
   const table = await loadGloveTable(cacheDir, 100_000, sifWeight);
   const ranked: { word: string; rank: number }[] = [];
-  for (const [word, rank] of table.index) if (rank < VOCABULARY && /^[a-z]{3,}$/.test(word)) ranked.push({ word, rank });
+  for (const [word, rank] of table.index)
+    if (rank < VOCABULARY && /^[a-z]{3,}$/.test(word)) ranked.push({ word, rank });
   ranked.sort((a, b) => a.rank - b.rank);
   const unit = (rank: number) => {
     const v = table.vectors.subarray(rank * GLOVE_DIMS, (rank + 1) * GLOVE_DIMS);
@@ -65,8 +72,11 @@ async function topical(docs: number, cacheDir: string): Promise<GeneratedDocumen
   const topics = Array.from({ length: TOPICS }, () => {
     const seed = 500 + Math.floor(random() * (15_000 - 500));
     const s = units[seed]!;
-    return units.map((u, i) => ({ i, c: u.reduce((acc, x, d) => acc + x * s[d]!, 0) }))
-      .sort((a, b) => b.c - a.c).slice(0, TOPIC_WORDS).map((x) => ranked[x.i]!.word);
+    return units
+      .map((u, i) => ({ i, c: u.reduce((acc, x, d) => acc + x * s[d]!, 0) }))
+      .sort((a, b) => b.c - a.c)
+      .slice(0, TOPIC_WORDS)
+      .map((x) => ranked[x.i]!.word);
   });
   // Zipf over the most frequent words: rank r with probability about 1 / r.
   const general = () => ranked[Math.min(GENERAL, Math.floor(Math.pow(GENERAL + 1, random()))) - 1]!.word;
@@ -77,10 +87,16 @@ async function topical(docs: number, cacheDir: string): Promise<GeneratedDocumen
       const t = about[Math.floor(random() * about.length)]!;
       return t[Math.floor(TOPIC_WORDS * random() * random())]!;
     };
-    return document(d, () => Array.from({ length: 12 }, () => (random() < TOPIC_SHARE ? topicWord() : general())).join(' '));
+    return document(d, () =>
+      Array.from({ length: 12 }, () => (random() < TOPIC_SHARE ? topicWord() : general())).join(' '),
+    );
   });
 }
 
-export function generateCorpus(kind: CorpusKind, docs: number, cacheDir: string): Promise<GeneratedDocument[]> | GeneratedDocument[] {
+export function generateCorpus(
+  kind: CorpusKind,
+  docs: number,
+  cacheDir: string,
+): Promise<GeneratedDocument[]> | GeneratedDocument[] {
   return kind === 'uniform' ? uniform(docs) : topical(docs, path.resolve(cacheDir));
 }

@@ -24,7 +24,14 @@ const num = (name: string) => (process.env[name] ? Number(process.env[name]) : u
 function fusionOverride(raw: string | undefined): FusionOptions | undefined {
   if (!raw) return undefined;
   const [method, v, t, soft, k, ev] = raw.split(':');
-  return { method: method as FusionOptions['method'], vectorWeight: Number(v), textWeight: Number(t), softWeight: Number(soft), k: Number(k || 60), expansionVector: Number(ev || 0) };
+  return {
+    method: method as FusionOptions['method'],
+    vectorWeight: Number(v),
+    textWeight: Number(t),
+    softWeight: Number(soft),
+    k: Number(k || 60),
+    expansionVector: Number(ev || 0),
+  };
 }
 
 function expansionOverride(raw: string | undefined): ExpansionOptions | undefined {
@@ -45,10 +52,20 @@ export async function run(args: string[] = []): Promise<void> {
   const tenantId = `eval-${Date.now()}`;
   const caller: Caller = { correlationId: 'bench', headerTenant: tenantId };
   await ingestEvalCorpus(createRagModule({ db, config, embedder }), caller);
-  console.log(`retrieval evaluation on ${db.description}, embedder ${embedder.name}, query expansion ${config.queryExpansion}, ${PASSAGES.length} passages`);
+  console.log(
+    `retrieval evaluation on ${db.description}, embedder ${embedder.name}, query expansion ${config.queryExpansion}, ${PASSAGES.length} passages`,
+  );
   for (const fusion of fusions) {
     for (const expansion of expansions) {
-      const rag = createRagModule({ db, config, embedder, fusion: fusionOverride(fusion), expansion: expansionOverride(expansion), softFloor: num('RAG_EVAL_SOFT_FLOOR'), softRelated: num('RAG_EVAL_SOFT_RELATED') });
+      const rag = createRagModule({
+        db,
+        config,
+        embedder,
+        fusion: fusionOverride(fusion),
+        expansion: expansionOverride(expansion),
+        softFloor: num('RAG_EVAL_SOFT_FLOOR'),
+        softRelated: num('RAG_EVAL_SOFT_RELATED'),
+      });
       const rank = rankers(rag, db.sql, config, caller, tenantId);
       if (fusion || expansion) console.log(`fusion ${fusion || 'tuned'}, expansion ${expansion || 'tuned'}`);
       for (const split of (which === 'all' ? ['dev', 'heldout'] : [which]) as ('dev' | 'heldout')[]) {
@@ -57,7 +74,9 @@ export async function run(args: string[] = []): Promise<void> {
         console.log(`  ${'mode'.padEnd(10)} recall@1  recall@5  MRR`);
         for (const mode of [...EVAL_MODES, 'hybrid-k5'] as const) {
           const s = await score(rank[mode], questions);
-          console.log(`  ${mode.padEnd(10)} ${fmt(s.recall1, 2).padStart(8)}  ${fmt(s.recall5, 2).padStart(8)}  ${fmt(s.mrr, 3)}`);
+          console.log(
+            `  ${mode.padEnd(10)} ${fmt(s.recall1, 2).padStart(8)}  ${fmt(s.recall5, 2).padStart(8)}  ${fmt(s.mrr, 3)}`,
+          );
           if (verbose) for (const m of s.misses) console.log(`      ${m.answer} at ${m.rank || '-'}: ${m.q}`);
         }
       }

@@ -42,7 +42,8 @@ const cardDetector: PiiDetector<'card'> = {
       const run = m[0];
       const groups: { start: number; end: number; digits: string }[] = [];
       const group = /\d+/g;
-      for (let g = group.exec(run); g !== null; g = group.exec(run)) groups.push({ start: g.index, end: g.index + g[0].length, digits: g[0] });
+      for (let g = group.exec(run); g !== null; g = group.exec(run))
+        groups.push({ start: g.index, end: g.index + g[0].length, digits: g[0] });
       let i = 0;
       while (i < groups.length) {
         let claimed = -1;
@@ -95,8 +96,43 @@ const phoneDetector: PiiDetector<'phone'> = {
 };
 
 const SUFFIXES = [
-  'Street', 'St', 'Avenue', 'Ave', 'Av', 'Road', 'Rd', 'Boulevard', 'Blvd', 'Lane', 'Ln', 'Drive', 'Dr', 'Court', 'Ct', 'Way', 'Place', 'Pl',
-  'Terrace', 'Ter', 'Circle', 'Cir', 'Parkway', 'Pkwy', 'Highway', 'Hwy', 'Square', 'Sq', 'Trail', 'Trl', 'Plaza', 'Plz', 'Alley', 'Aly', 'Crescent', 'Close', 'Loop',
+  'Street',
+  'St',
+  'Avenue',
+  'Ave',
+  'Av',
+  'Road',
+  'Rd',
+  'Boulevard',
+  'Blvd',
+  'Lane',
+  'Ln',
+  'Drive',
+  'Dr',
+  'Court',
+  'Ct',
+  'Way',
+  'Place',
+  'Pl',
+  'Terrace',
+  'Ter',
+  'Circle',
+  'Cir',
+  'Parkway',
+  'Pkwy',
+  'Highway',
+  'Hwy',
+  'Square',
+  'Sq',
+  'Trail',
+  'Trl',
+  'Plaza',
+  'Plz',
+  'Alley',
+  'Aly',
+  'Crescent',
+  'Close',
+  'Loop',
 ];
 // Title case and upper case only: a lower-case "way" or "drive" is a word, not a street.
 const SUFFIX = [...SUFFIXES, ...SUFFIXES.map((s) => s.toUpperCase())].sort((a, b) => b.length - a.length).join('|');
@@ -113,4 +149,10 @@ const ADDRESS = new RegExp(String.raw`(?<![\w-])(?:${STREET}|${PO_BOX})`, 'g');
 const addressDetector: PiiDetector<'address'> = regexDetector('address', ADDRESS);
 
 /** The old broker set (email, ssn, card, phone, address), in its priority order. */
-export const LEGACY_EXTENDED_DETECTORS: readonly PiiDetector[] = [emailDetector, ssnDetector, cardDetector, phoneDetector, addressDetector];
+export const LEGACY_EXTENDED_DETECTORS: readonly PiiDetector[] = [
+  emailDetector,
+  ssnDetector,
+  cardDetector,
+  phoneDetector,
+  addressDetector,
+];

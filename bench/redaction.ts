@@ -9,11 +9,19 @@
 //       with one labelled sentence in every eight, the way PII sits in real prompts;
 //     - dense: the labelled sentences alone, back to back (a value or a decoy every ~80 bytes).
 import { performance } from 'node:perf_hooks';
-import { BUILT_IN_DETECTORS, clearPhoneVerdicts, createRedactor, EXTENDED_DETECTORS, mask, type PiiDetector } from '../platform/redaction';
+import {
+  BUILT_IN_DETECTORS,
+  clearPhoneVerdicts,
+  createRedactor,
+  EXTENDED_DETECTORS,
+  mask,
+  type PiiDetector,
+} from '../platform/redaction';
 import { loadSplit, scoreVendorView, type SplitItem } from '../test/fixtures/pii/pii-vendor-score';
 import { LEGACY_EXTENDED_DETECTORS } from './redaction-legacy.support';
 
-const fmt = (n: number, digits = 3) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n: number, digits = 3) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 const PROSE = [
   'Summarise the attached policy in three bullet points for the credit committee.',
@@ -40,7 +48,7 @@ const PROSE = [
 
 function prng(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 function corpora(items: SplitItem[], bytes: number): { prompts: string; dense: string } {
@@ -49,12 +57,16 @@ function corpora(items: SplitItem[], bytes: number): { prompts: string; dense: s
   let size = 0;
   let k = 0;
   while (size < bytes) {
-    const s = (k++ % 8 === 7) ? items[Math.floor(rand() * items.length)]!.text : PROSE[Math.floor(rand() * PROSE.length)]!;
+    const s =
+      k++ % 8 === 7 ? items[Math.floor(rand() * items.length)]!.text : PROSE[Math.floor(rand() * PROSE.length)]!;
     parts.push(s);
     size += s.length + 1;
   }
   const dense = items.map((i) => i.text).join('\n');
-  return { prompts: parts.join(k % 3 === 0 ? '\n' : ' '), dense: dense.repeat(Math.ceil(bytes / dense.length)).slice(0, bytes) };
+  return {
+    prompts: parts.join(k % 3 === 0 ? '\n' : ' '),
+    dense: dense.repeat(Math.ceil(bytes / dense.length)).slice(0, bytes),
+  };
 }
 
 function rate(detectors: readonly PiiDetector[], text: string): number {
@@ -77,8 +89,13 @@ export async function run(args: string[]): Promise<void> {
   const megabytes = Number(args[0] ?? 4);
   const heldout = loadSplit('heldout');
   const dev = loadSplit('dev');
-  console.log(`Redaction bench (Node ${process.version}, one core). Labelled set: held-out ${heldout.length} items (${heldout.reduce((a, i) => a + i.pii.length, 0)} values, ${heldout.filter((i) => i.pii.length === 0).length} decoy-only), dev ${dev.length} items`);
-  for (const [name, items] of [['held-out', heldout], ['dev', dev]] as const) {
+  console.log(
+    `Redaction bench (Node ${process.version}, one core). Labelled set: held-out ${heldout.length} items (${heldout.reduce((a, i) => a + i.pii.length, 0)} values, ${heldout.filter((i) => i.pii.length === 0).length} decoy-only), dev ${dev.length} items`,
+  );
+  for (const [name, items] of [
+    ['held-out', heldout],
+    ['dev', dev],
+  ] as const) {
     const before = scoreVendorView(LEGACY_EXTENDED_DETECTORS, items);
     const after = scoreVendorView(EXTENDED_DETECTORS, items);
     console.log(`\n1. ${name} split, scored by what reaches the vendor`);
@@ -87,16 +104,28 @@ export async function run(args: string[]): Promise<void> {
     for (const c of ['ssn', 'card', 'email', 'phone', 'address']) {
       const o = before.perCategory[c];
       const n = after.perCategory[c];
-      console.log(`   | ${c} | ${n?.labelled ?? 0} | ${fmt(o?.recall ?? 1)} | ${fmt(n?.recall ?? 1)} | ${fmt(o?.precision ?? 1)} | ${fmt(n?.precision ?? 1)} |`);
+      console.log(
+        `   | ${c} | ${n?.labelled ?? 0} | ${fmt(o?.recall ?? 1)} | ${fmt(n?.recall ?? 1)} | ${fmt(o?.precision ?? 1)} | ${fmt(n?.precision ?? 1)} |`,
+      );
     }
-    console.log(`   | overall | ${after.overall.labelled} | ${fmt(before.overall.recall)} | ${fmt(after.overall.recall)} | ${fmt(before.overall.precision)} | ${fmt(after.overall.precision)} |`);
-    if (name === 'held-out') for (const m of after.mistakes) console.log(`   new ${m.kind} ${m.category}: "${m.span}" in "${m.text}"`);
+    console.log(
+      `   | overall | ${after.overall.labelled} | ${fmt(before.overall.recall)} | ${fmt(after.overall.recall)} | ${fmt(before.overall.precision)} | ${fmt(after.overall.precision)} |`,
+    );
+    if (name === 'held-out')
+      for (const m of after.mistakes) console.log(`   new ${m.kind} ${m.category}: "${m.span}" in "${m.text}"`);
   }
   const { prompts, dense } = corpora([...heldout, ...dev], megabytes * 1024 * 1024);
   console.log(`\n2. Throughput, MB/s on one core (best of 3 over ${megabytes} MB)`);
-  console.log('   | corpus | old, 5 categories | new, 5 categories (broker) | new, 4 categories (default, validation) |');
+  console.log(
+    '   | corpus | old, 5 categories | new, 5 categories (broker) | new, 4 categories (default, validation) |',
+  );
   console.log('   |---|---|---|---|');
-  for (const [name, text] of [['prompts (1 labelled sentence in 8)', prompts], ['dense (labelled sentences only)', dense]] as const) {
-    console.log(`   | ${name} | ${fmt(rate(LEGACY_EXTENDED_DETECTORS, text), 1)} | ${fmt(rate(EXTENDED_DETECTORS, text), 1)} | ${fmt(rate(BUILT_IN_DETECTORS, text), 1)} |`);
+  for (const [name, text] of [
+    ['prompts (1 labelled sentence in 8)', prompts],
+    ['dense (labelled sentences only)', dense],
+  ] as const) {
+    console.log(
+      `   | ${name} | ${fmt(rate(LEGACY_EXTENDED_DETECTORS, text), 1)} | ${fmt(rate(EXTENDED_DETECTORS, text), 1)} | ${fmt(rate(BUILT_IN_DETECTORS, text), 1)} |`,
+    );
   }
 }

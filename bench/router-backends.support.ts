@@ -23,7 +23,11 @@ import { registryOf } from '../launcher/registry';
 
 async function main(): Promise<void> {
   // The seed creates tenants and writes into each: that is the platform operator's work.
-  const env: NodeJS.ProcessEnv = { PLATFORM_ADMIN_USERNAME: 'bench-operator', PLATFORM_ADMIN_PASSWORD: 'bench-operator-password', ...process.env };
+  const env: NodeJS.ProcessEnv = {
+    PLATFORM_ADMIN_USERNAME: 'bench-operator',
+    PLATFORM_ADMIN_PASSWORD: 'bench-operator-password',
+    ...process.env,
+  };
   // With DATABASE_URL, a throwaway database of its own (dropped at the end); else in-memory PGlite.
   const base = env.DATABASE_URL;
   const scratch = base ? `bench_${randomBytes(5).toString('hex')}` : undefined;
@@ -38,7 +42,13 @@ async function main(): Promise<void> {
   const urls: Record<string, string> = {};
   const built: BuiltService[] = [];
   for (const def of [identityService, ledgerService]) {
-    const b = await def.build({ config, db, env, logger: createLogger(config.logLevel, def.name), registry: registryOf() });
+    const b = await def.build({
+      config,
+      db,
+      env,
+      logger: createLogger(config.logLevel, def.name),
+      registry: registryOf(),
+    });
     await b.app.listen({ port: 0, host: '127.0.0.1' });
     await b.start?.();
     built.push(b);
@@ -73,25 +83,55 @@ export interface HonestSeed {
 
 /** Tenants, users and events for the honest load, created over the services' own REST routes. */
 async function seedHonestLoad(identity: string, ledger: string, env: NodeJS.ProcessEnv): Promise<HonestSeed> {
-  const login = await fetch(`${identity}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: env.PLATFORM_ADMIN_USERNAME, password: env.PLATFORM_ADMIN_PASSWORD, tenant_id: env.PLATFORM_ADMIN_TENANT ?? 'platform' }) });
+  const login = await fetch(`${identity}/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      username: env.PLATFORM_ADMIN_USERNAME,
+      password: env.PLATFORM_ADMIN_PASSWORD,
+      tenant_id: env.PLATFORM_ADMIN_TENANT ?? 'platform',
+    }),
+  });
   if (!login.ok) throw new Error(`seed: operator login failed (${login.status})`);
-  const headers = { authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}`, 'content-type': 'application/json' };
+  const headers = {
+    authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}`,
+    'content-type': 'application/json',
+  };
   const post = async (url: string, body: unknown) => {
     const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
     if (!res.ok) throw new Error(`seed: POST ${url} -> ${res.status} ${(await res.text()).slice(0, 200)}`);
   };
   const tenants = Array.from({ length: HONEST_TENANTS }, (_, t) => ({
     id: `bench-t${String(t).padStart(2, '0')}`,
-    users: Array.from({ length: HONEST_USERS }, (_, u) => `bench-t${String(t).padStart(2, '0')}-u${String(u).padStart(2, '0')}`),
+    users: Array.from(
+      { length: HONEST_USERS },
+      (_, u) => `bench-t${String(t).padStart(2, '0')}-u${String(u).padStart(2, '0')}`,
+    ),
   }));
   for (const t of tenants) await post(`${identity}/v1/tenants`, { id: t.id, name: `Bench tenant ${t.id}` });
-  await inBatches(tenants.flatMap((t) => t.users.map((username) => ({ t, username }))), 8, ({ t, username }) =>
-    post(`${identity}/v1/users`, { username, password: 'bench-user-password', email: `${username}@bench.example`, tenant_id: t.id, roles: ['user'], is_verified: true }));
+  await inBatches(
+    tenants.flatMap((t) => t.users.map((username) => ({ t, username }))),
+    8,
+    ({ t, username }) =>
+      post(`${identity}/v1/users`, {
+        username,
+        password: 'bench-user-password',
+        email: `${username}@bench.example`,
+        tenant_id: t.id,
+        roles: ['user'],
+        is_verified: true,
+      }),
+  );
   // Events are appended in chain order per tenant, tenants in parallel.
   await inBatches(tenants, HONEST_TENANTS, async (t) => {
     for (let seq = 1; seq <= HONEST_EVENTS; seq++) {
       const user = t.users[pick(t.id, seq) % t.users.length]!;
-      await post(`${ledger}/append`, { tenant_id: t.id, event_type: HONEST_EVENT_TYPES[seq % HONEST_EVENT_TYPES.length], event_data: { seq, amount: (seq * 37) % 1000 }, user_id: user });
+      await post(`${ledger}/append`, {
+        tenant_id: t.id,
+        event_type: HONEST_EVENT_TYPES[seq % HONEST_EVENT_TYPES.length],
+        event_data: { seq, amount: (seq * 37) % 1000 },
+        user_id: user,
+      });
     }
   });
   return { tenants, eventsPerTenant: HONEST_EVENTS };

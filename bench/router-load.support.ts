@@ -24,10 +24,18 @@ let plan: HonestPlan | undefined;
 let n = 0;
 
 /** The variables of request n (also used by bench/router.ts's sanity checks). */
-function variablesOf(n: number, tokens: number, eventsPerTenant: number): { token: number; first: number; after: string | null } {
+function variablesOf(
+  n: number,
+  tokens: number,
+  eventsPerTenant: number,
+): { token: number; first: number; after: string | null } {
   const j = Math.floor(n / tokens);
   const afterSeq = Math.floor(j / 11) % (eventsPerTenant - 15);
-  return { token: n % tokens, first: 5 + (j % 11), after: afterSeq === 0 ? null : Buffer.from(`seq:${afterSeq}`).toString('base64url') };
+  return {
+    token: n % tokens,
+    first: 5 + (j % 11),
+    after: afterSeq === 0 ? null : Buffer.from(`seq:${afterSeq}`).toString('base64url'),
+  };
 }
 
 function setupRequest(request: { headers?: Record<string, string>; body?: string }): typeof request {
@@ -36,7 +44,11 @@ function setupRequest(request: { headers?: Record<string, string>; body?: string
     n = plan.start;
   }
   const v = variablesOf(n++, plan.tokens.length, plan.eventsPerTenant);
-  request.headers = { ...request.headers, authorization: `Bearer ${plan.tokens[v.token]}`, 'content-type': 'application/json' };
+  request.headers = {
+    ...request.headers,
+    authorization: `Bearer ${plan.tokens[v.token]}`,
+    'content-type': 'application/json',
+  };
   request.body = JSON.stringify({ query: plan.query, variables: { first: v.first, after: v.after } });
   return request;
 }

@@ -5,7 +5,8 @@ import path from 'node:path';
 
 async function main(): Promise<void> {
   const [name, ...args] = process.argv.slice(2);
-  const available = fs.readdirSync(__dirname)
+  const available = fs
+    .readdirSync(__dirname)
     .filter((f) => /\.js$/.test(f) && !f.startsWith('run.') && !f.includes('.support.'))
     .map((f) => f.replace(/\.js$/, ''));
   if (!name || !available.includes(name)) {
@@ -16,7 +17,10 @@ async function main(): Promise<void> {
   await mod.run(args);
 }
 
-main().then(() => process.exit(0), (err) => {
-  console.error(err);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -12,8 +12,17 @@ import { streamNames } from '../platform/config/platform.config';
 import { deployLocal, type PlannedService } from '../launcher/deploy-local';
 import { manifestOf } from '../launcher/registry';
 
-interface Histogram { average: number; p50: number; p99: number }
-interface AutocannonResult { requests: Histogram & { total: number }; latency: Histogram; non2xx: number; errors: number }
+interface Histogram {
+  average: number;
+  p50: number;
+  p99: number;
+}
+interface AutocannonResult {
+  requests: Histogram & { total: number };
+  latency: Histogram;
+  non2xx: number;
+  errors: number;
+}
 type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const autocannon = require('autocannon') as Autocannon;
@@ -40,29 +49,54 @@ async function freshDatabase(baseUrl: string): Promise<{ url: string; drop(): Pr
 async function load(url: string, seconds: number): Promise<AutocannonResult> {
   const tenants = Array.from({ length: 50 }, (_, i) => `bench-${i}`);
   return autocannon({
-    url: `${url}/append`, method: 'POST', connections: 50, duration: seconds, workers: 1,
+    url: `${url}/append`,
+    method: 'POST',
+    connections: 50,
+    duration: seconds,
+    workers: 1,
     headers: { 'content-type': 'application/json' },
     requests: tenants.map((t) => ({
       method: 'POST',
-      body: JSON.stringify({ tenant_id: t, event_type: 'rule_execution', user_id: 'bench-user', event_data: { rulepack_id: 'rp-1', rules_executed: 12, violations: 1, result: 'warning' } }),
+      body: JSON.stringify({
+        tenant_id: t,
+        event_type: 'rule_execution',
+        user_id: 'bench-user',
+        event_data: { rulepack_id: 'rp-1', rules_executed: 12, violations: 1, result: 'warning' },
+      }),
     })),
   });
 }
 
-async function scenario(label: string, options: { processes: number; nats: boolean; balanced: boolean; seconds: number; port: number }): Promise<void> {
+async function scenario(
+  label: string,
+  options: { processes: number; nats: boolean; balanced: boolean; seconds: number; port: number },
+): Promise<void> {
   const db = await freshDatabase(process.env.DATABASE_URL!);
   const env: NodeJS.ProcessEnv = {
-    ...process.env, DATABASE_URL: db.url, LOG_LEVEL: 'ERROR', LEDGER_REQUIRE_AUTH: 'false', NODE_ENV: 'production',
-    JWT_SECRET_KEY: process.env.JWT_SECRET_KEY ?? randomBytes(48).toString('base64url'), PLATFORM_NAMESPACE: `bench${process.pid}`,
+    ...process.env,
+    DATABASE_URL: db.url,
+    LOG_LEVEL: 'ERROR',
+    LEDGER_REQUIRE_AUTH: 'false',
+    NODE_ENV: 'production',
+    JWT_SECRET_KEY: process.env.JWT_SECRET_KEY ?? randomBytes(48).toString('base64url'),
+    PLATFORM_NAMESPACE: `bench${process.pid}`,
   };
   if (!options.nats) delete env.NATS_URL;
-  const plan: PlannedService[] = [{ manifest: manifestOf('ledger'), listenPort: options.port, processPorts: Array.from({ length: options.processes }, (_, i) => options.port + 1 + i) }];
+  const plan: PlannedService[] = [
+    {
+      manifest: manifestOf('ledger'),
+      listenPort: options.port,
+      processPorts: Array.from({ length: options.processes }, (_, i) => options.port + 1 + i),
+    },
+  ];
   const deployment = await deployLocal({ env, plan, onLog: () => {} });
   try {
     const target = options.balanced ? deployment.urls.ledger! : `http://127.0.0.1:${plan[0]!.processPorts[0]}`;
     await load(target, 2); // warm-up (connections, JIT, pools)
     const r = await load(target, options.seconds);
-    console.log(`${label.padEnd(44)} ${fmt(r.requests.average).padStart(6)} appends/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  non-2xx ${r.non2xx}  errors ${r.errors}`);
+    console.log(
+      `${label.padEnd(44)} ${fmt(r.requests.average).padStart(6)} appends/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  non-2xx ${r.non2xx}  errors ${r.errors}`,
+    );
   } finally {
     await deployment.stop();
     await db.drop();
@@ -79,8 +113,20 @@ export async function run(args: string[]): Promise<void> {
   const port = 41000;
   console.log(`scale-out: POST /append, 50 connections over 50 tenants, ${seconds} s each (plus 2 s warm-up)`);
   await scenario('1 ledger process, direct, no NATS', { processes: 1, nats: false, balanced: false, seconds, port });
-  await scenario('1 ledger process behind nginx, NATS', { processes: 1, nats: true, balanced: true, seconds, port: port + 10 });
-  await scenario('2 ledger processes behind nginx, NATS', { processes: 2, nats: true, balanced: true, seconds, port: port + 20 });
+  await scenario('1 ledger process behind nginx, NATS', {
+    processes: 1,
+    nats: true,
+    balanced: true,
+    seconds,
+    port: port + 10,
+  });
+  await scenario('2 ledger processes behind nginx, NATS', {
+    processes: 2,
+    nats: true,
+    balanced: true,
+    seconds,
+    port: port + 20,
+  });
   // The bench's own stream (its namespace) is throwaway.
   const nc = await connect({ servers: process.env.NATS_URL.replace(/^nats:\/\//, '') });
   await (await nc.jetstreamManager()).streams.delete(streamNames(`bench${process.pid}`).stream).catch(() => false);

@@ -35,25 +35,53 @@ async function freshDatabase(baseUrl: string): Promise<{ url: string; drop(): Pr
   return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
 }
 
-interface Tally { ok: number; limited: number; other: number }
+interface Tally {
+  ok: number;
+  limited: number;
+  other: number;
+}
 
 function post(agent: http.Agent, url: string, token: string, body: string): Promise<number> {
   return new Promise((resolve) => {
-    const req = http.request(url, { method: 'POST', agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', () => resolve(0));
     req.end(body);
   });
 }
 
 /** One client: its own address, tenant and keep-alive connection, appending until `until`. */
-async function client(url: string, address: string, token: string, tenant: string, until: number, tally: Tally): Promise<void> {
+async function client(
+  url: string,
+  address: string,
+  token: string,
+  tenant: string,
+  until: number,
+  tally: Tally,
+): Promise<void> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1, localAddress: address });
   try {
     for (let n = 0; Date.now() < until; n++) {
-      const status = await post(agent, url, token, JSON.stringify({ tenant_id: tenant, event_type: 'bench', event_data: { n } }));
+      const status = await post(
+        agent,
+        url,
+        token,
+        JSON.stringify({ tenant_id: tenant, event_type: 'bench', event_data: { n } }),
+      );
       if (status === 200) tally.ok++;
       else if (status === 429) tally.limited++;
       else tally.other++;
@@ -78,11 +106,17 @@ export async function run(args: string[]): Promise<void> {
   const db = await freshDatabase(process.env.DATABASE_URL);
   const secret = randomBytes(48).toString('base64url');
   const env: NodeJS.ProcessEnv = {
-    ...process.env, DATABASE_URL: db.url, LOG_LEVEL: 'ERROR', NODE_ENV: 'production', JWT_SECRET_KEY: secret,
+    ...process.env,
+    DATABASE_URL: db.url,
+    LOG_LEVEL: 'ERROR',
+    NODE_ENV: 'production',
+    JWT_SECRET_KEY: secret,
     PLATFORM_NAMESPACE: `benchproxy${process.pid}`,
     // The per-tenant bucket out of the way: the per-address one is measured.
-    RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000',
-    IP_RATE_LIMIT_PER_SECOND: String(ipLimit), IP_RATE_LIMIT_BURST: String(2 * ipLimit),
+    RATE_LIMIT_PER_SECOND: '1000000',
+    RATE_LIMIT_BURST: '1000000',
+    IP_RATE_LIMIT_PER_SECOND: String(ipLimit),
+    IP_RATE_LIMIT_BURST: String(2 * ipLimit),
   };
   // Fresh in-process buckets (no Redis), no further proxies, nginx on 127.0.0.1.
   for (const key of ['REDIS_URL', 'NATS_URL', 'TRUSTED_PROXIES', 'DEPLOY_BALANCER_ADDRESS']) delete env[key];
@@ -96,8 +130,14 @@ export async function run(args: string[]): Promise<void> {
     const url = `${deployment.urls.gateway}/api/v1/ledger/append`;
     const tokens = new AccessTokens(secret, 3600);
     const tenants = Array.from({ length: clients }, (_, i) => `bench-proxy-${i}`);
-    const issued = await Promise.all(tenants.map((t) => tokens.issue({ username: `u-${t}`, tenantId: t, roles: ['admin'], scopes: ['read', 'write'] })));
-    console.log(`trusted-proxy: POST /api/v1/ledger/append through nginx -> gateway -> ledger, ${clients} clients, ${seconds} s each, ${ipLimit}/s and a burst of ${2 * ipLimit} per address`);
+    const issued = await Promise.all(
+      tenants.map((t) =>
+        tokens.issue({ username: `u-${t}`, tenantId: t, roles: ['admin'], scopes: ['read', 'write'] }),
+      ),
+    );
+    console.log(
+      `trusted-proxy: POST /api/v1/ledger/append through nginx -> gateway -> ledger, ${clients} clients, ${seconds} s each, ${ipLimit}/s and a burst of ${2 * ipLimit} per address`,
+    );
     // Warm-up (connections, JIT, pools) from an address neither run uses.
     const warm: Tally = { ok: 0, limited: 0, other: 0 };
     await client(url, '127.0.0.250', issued[0]!, tenants[0]!, Date.now() + 2000, warm);
@@ -109,7 +149,9 @@ export async function run(args: string[]): Promise<void> {
       const tally: Tally = { ok: 0, limited: 0, other: 0 };
       const until = Date.now() + seconds * 1000;
       await Promise.all(tenants.map((t, i) => client(url, addressOf(i), issued[i]!, t, until, tally)));
-      console.log(`${label.padEnd(52)} acknowledged ${fmt(tally.ok).padStart(6)} (${fmt(tally.ok / seconds)}/s)  429 ${fmt(tally.limited).padStart(6)}  other ${tally.other}`);
+      console.log(
+        `${label.padEnd(52)} acknowledged ${fmt(tally.ok).padStart(6)} (${fmt(tally.ok / seconds)}/s)  429 ${fmt(tally.limited).padStart(6)}  other ${tally.other}`,
+      );
     }
   } finally {
     await deployment.stop();

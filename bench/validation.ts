@@ -14,7 +14,13 @@ import { compileRulePack, runRulePack } from '../platform/rule-engine';
 import { measureValidateRoute } from './validation-service.support';
 
 type Condition = Record<string, unknown> & { operator: string; field?: string; conditions?: Condition[] };
-type Rule = Condition & { rule_id: string; type: 'FATAL' | 'WARNING' | 'INFO'; field: string; error_message: string; when?: Condition };
+type Rule = Condition & {
+  rule_id: string;
+  type: 'FATAL' | 'WARNING' | 'INFO';
+  field: string;
+  error_message: string;
+  when?: Condition;
+};
 
 function fmt(n: number, digits = 0): string {
   return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
@@ -51,8 +57,18 @@ export function generateRecords(count: number, seed = 42): Record<string, unknow
       shipped: rnd() < 0.7 ? created + Math.floor(rnd() * 900_000) - 50_000 : null,
       notes: rnd() < 0.5 ? null : 'leave at the door',
       tags: rnd() < 0.3 ? ['priority', 'gift'] : ['standard'],
-      customer: { age: 12 + Math.floor(rnd() * 80), tier: pick(['gold', 'silver', 'bronze', 'none']), zip: String(10000 + Math.floor(rnd() * 89999)) },
-      items: [{ sku: `${pick(['ABC', 'XYZ', 'abc'])}-${1000 + Math.floor(rnd() * 9000)}`, qty: 1 + Math.floor(rnd() * 20), price: Math.round(rnd() * 50_000) / 100 }],
+      customer: {
+        age: 12 + Math.floor(rnd() * 80),
+        tier: pick(['gold', 'silver', 'bronze', 'none']),
+        zip: String(10000 + Math.floor(rnd() * 89999)),
+      },
+      items: [
+        {
+          sku: `${pick(['ABC', 'XYZ', 'abc'])}-${1000 + Math.floor(rnd() * 9000)}`,
+          qty: 1 + Math.floor(rnd() * 20),
+          price: Math.round(rnd() * 50_000) / 100,
+        },
+      ],
     });
   }
   return records;
@@ -70,27 +86,65 @@ export function benchPack(ruleCount = 50): { metadata: Record<string, string>; r
     () => ({ field: 'currency', operator: 'in', value: ['USD', 'EUR', 'GBP', 'JPY'] }),
     () => ({ field: 'status', operator: 'not_in', value: ['cancelled', 'lost'] }),
     () => ({ field: 'email', operator: 'matches', value: '^[^@\\s]+@[^@\\s]+\\.[a-z]{2,}$', flags: 'i' }),
-    (k) => ({ field: 'amount', operator: 'any', conditions: [{ field: 'customer.tier', operator: '==', value: 'gold' }, { operator: '<', value: 500 + 10 * k }] }),
     (k) => ({
-      field: 'customer.age', operator: 'all', conditions: [
+      field: 'amount',
+      operator: 'any',
+      conditions: [
+        { field: 'customer.tier', operator: '==', value: 'gold' },
+        { operator: '<', value: 500 + 10 * k },
+      ],
+    }),
+    (k) => ({
+      field: 'customer.age',
+      operator: 'all',
+      conditions: [
         { operator: '>=', value: 16 + (k % 5) },
-        { operator: 'any', conditions: [{ field: 'country', operator: 'in', value: ['US', 'GB', 'DE'] }, { field: 'customer.tier', operator: '!=', value: 'none' }] },
+        {
+          operator: 'any',
+          conditions: [
+            { field: 'country', operator: 'in', value: ['US', 'GB', 'DE'] },
+            { field: 'customer.tier', operator: '!=', value: 'none' },
+          ],
+        },
       ],
     }),
     () => ({ field: 'items[0].sku', operator: 'starts_with', value: 'ABC' }),
     () => ({ field: 'email', operator: 'ends_with', value: '.com' }),
     () => ({ field: 'tags', operator: 'contains', value: 'priority' }),
     () => ({ field: 'created', operator: 'is_not_null' }),
-    () => ({ field: 'created', operator: '<=', value_field: 'shipped', when: { field: 'shipped', operator: 'is_not_null' } }),
-    (k) => ({ field: 'status', operator: 'not', conditions: [{ operator: '==', value: 'cancelled' }, { field: 'amount', operator: '>', value: 1500 + k }] }),
-    () => ({ field: 'currency', operator: '==', value: 'USD', when: { field: 'country', operator: '==', value: 'US' } }),
+    () => ({
+      field: 'created',
+      operator: '<=',
+      value_field: 'shipped',
+      when: { field: 'shipped', operator: 'is_not_null' },
+    }),
+    (k) => ({
+      field: 'status',
+      operator: 'not',
+      conditions: [
+        { operator: '==', value: 'cancelled' },
+        { field: 'amount', operator: '>', value: 1500 + k },
+      ],
+    }),
+    () => ({
+      field: 'currency',
+      operator: '==',
+      value: 'USD',
+      when: { field: 'country', operator: '==', value: 'US' },
+    }),
     (k) => ({ field: 'items[0].qty', operator: 'range', min: 1, max: 10 + k }),
   ];
   const rules: Rule[] = [];
   for (let i = 0; i < ruleCount; i++) {
     const k = Math.floor(i / templates.length);
     const body = templates[i % templates.length]!(k);
-    rules.push({ rule_id: `R${String(i + 1).padStart(3, '0')}`, type: SEVERITIES[i % 3]!, error_message: `rule ${i + 1} failed`, field: body.field ?? 'amount', ...body } as Rule);
+    rules.push({
+      rule_id: `R${String(i + 1).padStart(3, '0')}`,
+      type: SEVERITIES[i % 3]!,
+      error_message: `rule ${i + 1} failed`,
+      field: body.field ?? 'amount',
+      ...body,
+    } as Rule);
   }
   return { metadata: { pack_id: 'bench.orders', version: '1.0.0' }, rules };
 }
@@ -98,9 +152,21 @@ export function benchPack(ruleCount = 50): { metadata: Record<string, string>; r
 // ---- json-rules-engine translation -------------------------------------------------------------
 
 const JRE_OPERATORS: Record<string, string> = {
-  '==': 'equal', '!=': 'notEqual', '<': 'lessThan', '<=': 'lessThanInclusive', '>': 'greaterThan', '>=': 'greaterThanInclusive',
-  in: 'in', not_in: 'notIn', contains: 'contains', starts_with: 'startsWith', ends_with: 'endsWith',
-  matches: 'matches', is_null: 'isNull', is_not_null: 'isNotNull', required: 'required',
+  '==': 'equal',
+  '!=': 'notEqual',
+  '<': 'lessThan',
+  '<=': 'lessThanInclusive',
+  '>': 'greaterThan',
+  '>=': 'greaterThanInclusive',
+  in: 'in',
+  not_in: 'notIn',
+  contains: 'contains',
+  starts_with: 'startsWith',
+  ends_with: 'endsWith',
+  matches: 'matches',
+  is_null: 'isNull',
+  is_not_null: 'isNotNull',
+  required: 'required',
 };
 
 const jsonPath = (field: string): string => `$.${field}`;
@@ -109,12 +175,26 @@ function toJre(c: Condition, inherited: string): NestedCondition {
   const field = c.field ?? inherited;
   const fact = (path: string) => ({ fact: 'record', path: jsonPath(path) });
   switch (c.operator) {
-    case 'all': return { all: c.conditions!.map((x) => toJre(x, field)) };
-    case 'any': return { any: c.conditions!.map((x) => toJre(x, field)) };
-    case 'not': return { not: { any: c.conditions!.map((x) => toJre(x, field)) } };
-    case 'range': return { all: [{ ...fact(field), operator: 'greaterThanInclusive', value: c.min as number }, { ...fact(field), operator: 'lessThanInclusive', value: c.max as number }] };
+    case 'all':
+      return { all: c.conditions!.map((x) => toJre(x, field)) };
+    case 'any':
+      return { any: c.conditions!.map((x) => toJre(x, field)) };
+    case 'not':
+      return { not: { any: c.conditions!.map((x) => toJre(x, field)) } };
+    case 'range':
+      return {
+        all: [
+          { ...fact(field), operator: 'greaterThanInclusive', value: c.min as number },
+          { ...fact(field), operator: 'lessThanInclusive', value: c.max as number },
+        ],
+      };
     default: {
-      const value = c.value_field !== undefined ? fact(c.value_field as string) : c.operator === 'matches' ? `${(c.flags as string | undefined) ?? ''}/${c.value as string}` : (c.value ?? null);
+      const value =
+        c.value_field !== undefined
+          ? fact(c.value_field as string)
+          : c.operator === 'matches'
+            ? `${(c.flags as string | undefined) ?? ''}/${c.value as string}`
+            : (c.value ?? null);
       return { ...fact(field), operator: JRE_OPERATORS[c.operator]!, value: value as never };
     }
   }
@@ -139,7 +219,9 @@ export function jreEngine(rules: Rule[]): Engine {
   engine.addOperator('required', (a: unknown) => a != null && a !== '');
   for (const rule of rules) {
     const test = toJre(rule, rule.field);
-    const conditions: TopLevelCondition = rule.when ? { any: [{ not: toJre(rule.when, rule.field) }, test] } : { all: [test] };
+    const conditions: TopLevelCondition = rule.when
+      ? { any: [{ not: toJre(rule.when, rule.field) }, test] }
+      : { all: [test] };
     engine.addRule({ name: rule.rule_id, conditions, event: { type: rule.rule_id } });
   }
   return engine;
@@ -168,13 +250,17 @@ export async function run(args: string[]): Promise<void> {
     elapsed = Number(process.hrtime.bigint() - t0) / 1e9;
   }
   const ours = (rules * recordCount * runs) / elapsed;
-  console.log(`  ours:              ${fmt(ours)} rule evaluations/s (${runs} runs in ${fmt(elapsed, 2)} s, ${fmt((elapsed / runs) * 1000, 1)} ms per ${fmt(recordCount)}-record run)`);
+  console.log(
+    `  ours:              ${fmt(ours)} rule evaluations/s (${runs} runs in ${fmt(elapsed, 2)} s, ${fmt((elapsed / runs) * 1000, 1)} ms per ${fmt(recordCount)}-record run)`,
+  );
 
   // With every failure reported (what /validate returns, up to its cap), for comparison.
   const reportAll = process.hrtime.bigint();
   const full = runRulePack(compiled, records, { maxReportedFailures: Number.MAX_SAFE_INTEGER });
   const fullMs = Number(process.hrtime.bigint() - reportAll) / 1e6;
-  console.log(`  ours, every failure listed: ${fmt(fullMs, 1)} ms for one run (${fmt(full.errors.length + full.warnings.length)} failures listed)`);
+  console.log(
+    `  ours, every failure listed: ${fmt(fullMs, 1)} ms for one run (${fmt(full.errors.length + full.warnings.length)} failures listed)`,
+  );
 
   // json-rules-engine: one engine with the 50 rules, run per record, as its docs show.
   const engine = jreEngine(pack.rules);
@@ -190,12 +276,16 @@ export async function run(args: string[]): Promise<void> {
   }
   jElapsed = Number(process.hrtime.bigint() - j0) / 1e9;
   const jre = (rules * jreRecords) / jElapsed;
-  console.log(`  json-rules-engine: ${fmt(jre)} rule evaluations/s (${fmt(jreRecords)} records in ${fmt(jElapsed, 2)} s)`);
+  console.log(
+    `  json-rules-engine: ${fmt(jre)} rule evaluations/s (${fmt(jreRecords)} records in ${fmt(jElapsed, 2)} s)`,
+  );
   console.log(`  ratio:             ${fmt(ours / jre, 1)}x`);
 
   const subset = runRulePack(compiled, records.slice(0, jreRecords), { maxReportedFailures: 0 });
   const oursOnSubset = Object.values(subset.rule_results).reduce((n, r) => n + r.failed, 0);
-  console.log(`  equivalence check: failures on the first ${fmt(jreRecords)} records: ours ${fmt(oursOnSubset)}, json-rules-engine ${fmt(jreFailures)}; on all records ours ${fmt(oursFailures)}`);
+  console.log(
+    `  equivalence check: failures on the first ${fmt(jreRecords)} records: ours ${fmt(oursOnSubset)}, json-rules-engine ${fmt(jreFailures)}; on all records ours ${fmt(oursFailures)}`,
+  );
 
   // ---- /validate requests/s -------------------------------------------------------------------
   await measureValidateRoute(pack, records[0], Number(args[2] ?? 10) || 10);

@@ -36,7 +36,16 @@ export interface ExportCheck {
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
-const HEADER = ['id', 'tenant_id', 'event_type', 'created_at', 'user_id', 'correlation_id', 'description', 'chain_hash'];
+const HEADER = [
+  'id',
+  'tenant_id',
+  'event_type',
+  'created_at',
+  'user_id',
+  'correlation_id',
+  'description',
+  'chain_hash',
+];
 
 /**
  * RFC 4180 records (quoted fields, doubled quotes, CRLF or LF line ends). Hand-written because
@@ -50,9 +59,16 @@ export function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') { field += '"'; i++; } else if (ch === '"') quoted = false; else field += ch;
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else field += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ',') { row.push(field); field = ''; } else if (ch === '\n' || (ch === '\r' && text[i + 1] === '\n')) {
+    else if (ch === ',') {
+      row.push(field);
+      field = '';
+    } else if (ch === '\n' || (ch === '\r' && text[i + 1] === '\n')) {
       if (ch === '\r') i++;
       row.push(field);
       rows.push(row);
@@ -77,10 +93,20 @@ export function verifyExport(csvText: string, events: ExportedEvent[]): ExportCh
   let previous = '0'.repeat(64);
   events.forEach((e, i) => {
     const n = i + 1;
-    if (e.previous_hash !== previous) errors.push(`event ${n} (${e.id}): previous_hash is not the chain_hash of event ${n - 1}`);
-    const content = sha256(canonicalize({ tenant_id: e.tenant_id, event_type: e.event_type, event_data: e.event_data, user_id: e.user_id ?? null, created_at: e.created_at })!);
+    if (e.previous_hash !== previous)
+      errors.push(`event ${n} (${e.id}): previous_hash is not the chain_hash of event ${n - 1}`);
+    const content = sha256(
+      canonicalize({
+        tenant_id: e.tenant_id,
+        event_type: e.event_type,
+        event_data: e.event_data,
+        user_id: e.user_id ?? null,
+        created_at: e.created_at,
+      })!,
+    );
     if (content !== e.content_hash) errors.push(`event ${n} (${e.id}): content_hash does not match its fields`);
-    if (sha256(e.content_hash + e.previous_hash) !== e.chain_hash) errors.push(`event ${n} (${e.id}): chain_hash does not match content_hash + previous_hash`);
+    if (sha256(e.content_hash + e.previous_hash) !== e.chain_hash)
+      errors.push(`event ${n} (${e.id}): chain_hash does not match content_hash + previous_hash`);
     previous = e.chain_hash;
   });
 
@@ -92,21 +118,32 @@ export function verifyExport(csvText: string, events: ExportedEvent[]): ExportCh
     if (!e) return;
     const [id, tenant, type, createdAt, user, correlation, description, chain] = r.map(cell);
     const mismatches = [
-      id !== e.id && 'id', tenant !== e.tenant_id && 'tenant_id', type !== e.event_type && 'event_type', createdAt !== e.created_at && 'created_at',
-      user !== (e.user_id ?? '') && 'user_id', correlation !== (e.correlation_id ?? '') && 'correlation_id',
-      description !== (e.description ?? '') && 'description', chain !== e.chain_hash && 'chain_hash',
+      id !== e.id && 'id',
+      tenant !== e.tenant_id && 'tenant_id',
+      type !== e.event_type && 'event_type',
+      createdAt !== e.created_at && 'created_at',
+      user !== (e.user_id ?? '') && 'user_id',
+      correlation !== (e.correlation_id ?? '') && 'correlation_id',
+      description !== (e.description ?? '') && 'description',
+      chain !== e.chain_hash && 'chain_hash',
     ].filter(Boolean);
     if (mismatches.length > 0) errors.push(`CSV row ${i + 1}: ${mismatches.join(', ')} differ from the events JSON`);
   });
   return { valid: errors.length === 0, events: events.length, csvRows: rows.length, errors };
 }
 
-async function fetchFromLedger(url: string, tenant: string, headers: Record<string, string>): Promise<{ csv: string; events: ExportedEvent[] }> {
+async function fetchFromLedger(
+  url: string,
+  tenant: string,
+  headers: Record<string, string>,
+): Promise<{ csv: string; events: ExportedEvent[] }> {
   const base = url.replace(/\/+$/, '');
   const csv = await (await fetch(`${base}/export?tenant_id=${encodeURIComponent(tenant)}`, { headers })).text();
   const events: ExportedEvent[] = [];
   for (let offset = 0; ; offset += 1000) {
-    const page = (await (await fetch(`${base}/events?tenant_id=${encodeURIComponent(tenant)}&limit=1000&offset=${offset}`, { headers })).json()) as { events: ExportedEvent[]; total: number };
+    const page = (await (
+      await fetch(`${base}/events?tenant_id=${encodeURIComponent(tenant)}&limit=1000&offset=${offset}`, { headers })
+    ).json()) as { events: ExportedEvent[]; total: number };
     events.push(...page.events);
     if (page.events.length < 1000) break;
   }
@@ -130,7 +167,8 @@ export async function run(args: string[]): Promise<void> {
   } else {
     const csvPath = arg(args, 'csv');
     const eventsPath = arg(args, 'events');
-    if (!csvPath || !eventsPath) throw new Error('usage: verify-export (--url URL --tenant T [--token JWT]) | (--csv FILE --events FILE)');
+    if (!csvPath || !eventsPath)
+      throw new Error('usage: verify-export (--url URL --tenant T [--token JWT]) | (--csv FILE --events FILE)');
     csv = fs.readFileSync(csvPath, 'utf8');
     const parsed = JSON.parse(fs.readFileSync(eventsPath, 'utf8')) as ExportedEvent[] | { events: ExportedEvent[] };
     events = Array.isArray(parsed) ? parsed : parsed.events;

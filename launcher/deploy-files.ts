@@ -35,11 +35,18 @@ export const K8S_TRUSTED_PROXIES = '10.244.0.0/16';
 
 const container = (name: string, i: number) => `${name}-${i}`;
 
-export function deployNginxConfig(services: readonly ServiceManifest[] = SERVICES, replicas = CONTAINER_REPLICAS): string {
+export function deployNginxConfig(
+  services: readonly ServiceManifest[] = SERVICES,
+  replicas = CONTAINER_REPLICAS,
+): string {
   return nginxConfig({
     prefix: '/tmp',
     listenHost: '0.0.0.0',
-    services: services.map((s) => ({ name: s.name, listenPort: s.port, backends: Array.from({ length: replicas }, (_, i) => `${container(s.name, i + 1)}:${s.port}`) })),
+    services: services.map((s) => ({
+      name: s.name,
+      listenPort: s.port,
+      backends: Array.from({ length: replicas }, (_, i) => `${container(s.name, i + 1)}:${s.port}`),
+    })),
   });
 }
 
@@ -50,8 +57,18 @@ export function composeFile(services: readonly ServiceManifest[] = SERVICES, rep
   const common = {
     image: 'regulated-platform:latest',
     env_file: ['platform.env'],
-    environment: { HOST: '0.0.0.0', DATABASE_URL: 'postgresql://platform:platform@postgres:5432/platform', NATS_URL: 'nats://nats:4222', REDIS_URL: 'redis://redis:6379', ...urls },
-    depends_on: { postgres: { condition: 'service_healthy' }, nats: { condition: 'service_started' }, redis: { condition: 'service_started' } },
+    environment: {
+      HOST: '0.0.0.0',
+      DATABASE_URL: 'postgresql://platform:platform@postgres:5432/platform',
+      NATS_URL: 'nats://nats:4222',
+      REDIS_URL: 'redis://redis:6379',
+      ...urls,
+    },
+    depends_on: {
+      postgres: { condition: 'service_healthy' },
+      nats: { condition: 'service_started' },
+      redis: { condition: 'service_started' },
+    },
     restart: 'unless-stopped',
   };
   const doc: Record<string, unknown> = {
@@ -65,14 +82,25 @@ export function composeFile(services: readonly ServiceManifest[] = SERVICES, rep
       },
       nats: { image: 'nats:2.10', command: ['-js', '-sd', '/data'], volumes: ['natsdata:/data'] },
       redis: { image: 'redis:7' },
-      ...Object.fromEntries(services.flatMap((s) => Array.from({ length: replicas }, (_, i) => [container(s.name, i + 1), {
-        ...common,
-        // The build stage runs once, for the first container of the first service.
-        ...(s === services[0] && i === 0 ? { build: { context: '..', dockerfile: 'deploy/Dockerfile' } } : {}),
-        command: [s.name],
-        // Only the gateway reads TRUSTED_PROXIES: the balancer's address, whose X-Forwarded-For names the client.
-        environment: { ...common.environment, PORT: String(s.port), ...(s.name === 'gateway' ? { TRUSTED_PROXIES: COMPOSE_BALANCER_ADDRESS } : {}) },
-      }]))),
+      ...Object.fromEntries(
+        services.flatMap((s) =>
+          Array.from({ length: replicas }, (_, i) => [
+            container(s.name, i + 1),
+            {
+              ...common,
+              // The build stage runs once, for the first container of the first service.
+              ...(s === services[0] && i === 0 ? { build: { context: '..', dockerfile: 'deploy/Dockerfile' } } : {}),
+              command: [s.name],
+              // Only the gateway reads TRUSTED_PROXIES: the balancer's address, whose X-Forwarded-For names the client.
+              environment: {
+                ...common.environment,
+                PORT: String(s.port),
+                ...(s.name === 'gateway' ? { TRUSTED_PROXIES: COMPOSE_BALANCER_ADDRESS } : {}),
+              },
+            },
+          ]),
+        ),
+      ),
       [BALANCER_HOST]: {
         image: 'nginx:1.27',
         command: ['nginx', '-c', '/etc/platform/nginx.conf', '-g', 'daemon off;'],
@@ -98,12 +126,23 @@ const K8S_UID = 1000;
 /** The Kubernetes probes: the paths platform/http/health.ts registers for every service app. */
 export const K8S_PROBES = { startup: '/healthz', liveness: '/healthz', readiness: '/readyz' } as const;
 
-export function kubernetesManifests(services: readonly ServiceManifest[] = SERVICES, replicas = CONTAINER_REPLICAS): string {
+export function kubernetesManifests(
+  services: readonly ServiceManifest[] = SERVICES,
+  replicas = CONTAINER_REPLICAS,
+): string {
   const envName = (n: string) => n.toUpperCase().replace(/-/g, '_');
-  const labels = (name: string) => ({ 'app.kubernetes.io/name': name, 'app.kubernetes.io/part-of': 'regulated-platform' });
+  const labels = (name: string) => ({
+    'app.kubernetes.io/name': name,
+    'app.kubernetes.io/part-of': 'regulated-platform',
+  });
   // Every process reaches every service through its Kubernetes Service (same namespace).
   const urls = services.map((s) => ({ name: `${envName(s.name)}_URL`, value: `http://${s.name}:${s.port}` }));
-  const probe = (p: string, periodSeconds: number, failureThreshold: number) => ({ httpGet: { path: p, port: 'http' }, periodSeconds, timeoutSeconds: 3, failureThreshold });
+  const probe = (p: string, periodSeconds: number, failureThreshold: number) => ({
+    httpGet: { path: p, port: 'http' },
+    periodSeconds,
+    timeoutSeconds: 3,
+    failureThreshold,
+  });
   const configMap = {
     apiVersion: 'v1',
     kind: 'ConfigMap',
@@ -140,25 +179,32 @@ export function kubernetesManifests(services: readonly ServiceManifest[] = SERVI
             enableServiceLinks: false,
             // Above the preStop pause plus SHUTDOWN_GRACE_MS (10 s): the drain finishes before SIGKILL.
             terminationGracePeriodSeconds: 30,
-            securityContext: { runAsNonRoot: true, runAsUser: K8S_UID, runAsGroup: K8S_UID, seccompProfile: { type: 'RuntimeDefault' } },
-            containers: [{
-              name: s.name,
-              image: 'regulated-platform:latest',
-              imagePullPolicy: 'IfNotPresent',
-              // The image's entrypoint is `npm run service`'s command; the argument names the service.
-              args: [s.name],
-              ports: [{ name: 'http', containerPort: s.port, protocol: 'TCP' }],
-              env: [{ name: 'PORT', value: String(s.port) }, { name: 'HOST', value: '0.0.0.0' }, ...urls],
-              envFrom: [{ configMapRef: { name: K8S_CONFIG } }, { secretRef: { name: K8S_SECRET } }],
-              // The first start applies migrations before listening: the startup probe allows 5 minutes.
-              startupProbe: probe(K8S_PROBES.startup, 5, 60),
-              livenessProbe: probe(K8S_PROBES.liveness, 10, 3),
-              readinessProbe: probe(K8S_PROBES.readiness, 5, 2),
-              // Endpoints drop the pod before it stops accepting (SIGTERM then drains in-flight requests).
-              lifecycle: { preStop: { exec: { command: ['sleep', '5'] } } },
-              resources: { requests: { cpu: '100m', memory: '256Mi' } },
-              securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
-            }],
+            securityContext: {
+              runAsNonRoot: true,
+              runAsUser: K8S_UID,
+              runAsGroup: K8S_UID,
+              seccompProfile: { type: 'RuntimeDefault' },
+            },
+            containers: [
+              {
+                name: s.name,
+                image: 'regulated-platform:latest',
+                imagePullPolicy: 'IfNotPresent',
+                // The image's entrypoint is `npm run service`'s command; the argument names the service.
+                args: [s.name],
+                ports: [{ name: 'http', containerPort: s.port, protocol: 'TCP' }],
+                env: [{ name: 'PORT', value: String(s.port) }, { name: 'HOST', value: '0.0.0.0' }, ...urls],
+                envFrom: [{ configMapRef: { name: K8S_CONFIG } }, { secretRef: { name: K8S_SECRET } }],
+                // The first start applies migrations before listening: the startup probe allows 5 minutes.
+                startupProbe: probe(K8S_PROBES.startup, 5, 60),
+                livenessProbe: probe(K8S_PROBES.liveness, 10, 3),
+                readinessProbe: probe(K8S_PROBES.readiness, 5, 2),
+                // Endpoints drop the pod before it stops accepting (SIGTERM then drains in-flight requests).
+                lifecycle: { preStop: { exec: { command: ['sleep', '5'] } } },
+                resources: { requests: { cpu: '100m', memory: '256Mi' } },
+                securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
+              },
+            ],
           },
         },
       },
@@ -167,7 +213,11 @@ export function kubernetesManifests(services: readonly ServiceManifest[] = SERVI
       apiVersion: 'v1',
       kind: 'Service',
       metadata: { name: s.name, labels: labels(s.name) },
-      spec: { type: 'ClusterIP', selector: labels(s.name), ports: [{ name: 'http', port: s.port, targetPort: 'http', protocol: 'TCP' }] },
+      spec: {
+        type: 'ClusterIP',
+        selector: labels(s.name),
+        ports: [{ name: 'http', port: s.port, targetPort: 'http', protocol: 'TCP' }],
+      },
     },
   ]);
   const header = [

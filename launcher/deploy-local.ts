@@ -37,19 +37,29 @@ function envName(service: string): string {
  * on consecutive ports from DEPLOY_PORT_BASE (default 20000).
  */
 export function planDeployment(env: Env, services: readonly ServiceManifest[] = SERVICES): PlannedService[] {
-  const wanted = readOptional(env, 'DEPLOY_SERVICES')?.split(',').map((s) => s.trim()).filter(Boolean);
-  for (const name of wanted ?? []) if (!services.some((s) => s.name === name)) throw new Error(`DEPLOY_SERVICES names an unknown service '${name}'`);
+  const wanted = readOptional(env, 'DEPLOY_SERVICES')
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const name of wanted ?? [])
+    if (!services.some((s) => s.name === name)) throw new Error(`DEPLOY_SERVICES names an unknown service '${name}'`);
   const replicas = readInt(env, 'DEPLOY_REPLICAS', 2, { min: 1, max: 32 });
   let next = readInt(env, 'DEPLOY_PORT_BASE', 20000, { min: 1024, max: 65000 });
-  return services.filter((s) => !wanted || wanted.includes(s.name)).map((manifest) => {
-    const n = readInt(env, `${envName(manifest.name)}_REPLICAS`, replicas, { min: 1, max: 32 });
-    const processPorts = Array.from({ length: n }, () => next++);
-    return { manifest, listenPort: servicePort(env, manifest), processPorts };
-  });
+  return services
+    .filter((s) => !wanted || wanted.includes(s.name))
+    .map((manifest) => {
+      const n = readInt(env, `${envName(manifest.name)}_REPLICAS`, replicas, { min: 1, max: 32 });
+      const processPorts = Array.from({ length: n }, () => next++);
+      return { manifest, listenPort: servicePort(env, manifest), processPorts };
+    });
 }
 
 export function balancedServices(plan: readonly PlannedService[]): BalancedService[] {
-  return plan.map((p) => ({ name: p.manifest.name, listenPort: p.listenPort, backends: p.processPorts.map((port) => `127.0.0.1:${port}`) }));
+  return plan.map((p) => ({
+    name: p.manifest.name,
+    listenPort: p.listenPort,
+    backends: p.processPorts.map((port) => `127.0.0.1:${port}`),
+  }));
 }
 
 /** Every process addresses every service through its balancer. */
@@ -66,13 +76,17 @@ export function balancerUrls(plan: readonly PlannedService[]): Env {
 export function balancerAddress(env: Env): string {
   const address = readString(env, 'DEPLOY_BALANCER_ADDRESS', '127.0.0.1').trim();
   // The processes listen on 127.0.0.1, so nginx's side of the connection is IPv4 loopback too.
-  if (isIP(address) !== 4 || !address.startsWith('127.')) throw new ConfigError(`DEPLOY_BALANCER_ADDRESS must be an IPv4 loopback address (127.x.y.z), got "${address}"`);
+  if (isIP(address) !== 4 || !address.startsWith('127.'))
+    throw new ConfigError(`DEPLOY_BALANCER_ADDRESS must be an IPv4 loopback address (127.x.y.z), got "${address}"`);
   return address;
 }
 
 /** The gateway believes nginx's X-Forwarded-For, and that of any proxy the operator put in front of nginx (TRUSTED_PROXIES). */
 export function trustedProxiesFor(env: Env, balancer: string): string {
-  const more = (readOptional(env, 'TRUSTED_PROXIES') ?? '').split(',').map((e) => e.trim()).filter(Boolean);
+  const more = (readOptional(env, 'TRUSTED_PROXIES') ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   return [...new Set([balancer, ...more])].join(',');
 }
 
@@ -80,7 +94,11 @@ export type SpawnService = (name: string, port: number, env: NodeJS.ProcessEnv) 
 
 /** The production way: `node dist/launcher/start-one.js <name>` (what `npm run service` and the container run). */
 export const spawnFromDist: SpawnService = (name, port, env) =>
-  spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist/launcher/start-one.js'), name], { cwd: PROJECT_ROOT, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'inherit', 'inherit'] });
+  spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist/launcher/start-one.js'), name], {
+    cwd: PROJECT_ROOT,
+    env: { ...env, PORT: String(port) },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
 
 export interface Deployment {
   plan: PlannedService[];
@@ -110,8 +128,15 @@ function exited(child: ChildProcess): Promise<void> {
 async function waitReady(url: string, child: ChildProcess, what: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${what} exited during start (code ${child.exitCode ?? child.signalCode})`);
-    if (await fetch(url).then((r) => r.ok, () => false)) return;
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`${what} exited during start (code ${child.exitCode ?? child.signalCode})`);
+    if (
+      await fetch(url).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
     if (Date.now() > deadline) throw new Error(`${what} not ready at ${url} after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -124,7 +149,11 @@ export async function deployLocal(options: DeployOptions): Promise<Deployment> {
   const startTimeoutMs = readInt(options.env, 'DEPLOY_START_TIMEOUT_MS', 180_000, { min: 1000 });
   const workDir = options.workDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'platform-deploy-'));
   const balancer = balancerAddress(options.env);
-  const env: NodeJS.ProcessEnv = { ...options.env, ...balancerUrls(plan), TRUSTED_PROXIES: trustedProxiesFor(options.env, balancer) };
+  const env: NodeJS.ProcessEnv = {
+    ...options.env,
+    ...balancerUrls(plan),
+    TRUSTED_PROXIES: trustedProxiesFor(options.env, balancer),
+  };
   for (const p of plan) delete env[`${envName(p.manifest.name)}_PORT`];
   const processes: Deployment['processes'] = [];
   let nginx: ChildProcess | undefined;
@@ -151,10 +180,19 @@ export async function deployLocal(options: DeployOptions): Promise<Deployment> {
       // nginx's workers drop to an unprivileged user when the master runs as root.
       fs.chmodSync(path.join(workDir, dir), 0o777);
     }
-    fs.writeFileSync(nginxConfPath, nginxConfig({ services: balancedServices(plan), prefix: workDir, bindAddress: balancer }));
+    fs.writeFileSync(
+      nginxConfPath,
+      nginxConfig({ services: balancedServices(plan), prefix: workDir, bindAddress: balancer }),
+    );
     // The balancer first: a service's first calls (the outbox relay's) already go through it.
-    nginx = spawn(options.nginxBinary ?? readString(options.env, 'NGINX_BINARY', 'nginx'), ['-p', workDir, '-e', path.join(workDir, 'error.log'), '-c', nginxConfPath, '-g', 'daemon off;'], { stdio: ['ignore', 'inherit', 'inherit'] });
-    const nginxDead = new Promise<never>((_, reject) => nginx!.once('exit', (code) => reject(new Error(`nginx exited (${code}); see ${workDir}/error.log`))));
+    nginx = spawn(
+      options.nginxBinary ?? readString(options.env, 'NGINX_BINARY', 'nginx'),
+      ['-p', workDir, '-e', path.join(workDir, 'error.log'), '-c', nginxConfPath, '-g', 'daemon off;'],
+      { stdio: ['ignore', 'inherit', 'inherit'] },
+    );
+    const nginxDead = new Promise<never>((_, reject) =>
+      nginx!.once('exit', (code) => reject(new Error(`nginx exited (${code}); see ${workDir}/error.log`))),
+    );
     nginxDead.catch(() => {});
 
     // The first process of each service alone (it applies migrations, seeds), in registry order,
@@ -163,14 +201,44 @@ export async function deployLocal(options: DeployOptions): Promise<Deployment> {
       const port = p.processPorts[0]!;
       const child = spawnService(p.manifest.name, port, env);
       processes.push({ name: p.manifest.name, port, child });
-      await Promise.race([waitReady(`http://127.0.0.1:${port}/readyz`, child, `${p.manifest.name} :${port}`, startTimeoutMs), nginxDead]);
+      await Promise.race([
+        waitReady(`http://127.0.0.1:${port}/readyz`, child, `${p.manifest.name} :${port}`, startTimeoutMs),
+        nginxDead,
+      ]);
     }
-    const more = plan.flatMap((p) => p.processPorts.slice(1).map((port) => ({ name: p.manifest.name, port, child: spawnService(p.manifest.name, port, env) })));
+    const more = plan.flatMap((p) =>
+      p.processPorts
+        .slice(1)
+        .map((port) => ({ name: p.manifest.name, port, child: spawnService(p.manifest.name, port, env) })),
+    );
     processes.push(...more);
-    await Promise.all(more.map((m) => Promise.race([waitReady(`http://127.0.0.1:${m.port}/readyz`, m.child, `${m.name} :${m.port}`, startTimeoutMs), nginxDead])));
+    await Promise.all(
+      more.map((m) =>
+        Promise.race([
+          waitReady(`http://127.0.0.1:${m.port}/readyz`, m.child, `${m.name} :${m.port}`, startTimeoutMs),
+          nginxDead,
+        ]),
+      ),
+    );
     const urls = Object.fromEntries(plan.map((p) => [p.manifest.name, `http://127.0.0.1:${p.listenPort}`]));
-    for (const p of plan) await Promise.race([waitReady(`${urls[p.manifest.name]}/health`, nginx, `nginx for ${p.manifest.name}`, startTimeoutMs), nginxDead]);
-    log(['', 'Platform deployed (nginx in front; processes per service):', ...plan.map((p) => `  ${p.manifest.name.padEnd(18)} ${urls[p.manifest.name]}  <- ${p.processPorts.map((x) => `:${x}`).join(' ')}`), `  nginx config        ${nginxConfPath}`, `  trusted proxies     ${env.TRUSTED_PROXIES} (X-Forwarded-For believed from these)`, ''].join('\n'));
+    for (const p of plan)
+      await Promise.race([
+        waitReady(`${urls[p.manifest.name]}/health`, nginx, `nginx for ${p.manifest.name}`, startTimeoutMs),
+        nginxDead,
+      ]);
+    log(
+      [
+        '',
+        'Platform deployed (nginx in front; processes per service):',
+        ...plan.map(
+          (p) =>
+            `  ${p.manifest.name.padEnd(18)} ${urls[p.manifest.name]}  <- ${p.processPorts.map((x) => `:${x}`).join(' ')}`,
+        ),
+        `  nginx config        ${nginxConfPath}`,
+        `  trusted proxies     ${env.TRUSTED_PROXIES} (X-Forwarded-For believed from these)`,
+        '',
+      ].join('\n'),
+    );
     return { plan, urls, processes, nginx, nginxConfPath, stop };
   } catch (err) {
     await stop().catch(() => {});
@@ -181,7 +249,9 @@ export async function deployLocal(options: DeployOptions): Promise<Deployment> {
 async function main(): Promise<void> {
   const env: NodeJS.ProcessEnv = { ...process.env };
   if (!env.DATABASE_URL && !env.POSTGRES_URL) {
-    console.error('deploy:local runs several processes per service, which share state through PostgreSQL: set DATABASE_URL.');
+    console.error(
+      'deploy:local runs several processes per service, which share state through PostgreSQL: set DATABASE_URL.',
+    );
     process.exit(78);
   }
   if (!env.JWT_SECRET_KEY) {
@@ -196,10 +266,13 @@ async function main(): Promise<void> {
       if (stopping) return;
       stopping = true;
       console.error(`${signal}: stopping every process and nginx`);
-      deployment.stop().then(() => {
-        console.error('stopped');
-        process.exit(0);
-      }, () => process.exit(1));
+      deployment.stop().then(
+        () => {
+          console.error('stopped');
+          process.exit(0);
+        },
+        () => process.exit(1),
+      );
     });
   }
 }

@@ -22,7 +22,12 @@ export function relayTokenProvider(jwtSecret: string): () => Promise<string> {
   let cached: { token: string; expiresAt: number } | undefined;
   return async () => {
     if (cached && cached.expiresAt > Date.now() + 60_000) return cached.token;
-    const token = await tokens.issue({ username: 'outbox-relay', tenantId: 'platform', roles: ['service:outbox-relay'], scopes: ['ledger:write'] });
+    const token = await tokens.issue({
+      username: 'outbox-relay',
+      tenantId: 'platform',
+      roles: ['service:outbox-relay'],
+      scopes: ['ledger:write'],
+    });
     cached = { token, expiresAt: Date.now() + 3_600_000 };
     return token;
   };

@@ -17,8 +17,17 @@ import { validationService } from '../services/validation';
 import { workflowService } from '../services/workflow';
 
 export const SERVICES: readonly ServiceDefinition[] = [
-  identityService, ledgerService, schemaRegistryService, rulePackRegistryService, packsRegistryService, validationService, aiBrokerService,
-  workflowService, ocrService, ragService, gatewayService,
+  identityService,
+  ledgerService,
+  schemaRegistryService,
+  rulePackRegistryService,
+  packsRegistryService,
+  validationService,
+  aiBrokerService,
+  workflowService,
+  ocrService,
+  ragService,
+  gatewayService,
 ];
 
 /**
@@ -26,8 +35,7 @@ export const SERVICES: readonly ServiceDefinition[] = [
  * and /api/v1 routes (answering 503 "not running or not deployed" until one is up). Each moves
  * into SERVICES, with its own manifest, when it is built.
  */
-export const PLANNED_SERVICES: readonly ServiceManifest[] = [
-];
+export const PLANNED_SERVICES: readonly ServiceManifest[] = [];
 
 /** Everything the platform knows of, built or planned. */
 export function registryOf(services: readonly ServiceDefinition[] = SERVICES): ServiceManifest[] {

@@ -31,7 +31,10 @@ export interface RunOptions {
   afterStart?: (running: Running, logger: Logger) => Promise<{ stop(): Promise<void> }[]>;
 }
 
-export async function runServices(definitions: readonly ServiceDefinition[], options: RunOptions = {}): Promise<Running> {
+export async function runServices(
+  definitions: readonly ServiceDefinition[],
+  options: RunOptions = {},
+): Promise<Running> {
   const env = options.env ?? process.env;
   let config: PlatformConfig;
   try {
@@ -45,7 +48,9 @@ export async function runServices(definitions: readonly ServiceDefinition[], opt
   }
   const logger = createLogger(config.logLevel, 'launcher');
   if (config.auth.jwtSecretGenerated) {
-    logger.warn('JWT_SECRET_KEY is not set: a secret was generated for this process, so tokens will not verify after a restart or in other processes');
+    logger.warn(
+      'JWT_SECRET_KEY is not set: a secret was generated for this process, so tokens will not verify after a restart or in other processes',
+    );
   }
   // A process of services that declare `usesDatabase: false` (a gateway alone) opens none.
   const needsDatabase = definitions.some((d) => d.usesDatabase !== false);
@@ -57,7 +62,14 @@ export async function runServices(definitions: readonly ServiceDefinition[], opt
   const running: Running = { config, db, services: [], tasks: [], shutdown: async () => {} };
   try {
     for (const definition of definitions) {
-      const built = await definition.build({ config, db, env, bus, logger: logger.child({ service: definition.name }), registry: options.registry ?? registryOf() });
+      const built = await definition.build({
+        config,
+        db,
+        env,
+        bus,
+        logger: logger.child({ service: definition.name }),
+        registry: options.registry ?? registryOf(),
+      });
       const port = servicePort(env, definition, options.alone);
       await built.app.listen({ port, host: config.http.host });
       const address = built.app.server.address() as AddressInfo;

@@ -5,11 +5,24 @@ import { startOutboxTask } from './outbox-task';
 import { registryOf, SERVICES } from './registry';
 
 async function main(): Promise<void> {
-  const running = await runServices(SERVICES, { afterStart: async (r, logger) => startOutboxTask({ running: r.services.map((s) => s.definition), registry: registryOf(), db: r.db, env: process.env, logger, jwtSecret: r.config.auth.jwtSecret }) });
+  const running = await runServices(SERVICES, {
+    afterStart: async (r, logger) =>
+      startOutboxTask({
+        running: r.services.map((s) => s.definition),
+        registry: registryOf(),
+        db: r.db,
+        env: process.env,
+        logger,
+        jwtSecret: r.config.auth.jwtSecret,
+      }),
+  });
   const lines = [
     '',
     `Platform running on ${running.db.description}`,
-    ...running.services.map((s) => `  ${s.definition.name.padEnd(18)} ${s.url}${s.definition.name === 'gateway' ? '  (GraphQL: /graphql, REST: /api/v1)' : ''}`),
+    ...running.services.map(
+      (s) =>
+        `  ${s.definition.name.padEnd(18)} ${s.url}${s.definition.name === 'gateway' ? '  (GraphQL: /graphql, REST: /api/v1)' : ''}`,
+    ),
     '',
     'Development users (tenant "default"): see README.md; stop with Ctrl+C.',
     '',

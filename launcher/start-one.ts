@@ -12,13 +12,33 @@ async function main(): Promise<void> {
     console.error(`usage: npm run service -- <${SERVICES.map((s) => s.name).join('|')}>`);
     process.exit(2);
   }
-  if (!process.env.DATABASE_URL && !process.env.POSTGRES_URL && definition.usesDatabase !== false && !process.env.PGLITE_DIR) {
-    console.error('One service per process shares state through PostgreSQL: set DATABASE_URL (or PGLITE_DIR to give this process its own embedded database).');
+  if (
+    !process.env.DATABASE_URL &&
+    !process.env.POSTGRES_URL &&
+    definition.usesDatabase !== false &&
+    !process.env.PGLITE_DIR
+  ) {
+    console.error(
+      'One service per process shares state through PostgreSQL: set DATABASE_URL (or PGLITE_DIR to give this process its own embedded database).',
+    );
     process.exit(78);
   }
-  const running = await runServices([definition], { alone: true, afterStart: async (r, logger) => startOutboxTask({ running: r.services.map((s) => s.definition), registry: registryOf(), db: r.db, env: process.env, logger, jwtSecret: r.config.auth.jwtSecret }) });
+  const running = await runServices([definition], {
+    alone: true,
+    afterStart: async (r, logger) =>
+      startOutboxTask({
+        running: r.services.map((s) => s.definition),
+        registry: registryOf(),
+        db: r.db,
+        env: process.env,
+        logger,
+        jwtSecret: r.config.auth.jwtSecret,
+      }),
+  });
   const [service] = running.services;
-  process.stdout.write(`${definition.name} ${definition.version} listening on ${service!.url} (${running.db.description})\n`);
+  process.stdout.write(
+    `${definition.name} ${definition.version} listening on ${service!.url} (${running.db.description})\n`,
+  );
 }
 
 main().catch((err) => {

@@ -52,7 +52,10 @@ export async function buildServiceApp<TContext extends BaseContext>(
   deps: ServiceDeps,
   spec: ServiceAppSpec<TContext>,
 ): Promise<ServiceApp> {
-  const readiness = { ...(manifest.usesDatabase === false ? {} : { database: () => databaseIsReady(deps.db) }), ...spec.readiness };
+  const readiness = {
+    ...(manifest.usesDatabase === false ? {} : { database: () => databaseIsReady(deps.db) }),
+    ...spec.readiness,
+  };
   const app = await createServiceApp({
     name: manifest.name,
     title: spec.title,

@@ -16,7 +16,9 @@ export class CompositionError extends Error {}
 
 /** Reads supergraph.yaml (Rover's format: subgraphs.<name>.routing_url and schema.file). */
 export function readSupergraphConfig(configPath: string): SupergraphConfigEntry[] {
-  const raw = YAML.parse(fs.readFileSync(configPath, 'utf8')) as { subgraphs?: Record<string, { routing_url?: string; schema?: { file?: string } }> };
+  const raw = YAML.parse(fs.readFileSync(configPath, 'utf8')) as {
+    subgraphs?: Record<string, { routing_url?: string; schema?: { file?: string } }>;
+  };
   const subgraphs = raw?.subgraphs ?? {};
   const base = path.dirname(configPath);
   return Object.entries(subgraphs).map(([name, entry]) => {
@@ -46,17 +48,25 @@ export function composeSupergraph(sources: SubgraphSource[]): string {
 export function composeFromConfig(configPath: string): string {
   const entries = readSupergraphConfig(configPath);
   const sources = entries.map((e) => {
-    if (!fs.existsSync(e.schemaFile)) throw new CompositionError(`subgraph "${e.name}": schema file ${e.schemaFile} does not exist`);
+    if (!fs.existsSync(e.schemaFile))
+      throw new CompositionError(`subgraph "${e.name}": schema file ${e.schemaFile} does not exist`);
     return { name: e.name, url: e.routingUrl, sdl: fs.readFileSync(e.schemaFile, 'utf8') };
   });
   return composeSupergraph(sources);
 }
 
 /** Composes the subgraphs of a set of service manifests (a registry), each at its documented port. */
-export function composeRegistry(services: readonly { name: string; port: number; subgraph?: string }[], root: string): string {
-  return composeSupergraph(services.filter((s) => s.subgraph).map((s) => ({
-    name: s.name,
-    url: `http://127.0.0.1:${s.port}/graphql`,
-    sdl: fs.readFileSync(path.resolve(root, s.subgraph!), 'utf8'),
-  })));
+export function composeRegistry(
+  services: readonly { name: string; port: number; subgraph?: string }[],
+  root: string,
+): string {
+  return composeSupergraph(
+    services
+      .filter((s) => s.subgraph)
+      .map((s) => ({
+        name: s.name,
+        url: `http://127.0.0.1:${s.port}/graphql`,
+        sdl: fs.readFileSync(path.resolve(root, s.subgraph!), 'utf8'),
+      })),
+  );
 }

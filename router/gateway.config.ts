@@ -36,7 +36,9 @@ export interface GatewayConfig {
 }
 
 export function loadGatewayConfig(env: Env, registry: readonly ServiceManifest[]): GatewayConfig {
-  const backends = Object.fromEntries(registry.filter((s) => s.name !== 'gateway').map((s) => [s.name, serviceUrl(env, s)]));
+  const backends = Object.fromEntries(
+    registry.filter((s) => s.name !== 'gateway').map((s) => [s.name, serviceUrl(env, s)]),
+  );
   const origins = readOptional(env, 'CORS_ORIGINS');
   return {
     supergraphPath: path.resolve(PROJECT_ROOT, readString(env, 'SUPERGRAPH_PATH', 'supergraph.graphql')),
@@ -50,7 +52,12 @@ export function loadGatewayConfig(env: Env, registry: readonly ServiceManifest[]
       burst: readInt(env, 'IP_RATE_LIMIT_BURST', 400, { min: 1 }),
     },
     trustedProxies: readTrustedProxies(env),
-    corsOrigins: origins ? origins.split(',').map((o) => o.trim()).filter(Boolean) : [],
+    corsOrigins: origins
+      ? origins
+          .split(',')
+          .map((o) => o.trim())
+          .filter(Boolean)
+      : [],
     upstreamTimeoutMs: readInt(env, 'GATEWAY_UPSTREAM_TIMEOUT_MS', 30_000, { min: 1 }),
     breaker: {
       errorThresholdPercentage: readInt(env, 'BREAKER_ERROR_THRESHOLD_PERCENT', 50, { min: 1, max: 100 }),
@@ -73,7 +80,9 @@ export function loadGatewayConfig(env: Env, registry: readonly ServiceManifest[]
     },
     reloadDebounceMs: readInt(env, 'SUPERGRAPH_RELOAD_DEBOUNCE_MS', 200, { min: 0 }),
     deduplicateQueries: readBool(env, 'ROUTER_DEDUPLICATE_QUERIES', true),
-    responseCacheEntries: readBool(env, 'ROUTER_RESPONSE_CACHE', true) ? readInt(env, 'ROUTER_RESPONSE_CACHE_SIZE', 10_000, { min: 1 }) : 0,
+    responseCacheEntries: readBool(env, 'ROUTER_RESPONSE_CACHE', true)
+      ? readInt(env, 'ROUTER_RESPONSE_CACHE_SIZE', 10_000, { min: 1 })
+      : 0,
     maxUploadBytes: readInt(env, 'GRAPHQL_MAX_UPLOAD_BYTES', 50 * 1024 * 1024, { min: 1 }),
     subgraphUrls: Object.fromEntries(
       Object.entries(env)
@@ -87,7 +96,9 @@ function readTrustedProxies(env: Env): TrustedProxies {
   try {
     return parseTrustedProxies(readOptional(env, 'TRUSTED_PROXIES'));
   } catch (err) {
-    throw new ConfigError(`TRUSTED_PROXIES must be a comma list of IP addresses and CIDR ranges: ${(err as Error).message}`);
+    throw new ConfigError(
+      `TRUSTED_PROXIES must be a comma list of IP addresses and CIDR ranges: ${(err as Error).message}`,
+    );
   }
 }
 

@@ -24,7 +24,11 @@ export interface GatewayFactoryOptions {
 }
 
 class ForwardingDataSource extends RemoteGraphQLDataSource<RouterContext> {
-  constructor(config: ConstructorParameters<typeof RemoteGraphQLDataSource<RouterContext>>[0], private readonly subgraph: string, private readonly logger: Logger) {
+  constructor(
+    config: ConstructorParameters<typeof RemoteGraphQLDataSource<RouterContext>>[0],
+    private readonly subgraph: string,
+    private readonly logger: Logger,
+  ) {
     super(config);
   }
 
@@ -35,17 +39,22 @@ class ForwardingDataSource extends RemoteGraphQLDataSource<RouterContext> {
     throw subgraphFailure(this.subgraph, error, response?.status);
   }
 
-  override willSendRequest({ request, context }: Parameters<NonNullable<RemoteGraphQLDataSource<RouterContext>['willSendRequest']>>[0]): void {
+  override willSendRequest({
+    request,
+    context,
+  }: Parameters<NonNullable<RemoteGraphQLDataSource<RouterContext>['willSendRequest']>>[0]): void {
     // Health checks and schema loads carry no request context.
     if (!context || !('correlationId' in context)) return;
-    for (const [key, value] of Object.entries(forwardedHeaders(context as RouterContext))) request.http?.headers.set(key, value);
+    for (const [key, value] of Object.entries(forwardedHeaders(context as RouterContext)))
+      request.http?.headers.set(key, value);
   }
 }
 
 export function createGateway(options: GatewayFactoryOptions): ApolloGateway {
   const base = options.fetcher ?? createKeepAliveFetcher().fetcher;
   const shared = options.deduplicateQueries ? deduplicating(base) : base;
-  const fetcher = options.responseCacheEntries > 0 ? caching(shared, { maxEntries: options.responseCacheEntries }) : shared;
+  const fetcher =
+    options.responseCacheEntries > 0 ? caching(shared, { maxEntries: options.responseCacheEntries }) : shared;
   return new ApolloGateway({
     supergraphSdl: options.supergraph,
     logger: {
@@ -54,9 +63,14 @@ export function createGateway(options: GatewayFactoryOptions): ApolloGateway {
       warn: (msg: unknown) => options.logger.warn(String(msg)),
       error: (msg: unknown) => options.logger.error(String(msg)),
     },
-    buildService: ({ name, url }) => new ForwardingDataSource({
-      url: options.resolveUrl(name, url ?? ''),
-      fetcher,
-    }, name, options.logger),
+    buildService: ({ name, url }) =>
+      new ForwardingDataSource(
+        {
+          url: options.resolveUrl(name, url ?? ''),
+          fetcher,
+        },
+        name,
+        options.logger,
+      ),
   });
 }

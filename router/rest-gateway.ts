@@ -34,7 +34,11 @@ export async function registerRestGateway(app: FastifyInstance, deps: RestGatewa
     // Proxied bodies pass through untouched: JSON is read (bounded by the body limit) only so
     // its tenant_id can be checked; every other type is handed on as the raw stream.
     api.removeAllContentTypeParsers();
-    api.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: deps.bodyLimitBytes }, (_req, body, done) => done(null, body));
+    api.addContentTypeParser(
+      'application/json',
+      { parseAs: 'buffer', bodyLimit: deps.bodyLimitBytes },
+      (_req, body, done) => done(null, body),
+    );
     api.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
 
     // Before authentication: a flood of invalid tokens is refused without verifying each one.
@@ -48,22 +52,35 @@ export async function registerRestGateway(app: FastifyInstance, deps: RestGatewa
       return undefined;
     });
 
-    api.get('/api/v1/services', { schema: { summary: 'Service discovery: URL, version, live health and breaker state of each backend', security: [{ bearerAuth: [] }] } }, async (request) => {
-      assertScope(requireAuth(request), 'read');
-      return { services: await discoverServices(deps.backends) };
-    });
+    api.get(
+      '/api/v1/services',
+      {
+        schema: {
+          summary: 'Service discovery: URL, version, live health and breaker state of each backend',
+          security: [{ bearerAuth: [] }],
+        },
+      },
+      async (request) => {
+        assertScope(requireAuth(request), 'read');
+        return { services: await discoverServices(deps.backends) };
+      },
+    );
 
-    api.post<{ Params: { name: string } }>('/api/v1/services/:name/breaker/reset', {
-      schema: { summary: 'Close a backend circuit breaker (admin)', security: [{ bearerAuth: [] }] },
-    }, async (request) => {
-      const auth = requireAuth(request);
-      assertAdmin(auth);
-      assertScope(auth, 'admin');
-      const backend = deps.backends.get(request.params.name);
-      if (!backend) throw new NotFoundError(`Unknown service '${request.params.name}'`);
-      backend.reset();
-      return { name: backend.name, breaker: backend.state() };
-    });
+    api.post<{ Params: { name: string } }>(
+      '/api/v1/services/:name/breaker/reset',
+      {
+        schema: { summary: 'Close a backend circuit breaker (admin)', security: [{ bearerAuth: [] }] },
+      },
+      async (request) => {
+        const auth = requireAuth(request);
+        assertAdmin(auth);
+        assertScope(auth, 'admin');
+        const backend = deps.backends.get(request.params.name);
+        if (!backend) throw new NotFoundError(`Unknown service '${request.params.name}'`);
+        backend.reset();
+        return { name: backend.name, breaker: backend.state() };
+      },
+    );
 
     for (const route of deps.routes) {
       api.route({
@@ -76,7 +93,12 @@ export async function registerRestGateway(app: FastifyInstance, deps: RestGatewa
   });
 }
 
-async function handleProxy(route: ProxyRoute, deps: RestGatewayDeps, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+async function handleProxy(
+  route: ProxyRoute,
+  deps: RestGatewayDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
   const auth = requireAuth(request);
   assertScope(auth, requiredScope(route, request.method));
   const raw = Buffer.isBuffer(request.body) ? request.body : undefined;
@@ -93,12 +115,23 @@ async function handleProxy(route: ProxyRoute, deps: RestGatewayDeps, request: Fa
   const params = new URLSearchParams(queryIndex >= 0 ? request.url.slice(queryIndex + 1) : '');
   if (inject && route.injectTenant === 'query') params.set('tenant_id', tenantId);
   let body = raw;
-  if (raw && inject && route.injectTenant === 'body' && json && typeof json === 'object' && !Array.isArray(json) && !('tenant_id' in json)) {
+  if (
+    raw &&
+    inject &&
+    route.injectTenant === 'body' &&
+    json &&
+    typeof json === 'object' &&
+    !Array.isArray(json) &&
+    !('tenant_id' in json)
+  ) {
     body = withTenantId(raw, json, tenantId);
   }
   const search = params.size > 0 ? `?${params.toString()}` : '';
-  const path = route.wildcard ? joinPath(route.upstreamPath, (request.params as Record<string, string>)['*'] ?? '') : route.upstreamPath;
-  if (!raw && request.body && !(request.body instanceof Readable)) request.log.warn('unexpected parsed body on proxied route');
+  const path = route.wildcard
+    ? joinPath(route.upstreamPath, (request.params as Record<string, string>)['*'] ?? '')
+    : route.upstreamPath;
+  if (!raw && request.body && !(request.body instanceof Readable))
+    request.log.warn('unexpected parsed body on proxied route');
   return proxyRequest(request, reply, {
     backend: deps.backends.get(route.backend)!,
     path,

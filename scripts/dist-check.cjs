@@ -32,7 +32,8 @@ function newestSource(dir) {
 /** Undefined when dist/ may be used, else the reason it may not. */
 function distProblem(base = root) {
   const mark = path.join(base, BUILD_MARK);
-  if (!existsSync(mark)) return `${BUILD_MARK} is missing: run \`npm run build\` once before starting services from dist/`;
+  if (!existsSync(mark))
+    return `${BUILD_MARK} is missing: run \`npm run build\` once before starting services from dist/`;
   const built = statSync(mark).mtimeMs;
   let newest = { file: undefined, mtimeMs: 0 };
   for (const dir of SOURCE_DIRS) {

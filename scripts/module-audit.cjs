@@ -19,7 +19,11 @@ register(pathToFileURL(path.join(__dirname, 'module-audit.hooks.mjs')), { data: 
 const isBare = (s) => !/^(\.|\/|node:|file:|data:)/.test(s) && !isBuiltin(s);
 
 function findings() {
-  const resolutions = fs.readFileSync(trace, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const resolutions = fs
+    .readFileSync(trace, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
   const loadedCjs = new Set(Object.keys(require.cache));
   const edges = new Set(resolutions.map((r) => `${r.parentURL} -> ${r.url}`));
   const hazards = new Map();
@@ -36,15 +40,24 @@ function findings() {
     const esmFile = fileURLToPath(r.url);
     if (esmFile === cjsFile || !loadedCjs.has(cjsFile)) continue;
     if (edges.has(`${r.url} -> ${pathToFileURL(cjsFile).href}`)) continue; // an ES wrapper of the CommonJS build
-    hazards.set(`${esmFile} ${cjsFile}`, { specifier: r.specifier, importedBy: r.parentURL, esm: esmFile, cjs: cjsFile });
+    hazards.set(`${esmFile} ${cjsFile}`, {
+      specifier: r.specifier,
+      importedBy: r.parentURL,
+      esm: esmFile,
+      cjs: cjsFile,
+    });
   }
   return { hazards: [...hazards.values()], esmImports: [...new Set(esmImports)].sort() };
 }
 
 process.on('exit', () => {
   const result = findings();
-  const lines = result.hazards.map((h) => `  ${h.specifier}: ES build ${h.esm} (imported by ${h.importedBy}) AND CommonJS build ${h.cjs}`);
-  process.stderr.write(`module-audit: ${result.hazards.length} dual-loaded package(s)${lines.length ? `\n${lines.join('\n')}` : ''}\n`);
+  const lines = result.hazards.map(
+    (h) => `  ${h.specifier}: ES build ${h.esm} (imported by ${h.importedBy}) AND CommonJS build ${h.cjs}`,
+  );
+  process.stderr.write(
+    `module-audit: ${result.hazards.length} dual-loaded package(s)${lines.length ? `\n${lines.join('\n')}` : ''}\n`,
+  );
   if (process.env.MODULE_AUDIT_OUT) fs.writeFileSync(process.env.MODULE_AUDIT_OUT, JSON.stringify(result, null, 2));
   fs.rmSync(path.dirname(trace), { recursive: true, force: true });
 });

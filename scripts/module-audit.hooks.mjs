@@ -12,6 +12,7 @@ export function initialize(data) {
 
 export async function resolve(specifier, context, next) {
   const resolved = await next(specifier, context);
-  if (trace) fs.appendFileSync(trace, `${JSON.stringify({ specifier, parentURL: context.parentURL, url: resolved.url })}\n`);
+  if (trace)
+    fs.appendFileSync(trace, `${JSON.stringify({ specifier, parentURL: context.parentURL, url: resolved.url })}\n`);
   return resolved;
 }

@@ -28,12 +28,19 @@ export function defineAiBrokerService(options: AiBrokerServiceOptions = {}): Ser
     async build(deps) {
       const { config: platform, db, env, registry } = deps;
       const config = loadAiBrokerConfig(env, registry, { jwtSecret: platform.auth.jwtSecret });
-      const { broker, assist, health } = createAiBrokerModule({ db, env, config, schemas: options.schemas, identity: new ServiceIdentity(platform.auth.jwtSecret, 'ai-broker') });
+      const { broker, assist, health } = createAiBrokerModule({
+        db,
+        env,
+        config,
+        schemas: options.schemas,
+        identity: new ServiceIdentity(platform.auth.jwtSecret, 'ai-broker'),
+      });
       const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
       const { app } = await buildServiceApp(aiBroker, deps, {
         title: 'AI broker',
-        description: 'One interface to several language models (spec 02): PII redacted both ways, models chosen by cost, latency and compliance with '
-          + 'failover, prompt templates, retrieval context, usage audited per tenant. With no vendor configured, the offline extractive model answers and says so.',
+        description:
+          'One interface to several language models (spec 02): PII redacted both ways, models chosen by cost, latency and compliance with ' +
+          'failover, prompt templates, retrieval context, usage audited per tenant. With no vendor configured, the offline extractive model answers and says so.',
         tokens,
         restAuth: config.requireAuth ? 'required' : 'optional',
         rest: (routes) => registerAiBrokerRoutes(routes, broker, assist, { version: aiBroker.version }),

@@ -38,14 +38,22 @@ export const gatewayService = defineService({
       health: { readiness: {} },
       trustedProxies: config.trustedProxies,
     });
-    if (config.trustedProxies.entries.length > 0) logger.info({ trustedProxies: config.trustedProxies.entries }, 'X-Forwarded-For is believed from these proxies');
+    if (config.trustedProxies.entries.length > 0)
+      logger.info({ trustedProxies: config.trustedProxies.entries }, 'X-Forwarded-For is believed from these proxies');
     // Listed origins (and, outside production, any localhost dev server) get CORS headers and
     // answered preflights (OPTIONS never needs a token); everything else none.
     const allowOrigin = corsOriginCheck(config.corsOrigins, platform.env === 'production');
     await app.register(cors, {
       origin: (origin, done) => done(null, allowOrigin(origin)),
       credentials: !config.corsOrigins.includes('*'),
-      exposedHeaders: ['X-Correlation-ID', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'Idempotent-Replayed'],
+      exposedHeaders: [
+        'X-Correlation-ID',
+        'RateLimit-Limit',
+        'RateLimit-Remaining',
+        'RateLimit-Reset',
+        'Retry-After',
+        'Idempotent-Replayed',
+      ],
       maxAge: 600,
     });
 
@@ -58,12 +66,26 @@ export const gatewayService = defineService({
     const limiter = createRateLimiter(config.rateLimit, platform.redisUrl, redisKeyPrefix(platform.namespace));
     const ipLimiter = createClientIpLimiter(config.ipRateLimit, platform.redisUrl, redisKeyPrefix(platform.namespace));
     const backends = new BackendRegistry(config);
-    await registerRestGateway(app, { config, verifier, limiter, ipLimiter, backends, routes: proxyRoutesOf(registry), bodyLimitBytes: platform.http.bodyLimitBytes });
+    await registerRestGateway(app, {
+      config,
+      verifier,
+      limiter,
+      ipLimiter,
+      backends,
+      routes: proxyRoutesOf(registry),
+      bodyLimitBytes: platform.http.bodyLimitBytes,
+    });
 
     let model: SupergraphModel | undefined;
-    const resolveUrl = (name: string, routingUrl = model?.routingUrl(name) ?? '') => subgraphUrl(config, name, routingUrl);
+    const resolveUrl = (name: string, routingUrl = model?.routingUrl(name) ?? '') =>
+      subgraphUrl(config, name, routingUrl);
     const gateway = createGateway({
-      supergraph: supergraphFromFile({ file: config.supergraphPath, debounceMs: config.reloadDebounceMs, logger, onModel: (m) => (model = m) }),
+      supergraph: supergraphFromFile({
+        file: config.supergraphPath,
+        debounceMs: config.reloadDebounceMs,
+        logger,
+        onModel: (m) => (model = m),
+      }),
       resolveUrl,
       logger,
       deduplicateQueries: config.deduplicateQueries,
@@ -72,10 +94,17 @@ export const gatewayService = defineService({
     const limits = config.graphql;
     // Error details are for a developer's own machine: never in production, whatever the flag says.
     const exposeErrorDetails = config.exposeErrorDetails && platform.env !== 'production';
-    if (config.exposeErrorDetails && !exposeErrorDetails) logger.warn('GRAPHQL_EXPOSE_ERROR_DETAILS is ignored in production');
+    if (config.exposeErrorDetails && !exposeErrorDetails)
+      logger.warn('GRAPHQL_EXPOSE_ERROR_DETAILS is ignored in production');
     const production = platform.env === 'production';
     const ide = graphqlIdeEnabled(env, production) ? mountGraphQLIde(app, { logger, ipLimiter }) : undefined;
-    mountConsole(app, { config: loadConsoleConfig(env, production), identityUrl: config.backends.identity ?? '', refreshTokenDays: platform.auth.refreshTokenExpireDays, logger, ipLimiter });
+    mountConsole(app, {
+      config: loadConsoleConfig(env, production),
+      identityUrl: config.backends.identity ?? '',
+      refreshTokenDays: platform.auth.refreshTokenExpireDays,
+      logger,
+      ipLimiter,
+    });
     const apollo = await mountGraphQLRoute(app, {
       gateway,
       model: () => model!,
@@ -88,7 +117,18 @@ export const gatewayService = defineService({
       ide,
       uploads: { resolveUrl: (name) => resolveUrl(name), maxFileSize: config.maxUploadBytes, maxFiles: 10 },
     });
-    const subscriptions = attachSubscriptionServer(app, { model: () => model!, verifier, limits, resolveUrl: (name) => resolveUrl(name), logger, server: () => apollo, limiter, ipLimiter, trustedProxies: config.trustedProxies, exposeErrorDetails });
+    const subscriptions = attachSubscriptionServer(app, {
+      model: () => model!,
+      verifier,
+      limits,
+      resolveUrl: (name) => resolveUrl(name),
+      logger,
+      server: () => apollo,
+      limiter,
+      ipLimiter,
+      trustedProxies: config.trustedProxies,
+      exposeErrorDetails,
+    });
 
     // preClose, not onClose: Fastify runs onClose hooks only after the HTTP server has closed,
     // and the server waits for every upgraded socket, so a subscriber still connected would hold

@@ -29,7 +29,9 @@ export function defineIdentityService(_options: IdentityServiceOptions = {}): Se
       const identityConfig = loadIdentityConfig(env);
       const stores = prismaUnitOfWork(db.prisma);
       // Shared through Redis when several identity processes run, so the backoff is per account, not per process.
-      const redisThrottle = config.redisUrl ? redisThrottleStore(config.redisUrl, `${redisKeyPrefix(config.namespace)}identity:login-throttle:`) : undefined;
+      const redisThrottle = config.redisUrl
+        ? redisThrottleStore(config.redisUrl, `${redisKeyPrefix(config.namespace)}identity:login-throttle:`)
+        : undefined;
       const services = createIdentityServices(stores, config, identityConfig, redisThrottle ?? memoryThrottleStore());
       const seeded = await seedIdentity(stores, services.hasher, identityConfig);
       if (seeded.created.length > 0) logger.info({ created: seeded.created }, 'identity seed data created');
@@ -38,14 +40,16 @@ export function defineIdentityService(_options: IdentityServiceOptions = {}): Se
 
       const { app } = await buildServiceApp(definition, deps, {
         title: 'Identity service',
-        description: 'Authentication, authorization, tenant and role management (spec 01). Errors use FastAPI shapes: 401 `{detail}` with `WWW-Authenticate: Bearer`, 403 `{detail}`, 422 `{detail: [{loc, msg, type}]}`.',
+        description:
+          'Authentication, authorization, tenant and role management (spec 01). Errors use FastAPI shapes: 401 `{detail}` with `WWW-Authenticate: Bearer`, 403 `{detail}`, 422 `{detail: [{loc, msg, type}]}`.',
         tokens: services.verifier,
         restAuth: 'required',
-        rest: (routes) => registerIdentityRoutes(routes, services, {
-          version: definition.version,
-          expiresIn: config.auth.accessTokenExpireMinutes * 60,
-          refreshDays: config.auth.refreshTokenExpireDays,
-        }),
+        rest: (routes) =>
+          registerIdentityRoutes(routes, services, {
+            version: definition.version,
+            expiresIn: config.auth.accessTokenExpireMinutes * 60,
+            refreshDays: config.auth.refreshTokenExpireDays,
+          }),
         subgraph: { resolvers, context: (caller) => identityContext(services, caller) },
       });
       return { app, stop: async () => redisThrottle?.close() };

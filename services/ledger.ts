@@ -26,9 +26,27 @@ export function defineLedgerService(options: LedgerServiceOptions = {}): Service
     port: 8136,
     subgraph: 'subgraphs/ledger/schema.graphql',
     gatewayRoutes: [
-      { method: 'POST', url: '/api/v1/ledger/append', upstreamPath: '/append', injectTenant: 'body', summary: 'Append a ledger event (ledger POST /append)' },
-      { method: 'GET', url: '/api/v1/ledger/verify', upstreamPath: '/verify', injectTenant: 'query', summary: 'Verify the ledger chain (ledger GET /verify)' },
-      { method: 'GET', url: '/api/v1/ledger/events', upstreamPath: '/events', injectTenant: 'query', summary: 'Query ledger events (ledger GET /events)' },
+      {
+        method: 'POST',
+        url: '/api/v1/ledger/append',
+        upstreamPath: '/append',
+        injectTenant: 'body',
+        summary: 'Append a ledger event (ledger POST /append)',
+      },
+      {
+        method: 'GET',
+        url: '/api/v1/ledger/verify',
+        upstreamPath: '/verify',
+        injectTenant: 'query',
+        summary: 'Verify the ledger chain (ledger GET /verify)',
+      },
+      {
+        method: 'GET',
+        url: '/api/v1/ledger/events',
+        upstreamPath: '/events',
+        injectTenant: 'query',
+        summary: 'Query ledger events (ledger GET /events)',
+      },
     ],
     async build(deps) {
       const { config, db, env, logger } = deps;
@@ -44,8 +62,9 @@ export function defineLedgerService(options: LedgerServiceOptions = {}): Service
 
       const { app, schema } = await buildServiceApp(ledger, deps, {
         title: 'Audit ledger',
-        description: 'Append-only, hash-chained audit log per tenant (spec 03). created_at is ISO 8601 with microseconds and +00:00, '
-          + 'exactly the text hashed into content_hash. Errors use FastAPI shapes; 503 when the database stays unavailable.',
+        description:
+          'Append-only, hash-chained audit log per tenant (spec 03). created_at is ISO 8601 with microseconds and +00:00, ' +
+          'exactly the text hashed into content_hash. Errors use FastAPI shapes; 503 when the database stays unavailable.',
         tokens,
         restAuth: requireAuth ? 'required' : 'optional',
         rest: (routes) => registerLedgerRoutes(routes, service, proofs),
@@ -58,7 +77,9 @@ export function defineLedgerService(options: LedgerServiceOptions = {}): Service
         async start() {
           await proofs.start((tenantId) => committer.catchUpTree(tenantId));
           relay = startNoticeRelay({
-            sql: db.sql, bus, logger: logger.child({ task: 'ledger-notice-relay' }),
+            sql: db.sql,
+            bus,
+            logger: logger.child({ task: 'ledger-notice-relay' }),
             pollMs: noticePollMs,
           });
         },

@@ -24,31 +24,55 @@ export function defineOcrService(_options: OcrServiceOptions = {}): ServiceDefin
     port: 8137,
     subgraph: 'subgraphs/ocr/schema.graphql',
     producesAudit: true,
-    gatewayRoutes: [{ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/api/v1/ocr/*', upstreamPath: '/', wildcard: true, summary: 'Proxied to the OCR service, path remainder kept' }],
+    gatewayRoutes: [
+      {
+        method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+        url: '/api/v1/ocr/*',
+        upstreamPath: '/',
+        wildcard: true,
+        summary: 'Proxied to the OCR service, path remainder kept',
+      },
+    ],
     async build(deps) {
       const { config: platform, db, env } = deps;
-      const { ocr, engine, decoder, preprocess, sweepIntervalMs } = createOcrModule({ db, env, identity: new ServiceIdentity(platform.auth.jwtSecret, 'ocr') });
+      const { ocr, engine, decoder, preprocess, sweepIntervalMs } = createOcrModule({
+        db,
+        env,
+        identity: new ServiceIdentity(platform.auth.jwtSecret, 'ocr'),
+      });
       const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
       // OCR_REQUIRE_AUTH, else REQUIRE_AUTH, else a token (the platform's one rule).
-      const { requireAuth, limits: { maxBytes } } = loadOcrConfig(env);
+      const {
+        requireAuth,
+        limits: { maxBytes },
+      } = loadOcrConfig(env);
       const { app, schema } = await buildServiceApp<OcrGraphQLContext>(definition, deps, {
         title: 'OCR',
-        description: 'Text and key fields from scans, photos and PDFs (spec 02): tier 1 tesseract with preprocessing, tier 2 a vision model below 80% confidence, '
-          + 'human review below 85%; results cached per tenant by SHA-256 of the document.',
+        description:
+          'Text and key fields from scans, photos and PDFs (spec 02): tier 1 tesseract with preprocessing, tier 2 a vision model below 80% confidence, ' +
+          'human review below 85%; results cached per tenant by SHA-256 of the document.',
         tokens,
         restAuth: requireAuth ? 'required' : 'optional',
         rest: (routes) => registerOcrRoutes(routes, ocr, { version: definition.version, maxBytes }),
         subgraph: {
           resolvers: resolvers as never,
-          context: (caller, request) => ocrContext(caller, ocr, maxBytes, bearerToken(request.headers.authorization) ?? undefined),
+          context: (caller, request) =>
+            ocrContext(caller, ocr, maxBytes, bearerToken(request.headers.authorization) ?? undefined),
           uploads: { maxFileSize: maxBytes, maxFiles: 1 },
         },
         readiness: { ocr_engine: async () => engine.healthy },
         // Spec 02: /health details the OCR engine, the vision model and the database.
         health: async () => ({
           status: engine.healthy && (await databaseIsReady(db)) ? 'healthy' : 'degraded',
-          ocr_engine: { status: engine.healthy ? 'healthy' : 'starting', engine: 'tesseract.js', workers: engine.workers, language: 'eng' },
-          vision_model: ocr.visionModel ? { status: 'configured', model: ocr.visionModel } : { status: 'unconfigured', model: null, note: 'tier 2 off: set OCR_VISION_MODEL and OPENAI_API_KEY' },
+          ocr_engine: {
+            status: engine.healthy ? 'healthy' : 'starting',
+            engine: 'tesseract.js',
+            workers: engine.workers,
+            language: 'eng',
+          },
+          vision_model: ocr.visionModel
+            ? { status: 'configured', model: ocr.visionModel }
+            : { status: 'unconfigured', model: null, note: 'tier 2 off: set OCR_VISION_MODEL and OPENAI_API_KEY' },
           database: (await databaseIsReady(db)) ? 'healthy' : 'unavailable',
         }),
       });
@@ -59,7 +83,15 @@ export function defineOcrService(_options: OcrServiceOptions = {}): ServiceDefin
         app,
         async start() {
           await engine.start();
-          const failInterrupted = () => void ocr.failInterrupted().catch((err: unknown) => deps.logger.warn({ err: (err as Error).message }, 'ocr: the interrupted-jobs sweep failed; the next one retries'));
+          const failInterrupted = () =>
+            void ocr
+              .failInterrupted()
+              .catch((err: unknown) =>
+                deps.logger.warn(
+                  { err: (err as Error).message },
+                  'ocr: the interrupted-jobs sweep failed; the next one retries',
+                ),
+              );
           failInterrupted();
           sweep = setInterval(failInterrupted, sweepIntervalMs);
           sweep.unref();

@@ -28,8 +28,19 @@ export function definePacksRegistryService(options: PacksRegistryOptions = {}): 
     subgraph: 'subgraphs/packs-registry/schema.graphql',
     producesAudit: true,
     gatewayRoutes: [
-      { method: ['GET', 'POST'], url: '/api/v1/packs', upstreamPath: '/packs', summary: 'Pack catalog: list (GET) or submit a workflow pack (POST) (packs registry /packs)' },
-      { method: ['GET', 'POST'], url: '/api/v1/packs/*', upstreamPath: '/packs/', wildcard: true, summary: 'Pack versions, dependencies, certification and deprecation (packs registry /packs/...)' },
+      {
+        method: ['GET', 'POST'],
+        url: '/api/v1/packs',
+        upstreamPath: '/packs',
+        summary: 'Pack catalog: list (GET) or submit a workflow pack (POST) (packs registry /packs)',
+      },
+      {
+        method: ['GET', 'POST'],
+        url: '/api/v1/packs/*',
+        upstreamPath: '/packs/',
+        wildcard: true,
+        summary: 'Pack versions, dependencies, certification and deprecation (packs registry /packs/...)',
+      },
     ],
     async build(deps) {
       const { config, db, env, logger, registry } = deps;
@@ -37,14 +48,21 @@ export function definePacksRegistryService(options: PacksRegistryOptions = {}): 
       // PACKS_REGISTRY_REQUIRE_AUTH, else REQUIRE_AUTH, else a token. Without one, reads act in
       // X-Tenant-ID's tenant; submissions and promotions always need a token (they name a person).
       const { requireAuth } = loadPacksRegistryConfig(env);
-      const { service, stores } = createPacksModule(db, env, registry, new ServiceIdentity(config.auth.jwtSecret, 'packs-registry'), requireAuth);
+      const { service, stores } = createPacksModule(
+        db,
+        env,
+        registry,
+        new ServiceIdentity(config.auth.jwtSecret, 'packs-registry'),
+        requireAuth,
+      );
       const consumer = new RulePackCatalogConsumer(stores, logger);
       const tokens = new AccessTokens(config.auth.jwtSecret, config.auth.accessTokenExpireMinutes * 60);
       const { app } = await buildServiceApp<PacksRegistryGraphQLContext>(packsRegistry, deps, {
         title: 'Packs registry',
-        description: 'Catalog of workflow packs and rule packs (spec 01, "Pack catalog"): versions, status draft/certified/deprecated, '
-          + 'ownership, artifacts (JSON or YAML, SHA-256 of canonical JSON) and resolved dependency graphs. Drafts are visible to their owner '
-          + 'tenant only; certified and deprecated versions to every tenant. Errors use FastAPI shapes.',
+        description:
+          'Catalog of workflow packs and rule packs (spec 01, "Pack catalog"): versions, status draft/certified/deprecated, ' +
+          'ownership, artifacts (JSON or YAML, SHA-256 of canonical JSON) and resolved dependency graphs. Drafts are visible to their owner ' +
+          'tenant only; certified and deprecated versions to every tenant. Errors use FastAPI shapes.',
         tokens,
         restAuth: requireAuth ? 'required' : 'optional',
         rest: (routes) => registerPacksRegistryRoutes(routes, service),

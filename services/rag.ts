@@ -30,24 +30,47 @@ export function defineRagService(_options: RagServiceOptions = {}): ServiceDefin
       const { config: platform, db, env, registry, logger } = deps;
       const config = loadRagConfig(env, registry, { requireAuth: serviceRequiresAuth(env, definition) });
       const embedder = await createEmbedder(config.embedding, (msg) => logger.warn(msg));
-      const rag = createRagModule({ db, config, embedder, identity: new ServiceIdentity(platform.auth.jwtSecret, 'rag') });
+      const rag = createRagModule({
+        db,
+        config,
+        embedder,
+        identity: new ServiceIdentity(platform.auth.jwtSecret, 'rag'),
+      });
       const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
       const { app, schema } = await buildServiceApp(definition, deps, {
         title: 'Knowledge retrieval',
-        description: 'Documents in a four-level hierarchy (platform, suite, module, entity), cascading semantic and hybrid search on pgvector, '
-          + 'answers through the AI broker with a semantic cache, conversations, tenant isolation, soft delete (spec 02).',
+        description:
+          'Documents in a four-level hierarchy (platform, suite, module, entity), cascading semantic and hybrid search on pgvector, ' +
+          'answers through the AI broker with a semantic cache, conversations, tenant isolation, soft delete (spec 02).',
         tokens,
         restAuth: config.requireAuth ? 'required' : 'optional',
-        rest: (routes) => registerRagRoutes(routes, { ...rag, version: definition.version, maxUploadBytes: config.maxUploadBytes }),
-        subgraph: { resolvers, context: (caller, request) => ({ ...ragContext(caller, request, rag), maxUploadBytes: config.maxUploadBytes }), uploads: { maxFileSize: config.maxUploadBytes } },
-        readinessDetails: async () => ({ database: 'ok', ...(await rag.documents.counts()), embedding_model: embedder.name }),
+        rest: (routes) =>
+          registerRagRoutes(routes, { ...rag, version: definition.version, maxUploadBytes: config.maxUploadBytes }),
+        subgraph: {
+          resolvers,
+          context: (caller, request) => ({
+            ...ragContext(caller, request, rag),
+            maxUploadBytes: config.maxUploadBytes,
+          }),
+          uploads: { maxFileSize: config.maxUploadBytes },
+        },
+        readinessDetails: async () => ({
+          database: 'ok',
+          ...(await rag.documents.counts()),
+          embedding_model: embedder.name,
+        }),
       });
       serveRagSubscriptions({ app, schema: schema!, tokens, requireAuth: config.requireAuth, rag });
       let maintenance: RagMaintenance | undefined;
       return {
         app,
         async start() {
-          maintenance = startRagMaintenance({ ...rag, tenantIndexMinChunks: config.tenantIndexMinChunks, intervalMs: config.maintenanceIntervalMs, logger });
+          maintenance = startRagMaintenance({
+            ...rag,
+            tenantIndexMinChunks: config.tenantIndexMinChunks,
+            intervalMs: config.maintenanceIntervalMs,
+            logger,
+          });
           // After the other services of this process have started: the first question is then not
           // the one that waits for WordNet.
           setImmediate(() => {

@@ -38,16 +38,25 @@ export function defineRulePackRegistryService(options: RulePackRegistryOptions =
       // RULEPACK_REGISTRY_REQUIRE_AUTH, else REQUIRE_AUTH, else a token. Without one, reads act in
       // X-Tenant-ID's tenant; submissions and decisions always need a token (they name a person).
       const requireAuth = serviceRequiresAuth(env, registry);
-      const { service, keys } = createRulePackModule(db, registryConfig, options.compile ?? compileWithEngine, (contract, notice) => {
-        events.publish(contract, notice).catch((err) => logger.warn({ err, topic: contract.topic }, 'publishing a rule-pack notice failed'));
-      }, requireAuth);
+      const { service, keys } = createRulePackModule(
+        db,
+        registryConfig,
+        options.compile ?? compileWithEngine,
+        (contract, notice) => {
+          events
+            .publish(contract, notice)
+            .catch((err) => logger.warn({ err, topic: contract.topic }, 'publishing a rule-pack notice failed'));
+        },
+        requireAuth,
+      );
       await keys.ensureActive();
       const tokens = new AccessTokens(config.auth.jwtSecret, config.auth.accessTokenExpireMinutes * 60);
 
       const { app } = await buildServiceApp(registry, deps, {
         title: 'Rule-pack registry',
-        description: 'Validates rule packs against the rule-pack schema, takes them through review, signs certified packs (Ed25519, '
-          + 'keys at /.well-known/rulepack-keys.json) and distributes them (spec 01). Errors use FastAPI shapes.',
+        description:
+          'Validates rule packs against the rule-pack schema, takes them through review, signs certified packs (Ed25519, ' +
+          'keys at /.well-known/rulepack-keys.json) and distributes them (spec 01). Errors use FastAPI shapes.',
         tokens,
         // Every route but the key set needs a token unless the port trusts the gateway: who submits
         // and who certifies is the point, so those need one in either mode (rulepack-registry.service.ts).

@@ -34,9 +34,10 @@ export function defineSchemaRegistryService(options: SchemaRegistryOptions = {})
       await seedPlatformSchemas(service, logger, options.contractsDir ?? CONTRACTS_DIR);
       const { app } = await buildServiceApp<SchemaRegistryGraphQLContext>(definition, deps, {
         title: 'Schema registry',
-        description: 'JSON Schema (draft-07) registry of rule-pack, workflow-pack and data schemas with semantic versions and '
-          + 'BACKWARD/FORWARD/FULL/NONE compatibility checks. Built-in platform schemas (owner `platform`) are readable by every tenant. '
-          + 'Errors use FastAPI shapes; an incompatible version is 409 with detail {message, reasons}.',
+        description:
+          'JSON Schema (draft-07) registry of rule-pack, workflow-pack and data schemas with semantic versions and ' +
+          'BACKWARD/FORWARD/FULL/NONE compatibility checks. Built-in platform schemas (owner `platform`) are readable by every tenant. ' +
+          'Errors use FastAPI shapes; an incompatible version is 409 with detail {message, reasons}.',
         tokens: new AccessTokens(config.auth.jwtSecret, config.auth.accessTokenExpireMinutes * 60),
         restAuth: requireAuth ? 'required' : 'optional',
         rest: (routes) => registerSchemaRegistryRoutes(routes, service),

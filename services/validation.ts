@@ -32,13 +32,26 @@ export function defineValidationService(options: ValidationServiceOptions = {}):
     subgraph: 'subgraphs/validation/schema.graphql',
     producesAudit: true,
     gatewayRoutes: [
-      { method: 'POST', url: '/api/v1/rulepacks/execute', upstreamPath: '/validate', summary: 'Execute a rule pack (validation POST /validate)' },
+      {
+        method: 'POST',
+        url: '/api/v1/rulepacks/execute',
+        upstreamPath: '/validate',
+        summary: 'Execute a rule pack (validation POST /validate)',
+      },
     ],
     async build(deps) {
       const { config: platform, db, logger, env, registry } = deps;
       const config = loadValidationConfig(env, registry);
       const { bus, release: releaseBus } = await serviceBus(deps, options.bus);
-      const { service, packs } = createValidationModule({ db, bus, config, logger, registry: options.registry, schemas: options.schemas, identity: new ServiceIdentity(platform.auth.jwtSecret, 'validation') });
+      const { service, packs } = createValidationModule({
+        db,
+        bus,
+        config,
+        logger,
+        registry: options.registry,
+        schemas: options.schemas,
+        identity: new ServiceIdentity(platform.auth.jwtSecret, 'validation'),
+      });
       // A deprecated pack version leaves the cache at once, so its next run asks the registry
       // (which answers "deprecated, use ..." with a 409).
       const unsubscribe = await contractBus(bus, logger).subscribe(RULEPACK_DEPRECATED, (notice) => packs.drop(notice));
@@ -46,11 +59,16 @@ export function defineValidationService(options: ValidationServiceOptions = {}):
 
       const { app } = await buildServiceApp(validation, deps, {
         title: 'Validation',
-        description: 'Runs rule packs over JSON, CSV and XML payloads (spec 03): certified packs of the rule-pack registry (Ed25519 signature '
-          + 'verified before they run) or inline packs. Violations are redacted of PII; every run is a rule_execution event in the tenant\'s ledger.',
+        description:
+          'Runs rule packs over JSON, CSV and XML payloads (spec 03): certified packs of the rule-pack registry (Ed25519 signature ' +
+          "verified before they run) or inline packs. Violations are redacted of PII; every run is a rule_execution event in the tenant's ledger.",
         tokens,
         restAuth: config.requireAuth ? 'required' : 'optional',
-        rest: (routes) => registerValidationRoutes(routes, service, { version: validation.version, maxPayloadBytes: config.maxPayloadBytes }),
+        rest: (routes) =>
+          registerValidationRoutes(routes, service, {
+            version: validation.version,
+            maxPayloadBytes: config.maxPayloadBytes,
+          }),
         subgraph: { resolvers, context: (caller, request) => validationContext(caller, request, service) },
       });
       return {

@@ -35,29 +35,60 @@ export function defineWorkflowService(options: WorkflowServiceOptions = {}): Ser
     subgraph: 'subgraphs/workflow/schema.graphql',
     producesAudit: true,
     gatewayRoutes: [
-      { method: 'POST', url: '/api/v1/workflows/execute', upstreamPath: '/execute', summary: 'Execute a workflow pack (workflow POST /execute)' },
+      {
+        method: 'POST',
+        url: '/api/v1/workflows/execute',
+        upstreamPath: '/execute',
+        summary: 'Execute a workflow pack (workflow POST /execute)',
+      },
       // Spec 03 lists /workflow-status as "workflow service status via the gateway"; it reads the
       // tenant from the token (X-Tenant-ID), so nothing is injected.
-      { method: 'GET', url: '/api/v1/workflows/status', upstreamPath: '/workflow-status', summary: 'The workflow service\'s status for the caller\'s tenant (workflow GET /workflow-status)' },
+      {
+        method: 'GET',
+        url: '/api/v1/workflows/status',
+        upstreamPath: '/workflow-status',
+        summary: "The workflow service's status for the caller's tenant (workflow GET /workflow-status)",
+      },
     ],
     async build(deps) {
       const { config: platform, db, logger, env, registry } = deps;
       const config = { ...loadWorkflowConfig(env, registry), ...options.config };
       const { bus, release: releaseBus } = await serviceBus(deps, options.bus);
       const { service, executor, store } = createWorkflowModule({
-        db, bus, config, logger, jwtSecret: platform.auth.jwtSecret, version: workflow.version, packs: options.packs, validation: options.validation, owner: options.owner,
+        db,
+        bus,
+        config,
+        logger,
+        jwtSecret: platform.auth.jwtSecret,
+        version: workflow.version,
+        packs: options.packs,
+        validation: options.validation,
+        owner: options.owner,
       });
       const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
       const { app, schema } = await buildServiceApp(workflow, deps, {
         title: 'Workflow',
-        description: 'Runs workflow packs (spec 03) as durable sagas on the platform database: validation and action steps, decisions, parallel groups, '
-          + 'human approval gates, compensation in reverse order on failure or rejection. Status and approvals are live over GraphQL subscriptions.',
+        description:
+          'Runs workflow packs (spec 03) as durable sagas on the platform database: validation and action steps, decisions, parallel groups, ' +
+          'human approval gates, compensation in reverse order on failure or rejection. Status and approvals are live over GraphQL subscriptions.',
         tokens,
         restAuth: config.requireAuth ? 'required' : 'optional',
         rest: (routes) => registerWorkflowRoutes(routes, service, { version: workflow.version }),
-        subgraph: { resolvers, context: (caller, request) => workflowContext(caller, service, config.requireAuth, bearerToken(request.headers.authorization)) },
+        subgraph: {
+          resolvers,
+          context: (caller, request) =>
+            workflowContext(caller, service, config.requireAuth, bearerToken(request.headers.authorization)),
+        },
       });
-      serveWorkflowSubscriptions({ app, schema: schema!, bus, service, store, tokens, requireAuth: config.requireAuth });
+      serveWorkflowSubscriptions({
+        app,
+        schema: schema!,
+        bus,
+        service,
+        store,
+        tokens,
+        requireAuth: config.requireAuth,
+      });
       return {
         app,
         async start() {

@@ -14,9 +14,14 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 
 // ---- Hashes: RFC 9162, section 2.1 --------------------------------------------------------
-const sha256 = (...parts) => { const h = crypto.createHash('sha256'); for (const p of parts) h.update(p); return h.digest(); };
+const sha256 = (...parts) => {
+  const h = crypto.createHash('sha256');
+  for (const p of parts) h.update(p);
+  return h.digest();
+};
 const hex = (text, what) => {
-  if (typeof text !== 'string' || !/^[0-9a-f]{64}$/.test(text)) throw new Error(`${what} is not 64 lowercase hex characters`);
+  if (typeof text !== 'string' || !/^[0-9a-f]{64}$/.test(text))
+    throw new Error(`${what} is not 64 lowercase hex characters`);
   return Buffer.from(text, 'hex');
 };
 // A leaf is an entry's chain_hash (32 bytes); 0x00 and 0x01 keep leaves and nodes apart.
@@ -39,19 +44,25 @@ function canonical(value) {
 
 function checkEntry(entry) {
   const content = {
-    tenant_id: entry.tenant_id, event_type: entry.event_type, event_data: entry.event_data,
-    user_id: entry.user_id === undefined ? null : entry.user_id, created_at: entry.created_at,
+    tenant_id: entry.tenant_id,
+    event_type: entry.event_type,
+    event_data: entry.event_data,
+    user_id: entry.user_id === undefined ? null : entry.user_id,
+    created_at: entry.created_at,
   };
   const contentHash = sha256(canonical(content)).toString('hex');
-  if (contentHash !== entry.content_hash) throw new Error(`content_hash does not match the entry's fields (computed ${contentHash})`);
+  if (contentHash !== entry.content_hash)
+    throw new Error(`content_hash does not match the entry's fields (computed ${contentHash})`);
   const chainHash = sha256(entry.content_hash + entry.previous_hash).toString('hex');
-  if (chainHash !== entry.chain_hash) throw new Error(`chain_hash is not SHA-256(content_hash + previous_hash) (computed ${chainHash})`);
+  if (chainHash !== entry.chain_hash)
+    throw new Error(`chain_hash is not SHA-256(content_hash + previous_hash) (computed ${chainHash})`);
 }
 
 // ---- Checkpoints: Ed25519 over a JSON array -------------------------------------------------
 function checkCheckpoint(checkpoint, jwks, tenantId) {
   if (checkpoint.format !== 'ledger-checkpoint/v1') throw new Error(`unknown checkpoint format ${checkpoint.format}`);
-  if (tenantId !== undefined && checkpoint.tenant_id !== tenantId) throw new Error('the checkpoint is of another tenant');
+  if (tenantId !== undefined && checkpoint.tenant_id !== tenantId)
+    throw new Error('the checkpoint is of another tenant');
   const jwk = (jwks.keys || []).find((k) => k.kid === checkpoint.key_id);
   if (!jwk) throw new Error(`key ${checkpoint.key_id} is not in the JWKS`);
   if (jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519') throw new Error(`key ${jwk.kid} is not an Ed25519 key`);
@@ -59,10 +70,21 @@ function checkCheckpoint(checkpoint, jwks, tenantId) {
   const thumbprint = sha256(JSON.stringify({ crv: jwk.crv, kty: jwk.kty, x: jwk.x })).toString('base64url');
   if (thumbprint !== jwk.kid) throw new Error(`key ${jwk.kid} is not the thumbprint of its own key`);
   const key = crypto.createPublicKey({ key: { kty: jwk.kty, crv: jwk.crv, x: jwk.x }, format: 'jwk' });
-  const message = Buffer.from(JSON.stringify(['ledger-checkpoint/v1', checkpoint.tenant_id, checkpoint.tree_size, checkpoint.root_hash, checkpoint.timestamp, checkpoint.key_id]));
-  if (!crypto.verify(null, message, key, Buffer.from(String(checkpoint.signature), 'base64url'))) throw new Error('the checkpoint signature does not verify');
+  const message = Buffer.from(
+    JSON.stringify([
+      'ledger-checkpoint/v1',
+      checkpoint.tenant_id,
+      checkpoint.tree_size,
+      checkpoint.root_hash,
+      checkpoint.timestamp,
+      checkpoint.key_id,
+    ]),
+  );
+  if (!crypto.verify(null, message, key, Buffer.from(String(checkpoint.signature), 'base64url')))
+    throw new Error('the checkpoint signature does not verify');
   hex(checkpoint.root_hash, 'root_hash');
-  if (!Number.isSafeInteger(checkpoint.tree_size) || checkpoint.tree_size < 1) throw new Error('tree_size is not a positive integer');
+  if (!Number.isSafeInteger(checkpoint.tree_size) || checkpoint.tree_size < 1)
+    throw new Error('tree_size is not a positive integer');
 }
 
 // ---- Inclusion: RFC 9162, 2.1.3.2 ---------------------------------------------------------
@@ -76,7 +98,11 @@ function rootFromInclusion(leafIndex, treeSize, leaf, path) {
     if (sn === 0) throw new Error('the audit path is too long');
     if (fn % 2 === 1 || fn === sn) {
       r = nodeHash(sibling, r);
-      if (fn % 2 === 0) while (fn % 2 === 0 && fn !== 0) { fn = Math.floor(fn / 2); sn = Math.floor(sn / 2); }
+      if (fn % 2 === 0)
+        while (fn % 2 === 0 && fn !== 0) {
+          fn = Math.floor(fn / 2);
+          sn = Math.floor(sn / 2);
+        }
     } else {
       r = nodeHash(r, sibling);
     }
@@ -91,11 +117,13 @@ function verifyInclusion(proof, jwks) {
   checkCheckpoint(proof.checkpoint, jwks, proof.tenant_id);
   const entry = proof.entry;
   if (entry.tenant_id !== proof.tenant_id) throw new Error('the entry is of another tenant');
-  if (entry.seq !== proof.leaf_index + 1) throw new Error('the entry\'s seq is not leaf_index + 1');
-  if (proof.tree_size !== proof.checkpoint.tree_size) throw new Error('the proof is not for the checkpoint\'s tree size');
+  if (entry.seq !== proof.leaf_index + 1) throw new Error("the entry's seq is not leaf_index + 1");
+  if (proof.tree_size !== proof.checkpoint.tree_size)
+    throw new Error("the proof is not for the checkpoint's tree size");
   checkEntry(entry);
   const root = rootFromInclusion(proof.leaf_index, proof.tree_size, leafHash(entry.chain_hash), proof.audit_path);
-  if (!root.equals(hex(proof.checkpoint.root_hash, 'root_hash'))) throw new Error('the audit path does not lead to the checkpoint\'s root');
+  if (!root.equals(hex(proof.checkpoint.root_hash, 'root_hash')))
+    throw new Error("the audit path does not lead to the checkpoint's root");
   return `entry ${entry.id} (seq ${entry.seq}) of tenant ${proof.tenant_id} is in the signed tree of ${proof.tree_size} entries`;
 }
 
@@ -111,7 +139,8 @@ function verifyConsistency(proof, jwks) {
   let path = proof.proof.map((p) => hex(p, 'a consistency proof hash'));
   if (m > n) throw new Error('the first tree is larger than the second');
   if (m === n) {
-    if (path.length !== 0 || !oldRoot.equals(newRoot)) throw new Error('equal sizes need an empty proof and equal roots');
+    if (path.length !== 0 || !oldRoot.equals(newRoot))
+      throw new Error('equal sizes need an empty proof and equal roots');
     return `checkpoints of ${m} entries agree`;
   }
   // A power-of-two old tree is its own first node.
@@ -119,7 +148,10 @@ function verifyConsistency(proof, jwks) {
   if (path.length === 0) throw new Error('the consistency proof is empty');
   let fn = m - 1;
   let sn = n - 1;
-  while (fn % 2 === 1) { fn = Math.floor(fn / 2); sn = Math.floor(sn / 2); }
+  while (fn % 2 === 1) {
+    fn = Math.floor(fn / 2);
+    sn = Math.floor(sn / 2);
+  }
   let fr = path[0];
   let sr = path[0];
   for (const c of path.slice(1)) {
@@ -127,7 +159,11 @@ function verifyConsistency(proof, jwks) {
     if (fn % 2 === 1 || fn === sn) {
       fr = nodeHash(c, fr);
       sr = nodeHash(c, sr);
-      if (fn % 2 === 0) while (fn % 2 === 0 && fn !== 0) { fn = Math.floor(fn / 2); sn = Math.floor(sn / 2); }
+      if (fn % 2 === 0)
+        while (fn % 2 === 0 && fn !== 0) {
+          fn = Math.floor(fn / 2);
+          sn = Math.floor(sn / 2);
+        }
     } else {
       sr = nodeHash(sr, c);
     }
@@ -135,8 +171,8 @@ function verifyConsistency(proof, jwks) {
     sn = Math.floor(sn / 2);
   }
   if (sn !== 0) throw new Error('the consistency proof is too short');
-  if (!fr.equals(oldRoot)) throw new Error('the proof does not rebuild the first checkpoint\'s root');
-  if (!sr.equals(newRoot)) throw new Error('the proof does not rebuild the second checkpoint\'s root');
+  if (!fr.equals(oldRoot)) throw new Error("the proof does not rebuild the first checkpoint's root");
+  if (!sr.equals(newRoot)) throw new Error("the proof does not rebuild the second checkpoint's root");
   return `the signed tree of ${n} entries extends the signed tree of ${m} entries (tenant ${proof.tenant_id})`;
 }
 
@@ -156,7 +192,9 @@ if (require.main === module) {
   const args = process.argv.slice(2).filter((a) => a !== 'proof');
   const at = args.indexOf('--jwks');
   if (at < 0 || !args[at + 1] || args.length !== 3) {
-    console.error('usage: verify-proof.cjs --jwks <jwks.json> <proof.json>   (proof: inclusion, consistency or checkpoint)');
+    console.error(
+      'usage: verify-proof.cjs --jwks <jwks.json> <proof.json>   (proof: inclusion, consistency or checkpoint)',
+    );
     process.exit(2);
   }
   const jwksFile = args[at + 1];

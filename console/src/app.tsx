@@ -30,7 +30,9 @@ export function App() {
         return s;
       });
     });
-    refresh().catch(() => undefined).finally(() => setStarting(false));
+    refresh()
+      .catch(() => undefined)
+      .finally(() => setStarting(false));
     const back = () => setPath(pathOf());
     addEventListener('popstate', back);
     return () => {
@@ -50,7 +52,12 @@ export function App() {
     document.title = `${page.label} · Reviewer console`;
   }, [page]);
 
-  if (starting) return <main id="main"><p role="status">Loading…</p></main>;
+  if (starting)
+    return (
+      <main id="main">
+        <p role="status">Loading…</p>
+      </main>
+    );
   if (!session || !apollo) return <SignIn notice={notice} />;
   const go = (next: string) => {
     history.pushState(null, '', `/console/${next}`);
@@ -64,7 +71,15 @@ export function App() {
   const Page = page.component;
   return (
     <ApolloProvider client={apollo.client}>
-      <Layout me={session.claims} pages={PAGES} current={page.path} go={go} tenant={tenant ?? session.claims.tenantId} setTenant={pick} signOut={() => void signOut()}>
+      <Layout
+        me={session.claims}
+        pages={PAGES}
+        current={page.path}
+        go={go}
+        tenant={tenant ?? session.claims.tenantId}
+        setTenant={pick}
+        signOut={() => void signOut()}
+      >
         <Page me={session.claims} />
       </Layout>
     </ApolloProvider>

@@ -26,7 +26,10 @@ export interface AccessClaims {
 export class AccessTokens {
   private readonly key: Uint8Array;
 
-  constructor(secret: string, private readonly lifetimeSeconds: number) {
+  constructor(
+    secret: string,
+    private readonly lifetimeSeconds: number,
+  ) {
     this.key = new TextEncoder().encode(secret);
   }
 
@@ -34,7 +37,10 @@ export class AccessTokens {
     return this.lifetimeSeconds;
   }
 
-  async issue(subject: { username: string; tenantId: string; roles: string[]; scopes: string[] }, now = Date.now()): Promise<string> {
+  async issue(
+    subject: { username: string; tenantId: string; roles: string[]; scopes: string[] },
+    now = Date.now(),
+  ): Promise<string> {
     const iat = Math.floor(now / 1000);
     return new SignJWT({ tenant_id: subject.tenantId, roles: subject.roles, scopes: subject.scopes })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -49,10 +55,15 @@ export class AccessTokens {
   async verify(token: string): Promise<AccessClaims> {
     if (!isCompactJws(token)) throw new AuthenticationError();
     try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], issuer: ISSUER, requiredClaims: ['sub', 'exp', 'iat'] });
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: ['HS256'],
+        issuer: ISSUER,
+        requiredClaims: ['sub', 'exp', 'iat'],
+      });
       return parseClaims(payload);
     } catch (err) {
-      if (err instanceof AuthenticationError || err instanceof joseErrors.JOSEError || err instanceof TypeError) throw new AuthenticationError();
+      if (err instanceof AuthenticationError || err instanceof joseErrors.JOSEError || err instanceof TypeError)
+        throw new AuthenticationError();
       throw err;
     }
   }
@@ -75,7 +86,10 @@ const SEGMENT = /^[A-Za-z0-9_-]+$/;
 export function isCompactJws(token: string): boolean {
   if (token.length > MAX_TOKEN_LENGTH) return false;
   const segments = token.split('.');
-  return segments.length === 3 && segments.every((s) => SEGMENT.test(s) && Buffer.from(s, 'base64url').toString('base64url') === s);
+  return (
+    segments.length === 3 &&
+    segments.every((s) => SEGMENT.test(s) && Buffer.from(s, 'base64url').toString('base64url') === s)
+  );
 }
 
 const isNonEmptyString = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
@@ -85,7 +99,15 @@ const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFi
 /** The claims with the types spec 01 gives them, or AuthenticationError. */
 export function parseClaims(payload: Record<string, unknown>): AccessClaims {
   const { sub, tenant_id, roles, scopes, exp, iat, iss } = payload;
-  if (!isNonEmptyString(sub) || !isNonEmptyString(tenant_id) || !isStringArray(roles) || !isStringArray(scopes) || !isTime(exp) || !isTime(iat) || iss !== ISSUER) {
+  if (
+    !isNonEmptyString(sub) ||
+    !isNonEmptyString(tenant_id) ||
+    !isStringArray(roles) ||
+    !isStringArray(scopes) ||
+    !isTime(exp) ||
+    !isTime(iat) ||
+    iss !== ISSUER
+  ) {
     throw new AuthenticationError();
   }
   return { sub, tenant_id, roles, scopes, exp, iat, iss };

@@ -29,7 +29,10 @@ export class ServiceIdentity implements DelegatedIdentity {
   private readonly cache = new Map<string, { token: string; expiresAt: number }>();
 
   /** `service` is the calling service's name (e.g. `workflow`): the token's subject is `<service>-service`. */
-  constructor(jwtSecret: string, readonly service: string) {
+  constructor(
+    jwtSecret: string,
+    readonly service: string,
+  ) {
     this.tokens = new AccessTokens(jwtSecret, LIFETIME_SECONDS);
   }
 
@@ -40,7 +43,12 @@ export class ServiceIdentity implements DelegatedIdentity {
   async tokenFor(tenantId: string): Promise<string> {
     const hit = this.cache.get(tenantId);
     if (hit && hit.expiresAt > Date.now() + RENEW_BEFORE_MS) return hit.token;
-    const token = await this.tokens.issue({ username: this.username, tenantId, roles: [TENANT_DELEGATE_ROLE], scopes: ['read', 'write'] });
+    const token = await this.tokens.issue({
+      username: this.username,
+      tenantId,
+      roles: [TENANT_DELEGATE_ROLE],
+      scopes: ['read', 'write'],
+    });
     if (this.cache.size >= MAX_CACHED_TENANTS) this.cache.clear();
     this.cache.set(tenantId, { token, expiresAt: Date.now() + LIFETIME_SECONDS * 1000 });
     return token;

@@ -24,11 +24,22 @@ export class TenantAccess {
   constructor(private readonly audit: OperatorAuditSink) {}
 
   /** resolveTenant, then the operator's access recorded before any data is touched. */
-  async resolve(caller: Caller, requested: string | undefined, field: (string | number)[], action: string): Promise<string> {
+  async resolve(
+    caller: Caller,
+    requested: string | undefined,
+    field: (string | number)[],
+    action: string,
+  ): Promise<string> {
     const tenantId = resolveTenant(caller, requested, field);
     const auth = caller.auth;
     if (auth && isPlatformOperator(auth) && auth.tenantId !== tenantId) {
-      await this.audit({ tenantId, operator: auth.username, operatorTenant: auth.tenantId, action, correlationId: caller.correlationId });
+      await this.audit({
+        tenantId,
+        operator: auth.username,
+        operatorTenant: auth.tenantId,
+        action,
+        correlationId: caller.correlationId,
+      });
     }
     return tenantId;
   }

@@ -77,7 +77,9 @@ export function namesTenant(auth: AuthContext, sources: TenantSources): boolean 
 }
 
 function namedTenants(sources: TenantSources): string[] {
-  return [firstString(sources.header), tenantField(sources.query), tenantField(sources.body)].filter((t): t is string => t !== undefined);
+  return [firstString(sources.header), tenantField(sources.query), tenantField(sources.body)].filter(
+    (t): t is string => t !== undefined,
+  );
 }
 
 function tenantField(source: unknown): string | undefined {

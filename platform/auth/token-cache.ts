@@ -14,7 +14,11 @@ export class TokenCache {
   private readonly entries = new Map<string, Entry>();
 
   /** `ttlMs` may be Infinity (the token's expiry alone bounds an entry); `maxEntries` 0 turns caching off. */
-  constructor(private readonly ttlMs: number, private readonly maxEntries: number, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries: number,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   get(token: string): AuthContext | undefined {
     const entry = this.entries.get(token);

@@ -3,9 +3,23 @@
 // ServiceCallError whose body is {detail: {message, attempts}}.
 import type { DelegatedIdentity } from '../auth/service-identity';
 import { serviceRequest, type ServiceCallContext, type ServiceEndpoint } from './service-request';
-import type { InferenceRequest, InferenceAttempt, InferenceResponse, ExplainResponse, GenerateWorkflowResponse, AiModelRecord } from '../contracts/clients/ai-broker.api';
+import type {
+  InferenceRequest,
+  InferenceAttempt,
+  InferenceResponse,
+  ExplainResponse,
+  GenerateWorkflowResponse,
+  AiModelRecord,
+} from '../contracts/clients/ai-broker.api';
 // Re-exported so callers keep importing the client's module; the types live in platform/contracts.
-export type { InferenceRequest, InferenceAttempt, InferenceResponse, ExplainResponse, GenerateWorkflowResponse, AiModelRecord };
+export type {
+  InferenceRequest,
+  InferenceAttempt,
+  InferenceResponse,
+  ExplainResponse,
+  GenerateWorkflowResponse,
+  AiModelRecord,
+};
 
 export class AiBrokerClient {
   private readonly endpoint: ServiceEndpoint;
@@ -18,18 +32,39 @@ export class AiBrokerClient {
   }
 
   /** `idempotencyKey` is sent as the `Idempotency-Key` header (a workflow step's key, so a retried step is recognisable). */
-  inference(context: ServiceCallContext, request: InferenceRequest, options: { idempotencyKey?: string; timeoutMs?: number } = {}): Promise<InferenceResponse> {
+  inference(
+    context: ServiceCallContext,
+    request: InferenceRequest,
+    options: { idempotencyKey?: string; timeoutMs?: number } = {},
+  ): Promise<InferenceResponse> {
     return serviceRequest(this.endpoint, 'api/ai/inference', context, {
-      method: 'POST', body: request, timeoutMs: options.timeoutMs ?? this.timeoutMs, headers: options.idempotencyKey ? { 'idempotency-key': options.idempotencyKey } : undefined,
+      method: 'POST',
+      body: request,
+      timeoutMs: options.timeoutMs ?? this.timeoutMs,
+      headers: options.idempotencyKey ? { 'idempotency-key': options.idempotencyKey } : undefined,
     });
   }
 
-  explain(context: ServiceCallContext, request: { rule_id: string; failure_data: Record<string, unknown>; include_remediation?: boolean }): Promise<ExplainResponse> {
-    return serviceRequest(this.endpoint, 'api/ai/explain', context, { method: 'POST', body: request, timeoutMs: this.timeoutMs });
+  explain(
+    context: ServiceCallContext,
+    request: { rule_id: string; failure_data: Record<string, unknown>; include_remediation?: boolean },
+  ): Promise<ExplainResponse> {
+    return serviceRequest(this.endpoint, 'api/ai/explain', context, {
+      method: 'POST',
+      body: request,
+      timeoutMs: this.timeoutMs,
+    });
   }
 
-  generateWorkflow(context: ServiceCallContext, request: { description: string; domain?: string }): Promise<GenerateWorkflowResponse> {
-    return serviceRequest(this.endpoint, 'api/ai/generate-workflow', context, { method: 'POST', body: request, timeoutMs: this.timeoutMs });
+  generateWorkflow(
+    context: ServiceCallContext,
+    request: { description: string; domain?: string },
+  ): Promise<GenerateWorkflowResponse> {
+    return serviceRequest(this.endpoint, 'api/ai/generate-workflow', context, {
+      method: 'POST',
+      body: request,
+      timeoutMs: this.timeoutMs,
+    });
   }
 
   models(context: ServiceCallContext): Promise<{ models: AiModelRecord[] }> {

@@ -16,7 +16,10 @@ export interface TokenPair {
 }
 
 export class IdentityClient {
-  constructor(private readonly baseUrl: string, private readonly timeoutMs = 2_000) {}
+  constructor(
+    private readonly baseUrl: string,
+    private readonly timeoutMs = 2_000,
+  ) {}
 
   /** The caller's context, or AuthenticationError (401 from identity) / UnavailableError. */
   async verify(token: string): Promise<AuthContext> {
@@ -44,19 +47,31 @@ export class IdentityClient {
 
   /** The password grant (form-encoded, RFC 6749 §4.3); AuthenticationError for wrong credentials. */
   passwordGrant(credentials: { username: string; password: string; tenantId?: string }): Promise<TokenPair> {
-    const form = new URLSearchParams({ grant_type: 'password', username: credentials.username, password: credentials.password });
+    const form = new URLSearchParams({
+      grant_type: 'password',
+      username: credentials.username,
+      password: credentials.password,
+    });
     if (credentials.tenantId) form.set('tenant_id', credentials.tenantId);
     return this.tokenCall('/v1/auth/token', { 'content-type': 'application/x-www-form-urlencoded' }, form.toString());
   }
 
   /** Rotates a refresh token; AuthenticationError when it is unknown, used, revoked or expired. */
   refresh(refreshToken: string): Promise<TokenPair> {
-    return this.tokenCall('/v1/auth/refresh', { 'content-type': 'application/json' }, JSON.stringify({ refresh_token: refreshToken }));
+    return this.tokenCall(
+      '/v1/auth/refresh',
+      { 'content-type': 'application/json' },
+      JSON.stringify({ refresh_token: refreshToken }),
+    );
   }
 
   /** Revokes the token's family (logout); unknown tokens are accepted by identity (RFC 7009). */
   async revoke(refreshToken: string): Promise<void> {
-    const res = await this.post('/v1/auth/logout', { 'content-type': 'application/json' }, JSON.stringify({ refresh_token: refreshToken }));
+    const res = await this.post(
+      '/v1/auth/logout',
+      { 'content-type': 'application/json' },
+      JSON.stringify({ refresh_token: refreshToken }),
+    );
     await res.body?.cancel();
     if (!res.ok) throw new UnavailableError('Identity service unavailable', 1);
   }
@@ -77,7 +92,12 @@ export class IdentityClient {
 
   private async post(route: string, headers: Record<string, string>, body: string): Promise<Response> {
     try {
-      return await fetch(new URL(route, this.baseUrl), { method: 'POST', headers, body, signal: AbortSignal.timeout(this.timeoutMs * 5) });
+      return await fetch(new URL(route, this.baseUrl), {
+        method: 'POST',
+        headers,
+        body,
+        signal: AbortSignal.timeout(this.timeoutMs * 5),
+      });
     } catch {
       throw new UnavailableError('Identity service unavailable', 1);
     }

@@ -7,7 +7,11 @@ export type { LedgerAppendRequest, LedgerAppendResponse };
 
 export class LedgerClientError extends Error {
   override name = 'LedgerClientError';
-  constructor(message: string, readonly status: number | undefined, readonly retryable: boolean) {
+  constructor(
+    message: string,
+    readonly status: number | undefined,
+    readonly retryable: boolean,
+  ) {
     super(message);
   }
 }
@@ -37,7 +41,10 @@ export function createLedgerClient(options: LedgerClientOptions): LedgerClient {
       let res: Response;
       try {
         res = await doFetch(`${base}/append`, {
-          method: 'POST', headers, body: JSON.stringify(event), signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+          method: 'POST',
+          headers,
+          body: JSON.stringify(event),
+          signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
         });
       } catch (err) {
         throw new LedgerClientError(`ledger unreachable: ${(err as Error).message}`, undefined, true);

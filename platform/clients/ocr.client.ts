@@ -22,7 +22,10 @@ const DONE = new Set(['completed', 'review', 'done', 'succeeded']);
 
 export class OcrClient {
   /** `identity`: the calling service's, used for callers without a token (service-request.ts). */
-  constructor(private readonly baseUrl: string, private readonly options: { timeoutMs?: number; pollMs?: number; identity?: DelegatedIdentity } = {}) {}
+  constructor(
+    private readonly baseUrl: string,
+    private readonly options: { timeoutMs?: number; pollMs?: number; identity?: DelegatedIdentity } = {},
+  ) {}
 
   private url(path: string): string {
     return `${this.baseUrl.replace(/\/$/, '')}/${path}`;
@@ -43,28 +46,47 @@ export class OcrClient {
     let body: OcrJobBody = {};
     try {
       body = JSON.parse(text) as OcrJobBody;
-    } catch { /* not JSON */ }
-    if (res.status >= 500 || res.status === 429 || (res.status === 404 && !url.includes('/jobs/'))) throw new OcrUnavailableError(`the OCR service answered ${res.status}`);
+    } catch {
+      /* not JSON */
+    }
+    if (res.status >= 500 || res.status === 429 || (res.status === 404 && !url.includes('/jobs/')))
+      throw new OcrUnavailableError(`the OCR service answered ${res.status}`);
     if (!res.ok) throw new OcrFailedError(`the OCR service could not read the document (${res.status})`);
     return body;
   }
 
   /** Text of a scanned document or image; waits for the OCR job to finish. */
-  async extract(context: ServiceCallContext, file: { bytes: Buffer; filename: string; mimeType: string }): Promise<OcrText> {
+  async extract(
+    context: ServiceCallContext,
+    file: { bytes: Buffer; filename: string; mimeType: string },
+  ): Promise<OcrText> {
     const deadline = Date.now() + (this.options.timeoutMs ?? 120_000);
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(file.bytes)], { type: file.mimeType }), file.filename);
-    let job = await this.call(this.url('extract'), { method: 'POST', headers: await this.headers(context), body: form }, deadline);
+    let job = await this.call(
+      this.url('extract'),
+      { method: 'POST', headers: await this.headers(context), body: form },
+      deadline,
+    );
     const id = job.job_id ?? job.id;
     for (;;) {
-      if (job.status === 'failed') throw new OcrFailedError(`the OCR service could not read the document${job.error ? `: ${job.error}` : ''}`);
+      if (job.status === 'failed')
+        throw new OcrFailedError(`the OCR service could not read the document${job.error ? `: ${job.error}` : ''}`);
       if (job.status === undefined || DONE.has(job.status)) break;
       if (!id) throw new OcrFailedError('the OCR service answered without a job id');
       if (Date.now() > deadline) throw new OcrUnavailableError('the OCR job did not finish in time');
       await sleep(this.options.pollMs ?? 250);
-      job = await this.call(this.url(`jobs/${encodeURIComponent(id)}`), { method: 'GET', headers: await this.headers(context) }, deadline);
+      job = await this.call(
+        this.url(`jobs/${encodeURIComponent(id)}`),
+        { method: 'GET', headers: await this.headers(context) },
+        deadline,
+      );
     }
     const text = job.extracted_text ?? job.text ?? '';
-    return { jobId: id ?? '', text, confidence: typeof job.confidence_score === 'number' ? job.confidence_score : null };
+    return {
+      jobId: id ?? '',
+      text,
+      confidence: typeof job.confidence_score === 'number' ? job.confidence_score : null,
+    };
   }
 }

@@ -3,7 +3,14 @@
 // docs/packs-registry.md (the registry's own route schemas in rest-compat/packs-registry).
 import type { DelegatedIdentity } from '../auth/service-identity';
 import { serviceRequest, type ServiceCallContext, type ServiceEndpoint } from './service-request';
-import type { PackKind, PackStatus, PackRefView, PackDependenciesView, PackVersionView, DependencyGraphView } from '../contracts/clients/packs-registry.api';
+import type {
+  PackKind,
+  PackStatus,
+  PackRefView,
+  PackDependenciesView,
+  PackVersionView,
+  DependencyGraphView,
+} from '../contracts/clients/packs-registry.api';
 // Re-exported so callers keep importing the client's module; the types live in platform/contracts.
 export type { PackKind, PackStatus, PackRefView, PackDependenciesView, PackVersionView, DependencyGraphView };
 
@@ -33,6 +40,10 @@ export class PacksRegistryClient {
 
   /** The resolved dependency graph: 422 for missing dependencies or cycles, 409 for deprecated ones. */
   dependencies(context: ServiceCallContext, packId: string, version: string): Promise<DependencyGraphView> {
-    return serviceRequest(this.endpoint, `packs/${encodeURIComponent(packId)}/versions/${encodeURIComponent(version)}/dependencies`, context);
+    return serviceRequest(
+      this.endpoint,
+      `packs/${encodeURIComponent(packId)}/versions/${encodeURIComponent(version)}/dependencies`,
+      context,
+    );
   }
 }

@@ -25,9 +25,14 @@ export interface ServiceEndpoint {
  * The credentials a call carries: the caller's token; else, for a call in a tenant, the service
  * identity's token for that tenant; else none. Every client builds its headers with this.
  */
-export async function credentialHeaders(context: ServiceCallContext, identity?: DelegatedIdentity): Promise<Record<string, string>> {
+export async function credentialHeaders(
+  context: ServiceCallContext,
+  identity?: DelegatedIdentity,
+): Promise<Record<string, string>> {
   const headers: Record<string, string> = {};
-  const token = context.token ?? (context.tenantId !== undefined && identity ? await identity.tokenFor(context.tenantId) : undefined);
+  const token =
+    context.token ??
+    (context.tenantId !== undefined && identity ? await identity.tokenFor(context.tenantId) : undefined);
   if (token) headers.authorization = `Bearer ${token}`;
   if (context.tenantId) headers['x-tenant-id'] = context.tenantId;
   if (context.correlationId) headers['x-correlation-id'] = context.correlationId;
@@ -61,14 +66,21 @@ export interface ServiceRequestOptions {
 }
 
 export async function serviceRequest<T>(
-  endpoint: string | ServiceEndpoint, path: string, context: ServiceCallContext, options: ServiceRequestOptions = {},
+  endpoint: string | ServiceEndpoint,
+  path: string,
+  context: ServiceCallContext,
+  options: ServiceRequestOptions = {},
 ): Promise<T> {
   const { baseUrl, identity } = typeof endpoint === 'string' ? { baseUrl: endpoint, identity: undefined } : endpoint;
   const url = new URL(path, baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
   for (const [key, value] of Object.entries(options.query ?? {})) {
     if (value !== undefined) url.searchParams.set(key, String(value));
   }
-  const headers: Record<string, string> = { accept: 'application/json', ...options.headers, ...(await credentialHeaders(context, identity)) };
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    ...options.headers,
+    ...(await credentialHeaders(context, identity)),
+  };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   let res: Response;
   try {

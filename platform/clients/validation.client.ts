@@ -15,7 +15,15 @@ export class ValidationClient {
   }
 
   /** Runs a pack; 404 unknown pack, 409 not runnable (deprecated, draft, bad signature), 422 bad payload, 503 registry down. */
-  validate(context: ServiceCallContext, request: ValidateRequest, options: { timeoutMs?: number } = {}): Promise<ValidateResponse> {
-    return serviceRequest(this.endpoint, 'validate', context, { method: 'POST', body: request, timeoutMs: options.timeoutMs ?? 30_000 });
+  validate(
+    context: ServiceCallContext,
+    request: ValidateRequest,
+    options: { timeoutMs?: number } = {},
+  ): Promise<ValidateResponse> {
+    return serviceRequest(this.endpoint, 'validate', context, {
+      method: 'POST',
+      body: request,
+      timeoutMs: options.timeoutMs ?? 30_000,
+    });
   }
 }

@@ -26,8 +26,10 @@ export function readInt(env: Env, name: string, fallback: number, range: { min?:
   if (raw === undefined) return fallback;
   if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be an integer, got "${raw}"`);
   const value = Number(raw);
-  if (range.min !== undefined && value < range.min) throw new ConfigError(`${name} must be >= ${range.min}, got ${value}`);
-  if (range.max !== undefined && value > range.max) throw new ConfigError(`${name} must be <= ${range.max}, got ${value}`);
+  if (range.min !== undefined && value < range.min)
+    throw new ConfigError(`${name} must be >= ${range.min}, got ${value}`);
+  if (range.max !== undefined && value > range.max)
+    throw new ConfigError(`${name} must be <= ${range.max}, got ${value}`);
   return value;
 }
 

@@ -81,7 +81,9 @@ export function loadPlatformConfig(env: Env = process.env): PlatformConfig {
 
   const namespace = readString(env, 'PLATFORM_NAMESPACE', '');
   if (namespace !== '' && !/^[a-z0-9][a-z0-9_-]{0,31}$/.test(namespace)) {
-    throw new ConfigError(`PLATFORM_NAMESPACE must be 1-32 characters of a-z, 0-9, '-' or '_' (starting with a letter or digit), got "${namespace}"`);
+    throw new ConfigError(
+      `PLATFORM_NAMESPACE must be 1-32 characters of a-z, 0-9, '-' or '_' (starting with a letter or digit), got "${namespace}"`,
+    );
   }
   const pgliteDir = readString(env, 'PGLITE_DIR', '.data/pglite');
 
@@ -91,7 +93,9 @@ export function loadPlatformConfig(env: Env = process.env): PlatformConfig {
     logLevel: readEnum(env, 'LOG_LEVEL', LOG_LEVELS, 'INFO'),
     database: {
       // POSTGRES_URL is the ledger's name for the same setting (spec 03).
-      url: readUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:']) ?? readUrl(env, 'POSTGRES_URL', ['postgres:', 'postgresql:']),
+      url:
+        readUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:']) ??
+        readUrl(env, 'POSTGRES_URL', ['postgres:', 'postgresql:']),
       // `memory://` is PGlite's throwaway in-memory database, not a folder.
       pgliteDir: pgliteDir.startsWith('memory://') ? pgliteDir : path.resolve(pgliteDir),
       poolSize: readInt(env, 'DATABASE_POOL_SIZE', 10, { min: 1, max: 200 }),
@@ -160,14 +164,20 @@ export function serviceRequiresAuth(env: Env, service: Pick<ServiceAddress, 'nam
 
 /** Where clients find a service: `<SERVICE>_URL`, or its port on this host. */
 export function serviceUrl(env: Env, service: ServiceAddress): string {
-  return readUrl(env, `${envPrefix(service.name)}_URL`, ['http:', 'https:']) ?? `http://127.0.0.1:${servicePort(env, service)}`;
+  return (
+    readUrl(env, `${envPrefix(service.name)}_URL`, ['http:', 'https:']) ??
+    `http://127.0.0.1:${servicePort(env, service)}`
+  );
 }
 
 /** The NATS stream and subject prefix of a namespace (the historical names without one). */
 export function streamNames(namespace: string): { stream: string; subjectPrefix: string } {
   if (!namespace) return { stream: 'PLATFORM_EVENTS', subjectPrefix: 'platform.' };
   // Stream names allow no '.', '*', '>' or spaces; the namespace's characters are all safe.
-  return { stream: `PLATFORM_EVENTS_${namespace.toUpperCase().replace(/-/g, '_')}`, subjectPrefix: `${namespace}.platform.` };
+  return {
+    stream: `PLATFORM_EVENTS_${namespace.toUpperCase().replace(/-/g, '_')}`,
+    subjectPrefix: `${namespace}.platform.`,
+  };
 }
 
 /** The prefix of every Redis key of a namespace ('' without one: the historical keys). */

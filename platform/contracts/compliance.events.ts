@@ -25,15 +25,18 @@ export const RuleExecutionDataSchema = Type.Object({
 });
 
 /** One validation run (v1): the ledger event's data and where it belongs. */
-export const ComplianceRuleExecutionSchema = Type.Composite([
-  RuleExecutionDataSchema,
-  Type.Object({
-    tenant_id: TenantId,
-    user_id: Type.Union([Type.String(), Type.Null()]),
-    correlation_id: Type.String(),
-    occurred_at: Timestamp,
-  }),
-], { $id: 'compliance.rule_execution.v1' });
+export const ComplianceRuleExecutionSchema = Type.Composite(
+  [
+    RuleExecutionDataSchema,
+    Type.Object({
+      tenant_id: TenantId,
+      user_id: Type.Union([Type.String(), Type.Null()]),
+      correlation_id: Type.String(),
+      occurred_at: Timestamp,
+    }),
+  ],
+  { $id: 'compliance.rule_execution.v1' },
+);
 export type ComplianceRuleExecution = Static<typeof ComplianceRuleExecutionSchema>;
 
 export const COMPLIANCE_RULE_EXECUTION = eventContract({
@@ -46,13 +49,22 @@ export const COMPLIANCE_RULE_EXECUTION = eventContract({
 });
 
 /** The workflow transitions the compliance service is told of. */
-export const COMPLIANCE_WORKFLOW_EVENTS = ['workflow.failed', 'workflow.rejected', 'workflow.compensating', 'step.compensated', 'step.compensation_parked'] as const satisfies readonly WorkflowTransitionEvent[];
+export const COMPLIANCE_WORKFLOW_EVENTS = [
+  'workflow.failed',
+  'workflow.rejected',
+  'workflow.compensating',
+  'step.compensated',
+  'step.compensation_parked',
+] as const satisfies readonly WorkflowTransitionEvent[];
 
 /** A workflow transition of compliance interest (v1): the lifecycle payload plus its event. */
-export const ComplianceWorkflowEventSchema = Type.Composite([
-  WorkflowTransitionSchema,
-  Type.Object({ event: Type.Union(COMPLIANCE_WORKFLOW_EVENTS.map((e) => Type.Literal(e))) }),
-], { $id: 'compliance.workflow_event.v1' });
+export const ComplianceWorkflowEventSchema = Type.Composite(
+  [
+    WorkflowTransitionSchema,
+    Type.Object({ event: Type.Union(COMPLIANCE_WORKFLOW_EVENTS.map((e) => Type.Literal(e))) }),
+  ],
+  { $id: 'compliance.workflow_event.v1' },
+);
 export type ComplianceWorkflowEvent = Static<typeof ComplianceWorkflowEventSchema>;
 
 export const COMPLIANCE_WORKFLOW_EVENT = eventContract({

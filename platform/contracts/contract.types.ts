@@ -4,7 +4,8 @@ import { FormatRegistry, Type } from '@sinclair/typebox';
 import semver from 'semver';
 
 /** Exactly a semantic version (no leading `v`, no range), as both pack registries store them. */
-if (!FormatRegistry.Has('semver')) FormatRegistry.Set('semver', (value) => value.length <= 64 && semver.valid(value) === value);
+if (!FormatRegistry.Has('semver'))
+  FormatRegistry.Set('semver', (value) => value.length <= 64 && semver.valid(value) === value);
 /** An ISO 8601 timestamp as `Date.toISOString()` and PostgreSQL write them. */
 if (!FormatRegistry.Has('timestamp')) FormatRegistry.Set('timestamp', (value) => !Number.isNaN(Date.parse(value)));
 

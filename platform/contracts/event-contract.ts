@@ -23,7 +23,9 @@ export interface EventContract<T extends string = string, S extends TSchema = TS
 export type PayloadOf<C> = C extends EventContract<string, infer S> ? Static<S> : never;
 
 /** Declares a contract; `const` keeps the topic a literal type. */
-export function eventContract<const T extends string, S extends TSchema>(contract: EventContract<T, S>): EventContract<T, S> {
+export function eventContract<const T extends string, S extends TSchema>(
+  contract: EventContract<T, S>,
+): EventContract<T, S> {
   return Object.freeze({ ...contract, consumers: Object.freeze([...contract.consumers]) });
 }
 
@@ -45,7 +47,10 @@ export interface PayloadIssue {
  * The payload typed by its contract, or the reasons it is not. The issues name paths and rules
  * only, never the offending values: they are logged, and a payload may carry personal data.
  */
-export function parsePayload<C extends EventContract>(contract: C, payload: unknown): { ok: true; value: PayloadOf<C> } | { ok: false; issues: PayloadIssue[] } {
+export function parsePayload<C extends EventContract>(
+  contract: C,
+  payload: unknown,
+): { ok: true; value: PayloadOf<C> } | { ok: false; issues: PayloadIssue[] } {
   const check = checkerOf(contract);
   if (check.Check(payload)) return { ok: true, value: payload as PayloadOf<C> };
   const issues: PayloadIssue[] = [];

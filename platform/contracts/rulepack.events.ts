@@ -6,13 +6,16 @@ import { eventContract } from './event-contract';
 import { PackId, PackRef, SemVer, TenantId } from './contract.types';
 
 /** The payload of both topics (v1). */
-export const RulePackNoticeSchema = Type.Object({
-  pack_id: PackId,
-  version: SemVer,
-  owner_tenant: TenantId,
-  /** For a deprecation: the certified version to use instead, if the decision named one. */
-  replacement: Type.Optional(Type.Union([PackRef, Type.Null()])),
-}, { $id: 'rulepack.notice.v1', description: 'A rule-pack version whose lifecycle changed' });
+export const RulePackNoticeSchema = Type.Object(
+  {
+    pack_id: PackId,
+    version: SemVer,
+    owner_tenant: TenantId,
+    /** For a deprecation: the certified version to use instead, if the decision named one. */
+    replacement: Type.Optional(Type.Union([PackRef, Type.Null()])),
+  },
+  { $id: 'rulepack.notice.v1', description: 'A rule-pack version whose lifecycle changed' },
+);
 export type RulePackNotice = Static<typeof RulePackNoticeSchema>;
 
 export const RULEPACK_CERTIFIED = eventContract({
@@ -36,7 +39,12 @@ export const RULEPACK_DEPRECATED = eventContract({
 export type RulePackNoticeContract = typeof RULEPACK_CERTIFIED | typeof RULEPACK_DEPRECATED;
 
 /** The notice of a registry version (its domain names mapped to the contract's). */
-export function rulePackNotice(v: { packId: string; version: string; ownerTenant: string; replacement: { packId: string; version: string } | null }): RulePackNotice {
+export function rulePackNotice(v: {
+  packId: string;
+  version: string;
+  ownerTenant: string;
+  replacement: { packId: string; version: string } | null;
+}): RulePackNotice {
   return {
     pack_id: v.packId,
     version: v.version,

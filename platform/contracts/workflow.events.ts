@@ -23,7 +23,7 @@ const TRANSITIONS = {
   'step.compensation_retrying': 'Undoing a step failed and will be retried.',
   'step.compensation_parked': 'Undoing a step failed for good and was parked for an operator.',
   'step.compensated': 'A completed step was undone.',
-  'approval.requested': 'A step waits for a person\'s approval.',
+  'approval.requested': "A step waits for a person's approval.",
   'approval.decided': 'An approval task was approved or rejected.',
   'approval.escalated': 'An approval task passed its deadline and was escalated.',
 } as const;
@@ -33,52 +33,73 @@ export type WorkflowTransitionEvent = keyof typeof TRANSITIONS;
 export const WORKFLOW_TRANSITION_EVENTS = Object.keys(TRANSITIONS) as WorkflowTransitionEvent[];
 
 /** A committed transition (v1): the execution's state after it and what happened. */
-export const WorkflowTransitionSchema = Type.Object({
-  tenant_id: TenantId,
-  workflow_id: Type.String({ minLength: 1 }),
-  /** The execution's version after the transition (1, 2, ...): subscriptions resume after one. */
-  version: Type.Integer({ minimum: 1 }),
-  status: Type.Union([
-    Type.Literal('pending_approval'), Type.Literal('running'), Type.Literal('compensating'),
-    Type.Literal('completed'), Type.Literal('failed'), Type.Literal('rejected'),
-  ]),
-  step: Type.Union([Type.String(), Type.Null()]),
-  approval_task_id: Type.Union([Type.String(), Type.Null()]),
-  detail: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
-  at: Timestamp,
-}, { $id: 'workflow.transition.v1' });
+export const WorkflowTransitionSchema = Type.Object(
+  {
+    tenant_id: TenantId,
+    workflow_id: Type.String({ minLength: 1 }),
+    /** The execution's version after the transition (1, 2, ...): subscriptions resume after one. */
+    version: Type.Integer({ minimum: 1 }),
+    status: Type.Union([
+      Type.Literal('pending_approval'),
+      Type.Literal('running'),
+      Type.Literal('compensating'),
+      Type.Literal('completed'),
+      Type.Literal('failed'),
+      Type.Literal('rejected'),
+    ]),
+    step: Type.Union([Type.String(), Type.Null()]),
+    approval_task_id: Type.Union([Type.String(), Type.Null()]),
+    detail: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+    at: Timestamp,
+  },
+  { $id: 'workflow.transition.v1' },
+);
 export type WorkflowTransitionPayload = Static<typeof WorkflowTransitionSchema>;
 
 function transitionContract<const T extends WorkflowTransitionEvent>(topic: T) {
   return eventContract({
-    topic, version: 1, schema: WorkflowTransitionSchema, producer: 'workflow', consumers: [], description: TRANSITIONS[topic],
+    topic,
+    version: 1,
+    schema: WorkflowTransitionSchema,
+    producer: 'workflow',
+    consumers: [],
+    description: TRANSITIONS[topic],
   });
 }
 
 export type WorkflowTransitionContract = EventContract<WorkflowTransitionEvent, typeof WorkflowTransitionSchema>;
 
 /** The lifecycle contract of each transition event. */
-export const WORKFLOW_TRANSITIONS: { readonly [E in WorkflowTransitionEvent]: EventContract<E, typeof WorkflowTransitionSchema> } = Object.freeze(
-  Object.fromEntries(WORKFLOW_TRANSITION_EVENTS.map((e) => [e, transitionContract(e)])) as { [E in WorkflowTransitionEvent]: EventContract<E, typeof WorkflowTransitionSchema> },
+export const WORKFLOW_TRANSITIONS: {
+  readonly [E in WorkflowTransitionEvent]: EventContract<E, typeof WorkflowTransitionSchema>;
+} = Object.freeze(
+  Object.fromEntries(WORKFLOW_TRANSITION_EVENTS.map((e) => [e, transitionContract(e)])) as {
+    [E in WorkflowTransitionEvent]: EventContract<E, typeof WorkflowTransitionSchema>;
+  },
 );
 
 /** The contract of a transition event named at run time (a stored row), if it has one. */
 export function transitionContractOf(event: string): WorkflowTransitionContract | undefined {
-  return Object.hasOwn(WORKFLOW_TRANSITIONS, event) ? WORKFLOW_TRANSITIONS[event as WorkflowTransitionEvent] : undefined;
+  return Object.hasOwn(WORKFLOW_TRANSITIONS, event)
+    ? WORKFLOW_TRANSITIONS[event as WorkflowTransitionEvent]
+    : undefined;
 }
 
 /** The wake-up notice of one commit (v1): its last transition, and every event when it wrote several. */
-export const WorkflowChangedSchema = Type.Object({
-  tenant_id: TenantId,
-  workflow_id: Type.String({ minLength: 1 }),
-  version: Type.Integer({ minimum: 1 }),
-  /** The last transition's position in the transitions table. */
-  seq: Type.Number({ minimum: 0 }),
-  /** The last transition's event. */
-  event: Type.String(),
-  /** Every event of the transitions this notice stands for (one commit may write several). */
-  events: Type.Optional(Type.Array(Type.String())),
-}, { $id: 'workflow.changed.v1' });
+export const WorkflowChangedSchema = Type.Object(
+  {
+    tenant_id: TenantId,
+    workflow_id: Type.String({ minLength: 1 }),
+    version: Type.Integer({ minimum: 1 }),
+    /** The last transition's position in the transitions table. */
+    seq: Type.Number({ minimum: 0 }),
+    /** The last transition's event. */
+    event: Type.String(),
+    /** Every event of the transitions this notice stands for (one commit may write several). */
+    events: Type.Optional(Type.Array(Type.String())),
+  },
+  { $id: 'workflow.changed.v1' },
+);
 export type WorkflowChangedNotice = Static<typeof WorkflowChangedSchema>;
 
 export const WORKFLOW_CHANGED = eventContract({
@@ -87,19 +108,23 @@ export const WORKFLOW_CHANGED = eventContract({
   schema: WorkflowChangedSchema,
   producer: 'workflow',
   consumers: ['workflow'],
-  description: 'Wake-up notice after each commit of transitions: subscriptions (workflowStatusChanged, approvalRequested) then read the transitions table.',
+  description:
+    'Wake-up notice after each commit of transitions: subscriptions (workflowStatusChanged, approvalRequested) then read the transitions table.',
 });
 
 /** What the `notify` action of a workflow pack publishes (v1). */
-export const WorkflowNotificationSchema = Type.Object({
-  tenant_id: TenantId,
-  workflow_id: Type.String({ minLength: 1 }),
-  step: Type.String(),
-  /** The step's `parameters.message` as the pack wrote it (the step's name when it has none). */
-  message: Type.Unknown(),
-  /** Stable across retries of the step: a consumer acts on each key once. */
-  idempotency_key: Type.String({ minLength: 1 }),
-}, { $id: 'workflow.notification.v1' });
+export const WorkflowNotificationSchema = Type.Object(
+  {
+    tenant_id: TenantId,
+    workflow_id: Type.String({ minLength: 1 }),
+    step: Type.String(),
+    /** The step's `parameters.message` as the pack wrote it (the step's name when it has none). */
+    message: Type.Unknown(),
+    /** Stable across retries of the step: a consumer acts on each key once. */
+    idempotency_key: Type.String({ minLength: 1 }),
+  },
+  { $id: 'workflow.notification.v1' },
+);
 export type WorkflowNotification = Static<typeof WorkflowNotificationSchema>;
 
 export const WORKFLOW_NOTIFICATION = eventContract({
@@ -108,5 +133,6 @@ export const WORKFLOW_NOTIFICATION = eventContract({
   schema: WorkflowNotificationSchema,
   producer: 'workflow',
   consumers: [],
-  description: 'A workflow pack\'s `notify` step: a message for whoever listens (the events service will forward it to webhooks).',
+  description:
+    "A workflow pack's `notify` step: a message for whoever listens (the events service will forward it to webhooks).",
 });

@@ -19,9 +19,24 @@ const CONFLICT_CODES = new Set(['40P01', '40001']);
  * connections / connection exceptions, Prisma's connection failures and pool timeout.
  */
 const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH',
-  '57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08004', '08006',
-  'P1001', 'P1017', 'P2024',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  'P1001',
+  'P1017',
+  'P2024',
 ]);
 
 export function isDatabaseUnavailable(err: unknown): boolean {
@@ -30,7 +45,9 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   // Prisma's driver adapters wrap lost connections in a DriverAdapterError.
   if (e?.name === 'DriverAdapterError' && /connect|terminat/i.test(e.message ?? '')) return true;
   // node-postgres reports some lost connections without a code.
-  return /Connection terminated|connection timeout|Client has encountered a connection error|not queryable/i.test(e?.message ?? '');
+  return /Connection terminated|connection timeout|Client has encountered a connection error|not queryable/i.test(
+    e?.message ?? '',
+  );
 }
 
 export function isTransientDbError(err: unknown): boolean {
@@ -44,7 +61,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * attempts are used up (UnavailableError). `attempt` is 0 on the first call, so work can
  * reconcile after an attempt whose commit outcome is unknown.
  */
-export async function withDbRetry<T>(work: (attempt: number) => Promise<T>, policy: RetryPolicy = DEFAULT_RETRY): Promise<T> {
+export async function withDbRetry<T>(
+  work: (attempt: number) => Promise<T>,
+  policy: RetryPolicy = DEFAULT_RETRY,
+): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await work(attempt);

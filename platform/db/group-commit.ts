@@ -3,7 +3,10 @@
 // each caller is answered only once its own item is committed. A lone item is written at once, so
 // nothing waits for a batch to fill. When a shared write fails, each item of it is written again
 // on its own, so one bad item never fails the calls it happened to share a statement with.
-export function groupCommit<T>(write: (batch: readonly T[]) => Promise<unknown>, maxBatch: number): (item: T) => Promise<void> {
+export function groupCommit<T>(
+  write: (batch: readonly T[]) => Promise<unknown>,
+  maxBatch: number,
+): (item: T) => Promise<void> {
   let pending: { item: T; resolve(): void; reject(err: unknown): void }[] = [];
   let writing = false;
   const drain = async () => {

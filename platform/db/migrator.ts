@@ -30,7 +30,8 @@ export interface Migration {
 }
 
 export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
-  return fs.readdirSync(dir)
+  return fs
+    .readdirSync(dir)
     .filter((name) => fs.existsSync(path.join(dir, name, 'migration.sql')))
     .sort()
     .map((name) => {

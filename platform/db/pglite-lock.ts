@@ -84,7 +84,11 @@ export function lockPGliteDir(dataDir: string): () => void {
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      if (attempt >= 2) throw new Error(`could not take the lock on the embedded database in ${dataDir}: another process keeps taking it`, { cause: err });
+      if (attempt >= 2)
+        throw new Error(
+          `could not take the lock on the embedded database in ${dataDir}: another process keeps taking it`,
+          { cause: err },
+        );
     }
     let holder: Holder | undefined;
     try {
@@ -94,7 +98,9 @@ export function lockPGliteDir(dataDir: string): () => void {
       throw err;
     }
     if (holder && !isSelf(holder, me) && holderIsAlive(holder)) {
-      throw new Error(`the embedded database in ${dataDir} is in use by process ${holder.pid}; PGlite serves one process only (set DATABASE_URL to share PostgreSQL between processes)`);
+      throw new Error(
+        `the embedded database in ${dataDir} is in use by process ${holder.pid}; PGlite serves one process only (set DATABASE_URL to share PostgreSQL between processes)`,
+      );
     }
     fs.rmSync(file, { force: true }); // stale: its process is gone (crash, kill -9, reboot)
   }

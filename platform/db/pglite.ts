@@ -23,7 +23,10 @@ function wrap(conn: PGlite | Transaction): SqlQuery {
  * starts it from a data directory dumped earlier (`dumpDataDir`): the tests' migrated template,
  * which skips initdb and the migrations (test/support/database.ts).
  */
-export async function openPGlite(dataDir: string, { loadDataDir }: { loadDataDir?: Blob } = {}): Promise<{ pglite: PGlite; sql: SqlExecutor; release: () => void }> {
+export async function openPGlite(
+  dataDir: string,
+  { loadDataDir }: { loadDataDir?: Blob } = {},
+): Promise<{ pglite: PGlite; sql: SqlExecutor; release: () => void }> {
   let release = () => {};
   if (!dataDir.startsWith('memory://')) {
     fs.mkdirSync(dataDir, { recursive: true });

@@ -76,14 +76,20 @@ export class UnsupportedMediaTypeError extends DomainError {
 /** Too many attempts: try again after `retryAfterSeconds`. */
 export class RateLimitedError extends DomainError {
   readonly code = 'RATE_LIMITED';
-  constructor(message: string, readonly retryAfterSeconds: number) {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
     super(message);
   }
 }
 
 export class UnavailableError extends DomainError {
   readonly code = 'SERVICE_UNAVAILABLE';
-  constructor(message = 'Service temporarily unavailable', readonly retryAfterSeconds?: number) {
+  constructor(
+    message = 'Service temporarily unavailable',
+    readonly retryAfterSeconds?: number,
+  ) {
     super(message);
   }
 }

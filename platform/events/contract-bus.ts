@@ -30,13 +30,17 @@ export function contractPublisher(bus: Pick<EventBus, 'publish'>): Pick<Contract
 export function contractBus(bus: Pick<EventBus, 'publish' | 'subscribe'>, logger: Pick<Logger, 'warn'>): ContractBus {
   return {
     ...contractPublisher(bus),
-    subscribe: (contract, handler) => bus.subscribe(contract.topic, (payload) => {
-      const parsed = parsePayload(contract, payload);
-      if (!parsed.ok) {
-        logger.warn({ topic: contract.topic, version: contract.version, producer: contract.producer, issues: parsed.issues }, 'malformed event dropped');
-        return;
-      }
-      return handler(parsed.value);
-    }),
+    subscribe: (contract, handler) =>
+      bus.subscribe(contract.topic, (payload) => {
+        const parsed = parsePayload(contract, payload);
+        if (!parsed.ok) {
+          logger.warn(
+            { topic: contract.topic, version: contract.version, producer: contract.producer, issues: parsed.issues },
+            'malformed event dropped',
+          );
+          return;
+        }
+        return handler(parsed.value);
+      }),
   };
 }

@@ -20,7 +20,13 @@ export interface EventBusConfig {
 export async function createEventBus(config: EventBusConfig): Promise<EventBus> {
   if (config.natsUrl) {
     const names = streamNames(config.namespace ?? '');
-    return createNatsEventBus({ url: config.natsUrl, stream: names.stream, subjectPrefix: names.subjectPrefix, limits: config.stream, onError: config.onError });
+    return createNatsEventBus({
+      url: config.natsUrl,
+      stream: names.stream,
+      subjectPrefix: names.subjectPrefix,
+      limits: config.stream,
+      onError: config.onError,
+    });
   }
   if (config.postgresUrl) return createPostgresEventBus(config.postgresUrl, config.onError);
   return createMemoryEventBus(config.onError);

@@ -4,7 +4,17 @@
 // drops its oldest notices, never refuses a new one. That is safe because a notice only wakes a
 // subscriber, which then reads the database after the last sequence it delivered
 // (platform/events/pull-on-notify.ts); nobody replays the stream itself.
-import { connect, DeliverPolicy, DiscardPolicy, JSONCodec, RetentionPolicy, StorageType, type ConsumerMessages, type NatsConnection, type StreamConfig as JsStreamConfig } from 'nats';
+import {
+  connect,
+  DeliverPolicy,
+  DiscardPolicy,
+  JSONCodec,
+  RetentionPolicy,
+  StorageType,
+  type ConsumerMessages,
+  type NatsConnection,
+  type StreamConfig as JsStreamConfig,
+} from 'nats';
 import type { StreamConfig } from '../config/platform.config';
 import type { EventBus } from './event-bus';
 
@@ -18,10 +28,19 @@ export interface NatsBusOptions {
   onError?: (err: unknown) => void;
 }
 
-export const DEFAULT_STREAM_LIMITS: StreamConfig = { storage: 'file', maxBytes: 1024 * 1024 * 1024, maxMsgs: 5_000_000, maxAgeSeconds: 24 * 3600 };
+export const DEFAULT_STREAM_LIMITS: StreamConfig = {
+  storage: 'file',
+  maxBytes: 1024 * 1024 * 1024,
+  maxMsgs: 5_000_000,
+  maxAgeSeconds: 24 * 3600,
+};
 
 /** The JetStream configuration of the platform's stream. */
-export function streamConfigOf(name: string, subjectPrefix: string, limits: StreamConfig): Partial<JsStreamConfig> & { name: string } {
+export function streamConfigOf(
+  name: string,
+  subjectPrefix: string,
+  limits: StreamConfig,
+): Partial<JsStreamConfig> & { name: string } {
   return {
     name,
     subjects: [`${subjectPrefix}>`],
@@ -48,18 +67,38 @@ export async function createNatsEventBus(options: NatsBusOptions): Promise<Event
   } catch {
     await jsm.streams.add(wanted).catch(async (err) => {
       // Another process created it first.
-      existing = (await jsm.streams.info(stream).catch(() => { throw err; })).config;
+      existing = (
+        await jsm.streams.info(stream).catch(() => {
+          throw err;
+        })
+      ).config;
     });
   }
   if (existing) {
     // Limits follow the configuration; storage cannot change on a live stream (NATS refuses), so
     // a stream created in memory by an older version stays there until an operator recreates it.
     if (existing.storage !== wanted.storage) {
-      onError(new Error(`NATS stream ${stream} uses ${existing.storage} storage, configured ${wanted.storage}: delete the stream (nats stream rm ${stream}) to change it`));
+      onError(
+        new Error(
+          `NATS stream ${stream} uses ${existing.storage} storage, configured ${wanted.storage}: delete the stream (nats stream rm ${stream}) to change it`,
+        ),
+      );
     }
-    const stale = existing.max_bytes !== wanted.max_bytes || existing.max_msgs !== wanted.max_msgs || existing.max_age !== wanted.max_age || existing.discard !== wanted.discard;
+    const stale =
+      existing.max_bytes !== wanted.max_bytes ||
+      existing.max_msgs !== wanted.max_msgs ||
+      existing.max_age !== wanted.max_age ||
+      existing.discard !== wanted.discard;
     if (stale) {
-      await jsm.streams.update(stream, { ...existing, max_bytes: wanted.max_bytes, max_msgs: wanted.max_msgs, max_age: wanted.max_age, discard: wanted.discard }).catch(onError);
+      await jsm.streams
+        .update(stream, {
+          ...existing,
+          max_bytes: wanted.max_bytes,
+          max_msgs: wanted.max_msgs,
+          max_age: wanted.max_age,
+          discard: wanted.discard,
+        })
+        .catch(onError);
     }
   }
   const js = nc.jetstream();
@@ -74,7 +113,10 @@ export async function createNatsEventBus(options: NatsBusOptions): Promise<Event
     async subscribe(topic, handler) {
       // One subject as a string: an array means `filter_subjects`, which servers before 2.10 ignore
       // (consume() then never starts).
-      const consumer = await js.consumers.get(stream, { filterSubjects: prefix + topic, deliver_policy: DeliverPolicy.New });
+      const consumer = await js.consumers.get(stream, {
+        filterSubjects: prefix + topic,
+        deliver_policy: DeliverPolicy.New,
+      });
       const messages = await consumer.consume();
       live.add(messages);
       void (async () => {

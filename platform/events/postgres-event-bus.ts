@@ -65,7 +65,8 @@ export function createPostgresEventBus(url: string, onError: (err: unknown) => v
     kind: 'postgres',
     async publish(topic, payload) {
       const text = JSON.stringify({ topic, payload });
-      if (Buffer.byteLength(text) > MAX_NOTIFY_BYTES) throw new Error(`event too large for NOTIFY (${Buffer.byteLength(text)} bytes): publish a reference instead`);
+      if (Buffer.byteLength(text) > MAX_NOTIFY_BYTES)
+        throw new Error(`event too large for NOTIFY (${Buffer.byteLength(text)} bytes): publish a reference instead`);
       await pool.query('SELECT pg_notify($1, $2)', [NOTIFY_CHANNEL, text]);
     },
     async subscribe(topic, handler) {

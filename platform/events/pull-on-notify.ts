@@ -30,7 +30,10 @@ export interface Feed<T, C extends EventContract = EventContract> {
  * between is either at or below that position (not wanted) or announced by a notice (read).
  */
 export async function pullOnNotify<T, C extends EventContract>(
-  bus: EventBus, feed: Feed<T, C>, start: () => Promise<number>, logger: Pick<Logger, 'warn'> = { warn: () => {} },
+  bus: EventBus,
+  feed: Feed<T, C>,
+  start: () => Promise<number>,
+  logger: Pick<Logger, 'warn'> = { warn: () => {} },
 ): Promise<AsyncIterableIterator<T>> {
   let page: T[] = [];
   let position = 0;

@@ -35,11 +35,17 @@ export async function graphqlCaller(source: CallerSource, tokens: TokenAuthentic
 }
 
 /** graphqlCaller for a Fastify request. */
-export function graphqlCallerOf(request: import('fastify').FastifyRequest, tokens: TokenAuthenticator): Promise<Caller> {
+export function graphqlCallerOf(
+  request: import('fastify').FastifyRequest,
+  tokens: TokenAuthenticator,
+): Promise<Caller> {
   const tenantHeader = request.headers['x-tenant-id'];
-  return graphqlCaller({
-    authorization: request.headers.authorization,
-    tenantHeader: typeof tenantHeader === 'string' ? tenantHeader : undefined,
-    correlationId: request.id,
-  }, tokens);
+  return graphqlCaller(
+    {
+      authorization: request.headers.authorization,
+      tenantHeader: typeof tenantHeader === 'string' ? tenantHeader : undefined,
+      correlationId: request.id,
+    },
+    tokens,
+  );
 }

@@ -24,8 +24,17 @@ export const CLIENT_ERROR_CODES: ReadonlySet<string> = new Set<string>([
   'OPERATION_RESOLUTION_FAILURE',
   'BAD_REQUEST',
   ...([
-    'UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND', 'CONFLICT', 'BAD_USER_INPUT', 'PAYLOAD_TOO_LARGE',
-    'UNSUPPORTED_MEDIA_TYPE', 'RATE_LIMITED', 'SERVICE_UNAVAILABLE', 'BAD_GATEWAY', 'GATEWAY_TIMEOUT',
+    'UNAUTHENTICATED',
+    'FORBIDDEN',
+    'NOT_FOUND',
+    'CONFLICT',
+    'BAD_USER_INPUT',
+    'PAYLOAD_TOO_LARGE',
+    'UNSUPPORTED_MEDIA_TYPE',
+    'RATE_LIMITED',
+    'SERVICE_UNAVAILABLE',
+    'BAD_GATEWAY',
+    'GATEWAY_TIMEOUT',
   ] satisfies ErrorCode[]),
 ]);
 
@@ -36,7 +45,11 @@ export interface ErrorFormatOptions {
   exposeDetails?: boolean;
 }
 
-export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown, options: ErrorFormatOptions = {}): GraphQLFormattedError {
+export function formatGraphQLError(
+  formatted: GraphQLFormattedError,
+  error: unknown,
+  options: ErrorFormatOptions = {},
+): GraphQLFormattedError {
   const original = unwrapResolverError(error);
   if (original instanceof DomainError) {
     const extensions: Record<string, unknown> = { code: original.code };
@@ -49,7 +62,11 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
     return { message: original.message, locations: formatted.locations, path: formatted.path, extensions };
   }
   if (isDatabaseUnavailable(original)) {
-    return { message: 'Database unavailable, retry shortly', path: formatted.path, extensions: { code: 'SERVICE_UNAVAILABLE' } };
+    return {
+      message: 'Database unavailable, retry shortly',
+      path: formatted.path,
+      extensions: { code: 'SERVICE_UNAVAILABLE' },
+    };
   }
   const code = original instanceof GraphQLError ? original.extensions?.code : undefined;
   if (typeof code === 'string' && CLIENT_ERROR_CODES.has(code)) {

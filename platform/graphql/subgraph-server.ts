@@ -40,10 +40,17 @@ export interface SubgraphOptions<TContext extends BaseContext> {
   uploads?: { maxFileSize: number; maxFiles?: number };
 }
 
-export async function mountSubgraph<TContext extends BaseContext>(app: FastifyInstance, options: SubgraphOptions<TContext>): Promise<ApolloServer<TContext>> {
+export async function mountSubgraph<TContext extends BaseContext>(
+  app: FastifyInstance,
+  options: SubgraphOptions<TContext>,
+): Promise<ApolloServer<TContext>> {
   const server = new ApolloServer<TContext>({
-    schema: buildSubgraphSchema({ typeDefs: options.typeDefs, resolvers: options.resolvers as GraphQLResolverMap<unknown> }),
-    formatError: (formatted, error) => formatGraphQLError(formatted, error, { exposeDetails: options.exposeErrorDetails }),
+    schema: buildSubgraphSchema({
+      typeDefs: options.typeDefs,
+      resolvers: options.resolvers as GraphQLResolverMap<unknown>,
+    }),
+    formatError: (formatted, error) =>
+      formatGraphQLError(formatted, error, { exposeDetails: options.exposeErrorDetails }),
     introspection: options.introspection ?? true,
     includeStacktraceInErrorResponses: false,
     plugins: options.plugins ?? [],
@@ -69,13 +76,30 @@ export async function mountSubgraph<TContext extends BaseContext>(app: FastifyIn
     let body: unknown = request.body;
     if (uploads && request.method === 'POST' && request.headers['content-type']?.startsWith('multipart/form-data')) {
       if (!request.headers['apollo-require-preflight'] && !request.headers['x-apollo-operation-name']) {
-        return reply.code(400).send({ errors: [{ message: 'A multipart request needs the apollo-require-preflight header', extensions: { code: 'BAD_REQUEST' } }] });
+        return reply.code(400).send({
+          errors: [
+            {
+              message: 'A multipart request needs the apollo-require-preflight header',
+              extensions: { code: 'BAD_REQUEST' },
+            },
+          ],
+        });
       }
       try {
-        body = await processRequest(request.raw, reply.raw, { maxFileSize: uploads.maxFileSize, maxFiles: uploads.maxFiles ?? 1 });
+        body = await processRequest(request.raw, reply.raw, {
+          maxFileSize: uploads.maxFileSize,
+          maxFiles: uploads.maxFiles ?? 1,
+        });
       } catch (err) {
         const status = (err as { status?: number }).status ?? 400;
-        return reply.code(status).send({ errors: [{ message: (err as Error).message, extensions: { code: status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST' } }] });
+        return reply.code(status).send({
+          errors: [
+            {
+              message: (err as Error).message,
+              extensions: { code: status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST' },
+            },
+          ],
+        });
       }
       // Parsed: from here Apollo sees the operation as it would a JSON body.
       headers.set('content-type', 'application/json');

@@ -47,30 +47,37 @@ export function serveSubscriptions<C>(options: SubscriptionServerOptions<C>): vo
     wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
   });
   const format = (e: GraphQLError) => formatGraphQLError(e.toJSON(), e);
-  const server = useServer<Record<string, unknown>, { caller?: Caller }>({
-    schema: options.schema,
-    onConnect: async (ctx) => {
-      const params = ctx.connectionParams ?? {};
-      try {
-        const caller = await graphqlCaller({
-          authorization: connectionParam(params, 'authorization', 'Authorization'),
-          tenantHeader: connectionParam(params, 'x-tenant-id', 'X-Tenant-ID', 'tenantId'),
-          correlationId: connectionParam(params, 'x-correlation-id') ?? randomUUID(),
-        }, tokens);
-        if (options.requireAuth && !caller.auth) return false;
-        ctx.extra.caller = caller;
-        return true;
-      } catch {
-        return false;
-      }
+  const server = useServer<Record<string, unknown>, { caller?: Caller }>(
+    {
+      schema: options.schema,
+      onConnect: async (ctx) => {
+        const params = ctx.connectionParams ?? {};
+        try {
+          const caller = await graphqlCaller(
+            {
+              authorization: connectionParam(params, 'authorization', 'Authorization'),
+              tenantHeader: connectionParam(params, 'x-tenant-id', 'X-Tenant-ID', 'tenantId'),
+              correlationId: connectionParam(params, 'x-correlation-id') ?? randomUUID(),
+            },
+            tokens,
+          );
+          if (options.requireAuth && !caller.auth) return false;
+          ctx.extra.caller = caller;
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      onError: (_ctx, _id, _payload, errors) => errors.map(format),
+      onNext: (_ctx, _id, _payload, _args, result) => {
+        const r = result as ExecutionResult;
+        return r.errors ? ({ ...r, errors: r.errors.map(format) } as never) : undefined;
+      },
+      context: (ctx) =>
+        options.context(ctx.extra.caller ?? { correlationId: randomUUID() }, ctx.connectionParams ?? {}) as never,
     },
-    onError: (_ctx, _id, _payload, errors) => errors.map(format),
-    onNext: (_ctx, _id, _payload, _args, result) => {
-      const r = result as ExecutionResult;
-      return r.errors ? ({ ...r, errors: r.errors.map(format) } as never) : undefined;
-    },
-    context: (ctx) => options.context(ctx.extra.caller ?? { correlationId: randomUUID() }, ctx.connectionParams ?? {}) as never,
-  }, wss);
+    wss,
+  );
   app.addHook('preClose', async () => {
     await server.dispose();
     for (const client of wss.clients) client.terminate();

@@ -5,5 +5,9 @@ import type { Caller } from '../auth/caller';
 
 export function callerOf(request: FastifyRequest): Caller {
   const header = request.headers['x-tenant-id'];
-  return { auth: request.auth, headerTenant: typeof header === 'string' && header !== '' ? header : undefined, correlationId: request.id };
+  return {
+    auth: request.auth,
+    headerTenant: typeof header === 'string' && header !== '' ? header : undefined,
+    correlationId: request.id,
+  };
 }

@@ -10,7 +10,12 @@
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 414: 'URI Too Long', 431: 'Request Header Fields Too Large' };
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  414: 'URI Too Long',
+  431: 'Request Header Fields Too Large',
+};
 export const URL_TOO_LONG = 'Request URL too long';
 
 const answered = new WeakSet<Socket>();
@@ -50,7 +55,9 @@ export function clientErrorHandler(maxUrlLength: number) {
     }
     if (socket.writable) {
       const body = JSON.stringify({ detail });
-      socket.end(`HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      socket.end(
+        `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
     }
     // end() lets the answer reach the client before the connection closes (destroying at once
     // can reset it while the client is still sending); a client that keeps sending is cut off.
@@ -75,7 +82,8 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
 
 export function registerUrlLimit(app: FastifyInstance, maxUrlLength: number): void {
   app.addHook('onRequest', async (request, reply) => {
-    if (request.raw.url !== undefined && request.raw.url.length > maxUrlLength) return reply.code(414).send({ detail: URL_TOO_LONG });
+    if (request.raw.url !== undefined && request.raw.url.length > maxUrlLength)
+      return reply.code(414).send({ detail: URL_TOO_LONG });
     return undefined;
   });
 }

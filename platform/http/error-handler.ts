@@ -43,7 +43,8 @@ declare module 'fastify' {
 
 const WIRE_LOCATIONS = new Set(['body', 'query', 'path', 'header']);
 
-const snakeCase = (segment: string | number) => (typeof segment === 'string' ? segment.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) : segment);
+const snakeCase = (segment: string | number) =>
+  typeof segment === 'string' ? segment.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) : segment;
 
 /**
  * Domain code names its own fields (`eventType`); REST reports the wire's names as FastAPI does
@@ -54,12 +55,14 @@ export function restIssues(issues: InputIssue[], request: FastifyRequest): Input
   const where = config?.inputLocation ?? (['GET', 'HEAD', 'DELETE'].includes(request.method) ? 'query' : 'body');
   const names = config?.inputNames ?? {};
   const headers = config?.inputHeaders ?? {};
-  const wireName = (segment: string | number) => (typeof segment === 'string' && Object.hasOwn(names, segment) ? names[segment]! : snakeCase(segment));
+  const wireName = (segment: string | number) =>
+    typeof segment === 'string' && Object.hasOwn(names, segment) ? names[segment]! : snakeCase(segment);
   // Only the field itself is renamed: deeper segments are keys of the caller's own data.
   return issues.map((i) => {
     if (WIRE_LOCATIONS.has(String(i.loc[0]))) return i;
     const field = i.loc[0]!;
-    if (typeof field === 'string' && Object.hasOwn(headers, field)) return { ...i, loc: ['header', headers[field]!, ...i.loc.slice(1)] };
+    if (typeof field === 'string' && Object.hasOwn(headers, field))
+      return { ...i, loc: ['header', headers[field]!, ...i.loc.slice(1)] };
     return { ...i, loc: [where, wireName(field), ...i.loc.slice(1)] };
   });
 }
@@ -69,7 +72,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (err instanceof DomainError) {
       const status = STATUS[err.code];
       if (err.code === 'UNAUTHENTICATED') reply.header('WWW-Authenticate', 'Bearer');
-      if ((err instanceof UnavailableError || err instanceof RateLimitedError) && err.retryAfterSeconds) reply.header('Retry-After', String(err.retryAfterSeconds));
+      if ((err instanceof UnavailableError || err instanceof RateLimitedError) && err.retryAfterSeconds)
+        reply.header('Retry-After', String(err.retryAfterSeconds));
       if (err instanceof InputError) return sendUnprocessable(reply, restIssues(err.issues, request));
       return reply.code(status).send({ detail: err.message });
     }

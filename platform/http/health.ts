@@ -11,12 +11,20 @@ export interface HealthOptions {
   readinessDetails?: () => Promise<Record<string, unknown>>;
 }
 
-export function registerHealthRoutes(app: FastifyInstance, options: HealthOptions & { service: string; version: string }): void {
+export function registerHealthRoutes(
+  app: FastifyInstance,
+  options: HealthOptions & { service: string; version: string },
+): void {
   const live = async () => ({ status: 'ok', service: options.service, version: options.version });
   const hidden = { schema: { hide: true } };
   app.get('/healthz', hidden, live);
   app.get('/livez', hidden, live);
-  app.get('/health', hidden, async () => ({ status: 'healthy', service: options.service, version: options.version, ...(await options.details?.()) }));
+  app.get('/health', hidden, async () => ({
+    status: 'healthy',
+    service: options.service,
+    version: options.version,
+    ...(await options.details?.()),
+  }));
   app.get('/readyz', hidden, async (_request, reply) => {
     const names = Object.keys(options.readiness);
     const results = await Promise.all(names.map((n) => options.readiness[n]!().catch(() => false)));

@@ -15,12 +15,17 @@ const LOC = ['header', IDEMPOTENCY_KEY_HEADER];
  * `bodyKey` as it came (undefined or null: none). `maxLength` bounds the header as the body
  * member's schema bounds it.
  */
-export function idempotencyKeyOf(request: FastifyRequest, bodyKey: string | null | undefined, options: { maxLength: number }): string | null | undefined {
+export function idempotencyKeyOf(
+  request: FastifyRequest,
+  bodyKey: string | null | undefined,
+  options: { maxLength: number },
+): string | null | undefined {
   const header = request.headers[IDEMPOTENCY_KEY_HEADER];
   if (header === undefined) return bodyKey;
   if (Array.isArray(header)) throw InputError.of(LOC, 'Send one Idempotency-Key', 'value_error');
   if (header.length === 0) throw InputError.of(LOC, 'String should have at least 1 character', 'string_too_short');
-  if (header.length > options.maxLength) throw InputError.of(LOC, `String should have at most ${options.maxLength} characters`, 'string_too_long');
+  if (header.length > options.maxLength)
+    throw InputError.of(LOC, `String should have at most ${options.maxLength} characters`, 'string_too_long');
   if (bodyKey !== undefined && bodyKey !== null && bodyKey !== header) {
     throw InputError.of(LOC, 'Idempotency-Key header and body idempotency_key differ; send one key', 'value_error');
   }

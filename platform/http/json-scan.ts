@@ -21,7 +21,8 @@ type Loc = (string | number)[];
 const OBJECT = 1;
 const ARRAY = 2;
 
-export const decodeError = (prefix: Loc): InputError => InputError.of([...prefix, 0], 'JSON decode error', 'json_invalid');
+export const decodeError = (prefix: Loc): InputError =>
+  InputError.of([...prefix, 0], 'JSON decode error', 'json_invalid');
 
 const isHigh = (u: number) => u >= 0xd800 && u <= 0xdbff;
 const isLow = (u: number) => u >= 0xdc00 && u <= 0xdfff;
@@ -30,7 +31,8 @@ function hex4(text: string, at: number): number {
   let value = 0;
   for (let k = 0; k < 4; k++) {
     const c = text.charCodeAt(at + k);
-    const digit = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1;
+    const digit =
+      c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1;
     if (digit < 0) return -1;
     value = value * 16 + digit;
   }
@@ -58,7 +60,8 @@ export function scanJson(text: string, limits: JsonLimits, prefix: Loc = ['body'
     return path;
   };
   // A key already scanned: valid escapes, no raw control character but possibly a raw NUL.
-  const decodeKey = (start: number, end: number): string => JSON.parse(text.slice(start, end).replace(/\0/g, '\\u0000')) as string;
+  const decodeKey = (start: number, end: number): string =>
+    JSON.parse(text.slice(start, end).replace(/\0/g, '\\u0000')) as string;
   const fail = (loc: Loc, msg: string, type: string): never => {
     throw new InputError([{ loc, msg, type } satisfies InputIssue]);
   };
@@ -84,7 +87,16 @@ export function scanJson(text: string, limits: JsonLimits, prefix: Loc = ['body'
           unit = hex4(text, j + 2);
           if (unit < 0) throw decodeError(prefix);
           j += 6;
-        } else if (escape === 0x22 || escape === 0x5c || escape === 0x2f || escape === 0x62 || escape === 0x66 || escape === 0x6e || escape === 0x72 || escape === 0x74) {
+        } else if (
+          escape === 0x22 ||
+          escape === 0x5c ||
+          escape === 0x2f ||
+          escape === 0x62 ||
+          escape === 0x66 ||
+          escape === 0x6e ||
+          escape === 0x72 ||
+          escape === 0x74
+        ) {
           unit = 0x20; // any ordinary character: only its count matters
           j += 2;
         } else {
@@ -106,7 +118,11 @@ export function scanJson(text: string, limits: JsonLimits, prefix: Loc = ['body'
       else if (isLow(unit)) problem ??= 'a lone UTF-16 surrogate is not allowed';
     }
     if (length > limits.maxStringLength) {
-      fail(isKey ? [...pathTo(depth - 1), '[key]'] : pathTo(depth), `String should have at most ${limits.maxStringLength} characters`, 'string_too_long');
+      fail(
+        isKey ? [...pathTo(depth - 1), '[key]'] : pathTo(depth),
+        `String should have at most ${limits.maxStringLength} characters`,
+        'string_too_long',
+      );
     }
     if (pendingHigh) problem ??= 'a lone UTF-16 surrogate is not allowed';
     const end = j + 1;
@@ -116,8 +132,13 @@ export function scanJson(text: string, limits: JsonLimits, prefix: Loc = ['body'
       if (problem) fail([...pathTo(depth), '[key]'], `Input should be a valid string: ${problem}`, 'string_unicode');
       // `__proto__` spelt plainly or with escapes (at most 6 characters per letter).
       const raw = end - start;
-      if (raw >= 11 && raw <= 56 && (raw === 11 ? text.startsWith('"__proto__"', start) : text.slice(start, end).includes('\\'))) {
-        if (decodeKey(start, end) === '__proto__') fail(pathTo(depth), 'Forbidden key (prototype poisoning)', 'value_error');
+      if (
+        raw >= 11 &&
+        raw <= 56 &&
+        (raw === 11 ? text.startsWith('"__proto__"', start) : text.slice(start, end).includes('\\'))
+      ) {
+        if (decodeKey(start, end) === '__proto__')
+          fail(pathTo(depth), 'Forbidden key (prototype poisoning)', 'value_error');
       }
     } else if (problem) {
       fail(pathTo(depth), `Input should be a valid string: ${problem}`, 'string_unicode');
@@ -156,7 +177,11 @@ export function scanJson(text: string, limits: JsonLimits, prefix: Loc = ['body'
     const value = Number(text.slice(start, j));
     if (!Number.isFinite(value)) fail(pathTo(depth), 'Input should be a finite number', 'finite_number');
     if (integer && !Number.isSafeInteger(value)) {
-      fail(pathTo(depth), `Integer should be between ${-Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}; send larger ones as strings`, 'number_out_of_range');
+      fail(
+        pathTo(depth),
+        `Integer should be between ${-Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}; send larger ones as strings`,
+        'number_out_of_range',
+      );
     }
     if (value === 0 && /[1-9]/.test(text.slice(start, mantissaEnd < 0 ? j : mantissaEnd))) {
       fail(pathTo(depth), 'Number is too small to be represented (it would become 0)', 'number_out_of_range');
@@ -176,7 +201,8 @@ export function scanJson(text: string, limits: JsonLimits, prefix: Loc = ['body'
         break;
       case 0x7b: // {
       case 0x5b: // [
-        if (depth >= limits.maxDepth) fail(pathTo(depth), `JSON nesting should be at most ${limits.maxDepth} levels deep`, 'json_too_deep');
+        if (depth >= limits.maxDepth)
+          fail(pathTo(depth), `JSON nesting should be at most ${limits.maxDepth} levels deep`, 'json_too_deep');
         kinds[depth] = c === 0x7b ? OBJECT : ARRAY;
         indices[depth] = 0;
         keyStarts[depth] = -1;

@@ -21,7 +21,11 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * `loc` under `prefix`) for invalid UTF-8, invalid JSON or anything json-scan refuses. A string
  * is taken as already decoded; bytes must be UTF-8 (a leading BOM is dropped).
  */
-export function parseJsonStrict(input: string | Uint8Array, limits: InputLimits, prefix: (string | number)[] = ['body']): unknown {
+export function parseJsonStrict(
+  input: string | Uint8Array,
+  limits: InputLimits,
+  prefix: (string | number)[] = ['body'],
+): unknown {
   let text: string;
   if (typeof input === 'string') {
     if (Buffer.byteLength(input) > limits.maxBytes) throw new PayloadTooLargeError();

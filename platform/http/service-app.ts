@@ -41,7 +41,8 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Fast
   const proxies = options.trustedProxies;
   const app = Fastify({
     // Without trusted proxies request.ip is the TCP peer and X-Forwarded-For is ignored.
-    trustProxy: proxies && proxies.entries.length > 0 ? (address: string, hop: number) => proxies.trust(address, hop) : false,
+    trustProxy:
+      proxies && proxies.entries.length > 0 ? (address: string, hop: number) => proxies.trust(address, hop) : false,
     logger: loggerOptions(config.logLevel, options.name),
     bodyLimit: config.http.bodyLimitBytes,
     genReqId: correlationIdFor,

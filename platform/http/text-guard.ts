@@ -18,11 +18,22 @@ export function unsafeTextProblem(value: string): string | undefined {
 function checkFields(fields: unknown, prefix: string, issues: InputIssue[]): void {
   // Only flat string maps (parsed query strings, params, form bodies); a stream (a proxied
   // body) or a buffer is left alone.
-  if (!fields || typeof fields !== 'object' || Array.isArray(fields) || Buffer.isBuffer(fields) || fields instanceof Stream) return;
+  if (
+    !fields ||
+    typeof fields !== 'object' ||
+    Array.isArray(fields) ||
+    Buffer.isBuffer(fields) ||
+    fields instanceof Stream
+  )
+    return;
   for (const [name, value] of Object.entries(fields as Record<string, unknown>)) {
     const nameProblem = unsafeTextProblem(name);
     if (nameProblem) {
-      issues.push({ loc: [prefix, name, '[key]'], msg: `Input should be a valid string: ${nameProblem}`, type: 'string_unicode' });
+      issues.push({
+        loc: [prefix, name, '[key]'],
+        msg: `Input should be a valid string: ${nameProblem}`,
+        type: 'string_unicode',
+      });
       continue;
     }
     const values = Array.isArray(value) ? value : [value];

@@ -32,7 +32,10 @@ function unmapped(address: string): string {
  * instead of silently trusting nobody (or everybody).
  */
 export function parseTrustedProxies(list: string | undefined): TrustedProxies {
-  const entries = (list ?? '').split(',').map((e) => e.trim()).filter(Boolean);
+  const entries = (list ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   const blocks = new BlockList();
   for (const entry of entries) {
     const [rawAddress, prefix, extra] = entry.split('/');
@@ -65,11 +68,18 @@ export function parseTrustedProxies(list: string | undefined): TrustedProxies {
 function forwardedFor(header: string | string[] | undefined): string[] {
   const value = Array.isArray(header) ? header.join(',') : header;
   if (!value) return [];
-  return value.split(',').map((a) => a.trim()).filter(Boolean).reverse();
+  return value
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean)
+    .reverse();
 }
 
 /** The client address of a raw request (for the WebSocket upgrade; Fastify routes use request.ip). */
-export function clientAddress(request: Pick<IncomingMessage, 'headers' | 'socket'>, proxies: TrustedProxies): string | undefined {
+export function clientAddress(
+  request: Pick<IncomingMessage, 'headers' | 'socket'>,
+  proxies: TrustedProxies,
+): string | undefined {
   const peer = request.socket.remoteAddress;
   let client = peer;
   if (!proxies.trust(peer, 0)) return client;

@@ -27,7 +27,13 @@ export function strictMembers<T extends object>(schema: T): T {
 // removeAdditional: true drops only what an `additionalProperties: false` object does not name;
 // open objects (event_data, payload, variables...) keep every member.
 function makeAjv(options: { coerceTypes: boolean; dropUnknown: boolean }): Ajv {
-  const ajv = new Ajv({ coerceTypes: options.coerceTypes, allErrors: true, useDefaults: true, removeAdditional: options.dropUnknown, strict: false });
+  const ajv = new Ajv({
+    coerceTypes: options.coerceTypes,
+    allErrors: true,
+    useDefaults: true,
+    removeAdditional: options.dropUnknown,
+    strict: false,
+  });
   addFormats(ajv);
   return ajv;
 }
@@ -42,9 +48,13 @@ const coercingKeepAll = makeAjv({ coerceTypes: true, dropUnknown: false });
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const strict = (schema as Record<string, unknown>)[STRICT_MEMBERS] === true;
-  const ajv = httpPart === 'body' ? (strict ? strictBody : lenientBody) : httpPart === 'headers' ? coercingKeepAll : coercing;
+  const ajv =
+    httpPart === 'body' ? (strict ? strictBody : lenientBody) : httpPart === 'headers' ? coercingKeepAll : coercing;
   const validate: ValidateFunction = ajv.compile(schema as object);
-  return (data: unknown) => (validate(data) ? { value: data } : { error: Object.assign(new Error('validation'), { validation: validate.errors ?? [] }) });
+  return (data: unknown) =>
+    validate(data)
+      ? { value: data }
+      : { error: Object.assign(new Error('validation'), { validation: validate.errors ?? [] }) };
 };
 
 const LOC_PREFIX: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
@@ -59,7 +69,10 @@ const TYPE_MESSAGES: Record<string, [string, string]> = {
 };
 
 function issueFor(err: ErrorObject, prefix: string): InputIssue {
-  const path = err.instancePath.split('/').slice(1).map((p) => (/^\d+$/.test(p) ? Number(p) : p.replace(/~1/g, '/').replace(/~0/g, '~')));
+  const path = err.instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => (/^\d+$/.test(p) ? Number(p) : p.replace(/~1/g, '/').replace(/~0/g, '~')));
   const loc = [prefix, ...path];
   const p = err.params as Record<string, unknown>;
   switch (err.keyword) {
@@ -79,9 +92,17 @@ function issueFor(err: ErrorObject, prefix: string): InputIssue {
     case 'minimum':
       return { loc, msg: `Input should be greater than or equal to ${p.limit}`, type: 'greater_than_equal' };
     case 'additionalProperties':
-      return { loc: [...loc, String(p.additionalProperty)], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' };
+      return {
+        loc: [...loc, String(p.additionalProperty)],
+        msg: 'Extra inputs are not permitted',
+        type: 'extra_forbidden',
+      };
     case 'enum':
-      return { loc, msg: `Input should be ${(p.allowedValues as unknown[]).map((v) => `'${v}'`).join(' or ')}`, type: 'enum' };
+      return {
+        loc,
+        msg: `Input should be ${(p.allowedValues as unknown[]).map((v) => `'${v}'`).join(' or ')}`,
+        type: 'enum',
+      };
     case 'const':
       return { loc, msg: `Input should be '${p.allowedValue}'`, type: 'literal_error' };
     case 'pattern':

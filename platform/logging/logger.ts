@@ -13,8 +13,19 @@ const PINO_LEVEL: Record<LogLevel, string> = {
 };
 
 export const REDACT_PATHS = [
-  'password', '*.password', 'access_token', '*.access_token', 'refresh_token', '*.refresh_token',
-  'client_secret', '*.client_secret', 'authorization', '*.authorization', 'headers.authorization', 'token', '*.token',
+  'password',
+  '*.password',
+  'access_token',
+  '*.access_token',
+  'refresh_token',
+  '*.refresh_token',
+  'client_secret',
+  '*.client_secret',
+  'authorization',
+  '*.authorization',
+  'headers.authorization',
+  'token',
+  '*.token',
 ];
 
 export function loggerOptions(level: LogLevel, service: string): LoggerOptions {
@@ -25,7 +36,11 @@ export function loggerOptions(level: LogLevel, service: string): LoggerOptions {
     timestamp: pino.stdTimeFunctions.isoTime,
     serializers: {
       // Method and path only: query strings may carry tenant ids but never tokens; headers not at all.
-      req: (req: { method?: string; url?: string; id?: string }) => ({ method: req.method, path: req.url?.split('?')[0], correlationId: req.id }),
+      req: (req: { method?: string; url?: string; id?: string }) => ({
+        method: req.method,
+        path: req.url?.split('?')[0],
+        correlationId: req.id,
+      }),
       res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
     },
   };

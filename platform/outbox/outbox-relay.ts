@@ -57,15 +57,18 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   let inFlight: Promise<number> | undefined;
 
   async function deliver(row: OutboxRow): Promise<void> {
-    await options.ledger.append({
-      tenant_id: row.tenant_id,
-      event_type: row.event_type,
-      event_data: row.event_data,
-      user_id: row.user_id,
-      correlation_id: row.correlation_id,
-      description: row.description,
-      idempotency_key: row.idempotency_key,
-    }, { correlationId: row.correlation_id ?? undefined });
+    await options.ledger.append(
+      {
+        tenant_id: row.tenant_id,
+        event_type: row.event_type,
+        event_data: row.event_data,
+        user_id: row.user_id,
+        correlation_id: row.correlation_id,
+        description: row.description,
+        idempotency_key: row.idempotency_key,
+      },
+      { correlationId: row.correlation_id ?? undefined },
+    );
   }
 
   async function pass(): Promise<number> {
@@ -89,12 +92,24 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
               // Retrying cannot fix a malformed event; keeping it would block every later event
               // of the tenant. It stays in the table (dead_lettered_at) for an operator.
               await outbox.markDeadLettered(row.id, (err as Error).message);
-              log.error({ outboxId: row.id, tenant: tenantId, status: (err as LedgerClientError).status }, 'outbox event refused by the ledger: dead-lettered');
+              log.error(
+                { outboxId: row.id, tenant: tenantId, status: (err as LedgerClientError).status },
+                'outbox event refused by the ledger: dead-lettered',
+              );
               continue;
             }
             const delay = backoffDelay(row.attempts, backoff);
             await outbox.markFailed(row.id, delay, (err as Error).message);
-            log.warn({ outboxId: row.id, tenant: tenantId, attempts: row.attempts + 1, retryInMs: delay, err: (err as Error).message }, 'outbox delivery failed');
+            log.warn(
+              {
+                outboxId: row.id,
+                tenant: tenantId,
+                attempts: row.attempts + 1,
+                retryInMs: delay,
+                err: (err as Error).message,
+              },
+              'outbox delivery failed',
+            );
             // Later rows of this tenant wait for this one: never reorder a tenant's events.
             return;
           }

@@ -39,7 +39,11 @@ export interface OutboxStore {
    * process, one relay) no transaction is held, since the ledger's own writes need the single
    * connection while we wait for its HTTP answer.
    */
-  withTenant(tenantId: string, services: string[] | null, work: (outbox: TenantOutbox) => Promise<void>): Promise<boolean>;
+  withTenant(
+    tenantId: string,
+    services: string[] | null,
+    work: (outbox: TenantOutbox) => Promise<void>,
+  ): Promise<boolean>;
 }
 
 const SERVICE_FILTER = '($2::text[] IS NULL OR service = ANY($2::text[]))';
@@ -58,7 +62,10 @@ function tenantOutbox(q: SqlQuery, tenantId: string, services: string[] | null, 
       return res.rows;
     },
     async markDelivered(id) {
-      await q.query('UPDATE outbox_events SET delivered_at = now(), attempts = attempts + 1, last_error = NULL WHERE id = $1::int8', [id]);
+      await q.query(
+        'UPDATE outbox_events SET delivered_at = now(), attempts = attempts + 1, last_error = NULL WHERE id = $1::int8',
+        [id],
+      );
     },
     async markFailed(id, delayMs, error) {
       await q.query(
@@ -68,7 +75,10 @@ function tenantOutbox(q: SqlQuery, tenantId: string, services: string[] | null, 
       );
     },
     async markDeadLettered(id, error) {
-      await q.query('UPDATE outbox_events SET dead_lettered_at = now(), attempts = attempts + 1, last_error = $2 WHERE id = $1::int8', [id, error.slice(0, 2000)]);
+      await q.query(
+        'UPDATE outbox_events SET dead_lettered_at = now(), attempts = attempts + 1, last_error = $2 WHERE id = $1::int8',
+        [id, error.slice(0, 2000)],
+      );
     },
   };
 }
@@ -99,7 +109,10 @@ export function createOutboxStore(db: Database): OutboxStore {
         return true;
       }
       return db.sql.transaction(async (tx) => {
-        const lock = await tx.query<{ ok: boolean }>(`SELECT pg_try_advisory_xact_lock(hashtext('outbox:' || $1)) AS ok`, [tenantId]);
+        const lock = await tx.query<{ ok: boolean }>(
+          `SELECT pg_try_advisory_xact_lock(hashtext('outbox:' || $1)) AS ok`,
+          [tenantId],
+        );
         if (!lock.rows[0]?.ok) return false;
         await work(tenantOutbox(tx, tenantId, services, true));
         return true;

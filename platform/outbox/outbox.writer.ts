@@ -50,7 +50,11 @@ export function outboxWriter(db: PrismaLike, service: string): OutboxWriter {
  * numbered from `$${first}`. A store that must write its own rows and the events in ONE statement
  * (a data-modifying CTE, e.g. ai-broker's usage audit) appends it after its own SQL.
  */
-export function outboxInsert(service: string, events: readonly AuditEventInput[], first = 1): { text: string; params: unknown[] } {
+export function outboxInsert(
+  service: string,
+  events: readonly AuditEventInput[],
+  first = 1,
+): { text: string; params: unknown[] } {
   const $ = (i: number) => `$${first + i}`;
   return {
     text: `INSERT INTO outbox_events (service, tenant_id, event_type, event_data, user_id, correlation_id, description, idempotency_key)
@@ -59,8 +63,13 @@ SELECT ${$(0)}::text, e.tenant_id, e.event_type, e.event_data::jsonb, e.user_id,
     AS e(tenant_id, event_type, event_data, user_id, correlation_id, description, idempotency_key)`,
     params: [
       service,
-      events.map((e) => e.tenantId), events.map((e) => e.eventType), events.map((e) => JSON.stringify(e.eventData ?? null)), events.map((e) => e.userId),
-      events.map((e) => e.correlationId), events.map((e) => e.description ?? null), events.map((e) => e.idempotencyKey),
+      events.map((e) => e.tenantId),
+      events.map((e) => e.eventType),
+      events.map((e) => JSON.stringify(e.eventData ?? null)),
+      events.map((e) => e.userId),
+      events.map((e) => e.correlationId),
+      events.map((e) => e.description ?? null),
+      events.map((e) => e.idempotencyKey),
     ],
   };
 }
@@ -81,7 +90,10 @@ export function sqlOutboxWriter(q: SqlQuery, service: string): OutboxWriter {
  * (platform/db/group-commit.ts), and each append still resolves only once its own row is committed.
  */
 export function groupedOutboxWriter(db: PrismaLike, service: string, maxBatch = 500): OutboxWriter {
-  const write = groupCommit<Prisma.OutboxEventCreateManyInput>((rows) => db.outboxEvent.createMany({ data: [...rows] }), maxBatch);
+  const write = groupCommit<Prisma.OutboxEventCreateManyInput>(
+    (rows) => db.outboxEvent.createMany({ data: [...rows] }),
+    maxBatch,
+  );
   return { append: (event) => write(outboxRow(service, event)) };
 }
 

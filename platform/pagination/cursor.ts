@@ -48,11 +48,17 @@ export function decodeSeqCursor(cursor: string, kind: string, field: string): nu
 }
 
 export function textCursor(kind: string): CursorCodec<string> {
-  return { encode: (value) => encodeCursor(kind, value), decode: (cursor, field) => decodeTextCursor(cursor, kind, field) };
+  return {
+    encode: (value) => encodeCursor(kind, value),
+    decode: (cursor, field) => decodeTextCursor(cursor, kind, field),
+  };
 }
 
 export function seqCursor(kind: string): CursorCodec<number> {
-  return { encode: (value) => encodeCursor(kind, value), decode: (cursor, field) => decodeSeqCursor(cursor, kind, field) };
+  return {
+    encode: (value) => encodeCursor(kind, value),
+    decode: (cursor, field) => decodeSeqCursor(cursor, kind, field),
+  };
 }
 
 function invalid(field: string): InputError {
@@ -60,7 +66,8 @@ function invalid(field: string): InputError {
 }
 
 function seqText(value: number): string {
-  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`cursor sequence must be a non-negative safe integer: ${value}`);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new Error(`cursor sequence must be a non-negative safe integer: ${value}`);
   return String(value);
 }
 

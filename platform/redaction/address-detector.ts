@@ -21,9 +21,59 @@ const CAP = `[${UP}][${UP}${LOW}'’.-]{0,30}`;
 const particles = (...words: string[]) => `(?:${[...words].sort((a, b) => b.length - a.length).join('|')})(?![${LOW}])`;
 
 const SUFFIXES = [
-  'Street', 'St', 'Avenue', 'Ave', 'Av', 'Road', 'Rd', 'Boulevard', 'Blvd', 'Lane', 'Ln', 'Drive', 'Dr', 'Court', 'Ct', 'Way', 'Place', 'Pl',
-  'Terrace', 'Ter', 'Circle', 'Cir', 'Parkway', 'Pkwy', 'Highway', 'Hwy', 'Square', 'Sq', 'Trail', 'Trl', 'Plaza', 'Plz', 'Alley', 'Aly', 'Crescent', 'Close', 'Loop',
-  'Gardens', 'Mews', 'Row', 'Hill', 'Green', 'Walk', 'Grove', 'Rise', 'Parade', 'Wharf', 'Gate', 'Park', 'Vale', 'View', 'Yard', 'Embankment',
+  'Street',
+  'St',
+  'Avenue',
+  'Ave',
+  'Av',
+  'Road',
+  'Rd',
+  'Boulevard',
+  'Blvd',
+  'Lane',
+  'Ln',
+  'Drive',
+  'Dr',
+  'Court',
+  'Ct',
+  'Way',
+  'Place',
+  'Pl',
+  'Terrace',
+  'Ter',
+  'Circle',
+  'Cir',
+  'Parkway',
+  'Pkwy',
+  'Highway',
+  'Hwy',
+  'Square',
+  'Sq',
+  'Trail',
+  'Trl',
+  'Plaza',
+  'Plz',
+  'Alley',
+  'Aly',
+  'Crescent',
+  'Close',
+  'Loop',
+  'Gardens',
+  'Mews',
+  'Row',
+  'Hill',
+  'Green',
+  'Walk',
+  'Grove',
+  'Rise',
+  'Parade',
+  'Wharf',
+  'Gate',
+  'Park',
+  'Vale',
+  'View',
+  'Yard',
+  'Embankment',
 ];
 // Title case and upper case only: a lower-case "way" or "drive" is a word, not a street.
 const SUFFIX = [...SUFFIXES, ...SUFFIXES.map((s) => s.toUpperCase())].sort((a, b) => b.length - a.length).join('|');
@@ -43,22 +93,103 @@ const US_TAIL = String.raw`,[ \t]*[A-Z][A-Za-z.'-]{1,30}(?:[ \t]+[A-Z][A-Za-z.'-
 const TAIL = `(?:${UK_TAIL}|${EU_TAIL}|${US_TAIL})?`;
 
 const US_STREET = String.raw`(?:${DIRECTION}[ \t]+)?(?:${NAME_WORD}[ \t]+){1,4}(?:${SUFFIX})\.?(?:[ \t]+${DIRECTION}(?![\w]))?(?![\w])${UNIT}?`;
-const FR_TYPE = ['rue', 'avenue', 'av\\.', 'boulevard', 'bd', 'place', 'allée', 'chemin', 'impasse', 'quai', 'cours', 'route', 'square', 'passage', 'voie', 'villa', 'cité', 'sentier', 'faubourg', 'parvis', 'promenade']
-  .flatMap((w) => [w, w[0]!.toUpperCase() + w.slice(1)]).join('|');
+const FR_TYPE = [
+  'rue',
+  'avenue',
+  'av\\.',
+  'boulevard',
+  'bd',
+  'place',
+  'allée',
+  'chemin',
+  'impasse',
+  'quai',
+  'cours',
+  'route',
+  'square',
+  'passage',
+  'voie',
+  'villa',
+  'cité',
+  'sentier',
+  'faubourg',
+  'parvis',
+  'promenade',
+]
+  .flatMap((w) => [w, w[0]!.toUpperCase() + w.slice(1)])
+  .join('|');
 const FR_STREET = `(?:${FR_TYPE})(?:[ \\t]+(?:${particles('de', 'du', 'des', 'la', 'le', 'les', 'sur', 'en', 'et', 'au', 'aux')}|(?:d'|l'|d’|l’)?${CAP})){1,6}`;
 const NUMBER_FIRST = String.raw`${UNIT_FIRST}?${NUMBER}(?:[ \t]+(?:bis|ter))?,?[ \t]+(?:${US_STREET}|${FR_STREET})${TAIL}`;
 
 const DE_NL_SUFFIX = [
-  'straße', 'strasse', 'str\\.', 'weg', 'allee', 'platz', 'gasse', 'ring', 'damm', 'ufer', 'markt', 'chaussee', 'steig', 'pfad', 'promenade', 'graben', 'kamp',
-  'straat', 'laan', 'plein', 'gracht', 'kade', 'singel', 'dijk', 'steeg', 'dreef', 'burgwal', 'haven',
+  'straße',
+  'strasse',
+  'str\\.',
+  'weg',
+  'allee',
+  'platz',
+  'gasse',
+  'ring',
+  'damm',
+  'ufer',
+  'markt',
+  'chaussee',
+  'steig',
+  'pfad',
+  'promenade',
+  'graben',
+  'kamp',
+  'straat',
+  'laan',
+  'plein',
+  'gracht',
+  'kade',
+  'singel',
+  'dijk',
+  'steeg',
+  'dreef',
+  'burgwal',
+  'haven',
 ].join('|');
 // The street word ends the name: the whole word is taken, then its ending checked (a lookbehind),
 // instead of trying every split of the word against every ending.
 const DE_NL_SUFFIX_END = `(?:${DE_NL_SUFFIX})`;
 const DE_NL_STREET = `(?:(?:Am|An der|An den|Auf der|Auf dem|Im|In der|Zum|Zur|Unter den|Alte|Alter|Lange|Korte|Oude|Nieuwe)[ \\t]+)?[${UP}][${LOW}-]{1,30}\\.?(?![${LOW}-])(?<=${DE_NL_SUFFIX_END})|(?:Am|An der|Auf dem|Im|In der|Zum|Zur|Unter den)[ \\t]+${CAP}|${CAP}[ \\t]+(?:Straße|Str\\.|Weg|Allee|Platz|Ring|Damm|Markt)`;
 const ES_IT_TYPE = [
-  'Calle', 'C/', 'Avenida', 'Avda\\.', 'Av\\.', 'Paseo', 'Pº', 'Plaza', 'Pza\\.', 'Carrer', 'Camino', 'Ronda', 'Travesía', 'Glorieta', 'Rambla', 'Passeig', 'Plaça', 'Carretera', 'Ctra\\.',
-  'Via', 'Viale', 'Corso', 'Piazza', 'Piazzale', 'Largo', 'Vicolo', 'Lungotevere', 'Strada', 'Contrada', 'Borgo', 'Galleria', 'Vico', 'Salita', 'Lungomare',
+  'Calle',
+  'C/',
+  'Avenida',
+  'Avda\\.',
+  'Av\\.',
+  'Paseo',
+  'Pº',
+  'Plaza',
+  'Pza\\.',
+  'Carrer',
+  'Camino',
+  'Ronda',
+  'Travesía',
+  'Glorieta',
+  'Rambla',
+  'Passeig',
+  'Plaça',
+  'Carretera',
+  'Ctra\\.',
+  'Via',
+  'Viale',
+  'Corso',
+  'Piazza',
+  'Piazzale',
+  'Largo',
+  'Vicolo',
+  'Lungotevere',
+  'Strada',
+  'Contrada',
+  'Borgo',
+  'Galleria',
+  'Vico',
+  'Salita',
+  'Lungomare',
 ].join('|');
 const ES_IT_STREET = `(?:${ES_IT_TYPE})(?:[ \\t]+(?:${particles('de', 'del', 'la', 'las', 'los', 'el', 'y', 'i', 'dei', 'della', 'delle', 'degli', 'di', 'da')}|(?:d'|l'|d’)?${CAP})){1,6}`;
 const STREET_FIRST = String.raw`(?:${DE_NL_STREET}|${ES_IT_STREET}),?[ \t]+${NUMBER}(?:[ \t]*(?:bis|[a-z]))?(?:,[ \t]*\d{1,2}º(?:[ \t]?[A-Z])?)?${TAIL}`;
@@ -73,7 +204,9 @@ export const ADDRESS = new RegExp(`${LEAD}(?:${NUMBER_FIRST}|${STREET_FIRST}|${N
 // The detector runs the four shapes as separate patterns: V8 compiles each small one to machine
 // code, while the single large alternation ran several times slower. Overlaps are settled as the
 // alternation would, leftmost first, then longest.
-const SHAPES = [NUMBER_FIRST, STREET_FIRST, NAME_NUMBER_POSTCODE, PO_BOX].map((shape) => new RegExp(`${LEAD}(?:${shape})`, 'g'));
+const SHAPES = [NUMBER_FIRST, STREET_FIRST, NAME_NUMBER_POSTCODE, PO_BOX].map(
+  (shape) => new RegExp(`${LEAD}(?:${shape})`, 'g'),
+);
 
 export const addressDetector: PiiDetector<'address'> = {
   category: 'address',

@@ -21,22 +21,31 @@ export function cardNetworkShape(d: string): boolean {
   const p2 = Number(d.slice(0, 2));
   const p4 = Number(d.slice(0, 4));
   switch (d[0]) {
-    case '4': return n === 13 || n === 16 || n === 19;
-    case '5': return (p2 >= 51 && p2 <= 55 && n === 16) || ((p2 === 50 || (p2 >= 56 && p2 <= 58)) && n >= 13);
-    case '2': return p4 >= 2221 && p4 <= 2720 && n === 16;
+    case '4':
+      return n === 13 || n === 16 || n === 19;
+    case '5':
+      return (p2 >= 51 && p2 <= 55 && n === 16) || ((p2 === 50 || (p2 >= 56 && p2 <= 58)) && n >= 13);
+    case '2':
+      return p4 >= 2221 && p4 <= 2720 && n === 16;
     case '3':
       if (p2 === 34 || p2 === 37) return n === 15;
       if (p4 >= 3528 && p4 <= 3589) return n >= 16;
       return (p2 === 36 || p2 === 38 || p2 === 39 || (p4 >= 3000 && p4 <= 3059)) && n >= 14;
-    case '6': return n >= 16 || (n >= 13 && (p2 === 63 || p2 === 67));
-    default: return false;
+    case '6':
+      return n >= 16 || (n >= 13 && (p2 === 63 || p2 === 67));
+    default:
+      return false;
   }
 }
 
-export const CARD_CONTEXT = compileContext({
-  positive: String.raw`cards?|credit|debit|visa|mastercard|master card|amex|american express|discover|jcb|diners|maestro|cc|pan|karte|kreditkarte|carte|tarjeta|carta|pas|paid with|pay with|charged to|ending in|card number|cvv|exp`,
-  negative: String.raw`tracking|track|parcel|package|shipment|shipping|delivery|ups|usps|fedex|dhl|sendungsnummer|sendung|paket|colis|suivi|seguimiento|envío|spedizione|zending|zendingnummer|order|orders|bestellung|commande|pedido|ordine|bestelling|invoice|rechnung|facture|factura|fattura|ticket|e-ticket|booking|confirmation|reference|ref|claim|policy|account|konto|iban|imei|serial|isbn|reservation|case|docket`,
-}, 40, 0);
+export const CARD_CONTEXT = compileContext(
+  {
+    positive: String.raw`cards?|credit|debit|visa|mastercard|master card|amex|american express|discover|jcb|diners|maestro|cc|pan|karte|kreditkarte|carte|tarjeta|carta|pas|paid with|pay with|charged to|ending in|card number|cvv|exp`,
+    negative: String.raw`tracking|track|parcel|package|shipment|shipping|delivery|ups|usps|fedex|dhl|sendungsnummer|sendung|paket|colis|suivi|seguimiento|envío|spedizione|zending|zendingnummer|order|orders|bestellung|commande|pedido|ordine|bestelling|invoice|rechnung|facture|factura|fattura|ticket|e-ticket|booking|confirmation|reference|ref|claim|policy|account|konto|iban|imei|serial|isbn|reservation|case|docket`,
+  },
+  40,
+  0,
+);
 
 const DIGIT_RUN = /(?<![\w])\d+(?:[ -]\d+)*(?![\w])/g;
 
@@ -49,7 +58,8 @@ export const cardDetector: PiiDetector<'card'> = {
       if (run.length < 13) continue;
       const groups: { start: number; end: number; digits: string }[] = [];
       const group = /\d+/g;
-      for (let g = group.exec(run); g !== null; g = group.exec(run)) groups.push({ start: g.index, end: g.index + g[0].length, digits: g[0] });
+      for (let g = group.exec(run); g !== null; g = group.exec(run))
+        groups.push({ start: g.index, end: g.index + g[0].length, digits: g[0] });
       let i = 0;
       while (i < groups.length) {
         let claimed = -1;

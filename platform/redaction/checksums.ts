@@ -25,8 +25,8 @@ export function ibanValid(value: string): boolean {
   for (let i = 0; i < moved.length; i++) {
     const c = moved.charCodeAt(i);
     // A letter is two digits (A = 10 ... Z = 35); the remainder is carried digit by digit.
-    if (c >= 65) rest = ((rest * 100) + (c - 55)) % 97;
-    else rest = ((rest * 10) + (c - 48)) % 97;
+    if (c >= 65) rest = (rest * 100 + (c - 55)) % 97;
+    else rest = (rest * 10 + (c - 48)) % 97;
   }
   return rest === 1;
 }
@@ -40,5 +40,7 @@ export function npiValid(digits: string): boolean {
 export function ssnValid(digits: string): boolean {
   if (digits.length !== 9) return false;
   const area = digits.slice(0, 3);
-  return area !== '000' && area !== '666' && area[0] !== '9' && digits.slice(3, 5) !== '00' && digits.slice(5) !== '0000';
+  return (
+    area !== '000' && area !== '666' && area[0] !== '9' && digits.slice(3, 5) !== '00' && digits.slice(5) !== '0000'
+  );
 }

@@ -24,7 +24,11 @@ export const LETTER = 'a-zß-öø-ÿ';
 
 export function compileContext(words: ContextWords, before = 48, after = 24): CompiledContext {
   // Groups 1 and 2 tell which list matched.
-  return { before, after, re: new RegExp(`(?<![${LETTER}0-9])(?:(${words.positive})|(${words.negative}))(?![${LETTER}])`, 'g') };
+  return {
+    before,
+    after,
+    re: new RegExp(`(?<![${LETTER}0-9])(?:(${words.positive})|(${words.negative}))(?![${LETTER}])`, 'g'),
+  };
 }
 
 /** +1 when the closest context word is positive, -1 when negative, 0 when there is none. */

@@ -21,9 +21,16 @@ export interface CustomPattern {
 export class CustomPatternError extends Error {}
 
 export function customPatternDetector(spec: CustomPattern): PiiDetector {
-  if (!CATEGORY.test(spec.category)) throw new CustomPatternError(`custom PII category ${JSON.stringify(spec.category)} must match ${CATEGORY.source}`);
-  if (typeof spec.pattern !== 'string' || spec.pattern.length === 0 || spec.pattern.length > MAX_CUSTOM_PATTERN_LENGTH) {
-    throw new CustomPatternError(`custom PII pattern for ${spec.category} must be 1-${MAX_CUSTOM_PATTERN_LENGTH} characters`);
+  if (!CATEGORY.test(spec.category))
+    throw new CustomPatternError(`custom PII category ${JSON.stringify(spec.category)} must match ${CATEGORY.source}`);
+  if (
+    typeof spec.pattern !== 'string' ||
+    spec.pattern.length === 0 ||
+    spec.pattern.length > MAX_CUSTOM_PATTERN_LENGTH
+  ) {
+    throw new CustomPatternError(
+      `custom PII pattern for ${spec.category} must be 1-${MAX_CUSTOM_PATTERN_LENGTH} characters`,
+    );
   }
   let re: RE2JS;
   try {

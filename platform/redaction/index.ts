@@ -19,7 +19,10 @@ export type ExtendedPiiCategory = PiiCategory | 'address';
 /** The built-ins plus physical addresses, last: a number inside an address is claimed by the others first only when it is one of theirs. */
 export const EXTENDED_DETECTORS = Object.freeze([...BUILT_IN_DETECTORS, addressDetector] as const);
 
-export const defaultRedactor = createRedactor<PiiCategory>({ detectors: BUILT_IN_DETECTORS, strategies: BUILT_IN_STRATEGIES });
+export const defaultRedactor = createRedactor<PiiCategory>({
+  detectors: BUILT_IN_DETECTORS,
+  strategies: BUILT_IN_STRATEGIES,
+});
 
 export function redactText(text: string, options?: RedactionOptions<PiiCategory>): RedactedText<PiiCategory> {
   return defaultRedactor.redactText(text, options);
@@ -29,11 +32,42 @@ export function redactValue(value: unknown, options?: RedactionOptions<PiiCatego
   return defaultRedactor.redactValue(value, options);
 }
 
-export { createRedactor, type Redactor, type RedactorConfig, type RedactedText, type RedactionOptions } from './redactor';
 export {
-  regexDetector, luhnValid, ibanValid, npiValid, ssnValid, cardNetworkShape, cardDetector, emailDetector, phoneDetector, clearPhoneVerdicts, ssnDetector, type PiiDetector,
+  createRedactor,
+  type Redactor,
+  type RedactorConfig,
+  type RedactedText,
+  type RedactionOptions,
+} from './redactor';
+export {
+  regexDetector,
+  luhnValid,
+  ibanValid,
+  npiValid,
+  ssnValid,
+  cardNetworkShape,
+  cardDetector,
+  emailDetector,
+  phoneDetector,
+  clearPhoneVerdicts,
+  ssnDetector,
+  type PiiDetector,
 } from './pii-detectors';
 export { compileContext, contextPolarity, type ContextWords, type CompiledContext } from './context';
-export { BUILT_IN_STRATEGIES, STATELESS_STRATEGIES, hash, keyedHash, mask, remove, tokenizing, type RedactionStrategy } from './redaction-strategies';
+export {
+  BUILT_IN_STRATEGIES,
+  STATELESS_STRATEGIES,
+  hash,
+  keyedHash,
+  mask,
+  remove,
+  tokenizing,
+  type RedactionStrategy,
+} from './redaction-strategies';
 export { addressDetector, ADDRESS } from './address-detector';
-export { customPatternDetector, CustomPatternError, MAX_CUSTOM_PATTERN_LENGTH, type CustomPattern } from './custom-patterns';
+export {
+  customPatternDetector,
+  CustomPatternError,
+  MAX_CUSTOM_PATTERN_LENGTH,
+  type CustomPattern,
+} from './custom-patterns';

@@ -24,17 +24,144 @@ import type { PiiDetector } from './pii-detectors';
 
 const check = phoneVerdict;
 
-export const PHONE_CONTEXT = compileContext({
-  positive: [
-    'phone', 'phones', 'telephone', 'tel', 'tel\\.', 'call', 'called', 'calling', 'mobile', 'cell', 'cellphone', 'fax', 'contact', 'reach', 'reached', 'text', 'sms', 'whatsapp', 'ring', 'dial', 'line', 'hotline', 'callback', 'number is',
-    'telefon', 'telefonnummer', 'handy', 'rufnummer', 'mobil', 'anrufen', 'rückruf', 'erreichbar', 'téléphone', 'tél', 'tél\\.', 'portable', 'appeler', 'rappeler', 'fixe', 'teléfono', 'móvil', 'llamar', 'llámeme', 'telefono', 'cellulare', 'cell\\.', 'chiamare', 'richiamare', 'richiami', 'telefoon', 'mobiel', 'bellen', 'bel', 'terugbellen', 'gsm',
-  ].join('|'),
-  negative: [
-    'order', 'orders', 'invoice', 'tracking', 'track', 'parcel', 'shipment', 'account', 'acct', 'iban', 'npi', 'provider', 'prescriber', 'mrn', 'policy', 'claim', 'ticket', 'ref', 'reference', 'id', 'isbn', 'serial', 'case', 'docket', 'routing', 'ssn', 'social security', 'zip', 'postcode', 'plz', 'no\\.', 'nr\\.', 'n°', 'n\\.', 'número de seguimiento',
-    'aktenzeichen', 'expediente', 'affaire', 'ruolo generale', 'zaaknummer', 'rechnung', 'bestellung', 'commande', 'pedido', 'ordine', 'bestelling', 'sendungsnummer', 'colis', 'seguimiento', 'spedizione', 'zendingnummer', 'versicherungsnummer', 'darlehensnummer', 'personalnummer', 'application', 'loan', 'batch', 'build', 'part', 'room', 'version',
-    'rekening', 'rekeningnummer', 'konto', 'kontonummer', 'compte', 'cuenta', 'conto', 'sort code', 'swift', 'bic', 'dob', 'born',
-  ].join('|'),
-}, 40, 0);
+export const PHONE_CONTEXT = compileContext(
+  {
+    positive: [
+      'phone',
+      'phones',
+      'telephone',
+      'tel',
+      'tel\\.',
+      'call',
+      'called',
+      'calling',
+      'mobile',
+      'cell',
+      'cellphone',
+      'fax',
+      'contact',
+      'reach',
+      'reached',
+      'text',
+      'sms',
+      'whatsapp',
+      'ring',
+      'dial',
+      'line',
+      'hotline',
+      'callback',
+      'number is',
+      'telefon',
+      'telefonnummer',
+      'handy',
+      'rufnummer',
+      'mobil',
+      'anrufen',
+      'rückruf',
+      'erreichbar',
+      'téléphone',
+      'tél',
+      'tél\\.',
+      'portable',
+      'appeler',
+      'rappeler',
+      'fixe',
+      'teléfono',
+      'móvil',
+      'llamar',
+      'llámeme',
+      'telefono',
+      'cellulare',
+      'cell\\.',
+      'chiamare',
+      'richiamare',
+      'richiami',
+      'telefoon',
+      'mobiel',
+      'bellen',
+      'bel',
+      'terugbellen',
+      'gsm',
+    ].join('|'),
+    negative: [
+      'order',
+      'orders',
+      'invoice',
+      'tracking',
+      'track',
+      'parcel',
+      'shipment',
+      'account',
+      'acct',
+      'iban',
+      'npi',
+      'provider',
+      'prescriber',
+      'mrn',
+      'policy',
+      'claim',
+      'ticket',
+      'ref',
+      'reference',
+      'id',
+      'isbn',
+      'serial',
+      'case',
+      'docket',
+      'routing',
+      'ssn',
+      'social security',
+      'zip',
+      'postcode',
+      'plz',
+      'no\\.',
+      'nr\\.',
+      'n°',
+      'n\\.',
+      'número de seguimiento',
+      'aktenzeichen',
+      'expediente',
+      'affaire',
+      'ruolo generale',
+      'zaaknummer',
+      'rechnung',
+      'bestellung',
+      'commande',
+      'pedido',
+      'ordine',
+      'bestelling',
+      'sendungsnummer',
+      'colis',
+      'seguimiento',
+      'spedizione',
+      'zendingnummer',
+      'versicherungsnummer',
+      'darlehensnummer',
+      'personalnummer',
+      'application',
+      'loan',
+      'batch',
+      'build',
+      'part',
+      'room',
+      'version',
+      'rekening',
+      'rekeningnummer',
+      'konto',
+      'kontonummer',
+      'compte',
+      'cuenta',
+      'conto',
+      'sort code',
+      'swift',
+      'bic',
+      'dob',
+      'born',
+    ].join('|'),
+  },
+  40,
+  0,
+);
 
 // Cue words per region, looked for (once per digit run) around a national number: a region hinted
 // is tried first and trusted without a phone word. Matched on the lower-cased window.
@@ -54,8 +181,18 @@ for (const [region, words] of Object.entries(REGION_WORDS)) {
     CUE_REGIONS.set(word, [...(CUE_REGIONS.get(word) ?? []), region]);
   }
 }
-const CUES = new RegExp(`(?<![${LETTER}])(?:${[...new Set(Object.values(REGION_WORDS).flatMap((w) => w.split('|')))].sort((x, y) => y.length - x.length).join('|')})(?![${LETTER}])|\\+\\d\\d|\\.[a-z]{2}\\b|£`, 'g');
-const COUNTRY_CODE: Readonly<Record<string, string>> = { '+44': 'GB', '+49': 'DE', '+33': 'FR', '+31': 'NL', '+34': 'ES', '+39': 'IT' };
+const CUES = new RegExp(
+  `(?<![${LETTER}])(?:${[...new Set(Object.values(REGION_WORDS).flatMap((w) => w.split('|')))].sort((x, y) => y.length - x.length).join('|')})(?![${LETTER}])|\\+\\d\\d|\\.[a-z]{2}\\b|£`,
+  'g',
+);
+const COUNTRY_CODE: Readonly<Record<string, string>> = {
+  '+44': 'GB',
+  '+49': 'DE',
+  '+33': 'FR',
+  '+31': 'NL',
+  '+34': 'ES',
+  '+39': 'IT',
+};
 const TLD: Readonly<Record<string, string>> = { uk: 'GB', de: 'DE', fr: 'FR', nl: 'NL', es: 'ES', it: 'IT' };
 const UK_POSTCODE = /\b[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}\b/;
 const FALLBACK_REGIONS = ['GB', 'DE', 'FR', 'NL', 'ES', 'IT', 'BE', 'CH', 'AT', 'IE', 'AU', 'IN'];
@@ -86,14 +223,27 @@ function hintedRegions(text: string, start: number, end: number): string[] {
 function nationalShape(region: string, digits: string): boolean {
   const d = digits.length;
   switch (region) {
-    case 'GB': return digits[0] === '0' && d >= 10 && d <= 11;
-    case 'DE': case 'AT': return digits[0] === '0' && d >= 8 && d <= 13;
-    case 'FR': case 'NL': case 'CH': case 'AU': return digits[0] === '0' && d === 10;
-    case 'BE': case 'IE': return digits[0] === '0' && d >= 9 && d <= 10;
-    case 'IT': return (digits[0] === '0' && d >= 8 && d <= 11) || (digits[0] === '3' && d >= 9 && d <= 10);
-    case 'ES': return d === 9 && digits[0]! >= '6' && digits[0]! <= '9';
-    case 'IN': return d === 10 && digits[0]! >= '6';
-    default: return true;
+    case 'GB':
+      return digits[0] === '0' && d >= 10 && d <= 11;
+    case 'DE':
+    case 'AT':
+      return digits[0] === '0' && d >= 8 && d <= 13;
+    case 'FR':
+    case 'NL':
+    case 'CH':
+    case 'AU':
+      return digits[0] === '0' && d === 10;
+    case 'BE':
+    case 'IE':
+      return digits[0] === '0' && d >= 9 && d <= 10;
+    case 'IT':
+      return (digits[0] === '0' && d >= 8 && d <= 11) || (digits[0] === '3' && d >= 9 && d <= 10);
+    case 'ES':
+      return d === 9 && digits[0]! >= '6' && digits[0]! <= '9';
+    case 'IN':
+      return d === 10 && digits[0]! >= '6';
+    default:
+      return true;
   }
 }
 
@@ -101,24 +251,40 @@ function nationalShape(region: string, digits: string): boolean {
 const RUN = /(?<![\w+\-./@:#])(?:\+|00)?[\d(][\d ()\-./]{5,26}\d(?![\w@]|[.\-/]\d)/g;
 const GROUP = /\(?\d+\)?/g;
 
-interface Group { start: number; end: number; digits: string }
+interface Group {
+  start: number;
+  end: number;
+  digits: string;
+}
 
 // Dates are digit groups too (2024-01-15, 17.05.2024, 05/17/2024, 20240115): a window that is one
 // (or one and an hour: "05/17/2024 14:30") is no phone.
-const DATE = /^(?:(?:19|20)\d\d[-./ ]?(?:0[1-9]|1[0-2])[-./ ]?(?:0[1-9]|[12]\d|3[01])|(?:0?[1-9]|[12]\d|3[01])[-./](?:0?[1-9]|1[0-2])[-./](?:19|20)?\d\d|(?:0?[1-9]|1[0-2])[-./](?:0?[1-9]|[12]\d|3[01])[-./](?:19|20)?\d\d)(?:[ T]\d{1,2})?$/;
+const DATE =
+  /^(?:(?:19|20)\d\d[-./ ]?(?:0[1-9]|1[0-2])[-./ ]?(?:0[1-9]|[12]\d|3[01])|(?:0?[1-9]|[12]\d|3[01])[-./](?:0?[1-9]|1[0-2])[-./](?:19|20)?\d\d|(?:0?[1-9]|1[0-2])[-./](?:0?[1-9]|[12]\d|3[01])[-./](?:19|20)?\d\d)(?:[ T]\d{1,2})?$/;
 
 const NANP_FORMATTED = /^(?:\+?1[ .-]?)?(?:\(\d{3}\) ?|\d{3}[ .-])\d{3}[ .-]\d{4}$/;
 
 /** What is computed once per digit run, lazily: the regions its surroundings hint at. */
 class Run {
   private hinted?: string[];
-  constructor(readonly text: string, readonly start: number, readonly end: number) {}
+  constructor(
+    readonly text: string,
+    readonly start: number,
+    readonly end: number,
+  ) {}
   regions(): string[] {
     return (this.hinted ??= hintedRegions(this.text, this.start, this.end));
   }
 }
 
-function isPhone(run: Run, start: number, end: number, digits: string, separated: boolean, context: () => -1 | 0 | 1): boolean {
+function isPhone(
+  run: Run,
+  start: number,
+  end: number,
+  digits: string,
+  separated: boolean,
+  context: () => -1 | 0 | 1,
+): boolean {
   const text = run.text;
   const window = text.slice(start, end);
   // A date, or one digit over and over ("0 0 0 0 0 0 0 0", "1111111111"), is no phone.
@@ -139,7 +305,8 @@ function isPhone(run: Run, start: number, end: number, digits: string, separated
     if (d === 10 && !separated && npiValid(digits) && polarity === 0) return false;
     if (digits[0] !== '0' && digits[0] !== '1') {
       const verdict = check(digits, 'US');
-      if (verdict === 'valid' || (verdict === 'possible' && polarity > 0 && !separated)) return !inIban(text, start, end);
+      if (verdict === 'valid' || (verdict === 'possible' && polarity > 0 && !separated))
+        return !inIban(text, start, end);
     }
   }
   if (d < 8 || d > 13 || !FALLBACK_REGIONS.some((r) => nationalShape(r, digits))) return false;
@@ -158,7 +325,8 @@ function isPhone(run: Run, start: number, end: number, digits: string, separated
   }
   // Possible but not valid (a fictional range such as 07700 900xxx): a national number written
   // as one (trunk 0, grouped, 10-11 digits) or beside a phone word.
-  if (!accepted && possibleInHinted && digits[0] === '0' && (polarity > 0 || (separated && d >= 10 && d <= 11))) accepted = true;
+  if (!accepted && possibleInHinted && digits[0] === '0' && (polarity > 0 || (separated && d >= 10 && d <= 11)))
+    accepted = true;
   if (!accepted && polarity > 0) {
     for (const region of FALLBACK_REGIONS) {
       if (!hinted.includes(region) && nationalShape(region, digits) && check(window, region) === 'valid') {

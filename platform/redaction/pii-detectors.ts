@@ -13,7 +13,11 @@ export interface PiiDetector<C extends string = string> {
 }
 
 /** A detector from a global regular expression, with an optional check of each match. */
-export function regexDetector<C extends string>(category: C, pattern: RegExp, accept?: (match: string) => boolean): PiiDetector<C> {
+export function regexDetector<C extends string>(
+  category: C,
+  pattern: RegExp,
+  accept?: (match: string) => boolean,
+): PiiDetector<C> {
   if (!pattern.global) throw new Error(`detector ${category}: the pattern must be global`);
   return {
     category,

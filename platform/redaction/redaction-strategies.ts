@@ -9,7 +9,8 @@ export type RedactionStrategy = (match: string, category: string) => string;
 export const mask: RedactionStrategy = (match) => match.replace(/[\p{L}\p{N}]/gu, '*');
 
 /** SHA-256 of the value: equal values stay equal (joins, counting) without showing the value. */
-export const hash: RedactionStrategy = (match, category) => `[${category}:sha256:${createHash('sha256').update(match, 'utf8').digest('hex')}]`;
+export const hash: RedactionStrategy = (match, category) =>
+  `[${category}:sha256:${createHash('sha256').update(match, 'utf8').digest('hex')}]`;
 
 /**
  * SHA-256 keyed per tenant (HMAC). A plain SHA-256 of an SSN or phone number is reversed by

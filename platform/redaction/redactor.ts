@@ -57,7 +57,8 @@ export function createRedactor<C extends string>(config: RedactorConfig<C>): Red
 
   function strategyOf(name: string | undefined): RedactionStrategy {
     const strategy = config.strategies[name ?? defaultStrategy];
-    if (!strategy || !Object.hasOwn(config.strategies, name ?? defaultStrategy)) throw new Error(`unknown redaction strategy ${JSON.stringify(name)}`);
+    if (!strategy || !Object.hasOwn(config.strategies, name ?? defaultStrategy))
+      throw new Error(`unknown redaction strategy ${JSON.stringify(name)}`);
     return strategy;
   }
 
@@ -90,7 +91,11 @@ export function createRedactor<C extends string>(config: RedactorConfig<C>): Red
     return { text: out + text.slice(at), counts };
   }
 
-  function deep(value: unknown, options: RedactionOptions<C> | undefined, counts: Record<C, number> | undefined): unknown {
+  function deep(
+    value: unknown,
+    options: RedactionOptions<C> | undefined,
+    counts: Record<C, number> | undefined,
+  ): unknown {
     if (typeof value === 'string') {
       const r = redactText(value, options);
       if (counts) for (const c of categories) counts[c] += r.counts[c];
@@ -101,7 +106,12 @@ export function createRedactor<C extends string>(config: RedactorConfig<C>): Red
       const out: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(value)) {
         // defineProperty: a "__proto__" key stays an ordinary key of the copy.
-        Object.defineProperty(out, k, { value: deep(v, options, counts), enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(out, k, {
+          value: deep(v, options, counts),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       }
       return out;
     }
@@ -112,7 +122,10 @@ export function createRedactor<C extends string>(config: RedactorConfig<C>): Red
     return deep(value, options, undefined);
   }
 
-  function redactValueCounted(value: unknown, options?: RedactionOptions<C>): { value: unknown; counts: Record<C, number> } {
+  function redactValueCounted(
+    value: unknown,
+    options?: RedactionOptions<C>,
+  ): { value: unknown; counts: Record<C, number> } {
     const counts = Object.fromEntries(categories.map((c) => [c, 0])) as Record<C, number>;
     return { value: deep(value, options, counts), counts };
   }

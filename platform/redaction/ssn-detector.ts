@@ -9,10 +9,14 @@ import type { PiiDetector } from './pii-detectors';
 const SHAPED = /(?<![\w-])(\d{3})([- ])(\d{2})\2(\d{4})(?![\w-])/g;
 const BARE = /(?<![\w-])\d{9}(?![\w-])/g;
 
-export const SSN_CONTEXT = compileContext({
-  positive: String.raw`ssn|ss#|ssn#|ss no\.?|social security(?: (?:no\.?|number|#))?|social sec\.?|soc\.? sec\.?|social|sozialversicherungsnummer|taxpayer id|tin`,
-  negative: String.raw`routing|aba|account|acct|order|invoice|id|ident|student|employee|member|policy|claim|case|ticket|tracking|phone|tel|fax|mrn|npi|ein|zip|isbn|ref|reference|application|docket`,
-}, 40, 0);
+export const SSN_CONTEXT = compileContext(
+  {
+    positive: String.raw`ssn|ss#|ssn#|ss no\.?|social security(?: (?:no\.?|number|#))?|social sec\.?|soc\.? sec\.?|social|sozialversicherungsnummer|taxpayer id|tin`,
+    negative: String.raw`routing|aba|account|acct|order|invoice|id|ident|student|employee|member|policy|claim|case|ticket|tracking|phone|tel|fax|mrn|npi|ein|zip|isbn|ref|reference|application|docket`,
+  },
+  40,
+  0,
+);
 
 export const ssnDetector: PiiDetector<'ssn'> = {
   category: 'ssn',
@@ -26,7 +30,8 @@ export const ssnDetector: PiiDetector<'ssn'> = {
     }
     const own = spans.length;
     for (let m = bare.exec(text); m !== null; m = bare.exec(text)) {
-      if (ssnValid(m[0]) && contextPolarity(text, m.index, m.index + 9, SSN_CONTEXT) > 0) spans.push([m.index, m.index + 9]);
+      if (ssnValid(m[0]) && contextPolarity(text, m.index, m.index + 9, SSN_CONTEXT) > 0)
+        spans.push([m.index, m.index + 9]);
     }
     if (spans.length > own && own > 0) spans.sort((a, b) => a[0] - b[0]);
     for (const [s, e] of spans) found(s, e);

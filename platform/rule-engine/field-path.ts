@@ -62,7 +62,7 @@ function readName(raw: string, start: number, segments: Segment[]): number {
   const end = rest.search(IDENTIFIER_END);
   const name = end < 0 ? rest : rest.slice(0, end);
   if (name.length === 0) throw new FieldPathError(`empty name at position ${start}`);
-  if (name === '*') throw new FieldPathError("a wildcard is written [*] or .*");
+  if (name === '*') throw new FieldPathError('a wildcard is written [*] or .*');
   segments.push(name);
   return start + name.length;
 }
@@ -111,7 +111,8 @@ function toStep(segment: string | number): Step {
 function step(value: unknown, s: Step): unknown {
   if (typeof value !== 'object' || value === null) return undefined;
   if (s.key === undefined) return Array.isArray(value) && s.index < value.length ? value[s.index] : undefined;
-  if (s.guarded) return !Array.isArray(value) && hasOwn.call(value, s.key) ? (value as Record<string, unknown>)[s.key] : undefined;
+  if (s.guarded)
+    return !Array.isArray(value) && hasOwn.call(value, s.key) ? (value as Record<string, unknown>)[s.key] : undefined;
   return (value as Record<string, unknown>)[s.key];
 }
 
@@ -119,15 +120,20 @@ function compileGetter(steps: readonly Step[]): (record: unknown) => unknown {
   // Short paths are the common case; unrolled they avoid the loop's bookkeeping.
   const [a, b, c] = steps;
   switch (steps.length) {
-    case 0: return (r) => r;
-    case 1: return (r) => step(r, a!);
-    case 2: return (r) => step(step(r, a!), b!);
-    case 3: return (r) => step(step(step(r, a!), b!), c!);
-    default: return (r) => {
-      let v = r;
-      for (let i = 0; i < steps.length && v !== undefined; i++) v = step(v, steps[i]!);
-      return v;
-    };
+    case 0:
+      return (r) => r;
+    case 1:
+      return (r) => step(r, a!);
+    case 2:
+      return (r) => step(step(r, a!), b!);
+    case 3:
+      return (r) => step(step(step(r, a!), b!), c!);
+    default:
+      return (r) => {
+        let v = r;
+        for (let i = 0; i < steps.length && v !== undefined; i++) v = step(v, steps[i]!);
+        return v;
+      };
   }
 }
 
@@ -181,7 +187,8 @@ export function compileField(raw: string): CompiledField {
   }
   if (exactKeyFirst) {
     const nested = { get, every };
-    const own = (r: unknown): boolean => typeof r === 'object' && r !== null && !Array.isArray(r) && hasOwn.call(r, raw);
+    const own = (r: unknown): boolean =>
+      typeof r === 'object' && r !== null && !Array.isArray(r) && hasOwn.call(r, raw);
     get = (r) => (own(r) ? (r as Record<string, unknown>)[raw] : nested.get(r));
     every = (r, visit, arg) => (own(r) ? visit((r as Record<string, unknown>)[raw], arg) : nested.every(r, visit, arg));
   }

@@ -51,12 +51,16 @@ export const PAIR_TESTS: Record<LiteralOperator, PairTest> = {
 /** A literal operator's test, specialised on its operand (already checked by the compiler). */
 export function literalTest(operator: LiteralOperator, operand: unknown): ValueTest {
   switch (operator) {
-    case '==': return equalsTest(operand);
+    case '==':
+      return equalsTest(operand);
     case '!=': {
       const eq = equalsTest(operand);
       return (v) => !eq(v);
     }
-    case '<': case '<=': case '>': case '>=': {
+    case '<':
+    case '<=':
+    case '>':
+    case '>=': {
       const holds = ORDER[operator];
       if (typeof operand === 'number') {
         // The hot path of numeric rules: no call into compare() for a number.
@@ -64,12 +68,14 @@ export function literalTest(operator: LiteralOperator, operand: unknown): ValueT
       }
       return (v) => holds(compare(v, operand));
     }
-    case 'in': return membership(operand as unknown[]);
+    case 'in':
+      return membership(operand as unknown[]);
     case 'not_in': {
       const member = membership(operand as unknown[]);
       return (v) => !member(v);
     }
-    case 'contains': return (v) => contains(v, operand);
+    case 'contains':
+      return (v) => contains(v, operand);
     case 'starts_with': {
       const prefix = operand as string;
       return (v) => typeof v === 'string' && v.startsWith(prefix);
@@ -85,7 +91,9 @@ function equalsTest(operand: unknown): ValueTest {
   if (operand === null) return (v) => v == null;
   if (typeof operand === 'string') {
     const n = numberOf(operand);
-    return n === n ? (v) => v === operand || equals(v, operand) : (v) => v === operand || (typeof v === 'boolean' && equals(v, operand));
+    return n === n
+      ? (v) => v === operand || equals(v, operand)
+      : (v) => v === operand || (typeof v === 'boolean' && equals(v, operand));
   }
   return (v) => v === operand || equals(v, operand);
 }

@@ -26,10 +26,12 @@ export function prescanPack(pack: unknown, maxDepth: number, maxBytes: number): 
       if (!Number.isFinite(value)) return { path, message: 'numbers must be finite', type: 'json_value' };
       bytes += 1;
     } else if (typeof value === 'object' && value !== null) {
-      if (depth > maxJsonDepth(maxDepth)) return { path, message: `nesting is deeper than ${maxJsonDepth(maxDepth)} levels`, type: 'depth_limit' };
+      if (depth > maxJsonDepth(maxDepth))
+        return { path, message: `nesting is deeper than ${maxJsonDepth(maxDepth)} levels`, type: 'depth_limit' };
       const proto = Object.getPrototypeOf(value) as unknown;
       if (Array.isArray(value)) {
-        for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], depth: depth + 1, path: [...path, i] });
+        for (let i = value.length - 1; i >= 0; i--)
+          stack.push({ value: value[i], depth: depth + 1, path: [...path, i] });
       } else if (proto === Object.prototype || proto === null) {
         for (const key of Object.keys(value)) {
           bytes += key.length + 3;
@@ -41,7 +43,8 @@ export function prescanPack(pack: unknown, maxDepth: number, maxBytes: number): 
     } else if (typeof value !== 'boolean' && value !== null) {
       return { path, message: 'only JSON values are allowed', type: 'json_value' };
     }
-    if (bytes > maxBytes) return { path: [], message: `the pack is larger than ${maxBytes} bytes`, type: 'pack_too_large' };
+    if (bytes > maxBytes)
+      return { path: [], message: `the pack is larger than ${maxBytes} bytes`, type: 'pack_too_large' };
   }
   return undefined;
 }

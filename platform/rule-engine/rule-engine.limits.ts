@@ -29,7 +29,8 @@ export function resolveLimits(limits?: Partial<RuleEngineLimits>): RuleEngineLim
   for (const key of Object.keys(resolved) as (keyof RuleEngineLimits)[]) {
     const value = limits?.[key];
     if (value === undefined) continue;
-    if (!Number.isInteger(value) || value < 1) throw new RangeError(`rule engine limit ${key} must be a positive integer`);
+    if (!Number.isInteger(value) || value < 1)
+      throw new RangeError(`rule engine limit ${key} must be a positive integer`);
     resolved[key] = value;
   }
   return resolved;

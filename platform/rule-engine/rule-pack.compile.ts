@@ -6,8 +6,16 @@ import canonicalize from 'canonicalize';
 import { redactText } from '../redaction';
 import { compileField, FieldPathError, type CompiledField } from './field-path';
 import {
-  isNotNullTest, isNullTest, literalTest, PAIR_TESTS, patternTest, rangeTest, requiredTest,
-  type LiteralOperator, type PairTest, type ValueTest,
+  isNotNullTest,
+  isNullTest,
+  literalTest,
+  PAIR_TESTS,
+  patternTest,
+  rangeTest,
+  requiredTest,
+  type LiteralOperator,
+  type PairTest,
+  type ValueTest,
 } from './operators';
 import { prescanPack } from './pack-prescan';
 import { compilePattern, PatternError } from './pattern';
@@ -57,7 +65,19 @@ export function internalsOf(pack: CompiledRulePack): PackInternals {
 type Json = Record<string, unknown>;
 type Path = (string | number)[];
 
-const LITERAL_OPERATORS = new Set<string>(['==', '!=', '<', '<=', '>', '>=', 'in', 'not_in', 'contains', 'starts_with', 'ends_with']);
+const LITERAL_OPERATORS = new Set<string>([
+  '==',
+  '!=',
+  '<',
+  '<=',
+  '>',
+  '>=',
+  'in',
+  'not_in',
+  'contains',
+  'starts_with',
+  'ends_with',
+]);
 const COMPOSITES = new Set<string>(['all', 'any', 'not']);
 const OPERAND_KEYS = ['value', 'value_field', 'min', 'max', 'flags', 'conditions'] as const;
 
@@ -69,21 +89,34 @@ function allowedOperands(operator: string): readonly string[] {
   return []; // is_null, is_not_null, required
 }
 
-const describe = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
+const describe = (v: unknown): string =>
+  v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 
 /** Why a literal operand does not suit its operator, or undefined when it does. */
 function literalOperandProblem(operator: string, value: unknown): string | undefined {
   switch (operator) {
-    case '==': case '!=':
-      return isScalar(value) ? undefined : `${operator} compares with a string, number, boolean or null, not ${describe(value)}`;
-    case '<': case '<=': case '>': case '>=':
-      return typeof value === 'number' || typeof value === 'string' ? undefined : `${operator} compares with a number or a string, not ${describe(value)}`;
-    case 'in': case 'not_in':
+    case '==':
+    case '!=':
+      return isScalar(value)
+        ? undefined
+        : `${operator} compares with a string, number, boolean or null, not ${describe(value)}`;
+    case '<':
+    case '<=':
+    case '>':
+    case '>=':
+      return typeof value === 'number' || typeof value === 'string'
+        ? undefined
+        : `${operator} compares with a number or a string, not ${describe(value)}`;
+    case 'in':
+    case 'not_in':
       if (!Array.isArray(value)) return `${operator} needs an array of values, not ${describe(value)}`;
       return value.every(isScalar) ? undefined : `${operator} lists strings, numbers, booleans or null only`;
     case 'contains':
-      return isScalar(value) && value !== null ? undefined : `contains looks for a string, number or boolean, not ${describe(value)}`;
-    case 'starts_with': case 'ends_with':
+      return isScalar(value) && value !== null
+        ? undefined
+        : `contains looks for a string, number or boolean, not ${describe(value)}`;
+    case 'starts_with':
+    case 'ends_with':
       return typeof value === 'string' ? undefined : `${operator} needs a string, not ${describe(value)}`;
     default:
       return undefined;
@@ -141,7 +174,11 @@ class Compiler {
     const fieldName = typeof node.field === 'string' ? node.field : inherited;
     if (COMPOSITES.has(operator)) return ok ? this.composite(node, path, fieldName, level) : undefined;
     if (fieldName === undefined) {
-      this.issue([...path, 'field'], `${operator} needs a field (here or on an enclosing condition)`, 'operand_missing');
+      this.issue(
+        [...path, 'field'],
+        `${operator} needs a field (here or on an enclosing condition)`,
+        'operand_missing',
+      );
       return undefined;
     }
     const field = this.field(fieldName, [...path, 'field']);
@@ -164,11 +201,18 @@ class Compiler {
     return (record) => field.every(record, pair, other.get(record));
   }
 
-  private leafTest(node: Json, path: Path, operator: string): ValueTest | { pair: PairTest; other: CompiledField } | undefined {
+  private leafTest(
+    node: Json,
+    path: Path,
+    operator: string,
+  ): ValueTest | { pair: PairTest; other: CompiledField } | undefined {
     switch (operator) {
-      case 'is_null': return isNullTest;
-      case 'is_not_null': return isNotNullTest;
-      case 'required': return requiredTest;
+      case 'is_null':
+        return isNullTest;
+      case 'is_not_null':
+        return isNotNullTest;
+      case 'required':
+        return requiredTest;
       case 'range': {
         const { min, max } = node as { min?: number; max?: number };
         if (min === undefined && max === undefined) {
@@ -183,11 +227,19 @@ class Compiler {
       }
       case 'matches': {
         if (typeof node.value !== 'string') {
-          this.issue([...path, 'value'], node.value === undefined ? 'matches needs the pattern in value' : `matches needs a string pattern, not ${describe(node.value)}`, node.value === undefined ? 'operand_missing' : 'operand_type');
+          this.issue(
+            [...path, 'value'],
+            node.value === undefined
+              ? 'matches needs the pattern in value'
+              : `matches needs a string pattern, not ${describe(node.value)}`,
+            node.value === undefined ? 'operand_missing' : 'operand_type',
+          );
           return undefined;
         }
         try {
-          return patternTest(compilePattern(node.value, node.flags as string | undefined, this.limits.maxPatternLength));
+          return patternTest(
+            compilePattern(node.value, node.flags as string | undefined, this.limits.maxPatternLength),
+          );
         } catch (err) {
           if (!(err instanceof PatternError)) throw err;
           this.issue([...path, 'value'], err.message, 'pattern');
@@ -199,7 +251,11 @@ class Compiler {
         const hasValue = node.value !== undefined;
         const hasField = node.value_field !== undefined;
         if (hasValue === hasField) {
-          this.issue([...path, hasValue ? 'value_field' : 'value'], hasValue ? 'give value or value_field, not both' : `${operator} needs value or value_field`, hasValue ? 'operand_conflict' : 'operand_missing');
+          this.issue(
+            [...path, hasValue ? 'value_field' : 'value'],
+            hasValue ? 'give value or value_field, not both' : `${operator} needs value or value_field`,
+            hasValue ? 'operand_conflict' : 'operand_missing',
+          );
           return undefined;
         }
         if (hasField) {
@@ -232,15 +288,19 @@ class Compiler {
     const only = parts[0]!;
     switch (node.operator) {
       case 'all':
-        return n === 1 ? only : (record) => {
-          for (let i = 0; i < n; i++) if (!parts[i]!(record)) return false;
-          return true;
-        };
+        return n === 1
+          ? only
+          : (record) => {
+              for (let i = 0; i < n; i++) if (!parts[i]!(record)) return false;
+              return true;
+            };
       case 'any':
-        return n === 1 ? only : (record) => {
-          for (let i = 0; i < n; i++) if (parts[i]!(record)) return true;
-          return false;
-        };
+        return n === 1
+          ? only
+          : (record) => {
+              for (let i = 0; i < n; i++) if (parts[i]!(record)) return true;
+              return false;
+            };
       default: // not: none of the conditions holds (with one condition, its negation)
         return (record) => {
           for (let i = 0; i < n; i++) if (parts[i]!(record)) return false;
@@ -277,16 +337,21 @@ export function compileRulePack(pack: unknown, limits?: Partial<RuleEngineLimits
   const scan = prescanPack(pack, resolved.maxDepth, resolved.maxPackBytes);
   if (scan) throw new RulePackError([scan]);
   const canonical = canonicalize(pack);
-  if (canonical === undefined) throw new RulePackError([{ path: [], message: 'the pack is not JSON', type: 'json_value' }]);
+  if (canonical === undefined)
+    throw new RulePackError([{ path: [], message: 'the pack is not JSON', type: 'json_value' }]);
   if (Buffer.byteLength(canonical, 'utf8') > resolved.maxPackBytes) {
-    throw new RulePackError([{ path: [], message: `the pack is larger than ${resolved.maxPackBytes} bytes`, type: 'pack_too_large' }]);
+    throw new RulePackError([
+      { path: [], message: `the pack is larger than ${resolved.maxPackBytes} bytes`, type: 'pack_too_large' },
+    ]);
   }
   const shapeIssues = schemaIssues(pack);
   if (shapeIssues.length > 0) throw new RulePackError(shapeIssues);
 
   const { metadata, rules } = pack as { metadata: Json; rules: Json[] };
   if (rules.length > resolved.maxRules) {
-    throw new RulePackError([{ path: ['rules'], message: `a pack holds at most ${resolved.maxRules} rules`, type: 'too_many_rules' }]);
+    throw new RulePackError([
+      { path: ['rules'], message: `a pack holds at most ${resolved.maxRules} rules`, type: 'too_many_rules' },
+    ]);
   }
   const compiler = new Compiler(resolved);
   const compiled: CompiledRule[] = [];
@@ -294,7 +359,12 @@ export function compileRulePack(pack: unknown, limits?: Partial<RuleEngineLimits
   rules.forEach((node, i) => {
     const id = node.rule_id as string;
     const first = ids.get(id);
-    if (first !== undefined) compiler.issue(['rules', i, 'rule_id'], `rule_id ${JSON.stringify(id)} is already used by rule ${first}`, 'duplicate_rule_id');
+    if (first !== undefined)
+      compiler.issue(
+        ['rules', i, 'rule_id'],
+        `rule_id ${JSON.stringify(id)} is already used by rule ${first}`,
+        'duplicate_rule_id',
+      );
     else ids.set(id, i);
     const rule = compiler.rule(node, i);
     if (rule) compiled.push(rule);

@@ -7,10 +7,17 @@ import type { RuleFailure, RuleResult, RunOptions, ValidationResult } from './ru
 
 const DEFAULT_MAX_REPORTED_FAILURES = 1000;
 
-export function runRulePack(pack: CompiledRulePack, records: readonly unknown[], options: RunOptions = {}): ValidationResult {
+export function runRulePack(
+  pack: CompiledRulePack,
+  records: readonly unknown[],
+  options: RunOptions = {},
+): ValidationResult {
   const { rules, limits } = internalsOf(pack);
   if (records.length > limits.maxRecords) {
-    throw new InputFormatError([], `the payload holds ${records.length} records; at most ${limits.maxRecords} are validated in one run`);
+    throw new InputFormatError(
+      [],
+      `the payload holds ${records.length} records; at most ${limits.maxRecords} are validated in one run`,
+    );
   }
   const withRows = options.rows ?? true;
   const cap = options.maxReportedFailures ?? DEFAULT_MAX_REPORTED_FAILURES;
@@ -36,7 +43,12 @@ export function runRulePack(pack: CompiledRulePack, records: readonly unknown[],
         continue;
       }
       reported++;
-      const failure: RuleFailure = { rule_id: rule.ruleId, severity: rule.severity, field: rule.field, message: rule.message };
+      const failure: RuleFailure = {
+        rule_id: rule.ruleId,
+        severity: rule.severity,
+        field: rule.field,
+        message: rule.message,
+      };
       if (withRows) failure.row = row;
       (rule.severity === 'FATAL' ? errors : warnings).push(failure);
     }

@@ -30,7 +30,11 @@ function issueOf(err: ErrorObject): RulePackIssue {
     return { path, message: 'unknown member', type: err.keyword };
   }
   if (err.keyword === 'enum') {
-    return { path, message: `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`, type: err.keyword };
+    return {
+      path,
+      message: `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
+      type: err.keyword,
+    };
   }
   return { path, message: err.message ?? 'is invalid', type: err.keyword };
 }

@@ -90,9 +90,12 @@ export function membership(list: readonly unknown[]): (value: unknown) => boolea
         const b = booleanOf(value);
         return b !== undefined && booleans.has(b);
       }
-      case 'number': return numbers.has(value) || numbersOfTexts.has(value);
-      case 'boolean': return booleans.has(value);
-      default: return false;
+      case 'number':
+        return numbers.has(value) || numbersOfTexts.has(value);
+      case 'boolean':
+        return booleans.has(value);
+      default:
+        return false;
     }
   };
 }

@@ -6,9 +6,18 @@ import { LIMITS, PATTERNS } from '../../subgraphs/identity/identity.rules';
 import { strictMembers } from '../../platform/http/validation';
 
 export const Detail = Type.Object({ detail: Type.String() }, { description: 'Error (FastAPI shape)' });
-export const ValidationDetail = Type.Object({
-  detail: Type.Array(Type.Object({ loc: Type.Array(Type.Union([Type.String(), Type.Integer()])), msg: Type.String(), type: Type.String() })),
-}, { description: 'Validation error (FastAPI shape)' });
+export const ValidationDetail = Type.Object(
+  {
+    detail: Type.Array(
+      Type.Object({
+        loc: Type.Array(Type.Union([Type.String(), Type.Integer()])),
+        msg: Type.String(),
+        type: Type.String(),
+      }),
+    ),
+  },
+  { description: 'Validation error (FastAPI shape)' },
+);
 
 export const errors = {
   401: { ...Detail, description: 'Missing, invalid or expired credentials (with `WWW-Authenticate: Bearer`)' },
@@ -77,34 +86,62 @@ export const VerifyResponse = Type.Object({ valid: Type.Boolean(), ...callerFiel
 
 export const MeResponse = Type.Object({ ...callerFields, email: Type.Union([Type.String(), Type.Null()]) });
 
-export const TenantOut = Type.Object({ id: Type.String(), name: Type.String(), is_active: Type.Boolean(), created_at: Timestamp });
+export const TenantOut = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  is_active: Type.Boolean(),
+  created_at: Timestamp,
+});
 // Exactly the spec's list shape: `{tenants: [{id, name}]}`.
-export const TenantsResponse = Type.Object({ tenants: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })) });
+export const TenantsResponse = Type.Object({
+  tenants: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })),
+});
 // The admin writes refuse unknown members (strictMembers) where every other REST body ignores them:
 // they grant privileges, and a misspelt or unsupported member dropped in silence would leave an
 // admin believing a grant was made (docs/decisions.md, "Unknown members").
-export const TenantBody = strictMembers(Type.Object({
-  id: TenantId,
-  name: Type.String({ minLength: 1, maxLength: LIMITS.tenantName }),
-  metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
-}, { additionalProperties: false }));
+export const TenantBody = strictMembers(
+  Type.Object(
+    {
+      id: TenantId,
+      name: Type.String({ minLength: 1, maxLength: LIMITS.tenantName }),
+      metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    },
+    { additionalProperties: false },
+  ),
+);
 
 export const RoleQuery = Type.Object({
   role_name: RoleName,
-  scopes: Type.Optional(Type.Array(Scope, { maxItems: LIMITS.scopesPerRole, description: 'repeat the parameter or separate with commas' })),
+  scopes: Type.Optional(
+    Type.Array(Scope, { maxItems: LIMITS.scopesPerRole, description: 'repeat the parameter or separate with commas' }),
+  ),
   description: Type.Optional(Type.String({ maxLength: LIMITS.description })),
-  tenant_id: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'platform operators: the tenant the role belongs to (none: a platform role); others: their own tenant only' })),
+  tenant_id: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description:
+        'platform operators: the tenant the role belongs to (none: a platform role); others: their own tenant only',
+    }),
+  ),
 });
-export const RoleBody = strictMembers(Type.Object({
-  scopes: Type.Optional(Scopes),
-  description: Type.Optional(Type.String({ maxLength: LIMITS.description })),
-}, { additionalProperties: false }));
+export const RoleBody = strictMembers(
+  Type.Object(
+    {
+      scopes: Type.Optional(Scopes),
+      description: Type.Optional(Type.String({ maxLength: LIMITS.description })),
+    },
+    { additionalProperties: false },
+  ),
+);
 export const RoleOut = Type.Object({
   name: Type.String(),
   description: Type.Union([Type.String(), Type.Null()]),
   scopes: Type.Array(Type.String()),
   created_at: Timestamp,
-  tenant_id: Type.Union([Type.String(), Type.Null()], { description: 'the tenant the role belongs to; null for a platform role' }),
+  tenant_id: Type.Union([Type.String(), Type.Null()], {
+    description: 'the tenant the role belongs to; null for a platform role',
+  }),
 });
 export const RolesResponse = Type.Object({ roles: Type.Array(RoleOut) });
 
@@ -121,29 +158,44 @@ export const UserOut = Type.Object({
   created_at: Timestamp,
   last_login: Type.Union([Timestamp, Type.Null()]),
 });
-export const UserBody = strictMembers(Type.Object({
-  username: Type.String({ minLength: 1, maxLength: LIMITS.username, pattern: PATTERNS.username }),
-  password: Type.String({ minLength: LIMITS.passwordMin, maxLength: LIMITS.passwordMax }),
-  email: Type.Optional(Type.Union([Type.String({ maxLength: LIMITS.email, pattern: PATTERNS.email }), Type.Null()])),
-  tenant_id: Type.Optional(TenantId),
-  roles: Type.Optional(Type.Array(RoleName, { maxItems: 50, description: "default ['user']" })),
-  is_verified: Type.Optional(Type.Boolean()),
-}, { additionalProperties: false }));
+export const UserBody = strictMembers(
+  Type.Object(
+    {
+      username: Type.String({ minLength: 1, maxLength: LIMITS.username, pattern: PATTERNS.username }),
+      password: Type.String({ minLength: LIMITS.passwordMin, maxLength: LIMITS.passwordMax }),
+      email: Type.Optional(
+        Type.Union([Type.String({ maxLength: LIMITS.email, pattern: PATTERNS.email }), Type.Null()]),
+      ),
+      tenant_id: Type.Optional(TenantId),
+      roles: Type.Optional(Type.Array(RoleName, { maxItems: 50, description: "default ['user']" })),
+      is_verified: Type.Optional(Type.Boolean()),
+    },
+    { additionalProperties: false },
+  ),
+);
 export const UsersQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
   cursor: Type.Optional(Type.String({ maxLength: MAX_CURSOR_LENGTH })),
   tenant_id: Type.Optional(TenantId),
 });
-export const UsersResponse = Type.Object({ users: Type.Array(UserOut), next_cursor: Type.Union([Type.String(), Type.Null()]) });
+export const UsersResponse = Type.Object({
+  users: Type.Array(UserOut),
+  next_cursor: Type.Union([Type.String(), Type.Null()]),
+});
 export const UserParams = Type.Object({ user_id: Type.String({ maxLength: 64 }) });
 export const AssignRoleBody = strictMembers(Type.Object({ role_name: RoleName }, { additionalProperties: false }));
 
-export const ServiceAccountBody = strictMembers(Type.Object({
-  name: Type.String({ minLength: 1, maxLength: LIMITS.roleName - 8, pattern: PATTERNS.serviceName }),
-  scopes: Type.Optional(Scopes),
-  tenant_id: Type.Optional(TenantId),
-  description: Type.Optional(Type.String({ maxLength: LIMITS.description })),
-}, { additionalProperties: false }));
+export const ServiceAccountBody = strictMembers(
+  Type.Object(
+    {
+      name: Type.String({ minLength: 1, maxLength: LIMITS.roleName - 8, pattern: PATTERNS.serviceName }),
+      scopes: Type.Optional(Scopes),
+      tenant_id: Type.Optional(TenantId),
+      description: Type.Optional(Type.String({ maxLength: LIMITS.description })),
+    },
+    { additionalProperties: false },
+  ),
+);
 export const ServiceAccountOut = Type.Object({
   id: Type.String({ format: 'uuid' }),
   client_id: Type.String(),
@@ -158,7 +210,12 @@ export const InfoResponse = Type.Object({
   version: Type.String(),
   description: Type.String(),
   capabilities: Type.Array(Type.String()),
-  token: Type.Object({ algorithm: Type.String(), issuer: Type.String(), expires_in: Type.Integer(), refresh_token_expire_days: Type.Integer() }),
+  token: Type.Object({
+    algorithm: Type.String(),
+    issuer: Type.String(),
+    expires_in: Type.Integer(),
+    refresh_token_expire_days: Type.Integer(),
+  }),
 });
 
 export type PasswordFormT = Static<typeof PasswordForm>;

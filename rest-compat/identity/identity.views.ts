@@ -22,5 +22,11 @@ export function tenantOut(t: TenantRecord) {
 }
 
 export function roleOut(r: RoleRecord) {
-  return { name: r.name, description: r.description, scopes: r.scopes, created_at: r.createdAt.toISOString(), tenant_id: r.tenantId };
+  return {
+    name: r.name,
+    description: r.description,
+    scopes: r.scopes,
+    created_at: r.createdAt.toISOString(),
+    tenant_id: r.tenantId,
+  };
 }

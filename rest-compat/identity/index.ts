@@ -23,17 +23,30 @@ export const IDENTITY_CAPABILITIES = [
   'graphql_federation_subgraph',
 ] as const;
 
-export function registerIdentityRoutes(app: FastifyInstance, services: IdentityServices, info: { version: string; expiresIn: number; refreshDays: number }): void {
-  app.get('/docs/info', {
-    config: { auth: 'public' },
-    schema: { tags: ['docs'], summary: 'Service metadata and capabilities', response: { 200: InfoResponse } },
-  }, async () => ({
-    name: 'identity',
-    version: info.version,
-    description: 'Authentication, authorization, tenant and role management',
-    capabilities: [...IDENTITY_CAPABILITIES],
-    token: { algorithm: 'HS256', issuer: ISSUER, expires_in: info.expiresIn, refresh_token_expire_days: info.refreshDays },
-  }));
+export function registerIdentityRoutes(
+  app: FastifyInstance,
+  services: IdentityServices,
+  info: { version: string; expiresIn: number; refreshDays: number },
+): void {
+  app.get(
+    '/docs/info',
+    {
+      config: { auth: 'public' },
+      schema: { tags: ['docs'], summary: 'Service metadata and capabilities', response: { 200: InfoResponse } },
+    },
+    async () => ({
+      name: 'identity',
+      version: info.version,
+      description: 'Authentication, authorization, tenant and role management',
+      capabilities: [...IDENTITY_CAPABILITIES],
+      token: {
+        algorithm: 'HS256',
+        issuer: ISSUER,
+        expires_in: info.expiresIn,
+        refresh_token_expire_days: info.refreshDays,
+      },
+    }),
+  );
   registerAuthRoutes(app, services);
   registerAdminRoutes(app, services);
 }

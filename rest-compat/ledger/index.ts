@@ -12,9 +12,18 @@ import type { LedgerProofService } from '../../subgraphs/ledger/ledger-proof.ser
 import { eventJson } from './ledger-event.view';
 import { registerLedgerProofRoutes } from './ledger-proofs.routes';
 import {
-  AppendBody, AppendHeaders, AppendResponse, AuditReportBody, EntryParams, EventPageSchema, EventsQuery, ExportQuery, responses, TenantQuery, VerifyResponse,
+  AppendBody,
+  AppendHeaders,
+  AppendResponse,
+  AuditReportBody,
+  EntryParams,
+  EventPageSchema,
+  EventsQuery,
+  ExportQuery,
+  responses,
+  TenantQuery,
+  VerifyResponse,
 } from './ledger.schemas';
-
 
 export function verifyJson(r: VerifyResult) {
   return { valid: r.valid, total_events: r.totalEvents, error: r.error };
@@ -29,7 +38,12 @@ function entryJson(v: EntryVerification) {
     valid: v.valid,
     content_hash: v.contentHash,
     chain_hash: v.chainHash,
-    previous_hash: { stored: v.previousHash.stored, expected: v.previousHash.expected, previous_entry_id: v.previousHash.previousEntryId, valid: v.previousHash.valid },
+    previous_hash: {
+      stored: v.previousHash.stored,
+      expected: v.previousHash.expected,
+      previous_entry_id: v.previousHash.previousEntryId,
+      valid: v.previousHash.valid,
+    },
   };
 }
 
@@ -47,70 +61,159 @@ function reportJson(r: AuditReport) {
   };
 }
 
-export function registerLedgerRoutes(routes: FastifyInstance, service: LedgerService, proofs: LedgerProofService): void {
+export function registerLedgerRoutes(
+  routes: FastifyInstance,
+  service: LedgerService,
+  proofs: LedgerProofService,
+): void {
   registerLedgerProofRoutes(routes, proofs);
   {
-
     const append = async (request: FastifyRequest<{ Body: AppendBody }>, reply: import('fastify').FastifyReply) => {
       const b = request.body;
       // The Idempotency-Key header or the body's idempotency_key (both when they agree).
       const idempotencyKey = idempotencyKeyOf(request, b.idempotency_key, { maxLength: MAX_STRING });
       const { event, replayed } = await service.append(callerOf(request), {
-        tenantId: b.tenant_id, eventType: b.event_type, eventData: b.event_data, userId: b.user_id,
-        correlationId: b.correlation_id, description: b.description, idempotencyKey,
+        tenantId: b.tenant_id,
+        eventType: b.event_type,
+        eventData: b.event_data,
+        userId: b.user_id,
+        correlationId: b.correlation_id,
+        description: b.description,
+        idempotencyKey,
       });
       if (replayed) reply.header('Idempotent-Replayed', 'true');
       return { id: event.id, chain_hash: event.chainHash, created_at: event.createdAt };
     };
     const appendSchema = {
-      tags: ['ledger'], summary: 'Append an event to the tenant\'s chain',
-      description: 'An idempotency key may come as the Idempotency-Key header or the body\'s idempotency_key (both only when equal: otherwise 422 at the header); '
-        + 'a retry with the key answers the first append (header Idempotent-Replayed: true) instead of storing the event again.',
-      headers: AppendHeaders, body: AppendBody, response: responses(AppendResponse),
+      tags: ['ledger'],
+      summary: "Append an event to the tenant's chain",
+      description:
+        "An idempotency key may come as the Idempotency-Key header or the body's idempotency_key (both only when equal: otherwise 422 at the header); " +
+        'a retry with the key answers the first append (header Idempotent-Replayed: true) instead of storing the event again.',
+      headers: AppendHeaders,
+      body: AppendBody,
+      response: responses(AppendResponse),
     };
     routes.post('/append', { schema: appendSchema }, append);
     routes.post('/v1/ledger/append', { schema: appendSchema }, append);
 
-    routes.get<{ Querystring: TenantQuery }>('/verify', {
-      schema: { tags: ['ledger'], summary: 'Verify a tenant\'s chain (every tenant for an admin without tenant_id)', querystring: TenantQuery, response: responses(VerifyResponse) },
-    }, async (request) => verifyJson(await service.verify(callerOf(request), { tenantId: request.query.tenant_id })));
+    routes.get<{ Querystring: TenantQuery }>(
+      '/verify',
+      {
+        schema: {
+          tags: ['ledger'],
+          summary: "Verify a tenant's chain (every tenant for an admin without tenant_id)",
+          querystring: TenantQuery,
+          response: responses(VerifyResponse),
+        },
+      },
+      async (request) => verifyJson(await service.verify(callerOf(request), { tenantId: request.query.tenant_id })),
+    );
 
     // /events (chain order) and /v1/ledger/history (newest first) share filters and paging.
     const listPage = async (request: FastifyRequest<{ Querystring: EventsQuery }>, newestFirst: boolean) => {
       const q = request.query;
       const page = await service.listEvents(callerOf(request), {
         tenantId: q.tenant_id,
-        filter: { eventType: q.event_type, userId: q.user_id, correlationId: q.correlation_id, startTime: q.start_time, endTime: q.end_time },
-        limit: q.limit, offset: q.offset, newestFirst,
+        filter: {
+          eventType: q.event_type,
+          userId: q.user_id,
+          correlationId: q.correlation_id,
+          startTime: q.start_time,
+          endTime: q.end_time,
+        },
+        limit: q.limit,
+        offset: q.offset,
+        newestFirst,
       });
       return { ...page, events: page.events.map(eventJson) };
     };
 
-    routes.get<{ Querystring: EventsQuery }>('/events', {
-      schema: { tags: ['ledger'], summary: 'Query a tenant\'s events (chain order)', querystring: EventsQuery, response: responses(EventPageSchema) },
-    }, async (request) => listPage(request, false));
+    routes.get<{ Querystring: EventsQuery }>(
+      '/events',
+      {
+        schema: {
+          tags: ['ledger'],
+          summary: "Query a tenant's events (chain order)",
+          querystring: EventsQuery,
+          response: responses(EventPageSchema),
+        },
+      },
+      async (request) => listPage(request, false),
+    );
 
-    routes.get<{ Querystring: EventsQuery }>('/v1/ledger/history', {
-      schema: { tags: ['ledger'], summary: 'History of a tenant, user or correlation id (newest first)', querystring: EventsQuery, response: responses(EventPageSchema) },
-    }, async (request) => listPage(request, true));
+    routes.get<{ Querystring: EventsQuery }>(
+      '/v1/ledger/history',
+      {
+        schema: {
+          tags: ['ledger'],
+          summary: 'History of a tenant, user or correlation id (newest first)',
+          querystring: EventsQuery,
+          response: responses(EventPageSchema),
+        },
+      },
+      async (request) => listPage(request, true),
+    );
 
-    routes.get<{ Querystring: ExportQuery }>('/export', {
-      schema: { tags: ['ledger'], summary: 'Stream the tenant\'s events as CSV', querystring: ExportQuery, produces: ['text/csv'] },
-    }, async (request, reply) => {
-      const { tenantId, stream } = await service.exportCsv(callerOf(request), { tenantId: request.query.tenant_id, eventType: request.query.event_type });
-      const safeName = tenantId.replace(/[^A-Za-z0-9_.-]/g, '_');
-      reply.type('text/csv; charset=utf-8').header('Content-Disposition', `attachment; filename="ledger-${safeName}.csv"`);
-      return reply.send(stream);
-    });
+    routes.get<{ Querystring: ExportQuery }>(
+      '/export',
+      {
+        schema: {
+          tags: ['ledger'],
+          summary: "Stream the tenant's events as CSV",
+          querystring: ExportQuery,
+          produces: ['text/csv'],
+        },
+      },
+      async (request, reply) => {
+        const { tenantId, stream } = await service.exportCsv(callerOf(request), {
+          tenantId: request.query.tenant_id,
+          eventType: request.query.event_type,
+        });
+        const safeName = tenantId.replace(/[^A-Za-z0-9_.-]/g, '_');
+        reply
+          .type('text/csv; charset=utf-8')
+          .header('Content-Disposition', `attachment; filename="ledger-${safeName}.csv"`);
+        return reply.send(stream);
+      },
+    );
 
-    routes.get<{ Params: EntryParams; Querystring: TenantQuery }>('/v1/ledger/verify/:entry_id', {
-      schema: { tags: ['ledger'], summary: 'Recompute one entry\'s hashes and check its link to the previous entry', params: EntryParams, querystring: TenantQuery },
-    }, async (request) => entryJson(await service.verifyEntry(callerOf(request), { tenantId: request.query.tenant_id, entryId: request.params.entry_id })));
+    routes.get<{ Params: EntryParams; Querystring: TenantQuery }>(
+      '/v1/ledger/verify/:entry_id',
+      {
+        schema: {
+          tags: ['ledger'],
+          summary: "Recompute one entry's hashes and check its link to the previous entry",
+          params: EntryParams,
+          querystring: TenantQuery,
+        },
+      },
+      async (request) =>
+        entryJson(
+          await service.verifyEntry(callerOf(request), {
+            tenantId: request.query.tenant_id,
+            entryId: request.params.entry_id,
+          }),
+        ),
+    );
 
-    routes.post<{ Body: AuditReportBody }>('/v1/ledger/audit-report', {
-      schema: { tags: ['ledger'], summary: 'Counts by type and user over a period, chain status, first and last hash', body: AuditReportBody },
-    }, async (request) => reportJson(await service.auditReport(callerOf(request), {
-      tenantId: request.body.tenant_id, startTime: request.body.start_time, endTime: request.body.end_time,
-    })));
+    routes.post<{ Body: AuditReportBody }>(
+      '/v1/ledger/audit-report',
+      {
+        schema: {
+          tags: ['ledger'],
+          summary: 'Counts by type and user over a period, chain status, first and last hash',
+          body: AuditReportBody,
+        },
+      },
+      async (request) =>
+        reportJson(
+          await service.auditReport(callerOf(request), {
+            tenantId: request.body.tenant_id,
+            startTime: request.body.start_time,
+            endTime: request.body.end_time,
+          }),
+        ),
+    );
   }
 }

@@ -4,10 +4,13 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, MAX_STRING } from '../../subgraphs/ledger/ledger.service';
 
 /** An optional string that may also be sent as null (pydantic's Optional[str]). */
-const NullableString = (max?: number) => Type.Unsafe<string | null>({ type: ['string', 'null'], ...(max ? { maxLength: max } : {}) });
+const NullableString = (max?: number) =>
+  Type.Unsafe<string | null>({ type: ['string', 'null'], ...(max ? { maxLength: max } : {}) });
 const Id = (description: string) => Type.String({ minLength: 1, maxLength: MAX_STRING, description });
 const Hash = Type.String({ minLength: 64, maxLength: 64, description: 'SHA-256, 64 hex characters' });
-const Timestamp = Type.String({ description: 'ISO 8601, microseconds, UTC offset, e.g. 2026-11-22T04:05:06.123456+00:00' });
+const Timestamp = Type.String({
+  description: 'ISO 8601, microseconds, UTC offset, e.g. 2026-11-22T04:05:06.123456+00:00',
+});
 
 export const AppendBody = Type.Object({
   tenant_id: Id('Tenant whose chain the event extends'),
@@ -16,31 +19,44 @@ export const AppendBody = Type.Object({
   user_id: Type.Optional(NullableString(MAX_STRING)),
   correlation_id: Type.Optional(NullableString(MAX_STRING)),
   description: Type.Optional(NullableString()),
-  idempotency_key: Type.Optional(Type.Unsafe<string | null>({
-    type: ['string', 'null'], maxLength: MAX_STRING,
-    description: 'Unique per tenant: a retried append with the same key returns the original event',
-  })),
+  idempotency_key: Type.Optional(
+    Type.Unsafe<string | null>({
+      type: ['string', 'null'],
+      maxLength: MAX_STRING,
+      description: 'Unique per tenant: a retried append with the same key returns the original event',
+    }),
+  ),
 });
 export type AppendBody = Static<typeof AppendBody>;
 
 // Documents the header in OpenAPI; its checks (one value, agreeing with the body) are in
 // platform/http/idempotency-key.ts so that they answer in FastAPI's words.
 export const AppendHeaders = Type.Object({
-  'idempotency-key': Type.Optional(Type.String({ description: 'The same key as the body\'s idempotency_key, for clients that send keys as a header' })),
+  'idempotency-key': Type.Optional(
+    Type.String({ description: "The same key as the body's idempotency_key, for clients that send keys as a header" }),
+  ),
 });
 
-export const AppendResponse = Type.Object({ id: Type.String({ format: 'uuid' }), chain_hash: Hash, created_at: Timestamp });
+export const AppendResponse = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  chain_hash: Hash,
+  created_at: Timestamp,
+});
 
-export const TenantQuery = Type.Object({ tenant_id: Type.Optional(Id('Tenant; defaults to the caller\'s')) });
+export const TenantQuery = Type.Object({ tenant_id: Type.Optional(Id("Tenant; defaults to the caller's")) });
 export type TenantQuery = Static<typeof TenantQuery>;
 
 const TimeRange = {
-  start_time: Type.Optional(Type.String({ format: 'date-time', description: 'Inclusive lower bound on created_at (ISO 8601 with offset)' })),
-  end_time: Type.Optional(Type.String({ format: 'date-time', description: 'Exclusive upper bound on created_at (ISO 8601 with offset)' })),
+  start_time: Type.Optional(
+    Type.String({ format: 'date-time', description: 'Inclusive lower bound on created_at (ISO 8601 with offset)' }),
+  ),
+  end_time: Type.Optional(
+    Type.String({ format: 'date-time', description: 'Exclusive upper bound on created_at (ISO 8601 with offset)' }),
+  ),
 };
 
 export const EventsQuery = Type.Object({
-  tenant_id: Type.Optional(Id('Tenant; defaults to the caller\'s')),
+  tenant_id: Type.Optional(Id("Tenant; defaults to the caller's")),
   event_type: Type.Optional(Type.String({ maxLength: MAX_STRING })),
   user_id: Type.Optional(Type.String({ maxLength: MAX_STRING })),
   correlation_id: Type.Optional(Type.String({ maxLength: MAX_STRING })),
@@ -51,7 +67,7 @@ export const EventsQuery = Type.Object({
 export type EventsQuery = Static<typeof EventsQuery>;
 
 export const ExportQuery = Type.Object({
-  tenant_id: Type.Optional(Id('Tenant; defaults to the caller\'s')),
+  tenant_id: Type.Optional(Id("Tenant; defaults to the caller's")),
   event_type: Type.Optional(Type.String({ maxLength: MAX_STRING })),
 });
 export type ExportQuery = Static<typeof ExportQuery>;
@@ -60,7 +76,7 @@ export const EntryParams = Type.Object({ entry_id: Type.String({ maxLength: 64 }
 export type EntryParams = Static<typeof EntryParams>;
 
 export const AuditReportBody = Type.Object({
-  tenant_id: Type.Optional(Id('Tenant; defaults to the caller\'s')),
+  tenant_id: Type.Optional(Id("Tenant; defaults to the caller's")),
   ...TimeRange,
 });
 export type AuditReportBody = Static<typeof AuditReportBody>;
@@ -68,7 +84,7 @@ export type AuditReportBody = Static<typeof AuditReportBody>;
 export const LedgerEventSchema = Type.Object({
   id: Type.String(),
   tenant_id: Type.String(),
-  seq: Type.Integer({ description: 'Position in the tenant\'s chain, from 1' }),
+  seq: Type.Integer({ description: "Position in the tenant's chain, from 1" }),
   event_type: Type.String(),
   event_data: Type.Object({}, { additionalProperties: true }),
   created_at: Timestamp,
@@ -78,7 +94,10 @@ export const LedgerEventSchema = Type.Object({
   user_id: NullableString(),
   correlation_id: NullableString(),
   description: NullableString(),
-  written_by: { ...NullableString(), description: 'The authenticated caller who wrote the event (not covered by the hash rules)' },
+  written_by: {
+    ...NullableString(),
+    description: 'The authenticated caller who wrote the event (not covered by the hash rules)',
+  },
 });
 
 export const EventPageSchema = Type.Object({
@@ -111,30 +130,35 @@ export const CheckpointSchema = Type.Object({
   root_hash: Hash,
   timestamp: Timestamp,
   key_id: Type.String({ description: 'RFC 7638 thumbprint of the signing key, its kid in the JWKS' }),
-  signature: Type.String({ description: 'base64url Ed25519 signature of JSON ["ledger-checkpoint/v1", tenant_id, tree_size, root_hash, timestamp, key_id]' }),
+  signature: Type.String({
+    description:
+      'base64url Ed25519 signature of JSON ["ledger-checkpoint/v1", tenant_id, tree_size, root_hash, timestamp, key_id]',
+  }),
 });
 
 export const CheckpointListQuery = Type.Object({
-  tenant_id: Type.Optional(Id('Tenant; defaults to the caller\'s')),
+  tenant_id: Type.Optional(Id("Tenant; defaults to the caller's")),
   limit: Type.Integer({ minimum: 1, maximum: 1000, default: 20 }),
 });
 export type CheckpointListQuery = Static<typeof CheckpointListQuery>;
 
-export const CheckpointBody = Type.Object({ tenant_id: Type.Optional(Id('Tenant; defaults to the caller\'s')) });
+export const CheckpointBody = Type.Object({ tenant_id: Type.Optional(Id("Tenant; defaults to the caller's")) });
 export type CheckpointBody = Static<typeof CheckpointBody>;
 
 export const InclusionQuery = Type.Object({
-  tenant_id: Type.Optional(Id('Tenant; defaults to the caller\'s')),
+  tenant_id: Type.Optional(Id("Tenant; defaults to the caller's")),
   entry_id: Type.Optional(Type.String({ description: 'The entry, by id (or give seq)' })),
   seq: Type.Optional(Size('The entry, by its position in the chain (or give entry_id)')),
-  tree_size: Type.Optional(Size('A checkpoint\'s tree size; defaults to the latest checkpoint (one is taken when the entry is newer)')),
+  tree_size: Type.Optional(
+    Size("A checkpoint's tree size; defaults to the latest checkpoint (one is taken when the entry is newer)"),
+  ),
 });
 export type InclusionQuery = Static<typeof InclusionQuery>;
 
 export const ConsistencyQuery = Type.Object({
-  tenant_id: Type.Optional(Id('Tenant; defaults to the caller\'s')),
-  first: Size('The older checkpoint\'s tree size'),
-  second: Type.Optional(Size('The newer checkpoint\'s tree size; defaults to the latest')),
+  tenant_id: Type.Optional(Id("Tenant; defaults to the caller's")),
+  first: Size("The older checkpoint's tree size"),
+  second: Type.Optional(Size("The newer checkpoint's tree size; defaults to the latest")),
 });
 export type ConsistencyQuery = Static<typeof ConsistencyQuery>;
 

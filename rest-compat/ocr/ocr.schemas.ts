@@ -13,4 +13,8 @@ export const ReviewBody = {
   },
   required: ['corrected_text'],
 } as const;
-export const CacheParams = { type: 'object', properties: { document_hash: { type: 'string' } }, required: ['document_hash'] } as const;
+export const CacheParams = {
+  type: 'object',
+  properties: { document_hash: { type: 'string' } },
+  required: ['document_hash'],
+} as const;

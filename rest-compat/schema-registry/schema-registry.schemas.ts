@@ -2,13 +2,27 @@
 // (FastAPI's 422 body through the kernel's validator) and for the OpenAPI document.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { MAX_CURSOR_LENGTH } from '../../platform/pagination/cursor';
-import { DEFAULT_PAGE, MAX_PAGE, MAX_VERSION_LENGTH, NAME_PATTERN } from '../../subgraphs/schema-registry/schema-registry.service';
+import {
+  DEFAULT_PAGE,
+  MAX_PAGE,
+  MAX_VERSION_LENGTH,
+  NAME_PATTERN,
+} from '../../subgraphs/schema-registry/schema-registry.service';
 
-const Kind = Type.Union([Type.Literal('rule-pack'), Type.Literal('workflow-pack'), Type.Literal('data')], { description: 'What the schema describes' });
-const Compatibility = Type.Union([Type.Literal('BACKWARD'), Type.Literal('FORWARD'), Type.Literal('FULL'), Type.Literal('NONE')], {
-  description: 'Checked against the latest version whenever a version is added (BACKWARD by default)',
+const Kind = Type.Union([Type.Literal('rule-pack'), Type.Literal('workflow-pack'), Type.Literal('data')], {
+  description: 'What the schema describes',
 });
-const TenantId = Type.String({ minLength: 1, maxLength: 255, description: 'Tenant; defaults to the caller\'s (another needs a platform operator)' });
+const Compatibility = Type.Union(
+  [Type.Literal('BACKWARD'), Type.Literal('FORWARD'), Type.Literal('FULL'), Type.Literal('NONE')],
+  {
+    description: 'Checked against the latest version whenever a version is added (BACKWARD by default)',
+  },
+);
+const TenantId = Type.String({
+  minLength: 1,
+  maxLength: 255,
+  description: "Tenant; defaults to the caller's (another needs a platform operator)",
+});
 const AnyObject = (description: string) => Type.Object({}, { additionalProperties: true, description });
 
 export const NameParams = Type.Object({ name: Type.String({ pattern: NAME_PATTERN, description: 'Schema name' }) });
@@ -31,19 +45,31 @@ export const ListQuery = Type.Object({
 });
 export type ListQuery = Static<typeof ListQuery>;
 
-export const RegisterBody = Type.Object({
-  version: Type.String({ maxLength: MAX_VERSION_LENGTH, description: 'Semantic version, greater than the latest one' }),
-  schema: AnyObject('A JSON Schema draft-07 document'),
-  kind: Type.Optional(Kind),
-  compatibility: Type.Optional(Compatibility),
-  tenant_id: Type.Optional(TenantId),
-}, { additionalProperties: false });
+export const RegisterBody = Type.Object(
+  {
+    version: Type.String({
+      maxLength: MAX_VERSION_LENGTH,
+      description: 'Semantic version, greater than the latest one',
+    }),
+    schema: AnyObject('A JSON Schema draft-07 document'),
+    kind: Type.Optional(Kind),
+    compatibility: Type.Optional(Compatibility),
+    tenant_id: Type.Optional(TenantId),
+  },
+  { additionalProperties: false },
+);
 export type RegisterBody = Static<typeof RegisterBody>;
 
-export const CompatibilityBody = Type.Object({ compatibility: Compatibility, tenant_id: Type.Optional(TenantId) }, { additionalProperties: false });
+export const CompatibilityBody = Type.Object(
+  { compatibility: Compatibility, tenant_id: Type.Optional(TenantId) },
+  { additionalProperties: false },
+);
 export type CompatibilityBody = Static<typeof CompatibilityBody>;
 
-export const CheckBody = Type.Object({ schema: AnyObject('The candidate next version'), tenant_id: Type.Optional(TenantId) }, { additionalProperties: false });
+export const CheckBody = Type.Object(
+  { schema: AnyObject('The candidate next version'), tenant_id: Type.Optional(TenantId) },
+  { additionalProperties: false },
+);
 export type CheckBody = Static<typeof CheckBody>;
 
 export const SchemaSummary = Type.Object({
@@ -61,14 +87,23 @@ export const SchemaVersionView = Type.Object({
   schema: AnyObject('The registered JSON Schema'),
   compatibility: Compatibility,
   owner: Type.String(),
-  fingerprint: Type.String({ description: 'SHA-256 of the schema\'s RFC 8785 canonical JSON' }),
+  fingerprint: Type.String({ description: "SHA-256 of the schema's RFC 8785 canonical JSON" }),
   created_at: Type.String({ format: 'date-time' }),
   created_by: Type.Union([Type.String(), Type.Null()]),
 });
 
-export const SchemaPage = Type.Object({ schemas: Type.Array(SchemaSummary), next_cursor: Type.Union([Type.String(), Type.Null()]) });
-export const VersionList = Type.Object({ name: Type.String(), versions: Type.Array(Type.String(), { description: 'Oldest first' }) });
-export const CheckResult = Type.Object({ compatible: Type.Boolean(), reasons: Type.Array(Type.String(), { description: 'Each names the JSON pointer it concerns' }) });
+export const SchemaPage = Type.Object({
+  schemas: Type.Array(SchemaSummary),
+  next_cursor: Type.Union([Type.String(), Type.Null()]),
+});
+export const VersionList = Type.Object({
+  name: Type.String(),
+  versions: Type.Array(Type.String(), { description: 'Oldest first' }),
+});
+export const CheckResult = Type.Object({
+  compatible: Type.Boolean(),
+  reasons: Type.Array(Type.String(), { description: 'Each names the JSON pointer it concerns' }),
+});
 
 const Detail = Type.Object({ detail: Type.Unknown() });
 

@@ -6,10 +6,23 @@ const AnyObject = (description: string) => Type.Object({}, { additionalPropertie
 const Nullable = (t: TSchema) => Type.Union([t, Type.Null()]);
 
 export const ExecuteBody = Type.Object({
-  workflow_pack_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'A workflow pack of the packs registry; an id the registry does not know runs the built-in pack of workflow_type (404 with WORKFLOW_REQUIRE_REGISTERED_PACKS=true)' })),
-  workflow_pack_version: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'The registry version to run; the newest certified one when absent' })),
+  workflow_pack_id: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description:
+        'A workflow pack of the packs registry; an id the registry does not know runs the built-in pack of workflow_type (404 with WORKFLOW_REQUIRE_REGISTERED_PACKS=true)',
+    }),
+  ),
+  workflow_pack_version: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'The registry version to run; the newest certified one when absent',
+    }),
+  ),
   workflow_type: Type.String({ description: 'legal, financial, compliance, risk or operational' }),
-  payload: AnyObject('The work item; checked against the pack\'s input_schema'),
+  payload: AnyObject("The work item; checked against the pack's input_schema"),
   metadata: Type.Optional(AnyObject('Context of the run, stored with the execution')),
 });
 export type ExecuteBody = Static<typeof ExecuteBody>;
@@ -86,14 +99,25 @@ export const StatusResponse = Type.Object({
   created_at: Type.String(),
   updated_at: Type.String(),
   completed_at: Nullable(Type.String()),
-  steps: Type.Array(AnyObject('step, path, type, action, compensation, idempotency_key, status, attempts, started_at, finished_at, duration_ms, error, output, compensation_status, compensation_attempts, compensation_error, compensated_at')),
+  steps: Type.Array(
+    AnyObject(
+      'step, path, type, action, compensation, idempotency_key, status, attempts, started_at, finished_at, duration_ms, error, output, compensation_status, compensation_attempts, compensation_error, compensated_at',
+    ),
+  ),
   approval_tasks: Type.Array(ApprovalTaskJson),
   compensation: Nullable(AnyObject('reason, status, steps (in the order compensated), parked')),
 });
 
-export const ServiceInfo = Type.Object({ service: Type.String(), version: Type.String(), description: Type.String(), endpoints: Type.Array(Type.String()) });
+export const ServiceInfo = Type.Object({
+  service: Type.String(),
+  version: Type.String(),
+  description: Type.String(),
+  endpoints: Type.Array(Type.String()),
+});
 
-export const WorkflowServiceStatus = AnyObject('service, version, status, tenant_id, executions (by status), pending_approvals, workflow_types, actions');
+export const WorkflowServiceStatus = AnyObject(
+  'service, version, status, tenant_id, executions (by status), pending_approvals, workflow_types, actions',
+);
 
 export const Detail = Type.Object({ detail: Type.Unknown() });
 

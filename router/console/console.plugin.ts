@@ -28,7 +28,13 @@ function acceptsGzip(header: string | undefined): boolean {
 }
 
 function send(request: FastifyRequest, reply: FastifyReply, asset: ConsoleAsset, cacheControl: string): FastifyReply {
-  reply.headers({ ...CONSOLE_HEADERS, 'content-type': asset.contentType, 'cache-control': cacheControl, etag: asset.etag, vary: 'Accept-Encoding' });
+  reply.headers({
+    ...CONSOLE_HEADERS,
+    'content-type': asset.contentType,
+    'cache-control': cacheControl,
+    etag: asset.etag,
+    vary: 'Accept-Encoding',
+  });
   if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
   if (!acceptsGzip(request.headers['accept-encoding'])) return reply.send(asset.body);
   asset.gzipped ??= gzipSync(asset.body);
@@ -39,13 +45,24 @@ function send(request: FastifyRequest, reply: FastifyReply, asset: ConsoleAsset,
 export function mountConsole(app: FastifyInstance, options: ConsoleOptions): void {
   if (!options.config.enabled) return;
   const assets = loadConsoleAssets(options.config.dir);
-  if (!assets.index) options.logger.warn({ dir: options.config.dir }, 'the console is on but not built (run `npm run build`): /console answers 503');
-  registerSessionRoutes(app, { identity: new IdentityClient(options.identityUrl), refreshTokenDays: options.refreshTokenDays, ipLimiter: options.ipLimiter });
+  if (!assets.index)
+    options.logger.warn(
+      { dir: options.config.dir },
+      'the console is on but not built (run `npm run build`): /console answers 503',
+    );
+  registerSessionRoutes(app, {
+    identity: new IdentityClient(options.identityUrl),
+    refreshTokenDays: options.refreshTokenDays,
+    ipLimiter: options.ipLimiter,
+  });
 
   const page = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!(await limitClientIp(options.ipLimiter, request, reply))) return reply;
     if (!assets.index) {
-      return reply.code(503).headers({ ...CONSOLE_HEADERS, 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }).send('The console is not built: run `npm run build`.');
+      return reply
+        .code(503)
+        .headers({ ...CONSOLE_HEADERS, 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' })
+        .send('The console is not built: run `npm run build`.');
     }
     return send(request, reply, assets.index, 'no-cache');
   };

@@ -13,11 +13,14 @@ import { limitClientIp } from '../http/client-ip.limit';
 import { CONSOLE_HEADERS } from './console.csp';
 import { clearedSessionCookie, refreshTokenOf, SESSION_PATH, sessionCookie } from './session.cookie';
 
-const SignIn = Type.Object({
-  username: Type.String({ minLength: 1, maxLength: 200 }),
-  password: Type.String({ minLength: 1, maxLength: 1000 }),
-  tenantId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-}, { additionalProperties: false });
+const SignIn = Type.Object(
+  {
+    username: Type.String({ minLength: 1, maxLength: 200 }),
+    password: Type.String({ minLength: 1, maxLength: 1000 }),
+    tenantId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);
 
 const Session = Type.Object({ accessToken: Type.String(), expiresIn: Type.Integer() });
 const Detail = Type.Object({ detail: Type.Unknown() });
@@ -46,13 +49,23 @@ export function registerSessionRoutes(app: FastifyInstance, options: SessionRout
   const answer = (request: FastifyRequest, reply: FastifyReply, pair: TokenPair) =>
     reply
       .headers({ ...CONSOLE_HEADERS, 'cache-control': 'no-store' })
-      .header('set-cookie', sessionCookie(pair.refresh_token, { secure: secure(request), maxAgeSeconds: options.refreshTokenDays * 86_400 }))
+      .header(
+        'set-cookie',
+        sessionCookie(pair.refresh_token, {
+          secure: secure(request),
+          maxAgeSeconds: options.refreshTokenDays * 86_400,
+        }),
+      )
       .send({ accessToken: pair.access_token, expiresIn: pair.expires_in });
   const guard = async (request: FastifyRequest, reply: FastifyReply) => {
     sameOrigin(request);
     return limitClientIp(options.ipLimiter, request, reply);
   };
-  const schema = (body?: unknown) => ({ hide: true, ...(body ? { body } : {}), response: { 200: Session, 401: Detail, 403: Detail, 422: Detail } });
+  const schema = (body?: unknown) => ({
+    hide: true,
+    ...(body ? { body } : {}),
+    response: { 200: Session, 401: Detail, 403: Detail, 422: Detail },
+  });
 
   app.post<{ Body: Static<typeof SignIn> }>(SESSION_PATH, { schema: schema(SignIn) }, async (request, reply) => {
     if (!(await guard(request, reply))) return reply;
@@ -77,6 +90,10 @@ export function registerSessionRoutes(app: FastifyInstance, options: SessionRout
     if (!(await guard(request, reply))) return reply;
     const token = refreshTokenOf(request.headers.cookie);
     if (token) await options.identity.revoke(token);
-    return reply.code(204).headers({ ...CONSOLE_HEADERS, 'cache-control': 'no-store' }).header('set-cookie', clearedSessionCookie(secure(request))).send();
+    return reply
+      .code(204)
+      .headers({ ...CONSOLE_HEADERS, 'cache-control': 'no-store' })
+      .header('set-cookie', clearedSessionCookie(secure(request)))
+      .send();
   });
 }

@@ -36,13 +36,18 @@ export function authRulesFromSupergraph(sdl: string): AuthRules {
 /** The local names of the two directives, honouring `@link(url: ..., as: ...)` renames. */
 function directiveNames(sdl: string): { authenticated: string; requiresScopes: string } {
   const names = { authenticated: 'authenticated', requiresScopes: 'requiresScopes' };
-  for (const match of sdl.matchAll(/@link\(url:\s*"https:\/\/specs\.apollo\.dev\/(authenticated|requiresScopes)\/v[\d.]+"(?:,\s*as:\s*"(\w+)")?/g)) {
+  for (const match of sdl.matchAll(
+    /@link\(url:\s*"https:\/\/specs\.apollo\.dev\/(authenticated|requiresScopes)\/v[\d.]+"(?:,\s*as:\s*"(\w+)")?/g,
+  )) {
     if (match[2]) names[match[1] as keyof typeof names] = match[2];
   }
   return names;
 }
 
-function ruleOf(directives: readonly ConstDirectiveNode[] | undefined, names: { authenticated: string; requiresScopes: string }): AccessRule | undefined {
+function ruleOf(
+  directives: readonly ConstDirectiveNode[] | undefined,
+  names: { authenticated: string; requiresScopes: string },
+): AccessRule | undefined {
   let rule: AccessRule | undefined;
   for (const d of directives ?? []) {
     if (d.name.value === names.authenticated) rule = { ...rule, authenticated: true };
@@ -56,5 +61,7 @@ function ruleOf(directives: readonly ConstDirectiveNode[] | undefined, names: { 
 
 function scopeSets(value: ConstValueNode): string[][] {
   if (value.kind !== Kind.LIST) return [];
-  return value.values.map((inner) => (inner.kind === Kind.LIST ? inner.values.flatMap((v) => (v.kind === Kind.STRING ? [v.value] : [])) : []));
+  return value.values.map((inner) =>
+    inner.kind === Kind.LIST ? inner.values.flatMap((v) => (v.kind === Kind.STRING ? [v.value] : [])) : [],
+  );
 }

@@ -14,18 +14,46 @@
 import type { GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { DomainError } from '../../platform/errors/domain-errors';
-import { CLIENT_ERROR_CODES, formatGraphQLError, INTERNAL_MESSAGE, isCodelessRequestError, type ErrorFormatOptions } from '../../platform/graphql/errors';
+import {
+  CLIENT_ERROR_CODES,
+  formatGraphQLError,
+  INTERNAL_MESSAGE,
+  isCodelessRequestError,
+  type ErrorFormatOptions,
+} from '../../platform/graphql/errors';
 import { subgraphFailure } from '../http/subgraph-failure';
 
 /** Codes the router itself gives, with messages written for the client. */
-const ROUTER_CODES = new Set(['QUERY_TOO_DEEP', 'QUERY_TOO_COMPLEX', 'SUBGRAPH_UNAVAILABLE', 'SUBSCRIPTION_ENTITY_UNRESOLVABLE']);
+const ROUTER_CODES = new Set([
+  'QUERY_TOO_DEEP',
+  'QUERY_TOO_COMPLEX',
+  'SUBGRAPH_UNAVAILABLE',
+  'SUBSCRIPTION_ENTITY_UNRESOLVABLE',
+]);
 /** Apollo Router's codes for a failed subgraph call (ApolloGateway marks them with extensions.response). */
 const TRANSPORT_CODES = new Set(['SUBREQUEST_HTTP_ERROR', 'SUBREQUEST_MALFORMED_RESPONSE']);
 /** Extensions that tell the client something useful and nothing about the inside. */
-const CLIENT_EXTENSIONS = ['issues', 'cost', 'maxCost', 'depth', 'maxDepth', 'aliases', 'maxAliases', 'field', 'argument', 'pageSize', 'maxPageSize', 'retryAfterSeconds'];
+const CLIENT_EXTENSIONS = [
+  'issues',
+  'cost',
+  'maxCost',
+  'depth',
+  'maxDepth',
+  'aliases',
+  'maxAliases',
+  'field',
+  'argument',
+  'pageSize',
+  'maxPageSize',
+  'retryAfterSeconds',
+];
 
 /** Apollo Server's formatError for the router. */
-export function formatRouterError(formatted: GraphQLFormattedError, error: unknown, options: ErrorFormatOptions = {}): GraphQLFormattedError {
+export function formatRouterError(
+  formatted: GraphQLFormattedError,
+  error: unknown,
+  options: ErrorFormatOptions = {},
+): GraphQLFormattedError {
   // A domain error thrown inside the router's own pipeline: the kernel's mapping applies.
   if (unwrapResolverError(error) instanceof DomainError) return formatGraphQLError(formatted, error, options);
   // Apollo's APQ refusals (hash mismatch, version) say 400 but carry no code.
@@ -34,12 +62,20 @@ export function formatRouterError(formatted: GraphQLFormattedError, error: unkno
 }
 
 /** Any error, formatted or not (a GraphQLError, or one a subgraph sent as JSON), as the client may see it. */
-export function sanitizeError(error: GraphQLFormattedError | { toJSON(): GraphQLFormattedError }, options: ErrorFormatOptions = {}): GraphQLFormattedError {
-  const formatted: GraphQLFormattedError = 'toJSON' in error && typeof error.toJSON === 'function' ? error.toJSON() : (error as GraphQLFormattedError);
+export function sanitizeError(
+  error: GraphQLFormattedError | { toJSON(): GraphQLFormattedError },
+  options: ErrorFormatOptions = {},
+): GraphQLFormattedError {
+  const formatted: GraphQLFormattedError =
+    'toJSON' in error && typeof error.toJSON === 'function' ? error.toJSON() : (error as GraphQLFormattedError);
   const ext = formatted.extensions ?? {};
   const code = typeof ext.code === 'string' ? ext.code : undefined;
-  const subgraph = typeof ext.serviceName === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(ext.serviceName) ? ext.serviceName : undefined;
-  const where = { ...(formatted.locations ? { locations: formatted.locations } : {}), ...(formatted.path ? { path: formatted.path } : {}) };
+  const subgraph =
+    typeof ext.serviceName === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(ext.serviceName) ? ext.serviceName : undefined;
+  const where = {
+    ...(formatted.locations ? { locations: formatted.locations } : {}),
+    ...(formatted.path ? { path: formatted.path } : {}),
+  };
 
   if (ext.response !== undefined || (code !== undefined && TRANSPORT_CODES.has(code))) {
     const status = (ext.response as { status?: unknown } | undefined)?.status;
@@ -52,6 +88,11 @@ export function sanitizeError(error: GraphQLFormattedError | { toJSON(): GraphQL
     return { message: formatted.message, ...where, extensions };
   }
   const extensions: Record<string, unknown> = { code: 'INTERNAL_SERVER_ERROR' };
-  if (options.exposeDetails) Object.assign(extensions, { detail: ext.detail ?? formatted.message, ...(code ? { originalCode: code } : {}), ...(subgraph ? { serviceName: subgraph } : {}) });
+  if (options.exposeDetails)
+    Object.assign(extensions, {
+      detail: ext.detail ?? formatted.message,
+      ...(code ? { originalCode: code } : {}),
+      ...(subgraph ? { serviceName: subgraph } : {}),
+    });
   return { message: INTERNAL_MESSAGE, ...where, extensions };
 }

@@ -49,7 +49,11 @@ interface RestRefusal {
 }
 
 /** onSend hook for the /graphql route. */
-export async function graphqlRefusals(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+export async function graphqlRefusals(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+): Promise<unknown> {
   if (reply.statusCode < 400 || typeof payload !== 'string') return payload;
   const contentType = String(reply.getHeader('content-type') ?? '');
   // Apollo's own answers (parse, validation, CSRF, depth, cost...) are already negotiated.
@@ -71,7 +75,16 @@ export async function graphqlRefusals(request: FastifyRequest, reply: FastifyRep
   // GraphQL over HTTP answers a body that is not a GraphQL request with 400, not 422.
   if (Array.isArray(body.detail)) {
     reply.code(400);
-    return JSON.stringify({ errors: [{ message: 'The request body is not a valid GraphQL request', extensions: { code: 'BAD_REQUEST', issues: body.detail } }] });
+    return JSON.stringify({
+      errors: [
+        {
+          message: 'The request body is not a valid GraphQL request',
+          extensions: { code: 'BAD_REQUEST', issues: body.detail },
+        },
+      ],
+    });
   }
-  return JSON.stringify({ errors: [{ message: typeof body.detail === 'string' ? body.detail : 'Request refused', extensions }] });
+  return JSON.stringify({
+    errors: [{ message: typeof body.detail === 'string' ? body.detail : 'Request refused', extensions }],
+  });
 }

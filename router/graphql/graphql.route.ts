@@ -45,7 +45,15 @@ function guardPlugin(options: GraphQLRouteOptions): ApolloServerPlugin<RouterCon
       return {
         async didResolveOperation({ document, operation, request, contextValue, schema }) {
           if (!operation) return;
-          const denied = guardOperation(schema, options.model().authRules, options.limits, document, operation, request.variables, contextValue.auth);
+          const denied = guardOperation(
+            schema,
+            options.model().authRules,
+            options.limits,
+            document,
+            operation,
+            request.variables,
+            contextValue.auth,
+          );
           if (denied) throw denied;
         },
       };
@@ -53,7 +61,10 @@ function guardPlugin(options: GraphQLRouteOptions): ApolloServerPlugin<RouterCon
   };
 }
 
-export async function mountGraphQLRoute(app: FastifyInstance, options: GraphQLRouteOptions): Promise<ApolloServer<RouterContext>> {
+export async function mountGraphQLRoute(
+  app: FastifyInstance,
+  options: GraphQLRouteOptions,
+): Promise<ApolloServer<RouterContext>> {
   const server = new ApolloServer<RouterContext>({
     gateway: options.gateway,
     introspection: !options.production,
@@ -65,7 +76,8 @@ export async function mountGraphQLRoute(app: FastifyInstance, options: GraphQLRo
     // Stack traces never leave the process (5xx details are logged, not sent).
     includeStacktraceInErrorResponses: false,
     // A message and a code per error; subgraph URLs, bodies and internals stay here (error-format.ts).
-    formatError: (formatted, error) => formatRouterError(formatted, error, { exposeDetails: options.exposeErrorDetails }),
+    formatError: (formatted, error) =>
+      formatRouterError(formatted, error, { exposeDetails: options.exposeErrorDetails }),
     // Never Apollo's landing page: it loads Apollo Sandbox from Apollo's CDN, which an offline or
     // air-gapped deployment cannot reach. Browsers get router/ide's GraphiQL instead, if enabled.
     plugins: [guardPlugin(options), ApolloServerPluginLandingPageDisabled()],
@@ -78,12 +90,22 @@ export async function mountGraphQLRoute(app: FastifyInstance, options: GraphQLRo
     // Multipart bodies are read by graphql-upload-ts from the raw request, so Fastify leaves them alone.
     scope.addContentTypeParser('multipart/form-data', (_req, _payload, done) => done(null));
     scope.addHook('onSend', graphqlRefusals);
-    scope.route({ method: ['GET', 'POST'], url: '/graphql', schema: { hide: true }, handler: (request, reply) => handle(server, options, request, reply) });
+    scope.route({
+      method: ['GET', 'POST'],
+      url: '/graphql',
+      schema: { hide: true },
+      handler: (request, reply) => handle(server, options, request, reply),
+    });
   });
   return server;
 }
 
-async function handle(server: ApolloServer<RouterContext>, options: GraphQLRouteOptions, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+async function handle(
+  server: ApolloServer<RouterContext>,
+  options: GraphQLRouteOptions,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
   // Before the token is verified: floods of bad tokens are refused by address (same 429 as below).
   if (!(await limitClientIp(options.ipLimiter, request, reply))) return reply;
   if (options.ide?.wantsPage(request)) return options.ide.sendPage(request, reply);
@@ -101,7 +123,8 @@ async function handle(server: ApolloServer<RouterContext>, options: GraphQLRoute
       request.auth = context.auth;
     }
     if (context.auth) context.tenantId = effectiveTenant(context.auth, { header: request.headers['x-tenant-id'] });
-    else if (request.headers['x-tenant-id'] !== undefined) throw new AuthenticationError('A tenant can only be chosen by an authenticated caller');
+    else if (request.headers['x-tenant-id'] !== undefined)
+      throw new AuthenticationError('A tenant can only be chosen by an authenticated caller');
   } catch (err) {
     if (!(err instanceof DomainError)) throw err;
     const code = err.code;
@@ -112,7 +135,17 @@ async function handle(server: ApolloServer<RouterContext>, options: GraphQLRoute
   if (!(await applyRateLimit(options.limiter, request, reply))) return reply;
 
   if (request.headers['content-type']?.startsWith('multipart/form-data')) {
-    return forwardUpload({ ...options.uploads, model: options.model, limits: options.limits, exposeErrorDetails: options.exposeErrorDetails }, request, reply, context);
+    return forwardUpload(
+      {
+        ...options.uploads,
+        model: options.model,
+        limits: options.limits,
+        exposeErrorDetails: options.exposeErrorDetails,
+      },
+      request,
+      reply,
+      context,
+    );
   }
 
   const headers = new HeaderMap();
@@ -121,7 +154,12 @@ async function handle(server: ApolloServer<RouterContext>, options: GraphQLRoute
   }
   const queryIndex = request.url.indexOf('?');
   const response = await server.executeHTTPGraphQLRequest({
-    httpGraphQLRequest: { method: request.method.toUpperCase(), headers, search: queryIndex >= 0 ? request.url.slice(queryIndex) : '', body: request.body },
+    httpGraphQLRequest: {
+      method: request.method.toUpperCase(),
+      headers,
+      search: queryIndex >= 0 ? request.url.slice(queryIndex) : '',
+      body: request.body,
+    },
     context: async () => context,
   });
   for (const [key, value] of response.headers) reply.header(key, value);

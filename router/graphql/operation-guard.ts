@@ -4,8 +4,16 @@
 // @authenticated/@requiresScopes rules. An operation touching a protected field is refused
 // whole (Apollo's router can null the fields instead; refusing is simpler to reason about).
 import {
-  GraphQLError, getNamedType, Kind, TypeInfo, visit, visitWithTypeInfo,
-  type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode,
+  GraphQLError,
+  getNamedType,
+  Kind,
+  TypeInfo,
+  visit,
+  visitWithTypeInfo,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
 } from 'graphql';
 import type { AuthContext } from '../../platform/auth/auth-context';
 import type { AccessRule, AuthRules } from './auth-rules';
@@ -50,12 +58,15 @@ export function guardOperation(
   const settings = { defaultListSize: limits.defaultListSize };
   if (!analysis) {
     const measured = measureOperation(schema, operation, fragments, {}, settings);
-    const costUsesVariables = JSON.stringify(operation.selectionSet).includes('"Variable"') || Object.keys(fragments).length > 0;
+    const costUsesVariables =
+      JSON.stringify(operation.selectionSet).includes('"Variable"') || Object.keys(fragments).length > 0;
     analysis = { ...measured, costUsesVariables, touched: touchedRules(schema, rules, document, operation) };
     perRules.set(operation, analysis);
   }
   const { depth, aliases } = analysis;
-  const { cost, largestPage } = analysis.costUsesVariables ? measureOperation(schema, operation, fragments, variables ?? {}, settings) : analysis;
+  const { cost, largestPage } = analysis.costUsesVariables
+    ? measureOperation(schema, operation, fragments, variables ?? {}, settings)
+    : analysis;
   if (depth > limits.maxDepth) {
     return new GraphQLError(`Query is too deep: depth ${depth} exceeds the limit of ${limits.maxDepth}`, {
       extensions: { code: 'QUERY_TOO_DEEP', depth, maxDepth: limits.maxDepth, http: { status: 400 } },
@@ -70,9 +81,19 @@ export function guardOperation(
   // serves is a mistake to name, not a budget question.
   if (largestPage && largestPage.size > limits.maxPageSize) {
     const { field, argument, size } = largestPage;
-    return new GraphQLError(`Argument '${argument}' of ${field} is ${size}; a page holds at most ${limits.maxPageSize}`, {
-      extensions: { code: 'BAD_USER_INPUT', field, argument, pageSize: size, maxPageSize: limits.maxPageSize, http: { status: 400 } },
-    });
+    return new GraphQLError(
+      `Argument '${argument}' of ${field} is ${size}; a page holds at most ${limits.maxPageSize}`,
+      {
+        extensions: {
+          code: 'BAD_USER_INPUT',
+          field,
+          argument,
+          pageSize: size,
+          maxPageSize: limits.maxPageSize,
+          http: { status: 400 },
+        },
+      },
+    );
   }
   if (cost > limits.maxCost) {
     return new GraphQLError(`Query is too expensive: cost ${cost} exceeds the limit of ${limits.maxCost}`, {
@@ -80,16 +101,31 @@ export function guardOperation(
     });
   }
   for (const { rule, what } of analysis.touched) {
-    if (!auth) return new GraphQLError(`Authentication required to access ${what}`, { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
-    if (rule.scopes && rule.scopes.length > 0 && !rule.scopes.some((set) => set.every((sc) => auth.scopes.includes(sc)))) {
-      return new GraphQLError(`Missing scope to access ${what}: requires ${rule.scopes.map((sc) => sc.join(' and ')).join(' or ')}`, { extensions: { code: 'FORBIDDEN', http: { status: 403 } } });
+    if (!auth)
+      return new GraphQLError(`Authentication required to access ${what}`, {
+        extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } },
+      });
+    if (
+      rule.scopes &&
+      rule.scopes.length > 0 &&
+      !rule.scopes.some((set) => set.every((sc) => auth.scopes.includes(sc)))
+    ) {
+      return new GraphQLError(
+        `Missing scope to access ${what}: requires ${rule.scopes.map((sc) => sc.join(' and ')).join(' or ')}`,
+        { extensions: { code: 'FORBIDDEN', http: { status: 403 } } },
+      );
     }
   }
   return undefined;
 }
 
 /** Every @authenticated/@requiresScopes rule the operation touches, in document order. */
-function touchedRules(schema: GraphQLSchema, rules: AuthRules, document: DocumentNode, operation: OperationDefinitionNode): { rule: AccessRule; what: string }[] {
+function touchedRules(
+  schema: GraphQLSchema,
+  rules: AuthRules,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+): { rule: AccessRule; what: string }[] {
   const touched: { rule: AccessRule; what: string }[] = [];
   if (rules.fields.size === 0 && rules.types.size === 0) return touched;
   const typeInfo = new TypeInfo(schema);
@@ -98,16 +134,22 @@ function touchedRules(schema: GraphQLSchema, rules: AuthRules, document: Documen
   };
   // Only the operation and the fragments it can reach matter; visiting them all is harmless
   // because validation has already rejected unused fragments.
-  const docToVisit: DocumentNode = { kind: Kind.DOCUMENT, definitions: document.definitions.filter((d) => d === operation || d.kind === Kind.FRAGMENT_DEFINITION) };
-  visit(docToVisit, visitWithTypeInfo(typeInfo, {
-    Field() {
-      const parent = typeInfo.getParentType();
-      const field = typeInfo.getFieldDef();
-      if (!parent || !field) return;
-      check(rules.fields.get(`${parent.name}.${field.name}`), `${parent.name}.${field.name}`);
-      const named = getNamedType(field.type);
-      check(rules.types.get(named.name), named.name);
-    },
-  }));
+  const docToVisit: DocumentNode = {
+    kind: Kind.DOCUMENT,
+    definitions: document.definitions.filter((d) => d === operation || d.kind === Kind.FRAGMENT_DEFINITION),
+  };
+  visit(
+    docToVisit,
+    visitWithTypeInfo(typeInfo, {
+      Field() {
+        const parent = typeInfo.getParentType();
+        const field = typeInfo.getFieldDef();
+        if (!parent || !field) return;
+        check(rules.fields.get(`${parent.name}.${field.name}`), `${parent.name}.${field.name}`);
+        const named = getNamedType(field.type);
+        check(rules.types.get(named.name), named.name);
+      },
+    }),
+  );
   return touched;
 }

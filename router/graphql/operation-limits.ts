@@ -14,9 +14,20 @@
 // Named fragments are measured once per (fragment, inherited page size), so a document that
 // spreads the same fragments many times over costs linear time to measure, not exponential.
 import {
-  getNamedType, getNullableType, isCompositeType, isInterfaceType, isListType, isObjectType, Kind,
-  type FragmentDefinitionNode, type GraphQLCompositeType, type GraphQLField, type GraphQLSchema,
-  type OperationDefinitionNode, type SelectionSetNode, type ValueNode,
+  getNamedType,
+  getNullableType,
+  isCompositeType,
+  isInterfaceType,
+  isListType,
+  isObjectType,
+  Kind,
+  type FragmentDefinitionNode,
+  type GraphQLCompositeType,
+  type GraphQLField,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type ValueNode,
 } from 'graphql';
 
 export interface MeasureSettings {
@@ -61,24 +72,37 @@ export function measureOperation(
 
   const variableDefaults = new Map<string, number>();
   for (const def of operation.variableDefinitions ?? []) {
-    if (def.defaultValue?.kind === Kind.INT) variableDefaults.set(def.variable.name.value, Number(def.defaultValue.value));
+    if (def.defaultValue?.kind === Kind.INT)
+      variableDefaults.set(def.variable.name.value, Number(def.defaultValue.value));
   }
   let largestPage: OversizedPage | undefined;
   const fragmentMemo = new Map<string, Measured>();
 
-  const sizeOf = (parent: GraphQLCompositeType, field: GraphQLField<unknown, unknown>, args: readonly { name: { value: string }; value: ValueNode }[]): number | undefined => {
+  const sizeOf = (
+    parent: GraphQLCompositeType,
+    field: GraphQLField<unknown, unknown>,
+    args: readonly { name: { value: string }; value: ValueNode }[],
+  ): number | undefined => {
     for (const argDef of field.args) {
       if (!SIZE_ARGS.has(argDef.name)) continue;
       const given = args.find((a) => a.name.value === argDef.name)?.value;
-      const size = given ? valueOf(given, variables, variableDefaults) ?? numberOr(argDef.defaultValue) : numberOr(argDef.defaultValue);
+      const size = given
+        ? (valueOf(given, variables, variableDefaults) ?? numberOr(argDef.defaultValue))
+        : numberOr(argDef.defaultValue);
       if (size === undefined) continue;
-      if (!largestPage || size > largestPage.size) largestPage = { field: `${parent.name}.${field.name}`, argument: argDef.name, size };
+      if (!largestPage || size > largestPage.size)
+        largestPage = { field: `${parent.name}.${field.name}`, argument: argDef.name, size };
       return Math.max(0, size);
     }
     return undefined;
   };
 
-  const walk = (selectionSet: SelectionSetNode, parent: GraphQLCompositeType, inheritedSize: number | undefined, seen: ReadonlySet<string>): Measured => {
+  const walk = (
+    selectionSet: SelectionSetNode,
+    parent: GraphQLCompositeType,
+    inheritedSize: number | undefined,
+    seen: ReadonlySet<string>,
+  ): Measured => {
     let depth = 0;
     let cost = 0;
     let aliases = 0;
@@ -110,7 +134,7 @@ export function measureOperation(
           // A connection's page size sizes the lists right under it (edges, nodes).
           child = walk(sel.selectionSet, named, isList ? undefined : ownSize, seen);
         }
-        const multiplier = isList ? ownSize ?? inheritedSize ?? settings.defaultListSize : 1;
+        const multiplier = isList ? (ownSize ?? inheritedSize ?? settings.defaultListSize) : 1;
         cost += 1 + multiplier * child.cost;
         depth = Math.max(depth, 1 + child.depth);
         aliases += child.aliases;
@@ -145,7 +169,11 @@ export function measureOperation(
 }
 
 /** An Int literal, or a variable's integer value (else its default); undefined otherwise. */
-function valueOf(value: ValueNode, variables: Record<string, unknown>, defaults: Map<string, number>): number | undefined {
+function valueOf(
+  value: ValueNode,
+  variables: Record<string, unknown>,
+  defaults: Map<string, number>,
+): number | undefined {
   if (value.kind === Kind.INT) return Number(value.value);
   if (value.kind !== Kind.VARIABLE) return undefined;
   const given = variables[value.name.value];
@@ -159,7 +187,11 @@ function numberOr(value: unknown): number | undefined {
 
 /** Fields and aliases in an introspection selection, each fragment counted once: its size
  * is bounded by the schema, so nothing multiplies. */
-function countFields(selectionSet: SelectionSetNode | undefined, fragments: Record<string, FragmentDefinitionNode>, counted: Set<string>): { fields: number; aliases: number } {
+function countFields(
+  selectionSet: SelectionSetNode | undefined,
+  fragments: Record<string, FragmentDefinitionNode>,
+  counted: Set<string>,
+): { fields: number; aliases: number } {
   let fields = 0;
   let aliases = 0;
   for (const sel of selectionSet?.selections ?? []) {

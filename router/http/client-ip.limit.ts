@@ -24,13 +24,23 @@ const REDIS_PREFIX = 'gateway:ratelimit:pre-auth:';
 export const CLIENT_IP_REFUSAL = 'Too many requests from this address, retry later';
 
 /** Undefined when the limit is off (perSecond 0). */
-export function createClientIpLimiter(settings: BucketSettings, redisUrl?: string, keyPrefix = ''): RateLimiter | undefined {
+export function createClientIpLimiter(
+  settings: BucketSettings,
+  redisUrl?: string,
+  keyPrefix = '',
+): RateLimiter | undefined {
   if (settings.perSecond <= 0) return undefined;
-  return redisUrl ? new RedisRateLimiter(redisUrl, settings, keyPrefix + REDIS_PREFIX) : new MemoryRateLimiter(settings);
+  return redisUrl
+    ? new RedisRateLimiter(redisUrl, settings, keyPrefix + REDIS_PREFIX)
+    : new MemoryRateLimiter(settings);
 }
 
 /** A refusal for this address, or undefined when it may go on (or the store is down: fail open). */
-export async function refusedAddress(limiter: RateLimiter | undefined, address: string | undefined, logger: WarnLogger): Promise<RateDecision | undefined> {
+export async function refusedAddress(
+  limiter: RateLimiter | undefined,
+  address: string | undefined,
+  logger: WarnLogger,
+): Promise<RateDecision | undefined> {
   if (!limiter) return undefined;
   try {
     const decision = await limiter.take(`ip:${address ?? 'unknown'}`);
@@ -43,7 +53,11 @@ export async function refusedAddress(limiter: RateLimiter | undefined, address: 
 }
 
 /** For Fastify routes: true when the request may go on; otherwise the 429 has been sent. */
-export async function limitClientIp(limiter: RateLimiter | undefined, request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+export async function limitClientIp(
+  limiter: RateLimiter | undefined,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<boolean> {
   const refused = await refusedAddress(limiter, request.ip, request.log);
   if (!refused) return true;
   reply.header('RateLimit-Limit', String(refused.limit));
@@ -56,17 +70,22 @@ export async function limitClientIp(limiter: RateLimiter | undefined, request: F
 
 /** For a WebSocket upgrade from `address` (already resolved through the trusted proxies): true when
  * it may go on; otherwise a 429 was written and the socket closed. */
-export async function limitUpgrade(limiter: RateLimiter | undefined, address: string | undefined, socket: Duplex, logger: WarnLogger): Promise<boolean> {
+export async function limitUpgrade(
+  limiter: RateLimiter | undefined,
+  address: string | undefined,
+  socket: Duplex,
+  logger: WarnLogger,
+): Promise<boolean> {
   const refused = await refusedAddress(limiter, address, logger);
   if (!refused) return true;
   const body = JSON.stringify({ detail: CLIENT_IP_REFUSAL });
   socket.end(
     'HTTP/1.1 429 Too Many Requests\r\n' +
-    `Retry-After: ${refused.retryAfterSeconds}\r\n` +
-    'Content-Type: application/json\r\n' +
-    `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-    'Connection: close\r\n\r\n' +
-    body,
+      `Retry-After: ${refused.retryAfterSeconds}\r\n` +
+      'Content-Type: application/json\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
   );
   return false;
 }

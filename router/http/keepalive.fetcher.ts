@@ -10,24 +10,35 @@ import type { Fetcher, FetcherRequestInit, FetcherResponse } from '@apollo/utils
 export function createKeepAliveFetcher(options: { maxSockets?: number } = {}): { fetcher: Fetcher; close(): void } {
   const httpAgent = new http.Agent({ keepAlive: true, maxSockets: options.maxSockets ?? 256, scheduling: 'lifo' });
   const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: options.maxSockets ?? 256, scheduling: 'lifo' });
-  const fetcher: Fetcher = (url: string, init: FetcherRequestInit = {}) => new Promise<FetcherResponse>((resolve, reject) => {
-    const target = new URL(url);
-    const secure = target.protocol === 'https:';
-    const req = (secure ? https : http).request(target, { method: init.method ?? 'GET', headers: init.headers, agent: secure ? httpsAgent : httpAgent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', reject);
-      res.on('end', () => resolve(response(url, res, Buffer.concat(chunks))));
+  const fetcher: Fetcher = (url: string, init: FetcherRequestInit = {}) =>
+    new Promise<FetcherResponse>((resolve, reject) => {
+      const target = new URL(url);
+      const secure = target.protocol === 'https:';
+      const req = (secure ? https : http).request(
+        target,
+        { method: init.method ?? 'GET', headers: init.headers, agent: secure ? httpsAgent : httpAgent },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('error', reject);
+          res.on('end', () => resolve(response(url, res, Buffer.concat(chunks))));
+        },
+      );
+      req.on('error', reject);
+      const signal = init.signal as AbortSignal | undefined;
+      if (signal) {
+        if (signal.aborted) req.destroy(signal.reason as Error);
+        else signal.addEventListener('abort', () => req.destroy(signal.reason as Error), { once: true });
+      }
+      req.end(init.body);
     });
-    req.on('error', reject);
-    const signal = init.signal as AbortSignal | undefined;
-    if (signal) {
-      if (signal.aborted) req.destroy(signal.reason as Error);
-      else signal.addEventListener('abort', () => req.destroy(signal.reason as Error), { once: true });
-    }
-    req.end(init.body);
-  });
-  return { fetcher, close: () => { httpAgent.destroy(); httpsAgent.destroy(); } };
+  return {
+    fetcher,
+    close: () => {
+      httpAgent.destroy();
+      httpsAgent.destroy();
+    },
+  };
 }
 
 function response(url: string, res: http.IncomingMessage, body: Buffer): FetcherResponse {

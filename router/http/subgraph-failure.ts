@@ -8,7 +8,8 @@ import { failureFor } from '../edge/proxy/upstream.errors';
 /** A failed subgraph call as the client sees it. `status` is the subgraph's HTTP status, if it answered. */
 export function subgraphFailure(subgraph: string | undefined, error: unknown, status?: number): GraphQLError {
   const name = subgraph ? `Subgraph '${subgraph}'` : 'A subgraph';
-  const make = (message: string, code: string) => new GraphQLError(message, { extensions: { code, ...(subgraph ? { serviceName: subgraph } : {}) } });
+  const make = (message: string, code: string) =>
+    new GraphQLError(message, { extensions: { code, ...(subgraph ? { serviceName: subgraph } : {}) } });
   if (status === 401) return make(`${name} did not accept the caller's credentials`, 'UNAUTHENTICATED');
   if (status === 403) return make(`${name} refused the request`, 'FORBIDDEN');
   if (status !== undefined) return make(`${name} gave an invalid response`, 'BAD_GATEWAY');

@@ -47,7 +47,8 @@ function priorityOf(candidate: string, i: number, ranges: readonly Range[]): Pri
     else if (range.type !== '*') continue;
     if (range.subtype === subtype) s |= 2;
     else if (range.subtype !== '*') continue;
-    if (s > best.s || (s === best.s && (range.q > best.q || (range.q === best.q && range.o > best.o)))) best = { q: range.q, s, o: range.o, i };
+    if (s > best.s || (s === best.s && (range.q > best.q || (range.q === best.q && range.o > best.o))))
+      best = { q: range.q, s, o: range.o, i };
   }
   return best;
 }

@@ -42,7 +42,9 @@ export interface Asset {
   etag: string;
 }
 
-export type IdeAssets = { available: true; byName: Record<AssetName, Asset>; byPath: Map<string, Asset> } | { available: false; missing: string[] };
+export type IdeAssets =
+  | { available: true; byName: Record<AssetName, Asset>; byPath: Map<string, Asset> }
+  | { available: false; missing: string[] };
 
 /** Where a package is installed; throws when it is not (e.g. `npm ci --omit=dev`). */
 export type PackageLocator = (pkg: string) => string;
@@ -69,7 +71,13 @@ export function loadIdeAssets(locate: PackageLocator = locateInstalledPackage): 
       continue;
     }
     const hash = createHash('sha256').update(body).digest('base64url').slice(0, 16);
-    loaded.push({ name: source.name, path: `${hash}/${path.basename(source.file)}`, contentType: source.contentType, body, etag: `"${hash}"` });
+    loaded.push({
+      name: source.name,
+      path: `${hash}/${path.basename(source.file)}`,
+      contentType: source.contentType,
+      body,
+      etag: `"${hash}"`,
+    });
   }
   if (missing.length > 0) return { available: false, missing };
   return {

@@ -35,34 +35,49 @@ export function mountGraphQLIde(app: FastifyInstance, options: GraphQLIdeOptions
   const wantsPage = (request: FastifyRequest) => prefersHtml(request.method, request.headers.accept);
 
   if (!assets.available) {
-    options.logger.warn({ missing: assets.missing }, 'GRAPHQL_IDE is on but the IDE\'s development dependencies are not installed: browsers get a note instead of the IDE (set GRAPHQL_IDE=false to turn it off)');
+    options.logger.warn(
+      { missing: assets.missing },
+      "GRAPHQL_IDE is on but the IDE's development dependencies are not installed: browsers get a note instead of the IDE (set GRAPHQL_IDE=false to turn it off)",
+    );
     const note = ideUnavailableHtml(assets.missing);
     return {
       wantsPage,
       sendPage: (_request, reply) =>
-        reply.code(503).headers({ 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'none'", 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }).send(note),
+        reply
+          .code(503)
+          .headers({
+            'content-type': 'text/html; charset=utf-8',
+            'content-security-policy': "default-src 'none'",
+            'cache-control': 'no-store',
+            'x-content-type-options': 'nosniff',
+          })
+          .send(note),
     };
   }
 
   const gzipped = new Map<Asset, Buffer>();
-  app.get<{ Params: { hash: string; file: string } }>(`/${ASSET_PREFIX}/:hash/:file`, { schema: { hide: true } }, async (request, reply) => {
-    if (!(await limitClientIp(options.ipLimiter, request, reply))) return reply;
-    const asset = assets.byPath.get(`${request.params.hash}/${request.params.file}`);
-    if (!asset) return reply.code(404).send({ detail: 'Not Found' });
-    reply.headers({
-      'content-type': asset.contentType,
-      'cache-control': `public, max-age=${YEAR_SECONDS}, immutable`,
-      etag: asset.etag,
-      vary: 'Accept-Encoding',
-      'x-content-type-options': 'nosniff',
-      'cross-origin-resource-policy': 'same-origin',
-    });
-    if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
-    if (!acceptsGzip(request.headers['accept-encoding'])) return reply.send(asset.body);
-    let body = gzipped.get(asset);
-    if (!body) gzipped.set(asset, (body = gzipSync(asset.body)));
-    return reply.header('content-encoding', 'gzip').send(body);
-  });
+  app.get<{ Params: { hash: string; file: string } }>(
+    `/${ASSET_PREFIX}/:hash/:file`,
+    { schema: { hide: true } },
+    async (request, reply) => {
+      if (!(await limitClientIp(options.ipLimiter, request, reply))) return reply;
+      const asset = assets.byPath.get(`${request.params.hash}/${request.params.file}`);
+      if (!asset) return reply.code(404).send({ detail: 'Not Found' });
+      reply.headers({
+        'content-type': asset.contentType,
+        'cache-control': `public, max-age=${YEAR_SECONDS}, immutable`,
+        etag: asset.etag,
+        vary: 'Accept-Encoding',
+        'x-content-type-options': 'nosniff',
+        'cross-origin-resource-policy': 'same-origin',
+      });
+      if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
+      if (!acceptsGzip(request.headers['accept-encoding'])) return reply.send(asset.body);
+      let body = gzipped.get(asset);
+      if (!body) gzipped.set(asset, (body = gzipSync(asset.body)));
+      return reply.header('content-encoding', 'gzip').send(body);
+    },
+  );
 
   return {
     wantsPage,

@@ -8,9 +8,22 @@ import type { SupergraphModel } from '../supergraph/supergraph.model';
 import { fieldTypeName, keyAlias, splitForSubgraph, TYPENAME_ALIAS } from './selection.split';
 
 type Obj = Record<string, unknown>;
-export type EntityFetcher = (subgraph: string, query: string, representations: Obj[]) => Promise<{ data?: { _entities?: (Obj | null)[] } | null; errors?: unknown[] }>;
+export type EntityFetcher = (
+  subgraph: string,
+  query: string,
+  representations: Obj[],
+) => Promise<{ data?: { _entities?: (Obj | null)[] } | null; errors?: unknown[] }>;
 
-export async function completeEntities(model: SupergraphModel, subgraph: string, parentType: string, selectionSet: SelectionSetNode, objects: Obj[], fetchEntities: EntityFetcher, errors: unknown[], depth = 0): Promise<void> {
+export async function completeEntities(
+  model: SupergraphModel,
+  subgraph: string,
+  parentType: string,
+  selectionSet: SelectionSetNode,
+  objects: Obj[],
+  fetchEntities: EntityFetcher,
+  errors: unknown[],
+  depth = 0,
+): Promise<void> {
   if (objects.length === 0 || depth > 16) return;
   const byType = new Map<string, Obj[]>();
   for (const o of objects) {
@@ -19,7 +32,9 @@ export async function completeEntities(model: SupergraphModel, subgraph: string,
   }
   for (const [typeName, objs] of byType) {
     const fields = fieldsFor(model, selectionSet, typeName);
-    const local = fields.filter((f) => f.name.value.startsWith('__') || model.resolvesField(subgraph, typeName, f.name.value));
+    const local = fields.filter(
+      (f) => f.name.value.startsWith('__') || model.resolvesField(subgraph, typeName, f.name.value),
+    );
     const missing = fields.filter((f) => !local.includes(f));
 
     // Fields of this subgraph: descend into their objects.
@@ -35,9 +50,19 @@ export async function completeEntities(model: SupergraphModel, subgraph: string,
     // Fields of other subgraphs: one _entities call per owning subgraph.
     const byOwner = new Map<string, FieldNode[]>();
     for (const f of missing) {
-      const owner = model.subgraphNames().find((sg) => sg !== subgraph && model.resolvesField(sg, typeName, f.name.value) && usableKey(model, sg, typeName, objs) !== undefined);
+      const owner = model
+        .subgraphNames()
+        .find(
+          (sg) =>
+            sg !== subgraph &&
+            model.resolvesField(sg, typeName, f.name.value) &&
+            usableKey(model, sg, typeName, objs) !== undefined,
+        );
       if (!owner) {
-        errors.push({ message: `Cannot resolve ${typeName}.${f.name.value} for a subscription event`, extensions: { code: 'SUBSCRIPTION_ENTITY_UNRESOLVABLE' } });
+        errors.push({
+          message: `Cannot resolve ${typeName}.${f.name.value} for a subscription event`,
+          extensions: { code: 'SUBSCRIPTION_ENTITY_UNRESOLVABLE' },
+        });
         continue;
       }
       byOwner.set(owner, [...(byOwner.get(owner) ?? []), f]);
@@ -46,7 +71,10 @@ export async function completeEntities(model: SupergraphModel, subgraph: string,
       const key = usableKey(model, owner, typeName, objs)!;
       const usable = objs.filter((o) => key.every((k) => o[keyAlias(k)] !== undefined && o[keyAlias(k)] !== null));
       if (usable.length === 0) continue;
-      const representations = usable.map((o) => ({ __typename: typeName, ...Object.fromEntries(key.map((k) => [k, o[keyAlias(k)]])) }));
+      const representations = usable.map((o) => ({
+        __typename: typeName,
+        ...Object.fromEntries(key.map((k) => [k, o[keyAlias(k)]])),
+      }));
       const wanted: SelectionSetNode = { kind: Kind.SELECTION_SET, selections: ownerFields };
       const query = `query RouterSubscriptionEntities($representations: [_Any!]!) { _entities(representations: $representations) { ... on ${typeName} ${print(splitForSubgraph(model, owner, typeName, wanted))} } }`;
       const result = await fetchEntities(owner, query, representations);
@@ -63,7 +91,9 @@ export async function completeEntities(model: SupergraphModel, subgraph: string,
 
 /** The owner's first key whose fields the objects carry (requested under router aliases). */
 function usableKey(model: SupergraphModel, owner: string, typeName: string, objs: Obj[]): string[] | undefined {
-  return model.entityKeys(owner, typeName, { resolvable: true }).find((key) => objs.some((o) => key.every((k) => o[keyAlias(k)] !== undefined && o[keyAlias(k)] !== null)));
+  return model
+    .entityKeys(owner, typeName, { resolvable: true })
+    .find((key) => objs.some((o) => key.every((k) => o[keyAlias(k)] !== undefined && o[keyAlias(k)] !== null)));
 }
 
 /** Fields that apply to a concrete type, looking through inline fragments. */
@@ -73,7 +103,8 @@ function fieldsFor(model: SupergraphModel, selectionSet: SelectionSetNode, typeN
     if (sel.kind === Kind.FIELD) out.push(sel);
     else if (sel.kind === Kind.INLINE_FRAGMENT) {
       const cond = sel.typeCondition?.name.value;
-      if (!cond || cond === typeName || implementsType(model, typeName, cond)) out.push(...fieldsFor(model, sel.selectionSet, typeName));
+      if (!cond || cond === typeName || implementsType(model, typeName, cond))
+        out.push(...fieldsFor(model, sel.selectionSet, typeName));
     }
   }
   return out;

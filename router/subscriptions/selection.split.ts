@@ -5,9 +5,16 @@
 // inlined first, so one walk sees every field. Limits: object entity types with simple
 // (non-nested) keys; abstract types are passed through whole.
 import {
-  getNamedType, isObjectType, isInterfaceType, Kind,
-  type FieldNode, type FragmentDefinitionNode, type GraphQLSchema, type InlineFragmentNode,
-  type SelectionNode, type SelectionSetNode,
+  getNamedType,
+  isObjectType,
+  isInterfaceType,
+  Kind,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  type InlineFragmentNode,
+  type SelectionNode,
+  type SelectionSetNode,
 } from 'graphql';
 import type { SupergraphModel } from '../supergraph/supergraph.model';
 
@@ -21,13 +28,22 @@ const field = (name: string, alias?: string): FieldNode => ({
 });
 
 /** The selection with every fragment spread replaced by an equivalent inline fragment. */
-export function inlineFragments(selectionSet: SelectionSetNode, fragments: Record<string, FragmentDefinitionNode>, seen = new Set<string>()): SelectionSetNode {
+export function inlineFragments(
+  selectionSet: SelectionSetNode,
+  fragments: Record<string, FragmentDefinitionNode>,
+  seen = new Set<string>(),
+): SelectionSetNode {
   const selections: SelectionNode[] = [];
   for (const sel of selectionSet.selections) {
     if (sel.kind === Kind.FRAGMENT_SPREAD) {
       const frag = fragments[sel.name.value];
       if (!frag || seen.has(frag.name.value)) continue;
-      selections.push({ kind: Kind.INLINE_FRAGMENT, typeCondition: frag.typeCondition, directives: sel.directives, selectionSet: inlineFragments(frag.selectionSet, fragments, new Set(seen).add(frag.name.value)) });
+      selections.push({
+        kind: Kind.INLINE_FRAGMENT,
+        typeCondition: frag.typeCondition,
+        directives: sel.directives,
+        selectionSet: inlineFragments(frag.selectionSet, fragments, new Set(seen).add(frag.name.value)),
+      });
     } else if (sel.selectionSet) {
       selections.push({ ...sel, selectionSet: inlineFragments(sel.selectionSet, fragments, seen) } as SelectionNode);
     } else {
@@ -45,7 +61,12 @@ export function fieldTypeName(schema: GraphQLSchema, parent: string, fieldName: 
   return def ? getNamedType(def.type).name : undefined;
 }
 
-export function splitForSubgraph(model: SupergraphModel, subgraph: string, parentType: string, selectionSet: SelectionSetNode): SelectionSetNode {
+export function splitForSubgraph(
+  model: SupergraphModel,
+  subgraph: string,
+  parentType: string,
+  selectionSet: SelectionSetNode,
+): SelectionSetNode {
   const schema = model.apiSchema;
   // Subscription roots may select one field only, so no __typename there.
   const selections: SelectionNode[] = parentType === 'Subscription' ? [] : [field('__typename', TYPENAME_ALIAS)];
@@ -57,14 +78,21 @@ export function splitForSubgraph(model: SupergraphModel, subgraph: string, paren
         selections.push(sel);
       } else if (model.resolvesField(subgraph, parentType, name) || isAbstract(schema, parentType)) {
         const child = sel.selectionSet ? fieldTypeName(schema, parentType, name) : undefined;
-        selections.push(child && sel.selectionSet ? { ...sel, selectionSet: splitForSubgraph(model, subgraph, child, sel.selectionSet) } : sel);
+        selections.push(
+          child && sel.selectionSet
+            ? { ...sel, selectionSet: splitForSubgraph(model, subgraph, child, sel.selectionSet) }
+            : sel,
+        );
       } else {
         missing = true;
       }
     } else if (sel.kind === Kind.INLINE_FRAGMENT) {
       const cond = sel.typeCondition?.name.value ?? parentType;
       if (!model.hasType(subgraph, cond)) continue;
-      const inner: InlineFragmentNode = { ...sel, selectionSet: splitForSubgraph(model, subgraph, cond, sel.selectionSet) };
+      const inner: InlineFragmentNode = {
+        ...sel,
+        selectionSet: splitForSubgraph(model, subgraph, cond, sel.selectionSet),
+      };
       selections.push(inner);
     }
   }
@@ -79,7 +107,8 @@ export function splitForSubgraph(model: SupergraphModel, subgraph: string, paren
 /** Every field used in any subgraph's key for the type (simple keys). */
 export function allKeyFields(model: SupergraphModel, typeName: string): string[] {
   const keys = new Set<string>();
-  for (const sg of model.subgraphNames()) for (const key of model.entityKeys(sg, typeName, { resolvable: false })) for (const f of key) keys.add(f);
+  for (const sg of model.subgraphNames())
+    for (const key of model.entityKeys(sg, typeName, { resolvable: false })) for (const f of key) keys.add(f);
   return [...keys];
 }
 

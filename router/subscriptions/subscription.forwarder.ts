@@ -3,8 +3,15 @@
 // other subgraphs contribute, then shaped to exactly the client's selection by executing the
 // client's document over the merged data.
 import {
-  execute, GraphQLError, Kind, print, visit,
-  type DocumentNode, type ExecutionResult, type FragmentDefinitionNode, type OperationDefinitionNode,
+  execute,
+  GraphQLError,
+  Kind,
+  print,
+  visit,
+  type DocumentNode,
+  type ExecutionResult,
+  type FragmentDefinitionNode,
+  type OperationDefinitionNode,
 } from 'graphql';
 import type { Client } from 'graphql-ws';
 import type { SupergraphModel } from '../supergraph/supergraph.model';
@@ -26,13 +33,16 @@ export interface SubscriptionRequest {
 export async function* forwardSubscription(req: SubscriptionRequest): AsyncGenerator<ExecutionResult> {
   const { model, operation } = req;
   const fragments: Record<string, FragmentDefinitionNode> = {};
-  for (const def of req.document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments[def.name.value] = def;
+  for (const def of req.document.definitions)
+    if (def.kind === Kind.FRAGMENT_DEFINITION) fragments[def.name.value] = def;
   const selection = inlineFragments(operation.selectionSet, fragments);
   const rootFields = selection.selections.filter((s) => s.kind === Kind.FIELD && !s.name.value.startsWith('__'));
   const rootName = rootFields[0]?.kind === Kind.FIELD ? rootFields[0].name.value : undefined;
   const owner = rootName ? model.ownerOf('Subscription', rootName) : undefined;
   if (!owner) {
-    yield { errors: [new GraphQLError('No subgraph serves this subscription', { extensions: { code: 'BAD_REQUEST' } })] };
+    yield {
+      errors: [new GraphQLError('No subgraph serves this subscription', { extensions: { code: 'BAD_REQUEST' } })],
+    };
     return;
   }
 
@@ -59,14 +69,15 @@ export async function* forwardSubscription(req: SubscriptionRequest): AsyncGener
       if (data) await completeEntities(model, owner, 'Subscription', selection, [data], req.fetchEntities, errors);
       const shaped = data
         ? await execute({
-          schema: model.apiSchema,
-          document: req.document,
-          operationName: operation.name?.value,
-          variableValues: req.variables,
-          rootValue: data,
-          fieldResolver: (source, _args, _ctx, info) => (source as Record<string, unknown> | null)?.[info.path.key as string],
-          typeResolver: (value) => (value as Record<string, unknown>)[TYPENAME_ALIAS] as string,
-        })
+            schema: model.apiSchema,
+            document: req.document,
+            operationName: operation.name?.value,
+            variableValues: req.variables,
+            rootValue: data,
+            fieldResolver: (source, _args, _ctx, info) =>
+              (source as Record<string, unknown> | null)?.[info.path.key as string],
+            typeResolver: (value) => (value as Record<string, unknown>)[TYPENAME_ALIAS] as string,
+          })
         : { data: null };
       yield errors.length ? { ...shaped, errors: [...(shaped.errors ?? []), ...(errors as GraphQLError[])] } : shaped;
     }
@@ -81,16 +92,27 @@ export async function* forwardSubscription(req: SubscriptionRequest): AsyncGener
 
 function usedVariables(node: import('graphql').ASTNode): Set<string> {
   const names = new Set<string>();
-  visit(node, { Variable: (v) => { names.add(v.name.value); } });
+  visit(node, {
+    Variable: (v) => {
+      names.add(v.name.value);
+    },
+  });
   return names;
 }
 
 function upstreamErrors(subgraph: string, err: unknown): GraphQLError[] {
   if (Array.isArray(err)) {
-    return err.map((e: { message?: string; extensions?: Record<string, unknown> }) => new GraphQLError(e.message ?? 'Subgraph error', { extensions: { ...e.extensions, serviceName: subgraph } }));
+    return err.map(
+      (e: { message?: string; extensions?: Record<string, unknown> }) =>
+        new GraphQLError(e.message ?? 'Subgraph error', { extensions: { ...e.extensions, serviceName: subgraph } }),
+    );
   }
   // The close reason is the subgraph's text (an error message, in development): only the code is told.
   const close = err as { code?: number } | undefined;
   const detail = close && typeof close.code === 'number' ? `closed (${close.code})` : 'failed';
-  return [new GraphQLError(`Subscription to subgraph '${subgraph}' ${detail}`, { extensions: { code: 'SUBGRAPH_UNAVAILABLE', serviceName: subgraph } })];
+  return [
+    new GraphQLError(`Subscription to subgraph '${subgraph}' ${detail}`, {
+      extensions: { code: 'SUBGRAPH_UNAVAILABLE', serviceName: subgraph },
+    }),
+  ];
 }

@@ -4,7 +4,15 @@
 // Each operation is validated and guarded like an HTTP one; subscriptions are carried to the
 // owning subgraph (subscription.forwarder.ts), queries and mutations run through the gateway.
 import type { FastifyInstance } from 'fastify';
-import { getOperationAST, GraphQLError, parse, print, validate, type DocumentNode, type ExecutionResult } from 'graphql';
+import {
+  getOperationAST,
+  GraphQLError,
+  parse,
+  print,
+  validate,
+  type DocumentNode,
+  type ExecutionResult,
+} from 'graphql';
 import { createClient, type Client } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import WebSocket, { WebSocketServer } from 'ws';
@@ -56,7 +64,9 @@ function endConnection(conn: Connection, logger: Logger): void {
   if (conn.ended.signal.aborted) return;
   conn.ended.abort();
   for (const client of conn.upstream.values()) {
-    Promise.resolve(client.dispose()).catch((err: unknown) => logger.debug({ err }, 'upstream subscription client already gone'));
+    Promise.resolve(client.dispose()).catch((err: unknown) =>
+      logger.debug({ err }, 'upstream subscription client already gone'),
+    );
   }
   conn.upstream.clear();
 }
@@ -65,7 +75,10 @@ const NO_PROXIES = parseTrustedProxies('');
 /** How long a subscriber gets to answer the close frame at shutdown before its socket is cut. */
 const CLOSE_GRACE_MS = 2_000;
 
-export function attachSubscriptionServer(app: FastifyInstance, options: SubscriptionServerOptions): { close(): Promise<void> } {
+export function attachSubscriptionServer(
+  app: FastifyInstance,
+  options: SubscriptionServerOptions,
+): { close(): Promise<void> } {
   const wss = new WebSocketServer({ noServer: true });
   const connections = new WeakMap<object, Connection>();
 
@@ -81,123 +94,184 @@ export function attachSubscriptionServer(app: FastifyInstance, options: Subscrip
     const address = clientAddress(request, options.trustedProxies ?? NO_PROXIES);
     void limitUpgrade(options.ipLimiter, address, socket, options.logger).then((allowed) => {
       socket.off('error', dropOnError);
-      if (allowed && !socket.destroyed) wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+      if (allowed && !socket.destroyed)
+        wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
     });
   });
 
-  const disposable = useServer<Record<string, unknown> | undefined, { socket: WebSocket; request: import('node:http').IncomingMessage }>({
-    schema: () => options.model().apiSchema,
-    onConnect: async (ctx) => {
-      const params = ctx.connectionParams ?? {};
-      const token = bearerToken(stringParam(params, 'authorization')) ?? stringParam(params, 'token');
-      let auth: AuthContext;
-      try {
-        if (!token) throw new Error('missing');
-        auth = await options.verifier.authenticate(token);
-      } catch {
-        ctx.extra.socket.close(4401, 'Unauthorized: connectionParams need a valid Authorization bearer token');
-        return false;
-      }
-      let tenantId: string;
-      try {
-        tenantId = effectiveTenant(auth, { header: stringParam(params, 'x-tenant-id') });
-      } catch {
-        ctx.extra.socket.close(4403, 'Forbidden: access to this tenant is not allowed');
-        return false;
-      }
-      const socket = ctx.extra.socket;
-      // The socket may have gone while the token was being verified: nothing to set up then.
-      if (socket.readyState !== WebSocket.OPEN) return false;
-      const correlation = stringParam(params, 'x-correlation-id');
-      const conn: Connection = {
-        context: { auth, token, tenantId, correlationId: correlation && /^[A-Za-z0-9._:-]{1,128}$/.test(correlation) ? correlation : crypto.randomUUID(), traceparent: stringParam(params, 'traceparent') },
-        upstream: new Map(),
-        ended: new AbortController(),
-      };
-      connections.set(ctx, conn);
-      socket.once('close', () => endConnection(conn, options.logger));
-      // The upstream sockets open now, while the client receives its ack, so a subscribe that
-      // follows only sends one message upstream instead of a WebSocket handshake and an init.
-      for (const subgraph of subscriptionOwners(options.model())) upstreamClient(conn, subgraph, options, { eager: true });
-      return true;
-    },
-    onClose: async (ctx) => {
-      const conn = connections.get(ctx);
-      if (conn) endConnection(conn, options.logger);
-    },
-    // Every error sent over the socket is reduced to message and code like on HTTP: upstream
-    // subscription errors, entity-completion errors and the router's own refusals alike.
-    onNext: (_ctx, _id, _payload, _args, result) => {
-      if (!result.errors?.length) return undefined;
-      return { ...result, errors: result.errors.map((e) => sanitizeError(e, { exposeDetails: options.exposeErrorDetails })) };
-    },
-    onError: (_ctx, _id, _payload, errors) => errors.map((e) => sanitizeError(e, { exposeDetails: options.exposeErrorDetails })),
-    onSubscribe: async (ctx, _id, payload) => {
-      const conn = connections.get(ctx);
-      if (!conn) return [new GraphQLError('Connection not initialised', { extensions: { code: 'UNAUTHENTICATED' } })];
-      const limited = await rateLimited(options.limiter, conn.context.auth?.tenantId ?? conn.context.tenantId ?? '', options.logger);
-      if (limited) return [limited];
-      const model = options.model();
-      let document: DocumentNode;
-      try {
-        document = parse(payload.query);
-      } catch (err) {
-        return [new GraphQLError((err as Error).message, { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })];
-      }
-      const invalid = validate(model.apiSchema, document);
-      if (invalid.length) return invalid.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }));
-      const operation = getOperationAST(document, payload.operationName ?? undefined);
-      if (!operation) return [new GraphQLError('Could not determine the operation to run', { extensions: { code: 'BAD_REQUEST' } })];
-      const denied = guardOperation(model.apiSchema, model.authRules, options.limits, document, operation, payload.variables ?? {}, conn.context.auth);
-      if (denied) {
-        const { http: _http, ...extensions } = denied.extensions as Record<string, unknown>;
-        return [new GraphQLError(denied.message, { extensions })];
-      }
-      return { schema: model.apiSchema, document, operationName: payload.operationName ?? undefined, variableValues: payload.variables ?? {}, contextValue: conn };
-    },
-    subscribe: (args) => {
-      const conn = args.contextValue as Connection;
-      const model = options.model();
-      const operation = getOperationAST(args.document, args.operationName ?? undefined)!;
-      // Ends this subscription alone (the client's `complete`), or with its connection.
-      const completed = new AbortController();
-      const signal = AbortSignal.any([conn.ended.signal, completed.signal]);
-      return promptReturn(forwardSubscription({
-        model,
-        signal,
-        document: args.document,
-        operation,
-        variables: (args.variableValues ?? {}) as Record<string, unknown>,
-        upstream: (subgraph) => upstreamClient(conn, subgraph, options),
-        fetchEntities: async (subgraph, query, representations) => {
-          const res = await fetch(options.resolveUrl(subgraph), {
-            method: 'POST',
-            headers: { ...forwardedHeaders(conn.context), 'content-type': 'application/json' },
-            body: JSON.stringify({ query, variables: { representations } }),
+  const disposable = useServer<
+    Record<string, unknown> | undefined,
+    { socket: WebSocket; request: import('node:http').IncomingMessage }
+  >(
+    {
+      schema: () => options.model().apiSchema,
+      onConnect: async (ctx) => {
+        const params = ctx.connectionParams ?? {};
+        const token = bearerToken(stringParam(params, 'authorization')) ?? stringParam(params, 'token');
+        let auth: AuthContext;
+        try {
+          if (!token) throw new Error('missing');
+          auth = await options.verifier.authenticate(token);
+        } catch {
+          ctx.extra.socket.close(4401, 'Unauthorized: connectionParams need a valid Authorization bearer token');
+          return false;
+        }
+        let tenantId: string;
+        try {
+          tenantId = effectiveTenant(auth, { header: stringParam(params, 'x-tenant-id') });
+        } catch {
+          ctx.extra.socket.close(4403, 'Forbidden: access to this tenant is not allowed');
+          return false;
+        }
+        const socket = ctx.extra.socket;
+        // The socket may have gone while the token was being verified: nothing to set up then.
+        if (socket.readyState !== WebSocket.OPEN) return false;
+        const correlation = stringParam(params, 'x-correlation-id');
+        const conn: Connection = {
+          context: {
+            auth,
+            token,
+            tenantId,
+            correlationId:
+              correlation && /^[A-Za-z0-9._:-]{1,128}$/.test(correlation) ? correlation : crypto.randomUUID(),
+            traceparent: stringParam(params, 'traceparent'),
+          },
+          upstream: new Map(),
+          ended: new AbortController(),
+        };
+        connections.set(ctx, conn);
+        socket.once('close', () => endConnection(conn, options.logger));
+        // The upstream sockets open now, while the client receives its ack, so a subscribe that
+        // follows only sends one message upstream instead of a WebSocket handshake and an init.
+        for (const subgraph of subscriptionOwners(options.model()))
+          upstreamClient(conn, subgraph, options, { eager: true });
+        return true;
+      },
+      onClose: async (ctx) => {
+        const conn = connections.get(ctx);
+        if (conn) endConnection(conn, options.logger);
+      },
+      // Every error sent over the socket is reduced to message and code like on HTTP: upstream
+      // subscription errors, entity-completion errors and the router's own refusals alike.
+      onNext: (_ctx, _id, _payload, _args, result) => {
+        if (!result.errors?.length) return undefined;
+        return {
+          ...result,
+          errors: result.errors.map((e) => sanitizeError(e, { exposeDetails: options.exposeErrorDetails })),
+        };
+      },
+      onError: (_ctx, _id, _payload, errors) =>
+        errors.map((e) => sanitizeError(e, { exposeDetails: options.exposeErrorDetails })),
+      onSubscribe: async (ctx, _id, payload) => {
+        const conn = connections.get(ctx);
+        if (!conn) return [new GraphQLError('Connection not initialised', { extensions: { code: 'UNAUTHENTICATED' } })];
+        const limited = await rateLimited(
+          options.limiter,
+          conn.context.auth?.tenantId ?? conn.context.tenantId ?? '',
+          options.logger,
+        );
+        if (limited) return [limited];
+        const model = options.model();
+        let document: DocumentNode;
+        try {
+          document = parse(payload.query);
+        } catch (err) {
+          return [new GraphQLError((err as Error).message, { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })];
+        }
+        const invalid = validate(model.apiSchema, document);
+        if (invalid.length)
+          return invalid.map(
+            (e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }),
+          );
+        const operation = getOperationAST(document, payload.operationName ?? undefined);
+        if (!operation)
+          return [
+            new GraphQLError('Could not determine the operation to run', { extensions: { code: 'BAD_REQUEST' } }),
+          ];
+        const denied = guardOperation(
+          model.apiSchema,
+          model.authRules,
+          options.limits,
+          document,
+          operation,
+          payload.variables ?? {},
+          conn.context.auth,
+        );
+        if (denied) {
+          const { http: _http, ...extensions } = denied.extensions as Record<string, unknown>;
+          return [new GraphQLError(denied.message, { extensions })];
+        }
+        return {
+          schema: model.apiSchema,
+          document,
+          operationName: payload.operationName ?? undefined,
+          variableValues: payload.variables ?? {},
+          contextValue: conn,
+        };
+      },
+      subscribe: (args) => {
+        const conn = args.contextValue as Connection;
+        const model = options.model();
+        const operation = getOperationAST(args.document, args.operationName ?? undefined)!;
+        // Ends this subscription alone (the client's `complete`), or with its connection.
+        const completed = new AbortController();
+        const signal = AbortSignal.any([conn.ended.signal, completed.signal]);
+        return promptReturn(
+          forwardSubscription({
+            model,
             signal,
-          });
-          return (await res.json()) as Awaited<ReturnType<Parameters<typeof forwardSubscription>[0]['fetchEntities']>>;
-        },
-      }), () => completed.abort());
+            document: args.document,
+            operation,
+            variables: (args.variableValues ?? {}) as Record<string, unknown>,
+            upstream: (subgraph) => upstreamClient(conn, subgraph, options),
+            fetchEntities: async (subgraph, query, representations) => {
+              const res = await fetch(options.resolveUrl(subgraph), {
+                method: 'POST',
+                headers: { ...forwardedHeaders(conn.context), 'content-type': 'application/json' },
+                body: JSON.stringify({ query, variables: { representations } }),
+                signal,
+              });
+              return (await res.json()) as Awaited<
+                ReturnType<Parameters<typeof forwardSubscription>[0]['fetchEntities']>
+              >;
+            },
+          }),
+          () => completed.abort(),
+        );
+      },
+      execute: async (args): Promise<ExecutionResult> => {
+        const conn = args.contextValue as Connection;
+        const server = options.server?.();
+        if (!server)
+          return {
+            errors: [
+              new GraphQLError('Queries over WebSocket are not available', { extensions: { code: 'BAD_REQUEST' } }),
+            ],
+          };
+        const response = await server.executeOperation(
+          {
+            query: print(args.document),
+            variables: (args.variableValues ?? {}) as Record<string, unknown>,
+            operationName: args.operationName ?? undefined,
+          },
+          { contextValue: conn.context },
+        );
+        return response.body.kind === 'single'
+          ? (response.body.singleResult as ExecutionResult)
+          : { errors: [new GraphQLError('Incremental delivery is not supported over WebSocket')] };
+      },
     },
-    execute: async (args): Promise<ExecutionResult> => {
-      const conn = args.contextValue as Connection;
-      const server = options.server?.();
-      if (!server) return { errors: [new GraphQLError('Queries over WebSocket are not available', { extensions: { code: 'BAD_REQUEST' } })] };
-      const response = await server.executeOperation(
-        { query: print(args.document), variables: (args.variableValues ?? {}) as Record<string, unknown>, operationName: args.operationName ?? undefined },
-        { contextValue: conn.context },
-      );
-      return response.body.kind === 'single' ? (response.body.singleResult as ExecutionResult) : { errors: [new GraphQLError('Incremental delivery is not supported over WebSocket')] };
-    },
-  }, wss);
+    wss,
+  );
 
   return {
     async close() {
       for (const ws of wss.clients) ws.close(1001, 'Going away');
       // A client that never answers the close frame would hold the server until ws's own 30 s
       // close timeout: cut such sockets after a short grace instead.
-      const cut = setTimeout(() => { for (const ws of wss.clients) ws.terminate(); }, CLOSE_GRACE_MS);
+      const cut = setTimeout(() => {
+        for (const ws of wss.clients) ws.terminate();
+      }, CLOSE_GRACE_MS);
       cut.unref();
       await disposable.dispose();
       clearTimeout(cut);
@@ -211,13 +285,20 @@ function subscriptionOwners(model: SupergraphModel): string[] {
   let owners = ownersBySchema.get(model);
   if (!owners) {
     const fields = Object.keys(model.apiSchema.getSubscriptionType()?.getFields() ?? {});
-    owners = [...new Set(fields.map((f) => model.ownerOf('Subscription', f)).filter((o): o is string => o !== undefined))];
+    owners = [
+      ...new Set(fields.map((f) => model.ownerOf('Subscription', f)).filter((o): o is string => o !== undefined)),
+    ];
     ownersBySchema.set(model, owners);
   }
   return owners;
 }
 
-function upstreamClient(conn: Connection, subgraph: string, options: SubscriptionServerOptions, opening: { eager?: boolean } = {}): Client {
+function upstreamClient(
+  conn: Connection,
+  subgraph: string,
+  options: SubscriptionServerOptions,
+  opening: { eager?: boolean } = {},
+): Client {
   // A connection that has ended opens nothing new upstream (its clients were disposed).
   if (conn.ended.signal.aborted) throw new Error('client connection closed');
   let client = conn.upstream.get(subgraph);
@@ -229,7 +310,8 @@ function upstreamClient(conn: Connection, subgraph: string, options: Subscriptio
       webSocketImpl: WebSocket,
       lazy: !opening.eager,
       // An eager socket that fails is not an error yet: a later subscribe reconnects and reports.
-      onNonLazyError: (err) => options.logger.debug({ err, subgraph }, 'upstream subscription socket could not open early'),
+      onNonLazyError: (err) =>
+        options.logger.debug({ err, subgraph }, 'upstream subscription socket could not open early'),
       retryAttempts: 0,
       // The subgraph authenticates the same caller: token and tenant travel in connectionParams.
       connectionParams: { ...headers, Authorization: headers.authorization, tenantId: conn.context.tenantId },
@@ -239,13 +321,19 @@ function upstreamClient(conn: Connection, subgraph: string, options: Subscriptio
   return client;
 }
 
-async function rateLimited(limiter: RateLimiter | undefined, tokenTenant: string, logger: Logger): Promise<GraphQLError | undefined> {
+async function rateLimited(
+  limiter: RateLimiter | undefined,
+  tokenTenant: string,
+  logger: Logger,
+): Promise<GraphQLError | undefined> {
   if (!limiter) return undefined;
   try {
     // The HTTP key (rate-limit.hook.ts): one budget per tenant whichever door it uses.
     const decision = await limiter.take(`tenant:${tokenTenant}`);
     if (decision.allowed) return undefined;
-    return new GraphQLError('Rate limit exceeded for this tenant', { extensions: { code: 'RATE_LIMITED', retryAfterSeconds: decision.retryAfterSeconds } });
+    return new GraphQLError('Rate limit exceeded for this tenant', {
+      extensions: { code: 'RATE_LIMITED', retryAfterSeconds: decision.retryAfterSeconds },
+    });
   } catch (err) {
     // As on HTTP: a rate-limit store outage fails open, and says so.
     logger.warn({ err }, 'rate limiter unavailable; operation allowed');

@@ -22,7 +22,13 @@ export class SupergraphModel {
     const supergraph = Supergraph.build(gatewaySdl);
     const subgraphs = new Map<string, Subgraph>();
     for (const subgraph of supergraph.subgraphs()) subgraphs.set(subgraph.name, subgraph);
-    return new SupergraphModel(sdl, gatewaySdl, supergraph.apiSchema().toGraphQLJSSchema(), subgraphs, authRulesFromSupergraph(sdl));
+    return new SupergraphModel(
+      sdl,
+      gatewaySdl,
+      supergraph.apiSchema().toGraphQLJSSchema(),
+      subgraphs,
+      authRulesFromSupergraph(sdl),
+    );
   }
 
   subgraphNames(): string[] {
@@ -74,5 +80,8 @@ export class SupergraphModel {
  * given the same supergraph with those two links' purpose dropped; nothing else changes.
  */
 export function forGateway(sdl: string): string {
-  return sdl.replace(/(@link\(url:\s*"https:\/\/specs\.apollo\.dev\/(?:authenticated|requiresScopes)\/v[\d.]+"(?:,\s*as:\s*"\w+")?),\s*for:\s*SECURITY\)/g, '$1)');
+  return sdl.replace(
+    /(@link\(url:\s*"https:\/\/specs\.apollo\.dev\/(?:authenticated|requiresScopes)\/v[\d.]+"(?:,\s*as:\s*"\w+")?),\s*for:\s*SECURITY\)/g,
+    '$1)',
+  );
 }

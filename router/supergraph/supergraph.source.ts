@@ -77,7 +77,10 @@ export function supergraphFromFile(options: SupergraphFileOptions): SupergraphMa
           options.logger.info({ file: options.file }, 'supergraph reloaded');
           return 'reloaded';
         } catch (err) {
-          options.logger.error({ err: (err as Error).message, file: options.file }, 'invalid supergraph; keeping the current schema');
+          options.logger.error(
+            { err: (err as Error).message, file: options.file },
+            'invalid supergraph; keeping the current schema',
+          );
           return 'invalid';
         }
       };

@@ -20,14 +20,18 @@ export function extractUploads(operation: GraphQLOperation): { operation: GraphQ
       return null;
     }
     if (Array.isArray(value)) return value.map((v, i) => strip(v, `${path}.${i}`));
-    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, strip(v, `${path}.${k}`)]));
+    if (value && typeof value === 'object')
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, strip(v, `${path}.${k}`)]));
     return value;
   };
   const variables = strip(operation.variables ?? {}, 'variables') as Record<string, unknown>;
   return { operation: { ...operation, variables }, uploads };
 }
 
-export function multipartBody(operation: GraphQLOperation, uploads: FoundUpload[]): { contentType: string; body: AsyncIterable<Buffer> } {
+export function multipartBody(
+  operation: GraphQLOperation,
+  uploads: FoundUpload[],
+): { contentType: string; body: AsyncIterable<Buffer> } {
   const boundary = `----router${randomBytes(12).toString('hex')}`;
   const map = Object.fromEntries(uploads.map((u, i) => [String(i), [u.path]]));
   async function* body(): AsyncGenerator<Buffer> {
@@ -37,7 +41,7 @@ export function multipartBody(operation: GraphQLOperation, uploads: FoundUpload[
       const file: FileUpload = await upload.promise;
       yield Buffer.from(
         `--${boundary}\r\nContent-Disposition: form-data; name="${i}"; filename="${file.filename.replace(/["\r\n]/g, '_')}"\r\n` +
-        `Content-Type: ${file.mimetype || 'application/octet-stream'}\r\n\r\n`,
+          `Content-Type: ${file.mimetype || 'application/octet-stream'}\r\n\r\n`,
       );
       for await (const chunk of file.createReadStream()) yield chunk as Buffer;
       yield Buffer.from('\r\n');
@@ -48,5 +52,7 @@ export function multipartBody(operation: GraphQLOperation, uploads: FoundUpload[
 }
 
 function field(boundary: string, name: string, value: string): Buffer {
-  return Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\nContent-Type: application/json\r\n\r\n${value}\r\n`);
+  return Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\nContent-Type: application/json\r\n\r\n${value}\r\n`,
+  );
 }

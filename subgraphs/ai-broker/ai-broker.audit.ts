@@ -41,39 +41,43 @@ const total = (c: RedactionCounts) => Object.values(c).reduce((a, b) => a + b, 0
 /** The outbox events of one call. */
 export function usageEvents(caller: Caller, tenantId: string, e: UsageEvent): AuditEventInput[] {
   const actor = caller.auth?.username ?? null;
-  const events: AuditEventInput[] = [auditEvent(caller, {
-    tenantId,
-    type: AI_INFERENCE_EVENT,
-    actor,
-    data: {
-      operation: e.operation,
-      status: e.status,
-      model: e.model,
-      provider: e.provider,
-      prompt_tokens: e.promptTokens,
-      completion_tokens: e.completionTokens,
-      tokens_used: e.promptTokens + e.completionTokens,
-      cost: e.cost,
-      latency_ms: Math.round(e.latencyMs * 100) / 100,
-      attempts: e.attempts,
-      rag_chunks_used: e.ragChunksUsed,
-      rag_unavailable: e.ragUnavailable,
-      template_id: e.templateId,
-      template_version: e.templateVersion,
-      redaction_mode: e.redactionMode,
-      redactions: e.redactions,
-      detokenized: e.detokenized,
-    },
-    description: `AI ${e.operation} ${e.status}${e.model ? ` on ${e.model}` : ''}`,
-  })];
-  if (total(e.redactions.input) + total(e.redactions.output) > 0) {
-    events.push(auditEvent(caller, {
+  const events: AuditEventInput[] = [
+    auditEvent(caller, {
       tenantId,
-      type: AI_REDACTION_EVENT,
+      type: AI_INFERENCE_EVENT,
       actor,
-      data: { operation: e.operation, mode: e.redactionMode, input: e.redactions.input, output: e.redactions.output },
-      description: `PII redacted in an AI ${e.operation}`,
-    }));
+      data: {
+        operation: e.operation,
+        status: e.status,
+        model: e.model,
+        provider: e.provider,
+        prompt_tokens: e.promptTokens,
+        completion_tokens: e.completionTokens,
+        tokens_used: e.promptTokens + e.completionTokens,
+        cost: e.cost,
+        latency_ms: Math.round(e.latencyMs * 100) / 100,
+        attempts: e.attempts,
+        rag_chunks_used: e.ragChunksUsed,
+        rag_unavailable: e.ragUnavailable,
+        template_id: e.templateId,
+        template_version: e.templateVersion,
+        redaction_mode: e.redactionMode,
+        redactions: e.redactions,
+        detokenized: e.detokenized,
+      },
+      description: `AI ${e.operation} ${e.status}${e.model ? ` on ${e.model}` : ''}`,
+    }),
+  ];
+  if (total(e.redactions.input) + total(e.redactions.output) > 0) {
+    events.push(
+      auditEvent(caller, {
+        tenantId,
+        type: AI_REDACTION_EVENT,
+        actor,
+        data: { operation: e.operation, mode: e.redactionMode, input: e.redactions.input, output: e.redactions.output },
+        description: `PII redacted in an AI ${e.operation}`,
+      }),
+    );
   }
   return events;
 }
@@ -99,11 +103,25 @@ const USAGE_PARAMS = 13;
 
 async function writeBatch(sql: SqlQuery, batch: readonly Pending[]): Promise<void> {
   const u = batch.map((b) => b.usage);
-  const outbox = outboxInsert(SERVICE, batch.flatMap((b) => b.events), USAGE_PARAMS + 1);
+  const outbox = outboxInsert(
+    SERVICE,
+    batch.flatMap((b) => b.events),
+    USAGE_PARAMS + 1,
+  );
   await sql.query(INSERT_USAGE + outbox.text, [
-    u.map((r) => r.id), u.map((r) => r.tenantId), u.map((r) => r.userId), u.map((r) => r.correlationId), u.map((r) => r.operation),
-    u.map((r) => r.model), u.map((r) => r.provider), u.map((r) => r.promptTokens), u.map((r) => r.completionTokens), u.map((r) => r.totalTokens),
-    u.map((r) => String(r.cost)), u.map((r) => r.latencyMs), u.map((r) => r.status),
+    u.map((r) => r.id),
+    u.map((r) => r.tenantId),
+    u.map((r) => r.userId),
+    u.map((r) => r.correlationId),
+    u.map((r) => r.operation),
+    u.map((r) => r.model),
+    u.map((r) => r.provider),
+    u.map((r) => r.promptTokens),
+    u.map((r) => r.completionTokens),
+    u.map((r) => r.totalTokens),
+    u.map((r) => String(r.cost)),
+    u.map((r) => r.latencyMs),
+    u.map((r) => r.status),
     ...outbox.params,
   ]);
 }
@@ -112,7 +130,12 @@ export function groupedUsageAudit(sql: SqlQuery, maxBatch = 200): UsageAudit {
   const write = groupCommit<Pending>((batch) => writeBatch(sql, batch), maxBatch);
   return {
     record(caller, tenantId, e) {
-      const usage = usageRow({ tenantId, userId: caller.auth?.username ?? null, correlationId: caller.correlationId, ...e });
+      const usage = usageRow({
+        tenantId,
+        userId: caller.auth?.username ?? null,
+        correlationId: caller.correlationId,
+        ...e,
+      });
       return write({ usage, events: usageEvents(caller, tenantId, e) });
     },
   };

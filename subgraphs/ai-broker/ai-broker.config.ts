@@ -34,10 +34,15 @@ export interface AiBrokerConfig {
 
 export const DEFAULT_CONFIG_FILE = path.join(PROJECT_ROOT, 'subgraphs/ai-broker/ai-broker.defaults.json');
 
-export function loadAiBrokerConfig(env: Env, registry: readonly ServiceManifest[], platform: { jwtSecret: string }): AiBrokerConfig {
+export function loadAiBrokerConfig(
+  env: Env,
+  registry: readonly ServiceManifest[],
+  platform: { jwtSecret: string },
+): AiBrokerConfig {
   const catalogue = loadCatalogue(readOptional(env, 'AI_BROKER_CONFIG_FILE') ?? DEFAULT_CONFIG_FILE);
   const defaultModel = readOptional(env, 'DEFAULT_MODEL');
-  if (defaultModel && !catalogue.models.some((m) => m.id === defaultModel)) throw new ConfigError(`DEFAULT_MODEL: ${defaultModel} is not in the model catalogue`);
+  if (defaultModel && !catalogue.models.some((m) => m.id === defaultModel))
+    throw new ConfigError(`DEFAULT_MODEL: ${defaultModel} is not in the model catalogue`);
   const vaultKeyText = readOptional(env, 'PII_VAULT_KEY');
   const rag = registry.find((s) => s.name === 'rag') ?? { name: 'rag', port: 8138 };
   const schemaRegistry = registry.find((s) => s.name === 'schema-registry') ?? { name: 'schema-registry', port: 8084 };
@@ -65,7 +70,9 @@ export function loadAiBrokerConfig(env: Env, registry: readonly ServiceManifest[
     dailyTokenBudget: readInt(env, 'AI_TENANT_DAILY_TOKEN_BUDGET', 0, { min: 0 }),
     requestsPerMinute: readInt(env, 'AI_TENANT_REQUESTS_PER_MINUTE', 600, { min: 1 }),
     // Derived from the JWT secret when not set, so it is stable across restarts wherever that is.
-    vaultKey: createHash('sha256').update(vaultKeyText ?? `pii-vault:${platform.jwtSecret}`).digest(),
+    vaultKey: createHash('sha256')
+      .update(vaultKeyText ?? `pii-vault:${platform.jwtSecret}`)
+      .digest(),
     ragTimeoutMs: readInt(env, 'AI_RAG_TIMEOUT_MS', 3_000, { min: 100 }),
   };
 }

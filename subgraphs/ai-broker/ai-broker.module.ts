@@ -43,21 +43,44 @@ export function createProviders(env: Env): Record<ProviderName, ProviderAdapter>
 }
 
 /** `identity`: the broker's own, for calls of callers without a token (service-identity.ts). */
-export function createAiBrokerModule(deps: { db: Database; env: Env; config: AiBrokerConfig; schemas?: Pick<SchemaRegistryClient, 'get'>; identity?: DelegatedIdentity }): AiBrokerModule {
+export function createAiBrokerModule(deps: {
+  db: Database;
+  env: Env;
+  config: AiBrokerConfig;
+  schemas?: Pick<SchemaRegistryClient, 'get'>;
+  identity?: DelegatedIdentity;
+}): AiBrokerModule {
   const { config, db } = deps;
   const adapters = createProviders(deps.env);
   const health = new ModelHealth(adapters, config.health);
   const vault = new TokenVault(config.vaultKey);
   const usage = prismaUsageStore(db.prisma);
   const outbox = outboxWriter(db.prisma, 'ai-broker');
-  const access = new TenantAccess((a) => outbox.append(auditEvent(a, { tenantId: a.tenantId, type: OPERATOR_ACCESS_EVENT, actor: a.operator, data: operatorAccessData(a) })));
+  const access = new TenantAccess((a) =>
+    outbox.append(
+      auditEvent(a, {
+        tenantId: a.tenantId,
+        type: OPERATOR_ACCESS_EVENT,
+        actor: a.operator,
+        data: operatorAccessData(a),
+      }),
+    ),
+  );
   const broker = new AiBrokerService({
     config,
     adapters,
     health,
     executor: new ModelExecutor(adapters, health, config.requestTimeoutMs),
-    guard: new PiiGuard({ enabled: config.redactionEnabled, mode: config.redactionMode }, vault, config.vaultKey, config.catalogue.tenants),
-    limits: new TenantLimits(usage, { requestsPerMinute: config.requestsPerMinute, dailyTokenBudget: config.dailyTokenBudget }),
+    guard: new PiiGuard(
+      { enabled: config.redactionEnabled, mode: config.redactionMode },
+      vault,
+      config.vaultKey,
+      config.catalogue.tenants,
+    ),
+    limits: new TenantLimits(usage, {
+      requestsPerMinute: config.requestsPerMinute,
+      dailyTokenBudget: config.dailyTokenBudget,
+    }),
     templates: prismaPromptTemplateStore(db.prisma),
     tokens: prismaTokenVaultStore(db.prisma, vault),
     usage,
@@ -66,6 +89,9 @@ export function createAiBrokerModule(deps: { db: Database; env: Env; config: AiB
     access,
     replies: prismaIdempotentReplyStore(db.prisma),
   });
-  const assist = new AssistService(broker, new WorkflowPackSchemaSource(deps.schemas ?? new SchemaRegistryClient(config.schemaRegistryUrl, deps.identity)));
+  const assist = new AssistService(
+    broker,
+    new WorkflowPackSchemaSource(deps.schemas ?? new SchemaRegistryClient(config.schemaRegistryUrl, deps.identity)),
+  );
   return { broker, assist, health };
 }

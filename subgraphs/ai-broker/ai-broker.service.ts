@@ -40,7 +40,10 @@ export class AiBrokerService {
     this.access = new BrokerAccess(deps);
     this.catalogue = new ModelsService(deps, this.access);
     this.templates = new PromptTemplateService(deps, this.access);
-    this.inferences = new InferenceService(deps, new InferencePipeline(deps, this.access, this.catalogue, this.templates));
+    this.inferences = new InferenceService(
+      deps,
+      new InferencePipeline(deps, this.access, this.catalogue, this.templates),
+    );
     this.idempotent = new IdempotentInference(deps, this.access, this.inferences);
     this.rag = new RagSearchService(deps, this.access);
     this.tokens = new TokenRevealService(deps, this.access);
@@ -81,7 +84,15 @@ export class AiBrokerService {
   }
 
   /** One model call for the broker's own tasks (explain, generate-workflow), audited like inference. */
-  task(caller: Caller, operation: string, tenantId: string, prompt: string, offline: () => string, maxTokens: number, session: TaskSessions): Promise<TaskResult> {
+  task(
+    caller: Caller,
+    operation: string,
+    tenantId: string,
+    prompt: string,
+    offline: () => string,
+    maxTokens: number,
+    session: TaskSessions,
+  ): Promise<TaskResult> {
     return this.inferences.task(caller, operation, tenantId, prompt, offline, maxTokens, session);
   }
 
@@ -118,7 +129,10 @@ export class AiBrokerService {
     return this.tokens.revealToken(caller, token);
   }
 
-  usage(caller: Caller, range: { from?: string; to?: string }): Promise<UsageSummary & { tenant_id: string; from: string; to: string }> {
+  usage(
+    caller: Caller,
+    range: { from?: string; to?: string },
+  ): Promise<UsageSummary & { tenant_id: string; from: string; to: string }> {
     return this.usageSummary.usage(caller, range);
   }
 }

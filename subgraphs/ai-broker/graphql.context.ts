@@ -14,6 +14,11 @@ export interface AiBrokerGraphQLContext {
   assist: AssistService;
 }
 
-export function aiBrokerContext(caller: Caller, request: FastifyRequest, broker: AiBrokerService, assist: AssistService): AiBrokerGraphQLContext {
+export function aiBrokerContext(
+  caller: Caller,
+  request: FastifyRequest,
+  broker: AiBrokerService,
+  assist: AssistService,
+): AiBrokerGraphQLContext {
   return { caller, forward: { token: bearerToken(request.headers.authorization) }, broker, assist };
 }

@@ -29,13 +29,18 @@ export class IdempotentInference {
     }
     const tenantId = await this.access.tenantOf(caller, 'write', 'ai.inference');
     // The same body in any key order is the same request (canonical JSON).
-    const requestHash = createHash('sha256').update(canonicalize(input) ?? '').digest('hex');
+    const requestHash = createHash('sha256')
+      .update(canonicalize(input) ?? '')
+      .digest('hex');
     // A claim outlives the longest answer: every model's timeout, as failover may try each.
-    const runningMs = this.deps.config.requestTimeoutMs * Math.max(1, this.deps.config.catalogue.models.length) + 30_000;
+    const runningMs =
+      this.deps.config.requestTimeoutMs * Math.max(1, this.deps.config.catalogue.models.length) + 30_000;
     const claim = await this.deps.replies.claim(tenantId, key, requestHash, runningMs);
     if (claim.state === 'done') return { ...claim.response, replayed: true };
-    if (claim.state === 'running') throw new ConflictError('A request with this Idempotency-Key is still being answered; retry shortly');
-    if (claim.state === 'other-request') throw InputError.of(['idempotencyKey'], 'This Idempotency-Key was used with a different request', 'value_error');
+    if (claim.state === 'running')
+      throw new ConflictError('A request with this Idempotency-Key is still being answered; retry shortly');
+    if (claim.state === 'other-request')
+      throw InputError.of(['idempotencyKey'], 'This Idempotency-Key was used with a different request', 'value_error');
     try {
       const result = await this.service.infer(caller, input, forward, tenantId);
       await this.deps.replies.complete(tenantId, key, result, REPLAY_MS);

@@ -4,10 +4,7 @@
 import type { PrismaClient } from '../../generated/prisma/client';
 
 export type Claim<T> =
-  | { state: 'claimed' }
-  | { state: 'done'; response: T }
-  | { state: 'running' }
-  | { state: 'other-request' };
+  { state: 'claimed' } | { state: 'done'; response: T } | { state: 'running' } | { state: 'other-request' };
 
 export interface IdempotentReplyStore<T> {
   claim(tenantId: string, key: string, requestHash: string, runningMs: number): Promise<Claim<T>>;
@@ -29,7 +26,9 @@ export function prismaIdempotentReplyStore<T>(prisma: PrismaClient): IdempotentR
           WHERE ai_idempotent_replies.expires_at <= now()
         RETURNING true AS taken`;
       if (taken.length > 0) return { state: 'claimed' };
-      const row = await prisma.aiIdempotentReply.findUnique({ where: { tenantId_idempotencyKey: { tenantId, idempotencyKey: key } } });
+      const row = await prisma.aiIdempotentReply.findUnique({
+        where: { tenantId_idempotencyKey: { tenantId, idempotencyKey: key } },
+      });
       if (!row) return this.claim(tenantId, key, requestHash, runningMs);
       if (row.requestHash.trim() !== requestHash) return { state: 'other-request' };
       return row.status === 'done' ? { state: 'done', response: row.response as T } : { state: 'running' };

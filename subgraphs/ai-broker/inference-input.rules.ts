@@ -31,12 +31,20 @@ export function checkInferenceInput(input: InferenceInput, config: Limits): Chec
   } else if (typeof input.prompt !== 'string' || input.prompt.trim().length === 0) {
     issues.push({ loc: ['prompt'], msg: 'A prompt should be non-empty text', type: 'string_type' });
   } else if (input.prompt.length > MAX_PROMPT_LENGTH) {
-    issues.push({ loc: ['prompt'], msg: `String should have at most ${MAX_PROMPT_LENGTH} characters`, type: 'string_too_long' });
+    issues.push({
+      loc: ['prompt'],
+      msg: `String should have at most ${MAX_PROMPT_LENGTH} characters`,
+      type: 'string_too_long',
+    });
   } else prompt = input.prompt;
   const modelId = optionalString(issues, 'model', input.model, 100) ?? config.defaultModel;
   const system = optionalString(issues, 'system', input.system, 20_000);
   if (hasTemplate && (typeof input.templateId !== 'string' || !TEMPLATE_ID.test(input.templateId))) {
-    issues.push({ loc: ['templateId'], msg: `String should match pattern '${TEMPLATE_ID.source}'`, type: 'string_pattern_mismatch' });
+    issues.push({
+      loc: ['templateId'],
+      msg: `String should match pattern '${TEMPLATE_ID.source}'`,
+      type: 'string_pattern_mismatch',
+    });
   }
   const version = input.templateVersion;
   if (version !== undefined && version !== null && (!Number.isInteger(version) || (version as number) < 1)) {
@@ -44,13 +52,22 @@ export function checkInferenceInput(input: InferenceInput, config: Limits): Chec
   }
   let maxTokens = config.defaultMaxTokens;
   if (input.maxTokens !== undefined && input.maxTokens !== null) {
-    if (!Number.isInteger(input.maxTokens) || (input.maxTokens as number) < 1 || (input.maxTokens as number) > config.maxMaxTokens) {
-      issues.push({ loc: ['maxTokens'], msg: `Input should be an integer from 1 to ${config.maxMaxTokens}`, type: 'int_type' });
+    if (
+      !Number.isInteger(input.maxTokens) ||
+      (input.maxTokens as number) < 1 ||
+      (input.maxTokens as number) > config.maxMaxTokens
+    ) {
+      issues.push({
+        loc: ['maxTokens'],
+        msg: `Input should be an integer from 1 to ${config.maxMaxTokens}`,
+        type: 'int_type',
+      });
     } else maxTokens = input.maxTokens as number;
   }
   for (const field of ['useRag', 'detokenize'] as const) {
     const v = input[field];
-    if (v !== undefined && v !== null && typeof v !== 'boolean') issues.push({ loc: [field], msg: 'Input should be a valid boolean', type: 'bool_type' });
+    if (v !== undefined && v !== null && typeof v !== 'boolean')
+      issues.push({ loc: [field], msg: 'Input should be a valid boolean', type: 'bool_type' });
   }
   const scope = checkScope(issues, input.context);
   if (issues.length > 0) throw new InputError(issues);
@@ -66,12 +83,24 @@ function checkScope(issues: InputIssue[], context: unknown): RetrievalScope {
   const scope: RetrievalScope = {};
   if (context === undefined || context === null) return scope;
   if (typeof context !== 'object' || Array.isArray(context)) {
-    issues.push({ loc: ['context'], msg: 'Input should be an object with suite_id, module_id and entity_id', type: 'dict_type' });
+    issues.push({
+      loc: ['context'],
+      msg: 'Input should be an object with suite_id, module_id and entity_id',
+      type: 'dict_type',
+    });
     return scope;
   }
   const c = context as Record<string, unknown>;
-  const ids = { suiteId: c.suite_id ?? c.suiteId, moduleId: c.module_id ?? c.moduleId, entityId: c.entity_id ?? c.entityId };
-  for (const [key, name] of [['suiteId', 'suite_id'], ['moduleId', 'module_id'], ['entityId', 'entity_id']] as const) {
+  const ids = {
+    suiteId: c.suite_id ?? c.suiteId,
+    moduleId: c.module_id ?? c.moduleId,
+    entityId: c.entity_id ?? c.entityId,
+  };
+  for (const [key, name] of [
+    ['suiteId', 'suite_id'],
+    ['moduleId', 'module_id'],
+    ['entityId', 'entity_id'],
+  ] as const) {
     const v = ids[key];
     if (v !== undefined && v !== null && (typeof v !== 'string' || v.length === 0 || v.length > 100)) {
       issues.push({ loc: ['context', name], msg: 'Input should be a string of 1-100 characters', type: 'string_type' });

@@ -23,8 +23,10 @@ import type { Retrieval, RetrievalScope, RetrievedChunk } from './retrieval.sour
 import { requireDetokenizeScope } from './token-reveal';
 import { usageEvent } from './usage-event';
 
-export const RAG_UNAVAILABLE_NOTE = 'The platform\'s knowledge base could not be searched for this question. Answer without it, and begin by saying that the answer is not based on the platform\'s documents.';
-export const SYSTEM_PROMPT = 'You are the platform\'s assistant. Values shown as [category:...] or masked with * are redacted personal data: never guess them and never ask for them.';
+export const RAG_UNAVAILABLE_NOTE =
+  "The platform's knowledge base could not be searched for this question. Answer without it, and begin by saying that the answer is not based on the platform's documents.";
+export const SYSTEM_PROMPT =
+  "You are the platform's assistant. Values shown as [category:...] or masked with * are redacted personal data: never guess them and never ask for them.";
 
 /** A request ready to run: everything the later steps need, with nothing spent yet. */
 export interface Prepared {
@@ -67,14 +69,22 @@ export class InferencePipeline {
     let prompt = checked.prompt;
     let template: PromptTemplate | null = null;
     if (checked.hasTemplate) {
-      template = await this.templates.load(tenantId, input.templateId as string, (input.templateVersion as number | undefined) ?? undefined);
+      template = await this.templates.load(
+        tenantId,
+        input.templateId as string,
+        (input.templateVersion as number | undefined) ?? undefined,
+      );
       const rendered = renderTemplate(template, input.variables);
       prompt = prompt ? `${rendered}\n\n${prompt}` : rendered;
     } else if (input.variables !== undefined && input.variables !== null) {
       throw InputError.of(['variables'], 'Variables apply to a template: give template_id too', 'value_error');
     }
     return {
-      tenantId, policy: this.access.policyOf(tenantId), model, maxTokens: checked.maxTokens, scope: checked.scope,
+      tenantId,
+      policy: this.access.policyOf(tenantId),
+      model,
+      maxTokens: checked.maxTokens,
+      scope: checked.scope,
       input: this.deps.guard.session(tenantId),
       output: this.deps.guard.session(tenantId),
       // The rules ensure a prompt, a template or a 422.
@@ -87,12 +97,26 @@ export class InferencePipeline {
   }
 
   /** The request ready for one of the broker's own tasks: no template, no retrieval, the default model. */
-  forTask(tenantId: string, prompt: string, maxTokens: number, session: { input: RedactionSession; output: RedactionSession }): Prepared {
+  forTask(
+    tenantId: string,
+    prompt: string,
+    maxTokens: number,
+    session: { input: RedactionSession; output: RedactionSession },
+  ): Prepared {
     const { defaultModel } = this.deps.config;
     return {
-      tenantId, policy: this.access.policyOf(tenantId), input: session.input, output: session.output, prompt,
+      tenantId,
+      policy: this.access.policyOf(tenantId),
+      input: session.input,
+      output: session.output,
+      prompt,
       model: defaultModel ? this.models.find(defaultModel) : undefined,
-      maxTokens, useRag: false, scope: {}, template: null, system: SYSTEM_PROMPT, detokenize: false,
+      maxTokens,
+      useRag: false,
+      scope: {},
+      template: null,
+      system: SYSTEM_PROMPT,
+      detokenize: false,
     };
   }
 
@@ -104,11 +128,18 @@ export class InferencePipeline {
 
   async ground(caller: Caller, p: Prepared, query: string, forward: Forwarding): Promise<Grounding> {
     if (!p.useRag) return { chunks: [], ragUnavailable: false };
-    const r: Retrieval = await this.deps.retrieval.retrieve(this.access.context(caller, p.tenantId, forward), query, p.scope);
+    const r: Retrieval = await this.deps.retrieval.retrieve(
+      this.access.context(caller, p.tenantId, forward),
+      query,
+      p.scope,
+    );
     if (!r.available) return { chunks: [], ragUnavailable: true };
     // Retrieved text leaves the platform with the prompt: it is redacted the same way.
     const chunks = r.chunks.map((c) => ({
-      ...c, content: p.input.text(c.content), heading: c.heading === null ? null : p.input.text(c.heading), document_title: p.input.text(c.document_title),
+      ...c,
+      content: p.input.text(c.content),
+      heading: c.heading === null ? null : p.input.text(c.heading),
+      document_title: p.input.text(c.document_title),
     }));
     return { chunks, ragUnavailable: false };
   }
@@ -118,17 +149,34 @@ export class InferencePipeline {
     const context = g.chunks.map((c) => c.content);
     // Retrieval down: the model answers without context and is told to say so (the offline model
     // says so itself); the response's rag_unavailable says it too.
-    const sources = () => g.chunks.map((c, i) => `[${i + 1}] ${c.document_title}${c.heading ? ` - ${c.heading}` : ''}\n${c.content}`).join('\n\n');
-    const content = g.ragUnavailable ? `${RAG_UNAVAILABLE_NOTE}\n\nQuestion: ${prompt}`
-      : context.length === 0 ? prompt
+    const sources = () =>
+      g.chunks
+        .map((c, i) => `[${i + 1}] ${c.document_title}${c.heading ? ` - ${c.heading}` : ''}\n${c.content}`)
+        .join('\n\n');
+    const content = g.ragUnavailable
+      ? `${RAG_UNAVAILABLE_NOTE}\n\nQuestion: ${prompt}`
+      : context.length === 0
+        ? prompt
         : `Answer from this context where it helps.\n\n${sources()}\n\nQuestion: ${prompt}`;
-    return { system: p.input.text(p.system), messages: [{ role: 'user', content }], maxTokens: p.maxTokens, context, offline };
+    return {
+      system: p.input.text(p.system),
+      messages: [{ role: 'user', content }],
+      maxTokens: p.maxTokens,
+      context,
+      offline,
+    };
   }
 
   /** The models to try, in order, for a request of this size under the tenant's policy. */
   plan(p: Prepared, request: ModelRequest): RoutePlan {
     const promptTokens = estimateTokens(`${request.system ?? ''}${request.messages.map((m) => m.content).join('')}`);
-    return planRoute(this.deps.config.catalogue.models, this.deps.health, p.policy, { named: p.model, promptTokens, maxTokens: p.maxTokens }, this.deps.config.routing);
+    return planRoute(
+      this.deps.config.catalogue.models,
+      this.deps.health,
+      p.policy,
+      { named: p.model, promptTokens, maxTokens: p.maxTokens },
+      this.deps.config.routing,
+    );
   }
 
   /** What the answer and the usage record say about sources, redactions and the template. */
@@ -137,18 +185,42 @@ export class InferencePipeline {
       sources: [...new Set(g.chunks.map((c) => c.document_title))],
       redactions: { input: p.input.counts(), output: p.output.counts() },
       extra: {
-        ragChunksUsed: g.chunks.length, ragUnavailable: g.ragUnavailable,
+        ragChunksUsed: g.chunks.length,
+        ragUnavailable: g.ragUnavailable,
         // A template id is the tenant's own text: it reaches the ledger redacted.
-        templateId: p.template ? redactText(p.template.templateId).text : null, templateVersion: p.template?.version ?? null,
+        templateId: p.template ? redactText(p.template.templateId).text : null,
+        templateVersion: p.template?.version ?? null,
       },
     };
   }
 
   /** Every model failed: the attempts are still recorded (nothing charged), then the error goes on. */
-  async failed(caller: Caller, p: Prepared, operation: string, err: unknown, started: number, g: Grounding): Promise<never> {
+  async failed(
+    caller: Caller,
+    p: Prepared,
+    operation: string,
+    err: unknown,
+    started: number,
+    g: Grounding,
+  ): Promise<never> {
     if (err instanceof AllModelsFailedError) {
       const f = this.finish(p, g);
-      await this.deps.audit.record(caller, p.tenantId, usageEvent(operation, 'failed', null, 0, 0, performance.now() - started, err.attempts, f.redactions, p.input.mode, f.extra));
+      await this.deps.audit.record(
+        caller,
+        p.tenantId,
+        usageEvent(
+          operation,
+          'failed',
+          null,
+          0,
+          0,
+          performance.now() - started,
+          err.attempts,
+          f.redactions,
+          p.input.mode,
+          f.extra,
+        ),
+      );
     }
     throw err;
   }

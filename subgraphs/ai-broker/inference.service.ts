@@ -80,7 +80,18 @@ export class InferenceService {
     const { model, result, attempts } = execution;
     const tokens = result.promptTokens + result.completionTokens;
     const f = this.pipeline.finish(p, g);
-    const event = usageEvent('inference', 'ok', model, result.promptTokens, result.completionTokens, latencyMs, attempts, f.redactions, p.input.mode, { ...f.extra, detokenized: revealed });
+    const event = usageEvent(
+      'inference',
+      'ok',
+      model,
+      result.promptTokens,
+      result.completionTokens,
+      latencyMs,
+      attempts,
+      f.redactions,
+      p.input.mode,
+      { ...f.extra, detokenized: revealed },
+    );
     await this.deps.audit.record(caller, p.tenantId, event);
     this.deps.limits.spent(p.tenantId, tokens);
     return {
@@ -109,7 +120,8 @@ export class InferenceService {
    */
   async inferenceStream(caller: Caller, input: InferenceInput, forward: Forwarding = {}): Promise<InferenceStream> {
     const p = await this.pipeline.prepare(caller, input, 'ai.inference');
-    if (p.detokenize) throw InputError.of(['detokenize'], 'detokenize applies to answers that are not streamed', 'value_error');
+    if (p.detokenize)
+      throw InputError.of(['detokenize'], 'detokenize applies to answers that are not streamed', 'value_error');
     await this.pipeline.admit(p);
     const started = performance.now();
     const prompt = p.input.text(p.prompt);
@@ -130,24 +142,62 @@ export class InferenceService {
       const latencyMs = performance.now() - started;
       const f = this.pipeline.finish(p, g);
       const tokens = usage.promptTokens + usage.completionTokens;
-      const event = usageEvent('inference', status, model, usage.promptTokens, usage.completionTokens, latencyMs, attempts, f.redactions, p.input.mode, f.extra);
+      const event = usageEvent(
+        'inference',
+        status,
+        model,
+        usage.promptTokens,
+        usage.completionTokens,
+        latencyMs,
+        attempts,
+        f.redactions,
+        p.input.mode,
+        f.extra,
+      );
       await this.deps.audit.record(caller, p.tenantId, event);
       this.deps.limits.spent(p.tenantId, tokens);
       result = {
-        response: text, modelUsed: model.id, provider: model.provider, tokensUsed: tokens, promptTokens: usage.promptTokens, completionTokens: usage.completionTokens,
-        cost: cost(model, tokens), latencyMs: ms(latencyMs), ragChunksUsed: g.chunks.length, sources: f.sources,
-        ragUnavailable: g.ragUnavailable, correlationId: caller.correlationId, attempts, redactions: f.redactions, template: p.template,
+        response: text,
+        modelUsed: model.id,
+        provider: model.provider,
+        tokensUsed: tokens,
+        promptTokens: usage.promptTokens,
+        completionTokens: usage.completionTokens,
+        cost: cost(model, tokens),
+        latencyMs: ms(latencyMs),
+        ragChunksUsed: g.chunks.length,
+        sources: f.sources,
+        ragUnavailable: g.ragUnavailable,
+        correlationId: caller.correlationId,
+        attempts,
+        redactions: f.redactions,
+        template: p.template,
       };
     };
     return {
-      start: { modelUsed: model.id, correlationId: caller.correlationId, attempts, ragChunksUsed: g.chunks.length, sources: f0.sources, ragUnavailable: g.ragUnavailable },
+      start: {
+        modelUsed: model.id,
+        correlationId: caller.correlationId,
+        attempts,
+        ragChunksUsed: g.chunks.length,
+        sources: f0.sources,
+        ragUnavailable: g.ragUnavailable,
+      },
       pieces: this.pieces(p, events, settle),
       done: () => result!,
     };
   }
 
   /** One model call for the broker's own tasks (explain, generate-workflow), audited like inference. */
-  async task(caller: Caller, operation: string, tenantId: string, prompt: string, offline: () => string, maxTokens: number, session: TaskSessions): Promise<TaskResult> {
+  async task(
+    caller: Caller,
+    operation: string,
+    tenantId: string,
+    prompt: string,
+    offline: () => string,
+    maxTokens: number,
+    session: TaskSessions,
+  ): Promise<TaskResult> {
     const p = this.pipeline.forTask(tenantId, prompt, maxTokens, session);
     await this.pipeline.admit(p);
     const started = performance.now();
@@ -164,7 +214,17 @@ export class InferenceService {
     const text = p.output.text(execution.result.text);
     const { model, result, attempts } = execution;
     const f = this.pipeline.finish(p, g);
-    const event = usageEvent(operation, 'ok', model, result.promptTokens, result.completionTokens, performance.now() - started, attempts, f.redactions, p.input.mode);
+    const event = usageEvent(
+      operation,
+      'ok',
+      model,
+      result.promptTokens,
+      result.completionTokens,
+      performance.now() - started,
+      attempts,
+      f.redactions,
+      p.input.mode,
+    );
     await this.deps.audit.record(caller, tenantId, event);
     this.deps.limits.spent(tenantId, result.promptTokens + result.completionTokens);
     return { text, model, tokens: result.promptTokens + result.completionTokens, attempts };
@@ -180,7 +240,11 @@ export class InferenceService {
    * pieces). Usage is recorded however the stream ends, hence `finally`: a stream that fails midway
    * is in the ledger too, as failed.
    */
-  private async *pieces(p: Prepared, events: AsyncIterable<StreamEvent>, settle: (text: string, usage: StreamUsage, status: 'ok' | 'failed') => Promise<void>): AsyncIterable<string> {
+  private async *pieces(
+    p: Prepared,
+    events: AsyncIterable<StreamEvent>,
+    settle: (text: string, usage: StreamUsage, status: 'ok' | 'failed') => Promise<void>,
+  ): AsyncIterable<string> {
     const redactor = new StreamRedactor({ redact: (t) => p.output.text(t), preview: (t) => p.output.preview(t) });
     let text = '';
     let usage = { promptTokens: 0, completionTokens: 0 };

@@ -60,10 +60,12 @@ export function parseCatalogue(raw: unknown): BrokerCatalogue {
   const seen = new Set<string>();
   const models = doc.models.map((m: Record<string, unknown>, i: number): ModelEntry => {
     const where = `models[${i}]`;
-    if (typeof m.id !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/.test(m.id)) fail(`${where}.id`, 'must be an id of letters, digits, . _ : -');
+    if (typeof m.id !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/.test(m.id))
+      fail(`${where}.id`, 'must be an id of letters, digits, . _ : -');
     if (seen.has(m.id)) fail(`${where}.id`, `${m.id} is listed twice`);
     seen.add(m.id);
-    if (!PROVIDERS.includes(m.provider as ProviderName)) fail(`${where}.provider`, `must be one of ${PROVIDERS.join(', ')}`);
+    if (!PROVIDERS.includes(m.provider as ProviderName))
+      fail(`${where}.provider`, `must be one of ${PROVIDERS.join(', ')}`);
     return {
       id: m.id,
       provider: m.provider as ProviderName,
@@ -72,7 +74,8 @@ export function parseCatalogue(raw: unknown): BrokerCatalogue {
       costPer1kTokens: num(m.cost_per_1k_tokens, `${where}.cost_per_1k_tokens`),
       contextWindow: num(m.context_window, `${where}.context_window`, 1),
       tags: strings(m.tags, `${where}.tags`),
-      expectedLatencyMs: m.expected_latency_ms === undefined ? 1000 : num(m.expected_latency_ms, `${where}.expected_latency_ms`),
+      expectedLatencyMs:
+        m.expected_latency_ms === undefined ? 1000 : num(m.expected_latency_ms, `${where}.expected_latency_ms`),
     };
   });
   const tenants: Record<string, TenantPolicy> = {};
@@ -89,11 +92,14 @@ export function parseCatalogue(raw: unknown): BrokerCatalogue {
       }
       return spec;
     });
-    if (p.redaction_mode !== undefined && !REDACTION_MODES.includes(p.redaction_mode as RedactionMode)) fail(`${where}.redaction_mode`, `must be one of ${REDACTION_MODES.join(', ')}`);
+    if (p.redaction_mode !== undefined && !REDACTION_MODES.includes(p.redaction_mode as RedactionMode))
+      fail(`${where}.redaction_mode`, `must be one of ${REDACTION_MODES.join(', ')}`);
     tenants[tenant] = {
       requiredTags: strings(p.required_tags, `${where}.required_tags`),
-      dailyTokenBudget: p.daily_token_budget === undefined ? undefined : num(p.daily_token_budget, `${where}.daily_token_budget`),
-      requestsPerMinute: p.requests_per_minute === undefined ? undefined : num(p.requests_per_minute, `${where}.requests_per_minute`, 1),
+      dailyTokenBudget:
+        p.daily_token_budget === undefined ? undefined : num(p.daily_token_budget, `${where}.daily_token_budget`),
+      requestsPerMinute:
+        p.requests_per_minute === undefined ? undefined : num(p.requests_per_minute, `${where}.requests_per_minute`, 1),
       customPatterns,
       redactionMode: p.redaction_mode as RedactionMode | undefined,
     };

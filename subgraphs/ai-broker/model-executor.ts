@@ -13,9 +13,12 @@ import type { ChatRequest, ChatResult, ProviderAdapter, ProviderName, StreamEven
 /** Every model failed or none could be tried: 503, with the attempts for the caller. */
 export class AllModelsFailedError extends UnavailableError {
   constructor(readonly attempts: Attempt[]) {
-    super(attempts.length === 0
-      ? 'No model is available for this request'
-      : `No model answered: ${attempts.map((a) => `${a.model} ${a.outcome}${a.reason ? ` (${a.reason})` : ''}`).join('; ')}`, 5);
+    super(
+      attempts.length === 0
+        ? 'No model is available for this request'
+        : `No model answered: ${attempts.map((a) => `${a.model} ${a.outcome}${a.reason ? ` (${a.reason})` : ''}`).join('; ')}`,
+      5,
+    );
   }
 }
 
@@ -51,7 +54,12 @@ export class ModelExecutor {
       } catch (err) {
         const failure = providerErrorOf(model.provider, err, signal);
         this.health.recordFailure(model, failure);
-        attempts.push({ model: model.id, provider: model.provider, outcome: failure.kind, latency_ms: round(performance.now() - started) });
+        attempts.push({
+          model: model.id,
+          provider: model.provider,
+          outcome: failure.kind,
+          latency_ms: round(performance.now() - started),
+        });
       }
     }
     throw new AllModelsFailedError(attempts);
@@ -61,15 +69,24 @@ export class ModelExecutor {
    * Opens a stream on the first model that starts answering. The returned `events` continue that
    * model's stream; `first` holds what was read while deciding.
    */
-  async stream(plan: RoutePlan, request: ModelRequest): Promise<{ model: ModelEntry; attempts: Attempt[]; events: AsyncIterable<StreamEvent>; started: number }> {
+  async stream(
+    plan: RoutePlan,
+    request: ModelRequest,
+  ): Promise<{ model: ModelEntry; attempts: Attempt[]; events: AsyncIterable<StreamEvent>; started: number }> {
     const attempts: Attempt[] = [...plan.skipped];
     for (const model of plan.candidates) {
       const signal = AbortSignal.timeout(this.timeoutMs);
       const started = performance.now();
-      const iterator = this.adapters[model.provider].stream({ ...request, model: model.providerModel, signal })[Symbol.asyncIterator]();
+      const stream = this.adapters[model.provider].stream({ ...request, model: model.providerModel, signal });
+      const iterator = stream[Symbol.asyncIterator]();
       try {
         const first = await iterator.next();
-        attempts.push({ model: model.id, provider: model.provider, outcome: 'ok', latency_ms: round(performance.now() - started) });
+        attempts.push({
+          model: model.id,
+          provider: model.provider,
+          outcome: 'ok',
+          latency_ms: round(performance.now() - started),
+        });
         const health = this.health;
         const events = (async function* () {
           if (!first.done) yield first.value;
@@ -85,7 +102,12 @@ export class ModelExecutor {
       } catch (err) {
         const failure = providerErrorOf(model.provider, err, signal);
         this.health.recordFailure(model, failure);
-        attempts.push({ model: model.id, provider: model.provider, outcome: failure.kind, latency_ms: round(performance.now() - started) });
+        attempts.push({
+          model: model.id,
+          provider: model.provider,
+          outcome: failure.kind,
+          latency_ms: round(performance.now() - started),
+        });
       }
     }
     throw new AllModelsFailedError(attempts);

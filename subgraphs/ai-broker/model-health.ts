@@ -82,7 +82,9 @@ export class ModelHealth {
   }
 
   async probeDue(): Promise<void> {
-    const due = (Object.keys(this.adapters) as ProviderName[]).filter((p) => this.adapters[p].configured() && this.provider(p).nextProbeAt <= this.now());
+    const due = (Object.keys(this.adapters) as ProviderName[]).filter(
+      (p) => this.adapters[p].configured() && this.provider(p).nextProbeAt <= this.now(),
+    );
     await Promise.all(due.map((p) => this.probe(p)));
   }
 
@@ -134,7 +136,8 @@ export class ModelHealth {
     const now = this.now();
     m.lastError = error.kind;
     if (error.kind === 'rate_limited') {
-      m.cooldownUntil = now + (error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : this.settings.cooldownMs);
+      m.cooldownUntil =
+        now + (error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : this.settings.cooldownMs);
       return;
     }
     if (error.kind === 'auth' || error.kind === 'unconfigured') {

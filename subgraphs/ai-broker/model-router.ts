@@ -34,17 +34,32 @@ export interface RouteRequest {
   maxTokens: number;
 }
 
-export function planRoute(models: readonly ModelEntry[], health: ModelHealth, policy: TenantPolicy, request: RouteRequest, strategy: RoutingStrategy): RoutePlan {
+export function planRoute(
+  models: readonly ModelEntry[],
+  health: ModelHealth,
+  policy: TenantPolicy,
+  request: RouteRequest,
+  strategy: RoutingStrategy,
+): RoutePlan {
   const needed = request.promptTokens + request.maxTokens;
   if (request.named && request.named.contextWindow < needed) {
     // The caller chose this model: a silently larger (and dearer) one would surprise more than a 422.
-    throw InputError.of(['prompt'], `The prompt (about ${request.promptTokens} tokens) plus max_tokens (${request.maxTokens}) exceeds the context window of ${request.named.id} (${request.named.contextWindow} tokens); shorten it, lower max_tokens, or name no model to be routed to a larger one`, 'too_long');
+    throw InputError.of(
+      ['prompt'],
+      `The prompt (about ${request.promptTokens} tokens) plus max_tokens (${request.maxTokens}) exceeds the context window of ${request.named.id} (${request.named.contextWindow} tokens); shorten it, lower max_tokens, or name no model to be routed to a larger one`,
+      'too_long',
+    );
   }
   const skipped: Attempt[] = [];
-  const skip = (m: ModelEntry, reason: string) => skipped.push({ model: m.id, provider: m.provider, outcome: 'skipped', reason });
+  const skip = (m: ModelEntry, reason: string) =>
+    skipped.push({ model: m.id, provider: m.provider, outcome: 'skipped', reason });
   const allowed = models.filter((m) => (policy.requiredTags ?? []).every((t) => m.tags.includes(t)));
   if (request.named && !allowed.includes(request.named)) {
-    throw InputError.of(['model'], `Model ${request.named.id} is not allowed for this tenant (its compliance rules require models tagged ${(policy.requiredTags ?? []).join(', ')})`, 'value_error');
+    throw InputError.of(
+      ['model'],
+      `Model ${request.named.id} is not allowed for this tenant (its compliance rules require models tagged ${(policy.requiredTags ?? []).join(', ')})`,
+      'value_error',
+    );
   }
   const eligible: ModelEntry[] = [];
   let tooSmall = 0;
@@ -62,13 +77,18 @@ export function planRoute(models: readonly ModelEntry[], health: ModelHealth, po
   const latency = (m: ModelEntry) => health.latencyOf(m);
   const maxCost = Math.max(1e-9, ...eligible.map(cost));
   const maxLatency = Math.max(1e-9, ...eligible.map(latency));
-  const score = (m: ModelEntry) => (strategy === 'cost' ? cost(m) / maxCost + latency(m) / maxLatency / 1000
-    : strategy === 'latency' ? latency(m) / maxLatency + cost(m) / maxCost / 1000
-      : cost(m) / maxCost + latency(m) / maxLatency);
+  const score = (m: ModelEntry) =>
+    strategy === 'cost'
+      ? cost(m) / maxCost + latency(m) / maxLatency / 1000
+      : strategy === 'latency'
+        ? latency(m) / maxLatency + cost(m) / maxCost / 1000
+        : cost(m) / maxCost + latency(m) / maxLatency;
   eligible.sort((a, b) => score(a) - score(b) || a.id.localeCompare(b.id));
 
   const extractive = allowed.find((m) => m.provider === 'extractive');
-  const anyVendorConfigured = allowed.some((m) => m.provider !== 'extractive' && health.view(m).status !== 'unconfigured');
+  const anyVendorConfigured = allowed.some(
+    (m) => m.provider !== 'extractive' && health.view(m).status !== 'unconfigured',
+  );
   const candidates = eligible;
   const named = request.named;
   if (named) {
@@ -79,7 +99,11 @@ export function planRoute(models: readonly ModelEntry[], health: ModelHealth, po
   }
   if (extractive && !anyVendorConfigured && !candidates.includes(extractive)) candidates.push(extractive);
   if (candidates.length === 0 && tooSmall > 0 && skipped.every((s) => s.reason === 'context_window')) {
-    throw InputError.of(['prompt'], `The prompt (about ${request.promptTokens} tokens) plus max_tokens (${request.maxTokens}) exceeds the context window of every available model`, 'too_long');
+    throw InputError.of(
+      ['prompt'],
+      `The prompt (about ${request.promptTokens} tokens) plus max_tokens (${request.maxTokens}) exceeds the context window of every available model`,
+      'too_long',
+    );
   }
   return { candidates, skipped };
 }

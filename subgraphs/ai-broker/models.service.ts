@@ -64,7 +64,13 @@ export class ModelsService {
     await this.access.tenantOf(caller, 'read', 'ai.models.status');
     const m = this.find(id);
     const h = this.deps.health.view(m);
-    return { ...this.view(m), latency_ms: h.latencyMs, cooldown_seconds: h.cooldownSeconds, last_error: h.lastError, last_checked_at: h.lastCheckedAt };
+    return {
+      ...this.view(m),
+      latency_ms: h.latencyMs,
+      cooldown_seconds: h.cooldownSeconds,
+      last_error: h.lastError,
+      last_checked_at: h.lastCheckedAt,
+    };
   }
 
   /** A real one-token call to the model (and a probe of its provider): is it answering now? */
@@ -73,12 +79,23 @@ export class ModelsService {
     const m = this.find(id);
     const adapter = this.deps.adapters[m.provider];
     const testedAt = new Date().toISOString();
-    if (!adapter.configured()) return { model_id: m.id, available: false, status: 'unconfigured', latency_ms: null, error: 'unconfigured', tested_at: testedAt };
+    if (!adapter.configured())
+      return {
+        model_id: m.id,
+        available: false,
+        status: 'unconfigured',
+        latency_ms: null,
+        error: 'unconfigured',
+        tested_at: testedAt,
+      };
     const started = performance.now();
     let error: string | null = null;
     let tokens = { prompt: 0, completion: 0 };
     try {
-      const r = await this.deps.executor.complete({ candidates: [m], skipped: [] }, { messages: [{ role: 'user', content: 'Reply with OK.' }], maxTokens: 1 });
+      const r = await this.deps.executor.complete(
+        { candidates: [m], skipped: [] },
+        { messages: [{ role: 'user', content: 'Reply with OK.' }], maxTokens: 1 },
+      );
       tokens = { prompt: r.result.promptTokens, completion: r.result.completionTokens };
     } catch (err) {
       if (!(err instanceof AllModelsFailedError)) throw err;
@@ -86,15 +103,37 @@ export class ModelsService {
     }
     const latency = performance.now() - started;
     // A test spends tokens like any call, so it is in the tenant's usage (operation 'model-test').
-    const event = usageEvent('model-test', error ? 'failed' : 'ok', error ? null : m, tokens.prompt, tokens.completion, latency, [], { input: {}, output: {} }, 'off');
+    const event = usageEvent(
+      'model-test',
+      error ? 'failed' : 'ok',
+      error ? null : m,
+      tokens.prompt,
+      tokens.completion,
+      latency,
+      [],
+      { input: {}, output: {} },
+      'off',
+    );
     await this.deps.audit.record(caller, tenantId, event);
-    return { model_id: m.id, available: error === null, status: this.deps.health.view(m).status, latency_ms: error ? null : Math.round(latency * 100) / 100, error, tested_at: testedAt };
+    return {
+      model_id: m.id,
+      available: error === null,
+      status: this.deps.health.view(m).status,
+      latency_ms: error ? null : Math.round(latency * 100) / 100,
+      error,
+      tested_at: testedAt,
+    };
   }
 
   private view(m: ModelEntry): ModelView {
     return {
-      id: m.id, provider: m.provider, status: this.deps.health.view(m).status, cost_per_1k_tokens: m.costPer1kTokens,
-      context_window: m.contextWindow, tags: m.tags, description: m.description,
+      id: m.id,
+      provider: m.provider,
+      status: this.deps.health.view(m).status,
+      cost_per_1k_tokens: m.costPer1kTokens,
+      context_window: m.contextWindow,
+      tags: m.tags,
+      description: m.description,
     };
   }
 }

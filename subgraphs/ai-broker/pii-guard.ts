@@ -5,7 +5,15 @@
 // logs or returns a detected value.
 import { createHmac } from 'node:crypto';
 import {
-  createRedactor, customPatternDetector, EXTENDED_DETECTORS, keyedHash, mask, remove, tokenizing, type Redactor, type RedactionStrategy,
+  createRedactor,
+  customPatternDetector,
+  EXTENDED_DETECTORS,
+  keyedHash,
+  mask,
+  remove,
+  tokenizing,
+  type Redactor,
+  type RedactionStrategy,
 } from '../../platform/redaction';
 import type { RedactionMode, TenantPolicy } from './model-catalogue';
 import type { MintedToken, TokenVault } from './token-vault.store';

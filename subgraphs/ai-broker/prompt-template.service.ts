@@ -37,7 +37,8 @@ export class PromptTemplateService {
    */
   async load(tenantId: string, templateId: string, version?: number): Promise<PromptTemplate> {
     const t = TEMPLATE_ID.test(templateId) ? await this.deps.templates.get(tenantId, templateId, version) : null;
-    if (!t) throw new NotFoundError(`Prompt template '${echo(templateId)}'${version ? ` version ${version}` : ''} not found`);
+    if (!t)
+      throw new NotFoundError(`Prompt template '${echo(templateId)}'${version ? ` version ${version}` : ''} not found`);
     return t;
   }
 }

@@ -32,7 +32,11 @@ export interface PromptTemplateStore {
 export function prismaPromptTemplateStore(db: PrismaLike): PromptTemplateStore {
   return {
     async list(tenantId) {
-      const rows = await db.aiPromptTemplate.findMany({ where: { tenantId }, orderBy: [{ templateId: 'asc' }, { version: 'desc' }], take: 10_000 });
+      const rows = await db.aiPromptTemplate.findMany({
+        where: { tenantId },
+        orderBy: [{ templateId: 'asc' }, { version: 'desc' }],
+        take: 10_000,
+      });
       const newest = new Map<string, { row: Row; versions: number[] }>();
       for (const row of rows) {
         const seen = newest.get(row.templateId);
@@ -42,23 +46,47 @@ export function prismaPromptTemplateStore(db: PrismaLike): PromptTemplateStore {
       return [...newest.values()].map((n) => toTemplate(n.row, n.versions));
     },
     async get(tenantId, templateId, version) {
-      const rows = await db.aiPromptTemplate.findMany({ where: { tenantId, templateId }, select: { version: true }, orderBy: { version: 'asc' } });
+      const rows = await db.aiPromptTemplate.findMany({
+        where: { tenantId, templateId },
+        select: { version: true },
+        orderBy: { version: 'asc' },
+      });
       if (rows.length === 0) return null;
       const versions = rows.map((r) => r.version);
       const wanted = version ?? versions.at(-1)!;
-      const row = await db.aiPromptTemplate.findUnique({ where: { tenantId_templateId_version: { tenantId, templateId, version: wanted } } });
+      const row = await db.aiPromptTemplate.findUnique({
+        where: { tenantId_templateId_version: { tenantId, templateId, version: wanted } },
+      });
       return row ? toTemplate(row, versions) : null;
     },
     async append(tenantId, input) {
-      const last = await db.aiPromptTemplate.findFirst({ where: { tenantId, templateId: input.templateId }, orderBy: { version: 'desc' }, select: { version: true } });
+      const last = await db.aiPromptTemplate.findFirst({
+        where: { tenantId, templateId: input.templateId },
+        orderBy: { version: 'desc' },
+        select: { version: true },
+      });
       const row = await db.aiPromptTemplate.create({
         data: {
-          id: randomUUID(), tenantId, templateId: input.templateId, version: (last?.version ?? 0) + 1, name: input.name, description: input.description,
-          template: input.template, variables: input.variables as unknown as Prisma.InputJsonArray, createdBy: input.createdBy,
+          id: randomUUID(),
+          tenantId,
+          templateId: input.templateId,
+          version: (last?.version ?? 0) + 1,
+          name: input.name,
+          description: input.description,
+          template: input.template,
+          variables: input.variables as unknown as Prisma.InputJsonArray,
+          createdBy: input.createdBy,
         },
       });
-      const versions = await db.aiPromptTemplate.findMany({ where: { tenantId, templateId: input.templateId }, select: { version: true }, orderBy: { version: 'asc' } });
-      return toTemplate(row, versions.map((v) => v.version));
+      const versions = await db.aiPromptTemplate.findMany({
+        where: { tenantId, templateId: input.templateId },
+        select: { version: true },
+        orderBy: { version: 'asc' },
+      });
+      return toTemplate(
+        row,
+        versions.map((v) => v.version),
+      );
     },
   };
 }

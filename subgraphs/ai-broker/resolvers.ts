@@ -9,13 +9,27 @@ import type { Resolvers } from './resolvers.generated';
 
 function model(m: ModelStatusView) {
   return {
-    id: m.id, provider: m.provider, status: m.status, costPer1kTokens: m.cost_per_1k_tokens, contextWindow: m.context_window, tags: m.tags, description: m.description,
-    latencyMs: m.latency_ms, cooldownSeconds: m.cooldown_seconds, lastError: m.last_error,
+    id: m.id,
+    provider: m.provider,
+    status: m.status,
+    costPer1kTokens: m.cost_per_1k_tokens,
+    contextWindow: m.context_window,
+    tags: m.tags,
+    description: m.description,
+    latencyMs: m.latency_ms,
+    cooldownSeconds: m.cooldown_seconds,
+    lastError: m.last_error,
   };
 }
 
 const attempts = (list: { model: string; provider: string; outcome: string; reason?: string; latency_ms?: number }[]) =>
-  list.map((a) => ({ model: a.model, provider: a.provider, outcome: a.outcome, reason: a.reason ?? null, latencyMs: a.latency_ms ?? null }));
+  list.map((a) => ({
+    model: a.model,
+    provider: a.provider,
+    outcome: a.outcome,
+    reason: a.reason ?? null,
+    latencyMs: a.latency_ms ?? null,
+  }));
 
 async function modelOrNull(ctx: AiBrokerGraphQLContext, id: string) {
   try {
@@ -38,7 +52,11 @@ export const resolvers = {
     },
     aiModel: (_: unknown, args: { id: string }, ctx: AiBrokerGraphQLContext) => modelOrNull(ctx, args.id),
     promptTemplates: (_: unknown, __: unknown, ctx: AiBrokerGraphQLContext) => ctx.broker.listTemplates(ctx.caller),
-    promptTemplate: async (_: unknown, args: { templateId: string; version?: number | null }, ctx: AiBrokerGraphQLContext) => {
+    promptTemplate: async (
+      _: unknown,
+      args: { templateId: string; version?: number | null },
+      ctx: AiBrokerGraphQLContext,
+    ) => {
       try {
         return await ctx.broker.getTemplate(ctx.caller, args.templateId, args.version ?? undefined);
       } catch (err) {
@@ -56,8 +74,11 @@ export const resolvers = {
       const r = await ctx.broker.inference(ctx.caller, input, ctx.forward);
       return { ...r, attempts: attempts(r.attempts) };
     },
-    explain: (_: unknown, { input }: { input: Record<string, unknown> }, ctx: AiBrokerGraphQLContext) => ctx.assist.explain(ctx.caller, input),
-    generateWorkflow: (_: unknown, { input }: { input: Record<string, unknown> }, ctx: AiBrokerGraphQLContext) => ctx.assist.generateWorkflow(ctx.caller, input, ctx.forward),
-    createPromptTemplate: (_: unknown, { input }: { input: Record<string, unknown> }, ctx: AiBrokerGraphQLContext) => ctx.broker.createTemplate(ctx.caller, input),
+    explain: (_: unknown, { input }: { input: Record<string, unknown> }, ctx: AiBrokerGraphQLContext) =>
+      ctx.assist.explain(ctx.caller, input),
+    generateWorkflow: (_: unknown, { input }: { input: Record<string, unknown> }, ctx: AiBrokerGraphQLContext) =>
+      ctx.assist.generateWorkflow(ctx.caller, input, ctx.forward),
+    createPromptTemplate: (_: unknown, { input }: { input: Record<string, unknown> }, ctx: AiBrokerGraphQLContext) =>
+      ctx.broker.createTemplate(ctx.caller, input),
   },
 } satisfies Resolvers;

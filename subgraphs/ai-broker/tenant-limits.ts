@@ -37,7 +37,10 @@ export class TenantLimits {
     b.at = now;
     if (b.tokens < 1) {
       this.buckets.set(tenantId, b);
-      throw new RateLimitedError(`Rate limit of ${perMinute} AI requests per minute reached for this tenant`, Math.max(1, Math.ceil((1 - b.tokens) / rate / 1000)));
+      throw new RateLimitedError(
+        `Rate limit of ${perMinute} AI requests per minute reached for this tenant`,
+        Math.max(1, Math.ceil((1 - b.tokens) / rate / 1000)),
+      );
     }
     b.tokens -= 1;
     this.buckets.set(tenantId, b);
@@ -59,7 +62,10 @@ export class TenantLimits {
     }
     if (s.tokens >= budget) {
       const midnight = Date.parse(`${day}T00:00:00Z`) + 86_400_000;
-      throw new RateLimitedError(`Daily AI token budget of ${budget} tokens is spent for this tenant`, Math.max(1, Math.ceil((midnight - now) / 1000)));
+      throw new RateLimitedError(
+        `Daily AI token budget of ${budget} tokens is spent for this tenant`,
+        Math.max(1, Math.ceil((midnight - now) / 1000)),
+      );
     }
   }
 

@@ -15,7 +15,8 @@ export const DETOKENIZE_SCOPE = 'pii:detokenize';
 const ONE_TOKEN = /^\[([a-z][a-z0-9_]{0,49}):tok_([0-9a-f]{20})\]$/;
 
 export function requireDetokenizeScope(caller: Caller): void {
-  if (!caller.auth?.scopes.includes(DETOKENIZE_SCOPE)) throw new ForbiddenError(`Scope '${DETOKENIZE_SCOPE}' required to reveal tokenized values`);
+  if (!caller.auth?.scopes.includes(DETOKENIZE_SCOPE))
+    throw new ForbiddenError(`Scope '${DETOKENIZE_SCOPE}' required to reveal tokenized values`);
 }
 
 /**

@@ -22,7 +22,10 @@ export class TokenVault {
   }
 
   mint(tenantId: string, value: string, category: string): MintedToken {
-    const digest = createHmac('sha256', this.tenantKey(tenantId)).update(`${category}\u0000${value}`).digest('hex').slice(0, 20);
+    const digest = createHmac('sha256', this.tenantKey(tenantId))
+      .update(`${category}\u0000${value}`)
+      .digest('hex')
+      .slice(0, 20);
     return { token: `[${category}:tok_${digest}]`, category, value };
   }
 
@@ -59,7 +62,9 @@ export function prismaTokenVaultStore(db: PrismaLike, vault: TokenVault): TokenV
     },
     async reveal(tenantId, tokens) {
       if (tokens.length === 0) return new Map();
-      const rows = await db.aiPiiToken.findMany({ where: { tenantId, token: { in: [...new Set(tokens)].slice(0, 1000) } } });
+      const rows = await db.aiPiiToken.findMany({
+        where: { tenantId, token: { in: [...new Set(tokens)].slice(0, 1000) } },
+      });
       return new Map(rows.map((r) => [r.token, vault.open(r.ciphertext)]));
     },
   };

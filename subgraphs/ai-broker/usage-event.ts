@@ -5,7 +5,8 @@ import type { Attempt } from './model-router';
 import type { UsageEvent } from './ai-broker.audit';
 
 /** Rounded to a millionth: a sum of many small calls stays exact enough without float noise. */
-export const cost = (model: ModelEntry, tokens: number): number => Math.round(((model.costPer1kTokens * tokens) / 1000) * 1e6) / 1e6;
+export const cost = (model: ModelEntry, tokens: number): number =>
+  Math.round(((model.costPer1kTokens * tokens) / 1000) * 1e6) / 1e6;
 
 /** `model` is null when no model answered (every attempt failed): nothing is charged. */
 export function usageEvent(
@@ -21,8 +22,22 @@ export function usageEvent(
   extra: Partial<UsageEvent> = {},
 ): UsageEvent {
   return {
-    operation, status, model: model?.id ?? null, provider: model?.provider ?? null, promptTokens, completionTokens,
-    cost: model ? cost(model, promptTokens + completionTokens) : 0, latencyMs, attempts, redactions, redactionMode: mode,
-    ragChunksUsed: 0, ragUnavailable: false, templateId: null, templateVersion: null, detokenized: 0, ...extra,
+    operation,
+    status,
+    model: model?.id ?? null,
+    provider: model?.provider ?? null,
+    promptTokens,
+    completionTokens,
+    cost: model ? cost(model, promptTokens + completionTokens) : 0,
+    latencyMs,
+    attempts,
+    redactions,
+    redactionMode: mode,
+    ragChunksUsed: 0,
+    ragUnavailable: false,
+    templateId: null,
+    templateVersion: null,
+    detokenized: 0,
+    ...extra,
   };
 }

@@ -36,8 +36,19 @@ export interface UsageStore {
 /** The ai_usage row of a record. */
 export function usageRow(u: UsageRecord) {
   return {
-    id: randomUUID(), tenantId: u.tenantId, userId: u.userId, correlationId: u.correlationId, operation: u.operation, model: u.model, provider: u.provider,
-    promptTokens: u.promptTokens, completionTokens: u.completionTokens, totalTokens: u.promptTokens + u.completionTokens, cost: u.cost, latencyMs: Math.round(u.latencyMs), status: u.status,
+    id: randomUUID(),
+    tenantId: u.tenantId,
+    userId: u.userId,
+    correlationId: u.correlationId,
+    operation: u.operation,
+    model: u.model,
+    provider: u.provider,
+    promptTokens: u.promptTokens,
+    completionTokens: u.completionTokens,
+    totalTokens: u.promptTokens + u.completionTokens,
+    cost: u.cost,
+    latencyMs: Math.round(u.latencyMs),
+    status: u.status,
   };
 }
 
@@ -47,13 +58,29 @@ export function prismaUsageStore(db: PrismaLike): UsageStore {
       await db.aiUsage.create({ data: usageRow(u) });
     },
     async tokensSince(tenantId, since) {
-      const r = await db.aiUsage.aggregate({ where: { tenantId, createdAt: { gte: since } }, _sum: { totalTokens: true } });
+      const r = await db.aiUsage.aggregate({
+        where: { tenantId, createdAt: { gte: since } },
+        _sum: { totalTokens: true },
+      });
       return r._sum.totalTokens ?? 0;
     },
     async summary(tenantId, from, to) {
       const where = { tenantId, createdAt: { gte: from, lt: to } };
-      const groups = await db.aiUsage.groupBy({ by: ['model', 'status'], where, _count: { _all: true }, _sum: { promptTokens: true, completionTokens: true, totalTokens: true, cost: true } });
-      const summary: UsageSummary = { requests: 0, failed: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0, cost: 0, byModel: [] };
+      const groups = await db.aiUsage.groupBy({
+        by: ['model', 'status'],
+        where,
+        _count: { _all: true },
+        _sum: { promptTokens: true, completionTokens: true, totalTokens: true, cost: true },
+      });
+      const summary: UsageSummary = {
+        requests: 0,
+        failed: 0,
+        promptTokens: 0,
+        completionTokens: 0,
+        totalTokens: 0,
+        cost: 0,
+        byModel: [],
+      };
       const byModel = new Map<string, UsageSummary['byModel'][number]>();
       for (const g of groups) {
         const cost = Number(g._sum.cost ?? 0);

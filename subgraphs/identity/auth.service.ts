@@ -35,7 +35,14 @@ export interface AuthServiceDeps {
   now?: () => Date;
 }
 
-type FailureReason = 'unknown_user' | 'bad_credentials' | 'inactive_user' | 'inactive_tenant' | 'not_a_person' | 'not_a_service' | 'malformed_request';
+type FailureReason =
+  | 'unknown_user'
+  | 'bad_credentials'
+  | 'inactive_user'
+  | 'inactive_tenant'
+  | 'not_a_person'
+  | 'not_a_service'
+  | 'malformed_request';
 
 /** How a login whose username could not be read appears in the audit trail. */
 export const MALFORMED_USERNAME = '(unreadable)';
@@ -60,15 +67,28 @@ export class AuthService {
     ]);
     const tenant = tenants[0];
     // Hash in every branch so an unknown user costs what a wrong password costs.
-    const passwordOk = user ? await hasher.verify(input.password, user.passwordHash) : (await hasher.verifyDummy(input.password), false);
-    const reason: FailureReason | null = !user ? 'unknown_user'
-      : !passwordOk ? 'bad_credentials'
-      : !user.isActive ? 'inactive_user'
-      : !tenant?.isActive ? 'inactive_tenant'
-      : user.isService ? 'not_a_person'
-      : null;
+    const passwordOk = user
+      ? await hasher.verify(input.password, user.passwordHash)
+      : (await hasher.verifyDummy(input.password), false);
+    const reason: FailureReason | null = !user
+      ? 'unknown_user'
+      : !passwordOk
+        ? 'bad_credentials'
+        : !user.isActive
+          ? 'inactive_user'
+          : !tenant?.isActive
+            ? 'inactive_tenant'
+            : user.isService
+              ? 'not_a_person'
+              : null;
     if (reason !== null || !user) {
-      await this.recordFailure(caller, key, { tenantId: tenant ? tenant.id : DEFAULT_TENANT, requestedTenant: input.tenantId, username: input.username, grant: 'password', reason: reason ?? 'unknown_user' });
+      await this.recordFailure(caller, key, {
+        tenantId: tenant ? tenant.id : DEFAULT_TENANT,
+        requestedTenant: input.tenantId,
+        username: input.username,
+        grant: 'password',
+        reason: reason ?? 'unknown_user',
+      });
       throw new AuthenticationError();
     }
     await this.deps.throttle.recordSuccess(key);
@@ -76,8 +96,22 @@ export class AuthService {
       const now = this.now();
       await s.users.recordLogin(user.tenantId, user.id, now);
       const pair = await this.issuePair(s, user, randomUUID(), now);
-      await s.outbox.append(auditEvent(caller, { tenantId: user.tenantId, type: IDENTITY_EVENTS.loginSucceeded, actor: user.username, data: { username: user.username, user_id: user.id, grant: 'password' } }));
-      await s.outbox.append(auditEvent(caller, { tenantId: user.tenantId, type: IDENTITY_EVENTS.tokenIssued, actor: user.username, data: tokenEventData(user, this.deps.tokens.expiresIn, 'password') }));
+      await s.outbox.append(
+        auditEvent(caller, {
+          tenantId: user.tenantId,
+          type: IDENTITY_EVENTS.loginSucceeded,
+          actor: user.username,
+          data: { username: user.username, user_id: user.id, grant: 'password' },
+        }),
+      );
+      await s.outbox.append(
+        auditEvent(caller, {
+          tenantId: user.tenantId,
+          type: IDENTITY_EVENTS.tokenIssued,
+          actor: user.username,
+          data: tokenEventData(user, this.deps.tokens.expiresIn, 'password'),
+        }),
+      );
       return pair;
     });
   }
@@ -94,7 +128,19 @@ export class AuthService {
       const replayed = async (): Promise<RefreshOutcome> => {
         // Replay of a rotated token: whoever holds the family may be an attacker, so end it.
         const count = await s.refreshTokens.revokeFamily(record.familyId);
-        await s.outbox.append(auditEvent(caller, { tenantId: user.tenantId, type: IDENTITY_EVENTS.tokenRevoked, actor: user.username, data: { username: user.username, family_id: record.familyId, reason: 'reuse_detected', revoked_count: count } }));
+        await s.outbox.append(
+          auditEvent(caller, {
+            tenantId: user.tenantId,
+            type: IDENTITY_EVENTS.tokenRevoked,
+            actor: user.username,
+            data: {
+              username: user.username,
+              family_id: record.familyId,
+              reason: 'reuse_detected',
+              revoked_count: count,
+            },
+          }),
+        );
         return { ok: false };
       };
       if (record.usedAt !== null) return replayed();
@@ -103,7 +149,14 @@ export class AuthService {
       const [tenant] = await s.tenants.findByIds(user.tenantId, [user.tenantId]);
       if (!tenant?.isActive) return { ok: false };
       const pair = await this.issuePair(s, user, record.familyId, now);
-      await s.outbox.append(auditEvent(caller, { tenantId: user.tenantId, type: IDENTITY_EVENTS.tokenRefreshed, actor: user.username, data: { ...tokenEventData(user, this.deps.tokens.expiresIn, 'refresh_token'), family_id: record.familyId } }));
+      await s.outbox.append(
+        auditEvent(caller, {
+          tenantId: user.tenantId,
+          type: IDENTITY_EVENTS.tokenRefreshed,
+          actor: user.username,
+          data: { ...tokenEventData(user, this.deps.tokens.expiresIn, 'refresh_token'), family_id: record.familyId },
+        }),
+      );
       return { ok: true, pair };
     });
     // Thrown after the transaction so a reuse's revocation commits.
@@ -119,7 +172,14 @@ export class AuthService {
       const count = await s.refreshTokens.revokeFamily(record.familyId);
       const [user] = await s.users.findByIds(ALL_TENANTS, [record.userId]);
       if (count > 0 && user) {
-        await s.outbox.append(auditEvent(caller, { tenantId: user.tenantId, type: IDENTITY_EVENTS.tokenRevoked, actor: user.username, data: { username: user.username, family_id: record.familyId, reason: 'logout', revoked_count: count } }));
+        await s.outbox.append(
+          auditEvent(caller, {
+            tenantId: user.tenantId,
+            type: IDENTITY_EVENTS.tokenRevoked,
+            actor: user.username,
+            data: { username: user.username, family_id: record.familyId, reason: 'logout', revoked_count: count },
+          }),
+        );
       }
     });
   }
@@ -131,10 +191,25 @@ export class AuthService {
     await this.refuseWhileLocked(key);
     // client_id names one service account platform-wide; the secret is what proves the caller.
     const account = await stores.users.findServiceAccount(input.clientId);
-    const secretOk = account ? await hasher.verify(input.clientSecret, account.passwordHash) : (await hasher.verifyDummy(input.clientSecret), false);
-    const reason: FailureReason | null = !account ? 'unknown_user' : !secretOk ? 'bad_credentials' : !account.isActive ? 'inactive_user' : !account.isService ? 'not_a_service' : null;
+    const secretOk = account
+      ? await hasher.verify(input.clientSecret, account.passwordHash)
+      : (await hasher.verifyDummy(input.clientSecret), false);
+    const reason: FailureReason | null = !account
+      ? 'unknown_user'
+      : !secretOk
+        ? 'bad_credentials'
+        : !account.isActive
+          ? 'inactive_user'
+          : !account.isService
+            ? 'not_a_service'
+            : null;
     if (reason !== null || !account) {
-      await this.recordFailure(caller, key, { tenantId: account?.tenantId ?? DEFAULT_TENANT, username: input.clientId, grant: 'client_credentials', reason: reason ?? 'unknown_user' });
+      await this.recordFailure(caller, key, {
+        tenantId: account?.tenantId ?? DEFAULT_TENANT,
+        username: input.clientId,
+        grant: 'client_credentials',
+        reason: reason ?? 'unknown_user',
+      });
       throw new AuthenticationError();
     }
     await this.deps.throttle.recordSuccess(key);
@@ -142,8 +217,20 @@ export class AuthService {
       const now = this.now();
       await s.users.recordLogin(account.tenantId, account.id, now);
       const accessToken = await this.deps.tokens.issue(claimsOf(account), now.getTime());
-      await s.outbox.append(auditEvent(caller, { tenantId: account.tenantId, type: IDENTITY_EVENTS.serviceTokenIssued, actor: account.username, data: tokenEventData(account, this.deps.tokens.expiresIn, 'client_credentials') }));
-      return { accessToken, tokenType: 'bearer', expiresIn: this.deps.tokens.expiresIn, scopes: scopesOf(account.roles) };
+      await s.outbox.append(
+        auditEvent(caller, {
+          tenantId: account.tenantId,
+          type: IDENTITY_EVENTS.serviceTokenIssued,
+          actor: account.username,
+          data: tokenEventData(account, this.deps.tokens.expiresIn, 'client_credentials'),
+        }),
+      );
+      return {
+        accessToken,
+        tokenType: 'bearer',
+        expiresIn: this.deps.tokens.expiresIn,
+        scopes: scopesOf(account.roles),
+      };
     });
   }
 
@@ -172,7 +259,12 @@ export class AuthService {
   async recordMalformedLogin(caller: Caller, grant: string): Promise<void> {
     const key = LoginThrottle.key(DEFAULT_TENANT, '\u0001malformed');
     if ((await this.deps.throttle.retryAfterSeconds(key)) > 0) return;
-    await this.recordFailure(caller, key, { tenantId: DEFAULT_TENANT, username: MALFORMED_USERNAME, grant, reason: 'malformed_request' });
+    await this.recordFailure(caller, key, {
+      tenantId: DEFAULT_TENANT,
+      username: MALFORMED_USERNAME,
+      grant,
+      reason: 'malformed_request',
+    });
   }
 
   /**
@@ -184,20 +276,30 @@ export class AuthService {
     if (wait > 0) throw new RateLimitedError('Too many failed logins; try again later', wait);
   }
 
-  private async recordFailure(caller: Caller, key: string, f: { tenantId: string; requestedTenant?: string; username: string; grant: string; reason: FailureReason }): Promise<void> {
+  private async recordFailure(
+    caller: Caller,
+    key: string,
+    f: { tenantId: string; requestedTenant?: string; username: string; grant: string; reason: FailureReason },
+  ): Promise<void> {
     const locked = await this.deps.throttle.recordFailure(key);
     const lockedFor = locked ? await this.deps.throttle.retryAfterSeconds(key) : 0;
     // No change to record it with, so the event is written alone.
-    await this.deps.stores.outbox.append(auditEvent(caller, {
-      tenantId: f.tenantId,
-      type: IDENTITY_EVENTS.loginFailed,
-      actor: f.username,
-      data: {
-        username: f.username, grant: f.grant, reason: f.reason,
-        ...(f.requestedTenant !== undefined && f.requestedTenant !== f.tenantId ? { requested_tenant_id: f.requestedTenant } : {}),
-        ...(locked ? { locked_for_seconds: lockedFor } : {}),
-      },
-    }));
+    await this.deps.stores.outbox.append(
+      auditEvent(caller, {
+        tenantId: f.tenantId,
+        type: IDENTITY_EVENTS.loginFailed,
+        actor: f.username,
+        data: {
+          username: f.username,
+          grant: f.grant,
+          reason: f.reason,
+          ...(f.requestedTenant !== undefined && f.requestedTenant !== f.tenantId
+            ? { requested_tenant_id: f.requestedTenant }
+            : {}),
+          ...(locked ? { locked_for_seconds: lockedFor } : {}),
+        },
+      }),
+    );
   }
 }
 
@@ -206,5 +308,12 @@ function claimsOf(user: UserRecord): { username: string; tenantId: string; roles
 }
 
 function tokenEventData(user: UserRecord, expiresIn: number, grant: string): Record<string, unknown> {
-  return { username: user.username, user_id: user.id, grant, roles: roleNamesOf(user), scopes: scopesOf(user.roles), expires_in: expiresIn };
+  return {
+    username: user.username,
+    user_id: user.id,
+    grant,
+    roles: roleNamesOf(user),
+    scopes: scopesOf(user.roles),
+    expires_in: expiresIn,
+  };
 }

@@ -26,7 +26,9 @@ export function identityContext(services: IdentityServices, caller: Caller): Ide
     services,
     loaders: {
       userById: new DataLoader(async (ids) => byKey(await services.users.findByIds(caller, ids), (u) => u.id, ids)),
-      userByUsername: new DataLoader(async (names) => byKey(await services.users.findByUsernames(caller, names), (u) => u.username, names)),
+      userByUsername: new DataLoader(async (names) =>
+        byKey(await services.users.findByUsernames(caller, names), (u) => u.username, names),
+      ),
       tenantById: new DataLoader(async (ids) => byKey(await services.tenants.findByIds(caller, ids), (t) => t.id, ids)),
     },
   };

@@ -73,7 +73,11 @@ export function loadIdentityConfig(env: Env): IdentityConfig {
   }
   if (operator !== undefined && operatorPassword !== undefined) {
     if (operatorPassword.length < 12) throw new ConfigError('PLATFORM_ADMIN_PASSWORD must be at least 12 characters');
-    config.platformAdmin = { username: operator, password: operatorPassword, tenantId: readString(env, 'PLATFORM_ADMIN_TENANT', 'platform') };
+    config.platformAdmin = {
+      username: operator,
+      password: operatorPassword,
+      tenantId: readString(env, 'PLATFORM_ADMIN_TENANT', 'platform'),
+    };
   }
   if (config.devAdmin.username === config.devUser.username) {
     throw new ConfigError('DEV_ADMIN_USERNAME and DEV_USER_USERNAME must differ');

@@ -26,16 +26,35 @@ export interface IdentityServices {
   config: IdentityConfig;
 }
 
-export function createIdentityServices(stores: IdentityUnitOfWork, platform: PlatformConfig, config: IdentityConfig, throttleStore: ThrottleStore = memoryThrottleStore()): IdentityServices {
+export function createIdentityServices(
+  stores: IdentityUnitOfWork,
+  platform: PlatformConfig,
+  config: IdentityConfig,
+  throttleStore: ThrottleStore = memoryThrottleStore(),
+): IdentityServices {
   const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
   const verifier = new CachedTokenVerifier(tokens, config.verifyCacheSize);
   const hasher = new ScryptPasswordHasher(config.scryptLogN);
   // An operator's action in another tenant reaches that tenant's ledger through the outbox.
-  const access = new TenantAccess((a) => stores.outbox.append(auditEvent(a, {
-    tenantId: a.tenantId, type: OPERATOR_ACCESS_EVENT, actor: a.operator, data: operatorAccessData(a),
-  })));
+  const access = new TenantAccess((a) =>
+    stores.outbox.append(
+      auditEvent(a, {
+        tenantId: a.tenantId,
+        type: OPERATOR_ACCESS_EVENT,
+        actor: a.operator,
+        data: operatorAccessData(a),
+      }),
+    ),
+  );
   return {
-    auth: new AuthService({ stores, hasher, tokens, verifier, refreshTokenDays: platform.auth.refreshTokenExpireDays, throttle: new LoginThrottle(throttleStore, config.loginThrottle) }),
+    auth: new AuthService({
+      stores,
+      hasher,
+      tokens,
+      verifier,
+      refreshTokenDays: platform.auth.refreshTokenExpireDays,
+      throttle: new LoginThrottle(throttleStore, config.loginThrottle),
+    }),
     users: new UserService(stores, hasher, config.maxPageSize, access),
     tenants: new TenantService(stores),
     roles: new RoleService(stores, access),

@@ -29,14 +29,30 @@ export class Checker {
   private readonly issues: InputIssue[] = [];
 
   text(loc: string, value: string, rule: { min?: number; max: number; pattern?: string }): this {
-    if (value.length < (rule.min ?? 1)) this.issues.push({ loc: [loc], msg: `String should have at least ${rule.min ?? 1} characters`, type: 'string_too_short' });
-    else if (value.length > rule.max) this.issues.push({ loc: [loc], msg: `String should have at most ${rule.max} characters`, type: 'string_too_long' });
-    else if (rule.pattern && !new RegExp(rule.pattern).test(value)) this.issues.push({ loc: [loc], msg: `String should match pattern '${rule.pattern}'`, type: 'string_pattern_mismatch' });
+    if (value.length < (rule.min ?? 1))
+      this.issues.push({
+        loc: [loc],
+        msg: `String should have at least ${rule.min ?? 1} characters`,
+        type: 'string_too_short',
+      });
+    else if (value.length > rule.max)
+      this.issues.push({
+        loc: [loc],
+        msg: `String should have at most ${rule.max} characters`,
+        type: 'string_too_long',
+      });
+    else if (rule.pattern && !new RegExp(rule.pattern).test(value))
+      this.issues.push({
+        loc: [loc],
+        msg: `String should match pattern '${rule.pattern}'`,
+        type: 'string_pattern_mismatch',
+      });
     return this;
   }
 
   scopes(loc: string, scopes: readonly string[]): this {
-    if (scopes.length > LIMITS.scopesPerRole) this.issues.push({ loc: [loc], msg: `List should have at most ${LIMITS.scopesPerRole} items`, type: 'too_long' });
+    if (scopes.length > LIMITS.scopesPerRole)
+      this.issues.push({ loc: [loc], msg: `List should have at most ${LIMITS.scopesPerRole} items`, type: 'too_long' });
     scopes.forEach((s, i) => {
       if (s.length < 1 || s.length > LIMITS.scope || !new RegExp(PATTERNS.scope).test(s)) {
         this.issues.push({ loc: [loc, i], msg: 'Invalid scope', type: 'value_error' });
@@ -47,7 +63,12 @@ export class Checker {
 
   /** The `service:` namespace belongs to service accounts; people's roles may not use it. */
   notServiceRole(loc: string, name: string): this {
-    if (name.startsWith(SERVICE_ROLE_PREFIX)) this.issues.push({ loc: [loc], msg: `Role names starting with '${SERVICE_ROLE_PREFIX}' are reserved for service accounts`, type: 'value_error' });
+    if (name.startsWith(SERVICE_ROLE_PREFIX))
+      this.issues.push({
+        loc: [loc],
+        msg: `Role names starting with '${SERVICE_ROLE_PREFIX}' are reserved for service accounts`,
+        type: 'value_error',
+      });
     return this;
   }
 

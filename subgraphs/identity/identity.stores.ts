@@ -25,6 +25,7 @@ function storesFor(db: PrismaLike, overrides: StoreOverrides): IdentityStores {
 export function prismaUnitOfWork(prisma: PrismaClient, overrides: StoreOverrides = {}): IdentityUnitOfWork {
   return {
     ...storesFor(prisma, overrides),
-    transaction: (work) => prisma.$transaction((tx) => work(storesFor(tx, overrides)), { timeout: 15_000, maxWait: 10_000 }),
+    transaction: (work) =>
+      prisma.$transaction((tx) => work(storesFor(tx, overrides)), { timeout: 15_000, maxWait: 10_000 }),
   };
 }

@@ -86,7 +86,12 @@ export interface RoleStore {
   /** Roles of these names a tenant may use: platform roles and its own (null: platform roles only). */
   findByNames(scope: TenantScope | null, names: readonly string[]): Promise<RoleRecord[]>;
   list(scope: TenantScope): Promise<RoleRecord[]>;
-  create(role: { name: string; description: string | null; scopes: string[]; tenantId: string | null }): Promise<RoleRecord>;
+  create(role: {
+    name: string;
+    description: string | null;
+    scopes: string[];
+    tenantId: string | null;
+  }): Promise<RoleRecord>;
 }
 
 export interface TenantStore {

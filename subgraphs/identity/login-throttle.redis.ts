@@ -4,7 +4,10 @@
 import Redis from 'ioredis';
 import type { ThrottleState, ThrottleStore } from './login.throttle';
 
-export function redisThrottleStore(url: string, prefix = 'identity:login-throttle:'): ThrottleStore & { close(): Promise<void> } {
+export function redisThrottleStore(
+  url: string,
+  prefix = 'identity:login-throttle:',
+): ThrottleStore & { close(): Promise<void> } {
   const redis = new Redis(url, { maxRetriesPerRequest: 1, lazyConnect: false });
   return {
     async get(key) {

@@ -24,7 +24,12 @@ export interface ThrottleSettings {
   maxLockMs: number;
 }
 
-export const DEFAULT_THROTTLE: ThrottleSettings = { allowed: 5, windowMs: 15 * 60_000, baseLockMs: 1_000, maxLockMs: 15 * 60_000 };
+export const DEFAULT_THROTTLE: ThrottleSettings = {
+  allowed: 5,
+  windowMs: 15 * 60_000,
+  baseLockMs: 1_000,
+  maxLockMs: 15 * 60_000,
+};
 
 export class LoginThrottle {
   constructor(
@@ -49,7 +54,8 @@ export class LoginThrottle {
     const state = (await this.store.get(key)) ?? { failures: 0, lockedUntil: 0 };
     const failures = state.failures + 1;
     const over = failures - this.settings.allowed;
-    const lockedUntil = over > 0 ? this.now() + Math.min(this.settings.maxLockMs, this.settings.baseLockMs * 2 ** (over - 1)) : 0;
+    const lockedUntil =
+      over > 0 ? this.now() + Math.min(this.settings.maxLockMs, this.settings.baseLockMs * 2 ** (over - 1)) : 0;
     await this.store.set(key, { failures, lockedUntil }, Math.max(this.settings.windowMs, lockedUntil - this.now()));
     return over > 0;
   }

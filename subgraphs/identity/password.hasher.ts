@@ -47,7 +47,12 @@ export class ScryptPasswordHasher implements PasswordHasher {
     const expected = Buffer.from(hash!, 'base64');
     const logN = Number(ln);
     if (logN < 1 || logN > 22 || expected.length < 16) return false;
-    const actual = await scrypt(password, Buffer.from(salt!, 'base64'), expected.length, optionsFor(logN, Number(r), Number(p)));
+    const actual = await scrypt(
+      password,
+      Buffer.from(salt!, 'base64'),
+      expected.length,
+      optionsFor(logN, Number(r), Number(p)),
+    );
     return timingSafeEqual(actual, expected);
   }
 

@@ -28,11 +28,17 @@ export function prismaRefreshTokenStore(db: PrismaLike): RefreshTokenStore {
     },
     async markUsed(id, at) {
       // Conditional update: of two concurrent refreshes with one token, exactly one wins.
-      const { count } = await db.refreshToken.updateMany({ where: { id, usedAt: null, revoked: false }, data: { usedAt: at } });
+      const { count } = await db.refreshToken.updateMany({
+        where: { id, usedAt: null, revoked: false },
+        data: { usedAt: at },
+      });
       return count === 1;
     },
     async revokeFamily(familyId) {
-      const { count } = await db.refreshToken.updateMany({ where: { familyId, revoked: false }, data: { revoked: true } });
+      const { count } = await db.refreshToken.updateMany({
+        where: { familyId, revoked: false },
+        data: { revoked: true },
+      });
       return count;
     },
   };

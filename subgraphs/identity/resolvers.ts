@@ -8,7 +8,12 @@ import { usernameCursor } from './user.service';
 import type { Resolvers } from './resolvers.generated';
 
 function payload(pair: TokenPair) {
-  return { accessToken: pair.accessToken, tokenType: pair.tokenType, expiresIn: pair.expiresIn, refreshToken: pair.refreshToken };
+  return {
+    accessToken: pair.accessToken,
+    tokenType: pair.tokenType,
+    expiresIn: pair.expiresIn,
+    refreshToken: pair.refreshToken,
+  };
 }
 
 function tenantOut(t: TenantRecord) {
@@ -38,7 +43,11 @@ export const resolvers = {
     me: async (_, __, ctx) => userOut(await ctx.services.users.me(ctx.caller)),
     tenants: async (_, __, ctx) => (await ctx.services.tenants.list(ctx.caller)).map(tenantOut),
     users: async (_, args, ctx) => {
-      const page = await ctx.services.users.list(ctx.caller, { first: args.first ?? undefined, after: args.after, tenantId: args.tenantId ?? undefined });
+      const page = await ctx.services.users.list(ctx.caller, {
+        first: args.first ?? undefined,
+        after: args.after,
+        tenantId: args.tenantId ?? undefined,
+      });
       const nodes = page.users.map(userOut);
       return {
         nodes,
@@ -50,21 +59,44 @@ export const resolvers = {
   },
   Mutation: {
     login: async (_, args, ctx) =>
-      payload(await ctx.services.auth.login(ctx.caller, { username: args.username, password: args.password, tenantId: args.tenantId ?? 'default' })),
+      payload(
+        await ctx.services.auth.login(ctx.caller, {
+          username: args.username,
+          password: args.password,
+          tenantId: args.tenantId ?? 'default',
+        }),
+      ),
     refreshToken: async (_, args, ctx) => payload(await ctx.services.auth.refresh(ctx.caller, args.refreshToken)),
     createRole: async (_, args, ctx) =>
-      roleOut(await ctx.services.roles.create(ctx.caller, { name: args.name, scopes: args.scopes ?? undefined, description: args.description, tenantId: args.tenantId ?? undefined })),
+      roleOut(
+        await ctx.services.roles.create(ctx.caller, {
+          name: args.name,
+          scopes: args.scopes ?? undefined,
+          description: args.description,
+          tenantId: args.tenantId ?? undefined,
+        }),
+      ),
     createTenant: async (_, args, ctx) => tenantOut(await ctx.services.tenants.create(ctx.caller, args)),
     createUser: async (_, args, ctx) => {
       const i = args.input;
-      return userOut(await ctx.services.users.create(ctx.caller, { username: i.username, password: i.password, email: i.email, tenantId: i.tenantId ?? undefined, roles: i.roles ?? undefined, isVerified: i.isVerified ?? undefined }));
+      return userOut(
+        await ctx.services.users.create(ctx.caller, {
+          username: i.username,
+          password: i.password,
+          email: i.email,
+          tenantId: i.tenantId ?? undefined,
+          roles: i.roles ?? undefined,
+          isVerified: i.isVerified ?? undefined,
+        }),
+      );
     },
     assignRole: async (_, args, ctx) => userOut(await ctx.services.users.assignRole(ctx.caller, args)),
   },
   User: {
     __resolveReference: async (ref, ctx, info) => {
       entityCacheHint(ctx, info);
-      const user = 'id' in ref ? await ctx.loaders.userById.load(ref.id) : await ctx.loaders.userByUsername.load(ref.username);
+      const user =
+        'id' in ref ? await ctx.loaders.userById.load(ref.id) : await ctx.loaders.userByUsername.load(ref.username);
       return user ? userOut(user) : null;
     },
   },

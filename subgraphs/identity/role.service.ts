@@ -27,7 +27,10 @@ export class RoleService {
     return isPlatformOperator(auth) ? roles : roles.filter((r) => !r.name.startsWith(SERVICE_ROLE_PREFIX));
   }
 
-  async create(caller: Caller, input: { name: string; scopes?: string[]; description?: string | null; tenantId?: string }): Promise<RoleRecord> {
+  async create(
+    caller: Caller,
+    input: { name: string; scopes?: string[]; description?: string | null; tenantId?: string },
+  ): Promise<RoleRecord> {
     const auth = requireAdmin(caller);
     const scopes = [...new Set(input.scopes ?? [])];
     check()
@@ -35,16 +38,26 @@ export class RoleService {
       .notServiceRole('role_name', input.name)
       .scopes('scopes', scopes)
       .done();
-    if (input.description != null) check().text('description', input.description, { min: 0, max: LIMITS.description }).done();
+    if (input.description != null)
+      check().text('description', input.description, { min: 0, max: LIMITS.description }).done();
     // An operator naming no tenant makes a platform role; everyone else a role of their tenant.
-    const tenantId = isPlatformOperator(auth) && input.tenantId === undefined
-      ? null
-      : await this.access.resolve(caller, input.tenantId, ['tenantId'], 'identity.roles.create');
+    const tenantId =
+      isPlatformOperator(auth) && input.tenantId === undefined
+        ? null
+        : await this.access.resolve(caller, input.tenantId, ['tenantId'], 'identity.roles.create');
     return this.stores.transaction(async (s) => {
       // A new platform role may not shadow any tenant's; a tenant role neither a platform one nor its tenant's.
-      if ((await s.roles.findByNames(tenantId ?? ALL_TENANTS, [input.name])).length > 0) throw new ConflictError(`Role '${input.name}' already exists`);
+      if ((await s.roles.findByNames(tenantId ?? ALL_TENANTS, [input.name])).length > 0)
+        throw new ConflictError(`Role '${input.name}' already exists`);
       const role = await s.roles.create({ name: input.name, description: input.description ?? null, scopes, tenantId });
-      await s.outbox.append(auditEvent(caller, { tenantId: tenantId ?? auth.tenantId, type: IDENTITY_EVENTS.roleCreated, actor: auth.username, data: { role_name: role.name, scopes: role.scopes, scope: tenantId === null ? 'platform' : 'tenant' } }));
+      await s.outbox.append(
+        auditEvent(caller, {
+          tenantId: tenantId ?? auth.tenantId,
+          type: IDENTITY_EVENTS.roleCreated,
+          actor: auth.username,
+          data: { role_name: role.name, scopes: role.scopes, scope: tenantId === null ? 'platform' : 'tenant' },
+        }),
+      );
       return role;
     });
   }

@@ -7,7 +7,14 @@ import { isUniqueViolation, type PrismaLike } from '../../platform/db/prisma-lik
 import { ALL_TENANTS, type RoleRecord, type RoleStore, type TenantScope } from './identity.types';
 
 export function toRole(row: Role): RoleRecord {
-  return { id: row.id, name: row.name, description: row.description, scopes: row.scopes ?? [], createdAt: row.createdAt, tenantId: row.tenantId === PLATFORM ? null : row.tenantId };
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    scopes: row.scopes ?? [],
+    createdAt: row.createdAt,
+    tenantId: row.tenantId === PLATFORM ? null : row.tenantId,
+  };
 }
 
 /** Platform roles and the tenant's own (everything for ALL_TENANTS; platform roles only for null). */

@@ -12,7 +12,11 @@ import type { PasswordHasher } from './password.hasher';
 export const BUILT_IN_ROLES = [
   { name: 'admin', description: 'Administrative operations (all scopes)', scopes: ['read', 'write', 'admin'] },
   { name: 'user', description: 'View resources', scopes: ['read'] },
-  { name: PLATFORM_ADMIN_ROLE, description: 'Platform operator: acts in every tenant, each action audited in that tenant', scopes: ['read', 'write', 'admin'] },
+  {
+    name: PLATFORM_ADMIN_ROLE,
+    description: 'Platform operator: acts in every tenant, each action audited in that tenant',
+    scopes: ['read', 'write', 'admin'],
+  },
 ] as const;
 
 export interface SeedReport {
@@ -35,41 +39,69 @@ async function ensureTenant(stores: IdentityUnitOfWork, id: string, name: string
 }
 
 async function ensureUser(
-  stores: IdentityUnitOfWork, hasher: PasswordHasher, created: string[],
+  stores: IdentityUnitOfWork,
+  hasher: PasswordHasher,
+  created: string[],
   user: { username: string; password: string; tenantId: string; roleIds: string[] },
 ): Promise<void> {
   const taken = await stores.users.exists(user.tenantId, user.username, null);
   if (taken.username) return;
   const passwordHash = await hasher.hash(user.password);
-  const made = await ignoreConflict(() => stores.users.create({
-    username: user.username,
-    email: null,
-    passwordHash,
-    tenantId: user.tenantId,
-    isService: false,
-    isVerified: true,
-    roleIds: user.roleIds,
-    assignedBy: null,
-  }));
+  const made = await ignoreConflict(() =>
+    stores.users.create({
+      username: user.username,
+      email: null,
+      passwordHash,
+      tenantId: user.tenantId,
+      isService: false,
+      isVerified: true,
+      roleIds: user.roleIds,
+      assignedBy: null,
+    }),
+  );
   if (made) created.push(`user:${user.username}`);
 }
 
-export async function seedIdentity(stores: IdentityUnitOfWork, hasher: PasswordHasher, config: Pick<IdentityConfig, 'seedDevUsers' | 'devAdmin' | 'devUser' | 'platformAdmin'>): Promise<SeedReport> {
+export async function seedIdentity(
+  stores: IdentityUnitOfWork,
+  hasher: PasswordHasher,
+  config: Pick<IdentityConfig, 'seedDevUsers' | 'devAdmin' | 'devUser' | 'platformAdmin'>,
+): Promise<SeedReport> {
   const created: string[] = [];
-  const existingRoles = await stores.roles.findByNames(null, BUILT_IN_ROLES.map((r) => r.name));
+  const existingRoles = await stores.roles.findByNames(
+    null,
+    BUILT_IN_ROLES.map((r) => r.name),
+  );
   for (const role of BUILT_IN_ROLES) {
     if (existingRoles.some((r) => r.name === role.name)) continue;
-    if (await ignoreConflict(() => stores.roles.create({ name: role.name, description: role.description, scopes: [...role.scopes], tenantId: null }))) created.push(`role:${role.name}`);
+    if (
+      await ignoreConflict(() =>
+        stores.roles.create({
+          name: role.name,
+          description: role.description,
+          scopes: [...role.scopes],
+          tenantId: null,
+        }),
+      )
+    )
+      created.push(`role:${role.name}`);
   }
   await ensureTenant(stores, DEFAULT_TENANT, 'Default tenant', created);
-  const roles = await stores.roles.findByNames(null, BUILT_IN_ROLES.map((r) => r.name));
+  const roles = await stores.roles.findByNames(
+    null,
+    BUILT_IN_ROLES.map((r) => r.name),
+  );
   const roleId = (name: string) => roles.find((r) => r.name === name)!.id;
   if (config.platformAdmin) {
     await ensureTenant(stores, config.platformAdmin.tenantId, 'Platform operators', created);
     await ensureUser(stores, hasher, created, { ...config.platformAdmin, roleIds: [roleId(PLATFORM_ADMIN_ROLE)] });
   }
   if (!config.seedDevUsers) return { created };
-  await ensureUser(stores, hasher, created, { ...config.devAdmin, tenantId: DEFAULT_TENANT, roleIds: [roleId('admin'), roleId('user')] });
+  await ensureUser(stores, hasher, created, {
+    ...config.devAdmin,
+    tenantId: DEFAULT_TENANT,
+    roleIds: [roleId('admin'), roleId('user')],
+  });
   await ensureUser(stores, hasher, created, { ...config.devUser, tenantId: DEFAULT_TENANT, roleIds: [roleId('user')] });
   return { created };
 }

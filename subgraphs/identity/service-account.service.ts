@@ -31,7 +31,10 @@ export class ServiceAccountService {
     private readonly hasher: PasswordHasher,
   ) {}
 
-  async create(caller: Caller, input: { name: string; scopes?: string[]; tenantId?: string; description?: string | null }): Promise<CreatedServiceAccount> {
+  async create(
+    caller: Caller,
+    input: { name: string; scopes?: string[]; tenantId?: string; description?: string | null },
+  ): Promise<CreatedServiceAccount> {
     const auth = requirePlatformOperator(caller);
     const scopes = [...new Set(input.scopes ?? ['read'])];
     const tenantId = input.tenantId ?? DEFAULT_TENANT;
@@ -45,11 +48,20 @@ export class ServiceAccountService {
     const clientSecret = randomBytes(32).toString('base64url');
     const secretHash = await this.hasher.hash(clientSecret);
     return this.stores.transaction(async (s) => {
-      if ((await s.tenants.findByIds(tenantId, [tenantId])).length === 0) throw new NotFoundError(`Tenant '${tenantId}' not found`);
+      if ((await s.tenants.findByIds(tenantId, [tenantId])).length === 0)
+        throw new NotFoundError(`Tenant '${tenantId}' not found`);
       // A client id names one account platform-wide (the grant carries no tenant).
-      const taken = (await s.users.exists(tenantId, input.name, null)).username || (await s.users.findServiceAccount(input.name)) !== null;
-      if (taken || (await s.roles.findByNames(ALL_TENANTS, [roleName])).length > 0) throw new ConflictError(`Service account '${input.name}' already exists`);
-      const role = await s.roles.create({ name: roleName, description: input.description ?? `Service account ${input.name}`, scopes, tenantId: null });
+      const taken =
+        (await s.users.exists(tenantId, input.name, null)).username ||
+        (await s.users.findServiceAccount(input.name)) !== null;
+      if (taken || (await s.roles.findByNames(ALL_TENANTS, [roleName])).length > 0)
+        throw new ConflictError(`Service account '${input.name}' already exists`);
+      const role = await s.roles.create({
+        name: roleName,
+        description: input.description ?? `Service account ${input.name}`,
+        scopes,
+        tenantId: null,
+      });
       const [actor] = await s.users.findByUsernames(auth.tenantId, [auth.username]);
       const account = await s.users.create({
         username: input.name,
@@ -61,8 +73,22 @@ export class ServiceAccountService {
         roleIds: [role.id],
         assignedBy: actor?.id ?? null,
       });
-      await s.outbox.append(auditEvent(caller, { tenantId, type: IDENTITY_EVENTS.serviceAccountCreated, actor: auth.username, data: { user_id: account.id, client_id: account.username, scopes } }));
-      return { id: account.id, clientId: account.username, clientSecret, tenantId, roles: roleNamesOf(account), scopes: scopesOf(account.roles) };
+      await s.outbox.append(
+        auditEvent(caller, {
+          tenantId,
+          type: IDENTITY_EVENTS.serviceAccountCreated,
+          actor: auth.username,
+          data: { user_id: account.id, client_id: account.username, scopes },
+        }),
+      );
+      return {
+        id: account.id,
+        clientId: account.username,
+        clientSecret,
+        tenantId,
+        roles: roleNamesOf(account),
+        scopes: scopesOf(account.roles),
+      };
     });
   }
 }

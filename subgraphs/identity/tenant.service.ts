@@ -21,13 +21,27 @@ export class TenantService {
     return this.stores.tenants.findByIds(readScopeOf(auth), ids);
   }
 
-  async create(caller: Caller, input: { id: string; name: string; metadata?: Record<string, unknown> }): Promise<TenantRecord> {
+  async create(
+    caller: Caller,
+    input: { id: string; name: string; metadata?: Record<string, unknown> },
+  ): Promise<TenantRecord> {
     const auth = requirePlatformOperator(caller);
-    check().text('id', input.id, { max: LIMITS.tenantId, pattern: PATTERNS.tenantId }).text('name', input.name, { max: LIMITS.tenantName }).done();
+    check()
+      .text('id', input.id, { max: LIMITS.tenantId, pattern: PATTERNS.tenantId })
+      .text('name', input.name, { max: LIMITS.tenantName })
+      .done();
     return this.stores.transaction(async (s) => {
-      if ((await s.tenants.findByIds(ALL_TENANTS, [input.id])).length > 0) throw new ConflictError(`Tenant '${input.id}' already exists`);
+      if ((await s.tenants.findByIds(ALL_TENANTS, [input.id])).length > 0)
+        throw new ConflictError(`Tenant '${input.id}' already exists`);
       const tenant = await s.tenants.create({ id: input.id, name: input.name, metadata: input.metadata ?? {} });
-      await s.outbox.append(auditEvent(caller, { tenantId: tenant.id, type: IDENTITY_EVENTS.tenantCreated, actor: auth.username, data: { tenant_id: tenant.id, name: tenant.name } }));
+      await s.outbox.append(
+        auditEvent(caller, {
+          tenantId: tenant.id,
+          type: IDENTITY_EVENTS.tenantCreated,
+          actor: auth.username,
+          data: { tenant_id: tenant.id, name: tenant.name },
+        }),
+      );
       return tenant;
     });
   }

@@ -5,7 +5,10 @@ import { isUniqueViolation, type PrismaLike } from '../../platform/db/prisma-lik
 import { ALL_TENANTS, type TenantRecord, type TenantScope, type TenantStore } from './identity.types';
 
 function toTenant(row: Tenant): TenantRecord {
-  const metadata = row.metadata && typeof row.metadata === 'object' && !Array.isArray(row.metadata) ? (row.metadata as Record<string, unknown>) : {};
+  const metadata =
+    row.metadata && typeof row.metadata === 'object' && !Array.isArray(row.metadata)
+      ? (row.metadata as Record<string, unknown>)
+      : {};
   return { id: row.id, name: row.name, createdAt: row.createdAt, isActive: row.isActive, metadata };
 }
 
@@ -25,7 +28,11 @@ export function prismaTenantStore(db: PrismaLike): TenantStore {
     },
     async create(tenant) {
       try {
-        return toTenant(await db.tenant.create({ data: { id: tenant.id, name: tenant.name, metadata: tenant.metadata as Prisma.InputJsonObject } }));
+        return toTenant(
+          await db.tenant.create({
+            data: { id: tenant.id, name: tenant.name, metadata: tenant.metadata as Prisma.InputJsonObject },
+          }),
+        );
       } catch (err) {
         if (isUniqueViolation(err)) throw new ConflictError(`Tenant '${tenant.id}' already exists`);
         throw err;

@@ -9,7 +9,11 @@ import type { TokenAuthenticator } from '../../platform/http/auth-hooks';
 export class CachedTokenVerifier implements TokenAuthenticator {
   private readonly cache: TokenCache;
 
-  constructor(private readonly tokens: Pick<AccessTokens, 'verify'>, maxEntries: number, now: () => number = Date.now) {
+  constructor(
+    private readonly tokens: Pick<AccessTokens, 'verify'>,
+    maxEntries: number,
+    now: () => number = Date.now,
+  ) {
     this.cache = new TokenCache(Infinity, maxEntries, now);
   }
 

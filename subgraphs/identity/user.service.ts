@@ -1,6 +1,12 @@
 // User rules: who am I, admin creation of users and role assignment, tenant-scoped listings and
 // entity lookups. A tenant's admin works only inside its tenant; a platform admin anywhere.
-import { AuthenticationError, ConflictError, ForbiddenError, InputError, NotFoundError } from '../../platform/errors/domain-errors';
+import {
+  AuthenticationError,
+  ConflictError,
+  ForbiddenError,
+  InputError,
+  NotFoundError,
+} from '../../platform/errors/domain-errors';
 import { auditEvent } from '../../platform/outbox/outbox.writer';
 import { IDENTITY_EVENTS } from './identity.audit';
 import { isPlatformOperator, PLATFORM_ADMIN_ROLE, type AuthContext } from '../../platform/auth/auth-context';
@@ -77,7 +83,8 @@ export class UserService {
     if (roleNames.includes(PLATFORM_ADMIN_ROLE)) assertMayGrantOperator(auth);
     const passwordHash = await this.hasher.hash(input.password);
     return this.stores.transaction(async (s) => {
-      if ((await s.tenants.findByIds(tenantId, [tenantId])).length === 0) throw new NotFoundError(`Tenant '${tenantId}' not found`);
+      if ((await s.tenants.findByIds(tenantId, [tenantId])).length === 0)
+        throw new NotFoundError(`Tenant '${tenantId}' not found`);
       const roles = await s.roles.findByNames(tenantId, roleNames);
       const missing = roleNames.filter((n) => !roles.some((r) => r.name === n));
       if (missing.length > 0) throw InputError.of(['roles'], `Unknown role(s): ${missing.join(', ')}`);
@@ -94,7 +101,14 @@ export class UserService {
         roleIds: roles.map((r) => r.id),
         assignedBy: await this.actorId(s.users, auth.tenantId, auth.username),
       });
-      await s.outbox.append(auditEvent(caller, { tenantId, type: IDENTITY_EVENTS.userCreated, actor: auth.username, data: { user_id: user.id, username: user.username, roles: roleNames } }));
+      await s.outbox.append(
+        auditEvent(caller, {
+          tenantId,
+          type: IDENTITY_EVENTS.userCreated,
+          actor: auth.username,
+          data: { user_id: user.id, username: user.username, roles: roleNames },
+        }),
+      );
       return toUserView(user);
     });
   }
@@ -111,9 +125,21 @@ export class UserService {
       const [role] = await s.roles.findByNames(user.tenantId, [input.roleName]);
       if (!role) throw new NotFoundError(`Role '${input.roleName}' not found`);
       if (user.isService) throw new ForbiddenError('Service account roles are managed by service-account routes');
-      const assigned = await s.users.assignRole(user.tenantId, user.id, role.id, await this.actorId(s.users, auth.tenantId, auth.username));
+      const assigned = await s.users.assignRole(
+        user.tenantId,
+        user.id,
+        role.id,
+        await this.actorId(s.users, auth.tenantId, auth.username),
+      );
       if (!assigned) throw new ConflictError(`User already has role '${role.name}'`);
-      await s.outbox.append(auditEvent(caller, { tenantId: user.tenantId, type: IDENTITY_EVENTS.roleAssigned, actor: auth.username, data: { user_id: user.id, username: user.username, role_name: role.name } }));
+      await s.outbox.append(
+        auditEvent(caller, {
+          tenantId: user.tenantId,
+          type: IDENTITY_EVENTS.roleAssigned,
+          actor: auth.username,
+          data: { user_id: user.id, username: user.username, role_name: role.name },
+        }),
+      );
       const [updated] = await s.users.findByIds(user.tenantId, [user.id]);
       return toUserView(updated!);
     });
@@ -135,15 +161,17 @@ export class UserService {
   }
 
   /** `assigned_by` is a user id; tokens carry the username, so look it up (null if gone). */
-  private async actorId(users: IdentityUnitOfWork['users'], tenantId: string, username: string): Promise<string | null> {
+  private async actorId(
+    users: IdentityUnitOfWork['users'],
+    tenantId: string,
+    username: string,
+  ): Promise<string | null> {
     const [actor] = await users.findByUsernames(tenantId, [username]);
     return actor?.id ?? null;
   }
 }
 
-
 /** Only an operator makes another operator: a tenant's admin must not lift itself out of its tenant. */
 function assertMayGrantOperator(auth: AuthContext): void {
   if (!isPlatformOperator(auth)) throw new ForbiddenError(`Only platform operators may grant '${PLATFORM_ADMIN_ROLE}'`);
 }
-

@@ -37,12 +37,18 @@ export function prismaUserStore(db: PrismaLike): UserStore {
     },
     async findByIds(scope, ids) {
       if (ids.length === 0) return [];
-      const rows = await db.user.findMany({ where: { ...tenantWhere(scope), id: { in: [...ids] } }, include: WITH_ROLES });
+      const rows = await db.user.findMany({
+        where: { ...tenantWhere(scope), id: { in: [...ids] } },
+        include: WITH_ROLES,
+      });
       return rows.map(toUser);
     },
     async findByUsernames(scope, usernames) {
       if (usernames.length === 0) return [];
-      const rows = await db.user.findMany({ where: { ...tenantWhere(scope), username: { in: [...usernames] } }, include: WITH_ROLES });
+      const rows = await db.user.findMany({
+        where: { ...tenantWhere(scope), username: { in: [...usernames] } },
+        include: WITH_ROLES,
+      });
       return rows.map(toUser);
     },
     async list(scope, page) {
@@ -59,7 +65,10 @@ export function prismaUserStore(db: PrismaLike): UserStore {
         where: { tenantId, OR: [{ username }, ...(email ? [{ email }] : [])] },
         select: { username: true, email: true },
       });
-      return { username: rows.some((r) => r.username === username), email: email !== null && rows.some((r) => r.email === email) };
+      return {
+        username: rows.some((r) => r.username === username),
+        email: email !== null && rows.some((r) => r.email === email),
+      };
     },
     async create(user: NewUser) {
       try {

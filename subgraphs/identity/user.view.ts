@@ -9,7 +9,9 @@ export function scopesOf(roles: readonly RoleRecord[]): string[] {
 
 /** Role names as they go into tokens: a service account's roles always carry the service prefix. */
 export function roleNamesOf(user: Pick<UserRecord, 'roles' | 'isService'>): string[] {
-  return user.roles.map((r) => (user.isService && !r.name.startsWith(SERVICE_ROLE_PREFIX) ? `${SERVICE_ROLE_PREFIX}${r.name}` : r.name));
+  return user.roles.map((r) =>
+    user.isService && !r.name.startsWith(SERVICE_ROLE_PREFIX) ? `${SERVICE_ROLE_PREFIX}${r.name}` : r.name,
+  );
 }
 
 export function toUserView(user: UserRecord): UserView {

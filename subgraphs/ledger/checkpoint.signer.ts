@@ -19,7 +19,10 @@ export interface CheckpointFields {
 
 /** The bytes a checkpoint's signature covers. */
 export function checkpointMessage(c: CheckpointFields): Buffer {
-  return Buffer.from(JSON.stringify([CHECKPOINT_FORMAT, c.tenantId, c.treeSize, c.rootHash, c.timestamp, c.keyId]), 'utf8');
+  return Buffer.from(
+    JSON.stringify([CHECKPOINT_FORMAT, c.tenantId, c.treeSize, c.rootHash, c.timestamp, c.keyId]),
+    'utf8',
+  );
 }
 
 export interface CheckpointSigner {
@@ -39,9 +42,12 @@ export function parseEd25519Pem(pem: string): KeyObject {
   try {
     key = crypto.createPrivateKey({ key: pem.replace(/\\n/g, '\n'), format: 'pem' });
   } catch (err) {
-    throw new Error(`LEDGER_CHECKPOINT_PRIVATE_KEY is not a PKCS8 PEM private key (${(err as Error).message})`, { cause: err });
+    throw new Error(`LEDGER_CHECKPOINT_PRIVATE_KEY is not a PKCS8 PEM private key (${(err as Error).message})`, {
+      cause: err,
+    });
   }
-  if (key.asymmetricKeyType !== 'ed25519') throw new Error(`LEDGER_CHECKPOINT_PRIVATE_KEY must be Ed25519, not ${key.asymmetricKeyType}`);
+  if (key.asymmetricKeyType !== 'ed25519')
+    throw new Error(`LEDGER_CHECKPOINT_PRIVATE_KEY must be Ed25519, not ${key.asymmetricKeyType}`);
   return key;
 }
 
@@ -50,12 +56,23 @@ export function parseEd25519Pem(pem: string): KeyObject {
  * the development key kept in the database, made on first start. The operator's key is the one
  * to use in production: a key stored beside the log it signs protects against less (docs/ledger.md).
  */
-export async function loadCheckpointSigner(store: LedgerProofStore, pem: string | undefined, logger: Logger): Promise<CheckpointSigner> {
+export async function loadCheckpointSigner(
+  store: LedgerProofStore,
+  pem: string | undefined,
+  logger: Logger,
+): Promise<CheckpointSigner> {
   let key: KeyObject;
   if (pem) {
     key = parseEd25519Pem(pem);
     const publicJwk = publicJwkOf(key);
-    await store.saveKey({ keyId: await calculateJwkThumbprint(publicJwk), publicJwk: publicJwk as Record<string, unknown>, privatePem: null }, true);
+    await store.saveKey(
+      {
+        keyId: await calculateJwkThumbprint(publicJwk),
+        publicJwk: publicJwk as Record<string, unknown>,
+        privatePem: null,
+      },
+      true,
+    );
   } else {
     const existing = (await store.keys()).filter((k: CheckpointKey) => k.privatePem && !k.retiredAt).pop();
     if (existing) key = crypto.createPrivateKey(existing.privatePem!);
@@ -63,8 +80,13 @@ export async function loadCheckpointSigner(store: LedgerProofStore, pem: string 
       key = crypto.generateKeyPairSync('ed25519').privateKey;
       const publicJwk = publicJwkOf(key);
       const privatePem = key.export({ format: 'pem', type: 'pkcs8' }).toString();
-      await store.saveKey({ keyId: await calculateJwkThumbprint(publicJwk), publicJwk: publicJwk as Record<string, unknown>, privatePem }, true);
-      logger.warn('ledger: no LEDGER_CHECKPOINT_PRIVATE_KEY; checkpoints are signed with a development key kept in the database');
+      await store.saveKey(
+        { keyId: await calculateJwkThumbprint(publicJwk), publicJwk: publicJwk as Record<string, unknown>, privatePem },
+        true,
+      );
+      logger.warn(
+        'ledger: no LEDGER_CHECKPOINT_PRIVATE_KEY; checkpoints are signed with a development key kept in the database',
+      );
     }
   }
   const keyId = await calculateJwkThumbprint(publicJwkOf(key));

@@ -19,27 +19,46 @@ export interface LedgerGraphQLContext {
   requireAuth: boolean;
   service: LedgerService;
   proofs: LedgerProofService;
-  loaders: { auditTrail: DataLoader<AuditTrailKey, LedgerEvent[], string>; eventById: DataLoader<string, LedgerEvent | null> };
+  loaders: {
+    auditTrail: DataLoader<AuditTrailKey, LedgerEvent[], string>;
+    eventById: DataLoader<string, LedgerEvent | null>;
+  };
   /** Present on graphql-ws connections only (see ledger.subscriptions.ts). */
-  subscribeAppends?: (eventType: string | undefined, afterSeq: number | undefined) => Promise<AsyncIterableIterator<LedgerEvent>>;
+  subscribeAppends?: (
+    eventType: string | undefined,
+    afterSeq: number | undefined,
+  ) => Promise<AsyncIterableIterator<LedgerEvent>>;
 }
 
-export function ledgerContext(caller: Caller, service: LedgerService, requireAuth: boolean, proofs: LedgerProofService): LedgerGraphQLContext {
-  const auditTrail = new DataLoader<AuditTrailKey, LedgerEvent[], string>(async (keys) => {
-    // Keys of one request share first/after almost always; group by them, one query per group.
-    const groups = new Map<string, AuditTrailKey[]>();
-    for (const k of keys) {
-      const g = `${k.first}:${k.before}`;
-      groups.set(g, [...(groups.get(g) ?? []), k]);
-    }
-    const results = new Map<string, LedgerEvent[]>();
-    for (const group of groups.values()) {
-      const { first, before } = group[0]!;
-      const lists = await service.auditTrails(caller, group.map((k) => k.username), first, before);
-      group.forEach((k, i) => results.set(JSON.stringify(k), lists[i]!));
-    }
-    return keys.map((k) => results.get(JSON.stringify(k)) ?? []);
-  }, { cacheKeyFn: (k) => JSON.stringify(k) });
+export function ledgerContext(
+  caller: Caller,
+  service: LedgerService,
+  requireAuth: boolean,
+  proofs: LedgerProofService,
+): LedgerGraphQLContext {
+  const auditTrail = new DataLoader<AuditTrailKey, LedgerEvent[], string>(
+    async (keys) => {
+      // Keys of one request share first/after almost always; group by them, one query per group.
+      const groups = new Map<string, AuditTrailKey[]>();
+      for (const k of keys) {
+        const g = `${k.first}:${k.before}`;
+        groups.set(g, [...(groups.get(g) ?? []), k]);
+      }
+      const results = new Map<string, LedgerEvent[]>();
+      for (const group of groups.values()) {
+        const { first, before } = group[0]!;
+        const lists = await service.auditTrails(
+          caller,
+          group.map((k) => k.username),
+          first,
+          before,
+        );
+        group.forEach((k, i) => results.set(JSON.stringify(k), lists[i]!));
+      }
+      return keys.map((k) => results.get(JSON.stringify(k)) ?? []);
+    },
+    { cacheKeyFn: (k) => JSON.stringify(k) },
+  );
   // LedgerEvent references of one request: one tenant-scoped read.
   const eventById = new DataLoader<string, LedgerEvent | null>((ids) => service.eventsByIds(caller, ids));
   return { caller, requireAuth, service, proofs, loaders: { auditTrail, eventById } };

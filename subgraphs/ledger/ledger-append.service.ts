@@ -62,7 +62,10 @@ export class GroupCommitter {
   private readonly retry: RetryPolicy;
   private readonly clock: () => number;
 
-  constructor(private readonly store: LedgerStore, private readonly options: GroupCommitOptions = {}) {
+  constructor(
+    private readonly store: LedgerStore,
+    private readonly options: GroupCommitOptions = {},
+  ) {
     this.maxBatch = options.maxBatch ?? 500;
     this.maxInFlight = options.maxInFlight ?? 2;
     this.retry = options.retry ?? DEFAULT_RETRY;
@@ -86,7 +89,11 @@ export class GroupCommitter {
       if (head.lastSeq === 0 || head.treeFrontier !== '') return false;
       const built = appendLeaves(0, [], await tx.chainHashesAfter(tenantId, 0));
       head.treeFrontier = frontierText(built.frontier);
-      await tx.insertEvents([], [head], built.nodes.map((n) => ({ ...n, tenantId })));
+      await tx.insertEvents(
+        [],
+        [head],
+        built.nodes.map((n) => ({ ...n, tenantId })),
+      );
       return true;
     });
   }
@@ -176,7 +183,14 @@ export class GroupCommitter {
 
       if (attempt > 0) {
         // The previous attempt may have committed before its connection died: keep what landed.
-        const landed = new Map((await tx.findByIds(tenants, batch.map((p) => p.id))).map((e) => [e.id, e]));
+        const landed = new Map(
+          (
+            await tx.findByIds(
+              tenants,
+              batch.map((p) => p.id),
+            )
+          ).map((e) => [e.id, e]),
+        );
         batch.forEach((p, i) => {
           const event = landed.get(p.id);
           if (event) results[i] = { event, replayed: false };
@@ -185,10 +199,15 @@ export class GroupCommitter {
 
       const keyed = batch.filter((p, i) => !results[i] && p.input.idempotencyKey);
       if (keyed.length > 0) {
-        const found = await tx.findByIdempotencyKeys(keyed.map((p) => ({ tenantId: p.input.tenantId, key: p.input.idempotencyKey! })));
+        const found = await tx.findByIdempotencyKeys(
+          keyed.map((p) => ({ tenantId: p.input.tenantId, key: p.input.idempotencyKey! })),
+        );
         const byKey = new Map(found.map((e) => [keyOf(e.tenantId, e.idempotencyKey), e]));
         batch.forEach((p, i) => {
-          const event = !results[i] && p.input.idempotencyKey ? byKey.get(keyOf(p.input.tenantId, p.input.idempotencyKey)) : undefined;
+          const event =
+            !results[i] && p.input.idempotencyKey
+              ? byKey.get(keyOf(p.input.tenantId, p.input.idempotencyKey))
+              : undefined;
           if (event) results[i] = { event, replayed: true };
         });
       }
@@ -213,7 +232,11 @@ export class GroupCommitter {
         const us = Math.max(now, head.lastCreatedAtUs + 1);
         const createdAt = formatMicros(us);
         const content = contentHash({
-          tenantId: input.tenantId, eventType: input.eventType, eventDataCanonical: input.eventDataText, userId: input.userId, createdAt,
+          tenantId: input.tenantId,
+          eventType: input.eventType,
+          eventDataCanonical: input.eventDataText,
+          userId: input.userId,
+          createdAt,
         });
         const row: NewEventRow = {
           id: p.id,
@@ -240,7 +263,8 @@ export class GroupCommitter {
         fresh.push(row);
         results[i] = { event: row, replayed: false };
       });
-      if (fresh.length > 0) await tx.insertEvents(fresh, [...moved.values()], await growTrees(tx, fresh, heads, startSeqs));
+      if (fresh.length > 0)
+        await tx.insertEvents(fresh, [...moved.values()], await growTrees(tx, fresh, heads, startSeqs));
       return { results: results as AppendResult[], fresh };
     });
   }
@@ -255,7 +279,10 @@ const popcount = (n: number) => n.toString(2).replace(/0/g, '').length;
  * frontier does not match its length) is caught up once, here, from its stored chain hashes.
  */
 async function growTrees(
-  tx: import('./ledger.store').LedgerAppendTx, fresh: NewEventRow[], heads: Map<string, ChainHead>, startSeqs: Map<string, number>,
+  tx: import('./ledger.store').LedgerAppendTx,
+  fresh: NewEventRow[],
+  heads: Map<string, ChainHead>,
+  startSeqs: Map<string, number>,
 ): Promise<(TreeNode & { tenantId: string })[]> {
   const byTenant = new Map<string, string[]>();
   for (const row of fresh) byTenant.set(row.tenantId, [...(byTenant.get(row.tenantId) ?? []), row.chainHash]);

@@ -7,12 +7,22 @@ import { stringify } from 'csv-stringify';
 import type { ExportRow, LedgerStore } from './ledger.store';
 import { withDbRetry } from '../../platform/db/db-retry';
 
-export const EXPORT_COLUMNS = ['id', 'tenant_id', 'event_type', 'created_at', 'user_id', 'correlation_id', 'description', 'chain_hash'] as const;
+export const EXPORT_COLUMNS = [
+  'id',
+  'tenant_id',
+  'event_type',
+  'created_at',
+  'user_id',
+  'correlation_id',
+  'description',
+  'chain_hash',
+] as const;
 export const EXPORT_PAGE_SIZE = 1000;
 
 // Spreadsheets skip leading white space (NBSP and other Unicode spaces included) before they
 // look for a formula, and take the full-width forms of = + - @ as the ASCII ones.
-const FORMULA_START = /^[\s\u00a0\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]*[=+\-@\t\r\uff1d\uff0b\uff0d\uff20]/;
+const FORMULA_START =
+  /^[\s\u00a0\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]*[=+\-@\t\r\uff1d\uff0b\uff0d\uff20]/;
 
 /** A cell a spreadsheet would evaluate (`=`, `+`, `-`, `@`, tab, CR, maybe after spaces) gets a leading `'`. */
 export function neutraliseCell(value: string): string {
@@ -27,7 +37,12 @@ function record(r: ExportRow): (string | null)[] {
  * The export as a byte stream. The first page is read before returning, so a database that is
  * down becomes a 503 rather than a truncated 200.
  */
-export async function exportCsv(store: LedgerStore, tenantId: string, eventType: string | undefined, pageSize = EXPORT_PAGE_SIZE): Promise<Readable> {
+export async function exportCsv(
+  store: LedgerStore,
+  tenantId: string,
+  eventType: string | undefined,
+  pageSize = EXPORT_PAGE_SIZE,
+): Promise<Readable> {
   const first = await withDbRetry(() => store.exportPage(tenantId, eventType, 0, pageSize));
   async function* pages(): AsyncGenerator<(string | null)[]> {
     let rows = first;

@@ -45,7 +45,9 @@ type Pass = { published: number; full: boolean; locked: boolean };
 /** One pass: publishes committed events past the marks, then moves the marks, in one transaction. */
 export async function relayNotices(sql: SqlExecutor, bus: EventBus, batch: number): Promise<Pass> {
   return sql.transaction(async (tx: SqlQuery) => {
-    const lock = await tx.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1::bigint) AS ok', [NOTICE_RELAY_LOCK.toString()]);
+    const lock = await tx.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1::bigint) AS ok', [
+      NOTICE_RELAY_LOCK.toString(),
+    ]);
     if (!lock.rows[0]?.ok) return { published: 0, full: false, locked: false };
     const rows = await tx.query<{ id: string; tenant_id: string; seq: string; event_type: string }>(
       `SELECT e.id::text AS id, e.tenant_id, e.seq::text AS seq, e.event_type
@@ -59,7 +61,12 @@ export async function relayNotices(sql: SqlExecutor, bus: EventBus, batch: numbe
       [batch],
     );
     if (rows.rows.length === 0) return { published: 0, full: false, locked: true };
-    const notices: AppendedNotice[] = rows.rows.map((r) => ({ id: r.id, tenant_id: r.tenant_id, seq: Number(r.seq), event_type: r.event_type }));
+    const notices: AppendedNotice[] = rows.rows.map((r) => ({
+      id: r.id,
+      tenant_id: r.tenant_id,
+      seq: Number(r.seq),
+      event_type: r.event_type,
+    }));
     // Any failure throws: the transaction rolls back and the marks stay where they were.
     await Promise.all(notices.map((n) => contractPublisher(bus).publish(LEDGER_EVENT_APPENDED, n)));
     const marks = new Map<string, number>();

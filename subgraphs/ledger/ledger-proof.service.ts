@@ -85,7 +85,8 @@ export class LedgerProofService {
 
   async listCheckpoints(caller: Caller, requested: string | undefined, limit: number): Promise<Checkpoint[]> {
     const tenantId = await this.access.resolve(caller, requested, ['tenantId'], 'ledger.checkpoint.list');
-    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw InputError.of(['limit'], 'Input should be between 1 and 1000');
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+      throw InputError.of(['limit'], 'Input should be between 1 and 1000');
     return withDbRetry(() => this.proofs.listCheckpoints(tenantId, limit));
   }
 
@@ -95,7 +96,10 @@ export class LedgerProofService {
     const now = Date.now();
     const recent = (this.requests.get(tenantId) ?? []).filter((t) => now - t < 60_000);
     if (recent.length >= this.options.onDemandPerMinute) {
-      throw new RateLimitedError('Too many checkpoint requests for this tenant; try again later', Math.ceil((recent[0]! + 60_000 - now) / 1000));
+      throw new RateLimitedError(
+        'Too many checkpoint requests for this tenant; try again later',
+        Math.ceil((recent[0]! + 60_000 - now) / 1000),
+      );
     }
     recent.push(now);
     this.requests.set(tenantId, recent);
@@ -105,44 +109,80 @@ export class LedgerProofService {
   /** Signs the tree as it stands (or answers the checkpoint already taken at this size). */
   async checkpoint(tenantId: string): Promise<Checkpoint> {
     const head = await withDbRetry(() => this.ledger.getHead(tenantId));
-    if (!head || head.lastSeq === 0) throw new NotFoundError(`Tenant '${tenantId}' has no ledger entries to checkpoint`);
+    if (!head || head.lastSeq === 0)
+      throw new NotFoundError(`Tenant '${tenantId}' has no ledger entries to checkpoint`);
     const existing = await withDbRetry(() => this.proofs.checkpointOfSize(tenantId, head.lastSeq));
     if (existing) return existing;
     const rootHash = frontierRoot(frontierOf(head.treeFrontier)).toString('hex');
     const timestamp = formatMicros(nowMicros());
     const { keyId, signature } = this.signer.sign({ tenantId, treeSize: head.lastSeq, rootHash, timestamp });
-    const { checkpoint, created } = await withDbRetry(() => this.proofs.saveCheckpoint({
-      id: randomUUID(), tenantId, treeSize: head.lastSeq, rootHash, timestamp, keyId, signature,
-    }));
+    const { checkpoint, created } = await withDbRetry(() =>
+      this.proofs.saveCheckpoint({
+        id: randomUUID(),
+        tenantId,
+        treeSize: head.lastSeq,
+        rootHash,
+        timestamp,
+        keyId,
+        signature,
+      }),
+    );
     this.checkpointed.set(tenantId, Math.max(this.checkpointed.get(tenantId) ?? 0, checkpoint.treeSize));
     if (created && tenantId !== PLATFORM_CHAIN) {
       await this.appendToPlatformChain({
-        checkpoint_id: checkpoint.id, tenant_id: tenantId, tree_size: checkpoint.treeSize, root_hash: rootHash, timestamp, key_id: keyId, signature,
+        checkpoint_id: checkpoint.id,
+        tenant_id: tenantId,
+        tree_size: checkpoint.treeSize,
+        root_hash: rootHash,
+        timestamp,
+        key_id: keyId,
+        signature,
       });
     }
     return checkpoint;
   }
 
-  async inclusion(caller: Caller, q: { tenantId?: string; entryId?: string; seq?: number; treeSize?: number }): Promise<InclusionProof> {
+  async inclusion(
+    caller: Caller,
+    q: { tenantId?: string; entryId?: string; seq?: number; treeSize?: number },
+  ): Promise<InclusionProof> {
     const tenantId = await this.access.resolve(caller, q.tenantId, ['tenantId'], 'ledger.proof.inclusion');
-    if ((q.entryId === undefined) === (q.seq === undefined)) throw InputError.of(['entry_id'], 'Name the entry by entry_id or by seq (one of them)', 'missing');
-    if (q.entryId !== undefined && !isUuid(q.entryId)) throw InputError.of(['entry_id'], 'Input should be a valid UUID', 'uuid_parsing');
+    if ((q.entryId === undefined) === (q.seq === undefined))
+      throw InputError.of(['entry_id'], 'Name the entry by entry_id or by seq (one of them)', 'missing');
+    if (q.entryId !== undefined && !isUuid(q.entryId))
+      throw InputError.of(['entry_id'], 'Input should be a valid UUID', 'uuid_parsing');
     const issue = sizeIssue('seq', q.seq) ?? sizeIssue('tree_size', q.treeSize);
     if (issue) throw issue;
-    const entry = await withDbRetry(() => (q.entryId !== undefined ? this.ledger.getEvent(tenantId, q.entryId) : this.ledger.getEventBySeq(tenantId, q.seq!)));
+    const entry = await withDbRetry(() =>
+      q.entryId !== undefined ? this.ledger.getEvent(tenantId, q.entryId) : this.ledger.getEventBySeq(tenantId, q.seq!),
+    );
     if (!entry) throw new NotFoundError('Ledger entry not found');
     const checkpoint = await this.checkpointCovering(tenantId, entry.seq, q.treeSize);
     const leafIndex = entry.seq - 1;
     const auditPath = await this.compute(tenantId, (node) => inclusionPath(leafIndex, checkpoint.treeSize, node));
-    return { tenantId, leafIndex, treeSize: checkpoint.treeSize, entry, auditPath: auditPath.map((b) => b.toString('hex')), checkpoint };
+    return {
+      tenantId,
+      leafIndex,
+      treeSize: checkpoint.treeSize,
+      entry,
+      auditPath: auditPath.map((b) => b.toString('hex')),
+      checkpoint,
+    };
   }
 
-  async consistency(caller: Caller, q: { tenantId?: string; first: number; second?: number }): Promise<ConsistencyProof> {
+  async consistency(
+    caller: Caller,
+    q: { tenantId?: string; first: number; second?: number },
+  ): Promise<ConsistencyProof> {
     const tenantId = await this.access.resolve(caller, q.tenantId, ['tenantId'], 'ledger.proof.consistency');
     const issue = sizeIssue('first', q.first) ?? sizeIssue('second', q.second);
     if (issue) throw issue;
-    const second = q.second === undefined ? await this.latestCheckpoint(caller, tenantId) : await this.existingCheckpoint(tenantId, q.second, 'second');
-    if (q.first > second.treeSize) throw InputError.of(['first'], `first (${q.first}) is past second (${second.treeSize})`);
+    const second =
+      q.second === undefined
+        ? await this.latestCheckpoint(caller, tenantId)
+        : await this.existingCheckpoint(tenantId, q.second, 'second');
+    if (q.first > second.treeSize)
+      throw InputError.of(['first'], `first (${q.first}) is past second (${second.treeSize})`);
     const first = await this.existingCheckpoint(tenantId, q.first, 'first');
     const proof = await this.compute(tenantId, (node) => consistencyPath(first.treeSize, second.treeSize, node));
     return { tenantId, first, second, proof: proof.map((b) => b.toString('hex')) };
@@ -155,25 +195,33 @@ export class LedgerProofService {
     if (last === undefined) {
       // First sight of the tenant in this process: learn its last checkpoint once.
       this.checkpointed.set(tenantId, 0);
-      void withDbRetry(() => this.proofs.latestCheckpoint(tenantId)).then((c) => {
-        this.checkpointed.set(tenantId, Math.max(this.checkpointed.get(tenantId) ?? 0, c?.treeSize ?? 0));
-      }, () => this.checkpointed.delete(tenantId));
+      void withDbRetry(() => this.proofs.latestCheckpoint(tenantId)).then(
+        (c) => {
+          this.checkpointed.set(tenantId, Math.max(this.checkpointed.get(tenantId) ?? 0, c?.treeSize ?? 0));
+        },
+        () => this.checkpointed.delete(tenantId),
+      );
       return;
     }
     if (size - last >= this.options.every) {
       this.checkpointed.set(tenantId, size);
-      this.checkpoint(tenantId).catch((err: unknown) => this.logger.warn({ err, tenantId }, 'ledger: checkpoint failed; the next append or pass retries'));
+      this.checkpoint(tenantId).catch((err: unknown) =>
+        this.logger.warn({ err, tenantId }, 'ledger: checkpoint failed; the next append or pass retries'),
+      );
     }
   }
 
   /** Chains older than the tree get theirs (catchUp: the committer's), then the timed pass starts. */
   async start(catchUp: (tenantId: string) => Promise<boolean>): Promise<void> {
     for (const tenantId of await withDbRetry(() => this.proofs.tenantsWithoutTree())) {
-      if (await catchUp(tenantId)) this.logger.info({ tenantId }, 'ledger: built the Merkle tree of a chain written before proofs');
+      if (await catchUp(tenantId))
+        this.logger.info({ tenantId }, 'ledger: built the Merkle tree of a chain written before proofs');
     }
     if (this.options.intervalMs <= 0) return;
     this.timer = setInterval(() => {
-      void this.checkpointBehind().catch((err: unknown) => this.logger.warn({ err }, 'ledger: timed checkpoint pass failed'));
+      void this.checkpointBehind().catch((err: unknown) =>
+        this.logger.warn({ err }, 'ledger: timed checkpoint pass failed'),
+      );
     }, this.options.intervalMs);
     this.timer.unref();
   }
@@ -203,7 +251,8 @@ export class LedgerProofService {
     const found = await withDbRetry(() => this.proofs.checkpointOfSize(tenantId, size));
     if (found) return found;
     const head = await withDbRetry(() => this.ledger.getHead(tenantId));
-    if (!head || size > head.lastSeq) throw InputError.of([field], `The tenant's log has ${head?.lastSeq ?? 0} entries; ${size} is beyond it`);
+    if (!head || size > head.lastSeq)
+      throw InputError.of([field], `The tenant's log has ${head?.lastSeq ?? 0} entries; ${size} is beyond it`);
     throw new NotFoundError(`No checkpoint of size ${size}; take one or use a size from the checkpoint list`);
   }
 

@@ -37,7 +37,10 @@ export interface LedgerProofStore {
   tenantsWithoutTree(): Promise<string[]>;
   keys(): Promise<CheckpointKey[]>;
   /** Records a key (ON CONFLICT keeps the first) and retires every other active key when `activate`. */
-  saveKey(key: { keyId: string; publicJwk: Record<string, unknown>; privatePem: string | null }, activate: boolean): Promise<void>;
+  saveKey(
+    key: { keyId: string; publicJwk: Record<string, unknown>; privatePem: string | null },
+    activate: boolean,
+  ): Promise<void>;
 }
 
 interface CheckpointRecord {
@@ -50,10 +53,17 @@ interface CheckpointRecord {
   signature: string;
 }
 
-const CHECKPOINT_COLUMNS = 'id::text AS id, tenant_id, tree_size::float8 AS tree_size, root_hash, timestamp, key_id, signature';
+const CHECKPOINT_COLUMNS =
+  'id::text AS id, tenant_id, tree_size::float8 AS tree_size, root_hash, timestamp, key_id, signature';
 
 const toCheckpoint = (r: CheckpointRecord): Checkpoint => ({
-  id: r.id, tenantId: r.tenant_id, treeSize: Number(r.tree_size), rootHash: r.root_hash, timestamp: r.timestamp, keyId: r.key_id, signature: r.signature,
+  id: r.id,
+  tenantId: r.tenant_id,
+  treeSize: Number(r.tree_size),
+  rootHash: r.root_hash,
+  timestamp: r.timestamp,
+  keyId: r.key_id,
+  signature: r.signature,
 });
 
 export const nodeKey = (level: number, index: number) => `${level}:${index}`;
@@ -94,21 +104,24 @@ export function createLedgerProofStore(sql: SqlExecutor): LedgerProofStore {
 
     async latestCheckpoint(tenantId) {
       const res = await sql.query<CheckpointRecord>(
-        `SELECT ${CHECKPOINT_COLUMNS} FROM ledger_checkpoints WHERE tenant_id = $1 ORDER BY ledger_checkpoints.tree_size DESC LIMIT 1`, [tenantId],
+        `SELECT ${CHECKPOINT_COLUMNS} FROM ledger_checkpoints WHERE tenant_id = $1 ORDER BY ledger_checkpoints.tree_size DESC LIMIT 1`,
+        [tenantId],
       );
       return res.rows[0] && toCheckpoint(res.rows[0]);
     },
 
     async checkpointOfSize(tenantId, treeSize) {
       const res = await sql.query<CheckpointRecord>(
-        `SELECT ${CHECKPOINT_COLUMNS} FROM ledger_checkpoints WHERE tenant_id = $1 AND tree_size = $2`, [tenantId, treeSize],
+        `SELECT ${CHECKPOINT_COLUMNS} FROM ledger_checkpoints WHERE tenant_id = $1 AND tree_size = $2`,
+        [tenantId, treeSize],
       );
       return res.rows[0] && toCheckpoint(res.rows[0]);
     },
 
     async listCheckpoints(tenantId, limit) {
       const res = await sql.query<CheckpointRecord>(
-        `SELECT ${CHECKPOINT_COLUMNS} FROM ledger_checkpoints WHERE tenant_id = $1 ORDER BY ledger_checkpoints.tree_size DESC LIMIT $2`, [tenantId, limit],
+        `SELECT ${CHECKPOINT_COLUMNS} FROM ledger_checkpoints WHERE tenant_id = $1 ORDER BY ledger_checkpoints.tree_size DESC LIMIT $2`,
+        [tenantId, limit],
       );
       return res.rows.map(toCheckpoint);
     },
@@ -124,19 +137,30 @@ export function createLedgerProofStore(sql: SqlExecutor): LedgerProofStore {
     },
 
     async tenantsWithoutTree() {
-      const res = await sql.query<{ tenant_id: string }>(`SELECT tenant_id FROM ledger_chain_heads WHERE last_seq > 0 AND tree_frontier = '' ORDER BY tenant_id`);
+      const res = await sql.query<{ tenant_id: string }>(
+        `SELECT tenant_id FROM ledger_chain_heads WHERE last_seq > 0 AND tree_frontier = '' ORDER BY tenant_id`,
+      );
       return res.rows.map((r) => r.tenant_id);
     },
 
     async keys() {
-      const res = await sql.query<{ key_id: string; public_jwk: Record<string, unknown> | string; private_pem: string | null; created_at: string; retired_at: string | null }>(
+      const res = await sql.query<{
+        key_id: string;
+        public_jwk: Record<string, unknown> | string;
+        private_pem: string | null;
+        created_at: string;
+        retired_at: string | null;
+      }>(
         `SELECT key_id, public_jwk, private_pem, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS created_at,
                 to_char(retired_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS retired_at
            FROM ledger_checkpoint_keys ORDER BY created_at, key_id`,
       );
       return res.rows.map((r) => ({
-        keyId: r.key_id, publicJwk: typeof r.public_jwk === 'string' ? JSON.parse(r.public_jwk) : r.public_jwk, privatePem: r.private_pem,
-        createdAt: r.created_at, retiredAt: r.retired_at,
+        keyId: r.key_id,
+        publicJwk: typeof r.public_jwk === 'string' ? JSON.parse(r.public_jwk) : r.public_jwk,
+        privatePem: r.private_pem,
+        createdAt: r.created_at,
+        retiredAt: r.retired_at,
       }));
     },
 
@@ -147,7 +171,11 @@ export function createLedgerProofStore(sql: SqlExecutor): LedgerProofStore {
             WHERE $4::boolean`,
           [key.keyId, JSON.stringify(key.publicJwk), key.privatePem, activate],
         );
-        if (activate) await tx.query('UPDATE ledger_checkpoint_keys SET retired_at = now() WHERE key_id <> $1 AND retired_at IS NULL', [key.keyId]);
+        if (activate)
+          await tx.query(
+            'UPDATE ledger_checkpoint_keys SET retired_at = now() WHERE key_id <> $1 AND retired_at IS NULL',
+            [key.keyId],
+          );
       });
     },
   };

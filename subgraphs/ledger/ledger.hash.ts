@@ -36,12 +36,19 @@ export function canonicalEventData(value: unknown): string {
  * it) without re-parsing event_data, which keeps verification fast.
  */
 export function contentJson(f: HashedFields): string {
-  return '{"created_at":' + JSON.stringify(f.createdAt)
-    + ',"event_data":' + f.eventDataCanonical
-    + ',"event_type":' + JSON.stringify(f.eventType)
-    + ',"tenant_id":' + JSON.stringify(f.tenantId)
-    + ',"user_id":' + (f.userId === null ? 'null' : JSON.stringify(f.userId))
-    + '}';
+  return (
+    '{"created_at":' +
+    JSON.stringify(f.createdAt) +
+    ',"event_data":' +
+    f.eventDataCanonical +
+    ',"event_type":' +
+    JSON.stringify(f.eventType) +
+    ',"tenant_id":' +
+    JSON.stringify(f.tenantId) +
+    ',"user_id":' +
+    (f.userId === null ? 'null' : JSON.stringify(f.userId)) +
+    '}'
+  );
 }
 
 /**
@@ -49,9 +56,10 @@ export function contentJson(f: HashedFields): string {
  * createHash().update().digest() for inputs this small, which is what lets verification pass
  * 200,000 events/s. Older runtimes fall back to createHash.
  */
-export const sha256Hex: (text: string) => string = typeof crypto.hash === 'function'
-  ? (text) => crypto.hash('sha256', text, 'hex')
-  : (text) => crypto.createHash('sha256').update(text, 'utf8').digest('hex');
+export const sha256Hex: (text: string) => string =
+  typeof crypto.hash === 'function'
+    ? (text) => crypto.hash('sha256', text, 'hex')
+    : (text) => crypto.createHash('sha256').update(text, 'utf8').digest('hex');
 
 export function contentHash(f: HashedFields): string {
   return sha256Hex(contentJson(f));

@@ -40,21 +40,42 @@ export function createLedgerModule(db: Database, onCommitted: (events: LedgerEve
     },
   });
   const access = new TenantAccess(async (a) => {
-    await committer.append(prepareAppend({
-      tenantId: a.tenantId, eventType: OPERATOR_ACCESS_EVENT, eventData: operatorAccessData(a), userId: a.operator, correlationId: a.correlationId,
-    }));
+    await committer.append(
+      prepareAppend({
+        tenantId: a.tenantId,
+        eventType: OPERATOR_ACCESS_EVENT,
+        eventData: operatorAccessData(a),
+        userId: a.operator,
+        correlationId: a.correlationId,
+      }),
+    );
   });
   Object.assign(wired, { service: new LedgerService(store, committer, access), committer, access });
   return wired as LedgerModule;
 }
 
 /** Loads the signing key, then wires checkpoints and proofs into the module. */
-export async function createLedgerProofs(db: Database, module: LedgerModule, config: CheckpointConfig, logger: Logger): Promise<LedgerProofService> {
+export async function createLedgerProofs(
+  db: Database,
+  module: LedgerModule,
+  config: CheckpointConfig,
+  logger: Logger,
+): Promise<LedgerProofService> {
   const proofStore = createLedgerProofStore(db.sql);
   const signer = await loadCheckpointSigner(proofStore, config.privateKeyPem, logger);
-  const proofs = new LedgerProofService(module.store, proofStore, signer, module.access, async (data) => {
-    await module.committer.append(prepareAppend({ tenantId: PLATFORM_CHAIN, eventType: CHECKPOINT_EVENT, eventData: data, userId: null }));
-  }, config, logger);
+  const proofs = new LedgerProofService(
+    module.store,
+    proofStore,
+    signer,
+    module.access,
+    async (data) => {
+      await module.committer.append(
+        prepareAppend({ tenantId: PLATFORM_CHAIN, eventType: CHECKPOINT_EVENT, eventData: data, userId: null }),
+      );
+    },
+    config,
+    logger,
+  );
   module.proofs = proofs;
   return proofs;
 }

@@ -72,9 +72,12 @@ function checkString(issues: InputIssue[], field: string, value: unknown, requir
     if (required) issues.push({ loc: [field], msg: 'Field required', type: 'missing' });
     return;
   }
-  if (typeof value !== 'string') issues.push({ loc: [field], msg: 'Input should be a valid string', type: 'string_type' });
-  else if (value.length > max) issues.push({ loc: [field], msg: `String should have at most ${max} characters`, type: 'string_too_long' });
-  else if (required && value.length === 0) issues.push({ loc: [field], msg: 'String should have at least 1 character', type: 'string_too_short' });
+  if (typeof value !== 'string')
+    issues.push({ loc: [field], msg: 'Input should be a valid string', type: 'string_type' });
+  else if (value.length > max)
+    issues.push({ loc: [field], msg: `String should have at most ${max} characters`, type: 'string_too_long' });
+  else if (required && value.length === 0)
+    issues.push({ loc: [field], msg: 'String should have at least 1 character', type: 'string_too_short' });
   else badText(issues, field, value);
 }
 
@@ -90,7 +93,8 @@ const TEXT_PROBLEM = {
 
 function badText(issues: InputIssue[], field: string | (string | number)[], value: string): boolean {
   const problem = unstorableText(value);
-  if (problem) issues.push({ loc: Array.isArray(field) ? field : [field], msg: TEXT_PROBLEM[problem], type: 'value_error' });
+  if (problem)
+    issues.push({ loc: Array.isArray(field) ? field : [field], msg: TEXT_PROBLEM[problem], type: 'value_error' });
   return problem !== undefined;
 }
 
@@ -108,7 +112,11 @@ function checkEventData(issues: InputIssue[], data: object): void {
     }
     if (v === null || typeof v !== 'object') continue;
     if (path.length > MAX_EVENT_DATA_DEPTH) {
-      issues.push({ loc: ['eventData'], msg: `Input should be nested at most ${MAX_EVENT_DATA_DEPTH} levels deep`, type: 'value_error' });
+      issues.push({
+        loc: ['eventData'],
+        msg: `Input should be nested at most ${MAX_EVENT_DATA_DEPTH} levels deep`,
+        type: 'value_error',
+      });
       return;
     }
     for (const [key, child] of Object.entries(v)) {
@@ -123,12 +131,21 @@ function checkTime(issues: InputIssue[], field: string, value: string | undefine
   if (value === undefined) return;
   const ms = Date.parse(value);
   const year = Number.isNaN(ms) ? NaN : new Date(ms).getUTCFullYear();
-  if (!(year >= 1 && year <= 9999)) issues.push({ loc: [field], msg: 'Input should be a valid datetime between years 1 and 9999', type: 'datetime_parsing' });
+  if (!(year >= 1 && year <= 9999))
+    issues.push({
+      loc: [field],
+      msg: 'Input should be a valid datetime between years 1 and 9999',
+      type: 'datetime_parsing',
+    });
 }
 
 function checkFilter(filter: EventFilter): void {
   const issues: InputIssue[] = [];
-  for (const [field, value] of [['eventType', filter.eventType], ['userId', filter.userId], ['correlationId', filter.correlationId]] as const) {
+  for (const [field, value] of [
+    ['eventType', filter.eventType],
+    ['userId', filter.userId],
+    ['correlationId', filter.correlationId],
+  ] as const) {
     if (value !== undefined) badText(issues, field, value);
   }
   checkTime(issues, 'startTime', filter.startTime);
@@ -148,7 +165,8 @@ export function prepareAppend(input: AppendInput): PreparedAppend {
   let eventDataText = '';
   const data = input.eventData;
   if (data === undefined || data === null) issues.push({ loc: ['eventData'], msg: 'Field required', type: 'missing' });
-  else if (typeof data !== 'object' || Array.isArray(data)) issues.push({ loc: ['eventData'], msg: 'Input should be a valid dictionary', type: 'dict_type' });
+  else if (typeof data !== 'object' || Array.isArray(data))
+    issues.push({ loc: ['eventData'], msg: 'Input should be a valid dictionary', type: 'dict_type' });
   else {
     const before = issues.length;
     checkEventData(issues, data);
@@ -184,8 +202,10 @@ export const SERVICE_ONLY_EVENT_PREFIXES = ['auth_'];
 
 function checkPage(limit: number, offset: number): void {
   const issues: InputIssue[] = [];
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) issues.push({ loc: ['limit'], msg: `Input should be between 1 and ${MAX_LIMIT}`, type: 'value_error' });
-  if (!Number.isInteger(offset) || offset < 0 || offset > MAX_OFFSET) issues.push({ loc: ['offset'], msg: `Input should be between 0 and ${MAX_OFFSET}`, type: 'value_error' });
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
+    issues.push({ loc: ['limit'], msg: `Input should be between 1 and ${MAX_LIMIT}`, type: 'value_error' });
+  if (!Number.isInteger(offset) || offset < 0 || offset > MAX_OFFSET)
+    issues.push({ loc: ['offset'], msg: `Input should be between 0 and ${MAX_OFFSET}`, type: 'value_error' });
   if (issues.length > 0) throw new InputError(issues);
 }
 
@@ -218,7 +238,10 @@ export class LedgerService {
     return this.committer.append({ ...prepared, writtenBy: caller.auth?.username ?? null });
   }
 
-  async listEvents(caller: Caller, q: { tenantId?: string; filter: EventFilter; limit?: number; offset?: number; newestFirst?: boolean }): Promise<EventPage> {
+  async listEvents(
+    caller: Caller,
+    q: { tenantId?: string; filter: EventFilter; limit?: number; offset?: number; newestFirst?: boolean },
+  ): Promise<EventPage> {
     const tenantId = await this.access.resolve(caller, q.tenantId, ['tenantId'], 'ledger.events.list');
     const limit = q.limit ?? DEFAULT_LIMIT;
     const offset = q.offset ?? 0;
@@ -231,17 +254,26 @@ export class LedgerService {
     return { events, total, limit, offset };
   }
 
-  async eventsConnection(caller: Caller, q: { tenantId?: string; filter: EventFilter; first?: number; after?: string }): Promise<EventConnection> {
+  async eventsConnection(
+    caller: Caller,
+    q: { tenantId?: string; filter: EventFilter; first?: number; after?: string },
+  ): Promise<EventConnection> {
     const tenantId = await this.access.resolve(caller, q.tenantId, ['tenantId'], 'ledger.events.list');
     const first = q.first ?? 50;
-    if (!Number.isInteger(first) || first < 1 || first > MAX_LIMIT) throw InputError.of(['first'], `first should be between 1 and ${MAX_LIMIT}`);
+    if (!Number.isInteger(first) || first < 1 || first > MAX_LIMIT)
+      throw InputError.of(['first'], `first should be between 1 and ${MAX_LIMIT}`);
     checkFilter(q.filter);
     const afterSeq = q.after ? seqPosition.decode(q.after, 'after') : 0;
     const rows = await this.read(() => this.store.eventsAfter(tenantId, q.filter, afterSeq, first + 1));
     const events = rows.slice(0, first);
     const last = events[events.length - 1];
     const totalCount = () => this.read(() => this.store.countEvents(tenantId, q.filter));
-    return { events, hasNextPage: rows.length > first, endCursor: last ? seqPosition.encode(last.seq) : null, totalCount };
+    return {
+      events,
+      hasNextPage: rows.length > first,
+      endCursor: last ? seqPosition.encode(last.seq) : null,
+      totalCount,
+    };
   }
 
   async getEvent(caller: Caller, q: { tenantId?: string; id: string }): Promise<LedgerEvent> {
@@ -281,22 +313,45 @@ export class LedgerService {
     const tenantId = await this.access.resolve(caller, q.tenantId, ['tenantId'], 'ledger.verify.entry');
     const event = isUuid(q.entryId) ? await this.read(() => this.store.getEvent(tenantId, q.entryId)) : undefined;
     if (!event) throw new NotFoundError('Ledger entry not found');
-    const previous = event.seq > 1 ? await this.read(() => this.store.getEventBySeq(tenantId, event.seq - 1)) : undefined;
+    const previous =
+      event.seq > 1 ? await this.read(() => this.store.getEventBySeq(tenantId, event.seq - 1)) : undefined;
     const recomputedContent = contentHash({
-      tenantId, eventType: event.eventType, eventDataCanonical: event.eventDataText, userId: event.userId, createdAt: event.createdAt,
+      tenantId,
+      eventType: event.eventType,
+      eventDataCanonical: event.eventDataText,
+      userId: event.userId,
+      createdAt: event.createdAt,
     });
     const recomputedChain = chainHash(recomputedContent, event.previousHash);
-    const expectedPrevious = event.seq === 1 ? GENESIS_HASH : previous?.chainHash ?? '';
-    const content = { stored: event.contentHash, recomputed: recomputedContent, valid: recomputedContent === event.contentHash };
+    const expectedPrevious = event.seq === 1 ? GENESIS_HASH : (previous?.chainHash ?? '');
+    const content = {
+      stored: event.contentHash,
+      recomputed: recomputedContent,
+      valid: recomputedContent === event.contentHash,
+    };
     const chain = { stored: event.chainHash, recomputed: recomputedChain, valid: recomputedChain === event.chainHash };
-    const link = { stored: event.previousHash, expected: expectedPrevious, previousEntryId: previous?.id ?? null, valid: expectedPrevious === event.previousHash };
+    const link = {
+      stored: event.previousHash,
+      expected: expectedPrevious,
+      previousEntryId: previous?.id ?? null,
+      valid: expectedPrevious === event.previousHash,
+    };
     return {
-      entryId: event.id, tenantId, seq: event.seq, createdAt: event.createdAt,
-      valid: content.valid && chain.valid && link.valid, contentHash: content, chainHash: chain, previousHash: link,
+      entryId: event.id,
+      tenantId,
+      seq: event.seq,
+      createdAt: event.createdAt,
+      valid: content.valid && chain.valid && link.valid,
+      contentHash: content,
+      chainHash: chain,
+      previousHash: link,
     };
   }
 
-  async auditReport(caller: Caller, q: { tenantId?: string; startTime?: string; endTime?: string }): Promise<AuditReport> {
+  async auditReport(
+    caller: Caller,
+    q: { tenantId?: string; startTime?: string; endTime?: string },
+  ): Promise<AuditReport> {
     const tenantId = await this.access.resolve(caller, q.tenantId, ['tenantId'], 'ledger.audit_report');
     const filter: EventFilter = { startTime: q.startTime, endTime: q.endTime };
     checkFilter(filter);
@@ -320,16 +375,25 @@ export class LedgerService {
     };
   }
 
-  async exportCsv(caller: Caller, q: { tenantId?: string; eventType?: string }): Promise<{ tenantId: string; stream: Readable }> {
+  async exportCsv(
+    caller: Caller,
+    q: { tenantId?: string; eventType?: string },
+  ): Promise<{ tenantId: string; stream: Readable }> {
     const tenantId = await this.access.resolve(caller, q.tenantId, ['tenantId'], 'ledger.export');
     checkFilter({ eventType: q.eventType });
     return { tenantId, stream: await exportCsv(this.store, tenantId, q.eventType) };
   }
 
   /** Batch for the per-request DataLoader behind User.auditTrail: newest first per user. */
-  async auditTrails(caller: Caller, usernames: readonly string[], first: number, before: number | null): Promise<LedgerEvent[][]> {
+  async auditTrails(
+    caller: Caller,
+    usernames: readonly string[],
+    first: number,
+    before: number | null,
+  ): Promise<LedgerEvent[][]> {
     const tenantId = await this.access.resolve(caller, undefined, ['tenantId'], 'ledger.audit_trail');
-    if (!Number.isInteger(first) || first < 1 || first > MAX_LIMIT) throw InputError.of(['first'], `first should be between 1 and ${MAX_LIMIT}`);
+    if (!Number.isInteger(first) || first < 1 || first > MAX_LIMIT)
+      throw InputError.of(['first'], `first should be between 1 and ${MAX_LIMIT}`);
     const rows = await this.read(() => this.store.eventsOfUsers(tenantId, [...usernames], first + 1, before));
     return usernames.map((u) => rows.filter((r) => r.userId === u));
   }
@@ -340,7 +404,10 @@ export class LedgerService {
   }
 
   /** The tenant's chain head: where a subscriber that wants everything from now on starts. */
-  async position(caller: Caller, requested: string | undefined): Promise<{ tenantId: string; seq: number; chainHash: string }> {
+  async position(
+    caller: Caller,
+    requested: string | undefined,
+  ): Promise<{ tenantId: string; seq: number; chainHash: string }> {
     const tenantId = await this.access.resolve(caller, requested, ['tenantId'], 'ledger.position');
     const head = await this.read(() => this.store.getHead(tenantId));
     return { tenantId, seq: head?.lastSeq ?? 0, chainHash: head?.lastHash ?? GENESIS_HASH };
@@ -355,8 +422,12 @@ export class LedgerService {
    * A subscriber's next events after `afterSeq`, in chain order. The tenant was settled by
    * subscriptionTenant when the subscription started (the caller cannot change on a socket).
    */
-  async eventsForSubscriber(tenantId: string, eventType: string | undefined, afterSeq: number, limit: number): Promise<LedgerEvent[]> {
+  async eventsForSubscriber(
+    tenantId: string,
+    eventType: string | undefined,
+    afterSeq: number,
+    limit: number,
+  ): Promise<LedgerEvent[]> {
     return this.read(() => this.store.eventsAfter(tenantId, { eventType }, afterSeq, limit));
   }
-
 }

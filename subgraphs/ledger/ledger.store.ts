@@ -70,7 +70,9 @@ function isEmpty(filter: EventFilter): boolean {
 export interface LedgerAppendTx {
   /** Creates missing heads, then locks every listed tenant's head row (in tenant order, so two processes never deadlock). */
   lockHeads(tenantIds: string[]): Promise<Map<string, ChainHead>>;
-  findByIdempotencyKeys(pairs: { tenantId: string; key: string }[]): Promise<(LedgerEvent & { idempotencyKey: string })[]>;
+  findByIdempotencyKeys(
+    pairs: { tenantId: string; key: string }[],
+  ): Promise<(LedgerEvent & { idempotencyKey: string })[]>;
   findByIds(tenantIds: string[], ids: string[]): Promise<LedgerEvent[]>;
   /** One statement: inserts the rows and the Merkle tree's new nodes, and moves each tenant's head. */
   insertEvents(rows: NewEventRow[], heads: ChainHead[], nodes: (TreeNode & { tenantId: string })[]): Promise<void>;
@@ -83,7 +85,13 @@ function appendTx(tx: SqlQuery): LedgerAppendTx {
     async lockHeads(tenantIds) {
       const select = `SELECT tenant_id, last_seq::float8 AS last_seq, last_hash, last_created_at_us::float8 AS last_created_at_us, tree_frontier
         FROM ledger_chain_heads WHERE tenant_id = ANY($1::text[]) ORDER BY tenant_id FOR UPDATE`;
-      let res = await tx.query<{ tenant_id: string; last_seq: number; last_hash: string; last_created_at_us: number; tree_frontier: string }>(select, [tenantIds]);
+      let res = await tx.query<{
+        tenant_id: string;
+        last_seq: number;
+        last_hash: string;
+        last_created_at_us: number;
+        tree_frontier: string;
+      }>(select, [tenantIds]);
       if (res.rows.length < tenantIds.length) {
         // First append of a tenant: create its head (a concurrent creator makes us wait, then DO NOTHING).
         await tx.query(
@@ -93,10 +101,18 @@ function appendTx(tx: SqlQuery): LedgerAppendTx {
         );
         res = await tx.query(select, [tenantIds]);
       }
-      return new Map(res.rows.map((r) => [r.tenant_id, {
-        tenantId: r.tenant_id, lastSeq: Number(r.last_seq), lastHash: r.last_hash, lastCreatedAtUs: Number(r.last_created_at_us),
-        treeFrontier: r.tree_frontier,
-      }]));
+      return new Map(
+        res.rows.map((r) => [
+          r.tenant_id,
+          {
+            tenantId: r.tenant_id,
+            lastSeq: Number(r.last_seq),
+            lastHash: r.last_hash,
+            lastCreatedAtUs: Number(r.last_created_at_us),
+            treeFrontier: r.tree_frontier,
+          },
+        ]),
+      );
     },
     async findByIdempotencyKeys(pairs) {
       if (pairs.length === 0) return [];
@@ -136,19 +152,37 @@ function appendTx(tx: SqlQuery): LedgerAppendTx {
            FROM unnest($14::text[], $15::int8[], $16::text[], $17::int8[], $24::text[]) AS v(tenant_id, last_seq, last_hash, last_us, frontier)
           WHERE h.tenant_id = v.tenant_id AND (SELECT count(*) FROM inserted) = $18`,
         [
-          col('id'), col('tenantId'), col('seq'), col('eventType'), col('eventDataText'), col('createdAt'), col('contentHash'),
-          col('previousHash'), col('chainHash'), col('userId'), col('correlationId'), col('description'), col('idempotencyKey'),
-          heads.map((h) => h.tenantId), heads.map((h) => h.lastSeq), heads.map((h) => h.lastHash), heads.map((h) => h.lastCreatedAtUs),
+          col('id'),
+          col('tenantId'),
+          col('seq'),
+          col('eventType'),
+          col('eventDataText'),
+          col('createdAt'),
+          col('contentHash'),
+          col('previousHash'),
+          col('chainHash'),
+          col('userId'),
+          col('correlationId'),
+          col('description'),
+          col('idempotencyKey'),
+          heads.map((h) => h.tenantId),
+          heads.map((h) => h.lastSeq),
+          heads.map((h) => h.lastHash),
+          heads.map((h) => h.lastCreatedAtUs),
           rows.length,
           col('writtenBy'),
-          nodes.map((n) => n.tenantId), nodes.map((n) => n.level), nodes.map((n) => n.index), nodes.map((n) => n.hash),
+          nodes.map((n) => n.tenantId),
+          nodes.map((n) => n.level),
+          nodes.map((n) => n.index),
+          nodes.map((n) => n.hash),
           heads.map((h) => h.treeFrontier),
         ],
       );
     },
     async chainHashesAfter(tenantId, afterSeq) {
       const res = await tx.query<{ chain_hash: string }>(
-        'SELECT chain_hash FROM ledger_events WHERE tenant_id = $1 AND seq > $2 ORDER BY ledger_events.seq', [tenantId, afterSeq],
+        'SELECT chain_hash FROM ledger_events WHERE tenant_id = $1 AND seq > $2 ORDER BY ledger_events.seq',
+        [tenantId, afterSeq],
       );
       return res.rows.map((r) => r.chain_hash);
     },
@@ -169,7 +203,11 @@ export interface ExportRow {
 
 export interface LedgerStore {
   appendTransaction<T>(work: (tx: LedgerAppendTx) => Promise<T>): Promise<T>;
-  listEvents(tenantId: string, filter: EventFilter, page: { limit: number; offset: number; newestFirst?: boolean }): Promise<LedgerEvent[]>;
+  listEvents(
+    tenantId: string,
+    filter: EventFilter,
+    page: { limit: number; offset: number; newestFirst?: boolean },
+  ): Promise<LedgerEvent[]>;
   countEvents(tenantId: string, filter: EventFilter): Promise<number>;
   /** Keyset page after `afterSeq` (ascending), for cursor connections. */
   eventsAfter(tenantId: string, filter: EventFilter, afterSeq: number, limit: number): Promise<LedgerEvent[]>;
@@ -182,11 +220,20 @@ export interface LedgerStore {
   listChainTenants(): Promise<string[]>;
   chainPage(tenantId: string, afterSeq: number, limit: number): Promise<ChainRow[]>;
   exportPage(tenantId: string, eventType: string | undefined, afterSeq: number, limit: number): Promise<ExportRow[]>;
-  countsBy(tenantId: string, column: 'event_type' | 'user_id', filter: EventFilter): Promise<{ key: string | null; count: number }[]>;
+  countsBy(
+    tenantId: string,
+    column: 'event_type' | 'user_id',
+    filter: EventFilter,
+  ): Promise<{ key: string | null; count: number }[]>;
   /** First and last chain_hash of the events matching the filter, in chain order. */
   hashBounds(tenantId: string, filter: EventFilter): Promise<{ first: string | null; last: string | null }>;
   /** Latest events of several users (DataLoader batch for User.auditTrail). */
-  eventsOfUsers(tenantId: string, userIds: string[], limitPerUser: number, beforeSeq: number | null): Promise<LedgerEvent[]>;
+  eventsOfUsers(
+    tenantId: string,
+    userIds: string[],
+    limitPerUser: number,
+    beforeSeq: number | null,
+  ): Promise<LedgerEvent[]>;
 }
 
 export interface LedgerStoreOptions {
@@ -229,11 +276,17 @@ export function createLedgerStore(sql: SqlExecutor, options: LedgerStoreOptions 
     async countEvents(tenantId, filter) {
       if (isEmpty(filter)) {
         // The head knows the chain's length: no scan of a large tenant for the common listing.
-        const head = await sql.query<{ n: number }>('SELECT last_seq::float8 AS n FROM ledger_chain_heads WHERE tenant_id = $1', [tenantId]);
+        const head = await sql.query<{ n: number }>(
+          'SELECT last_seq::float8 AS n FROM ledger_chain_heads WHERE tenant_id = $1',
+          [tenantId],
+        );
         return Number(head.rows[0]?.n ?? 0);
       }
       const params: unknown[] = [];
-      const res = await sql.query<{ n: number }>(`SELECT count(*)::float8 AS n FROM ledger_events WHERE ${whereFor(tenantId, filter, params)}`, params);
+      const res = await sql.query<{ n: number }>(
+        `SELECT count(*)::float8 AS n FROM ledger_events WHERE ${whereFor(tenantId, filter, params)}`,
+        params,
+      );
       return Number(res.rows[0]?.n ?? 0);
     },
 
@@ -249,28 +302,50 @@ export function createLedgerStore(sql: SqlExecutor, options: LedgerStoreOptions 
     },
 
     async getEvent(tenantId, id) {
-      const res = await sql.query<EventRecord>(`SELECT ${EVENT_COLUMNS} FROM ledger_events WHERE tenant_id = $1 AND id = $2::uuid`, [tenantId, id]);
+      const res = await sql.query<EventRecord>(
+        `SELECT ${EVENT_COLUMNS} FROM ledger_events WHERE tenant_id = $1 AND id = $2::uuid`,
+        [tenantId, id],
+      );
       return res.rows[0] && toEvent(res.rows[0]);
     },
 
     async getEvents(tenantId, ids) {
       if (ids.length === 0) return [];
-      const res = await sql.query<EventRecord>(`SELECT ${EVENT_COLUMNS} FROM ledger_events WHERE tenant_id = $1 AND id = ANY($2::uuid[])`, [tenantId, [...ids]]);
+      const res = await sql.query<EventRecord>(
+        `SELECT ${EVENT_COLUMNS} FROM ledger_events WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
+        [tenantId, [...ids]],
+      );
       return res.rows.map(toEvent);
     },
 
     async getEventBySeq(tenantId, seq) {
-      const res = await sql.query<EventRecord>(`SELECT ${EVENT_COLUMNS} FROM ledger_events WHERE tenant_id = $1 AND seq = $2`, [tenantId, seq]);
+      const res = await sql.query<EventRecord>(
+        `SELECT ${EVENT_COLUMNS} FROM ledger_events WHERE tenant_id = $1 AND seq = $2`,
+        [tenantId, seq],
+      );
       return res.rows[0] && toEvent(res.rows[0]);
     },
 
     async getHead(tenantId) {
-      const res = await sql.query<{ last_seq: number; last_hash: string; last_created_at_us: number; tree_frontier: string }>(
+      const res = await sql.query<{
+        last_seq: number;
+        last_hash: string;
+        last_created_at_us: number;
+        tree_frontier: string;
+      }>(
         'SELECT last_seq::float8 AS last_seq, last_hash, last_created_at_us::float8 AS last_created_at_us, tree_frontier FROM ledger_chain_heads WHERE tenant_id = $1',
         [tenantId],
       );
       const r = res.rows[0];
-      return r && { tenantId, lastSeq: Number(r.last_seq), lastHash: r.last_hash, lastCreatedAtUs: Number(r.last_created_at_us), treeFrontier: r.tree_frontier };
+      return (
+        r && {
+          tenantId,
+          lastSeq: Number(r.last_seq),
+          lastHash: r.last_hash,
+          lastCreatedAtUs: Number(r.last_created_at_us),
+          treeFrontier: r.tree_frontier,
+        }
+      );
     },
 
     async listChainTenants() {
@@ -288,7 +363,14 @@ export function createLedgerStore(sql: SqlExecutor, options: LedgerStoreOptions 
         );
         const tuples = agg.rows[0]?.page ? (JSON.parse(agg.rows[0].page) as ChainTuple[]) : [];
         return tuples.map((t) => ({
-          seq: t[0], event_type: t[1], event_data: t[2], user_id: t[3], created_at_text: t[4], content_hash: t[5], previous_hash: t[6], chain_hash: t[7],
+          seq: t[0],
+          event_type: t[1],
+          event_data: t[2],
+          user_id: t[3],
+          created_at_text: t[4],
+          content_hash: t[5],
+          previous_hash: t[6],
+          chain_hash: t[7],
         }));
       }
       const res = await sql.query<ChainRow>(

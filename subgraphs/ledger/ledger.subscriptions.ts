@@ -21,7 +21,6 @@ import type { LedgerProofService } from './ledger-proof.service';
 import type { LedgerService } from './ledger.service';
 import type { LedgerEvent } from './ledger.types';
 
-
 /** Events read from the chain per store query while catching up. */
 const PAGE = 500;
 
@@ -36,7 +35,11 @@ export interface FeedStart {
 }
 
 /** The events of one subscription: the tenant's chain after a seq, woken by append notices. */
-export function appendedEvents(bus: EventBus, service: LedgerService, start: FeedStart): Promise<AsyncIterableIterator<LedgerEvent>> {
+export function appendedEvents(
+  bus: EventBus,
+  service: LedgerService,
+  start: FeedStart,
+): Promise<AsyncIterableIterator<LedgerEvent>> {
   const { tenantId, eventType, afterSeq } = start;
   const feed: Feed<LedgerEvent, typeof LEDGER_EVENT_APPENDED> = {
     contract: LEDGER_EVENT_APPENDED,

@@ -24,11 +24,20 @@ export type NodeLookup = (level: number, index: number) => Buffer;
 const EMPTY_ROOT = crypto.createHash('sha256').digest();
 
 export function leafHash(chainHashHex: string): Buffer {
-  return crypto.createHash('sha256').update(Buffer.from([0])).update(Buffer.from(chainHashHex, 'hex')).digest();
+  return crypto
+    .createHash('sha256')
+    .update(Buffer.from([0]))
+    .update(Buffer.from(chainHashHex, 'hex'))
+    .digest();
 }
 
 export function nodeHash(left: Buffer, right: Buffer): Buffer {
-  return crypto.createHash('sha256').update(Buffer.from([1])).update(left).update(right).digest();
+  return crypto
+    .createHash('sha256')
+    .update(Buffer.from([1]))
+    .update(left)
+    .update(right)
+    .digest();
 }
 
 /** The largest power of two strictly below n (n >= 2). */
@@ -97,7 +106,11 @@ export function plan(compute: (node: NodeLookup) => unknown): NodeRef[] {
  * Appends leaves to a tree given by its frontier (the roots of its perfect subtrees, largest
  * first, as stored with the chain head). Returns the new frontier and the nodes to store.
  */
-export function appendLeaves(size: number, frontier: Buffer[], chainHashes: string[]): { frontier: Buffer[]; nodes: TreeNode[] } {
+export function appendLeaves(
+  size: number,
+  frontier: Buffer[],
+  chainHashes: string[],
+): { frontier: Buffer[]; nodes: TreeNode[] } {
   const next = [...frontier];
   const nodes: TreeNode[] = [];
   let n = size;

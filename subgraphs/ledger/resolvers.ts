@@ -8,7 +8,13 @@ import type { EventFilter, LedgerEvent } from './ledger.types';
 import type { LedgerEventFilter, Resolvers } from './resolvers.generated';
 
 function filterOf(f: LedgerEventFilter | null | undefined): EventFilter {
-  return { eventType: opt(f?.eventType), userId: opt(f?.userId), correlationId: opt(f?.correlationId), startTime: opt(f?.startTime), endTime: opt(f?.endTime) };
+  return {
+    eventType: opt(f?.eventType),
+    userId: opt(f?.userId),
+    correlationId: opt(f?.correlationId),
+    startTime: opt(f?.startTime),
+    endTime: opt(f?.endTime),
+  };
 }
 
 function connection(c: EventConnection) {
@@ -28,16 +34,29 @@ export const resolvers = {
   JSON: JSONScalar,
   Query: {
     ledgerEvents: async (_, args, ctx) =>
-      connection(await ctx.service.eventsConnection(callerOf(ctx), {
-        tenantId: opt(args.filter?.tenantId), filter: filterOf(args.filter), first: args.first, after: opt(args.after),
-      })),
-    ledgerPosition: async (_, args, ctx) =>
-      ctx.service.position(callerOf(ctx), opt(args.tenantId)),
+      connection(
+        await ctx.service.eventsConnection(callerOf(ctx), {
+          tenantId: opt(args.filter?.tenantId),
+          filter: filterOf(args.filter),
+          first: args.first,
+          after: opt(args.after),
+        }),
+      ),
+    ledgerPosition: async (_, args, ctx) => ctx.service.position(callerOf(ctx), opt(args.tenantId)),
     ledgerCheckpoint: async (_, args, ctx) => ctx.proofs.latestCheckpoint(callerOf(ctx), opt(args.tenantId)),
     ledgerInclusionProof: async (_, args, ctx) =>
-      ctx.proofs.inclusion(callerOf(ctx), { tenantId: opt(args.tenantId), entryId: opt(args.entryId), seq: opt(args.seq), treeSize: opt(args.treeSize) }),
+      ctx.proofs.inclusion(callerOf(ctx), {
+        tenantId: opt(args.tenantId),
+        entryId: opt(args.entryId),
+        seq: opt(args.seq),
+        treeSize: opt(args.treeSize),
+      }),
     ledgerConsistencyProof: async (_, args, ctx) =>
-      ctx.proofs.consistency(callerOf(ctx), { tenantId: opt(args.tenantId), first: args.first, second: opt(args.second) }),
+      ctx.proofs.consistency(callerOf(ctx), {
+        tenantId: opt(args.tenantId),
+        first: args.first,
+        second: opt(args.second),
+      }),
     verifyLedger: async (_, args, ctx) => {
       const r = await ctx.service.verify(callerOf(ctx), { tenantId: opt(args.tenantId) });
       return { valid: r.valid, totalEvents: r.totalEvents, error: r.error };
@@ -61,9 +80,15 @@ export const resolvers = {
   Subscription: {
     ledgerEventAppended: {
       subscribe: (_, args, ctx) => {
-        if (!ctx.subscribeAppends) throw new InputError([{ loc: ['subscription'], msg: 'Subscriptions are served over graphql-ws on /graphql', type: 'value_error' }]);
+        if (!ctx.subscribeAppends)
+          throw new InputError([
+            { loc: ['subscription'], msg: 'Subscriptions are served over graphql-ws on /graphql', type: 'value_error' },
+          ]);
         const afterSeq = args.afterSeq ?? undefined;
-        if (afterSeq !== undefined && afterSeq < 0) throw new InputError([{ loc: ['afterSeq'], msg: 'Input should be greater than or equal to 0', type: 'greater_than_equal' }]);
+        if (afterSeq !== undefined && afterSeq < 0)
+          throw new InputError([
+            { loc: ['afterSeq'], msg: 'Input should be greater than or equal to 0', type: 'greater_than_equal' },
+          ]);
         return ctx.subscribeAppends(opt(args.eventType), afterSeq);
       },
       resolve: (event: LedgerEvent) => event,
@@ -88,7 +113,12 @@ export const resolvers = {
       const rows = await ctx.loaders.auditTrail.load({ username: user.username, first, before });
       const events = rows.slice(0, first);
       const last = events[events.length - 1];
-      return connection({ events, hasNextPage: rows.length > first, endCursor: last ? seqPosition.encode(last.seq) : null, totalCount: async () => null });
+      return connection({
+        events,
+        hasNextPage: rows.length > first,
+        endCursor: last ? seqPosition.encode(last.seq) : null,
+        totalCount: async () => null,
+      });
     },
   },
 } satisfies Resolvers;

@@ -22,7 +22,13 @@ async function readPdf(bytes, maxPages, maxPixels) {
   pdfjs ??= await import('pdfjs-dist/legacy/build/pdf.mjs');
   let doc;
   try {
-    doc = await pdfjs.getDocument({ data: new Uint8Array(bytes), isEvalSupported: false, disableFontFace: true, verbosity: 0, stopAtErrors: true }).promise;
+    doc = await pdfjs.getDocument({
+      data: new Uint8Array(bytes),
+      isEvalSupported: false,
+      disableFontFace: true,
+      verbosity: 0,
+      stopAtErrors: true,
+    }).promise;
   } catch (err) {
     if (err && err.name === 'PasswordException') return { error: 'encrypted' };
     return { error: (err && err.message) || 'unreadable' };
@@ -36,9 +42,13 @@ async function readPdf(bytes, maxPages, maxPixels) {
       let text = '';
       for (const item of content.items) {
         if (!('str' in item)) continue;
-        text += item.str + (item.hasEOL ? '\n' : (item.str && !item.str.endsWith(' ') ? ' ' : ''));
+        text += item.str + (item.hasEOL ? '\n' : item.str && !item.str.endsWith(' ') ? ' ' : '');
       }
-      text = text.split('\n').map((l) => l.trim()).join('\n').trim();
+      text = text
+        .split('\n')
+        .map((l) => l.trim())
+        .join('\n')
+        .trim();
       // A page with (almost) no text layer is a scan: render it for OCR at 2x (~144 dpi).
       if (text.replace(/\s/g, '').length >= 3) {
         pages.push({ page: n, text });
@@ -46,7 +56,8 @@ async function readPdf(bytes, maxPages, maxPixels) {
         const viewport = page.getViewport({ scale: 2 });
         const width = Math.ceil(viewport.width);
         const height = Math.ceil(viewport.height);
-        if (width * height > maxPixels) return { error: `page ${n} would render to ${width}x${height} pixels, more than allowed` };
+        if (width * height > maxPixels)
+          return { error: `page ${n} would render to ${width}x${height} pixels, more than allowed` };
         const { canvas, context } = doc.canvasFactory.create(width, height);
         context.fillStyle = '#ffffff';
         context.fillRect(0, 0, width, height);

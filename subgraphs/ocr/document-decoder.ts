@@ -42,7 +42,11 @@ export class DocumentDecoder {
 
   private start(): Promise<void> {
     if (this.ready && this.child) return this.ready;
-    const child = fork(CHILD, [], { serialization: 'advanced', stdio: ['ignore', 'ignore', 'ignore', 'ipc'], execArgv: [] });
+    const child = fork(CHILD, [], {
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+      execArgv: [],
+    });
     this.child = child;
     this.ready = new Promise((resolve, reject) => {
       child.once('message', () => resolve());
@@ -57,7 +61,10 @@ export class DocumentDecoder {
       p.resolve(msg as Record<string, unknown>);
     });
     child.once('exit', (code, signal) => {
-      if (this.child === child) { this.child = null; this.ready = null; }
+      if (this.child === child) {
+        this.child = null;
+        this.ready = null;
+      }
       if (signal || code) this.crashes++;
       // Everything in flight was (or was queued behind) the input that killed it.
       for (const [id, p] of this.pending) {
@@ -94,8 +101,13 @@ export class DocumentDecoder {
     const a = await this.request({ op: 'pdf', bytes, ...limits });
     if (a.error === 'encrypted') throw new EncryptedDocumentError('The PDF is encrypted');
     if (a.error) throw new CorruptDocumentError(`The PDF could not be read: ${String(a.error)}`);
-    return (a.pages as { page: number; text?: string; width?: number; height?: number; rgba?: Uint8ClampedArray }[]).map((p) => (
-      p.text !== undefined ? { page: p.page, text: p.text } : { page: p.page, rgba: { width: p.width!, height: p.height!, data: p.rgba! } }));
+    return (
+      a.pages as { page: number; text?: string; width?: number; height?: number; rgba?: Uint8ClampedArray }[]
+    ).map((p) =>
+      p.text !== undefined
+        ? { page: p.page, text: p.text }
+        : { page: p.page, rgba: { width: p.width!, height: p.height!, data: p.rgba! } },
+    );
   }
 
   async stop(): Promise<void> {
@@ -103,7 +115,10 @@ export class DocumentDecoder {
     this.child = null;
     this.ready = null;
     if (child && child.exitCode === null) {
-      await new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.kill(); });
+      await new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill();
+      });
     }
   }
 }

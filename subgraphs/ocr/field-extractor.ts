@@ -19,14 +19,24 @@ const CURRENCY = /\b(USD|EUR|GBP|CHF|JPY|CAD|AUD)\b|([$€£])/;
 const SYMBOLS: Record<string, string> = { $: 'USD', '€': 'EUR', '£': 'GBP' };
 
 /** Words that start another labelled value on the same OCR line. */
-const NEXT_LABEL = /\s+(?:invoice|inv\b|date|due|payment|terms|account|order|po\b|ref|reference|tel|phone|fax|email|vat|ship\s+to|page)\b.*$/i;
+const NEXT_LABEL =
+  /\s+(?:invoice|inv\b|date|due|payment|terms|account|order|po\b|ref|reference|tel|phone|fax|email|vat|ship\s+to|page)\b.*$/i;
 /** Legal-form suffixes that mark a company name. */
-const COMPANY = /\b(?:Ltd|Limited|Inc|Incorporated|LLC|LLP|PLC|plc|Corp|Corporation|Co|Company|GmbH|AG|KG|SARL|SAS|SA|S\.?r\.?l|S\.?p\.?A|B\.?V|N\.?V|AB|Oy|A\/S|Pty)\b\.?/;
+const COMPANY =
+  /\b(?:Ltd|Limited|Inc|Incorporated|LLC|LLP|PLC|plc|Corp|Corporation|Co|Company|GmbH|AG|KG|SARL|SAS|SA|S\.?r\.?l|S\.?p\.?A|B\.?V|N\.?V|AB|Oy|A\/S|Pty)\b\.?/;
 /** Document titles that share the vendor's line in a two-column header. */
-const TITLE = /\b(?:tax\s+invoice|invoice|purchase\s+order|statement(?:\s+of\s+account)?|credit\s+note|receipt|quotation|quote|bill)\b.*$/i;
+const TITLE =
+  /\b(?:tax\s+invoice|invoice|purchase\s+order|statement(?:\s+of\s+account)?|credit\s+note|receipt|quotation|quote|bill)\b.*$/i;
 
-const field = (value: string, confidence: number, strength: number, extra: Partial<ExtractedField> = {}): ExtractedField => ({
-  value: value.trim(), confidence: Math.round(confidence * strength * 1000) / 1000, ...extra,
+const field = (
+  value: string,
+  confidence: number,
+  strength: number,
+  extra: Partial<ExtractedField> = {},
+): ExtractedField => ({
+  value: value.trim(),
+  confidence: Math.round(confidence * strength * 1000) / 1000,
+  ...extra,
 });
 
 function labelled(lines: string[], label: RegExp, value: string, from = 0): { value: string; line: number } | null {
@@ -53,14 +63,22 @@ function orderHint(text: string): DateOrder {
 
 function dateField(raw: string, c: number, strength: number, order: DateOrder): ExtractedField {
   const iso = parseDate(raw, order);
-  return field(raw.replace(/\s+(?=[./-])|(?<=[./-])\s+/g, ''), c, iso ? strength : strength * 0.6, iso ? { normalized: iso } : {});
+  return field(
+    raw.replace(/\s+(?=[./-])|(?<=[./-])\s+/g, ''),
+    c,
+    iso ? strength : strength * 0.6,
+    iso ? { normalized: iso } : {},
+  );
 }
 
 /** The grand total: the strongest total label wins, the last such line when several. */
 function grandTotal(lines: string[]): { value: string; strength: number } | null {
   const ranks: [RegExp, number][] = [
     [/\bgrand\s+total\b/i, 1],
-    [/\b(?:total\s+(?:amount\s+)?due|amount\s+due|balance\s+due|total\s+payable|amount\s+payable|total\s+to\s+pay|invoice\s+total)\b/i, 0.98],
+    [
+      /\b(?:total\s+(?:amount\s+)?due|amount\s+due|balance\s+due|total\s+payable|amount\s+payable|total\s+to\s+pay|invoice\s+total)\b/i,
+      0.98,
+    ],
     [/(?<!sub\s?-?\s?)\btotal\b(?!\s*(?:tax|vat|ex|excl|net|before|of\s+items|qty|quantity|weight))/i, 0.9],
   ];
   const amountRe = new RegExp(AMOUNT, 'gi');
@@ -81,15 +99,24 @@ function grandTotal(lines: string[]): { value: string; strength: number } | null
 
 /** A party name: the value trimmed of OCR specks and of anything after the next label. */
 function cleanName(s: string): string {
-  return s.replace(NEXT_LABEL, '').replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9.)]+$/g, '').replace(/\s+[a-z]$/, '').replace(/\s{2,}/g, ' ').trim();
+  return s
+    .replace(NEXT_LABEL, '')
+    .replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9.)]+$/g, '')
+    .replace(/\s+[a-z]$/, '')
+    .replace(/\s{2,}/g, ' ')
+    .trim();
 }
 
 /** OCR's usual slips inside a document number: ':' for '-', '§' for 'S', a zero for the O of a PO- prefix. */
 function invoiceNumber(s: string): string {
-  return s.replace(/:(?=\d)/g, '-').replace(/^§/, 'S').replace(/^([A-Z]+)0(?=-)/, '$1O');
+  return s
+    .replace(/:(?=\d)/g, '-')
+    .replace(/^§/, 'S')
+    .replace(/^([A-Z]+)0(?=-)/, '$1O');
 }
 
-const CUSTOMER_LABEL = /(?:\b|(?<=\s|^)8)(?:(?<!8)bill(?:ed)?\s+[ty]o|(?<=8)ill(?:ed)?\s+[ty]o|invoice(?:d)?\s+to|sold\s+to|customer(?!\s+(?:no|number|id|ref|#))|client(?!\s+(?:no|number|id|ref|#))|buyer)\b/i;
+const CUSTOMER_LABEL =
+  /(?:\b|(?<=\s|^)8)(?:(?<!8)bill(?:ed)?\s+[ty]o|(?<=8)ill(?:ed)?\s+[ty]o|invoice(?:d)?\s+to|sold\s+to|customer(?!\s+(?:no|number|id|ref|#))|client(?!\s+(?:no|number|id|ref|#))|buyer)\b/i;
 const VENDOR_LABEL = /\b(?:from|vendor|supplier|seller|issued\s+by|remit\s+to)\b\s*:/i;
 
 /** The customer: the value after a bill-to label, or the next line when the label stands alone. */
@@ -119,22 +146,32 @@ function vendorName(lines: string[], customerLine: number): { value: string; str
     if (/[A-Za-z]{2,}/.test(rest)) return { value: rest, strength: 1 };
   }
   const head = lines.slice(0, Math.min(customerLine >= 0 ? customerLine : 6, 6));
-  const candidates = head.map((l) => cleanName(l.replace(TITLE, ''))).filter((l) => /[A-Za-z]{3,}/.test(l) && !/^\d/.test(l));
+  const candidates = head
+    .map((l) => cleanName(l.replace(TITLE, '')))
+    .filter((l) => /[A-Za-z]{3,}/.test(l) && !/^\d/.test(l));
   const withSuffix = candidates.find((l) => COMPANY.test(l));
   if (withSuffix) return { value: withSuffix.replace(new RegExp(`(${COMPANY.source}).*$`), '$1'), strength: 0.9 };
   return candidates[0] ? { value: candidates[0], strength: 0.7 } : null;
 }
 
 /** An address line: a number and street word, or a postcode / ZIP pattern. */
-const ADDRESS = /(\d+\s+[A-Za-z][A-Za-z .'-]*\b(?:Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Boulevard|Blvd|Drive|Dr|Way|Place|Pl|Court|Ct|Square|Sq)\b.*)|(\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b)|(\b[A-Z]{2}\s\d{5}(?:-\d{4})?\b)|([A-Za-zß]+(?:strasse|straße|str\.|weg|platz|gracht)\s+\d+)|(\b\d{4,5}\s+[A-Z][a-zäöüé]+)/;
+const ADDRESS =
+  /(\d+\s+[A-Za-z][A-Za-z .'-]*\b(?:Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Boulevard|Blvd|Drive|Dr|Way|Place|Pl|Court|Ct|Square|Sq)\b.*)|(\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b)|(\b[A-Z]{2}\s\d{5}(?:-\d{4})?\b)|([A-Za-zß]+(?:strasse|straße|str\.|weg|platz|gracht)\s+\d+)|(\b\d{4,5}\s+[A-Z][a-zäöüé]+)/;
 
 export function extractFields(text: string, ocrConfidence: number): ExtractedFields {
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
   const out: ExtractedFields = {};
   const c = ocrConfidence;
   const order = orderHint(text);
 
-  const invoice = labelled(lines, /\b(?:inv[oa0]ice|inv|bill)\s*(?:no|number|num|#|n°)\.?/, String.raw`#?\s*([A-Z0-9§][A-Z0-9/_:-]{2,})`);
+  const invoice = labelled(
+    lines,
+    /\b(?:inv[oa0]ice|inv|bill)\s*(?:no|number|num|#|n°)\.?/,
+    String.raw`#?\s*([A-Z0-9§][A-Z0-9/_:-]{2,})`,
+  );
   if (invoice) out.invoice_number = field(invoiceNumber(invoice.value), c, 1);
   else {
     // A bare INV- number must hold a digit (not the word INVOICE).
@@ -142,7 +179,11 @@ export function extractFields(text: string, ocrConfidence: number): ExtractedFie
     if (bare?.[1]) out.invoice_number = field(bare[1], c, 0.7);
   }
 
-  const invoiceDate = labelled(lines, /(?<!due[\s.]{0,2})(?<!payment\s)\b(?:inv[oa0]ice\s+dat[eé]|dat[eé]\s+of\s+issue|issue\s+date|issued|tax\s+point|dat[eé])(?![\s.]*due)/, DATE);
+  const invoiceDate = labelled(
+    lines,
+    /(?<!due[\s.]{0,2})(?<!payment\s)\b(?:inv[oa0]ice\s+dat[eé]|dat[eé]\s+of\s+issue|issue\s+date|issued|tax\s+point|dat[eé])(?![\s.]*due)/,
+    DATE,
+  );
   if (invoiceDate) out.invoice_date = dateField(invoiceDate.value, c, 1, order);
   const due = labelled(lines, /\b(?:due[\s.]*dat[eé]|payment\s+due|due\s+by|due|pay\s+by)/, DATE);
   if (due) out.due_date = dateField(due.value, c, 1, order);
@@ -170,7 +211,9 @@ export function extractFields(text: string, ocrConfidence: number): ExtractedFie
   if (customer) parties.push({ ...field(customer.value, c, customer.strength), role: 'customer' });
   if (parties.length > 0) out.parties = parties;
 
-  const addresses = lines.filter((l) => ADDRESS.test(l) && !/invoice|total|date/i.test(l)).map((l) => field(l, c, 0.85));
+  const addresses = lines
+    .filter((l) => ADDRESS.test(l) && !/invoice|total|date/i.test(l))
+    .map((l) => field(l, c, 0.85));
   if (addresses.length > 0) out.addresses = addresses;
   return out;
 }

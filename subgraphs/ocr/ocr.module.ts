@@ -28,12 +28,30 @@ export interface OcrModule {
 }
 
 /** `identity`: OCR's own, for the hand-off to retrieval of callers without a token (service-identity.ts). */
-export function createOcrModule(deps: { db: Database; env: Env; onProgress?: ProgressListener; identity?: DelegatedIdentity }): OcrModule {
+export function createOcrModule(deps: {
+  db: Database;
+  env: Env;
+  onProgress?: ProgressListener;
+  identity?: DelegatedIdentity;
+}): OcrModule {
   const { db, env } = deps;
   const outbox = outboxWriter(db.prisma, 'ocr');
-  const access = new TenantAccess((a) => outbox.append(auditEvent(a, { tenantId: a.tenantId, type: OPERATOR_ACCESS_EVENT, actor: a.operator, data: operatorAccessData(a) })));
+  const access = new TenantAccess((a) =>
+    outbox.append(
+      auditEvent(a, {
+        tenantId: a.tenantId,
+        type: OPERATOR_ACCESS_EVENT,
+        actor: a.operator,
+        data: operatorAccessData(a),
+      }),
+    ),
+  );
   const workers = env.OCR_WORKERS ? Number(env.OCR_WORKERS) : undefined;
-  const engine = new TesseractPool(workers, (env.OCR_LANG_DATA as LangData | undefined) ?? undefined, env.OCR_LANG_PATH || undefined);
+  const engine = new TesseractPool(
+    workers,
+    (env.OCR_LANG_DATA as LangData | undefined) ?? undefined,
+    env.OCR_LANG_PATH || undefined,
+  );
   // One preprocessing thread per engine worker: a page is preprocessed while another is read.
   const preprocess = new PreprocessWorkers(engine.size);
   const decoder = new DocumentDecoder();
@@ -50,5 +68,11 @@ export function createOcrModule(deps: { db: Database; env: Env; onProgress?: Pro
     limits: ocrLimits(env),
     onProgress: deps.onProgress,
   });
-  return { ocr, engine, decoder, preprocess, sweepIntervalMs: readInt(env, 'OCR_SWEEP_INTERVAL_MS', 30_000, { min: 50 }) };
+  return {
+    ocr,
+    engine,
+    decoder,
+    preprocess,
+    sweepIntervalMs: readInt(env, 'OCR_SWEEP_INTERVAL_MS', 30_000, { min: 50 }),
+  };
 }

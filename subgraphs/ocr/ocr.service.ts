@@ -88,14 +88,25 @@ export class OcrService {
     const tenantId = await this.deps.access.resolve(caller, input.tenantId, ['tenant_id'], 'ocr.extract');
     const { bytes } = input;
     if (bytes.length === 0) throw InputError.of(['file'], 'The file is empty');
-    if (bytes.length > this.deps.limits.maxBytes) throw new PayloadTooLargeError(`The file is larger than ${this.deps.limits.maxBytes} bytes`);
+    if (bytes.length > this.deps.limits.maxBytes)
+      throw new PayloadTooLargeError(`The file is larger than ${this.deps.limits.maxBytes} bytes`);
     const documentHash = sha256(bytes);
     const kind = this.sniff(bytes);
     const userId = caller.auth?.username ?? null;
-    const base = { tenantId, userId, documentHash, filename: input.filename, mimeType: kind.mimeType, indexInRag: input.indexInRag ?? false };
+    const base = {
+      tenantId,
+      userId,
+      documentHash,
+      filename: input.filename,
+      mimeType: kind.mimeType,
+      indexInRag: input.indexInRag ?? false,
+    };
 
     // The fast path: one statement finds the tenant's entry and records the hit, job and event.
-    const hit = await this.deps.store.answerFromCache({ ...base, status: 'completed', pageCount: 0 }, { userId, correlationId: caller.correlationId ?? null, idempotencyKey: randomUUID() });
+    const hit = await this.deps.store.answerFromCache(
+      { ...base, status: 'completed', pageCount: 0 },
+      { userId, correlationId: caller.correlationId ?? null, idempotencyKey: randomUUID() },
+    );
     if (hit) {
       void this.forward(caller, hit, input.token);
       return hit;
@@ -105,7 +116,9 @@ export class OcrService {
     let pages: Page[];
     if (kind.kind === 'image') {
       if (kind.width * kind.height > this.deps.limits.maxPixels) {
-        throw new PayloadTooLargeError(`The image declares ${kind.width}x${kind.height} pixels, more than the ${this.deps.limits.maxPixels} allowed; it was not decoded`);
+        throw new PayloadTooLargeError(
+          `The image declares ${kind.width}x${kind.height} pixels, more than the ${this.deps.limits.maxPixels} allowed; it was not decoded`,
+        );
       }
       pages = [{ page: 1, rgba: await this.decode(bytes) }];
     } else {
@@ -139,22 +152,43 @@ export class OcrService {
   private async readPdf(bytes: Buffer): Promise<Page[]> {
     // An /Encrypt dictionary in the trailer means a protected document, even when its user
     // password is empty: refused rather than opened (the owner restricted it).
-    if (bytes.includes('/Encrypt')) throw InputError.of(['file'], 'The PDF is encrypted; upload it without a password', 'value_error.encrypted');
+    if (bytes.includes('/Encrypt'))
+      throw InputError.of(['file'], 'The PDF is encrypted; upload it without a password', 'value_error.encrypted');
     try {
-      return await this.deps.decoder.pdf(bytes, { maxPages: this.deps.limits.maxPages, maxPixels: this.deps.limits.maxPixels });
+      return await this.deps.decoder.pdf(bytes, {
+        maxPages: this.deps.limits.maxPages,
+        maxPixels: this.deps.limits.maxPixels,
+      });
     } catch (err) {
-      if (err instanceof EncryptedDocumentError) throw InputError.of(['file'], 'The PDF is encrypted; upload it without a password', 'value_error.encrypted');
+      if (err instanceof EncryptedDocumentError)
+        throw InputError.of(['file'], 'The PDF is encrypted; upload it without a password', 'value_error.encrypted');
       if (err instanceof CorruptDocumentError) throw InputError.of(['file'], err.message, 'value_error.corrupt');
       throw err;
     }
   }
 
-  private event(caller: Caller, tenantId: string, documentHash: string, tier: Tier | null, confidence: number | null, pageCount: number, cacheHit: boolean, extra: Record<string, unknown> = {}) {
+  private event(
+    caller: Caller,
+    tenantId: string,
+    documentHash: string,
+    tier: Tier | null,
+    confidence: number | null,
+    pageCount: number,
+    cacheHit: boolean,
+    extra: Record<string, unknown> = {},
+  ) {
     return auditEvent(caller, {
       tenantId,
       type: OCR_EXTRACT_EVENT,
       actor: caller.auth?.username ?? null,
-      data: { document_hash: documentHash, tier_used: tier, confidence, page_count: pageCount, cache_hit: cacheHit, ...extra },
+      data: {
+        document_hash: documentHash,
+        tier_used: tier,
+        confidence,
+        page_count: pageCount,
+        cache_hit: cacheHit,
+        ...extra,
+      },
       description: `OCR ${cacheHit ? 'cache hit' : 'extraction'} (${tier ?? 'no tier'})`,
     });
   }
@@ -168,7 +202,14 @@ export class OcrService {
     let failed = 0;
     for (const job of await this.deps.store.expiredJobs(limit)) {
       const sweep: Caller = { correlationId: randomUUID() };
-      const done = await this.deps.store.interrupt(job.tenantId, job.id, this.event(sweep, job.tenantId, job.documentHash, null, null, job.pageCount, false, { status: 'failed', interrupted: true }));
+      const done = await this.deps.store.interrupt(
+        job.tenantId,
+        job.id,
+        this.event(sweep, job.tenantId, job.documentHash, null, null, job.pageCount, false, {
+          status: 'failed',
+          interrupted: true,
+        }),
+      );
       if (done) {
         failed++;
         this.emit(job.tenantId, job.id);
@@ -189,34 +230,69 @@ export class OcrService {
       // Pages run side by side up to the engine's size, so one long PDF uses every worker;
       // progress is written as each page ends, pages listed in order.
       let next = 0;
-      await Promise.all(Array.from({ length: Math.min(pages.length, this.deps.engine.workers) }, async () => {
-        while (next < pages.length) {
-          const page = pages[next++]!;
-          results.push(await this.readPage(page, notes));
-          results.sort((a, b) => a.page - b.page);
-          await store.progress(job.tenantId, job.id, { pagesDone: results.length, pages: results });
-          this.emit(job.tenantId, job.id);
-        }
-      }));
+      await Promise.all(
+        Array.from({ length: Math.min(pages.length, this.deps.engine.workers) }, async () => {
+          while (next < pages.length) {
+            const page = pages[next++]!;
+            results.push(await this.readPage(page, notes));
+            results.sort((a, b) => a.page - b.page);
+            await store.progress(job.tenantId, job.id, { pagesDone: results.length, pages: results });
+            this.emit(job.tenantId, job.id);
+          }
+        }),
+      );
       const text = results.map((r) => r.text).join('\n\n');
       const chars = results.reduce((a, r) => a + Math.max(1, r.text.length), 0);
-      const confidence = Math.round((results.reduce((a, r) => a + r.confidence * Math.max(1, r.text.length), 0) / chars) * 1000) / 1000;
+      const confidence =
+        Math.round((results.reduce((a, r) => a + r.confidence * Math.max(1, r.text.length), 0) / chars) * 1000) / 1000;
       const tier = highestTier(results);
       const status = confidence < REVIEW_THRESHOLD ? 'review' : 'completed';
-      if (status === 'review') notes.push(`confidence ${confidence} is below ${REVIEW_THRESHOLD}: flagged for human review`);
+      if (status === 'review')
+        notes.push(`confidence ${confidence} is below ${REVIEW_THRESHOLD}: flagged for human review`);
       const result: JobResult = {
-        status, tierUsed: tier, confidenceScore: confidence, extractedText: text, extractedFields: extractFields(text, confidence), pages: results,
-        pageCount: pages.length, pagesDone: pages.length, processingTimeMs: performance.now() - started, notes,
+        status,
+        tierUsed: tier,
+        confidenceScore: confidence,
+        extractedText: text,
+        extractedFields: extractFields(text, confidence),
+        pages: results,
+        pageCount: pages.length,
+        pagesDone: pages.length,
+        processingTimeMs: performance.now() - started,
+        notes,
       };
-      const done = await store.finish(job.tenantId, job.id, result, status === 'completed', this.event(caller, job.tenantId, job.documentHash, tier, confidence, pages.length, false, { status }));
+      const done = await store.finish(
+        job.tenantId,
+        job.id,
+        result,
+        status === 'completed',
+        this.event(caller, job.tenantId, job.documentHash, tier, confidence, pages.length, false, { status }),
+      );
       this.emit(job.tenantId, job.id);
       if (done.status === 'completed') await this.forward(caller, done, token);
     } catch (err) {
       notes.push('processing failed');
-      await store.finish(job.tenantId, job.id, {
-        status: 'failed', tierUsed: null, confidenceScore: null, extractedText: null, extractedFields: null, pages: results, pageCount: pages.length, pagesDone: results.length,
-        processingTimeMs: performance.now() - started, notes, error: (err as Error).message,
-      }, false, this.event(caller, job.tenantId, job.documentHash, null, null, pages.length, false, { status: 'failed' })).catch(() => undefined);
+      await store
+        .finish(
+          job.tenantId,
+          job.id,
+          {
+            status: 'failed',
+            tierUsed: null,
+            confidenceScore: null,
+            extractedText: null,
+            extractedFields: null,
+            pages: results,
+            pageCount: pages.length,
+            pagesDone: results.length,
+            processingTimeMs: performance.now() - started,
+            notes,
+            error: (err as Error).message,
+          },
+          false,
+          this.event(caller, job.tenantId, job.documentHash, null, null, pages.length, false, { status: 'failed' }),
+        )
+        .catch(() => undefined);
       this.emit(job.tenantId, job.id);
     }
   }
@@ -228,19 +304,39 @@ export class OcrService {
     page.rgba = undefined; // the pixels now live in `rgba` only, freed with this page
     const report = prepared.report;
     const tier1 = await this.deps.engine.recognise(prepared.pgm);
-    const preprocessing = { skew_degrees: report.skewDegrees, denoised: report.denoised, scale: Math.round(report.scale * 1000) / 1000 };
-    const result: PageResult = { page: page.page, text: tier1.text, confidence: Math.round(tier1.confidence * 1000) / 1000, source: 'tier1', preprocessing };
+    const preprocessing = {
+      skew_degrees: report.skewDegrees,
+      denoised: report.denoised,
+      scale: Math.round(report.scale * 1000) / 1000,
+    };
+    const result: PageResult = {
+      page: page.page,
+      text: tier1.text,
+      confidence: Math.round(tier1.confidence * 1000) / 1000,
+      source: 'tier1',
+      preprocessing,
+    };
     if (result.confidence >= ESCALATION_THRESHOLD) return result;
     const { vision } = this.deps;
     if (!vision) {
-      notes.push(`page ${page.page}: tier 1 confidence ${result.confidence} is below ${ESCALATION_THRESHOLD}, but no vision model is configured (OCR_VISION_MODEL and OPENAI_API_KEY): stayed on tier 1`);
+      notes.push(
+        `page ${page.page}: tier 1 confidence ${result.confidence} is below ${ESCALATION_THRESHOLD}, but no vision model is configured (OCR_VISION_MODEL and OPENAI_API_KEY): stayed on tier 1`,
+      );
       return result;
     }
     try {
       const read = await vision.read(await encodePng(rgba));
-      return { page: page.page, text: read.text, confidence: Math.round(read.confidence * 1000) / 1000, source: 'tier2', preprocessing };
+      return {
+        page: page.page,
+        text: read.text,
+        confidence: Math.round(read.confidence * 1000) / 1000,
+        source: 'tier2',
+        preprocessing,
+      };
     } catch (err) {
-      notes.push(`page ${page.page}: the vision model ${vision.model} failed (${(err as Error).name}): kept tier 1's text`);
+      notes.push(
+        `page ${page.page}: the vision model ${vision.model} failed (${(err as Error).name}): kept tier 1's text`,
+      );
       return result;
     }
   }
@@ -251,10 +347,21 @@ export class OcrService {
     if (!job.indexInRag || !retrieval || !job.extractedText) return;
     let note: string;
     try {
-      const receipt = await retrieval.ingest(job.tenantId, {
-        title: job.filename ?? `OCR ${job.documentHash.slice(0, 12)}`, content: job.extractedText, source: `ocr:${job.id}`,
-        metadata: { ocr_job_id: job.id, document_hash: job.documentHash, tier_used: job.tierUsed, confidence: job.confidenceScore },
-      }, { token, correlationId: caller.correlationId });
+      const receipt = await retrieval.ingest(
+        job.tenantId,
+        {
+          title: job.filename ?? `OCR ${job.documentHash.slice(0, 12)}`,
+          content: job.extractedText,
+          source: `ocr:${job.id}`,
+          metadata: {
+            ocr_job_id: job.id,
+            document_hash: job.documentHash,
+            tier_used: job.tierUsed,
+            confidence: job.confidenceScore,
+          },
+        },
+        { token, correlationId: caller.correlationId },
+      );
       const ingestJob = (receipt.body as { job_id?: unknown } | null)?.job_id;
       note = `sent to retrieval for indexing${typeof ingestJob === 'string' ? ` (ingestion job ${ingestJob})` : ''}`;
     } catch (err) {
@@ -267,7 +374,10 @@ export class OcrService {
   private emit(tenantId: string, id: string): void {
     const listener = this.deps.onProgress;
     if (!listener) return;
-    void this.deps.store.job(tenantId, id).then((j) => j && listener(j), () => undefined);
+    void this.deps.store.job(tenantId, id).then(
+      (j) => j && listener(j),
+      () => undefined,
+    );
   }
 
   async job(caller: Caller, id: string, tenantId?: string): Promise<OcrJob> {
@@ -290,10 +400,23 @@ export class OcrService {
     if (!job) throw new NotFoundError('Job not found');
     if (job.status !== 'review') throw new ConflictError(`The job is ${job.status}, not awaiting review`);
     const confidence = input.confidenceAfterReview ?? 1;
-    if (!(confidence >= 0 && confidence <= 1)) throw InputError.of(['confidenceAfterReview'], 'must be between 0 and 1');
+    if (!(confidence >= 0 && confidence <= 1))
+      throw InputError.of(['confidenceAfterReview'], 'must be between 0 and 1');
     const reviewer = caller.auth?.username ?? null;
-    const reviewed = await this.deps.store.review(tenant, id, { reviewerId: reviewer, correctedText: input.correctedText, correctedFields: input.correctedFields ?? null, confidenceAfterReview: confidence },
-      this.event(caller, tenant, job.documentHash, 'tier3', confidence, job.pageCount, false, { status: 'completed', reviewed: true }));
+    const reviewed = await this.deps.store.review(
+      tenant,
+      id,
+      {
+        reviewerId: reviewer,
+        correctedText: input.correctedText,
+        correctedFields: input.correctedFields ?? null,
+        confidenceAfterReview: confidence,
+      },
+      this.event(caller, tenant, job.documentHash, 'tier3', confidence, job.pageCount, false, {
+        status: 'completed',
+        reviewed: true,
+      }),
+    );
     if (!reviewed) throw new ConflictError('The job is no longer awaiting review');
     this.emit(tenant, id);
     return reviewed;
@@ -315,7 +438,8 @@ export class OcrService {
 
   async stats(caller: Caller, tenantId?: string): Promise<OcrStats> {
     // Platform operators and service accounts see every tenant unless they name one.
-    if (tenantId === undefined && caller.auth && actsForAnyTenant(caller.auth) && !caller.headerTenant) return this.deps.store.stats(null);
+    if (tenantId === undefined && caller.auth && actsForAnyTenant(caller.auth) && !caller.headerTenant)
+      return this.deps.store.stats(null);
     const tenant = await this.deps.access.resolve(caller, tenantId, ['tenant_id'], 'ocr.stats.read');
     return this.deps.store.stats(tenant);
   }

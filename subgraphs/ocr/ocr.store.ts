@@ -4,7 +4,16 @@ import { randomUUID } from 'node:crypto';
 import type { Prisma, PrismaClient } from '../../generated/prisma/client';
 import type { AuditEventInput } from '../../platform/outbox/outbox.writer';
 import { outboxWriter } from '../../platform/outbox/outbox.writer';
-import type { CacheEntry, ExtractedFields, JobStatus, OcrJob, OcrReview, OcrStats, PageResult, Tier } from './ocr.types';
+import type {
+  CacheEntry,
+  ExtractedFields,
+  JobStatus,
+  OcrJob,
+  OcrReview,
+  OcrStats,
+  PageResult,
+  Tier,
+} from './ocr.types';
 
 export interface NewJob {
   tenantId: string;
@@ -51,7 +60,11 @@ export interface OcrStore {
   job(tenantId: string, id: string): Promise<OcrJob | null>;
   /** The tenant's jobs among `ids` (any order; ids of another tenant are absent): two statements. */
   jobs(tenantId: string, ids: readonly string[]): Promise<OcrJob[]>;
-  progress(tenantId: string, id: string, patch: { status?: JobStatus; pagesDone?: number; pages?: PageResult[] }): Promise<void>;
+  progress(
+    tenantId: string,
+    id: string,
+    patch: { status?: JobStatus; pagesDone?: number; pages?: PageResult[] },
+  ): Promise<void>;
   /**
    * The job's result, the cache entry (when given) and the audit event, in one transaction; only
    * while the job still runs (a job the sweep failed as interrupted keeps that end).
@@ -85,33 +98,75 @@ const json = (v: unknown) => v as Prisma.InputJsonValue;
 
 function reviewOf(r: ReviewRow): OcrReview {
   return {
-    id: r.id, jobId: r.jobId, reviewerId: r.reviewerId, correctedText: r.correctedText, correctedFields: (r.correctedFields as ExtractedFields | null) ?? null,
-    confidenceAfterReview: r.confidenceAfterReview, createdAt: r.createdAt,
+    id: r.id,
+    jobId: r.jobId,
+    reviewerId: r.reviewerId,
+    correctedText: r.correctedText,
+    correctedFields: (r.correctedFields as ExtractedFields | null) ?? null,
+    confidenceAfterReview: r.confidenceAfterReview,
+    createdAt: r.createdAt,
   };
 }
 
 function jobOf(r: JobRow, review: ReviewRow | null): OcrJob {
   return {
-    id: r.id, tenantId: r.tenantId, userId: r.userId, documentHash: r.documentHash.trim(), filename: r.filename, mimeType: r.mimeType, status: r.status as JobStatus,
-    tierUsed: (r.tierUsed as Tier | null) ?? null, confidenceScore: r.confidenceScore, extractedText: r.extractedText, extractedFields: (r.extractedFields as ExtractedFields | null) ?? null,
-    pages: r.pages as unknown as PageResult[], pageCount: r.pageCount, pagesDone: r.pagesDone, processingTimeMs: r.processingTimeMs, notes: r.notes as string[], error: r.error,
-    cacheHit: r.cacheHit, indexInRag: r.indexInRag, createdAt: r.createdAt, updatedAt: r.updatedAt, completedAt: r.completedAt, review: review ? reviewOf(review) : null,
+    id: r.id,
+    tenantId: r.tenantId,
+    userId: r.userId,
+    documentHash: r.documentHash.trim(),
+    filename: r.filename,
+    mimeType: r.mimeType,
+    status: r.status as JobStatus,
+    tierUsed: (r.tierUsed as Tier | null) ?? null,
+    confidenceScore: r.confidenceScore,
+    extractedText: r.extractedText,
+    extractedFields: (r.extractedFields as ExtractedFields | null) ?? null,
+    pages: r.pages as unknown as PageResult[],
+    pageCount: r.pageCount,
+    pagesDone: r.pagesDone,
+    processingTimeMs: r.processingTimeMs,
+    notes: r.notes as string[],
+    error: r.error,
+    cacheHit: r.cacheHit,
+    indexInRag: r.indexInRag,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    completedAt: r.completedAt,
+    review: review ? reviewOf(review) : null,
   };
 }
 
 function cacheOf(r: CacheRow): CacheEntry {
   return {
-    documentHash: r.documentHash.trim(), jobId: r.jobId, extractedText: r.extractedText, extractedFields: (r.extractedFields as ExtractedFields | null) ?? null, tierUsed: r.tierUsed as Tier,
-    confidenceScore: r.confidenceScore, pages: r.pages as unknown as PageResult[], pageCount: r.pageCount, hitCount: r.hitCount, lastAccessedAt: r.lastAccessedAt, createdAt: r.createdAt,
+    documentHash: r.documentHash.trim(),
+    jobId: r.jobId,
+    extractedText: r.extractedText,
+    extractedFields: (r.extractedFields as ExtractedFields | null) ?? null,
+    tierUsed: r.tierUsed as Tier,
+    confidenceScore: r.confidenceScore,
+    pages: r.pages as unknown as PageResult[],
+    pageCount: r.pageCount,
+    hitCount: r.hitCount,
+    lastAccessedAt: r.lastAccessedAt,
+    createdAt: r.createdAt,
   };
 }
 
 function resultData(result: JobResult) {
   const done = result.status === 'completed' || result.status === 'review' || result.status === 'failed';
   return {
-    status: result.status, tierUsed: result.tierUsed, confidenceScore: result.confidenceScore, extractedText: result.extractedText,
-    extractedFields: result.extractedFields === null ? undefined : json(result.extractedFields), pages: json(result.pages), pageCount: result.pageCount, pagesDone: result.pagesDone,
-    processingTimeMs: Math.round(result.processingTimeMs), notes: json(result.notes), error: result.error ?? null, cacheHit: result.cacheHit ?? false,
+    status: result.status,
+    tierUsed: result.tierUsed,
+    confidenceScore: result.confidenceScore,
+    extractedText: result.extractedText,
+    extractedFields: result.extractedFields === null ? undefined : json(result.extractedFields),
+    pages: json(result.pages),
+    pageCount: result.pageCount,
+    pagesDone: result.pagesDone,
+    processingTimeMs: Math.round(result.processingTimeMs),
+    notes: json(result.notes),
+    error: result.error ?? null,
+    cacheHit: result.cacheHit ?? false,
     completedAt: done ? new Date() : null,
   };
 }
@@ -123,19 +178,41 @@ const CACHE_HIT_EVENT = 'ocr_extract';
 
 /** ocr_jobs as the cache hit's statement returns it (column names, JSON already parsed). */
 interface CacheHitRow {
-  id: string; tenant_id: string; user_id: string | null; document_hash: string; filename: string | null; mime_type: string; tier_used: string;
-  confidence_score: number; extracted_text: string; extracted_fields: ExtractedFields | null; pages: PageResult[]; page_count: number; pages_done: number;
-  processing_time_ms: number; notes: string[]; index_in_rag: boolean; created_at: Date; updated_at: Date; completed_at: Date;
+  id: string;
+  tenant_id: string;
+  user_id: string | null;
+  document_hash: string;
+  filename: string | null;
+  mime_type: string;
+  tier_used: string;
+  confidence_score: number;
+  extracted_text: string;
+  extracted_fields: ExtractedFields | null;
+  pages: PageResult[];
+  page_count: number;
+  pages_done: number;
+  processing_time_ms: number;
+  notes: string[];
+  index_in_rag: boolean;
+  created_at: Date;
+  updated_at: Date;
+  completed_at: Date;
 }
 export const INTERRUPTED = 'interrupted: the process running it stopped; upload the file again';
 
 /** `leaseMs`: how long a running job may go without a page done before it counts as interrupted. */
 export function prismaOcrStore(prisma: PrismaClient, options: { leaseMs: number } = { leaseMs: 300_000 }): OcrStore {
   const lease = () => new Date(Date.now() + options.leaseMs);
-  const latestReview = (tenantId: string, jobId: string) => prisma.ocrReview.findFirst({ where: { tenantId, jobId }, orderBy: { createdAt: 'desc' } });
+  const latestReview = (tenantId: string, jobId: string) =>
+    prisma.ocrReview.findFirst({ where: { tenantId, jobId }, orderBy: { createdAt: 'desc' } });
   const store: OcrStore = {
     async createJob(job, result, event) {
-      const data = { id: randomUUID(), ...job, ...(result ? resultData(result) : {}), leaseUntil: RUNNING.includes(result?.status ?? job.status) ? lease() : null };
+      const data = {
+        id: randomUUID(),
+        ...job,
+        ...(result ? resultData(result) : {}),
+        leaseUntil: RUNNING.includes(result?.status ?? job.status) ? lease() : null,
+      };
       if (!event) return jobOf(await prisma.ocrJob.create({ data }), null);
       const [row] = await prisma.$transaction(async (tx) => {
         const created = await tx.ocrJob.create({ data });
@@ -153,27 +230,46 @@ export function prismaOcrStore(prisma: PrismaClient, options: { leaseMs: number 
       if (ids.length === 0) return [];
       const rows = await prisma.ocrJob.findMany({ where: { tenantId, id: { in: [...ids] } } });
       const completed = rows.filter((r) => r.status === 'completed').map((r) => r.id);
-      const reviews = completed.length === 0 ? [] : await prisma.ocrReview.findMany({ where: { tenantId, jobId: { in: completed } }, orderBy: { createdAt: 'desc' } });
+      const reviews =
+        completed.length === 0
+          ? []
+          : await prisma.ocrReview.findMany({
+              where: { tenantId, jobId: { in: completed } },
+              orderBy: { createdAt: 'desc' },
+            });
       // Newest first, so the first review seen for a job is its latest (as job() reads it).
       const latest = new Map<string, ReviewRow>();
       for (const r of reviews) if (!latest.has(r.jobId)) latest.set(r.jobId, r);
-      return rows.map((r) => jobOf(r, r.status === 'completed' ? latest.get(r.id) ?? null : null));
+      return rows.map((r) => jobOf(r, r.status === 'completed' ? (latest.get(r.id) ?? null) : null));
     },
     async progress(tenantId, id, patch) {
       await prisma.ocrJob.updateMany({
         where: { id, tenantId, status: { in: RUNNING } },
-        data: { leaseUntil: lease(), ...(patch.status ? { status: patch.status } : {}), ...(patch.pagesDone !== undefined ? { pagesDone: patch.pagesDone } : {}), ...(patch.pages ? { pages: json(patch.pages) } : {}) },
+        data: {
+          leaseUntil: lease(),
+          ...(patch.status ? { status: patch.status } : {}),
+          ...(patch.pagesDone !== undefined ? { pagesDone: patch.pagesDone } : {}),
+          ...(patch.pages ? { pages: json(patch.pages) } : {}),
+        },
       });
     },
     async finish(tenantId, id, result, cache, event) {
       const row = await prisma.$transaction(async (tx) => {
-        const moved = await tx.ocrJob.updateMany({ where: { id, tenantId, status: { in: RUNNING } }, data: { ...resultData(result), leaseUntil: null } });
+        const moved = await tx.ocrJob.updateMany({
+          where: { id, tenantId, status: { in: RUNNING } },
+          data: { ...resultData(result), leaseUntil: null },
+        });
         const updated = (await tx.ocrJob.findFirst({ where: { id, tenantId } }))!;
         if (moved.count === 0) return updated;
         if (cache && result.extractedText !== null && result.tierUsed) {
           const entry = {
-            jobId: id, extractedText: result.extractedText, extractedFields: result.extractedFields === null ? undefined : json(result.extractedFields), tierUsed: result.tierUsed,
-            confidenceScore: result.confidenceScore ?? 0, pages: json(result.pages), pageCount: result.pageCount,
+            jobId: id,
+            extractedText: result.extractedText,
+            extractedFields: result.extractedFields === null ? undefined : json(result.extractedFields),
+            tierUsed: result.tierUsed,
+            confidenceScore: result.confidenceScore ?? 0,
+            pages: json(result.pages),
+            pageCount: result.pageCount,
           };
           await tx.ocrCache.upsert({
             where: { tenantId_documentHash: { tenantId, documentHash: updated.documentHash } },
@@ -190,7 +286,11 @@ export function prismaOcrStore(prisma: PrismaClient, options: { leaseMs: number 
       await prisma.$executeRaw`UPDATE ocr_jobs SET notes = notes || ${JSON.stringify([note])}::jsonb, updated_at = now() WHERE id = ${id}::uuid AND tenant_id = ${tenantId}`;
     },
     async expiredJobs(limit) {
-      const rows = await prisma.ocrJob.findMany({ where: { status: { in: RUNNING }, leaseUntil: { lt: new Date() } }, orderBy: { createdAt: 'asc' }, take: limit });
+      const rows = await prisma.ocrJob.findMany({
+        where: { status: { in: RUNNING }, leaseUntil: { lt: new Date() } },
+        orderBy: { createdAt: 'asc' },
+        take: limit,
+      });
       return rows.map((r) => jobOf(r, null));
     },
     async interrupt(tenantId, id, event) {
@@ -210,23 +310,41 @@ export function prismaOcrStore(prisma: PrismaClient, options: { leaseMs: number 
         const moved = await tx.ocrJob.updateMany({
           where: { id, tenantId, status: 'review' },
           data: {
-            status: 'completed', tierUsed: 'tier3', extractedText: input.correctedText, confidenceScore: input.confidenceAfterReview,
-            ...(input.correctedFields ? { extractedFields: json(input.correctedFields) } : {}), completedAt: new Date(),
+            status: 'completed',
+            tierUsed: 'tier3',
+            extractedText: input.correctedText,
+            confidenceScore: input.confidenceAfterReview,
+            ...(input.correctedFields ? { extractedFields: json(input.correctedFields) } : {}),
+            completedAt: new Date(),
           },
         });
         if (moved.count === 0) return null;
         const review = await tx.ocrReview.create({
           data: {
-            id: randomUUID(), tenantId, jobId: id, reviewerId: input.reviewerId, correctedText: input.correctedText,
-            correctedFields: input.correctedFields ? json(input.correctedFields) : undefined, confidenceAfterReview: input.confidenceAfterReview,
+            id: randomUUID(),
+            tenantId,
+            jobId: id,
+            reviewerId: input.reviewerId,
+            correctedText: input.correctedText,
+            correctedFields: input.correctedFields ? json(input.correctedFields) : undefined,
+            confidenceAfterReview: input.confidenceAfterReview,
           },
         });
         const job = (await tx.ocrJob.findFirst({ where: { id, tenantId } }))!;
         const entry = {
-          jobId: id, extractedText: job.extractedText ?? '', extractedFields: job.extractedFields === null ? undefined : json(job.extractedFields), tierUsed: 'tier3',
-          confidenceScore: input.confidenceAfterReview, pages: json(job.pages), pageCount: job.pageCount,
+          jobId: id,
+          extractedText: job.extractedText ?? '',
+          extractedFields: job.extractedFields === null ? undefined : json(job.extractedFields),
+          tierUsed: 'tier3',
+          confidenceScore: input.confidenceAfterReview,
+          pages: json(job.pages),
+          pageCount: job.pageCount,
         };
-        await tx.ocrCache.upsert({ where: { tenantId_documentHash: { tenantId, documentHash: job.documentHash } }, create: { tenantId, documentHash: job.documentHash, ...entry }, update: entry });
+        await tx.ocrCache.upsert({
+          where: { tenantId_documentHash: { tenantId, documentHash: job.documentHash } },
+          create: { tenantId, documentHash: job.documentHash, ...entry },
+          update: entry,
+        });
         await outboxWriter(tx, 'ocr').append(event);
         return jobOf(job, review);
       });
@@ -262,14 +380,37 @@ export function prismaOcrStore(prisma: PrismaClient, options: { leaseMs: number 
       const r = rows[0];
       if (!r) return null;
       return {
-        id: r.id, tenantId: r.tenant_id, userId: r.user_id, documentHash: r.document_hash.trim(), filename: r.filename, mimeType: r.mime_type, status: 'completed',
-        tierUsed: r.tier_used as Tier, confidenceScore: r.confidence_score, extractedText: r.extracted_text, extractedFields: r.extracted_fields, pages: r.pages,
-        pageCount: r.page_count, pagesDone: r.pages_done, processingTimeMs: r.processing_time_ms, notes: r.notes, error: null, cacheHit: true, indexInRag: r.index_in_rag,
-        createdAt: r.created_at, updatedAt: r.updated_at, completedAt: r.completed_at, review: null,
+        id: r.id,
+        tenantId: r.tenant_id,
+        userId: r.user_id,
+        documentHash: r.document_hash.trim(),
+        filename: r.filename,
+        mimeType: r.mime_type,
+        status: 'completed',
+        tierUsed: r.tier_used as Tier,
+        confidenceScore: r.confidence_score,
+        extractedText: r.extracted_text,
+        extractedFields: r.extracted_fields,
+        pages: r.pages,
+        pageCount: r.page_count,
+        pagesDone: r.pages_done,
+        processingTimeMs: r.processing_time_ms,
+        notes: r.notes,
+        error: null,
+        cacheHit: true,
+        indexInRag: r.index_in_rag,
+        createdAt: r.created_at,
+        updatedAt: r.updated_at,
+        completedAt: r.completed_at,
+        review: null,
       };
     },
     async reviewQueue(tenantId, limit) {
-      const rows = await prisma.ocrJob.findMany({ where: { tenantId, status: 'review' }, orderBy: { createdAt: 'asc' }, take: limit });
+      const rows = await prisma.ocrJob.findMany({
+        where: { tenantId, status: 'review' },
+        orderBy: { createdAt: 'asc' },
+        take: limit,
+      });
       return rows.map((r) => jobOf(r, null));
     },
     async stats(tenantId) {
@@ -277,11 +418,18 @@ export function prismaOcrStore(prisma: PrismaClient, options: { leaseMs: number 
       const [byStatus, byTier, agg, cache, fromCache, scores] = await Promise.all([
         prisma.ocrJob.groupBy({ by: ['status'], where, _count: { _all: true } }),
         prisma.ocrJob.groupBy({ by: ['tierUsed'], where, _count: { _all: true } }),
-        prisma.ocrJob.aggregate({ where: { ...where, cacheHit: false, confidenceScore: { not: null } }, _avg: { confidenceScore: true, processingTimeMs: true } }),
+        prisma.ocrJob.aggregate({
+          where: { ...where, cacheHit: false, confidenceScore: { not: null } },
+          _avg: { confidenceScore: true, processingTimeMs: true },
+        }),
         prisma.ocrCache.aggregate({ where, _count: { _all: true }, _sum: { hitCount: true } }),
         prisma.ocrJob.count({ where: { ...where, cacheHit: true } }),
         // One row per distinct score, banded below: the console's confidence chart.
-        prisma.ocrJob.groupBy({ by: ['confidenceScore'], where: { ...where, cacheHit: false, confidenceScore: { not: null } }, _count: { _all: true } }),
+        prisma.ocrJob.groupBy({
+          by: ['confidenceScore'],
+          where: { ...where, cacheHit: false, confidenceScore: { not: null } },
+          _count: { _all: true },
+        }),
       ]);
       const confidenceHistogram = new Array<number>(10).fill(0);
       for (const s of scores) {
@@ -293,7 +441,9 @@ export function prismaOcrStore(prisma: PrismaClient, options: { leaseMs: number 
         tenantId,
         totalJobs: byStatus.reduce((a, s) => a + s._count._all, 0),
         byStatus: statuses,
-        tierUsage: Object.fromEntries(byTier.filter((t) => t.tierUsed !== null).map((t) => [t.tierUsed!, t._count._all])),
+        tierUsage: Object.fromEntries(
+          byTier.filter((t) => t.tierUsed !== null).map((t) => [t.tierUsed!, t._count._all]),
+        ),
         cache: { entries: cache._count._all, hits: cache._sum.hitCount ?? 0, jobsAnsweredFromCache: fromCache },
         reviewQueue: statuses.review ?? 0,
         averageConfidence: agg._avg.confidenceScore,

@@ -8,9 +8,19 @@ import { serveSubscriptions } from '../../platform/graphql/subscription-server';
 import { ocrContext, type OcrGraphQLContext } from './graphql.context';
 import type { OcrService } from './ocr.service';
 
-export function serveOcrSubscriptions(options: { app: FastifyInstance; schema: GraphQLSchema; tokens: TokenAuthenticator; requireAuth: boolean; ocr: OcrService; maxBytes: number }): void {
+export function serveOcrSubscriptions(options: {
+  app: FastifyInstance;
+  schema: GraphQLSchema;
+  tokens: TokenAuthenticator;
+  requireAuth: boolean;
+  ocr: OcrService;
+  maxBytes: number;
+}): void {
   serveSubscriptions<OcrGraphQLContext>({
-    app: options.app, schema: options.schema, tokens: options.tokens, requireAuth: options.requireAuth,
+    app: options.app,
+    schema: options.schema,
+    tokens: options.tokens,
+    requireAuth: options.requireAuth,
     context: (caller) => ocrContext(caller, options.ocr, options.maxBytes),
   });
 }

@@ -61,11 +61,18 @@ export function resize(img: GrayImage, width: number, height: number): GrayImage
  * Scales the page so its longer side is within [minSide, maxSide]: small scans are enlarged so
  * glyphs have enough pixels for the recogniser, huge ones reduced so a page stays fast.
  */
-export function normaliseResolution(img: GrayImage, minSide = 1000, maxSide = 2400): { image: GrayImage; scale: number } {
+export function normaliseResolution(
+  img: GrayImage,
+  minSide = 1000,
+  maxSide = 2400,
+): { image: GrayImage; scale: number } {
   const longest = Math.max(img.width, img.height);
   const scale = longest < minSide ? Math.min(3, minSide / longest) : longest > maxSide ? maxSide / longest : 1;
   if (scale === 1) return { image: img, scale };
-  return { image: resize(img, Math.max(1, Math.round(img.width * scale)), Math.max(1, Math.round(img.height * scale))), scale };
+  return {
+    image: resize(img, Math.max(1, Math.round(img.width * scale)), Math.max(1, Math.round(img.height * scale))),
+    scale,
+  };
 }
 
 /** 3x3 median filter (edges copied). */
@@ -81,7 +88,10 @@ export function median3(img: GrayImage): GrayImage {
       for (let i = 1; i < 9; i++) {
         const v = win[i]!;
         let j = i - 1;
-        while (j >= 0 && win[j]! > v) { win[j + 1] = win[j]!; j--; }
+        while (j >= 0 && win[j]! > v) {
+          win[j + 1] = win[j]!;
+          j--;
+        }
         win[j + 1] = v;
       }
       out[y * w + x] = win[4]!;
@@ -106,7 +116,10 @@ export function speckleRatio(img: GrayImage, rowStep = 1): number {
       let same = false;
       for (let dy = -1; dy <= 1 && !same; dy++) {
         for (let dx = -1; dx <= 1; dx++) {
-          if ((dx || dy) && (data[(y + dy) * w + x + dx]! < 128) === dark) { same = true; break; }
+          if ((dx || dy) && data[(y + dy) * w + x + dx]! < 128 === dark) {
+            same = true;
+            break;
+          }
         }
       }
       if (!same) specks++;
@@ -135,7 +148,11 @@ export function adaptiveThreshold(img: GrayImage, t = 0.15, window?: number): Gr
     for (let x = 0; x < w; x++) {
       const x0 = Math.max(0, x - half);
       const x1 = Math.min(w, x + half + 1);
-      const sum = integral[y1 * (w + 1) + x1]! - integral[y0 * (w + 1) + x1]! - integral[y1 * (w + 1) + x0]! + integral[y0 * (w + 1) + x0]!;
+      const sum =
+        integral[y1 * (w + 1) + x1]! -
+        integral[y0 * (w + 1) + x1]! -
+        integral[y1 * (w + 1) + x0]! +
+        integral[y0 * (w + 1) + x0]!;
       const mean = sum / ((x1 - x0) * (y1 - y0));
       out[y * w + x] = data[y * w + x]! < mean * (1 - t) ? 0 : 255;
     }
@@ -150,13 +167,19 @@ export function adaptiveThreshold(img: GrayImage, t = 0.15, window?: number): Gr
  */
 export function estimateSkew(img: GrayImage, maxDegrees = 10): number {
   const reduce = Math.min(1, 800 / Math.max(img.width, img.height));
-  const small = reduce < 1 ? resize(img, Math.max(1, Math.round(img.width * reduce)), Math.max(1, Math.round(img.height * reduce))) : img;
+  const small =
+    reduce < 1
+      ? resize(img, Math.max(1, Math.round(img.width * reduce)), Math.max(1, Math.round(img.height * reduce)))
+      : img;
   const binary = adaptiveThreshold(small, 0.2);
   const xs: number[] = [];
   const ys: number[] = [];
   for (let y = 0; y < binary.height; y++) {
     for (let x = 0; x < binary.width; x++) {
-      if (binary.data[y * binary.width + x] === 0) { xs.push(x); ys.push(y); }
+      if (binary.data[y * binary.width + x] === 0) {
+        xs.push(x);
+        ys.push(y);
+      }
     }
   }
   if (xs.length < 50) return 0;
@@ -177,7 +200,10 @@ export function estimateSkew(img: GrayImage, maxDegrees = 10): number {
     let bestScore = -1;
     for (let d = from; d <= to + 1e-9; d += step) {
       const s = score(d);
-      if (s > bestScore) { bestScore = s; best = d; }
+      if (s > bestScore) {
+        bestScore = s;
+        best = d;
+      }
     }
     return best;
   };
@@ -204,7 +230,10 @@ export function rotate(img: GrayImage, degrees: number): GrayImage {
       const sy = sin * dx + cos * dy + cy;
       const x0 = Math.floor(sx);
       const y0 = Math.floor(sy);
-      if (x0 < 0 || y0 < 0 || x0 >= w - 1 || y0 >= h - 1) { out[y * w + x] = 255; continue; }
+      if (x0 < 0 || y0 < 0 || x0 >= w - 1 || y0 >= h - 1) {
+        out[y * w + x] = 255;
+        continue;
+      }
       const fx = sx - x0;
       const fy = sy - y0;
       const i = y0 * w + x0;
@@ -241,41 +270,62 @@ export function estimateBackground(img: GrayImage, cell = 16): GrayImage {
       hist.fill(0);
       let n = 0;
       // Every other pixel of every other row: a quarter of the reads, the same percentile.
-      for (let y = by * cell; y < Math.min(h, (by + 1) * cell); y += 2) for (let x = bx * cell; x < Math.min(w, (bx + 1) * cell); x += 2) { hist[data[y * w + x]!]!++; n++; }
+      for (let y = by * cell; y < Math.min(h, (by + 1) * cell); y += 2)
+        for (let x = bx * cell; x < Math.min(w, (bx + 1) * cell); x += 2) {
+          hist[data[y * w + x]!]!++;
+          n++;
+        }
       // The 90th percentile: the paper's level, robust to a stray bright pixel of JPEG ringing.
       let k = 255;
       let seen = 0;
-      for (; k > 0; k--) { seen += hist[k]!; if (seen >= n * 0.1) break; }
+      for (; k > 0; k--) {
+        seen += hist[k]!;
+        if (seen >= n * 0.1) break;
+      }
       small[by * bw + bx] = k;
     }
   }
   // A block that is mostly ink (a bold heading, a logo) reads darker than the paper: take the
   // brightest neighbour within 2 blocks, then smooth with a 5x5 mean.
   const grown = new Float32Array(small.length);
-  for (let y = 0; y < bh; y++) for (let x = 0; x < bw; x++) {
-    let m = 0;
-    for (let dy = -2; dy <= 2; dy++) for (let dx = -2; dx <= 2; dx++) {
-      const yy = y + dy; const xx = x + dx;
-      if (yy >= 0 && xx >= 0 && yy < bh && xx < bw) m = Math.max(m, small[yy * bw + xx]!);
+  for (let y = 0; y < bh; y++)
+    for (let x = 0; x < bw; x++) {
+      let m = 0;
+      for (let dy = -2; dy <= 2; dy++)
+        for (let dx = -2; dx <= 2; dx++) {
+          const yy = y + dy;
+          const xx = x + dx;
+          if (yy >= 0 && xx >= 0 && yy < bh && xx < bw) m = Math.max(m, small[yy * bw + xx]!);
+        }
+      grown[y * bw + x] = m;
     }
-    grown[y * bw + x] = m;
-  }
   const smooth = new Float32Array(small.length);
-  for (let y = 0; y < bh; y++) for (let x = 0; x < bw; x++) {
-    let s = 0; let n = 0;
-    for (let dy = -2; dy <= 2; dy++) for (let dx = -2; dx <= 2; dx++) {
-      const yy = y + dy; const xx = x + dx;
-      if (yy >= 0 && xx >= 0 && yy < bh && xx < bw) { s += grown[yy * bw + xx]!; n++; }
+  for (let y = 0; y < bh; y++)
+    for (let x = 0; x < bw; x++) {
+      let s = 0;
+      let n = 0;
+      for (let dy = -2; dy <= 2; dy++)
+        for (let dx = -2; dx <= 2; dx++) {
+          const yy = y + dy;
+          const xx = x + dx;
+          if (yy >= 0 && xx >= 0 && yy < bh && xx < bw) {
+            s += grown[yy * bw + xx]!;
+            n++;
+          }
+        }
+      smooth[y * bw + x] = s / n;
     }
-    smooth[y * bw + x] = s / n;
-  }
   const out = new Uint8Array(w * h);
   for (let y = 0; y < h; y++) {
     const fy = Math.min(bh - 1, Math.max(0, (y + 0.5) / cell - 0.5));
-    const y0 = Math.floor(fy); const y1 = Math.min(bh - 1, y0 + 1); const wy = fy - y0;
+    const y0 = Math.floor(fy);
+    const y1 = Math.min(bh - 1, y0 + 1);
+    const wy = fy - y0;
     for (let x = 0; x < w; x++) {
       const fx = Math.min(bw - 1, Math.max(0, (x + 0.5) / cell - 0.5));
-      const x0 = Math.floor(fx); const x1 = Math.min(bw - 1, x0 + 1); const wx = fx - x0;
+      const x0 = Math.floor(fx);
+      const x1 = Math.min(bw - 1, x0 + 1);
+      const wx = fx - x0;
       const top = smooth[y0 * bw + x0]! * (1 - wx) + smooth[y0 * bw + x1]! * wx;
       const bottom = smooth[y1 * bw + x0]! * (1 - wx) + smooth[y1 * bw + x1]! * wx;
       out[y * w + x] = Math.round(top * (1 - wy) + bottom * wy);
@@ -296,15 +346,17 @@ export function flattenBackground(img: GrayImage, background = estimateBackgroun
 export function smooth3(img: GrayImage): GrayImage {
   const { width: w, height: h, data } = img;
   const tmp = new Uint16Array(w * h);
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
-    const i = y * w + x;
-    tmp[i] = data[i - (x > 0 ? 1 : 0)]! + 2 * data[i]! + data[i + (x < w - 1 ? 1 : 0)]!;
-  }
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      tmp[i] = data[i - (x > 0 ? 1 : 0)]! + 2 * data[i]! + data[i + (x < w - 1 ? 1 : 0)]!;
+    }
   const out = new Uint8Array(w * h);
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
-    const i = y * w + x;
-    out[i] = (tmp[i - (y > 0 ? w : 0)]! + 2 * tmp[i]! + tmp[i + (y < h - 1 ? w : 0)]! + 8) >> 4;
-  }
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      out[i] = (tmp[i - (y > 0 ? w : 0)]! + 2 * tmp[i]! + tmp[i + (y < h - 1 ? w : 0)]! + 8) >> 4;
+    }
   return { width: w, height: h, data: out };
 }
 
@@ -315,32 +367,42 @@ export function smooth3(img: GrayImage): GrayImage {
  */
 export function sauvolaThreshold(img: GrayImage, k = 0.2, window?: number, r = 128): GrayImage {
   const { width: w, height: h, data } = img;
-  const s = window ?? (Math.max(15, Math.round(Math.max(w, h) / 60)) | 1);
+  const s = window ?? Math.max(15, Math.round(Math.max(w, h) / 60)) | 1;
   const half = s >> 1;
   const W = w + 1;
   const sum = new Float64Array(W * (h + 1));
   const sq = new Float64Array(W * (h + 1));
   for (let y = 0; y < h; y++) {
-    let row = 0; let rowSq = 0;
+    let row = 0;
+    let rowSq = 0;
     for (let x = 0; x < w; x++) {
       const v = data[y * w + x]!;
-      row += v; rowSq += v * v;
+      row += v;
+      rowSq += v * v;
       sum[(y + 1) * W + x + 1] = sum[y * W + x + 1]! + row;
       sq[(y + 1) * W + x + 1] = sq[y * W + x + 1]! + rowSq;
     }
   }
   const out = new Uint8Array(w * h);
   for (let y = 0; y < h; y++) {
-    const y0 = Math.max(0, y - half); const y1 = Math.min(h, y + half + 1);
+    const y0 = Math.max(0, y - half);
+    const y1 = Math.min(h, y + half + 1);
     for (let x = 0; x < w; x++) {
-      const x0 = Math.max(0, x - half); const x1 = Math.min(w, x + half + 1);
+      const x0 = Math.max(0, x - half);
+      const x1 = Math.min(w, x + half + 1);
       const n = (x1 - x0) * (y1 - y0);
-      const a = y1 * W + x1; const b = y0 * W + x1; const c = y1 * W + x0; const d = y0 * W + x0;
+      const a = y1 * W + x1;
+      const b = y0 * W + x1;
+      const c = y1 * W + x0;
+      const d = y0 * W + x0;
       const mean = (sum[a]! - sum[b]! - sum[c]! + sum[d]!) / n;
       const v = data[y * w + x]!;
       // sd < r always (8-bit values), so the threshold is below the mean: brighter pixels are
       // paper without computing the deviation (most of a page).
-      if (v > mean) { out[y * w + x] = 255; continue; }
+      if (v > mean) {
+        out[y * w + x] = 255;
+        continue;
+      }
       const variance = Math.max(0, (sq[a]! - sq[b]! - sq[c]! + sq[d]!) / n - mean * mean);
       out[y * w + x] = v <= mean * (1 + k * (Math.sqrt(variance) / r - 1)) ? 0 : 255;
     }
@@ -367,19 +429,31 @@ export function removeSpecks(img: GrayImage, maxArea = 12, gap = 6): GrayImage &
     members.length = 0;
     stack.push(start);
     label[start] = next;
-    let minX = w; let maxX = 0; let minY = h; let maxY = 0;
+    let minX = w;
+    let maxX = 0;
+    let minY = h;
+    let maxY = 0;
     while (stack.length) {
       const p = stack.pop()!;
       members.push(p);
-      const x = p % w; const y = (p - x) / w;
-      if (x < minX) minX = x; if (x > maxX) maxX = x; if (y < minY) minY = y; if (y > maxY) maxY = y;
+      const x = p % w;
+      const y = (p - x) / w;
+      if (x < minX) minX = x;
+      if (x > maxX) maxX = x;
+      if (y < minY) minY = y;
+      if (y > maxY) maxY = y;
       if (members.length > maxArea) continue; // big enough to keep; stop growing the list
-      for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
-        const xx = x + dx; const yy = y + dy;
-        if (xx < 0 || yy < 0 || xx >= w || yy >= h) continue;
-        const q = yy * w + xx;
-        if (data[q] === 0 && label[q] === 0) { label[q] = next; stack.push(q); }
-      }
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dx = -1; dx <= 1; dx++) {
+          const xx = x + dx;
+          const yy = y + dy;
+          if (xx < 0 || yy < 0 || xx >= w || yy >= h) continue;
+          const q = yy * w + xx;
+          if (data[q] === 0 && label[q] === 0) {
+            label[q] = next;
+            stack.push(q);
+          }
+        }
     }
     if (members.length > maxArea) {
       // Finish labelling the large component so its pixels are not revisited as new ones.
@@ -389,10 +463,16 @@ export function removeSpecks(img: GrayImage, maxArea = 12, gap = 6): GrayImage &
     for (let y = Math.max(0, minY - gap); y <= Math.min(h - 1, maxY + gap) && alone; y++) {
       for (let x = Math.max(0, minX - gap); x <= Math.min(w - 1, maxX + gap); x++) {
         const q = y * w + x;
-        if (data[q] === 0 && label[q] !== next) { alone = false; break; }
+        if (data[q] === 0 && label[q] !== next) {
+          alone = false;
+          break;
+        }
       }
     }
-    if (alone) { removed++; for (const p of members) out[p] = 255; }
+    if (alone) {
+      removed++;
+      for (const p of members) out[p] = 255;
+    }
   }
   return { width: w, height: h, data: out, removed };
 }
@@ -409,7 +489,10 @@ export function paperNoise(img: GrayImage): number {
   for (let y = 0; y < h; y += 4) {
     for (let x = 0, i = y * w; x < w; x++, i++) {
       const v = data[i]!;
-      if (v > 200) { sum += 255 - v; n++; }
+      if (v > 200) {
+        sum += 255 - v;
+        n++;
+      }
     }
   }
   return n === 0 ? 255 : sum / n;
@@ -421,11 +504,24 @@ export function paperNoise(img: GrayImage): number {
  * binarisation and speck removal. Tuned on the tuning seeds of test/fixtures/ocr/scanned-pages.ts
  * (speck area 30 px and gap 5 px beat 12/6, 20/5, 30/6 and 40/4 there; Sauvola k 0.2 beat 0.3).
  */
-export function preprocessPage(rgba: Uint8Array | Uint8ClampedArray, width: number, height: number, timings?: Record<string, number>): { image: GrayImage; report: PreprocessReport } {
+export function preprocessPage(
+  rgba: Uint8Array | Uint8ClampedArray,
+  width: number,
+  height: number,
+  timings?: Record<string, number>,
+): { image: GrayImage; report: PreprocessReport } {
   let t = performance.now();
-  const lap = (name: string) => { if (timings) { const now = performance.now(); timings[name] = (timings[name] ?? 0) + now - t; t = now; } };
-  const gray = grayscale(rgba, width, height); lap('gray');
-  const flat = flattenBackground(gray); lap('flatten');
+  const lap = (name: string) => {
+    if (timings) {
+      const now = performance.now();
+      timings[name] = (timings[name] ?? 0) + now - t;
+      t = now;
+    }
+  };
+  const gray = grayscale(rgba, width, height);
+  lap('gray');
+  const flat = flattenBackground(gray);
+  lap('flatten');
   // Salt-and-pepper (isolated single pixels, sampled on every 4th row) gets a median first; the
   // graded scans' specks are blobs, which removeSpecks takes after binarisation.
   const salted = speckleRatio(flat, 4) > 0.001;
@@ -433,20 +529,30 @@ export function preprocessPage(rgba: Uint8Array | Uint8ClampedArray, width: numb
   // its own Otsu binarisation keeps thin marks (commas, full stops) that Sauvola and the speck
   // filter thin or drop. Generator grade 0, tuning seeds 1-6: 0.06% mean CER against 0.34% binarised.
   if (!salted && paperNoise(flat) < CLEAN_PAPER_NOISE) {
-    const { image: sized, scale } = normaliseResolution(flat); lap('size');
-    const skewDegrees = estimateSkew(sized); lap('skew');
+    const { image: sized, scale } = normaliseResolution(flat);
+    lap('size');
+    const skewDegrees = estimateSkew(sized);
+    lap('skew');
     const image = Math.abs(skewDegrees) >= 0.3 ? rotate(sized, skewDegrees) : sized;
     lap('rotate');
     return { image, report: { scale, denoised: false, skewDegrees, binarised: false } };
   }
-  const { image: sized, scale } = normaliseResolution(smooth3(salted ? median3(flat) : flat)); lap('smooth+size');
+  const { image: sized, scale } = normaliseResolution(smooth3(salted ? median3(flat) : flat));
+  lap('smooth+size');
   let page = sized;
-  const skewDegrees = estimateSkew(page); lap('skew');
+  const skewDegrees = estimateSkew(page);
+  lap('skew');
   // estimateSkew's angle is the rotation that levels the lines.
   if (Math.abs(skewDegrees) >= 0.3) page = rotate(page, skewDegrees);
   lap('rotate');
-  const binary = sauvolaThreshold(page); lap('sauvola');
-  const { removed, ...image } = removeSpecks(binary, Math.round(30 * scale * scale), Math.max(3, Math.round(5 * scale))); lap('specks');
+  const binary = sauvolaThreshold(page);
+  lap('sauvola');
+  const { removed, ...image } = removeSpecks(
+    binary,
+    Math.round(30 * scale * scale),
+    Math.max(3, Math.round(5 * scale)),
+  );
+  lap('specks');
   // `denoised`: salt-and-pepper filtered or specks removed (a clean render has neither).
   return { image, report: { scale, denoised: salted || removed > 20, skewDegrees, binarised: true } };
 }

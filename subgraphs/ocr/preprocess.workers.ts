@@ -51,7 +51,8 @@ function modulePath(): string {
 
 /** The pixels as a buffer the thread may take over (a view into a shared or pooled buffer is copied). */
 function transferable(rgba: Uint8ClampedArray): Uint8ClampedArray {
-  if (rgba.byteOffset === 0 && rgba.byteLength === rgba.buffer.byteLength && rgba.buffer instanceof ArrayBuffer) return rgba;
+  if (rgba.byteOffset === 0 && rgba.byteLength === rgba.buffer.byteLength && rgba.buffer instanceof ArrayBuffer)
+    return rgba;
   return new Uint8ClampedArray(rgba);
 }
 
@@ -68,17 +69,28 @@ export class PreprocessWorkers {
     const worker = new Worker(THREAD, { eval: true, workerData: { module: modulePath() } });
     worker.unref();
     this.all.add(worker);
-    worker.on('message', (msg: { pgm?: Uint8Array; report?: PreprocessReport; rgba: Uint8ClampedArray; error?: string }) => {
-      const job = this.busy.get(worker);
-      this.busy.delete(worker);
-      if (job) {
-        if (msg.error !== undefined || !msg.pgm || !msg.report) job.reject(new Error(`preprocessing failed: ${msg.error ?? 'no image'}`));
-        else job.resolve({ pgm: Buffer.from(msg.pgm.buffer, msg.pgm.byteOffset, msg.pgm.byteLength), report: msg.report, rgba: msg.rgba });
-      }
-      this.release(worker);
-    });
+    worker.on(
+      'message',
+      (msg: { pgm?: Uint8Array; report?: PreprocessReport; rgba: Uint8ClampedArray; error?: string }) => {
+        const job = this.busy.get(worker);
+        this.busy.delete(worker);
+        if (job) {
+          if (msg.error !== undefined || !msg.pgm || !msg.report)
+            job.reject(new Error(`preprocessing failed: ${msg.error ?? 'no image'}`));
+          else
+            job.resolve({
+              pgm: Buffer.from(msg.pgm.buffer, msg.pgm.byteOffset, msg.pgm.byteLength),
+              report: msg.report,
+              rgba: msg.rgba,
+            });
+        }
+        this.release(worker);
+      },
+    );
     worker.on('error', (err) => this.lost(worker, err));
-    worker.on('exit', (code) => { if (this.all.has(worker)) this.lost(worker, new Error(`preprocessing thread exited (${code})`)); });
+    worker.on('exit', (code) => {
+      if (this.all.has(worker)) this.lost(worker, new Error(`preprocessing thread exited (${code})`));
+    });
     return worker;
   }
 
@@ -94,7 +106,10 @@ export class PreprocessWorkers {
 
   private release(worker: Worker): void {
     const job = this.queue.shift();
-    if (!job) { this.idle.push(worker); return; }
+    if (!job) {
+      this.idle.push(worker);
+      return;
+    }
     this.busy.set(worker, job);
     const rgba = transferable(job.rgba);
     worker.postMessage({ rgba, width: job.width, height: job.height }, [rgba.buffer as ArrayBuffer]);

@@ -29,7 +29,8 @@ async function readAll(file: FileUpload, maxBytes: number): Promise<Buffer> {
 /** correctedFields is any JSON in the SDL; the job keeps an object of fields, as REST's schema requires. */
 function correctedFieldsIn(value: unknown): ExtractedFields | null {
   if (value === null || value === undefined) return null;
-  if (typeof value !== 'object' || Array.isArray(value)) throw InputError.of(['input', 'correctedFields'], 'Input should be a valid dictionary', 'dict_type');
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw InputError.of(['input', 'correctedFields'], 'Input should be a valid dictionary', 'dict_type');
   // Its entries are the reviewer's own, kept as given (REST accepts any properties too).
   return value as ExtractedFields;
 }
@@ -65,16 +66,24 @@ export const resolvers = {
       const file = await args.file;
       const bytes = await readAll(file, ctx.maxBytes);
       try {
-        return await ctx.ocr.extract(ctx.caller, { bytes, filename: file.filename || null, indexInRag: args.indexInRag ?? false, token: ctx.token });
+        return await ctx.ocr.extract(ctx.caller, {
+          bytes,
+          filename: file.filename || null,
+          indexInRag: args.indexInRag ?? false,
+          token: ctx.token,
+        });
       } catch (err) {
         // GraphQL has no 415: an unsupported type is bad input naming the file.
-        if (err instanceof UnsupportedDocumentError) throw InputError.of(['file'], err.message, 'value_error.unsupported_type');
+        if (err instanceof UnsupportedDocumentError)
+          throw InputError.of(['file'], err.message, 'value_error.unsupported_type');
         throw err;
       }
     },
     reviewOcrJob: (_, args, ctx) =>
       ctx.ocr.review(ctx.caller, args.id, {
-        correctedText: args.input.correctedText, correctedFields: correctedFieldsIn(args.input.correctedFields), confidenceAfterReview: opt(args.input.confidenceAfterReview),
+        correctedText: args.input.correctedText,
+        correctedFields: correctedFieldsIn(args.input.correctedFields),
+        confidenceAfterReview: opt(args.input.confidenceAfterReview),
       }),
   },
   Subscription: {

@@ -34,8 +34,13 @@ export class TesseractPool {
    * `langDir`: a directory holding an uncompressed `eng.traineddata` to use instead of the package's
    * (OCR_LANG_PATH; e.g. Debian's tessdata_fast at /usr/share/tesseract-ocr/5/tessdata).
    */
-  constructor(readonly size = Math.max(1, os.availableParallelism?.() ?? os.cpus().length), readonly langData: LangData = '4.0.0_best_int', readonly langDir?: string) {
-    if (langData !== '4.0.0_best_int' && langData !== '4.0.0') throw new Error(`OCR_LANG_DATA must be 4.0.0_best_int or 4.0.0, not ${String(langData)}`);
+  constructor(
+    readonly size = Math.max(1, os.availableParallelism?.() ?? os.cpus().length),
+    readonly langData: LangData = '4.0.0_best_int',
+    readonly langDir?: string,
+  ) {
+    if (langData !== '4.0.0_best_int' && langData !== '4.0.0')
+      throw new Error(`OCR_LANG_DATA must be 4.0.0_best_int or 4.0.0, not ${String(langData)}`);
   }
 
   /** Creates the workers (once; later calls wait for the same start). */
@@ -56,7 +61,13 @@ export class TesseractPool {
   }
 
   private async newWorker(): Promise<Worker> {
-    const worker = await createWorker('eng', OEM.LSTM_ONLY, this.langDir ? { langPath: this.langDir, cacheMethod: 'none', gzip: false } : { langPath: englishLangPath(this.langData), cacheMethod: 'none', gzip: true });
+    const worker = await createWorker(
+      'eng',
+      OEM.LSTM_ONLY,
+      this.langDir
+        ? { langPath: this.langDir, cacheMethod: 'none', gzip: false }
+        : { langPath: englishLangPath(this.langData), cacheMethod: 'none', gzip: true },
+    );
     // Tesseract retries every low-confidence line upside-down-in-colour (white on black), which on a
     // speckled scan is many lines; our pages are dark on light after preprocessing. Off: 9% less
     // CPU a page on the tuning set at the same CER (991 -> 901 ms, 5.68% -> 5.63%).
@@ -90,7 +101,10 @@ export class TesseractPool {
       // The worker's state after a failure is unknown: replace it.
       this.created--;
       void worker.terminate().catch(() => undefined);
-      void this.newWorker().then((w) => this.release(w), () => undefined);
+      void this.newWorker().then(
+        (w) => this.release(w),
+        () => undefined,
+      );
       throw err;
     }
   }

@@ -16,21 +16,35 @@ export interface VisionReader {
   read(png: Buffer): Promise<VisionPage>;
 }
 
-const PROMPT = 'Transcribe all text in this document image exactly, preserving line breaks. '
-  + 'Answer only with JSON: {"text": "<the transcription>", "confidence": <0..1, how sure you are>}.';
+const PROMPT =
+  'Transcribe all text in this document image exactly, preserving line breaks. ' +
+  'Answer only with JSON: {"text": "<the transcription>", "confidence": <0..1, how sure you are>}.';
 
 export function visionReaderFrom(env: Env): VisionReader | null {
   const model = env.OCR_VISION_MODEL;
   const apiKey = env.OCR_VISION_API_KEY ?? env.OPENAI_API_KEY;
   if (!model || !apiKey) return null;
-  const client = new OpenAI({ apiKey, baseURL: env.OCR_VISION_BASE_URL ?? env.OPENAI_BASE_URL, timeout: Number(env.OCR_VISION_TIMEOUT_MS ?? 60_000), maxRetries: 1 });
+  const client = new OpenAI({
+    apiKey,
+    baseURL: env.OCR_VISION_BASE_URL ?? env.OPENAI_BASE_URL,
+    timeout: Number(env.OCR_VISION_TIMEOUT_MS ?? 60_000),
+    maxRetries: 1,
+  });
   return {
     model,
     async read(png) {
       const completion = await client.chat.completions.create({
         model,
         temperature: 0,
-        messages: [{ role: 'user', content: [{ type: 'text', text: PROMPT }, { type: 'image_url', image_url: { url: `data:image/png;base64,${png.toString('base64')}` } }] }],
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: PROMPT },
+              { type: 'image_url', image_url: { url: `data:image/png;base64,${png.toString('base64')}` } },
+            ],
+          },
+        ],
       });
       const content = completion.choices[0]?.message?.content ?? '';
       return parseVisionAnswer(content);
@@ -44,7 +58,10 @@ export function parseVisionAnswer(content: string): VisionPage {
   try {
     const parsed = JSON.parse(body) as { text?: unknown; confidence?: unknown };
     if (typeof parsed.text === 'string') {
-      const c = typeof parsed.confidence === 'number' && parsed.confidence >= 0 && parsed.confidence <= 1 ? parsed.confidence : 0.9;
+      const c =
+        typeof parsed.confidence === 'number' && parsed.confidence >= 0 && parsed.confidence <= 1
+          ? parsed.confidence
+          : 0.9;
       return { text: parsed.text.trim(), confidence: c };
     }
   } catch {

@@ -20,8 +20,14 @@ export function packsCaller(caller: Caller, authorization: string | undefined): 
   return { ...caller, token: bearerToken(authorization) };
 }
 
-export function packsRegistryContext(caller: Caller, request: FastifyRequest, packs: PacksService): PacksRegistryGraphQLContext {
+export function packsRegistryContext(
+  caller: Caller,
+  request: FastifyRequest,
+  packs: PacksService,
+): PacksRegistryGraphQLContext {
   const packsCallerOf = packsCaller(caller, request.headers.authorization);
-  const entryByRef = new DataLoader<PackRef, PackEntry | null, string>((refs) => packs.getMany(packsCallerOf, refs), { cacheKeyFn: (r) => JSON.stringify([r.packId, r.version]) });
+  const entryByRef = new DataLoader<PackRef, PackEntry | null, string>((refs) => packs.getMany(packsCallerOf, refs), {
+    cacheKeyFn: (r) => JSON.stringify([r.packId, r.version]),
+  });
   return { caller: packsCallerOf, packs, loaders: { entryByRef } };
 }

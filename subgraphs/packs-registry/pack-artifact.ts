@@ -82,14 +82,19 @@ function readArtifact(artifact: unknown, format: ArtifactFormat): { source: stri
   if (typeof artifact !== 'string') throw fail(['artifact'], 'Input should be an object or a string', 'model_type');
   checkSize(artifact);
   const problem = unstorableText(artifact);
-  if (problem) throw fail(['artifact'], problem === 'nul' ? 'String should not contain NUL characters' : 'String should not contain unpaired surrogates');
+  if (problem)
+    throw fail(
+      ['artifact'],
+      problem === 'nul' ? 'String should not contain NUL characters' : 'String should not contain unpaired surrogates',
+    );
   const value = format === 'json' ? parseJsonText(artifact) : parseYamlText(artifact);
   checkPlainJson(value);
   return { source: artifact, value };
 }
 
 function checkSize(source: string): void {
-  if (source.length > MAX_ARTIFACT_CHARS) throw fail(['artifact'], `Artifact should have at most ${MAX_ARTIFACT_CHARS} characters`, 'string_too_long');
+  if (source.length > MAX_ARTIFACT_CHARS)
+    throw fail(['artifact'], `Artifact should have at most ${MAX_ARTIFACT_CHARS} characters`, 'string_too_long');
 }
 
 function parseJsonText(text: string): unknown {
@@ -105,9 +110,16 @@ function parseYamlText(text: string): unknown {
   try {
     // YAML 1.2 core schema, known tags left unresolved (no !!binary buffers, !!set, timestamps):
     // the result is plain JSON data or the document is refused.
-    const docs = parseAllDocuments(text, { schema: 'core', uniqueKeys: true, resolveKnownTags: false, logLevel: 'silent', prettyErrors: false });
+    const docs = parseAllDocuments(text, {
+      schema: 'core',
+      uniqueKeys: true,
+      resolveKnownTags: false,
+      logLevel: 'silent',
+      prettyErrors: false,
+    });
     if (!Array.isArray(docs)) throw fail(['artifact'], 'Invalid YAML: no document', 'yaml_invalid');
-    if (docs.length !== 1) throw fail(['artifact'], `Invalid YAML: expected one document, found ${docs.length}`, 'yaml_invalid');
+    if (docs.length !== 1)
+      throw fail(['artifact'], `Invalid YAML: expected one document, found ${docs.length}`, 'yaml_invalid');
     const doc = docs[0]!;
     const problem = doc.errors[0] ?? doc.warnings[0];
     if (problem) {
@@ -137,21 +149,32 @@ function checkPlainJson(value: unknown): void {
     }
     if (typeof v === 'string') {
       const problem = unstorableText(v);
-      if (problem) throw fail(path, problem === 'nul' ? 'String should not contain NUL characters' : 'String should not contain unpaired surrogates');
+      if (problem)
+        throw fail(
+          path,
+          problem === 'nul'
+            ? 'String should not contain NUL characters'
+            : 'String should not contain unpaired surrogates',
+        );
       continue;
     }
     const plain = Array.isArray(v) || (typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype);
     if (!plain) throw fail(path, 'Input should be a JSON value', 'value_error');
-    if (path.length > MAX_ARTIFACT_DEPTH) throw fail(['artifact'], `Artifact should be nested at most ${MAX_ARTIFACT_DEPTH} levels deep`);
+    if (path.length > MAX_ARTIFACT_DEPTH)
+      throw fail(['artifact'], `Artifact should be nested at most ${MAX_ARTIFACT_DEPTH} levels deep`);
     for (const [key, child] of Object.entries(v as object)) {
-      if (!Array.isArray(v) && unstorableText(key)) throw fail([...path, key], 'Keys should not contain NUL characters or unpaired surrogates');
+      if (!Array.isArray(v) && unstorableText(key))
+        throw fail([...path, key], 'Keys should not contain NUL characters or unpaired surrogates');
       stack.push([child, [...path, Array.isArray(v) ? Number(key) : key]]);
     }
   }
 }
 
 /** Every step with its path inside the artifact, depth first, in document order. */
-export function walkSteps(steps: StepDocument[], path: (string | number)[] = ['steps']): { step: StepDocument; path: (string | number)[] }[] {
+export function walkSteps(
+  steps: StepDocument[],
+  path: (string | number)[] = ['steps'],
+): { step: StepDocument; path: (string | number)[] }[] {
   const out: { step: StepDocument; path: (string | number)[] }[] = [];
   const visit = (list: StepDocument[], at: (string | number)[]) => {
     list.forEach((step, i) => {
@@ -172,7 +195,12 @@ function checkStepNames(steps: StepDocument[]): void {
   const issues: InputIssue[] = [];
   for (const { step, path } of walkSteps(steps)) {
     const first = seen.get(step.step);
-    if (first) issues.push({ loc: ['artifact', ...path, 'step'], msg: `Step name '${step.step}' is already used at ${first.join('.')}`, type: 'value_error' });
+    if (first)
+      issues.push({
+        loc: ['artifact', ...path, 'step'],
+        msg: `Step name '${step.step}' is already used at ${first.join('.')}`,
+        type: 'value_error',
+      });
     else seen.set(step.step, path);
   }
   if (issues.length > 0) throw new InputError(issues.slice(0, MAX_ISSUES));
@@ -184,17 +212,25 @@ export function extractDependencies(pack: WorkflowPackDocument): PackDependencie
   const schemas: SchemaRef[] = [];
   const workflowPacks: PackRef[] = [];
   for (const { step } of walkSteps(pack.steps)) {
-    if (step.type === 'validation' && step.rule_pack_id && step.rule_pack_version) rulePacks.push({ pack_id: step.rule_pack_id, version: step.rule_pack_version });
-    if (step.type === 'action' && step.workflow_pack_id && step.workflow_pack_version) workflowPacks.push({ pack_id: step.workflow_pack_id, version: step.workflow_pack_version });
+    if (step.type === 'validation' && step.rule_pack_id && step.rule_pack_version)
+      rulePacks.push({ pack_id: step.rule_pack_id, version: step.rule_pack_version });
+    if (step.type === 'action' && step.workflow_pack_id && step.workflow_pack_version)
+      workflowPacks.push({ pack_id: step.workflow_pack_id, version: step.workflow_pack_version });
   }
   if (pack.input_schema_ref) schemas.push({ name: pack.input_schema_ref.name, version: pack.input_schema_ref.version });
   rulePacks.push(...(pack.dependencies?.rule_packs ?? []));
   schemas.push(...(pack.dependencies?.schemas ?? []));
   workflowPacks.push(...(pack.dependencies?.workflow_packs ?? []));
   return {
-    rule_packs: uniqueBy(rulePacks, (r) => `${r.pack_id}@${r.version}`).map((r) => ({ pack_id: r.pack_id, version: r.version })),
+    rule_packs: uniqueBy(rulePacks, (r) => `${r.pack_id}@${r.version}`).map((r) => ({
+      pack_id: r.pack_id,
+      version: r.version,
+    })),
     schemas: uniqueBy(schemas, (s) => `${s.name}@${s.version}`).map((s) => ({ name: s.name, version: s.version })),
-    workflow_packs: uniqueBy(workflowPacks, (r) => `${r.pack_id}@${r.version}`).map((r) => ({ pack_id: r.pack_id, version: r.version })),
+    workflow_packs: uniqueBy(workflowPacks, (r) => `${r.pack_id}@${r.version}`).map((r) => ({
+      pack_id: r.pack_id,
+      version: r.version,
+    })),
   };
 }
 

@@ -56,7 +56,11 @@ export interface ResolverDeps {
 }
 
 const KIND_LABEL: Record<NodeKind, string> = { workflow: 'Workflow pack', rule: 'Rule pack', schema: 'Schema' };
-const LIST_OF: Record<NodeKind, keyof PackDependencies> = { workflow: 'workflow_packs', rule: 'rule_packs', schema: 'schemas' };
+const LIST_OF: Record<NodeKind, keyof PackDependencies> = {
+  workflow: 'workflow_packs',
+  rule: 'rule_packs',
+  schema: 'schemas',
+};
 
 function describe(node: DependencyNode): string {
   return `${KIND_LABEL[node.kind]} '${node.name}' version ${node.version}`;
@@ -70,7 +74,11 @@ class Resolution {
   readonly cycles: { via: Problem['via']; path: string[] }[] = [];
   private readonly expanded = new Set<string>();
 
-  constructor(private readonly deps: ResolverDeps, private readonly viewer: Viewer, private readonly context: ServiceCallContext) {}
+  constructor(
+    private readonly deps: ResolverDeps,
+    private readonly viewer: Viewer,
+    private readonly context: ServiceCallContext,
+  ) {}
 
   async walk(entry: PackEntry, stack: string[], via: Problem['via'] | undefined): Promise<void> {
     const from = nodeId('workflow', entry.packId, entry.version);
@@ -91,43 +99,93 @@ class Resolution {
           continue;
         }
         const known = this.nodes.get(to);
-        const { node, entry: child } = known ? { node: known, entry: undefined } : await this.lookup(kind, name, ref.version);
+        const { node, entry: child } = known
+          ? { node: known, entry: undefined }
+          : await this.lookup(kind, name, ref.version);
         if (!known) this.nodes.set(to, node);
-        if (['missing', 'deprecated', 'draft', 'review'].includes(node.status)) this.problems.push({ via: reach, node, neededBy: from });
+        if (['missing', 'deprecated', 'draft', 'review'].includes(node.status))
+          this.problems.push({ via: reach, node, neededBy: from });
         if (child && !this.expanded.has(to)) await this.walk(child, [...stack, to], reach);
       }
     }
   }
 
-  private async lookup(kind: NodeKind, name: string, version: string): Promise<{ node: DependencyNode; entry?: PackEntry }> {
+  private async lookup(
+    kind: NodeKind,
+    name: string,
+    version: string,
+  ): Promise<{ node: DependencyNode; entry?: PackEntry }> {
     const base = { id: nodeId(kind, name, version), kind, name, version, ownerTenant: null, replacement: null };
     if (kind === 'schema') return { node: { ...base, ...(await this.schema(name, version)) } };
     const entry = await this.deps.packs.find(this.viewer, name, version);
     if (kind === 'workflow') {
       if (!entry || entry.kind !== 'workflow') return { node: { ...base, status: 'missing', source: 'catalog' } };
-      return { node: { ...base, status: entry.status, source: 'catalog', ownerTenant: entry.ownerTenant, replacement: entry.replacement }, entry };
+      return {
+        node: {
+          ...base,
+          status: entry.status,
+          source: 'catalog',
+          ownerTenant: entry.ownerTenant,
+          replacement: entry.replacement,
+        },
+        entry,
+      };
     }
     const fromCatalog = entry?.kind === 'rule' ? entry : undefined;
     if (fromCatalog?.status === 'deprecated') {
-      return { node: { ...base, status: 'deprecated', source: 'catalog', ownerTenant: fromCatalog.ownerTenant, replacement: fromCatalog.replacement } };
+      return {
+        node: {
+          ...base,
+          status: 'deprecated',
+          source: 'catalog',
+          ownerTenant: fromCatalog.ownerTenant,
+          replacement: fromCatalog.replacement,
+        },
+      };
     }
     try {
       const view = await this.deps.rulePacks.get(this.context, name, version);
-      return { node: { ...base, status: view.status, source: 'rulepack-registry', ownerTenant: view.owner_tenant, replacement: view.replacement ?? null } };
+      return {
+        node: {
+          ...base,
+          status: view.status,
+          source: 'rulepack-registry',
+          ownerTenant: view.owner_tenant,
+          replacement: view.replacement ?? null,
+        },
+      };
     } catch (err) {
-      if (err instanceof ServiceCallError && err.status === 404) return { node: { ...base, status: 'missing', source: 'rulepack-registry' } };
-      if (fromCatalog) return { node: { ...base, status: fromCatalog.status, source: 'catalog', ownerTenant: fromCatalog.ownerTenant, replacement: fromCatalog.replacement } };
-      throw new UnavailableError(`Cannot resolve rule pack '${name}' version ${version}: the rule-pack registry did not answer (${(err as Error).message})`);
+      if (err instanceof ServiceCallError && err.status === 404)
+        return { node: { ...base, status: 'missing', source: 'rulepack-registry' } };
+      if (fromCatalog)
+        return {
+          node: {
+            ...base,
+            status: fromCatalog.status,
+            source: 'catalog',
+            ownerTenant: fromCatalog.ownerTenant,
+            replacement: fromCatalog.replacement,
+          },
+        };
+      throw new UnavailableError(
+        `Cannot resolve rule pack '${name}' version ${version}: the rule-pack registry did not answer (${(err as Error).message})`,
+      );
     }
   }
 
-  private async schema(name: string, version: string): Promise<Pick<DependencyNode, 'status' | 'source' | 'ownerTenant'>> {
+  private async schema(
+    name: string,
+    version: string,
+  ): Promise<Pick<DependencyNode, 'status' | 'source' | 'ownerTenant'>> {
     try {
       const view = await this.deps.schemas.get(this.context, name, version);
       return { status: 'available', source: 'schema-registry', ownerTenant: view.owner };
     } catch (err) {
-      if (err instanceof ServiceCallError && err.status === 404) return { status: 'missing', source: 'schema-registry', ownerTenant: null };
-      throw new UnavailableError(`Cannot resolve schema '${name}' version ${version}: the schema registry did not answer (${(err as Error).message})`);
+      if (err instanceof ServiceCallError && err.status === 404)
+        return { status: 'missing', source: 'schema-registry', ownerTenant: null };
+      throw new UnavailableError(
+        `Cannot resolve schema '${name}' version ${version}: the schema registry did not answer (${(err as Error).message})`,
+      );
     }
   }
 }
@@ -141,36 +199,66 @@ export class DependencyResolver {
    * (ConflictError naming the replacements) and, when `requireCertified`, drafts and packs under
    * review (ConflictError).
    */
-  async resolve(viewer: Viewer, context: ServiceCallContext, root: PackEntry, options: { requireCertified: boolean }): Promise<DependencyGraph> {
+  async resolve(
+    viewer: Viewer,
+    context: ServiceCallContext,
+    root: PackEntry,
+    options: { requireCertified: boolean },
+  ): Promise<DependencyGraph> {
     const rootId = nodeId('workflow', root.packId, root.version);
     const run = new Resolution(this.deps, viewer, context);
     run.nodes.set(rootId, {
-      id: rootId, kind: 'workflow', name: root.packId, version: root.version, status: root.status, source: 'catalog', ownerTenant: root.ownerTenant, replacement: root.replacement,
+      id: rootId,
+      kind: 'workflow',
+      name: root.packId,
+      version: root.version,
+      status: root.status,
+      source: 'catalog',
+      ownerTenant: root.ownerTenant,
+      replacement: root.replacement,
     });
     await run.walk(root, [rootId], undefined);
 
     const loc = (p: { via: Problem['via'] }) => ['dependencies', p.via.list, p.via.index];
     const missing = run.problems.filter((p) => p.node.status === 'missing');
     if (missing.length > 0) {
-      throw new InputError(missing.map((p): InputIssue => ({
-        loc: loc(p),
-        msg: `${describe(p.node)} not found${p.neededBy === rootId ? '' : ` (needed by ${p.neededBy})`}`,
-        type: 'dependency_missing',
-      })));
+      throw new InputError(
+        missing.map((p): InputIssue => ({
+          loc: loc(p),
+          msg: `${describe(p.node)} not found${p.neededBy === rootId ? '' : ` (needed by ${p.neededBy})`}`,
+          type: 'dependency_missing',
+        })),
+      );
     }
     if (run.cycles.length > 0) {
-      throw new InputError(run.cycles.map((c): InputIssue => ({ loc: loc(c), msg: `Dependency cycle among workflow packs: ${c.path.join(' -> ')}`, type: 'dependency_cycle' })));
+      throw new InputError(
+        run.cycles.map((c): InputIssue => ({
+          loc: loc(c),
+          msg: `Dependency cycle among workflow packs: ${c.path.join(' -> ')}`,
+          type: 'dependency_cycle',
+        })),
+      );
     }
     const deprecated = run.problems.filter((p) => p.node.status === 'deprecated');
     if (deprecated.length > 0) {
-      throw new ConflictError(deprecated.map((p) => {
-        const r = p.node.replacement;
-        return `${describe(p.node)} is deprecated; ${r ? `use '${r.pack_id}' version ${r.version} instead` : 'no replacement was named'}`;
-      }).join('; '));
+      throw new ConflictError(
+        deprecated
+          .map((p) => {
+            const r = p.node.replacement;
+            return `${describe(p.node)} is deprecated; ${r ? `use '${r.pack_id}' version ${r.version} instead` : 'no replacement was named'}`;
+          })
+          .join('; '),
+      );
     }
     const uncertified = run.problems.filter((p) => p.node.status === 'draft' || p.node.status === 'review');
     if (options.requireCertified && uncertified.length > 0) {
-      throw new ConflictError(uncertified.map((p) => `${describe(p.node)} is ${p.node.status === 'draft' ? 'a draft' : 'under review'}: certify it first`).join('; '));
+      throw new ConflictError(
+        uncertified
+          .map(
+            (p) => `${describe(p.node)} is ${p.node.status === 'draft' ? 'a draft' : 'under review'}: certify it first`,
+          )
+          .join('; '),
+      );
     }
     return { root: rootId, nodes: [...run.nodes.values()], edges: run.edges };
   }

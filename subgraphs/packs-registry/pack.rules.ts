@@ -14,8 +14,10 @@ export const MAX_PAGE = 200;
 
 export function checkPackId(field: string, value: unknown): string {
   if (typeof value !== 'string' || value.length === 0) throw InputError.of([field], 'Field required', 'missing');
-  if (value.length > MAX_PACK_ID) throw InputError.of([field], `String should have at most ${MAX_PACK_ID} characters`, 'string_too_long');
-  if (!PACK_ID_PATTERN.test(value)) throw InputError.of([field], `String should match pattern '${PACK_ID_PATTERN.source}'`, 'string_pattern_mismatch');
+  if (value.length > MAX_PACK_ID)
+    throw InputError.of([field], `String should have at most ${MAX_PACK_ID} characters`, 'string_too_long');
+  if (!PACK_ID_PATTERN.test(value))
+    throw InputError.of([field], `String should match pattern '${PACK_ID_PATTERN.source}'`, 'string_pattern_mismatch');
   return value;
 }
 
@@ -30,13 +32,15 @@ export function checkVersion(field: string, value: unknown): string {
 
 export function checkKind(value: unknown): PackKind | undefined {
   if (value === undefined || value === null) return undefined;
-  if (!PACK_KINDS.includes(value as PackKind)) throw InputError.of(['kind'], `Input should be ${PACK_KINDS.map((k) => `'${k}'`).join(' or ')}`, 'enum');
+  if (!PACK_KINDS.includes(value as PackKind))
+    throw InputError.of(['kind'], `Input should be ${PACK_KINDS.map((k) => `'${k}'`).join(' or ')}`, 'enum');
   return value as PackKind;
 }
 
 export function checkStatus(value: unknown): PackStatus | undefined {
   if (value === undefined || value === null) return undefined;
-  if (!PACK_STATUSES.includes(value as PackStatus)) throw InputError.of(['status'], `Input should be ${PACK_STATUSES.map((s) => `'${s}'`).join(' or ')}`, 'enum');
+  if (!PACK_STATUSES.includes(value as PackStatus))
+    throw InputError.of(['status'], `Input should be ${PACK_STATUSES.map((s) => `'${s}'`).join(' or ')}`, 'enum');
   return value as PackStatus;
 }
 

@@ -11,7 +11,15 @@ import { ConflictError, ForbiddenError, InputError, NotFoundError } from '../../
 import { auditEvent } from '../../platform/outbox/outbox.writer';
 import { parseArtifact } from './pack-artifact';
 import type { DependencyGraph, DependencyResolver } from './pack-dependencies';
-import { checkKind, checkPackId, checkPageSize, checkStatus, checkVersion, decodePosition, encodePosition } from './pack.rules';
+import {
+  checkKind,
+  checkPackId,
+  checkPageSize,
+  checkStatus,
+  checkVersion,
+  decodePosition,
+  encodePosition,
+} from './pack.rules';
 import type { PacksUnitOfWork } from './pack.store';
 import type { PackEntry, PackKind, PacksCaller, PackStatus, Viewer } from './pack.types';
 
@@ -70,24 +78,49 @@ export class PacksService {
     const { pack_id: packId, version } = parsed.content.metadata;
     return this.stores.transaction(async ({ packs, outbox }) => {
       const owner = await packs.ownerOf(packId);
-      if (owner && owner.kind !== 'workflow') throw new ConflictError(`Pack id '${packId}' names a rule pack (owned by the rule-pack registry)`);
-      if (owner && owner.ownerTenant !== tenantId) throw new ConflictError(`Pack id '${packId}' belongs to another tenant`);
+      if (owner && owner.kind !== 'workflow')
+        throw new ConflictError(`Pack id '${packId}' names a rule pack (owned by the rule-pack registry)`);
+      if (owner && owner.ownerTenant !== tenantId)
+        throw new ConflictError(`Pack id '${packId}' belongs to another tenant`);
       const existing = await packs.lockForUpdate(packId, version);
       if (existing) {
         if (existing.artifactSha256 === parsed.sha256) return { entry: existing, created: false };
-        throw new ConflictError(existing.status === 'draft'
-          ? `Pack '${packId}' version ${version} already exists with different content; submit a new version`
-          : `Pack '${packId}' version ${version} is ${existing.status} and immutable; submit a new version`);
+        throw new ConflictError(
+          existing.status === 'draft'
+            ? `Pack '${packId}' version ${version} already exists with different content; submit a new version`
+            : `Pack '${packId}' version ${version} is ${existing.status} and immutable; submit a new version`,
+        );
       }
       const entry = await packs.insert({
-        packId, version, kind: 'workflow', status: 'draft', ownerTenant: tenantId, author: auth.username, submittedAt: this.clock(),
-        artifactFormat: parsed.format, artifactSource: parsed.source, artifactContent: parsed.content, artifactSha256: parsed.sha256,
-        artifactPointer: { service: 'packs-registry', pack_id: packId, version }, dependencies: parsed.dependencies,
+        packId,
+        version,
+        kind: 'workflow',
+        status: 'draft',
+        ownerTenant: tenantId,
+        author: auth.username,
+        submittedAt: this.clock(),
+        artifactFormat: parsed.format,
+        artifactSource: parsed.source,
+        artifactContent: parsed.content,
+        artifactSha256: parsed.sha256,
+        artifactPointer: { service: 'packs-registry', pack_id: packId, version },
+        dependencies: parsed.dependencies,
       });
-      await outbox.append(auditEvent(caller, {
-        tenantId, type: PACK_EVENTS.submitted, actor: auth.username,
-        data: { pack_id: packId, version, kind: 'workflow', format: parsed.format, sha256: parsed.sha256, dependencies: parsed.dependencies },
-      }));
+      await outbox.append(
+        auditEvent(caller, {
+          tenantId,
+          type: PACK_EVENTS.submitted,
+          actor: auth.username,
+          data: {
+            pack_id: packId,
+            version,
+            kind: 'workflow',
+            format: parsed.format,
+            sha256: parsed.sha256,
+            dependencies: parsed.dependencies,
+          },
+        }),
+      );
       return { entry, created: true };
     });
   }
@@ -101,7 +134,11 @@ export class PacksService {
     const rows = await this.stores.list(viewer, filter, first + 1, after);
     const entries = rows.slice(0, first);
     const last = entries[entries.length - 1];
-    return { entries, hasNextPage: rows.length > first, endCursor: last ? encodePosition(last.packId, last.version) : null };
+    return {
+      entries,
+      hasNextPage: rows.length > first,
+      endCursor: last ? encodePosition(last.packId, last.version) : null,
+    };
   }
 
   /** Every visible version of a pack, oldest first (semantic version order). */
@@ -130,7 +167,10 @@ export class PacksService {
    * Several entries in one read (entity references), each as get() would answer it: null where
    * get() is NOT_FOUND, the error where it fails (a malformed id or version, a refused draft).
    */
-  async getMany(caller: PacksCaller, refs: readonly { packId: string; version: string }[]): Promise<(PackEntry | null | Error)[]> {
+  async getMany(
+    caller: PacksCaller,
+    refs: readonly { packId: string; version: string }[],
+  ): Promise<(PackEntry | null | Error)[]> {
     const { viewer } = await this.viewerOf(caller, undefined, 'packs.get');
     const checked = refs.map((r) => {
       try {
@@ -140,25 +180,32 @@ export class PacksService {
       }
     });
     const valid = checked.filter((c): c is { packId: string; version: string } => !(c instanceof Error));
-    const found = new Map((await this.stores.findMany(viewer, valid)).map((e) => [JSON.stringify([e.packId, e.version]), e]));
-    return Promise.all(checked.map(async (c) => {
-      if (c instanceof Error) return c;
-      const entry = found.get(JSON.stringify([c.packId, c.version]));
-      if (!entry) return null;
-      // As in visibleEntry: an operator's look at a tenant's unpublished draft is recorded.
-      if (viewer === 'all' && entry.status === 'draft') {
-        try {
-          await this.access.resolve(caller, entry.ownerTenant, ['tenantId'], 'packs.get');
-        } catch (err) {
-          return err as Error;
+    const found = new Map(
+      (await this.stores.findMany(viewer, valid)).map((e) => [JSON.stringify([e.packId, e.version]), e]),
+    );
+    return Promise.all(
+      checked.map(async (c) => {
+        if (c instanceof Error) return c;
+        const entry = found.get(JSON.stringify([c.packId, c.version]));
+        if (!entry) return null;
+        // As in visibleEntry: an operator's look at a tenant's unpublished draft is recorded.
+        if (viewer === 'all' && entry.status === 'draft') {
+          try {
+            await this.access.resolve(caller, entry.ownerTenant, ['tenantId'], 'packs.get');
+          } catch (err) {
+            return err as Error;
+          }
         }
-      }
-      return entry;
-    }));
+        return entry;
+      }),
+    );
   }
 
   /** The resolved dependency graph; refuses missing, deprecated and cyclic dependencies. */
-  async dependencies(caller: PacksCaller, input: { packId: string; version: string; tenantId?: string }): Promise<DependencyGraph> {
+  async dependencies(
+    caller: PacksCaller,
+    input: { packId: string; version: string; tenantId?: string },
+  ): Promise<DependencyGraph> {
     const { viewer, tenantId } = await this.viewerOf(caller, input.tenantId, 'packs.dependencies');
     const entry = await this.visibleEntry(caller, viewer, input, 'packs.dependencies');
     if (entry.kind === 'rule') return ruleGraph(entry);
@@ -166,29 +213,69 @@ export class PacksService {
   }
 
   /** draft → certified (spec 01's status table), once every dependency resolves and is certified. */
-  async certify(caller: PacksCaller, input: { packId: string; version: string; tenantId?: string }): Promise<PackEntry> {
+  async certify(
+    caller: PacksCaller,
+    input: { packId: string; version: string; tenantId?: string },
+  ): Promise<PackEntry> {
     const { auth, viewer, tenantId } = await this.promoterOf(caller, input.tenantId, 'packs.certify');
     const entry = await this.promotable(caller, auth, viewer, input, 'certify');
-    if (entry.status !== 'draft') throw new ConflictError(`Only a draft can be certified; pack '${entry.packId}' version ${entry.version} is ${entry.status}`);
+    if (entry.status !== 'draft')
+      throw new ConflictError(
+        `Only a draft can be certified; pack '${entry.packId}' version ${entry.version} is ${entry.status}`,
+      );
     await this.resolver.resolve(viewer, callContext(caller, viewer, tenantId), entry, { requireCertified: true });
-    return this.transition(caller, auth, entry, 'draft', { status: 'certified', certifiedAt: this.clock() }, PACK_EVENTS.certified, {});
+    return this.transition(
+      caller,
+      auth,
+      entry,
+      'draft',
+      { status: 'certified', certifiedAt: this.clock() },
+      PACK_EVENTS.certified,
+      {},
+    );
   }
 
   /** certified → deprecated, optionally naming a certified version of the same pack to use instead. */
-  async deprecate(caller: PacksCaller, input: { packId: string; version: string; replacementVersion?: string | null; tenantId?: string }): Promise<PackEntry> {
+  async deprecate(
+    caller: PacksCaller,
+    input: { packId: string; version: string; replacementVersion?: string | null; tenantId?: string },
+  ): Promise<PackEntry> {
     const { auth, viewer } = await this.promoterOf(caller, input.tenantId, 'packs.deprecate');
-    const replacementVersion = input.replacementVersion == null ? undefined : checkVersion('replacementVersion', input.replacementVersion);
+    const replacementVersion =
+      input.replacementVersion == null ? undefined : checkVersion('replacementVersion', input.replacementVersion);
     const entry = await this.promotable(caller, auth, viewer, input, 'deprecate');
-    if (entry.status !== 'certified') throw new ConflictError(`Only a certified version can be deprecated; pack '${entry.packId}' version ${entry.version} is ${entry.status}`);
+    if (entry.status !== 'certified')
+      throw new ConflictError(
+        `Only a certified version can be deprecated; pack '${entry.packId}' version ${entry.version} is ${entry.status}`,
+      );
     let replacement = null;
     if (replacementVersion !== undefined) {
-      if (replacementVersion === entry.version) throw InputError.of(['replacementVersion'], 'A version cannot replace itself', 'value_error');
+      if (replacementVersion === entry.version)
+        throw InputError.of(['replacementVersion'], 'A version cannot replace itself', 'value_error');
       const candidate = await this.stores.find(viewer, entry.packId, replacementVersion);
-      if (!candidate) throw InputError.of(['replacementVersion'], `Pack '${entry.packId}' has no version ${replacementVersion}`, 'value_error');
-      if (candidate.status !== 'certified') throw InputError.of(['replacementVersion'], `Version ${replacementVersion} is ${candidate.status}; a replacement must be certified`, 'value_error');
+      if (!candidate)
+        throw InputError.of(
+          ['replacementVersion'],
+          `Pack '${entry.packId}' has no version ${replacementVersion}`,
+          'value_error',
+        );
+      if (candidate.status !== 'certified')
+        throw InputError.of(
+          ['replacementVersion'],
+          `Version ${replacementVersion} is ${candidate.status}; a replacement must be certified`,
+          'value_error',
+        );
       replacement = { pack_id: entry.packId, version: replacementVersion };
     }
-    return this.transition(caller, auth, entry, 'certified', { status: 'deprecated', deprecatedAt: this.clock(), replacement }, PACK_EVENTS.deprecated, { replacement });
+    return this.transition(
+      caller,
+      auth,
+      entry,
+      'certified',
+      { status: 'deprecated', deprecatedAt: this.clock(), replacement },
+      PACK_EVENTS.deprecated,
+      { replacement },
+    );
   }
 
   /**
@@ -197,27 +284,42 @@ export class PacksService {
    * A caller without a token reaches this only when the port trusts the gateway
    * (PACKS_REGISTRY_REQUIRE_AUTH / REQUIRE_AUTH false): it reads as the tenant of X-Tenant-ID.
    */
-  private async viewerOf(caller: PacksCaller, requested: string | undefined, action: string): Promise<{ auth?: AuthContext; viewer: Viewer; tenantId: string }> {
+  private async viewerOf(
+    caller: PacksCaller,
+    requested: string | undefined,
+    action: string,
+  ): Promise<{ auth?: AuthContext; viewer: Viewer; tenantId: string }> {
     const auth = this.requireAuth ? requireAuth(caller) : caller.auth;
     const tenantId = await this.access.resolve(caller, requested, ['tenantId'], action);
-    const everything = auth !== undefined && isPlatformOperator(auth) && requested === undefined && caller.headerTenant === undefined;
+    const everything =
+      auth !== undefined && isPlatformOperator(auth) && requested === undefined && caller.headerTenant === undefined;
     return { auth, viewer: everything ? 'all' : { tenantId }, tenantId };
   }
 
   /** Promotions name a reviewer: a token is required whatever the port's mode. */
-  private async promoterOf(caller: PacksCaller, requested: string | undefined, action: string): Promise<{ auth: AuthContext; viewer: Viewer; tenantId: string }> {
+  private async promoterOf(
+    caller: PacksCaller,
+    requested: string | undefined,
+    action: string,
+  ): Promise<{ auth: AuthContext; viewer: Viewer; tenantId: string }> {
     const auth = requireAuth(caller);
     return { ...(await this.viewerOf(caller, requested, action)), auth };
   }
 
   /** The entry if the viewer may see it, else 404 (another tenant's draft is indistinguishable from none). */
-  private async visibleEntry(caller: PacksCaller, viewer: Viewer, input: { packId: string; version: string }, action: string): Promise<PackEntry> {
+  private async visibleEntry(
+    caller: PacksCaller,
+    viewer: Viewer,
+    input: { packId: string; version: string },
+    action: string,
+  ): Promise<PackEntry> {
     const packId = checkPackId('packId', input.packId);
     const version = checkVersion('version', input.version);
     const entry = await this.stores.find(viewer, packId, version);
     if (!entry) throw new NotFoundError(`Pack '${packId}' version ${version} not found`);
     // An operator's look at a tenant's unpublished draft is recorded in that tenant's ledger.
-    if (viewer === 'all' && entry.status === 'draft') await this.access.resolve(caller, entry.ownerTenant, ['tenantId'], action);
+    if (viewer === 'all' && entry.status === 'draft')
+      await this.access.resolve(caller, entry.ownerTenant, ['tenantId'], action);
     return entry;
   }
 
@@ -226,30 +328,60 @@ export class PacksService {
    * operator), and are never the author's own (four eyes). Rule packs are promoted by the
    * rule-pack registry, not here.
    */
-  private async promotable(caller: PacksCaller, auth: AuthContext, viewer: Viewer, input: { packId: string; version: string }, step: string): Promise<PackEntry> {
+  private async promotable(
+    caller: PacksCaller,
+    auth: AuthContext,
+    viewer: Viewer,
+    input: { packId: string; version: string },
+    step: string,
+  ): Promise<PackEntry> {
     const entry = await this.visibleEntry(caller, viewer, input, `packs.${step}`);
-    if (entry.kind === 'rule') throw new ConflictError(`Rule pack '${entry.packId}' is promoted by the rule-pack registry`);
-    const inOwnerTenant = auth.tenantId === entry.ownerTenant && !auth.isService && PROMOTER_ROLES.some((r) => hasRole(auth, r));
-    if (!inOwnerTenant && !isPlatformOperator(auth)) throw new ForbiddenError(`To ${step} a pack needs role admin or reviewer in its owner tenant`);
-    if (entry.author !== null && entry.author === auth.username) throw new ForbiddenError(`The author of a pack cannot ${step} it`);
+    if (entry.kind === 'rule')
+      throw new ConflictError(`Rule pack '${entry.packId}' is promoted by the rule-pack registry`);
+    const inOwnerTenant =
+      auth.tenantId === entry.ownerTenant && !auth.isService && PROMOTER_ROLES.some((r) => hasRole(auth, r));
+    if (!inOwnerTenant && !isPlatformOperator(auth))
+      throw new ForbiddenError(`To ${step} a pack needs role admin or reviewer in its owner tenant`);
+    if (entry.author !== null && entry.author === auth.username)
+      throw new ForbiddenError(`The author of a pack cannot ${step} it`);
     return entry;
   }
 
   private async transition(
-    caller: PacksCaller, auth: AuthContext, entry: PackEntry, from: PackStatus,
+    caller: PacksCaller,
+    auth: AuthContext,
+    entry: PackEntry,
+    from: PackStatus,
     change: { status: PackStatus; certifiedAt?: Date; deprecatedAt?: Date; replacement?: PackEntry['replacement'] },
-    eventType: string, extra: Record<string, unknown>,
+    eventType: string,
+    extra: Record<string, unknown>,
   ): Promise<PackEntry> {
     return this.stores.transaction(async ({ packs, outbox }) => {
       const current = await packs.lockForUpdate(entry.packId, entry.version);
       // Someone else moved it between the checks and this transaction.
-      if (!current || current.status !== from) throw new ConflictError(`Pack '${entry.packId}' version ${entry.version} is ${current?.status ?? 'gone'}; expected ${from}`);
-      const reviewers = current.reviewers.includes(auth.username) ? current.reviewers : [...current.reviewers, auth.username];
+      if (!current || current.status !== from)
+        throw new ConflictError(
+          `Pack '${entry.packId}' version ${entry.version} is ${current?.status ?? 'gone'}; expected ${from}`,
+        );
+      const reviewers = current.reviewers.includes(auth.username)
+        ? current.reviewers
+        : [...current.reviewers, auth.username];
       const updated = await packs.update(entry.packId, entry.version, { ...change, reviewers });
-      await outbox.append(auditEvent(caller, {
-        tenantId: entry.ownerTenant, type: eventType, actor: auth.username,
-        data: { pack_id: entry.packId, version: entry.version, kind: entry.kind as PackKind, status: change.status, sha256: entry.artifactSha256, ...extra },
-      }));
+      await outbox.append(
+        auditEvent(caller, {
+          tenantId: entry.ownerTenant,
+          type: eventType,
+          actor: auth.username,
+          data: {
+            pack_id: entry.packId,
+            version: entry.version,
+            kind: entry.kind as PackKind,
+            status: change.status,
+            sha256: entry.artifactSha256,
+            ...extra,
+          },
+        }),
+      );
       return updated;
     });
   }
@@ -257,7 +389,11 @@ export class PacksService {
 
 /** What the registries are asked with: the caller's own token and the tenant the caller acts in. */
 function callContext(caller: PacksCaller, viewer: Viewer, tenantId: string): ServiceCallContext {
-  return { token: caller.token, tenantId: viewer === 'all' ? undefined : tenantId, correlationId: caller.correlationId };
+  return {
+    token: caller.token,
+    tenantId: viewer === 'all' ? undefined : tenantId,
+    correlationId: caller.correlationId,
+  };
 }
 
 /** A rule pack's dependencies are the rule-pack registry's business: its graph is itself. */
@@ -265,7 +401,18 @@ function ruleGraph(entry: PackEntry): DependencyGraph {
   const id = `rule:${entry.packId}@${entry.version}`;
   return {
     root: id,
-    nodes: [{ id, kind: 'rule', name: entry.packId, version: entry.version, status: entry.status, source: 'catalog', ownerTenant: entry.ownerTenant, replacement: entry.replacement }],
+    nodes: [
+      {
+        id,
+        kind: 'rule',
+        name: entry.packId,
+        version: entry.version,
+        status: entry.status,
+        source: 'catalog',
+        ownerTenant: entry.ownerTenant,
+        replacement: entry.replacement,
+      },
+    ],
     edges: [],
   };
 }

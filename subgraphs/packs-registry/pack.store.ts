@@ -7,8 +7,16 @@ import { isUniqueViolation, type PrismaLike } from '../../platform/db/prisma-lik
 import { ConflictError } from '../../platform/errors/domain-errors';
 import { outboxWriter, type OutboxWriter } from '../../platform/outbox/outbox.writer';
 import {
-  PUBLISHED_STATUSES, type ArtifactFormat, type ArtifactPointer, type PackDependencies, type PackEntry, type PackFilter, type PackKind,
-  type PackRef, type PackStatus, type Viewer,
+  PUBLISHED_STATUSES,
+  type ArtifactFormat,
+  type ArtifactPointer,
+  type PackDependencies,
+  type PackEntry,
+  type PackFilter,
+  type PackKind,
+  type PackRef,
+  type PackStatus,
+  type Viewer,
 } from './pack.types';
 
 export interface NewPackEntry {
@@ -80,7 +88,10 @@ export function toEntry(row: PackRow): PackEntry {
     submittedAt: row.submittedAt,
     certifiedAt: row.certifiedAt,
     deprecatedAt: row.deprecatedAt,
-    replacement: row.replacementPackId && row.replacementVersion ? { pack_id: row.replacementPackId, version: row.replacementVersion } : null,
+    replacement:
+      row.replacementPackId && row.replacementVersion
+        ? { pack_id: row.replacementPackId, version: row.replacementVersion }
+        : null,
     artifactFormat: row.artifactFormat as ArtifactFormat,
     artifactSource: row.artifactSource,
     artifactContent: (row.artifactContent as Record<string, unknown> | null) ?? null,
@@ -98,7 +109,9 @@ export function prismaPackStore(db: PrismaLike): PackStore {
     },
     async findMany(viewer, refs) {
       if (refs.length === 0) return [];
-      const rows = await db.packEntry.findMany({ where: { AND: [visibleTo(viewer), { OR: refs.map((r) => ({ packId: r.packId, version: r.version })) }] } });
+      const rows = await db.packEntry.findMany({
+        where: { AND: [visibleTo(viewer), { OR: refs.map((r) => ({ packId: r.packId, version: r.version })) }] },
+      });
       return rows.map(toEntry);
     },
     async versions(viewer, packId) {
@@ -113,7 +126,11 @@ export function prismaPackStore(db: PrismaLike): PackStore {
           OR: [{ packId: { gt: after.packId } }, { packId: after.packId, version: { gt: after.version } }],
         });
       }
-      const rows = await db.packEntry.findMany({ where, orderBy: [{ packId: 'asc' }, { version: 'asc' }], take: limit });
+      const rows = await db.packEntry.findMany({
+        where,
+        orderBy: [{ packId: 'asc' }, { version: 'asc' }],
+        take: limit,
+      });
       return rows.map(toEntry);
     },
     async ownerOf(packId) {
@@ -152,7 +169,8 @@ export function prismaPackStore(db: PrismaLike): PackStore {
         });
         return toEntry(row);
       } catch (err) {
-        if (isUniqueViolation(err)) throw new ConflictError(`Pack '${entry.packId}' version ${entry.version} already exists`);
+        if (isUniqueViolation(err))
+          throw new ConflictError(`Pack '${entry.packId}' version ${entry.version} already exists`);
         throw err;
       }
     },
@@ -165,7 +183,10 @@ export function prismaPackStore(db: PrismaLike): PackStore {
           ...(change.certifiedAt ? { certifiedAt: change.certifiedAt } : {}),
           ...(change.deprecatedAt ? { deprecatedAt: change.deprecatedAt } : {}),
           ...(change.replacement !== undefined
-            ? { replacementPackId: change.replacement?.pack_id ?? null, replacementVersion: change.replacement?.version ?? null }
+            ? {
+                replacementPackId: change.replacement?.pack_id ?? null,
+                replacementVersion: change.replacement?.version ?? null,
+              }
             : {}),
         },
       });
@@ -179,9 +200,10 @@ export function prismaPacksUnitOfWork(prisma: PrismaClient): PacksUnitOfWork {
   return {
     ...prismaPackStore(prisma),
     outbox: outboxWriter(prisma, 'packs-registry'),
-    transaction: (work) => prisma.$transaction(
-      (tx) => work({ packs: prismaPackStore(tx), outbox: outboxWriter(tx, 'packs-registry') }),
-      { timeout: 15_000, maxWait: 10_000 },
-    ),
+    transaction: (work) =>
+      prisma.$transaction((tx) => work({ packs: prismaPackStore(tx), outbox: outboxWriter(tx, 'packs-registry') }), {
+        timeout: 15_000,
+        maxWait: 10_000,
+      }),
   };
 }

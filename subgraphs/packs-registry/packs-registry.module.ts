@@ -27,16 +27,30 @@ const SCHEMA_REGISTRY = { name: 'schema-registry', port: 8084 };
  * `identity`: the registry's own, for dependency checks of callers without a token (service-identity.ts);
  * `requireAuth`: the port's mode (serviceRequiresAuth), false lets callers without a token read as X-Tenant-ID's tenant.
  */
-export function createPacksModule(db: Database, env: Env, registry: readonly ServiceManifest[], identity?: DelegatedIdentity, requireAuth = true): PacksModule {
+export function createPacksModule(
+  db: Database,
+  env: Env,
+  registry: readonly ServiceManifest[],
+  identity?: DelegatedIdentity,
+  requireAuth = true,
+): PacksModule {
   const stores = prismaPacksUnitOfWork(db.prisma);
-  const address = (fallback: { name: string; port: number }) => registry.find((s) => s.name === fallback.name) ?? fallback;
+  const address = (fallback: { name: string; port: number }) =>
+    registry.find((s) => s.name === fallback.name) ?? fallback;
   const resolver = new DependencyResolver({
     packs: stores,
     rulePacks: new RulePackRegistryClient(serviceUrl(env, address(RULEPACK_REGISTRY)), identity),
     schemas: new SchemaRegistryClient(serviceUrl(env, address(SCHEMA_REGISTRY)), identity),
   });
-  const access = new TenantAccess((a) => stores.outbox.append(auditEvent(a, {
-    tenantId: a.tenantId, type: OPERATOR_ACCESS_EVENT, actor: a.operator, data: operatorAccessData(a),
-  })));
+  const access = new TenantAccess((a) =>
+    stores.outbox.append(
+      auditEvent(a, {
+        tenantId: a.tenantId,
+        type: OPERATOR_ACCESS_EVENT,
+        actor: a.operator,
+        data: operatorAccessData(a),
+      }),
+    ),
+  );
   return { service: new PacksService(stores, resolver, access, undefined, requireAuth), stores };
 }

@@ -23,26 +23,43 @@ export const resolvers = {
   DependencyKind: { WORKFLOW: 'workflow', RULE: 'rule', SCHEMA: 'schema' },
   Query: {
     packs: async (_, args, ctx) => {
-      const page = await ctx.packs.list(ctx.caller, { kind: opt(args.kind), status: opt(args.status), first: opt(args.first), after: opt(args.after) });
+      const page = await ctx.packs.list(ctx.caller, {
+        kind: opt(args.kind),
+        status: opt(args.status),
+        first: opt(args.first),
+        after: opt(args.after),
+      });
       return {
         edges: page.entries.map((e) => ({ cursor: encodePosition(e.packId, e.version), node: e })),
         nodes: page.entries,
         pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor },
       };
     },
-    pack: (_, args, ctx) => orNull(args.version == null
-      ? ctx.packs.latestCertified(ctx.caller, { packId: args.packId })
-      : ctx.packs.get(ctx.caller, { packId: args.packId, version: args.version })),
-    packVersions: (_, args, ctx) => orNull(ctx.packs.versions(ctx.caller, { packId: args.packId })).then((v) => v ?? []),
+    pack: (_, args, ctx) =>
+      orNull(
+        args.version == null
+          ? ctx.packs.latestCertified(ctx.caller, { packId: args.packId })
+          : ctx.packs.get(ctx.caller, { packId: args.packId, version: args.version }),
+      ),
+    packVersions: (_, args, ctx) =>
+      orNull(ctx.packs.versions(ctx.caller, { packId: args.packId })).then((v) => v ?? []),
   },
   Mutation: {
     submitPack: async (_, { input }, ctx) => {
-      const { entry, created } = await ctx.packs.submit(ctx.caller, { artifact: input.artifact, format: input.format, tenantId: opt(input.tenantId) });
+      const { entry, created } = await ctx.packs.submit(ctx.caller, {
+        artifact: input.artifact,
+        format: input.format,
+        tenantId: opt(input.tenantId),
+      });
       return { pack: entry, created };
     },
     certifyPack: (_, args, ctx) => ctx.packs.certify(ctx.caller, args),
     deprecatePack: (_, args, ctx) =>
-      ctx.packs.deprecate(ctx.caller, { packId: args.packId, version: args.version, replacementVersion: opt(args.replacementVersion) }),
+      ctx.packs.deprecate(ctx.caller, {
+        packId: args.packId,
+        version: args.version,
+        replacementVersion: opt(args.replacementVersion),
+      }),
   },
   PackEntry: {
     __resolveReference: (r, ctx) => ctx.loaders.entryByRef.load({ packId: r.packId, version: r.version }),
@@ -51,13 +68,18 @@ export const resolvers = {
     deprecatedAt: (e) => iso(e.deprecatedAt),
     replacement: (e) => ref(e.replacement),
     artifact: (e) => ({
-      format: e.artifactFormat, sha256: e.artifactSha256, service: e.artifactPointer.service, content: e.artifactContent, source: e.artifactSource,
+      format: e.artifactFormat,
+      sha256: e.artifactSha256,
+      service: e.artifactPointer.service,
+      content: e.artifactContent,
+      source: e.artifactSource,
     }),
     dependencies: (e) => ({
       rulePacks: e.dependencies.rule_packs.map((r) => ({ __typename: 'RulePack', id: r.pack_id, version: r.version })),
       schemas: e.dependencies.schemas,
       workflowPacks: e.dependencies.workflow_packs.map(refOut),
     }),
-    dependencyGraph: async (e, _, ctx) => graphOut(await ctx.packs.dependencies(ctx.caller, { packId: e.packId, version: e.version })),
+    dependencyGraph: async (e, _, ctx) =>
+      graphOut(await ctx.packs.dependencies(ctx.caller, { packId: e.packId, version: e.version })),
   },
 } satisfies Resolvers;

@@ -10,7 +10,11 @@ import type { Logger } from '../../platform/logging/logger';
 import type { PackStore } from './pack.store';
 
 export class RulePackCatalogConsumer {
-  constructor(private readonly packs: PackStore, private readonly logger: Logger, private readonly clock: () => Date = () => new Date()) {}
+  constructor(
+    private readonly packs: PackStore,
+    private readonly logger: Logger,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
 
   async certified(notice: RulePackNotice): Promise<void> {
     const owner = await this.packs.ownerOf(notice.pack_id);
@@ -21,26 +25,43 @@ export class RulePackCatalogConsumer {
     const existing = await this.packs.lockForUpdate(notice.pack_id, notice.version);
     const now = this.clock();
     if (!existing) {
-      await this.packs.insert({
-        packId: notice.pack_id, version: notice.version, kind: 'rule', status: 'certified', ownerTenant: notice.owner_tenant, author: null,
-        submittedAt: now, certifiedAt: now, artifactFormat: 'json', artifactSource: null, artifactContent: null, artifactSha256: null,
-        artifactPointer: { service: 'rulepack-registry', pack_id: notice.pack_id, version: notice.version },
-        dependencies: { rule_packs: [], schemas: [], workflow_packs: [] },
-      }).catch((err: unknown) => {
-        // A redelivered notice raced its first delivery: the entry exists, which is all we want.
-        if ((err as { code?: string }).code !== 'CONFLICT') throw err;
-      });
+      await this.packs
+        .insert({
+          packId: notice.pack_id,
+          version: notice.version,
+          kind: 'rule',
+          status: 'certified',
+          ownerTenant: notice.owner_tenant,
+          author: null,
+          submittedAt: now,
+          certifiedAt: now,
+          artifactFormat: 'json',
+          artifactSource: null,
+          artifactContent: null,
+          artifactSha256: null,
+          artifactPointer: { service: 'rulepack-registry', pack_id: notice.pack_id, version: notice.version },
+          dependencies: { rule_packs: [], schemas: [], workflow_packs: [] },
+        })
+        .catch((err: unknown) => {
+          // A redelivered notice raced its first delivery: the entry exists, which is all we want.
+          if ((err as { code?: string }).code !== 'CONFLICT') throw err;
+        });
       return;
     }
     // Deprecation is final: a late certification notice does not undo it.
-    if (existing.status === 'draft') await this.packs.update(notice.pack_id, notice.version, { status: 'certified', certifiedAt: now });
+    if (existing.status === 'draft')
+      await this.packs.update(notice.pack_id, notice.version, { status: 'certified', certifiedAt: now });
   }
 
   async deprecated(notice: RulePackNotice): Promise<void> {
     await this.certified(notice);
     const existing = await this.packs.find('all', notice.pack_id, notice.version);
     if (!existing || existing.kind !== 'rule' || existing.status === 'deprecated') return;
-    await this.packs.update(notice.pack_id, notice.version, { status: 'deprecated', deprecatedAt: this.clock(), replacement: notice.replacement ?? null });
+    await this.packs.update(notice.pack_id, notice.version, {
+      status: 'deprecated',
+      deprecatedAt: this.clock(),
+      replacement: notice.replacement ?? null,
+    });
   }
 
   /**
@@ -53,7 +74,10 @@ export class RulePackCatalogConsumer {
       try {
         await this[what](notice);
       } catch (err) {
-        this.logger.warn({ err, pack_id: notice.pack_id, version: notice.version }, `cataloguing rulepack.${what} failed`);
+        this.logger.warn(
+          { err, pack_id: notice.pack_id, version: notice.version },
+          `cataloguing rulepack.${what} failed`,
+        );
       }
     };
     const offs = [

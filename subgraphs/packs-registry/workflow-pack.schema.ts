@@ -40,7 +40,11 @@ function issueOf(e: ErrorObject): InputIssue {
     // The step type's allowed members: name the member that does not belong.
     const [base] = issuesFromValidation([{ ...e, keyword: 'type' }], 'body');
     const name = String((e.params as { propertyName?: string }).propertyName);
-    return { loc: ['artifact', ...base!.loc.slice(1), name], msg: 'Not allowed for this step type', type: 'extra_forbidden' };
+    return {
+      loc: ['artifact', ...base!.loc.slice(1), name],
+      msg: 'Not allowed for this step type',
+      type: 'extra_forbidden',
+    };
   }
   const [issue] = issuesFromValidation([e], 'body');
   return { ...issue!, loc: ['artifact', ...issue!.loc.slice(1)] };

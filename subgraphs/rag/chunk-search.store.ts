@@ -37,11 +37,24 @@ export interface TextHit extends VectorHit {
 }
 
 interface HitRow {
-  chunk_id: string; document_id: string; title: string; level: string; content: string; heading: string | null; similarity: number | string; text_rank?: number | string;
+  chunk_id: string;
+  document_id: string;
+  title: string;
+  level: string;
+  content: string;
+  heading: string | null;
+  similarity: number | string;
+  text_rank?: number | string;
 }
 
 const hit = (r: HitRow): VectorHit => ({
-  chunkId: r.chunk_id, documentId: r.document_id, documentTitle: r.title, level: r.level as Level, content: r.content, heading: r.heading, similarity: Number(r.similarity),
+  chunkId: r.chunk_id,
+  documentId: r.document_id,
+  documentTitle: r.title,
+  level: r.level as Level,
+  content: r.content,
+  heading: r.heading,
+  similarity: Number(r.similarity),
 });
 
 /** WHERE clause of the cascading scope, its parameters appended to `params`. */
@@ -85,7 +98,10 @@ export function createChunkSearchStore(sql: SqlExecutor, options: SearchOptions)
   const supportsIterativeScan = async (): Promise<boolean> => {
     if (options.iterativeScan === false) return false;
     if (iterativeScan === undefined) {
-      iterativeScan = await sql.query(`SELECT current_setting('hnsw.iterative_scan', true) AS v`).then((r) => r.rows[0] !== undefined && (r.rows[0] as { v: unknown }).v != null, () => false);
+      iterativeScan = await sql.query(`SELECT current_setting('hnsw.iterative_scan', true) AS v`).then(
+        (r) => r.rows[0] !== undefined && (r.rows[0] as { v: unknown }).v != null,
+        () => false,
+      );
     }
     return iterativeScan;
   };
@@ -118,12 +134,20 @@ export function createChunkSearchStore(sql: SqlExecutor, options: SearchOptions)
   }
 
   /** Runs `work` with the index path's settings, local to one transaction, set in one round trip. */
-  async function indexPath<T>(mode: 'auto' | 'exact' | 'index', k: number, work: (tx: SqlQuery) => Promise<T>): Promise<T> {
+  async function indexPath<T>(
+    mode: 'auto' | 'exact' | 'index',
+    k: number,
+    work: (tx: SqlQuery) => Promise<T>,
+  ): Promise<T> {
     const settings: [string, string][] = [['hnsw.ef_search', String(Math.max(options.efSearch, k))]];
     if (await supportsIterativeScan()) settings.push(['hnsw.iterative_scan', 'relaxed_order']);
-    if (options.forceIndex !== false || mode === 'index') settings.push(['enable_seqscan', 'off'], ['enable_bitmapscan', 'off'], ['enable_sort', 'off']);
+    if (options.forceIndex !== false || mode === 'index')
+      settings.push(['enable_seqscan', 'off'], ['enable_bitmapscan', 'off'], ['enable_sort', 'off']);
     return sql.transaction(async (tx) => {
-      await tx.query(`SELECT ${settings.map((_s, i) => `set_config($${2 * i + 1}, $${2 * i + 2}, true)`).join(', ')}`, settings.flat());
+      await tx.query(
+        `SELECT ${settings.map((_s, i) => `set_config($${2 * i + 1}, $${2 * i + 2}, true)`).join(', ')}`,
+        settings.flat(),
+      );
       return work(tx);
     });
   }
@@ -142,13 +166,19 @@ export function createChunkSearchStore(sql: SqlExecutor, options: SearchOptions)
       const where = scopeWhere(f, params);
       // Counting stops past the threshold: the decision needs no more, and a large scope is not scanned.
       const res = await sql.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM (SELECT 1 FROM rag_chunks c JOIN rag_documents d ON d.id = c.document_id WHERE c.embedding IS NOT NULL AND ${where} LIMIT ${options.exactSearchMaxRows + 1}) s`, params,
+        `SELECT count(*)::int AS n FROM (SELECT 1 FROM rag_chunks c JOIN rag_documents d ON d.id = c.document_id WHERE c.embedding IS NOT NULL AND ${where} LIMIT ${options.exactSearchMaxRows + 1}) s`,
+        params,
       );
       return Number(res.rows[0]?.n ?? 0);
     },
 
     /** The k nearest chunks in scope by cosine; `mode` is for the benchmark's recall check. */
-    async nearest(f: ScopeFilter, embedding: number[], k: number, mode: 'auto' | 'exact' | 'index' = 'auto'): Promise<{ hits: VectorHit[]; method: 'exact' | 'hnsw' | 'hnsw-iterative' | 'hnsw+exact' }> {
+    async nearest(
+      f: ScopeFilter,
+      embedding: number[],
+      k: number,
+      mode: 'auto' | 'exact' | 'index' = 'auto',
+    ): Promise<{ hits: VectorHit[]; method: 'exact' | 'hnsw' | 'hnsw-iterative' | 'hnsw+exact' }> {
       const vector = toSql(embedding) as string;
       if (mode === 'exact') return { hits: await exact(sql, f, vector, k), method: 'exact' };
       if (mode === 'auto') {
@@ -170,7 +200,13 @@ export function createChunkSearchStore(sql: SqlExecutor, options: SearchOptions)
      * (query-expansion.ts) adds words with a weight below the question's own (a lexeme both in the
      * question and an expansion counts as the question's).
      */
-    async fullText(f: ScopeFilter, query: string, k: number, budget: number, expansion: readonly { word: string; weight: number }[] = []): Promise<TextHit[]> {
+    async fullText(
+      f: ScopeFilter,
+      query: string,
+      k: number,
+      budget: number,
+      expansion: readonly { word: string; weight: number }[] = [],
+    ): Promise<TextHit[]> {
       const texts = [query, ...expansion.map((e) => e.word)];
       const boosts = [1, ...expansion.map((e) => e.weight)];
       const stats = await sql.query<{ lexeme: string; boost: number; df: number | null; n: number | null }>(
@@ -180,7 +216,11 @@ export function createChunkSearchStore(sql: SqlExecutor, options: SearchOptions)
         [f.tenantId, texts, boosts],
       );
       const chunks = Number(stats.rows[0]?.n ?? 0);
-      const plan = planTextSearch(stats.rows.map((r) => ({ lexeme: r.lexeme, df: Number(r.df ?? 0), boost: Number(r.boost) })), chunks, budget);
+      const plan = planTextSearch(
+        stats.rows.map((r) => ({ lexeme: r.lexeme, df: Number(r.df ?? 0), boost: Number(r.boost) })),
+        chunks,
+        budget,
+      );
       let hits: TextHit[] = [];
       for (const match of plan.matches) {
         const params: unknown[] = [match, plan.rank.map((r) => r.query), plan.rank.map((r) => r.weight)];

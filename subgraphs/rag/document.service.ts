@@ -21,7 +21,14 @@ import type { DocumentReader } from './ingestion/document-reader';
 import type { QueryCacheStore } from './query-cache.store';
 import type { RagConfig } from './rag.config';
 import type { AccessLevel, IngestJob, Level, RagDocument, Scope } from './rag.types';
-import { normaliseScope, parseAccessLevel, parseLevel, placementIssues, readableAccessLevels, scopeIssues } from './scope.rules';
+import {
+  normaliseScope,
+  parseAccessLevel,
+  parseLevel,
+  placementIssues,
+  readableAccessLevels,
+  scopeIssues,
+} from './scope.rules';
 
 export const RAG_INGEST_EVENT = 'rag_ingest';
 export const RAG_DELETE_EVENT = 'rag_delete';
@@ -69,7 +76,10 @@ interface IngestInput {
   requester: Requester;
 }
 
-const requesterOf = (caller: Caller): Requester => ({ correlationId: caller.correlationId, username: caller.auth?.username ?? null });
+const requesterOf = (caller: Caller): Requester => ({
+  correlationId: caller.correlationId,
+  username: caller.auth?.username ?? null,
+});
 
 /** Thrown inside a job whose lease another copy took over: it stops without writing more. */
 class LeaseLost extends Error {}
@@ -86,9 +96,17 @@ export class DocumentService {
   private readonly lease: Lease;
   private readonly running = new Set<Promise<void>>();
 
-  constructor(private readonly deps: {
-    config: RagConfig; embedder: Embedder; documents: DocumentStore; jobs: IngestJobStore; cache: QueryCacheStore; reader: DocumentReader; access: TenantAccess;
-  }) {
+  constructor(
+    private readonly deps: {
+      config: RagConfig;
+      embedder: Embedder;
+      documents: DocumentStore;
+      jobs: IngestJobStore;
+      cache: QueryCacheStore;
+      reader: DocumentReader;
+      access: TenantAccess;
+    },
+  ) {
     this.progress.setMaxListeners(0);
     this.lease = { owner: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`, ms: deps.config.jobLeaseMs };
   }
@@ -103,7 +121,8 @@ export class DocumentService {
     const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
     const title = str(f.title);
     if (!title) issues.push({ loc: ['title'], msg: 'Field required', type: 'missing' });
-    else if (title.length > MAX_TITLE || unstorableText(title)) issues.push({ loc: ['title'], msg: `Should be 1-${MAX_TITLE} characters of text`, type: 'value_error' });
+    else if (title.length > MAX_TITLE || unstorableText(title))
+      issues.push({ loc: ['title'], msg: `Should be 1-${MAX_TITLE} characters of text`, type: 'value_error' });
     let level: Level = 'platform';
     try {
       level = f.level === undefined || f.level === null || f.level === '' ? 'platform' : parseLevel(f.level);
@@ -121,32 +140,68 @@ export class DocumentService {
     const scope = normaliseScope(raw);
     if (!issues.some((i) => i.loc[0] === 'level')) issues.push(...placementIssues(level, scope));
     const description = str(f.description) ?? null;
-    if (description && unstorableText(description)) issues.push({ loc: ['description'], msg: 'Should be text', type: 'value_error' });
-    if (f.metadata !== undefined && (typeof f.metadata !== 'object' || f.metadata === null || Array.isArray(f.metadata))) issues.push({ loc: ['metadata'], msg: 'Input should be an object', type: 'dict_type' });
+    if (description && unstorableText(description))
+      issues.push({ loc: ['description'], msg: 'Should be text', type: 'value_error' });
+    if (
+      f.metadata !== undefined &&
+      (typeof f.metadata !== 'object' || f.metadata === null || Array.isArray(f.metadata))
+    )
+      issues.push({ loc: ['metadata'], msg: 'Input should be an object', type: 'dict_type' });
     if (issues.length > 0) throw new InputError(issues);
     // Ids of levels narrower than the document's own do not place it.
     const placed: Scope = { suiteId: scope.suiteId };
     if (level === 'module' || level === 'entity') placed.moduleId = scope.moduleId;
     if (level === 'entity') placed.entityId = scope.entityId;
-    return { title: title!, level, description, accessLevel, metadata: (f.metadata as Record<string, unknown>) ?? {}, ...normaliseScope(level === 'platform' ? {} : placed) };
+    return {
+      title: title!,
+      level,
+      description,
+      accessLevel,
+      metadata: (f.metadata as Record<string, unknown>) ?? {},
+      ...normaliseScope(level === 'platform' ? {} : placed),
+    };
   }
 
   /** POST /documents/upload: read the file (OCR when scanned), index it, answer the document. */
-  async upload(caller: Caller, file: { bytes: Buffer; filename: string; mimeType?: string } | undefined, fields: DocumentFields, forward: { token?: string }): Promise<{ document: RagDocument; duplicate: boolean }> {
+  async upload(
+    caller: Caller,
+    file: { bytes: Buffer; filename: string; mimeType?: string } | undefined,
+    fields: DocumentFields,
+    forward: { token?: string },
+  ): Promise<{ document: RagDocument; duplicate: boolean }> {
     const tenantId = await this.tenant(caller, 'upload a document');
     const placement = this.placement(fields);
     if (!file) throw InputError.of(['file'], 'Field required', 'missing');
-    const read = await this.deps.reader.read({ token: forward.token, tenantId, correlationId: caller.correlationId }, file);
-    return this.index(requesterOf(caller), tenantId, placement, { text: read.text, sourceType: read.sourceType, fileSize: file.bytes.length, metadata: { filename: file.filename, extraction: read.extraction, ...(read.ocrJobId ? { ocr_job_id: read.ocrJobId } : {}), ...(read.pages ? { pages: read.pages } : {}) } });
+    const read = await this.deps.reader.read(
+      { token: forward.token, tenantId, correlationId: caller.correlationId },
+      file,
+    );
+    return this.index(requesterOf(caller), tenantId, placement, {
+      text: read.text,
+      sourceType: read.sourceType,
+      fileSize: file.bytes.length,
+      metadata: {
+        filename: file.filename,
+        extraction: read.extraction,
+        ...(read.ocrJobId ? { ocr_job_id: read.ocrJobId } : {}),
+        ...(read.pages ? { pages: read.pages } : {}),
+      },
+    });
   }
 
   /** POST /v1/rag/ingest: checks now, the work as a job (GET /v1/rag/progress/{job_id}). */
-  async startIngest(caller: Caller, body: DocumentFields & { content?: unknown; source?: unknown }): Promise<IngestJob> {
+  async startIngest(
+    caller: Caller,
+    body: DocumentFields & { content?: unknown; source?: unknown },
+  ): Promise<IngestJob> {
     const tenantId = await this.tenant(caller, 'ingest a document');
     const placement = this.placement(body);
-    if (typeof body.content !== 'string' || body.content.trim() === '') throw InputError.of(['content'], 'Field required: the document\'s text', 'missing');
-    if (body.content.length > MAX_TEXT_CHARS) throw InputError.of(['content'], `String should have at most ${MAX_TEXT_CHARS} characters`, 'string_too_long');
-    if (unstorableText(body.content)) throw InputError.of(['content'], 'Should be text (no NUL characters or lone surrogates)');
+    if (typeof body.content !== 'string' || body.content.trim() === '')
+      throw InputError.of(['content'], "Field required: the document's text", 'missing');
+    if (body.content.length > MAX_TEXT_CHARS)
+      throw InputError.of(['content'], `String should have at most ${MAX_TEXT_CHARS} characters`, 'string_too_long');
+    if (unstorableText(body.content))
+      throw InputError.of(['content'], 'Should be text (no NUL characters or lone surrogates)');
     const text = body.content;
     const source = typeof body.source === 'string' ? body.source.slice(0, 2000) : undefined;
     const input: IngestInput = { placement, text, ...(source ? { source } : {}), requester: requesterOf(caller) };
@@ -168,7 +223,11 @@ export class DocumentService {
    * never indexed twice. Jobs interrupted RAG_JOB_MAX_ATTEMPTS times fail. Returns the counts.
    */
   async resumeAbandoned(limit = 5): Promise<{ resumed: number; failed: number }> {
-    const { claimed, failed } = await this.deps.jobs.claimAbandoned<IngestInput>(this.lease, this.deps.config.jobMaxAttempts, limit);
+    const { claimed, failed } = await this.deps.jobs.claimAbandoned<IngestInput>(
+      this.lease,
+      this.deps.config.jobMaxAttempts,
+      limit,
+    );
     for (const job of failed) this.progress.emit('progress', { tenantId: job.tenantId, job } satisfies ProgressEvent);
     for (const { job, input } of claimed) this.track(this.runJob(job.tenantId, job.id, input));
     return { resumed: claimed.length, failed: failed.length };
@@ -189,14 +248,30 @@ export class DocumentService {
     const { placement, text, source } = input;
     try {
       await this.report(tenantId, jobId, { status: 'processing', percent: 10, stage: 'chunking' });
-      const { document } = await this.index(input.requester, tenantId, placement, {
-        text, sourceType: 'text/plain', fileSize: Buffer.byteLength(text), metadata: { ...placement.metadata, ...(source ? { source } : {}) },
-      }, (percent, stage) => this.report(tenantId, jobId, { status: 'processing', percent, stage }));
-      await this.report(tenantId, jobId, { status: 'completed', percent: 100, stage: 'completed', documentId: document.id });
+      const { document } = await this.index(
+        input.requester,
+        tenantId,
+        placement,
+        {
+          text,
+          sourceType: 'text/plain',
+          fileSize: Buffer.byteLength(text),
+          metadata: { ...placement.metadata, ...(source ? { source } : {}) },
+        },
+        (percent, stage) => this.report(tenantId, jobId, { status: 'processing', percent, stage }),
+      );
+      await this.report(tenantId, jobId, {
+        status: 'completed',
+        percent: 100,
+        stage: 'completed',
+        documentId: document.id,
+      });
     } catch (err) {
       if (err instanceof LeaseLost) return;
       const message = err instanceof InputError ? err.message : 'indexing failed';
-      await this.report(tenantId, jobId, { status: 'failed', percent: 100, stage: 'failed', error: message }).catch(() => {});
+      await this.report(tenantId, jobId, { status: 'failed', percent: 100, stage: 'failed', error: message }).catch(
+        () => {},
+      );
     }
   }
 
@@ -208,14 +283,22 @@ export class DocumentService {
   }
 
   private async index(
-    requester: Requester, tenantId: string, placement: Placement, content: { text: string; sourceType: string; fileSize: number; metadata: Record<string, unknown> },
+    requester: Requester,
+    tenantId: string,
+    placement: Placement,
+    content: { text: string; sourceType: string; fileSize: number; metadata: Record<string, unknown> },
     progress: (percent: number, stage: string) => Promise<void> = async () => {},
   ): Promise<{ document: RagDocument; duplicate: boolean }> {
     // eslint-disable-next-line no-control-regex -- NUL is exactly what PostgreSQL text refuses
     const text = content.text.replace(/\r\n/g, '\n').replace(/\u0000/g, '');
     if (text.trim() === '') throw InputError.of(['file'], 'The document has no text to index');
     const contentHash = createHash('sha256').update(text).digest('hex');
-    const place = { level: placement.level, suiteId: placement.suiteId ?? null, moduleId: placement.moduleId ?? null, entityId: placement.entityId ?? null };
+    const place = {
+      level: placement.level,
+      suiteId: placement.suiteId ?? null,
+      moduleId: placement.moduleId ?? null,
+      entityId: placement.entityId ?? null,
+    };
     const existing = await this.deps.documents.findDuplicate(tenantId, { ...place, contentHash });
     if (existing) return { document: existing, duplicate: true };
     // Within a document, a repeated passage (boilerplate) is indexed once.
@@ -226,26 +309,55 @@ export class DocumentService {
     await progress(30, 'embedding');
     const embeddings: number[][] = [];
     for (let i = 0; i < chunks.length; i += 64) {
-      embeddings.push(...(await this.deps.embedder.embed(chunks.slice(i, i + 64).map((c) => (c.heading ? `${c.heading}\n${c.content}` : c.content)))));
+      embeddings.push(
+        ...(await this.deps.embedder.embed(
+          chunks.slice(i, i + 64).map((c) => (c.heading ? `${c.heading}\n${c.content}` : c.content)),
+        )),
+      );
       await progress(30 + Math.round((60 * Math.min(chunks.length, i + 64)) / chunks.length), 'embedding');
     }
     const path = hierarchyPath(placement.level, placement);
     const document = await this.deps.documents.insert(
-      { tenantId, ...place, title: placement.title, description: placement.description, sourceType: content.sourceType, fileSize: content.fileSize, accessLevel: placement.accessLevel,
-        metadata: content.metadata, contentHash, createdBy: requester.username },
-      chunks, embeddings,
-      (documentId) => auditEvent(requester, {
-        tenantId, type: RAG_INGEST_EVENT, actor: requester.username,
-        data: { document_id: documentId, title: placement.title, chunks_created: chunks.length, hierarchy_path: path, level: placement.level, source_type: content.sourceType, content_hash: contentHash },
-        description: `Document indexed at ${path}`,
-      }),
+      {
+        tenantId,
+        ...place,
+        title: placement.title,
+        description: placement.description,
+        sourceType: content.sourceType,
+        fileSize: content.fileSize,
+        accessLevel: placement.accessLevel,
+        metadata: content.metadata,
+        contentHash,
+        createdBy: requester.username,
+      },
+      chunks,
+      embeddings,
+      (documentId) =>
+        auditEvent(requester, {
+          tenantId,
+          type: RAG_INGEST_EVENT,
+          actor: requester.username,
+          data: {
+            document_id: documentId,
+            title: placement.title,
+            chunks_created: chunks.length,
+            hierarchy_path: path,
+            level: placement.level,
+            source_type: content.sourceType,
+            content_hash: contentHash,
+          },
+          description: `Document indexed at ${path}`,
+        }),
     );
     // Answers cached for a scope this document reaches may now be incomplete.
     await this.deps.cache.invalidateFor(tenantId, placement.level, placement);
     return { document, duplicate: false };
   }
 
-  async list(caller: Caller, q: { level?: unknown; suiteId?: unknown; moduleId?: unknown; limit?: unknown; offset?: unknown }): Promise<{ items: RagDocument[]; total: number; limit: number; offset: number }> {
+  async list(
+    caller: Caller,
+    q: { level?: unknown; suiteId?: unknown; moduleId?: unknown; limit?: unknown; offset?: unknown },
+  ): Promise<{ items: RagDocument[]; total: number; limit: number; offset: number }> {
     const tenantId = await this.tenant(caller, 'list documents');
     const issues: InputIssue[] = [];
     let level: Level | undefined;
@@ -270,7 +382,12 @@ export class DocumentService {
     const offset = int(q.offset, 'offset', 0, 0, 1_000_000);
     if (issues.length > 0) throw new InputError(issues);
     const page = await this.deps.documents.list(tenantId, {
-      level, suiteId: (q.suiteId as string | undefined) || undefined, moduleId: (q.moduleId as string | undefined) || undefined, accessLevels: readableAccessLevels(caller), limit, offset,
+      level,
+      suiteId: (q.suiteId as string | undefined) || undefined,
+      moduleId: (q.moduleId as string | undefined) || undefined,
+      accessLevels: readableAccessLevels(caller),
+      limit,
+      offset,
     });
     return { ...page, limit, offset };
   }
@@ -278,7 +395,8 @@ export class DocumentService {
   async get(caller: Caller, id: string): Promise<RagDocument> {
     const tenantId = await this.tenant(caller, 'read a document');
     const doc = isUuid(id) ? await this.deps.documents.get(tenantId, id) : null;
-    if (!doc || doc.status !== 'active' || !readableAccessLevels(caller).includes(doc.accessLevel)) throw new NotFoundError('Document not found');
+    if (!doc || doc.status !== 'active' || !readableAccessLevels(caller).includes(doc.accessLevel))
+      throw new NotFoundError('Document not found');
     return doc;
   }
 
@@ -286,7 +404,14 @@ export class DocumentService {
   async getMany(caller: Caller, ids: readonly string[]): Promise<(RagDocument | null)[]> {
     const tenantId = await this.tenant(caller, 'read a document');
     const readable = readableAccessLevels(caller);
-    const found = new Map((await this.deps.documents.getMany(tenantId, ids.filter((id) => isUuid(id)))).map((d) => [d.id, d]));
+    const found = new Map(
+      (
+        await this.deps.documents.getMany(
+          tenantId,
+          ids.filter((id) => isUuid(id)),
+        )
+      ).map((d) => [d.id, d]),
+    );
     return ids.map((id) => {
       const doc = found.get(id);
       return doc && doc.status === 'active' && readable.includes(doc.accessLevel) ? doc : null;
@@ -297,11 +422,26 @@ export class DocumentService {
   async delete(caller: Caller, id: string): Promise<RagDocument> {
     const tenantId = await this.tenant(caller, 'delete a document');
     const doc = await this.get(caller, id);
-    const done = await this.deps.documents.softDelete(tenantId, id, auditEvent(caller, {
-      tenantId, type: RAG_DELETE_EVENT, actor: caller.auth?.username ?? null,
-      data: { document_id: id, title: doc.title, level: doc.level, hierarchy_path: hierarchyPath(doc.level, { suiteId: doc.suiteId ?? undefined, moduleId: doc.moduleId ?? undefined, entityId: doc.entityId ?? undefined }) },
-      description: 'Document soft-deleted',
-    }));
+    const done = await this.deps.documents.softDelete(
+      tenantId,
+      id,
+      auditEvent(caller, {
+        tenantId,
+        type: RAG_DELETE_EVENT,
+        actor: caller.auth?.username ?? null,
+        data: {
+          document_id: id,
+          title: doc.title,
+          level: doc.level,
+          hierarchy_path: hierarchyPath(doc.level, {
+            suiteId: doc.suiteId ?? undefined,
+            moduleId: doc.moduleId ?? undefined,
+            entityId: doc.entityId ?? undefined,
+          }),
+        },
+        description: 'Document soft-deleted',
+      }),
+    );
     if (!done) throw new NotFoundError('Document not found');
     return { ...doc, status: 'deleted' };
   }

@@ -14,17 +14,47 @@ const DOC_COLUMNS = `d.id::text, d.tenant_id, d.level, d.suite_id, d.module_id, 
   (SELECT count(*)::int FROM rag_chunks c WHERE c.document_id = d.id) AS chunks_count`;
 
 interface DocRow {
-  id: string; tenant_id: string; level: string; suite_id: string | null; module_id: string | null; entity_id: string | null; title: string;
-  description: string | null; source_type: string | null; file_size: number | null; access_level: string; status: string;
-  doc_metadata: Record<string, unknown> | string; content_hash: string; created_by: string | null; created_at: Date | string; updated_at: Date | string; chunks_count: number;
+  id: string;
+  tenant_id: string;
+  level: string;
+  suite_id: string | null;
+  module_id: string | null;
+  entity_id: string | null;
+  title: string;
+  description: string | null;
+  source_type: string | null;
+  file_size: number | null;
+  access_level: string;
+  status: string;
+  doc_metadata: Record<string, unknown> | string;
+  content_hash: string;
+  created_by: string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+  chunks_count: number;
 }
 
 function doc(r: DocRow): RagDocument {
   return {
-    id: r.id, tenantId: r.tenant_id, level: r.level as Level, suiteId: r.suite_id, moduleId: r.module_id, entityId: r.entity_id, title: r.title,
-    description: r.description, sourceType: r.source_type, fileSize: r.file_size, accessLevel: r.access_level as AccessLevel, status: r.status as RagDocument['status'],
-    docMetadata: typeof r.doc_metadata === 'string' ? (JSON.parse(r.doc_metadata) as Record<string, unknown>) : r.doc_metadata, contentHash: r.content_hash,
-    chunksCount: Number(r.chunks_count), createdBy: r.created_by, createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at),
+    id: r.id,
+    tenantId: r.tenant_id,
+    level: r.level as Level,
+    suiteId: r.suite_id,
+    moduleId: r.module_id,
+    entityId: r.entity_id,
+    title: r.title,
+    description: r.description,
+    sourceType: r.source_type,
+    fileSize: r.file_size,
+    accessLevel: r.access_level as AccessLevel,
+    status: r.status as RagDocument['status'],
+    docMetadata:
+      typeof r.doc_metadata === 'string' ? (JSON.parse(r.doc_metadata) as Record<string, unknown>) : r.doc_metadata,
+    contentHash: r.content_hash,
+    chunksCount: Number(r.chunks_count),
+    createdBy: r.created_by,
+    createdAt: new Date(r.created_at),
+    updatedAt: new Date(r.updated_at),
   };
 }
 
@@ -93,7 +123,10 @@ export function createDocumentStore(sql: SqlExecutor) {
     analyze: analyzeNow,
 
     /** An active document of the tenant with the same text in the same place (dedup). */
-    async findDuplicate(tenantId: string, d: Pick<NewDocument, 'level' | 'suiteId' | 'moduleId' | 'entityId' | 'contentHash'>): Promise<RagDocument | null> {
+    async findDuplicate(
+      tenantId: string,
+      d: Pick<NewDocument, 'level' | 'suiteId' | 'moduleId' | 'entityId' | 'contentHash'>,
+    ): Promise<RagDocument | null> {
       const res = await sql.query<DocRow>(
         `SELECT ${DOC_COLUMNS} FROM rag_documents d WHERE d.tenant_id = $1 AND d.content_hash = $2 AND d.status = 'active' AND d.level = $3
            AND d.suite_id IS NOT DISTINCT FROM $4 AND d.module_id IS NOT DISTINCT FROM $5 AND d.entity_id IS NOT DISTINCT FROM $6 LIMIT 1`,
@@ -103,13 +136,33 @@ export function createDocumentStore(sql: SqlExecutor) {
     },
 
     /** The document, its chunks and its audit event in one transaction. */
-    async insert(d: NewDocument, chunks: Chunk[], embeddings: number[][], audit: (documentId: string) => AuditEventInput): Promise<RagDocument> {
+    async insert(
+      d: NewDocument,
+      chunks: Chunk[],
+      embeddings: number[][],
+      audit: (documentId: string) => AuditEventInput,
+    ): Promise<RagDocument> {
       const id = randomUUID();
       await sql.transaction(async (tx) => {
         await tx.query(
           `INSERT INTO rag_documents (id, tenant_id, level, suite_id, module_id, entity_id, title, description, source_type, file_size, access_level, status, doc_metadata, content_hash, created_by, updated_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'active', $12::jsonb, $13, $14, now())`,
-          [id, d.tenantId, d.level, d.suiteId, d.moduleId, d.entityId, d.title, d.description, d.sourceType, d.fileSize, d.accessLevel, json(d.metadata), d.contentHash, d.createdBy],
+          [
+            id,
+            d.tenantId,
+            d.level,
+            d.suiteId,
+            d.moduleId,
+            d.entityId,
+            d.title,
+            d.description,
+            d.sourceType,
+            d.fileSize,
+            d.accessLevel,
+            json(d.metadata),
+            d.contentHash,
+            d.createdBy,
+          ],
         );
         // One statement per batch of rows (unnest), embeddings as pgvector's text form.
         for (let i = 0; i < chunks.length; i += 200) {
@@ -118,8 +171,17 @@ export function createDocumentStore(sql: SqlExecutor) {
             `INSERT INTO rag_chunks (id, document_id, tenant_id, ord, content, content_hash, heading, token_count, embedding, content_tsv)
              SELECT u.id::uuid, $1::uuid, $2, u.ord, u.content, u.hash, u.heading, u.tokens, u.emb::vector(384), to_tsvector('english', coalesce(u.heading, '') || ' ' || u.content)
              FROM unnest($3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::int[], $9::text[]) AS u(id, ord, content, hash, heading, tokens, emb)`,
-            [id, d.tenantId, part.map(() => randomUUID()), part.map((c) => c.ord), part.map((c) => c.content), part.map((c) => c.contentHash),
-              part.map((c) => c.heading), part.map((c) => c.tokenCount), part.map((_c, j) => toSql(embeddings[i + j]!) as string)],
+            [
+              id,
+              d.tenantId,
+              part.map(() => randomUUID()),
+              part.map((c) => c.ord),
+              part.map((c) => c.content),
+              part.map((c) => c.contentHash),
+              part.map((c) => c.heading),
+              part.map((c) => c.tokenCount),
+              part.map((_c, j) => toSql(embeddings[i + j]!) as string),
+            ],
           );
         }
         await countTerms(tx, d.tenantId, id, 1);
@@ -136,14 +198,20 @@ export function createDocumentStore(sql: SqlExecutor) {
     },
 
     async get(tenantId: string, id: string): Promise<RagDocument | null> {
-      const res = await sql.query<DocRow>(`SELECT ${DOC_COLUMNS} FROM rag_documents d WHERE d.tenant_id = $1 AND d.id = $2::uuid`, [tenantId, id]);
+      const res = await sql.query<DocRow>(
+        `SELECT ${DOC_COLUMNS} FROM rag_documents d WHERE d.tenant_id = $1 AND d.id = $2::uuid`,
+        [tenantId, id],
+      );
       return res.rows[0] ? doc(res.rows[0]) : null;
     },
 
     /** The tenant's documents among `ids` (any order; another tenant's ids are absent): one statement. */
     async getMany(tenantId: string, ids: readonly string[]): Promise<RagDocument[]> {
       if (ids.length === 0) return [];
-      const res = await sql.query<DocRow>(`SELECT ${DOC_COLUMNS} FROM rag_documents d WHERE d.tenant_id = $1 AND d.id = ANY($2::uuid[])`, [tenantId, [...ids]]);
+      const res = await sql.query<DocRow>(
+        `SELECT ${DOC_COLUMNS} FROM rag_documents d WHERE d.tenant_id = $1 AND d.id = ANY($2::uuid[])`,
+        [tenantId, [...ids]],
+      );
       return res.rows.map(doc);
     },
 
@@ -157,7 +225,10 @@ export function createDocumentStore(sql: SqlExecutor) {
       if (f.level) add('d.level = ?', f.level);
       if (f.suiteId) add('d.suite_id = ?', f.suiteId);
       if (f.moduleId) add('d.module_id = ?', f.moduleId);
-      const total = await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM rag_documents d WHERE ${where.join(' AND ')}`, params);
+      const total = await sql.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM rag_documents d WHERE ${where.join(' AND ')}`,
+        params,
+      );
       const res = await sql.query<DocRow>(
         `SELECT ${DOC_COLUMNS} FROM rag_documents d WHERE ${where.join(' AND ')} ORDER BY d.created_at DESC, d.id LIMIT ${f.limit} OFFSET ${f.offset}`,
         params,
@@ -168,7 +239,10 @@ export function createDocumentStore(sql: SqlExecutor) {
     /** Soft delete: the row stays (audit), its chunks stop being searched; cache entries drawing on it go. */
     async softDelete(tenantId: string, id: string, audit: AuditEventInput): Promise<boolean> {
       return sql.transaction(async (tx) => {
-        const res = await tx.query(`UPDATE rag_documents SET status = 'deleted', updated_at = now() WHERE tenant_id = $1 AND id = $2::uuid AND status = 'active'`, [tenantId, id]);
+        const res = await tx.query(
+          `UPDATE rag_documents SET status = 'deleted', updated_at = now() WHERE tenant_id = $1 AND id = $2::uuid AND status = 'active'`,
+          [tenantId, id],
+        );
         if (res.rowCount === 0) return false;
         await countTerms(tx, tenantId, id, -1);
         await tx.query(`DELETE FROM rag_query_cache WHERE tenant_id = $1 AND $2 = ANY(document_ids)`, [tenantId, id]);

@@ -22,5 +22,10 @@ export function ragLoaders(rag: RagModule, caller: Caller): RagGraphQLContext['l
 }
 
 export function ragContext(caller: Caller, request: FastifyRequest, rag: RagModule): RagGraphQLContext {
-  return { ...rag, caller, forward: { token: bearerToken(request.headers.authorization) }, loaders: ragLoaders(rag, caller) };
+  return {
+    ...rag,
+    caller,
+    forward: { token: bearerToken(request.headers.authorization) },
+    loaders: ragLoaders(rag, caller),
+  };
 }

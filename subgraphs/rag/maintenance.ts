@@ -18,7 +18,12 @@ export interface RagMaintenance {
 }
 
 export function startRagMaintenance(deps: {
-  documents: DocumentService; answers: AnswerService; tenantIndexes: TenantIndexStore; tenantIndexMinChunks: number; intervalMs: number; logger: Logger;
+  documents: DocumentService;
+  answers: AnswerService;
+  tenantIndexes: TenantIndexStore;
+  tenantIndexMinChunks: number;
+  intervalMs: number;
+  logger: Logger;
 }): RagMaintenance {
   const { documents, answers, tenantIndexes, logger } = deps;
   const reported = new Set<string>();
@@ -33,7 +38,10 @@ export function startRagMaintenance(deps: {
         built++;
       } else if (t.index === 'invalid' && !reported.has(t.tenantId)) {
         reported.add(t.tenantId);
-        logger.warn({ index: tenantIndexName(t.tenantId) }, 'rag: a tenant HNSW index is not valid: being built by another copy, or a failed build to DROP INDEX so the next pass rebuilds it');
+        logger.warn(
+          { index: tenantIndexName(t.tenantId) },
+          'rag: a tenant HNSW index is not valid: being built by another copy, or a failed build to DROP INDEX so the next pass rebuilds it',
+        );
       }
     }
     return built;
@@ -43,7 +51,8 @@ export function startRagMaintenance(deps: {
     const jobs = await documents.resumeAbandoned();
     const purged = await answers.purgeExpired();
     const indexed = await indexLargeTenants();
-    if (jobs.resumed + jobs.failed + purged + indexed > 0) logger.info({ ...jobs, purged_cache_answers: purged, tenant_indexes_built: indexed }, 'rag maintenance');
+    if (jobs.resumed + jobs.failed + purged + indexed > 0)
+      logger.info({ ...jobs, purged_cache_answers: purged, tenant_indexes_built: indexed }, 'rag maintenance');
     return { ...jobs, purged, indexed };
   };
   // One pass at a time in this process.
@@ -54,7 +63,13 @@ export function startRagMaintenance(deps: {
     return run();
   };
   const tick = () => {
-    if (!pass) run().catch((err: unknown) => logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'rag maintenance failed; next pass retries'));
+    if (!pass)
+      run().catch((err: unknown) =>
+        logger.warn(
+          { err: err instanceof Error ? err.message : String(err) },
+          'rag maintenance failed; next pass retries',
+        ),
+      );
   };
   tick();
   const timer = setInterval(tick, deps.intervalMs);

@@ -48,11 +48,16 @@ function readFraction(env: Env, name: string, fallback: number): number {
 
 function readExpansion(env: Env): 'wordnet' | 'off' {
   const raw = readString(env, 'RAG_QUERY_EXPANSION', 'wordnet');
-  if (raw !== 'wordnet' && raw !== 'off') throw new ConfigError(`RAG_QUERY_EXPANSION must be 'wordnet' or 'off', got '${raw}'`);
+  if (raw !== 'wordnet' && raw !== 'off')
+    throw new ConfigError(`RAG_QUERY_EXPANSION must be 'wordnet' or 'off', got '${raw}'`);
   return raw;
 }
 
-export function loadRagConfig(env: Env, registry: readonly ServiceManifest[], platform: { requireAuth: boolean }): RagConfig {
+export function loadRagConfig(
+  env: Env,
+  registry: readonly ServiceManifest[],
+  platform: { requireAuth: boolean },
+): RagConfig {
   const chunkSize = readInt(env, 'CHUNK_SIZE', 512, { min: 16, max: 8192 });
   const chunkOverlap = readInt(env, 'CHUNK_OVERLAP', 50, { min: 0, max: 4096 });
   if (chunkOverlap >= chunkSize) throw new ConfigError('CHUNK_OVERLAP must be smaller than CHUNK_SIZE');

@@ -33,28 +33,66 @@ export interface RagModule {
 
 /** `identity`: retrieval's own, for OCR and AI broker calls of callers without a token (service-identity.ts). */
 export function createRagModule(deps: {
-  db: Database; config: RagConfig; embedder: Embedder; broker?: Pick<AiBrokerClient, 'inference'>; ocr?: Pick<OcrClient, 'extract'>; identity?: DelegatedIdentity;
+  db: Database;
+  config: RagConfig;
+  embedder: Embedder;
+  broker?: Pick<AiBrokerClient, 'inference'>;
+  ocr?: Pick<OcrClient, 'extract'>;
+  identity?: DelegatedIdentity;
   /** Other fusion or expansion weights than the tuned ones (the evaluation bench's sweeps). */
-  fusion?: FusionOptions; expansion?: ExpansionOptions; softFloor?: number; softRelated?: number;
+  fusion?: FusionOptions;
+  expansion?: ExpansionOptions;
+  softFloor?: number;
+  softRelated?: number;
 }): RagModule {
   const { db, config, embedder } = deps;
   // WordNet (about 2 s of parsing, on the event loop) is read once: by warmUp() just after the
   // service listens, or by the first hybrid search if that comes sooner. Never at build time, so
   // a module made for a test or a bench that does no hybrid search pays nothing.
   let loaded: QueryExpander | undefined;
-  const expander = config.queryExpansion === 'wordnet' ? () => (loaded ??= new QueryExpander(WordNet.load(), deps.expansion ?? DEFAULT_EXPANSION)) : undefined;
+  const expander =
+    config.queryExpansion === 'wordnet'
+      ? () => (loaded ??= new QueryExpander(WordNet.load(), deps.expansion ?? DEFAULT_EXPANSION))
+      : undefined;
   const cache = createQueryCacheStore(db.sql);
-  const access = new TenantAccess((a) => appendAudit(db.sql, auditEvent(a, { tenantId: a.tenantId, type: OPERATOR_ACCESS_EVENT, actor: a.operator, data: operatorAccessData(a) })));
-  const search = createChunkSearchStore(db.sql, { exactSearchMaxRows: config.exactSearchMaxRows, efSearch: config.efSearch });
+  const access = new TenantAccess((a) =>
+    appendAudit(
+      db.sql,
+      auditEvent(a, {
+        tenantId: a.tenantId,
+        type: OPERATOR_ACCESS_EVENT,
+        actor: a.operator,
+        data: operatorAccessData(a),
+      }),
+    ),
+  );
+  const search = createChunkSearchStore(db.sql, {
+    exactSearchMaxRows: config.exactSearchMaxRows,
+    efSearch: config.efSearch,
+  });
   const vectors = embedder.wordVectors?.();
   const softMatch = vectors ? new SoftMatcher(vectors, deps.softFloor, deps.softRelated) : undefined;
   const retrieval = new RetrievalService({ config, embedder, search, expander, fusion: deps.fusion, softMatch });
   const documents = new DocumentService({
-    config, embedder, documents: createDocumentStore(db.sql), jobs: createIngestJobStore(db.sql), cache, access,
-    reader: new DocumentReader(deps.ocr ?? new OcrClient(config.ocrUrl, { identity: deps.identity }), config.maxUploadBytes),
+    config,
+    embedder,
+    documents: createDocumentStore(db.sql),
+    jobs: createIngestJobStore(db.sql),
+    cache,
+    access,
+    reader: new DocumentReader(
+      deps.ocr ?? new OcrClient(config.ocrUrl, { identity: deps.identity }),
+      config.maxUploadBytes,
+    ),
   });
   const answers = new AnswerService({
-    config, sql: db.sql, retrieval, documents, cache, conversations: createConversationStore(db.sql), broker: deps.broker ?? new AiBrokerClient(config.aiBrokerUrl, { identity: deps.identity }),
+    config,
+    sql: db.sql,
+    retrieval,
+    documents,
+    cache,
+    conversations: createConversationStore(db.sql),
+    broker: deps.broker ?? new AiBrokerClient(config.aiBrokerUrl, { identity: deps.identity }),
   });
   // PGlite has one connection and nothing to keep writing meanwhile: a plain build there.
   const tenantIndexes = createTenantIndexStore(db.sql, { concurrently: db.kind === 'postgres' });

@@ -24,7 +24,12 @@ async function progressOf(rag: RagModule, caller: Caller, jobId: string): Promis
   return progressStream(rag, caller, jobId, first.tenantId);
 }
 
-async function* progressStream(rag: RagModule, caller: Caller, jobId: string, tenantId: string): AsyncIterable<IngestJob> {
+async function* progressStream(
+  rag: RagModule,
+  caller: Caller,
+  jobId: string,
+  tenantId: string,
+): AsyncIterable<IngestJob> {
   const controller = new AbortController();
   const events = on(rag.documents.progress, 'progress', { signal: controller.signal });
   try {
@@ -45,11 +50,22 @@ async function* progressStream(rag: RagModule, caller: Caller, jobId: string, te
   }
 }
 
-export function serveRagSubscriptions(options: { app: FastifyInstance; schema: GraphQLSchema; tokens: TokenAuthenticator; requireAuth: boolean; rag: RagModule }): void {
+export function serveRagSubscriptions(options: {
+  app: FastifyInstance;
+  schema: GraphQLSchema;
+  tokens: TokenAuthenticator;
+  requireAuth: boolean;
+  rag: RagModule;
+}): void {
   serveSubscriptions<RagGraphQLContext>({
-    app: options.app, schema: options.schema, tokens: options.tokens, requireAuth: options.requireAuth,
+    app: options.app,
+    schema: options.schema,
+    tokens: options.tokens,
+    requireAuth: options.requireAuth,
     context: (caller, params) => ({
-      ...options.rag, caller, forward: { token: bearerToken(connectionParam(params, 'authorization', 'Authorization')) },
+      ...options.rag,
+      caller,
+      forward: { token: bearerToken(connectionParam(params, 'authorization', 'Authorization')) },
       subscribeProgress: (jobId) => progressOf(options.rag, caller, jobId),
       loaders: ragLoaders(options.rag, caller),
     }),

@@ -14,23 +14,46 @@ function documentNode(d: RagDocument) {
 }
 
 function chunkNode(c: RetrievedChunk) {
-  return { content: c.content, documentTitle: c.documentTitle, heading: c.heading, score: c.score, level: c.level, documentId: c.documentId };
+  return {
+    content: c.content,
+    documentTitle: c.documentTitle,
+    heading: c.heading,
+    score: c.score,
+    level: c.level,
+    documentId: c.documentId,
+  };
 }
 
 function conversationNode(c: Conversation) {
   return {
-    id: c.id, suiteId: c.context.suiteId ?? null, moduleId: c.context.moduleId ?? null, entityId: c.context.entityId ?? null, status: c.status,
-    messages: c.messages.map((m) => ({ ...m, createdAt: m.createdAt.toISOString() })), createdAt: c.createdAt.toISOString(), updatedAt: c.updatedAt.toISOString(),
+    id: c.id,
+    suiteId: c.context.suiteId ?? null,
+    moduleId: c.context.moduleId ?? null,
+    entityId: c.context.entityId ?? null,
+    status: c.status,
+    messages: c.messages.map((m) => ({ ...m, createdAt: m.createdAt.toISOString() })),
+    createdAt: c.createdAt.toISOString(),
+    updatedAt: c.updatedAt.toISOString(),
   };
 }
 
-const jobNode = (j: IngestJob) => ({ jobId: j.id, status: j.status, percent: j.percent, stage: j.stage, documentId: j.documentId, error: j.error });
+const jobNode = (j: IngestJob) => ({
+  jobId: j.id,
+  status: j.status,
+  percent: j.percent,
+  stage: j.stage,
+  documentId: j.documentId,
+  error: j.error,
+});
 
 /** What a Chunk and an IngestJob resolve from (the generated types' mappers): their document's id. */
 export type ChunkNode = ReturnType<typeof chunkNode>;
 export type IngestJobNode = ReturnType<typeof jobNode>;
 
-async function readUpload(upload: Promise<FileUpload>, maxBytes: number): Promise<{ bytes: Buffer; filename: string; mimeType: string }> {
+async function readUpload(
+  upload: Promise<FileUpload>,
+  maxBytes: number,
+): Promise<{ bytes: Buffer; filename: string; mimeType: string }> {
   const file = await upload;
   const parts: Buffer[] = [];
   let size = 0;
@@ -42,7 +65,11 @@ async function readUpload(upload: Promise<FileUpload>, maxBytes: number): Promis
   return { bytes: Buffer.concat(parts), filename: file.filename, mimeType: file.mimetype };
 }
 
-interface ScopeArgs { suiteId?: Opt<string>; moduleId?: Opt<string>; entityId?: Opt<string> }
+interface ScopeArgs {
+  suiteId?: Opt<string>;
+  moduleId?: Opt<string>;
+  entityId?: Opt<string>;
+}
 const scope = (a: ScopeArgs) => ({ suiteId: opt(a.suiteId), moduleId: opt(a.moduleId), entityId: opt(a.entityId) });
 
 export const resolvers = {
@@ -58,17 +85,32 @@ export const resolvers = {
     document: (c, _, ctx) => ctx.documents.get(ctx.caller, c.documentId).then(documentNode),
   },
   IngestJob: {
-    document: (j, _, ctx) => (j.documentId ? orNull(ctx.documents.get(ctx.caller, j.documentId).then(documentNode)) : null),
+    document: (j, _, ctx) =>
+      j.documentId ? orNull(ctx.documents.get(ctx.caller, j.documentId).then(documentNode)) : null,
   },
   Query: {
     search: async (_, a, ctx) => {
       const tenantId = await ctx.documents.tenant(ctx.caller, 'search documents');
-      const parsed = ctx.retrieval.parse({ query: a.query, ...scope(a), topK: opt(a.topK), useHybrid: opt(a.useHybrid) }, { useHybrid: true });
+      const parsed = ctx.retrieval.parse(
+        { query: a.query, ...scope(a), topK: opt(a.topK), useHybrid: opt(a.useHybrid) },
+        { useHybrid: true },
+      );
       const r = await ctx.retrieval.retrieve(ctx.caller, tenantId, parsed);
-      return { query: r.query, chunks: r.chunks.map(chunkNode), retrievalTimeMs: r.retrievalTimeMs, hierarchyLevels: r.levels };
+      return {
+        query: r.query,
+        chunks: r.chunks.map(chunkNode),
+        retrievalTimeMs: r.retrievalTimeMs,
+        hierarchyLevels: r.levels,
+      };
     },
     documents: async (_, a, ctx) => {
-      const page = await ctx.documents.list(ctx.caller, { level: opt(a.level), suiteId: opt(a.suiteId), moduleId: opt(a.moduleId), limit: opt(a.limit), offset: opt(a.offset) });
+      const page = await ctx.documents.list(ctx.caller, {
+        level: opt(a.level),
+        suiteId: opt(a.suiteId),
+        moduleId: opt(a.moduleId),
+        limit: opt(a.limit),
+        offset: opt(a.offset),
+      });
       return { ...page, items: page.items.map(documentNode) };
     },
     document: (_, a, ctx) => orNull(ctx.documents.get(ctx.caller, a.id).then(documentNode)),
@@ -78,14 +120,46 @@ export const resolvers = {
   Mutation: {
     uploadDocument: async (_, a, ctx) => {
       const file = await readUpload(a.file, ctx.maxUploadBytes ?? MAX_UPLOAD_BYTES_FALLBACK);
-      const r = await ctx.documents.upload(ctx.caller, file, { title: a.title, level: opt(a.level), ...scope(a), description: opt(a.description), accessLevel: opt(a.accessLevel) }, ctx.forward);
+      const r = await ctx.documents.upload(
+        ctx.caller,
+        file,
+        {
+          title: a.title,
+          level: opt(a.level),
+          ...scope(a),
+          description: opt(a.description),
+          accessLevel: opt(a.accessLevel),
+        },
+        ctx.forward,
+      );
       return { document: documentNode(r.document), duplicate: r.duplicate };
     },
     ingestDocument: async (_, a, ctx) =>
-      jobNode(await ctx.documents.startIngest(ctx.caller, { title: a.title, content: a.content, level: opt(a.level), ...scope(a), description: opt(a.description), accessLevel: opt(a.accessLevel) })),
+      jobNode(
+        await ctx.documents.startIngest(ctx.caller, {
+          title: a.title,
+          content: a.content,
+          level: opt(a.level),
+          ...scope(a),
+          description: opt(a.description),
+          accessLevel: opt(a.accessLevel),
+        }),
+      ),
     deleteDocument: async (_, a, ctx) => documentNode(await ctx.documents.delete(ctx.caller, a.id)),
     ask: async (_, a, ctx) =>
-      ctx.answers.query(ctx.caller, { query: a.query, ...scope(a), topK: opt(a.topK), useCache: opt(a.useCache), useHybrid: opt(a.useHybrid), maxTokens: opt(a.maxTokens), conversationId: opt(a.conversationId) }, ctx.forward),
+      ctx.answers.query(
+        ctx.caller,
+        {
+          query: a.query,
+          ...scope(a),
+          topK: opt(a.topK),
+          useCache: opt(a.useCache),
+          useHybrid: opt(a.useHybrid),
+          maxTokens: opt(a.maxTokens),
+          conversationId: opt(a.conversationId),
+        },
+        ctx.forward,
+      ),
     startConversation: async (_, a, ctx) => conversationNode(await ctx.answers.startConversation(ctx.caller, scope(a))),
     endConversation: async (_, a, ctx) => {
       await ctx.answers.endConversation(ctx.caller, a.id);
@@ -95,7 +169,8 @@ export const resolvers = {
   Subscription: {
     ingestionProgress: {
       subscribe: (_, a, ctx) => {
-        if (!ctx.subscribeProgress) throw InputError.of(['subscription'], 'Subscriptions are served over graphql-ws on /graphql');
+        if (!ctx.subscribeProgress)
+          throw InputError.of(['subscription'], 'Subscriptions are served over graphql-ws on /graphql');
         return ctx.subscribeProgress(a.jobId);
       },
       resolve: (j: IngestJob) => jobNode(j),

@@ -37,7 +37,14 @@ export interface FusionOptions {
 // Dev split (70 questions), `npm run bench -- rag-eval dev`: this beat convex combinations and
 // RRF with k = 60 (docs/benchmarks.md). Soft matching carries most of the weight: it is the
 // signal that meets paraphrased words one by one.
-export const FUSION: FusionOptions = { method: 'rrf', vectorWeight: 0.3, textWeight: 0.1, softWeight: 0.6, k: 10, expansionVector: 0 };
+export const FUSION: FusionOptions = {
+  method: 'rrf',
+  vectorWeight: 0.3,
+  textWeight: 0.1,
+  softWeight: 0.6,
+  k: 10,
+  expansionVector: 0,
+};
 const MAX_QUERY_CHARS = 8000;
 
 export interface RetrieveInput extends Scope {
@@ -62,14 +69,18 @@ export interface ParsedRetrieve {
 }
 
 export class RetrievalService {
-  constructor(private readonly deps: {
-    config: RagConfig; embedder: Embedder; search: ChunkSearchStore;
-    /** The question's expansion words, per question word for soft matching and merged for the full-text side (none: no expansion). */
-    expander?: () => Pick<QueryExpander, 'expandEach' | 'merge'>;
-    fusion?: FusionOptions;
-    /** Soft word matching of the candidates (none: the embedder has no word vectors). */
-    softMatch?: SoftMatcher;
-  }) {}
+  constructor(
+    private readonly deps: {
+      config: RagConfig;
+      embedder: Embedder;
+      search: ChunkSearchStore;
+      /** The question's expansion words, per question word for soft matching and merged for the full-text side (none: no expansion). */
+      expander?: () => Pick<QueryExpander, 'expandEach' | 'merge'>;
+      fusion?: FusionOptions;
+      /** Soft word matching of the candidates (none: the embedder has no word vectors). */
+      softMatch?: SoftMatcher;
+    },
+  ) {}
 
   /** The expansion words hybrid search adds to a question's full-text side. */
   expansion(query: string): ExpansionTerm[] {
@@ -85,19 +96,34 @@ export class RetrievalService {
   parse(input: RetrieveInput, defaults: { useHybrid: boolean }): ParsedRetrieve {
     const { config } = this.deps;
     const issues: InputIssue[] = [];
-    if (typeof input.query !== 'string' || input.query.trim() === '') issues.push({ loc: ['query'], msg: 'Field required: a non-empty string', type: 'missing' });
-    else if (input.query.length > MAX_QUERY_CHARS) issues.push({ loc: ['query'], msg: `String should have at most ${MAX_QUERY_CHARS} characters`, type: 'string_too_long' });
+    if (typeof input.query !== 'string' || input.query.trim() === '')
+      issues.push({ loc: ['query'], msg: 'Field required: a non-empty string', type: 'missing' });
+    else if (input.query.length > MAX_QUERY_CHARS)
+      issues.push({
+        loc: ['query'],
+        msg: `String should have at most ${MAX_QUERY_CHARS} characters`,
+        type: 'string_too_long',
+      });
     let topK = config.defaultTopK;
     if (input.topK !== undefined && input.topK !== null) {
-      if (typeof input.topK !== 'number' || !Number.isInteger(input.topK) || input.topK < 1) issues.push({ loc: ['topK'], msg: 'Input should be an integer of at least 1', type: 'greater_than_equal' });
-      else if (input.topK > config.maxTopK) issues.push({ loc: ['topK'], msg: `Input should be less than or equal to ${config.maxTopK}`, type: 'less_than_equal' });
+      if (typeof input.topK !== 'number' || !Number.isInteger(input.topK) || input.topK < 1)
+        issues.push({ loc: ['topK'], msg: 'Input should be an integer of at least 1', type: 'greater_than_equal' });
+      else if (input.topK > config.maxTopK)
+        issues.push({
+          loc: ['topK'],
+          msg: `Input should be less than or equal to ${config.maxTopK}`,
+          type: 'less_than_equal',
+        });
       else topK = input.topK;
     }
-    if (input.useHybrid !== undefined && input.useHybrid !== null && typeof input.useHybrid !== 'boolean') issues.push({ loc: ['useHybrid'], msg: 'Input should be a valid boolean', type: 'bool_type' });
+    if (input.useHybrid !== undefined && input.useHybrid !== null && typeof input.useHybrid !== 'boolean')
+      issues.push({ loc: ['useHybrid'], msg: 'Input should be a valid boolean', type: 'bool_type' });
     issues.push(...scopeIssues(input as Record<string, unknown>));
     if (issues.length > 0) throw new InputError(issues);
     return {
-      query: (input.query as string).trim(), topK, useHybrid: typeof input.useHybrid === 'boolean' ? input.useHybrid : defaults.useHybrid,
+      query: (input.query as string).trim(),
+      topK,
+      useHybrid: typeof input.useHybrid === 'boolean' ? input.useHybrid : defaults.useHybrid,
       scope: normaliseScope(input),
     };
   }
@@ -110,18 +136,37 @@ export class RetrievalService {
     const started = performance.now();
     const vector = embedding ?? (await this.deps.embedder.embed([p.query]))[0]!;
     const filter = this.filterFor(caller, tenantId, p.scope);
-    const chunks = p.useHybrid ? await this.hybrid(filter, p.query, vector, p.topK) : await this.vectorOnly(filter, vector, p.topK);
-    return { query: p.query, chunks: chunks.hits, retrievalTimeMs: Math.round((performance.now() - started) * 100) / 100, levels: filter.levels, method: chunks.method };
+    const chunks = p.useHybrid
+      ? await this.hybrid(filter, p.query, vector, p.topK)
+      : await this.vectorOnly(filter, vector, p.topK);
+    return {
+      query: p.query,
+      chunks: chunks.hits,
+      retrievalTimeMs: Math.round((performance.now() - started) * 100) / 100,
+      levels: filter.levels,
+      method: chunks.method,
+    };
   }
 
-  private async vectorOnly(filter: ScopeFilter, vector: number[], k: number): Promise<{ hits: RetrievedChunk[]; method: string }> {
+  private async vectorOnly(
+    filter: ScopeFilter,
+    vector: number[],
+    k: number,
+  ): Promise<{ hits: RetrievedChunk[]; method: string }> {
     // Over-fetch a little: the boost may lift a more specific chunk from just below the cut.
     const { hits, method } = await this.deps.search.nearest(filter, vector, Math.min(k * 2, k + 20));
-    const ranked = hits.map((h) => toResult(h, h.similarity)).sort((a, b) => b.score - a.score || a.chunkId.localeCompare(b.chunkId));
+    const ranked = hits
+      .map((h) => toResult(h, h.similarity))
+      .sort((a, b) => b.score - a.score || a.chunkId.localeCompare(b.chunkId));
     return { hits: cascadeOrder(ranked, this.deps.config.cascadeMargin).slice(0, k), method };
   }
 
-  private async hybrid(filter: ScopeFilter, query: string, questionVector: number[], k: number): Promise<{ hits: RetrievedChunk[]; method: string }> {
+  private async hybrid(
+    filter: ScopeFilter,
+    query: string,
+    questionVector: number[],
+    k: number,
+  ): Promise<{ hits: RetrievedChunk[]; method: string }> {
     const pool = Math.max(k * 4, 20);
     const fusion = this.deps.fusion ?? FUSION;
     const expander = this.deps.expander?.();
@@ -143,20 +188,37 @@ export class RetrievalService {
     const hits = new Map<string, VectorHit>([...byText, ...byVector].map((h) => [h.chunkId, h]));
     // Soft matching scores the best 2×top_k of each side: it reorders what could reach the top k,
     // at half the cost of scoring the whole pool (the rest keeps its vector and text ranks).
-    const candidates = [...new Map([...byText.slice(0, 2 * k), ...byVector.slice(0, 2 * k)].map((h) => [h.chunkId, h])).values()];
-    const soft = this.deps.softMatch && fusion.softWeight > 0
-      ? this.deps.softMatch.score(query, candidates.map((h) => (h.heading ? `${h.heading}\n${h.content}` : h.content)), each).map((score, i) => ({ id: candidates[i]!.chunkId, score }))
-      : [];
+    const candidates = [
+      ...new Map([...byText.slice(0, 2 * k), ...byVector.slice(0, 2 * k)].map((h) => [h.chunkId, h])).values(),
+    ];
+    const soft =
+      this.deps.softMatch && fusion.softWeight > 0
+        ? this.deps.softMatch
+            .score(
+              query,
+              candidates.map((h) => (h.heading ? `${h.heading}\n${h.content}` : h.content)),
+              each,
+            )
+            .map((score, i) => ({ id: candidates[i]!.chunkId, score }))
+        : [];
     for (const [id, s] of await pending) similarity.set(id, s);
     const fused = fuse(
       byVector.map((h) => ({ id: h.chunkId, score: h.similarity })),
       byText.map((h) => ({ id: h.chunkId, score: h.textRank })),
-      soft, similarity, fusion,
+      soft,
+      similarity,
+      fusion,
     );
     const ranked = [...fused]
       .map(([id, f]) => ({ result: toResult(hits.get(id)!, similarity.get(id) ?? 0), f }))
       .sort((a, b) => b.f - a.f || b.result.score - a.result.score || a.result.chunkId.localeCompare(b.result.chunkId));
-    return { hits: cascadeOrder(ranked.map((r) => r.result), this.deps.config.cascadeMargin).slice(0, k), method: `hybrid(${method}+fts)` };
+    return {
+      hits: cascadeOrder(
+        ranked.map((r) => r.result),
+        this.deps.config.cascadeMargin,
+      ).slice(0, k),
+      method: `hybrid(${method}+fts)`,
+    };
   }
 }
 
@@ -166,14 +228,19 @@ export class RetrievalService {
  * scores every candidate (or none).
  */
 export function fuse(
-  byVector: readonly { id: string; score: number }[], byText: readonly { id: string; score: number }[], soft: readonly { id: string; score: number }[],
-  cosine: ReadonlyMap<string, number>, options: FusionOptions,
+  byVector: readonly { id: string; score: number }[],
+  byText: readonly { id: string; score: number }[],
+  soft: readonly { id: string; score: number }[],
+  cosine: ReadonlyMap<string, number>,
+  options: FusionOptions,
 ): Map<string, number> {
   const out = new Map<string, number>();
   const add = (id: string, x: number) => out.set(id, (out.get(id) ?? 0) + x);
   if (options.method === 'rrf') {
     const byRank = (list: readonly { id: string; score: number }[], weight: number) =>
-      [...list].sort((a, b) => b.score - a.score || a.id.localeCompare(b.id)).forEach((h, i) => add(h.id, weight / (options.k + i + 1)));
+      [...list]
+        .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id))
+        .forEach((h, i) => add(h.id, weight / (options.k + i + 1)));
     byRank(byVector, options.vectorWeight);
     // The text side comes ranked (ties broken by the store).
     byText.forEach((h, i) => add(h.id, options.textWeight / (options.k + i + 1)));
@@ -193,7 +260,10 @@ export function fuse(
   const best = Math.max(0, ...byText.map((h) => h.score));
   for (const id of ids) {
     const t = best > 0 ? (text.get(id) ?? 0) / best : 0;
-    out.set(id, options.vectorWeight * c(id) + options.textWeight * t + (soft.length > 0 ? options.softWeight * s(id) : 0));
+    out.set(
+      id,
+      options.vectorWeight * c(id) + options.textWeight * t + (soft.length > 0 ? options.softWeight * s(id) : 0),
+    );
   }
   return out;
 }
@@ -219,7 +289,13 @@ export function cascadeOrder(ranked: RetrievedChunk[], margin: number): Retrieve
 
 function toResult(h: VectorHit, similarity: number): RetrievedChunk {
   return {
-    chunkId: h.chunkId, documentId: h.documentId, documentTitle: h.documentTitle, level: h.level, content: h.content, heading: h.heading,
-    similarity, score: Math.round(boosted(similarity, h.level) * 1e6) / 1e6,
+    chunkId: h.chunkId,
+    documentId: h.documentId,
+    documentTitle: h.documentTitle,
+    level: h.level,
+    content: h.content,
+    heading: h.heading,
+    similarity,
+    score: Math.round(boosted(similarity, h.level) * 1e6) / 1e6,
   };
 }

@@ -32,17 +32,29 @@ export function boosted(similarity: number, level: Level): number {
 }
 
 /** Checks scope ids (1-100 characters, letters, digits and _ . : @ -); issues name the fields. */
-export function scopeIssues(scope: Record<string, unknown>, names: Record<keyof Scope, string> = { suiteId: 'suiteId', moduleId: 'moduleId', entityId: 'entityId' }): InputIssue[] {
+export function scopeIssues(
+  scope: Record<string, unknown>,
+  names: Record<keyof Scope, string> = { suiteId: 'suiteId', moduleId: 'moduleId', entityId: 'entityId' },
+): InputIssue[] {
   const issues: InputIssue[] = [];
   for (const key of ['suiteId', 'moduleId', 'entityId'] as const) {
     const v = scope[key];
     if (v === undefined || v === null) continue;
-    if (typeof v !== 'string' || !SCOPE_ID.test(v)) issues.push({ loc: [names[key]], msg: 'Should be 1-100 characters: letters, digits and _ . : @ -', type: 'value_error' });
+    if (typeof v !== 'string' || !SCOPE_ID.test(v))
+      issues.push({
+        loc: [names[key]],
+        msg: 'Should be 1-100 characters: letters, digits and _ . : @ -',
+        type: 'value_error',
+      });
   }
   return issues;
 }
 
-export function normaliseScope(scope: { suiteId?: string | null; moduleId?: string | null; entityId?: string | null }): Scope {
+export function normaliseScope(scope: {
+  suiteId?: string | null;
+  moduleId?: string | null;
+  entityId?: string | null;
+}): Scope {
   const out: Scope = {};
   if (scope.suiteId) out.suiteId = scope.suiteId;
   if (scope.moduleId) out.moduleId = scope.moduleId;
@@ -51,20 +63,25 @@ export function normaliseScope(scope: { suiteId?: string | null; moduleId?: stri
 }
 
 export function parseLevel(value: unknown): Level {
-  if (typeof value !== 'string' || !(LEVELS as readonly string[]).includes(value)) throw InputError.of(['level'], `Input should be ${LEVELS.map((l) => `'${l}'`).join(', ')}`, 'enum');
+  if (typeof value !== 'string' || !(LEVELS as readonly string[]).includes(value))
+    throw InputError.of(['level'], `Input should be ${LEVELS.map((l) => `'${l}'`).join(', ')}`, 'enum');
   return value as Level;
 }
 
 export function parseAccessLevel(value: unknown): AccessLevel {
   if (value === undefined || value === null || value === '') return 'internal';
-  if (typeof value !== 'string' || !(ACCESS_LEVELS as readonly string[]).includes(value)) throw InputError.of(['accessLevel'], `Input should be ${ACCESS_LEVELS.map((l) => `'${l}'`).join(', ')}`, 'enum');
+  if (typeof value !== 'string' || !(ACCESS_LEVELS as readonly string[]).includes(value))
+    throw InputError.of(['accessLevel'], `Input should be ${ACCESS_LEVELS.map((l) => `'${l}'`).join(', ')}`, 'enum');
   return value as AccessLevel;
 }
 
 /** A document at a level needs the ids that place it there. */
 export function placementIssues(level: Level, scope: Scope): InputIssue[] {
-  const need: (keyof Scope)[] = level === 'suite' ? ['suiteId'] : level === 'module' ? ['moduleId'] : level === 'entity' ? ['entityId'] : [];
-  return need.filter((k) => scope[k] === undefined).map((k) => ({ loc: [k], msg: `Field required for a document at the ${level} level`, type: 'missing' }));
+  const need: (keyof Scope)[] =
+    level === 'suite' ? ['suiteId'] : level === 'module' ? ['moduleId'] : level === 'entity' ? ['entityId'] : [];
+  return need
+    .filter((k) => scope[k] === undefined)
+    .map((k) => ({ loc: [k], msg: `Field required for a document at the ${level} level`, type: 'missing' }));
 }
 
 /**

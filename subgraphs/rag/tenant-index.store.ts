@@ -31,7 +31,10 @@ export function createTenantIndexStore(sql: SqlExecutor, options: { concurrently
      * `valid` false is a build under way in another copy, or a failed build to drop by hand.
      */
     async largeTenants(minChunks: number): Promise<{ tenantId: string; index: 'none' | 'valid' | 'invalid' }[]> {
-      const large = await sql.query<{ tenant_id: string }>(`SELECT tenant_id FROM rag_corpus_stats WHERE chunks >= $1 ORDER BY chunks DESC`, [minChunks]);
+      const large = await sql.query<{ tenant_id: string }>(
+        `SELECT tenant_id FROM rag_corpus_stats WHERE chunks >= $1 ORDER BY chunks DESC`,
+        [minChunks],
+      );
       if (large.rows.length === 0) return [];
       const existing = await sql.query<{ name: string; valid: boolean }>(
         `SELECT c.relname AS name, i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid

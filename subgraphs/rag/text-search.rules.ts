@@ -53,9 +53,15 @@ export function planTextSearch(terms: readonly TermStat[], chunks: number, budge
   if (known.length === 0 || chunks <= 0) return { matches: [], rank: [] };
   const own = known.filter((t) => (t.boost ?? 1) >= 1).sort(byRarity);
   const strength = (t: TermStat) => (t.boost ?? 1) * idf(Math.min(t.df, chunks), chunks);
-  const added = known.filter((t) => (t.boost ?? 1) < 1)
-    .sort((a, b) => strength(b) - strength(a) || byRarity(a, b)).slice(0, MAX_EXPANSION_TERMS).sort(byRarity);
-  const rank = [...own, ...added].map((t) => ({ query: tsqueryLexeme(t.lexeme), weight: (t.boost ?? 1) * idf(Math.min(t.df, chunks), chunks) }));
+  const added = known
+    .filter((t) => (t.boost ?? 1) < 1)
+    .sort((a, b) => strength(b) - strength(a) || byRarity(a, b))
+    .slice(0, MAX_EXPANSION_TERMS)
+    .sort(byRarity);
+  const rank = [...own, ...added].map((t) => ({
+    query: tsqueryLexeme(t.lexeme),
+    weight: (t.boost ?? 1) * idf(Math.min(t.df, chunks), chunks),
+  }));
   const rarest: string[] = [];
   let total = 0;
   for (const t of own) {

@@ -12,8 +12,11 @@ export interface RulePackRegistryGraphQLContext {
 }
 
 export function rulePackRegistryContext(caller: Caller, service: RulePackService): RulePackRegistryGraphQLContext {
-  const versionByRef = new DataLoader<PackRef, RulePackVersionRecord | null, string>((refs) => service.getMany(caller, refs), {
-    cacheKeyFn: (r) => JSON.stringify([r.packId, r.version]),
-  });
+  const versionByRef = new DataLoader<PackRef, RulePackVersionRecord | null, string>(
+    (refs) => service.getMany(caller, refs),
+    {
+      cacheKeyFn: (r) => JSON.stringify([r.packId, r.version]),
+    },
+  );
   return { caller, service, loaders: { versionByRef } };
 }

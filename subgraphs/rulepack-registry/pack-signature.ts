@@ -33,12 +33,17 @@ export function signPack(pack: unknown, privateKey: KeyObject): string {
 }
 
 /** Whether `signature` is the Ed25519 signature of this pack under `publicKey` (a key or its JWK). */
-export function verifyPack(pack: unknown, signature: string, publicKey: KeyObject | Pick<PublicSigningJwk, 'kty' | 'crv' | 'x'>): boolean {
+export function verifyPack(
+  pack: unknown,
+  signature: string,
+  publicKey: KeyObject | Pick<PublicSigningJwk, 'kty' | 'crv' | 'x'>,
+): boolean {
   if (!/^[A-Za-z0-9_-]+$/.test(signature)) return false;
   try {
-    const key = publicKey instanceof crypto.KeyObject
-      ? publicKey
-      : crypto.createPublicKey({ key: { kty: publicKey.kty, crv: publicKey.crv, x: publicKey.x }, format: 'jwk' });
+    const key =
+      publicKey instanceof crypto.KeyObject
+        ? publicKey
+        : crypto.createPublicKey({ key: { kty: publicKey.kty, crv: publicKey.crv, x: publicKey.x }, format: 'jwk' });
     return crypto.verify(null, canonicalPackBytes(pack), key, Buffer.from(signature, 'base64url'));
   } catch {
     return false;
@@ -55,7 +60,8 @@ export function keyIdOf(x: string): string {
 /** The public JWK of an Ed25519 key (private or public KeyObject). */
 export function publicJwkOf(key: KeyObject): PublicSigningJwk {
   const publicKey = key.type === 'private' ? crypto.createPublicKey(key) : key;
-  if (publicKey.asymmetricKeyType !== 'ed25519') throw new Error(`expected an Ed25519 key, got ${publicKey.asymmetricKeyType}`);
+  if (publicKey.asymmetricKeyType !== 'ed25519')
+    throw new Error(`expected an Ed25519 key, got ${publicKey.asymmetricKeyType}`);
   const { x } = publicKey.export({ format: 'jwk' }) as { x: string };
   return { kty: 'OKP', crv: 'Ed25519', x, kid: keyIdOf(x), use: 'sig', alg: 'EdDSA' };
 }

@@ -49,7 +49,9 @@ export interface CheckedPack {
 const schemaValidator: ValidateFunction = (() => {
   const ajv = new Ajv({ allErrors: true, strict: false });
   addFormats(ajv);
-  const schema = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'platform/contracts/rule-pack.schema.json'), 'utf8')) as object;
+  const schema = JSON.parse(
+    fs.readFileSync(path.join(PROJECT_ROOT, 'platform/contracts/rule-pack.schema.json'), 'utf8'),
+  ) as object;
   return ajv.compile(schema);
 })();
 
@@ -62,12 +64,23 @@ export function packOfSubmission(input: SubmittedPack): { pack: unknown; root: '
   const hasPack = input.pack !== undefined && input.pack !== null;
   const hasArtifact = input.artifact !== undefined && input.artifact !== null;
   if (hasPack === hasArtifact) {
-    fail([{ loc: [hasPack ? 'artifact' : 'pack'], msg: hasPack ? 'Send either pack or artifact, not both' : 'Field required: pack (an object) or artifact (YAML or JSON text)', type: hasPack ? 'value_error' : 'missing' }]);
+    fail([
+      {
+        loc: [hasPack ? 'artifact' : 'pack'],
+        msg: hasPack
+          ? 'Send either pack or artifact, not both'
+          : 'Field required: pack (an object) or artifact (YAML or JSON text)',
+        type: hasPack ? 'value_error' : 'missing',
+      },
+    ]);
   }
   if (hasPack) return { pack: input.pack, root: 'pack' };
-  if (typeof input.artifact !== 'string') fail([{ loc: ['artifact'], msg: 'Input should be a valid string', type: 'string_type' }]);
-  if (input.format === undefined || input.format === null) fail([{ loc: ['format'], msg: 'Field required', type: 'missing' }]);
-  if (!(ARTIFACT_FORMATS as readonly unknown[]).includes(input.format)) fail([{ loc: ['format'], msg: "Input should be 'yaml' or 'json'", type: 'enum' }]);
+  if (typeof input.artifact !== 'string')
+    fail([{ loc: ['artifact'], msg: 'Input should be a valid string', type: 'string_type' }]);
+  if (input.format === undefined || input.format === null)
+    fail([{ loc: ['format'], msg: 'Field required', type: 'missing' }]);
+  if (!(ARTIFACT_FORMATS as readonly unknown[]).includes(input.format))
+    fail([{ loc: ['format'], msg: "Input should be 'yaml' or 'json'", type: 'enum' }]);
   return { pack: parseArtifact(input.artifact, input.format as ArtifactFormat), root: 'artifact' };
 }
 
@@ -75,29 +88,44 @@ function parseArtifact(text: string, format: ArtifactFormat): unknown {
   try {
     // YAML: the core schema (no custom tags, so nothing in a pack becomes code), aliases bounded
     // (no billion laughs), duplicate keys refused.
-    return format === 'json' ? JSON.parse(text) : parseYaml(text, { schema: 'core', maxAliasCount: 100, uniqueKeys: true });
+    return format === 'json'
+      ? JSON.parse(text)
+      : parseYaml(text, { schema: 'core', maxAliasCount: 100, uniqueKeys: true });
   } catch (err) {
     // A parser's own message says where (line, column); a stack overflow on absurd nesting says little.
     const reason = err instanceof RangeError ? 'nested too deeply' : (err as Error).message.split('\n')[0];
-    return fail([{ loc: ['artifact'], msg: `Invalid ${format === 'json' ? 'JSON' : 'YAML'}: ${reason}`, type: format === 'json' ? 'json_invalid' : 'yaml_invalid' }]);
+    return fail([
+      {
+        loc: ['artifact'],
+        msg: `Invalid ${format === 'json' ? 'JSON' : 'YAML'}: ${reason}`,
+        type: format === 'json' ? 'json_invalid' : 'yaml_invalid',
+      },
+    ]);
   }
 }
 
 /** Iteratively (a hostile value may be very deep): depth bound and storable text only. */
 function checkShape(value: unknown, root: string): void {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) fail([{ loc: [root], msg: 'Input should be a valid dictionary', type: 'dict_type' }]);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    fail([{ loc: [root], msg: 'Input should be a valid dictionary', type: 'dict_type' }]);
   const stack: [unknown, (string | number)[]][] = [[value, [root]]];
   while (stack.length > 0) {
     const [v, at] = stack.pop()!;
     if (typeof v === 'string') {
-      if (unstorableText(v)) fail([{ loc: at, msg: 'String should not contain NUL characters or unpaired surrogates', type: 'value_error' }]);
+      if (unstorableText(v))
+        fail([
+          { loc: at, msg: 'String should not contain NUL characters or unpaired surrogates', type: 'value_error' },
+        ]);
       continue;
     }
-    if (typeof v === 'number' && !Number.isFinite(v)) fail([{ loc: at, msg: 'Input should be a finite number', type: 'finite_number' }]);
+    if (typeof v === 'number' && !Number.isFinite(v))
+      fail([{ loc: at, msg: 'Input should be a finite number', type: 'finite_number' }]);
     if (v === null || typeof v !== 'object') continue;
-    if (at.length > MAX_PACK_DEPTH) fail([{ loc: [root], msg: `Input should be nested at most ${MAX_PACK_DEPTH} levels deep`, type: 'value_error' }]);
+    if (at.length > MAX_PACK_DEPTH)
+      fail([{ loc: [root], msg: `Input should be nested at most ${MAX_PACK_DEPTH} levels deep`, type: 'value_error' }]);
     for (const [key, child] of Object.entries(v)) {
-      if (unstorableText(key)) fail([{ loc: at, msg: 'Keys should not contain NUL characters or unpaired surrogates', type: 'value_error' }]);
+      if (unstorableText(key))
+        fail([{ loc: at, msg: 'Keys should not contain NUL characters or unpaired surrogates', type: 'value_error' }]);
       stack.push([child, [...at, Array.isArray(v) ? Number(key) : key]]);
     }
   }
@@ -109,10 +137,16 @@ function metadataIssues(pack: Record<string, unknown>, root: string): InputIssue
   if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) return []; // the schema reports it
   const m = metadata as Record<string, unknown>;
   const issues: InputIssue[] = [];
-  if (m.pack_id === undefined) issues.push({ loc: [root, 'metadata', 'pack_id'], msg: 'Field required', type: 'missing' });
-  if (m.version === undefined) issues.push({ loc: [root, 'metadata', 'version'], msg: 'Field required', type: 'missing' });
+  if (m.pack_id === undefined)
+    issues.push({ loc: [root, 'metadata', 'pack_id'], msg: 'Field required', type: 'missing' });
+  if (m.version === undefined)
+    issues.push({ loc: [root, 'metadata', 'version'], msg: 'Field required', type: 'missing' });
   else if (typeof m.version === 'string' && semver.valid(m.version) !== m.version) {
-    issues.push({ loc: [root, 'metadata', 'version'], msg: 'Input should be a semantic version such as 1.2.0', type: 'semver' });
+    issues.push({
+      loc: [root, 'metadata', 'version'],
+      msg: 'Input should be a semantic version such as 1.2.0',
+      type: 'semver',
+    });
   }
   return issues;
 }
@@ -120,7 +154,10 @@ function metadataIssues(pack: Record<string, unknown>, root: string): InputIssue
 function schemaIssues(pack: unknown, root: string): InputIssue[] {
   if (schemaValidator(pack)) return [];
   // The house's one translation of Ajv errors into pydantic's messages, re-rooted at the field.
-  return issuesFromValidation(schemaValidator.errors ?? [], 'body').map((i) => ({ ...i, loc: [root, ...i.loc.slice(1)] }));
+  return issuesFromValidation(schemaValidator.errors ?? [], 'body').map((i) => ({
+    ...i,
+    loc: [root, ...i.loc.slice(1)],
+  }));
 }
 
 function engineIssues(compile: PackCompiler, pack: Record<string, unknown>, root: string): InputIssue[] {
@@ -130,7 +167,11 @@ function engineIssues(compile: PackCompiler, pack: Record<string, unknown>, root
   } catch (err) {
     const issues = (err as { issues?: unknown }).issues;
     if (!Array.isArray(issues)) throw err;
-    return (issues as EngineIssue[]).map((i) => ({ loc: [root, ...i.path], msg: i.message, type: i.type ?? 'value_error' }));
+    return (issues as EngineIssue[]).map((i) => ({
+      loc: [root, ...i.path],
+      msg: i.message,
+      type: i.type ?? 'value_error',
+    }));
   }
 }
 

@@ -25,15 +25,29 @@ export const resolvers = {
   RulePackArtifactFormat: { YAML: 'yaml', JSON: 'json' },
   Query: {
     rulePacks: async (_, args, ctx) =>
-      connection(await ctx.service.list(ctx.caller, { status: opt(args.status), first: opt(args.first), after: opt(args.after) })),
+      connection(
+        await ctx.service.list(ctx.caller, {
+          status: opt(args.status),
+          first: opt(args.first),
+          after: opt(args.after),
+        }),
+      ),
     rulePack: (_, args, ctx) =>
-      orNull(() => (args.version == null
-        ? ctx.service.latestCertified(ctx.caller, args.id)
-        : ctx.service.get(ctx.caller, { packId: args.id, version: args.version }))),
+      orNull(() =>
+        args.version == null
+          ? ctx.service.latestCertified(ctx.caller, args.id)
+          : ctx.service.get(ctx.caller, { packId: args.id, version: args.version }),
+      ),
   },
   Mutation: {
     submitRulePack: async (_, args, ctx) =>
-      (await ctx.service.submit(ctx.caller, { pack: opt(args.pack), artifact: opt(args.artifact), format: opt(args.format) })).version,
+      (
+        await ctx.service.submit(ctx.caller, {
+          pack: opt(args.pack),
+          artifact: opt(args.artifact),
+          format: opt(args.format),
+        })
+      ).version,
     submitRulePackForReview: (_, args, ctx) =>
       ctx.service.requestReview(ctx.caller, { packId: args.id, version: args.version }),
     certifyRulePack: (_, args, ctx) =>
@@ -41,11 +55,15 @@ export const resolvers = {
     rejectRulePack: (_, args, ctx) =>
       ctx.service.reject(ctx.caller, { packId: args.id, version: args.version }, args.notes),
     deprecateRulePack: (_, args, ctx) =>
-      ctx.service.deprecate(ctx.caller, { packId: args.id, version: args.version }, {
-        replacementVersion: args.replacementVersion,
-        replacement: args.replacement ? { packId: args.replacement.id, version: args.replacement.version } : null,
-        notes: args.notes,
-      }),
+      ctx.service.deprecate(
+        ctx.caller,
+        { packId: args.id, version: args.version },
+        {
+          replacementVersion: args.replacementVersion,
+          replacement: args.replacement ? { packId: args.replacement.id, version: args.replacement.version } : null,
+          notes: args.notes,
+        },
+      ),
   },
   RulePack: {
     __resolveReference: (ref, ctx) => ctx.loaders.versionByRef.load({ packId: ref.id, version: ref.version }),

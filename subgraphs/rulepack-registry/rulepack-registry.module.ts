@@ -17,11 +17,24 @@ export interface RulePackModule {
 }
 
 /** `requireAuth`: the port's mode (serviceRequiresAuth); false lets callers without a token read as X-Tenant-ID's tenant. */
-export function createRulePackModule(db: Database, config: RulePackRegistryConfig, compile: PackCompiler, onCommitted: NoticeSink, requireAuth = true): RulePackModule {
+export function createRulePackModule(
+  db: Database,
+  config: RulePackRegistryConfig,
+  compile: PackCompiler,
+  onCommitted: NoticeSink,
+  requireAuth = true,
+): RulePackModule {
   const stores = prismaUnitOfWork(db.prisma);
-  const access = new TenantAccess((a) => stores.outbox.append(auditEvent(a, {
-    tenantId: a.tenantId, type: OPERATOR_ACCESS_EVENT, actor: a.operator, data: operatorAccessData(a),
-  })));
+  const access = new TenantAccess((a) =>
+    stores.outbox.append(
+      auditEvent(a, {
+        tenantId: a.tenantId,
+        type: OPERATOR_ACCESS_EVENT,
+        actor: a.operator,
+        data: operatorAccessData(a),
+      }),
+    ),
+  );
   const keys = new SigningKeys(prismaSigningKeyStore(db.prisma), config.signingKeyPem);
   return { service: new RulePackService(stores, keys, compile, access, onCommitted, requireAuth), keys };
 }

@@ -11,15 +11,31 @@ import { withDbRetry } from '../../platform/db/db-retry';
 import { ConflictError, ForbiddenError, InputError, NotFoundError } from '../../platform/errors/domain-errors';
 import { auditEvent } from '../../platform/outbox/outbox.writer';
 import { textCursor } from '../../platform/pagination/cursor';
-import { RULEPACK_CERTIFIED, RULEPACK_DEPRECATED, rulePackNotice, type RulePackNotice, type RulePackNoticeContract } from '../../platform/contracts/rulepack.events';
+import {
+  RULEPACK_CERTIFIED,
+  RULEPACK_DEPRECATED,
+  rulePackNotice,
+  type RulePackNotice,
+  type RulePackNoticeContract,
+} from '../../platform/contracts/rulepack.events';
 import { unstorableText } from '../../platform/text';
 import { RULEPACK_EVENTS } from './rulepack-registry.audit';
 import { packSha256, signPack } from './pack-signature';
 import { checkSubmission, type PackCompiler, type SubmittedPack } from './pack-validation';
 import { mayDecide, mayRequestReview } from './rulepack-registry.policy';
 import {
-  ALL_TENANTS, PUBLISHED_STATUSES, RULEPACK_STATUSES, type DecisionKind, type DecisionRecord, type PackRef, type RulePackStatus,
-  type RulePackStores, type RulePackUnitOfWork, type RulePackVersionRecord, type Transition, type ViewerScope,
+  ALL_TENANTS,
+  PUBLISHED_STATUSES,
+  RULEPACK_STATUSES,
+  type DecisionKind,
+  type DecisionRecord,
+  type PackRef,
+  type RulePackStatus,
+  type RulePackStores,
+  type RulePackUnitOfWork,
+  type RulePackVersionRecord,
+  type Transition,
+  type ViewerScope,
 } from './rulepack-registry.types';
 import type { SigningKeys } from './signing-keys.service';
 
@@ -72,8 +88,10 @@ function checkNotes(notes: string | null | undefined, required: boolean): string
     return null;
   }
   if (typeof notes !== 'string') throw InputError.of(['notes'], 'Input should be a valid string', 'string_type');
-  if (notes.length > MAX_NOTES) throw InputError.of(['notes'], `String should have at most ${MAX_NOTES} characters`, 'string_too_long');
-  if (unstorableText(notes)) throw InputError.of(['notes'], 'String should not contain NUL characters or unpaired surrogates');
+  if (notes.length > MAX_NOTES)
+    throw InputError.of(['notes'], `String should have at most ${MAX_NOTES} characters`, 'string_too_long');
+  if (unstorableText(notes))
+    throw InputError.of(['notes'], 'String should not contain NUL characters or unpaired surrogates');
   return notes;
 }
 
@@ -110,7 +128,12 @@ export class RulePackService {
     const found = await this.read(() => this.stores.packs.findVersion(scope, ref));
     if (!found) throw new NotFoundError(`${describe(ref)} not found`);
     const auth = caller.auth;
-    if (auth && isPlatformOperator(auth) && auth.tenantId !== found.ownerTenant && !PUBLISHED_STATUSES.includes(found.status)) {
+    if (
+      auth &&
+      isPlatformOperator(auth) &&
+      auth.tenantId !== found.ownerTenant &&
+      !PUBLISHED_STATUSES.includes(found.status)
+    ) {
       await this.access.resolve(caller, found.ownerTenant, ['tenantId'], action);
     }
     return found;
@@ -129,19 +152,38 @@ export class RulePackService {
       const owner = await s.packs.claimPack(packId, tenantId);
       // Pack ids are one namespace (every tenant reads certified packs by id): the first tenant to
       // submit an id owns it. This says the id is taken, nothing of what is under it.
-      if (owner !== tenantId) throw new ConflictError(`Rule pack id '${packId}' belongs to another tenant; choose another pack_id`);
-      const inserted = await s.packs.insertVersion({ packId, version, pack, sha256, ownerTenant: tenantId, author: auth.username });
+      if (owner !== tenantId)
+        throw new ConflictError(`Rule pack id '${packId}' belongs to another tenant; choose another pack_id`);
+      const inserted = await s.packs.insertVersion({
+        packId,
+        version,
+        pack,
+        sha256,
+        ownerTenant: tenantId,
+        author: auth.username,
+      });
       if (!inserted) {
         const existing = (await s.packs.findVersion(ALL_TENANTS, ref))!;
         if (existing.sha256 === sha256) return { version: existing, created: false };
         const why = existing.status === 'draft' ? '' : ` and is ${existing.status} (immutable)`;
         throw new ConflictError(`${describe(ref)} already exists with different content${why}; submit a new version`);
       }
-      await s.packs.recordDecision(ref, { decision: 'submitted', actor: auth.username, fromState: null, toState: 'draft', notes: null });
+      await s.packs.recordDecision(ref, {
+        decision: 'submitted',
+        actor: auth.username,
+        fromState: null,
+        toState: 'draft',
+        notes: null,
+      });
       const rules = Array.isArray(pack.rules) ? pack.rules.length : 0;
-      await s.outbox.append(auditEvent(caller, {
-        tenantId, type: RULEPACK_EVENTS.submitted, actor: auth.username, data: { pack_id: packId, version, sha256, rules, status: 'draft' },
-      }));
+      await s.outbox.append(
+        auditEvent(caller, {
+          tenantId,
+          type: RULEPACK_EVENTS.submitted,
+          actor: auth.username,
+          data: { pack_id: packId, version, sha256, rules, status: 'draft' },
+        }),
+      );
       return { version: (await s.packs.findVersion(ALL_TENANTS, ref))!, created: true };
     });
   }
@@ -152,7 +194,8 @@ export class RulePackService {
   async requestReview(caller: Caller, ref: PackRef): Promise<RulePackVersionRecord> {
     requireAuth(caller); // a decision names its reviewer: a token whatever the port's mode
     const current = await this.visible(caller, ref, 'rulepack.submit_for_review');
-    if (!mayRequestReview(caller.auth!, current)) throw new ForbiddenError('Only the author or a writer of the owner tenant may submit a pack for review');
+    if (!mayRequestReview(caller.auth!, current))
+      throw new ForbiddenError('Only the author or a writer of the owner tenant may submit a pack for review');
     return this.move(caller, current, 'review_requested', { from: 'draft', to: 'review' }, null);
   }
 
@@ -166,9 +209,20 @@ export class RulePackService {
     const key = await this.keys.current();
     const signature = signPack(current.pack, key.privateKey);
     const auth = caller.auth!;
-    return this.move(caller, current, 'certified', {
-      from: 'review', to: 'certified', reviewer: auth.username, certifiedAt: new Date(), signature, keyId: key.kid,
-    }, note);
+    return this.move(
+      caller,
+      current,
+      'certified',
+      {
+        from: 'review',
+        to: 'certified',
+        reviewer: auth.username,
+        certifiedAt: new Date(),
+        signature,
+        keyId: key.kid,
+      },
+      note,
+    );
   }
 
   /** review → draft, with the reviewer's notes. */
@@ -177,7 +231,13 @@ export class RulePackService {
     const current = await this.visible(caller, ref, 'rulepack.reject');
     this.assertMayDecide(caller, current, 'reject');
     const note = checkNotes(notes, true);
-    return this.move(caller, current, 'rejected', { from: 'review', to: 'draft', reviewer: caller.auth!.username }, note);
+    return this.move(
+      caller,
+      current,
+      'rejected',
+      { from: 'review', to: 'draft', reviewer: caller.auth!.username },
+      note,
+    );
   }
 
   /** certified → deprecated, optionally naming a certified replacement. */
@@ -187,24 +247,41 @@ export class RulePackService {
     this.assertMayDecide(caller, current, 'deprecate');
     const note = checkNotes(input.notes, false);
     const replacement = await this.replacementOf(ref, input);
-    return this.move(caller, current, 'deprecated', { from: 'certified', to: 'deprecated', deprecatedAt: new Date(), replacement }, note);
+    return this.move(
+      caller,
+      current,
+      'deprecated',
+      { from: 'certified', to: 'deprecated', deprecatedAt: new Date(), replacement },
+      note,
+    );
   }
 
   private async replacementOf(ref: PackRef, input: DeprecateInput): Promise<PackRef | null> {
     const hasVersion = input.replacementVersion !== undefined && input.replacementVersion !== null;
     const hasRef = input.replacement !== undefined && input.replacement !== null;
-    if (hasVersion && hasRef) throw InputError.of(['replacement'], 'Send either replacement_version or replacement, not both');
+    if (hasVersion && hasRef)
+      throw InputError.of(['replacement'], 'Send either replacement_version or replacement, not both');
     if (!hasVersion && !hasRef) return null;
     const field = hasVersion ? 'replacementVersion' : 'replacement';
-    const target: PackRef = hasVersion ? { packId: ref.packId, version: input.replacementVersion! } : input.replacement!;
-    if (typeof target.packId !== 'string' || typeof target.version !== 'string' || unstorableText(target.packId + target.version)) {
+    const target: PackRef = hasVersion
+      ? { packId: ref.packId, version: input.replacementVersion! }
+      : input.replacement!;
+    if (
+      typeof target.packId !== 'string' ||
+      typeof target.version !== 'string' ||
+      unstorableText(target.packId + target.version)
+    ) {
       throw InputError.of([field], 'Input should name a pack id and version');
     }
-    if (target.packId === ref.packId && target.version === ref.version) throw InputError.of([field], 'A version cannot replace itself');
+    if (target.packId === ref.packId && target.version === ref.version)
+      throw InputError.of([field], 'A version cannot replace itself');
     // Certified versions are every tenant's, so looking them up needs no tenant.
     const found = await this.read(() => this.stores.packs.findVersion(ALL_TENANTS, target));
     if (!found || found.status !== 'certified') {
-      throw InputError.of([field], `The replacement ${describe(target)} must exist and be certified${found ? ` (it is ${found.status})` : ''}`);
+      throw InputError.of(
+        [field],
+        `The replacement ${describe(target)} must exist and be certified${found ? ` (it is ${found.status})` : ''}`,
+      );
     }
     return target;
   }
@@ -212,7 +289,8 @@ export class RulePackService {
   private assertMayDecide(caller: Caller, v: RulePackVersionRecord, what: string): void {
     const verdict = mayDecide(caller.auth!, v);
     if (verdict === 'author') throw new ForbiddenError(`The author of a pack may not ${what} it`);
-    if (verdict === 'role') throw new ForbiddenError(`Role 'admin' or 'reviewer' in tenant '${v.ownerTenant}' required to ${what} a pack`);
+    if (verdict === 'role')
+      throw new ForbiddenError(`Role 'admin' or 'reviewer' in tenant '${v.ownerTenant}' required to ${what} a pack`);
   }
 
   private assertState(v: { status: RulePackStatus } & PackRef, expected: RulePackStatus, what: string): void {
@@ -220,8 +298,20 @@ export class RulePackService {
   }
 
   /** Applies one transition with its decision record and audit event in one transaction; publishes after commit. */
-  private async move(caller: Caller, current: RulePackVersionRecord, decision: DecisionKind, t: Transition, notes: string | null): Promise<RulePackVersionRecord> {
-    const what = { review_requested: 'submit for review', certified: 'certify', rejected: 'reject', deprecated: 'deprecate', submitted: 'submit' }[decision];
+  private async move(
+    caller: Caller,
+    current: RulePackVersionRecord,
+    decision: DecisionKind,
+    t: Transition,
+    notes: string | null,
+  ): Promise<RulePackVersionRecord> {
+    const what = {
+      review_requested: 'submit for review',
+      certified: 'certify',
+      rejected: 'reject',
+      deprecated: 'deprecate',
+      submitted: 'submit',
+    }[decision];
     this.assertState(current, t.from, what);
     const auth = caller.auth!;
     if (isPlatformOperator(auth) && auth.tenantId !== current.ownerTenant) {
@@ -236,12 +326,14 @@ export class RulePackService {
         throw new ConflictError(`${describe(ref)} is '${now?.status ?? 'gone'}'; ${what} needs '${t.from}'`);
       }
       await s.packs.recordDecision(ref, { decision, actor: auth.username, fromState: t.from, toState: t.to, notes });
-      await s.outbox.append(auditEvent(caller, {
-        tenantId: moved.ownerTenant,
-        type: AUDIT_TYPE[decision],
-        actor: auth.username,
-        data: auditData(moved, decision, notes),
-      }));
+      await s.outbox.append(
+        auditEvent(caller, {
+          tenantId: moved.ownerTenant,
+          type: AUDIT_TYPE[decision],
+          actor: auth.username,
+          data: auditData(moved, decision, notes),
+        }),
+      );
       return moved;
     });
     if (decision === 'certified') this.onCommitted(RULEPACK_CERTIFIED, rulePackNotice(updated));
@@ -264,18 +356,25 @@ export class RulePackService {
     const found = await this.read(() => this.stores.packs.findVersions(scope, refs));
     const byRef = new Map(found.map((v) => [refKey(v), v]));
     const auth = caller.auth;
-    return Promise.all(refs.map(async (ref) => {
-      const v = byRef.get(refKey(ref));
-      if (!v) return null;
-      if (auth && isPlatformOperator(auth) && auth.tenantId !== v.ownerTenant && !PUBLISHED_STATUSES.includes(v.status)) {
-        try {
-          await this.access.resolve(caller, v.ownerTenant, ['tenantId'], 'rulepack.get');
-        } catch (err) {
-          return err as Error;
+    return Promise.all(
+      refs.map(async (ref) => {
+        const v = byRef.get(refKey(ref));
+        if (!v) return null;
+        if (
+          auth &&
+          isPlatformOperator(auth) &&
+          auth.tenantId !== v.ownerTenant &&
+          !PUBLISHED_STATUSES.includes(v.status)
+        ) {
+          try {
+            await this.access.resolve(caller, v.ownerTenant, ['tenantId'], 'rulepack.get');
+          } catch (err) {
+            return err as Error;
+          }
         }
-      }
-      return v;
-    }));
+        return v;
+      }),
+    );
   }
 
   /**
@@ -290,8 +389,12 @@ export class RulePackService {
     if (certified[0]) return certified[0];
     const deprecated = newestFirst(versions.filter((v) => v.status === 'deprecated'))[0];
     if (deprecated) {
-      const instead = deprecated.replacement ? `; use '${deprecated.replacement.packId}' version '${deprecated.replacement.version}'` : '';
-      throw new ConflictError(`Rule pack '${packId}' has no certified version: '${deprecated.version}' is deprecated${instead}`);
+      const instead = deprecated.replacement
+        ? `; use '${deprecated.replacement.packId}' version '${deprecated.replacement.version}'`
+        : '';
+      throw new ConflictError(
+        `Rule pack '${packId}' has no certified version: '${deprecated.version}' is deprecated${instead}`,
+      );
     }
     throw new NotFoundError(`Rule pack '${packId}' has no certified version`);
   }
@@ -311,10 +414,18 @@ export class RulePackService {
       throw InputError.of(['status'], `Input should be ${RULEPACK_STATUSES.map((s) => `'${s}'`).join(', ')}`, 'enum');
     }
     const first = q.first ?? DEFAULT_PAGE_SIZE;
-    if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE_SIZE) throw InputError.of(['first'], `Input should be between 1 and ${MAX_PAGE_SIZE}`);
+    if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE_SIZE)
+      throw InputError.of(['first'], `Input should be between 1 and ${MAX_PAGE_SIZE}`);
     const after = q.after !== undefined ? decodePosition(q.after, 'after') : undefined;
     // Listing shows one tenant's unpublished work, even to an operator (who names the tenant with X-Tenant-ID).
-    const rows = await this.read(() => this.stores.packs.list({ viewer: tenantId, status: q.status as RulePackStatus | undefined, after, limit: first + 1 }));
+    const rows = await this.read(() =>
+      this.stores.packs.list({
+        viewer: tenantId,
+        status: q.status as RulePackStatus | undefined,
+        after,
+        limit: first + 1,
+      }),
+    );
     const versions = rows.slice(0, first);
     const last = versions[versions.length - 1];
     return { versions, hasNextPage: rows.length > first, endCursor: last ? encodePosition(last) : null };
@@ -343,7 +454,8 @@ const AUDIT_TYPE: Record<DecisionKind, string> = {
 function auditData(v: RulePackVersionRecord, decision: DecisionKind, notes: string | null): Record<string, unknown> {
   const data: Record<string, unknown> = { pack_id: v.packId, version: v.version, status: v.status };
   if (decision === 'certified') Object.assign(data, { sha256: v.sha256, key_id: v.keyId });
-  if (decision === 'deprecated') data.replacement = v.replacement ? { pack_id: v.replacement.packId, version: v.replacement.version } : null;
+  if (decision === 'deprecated')
+    data.replacement = v.replacement ? { pack_id: v.replacement.packId, version: v.replacement.version } : null;
   if (notes !== null) data.notes = notes;
   return data;
 }

@@ -4,8 +4,15 @@
 import type { Prisma, RulePackVersion } from '../../generated/prisma/client';
 import type { PrismaLike } from '../../platform/db/prisma-like';
 import {
-  ALL_TENANTS, PUBLISHED_STATUSES, type DecisionKind, type DecisionRecord, type PackRef, type RulePackStatus, type RulePackStore,
-  type RulePackVersionRecord, type ViewerScope,
+  ALL_TENANTS,
+  PUBLISHED_STATUSES,
+  type DecisionKind,
+  type DecisionRecord,
+  type PackRef,
+  type RulePackStatus,
+  type RulePackStore,
+  type RulePackVersionRecord,
+  type ViewerScope,
 } from './rulepack-registry.types';
 
 function toVersion(row: RulePackVersion): RulePackVersionRecord {
@@ -24,7 +31,10 @@ function toVersion(row: RulePackVersion): RulePackVersionRecord {
     signature: row.signature,
     keyId: row.keyId,
     deprecatedAt: row.deprecatedAt,
-    replacement: row.replacementPackId && row.replacementVersion ? { packId: row.replacementPackId, version: row.replacementVersion } : null,
+    replacement:
+      row.replacementPackId && row.replacementVersion
+        ? { packId: row.replacementPackId, version: row.replacementVersion }
+        : null,
   };
 }
 
@@ -37,26 +47,40 @@ function visibleTo(viewer: ViewerScope): Prisma.RulePackVersionWhereInput {
 export function prismaRulePackStore(db: PrismaLike): RulePackStore {
   return {
     async findVersion(viewer, ref) {
-      const row = await db.rulePackVersion.findFirst({ where: { packId: ref.packId, version: ref.version, ...visibleTo(viewer) } });
+      const row = await db.rulePackVersion.findFirst({
+        where: { packId: ref.packId, version: ref.version, ...visibleTo(viewer) },
+      });
       return row ? toVersion(row) : null;
     },
 
     async findVersions(viewer, refs) {
       if (refs.length === 0) return [];
-      const rows = await db.rulePackVersion.findMany({ where: { AND: [visibleTo(viewer), { OR: refs.map((r) => ({ packId: r.packId, version: r.version })) }] } });
+      const rows = await db.rulePackVersion.findMany({
+        where: { AND: [visibleTo(viewer), { OR: refs.map((r) => ({ packId: r.packId, version: r.version })) }] },
+      });
       return rows.map(toVersion);
     },
 
     async listVersions(viewer, packId) {
-      const rows = await db.rulePackVersion.findMany({ where: { packId, ...visibleTo(viewer) }, orderBy: { version: 'asc' } });
+      const rows = await db.rulePackVersion.findMany({
+        where: { packId, ...visibleTo(viewer) },
+        orderBy: { version: 'asc' },
+      });
       return rows.map(toVersion);
     },
 
     async list(q) {
       const where: Prisma.RulePackVersionWhereInput[] = [visibleTo(q.viewer)];
       if (q.status) where.push({ status: q.status });
-      if (q.after) where.push({ OR: [{ packId: { gt: q.after.packId } }, { packId: q.after.packId, version: { gt: q.after.version } }] });
-      const rows = await db.rulePackVersion.findMany({ where: { AND: where }, orderBy: [{ packId: 'asc' }, { version: 'asc' }], take: q.limit });
+      if (q.after)
+        where.push({
+          OR: [{ packId: { gt: q.after.packId } }, { packId: q.after.packId, version: { gt: q.after.version } }],
+        });
+      const rows = await db.rulePackVersion.findMany({
+        where: { AND: where },
+        orderBy: [{ packId: 'asc' }, { version: 'asc' }],
+        take: q.limit,
+      });
       return rows.map(toVersion);
     },
 
@@ -72,7 +96,17 @@ export function prismaRulePackStore(db: PrismaLike): RulePackStore {
 
     async insertVersion(v) {
       const { count } = await db.rulePackVersion.createMany({
-        data: [{ packId: v.packId, version: v.version, status: 'draft', pack: v.pack as Prisma.InputJsonObject, sha256: v.sha256, ownerTenant: v.ownerTenant, author: v.author }],
+        data: [
+          {
+            packId: v.packId,
+            version: v.version,
+            status: 'draft',
+            pack: v.pack as Prisma.InputJsonObject,
+            sha256: v.sha256,
+            ownerTenant: v.ownerTenant,
+            author: v.author,
+          },
+        ],
         skipDuplicates: true,
       });
       return count === 1;
@@ -92,19 +126,40 @@ export function prismaRulePackStore(db: PrismaLike): RulePackStore {
         data.replacementVersion = t.replacement?.version ?? null;
       }
       // Compare and set on the status: of two concurrent moves from one state, one wins.
-      const { count } = await db.rulePackVersion.updateMany({ where: { packId: ref.packId, version: ref.version, status: t.from }, data });
+      const { count } = await db.rulePackVersion.updateMany({
+        where: { packId: ref.packId, version: ref.version, status: t.from },
+        data,
+      });
       if (count === 0) return null;
       return toVersion(await db.rulePackVersion.findUniqueOrThrow({ where: { packId_version: ref } }));
     },
 
     async recordDecision(ref, d) {
-      await db.rulePackDecision.create({ data: { packId: ref.packId, version: ref.version, decision: d.decision, actor: d.actor, fromState: d.fromState, toState: d.toState, notes: d.notes } });
+      await db.rulePackDecision.create({
+        data: {
+          packId: ref.packId,
+          version: ref.version,
+          decision: d.decision,
+          actor: d.actor,
+          fromState: d.fromState,
+          toState: d.toState,
+          notes: d.notes,
+        },
+      });
     },
 
     async decisions(ref: PackRef): Promise<DecisionRecord[]> {
-      const rows = await db.rulePackDecision.findMany({ where: { packId: ref.packId, version: ref.version }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+      const rows = await db.rulePackDecision.findMany({
+        where: { packId: ref.packId, version: ref.version },
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      });
       return rows.map((r) => ({
-        decision: r.decision as DecisionKind, actor: r.actor, fromState: r.fromState as RulePackStatus | null, toState: r.toState as RulePackStatus, notes: r.notes, createdAt: r.createdAt,
+        decision: r.decision as DecisionKind,
+        actor: r.actor,
+        fromState: r.fromState as RulePackStatus | null,
+        toState: r.toState as RulePackStatus,
+        notes: r.notes,
+        createdAt: r.createdAt,
       }));
     },
   };

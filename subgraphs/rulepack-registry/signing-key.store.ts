@@ -8,7 +8,14 @@ import type { SigningKeyRecord, SigningKeyStore } from './rulepack-registry.type
 const ACTIVE = 'active';
 
 function toKey(row: RulePackSigningKey): SigningKeyRecord {
-  return { kid: row.kid, publicKeyX: row.publicKeyX, privateKeyPem: row.privateKeyPem, active: row.slot === ACTIVE, createdAt: row.createdAt, retiredAt: row.retiredAt };
+  return {
+    kid: row.kid,
+    publicKeyX: row.publicKeyX,
+    privateKeyPem: row.privateKeyPem,
+    active: row.slot === ACTIVE,
+    createdAt: row.createdAt,
+    retiredAt: row.retiredAt,
+  };
 }
 
 export function prismaSigningKeyStore(prisma: PrismaClient): SigningKeyStore {
@@ -27,14 +34,18 @@ export function prismaSigningKeyStore(prisma: PrismaClient): SigningKeyStore {
     },
 
     async activate(key) {
-      const attempt = () => prisma.$transaction(async (tx) => {
-        await tx.rulePackSigningKey.updateMany({ where: { slot: ACTIVE, kid: { not: key.kid } }, data: { slot: null, retiredAt: new Date() } });
-        await tx.rulePackSigningKey.upsert({
-          where: { kid: key.kid },
-          create: { ...key, slot: ACTIVE },
-          update: { slot: ACTIVE, retiredAt: null, privateKeyPem: key.privateKeyPem },
+      const attempt = () =>
+        prisma.$transaction(async (tx) => {
+          await tx.rulePackSigningKey.updateMany({
+            where: { slot: ACTIVE, kid: { not: key.kid } },
+            data: { slot: null, retiredAt: new Date() },
+          });
+          await tx.rulePackSigningKey.upsert({
+            where: { kid: key.kid },
+            create: { ...key, slot: ACTIVE },
+            update: { slot: ACTIVE, retiredAt: null, privateKeyPem: key.privateKeyPem },
+          });
         });
-      });
       try {
         await attempt();
       } catch (err) {
@@ -45,7 +56,10 @@ export function prismaSigningKeyStore(prisma: PrismaClient): SigningKeyStore {
     },
 
     async retire(kid) {
-      await prisma.rulePackSigningKey.updateMany({ where: { kid, slot: ACTIVE }, data: { slot: null, retiredAt: new Date() } });
+      await prisma.rulePackSigningKey.updateMany({
+        where: { kid, slot: ACTIVE },
+        data: { slot: null, retiredAt: new Date() },
+      });
     },
   };
 }

@@ -15,7 +15,10 @@ export class SigningKeys {
   private readonly configured?: SigningKey;
 
   /** `configuredPem`: RULEPACK_SIGNING_KEY, already checked by the service's config. */
-  constructor(private readonly store: SigningKeyStore, configuredPem?: string) {
+  constructor(
+    private readonly store: SigningKeyStore,
+    configuredPem?: string,
+  ) {
     if (configuredPem) {
       const privateKey = parseSigningKeyPem(configuredPem);
       this.configured = { kid: publicJwkOf(privateKey).kid, privateKey };
@@ -55,6 +58,8 @@ export class SigningKeys {
   /** Every key's public half, oldest first. */
   async keySet(): Promise<{ keys: PublicSigningJwk[] }> {
     const keys = await this.store.all();
-    return { keys: keys.map((k) => ({ kty: 'OKP', crv: 'Ed25519', x: k.publicKeyX, kid: k.kid, use: 'sig', alg: 'EdDSA' })) };
+    return {
+      keys: keys.map((k) => ({ kty: 'OKP', crv: 'Ed25519', x: k.publicKeyX, kid: k.kid, use: 'sig', alg: 'EdDSA' })),
+    };
   }
 }

@@ -14,8 +14,11 @@ export interface SchemaRegistryGraphQLContext {
 }
 
 export function schemaRegistryContext(caller: Caller, service: SchemaRegistryService): SchemaRegistryGraphQLContext {
-  const schemaByRef = new DataLoader<SchemaRef, SchemaVersionView | null, string>((refs) => service.getMany(caller, refs), {
-    cacheKeyFn: (r) => JSON.stringify([r.name, r.version]),
-  });
+  const schemaByRef = new DataLoader<SchemaRef, SchemaVersionView | null, string>(
+    (refs) => service.getMany(caller, refs),
+    {
+      cacheKeyFn: (r) => JSON.stringify([r.name, r.version]),
+    },
+  );
   return { caller, service, loaders: { schemaByRef } };
 }

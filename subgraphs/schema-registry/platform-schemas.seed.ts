@@ -22,41 +22,57 @@ export function kindOfContract(name: string): SchemaKind {
 
 export function versionOfContract(definition: Record<string, unknown>): string {
   const id = typeof definition.$id === 'string' ? definition.$id : '';
-  const last = id.replace(/[#/]+$/, '').split('/').pop() ?? '';
+  const last =
+    id
+      .replace(/[#/]+$/, '')
+      .split('/')
+      .pop() ?? '';
   return semver.valid(last) === last && !last.includes('+') ? last : '1.0.0';
 }
 
 /** Reads the contract files (sorted by name). A file that is not a JSON object stops the start. */
 export function readContracts(dir: string = CONTRACTS_DIR): PlatformSchemaInput[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir).filter((f) => f.endsWith(SUFFIX)).sort().map((file) => {
-    const name = file.slice(0, -SUFFIX.length);
-    let definition: unknown;
-    try {
-      definition = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
-    } catch (err) {
-      throw new Error(`platform contract ${file} is not valid JSON: ${(err as Error).message}`, { cause: err });
-    }
-    if (typeof definition !== 'object' || definition === null || Array.isArray(definition)) {
-      throw new Error(`platform contract ${file} is not a JSON Schema object`);
-    }
-    const schema = definition as Record<string, unknown>;
-    return { name, kind: kindOfContract(name), version: versionOfContract(schema), definition: schema };
-  });
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(SUFFIX))
+    .sort()
+    .map((file) => {
+      const name = file.slice(0, -SUFFIX.length);
+      let definition: unknown;
+      try {
+        definition = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
+      } catch (err) {
+        throw new Error(`platform contract ${file} is not valid JSON: ${(err as Error).message}`, { cause: err });
+      }
+      if (typeof definition !== 'object' || definition === null || Array.isArray(definition)) {
+        throw new Error(`platform contract ${file} is not a JSON Schema object`);
+      }
+      const schema = definition as Record<string, unknown>;
+      return { name, kind: kindOfContract(name), version: versionOfContract(schema), definition: schema };
+    });
 }
 
-export async function seedPlatformSchemas(service: SchemaRegistryService, logger: Logger, dir: string = CONTRACTS_DIR): Promise<Record<string, SeedOutcome>> {
+export async function seedPlatformSchemas(
+  service: SchemaRegistryService,
+  logger: Logger,
+  dir: string = CONTRACTS_DIR,
+): Promise<Record<string, SeedOutcome>> {
   const outcomes: Record<string, SeedOutcome> = {};
   const correlationId = randomUUID();
   for (const contract of readContracts(dir)) {
     try {
       outcomes[contract.name] = await service.ensurePlatformSchema(contract, correlationId);
     } catch (err) {
-      throw new Error(`platform contract ${contract.name}${SUFFIX} cannot be registered: ${(err as Error).message}`, { cause: err });
+      throw new Error(`platform contract ${contract.name}${SUFFIX} cannot be registered: ${(err as Error).message}`, {
+        cause: err,
+      });
     }
     if (outcomes[contract.name] === 'conflict') {
-      logger.warn({ schema: contract.name, version: contract.version },
-        'platform contract changed without a new version in its $id: the registered version is kept; bump the version to publish the change');
+      logger.warn(
+        { schema: contract.name, version: contract.version },
+        'platform contract changed without a new version in its $id: the registered version is kept; bump the version to publish the change',
+      );
     }
   }
   return outcomes;

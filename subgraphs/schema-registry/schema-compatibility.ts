@@ -32,8 +32,10 @@ const NEW = 'the new version';
 /** Checks `next` against `previous` under `mode`. Both are draft-07 schemas (objects or booleans). */
 export function checkCompatibility(mode: CompatibilityMode, previous: Json, next: Json): CompatibilityResult {
   const reasons: string[] = [];
-  if (mode === 'BACKWARD' || mode === 'FULL') reasons.push(...readerAccepts(previous, next, { writer: PREVIOUS, reader: NEW, reportOn: 'reader' }));
-  if (mode === 'FORWARD' || mode === 'FULL') reasons.push(...readerAccepts(next, previous, { writer: NEW, reader: PREVIOUS, reportOn: 'writer' }));
+  if (mode === 'BACKWARD' || mode === 'FULL')
+    reasons.push(...readerAccepts(previous, next, { writer: PREVIOUS, reader: NEW, reportOn: 'reader' }));
+  if (mode === 'FORWARD' || mode === 'FULL')
+    reasons.push(...readerAccepts(next, previous, { writer: NEW, reader: PREVIOUS, reportOn: 'writer' }));
   const unique = [...new Set(reasons)];
   return { compatible: unique.length === 0, reasons: unique };
 }
@@ -74,23 +76,66 @@ const MAX_REF_HOPS = 32;
 function readerAccepts(writerRoot: Json, readerRoot: Json, roles: Roles): string[] {
   if (sameJson(writerRoot, readerRoot)) return [];
   const walk: Walk = { roles, inProgress: new Set(), depth: 0, validators: new Map() };
-  return compare(walk, { root: writerRoot, schema: writerRoot, at: '', path: '' }, { root: readerRoot, schema: readerRoot, at: '', path: '' });
+  return compare(
+    walk,
+    { root: writerRoot, schema: writerRoot, at: '', path: '' },
+    { root: readerRoot, schema: readerRoot, at: '', path: '' },
+  );
 }
 
 /** Keywords that only annotate (draft-07 validates none of them). */
 const ANNOTATIONS = new Set([
-  '$schema', '$id', '$comment', 'title', 'description', 'default', 'examples', 'readOnly', 'writeOnly',
-  'definitions', 'contentMediaType', 'contentEncoding', 'deprecated',
+  '$schema',
+  '$id',
+  '$comment',
+  'title',
+  'description',
+  'default',
+  'examples',
+  'readOnly',
+  'writeOnly',
+  'definitions',
+  'contentMediaType',
+  'contentEncoding',
+  'deprecated',
 ]);
 
 /** Keywords the rules below analyse; any other keyword the reader sets is compared as text. */
 const ANALYSED = new Set([
-  'type', 'enum', 'const',
-  'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf',
-  'minLength', 'maxLength', 'pattern', 'format',
-  'items', 'additionalItems', 'minItems', 'maxItems', 'uniqueItems', 'contains',
-  'properties', 'patternProperties', 'additionalProperties', 'required', 'minProperties', 'maxProperties', 'propertyNames', 'dependencies',
-  'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', '$ref',
+  'type',
+  'enum',
+  'const',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'items',
+  'additionalItems',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'contains',
+  'properties',
+  'patternProperties',
+  'additionalProperties',
+  'required',
+  'minProperties',
+  'maxProperties',
+  'propertyNames',
+  'dependencies',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'not',
+  'if',
+  'then',
+  'else',
+  '$ref',
 ]);
 
 const ALL_TYPES = ['null', 'boolean', 'object', 'array', 'number', 'integer', 'string'] as const;
@@ -105,7 +150,10 @@ function compare(walk: Walk, w0: Side, r0: Side): string[] {
 
   if (typeof w === 'string' || typeof r === 'string') {
     // An unresolvable $ref (another document): only the very same reference is known to agree.
-    if (!(typeof w === 'string' && typeof r === 'string' && w === r)) say(`$ref ${typeof r === 'string' ? r : (typeof w === 'string' ? w : '')} cannot be resolved, so the change is treated as incompatible`);
+    if (!(typeof w === 'string' && typeof r === 'string' && w === r))
+      say(
+        `$ref ${typeof r === 'string' ? r : typeof w === 'string' ? w : ''} cannot be resolved, so the change is treated as incompatible`,
+      );
     return reasons;
   }
   if (acceptsAll(r.schema) || w.schema === false) return reasons;
@@ -140,11 +188,17 @@ function compare(walk: Walk, w0: Side, r0: Side): string[] {
     const wTypes = typesOf(ws);
     const rTypes = typesOf(rs);
     if (rTypes) {
-      const missing = (wTypes ? [...wTypes] : ALL_TYPES.filter((t) => t !== 'integer')).filter((t) => !(rTypes.has(t) || (t === 'integer' && rTypes.has('number'))));
-      if (missing.length > 0) say(`type ${[...rTypes].join('/')} in ${R} rejects ${missing.join('/')} values that ${W} accepts`);
+      const missing = (wTypes ? [...wTypes] : ALL_TYPES.filter((t) => t !== 'integer')).filter(
+        (t) => !(rTypes.has(t) || (t === 'integer' && rTypes.has('number'))),
+      );
+      if (missing.length > 0)
+        say(`type ${[...rTypes].join('/')} in ${R} rejects ${missing.join('/')} values that ${W} accepts`);
     }
     const rFinite = finiteValues(rs);
-    if (rFinite) say(`${'const' in rs ? 'const' : 'enum'} in ${R} rejects values outside ${JSON.stringify(rFinite)} that ${W} accepts`);
+    if (rFinite)
+      say(
+        `${'const' in rs ? 'const' : 'enum'} in ${R} rejects values outside ${JSON.stringify(rFinite)} that ${W} accepts`,
+      );
 
     const both = (t: 'number' | 'string' | 'array' | 'object') => admits(wTypes, t) && admits(rTypes, t);
     if (both('number')) compareNumbers(ws, rs, say, walk.roles);
@@ -155,7 +209,8 @@ function compare(walk: Walk, w0: Side, r0: Side): string[] {
 
     for (const keyword of Object.keys(rs)) {
       if (ANALYSED.has(keyword) || ANNOTATIONS.has(keyword)) continue;
-      if (!sameJson(ws[keyword], rs[keyword])) say(`keyword '${keyword}' is not analysed and differs in ${R}, so the change is treated as incompatible`);
+      if (!sameJson(ws[keyword], rs[keyword]))
+        say(`keyword '${keyword}' is not analysed and differs in ${R}, so the change is treated as incompatible`);
     }
     return reasons;
   } finally {
@@ -171,18 +226,29 @@ function compareNumbers(ws: SchemaObject, rs: SchemaObject, say: Say, { writer: 
     const rb = bound(rs, side);
     if (!rb) continue;
     const wb = bound(ws, side);
-    const tighter = !wb
-      || (side === 'lower' ? rb.value > wb.value : rb.value < wb.value)
-      || (rb.value === wb.value && rb.exclusive && !wb.exclusive);
+    const tighter =
+      !wb ||
+      (side === 'lower' ? rb.value > wb.value : rb.value < wb.value) ||
+      (rb.value === wb.value && rb.exclusive && !wb.exclusive);
     if (tighter) {
-      const name = side === 'lower' ? (rb.exclusive ? 'exclusiveMinimum' : 'minimum') : (rb.exclusive ? 'exclusiveMaximum' : 'maximum');
-      say(`${name} ${rb.value} in ${R} rejects numbers that ${W} accepts (${W}: ${wb ? `${wb.exclusive ? 'exclusive ' : ''}${wb.value}` : 'no bound'})`);
+      const name =
+        side === 'lower'
+          ? rb.exclusive
+            ? 'exclusiveMinimum'
+            : 'minimum'
+          : rb.exclusive
+            ? 'exclusiveMaximum'
+            : 'maximum';
+      say(
+        `${name} ${rb.value} in ${R} rejects numbers that ${W} accepts (${W}: ${wb ? `${wb.exclusive ? 'exclusive ' : ''}${wb.value}` : 'no bound'})`,
+      );
     }
   }
   const rm = numberOf(rs.multipleOf);
   if (rm !== undefined) {
     const wm = numberOf(ws.multipleOf);
-    if (wm === undefined || !isMultiple(wm, rm)) say(`multipleOf ${rm} in ${R} rejects numbers that ${W} accepts (${W}: ${wm ?? 'any number'})`);
+    if (wm === undefined || !isMultiple(wm, rm))
+      say(`multipleOf ${rm} in ${R} rejects numbers that ${W} accepts (${W}: ${wm ?? 'any number'})`);
   }
 }
 
@@ -190,10 +256,14 @@ function compareStrings(ws: SchemaObject, rs: SchemaObject, say: Say, { writer: 
   tighterLimit(ws, rs, 'minLength', 'min', say, `shorter strings`, W, R);
   tighterLimit(ws, rs, 'maxLength', 'max', say, `longer strings`, W, R);
   if (typeof rs.pattern === 'string' && rs.pattern !== ws.pattern) {
-    say(`pattern ${JSON.stringify(rs.pattern)} in ${R} differs from ${W}'s (${ws.pattern === undefined ? 'none' : JSON.stringify(ws.pattern)}); patterns are compared as text, so the change is treated as incompatible`);
+    say(
+      `pattern ${JSON.stringify(rs.pattern)} in ${R} differs from ${W}'s (${ws.pattern === undefined ? 'none' : JSON.stringify(ws.pattern)}); patterns are compared as text, so the change is treated as incompatible`,
+    );
   }
   if (typeof rs.format === 'string' && rs.format !== ws.format) {
-    say(`format ${rs.format} in ${R} rejects strings that ${W} accepts (${W}: ${typeof ws.format === 'string' ? ws.format : 'no format'})`);
+    say(
+      `format ${rs.format} in ${R} rejects strings that ${W} accepts (${W}: ${typeof ws.format === 'string' ? ws.format : 'no format'})`,
+    );
   }
 }
 
@@ -204,8 +274,10 @@ function compareArrays(walk: Walk, w: Side, r: Side, say: Say): string[] {
   const reasons: string[] = [];
   tighterLimit(ws, rs, 'minItems', 'min', say, 'shorter arrays', W, R);
   tighterLimit(ws, rs, 'maxItems', 'max', say, 'longer arrays', W, R);
-  if (rs.uniqueItems === true && ws.uniqueItems !== true) say(`uniqueItems in ${R} rejects arrays with duplicates that ${W} accepts`);
-  if (rs.contains !== undefined && !sameJson(rs.contains, ws.contains)) say(`contains in ${R} differs from ${W}'s and is not analysed, so the change is treated as incompatible`);
+  if (rs.uniqueItems === true && ws.uniqueItems !== true)
+    say(`uniqueItems in ${R} rejects arrays with duplicates that ${W} accepts`);
+  if (rs.contains !== undefined && !sameJson(rs.contains, ws.contains))
+    say(`contains in ${R} differs from ${W}'s and is not analysed, so the change is treated as incompatible`);
 
   // Positions: a tuple (`items` as an array) gives each index its schema, `additionalItems` the
   // rest; a single `items` schema applies everywhere.
@@ -233,7 +305,10 @@ function compareObjects(walk: Walk, w: Side, r: Side, say: Say): string[] {
     // Confluent's rule: a required property with a default can be filled in by the reader.
     const prop = rProps[name];
     if (isObject(prop) && 'default' in prop) continue;
-    say(`required property '${name}' in ${R} has no default, and ${W} does not require it`, childPath(walk, w, r, 'properties', name));
+    say(
+      `required property '${name}' in ${R} has no default, and ${W} does not require it`,
+      childPath(walk, w, r, 'properties', name),
+    );
   }
 
   // Every named property: the schema each side applies to it (its own, or additionalProperties).
@@ -258,18 +333,33 @@ function compareObjects(walk: Walk, w: Side, r: Side, say: Say): string[] {
     const wAt = w.at === null ? null : `${w.at}/patternProperties/${escapePointer(pattern)}`;
     const rAt = r.at === null ? null : `${r.at}/patternProperties/${escapePointer(pattern)}`;
     if (!(pattern in rPatterns)) {
-      reasons.push(...compare(walk, { root: w.root, schema: wPatterns[pattern], at: wAt, path: wAt ?? w.path }, additional(r)));
+      reasons.push(
+        ...compare(walk, { root: w.root, schema: wPatterns[pattern], at: wAt, path: wAt ?? w.path }, additional(r)),
+      );
     } else if (!(pattern in wPatterns)) {
-      if (!acceptsAll(rPatterns[pattern])) say(`patternProperties ${JSON.stringify(pattern)} in ${R} constrains properties ${W} accepts with any value allowed by its additionalProperties, so the change is treated as incompatible`, rAt ?? r.path);
+      if (!acceptsAll(rPatterns[pattern]))
+        say(
+          `patternProperties ${JSON.stringify(pattern)} in ${R} constrains properties ${W} accepts with any value allowed by its additionalProperties, so the change is treated as incompatible`,
+          rAt ?? r.path,
+        );
     } else {
-      reasons.push(...compare(walk, { root: w.root, schema: wPatterns[pattern], at: wAt, path: wAt ?? w.path }, { root: r.root, schema: rPatterns[pattern], at: rAt, path: rAt ?? r.path }));
+      reasons.push(
+        ...compare(
+          walk,
+          { root: w.root, schema: wPatterns[pattern], at: wAt, path: wAt ?? w.path },
+          { root: r.root, schema: rPatterns[pattern], at: rAt, path: rAt ?? r.path },
+        ),
+      );
     }
   }
 
   const wAdd = additional(w);
   const rAdd = additional(r);
   if (rAdd.schema === false && wAdd.schema !== false) {
-    say(`additionalProperties false in ${R} rejects properties that ${W} accepts`, childPath(walk, w, r, 'additionalProperties'));
+    say(
+      `additionalProperties false in ${R} rejects properties that ${W} accepts`,
+      childPath(walk, w, r, 'additionalProperties'),
+    );
   } else {
     reasons.push(...compare(walk, wAdd, rAdd));
   }
@@ -280,7 +370,10 @@ function compareObjects(walk: Walk, w: Side, r: Side, say: Say): string[] {
   const rDeps = objectOf(rs.dependencies);
   const wDeps = objectOf(ws.dependencies);
   for (const dep of Object.keys(rDeps)) {
-    if (!sameJson(rDeps[dep], wDeps[dep])) say(`dependencies of '${dep}' in ${R} differ from ${W}'s and are not analysed, so the change is treated as incompatible`);
+    if (!sameJson(rDeps[dep], wDeps[dep]))
+      say(
+        `dependencies of '${dep}' in ${R} differ from ${W}'s and are not analysed, so the change is treated as incompatible`,
+      );
   }
   return reasons;
 }
@@ -304,18 +397,24 @@ function compareCompositions(walk: Walk, w: Side, r: Side, say: Say): string[] {
     wAlternatives.forEach((alt, i) => {
       const fits = rBranches.some((_, j) => compare(walk, alt, child(r, keyword, j)).length === 0);
       if (!fits) {
-        say(wKeyword
-          ? `${W}'s ${wKeyword} alternative ${i} fits no ${keyword} branch of ${R}`
-          : `${keyword} in ${R}: ${W}'s values fit none of its branches`, childPath(walk, w, r, keyword));
+        say(
+          wKeyword
+            ? `${W}'s ${wKeyword} alternative ${i} fits no ${keyword} branch of ${R}`
+            : `${keyword} in ${R}: ${W}'s values fit none of its branches`,
+          childPath(walk, w, r, keyword),
+        );
       }
     });
   }
 
   // allOf on the reader: the writer must fit each branch.
   if (Array.isArray(rs.allOf) && !sameJson(rs.allOf, ws.allOf)) {
-    rs.allOf.forEach((_, j) => reasons.push(...compare(walk, { ...w, schema: withoutCompositions(ws) }, child(r, 'allOf', j))));
+    rs.allOf.forEach((_, j) =>
+      reasons.push(...compare(walk, { ...w, schema: withoutCompositions(ws) }, child(r, 'allOf', j))),
+    );
   }
-  if (rs.not !== undefined && !sameJson(rs.not, ws.not)) say(`not in ${R} differs from ${W}'s and is not analysed, so the change is treated as incompatible`);
+  if (rs.not !== undefined && !sameJson(rs.not, ws.not))
+    say(`not in ${R} differs from ${W}'s and is not analysed, so the change is treated as incompatible`);
   const conditional = (s: SchemaObject) => [s.if, s.then, s.else];
   if (rs.if !== undefined && !sameJson(conditional(rs), conditional(ws))) {
     say(`if/then/else in ${R} differs from ${W}'s and is not analysed, so the change is treated as incompatible`);
@@ -352,14 +451,16 @@ function childPath(walk: Walk, w: Side, r: Side, ...segments: (string | number)[
 
 function child(side: Side, ...segments: (string | number)[]): Side {
   let schema: Json = side.schema;
-  for (const s of segments) schema = isObject(schema) || Array.isArray(schema) ? (schema as Record<string | number, Json>)[s] : undefined;
+  for (const s of segments)
+    schema = isObject(schema) || Array.isArray(schema) ? (schema as Record<string | number, Json>)[s] : undefined;
   const suffix = segments.map((s) => `/${escapePointer(String(s))}`).join('');
   return { root: side.root, schema, at: side.at === null ? null : side.at + suffix, path: side.path + suffix };
 }
 
 function additional(side: Side): Side {
   const s = isObject(side.schema) ? side.schema : {};
-  if (s.additionalProperties === undefined) return { root: side.root, schema: true, at: null, path: `${side.path}/additionalProperties` };
+  if (s.additionalProperties === undefined)
+    return { root: side.root, schema: true, at: null, path: `${side.path}/additionalProperties` };
   return child(side, 'additionalProperties');
 }
 
@@ -380,7 +481,8 @@ function itemAt(side: Side, index: number): Side {
 function restItems(side: Side): Side {
   const s = isObject(side.schema) ? side.schema : {};
   if (Array.isArray(s.items)) {
-    if (s.additionalItems === undefined) return { root: side.root, schema: true, at: null, path: `${side.path}/additionalItems` };
+    if (s.additionalItems === undefined)
+      return { root: side.root, schema: true, at: null, path: `${side.path}/additionalItems` };
     return child(side, 'additionalItems');
   }
   if (s.items === undefined) return { root: side.root, schema: true, at: null, path: `${side.path}/items` };
@@ -437,11 +539,20 @@ function bound(s: SchemaObject, side: 'lower' | 'upper'): { value: number; exclu
   return exclusiveIsTighter ? { value: exclusive, exclusive: true } : { value: inclusive, exclusive: false };
 }
 
-function tighterLimit(ws: SchemaObject, rs: SchemaObject, keyword: string, kind: 'min' | 'max', say: Say, what: string, W: string, R: string): void {
+function tighterLimit(
+  ws: SchemaObject,
+  rs: SchemaObject,
+  keyword: string,
+  kind: 'min' | 'max',
+  say: Say,
+  what: string,
+  W: string,
+  R: string,
+): void {
   const rv = numberOf(rs[keyword]);
   if (rv === undefined) return;
   const wv = numberOf(ws[keyword]);
-  const tighter = wv === undefined ? (kind === 'max' || rv > 0) : (kind === 'min' ? rv > wv : rv < wv);
+  const tighter = wv === undefined ? kind === 'max' || rv > 0 : kind === 'min' ? rv > wv : rv < wv;
   if (tighter) say(`${keyword} ${rv} in ${R} rejects ${what} that ${W} accepts (${W}: ${wv ?? 'no limit'})`);
 }
 
@@ -462,7 +573,10 @@ function readerValidates(walk: Walk, r: Side, value: Json): boolean {
     }
     let validate = doc.compiled.get(r.at);
     if (!validate) {
-      const fragment = r.at.split('/').map((s) => encodeURIComponent(s)).join('/');
+      const fragment = r.at
+        .split('/')
+        .map((s) => encodeURIComponent(s))
+        .join('/');
       validate = doc.ajv.compile({ $ref: `${DOC_ID}#${fragment}` });
       doc.compiled.set(r.at, validate);
     }

@@ -21,17 +21,27 @@ export function assertDraft07(definition: unknown, field: string): asserts defin
   }
   const declared = (definition as Record<string, unknown>).$schema;
   if (declared !== undefined && (typeof declared !== 'string' || !DRAFT_07.test(declared))) {
-    throw InputError.of([field, '$schema'], 'Only JSON Schema draft-07 is supported ($schema http://json-schema.org/draft-07/schema#)', 'value_error');
+    throw InputError.of(
+      [field, '$schema'],
+      'Only JSON Schema draft-07 is supported ($schema http://json-schema.org/draft-07/schema#)',
+      'value_error',
+    );
   }
   const ajv = new Ajv({ strict: false, allErrors: false });
   addFormats(ajv);
   try {
     ajv.compile(definition);
   } catch (err) {
-    throw InputError.of([field], `Not a valid JSON Schema draft-07: ${(err as Error).message}`.slice(0, 500), 'value_error');
+    throw InputError.of(
+      [field],
+      `Not a valid JSON Schema draft-07: ${(err as Error).message}`.slice(0, 500),
+      'value_error',
+    );
   }
 }
 
 export function fingerprintOf(definition: unknown): string {
-  return createHash('sha256').update(canonicalize(definition) ?? '').digest('hex');
+  return createHash('sha256')
+    .update(canonicalize(definition) ?? '')
+    .digest('hex');
 }

@@ -9,8 +9,15 @@ import { prismaSchemaStore } from './schema-registry.store';
 /** `requireAuth`: the port's mode (serviceRequiresAuth); false lets callers without a token read as X-Tenant-ID's tenant. */
 export function createSchemaRegistryService(prisma: PrismaClient, requireAuth = true): SchemaRegistryService {
   const outbox = outboxWriter(prisma, 'schema-registry');
-  const access = new TenantAccess((a) => outbox.append(auditEvent(a, {
-    tenantId: a.tenantId, type: OPERATOR_ACCESS_EVENT, actor: a.operator, data: operatorAccessData(a),
-  })));
+  const access = new TenantAccess((a) =>
+    outbox.append(
+      auditEvent(a, {
+        tenantId: a.tenantId,
+        type: OPERATOR_ACCESS_EVENT,
+        actor: a.operator,
+        data: operatorAccessData(a),
+      }),
+    ),
+  );
   return new SchemaRegistryService(prismaSchemaStore(prisma), access, requireAuth);
 }

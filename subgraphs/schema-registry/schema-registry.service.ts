@@ -6,7 +6,13 @@ import semver from 'semver';
 import { hasScope, isPlatformOperator, type AuthContext } from '../../platform/auth/auth-context';
 import { requireAuth, type Caller } from '../../platform/auth/caller';
 import type { TenantAccess } from '../../platform/auth/tenant-access';
-import { ConflictError, ForbiddenError, InputError, NotFoundError, type InputIssue } from '../../platform/errors/domain-errors';
+import {
+  ConflictError,
+  ForbiddenError,
+  InputError,
+  NotFoundError,
+  type InputIssue,
+} from '../../platform/errors/domain-errors';
 import { auditEvent } from '../../platform/outbox/outbox.writer';
 import { textCursor } from '../../platform/pagination/cursor';
 import { unstorableText } from '../../platform/text';
@@ -14,7 +20,13 @@ import { checkCompatibility, COMPATIBILITY_MODES, type CompatibilityResult } fro
 import { assertDraft07, fingerprintOf } from './schema-definition';
 import type { SchemaStore, SchemaWriteTx } from './schema-registry.store';
 import {
-  AUDIT_EVENTS, PLATFORM_OWNER, SCHEMA_KINDS, type CompatibilityMode, type SchemaKind, type SchemaSubject, type SchemaVersionRecord,
+  AUDIT_EVENTS,
+  PLATFORM_OWNER,
+  SCHEMA_KINDS,
+  type CompatibilityMode,
+  type SchemaKind,
+  type SchemaSubject,
+  type SchemaVersionRecord,
   type SchemaVersionView,
 } from './schema-registry.types';
 
@@ -30,7 +42,10 @@ export const nameCursor = textCursor('name');
 
 /** A new version that breaks the subject's compatibility mode (409 with the reasons). */
 export class IncompatibleSchemaError extends ConflictError {
-  constructor(readonly summary: string, readonly reasons: string[]) {
+  constructor(
+    readonly summary: string,
+    readonly reasons: string[],
+  ) {
     // The message carries the reasons too: GraphQL shows only the message.
     super(`${summary}: ${reasons.join('; ')}`);
   }
@@ -67,15 +82,28 @@ export type SeedOutcome = 'created' | 'unchanged' | 'older' | 'conflict';
 
 function checkName(issues: InputIssue[], name: unknown): void {
   if (typeof name !== 'string' || !NAME.test(name)) {
-    issues.push({ loc: ['name'], msg: `String should match pattern '${NAME_PATTERN}'`, type: 'string_pattern_mismatch' });
+    issues.push({
+      loc: ['name'],
+      msg: `String should match pattern '${NAME_PATTERN}'`,
+      type: 'string_pattern_mismatch',
+    });
   }
 }
 
 function checkVersion(issues: InputIssue[], version: unknown): void {
   // Exact semver, no build metadata: build metadata does not order, so 1.0.0+a and 1.0.0+b
   // could not both be versions of one schema.
-  if (typeof version !== 'string' || version.length > MAX_VERSION_LENGTH || semver.valid(version) !== version || version.includes('+')) {
-    issues.push({ loc: ['version'], msg: 'Input should be a semantic version such as 1.2.0 (no build metadata)', type: 'value_error' });
+  if (
+    typeof version !== 'string' ||
+    version.length > MAX_VERSION_LENGTH ||
+    semver.valid(version) !== version ||
+    version.includes('+')
+  ) {
+    issues.push({
+      loc: ['version'],
+      msg: 'Input should be a semantic version such as 1.2.0 (no build metadata)',
+      type: 'value_error',
+    });
   }
 }
 
@@ -92,7 +120,11 @@ function throwIf(issues: InputIssue[]): void {
 /** The version segment of a read: a semver string or `latest`. */
 function checkReadVersion(version: string): void {
   if (version === 'latest') return;
-  if (version.length > MAX_VERSION_LENGTH || unstorableText(version) !== undefined || semver.valid(version) !== version) {
+  if (
+    version.length > MAX_VERSION_LENGTH ||
+    unstorableText(version) !== undefined ||
+    semver.valid(version) !== version
+  ) {
     throw new NotFoundError('Schema version not found');
   }
 }
@@ -105,12 +137,16 @@ export class SchemaRegistryService {
     private readonly requireAuth = true,
   ) {}
 
-  async list(caller: Caller, q: { tenantId?: string; kind?: SchemaKind; first?: number; after?: string }): Promise<SchemaPage> {
+  async list(
+    caller: Caller,
+    q: { tenantId?: string; kind?: SchemaKind; first?: number; after?: string },
+  ): Promise<SchemaPage> {
     const tenantId = await this.reader(caller, q.tenantId, 'schema-registry.schemas.list');
     const issues: InputIssue[] = [];
     checkEnum(issues, 'kind', q.kind, SCHEMA_KINDS);
     const limit = q.first ?? DEFAULT_PAGE;
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) issues.push({ loc: ['first'], msg: `Input should be between 1 and ${MAX_PAGE}`, type: 'value_error' });
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE)
+      issues.push({ loc: ['first'], msg: `Input should be between 1 and ${MAX_PAGE}`, type: 'value_error' });
     throwIf(issues);
     const afterName = q.after === undefined ? undefined : nameCursor.decode(q.after, 'after');
     const rows = await this.store.listVisible(tenantId, { kind: q.kind, afterName, limit: limit + 1 });
@@ -120,7 +156,10 @@ export class SchemaRegistryService {
   }
 
   /** A page of schemas, each with its latest version (one query for the versions). */
-  async listLatest(caller: Caller, q: { tenantId?: string; kind?: SchemaKind; first?: number; after?: string }): Promise<{ schemas: SchemaVersionView[]; nextCursor: string | null }> {
+  async listLatest(
+    caller: Caller,
+    q: { tenantId?: string; kind?: SchemaKind; first?: number; after?: string },
+  ): Promise<{ schemas: SchemaVersionView[]; nextCursor: string | null }> {
     const page = await this.list(caller, q);
     const versions = await this.store.latestVersions(page.schemas);
     const byKey = new Map(versions.map((v) => [`${v.owner}\u0000${v.name}`, v]));
@@ -131,7 +170,10 @@ export class SchemaRegistryService {
     return { schemas, nextCursor: page.nextCursor };
   }
 
-  async versions(caller: Caller, q: { tenantId?: string; name: string }): Promise<{ subject: SchemaSubject; versions: SchemaVersionRecord[] }> {
+  async versions(
+    caller: Caller,
+    q: { tenantId?: string; name: string },
+  ): Promise<{ subject: SchemaSubject; versions: SchemaVersionRecord[] }> {
     const tenantId = await this.reader(caller, q.tenantId, 'schema-registry.schemas.versions');
     const subject = await this.visibleSubject(tenantId, q.name);
     return { subject, versions: await this.store.listVersions(subject.owner, subject.name) };
@@ -142,13 +184,20 @@ export class SchemaRegistryService {
     const tenantId = await this.reader(caller, q.tenantId, 'schema-registry.schemas.get');
     const subject = await this.visibleSubject(tenantId, q.name);
     checkReadVersion(q.version);
-    const version = await this.store.getVersion(subject.owner, subject.name, q.version === 'latest' ? subject.latestVersion : q.version);
+    const version = await this.store.getVersion(
+      subject.owner,
+      subject.name,
+      q.version === 'latest' ? subject.latestVersion : q.version,
+    );
     if (!version) throw new NotFoundError(`Schema '${subject.name}' has no version '${q.version}'`);
     return { subject, version };
   }
 
   /** Several versions in one batch (entity references): null where get() would be NOT_FOUND. */
-  async getMany(caller: Caller, refs: readonly { name: string; version: string }[]): Promise<(SchemaVersionView | null)[]> {
+  async getMany(
+    caller: Caller,
+    refs: readonly { name: string; version: string }[],
+  ): Promise<(SchemaVersionView | null)[]> {
     const tenantId = await this.reader(caller, undefined, 'schema-registry.schemas.get');
     const readable = (r: { name: string; version: string }) => {
       const issues: InputIssue[] = [];
@@ -166,19 +215,34 @@ export class SchemaRegistryService {
     const key = (owner: string, name: string, version: string) => JSON.stringify([owner, name, version]);
     const targets = wanted.flatMap((r) => {
       const subject = subjects.get(r.name);
-      return subject ? [{ owner: subject.owner, name: subject.name, version: r.version === 'latest' ? subject.latestVersion : r.version }] : [];
+      return subject
+        ? [
+            {
+              owner: subject.owner,
+              name: subject.name,
+              version: r.version === 'latest' ? subject.latestVersion : r.version,
+            },
+          ]
+        : [];
     });
     const versions = new Map((await this.store.getVersions(targets)).map((v) => [key(v.owner, v.name, v.version), v]));
     return refs.map((r) => {
       const subject = readable(r) ? subjects.get(r.name) : undefined;
-      const version = subject && versions.get(key(subject.owner, subject.name, r.version === 'latest' ? subject.latestVersion : r.version));
+      const version =
+        subject &&
+        versions.get(key(subject.owner, subject.name, r.version === 'latest' ? subject.latestVersion : r.version));
       return subject && version ? { subject, version } : null;
     });
   }
 
   async register(caller: Caller, input: RegisterInput): Promise<RegisterResult> {
     const auth = requireWrite(caller);
-    const tenantId = await this.access.resolve(caller, input.tenantId, ['tenantId'], 'schema-registry.schemas.register');
+    const tenantId = await this.access.resolve(
+      caller,
+      input.tenantId,
+      ['tenantId'],
+      'schema-registry.schemas.register',
+    );
     const issues: InputIssue[] = [];
     checkName(issues, input.name);
     checkVersion(issues, input.version);
@@ -194,40 +258,73 @@ export class SchemaRegistryService {
       const existing = await tx.lockSubject(owner, input.name);
       if (existing && existing.versionCount > 0) {
         if (input.kind !== undefined && input.kind !== existing.kind) {
-          throw new ConflictError(`Schema '${input.name}' is of kind '${existing.kind}'; a schema's kind never changes`);
+          throw new ConflictError(
+            `Schema '${input.name}' is of kind '${existing.kind}'; a schema's kind never changes`,
+          );
         }
         if (input.compatibility !== undefined && input.compatibility !== existing.compatibility) {
-          throw new ConflictError(`Schema '${input.name}' is ${existing.compatibility}; change its mode with PUT /schemas/${input.name}/compatibility`);
+          throw new ConflictError(
+            `Schema '${input.name}' is ${existing.compatibility}; change its mode with PUT /schemas/${input.name}/compatibility`,
+          );
         }
         const same = await tx.getVersion(owner, input.name, input.version);
         if (same) {
           if (same.fingerprint === fingerprint) return { subject: existing, version: same, created: false };
-          throw new ConflictError(`Version ${input.version} of schema '${input.name}' is already registered with a different schema`);
+          throw new ConflictError(
+            `Version ${input.version} of schema '${input.name}' is already registered with a different schema`,
+          );
         }
         if (!semver.gt(input.version, existing.latestVersion)) {
-          throw new ConflictError(`Version ${input.version} is not greater than the latest version ${existing.latestVersion} of schema '${input.name}'`);
+          throw new ConflictError(
+            `Version ${input.version} is not greater than the latest version ${existing.latestVersion} of schema '${input.name}'`,
+          );
         }
         const latest = await tx.getVersion(owner, input.name, existing.latestVersion);
         const result = checkCompatibility(existing.compatibility, latest?.definition ?? {}, definition);
         if (!result.compatible) {
-          throw new IncompatibleSchemaError(`Schema is not ${existing.compatibility} compatible with version ${existing.latestVersion} of '${input.name}'`, result.reasons);
+          throw new IncompatibleSchemaError(
+            `Schema is not ${existing.compatibility} compatible with version ${existing.latestVersion} of '${input.name}'`,
+            result.reasons,
+          );
         }
       }
-      const subject = existing ?? await tx.createSubject({
-        owner, name: input.name, kind: input.kind ?? 'data', compatibility: input.compatibility ?? DEFAULT_COMPATIBILITY,
+      const subject =
+        existing ??
+        (await tx.createSubject({
+          owner,
+          name: input.name,
+          kind: input.kind ?? 'data',
+          compatibility: input.compatibility ?? DEFAULT_COMPATIBILITY,
+        }));
+      const added = await tx.appendVersion(subject, {
+        version: input.version,
+        definition,
+        fingerprint,
+        createdBy: auth.username,
       });
-      const added = await tx.appendVersion(subject, { version: input.version, definition, fingerprint, createdBy: auth.username });
-      await tx.outbox.append(auditEvent(caller, {
-        tenantId: owner, type: AUDIT_EVENTS.registered, actor: auth.username,
-        data: registeredData(added.subject, added.version),
-      }));
+      await tx.outbox.append(
+        auditEvent(caller, {
+          tenantId: owner,
+          type: AUDIT_EVENTS.registered,
+          actor: auth.username,
+          data: registeredData(added.subject, added.version),
+        }),
+      );
       return { ...added, created: true };
     });
   }
 
-  async setCompatibility(caller: Caller, input: { tenantId?: string; name: string; compatibility: CompatibilityMode }): Promise<SchemaSubject> {
+  async setCompatibility(
+    caller: Caller,
+    input: { tenantId?: string; name: string; compatibility: CompatibilityMode },
+  ): Promise<SchemaSubject> {
     const auth = requireWrite(caller);
-    const tenantId = await this.access.resolve(caller, input.tenantId, ['tenantId'], 'schema-registry.schemas.compatibility');
+    const tenantId = await this.access.resolve(
+      caller,
+      input.tenantId,
+      ['tenantId'],
+      'schema-registry.schemas.compatibility',
+    );
     const issues: InputIssue[] = [];
     checkEnum(issues, 'compatibility', input.compatibility ?? null, COMPATIBILITY_MODES);
     throwIf(issues);
@@ -241,19 +338,30 @@ export class SchemaRegistryService {
       if (subject.compatibility === input.compatibility) return subject;
       const updated = await tx.setCompatibility(subject.owner, subject.name, input.compatibility);
       const latest = await tx.getVersion(subject.owner, subject.name, subject.latestVersion);
-      await tx.outbox.append(auditEvent(caller, {
-        tenantId: subject.owner, type: AUDIT_EVENTS.compatibilityChanged, actor: auth.username,
-        data: {
-          name: subject.name, kind: subject.kind, version: subject.latestVersion, fingerprint: latest?.fingerprint ?? null,
-          compatibility: input.compatibility, previous_compatibility: subject.compatibility,
-        },
-      }));
+      await tx.outbox.append(
+        auditEvent(caller, {
+          tenantId: subject.owner,
+          type: AUDIT_EVENTS.compatibilityChanged,
+          actor: auth.username,
+          data: {
+            name: subject.name,
+            kind: subject.kind,
+            version: subject.latestVersion,
+            fingerprint: latest?.fingerprint ?? null,
+            compatibility: input.compatibility,
+            previous_compatibility: subject.compatibility,
+          },
+        }),
+      );
       return updated;
     });
   }
 
   /** Would `definition` be accepted as the next version? Registers nothing. */
-  async checkCompatibility(caller: Caller, input: { tenantId?: string; name: string; definition: unknown }): Promise<CompatibilityResult & { subject: SchemaSubject }> {
+  async checkCompatibility(
+    caller: Caller,
+    input: { tenantId?: string; name: string; definition: unknown },
+  ): Promise<CompatibilityResult & { subject: SchemaSubject }> {
     const tenantId = await this.reader(caller, input.tenantId, 'schema-registry.schemas.check');
     const subject = await this.visibleSubject(tenantId, input.name);
     assertDraft07(input.definition, 'definition');
@@ -270,15 +378,33 @@ export class SchemaRegistryService {
     assertDraft07(input.definition, 'definition');
     const fingerprint = fingerprintOf(input.definition);
     return this.store.transaction(async (tx) => {
-      const subject = await tx.createSubject({ owner: PLATFORM_OWNER, name: input.name, kind: input.kind, compatibility: DEFAULT_COMPATIBILITY });
+      const subject = await tx.createSubject({
+        owner: PLATFORM_OWNER,
+        name: input.name,
+        kind: input.kind,
+        compatibility: DEFAULT_COMPATIBILITY,
+      });
       const same = await tx.getVersion(PLATFORM_OWNER, input.name, input.version);
       if (same) return same.fingerprint === fingerprint ? 'unchanged' : 'conflict';
       if (subject.versionCount > 0 && !semver.gt(input.version, subject.latestVersion)) return 'older';
-      const added = await tx.appendVersion(subject, { version: input.version, definition: input.definition, fingerprint, createdBy: null });
-      await tx.outbox.append(auditEvent({ correlationId }, {
-        tenantId: PLATFORM_OWNER, type: AUDIT_EVENTS.registered, actor: null, data: registeredData(added.subject, added.version),
-        description: 'built-in platform schema seeded from platform/contracts',
-      }));
+      const added = await tx.appendVersion(subject, {
+        version: input.version,
+        definition: input.definition,
+        fingerprint,
+        createdBy: null,
+      });
+      await tx.outbox.append(
+        auditEvent(
+          { correlationId },
+          {
+            tenantId: PLATFORM_OWNER,
+            type: AUDIT_EVENTS.registered,
+            actor: null,
+            data: registeredData(added.subject, added.version),
+            description: 'built-in platform schema seeded from platform/contracts',
+          },
+        ),
+      );
       return 'created';
     });
   }
@@ -307,9 +433,16 @@ export class SchemaRegistryService {
    * add their versions (acting without naming a tenant, or naming `platform`), and no tenant may
    * register a name a built-in schema has. Only operators write as the `platform` owner at all.
    */
-  private async ownerForWrite(tx: SchemaWriteTx, auth: AuthContext, tenantId: string, name: string, namedTenant: boolean): Promise<string> {
+  private async ownerForWrite(
+    tx: SchemaWriteTx,
+    auth: AuthContext,
+    tenantId: string,
+    name: string,
+    namedTenant: boolean,
+  ): Promise<string> {
     const operator = isPlatformOperator(auth);
-    if (tenantId === PLATFORM_OWNER && !operator) throw new ForbiddenError('Built-in platform schemas are managed by platform operators');
+    if (tenantId === PLATFORM_OWNER && !operator)
+      throw new ForbiddenError('Built-in platform schemas are managed by platform operators');
     const builtIn = await tx.lockSubject(PLATFORM_OWNER, name);
     if (!builtIn || builtIn.versionCount === 0) return tenantId;
     if (operator && (!namedTenant || tenantId === PLATFORM_OWNER)) return PLATFORM_OWNER;
@@ -324,5 +457,11 @@ function requireWrite(caller: Caller): AuthContext {
 }
 
 function registeredData(subject: SchemaSubject, version: SchemaVersionRecord): Record<string, unknown> {
-  return { name: subject.name, version: version.version, kind: subject.kind, fingerprint: version.fingerprint, owner: subject.owner };
+  return {
+    name: subject.name,
+    version: version.version,
+    kind: subject.kind,
+    fingerprint: version.fingerprint,
+    owner: subject.owner,
+  };
 }

@@ -6,7 +6,11 @@ import type { Prisma, PrismaClient } from '../../generated/prisma/client';
 import type { PrismaLike } from '../../platform/db/prisma-like';
 import { outboxWriter, type OutboxWriter } from '../../platform/outbox/outbox.writer';
 import {
-  PLATFORM_OWNER, type CompatibilityMode, type SchemaKind, type SchemaSubject, type SchemaVersionRecord,
+  PLATFORM_OWNER,
+  type CompatibilityMode,
+  type SchemaKind,
+  type SchemaSubject,
+  type SchemaVersionRecord,
 } from './schema-registry.types';
 
 export interface SubjectFilter {
@@ -47,7 +51,10 @@ export interface SchemaWriteTx {
   createSubject(subject: NewSubject): Promise<SchemaSubject>;
   getVersion(owner: string, name: string, version: string): Promise<SchemaVersionRecord | undefined>;
   /** Appends a version and makes it the subject's latest. */
-  appendVersion(subject: SchemaSubject, version: { version: string; definition: Record<string, unknown>; fingerprint: string; createdBy: string | null }): Promise<{ subject: SchemaSubject; version: SchemaVersionRecord }>;
+  appendVersion(
+    subject: SchemaSubject,
+    version: { version: string; definition: Record<string, unknown>; fingerprint: string; createdBy: string | null },
+  ): Promise<{ subject: SchemaSubject; version: SchemaVersionRecord }>;
   setCompatibility(owner: string, name: string, compatibility: CompatibilityMode): Promise<SchemaSubject>;
   outbox: OutboxWriter;
 }
@@ -86,7 +93,12 @@ async function platformNames(db: PrismaLike): Promise<string[]> {
   return rows.map((r) => r.name);
 }
 
-async function getVersion(db: PrismaLike, owner: string, name: string, version: string): Promise<SchemaVersionRecord | undefined> {
+async function getVersion(
+  db: PrismaLike,
+  owner: string,
+  name: string,
+  version: string,
+): Promise<SchemaVersionRecord | undefined> {
   const row = await db.schemaVersion.findUnique({ where: { owner_name_version: { owner, name, version } } });
   return row ? toVersion(row) : undefined;
 }
@@ -94,7 +106,9 @@ async function getVersion(db: PrismaLike, owner: string, name: string, version: 
 function writeTx(tx: Prisma.TransactionClient): SchemaWriteTx {
   const lock = async (owner: string, name: string) => {
     // Prisma has no FOR UPDATE: the lock is taken with SQL, the row read with Prisma.
-    const locked = await tx.$queryRaw<{ name: string }[]>`SELECT name FROM schema_subjects WHERE owner = ${owner} AND name = ${name} FOR UPDATE`;
+    const locked = await tx.$queryRaw<
+      { name: string }[]
+    >`SELECT name FROM schema_subjects WHERE owner = ${owner} AND name = ${name} FOR UPDATE`;
     if (locked.length === 0) return undefined;
     return toSubject(await tx.schemaSubject.findUniqueOrThrow({ where: { owner_name: { owner, name } } }));
   };
@@ -104,7 +118,16 @@ function writeTx(tx: Prisma.TransactionClient): SchemaWriteTx {
       // ON CONFLICT DO NOTHING: a second process seeding or registering the same name at once
       // waits for the first and then finds its row, instead of failing.
       await tx.schemaSubject.createMany({
-        data: [{ owner: s.owner, name: s.name, kind: s.kind, compatibility: s.compatibility, latestVersion: '', versionCount: 0 }],
+        data: [
+          {
+            owner: s.owner,
+            name: s.name,
+            kind: s.kind,
+            compatibility: s.compatibility,
+            latestVersion: '',
+            versionCount: 0,
+          },
+        ],
         skipDuplicates: true,
       });
       const subject = await lock(s.owner, s.name);
@@ -115,8 +138,13 @@ function writeTx(tx: Prisma.TransactionClient): SchemaWriteTx {
     async appendVersion(subject, v) {
       const row = await tx.schemaVersion.create({
         data: {
-          owner: subject.owner, name: subject.name, version: v.version, seq: subject.versionCount + 1,
-          definition: v.definition as Prisma.InputJsonObject, fingerprint: v.fingerprint, createdBy: v.createdBy,
+          owner: subject.owner,
+          name: subject.name,
+          version: v.version,
+          seq: subject.versionCount + 1,
+          definition: v.definition as Prisma.InputJsonObject,
+          fingerprint: v.fingerprint,
+          createdBy: v.createdBy,
         },
       });
       const updated = await tx.schemaSubject.update({
@@ -126,7 +154,10 @@ function writeTx(tx: Prisma.TransactionClient): SchemaWriteTx {
       return { subject: toSubject(updated), version: toVersion(row) };
     },
     async setCompatibility(owner, name, compatibility) {
-      const updated = await tx.schemaSubject.update({ where: { owner_name: { owner, name } }, data: { compatibility, updatedAt: new Date() } });
+      const updated = await tx.schemaSubject.update({
+        where: { owner_name: { owner, name } },
+        data: { compatibility, updatedAt: new Date() },
+      });
       return toSubject(updated);
     },
     outbox: outboxWriter(tx, 'schema-registry'),
@@ -154,14 +185,17 @@ export function prismaSchemaStore(prisma: PrismaClient): SchemaStore {
 
     async findVisible(tenantId, name) {
       const builtIn = await prisma.schemaSubject.findUnique({ where: { owner_name: { owner: PLATFORM_OWNER, name } } });
-      const row = builtIn ?? (await prisma.schemaSubject.findUnique({ where: { owner_name: { owner: tenantId, name } } }));
+      const row =
+        builtIn ?? (await prisma.schemaSubject.findUnique({ where: { owner_name: { owner: tenantId, name } } }));
       return row && row.versionCount > 0 ? toSubject(row) : undefined;
     },
 
     async findVisibleMany(tenantId, names) {
       const found = new Map<string, SchemaSubject>();
       if (names.length === 0) return found;
-      const rows = await prisma.schemaSubject.findMany({ where: { owner: { in: [PLATFORM_OWNER, tenantId] }, name: { in: [...names] } } });
+      const rows = await prisma.schemaSubject.findMany({
+        where: { owner: { in: [PLATFORM_OWNER, tenantId] }, name: { in: [...names] } },
+      });
       // As findVisible: the built-in subject wins over a tenant's own of the same name.
       const chosen = new Map<string, SubjectRow>();
       for (const row of rows) if (row.owner === PLATFORM_OWNER || !chosen.has(row.name)) chosen.set(row.name, row);
@@ -171,7 +205,9 @@ export function prismaSchemaStore(prisma: PrismaClient): SchemaStore {
 
     async getVersions(refs) {
       if (refs.length === 0) return [];
-      const rows = await prisma.schemaVersion.findMany({ where: { OR: refs.map((r) => ({ owner: r.owner, name: r.name, version: r.version })) } });
+      const rows = await prisma.schemaVersion.findMany({
+        where: { OR: refs.map((r) => ({ owner: r.owner, name: r.name, version: r.version })) },
+      });
       return rows.map(toVersion);
     },
 

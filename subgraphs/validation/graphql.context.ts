@@ -12,6 +12,10 @@ export interface ValidationGraphQLContext {
   service: ValidationService;
 }
 
-export function validationContext(caller: Caller, request: FastifyRequest, service: ValidationService): ValidationGraphQLContext {
+export function validationContext(
+  caller: Caller,
+  request: FastifyRequest,
+  service: ValidationService,
+): ValidationGraphQLContext {
   return { caller, forward: { token: bearerToken(request.headers.authorization) }, service };
 }

@@ -6,9 +6,7 @@
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import type { RulePackKeySet } from '../../platform/clients/rulepack-registry.client';
 
-export type SignatureVerdict =
-  | { ok: true }
-  | { ok: false; reason: string };
+export type SignatureVerdict = { ok: true } | { ok: false; reason: string };
 
 export interface KeySetSource {
   signingKeys(): Promise<RulePackKeySet>;
@@ -34,32 +32,37 @@ export class PackSignatureVerifier {
   }
 
   private load(): Promise<Map<string, KeyObject>> {
-    this.fetching ??= this.source.signingKeys().then((set) => {
-      const keys = new Map<string, KeyObject>();
-      for (const jwk of set?.keys ?? []) {
-        // Only what the contract publishes: Ed25519 signature keys. Anything else is ignored, so a
-        // key of another type can never be used to verify.
-        if (jwk?.kty !== 'OKP' || jwk.crv !== 'Ed25519' || typeof jwk.x !== 'string' || typeof jwk.kid !== 'string') continue;
-        if (jwk.use !== undefined && jwk.use !== 'sig') continue;
-        try {
-          keys.set(jwk.kid, createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: jwk.x }, format: 'jwk' }));
-        } catch {
-          // A malformed key is skipped: packs it signed fail verification as "unknown key".
+    this.fetching ??= this.source
+      .signingKeys()
+      .then((set) => {
+        const keys = new Map<string, KeyObject>();
+        for (const jwk of set?.keys ?? []) {
+          // Only what the contract publishes: Ed25519 signature keys. Anything else is ignored, so a
+          // key of another type can never be used to verify.
+          if (jwk?.kty !== 'OKP' || jwk.crv !== 'Ed25519' || typeof jwk.x !== 'string' || typeof jwk.kid !== 'string')
+            continue;
+          if (jwk.use !== undefined && jwk.use !== 'sig') continue;
+          try {
+            keys.set(jwk.kid, createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: jwk.x }, format: 'jwk' }));
+          } catch {
+            // A malformed key is skipped: packs it signed fail verification as "unknown key".
+          }
         }
-      }
-      this.keys = keys;
-      this.fetchedAt = this.now;
-      return keys;
-    }).finally(() => {
-      this.fetching = undefined;
-    });
+        this.keys = keys;
+        this.fetchedAt = this.now;
+        return keys;
+      })
+      .finally(() => {
+        this.fetching = undefined;
+      });
     return this.fetching;
   }
 
   private async keyFor(kid: string): Promise<KeyObject | undefined> {
     const fresh = this.keys && this.now - this.fetchedAt < this.options.ttlMs;
     let keys = fresh ? this.keys! : await this.load();
-    if (!keys.has(kid) && fresh && this.now - this.fetchedAt >= (this.options.refetchAfterMs ?? 5_000)) keys = await this.load();
+    if (!keys.has(kid) && fresh && this.now - this.fetchedAt >= (this.options.refetchAfterMs ?? 5_000))
+      keys = await this.load();
     return keys.get(kid);
   }
 
@@ -71,6 +74,8 @@ export class PackSignatureVerifier {
     if (!/^[A-Za-z0-9_-]+={0,2}$/.test(signature)) return { ok: false, reason: 'its signature is not base64url' };
     const bytes = Buffer.from(signature, 'base64url');
     if (bytes.length !== 64) return { ok: false, reason: 'its signature is not an Ed25519 signature' };
-    return verify(null, canonical, key, bytes) ? { ok: true } : { ok: false, reason: 'its signature does not match its content' };
+    return verify(null, canonical, key, bytes)
+      ? { ok: true }
+      : { ok: false, reason: 'its signature does not match its content' };
   }
 }

@@ -6,7 +6,13 @@ import type { RulePackVersionView } from '../../platform/clients/rulepack-regist
 import type { RulePackNotice } from '../../platform/contracts/rulepack.events';
 import { ServiceCallError, type ServiceCallContext } from '../../platform/clients/service-request';
 import {
-  AuthenticationError, ConflictError, ForbiddenError, InputError, NotFoundError, UnavailableError, type InputIssue,
+  AuthenticationError,
+  ConflictError,
+  ForbiddenError,
+  InputError,
+  NotFoundError,
+  UnavailableError,
+  type InputIssue,
 } from '../../platform/errors/domain-errors';
 import { compileRulePack, RulePackError, type CompiledRulePack } from '../../platform/rule-engine';
 import type { Logger } from '../../platform/logging/logger';
@@ -40,7 +46,10 @@ function metadataOf(pack: unknown): { packId?: string; version?: string } {
   const metadata = (pack as { metadata?: unknown } | null)?.metadata;
   if (!metadata || typeof metadata !== 'object') return {};
   const m = metadata as Record<string, unknown>;
-  return { packId: typeof m.pack_id === 'string' ? m.pack_id : undefined, version: typeof m.version === 'string' ? m.version : undefined };
+  return {
+    packId: typeof m.pack_id === 'string' ? m.pack_id : undefined,
+    version: typeof m.version === 'string' ? m.version : undefined,
+  };
 }
 
 /** The engine's issue path ("/rules/0/operator", "rules[0].operator" or segments) as loc segments. */
@@ -48,7 +57,10 @@ export function pathSegments(path: unknown): (string | number)[] {
   const raw: unknown[] = Array.isArray(path)
     ? path
     : typeof path === 'string'
-      ? path.replace(/^[$#]?\/?/, '').split(/[/.[\]]+/).filter((s) => s !== '')
+      ? path
+          .replace(/^[$#]?\/?/, '')
+          .split(/[/.[\]]+/)
+          .filter((s) => s !== '')
       : [];
   return raw.map((s) => (typeof s === 'number' || !/^\d+$/.test(String(s)) ? (s as string | number) : Number(s)));
 }
@@ -82,9 +94,12 @@ export class RulePackSource {
     const name = describe(packId, view.version);
     if (view.status === 'deprecated') {
       const r = view.replacement;
-      throw new ConflictError(`${name} is deprecated${r ? `; use rule pack '${r.pack_id}' version '${r.version}' instead` : ' and has no replacement'}`);
+      throw new ConflictError(
+        `${name} is deprecated${r ? `; use rule pack '${r.pack_id}' version '${r.version}' instead` : ' and has no replacement'}`,
+      );
     }
-    if (view.status !== 'certified') throw new ConflictError(`${name} is not certified (status '${view.status}'); only certified packs run`);
+    if (view.status !== 'certified')
+      throw new ConflictError(`${name} is not certified (status '${view.status}'); only certified packs run`);
 
     const key = cacheKey(packId, view.version);
     const cached = this.cache.get(key);
@@ -101,22 +116,32 @@ export class RulePackSource {
     try {
       verdict = await this.signatures.verify(canonical, view.signature, view.key_id);
     } catch {
-      throw new UnavailableError('The rule-pack registry\'s signing keys are unavailable, retry shortly', 1);
+      throw new UnavailableError("The rule-pack registry's signing keys are unavailable, retry shortly", 1);
     }
     if (!verdict.ok) refuse(verdict.reason);
     // The signature covers the pack only: its own metadata must not contradict what it was fetched as.
     const meta = metadataOf(view.pack);
     if (meta.packId !== undefined && meta.packId !== packId) refuse(`its metadata names pack '${meta.packId}'`);
-    if (meta.version !== undefined && meta.version !== view.version) refuse(`its metadata names version '${meta.version}'`);
+    if (meta.version !== undefined && meta.version !== view.version)
+      refuse(`its metadata names version '${meta.version}'`);
 
     let compiled: CompiledRulePack;
     try {
       compiled = compileRulePack(view.pack);
     } catch (err) {
       if (!(err instanceof RulePackError)) throw err;
-      throw new ConflictError(`${name} is certified but does not compile with this engine: ${err.issues[0]?.message ?? err.message}`);
+      throw new ConflictError(
+        `${name} is certified but does not compile with this engine: ${err.issues[0]?.message ?? err.message}`,
+      );
     }
-    const resolved: ResolvedPack = { compiled, packId, registryVersion: view.version, packVersion: meta.version ?? view.version, sha256, source: 'registry' };
+    const resolved: ResolvedPack = {
+      compiled,
+      packId,
+      registryVersion: view.version,
+      packVersion: meta.version ?? view.version,
+      sha256,
+      source: 'registry',
+    };
     if (epoch === this.epoch) this.cache.set(key, resolved);
     return resolved;
   }
@@ -131,12 +156,23 @@ export class RulePackSource {
       compiled = compileRulePack(pack);
     } catch (err) {
       if (!(err instanceof RulePackError)) throw err;
-      const issues: InputIssue[] = err.issues.map((i) => ({ loc: ['rulePack', ...pathSegments(i.path)], msg: i.message, type: i.type }));
+      const issues: InputIssue[] = err.issues.map((i) => ({
+        loc: ['rulePack', ...pathSegments(i.path)],
+        msg: i.message,
+        type: i.type,
+      }));
       throw new InputError(issues.length > 0 ? issues : [{ loc: ['rulePack'], msg: err.message, type: 'value_error' }]);
     }
     const sha256 = compiled.sha256;
     const meta = metadataOf(pack);
-    return { compiled, packId: meta.packId ?? `inline:${sha256}`, registryVersion: null, packVersion: meta.version ?? null, sha256, source: 'inline' };
+    return {
+      compiled,
+      packId: meta.packId ?? `inline:${sha256}`,
+      registryVersion: null,
+      packVersion: meta.version ?? null,
+      sha256,
+      source: 'inline',
+    };
   }
 
   /** Drops a pack version (all versions when the event names none) on `rulepack.deprecated`. */
@@ -154,9 +190,14 @@ export class RulePackSource {
       if (!(err instanceof ServiceCallError)) throw err;
       if (err.status === 404) throw new NotFoundError(`${describe(packId, version)} not found`);
       if (err.status === 401) throw new AuthenticationError('The rule-pack registry requires an authenticated caller');
-      if (err.status === 403) throw new ForbiddenError(`The rule-pack registry refused access to ${describe(packId, version).toLowerCase()}`);
+      if (err.status === 403)
+        throw new ForbiddenError(`The rule-pack registry refused access to ${describe(packId, version).toLowerCase()}`);
       if (err.status === 400 || err.status === 422) {
-        throw InputError.of([version === undefined ? 'rulePackId' : 'rulePackVersion'], 'Not a valid rule pack id or version for the registry', 'value_error');
+        throw InputError.of(
+          [version === undefined ? 'rulePackId' : 'rulePackVersion'],
+          'Not a valid rule pack id or version for the registry',
+          'value_error',
+        );
       }
       this.logger.warn({ status: err.status, error: err.message }, 'rule-pack registry unavailable');
       throw new UnavailableError('The rule-pack registry is unavailable, retry shortly', 1);

@@ -23,16 +23,28 @@ export class RunAudit {
    */
   async record(caller: Caller, tenantId: string, data: RuleExecutionData): Promise<void> {
     const actor = caller.auth?.username ?? null;
-    await this.outbox.append(auditEvent(caller, {
-      tenantId,
-      type: RULE_EXECUTION_EVENT,
-      actor,
-      data,
-      description: `Rule pack ${data.rulepack_id}${data.rule_pack_version ? ` ${data.rule_pack_version}` : ''} ${data.result}`,
-    }));
+    await this.outbox.append(
+      auditEvent(caller, {
+        tenantId,
+        type: RULE_EXECUTION_EVENT,
+        actor,
+        data,
+        description: `Rule pack ${data.rulepack_id}${data.rule_pack_version ? ` ${data.rule_pack_version}` : ''} ${data.result}`,
+      }),
+    );
     // Typed by the contract (platform/contracts/compliance.events.ts): a field the domain's
     // RuleExecutionData drops or retypes fails to compile here.
-    const event: ComplianceRuleExecution = { ...data, tenant_id: tenantId, user_id: actor, correlation_id: caller.correlationId, occurred_at: new Date().toISOString() };
-    this.bus.publish(COMPLIANCE_RULE_EXECUTION, event).catch((err) => this.logger.warn({ err: (err as Error).message }, `publishing ${COMPLIANCE_RULE_EXECUTION.topic} failed`));
+    const event: ComplianceRuleExecution = {
+      ...data,
+      tenant_id: tenantId,
+      user_id: actor,
+      correlation_id: caller.correlationId,
+      occurred_at: new Date().toISOString(),
+    };
+    this.bus
+      .publish(COMPLIANCE_RULE_EXECUTION, event)
+      .catch((err) =>
+        this.logger.warn({ err: (err as Error).message }, `publishing ${COMPLIANCE_RULE_EXECUTION.topic} failed`),
+      );
   }
 }

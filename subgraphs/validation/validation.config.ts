@@ -23,13 +23,19 @@ export interface ValidationConfig {
 const RULEPACK_REGISTRY = { name: 'rulepack-registry', port: 8091 };
 const SCHEMA_REGISTRY = { name: 'schema-registry', port: 8084 };
 
-function addressOf(registry: readonly ServiceManifest[], fallback: { name: string; port: number }): { name: string; port: number } {
+function addressOf(
+  registry: readonly ServiceManifest[],
+  fallback: { name: string; port: number },
+): { name: string; port: number } {
   return registry.find((s) => s.name === fallback.name) ?? fallback;
 }
 
 export function loadValidationConfig(env: Env, registry: readonly ServiceManifest[]): ValidationConfig {
   return {
-    maxPayloadBytes: readInt(env, 'VALIDATION_MAX_PAYLOAD_BYTES', 5 * 1024 * 1024, { min: 1024, max: 512 * 1024 * 1024 }),
+    maxPayloadBytes: readInt(env, 'VALIDATION_MAX_PAYLOAD_BYTES', 5 * 1024 * 1024, {
+      min: 1024,
+      max: 512 * 1024 * 1024,
+    }),
     maxRecords: readInt(env, 'VALIDATION_MAX_RECORDS', 100_000, { min: 1 }),
     packCacheSize: readInt(env, 'VALIDATION_PACK_CACHE_SIZE', 256, { min: 0 }),
     packCacheTtlMs: readInt(env, 'VALIDATION_PACK_CACHE_TTL_SECONDS', 300, { min: 0 }) * 1000,

@@ -38,12 +38,24 @@ export function createValidationModule(deps: ValidationModuleDeps): ValidationMo
   const { config, logger } = deps;
   const registry = deps.registry ?? new RulePackRegistryClient(config.rulepackRegistryUrl, deps.identity);
   const signatures = new PackSignatureVerifier(registry, { ttlMs: config.packCacheTtlMs });
-  const packs = new RulePackSource(registry, signatures, new TtlLru<ResolvedPack>(config.packCacheSize, config.packCacheTtlMs), logger);
+  const packs = new RulePackSource(
+    registry,
+    signatures,
+    new TtlLru<ResolvedPack>(config.packCacheSize, config.packCacheTtlMs),
+    logger,
+  );
   // Runs record nothing but their audit event: concurrent runs share one insert.
   const outbox = groupedOutboxWriter(deps.db.prisma, 'validation');
-  const access = new TenantAccess((a) => outbox.append(auditEvent(a, {
-    tenantId: a.tenantId, type: OPERATOR_ACCESS_EVENT, actor: a.operator, data: operatorAccessData(a),
-  })));
+  const access = new TenantAccess((a) =>
+    outbox.append(
+      auditEvent(a, {
+        tenantId: a.tenantId,
+        type: OPERATOR_ACCESS_EVENT,
+        actor: a.operator,
+        data: operatorAccessData(a),
+      }),
+    ),
+  );
   const service = new ValidationService({
     packs,
     schemas: deps.schemas ?? new SchemaRegistryClient(config.schemaRegistryUrl, deps.identity),

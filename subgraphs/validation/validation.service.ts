@@ -8,13 +8,27 @@ import { requireAuth, type Caller } from '../../platform/auth/caller';
 import type { TenantAccess } from '../../platform/auth/tenant-access';
 import type { SchemaKind, SchemaSummary, SchemaVersionView } from '../../platform/clients/schema-registry.client';
 import { ServiceCallError, type ServiceCallContext } from '../../platform/clients/service-request';
-import { AuthenticationError, ForbiddenError, InputError, NotFoundError, UnavailableError, type InputIssue } from '../../platform/errors/domain-errors';
+import {
+  AuthenticationError,
+  ForbiddenError,
+  InputError,
+  NotFoundError,
+  UnavailableError,
+  type InputIssue,
+} from '../../platform/errors/domain-errors';
 import { InputFormatError, parseRecords, runRulePack } from '../../platform/rule-engine';
 import { canonicalBytes, sha256Hex } from './pack.digest';
 import { pathSegments, type ResolvedPack, type RulePackSource } from './rule-pack.source';
 import type { RunAudit } from './validation.audit';
 import type { ValidationConfig } from './validation.config';
-import { PAYLOAD_FORMATS, type Forwarding, type PayloadFormat, type RuleExecutionData, type ValidateInput, type ValidationRun } from './validation.types';
+import {
+  PAYLOAD_FORMATS,
+  type Forwarding,
+  type PayloadFormat,
+  type RuleExecutionData,
+  type ValidateInput,
+  type ValidationRun,
+} from './validation.types';
 
 export const MAX_ID_LENGTH = 200;
 export const MAX_VALIDATION_TYPE_LENGTH = 100;
@@ -45,9 +59,12 @@ interface CheckedRequest {
 
 function checkText(issues: InputIssue[], field: string, value: unknown, max: number): void {
   if (value === undefined || value === null) return;
-  if (typeof value !== 'string') issues.push({ loc: [field], msg: 'Input should be a valid string', type: 'string_type' });
-  else if (value.length === 0) issues.push({ loc: [field], msg: 'String should have at least 1 character', type: 'string_too_short' });
-  else if (value.length > max) issues.push({ loc: [field], msg: `String should have at most ${max} characters`, type: 'string_too_long' });
+  if (typeof value !== 'string')
+    issues.push({ loc: [field], msg: 'Input should be a valid string', type: 'string_type' });
+  else if (value.length === 0)
+    issues.push({ loc: [field], msg: 'String should have at least 1 character', type: 'string_too_short' });
+  else if (value.length > max)
+    issues.push({ loc: [field], msg: `String should have at most ${max} characters`, type: 'string_too_long' });
 }
 
 /** The request's shape beyond what each door's own types already enforce. */
@@ -56,24 +73,40 @@ export function checkRequest(input: ValidateInput): CheckedRequest {
   const hasId = input.rulePackId !== undefined && input.rulePackId !== null;
   const hasInline = input.rulePack !== undefined && input.rulePack !== null;
   if (hasId === hasInline) {
-    const msg = hasId ? 'Give either a registry rule pack id or an inline rule pack, not both' : 'A registry rule pack id or an inline rule pack is required';
-    issues.push({ loc: ['rulePackId'], msg, type: hasId ? 'value_error' : 'missing' }, { loc: ['rulePack'], msg, type: hasId ? 'value_error' : 'missing' });
+    const msg = hasId
+      ? 'Give either a registry rule pack id or an inline rule pack, not both'
+      : 'A registry rule pack id or an inline rule pack is required';
+    issues.push(
+      { loc: ['rulePackId'], msg, type: hasId ? 'value_error' : 'missing' },
+      { loc: ['rulePack'], msg, type: hasId ? 'value_error' : 'missing' },
+    );
   }
   checkText(issues, 'rulePackId', input.rulePackId, MAX_ID_LENGTH);
   checkText(issues, 'rulePackVersion', input.rulePackVersion, MAX_ID_LENGTH);
-  if (hasInline && input.rulePackVersion != null) issues.push({ loc: ['rulePackVersion'], msg: 'A version applies to registry packs only', type: 'value_error' });
+  if (hasInline && input.rulePackVersion != null)
+    issues.push({ loc: ['rulePackVersion'], msg: 'A version applies to registry packs only', type: 'value_error' });
   checkText(issues, 'validationType', input.validationType, MAX_VALIDATION_TYPE_LENGTH);
 
   const format = input.payloadFormat ?? 'json';
-  if (!PAYLOAD_FORMATS.includes(format)) issues.push({ loc: ['payloadFormat'], msg: `Input should be ${PAYLOAD_FORMATS.map((f) => `'${f}'`).join(', ')}`, type: 'enum' });
+  if (!PAYLOAD_FORMATS.includes(format))
+    issues.push({
+      loc: ['payloadFormat'],
+      msg: `Input should be ${PAYLOAD_FORMATS.map((f) => `'${f}'`).join(', ')}`,
+      type: 'enum',
+    });
   if (input.payload === undefined || input.payload === null) {
     issues.push({ loc: ['payload'], msg: 'Field required', type: 'missing' });
   } else if (format === 'json' && typeof input.payload !== 'object') {
-    issues.push({ loc: ['payload'], msg: 'A JSON payload should be an object (one record) or an array of records', type: 'model_type' });
+    issues.push({
+      loc: ['payload'],
+      msg: 'A JSON payload should be an object (one record) or an array of records',
+      type: 'model_type',
+    });
   } else if (format !== 'json' && typeof input.payload !== 'string') {
     issues.push({ loc: ['payload'], msg: `A ${format.toUpperCase()} payload should be a string`, type: 'string_type' });
   }
-  if (input.strictMode != null && typeof input.strictMode !== 'boolean') issues.push({ loc: ['strictMode'], msg: 'Input should be a valid boolean', type: 'bool_type' });
+  if (input.strictMode != null && typeof input.strictMode !== 'boolean')
+    issues.push({ loc: ['strictMode'], msg: 'Input should be a valid boolean', type: 'bool_type' });
   if (issues.length > 0) throw new InputError(issues);
   return {
     registry: hasId ? { packId: input.rulePackId!, version: input.rulePackVersion ?? undefined } : undefined,
@@ -114,8 +147,13 @@ export class ValidationService {
 
     const inline = request.inline !== undefined ? this.deps.packs.inlinePack(request.inline) : undefined;
     const records = this.parse(request.payload, request.format);
-    const pack: ResolvedPack = inline
-      ?? await this.deps.packs.registryPack(this.context(caller, tenantId, forward), request.registry!.packId, request.registry!.version);
+    const pack: ResolvedPack =
+      inline ??
+      (await this.deps.packs.registryPack(
+        this.context(caller, tenantId, forward),
+        request.registry!.packId,
+        request.registry!.version,
+      ));
     // A JSON object is one record: its failures carry no row.
     const rows = request.format !== 'json' || Array.isArray(request.payload);
     const result = runRulePack(pack.compiled, records, { strictMode: request.strictMode, rows });
@@ -163,24 +201,42 @@ export class ValidationService {
       throw InputError.of(['payload', ...pathSegments(err.path)], err.message, 'value_error');
     }
     if (records.length > this.deps.config.maxRecords) {
-      throw InputError.of(['payload'], `At most ${this.deps.config.maxRecords} records per run, got ${records.length}`, 'too_long');
+      throw InputError.of(
+        ['payload'],
+        `At most ${this.deps.config.maxRecords} records per run, got ${records.length}`,
+        'too_long',
+      );
     }
     return records;
   }
 
   /** The schema registry's schemas the caller's tenant may read (built-in ones and its own). */
-  async listSchemas(caller: Caller, filter: { kind?: SchemaKind }, forward: Forwarding = {}): Promise<{ schemas: SchemaSummary[] }> {
+  async listSchemas(
+    caller: Caller,
+    filter: { kind?: SchemaKind },
+    forward: Forwarding = {},
+  ): Promise<{ schemas: SchemaSummary[] }> {
     this.authorize(caller, 'read');
     const tenantId = await this.deps.access.resolve(caller, undefined, TENANT_FIELD, 'validation.schemas.list');
-    const answer = await this.fromSchemaRegistry(() => this.deps.schemas.list(this.context(caller, tenantId, forward), filter));
+    const answer = await this.fromSchemaRegistry(() =>
+      this.deps.schemas.list(this.context(caller, tenantId, forward), filter),
+    );
     return { schemas: Array.isArray(answer?.schemas) ? answer.schemas : [] };
   }
 
   /** One schema version (`latest` by default) as the schema registry shows it to the caller's tenant. */
-  async getSchema(caller: Caller, name: string, version: string | undefined, forward: Forwarding = {}): Promise<SchemaVersionView> {
+  async getSchema(
+    caller: Caller,
+    name: string,
+    version: string | undefined,
+    forward: Forwarding = {},
+  ): Promise<SchemaVersionView> {
     this.authorize(caller, 'read');
     const tenantId = await this.deps.access.resolve(caller, undefined, TENANT_FIELD, 'validation.schemas.get');
-    return this.fromSchemaRegistry(() => this.deps.schemas.get(this.context(caller, tenantId, forward), name, version ?? 'latest'), `Schema '${name}'${version ? ` version '${version}'` : ''} not found`);
+    return this.fromSchemaRegistry(
+      () => this.deps.schemas.get(this.context(caller, tenantId, forward), name, version ?? 'latest'),
+      `Schema '${name}'${version ? ` version '${version}'` : ''} not found`,
+    );
   }
 
   private async fromSchemaRegistry<T>(call: () => Promise<T>, notFound = 'Not found'): Promise<T> {
@@ -191,7 +247,8 @@ export class ValidationService {
       if (err.status === 404) throw new NotFoundError(notFound);
       if (err.status === 401) throw new AuthenticationError('The schema registry requires an authenticated caller');
       if (err.status === 403) throw new ForbiddenError('The schema registry refused access');
-      if (err.status === 400 || err.status === 422) throw InputError.of(['version'], 'Not a valid schema version for the schema registry', 'value_error');
+      if (err.status === 400 || err.status === 422)
+        throw InputError.of(['version'], 'Not a valid schema version for the schema registry', 'value_error');
       throw new UnavailableError('The schema registry is unavailable, retry shortly', 1);
     }
   }

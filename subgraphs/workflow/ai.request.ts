@@ -38,8 +38,15 @@ export function inferenceRequestOf(step: PackStep, data: Record<string, unknown>
     ...(step.system ? { system: renderText(step.system, data) } : {}),
   };
   if (step.template_id) {
-    const variables = Object.fromEntries(Object.entries(step.variables ?? {}).map(([k, v]) => [k, renderVariable(v, data)]));
-    return { ...common, template_id: step.template_id, ...(step.template_version ? { template_version: step.template_version } : {}), variables };
+    const variables = Object.fromEntries(
+      Object.entries(step.variables ?? {}).map(([k, v]) => [k, renderVariable(v, data)]),
+    );
+    return {
+      ...common,
+      template_id: step.template_id,
+      ...(step.template_version ? { template_version: step.template_version } : {}),
+      variables,
+    };
   }
   let prompt = renderText(step.prompt ?? '', data);
   // input_field: the part of the data the model is asked about, appended as JSON.

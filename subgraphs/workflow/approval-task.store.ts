@@ -25,13 +25,29 @@ export function approvalTaskStore(sql: SqlExecutor) {
         `INSERT INTO workflow_approval_tasks (id, tenant_id, workflow_id, workflow_type, step_path, step, payload, status, history, requested_by,
            reviewer_role, instructions, created_at, deadline_at, escalation_level)
          VALUES ($1::uuid, $2, $3::uuid, $4, $5, $6, $7::jsonb, 'pending', '[]'::jsonb, $8, $9, $10, $11::timestamptz, $12::timestamptz, 0)`,
-        [t.id, t.tenantId, t.workflowId, t.workflowType, t.stepPath, t.step, json(t.payload), t.requestedBy, t.reviewerRole, t.instructions, t.createdAt, t.deadlineAt],
+        [
+          t.id,
+          t.tenantId,
+          t.workflowId,
+          t.workflowType,
+          t.stepPath,
+          t.step,
+          json(t.payload),
+          t.requestedBy,
+          t.reviewerRole,
+          t.instructions,
+          t.createdAt,
+          t.deadlineAt,
+        ],
       );
     },
 
     /** The task, locked for the decision (the caller's transaction). */
     async taskForUpdate(q: SqlQuery, tenantId: string, id: string): Promise<ApprovalTask | undefined> {
-      const res = await q.query(`SELECT ${TASK_COLUMNS} FROM workflow_approval_tasks WHERE tenant_id = $1 AND id = $2::uuid FOR UPDATE`, [tenantId, id]);
+      const res = await q.query(
+        `SELECT ${TASK_COLUMNS} FROM workflow_approval_tasks WHERE tenant_id = $1 AND id = $2::uuid FOR UPDATE`,
+        [tenantId, id],
+      );
       return res.rows[0] ? taskRow(res.rows[0]) : undefined;
     },
 
@@ -46,7 +62,12 @@ export function approvalTaskStore(sql: SqlExecutor) {
       return res.rows[0] ? taskRow(res.rows[0]) : undefined;
     },
 
-    async escalateTask(q: SqlQuery, tenantId: string, id: string, deadlineMs: number): Promise<ApprovalTask | undefined> {
+    async escalateTask(
+      q: SqlQuery,
+      tenantId: string,
+      id: string,
+      deadlineMs: number,
+    ): Promise<ApprovalTask | undefined> {
       const res = await q.query(
         `UPDATE workflow_approval_tasks SET escalation_level = escalation_level + 1, deadline_at = now() + make_interval(secs => $3::float8 / 1000)
          WHERE tenant_id = $1 AND id = $2::uuid AND status = 'pending' RETURNING ${TASK_COLUMNS}`,
@@ -57,7 +78,8 @@ export function approvalTaskStore(sql: SqlExecutor) {
 
     async tasksOf(q: SqlQuery, tenantId: string, workflowId: string): Promise<ApprovalTask[]> {
       const res = await q.query(
-        `SELECT ${TASK_COLUMNS} FROM workflow_approval_tasks WHERE tenant_id = $1 AND workflow_id = $2::uuid ORDER BY created_at, id`, [tenantId, workflowId],
+        `SELECT ${TASK_COLUMNS} FROM workflow_approval_tasks WHERE tenant_id = $1 AND workflow_id = $2::uuid ORDER BY created_at, id`,
+        [tenantId, workflowId],
       );
       return res.rows.map(taskRow);
     },
@@ -75,7 +97,10 @@ export function approvalTaskStore(sql: SqlExecutor) {
     },
 
     async task(tenantId: string, id: string): Promise<ApprovalTask | undefined> {
-      const res = await sql.query(`SELECT ${TASK_COLUMNS} FROM workflow_approval_tasks WHERE tenant_id = $1 AND id = $2::uuid`, [tenantId, id]);
+      const res = await sql.query(
+        `SELECT ${TASK_COLUMNS} FROM workflow_approval_tasks WHERE tenant_id = $1 AND id = $2::uuid`,
+        [tenantId, id],
+      );
       return res.rows[0] ? taskRow(res.rows[0]) : undefined;
     },
 
@@ -90,14 +115,23 @@ export function approvalTaskStore(sql: SqlExecutor) {
       return res.rows.map(taskRow);
     },
 
-    async tasks(tenantId: string, filter: TaskFilter, first: number, before: PageBefore | null): Promise<ApprovalTask[]> {
+    async tasks(
+      tenantId: string,
+      filter: TaskFilter,
+      first: number,
+      before: PageBefore | null,
+    ): Promise<ApprovalTask[]> {
       const params: unknown[] = [tenantId];
       let where = 'tenant_id = $1';
       if (filter.status) where += ` AND status = $${params.push(filter.status)}`;
       if (filter.workflowType) where += ` AND workflow_type = $${params.push(filter.workflowType)}`;
       if (filter.reviewer) where += ` AND reviewer = $${params.push(filter.reviewer)}`;
-      if (before) where += ` AND (created_at, id) < ($${params.push(before.createdAt)}::timestamptz, $${params.push(before.id)}::uuid)`;
-      const res = await sql.query(`SELECT ${TASK_COLUMNS} FROM workflow_approval_tasks WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${params.push(first)}`, params);
+      if (before)
+        where += ` AND (created_at, id) < ($${params.push(before.createdAt)}::timestamptz, $${params.push(before.id)}::uuid)`;
+      const res = await sql.query(
+        `SELECT ${TASK_COLUMNS} FROM workflow_approval_tasks WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${params.push(first)}`,
+        params,
+      );
       return res.rows.map(taskRow);
     },
   };

@@ -6,7 +6,12 @@
 import { InputError } from '../../platform/errors/domain-errors';
 import type { Decision, WorkflowPack, WorkflowType } from './workflow.types';
 
-export function requiresApproval(pack: WorkflowPack, workflowType: WorkflowType, payload: Record<string, unknown>, financialThreshold: number): boolean {
+export function requiresApproval(
+  pack: WorkflowPack,
+  workflowType: WorkflowType,
+  payload: Record<string, unknown>,
+  financialThreshold: number,
+): boolean {
   if (pack.requires_approval !== undefined) return pack.requires_approval;
   switch (workflowType) {
     case 'legal':
@@ -28,15 +33,23 @@ export function requiresApproval(pack: WorkflowPack, workflowType: WorkflowType,
  * both forms, case-insensitively; anything else is a 422 naming `decision`.
  */
 const WORDS: Record<string, Decision> = {
-  approve: 'approve', approved: 'approve',
-  reject: 'reject', rejected: 'reject',
-  defer: 'defer', deferred: 'defer',
+  approve: 'approve',
+  approved: 'approve',
+  reject: 'reject',
+  rejected: 'reject',
+  defer: 'defer',
+  deferred: 'defer',
 };
 
 export const DECISION_WORDS = Object.keys(WORDS);
 
 export function parseDecision(word: unknown): Decision {
   const decision = typeof word === 'string' ? WORDS[word.trim().toLowerCase()] : undefined;
-  if (!decision) throw InputError.of(['decision'], `Input should be one of ${DECISION_WORDS.map((w) => `'${w}'`).join(', ')}`, 'enum');
+  if (!decision)
+    throw InputError.of(
+      ['decision'],
+      `Input should be one of ${DECISION_WORDS.map((w) => `'${w}'`).join(', ')}`,
+      'enum',
+    );
   return decision;
 }

@@ -7,8 +7,13 @@
 import type { PackStep, WorkflowPack, WorkflowType } from './workflow.types';
 
 const record = (step: string, compensation?: string, description?: string): PackStep => ({
-  step, type: 'action', action: 'record', ...(compensation ? { compensation } : {}), ...(description ? { description } : {}),
-  parameters: { note: step }, output_field: `steps.${step}`,
+  step,
+  type: 'action',
+  action: 'record',
+  ...(compensation ? { compensation } : {}),
+  ...(description ? { description } : {}),
+  parameters: { note: step },
+  output_field: `steps.${step}`,
 });
 
 const STEPS: Record<WorkflowType, PackStep[]> = {
@@ -28,7 +33,7 @@ const STEPS: Record<WorkflowType, PackStep[]> = {
     record('archive-evidence', undefined, 'Archive the evidence'),
   ],
   risk: [
-    record('assess-exposure', undefined, 'Assess the operation\'s exposure'),
+    record('assess-exposure', undefined, "Assess the operation's exposure"),
     record('apply-controls', 'record', 'Apply the controls of the high-value operation or the access grant'),
     record('log-decision', undefined, 'Log the decision'),
   ],
@@ -42,7 +47,12 @@ const STEPS: Record<WorkflowType, PackStep[]> = {
 /** The built-in pack of a workflow type; `requires_approval` is left to the approval policy. */
 export function builtinPack(workflowType: WorkflowType): WorkflowPack {
   return {
-    metadata: { pack_id: `builtin-${workflowType}`, version: '1.0.0', workflow_type: workflowType, name: `Built-in ${workflowType} workflow` },
+    metadata: {
+      pack_id: `builtin-${workflowType}`,
+      version: '1.0.0',
+      workflow_type: workflowType,
+      name: `Built-in ${workflowType} workflow`,
+    },
     steps: STEPS[workflowType],
   };
 }

@@ -14,7 +14,9 @@ export function conditionHolds(when: Condition, data: Record<string, unknown>): 
     pack = compileRulePack({
       metadata: { pack_id: 'decision' },
       // Composites name no field of their own; the rule needs one, which they ignore.
-      rules: [{ rule_id: 'when', type: 'FATAL', field: field ?? '$', error_message: 'condition does not hold', ...rest }],
+      rules: [
+        { rule_id: 'when', type: 'FATAL', field: field ?? '$', error_message: 'condition does not hold', ...rest },
+      ],
     });
     if (compiled.size > 1000) compiled.clear();
     compiled.set(key, pack);

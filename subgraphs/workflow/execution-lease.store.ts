@@ -11,7 +11,12 @@ export function executionLeaseStore(sql: SqlExecutor) {
      * executors claim at once without waiting on, or taking, each other's rows. Each claim names
      * its tenant, which the executor's reads then take.
      */
-    async claimRunnableAcrossTenants(owner: string, leaseMs: number, limit: number, onlyId?: string): Promise<{ id: string; tenantId: string }[]> {
+    async claimRunnableAcrossTenants(
+      owner: string,
+      leaseMs: number,
+      limit: number,
+      onlyId?: string,
+    ): Promise<{ id: string; tenantId: string }[]> {
       const res = await sql.query<{ id: string; tenant_id: string }>(
         `UPDATE workflow_executions SET lease_owner = $1, lease_expires_at = now() + make_interval(secs => $2::float8 / 1000)
          WHERE id IN (
@@ -45,7 +50,9 @@ export function executionLeaseStore(sql: SqlExecutor) {
 
     /** Every lease (PGlite only: its lock file proves no other process holds any). */
     async releaseAllLeases(): Promise<number> {
-      const res = await sql.query('UPDATE workflow_executions SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner IS NOT NULL');
+      const res = await sql.query(
+        'UPDATE workflow_executions SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner IS NOT NULL',
+      );
       return res.rowCount;
     },
   };

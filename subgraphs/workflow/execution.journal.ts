@@ -42,10 +42,24 @@ export class RunJournal {
   record(step: PackStep, path: string, changes: Partial<StepRecord>): StepRecord {
     const e = this.execution;
     const base: StepRecord = this.records.get(path) ?? {
-      workflowId: e.id, path, step: step.step, type: step.type, action: step.action ?? null, compensation: step.compensation ?? null,
+      workflowId: e.id,
+      path,
+      step: step.step,
+      type: step.type,
+      action: step.action ?? null,
+      compensation: step.compensation ?? null,
       idempotencyKey: idempotencyKeyOf(step, { workflowId: e.id, tenantId: e.tenantId }, e.payload),
-      status: 'running', attempts: 0, output: null, error: null, startedAt: null, finishedAt: null, completedSeq: null,
-      compensationStatus: null, compensationAttempts: 0, compensationError: null, compensatedAt: null,
+      status: 'running',
+      attempts: 0,
+      output: null,
+      error: null,
+      startedAt: null,
+      finishedAt: null,
+      completedSeq: null,
+      compensationStatus: null,
+      compensationAttempts: 0,
+      compensationError: null,
+      compensatedAt: null,
     };
     const rec = { ...base, ...changes };
     this.records.set(path, rec);
@@ -56,7 +70,13 @@ export class RunJournal {
   queueCompleted(step: PackStep, path: string, done: { attempt: number; startedAt: string; output: unknown }): void {
     const { attempt, startedAt, output } = done;
     this.record(step, path, {
-      status: 'completed', attempts: attempt, error: null, startedAt, output: output ?? null, finishedAt: new Date().toISOString(), completedSeq: this.queuedSeq++,
+      status: 'completed',
+      attempts: attempt,
+      error: null,
+      startedAt,
+      output: output ?? null,
+      finishedAt: new Date().toISOString(),
+      completedSeq: this.queuedSeq++,
     });
     this.queued.push({ t: { event: 'step.started', step: step.step, detail: { attempt, executor: this.owner } } });
     this.queued.push({ t: { event: 'step.completed', step: step.step, detail: { attempt } }, path });
@@ -69,7 +89,10 @@ export class RunJournal {
     this.queued = [];
     if (items.length === 0) return [];
     const written = await this.deps.store.transitionBatch(q, this.execution.tenantId, {
-      workflowId: this.execution.id, owner: this.owner, leaseMs: this.deps.config.leaseMs, status: this.execution.status,
+      workflowId: this.execution.id,
+      owner: this.owner,
+      leaseMs: this.deps.config.leaseMs,
+      status: this.execution.status,
       items: items.map((i) => ({ event: i.t.event, step: i.t.step, detail: i.t.detail })),
     });
     const records: StepRecord[] = [];
@@ -86,13 +109,21 @@ export class RunJournal {
   /** One transaction: the queued transitions, then `work`; the transitions published after the commit, in order. */
   async write<T extends Transition | undefined>(work: (q: SqlQuery) => Promise<T>): Promise<T> {
     const { store, events } = this.deps;
-    const { before, result } = await store.transaction(async (q) => ({ before: await this.flush(q), result: await work(q) }));
+    const { before, result } = await store.transaction(async (q) => ({
+      before: await this.flush(q),
+      result: await work(q),
+    }));
     events.publishedAll(result ? [...before, result] : before);
     return result;
   }
 
   transition(q: SqlQuery, t: RunTransition): Promise<Transition> {
-    return this.deps.store.transition(q, this.execution.tenantId, { ...t, workflowId: this.execution.id, owner: this.owner, leaseMs: this.deps.config.leaseMs });
+    return this.deps.store.transition(q, this.execution.tenantId, {
+      ...t,
+      workflowId: this.execution.id,
+      owner: this.owner,
+      leaseMs: this.deps.config.leaseMs,
+    });
   }
 
   /** Saves a step record and a transition together, then publishes the transition. */
@@ -111,18 +142,34 @@ export class RunJournal {
     const { store } = this.deps;
     await this.write(async (q) => {
       const tr = await this.transition(q, { event: 'step.completed', step: step.step, detail });
-      const rec = this.record(step, path, { status: 'completed', output: output ?? null, error: null, finishedAt: new Date().toISOString(), completedSeq: tr.version });
+      const rec = this.record(step, path, {
+        status: 'completed',
+        output: output ?? null,
+        error: null,
+        finishedAt: new Date().toISOString(),
+        completedSeq: tr.version,
+      });
       await store.saveStep(q, this.execution.tenantId, rec);
       return tr;
     });
   }
 
   /** The final transition, the lease given up and the closing workflow_execution audit event, in one transaction. */
-  async end(status: 'completed' | 'failed' | 'rejected', event: string, patch: { compensation?: CompensationRecord }): Promise<void> {
+  async end(
+    status: 'completed' | 'failed' | 'rejected',
+    event: string,
+    patch: { compensation?: CompensationRecord },
+  ): Promise<void> {
     const { store } = this.deps;
-    const executed = [...this.records.values()].filter((r) => r.status === 'completed' && r.type !== 'decision' && r.type !== 'parallel').length;
+    const executed = [...this.records.values()].filter(
+      (r) => r.status === 'completed' && r.type !== 'decision' && r.type !== 'parallel',
+    ).length;
     await this.write(async (q) => {
-      const tr = await this.transition(q, { event, detail: { steps_executed: executed }, patch: { ...patch, status, completed: true, release: true } });
+      const tr = await this.transition(q, {
+        event,
+        detail: { steps_executed: executed },
+        patch: { ...patch, status, completed: true, release: true },
+      });
       await store.appendAudit(q, workflowAudit(this.execution, status, executed));
       return tr;
     });
@@ -131,6 +178,11 @@ export class RunJournal {
   /** Gives the lease up; with a retry pending, the execution is not claimed again before its timer. */
   async release(): Promise<void> {
     if (this.queued.length > 0) await this.write(async () => undefined);
-    await this.deps.store.releaseLease(this.execution.tenantId, this.execution.id, this.owner, this.retryAfterMs ?? null);
+    await this.deps.store.releaseLease(
+      this.execution.tenantId,
+      this.execution.id,
+      this.owner,
+      this.retryAfterMs ?? null,
+    );
   }
 }

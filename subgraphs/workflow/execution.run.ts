@@ -80,13 +80,25 @@ export class Run implements RunScope {
     const { journal } = this;
     const before = journal.records.get(path);
     const rec = journal.record(step, path, {
-      status: 'running', attempts: (before?.attempts ?? 0) + 1, error: null, startedAt: before?.startedAt ?? new Date().toISOString(),
+      status: 'running',
+      attempts: (before?.attempts ?? 0) + 1,
+      error: null,
+      startedAt: before?.startedAt ?? new Date().toISOString(),
     });
-    await journal.commit(rec, { event: 'step.started', step: step.step, detail: { attempt: rec.attempts, executor: journal.owner } });
+    await journal.commit(rec, {
+      event: 'step.started',
+      step: step.step,
+      detail: { attempt: rec.attempts, executor: journal.owner },
+    });
     let output: unknown;
     try {
       output = await runner.run({
-        tenantId: this.execution.tenantId, workflowId: this.execution.id, step, idempotencyKey: rec.idempotencyKey, data: this.data(), call: await this.callContext(),
+        tenantId: this.execution.tenantId,
+        workflowId: this.execution.id,
+        step,
+        idempotencyKey: rec.idempotencyKey,
+        data: this.data(),
+        call: await this.callContext(),
       });
     } catch (err) {
       const failure = err instanceof StepFailure ? err : new StepFailure((err as Error).message, true);
@@ -94,13 +106,21 @@ export class Run implements RunScope {
         const delay = config.retryBaseMs * 2 ** (rec.attempts - 1);
         journal.retryAfterMs = Math.min(journal.retryAfterMs ?? delay, delay);
         await journal.commit(journal.record(step, path, { status: 'retrying', error: failure.message }), {
-          event: 'step.retrying', step: step.step, detail: { attempt: rec.attempts, retry_in_ms: delay, error: failure.message },
+          event: 'step.retrying',
+          step: step.step,
+          detail: { attempt: rec.attempts, retry_in_ms: delay, error: failure.message },
         });
         return 'suspended';
       }
-      await journal.commit(journal.record(step, path, { status: 'failed', error: failure.message, finishedAt: new Date().toISOString() }), {
-        event: 'step.failed', step: step.step, detail: { attempt: rec.attempts, error: failure.message }, patch: { error: failure.message },
-      });
+      await journal.commit(
+        journal.record(step, path, { status: 'failed', error: failure.message, finishedAt: new Date().toISOString() }),
+        {
+          event: 'step.failed',
+          step: step.step,
+          detail: { attempt: rec.attempts, error: failure.message },
+          patch: { error: failure.message },
+        },
+      );
       return 'failed';
     }
     await journal.complete(step, path, output, { attempt: rec.attempts });
@@ -116,7 +136,11 @@ export class Run implements RunScope {
     let output: unknown;
     try {
       output = await this.deps.runner.run({
-        tenantId: this.execution.tenantId, workflowId: this.execution.id, step, idempotencyKey: journal.record(step, path, {}).idempotencyKey, data: this.data(),
+        tenantId: this.execution.tenantId,
+        workflowId: this.execution.id,
+        step,
+        idempotencyKey: journal.record(step, path, {}).idempotencyKey,
+        data: this.data(),
         call: await this.callContext(),
       });
     } catch {
@@ -136,17 +160,43 @@ export class Run implements RunScope {
     if (!task) {
       const now = Date.now();
       const created: ApprovalTask = {
-        id: randomUUID(), tenantId: e.tenantId, workflowId: e.id, workflowType: e.workflowType, stepPath: path,
-        step: step.step, payload: e.payload, status: 'pending', reviewer: null, decision: null, notes: null, history: [],
-        requestedBy: e.requestedBy, reviewerRole: step.reviewer_role ?? null, instructions: step.instructions ?? null,
-        createdAt: new Date(now).toISOString(), decidedAt: null, deadlineAt: new Date(now + config.approvalDeadlineMs).toISOString(), escalationLevel: 0,
+        id: randomUUID(),
+        tenantId: e.tenantId,
+        workflowId: e.id,
+        workflowType: e.workflowType,
+        stepPath: path,
+        step: step.step,
+        payload: e.payload,
+        status: 'pending',
+        reviewer: null,
+        decision: null,
+        notes: null,
+        history: [],
+        requestedBy: e.requestedBy,
+        reviewerRole: step.reviewer_role ?? null,
+        instructions: step.instructions ?? null,
+        createdAt: new Date(now).toISOString(),
+        decidedAt: null,
+        deadlineAt: new Date(now + config.approvalDeadlineMs).toISOString(),
+        escalationLevel: 0,
       };
       const rec = journal.record(step, path, { status: 'waiting', attempts: 1, startedAt: created.createdAt });
       await journal.write(async (q) => {
         await store.insertTask(q, created);
-        await store.insertTimer(q, { id: randomUUID(), tenantId: created.tenantId, workflowId: created.workflowId, kind: 'approval_deadline', taskId: created.id, fireAt: created.deadlineAt });
+        await store.insertTimer(q, {
+          id: randomUUID(),
+          tenantId: created.tenantId,
+          workflowId: created.workflowId,
+          kind: 'approval_deadline',
+          taskId: created.id,
+          fireAt: created.deadlineAt,
+        });
         const tr = await journal.transition(q, {
-          event: 'approval.requested', step: step.step, taskId: created.id, patch: { status: 'pending_approval' }, detail: { reviewer_role: created.reviewerRole },
+          event: 'approval.requested',
+          step: step.step,
+          taskId: created.id,
+          patch: { status: 'pending_approval' },
+          detail: { reviewer_role: created.reviewerRole },
         });
         await store.saveStep(q, e.tenantId, rec);
         return tr;
@@ -156,13 +206,25 @@ export class Run implements RunScope {
     }
     if (task.status === 'pending') return 'suspended';
     if (task.status === 'approved') {
-      await journal.complete(step, path, { decision: 'approve', reviewer: task.reviewer, notes: task.notes, approval_task_id: task.id }, {});
+      await journal.complete(
+        step,
+        path,
+        { decision: 'approve', reviewer: task.reviewer, notes: task.notes, approval_task_id: task.id },
+        {},
+      );
       return 'done';
     }
     const message = `rejected by ${task.reviewer ?? 'a reviewer'}${task.notes ? `: ${task.notes}` : ''}`;
-    await journal.commit(journal.record(step, path, { status: 'failed', error: message, finishedAt: new Date().toISOString() }), {
-      event: 'step.failed', step: step.step, taskId: task.id, detail: { error: message }, patch: { error: message },
-    });
+    await journal.commit(
+      journal.record(step, path, { status: 'failed', error: message, finishedAt: new Date().toISOString() }),
+      {
+        event: 'step.failed',
+        step: step.step,
+        taskId: task.id,
+        detail: { error: message },
+        patch: { error: message },
+      },
+    );
     return 'rejected';
   }
 
@@ -173,14 +235,23 @@ export class Run implements RunScope {
     if (!rec) {
       const data = this.data();
       const index = (step.branches ?? []).findIndex((b) => conditionHolds(b.when, data));
-      const branch = index >= 0
-        ? { tag: `b${index}`, name: step.branches![index]!.name ?? `branch ${index}` }
-        : step.otherwise ? { tag: 'o', name: 'otherwise' } : { tag: 'none', name: 'none' };
-      rec = journal.record(step, path, { status: 'decided', attempts: 1, startedAt: new Date().toISOString(), output: branch });
+      const branch =
+        index >= 0
+          ? { tag: `b${index}`, name: step.branches![index]!.name ?? `branch ${index}` }
+          : step.otherwise
+            ? { tag: 'o', name: 'otherwise' }
+            : { tag: 'none', name: 'none' };
+      rec = journal.record(step, path, {
+        status: 'decided',
+        attempts: 1,
+        startedAt: new Date().toISOString(),
+        output: branch,
+      });
       await journal.commit(rec, { event: 'step.decided', step: step.step, detail: { branch: branch.name } });
     }
     const tag = (rec.output as { tag: string }).tag;
-    const children = tag === 'o' ? step.otherwise ?? [] : tag === 'none' ? [] : step.branches![Number(tag.slice(1))]!.steps;
+    const children =
+      tag === 'o' ? (step.otherwise ?? []) : tag === 'none' ? [] : step.branches![Number(tag.slice(1))]!.steps;
     const outcome = await this.sequence(children, `${path}.${tag}.`);
     if (outcome !== 'done') return outcome;
     await journal.complete(step, path, rec.output, {});
@@ -190,7 +261,10 @@ export class Run implements RunScope {
   private async parallel(step: PackStep, path: string): Promise<Outcome> {
     const { journal } = this;
     if (!journal.records.get(path)) {
-      await journal.commit(journal.record(step, path, { status: 'running', attempts: 1, startedAt: new Date().toISOString() }), { event: 'step.started', step: step.step });
+      await journal.commit(
+        journal.record(step, path, { status: 'running', attempts: 1, startedAt: new Date().toISOString() }),
+        { event: 'step.started', step: step.step },
+      );
     }
     // Every member runs to its own end (a failing one does not cut the others short: what they
     // completed is compensated like any completed step).

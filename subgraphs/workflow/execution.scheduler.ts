@@ -35,9 +35,11 @@ export class WorkflowExecutor {
     this.stopped = false;
     const tick = () => {
       if (this.stopped) return;
-      this.polling = this.poll().catch((err: unknown) => this.deps.logger.warn({ err }, 'workflow executor poll failed')).finally(() => {
-        if (!this.stopped) this.timer = setTimeout(tick, this.deps.config.pollMs);
-      });
+      this.polling = this.poll()
+        .catch((err: unknown) => this.deps.logger.warn({ err }, 'workflow executor poll failed'))
+        .finally(() => {
+          if (!this.stopped) this.timer = setTimeout(tick, this.deps.config.pollMs);
+        });
     };
     this.timer = setTimeout(tick, 0);
   }
@@ -98,9 +100,14 @@ export class WorkflowExecutor {
   /** One drive under a heartbeat that renews the lease; a lost lease stops it, any other error gives the lease up for a retry. */
   private async drive(id: string, tenantId: string, token: string | undefined, fresh: boolean): Promise<void> {
     const { store, config, logger } = this.deps;
-    const heartbeat = setInterval(() => {
-      store.renewLease(tenantId, id, this.owner, config.leaseMs).catch((err: unknown) => logger.warn({ err, workflow_id: id }, 'renewing a workflow lease failed'));
-    }, Math.max(50, Math.floor(config.leaseMs / 3)));
+    const heartbeat = setInterval(
+      () => {
+        store
+          .renewLease(tenantId, id, this.owner, config.leaseMs)
+          .catch((err: unknown) => logger.warn({ err, workflow_id: id }, 'renewing a workflow lease failed'));
+      },
+      Math.max(50, Math.floor(config.leaseMs / 3)),
+    );
     try {
       const execution = await store.executionById(store.sql, tenantId, id);
       if (!execution) return;
@@ -111,7 +118,10 @@ export class WorkflowExecutor {
       await run.go();
     } catch (err) {
       if (err instanceof LeaseLostError) {
-        logger.warn({ workflow_id: id }, 'another executor took over this workflow (lease expired); stopped driving it');
+        logger.warn(
+          { workflow_id: id },
+          'another executor took over this workflow (lease expired); stopped driving it',
+        );
         return;
       }
       logger.error({ err, workflow_id: id }, 'driving a workflow failed; it will be retried');
@@ -130,11 +140,25 @@ export class WorkflowExecutor {
         if (timer.kind !== 'approval_deadline' || !timer.task_id) continue;
         const task = await store.escalateTask(q, timer.tenant_id, timer.task_id, config.approvalDeadlineMs);
         if (!task) continue; // decided meanwhile
-        await store.insertTimer(q, { id: randomUUID(), tenantId: task.tenantId, workflowId: task.workflowId, kind: 'approval_deadline', taskId: task.id, fireAt: task.deadlineAt });
-        fired.push(await store.transition(q, task.tenantId, {
-          workflowId: task.workflowId, owner: null, leaseMs: config.leaseMs, event: 'approval.escalated', step: task.step, taskId: task.id,
-          detail: { escalation_level: task.escalationLevel, deadline_at: task.deadlineAt },
-        }));
+        await store.insertTimer(q, {
+          id: randomUUID(),
+          tenantId: task.tenantId,
+          workflowId: task.workflowId,
+          kind: 'approval_deadline',
+          taskId: task.id,
+          fireAt: task.deadlineAt,
+        });
+        fired.push(
+          await store.transition(q, task.tenantId, {
+            workflowId: task.workflowId,
+            owner: null,
+            leaseMs: config.leaseMs,
+            event: 'approval.escalated',
+            step: task.step,
+            taskId: task.id,
+            detail: { escalation_level: task.escalationLevel, deadline_at: task.deadlineAt },
+          }),
+        );
       }
     });
     for (const t of fired) this.deps.events.published(t);

@@ -37,18 +37,38 @@ export function executionStore(sql: SqlExecutor) {
            context, requested_by, correlation_id, version, lease_owner, lease_expires_at, next_run_at, created_at, updated_at)
          VALUES ($1::uuid, $2, $3, $4, $5, $6, 'running', $7, $8::jsonb, $9::jsonb, $10::jsonb, '{}'::jsonb, $11, $12, 0, $13,
            now() + make_interval(secs => $14::float8 / 1000), now(), now(), now())`,
-        [e.id, e.tenantId, e.packId, e.packVersion, e.packSource, e.workflowType, e.requiresApproval, json(e.pack), json(e.payload), json(e.metadata),
-          e.requestedBy, e.correlationId, e.leaseOwner, e.leaseMs],
+        [
+          e.id,
+          e.tenantId,
+          e.packId,
+          e.packVersion,
+          e.packSource,
+          e.workflowType,
+          e.requiresApproval,
+          json(e.pack),
+          json(e.payload),
+          json(e.metadata),
+          e.requestedBy,
+          e.correlationId,
+          e.leaseOwner,
+          e.leaseMs,
+        ],
       );
     },
 
     async executionById(q: SqlQuery, tenantId: string, id: string): Promise<Execution | undefined> {
-      const res = await q.query(`SELECT ${EXECUTION_COLUMNS} FROM workflow_executions WHERE tenant_id = $1 AND id = $2::uuid`, [tenantId, id]);
+      const res = await q.query(
+        `SELECT ${EXECUTION_COLUMNS} FROM workflow_executions WHERE tenant_id = $1 AND id = $2::uuid`,
+        [tenantId, id],
+      );
       return res.rows[0] ? executionRow(res.rows[0]) : undefined;
     },
 
     async execution(tenantId: string, id: string): Promise<Execution | undefined> {
-      const res = await sql.query(`SELECT ${EXECUTION_COLUMNS} FROM workflow_executions WHERE tenant_id = $1 AND id = $2::uuid`, [tenantId, id]);
+      const res = await sql.query(
+        `SELECT ${EXECUTION_COLUMNS} FROM workflow_executions WHERE tenant_id = $1 AND id = $2::uuid`,
+        [tenantId, id],
+      );
       return res.rows[0] ? executionRow(res.rows[0]) : undefined;
     },
 
@@ -63,13 +83,22 @@ export function executionStore(sql: SqlExecutor) {
       return res.rows.map(executionRow);
     },
 
-    async executions(tenantId: string, filter: ListFilter, first: number, before: PageBefore | null): Promise<Execution[]> {
+    async executions(
+      tenantId: string,
+      filter: ListFilter,
+      first: number,
+      before: PageBefore | null,
+    ): Promise<Execution[]> {
       const params: unknown[] = [tenantId];
       let where = 'tenant_id = $1';
       if (filter.status) where += ` AND status = $${params.push(filter.status)}`;
       if (filter.workflowType) where += ` AND workflow_type = $${params.push(filter.workflowType)}`;
-      if (before) where += ` AND (created_at, id) < ($${params.push(before.createdAt)}::timestamptz, $${params.push(before.id)}::uuid)`;
-      const res = await sql.query(`SELECT ${EXECUTION_COLUMNS} FROM workflow_executions WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${params.push(first)}`, params);
+      if (before)
+        where += ` AND (created_at, id) < ($${params.push(before.createdAt)}::timestamptz, $${params.push(before.id)}::uuid)`;
+      const res = await sql.query(
+        `SELECT ${EXECUTION_COLUMNS} FROM workflow_executions WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${params.push(first)}`,
+        params,
+      );
       return res.rows.map(executionRow);
     },
   };

@@ -19,11 +19,19 @@ export interface WorkflowGraphQLContext {
   service: WorkflowService;
   token?: string;
   loaders: WorkflowLoaders;
-  subscribeStatus?: (workflowId: string, afterVersion: number | undefined) => Promise<AsyncIterableIterator<Transition>>;
+  subscribeStatus?: (
+    workflowId: string,
+    afterVersion: number | undefined,
+  ) => Promise<AsyncIterableIterator<Transition>>;
   subscribeApprovals?: (afterSeq: number | undefined) => Promise<AsyncIterableIterator<Transition>>;
 }
 
-export function workflowContext(caller: Caller, service: WorkflowService, requireAuth: boolean, token?: string): WorkflowGraphQLContext {
+export function workflowContext(
+  caller: Caller,
+  service: WorkflowService,
+  requireAuth: boolean,
+  token?: string,
+): WorkflowGraphQLContext {
   const loaders: WorkflowLoaders = {
     executionById: new DataLoader((ids) => service.statusByIds(caller, ids)),
     approvalTaskById: new DataLoader((ids) => service.approvalTasksByIds(caller, ids)),

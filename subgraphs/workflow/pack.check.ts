@@ -13,7 +13,11 @@ import type { PackStep, WorkflowPack } from './workflow.types';
 
 const ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false, strictRequired: false });
 addFormats(ajv);
-const validatePack = ajv.compile(JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'platform/contracts/workflow-pack.schema.json'), 'utf8')) as object);
+const validatePack = ajv.compile(
+  JSON.parse(
+    fs.readFileSync(path.join(PROJECT_ROOT, 'platform/contracts/workflow-pack.schema.json'), 'utf8'),
+  ) as object,
+);
 
 /** Payload schemas are the pack author's: compiled leniently (unknown keywords ignored), cached by text. */
 const payloadAjv = new Ajv({ allErrors: true, strict: false });
@@ -22,14 +26,16 @@ const payloadValidators = new Map<string, ValidateFunction>();
 
 /** Problems that make a pack unfit to run, or none. */
 export function packProblems(pack: unknown): string[] {
-  if (!validatePack(pack)) return (validatePack.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);
+  if (!validatePack(pack))
+    return (validatePack.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);
   const names = new Set<string>();
   const problems: string[] = [];
   const walk = (steps: PackStep[]) => {
     for (const s of steps) {
       if (names.has(s.step)) problems.push(`step name '${s.step}' is used twice`);
       names.add(s.step);
-      if (s.type === 'action' && s.workflow_pack_id) problems.push(`step '${s.step}': sub-workflows are not supported yet`);
+      if (s.type === 'action' && s.workflow_pack_id)
+        problems.push(`step '${s.step}': sub-workflows are not supported yet`);
       for (const b of s.branches ?? []) walk(b.steps);
       walk(s.otherwise ?? []);
       walk(s.steps ?? []);
@@ -54,6 +60,13 @@ export function checkPayload(pack: WorkflowPack, payload: Record<string, unknown
     payloadValidators.set(key, validate);
   }
   if (validate(payload)) return;
-  const issues: InputIssue[] = issuesFromValidation(validate.errors ?? [], 'payload').map((i) => ({ ...i, loc: ['payload', ...i.loc.slice(1)] }));
-  throw new InputError(issues.length > 0 ? issues : [{ loc: ['payload'], msg: 'Payload does not match the pack\'s input schema', type: 'value_error' }]);
+  const issues: InputIssue[] = issuesFromValidation(validate.errors ?? [], 'payload').map((i) => ({
+    ...i,
+    loc: ['payload', ...i.loc.slice(1)],
+  }));
+  throw new InputError(
+    issues.length > 0
+      ? issues
+      : [{ loc: ['payload'], msg: "Payload does not match the pack's input schema", type: 'value_error' }],
+  );
 }

@@ -19,13 +19,30 @@ export type ExecuteResultNode = ExecuteResult & { execution: ExecutionNode };
 export const resolvers = {
   JSON: JSONScalar,
   Query: {
-    workflowExecution: async (_, args, ctx) => orNull(ctx.service.status(callerOf(ctx), args.id).then((v) => ({ ...v.execution, steps: v.steps, tasks: v.tasks }))),
+    workflowExecution: async (_, args, ctx) =>
+      orNull(
+        ctx.service.status(callerOf(ctx), args.id).then((v) => ({ ...v.execution, steps: v.steps, tasks: v.tasks })),
+      ),
     workflowExecutions: async (_, args, ctx) => {
-      const r = await ctx.service.executions(callerOf(ctx), { status: args.status ? lower(args.status) : undefined, workflowType: opt(args.workflowType) }, args.first ?? 50, opt(args.after));
+      const r = await ctx.service.executions(
+        callerOf(ctx),
+        { status: args.status ? lower(args.status) : undefined, workflowType: opt(args.workflowType) },
+        args.first ?? 50,
+        opt(args.after),
+      );
       return { nodes: r.executions, nextCursor: r.nextCursor };
     },
     approvalTasks: async (_, args, ctx) => {
-      const r = await ctx.service.approvalTasks(callerOf(ctx), { status: args.status ? lower(args.status) : undefined, workflowType: opt(args.workflowType), reviewer: opt(args.reviewer) }, args.first ?? 50, opt(args.after));
+      const r = await ctx.service.approvalTasks(
+        callerOf(ctx),
+        {
+          status: args.status ? lower(args.status) : undefined,
+          workflowType: opt(args.workflowType),
+          reviewer: opt(args.reviewer),
+        },
+        args.first ?? 50,
+        opt(args.after),
+      );
       return { nodes: r.tasks, nextCursor: r.nextCursor };
     },
     approvalTask: (_, args, ctx) => orNull(ctx.service.approvalTask(callerOf(ctx), args.id)),
@@ -33,35 +50,52 @@ export const resolvers = {
   Mutation: {
     executeWorkflow: async (_, args, ctx) => {
       const i = args.input;
-      const r = await ctx.service.execute(callerOf(ctx), {
-        workflowPackId: opt(i.workflowPackId), workflowPackVersion: opt(i.workflowPackVersion), workflowType: i.workflowType, payload: i.payload, metadata: opt(i.metadata),
-      }, { token: ctx.token });
+      const r = await ctx.service.execute(
+        callerOf(ctx),
+        {
+          workflowPackId: opt(i.workflowPackId),
+          workflowPackVersion: opt(i.workflowPackVersion),
+          workflowType: i.workflowType,
+          payload: i.payload,
+          metadata: opt(i.metadata),
+        },
+        { token: ctx.token },
+      );
       const view = await ctx.service.status(callerOf(ctx), r.workflowId);
       return { ...r, execution: { ...view.execution, steps: view.steps, tasks: view.tasks } };
     },
     decideApproval: async (_, args, ctx) => {
       const caller = callerOf(ctx);
-      return ctx.service.decide(caller, args.taskId, { decision: args.decision, notes: opt(args.notes), reviewer: caller.auth?.username });
+      return ctx.service.decide(caller, args.taskId, {
+        decision: args.decision,
+        notes: opt(args.notes),
+        reviewer: caller.auth?.username,
+      });
     },
   },
   Subscription: {
     workflowStatusChanged: {
       subscribe: (_, args, ctx) => {
-        if (!ctx.subscribeStatus) throw InputError.of(['subscription'], 'Subscriptions are served over graphql-ws on /graphql');
+        if (!ctx.subscribeStatus)
+          throw InputError.of(['subscription'], 'Subscriptions are served over graphql-ws on /graphql');
         const after = opt(args.afterVersion);
-        if (after !== undefined && after < 0) throw InputError.of(['afterVersion'], 'Input should be greater than or equal to 0', 'greater_than_equal');
+        if (after !== undefined && after < 0)
+          throw InputError.of(['afterVersion'], 'Input should be greater than or equal to 0', 'greater_than_equal');
         return ctx.subscribeStatus(args.workflowId, after);
       },
       resolve: (t: Transition) => t,
     },
     approvalRequested: {
       subscribe: (_, args, ctx) => {
-        if (!ctx.subscribeApprovals) throw InputError.of(['subscription'], 'Subscriptions are served over graphql-ws on /graphql');
+        if (!ctx.subscribeApprovals)
+          throw InputError.of(['subscription'], 'Subscriptions are served over graphql-ws on /graphql');
         const after = args.afterCursor ? decodeSeqCursor(args.afterCursor, CURSOR, 'afterCursor') : undefined;
         return ctx.subscribeApprovals(after);
       },
       resolve: async (t: Transition, _: unknown, ctx: Ctx) => ({
-        cursor: encodeCursor(CURSOR, t.seq), event: t.event, task: await ctx.service.approvalTask(callerOf(ctx), t.taskId!),
+        cursor: encodeCursor(CURSOR, t.seq),
+        event: t.event,
+        task: await ctx.service.approvalTask(callerOf(ctx), t.taskId!),
       }),
     },
   },
@@ -99,11 +133,21 @@ export const resolvers = {
       callerOf(ctx);
       return ctx.loaders.approvalTaskById.load(ref.id);
     },
-    workflow: (t, _, ctx) => orNull(ctx.service.status(callerOf(ctx), t.workflowId).then((v) => ({ ...v.execution, steps: v.steps, tasks: v.tasks }))),
+    workflow: (t, _, ctx) =>
+      orNull(
+        ctx.service
+          .status(callerOf(ctx), t.workflowId)
+          .then((v) => ({ ...v.execution, steps: v.steps, tasks: v.tasks })),
+      ),
   },
   WorkflowStatusChange: {
     status: (t) => upper(t.status),
     approvalTaskId: (t) => t.taskId,
-    execution: (t, _, ctx) => orNull(ctx.service.status(callerOf(ctx), t.workflowId).then((v) => ({ ...v.execution, steps: v.steps, tasks: v.tasks }))),
+    execution: (t, _, ctx) =>
+      orNull(
+        ctx.service
+          .status(callerOf(ctx), t.workflowId)
+          .then((v) => ({ ...v.execution, steps: v.steps, tasks: v.tasks })),
+      ),
   },
 } satisfies Resolvers;

@@ -63,10 +63,17 @@ export class StepRunner {
   private async infer(r: LeafRun): Promise<unknown> {
     const s = r.step;
     try {
-      const res = await this.ai.inference(r.call, inferenceRequestOf(s, r.data), { idempotencyKey: r.idempotencyKey, timeoutMs: (s.timeout_seconds ?? 120) * 1000 });
+      const res = await this.ai.inference(r.call, inferenceRequestOf(s, r.data), {
+        idempotencyKey: r.idempotencyKey,
+        timeoutMs: (s.timeout_seconds ?? 120) * 1000,
+      });
       return {
-        response: res.response, model_used: res.model_used, provider: res.provider, tokens_used: res.tokens_used,
-        correlation_id: res.correlation_id, template: res.template ?? null,
+        response: res.response,
+        model_used: res.model_used,
+        provider: res.provider,
+        tokens_used: res.tokens_used,
+        correlation_id: res.correlation_id,
+        template: res.template ?? null,
       };
     } catch (err) {
       if (err instanceof ServiceCallError) {
@@ -80,18 +87,39 @@ export class StepRunner {
     const s = r.step;
     const payload = s.input_field ? readPath(r.data, s.input_field) : r.data;
     try {
-      const res = await this.validation.validate(r.call, {
-        rule_pack_id: s.rule_pack_id!, rule_pack_version: s.rule_pack_version, payload, strict_mode: s.strict_mode ?? false,
-        validation_type: 'workflow', metadata: { workflow_id: r.workflowId, step: s.step, idempotency_key: r.idempotencyKey },
-      }, { timeoutMs: (s.timeout_seconds ?? 30) * 1000 });
-      const out = { valid: res.result.valid, rule_pack_id: res.rule_pack_id, rule_pack_version: res.rule_pack_version, errors: res.result.errors.length, warnings: res.result.warnings.length };
-      if (!res.result.valid) throw new StepFailure(`step '${s.step}': validation with rule pack '${s.rule_pack_id}' failed (${out.errors} error(s), ${out.warnings} warning(s))`, false);
+      const res = await this.validation.validate(
+        r.call,
+        {
+          rule_pack_id: s.rule_pack_id!,
+          rule_pack_version: s.rule_pack_version,
+          payload,
+          strict_mode: s.strict_mode ?? false,
+          validation_type: 'workflow',
+          metadata: { workflow_id: r.workflowId, step: s.step, idempotency_key: r.idempotencyKey },
+        },
+        { timeoutMs: (s.timeout_seconds ?? 30) * 1000 },
+      );
+      const out = {
+        valid: res.result.valid,
+        rule_pack_id: res.rule_pack_id,
+        rule_pack_version: res.rule_pack_version,
+        errors: res.result.errors.length,
+        warnings: res.result.warnings.length,
+      };
+      if (!res.result.valid)
+        throw new StepFailure(
+          `step '${s.step}': validation with rule pack '${s.rule_pack_id}' failed (${out.errors} error(s), ${out.warnings} warning(s))`,
+          false,
+        );
       return out;
     } catch (err) {
       if (err instanceof StepFailure) throw err;
       if (err instanceof ServiceCallError) {
         const detail = (err.body as { detail?: unknown } | undefined)?.detail;
-        throw new StepFailure(`step '${s.step}': validation service: ${err.message}${typeof detail === 'string' ? ` (${detail})` : ''}`, err.retryable);
+        throw new StepFailure(
+          `step '${s.step}': validation service: ${err.message}${typeof detail === 'string' ? ` (${detail})` : ''}`,
+          err.retryable,
+        );
       }
       throw new StepFailure(`step '${s.step}': ${(err as Error).message}`, true);
     }
@@ -102,7 +130,9 @@ export class StepRunner {
 function detailOf(body: unknown): string {
   const detail = (body as { detail?: unknown } | undefined)?.detail;
   if (typeof detail === 'string') return ` (${detail})`;
-  if (Array.isArray(detail) && typeof (detail[0] as { msg?: unknown })?.msg === 'string') return ` (${(detail[0] as { msg: string }).msg})`;
-  if (detail && typeof (detail as { message?: unknown }).message === 'string') return ` (${(detail as { message: string }).message})`;
+  if (Array.isArray(detail) && typeof (detail[0] as { msg?: unknown })?.msg === 'string')
+    return ` (${(detail[0] as { msg: string }).msg})`;
+  if (detail && typeof (detail as { message?: unknown }).message === 'string')
+    return ` (${(detail as { message: string }).message})`;
   return '';
 }

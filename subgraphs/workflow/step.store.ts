@@ -17,9 +17,27 @@ async function saveStep(q: SqlQuery, tenantId: string, s: StepRecord): Promise<v
        started_at, finished_at, completed_seq, compensation_status, compensation_attempts, compensation_error, compensated_at)
      VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12, $13::timestamptz, $14::timestamptz, $15, $16, $17, $18, $19::timestamptz)
      ${ON_CONFLICT}`,
-    [s.workflowId, s.path, tenantId, s.step, s.type, s.action, s.compensation, s.idempotencyKey, s.status, s.attempts,
-      s.output === undefined ? null : json(s.output), s.error, s.startedAt, s.finishedAt, s.completedSeq, s.compensationStatus,
-      s.compensationAttempts, s.compensationError, s.compensatedAt],
+    [
+      s.workflowId,
+      s.path,
+      tenantId,
+      s.step,
+      s.type,
+      s.action,
+      s.compensation,
+      s.idempotencyKey,
+      s.status,
+      s.attempts,
+      s.output === undefined ? null : json(s.output),
+      s.error,
+      s.startedAt,
+      s.finishedAt,
+      s.completedSeq,
+      s.compensationStatus,
+      s.compensationAttempts,
+      s.compensationError,
+      s.compensatedAt,
+    ],
   );
 }
 
@@ -32,10 +50,24 @@ export function stepStore() {
       if (records.length === 0) return;
       if (records.length === 1) return saveStep(q, tenantId, records[0]!);
       const rows = records.map((s) => ({
-        workflow_id: s.workflowId, path: s.path, step: s.step, type: s.type, action: s.action, compensation: s.compensation, idempotency_key: s.idempotencyKey,
-        status: s.status, attempts: s.attempts, output: s.output === undefined ? null : s.output, error: s.error, started_at: s.startedAt, finished_at: s.finishedAt,
-        completed_seq: s.completedSeq, compensation_status: s.compensationStatus, compensation_attempts: s.compensationAttempts,
-        compensation_error: s.compensationError, compensated_at: s.compensatedAt,
+        workflow_id: s.workflowId,
+        path: s.path,
+        step: s.step,
+        type: s.type,
+        action: s.action,
+        compensation: s.compensation,
+        idempotency_key: s.idempotencyKey,
+        status: s.status,
+        attempts: s.attempts,
+        output: s.output === undefined ? null : s.output,
+        error: s.error,
+        started_at: s.startedAt,
+        finished_at: s.finishedAt,
+        completed_seq: s.completedSeq,
+        compensation_status: s.compensationStatus,
+        compensation_attempts: s.compensationAttempts,
+        compensation_error: s.compensationError,
+        compensated_at: s.compensatedAt,
       }));
       await q.query(
         `INSERT INTO workflow_steps (workflow_id, path, tenant_id, step, type, action, compensation, idempotency_key, status, attempts, output, error,
@@ -52,7 +84,8 @@ export function stepStore() {
 
     async steps(q: SqlQuery, tenantId: string, workflowId: string): Promise<StepRecord[]> {
       const res = await q.query(
-        `SELECT ${STEP_COLUMNS} FROM workflow_steps WHERE tenant_id = $1 AND workflow_id = $2::uuid ORDER BY started_at NULLS LAST, path`, [tenantId, workflowId],
+        `SELECT ${STEP_COLUMNS} FROM workflow_steps WHERE tenant_id = $1 AND workflow_id = $2::uuid ORDER BY started_at NULLS LAST, path`,
+        [tenantId, workflowId],
       );
       return res.rows.map(stepRow);
     },

@@ -61,21 +61,33 @@ export function transitionStore(sql: SqlExecutor) {
       if (p.context !== undefined) sets.push(`context = ${add(json(p.context))}::jsonb`);
       if (p.error !== undefined) sets.push(`error = ${add(p.error)}`);
       if (p.compensation !== undefined) sets.push(`compensation = ${add(json(p.compensation))}::jsonb`);
-      if (p.runAfterMs !== undefined) sets.push(`next_run_at = now() + make_interval(secs => ${add(p.runAfterMs)}::float8 / 1000)`);
+      if (p.runAfterMs !== undefined)
+        sets.push(`next_run_at = now() + make_interval(secs => ${add(p.runAfterMs)}::float8 / 1000)`);
       if (p.completed) sets.push('completed_at = now()');
       if (p.release) sets.push('lease_owner = NULL', 'lease_expires_at = NULL');
-      else if (t.owner !== null) sets.push(`lease_expires_at = now() + make_interval(secs => ${add(t.leaseMs)}::float8 / 1000)`);
+      else if (t.owner !== null)
+        sets.push(`lease_expires_at = now() + make_interval(secs => ${add(t.leaseMs)}::float8 / 1000)`);
       let where = 'tenant_id = $1 AND id = $2::uuid';
       if (t.owner !== null) where += ` AND lease_owner = ${add(t.owner)}`;
       const res = await q.query<{ version: number; tenant_id: string; status: string }>(
-        `UPDATE workflow_executions SET ${sets.join(', ')} WHERE ${where} RETURNING version, tenant_id, status`, params,
+        `UPDATE workflow_executions SET ${sets.join(', ')} WHERE ${where} RETURNING version, tenant_id, status`,
+        params,
       );
       const row = res.rows[0];
       if (!row) throw new LeaseLostError(`lease on workflow ${t.workflowId} lost`);
       const ins = await q.query<Record<string, unknown>>(
         `INSERT INTO workflow_transitions (tenant_id, workflow_id, version, event, status, step, task_id, detail, at)
          VALUES ($1, $2::uuid, $3, $4, $5, $6, $7::uuid, $8::jsonb, now()) RETURNING ${TRANSITION_COLUMNS}`,
-        [row.tenant_id, t.workflowId, row.version, t.event, row.status, t.step ?? null, t.taskId ?? null, t.detail ? json(t.detail) : null],
+        [
+          row.tenant_id,
+          t.workflowId,
+          row.version,
+          t.event,
+          row.status,
+          t.step ?? null,
+          t.taskId ?? null,
+          t.detail ? json(t.detail) : null,
+        ],
       );
       return transitionRow(ins.rows[0]!);
     },
@@ -95,7 +107,12 @@ export function transitionStore(sql: SqlExecutor) {
       const row = res.rows[0];
       if (!row) throw new LeaseLostError(`lease on workflow ${t.workflowId} lost`);
       const first = Number(row.version) - t.items.length + 1;
-      const rows = t.items.map((item, i) => ({ version: first + i, event: item.event, step: item.step ?? null, detail: item.detail ?? null }));
+      const rows = t.items.map((item, i) => ({
+        version: first + i,
+        event: item.event,
+        step: item.step ?? null,
+        detail: item.detail ?? null,
+      }));
       const ins = await q.query<Record<string, unknown>>(
         `INSERT INTO workflow_transitions (tenant_id, workflow_id, version, event, status, step, task_id, detail, at)
          SELECT $1, $2::uuid, x.version, x.event, $3, x.step, NULL, x.detail, now()
@@ -106,7 +123,12 @@ export function transitionStore(sql: SqlExecutor) {
       return ins.rows.map(transitionRow).sort((a, b) => a.version - b.version);
     },
 
-    async transitionsAfter(tenantId: string, workflowId: string, afterVersion: number, limit: number): Promise<Transition[]> {
+    async transitionsAfter(
+      tenantId: string,
+      workflowId: string,
+      afterVersion: number,
+      limit: number,
+    ): Promise<Transition[]> {
       const res = await sql.query(
         `SELECT ${TRANSITION_COLUMNS} FROM workflow_transitions WHERE tenant_id = $1 AND workflow_id = $2::uuid AND version > $3 ORDER BY version LIMIT $4`,
         [tenantId, workflowId, afterVersion, limit],

@@ -41,7 +41,10 @@ const PACKS_REGISTRY = { name: 'packs-registry', port: 8089 };
 const VALIDATION = { name: 'validation', port: 8083 };
 const AI_BROKER = { name: 'ai-broker', port: 8085 };
 
-function addressOf(registry: readonly ServiceManifest[], fallback: { name: string; port: number }): { name: string; port: number } {
+function addressOf(
+  registry: readonly ServiceManifest[],
+  fallback: { name: string; port: number },
+): { name: string; port: number } {
   return registry.find((s) => s.name === fallback.name) ?? fallback;
 }
 
@@ -59,7 +62,13 @@ export function loadWorkflowConfig(env: Env, registry: readonly ServiceManifest[
     retryBaseMs: readInt(env, 'WORKFLOW_RETRY_BASE_MS', 200, { min: 1, max: 600_000 }),
     syncWaitMs: readInt(env, 'WORKFLOW_SYNC_WAIT_MS', 10_000, { min: 0, max: 120_000 }),
     approvalDeadlineMs: readInt(env, 'WORKFLOW_APPROVAL_DEADLINE_SECONDS', 86_400, { min: 1 }) * 1000,
-    httpAllowedHosts: hosts === undefined || hosts.trim() === '*' ? '*' : hosts.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+    httpAllowedHosts:
+      hosts === undefined || hosts.trim() === '*'
+        ? '*'
+        : hosts
+            .split(',')
+            .map((h) => h.trim().toLowerCase())
+            .filter(Boolean),
     httpTimeoutMs: readInt(env, 'WORKFLOW_HTTP_TIMEOUT_MS', 10_000, { min: 100, max: 300_000 }),
     packsRegistryUrl: serviceUrl(env, addressOf(registry, PACKS_REGISTRY)),
     validationUrl: serviceUrl(env, addressOf(registry, VALIDATION)),

@@ -8,7 +8,10 @@ const UNSAFE = new Set(['__proto__', 'constructor', 'prototype']);
 
 export function readPath(data: unknown, path: string): unknown {
   let cur: unknown = data;
-  for (const part of path.replace(/^\$\.?/, '').split('.').filter(Boolean)) {
+  for (const part of path
+    .replace(/^\$\.?/, '')
+    .split('.')
+    .filter(Boolean)) {
     if (cur === null || typeof cur !== 'object' || UNSAFE.has(part)) return undefined;
     cur = (cur as Record<string, unknown>)[part];
   }
@@ -16,19 +19,29 @@ export function readPath(data: unknown, path: string): unknown {
 }
 
 function writePath(data: Record<string, unknown>, path: string, value: unknown): void {
-  const parts = path.replace(/^\$\.?/, '').split('.').filter(Boolean);
+  const parts = path
+    .replace(/^\$\.?/, '')
+    .split('.')
+    .filter(Boolean);
   if (parts.length === 0 || parts.some((p) => UNSAFE.has(p))) return;
   let cur = data;
   for (const part of parts.slice(0, -1)) {
     const next = cur[part];
-    cur = cur[part] = next !== null && typeof next === 'object' && !Array.isArray(next) ? { ...(next as Record<string, unknown>) } : {};
+    cur = cur[part] =
+      next !== null && typeof next === 'object' && !Array.isArray(next) ? { ...(next as Record<string, unknown>) } : {};
   }
   cur[parts.at(-1)!] = value;
 }
 
-export function stepData(payload: Record<string, unknown>, steps: Map<string, PackStep>, records: Iterable<StepRecord>): Record<string, unknown> {
+export function stepData(
+  payload: Record<string, unknown>,
+  steps: Map<string, PackStep>,
+  records: Iterable<StepRecord>,
+): Record<string, unknown> {
   const data: Record<string, unknown> = { ...payload };
-  const done = [...records].filter((r) => r.status === 'completed' && r.completedSeq !== null).sort((a, b) => a.completedSeq! - b.completedSeq!);
+  const done = [...records]
+    .filter((r) => r.status === 'completed' && r.completedSeq !== null)
+    .sort((a, b) => a.completedSeq! - b.completedSeq!);
   for (const r of done) {
     const field = steps.get(r.path)?.output_field;
     if (field) writePath(data, field, r.output);
@@ -37,7 +50,11 @@ export function stepData(payload: Record<string, unknown>, steps: Map<string, Pa
 }
 
 /** The key an action receives: the pack's template (`{workflow_id}`, `{tenant_id}`, `{step}`, `{payload.x}`) or `<workflow_id>:<step>`. */
-export function idempotencyKeyOf(step: PackStep, ids: { workflowId: string; tenantId: string }, payload: Record<string, unknown>): string {
+export function idempotencyKeyOf(
+  step: PackStep,
+  ids: { workflowId: string; tenantId: string },
+  payload: Record<string, unknown>,
+): string {
   if (!step.idempotency_key) return `${ids.workflowId}:${step.step}`;
   return step.idempotency_key.replace(/\{([A-Za-z0-9_.]+)\}/g, (whole, name: string) => {
     if (name === 'workflow_id') return ids.workflowId;

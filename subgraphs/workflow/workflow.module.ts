@@ -39,7 +39,6 @@ export interface WorkflowModule {
   store: WorkflowStore;
 }
 
-
 export function createWorkflowModule(deps: WorkflowModuleDeps): WorkflowModule {
   const { config, logger, db } = deps;
   const store = createWorkflowStore(db.sql);
@@ -48,15 +47,42 @@ export function createWorkflowModule(deps: WorkflowModuleDeps): WorkflowModule {
   // calls of callers without a token (the spec's trust-the-gateway mode) and of runs with no caller
   // at hand (resumed after a restart, an approval or a retry). Never a platform-wide service account.
   const identity = new ServiceIdentity(deps.jwtSecret, 'workflow');
-  const runner = new StepRunner(deps.validation ?? new ValidationClient(config.validationUrl, identity), {
-    httpAllowedHosts: config.httpAllowedHosts, httpTimeoutMs: config.httpTimeoutMs, publish: (contract, payload) => events.publish(contract, payload),
-  }, deps.ai ?? new AiBrokerClient(config.aiBrokerUrl, { identity }));
-  const executor = new WorkflowExecutor({ store, runner, events, config, logger, serviceToken: (tenantId) => identity.tokenFor(tenantId), owner: deps.owner });
-  const access = new TenantAccess((a) => store.appendAudit(store.sql, {
-    tenantId: a.tenantId, eventType: OPERATOR_ACCESS_EVENT, eventData: operatorAccessData(a), userId: a.operator, correlationId: a.correlationId, idempotencyKey: randomUUID(),
-  }));
+  const runner = new StepRunner(
+    deps.validation ?? new ValidationClient(config.validationUrl, identity),
+    {
+      httpAllowedHosts: config.httpAllowedHosts,
+      httpTimeoutMs: config.httpTimeoutMs,
+      publish: (contract, payload) => events.publish(contract, payload),
+    },
+    deps.ai ?? new AiBrokerClient(config.aiBrokerUrl, { identity }),
+  );
+  const executor = new WorkflowExecutor({
+    store,
+    runner,
+    events,
+    config,
+    logger,
+    serviceToken: (tenantId) => identity.tokenFor(tenantId),
+    owner: deps.owner,
+  });
+  const access = new TenantAccess((a) =>
+    store.appendAudit(store.sql, {
+      tenantId: a.tenantId,
+      eventType: OPERATOR_ACCESS_EVENT,
+      eventData: operatorAccessData(a),
+      userId: a.operator,
+      correlationId: a.correlationId,
+      idempotencyKey: randomUUID(),
+    }),
+  );
   const service = new WorkflowService({
-    store, executor, events, access, config, version: deps.version, packs: deps.packs ?? new PacksRegistryClient(config.packsRegistryUrl, identity),
+    store,
+    executor,
+    events,
+    access,
+    config,
+    version: deps.version,
+    packs: deps.packs ?? new PacksRegistryClient(config.packsRegistryUrl, identity),
   });
   return { service, executor, store };
 }

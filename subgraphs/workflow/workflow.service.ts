@@ -9,7 +9,13 @@ import type { Caller } from '../../platform/auth/caller';
 import type { TenantAccess } from '../../platform/auth/tenant-access';
 import type { PacksRegistryClient, PackVersionView } from '../../platform/clients/packs-registry.client';
 import { ServiceCallError } from '../../platform/clients/service-request';
-import { ConflictError, ForbiddenError, InputError, NotFoundError, UnavailableError } from '../../platform/errors/domain-errors';
+import {
+  ConflictError,
+  ForbiddenError,
+  InputError,
+  NotFoundError,
+  UnavailableError,
+} from '../../platform/errors/domain-errors';
 import { encodeCursor, decodeTextCursor } from '../../platform/pagination/cursor';
 import { ACTIONS } from './action.catalogue';
 import { parseDecision, requiresApproval } from './approval.policy';
@@ -21,7 +27,16 @@ import type { WorkflowExecutor } from './execution.scheduler';
 import { workflowAudit } from './workflow.audit';
 import type { ListFilter, TaskFilter, WorkflowStore } from './workflow.store';
 import {
-  WORKFLOW_TYPES, type ApprovalTask, type Execution, type ExecutionStatus, type PackSource, type PackStep, type StepRecord, type Transition, type WorkflowPack, type WorkflowType,
+  WORKFLOW_TYPES,
+  type ApprovalTask,
+  type Execution,
+  type ExecutionStatus,
+  type PackSource,
+  type PackStep,
+  type StepRecord,
+  type Transition,
+  type WorkflowPack,
+  type WorkflowType,
 } from './workflow.types';
 
 export interface ExecuteInput {
@@ -76,15 +91,17 @@ export const MAX_PAGE = 200;
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export class WorkflowService {
-  constructor(private readonly deps: {
-    store: WorkflowStore;
-    executor: WorkflowExecutor;
-    events: WorkflowEvents;
-    packs: Pick<PacksRegistryClient, 'get'>;
-    access: TenantAccess;
-    config: WorkflowConfig;
-    version: string;
-  }) {}
+  constructor(
+    private readonly deps: {
+      store: WorkflowStore;
+      executor: WorkflowExecutor;
+      events: WorkflowEvents;
+      packs: Pick<PacksRegistryClient, 'get'>;
+      access: TenantAccess;
+      config: WorkflowConfig;
+      version: string;
+    },
+  ) {}
 
   private async tenant(caller: Caller, action: string, scope: 'read' | 'write'): Promise<string> {
     if (caller.auth) assertScope(caller.auth, scope);
@@ -93,33 +110,81 @@ export class WorkflowService {
 
   async execute(caller: Caller, input: ExecuteInput, forwarding: Forwarding = {}): Promise<ExecuteResult> {
     const issues = [];
-    if (input.workflowType === undefined || input.workflowType === null) issues.push({ loc: ['workflowType'], msg: 'Field required', type: 'missing' });
+    if (input.workflowType === undefined || input.workflowType === null)
+      issues.push({ loc: ['workflowType'], msg: 'Field required', type: 'missing' });
     else if (!(WORKFLOW_TYPES as readonly string[]).includes(input.workflowType)) {
-      issues.push({ loc: ['workflowType'], msg: `Input should be ${WORKFLOW_TYPES.map((t) => `'${t}'`).join(', ')}`, type: 'enum' });
+      issues.push({
+        loc: ['workflowType'],
+        msg: `Input should be ${WORKFLOW_TYPES.map((t) => `'${t}'`).join(', ')}`,
+        type: 'enum',
+      });
     }
-    if (input.payload === undefined || input.payload === null) issues.push({ loc: ['payload'], msg: 'Field required', type: 'missing' });
-    else if (!isObject(input.payload)) issues.push({ loc: ['payload'], msg: 'Input should be a valid dictionary', type: 'dict_type' });
-    if (input.metadata !== undefined && input.metadata !== null && !isObject(input.metadata)) issues.push({ loc: ['metadata'], msg: 'Input should be a valid dictionary', type: 'dict_type' });
+    if (input.payload === undefined || input.payload === null)
+      issues.push({ loc: ['payload'], msg: 'Field required', type: 'missing' });
+    else if (!isObject(input.payload))
+      issues.push({ loc: ['payload'], msg: 'Input should be a valid dictionary', type: 'dict_type' });
+    if (input.metadata !== undefined && input.metadata !== null && !isObject(input.metadata))
+      issues.push({ loc: ['metadata'], msg: 'Input should be a valid dictionary', type: 'dict_type' });
     if (issues.length > 0) throw new InputError(issues);
     const workflowType = input.workflowType as WorkflowType;
     const payload = input.payload as Record<string, unknown>;
     const tenantId = await this.tenant(caller, 'execute a workflow', 'write');
 
-    const { pack, source, packId, packVersion } = await this.resolvePack(caller, tenantId, input, workflowType, forwarding);
+    const { pack, source, packId, packVersion } = await this.resolvePack(
+      caller,
+      tenantId,
+      input,
+      workflowType,
+      forwarding,
+    );
     checkPayload(pack, payload);
     const approval = requiresApproval(pack, workflowType, payload, this.deps.config.financialApprovalThreshold);
-    const steps = approval && pack.steps[0]?.type !== 'hil_approval' ? [gateStep(pack.steps), ...pack.steps] : pack.steps;
+    const steps =
+      approval && pack.steps[0]?.type !== 'hil_approval' ? [gateStep(pack.steps), ...pack.steps] : pack.steps;
     const id = randomUUID();
     const requestedBy = caller.auth?.username ?? null;
     const { store, executor, config } = this.deps;
     const started = await store.transaction(async (q) => {
       await store.insertExecution(q, {
-        id, tenantId, packId, packVersion, packSource: source, workflowType, requiresApproval: approval || hasApprovalStep(steps),
-        pack: { ...pack, steps }, payload, metadata: input.metadata ?? {}, requestedBy, correlationId: caller.correlationId,
-        leaseOwner: executor.owner, leaseMs: config.leaseMs,
+        id,
+        tenantId,
+        packId,
+        packVersion,
+        packSource: source,
+        workflowType,
+        requiresApproval: approval || hasApprovalStep(steps),
+        pack: { ...pack, steps },
+        payload,
+        metadata: input.metadata ?? {},
+        requestedBy,
+        correlationId: caller.correlationId,
+        leaseOwner: executor.owner,
+        leaseMs: config.leaseMs,
       });
-      const t = await store.transition(q, tenantId, { workflowId: id, owner: executor.owner, leaseMs: config.leaseMs, event: 'workflow.started', detail: { pack_id: packId, pack_source: source } });
-      await store.appendAudit(q, workflowAudit({ id, tenantId, packId, packVersion, packSource: source, workflowType, requestedBy, correlationId: caller.correlationId }, approval ? 'pending_approval' : 'running', 0));
+      const t = await store.transition(q, tenantId, {
+        workflowId: id,
+        owner: executor.owner,
+        leaseMs: config.leaseMs,
+        event: 'workflow.started',
+        detail: { pack_id: packId, pack_source: source },
+      });
+      await store.appendAudit(
+        q,
+        workflowAudit(
+          {
+            id,
+            tenantId,
+            packId,
+            packVersion,
+            packSource: source,
+            workflowType,
+            requestedBy,
+            correlationId: caller.correlationId,
+          },
+          approval ? 'pending_approval' : 'running',
+          0,
+        ),
+      );
       return t;
     });
     this.deps.events.published(started);
@@ -131,47 +196,88 @@ export class WorkflowService {
     // The answer needs the execution, and its tasks only when one can be pending (reads saved per run).
     const execution = await store.execution(tenantId, id);
     if (!execution) throw new NotFoundError(`Workflow '${id}' not found`);
-    const view: ExecutionView = { execution, steps: [], tasks: execution.status === 'pending_approval' ? await store.tasksOf(store.sql, tenantId, id) : [] };
+    const view: ExecutionView = {
+      execution,
+      steps: [],
+      tasks: execution.status === 'pending_approval' ? await store.tasksOf(store.sql, tenantId, id) : [],
+    };
     const task = view.tasks.find((t) => t.status === 'pending') ?? null;
     return {
-      status: view.execution.status, workflowId: id, approvalTaskId: task?.id ?? null, requiresHumanApproval: view.execution.requiresApproval,
-      correlationId: caller.correlationId, message: messageOf(view, source, packId), packId, packVersion, packSource: source,
+      status: view.execution.status,
+      workflowId: id,
+      approvalTaskId: task?.id ?? null,
+      requiresHumanApproval: view.execution.requiresApproval,
+      correlationId: caller.correlationId,
+      message: messageOf(view, source, packId),
+      packId,
+      packVersion,
+      packSource: source,
     };
   }
 
-  private async resolvePack(caller: Caller, tenantId: string, input: ExecuteInput, workflowType: WorkflowType, forwarding: Forwarding) {
+  private async resolvePack(
+    caller: Caller,
+    tenantId: string,
+    input: ExecuteInput,
+    workflowType: WorkflowType,
+    forwarding: Forwarding,
+  ) {
     const builtin = () => {
       const pack = builtinPack(workflowType);
-      return { pack, source: 'builtin' as const, packId: input.workflowPackId ?? pack.metadata.pack_id, packVersion: pack.metadata.version };
+      return {
+        pack,
+        source: 'builtin' as const,
+        packId: input.workflowPackId ?? pack.metadata.pack_id,
+        packVersion: pack.metadata.version,
+      };
     };
     if (!input.workflowPackId) return builtin();
     let entry: PackVersionView;
     try {
-      entry = await this.deps.packs.get({ token: forwarding.token, tenantId, correlationId: caller.correlationId }, input.workflowPackId, input.workflowPackVersion);
+      entry = await this.deps.packs.get(
+        { token: forwarding.token, tenantId, correlationId: caller.correlationId },
+        input.workflowPackId,
+        input.workflowPackVersion,
+      );
     } catch (err) {
       if (err instanceof ServiceCallError && err.status === 404) {
         if (this.deps.config.requireRegisteredPacks || input.workflowPackVersion) {
-          throw new NotFoundError(`Workflow pack '${input.workflowPackId}'${input.workflowPackVersion ? ` version ${input.workflowPackVersion}` : ''} not found`);
+          throw new NotFoundError(
+            `Workflow pack '${input.workflowPackId}'${input.workflowPackVersion ? ` version ${input.workflowPackVersion}` : ''} not found`,
+          );
         }
         return builtin();
       }
       if (err instanceof ServiceCallError && (err.status === 401 || err.status === 403)) {
-        throw new UnavailableError('The packs registry refused the workflow service\'s request; retry shortly');
+        throw new UnavailableError("The packs registry refused the workflow service's request; retry shortly");
       }
       throw new UnavailableError('The packs registry is unavailable, retry shortly');
     }
-    if (entry.kind !== 'workflow' || !entry.artifact.content) throw InputError.of(['workflowPackId'], `'${input.workflowPackId}' is a rule pack, not a workflow pack`);
+    if (entry.kind !== 'workflow' || !entry.artifact.content)
+      throw InputError.of(['workflowPackId'], `'${input.workflowPackId}' is a rule pack, not a workflow pack`);
     if (entry.status === 'deprecated') {
       const r = entry.replacement;
-      throw new ConflictError(`Workflow pack '${entry.pack_id}' version ${entry.version} is deprecated${r ? `; use '${r.pack_id}' version ${r.version} instead` : ''}`);
+      throw new ConflictError(
+        `Workflow pack '${entry.pack_id}' version ${entry.version} is deprecated${r ? `; use '${r.pack_id}' version ${r.version} instead` : ''}`,
+      );
     }
-    if (entry.status !== 'certified') throw new ConflictError(`Workflow pack '${entry.pack_id}' version ${entry.version} is not certified (status '${entry.status}'); only certified packs run`);
+    if (entry.status !== 'certified')
+      throw new ConflictError(
+        `Workflow pack '${entry.pack_id}' version ${entry.version} is not certified (status '${entry.status}'); only certified packs run`,
+      );
     const problems = packProblems(entry.artifact.content);
     const pack = entry.artifact.content as unknown as WorkflowPack;
     if (problems.length === 0) problems.push(...unknownActions(pack.steps));
-    if (problems.length > 0) throw InputError.of(['workflowPackId'], `Workflow pack '${entry.pack_id}' version ${entry.version} cannot run: ${problems.join('; ')}`);
+    if (problems.length > 0)
+      throw InputError.of(
+        ['workflowPackId'],
+        `Workflow pack '${entry.pack_id}' version ${entry.version} cannot run: ${problems.join('; ')}`,
+      );
     if (pack.metadata.workflow_type !== workflowType) {
-      throw InputError.of(['workflowType'], `Workflow pack '${entry.pack_id}' is ${pack.metadata.workflow_type} work, not ${workflowType}`);
+      throw InputError.of(
+        ['workflowType'],
+        `Workflow pack '${entry.pack_id}' is ${pack.metadata.workflow_type} work, not ${workflowType}`,
+      );
     }
     return { pack, source: 'registry' as const, packId: entry.pack_id, packVersion: entry.version };
   }
@@ -185,7 +291,11 @@ export class WorkflowService {
     const { store } = this.deps;
     const execution = UUID.test(workflowId) ? await store.execution(tenantId, workflowId) : undefined;
     if (!execution) throw new NotFoundError(`Workflow '${workflowId}' not found`);
-    return { execution, steps: await store.steps(store.sql, tenantId, workflowId), tasks: await store.tasksOf(store.sql, tenantId, workflowId) };
+    return {
+      execution,
+      steps: await store.steps(store.sql, tenantId, workflowId),
+      tasks: await store.tasksOf(store.sql, tenantId, workflowId),
+    };
   }
 
   /**
@@ -196,13 +306,24 @@ export class WorkflowService {
   async statusByIds(caller: Caller, ids: readonly string[]): Promise<(ExecutionView | null)[]> {
     const tenantId = await this.tenant(caller, 'read a workflow', 'read');
     const { store } = this.deps;
-    const executions = await store.executionsByIds(store.sql, tenantId, ids.filter((id) => UUID.test(id)));
+    const executions = await store.executionsByIds(
+      store.sql,
+      tenantId,
+      ids.filter((id) => UUID.test(id)),
+    );
     const found = executions.map((e) => e.id);
     const steps = found.length === 0 ? [] : await store.stepsOfExecutions(store.sql, tenantId, found);
     const tasks = found.length === 0 ? [] : await store.tasksOfExecutions(store.sql, tenantId, found);
-    const views = new Map(executions.map((e) => [e.id, {
-      execution: e, steps: steps.filter((s) => s.workflowId === e.id), tasks: tasks.filter((t) => t.workflowId === e.id),
-    }]));
+    const views = new Map(
+      executions.map((e) => [
+        e.id,
+        {
+          execution: e,
+          steps: steps.filter((s) => s.workflowId === e.id),
+          tasks: tasks.filter((t) => t.workflowId === e.id),
+        },
+      ]),
+    );
     return ids.map((id) => views.get(id.toLowerCase()) ?? null);
   }
 
@@ -212,15 +333,18 @@ export class WorkflowService {
     const decision = parseDecision(input.decision);
     const tenantId = await this.tenant(caller, 'decide an approval task', 'write');
     const auth = caller.auth;
-    if (auth && !auth.isService && auth.username !== reviewer) throw new ForbiddenError('X-User-ID must name the authenticated user');
+    if (auth && !auth.isService && auth.username !== reviewer)
+      throw new ForbiddenError('X-User-ID must name the authenticated user');
     if (!UUID.test(taskId)) throw new NotFoundError(`Approval task '${taskId}' not found`);
     const { store, config, executor } = this.deps;
     const notes = input.notes ?? null;
     const { task, transitions } = await store.transaction(async (q) => {
       const found = await store.taskForUpdate(q, tenantId, taskId);
       if (!found) throw new NotFoundError(`Approval task '${taskId}' not found`);
-      if (found.status !== 'pending') throw new ConflictError(`Approval task '${taskId}' was already decided (${found.status})`);
-      if (found.requestedBy !== null && found.requestedBy === reviewer) throw new ForbiddenError('A reviewer cannot decide their own request');
+      if (found.status !== 'pending')
+        throw new ConflictError(`Approval task '${taskId}' was already decided (${found.status})`);
+      if (found.requestedBy !== null && found.requestedBy === reviewer)
+        throw new ForbiddenError('A reviewer cannot decide their own request');
       if (found.reviewerRole && auth && !auth.isService && !hasRole(auth, found.reviewerRole) && !isAdmin(auth)) {
         throw new ForbiddenError(`Role '${found.reviewerRole}' required to decide this task`);
       }
@@ -231,12 +355,27 @@ export class WorkflowService {
       const base = { workflowId: found.workflowId, owner: null, leaseMs: config.leaseMs, step: found.step, taskId };
       const ts: Transition[] = [];
       if (decision === 'defer') {
-        ts.push(await store.transition(q, tenantId, { ...base, event: 'approval.decided', detail: { decision, reviewer } }));
+        ts.push(
+          await store.transition(q, tenantId, { ...base, event: 'approval.decided', detail: { decision, reviewer } }),
+        );
         // Deferred: still pending, announced again to the inbox.
-        ts.push(await store.transition(q, tenantId, { ...base, event: 'approval.requested', detail: { deferred: true, deferred_by: reviewer } }));
+        ts.push(
+          await store.transition(q, tenantId, {
+            ...base,
+            event: 'approval.requested',
+            detail: { deferred: true, deferred_by: reviewer },
+          }),
+        );
       } else {
         await store.deleteTaskTimers(q, tenantId, taskId);
-        ts.push(await store.transition(q, tenantId, { ...base, event: 'approval.decided', detail: { decision, reviewer }, patch: { status: 'running', runAfterMs: 0 } }));
+        ts.push(
+          await store.transition(q, tenantId, {
+            ...base,
+            event: 'approval.decided',
+            detail: { decision, reviewer },
+            patch: { status: 'running', runAfterMs: 0 },
+          }),
+        );
       }
       return { task: decided, transitions: ts };
     });
@@ -247,13 +386,21 @@ export class WorkflowService {
     }
     const execution = await store.execution(tenantId, task.workflowId);
     const workflowStatus = execution?.status ?? 'unknown';
-    const message = decision === 'defer'
-      ? 'Decision deferred: the task stays pending and was announced again'
-      : decision === 'approve' ? `Approved: the workflow resumed (${workflowStatus})` : `Rejected: the workflow compensates (${workflowStatus})`;
+    const message =
+      decision === 'defer'
+        ? 'Decision deferred: the task stays pending and was announced again'
+        : decision === 'approve'
+          ? `Approved: the workflow resumed (${workflowStatus})`
+          : `Rejected: the workflow compensates (${workflowStatus})`;
     return { task, workflowStatus, message };
   }
 
-  async executions(caller: Caller, filter: ListFilter, first = 50, after?: string): Promise<{ executions: Execution[]; nextCursor: string | null }> {
+  async executions(
+    caller: Caller,
+    filter: ListFilter,
+    first = 50,
+    after?: string,
+  ): Promise<{ executions: Execution[]; nextCursor: string | null }> {
     const tenantId = await this.tenant(caller, 'list workflows', 'read');
     const { limit, before } = page(first, after);
     const rows = await this.deps.store.executions(tenantId, filter, limit + 1, before);
@@ -261,7 +408,12 @@ export class WorkflowService {
     return { executions: items, nextCursor: rows.length > limit ? cursorOf(items.at(-1)!) : null };
   }
 
-  async approvalTasks(caller: Caller, filter: TaskFilter, first = 50, after?: string): Promise<{ tasks: ApprovalTask[]; nextCursor: string | null }> {
+  async approvalTasks(
+    caller: Caller,
+    filter: TaskFilter,
+    first = 50,
+    after?: string,
+  ): Promise<{ tasks: ApprovalTask[]; nextCursor: string | null }> {
     const tenantId = await this.tenant(caller, 'list approval tasks', 'read');
     const { limit, before } = page(first, after);
     const rows = await this.deps.store.tasks(tenantId, filter, limit + 1, before);
@@ -279,7 +431,11 @@ export class WorkflowService {
   /** Several of the caller's tenant's approval tasks in one read (entity references); unknown or another tenant's ids are null. */
   async approvalTasksByIds(caller: Caller, ids: readonly string[]): Promise<(ApprovalTask | null)[]> {
     const tenantId = await this.tenant(caller, 'read an approval task', 'read');
-    const found = await this.deps.store.tasksByIds(this.deps.store.sql, tenantId, ids.filter((id) => UUID.test(id)));
+    const found = await this.deps.store.tasksByIds(
+      this.deps.store.sql,
+      tenantId,
+      ids.filter((id) => UUID.test(id)),
+    );
     const byId = new Map(found.map((t) => [t.id, t]));
     return ids.map((id) => byId.get(id.toLowerCase()) ?? null);
   }
@@ -288,11 +444,18 @@ export class WorkflowService {
   async serviceStatus(caller: Caller): Promise<Record<string, unknown>> {
     const tenantId = await this.tenant(caller, 'read the workflow status', 'read');
     const res = await this.deps.store.sql.query<{ status: string; n: number }>(
-      'SELECT status, count(*)::int AS n FROM workflow_executions WHERE tenant_id = $1 GROUP BY status', [tenantId],
+      'SELECT status, count(*)::int AS n FROM workflow_executions WHERE tenant_id = $1 GROUP BY status',
+      [tenantId],
     );
-    const pending = await this.deps.store.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM workflow_approval_tasks WHERE tenant_id = $1 AND status = 'pending'", [tenantId]);
+    const pending = await this.deps.store.sql.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM workflow_approval_tasks WHERE tenant_id = $1 AND status = 'pending'",
+      [tenantId],
+    );
     return {
-      service: 'workflow', version: this.deps.version, status: 'operational', tenant_id: tenantId,
+      service: 'workflow',
+      version: this.deps.version,
+      status: 'operational',
+      tenant_id: tenantId,
       executions: Object.fromEntries(res.rows.map((r) => [r.status, Number(r.n)])),
       pending_approvals: Number(pending.rows[0]?.n ?? 0),
       workflow_types: WORKFLOW_TYPES,
@@ -319,49 +482,71 @@ function cursorOf(row: { createdAt: string; id: string }): string {
   return encodeCursor(CURSOR_KIND, `${row.createdAt}|${row.id}`);
 }
 
-function page(first: number, after: string | undefined): { limit: number; before: { createdAt: string; id: string } | null } {
-  if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE) throw InputError.of(['first'], `Input should be between 1 and ${MAX_PAGE}`, 'value_error');
+function page(
+  first: number,
+  after: string | undefined,
+): { limit: number; before: { createdAt: string; id: string } | null } {
+  if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE)
+    throw InputError.of(['first'], `Input should be between 1 and ${MAX_PAGE}`, 'value_error');
   if (after === undefined || after === null) return { limit: first, before: null };
   const text = decodeTextCursor(after, CURSOR_KIND, 'after');
   const [createdAt, id] = text.split('|');
-  if (!createdAt || !id || !UUID.test(id) || Number.isNaN(Date.parse(createdAt))) throw InputError.of(['after'], 'Invalid cursor', 'value_error');
+  if (!createdAt || !id || !UUID.test(id) || Number.isNaN(Date.parse(createdAt)))
+    throw InputError.of(['after'], 'Invalid cursor', 'value_error');
   return { limit: first, before: { createdAt, id } };
 }
 
 function gateStep(steps: PackStep[]): PackStep {
   const names = new Set<string>();
-  const walk = (ss: PackStep[]) => ss.forEach((s) => {
-    names.add(s.step);
-    s.branches?.forEach((b) => walk(b.steps));
-    walk(s.otherwise ?? []);
-    walk(s.steps ?? []);
-  });
+  const walk = (ss: PackStep[]) =>
+    ss.forEach((s) => {
+      names.add(s.step);
+      s.branches?.forEach((b) => walk(b.steps));
+      walk(s.otherwise ?? []);
+      walk(s.steps ?? []);
+    });
   walk(steps);
   let name = 'human-approval';
   for (let i = 2; names.has(name); i++) name = `human-approval-${i}`;
-  return { step: name, type: 'hil_approval', instructions: 'This work needs a human approval before it runs (spec 03)' };
+  return {
+    step: name,
+    type: 'hil_approval',
+    instructions: 'This work needs a human approval before it runs (spec 03)',
+  };
 }
 
 function hasApprovalStep(steps: PackStep[]): boolean {
-  return steps.some((s) => s.type === 'hil_approval' || hasApprovalStep(s.steps ?? []) || hasApprovalStep(s.otherwise ?? []) || (s.branches ?? []).some((b) => hasApprovalStep(b.steps)));
+  return steps.some(
+    (s) =>
+      s.type === 'hil_approval' ||
+      hasApprovalStep(s.steps ?? []) ||
+      hasApprovalStep(s.otherwise ?? []) ||
+      (s.branches ?? []).some((b) => hasApprovalStep(b.steps)),
+  );
 }
 
 function unknownActions(steps: PackStep[]): string[] {
   const problems: string[] = [];
-  const walk = (ss: PackStep[]) => ss.forEach((s) => {
-    if (s.type === 'action' && s.action && !ACTIONS[s.action]) problems.push(`step '${s.step}': unknown action '${s.action}'`);
-    if (s.compensation && !ACTIONS[s.compensation]) problems.push(`step '${s.step}': unknown compensation '${s.compensation}'`);
-    s.branches?.forEach((b) => walk(b.steps));
-    walk(s.otherwise ?? []);
-    walk(s.steps ?? []);
-  });
+  const walk = (ss: PackStep[]) =>
+    ss.forEach((s) => {
+      if (s.type === 'action' && s.action && !ACTIONS[s.action])
+        problems.push(`step '${s.step}': unknown action '${s.action}'`);
+      if (s.compensation && !ACTIONS[s.compensation])
+        problems.push(`step '${s.step}': unknown compensation '${s.compensation}'`);
+      s.branches?.forEach((b) => walk(b.steps));
+      walk(s.otherwise ?? []);
+      walk(s.steps ?? []);
+    });
   walk(steps);
   return problems;
 }
 
 function messageOf(view: ExecutionView, source: PackSource, packId: string): string {
   const e = view.execution;
-  const packNote = source === 'builtin' ? ` (pack '${packId}' is not in the packs registry: ran the built-in ${e.workflowType} pack)` : '';
+  const packNote =
+    source === 'builtin'
+      ? ` (pack '${packId}' is not in the packs registry: ran the built-in ${e.workflowType} pack)`
+      : '';
   switch (e.status) {
     case 'completed':
       return `Workflow completed${packNote}`;

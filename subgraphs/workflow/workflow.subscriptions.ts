@@ -19,10 +19,18 @@ import { FINAL_STATUSES, type Transition } from './workflow.types';
 
 const PAGE = 200;
 // Transition names, checked against the workflow contract (platform/contracts/workflow.events.ts).
-const FINAL_EVENTS = new Set<string>(['workflow.completed', 'workflow.failed', 'workflow.rejected'] satisfies WorkflowTransitionEvent[]);
+const FINAL_EVENTS = new Set<string>([
+  'workflow.completed',
+  'workflow.failed',
+  'workflow.rejected',
+] satisfies WorkflowTransitionEvent[]);
 const APPROVAL_REQUESTED: WorkflowTransitionEvent = 'approval.requested';
 
-export function statusFeed(store: WorkflowStore, tenantId: string, workflowId: string): Feed<Transition, typeof WORKFLOW_CHANGED> {
+export function statusFeed(
+  store: WorkflowStore,
+  tenantId: string,
+  workflowId: string,
+): Feed<Transition, typeof WORKFLOW_CHANGED> {
   return {
     contract: WORKFLOW_CHANGED,
     pageSize: PAGE,
@@ -37,7 +45,8 @@ export function approvalFeed(store: WorkflowStore, tenantId: string): Feed<Trans
   return {
     contract: WORKFLOW_CHANGED,
     pageSize: PAGE,
-    wakes: (n) => n.tenant_id === tenantId && (n.event === APPROVAL_REQUESTED || (n.events?.includes(APPROVAL_REQUESTED) ?? false)),
+    wakes: (n) =>
+      n.tenant_id === tenantId && (n.event === APPROVAL_REQUESTED || (n.events?.includes(APPROVAL_REQUESTED) ?? false)),
     read: (after) => store.eventsAfter(tenantId, APPROVAL_REQUESTED, after, PAGE),
     positionOf: (t) => t.seq,
   };
@@ -63,11 +72,19 @@ export function serveWorkflowSubscriptions(options: WorkflowSubscriptionOptions)
       subscribeStatus: async (workflowId, afterVersion) => {
         const tenantId = await service.subscriptionTenant(caller);
         const execution = await service.assertWorkflow(tenantId, workflowId);
-        return pullOnNotify(bus, statusFeed(store, tenantId, workflowId), async () => afterVersion ?? Math.max(0, execution.version - 1));
+        return pullOnNotify(
+          bus,
+          statusFeed(store, tenantId, workflowId),
+          async () => afterVersion ?? Math.max(0, execution.version - 1),
+        );
       },
       subscribeApprovals: async (afterSeq) => {
         const tenantId = await service.subscriptionTenant(caller);
-        return pullOnNotify(bus, approvalFeed(store, tenantId), async () => afterSeq ?? (await store.headSeqAcrossTenants()));
+        return pullOnNotify(
+          bus,
+          approvalFeed(store, tenantId),
+          async () => afterSeq ?? (await store.headSeqAcrossTenants()),
+        );
       },
     }),
   });

@@ -15,22 +15,44 @@ import { PROJECT_ROOT } from '../../platform/project-root';
 export const CHROMIUM = '/usr/bin/chromium';
 
 export function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium chromium-driver (.ci/run does)`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium chromium-driver (.ci/run does)`);
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-dev-shm-usage',
+    ],
   });
 }
 
 /** Builds the console into a fresh temporary folder; the caller removes it. */
 export function buildConsole(): { dir: string; remove(): void } {
   const dir = mkdtempSync(path.join(tmpdir(), 'console-'));
-  execFileSync(process.execPath, [path.join(PROJECT_ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'console/vite.config.mts', '--outDir', dir, '--emptyOutDir'], {
-    cwd: PROJECT_ROOT,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, NODE_ENV: 'production', VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' },
-  });
+  execFileSync(
+    process.execPath,
+    [
+      path.join(PROJECT_ROOT, 'node_modules/vite/bin/vite.js'),
+      'build',
+      '--config',
+      'console/vite.config.mts',
+      '--outDir',
+      dir,
+      '--emptyOutDir',
+    ],
+    {
+      cwd: PROJECT_ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, NODE_ENV: 'production', VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' },
+    },
+  );
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

@@ -27,12 +27,19 @@ const HOSTILE_FILE = `<img src=x onerror=window.__pwned='ocr'>.png`;
 const PEOPLE = {
   root: { username: TEST_ENV.DEV_ADMIN_USERNAME, password: TEST_ENV.DEV_ADMIN_PASSWORD },
   paula: { username: 'paula', password: 'paula-password-1' },
-  operator: { username: TEST_ENV.PLATFORM_ADMIN_USERNAME, password: TEST_ENV.PLATFORM_ADMIN_PASSWORD, tenant: 'platform' },
+  operator: {
+    username: TEST_ENV.PLATFORM_ADMIN_USERNAME,
+    password: TEST_ENV.PLATFORM_ADMIN_PASSWORD,
+    tenant: 'platform',
+  },
   rita: { username: 'rita', password: 'rita-password-1' },
   bravo: { username: 'bravo', password: 'bravo-password-1', tenant: 'tenant-b' },
 };
 type Person = { username: string; password: string; tenant?: string };
-const VIEWPORTS = [{ width: 1280, height: 900 }, { width: 390, height: 844 }];
+const VIEWPORTS = [
+  { width: 1280, height: 900 },
+  { width: 390, height: 844 },
+];
 const SCREENSHOTS = process.env.CONSOLE_SCREENSHOTS === '1' ? path.join(PROJECT_ROOT, 'docs/console') : undefined;
 
 let p: Platform;
@@ -78,7 +85,11 @@ async function seen(locator: Locator, text?: string | RegExp, timeout = 30_000):
     await (text === undefined ? locator : locator.filter({ hasText: text })).first().waitFor({ timeout });
   } catch (err) {
     // Say what the page showed instead: a failure here is otherwise only a timeout.
-    const shown = await locator.page().locator('body').innerText().catch(() => '(no page)');
+    const shown = await locator
+      .page()
+      .locator('body')
+      .innerText()
+      .catch(() => '(no page)');
     throw new Error(`${(err as Error).message}\n--- the page showed:\n${shown.slice(0, 3000)}`, { cause: err });
   }
 }
@@ -91,25 +102,46 @@ async function expectNothingRan(page: Page): Promise<void> {
 beforeAll(async () => {
   built = buildConsole();
   browser = await launchChromium();
-  p = await startPlatform({ ...TEST_ENV, WORKFLOW_POLL_MS: '50', CONSOLE_DIR: built.dir, ACCESS_TOKEN_EXPIRE_MINUTES: '1', LOGIN_MAX_FAILURES: '1000' });
+  p = await startPlatform({
+    ...TEST_ENV,
+    WORKFLOW_POLL_MS: '50',
+    CONSOLE_DIR: built.dir,
+    ACCESS_TOKEN_EXPIRE_MINUTES: '1',
+    LOGIN_MAX_FAILURES: '1000',
+  });
 
   // People: a tenant role `reviewer` in `default` (rita) and in tenant-b (bravo).
   await api(PEOPLE.root, `mutation { createRole(name: "reviewer", scopes: ["read", "write"]) { name } }`);
-  await api(PEOPLE.root, `mutation($input: CreateUserInput!) { createUser(input: $input) { id } }`, { input: { username: 'rita', password: PEOPLE.rita.password, roles: ['reviewer'] } });
+  await api(PEOPLE.root, `mutation($input: CreateUserInput!) { createUser(input: $input) { id } }`, {
+    input: { username: 'rita', password: PEOPLE.rita.password, roles: ['reviewer'] },
+  });
   // paula starts workflows (scope write) and reviews nothing.
   await api(PEOPLE.root, `mutation { createRole(name: "requester", scopes: ["read", "write"]) { name } }`);
-  await api(PEOPLE.root, `mutation($input: CreateUserInput!) { createUser(input: $input) { id } }`, { input: { username: 'paula', password: PEOPLE.paula.password, roles: ['requester'] } });
+  await api(PEOPLE.root, `mutation($input: CreateUserInput!) { createUser(input: $input) { id } }`, {
+    input: { username: 'paula', password: PEOPLE.paula.password, roles: ['requester'] },
+  });
   await api(PEOPLE.operator, `mutation { createTenant(id: "tenant-b", name: "Tenant B") { id } }`);
-  await api(PEOPLE.operator, `mutation { createRole(name: "reviewer", scopes: ["read", "write"], tenantId: "tenant-b") { name } }`);
-  await api(PEOPLE.operator, `mutation($input: CreateUserInput!) { createUser(input: $input) { id } }`, { input: { username: 'bravo', password: PEOPLE.bravo.password, tenantId: 'tenant-b', roles: ['reviewer'] } });
+  await api(
+    PEOPLE.operator,
+    `mutation { createRole(name: "reviewer", scopes: ["read", "write"], tenantId: "tenant-b") { name } }`,
+  );
+  await api(PEOPLE.operator, `mutation($input: CreateUserInput!) { createUser(input: $input) { id } }`, {
+    input: { username: 'bravo', password: PEOPLE.bravo.password, tenantId: 'tenant-b', roles: ['reviewer'] },
+  });
 
   // paula's workflow waits for a reviewer; its payload carries markup.
-  const run = await api(PEOPLE.paula, `mutation($input: ExecuteWorkflowInput!) { executeWorkflow(input: $input) { workflowId status } }`, { input: { workflowType: 'legal', payload: { property: 'CONSOLE-1', note: HOSTILE } } });
+  const run = await api(
+    PEOPLE.paula,
+    `mutation($input: ExecuteWorkflowInput!) { executeWorkflow(input: $input) { workflowId status } }`,
+    { input: { workflowType: 'legal', payload: { property: 'CONSOLE-1', note: HOSTILE } } },
+  );
   expect(run.executeWorkflow.status).toBe('PENDING_APPROVAL');
   workflowId = run.executeWorkflow.workflowId;
 
   // A ledger event whose description is markup.
-  await api(PEOPLE.root, `mutation($input: AppendLedgerEventInput!) { appendLedgerEvent(input: $input) { seq } }`, { input: { eventType: 'console.test', eventData: { html: HOSTILE }, description: HOSTILE } });
+  await api(PEOPLE.root, `mutation($input: AppendLedgerEventInput!) { appendLedgerEvent(input: $input) { seq } }`, {
+    input: { eventType: 'console.test', eventData: { html: HOSTILE }, description: HOSTILE },
+  });
 
   // Rule pack 1.0.0 certified (so 1.1.0 has a previous version to diff against); 1.1.0 by root awaits review.
   const submit = `mutation($pack: JSON) { submitRulePack(pack: $pack) { id version } }`;
@@ -122,7 +154,22 @@ beforeAll(async () => {
   await api(PEOPLE.root, review, { id: 'console-pack', version: '1.0.0' });
   await api(PEOPLE.rita, `mutation { certifyRulePack(id: "console-pack", version: "1.0.0") { status } }`);
   const next = described('1.1.0');
-  await api(PEOPLE.root, submit, { pack: { ...next, rules: [...next.rules, { rule_id: 'currency-known', type: 'WARNING', field: 'currency', operator: 'in', value: ['EUR', 'USD'], error_message: 'unknown currency' }] } });
+  await api(PEOPLE.root, submit, {
+    pack: {
+      ...next,
+      rules: [
+        ...next.rules,
+        {
+          rule_id: 'currency-known',
+          type: 'WARNING',
+          field: 'currency',
+          operator: 'in',
+          value: ['EUR', 'USD'],
+          error_message: 'unknown currency',
+        },
+      ],
+    },
+  });
   await api(PEOPLE.root, review, { id: 'console-pack', version: '1.1.0' });
 
   // A doubtful scan waits for review; its file name is markup.
@@ -163,12 +210,24 @@ test('the router serves the console with a strict CSP, hashed assets cached for 
   expect((await fetch(`${p.gateway}/console/ledger`)).headers.get('content-security-policy')).toBe(csp);
   // Session routes: no cookie, no session; another origin is refused before identity is asked.
   expect((await fetch(`${p.gateway}/console/session/refresh`, { method: 'POST' })).status).toBe(401);
-  const foreign = await fetch(`${p.gateway}/console/session`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://evil.example' }, body: JSON.stringify(PEOPLE.rita) });
+  const foreign = await fetch(`${p.gateway}/console/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
+    body: JSON.stringify(PEOPLE.rita),
+  });
   expect(foreign.status).toBe(403);
-  const wrong = await fetch(`${p.gateway}/console/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'rita', password: 'nope' }) });
+  const wrong = await fetch(`${p.gateway}/console/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'rita', password: 'nope' }),
+  });
   expect(wrong.status).toBe(401);
   expect(wrong.headers.get('set-cookie')).toBeNull();
-  const malformed = await fetch(`${p.gateway}/console/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'rita' }) });
+  const malformed = await fetch(`${p.gateway}/console/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'rita' }),
+  });
   expect(malformed.status).toBe(422);
 });
 
@@ -180,7 +239,8 @@ test('the sign-in page has no WCAG AA violation at 1280 and 390 px, and a wrong 
     await page.goto(`${p.gateway}/console/`);
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     expect(await axeViolations(page)).toEqual([]);
-    if (SCREENSHOTS) await page.screenshot({ path: path.join(SCREENSHOTS, `sign-in-${viewport.width}.png`), fullPage: true });
+    if (SCREENSHOTS)
+      await page.screenshot({ path: path.join(SCREENSHOTS, `sign-in-${viewport.width}.png`), fullPage: true });
     await page.getByLabel('Username').fill('rita');
     await page.getByLabel('Password').fill('wrong-password');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -195,7 +255,7 @@ test('the requester sees their own request without decide buttons', async () => 
   expect(await task.getByRole('button', { name: 'Approve' }).count()).toBe(0);
 });
 
-test('a reviewer signs in, approves the pending workflow and watches the saga complete; the payload\'s markup shows as text', async () => {
+test("a reviewer signs in, approves the pending workflow and watches the saga complete; the payload's markup shows as text", async () => {
   const page = await signedIn(PEOPLE.rita);
   const task = page.getByTestId('approval-task').filter({ hasText: workflowId });
   await seen(task, HOSTILE);
@@ -203,11 +263,18 @@ test('a reviewer signs in, approves the pending workflow and watches the saga co
   await task.getByLabel('Notes').fill('checked by the console test');
   await task.getByRole('button', { name: 'Approve' }).click();
   await seen(page.getByTestId('saga-status'), /^COMPLETED$/, 60_000);
-  const after = await api(PEOPLE.root, `query($id: ID!) { workflowExecution(id: $id) { status approvalTasks { status reviewer notes } } }`, { id: workflowId });
-  expect(after.workflowExecution).toMatchObject({ status: 'COMPLETED', approvalTasks: [{ status: 'approved', reviewer: 'rita', notes: 'checked by the console test' }] });
+  const after = await api(
+    PEOPLE.root,
+    `query($id: ID!) { workflowExecution(id: $id) { status approvalTasks { status reviewer notes } } }`,
+    { id: workflowId },
+  );
+  expect(after.workflowExecution).toMatchObject({
+    status: 'COMPLETED',
+    approvalTasks: [{ status: 'approved', reviewer: 'rita', notes: 'checked by the console test' }],
+  });
 });
 
-test('another tenant\'s reviewer sees none of it', async () => {
+test("another tenant's reviewer sees none of it", async () => {
   const page = await signedIn(PEOPLE.bravo);
   await page.getByLabel('Status').selectOption('');
   await seen(page.getByText('No approval tasks here.'));
@@ -223,7 +290,7 @@ test('another tenant\'s reviewer sees none of it', async () => {
   expect(await page.content()).not.toContain(workflowId);
 });
 
-test('an OCR correction made in the page is what GET /jobs/{id} serves; the file name\'s markup shows as text', async () => {
+test("an OCR correction made in the page is what GET /jobs/{id} serves; the file name's markup shows as text", async () => {
   const page = await signedIn(PEOPLE.rita, 'ocr');
   const form = page.locator('form.ocr').filter({ hasText: 'Pages as read' }).first();
   await seen(form.getByRole('heading', { level: 2 }), HOSTILE_FILE);
@@ -234,10 +301,14 @@ test('an OCR correction made in the page is what GET /jobs/{id} serves; the file
   await form.getByRole('button', { name: 'Submit correction' }).click();
   await seen(page.getByText('Saved: the job is completed.'));
   const job = await call(p.urls.ocr!, 'GET', `/jobs/${ocrJobId}`, { token: await token(PEOPLE.root) });
-  expect(job.body).toMatchObject({ status: 'completed', extracted_text: 'INVOICE INV-2026-CONSOLE corrected in the console', review: { reviewer_id: 'rita' } });
+  expect(job.body).toMatchObject({
+    status: 'completed',
+    extracted_text: 'INVOICE INV-2026-CONSOLE corrected in the console',
+    review: { reviewer_id: 'rita' },
+  });
 });
 
-test('a pack is certified by a reviewer who is not its author; the author gets no certify button; the description\'s markup shows as text', async () => {
+test("a pack is certified by a reviewer who is not its author; the author gets no certify button; the description's markup shows as text", async () => {
   const author = await signedIn(PEOPLE.root, 'rule-packs');
   const mine = author.getByTestId('rule-pack').filter({ hasText: 'console-pack 1.1.0' });
   await seen(mine, 'You wrote this pack');
@@ -255,11 +326,20 @@ test('a pack is certified by a reviewer who is not its author; the author gets n
   const certified = page.getByTestId('rule-pack').filter({ hasText: 'console-pack 1.1.0' });
   await seen(certified.getByTestId('pack-status'), /^CERTIFIED$/);
   expect(await certified.getByTestId('pack-signature').textContent()).toMatch(/^[A-Za-z0-9_-]{40,}$/);
-  const stored = await api(PEOPLE.root, `{ rulePack(id: "console-pack", version: "1.1.0") { status author reviewers signature keyId } }`);
-  expect(stored.rulePack).toMatchObject({ status: 'CERTIFIED', author: PEOPLE.root.username, reviewers: ['rita'], signature: expect.any(String), keyId: expect.any(String) });
+  const stored = await api(
+    PEOPLE.root,
+    `{ rulePack(id: "console-pack", version: "1.1.0") { status author reviewers signature keyId } }`,
+  );
+  expect(stored.rulePack).toMatchObject({
+    status: 'CERTIFIED',
+    author: PEOPLE.root.username,
+    reviewers: ['rita'],
+    signature: expect.any(String),
+    keyId: expect.any(String),
+  });
 });
 
-test('ledger: the event\'s markup shows as text; the chain verifies; workflows show the saga; charts draw', async () => {
+test("ledger: the event's markup shows as text; the chain verifies; workflows show the saga; charts draw", async () => {
   const page = await signedIn(PEOPLE.rita, 'ledger');
   await page.getByLabel('Event type').fill('console.test');
   await page.getByRole('button', { name: 'Apply filters' }).click();
@@ -278,10 +358,21 @@ test('ledger: the event\'s markup shows as text; the chain verifies; workflows s
 });
 
 test('every page: zero axe-core WCAG AA violations at 1280 and 390 px', async () => {
-  const pages = [['Approvals', 'Approvals inbox', 'approvals'], ['OCR review', 'OCR review', 'ocr'], ['Rule packs', 'Rule packs', 'rule-packs'], ['Ledger', 'Ledger', 'ledger'], ['Workflows', 'Workflows', 'workflows'], ['Charts', 'Charts', 'charts']] as const;
+  const pages = [
+    ['Approvals', 'Approvals inbox', 'approvals'],
+    ['OCR review', 'OCR review', 'ocr'],
+    ['Rule packs', 'Rule packs', 'rule-packs'],
+    ['Ledger', 'Ledger', 'ledger'],
+    ['Workflows', 'Workflows', 'workflows'],
+    ['Charts', 'Charts', 'charts'],
+  ] as const;
   // A second doubtful scan, so the OCR page is seen with a job in it.
   const rootToken = await token(PEOPLE.root);
-  const second = await upload(p.urls.ocr!, invoicePage(5, { fontPx: 8, width: 300 }).png, { token: rootToken, filename: 'scan-0042.png', type: 'image/png' });
+  const second = await upload(p.urls.ocr!, invoicePage(5, { fontPx: 8, width: 300 }).png, {
+    token: rootToken,
+    filename: 'scan-0042.png',
+    type: 'image/png',
+  });
   await settled(p.urls.ocr!, second.body.job_id, rootToken);
   const found: Record<string, unknown> = {};
   for (const viewport of VIEWPORTS) {
@@ -294,7 +385,11 @@ test('every page: zero axe-core WCAG AA violations at 1280 and 390 px', async ()
       for (const summary of await page.locator('details > summary').all()) await summary.click();
       const violations = await axeViolations(page);
       if (violations.length) found[`${file}@${viewport.width}`] = violations;
-      if (SCREENSHOTS) await page.screenshot({ path: path.join(SCREENSHOTS, `${file}-${viewport.width}.png`), fullPage: viewport.width > 400 });
+      if (SCREENSHOTS)
+        await page.screenshot({
+          path: path.join(SCREENSHOTS, `${file}-${viewport.width}.png`),
+          fullPage: viewport.width > 400,
+        });
     }
   }
   expect(found).toEqual({});
@@ -308,7 +403,10 @@ test('an expired session refreshes before expiry without losing the page, and si
   // Unsaved input on the page: a reload or a sign-in form would lose it.
   await page.getByLabel('Correlation id').fill('kept-while-refreshing');
   // Tokens live one minute here (ACCESS_TOKEN_EXPIRE_MINUTES=1); the page refreshes halfway.
-  const refreshed = await page.waitForResponse((r) => r.url().endsWith('/console/session/refresh') && r.request().method() === 'POST', { timeout: 120_000 });
+  const refreshed = await page.waitForResponse(
+    (r) => r.url().endsWith('/console/session/refresh') && r.request().method() === 'POST',
+    { timeout: 120_000 },
+  );
   expect(refreshed.status()).toBe(200);
   const rotated = (await page.context().cookies()).find((c) => c.name === 'console_refresh')!;
   expect(rotated.value).not.toBe(cookie.value);
@@ -319,6 +417,10 @@ test('an expired session refreshes before expiry without losing the page, and si
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.getByRole('button', { name: 'Sign in' }).waitFor();
   expect((await page.context().cookies()).find((c) => c.name === 'console_refresh')).toBeUndefined();
-  const reuse = await fetch(`${p.identity}/v1/auth/refresh`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refresh_token: decodeURIComponent(rotated.value) }) });
+  const reuse = await fetch(`${p.identity}/v1/auth/refresh`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ refresh_token: decodeURIComponent(rotated.value) }),
+  });
   expect(reuse.status).toBe(401);
 });

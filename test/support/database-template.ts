@@ -32,7 +32,8 @@ function versionOf(pkg: string): string {
 function templateKey(engine: 'pglite' | 'postgres'): string {
   const hash = createHash('sha256').update(`recipe ${RECIPE}\n`);
   for (const m of readMigrations()) hash.update(`${m.name}:${m.checksum}\n`);
-  if (engine === 'pglite') hash.update(`pglite ${versionOf('@electric-sql/pglite')} pgvector ${versionOf('@electric-sql/pglite-pgvector')}`);
+  if (engine === 'pglite')
+    hash.update(`pglite ${versionOf('@electric-sql/pglite')} pgvector ${versionOf('@electric-sql/pglite-pgvector')}`);
   return hash.digest('hex').slice(0, 16);
 }
 
@@ -64,7 +65,8 @@ export async function pgliteTemplate(): Promise<string> {
   // another branch may still be reading its own).
   for (const name of fs.readdirSync(CACHE_DIR)) {
     const other = path.join(CACHE_DIR, name);
-    if (other !== file && name.startsWith('pglite-') && Date.now() - fs.statSync(other).mtimeMs > 86_400_000) fs.rmSync(other, { force: true });
+    if (other !== file && name.startsWith('pglite-') && Date.now() - fs.statSync(other).mtimeMs > 86_400_000)
+      fs.rmSync(other, { force: true });
   }
   return file;
 }
@@ -93,7 +95,10 @@ function databaseUrl(baseUrl: string, name: string): string {
 /** The name of the migrated PostgreSQL template database on `baseUrl`'s server, built first if it is not there. */
 export async function postgresTemplate(baseUrl: string): Promise<string> {
   const name = `test_tmpl_${templateKey('postgres')}`;
-  const exists = await withClient(baseUrl, async (c) => (await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1);
+  const exists = await withClient(
+    baseUrl,
+    async (c) => (await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1,
+  );
   if (exists) return name;
   const partial = `test_tmpl_partial_${randomBytes(6).toString('hex')}`;
   await withClient(baseUrl, (c) => c.query(`CREATE DATABASE "${partial}"`));

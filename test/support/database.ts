@@ -39,7 +39,10 @@ export async function createTestDatabase(options: { migrate?: boolean } = {}): P
   const fromTemplate = options.migrate !== false;
   if (!baseUrl) {
     const config = { pgliteDir: 'memory://', poolSize: 5 };
-    const db = await openDatabase(config, { ...options, ...(fromTemplate ? { pgliteTemplate: await pgliteTemplateBlob() } : {}) });
+    const db = await openDatabase(config, {
+      ...options,
+      ...(fromTemplate ? { pgliteTemplate: await pgliteTemplateBlob() } : {}),
+    });
     return { ...db, config, drop: () => db.close() };
   }
   const name = `test_${randomBytes(6).toString('hex')}`;

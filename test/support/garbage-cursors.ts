@@ -9,9 +9,14 @@ const b64 = (bytes: Buffer | string) => Buffer.from(bytes).toString('base64url')
 export function garbageCursors(kind: 'u' | 'seq'): [string, string][] {
   const other = kind === 'u' ? 'seq:1' : 'u:alice';
   // Any non-empty clean text is a position for a text kind; only sequences have a number shape.
-  const notSeq: [string, string][] = kind === 'seq'
-    ? [['negative', b64('seq:-1')], ['fraction', b64('seq:1.5')], ['beyond MAX_SAFE_INTEGER', b64(`seq:${'9'.repeat(30)}`)]]
-    : [];
+  const notSeq: [string, string][] =
+    kind === 'seq'
+      ? [
+          ['negative', b64('seq:-1')],
+          ['fraction', b64('seq:1.5')],
+          ['beyond MAX_SAFE_INTEGER', b64(`seq:${'9'.repeat(30)}`)],
+        ]
+      : [];
   return [
     ['u:NUL (dToA)', 'dToA'],
     ['NUL inside the value', b64(`${kind}:1\u00002`)],

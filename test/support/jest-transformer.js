@@ -6,16 +6,29 @@ const { TsJestTransformer } = require('ts-jest');
 
 const ts = new TsJestTransformer({
   diagnostics: false,
-  tsconfig: { isolatedModules: true, allowJs: true, module: 'commonjs', moduleResolution: 'node10', target: 'es2022', esModuleInterop: true, sourceMap: true },
+  tsconfig: {
+    isolatedModules: true,
+    allowJs: true,
+    module: 'commonjs',
+    moduleResolution: 'node10',
+    target: 'es2022',
+    esModuleInterop: true,
+    sourceMap: true,
+  },
 });
 
 const BUILTIN_IMPORT = /\bimport\("((?:node:)?[a-z_/]+)"\)/g;
-const asNamespace = "((m)=>Object.assign({default:m},m))";
+const asNamespace = '((m)=>Object.assign({default:m},m))';
 
 module.exports = {
   process(source, path, options) {
     if (path.includes('/node_modules/@electric-sql/') && path.endsWith('.cjs')) {
-      return { code: source.replace(BUILTIN_IMPORT, (_, name) => `Promise.resolve(${asNamespace}(module.require(${JSON.stringify(name)})))`) };
+      return {
+        code: source.replace(
+          BUILTIN_IMPORT,
+          (_, name) => `Promise.resolve(${asNamespace}(module.require(${JSON.stringify(name)})))`,
+        ),
+      };
     }
     if (path.includes('/node_modules/') && source.includes('import.meta.url')) {
       source = source.replace(/import\.meta\.url/g, "require('node:url').pathToFileURL(__filename).href");

@@ -5,8 +5,19 @@
 // constructors. A test file opts in with the docblock `@jest-environment ./test/support/onnx-environment.js`.
 const { TestEnvironment } = require('jest-environment-node');
 
-const TYPED_ARRAYS = ['Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array', 'Uint16Array', 'Int32Array', 'Uint32Array',
-  'Float32Array', 'Float64Array', 'BigInt64Array', 'BigUint64Array'];
+const TYPED_ARRAYS = [
+  'Int8Array',
+  'Uint8Array',
+  'Uint8ClampedArray',
+  'Int16Array',
+  'Uint16Array',
+  'Int32Array',
+  'Uint32Array',
+  'Float32Array',
+  'Float64Array',
+  'BigInt64Array',
+  'BigUint64Array',
+];
 
 class OnnxEnvironment extends TestEnvironment {
   constructor(config, context) {

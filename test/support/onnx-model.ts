@@ -70,14 +70,32 @@ export function writeFixtureModel(dir: string, name: string, dims = 384): string
   fs.mkdirSync(path.join(folder, 'onnx'), { recursive: true });
   fs.writeFileSync(path.join(folder, 'onnx', 'model.onnx'), modelBytes(tokens.length, dims));
   fs.writeFileSync(path.join(folder, 'tokenizer.json'), JSON.stringify(tokenizer(vocab)));
-  fs.writeFileSync(path.join(folder, 'tokenizer_config.json'), JSON.stringify({
-    tokenizer_class: 'BertTokenizer', do_lower_case: true, model_max_length: 512,
-    pad_token: '[PAD]', unk_token: '[UNK]', cls_token: '[CLS]', sep_token: '[SEP]', mask_token: '[MASK]',
-  }));
-  fs.writeFileSync(path.join(folder, 'config.json'), JSON.stringify({
-    model_type: 'bert', architectures: ['BertModel'], hidden_size: dims, vocab_size: tokens.length,
-    num_hidden_layers: 0, num_attention_heads: 1, max_position_embeddings: 512, pad_token_id: 0,
-  }));
+  fs.writeFileSync(
+    path.join(folder, 'tokenizer_config.json'),
+    JSON.stringify({
+      tokenizer_class: 'BertTokenizer',
+      do_lower_case: true,
+      model_max_length: 512,
+      pad_token: '[PAD]',
+      unk_token: '[UNK]',
+      cls_token: '[CLS]',
+      sep_token: '[SEP]',
+      mask_token: '[MASK]',
+    }),
+  );
+  fs.writeFileSync(
+    path.join(folder, 'config.json'),
+    JSON.stringify({
+      model_type: 'bert',
+      architectures: ['BertModel'],
+      hidden_size: dims,
+      vocab_size: tokens.length,
+      num_hidden_layers: 0,
+      num_attention_heads: 1,
+      max_position_embeddings: 512,
+      pad_token_id: 0,
+    }),
+  );
   return folder;
 }
 
@@ -86,7 +104,10 @@ function table(vocab: number, dims: number): Float32Array {
   const out = new Float32Array(vocab * dims);
   let s = 0x9e3779b9;
   for (let i = SPECIAL.length * dims; i < out.length; i++) {
-    s ^= s << 13; s ^= s >>> 17; s ^= s << 5; s >>>= 0;
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    s >>>= 0;
     out[i] = s / 2 ** 31 - 1;
   }
   return out;
@@ -96,8 +117,10 @@ function modelBytes(vocab: number, dims: number): Uint8Array {
   const onnx = protobuf.parse(ONNX_SUBSET).root;
   const Model = onnx.lookupType('onnx.ModelProto');
   const weights = table(vocab, dims);
-  const value = (name: string, elemType: number, dim: ({ dimParam: string } | { dimValue: number })[]) =>
-    ({ name, type: { tensorType: { elemType, shape: { dim } } } });
+  const value = (name: string, elemType: number, dim: ({ dimParam: string } | { dimValue: number })[]) => ({
+    name,
+    type: { tensorType: { elemType, shape: { dim } } },
+  });
   const batchSeq = [{ dimParam: 'batch' }, { dimParam: 'sequence' }];
   const model = {
     irVersion: 8,
@@ -112,8 +135,20 @@ function modelBytes(vocab: number, dims: number): Uint8Array {
         { name: 'last_axis', dims: [1], dataType: INT64, rawData: new Uint8Array(new BigInt64Array([-1n]).buffer) },
       ],
       node: [
-        { opType: 'Gather', name: 'lookup', input: ['embeddings', 'input_ids'], output: ['looked_up'], attribute: [{ name: 'axis', type: ATTRIBUTE_INT, i: 0 }] },
-        { opType: 'Cast', name: 'mask_float', input: ['attention_mask'], output: ['mask_f'], attribute: [{ name: 'to', type: ATTRIBUTE_INT, i: FLOAT }] },
+        {
+          opType: 'Gather',
+          name: 'lookup',
+          input: ['embeddings', 'input_ids'],
+          output: ['looked_up'],
+          attribute: [{ name: 'axis', type: ATTRIBUTE_INT, i: 0 }],
+        },
+        {
+          opType: 'Cast',
+          name: 'mask_float',
+          input: ['attention_mask'],
+          output: ['mask_f'],
+          attribute: [{ name: 'to', type: ATTRIBUTE_INT, i: FLOAT }],
+        },
         { opType: 'Unsqueeze', name: 'mask_column', input: ['mask_f', 'last_axis'], output: ['mask_3d'] },
         { opType: 'Mul', name: 'masked', input: ['looked_up', 'mask_3d'], output: ['last_hidden_state'] },
       ],
@@ -125,25 +160,52 @@ function modelBytes(vocab: number, dims: number): Uint8Array {
 }
 
 function tokenizer(vocab: Record<string, number>): unknown {
-  const special = (content: string) => ({ id: vocab[content], content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true });
+  const special = (content: string) => ({
+    id: vocab[content],
+    content,
+    single_word: false,
+    lstrip: false,
+    rstrip: false,
+    normalized: false,
+    special: true,
+  });
   const token = (t: string) => ({ id: t, ids: [vocab[t]], tokens: [t] });
   return {
     version: '1.0',
     truncation: null,
     padding: null,
     added_tokens: SPECIAL.map(special),
-    normalizer: { type: 'BertNormalizer', clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: true },
+    normalizer: {
+      type: 'BertNormalizer',
+      clean_text: true,
+      handle_chinese_chars: true,
+      strip_accents: null,
+      lowercase: true,
+    },
     pre_tokenizer: { type: 'BertPreTokenizer' },
     post_processor: {
       type: 'TemplateProcessing',
-      single: [{ SpecialToken: { id: '[CLS]', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '[SEP]', type_id: 0 } }],
+      single: [
+        { SpecialToken: { id: '[CLS]', type_id: 0 } },
+        { Sequence: { id: 'A', type_id: 0 } },
+        { SpecialToken: { id: '[SEP]', type_id: 0 } },
+      ],
       pair: [
-        { SpecialToken: { id: '[CLS]', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '[SEP]', type_id: 0 } },
-        { Sequence: { id: 'B', type_id: 1 } }, { SpecialToken: { id: '[SEP]', type_id: 1 } },
+        { SpecialToken: { id: '[CLS]', type_id: 0 } },
+        { Sequence: { id: 'A', type_id: 0 } },
+        { SpecialToken: { id: '[SEP]', type_id: 0 } },
+        { Sequence: { id: 'B', type_id: 1 } },
+        { SpecialToken: { id: '[SEP]', type_id: 1 } },
       ],
       special_tokens: { '[CLS]': token('[CLS]'), '[SEP]': token('[SEP]') },
     },
     decoder: { type: 'WordPiece', prefix: '##', cleanup: true },
-    model: { type: 'WordPiece', unk_token: '[UNK]', continuing_subword_prefix: '##', max_input_chars_per_word: 100, vocab },
+    model: {
+      type: 'WordPiece',
+      unk_token: '[UNK]',
+      continuing_subword_prefix: '##',
+      max_input_chars_per_word: 100,
+      vocab,
+    },
   };
 }

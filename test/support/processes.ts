@@ -19,24 +19,44 @@ export interface ServiceProcess {
 const started = new Set<ServiceProcess>();
 
 /** Starts `npm run service -- <name>` as the tests run it (TypeScript, no build) on `port`; resolves once /readyz answers 200. */
-export async function startService(name: string, port: number, env: NodeJS.ProcessEnv, { ready = '/readyz' } = {}): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'test/support/run-ts.js'), path.join(ROOT, 'launcher/start-one.ts'), name], {
-    cwd: ROOT, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'],
-  });
+export async function startService(
+  name: string,
+  port: number,
+  env: NodeJS.ProcessEnv,
+  { ready = '/readyz' } = {},
+): Promise<ServiceProcess> {
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, 'test/support/run-ts.js'), path.join(ROOT, 'launcher/start-one.ts'), name],
+    {
+      cwd: ROOT,
+      env: { ...env, PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
   let gone = false;
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => {
-    gone = true;
-    resolve({ code, signal });
-  }));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => {
+      gone = true;
+      resolve({ code, signal });
+    }),
+  );
   const proc: ServiceProcess = { name, child, url: `http://127.0.0.1:${port}`, output: () => output, exited };
   started.add(proc);
-  await until(async () => {
-    if (gone) throw new Error(`${name} exited during start:\n${output}`);
-    return fetch(`${proc.url}${ready}`).then((r) => r.ok, () => false);
-  }, `${name} on :${port} to be ready`, { tries: 1800, everyMs: 100 });
+  await until(
+    async () => {
+      if (gone) throw new Error(`${name} exited during start:\n${output}`);
+      return fetch(`${proc.url}${ready}`).then(
+        (r) => r.ok,
+        () => false,
+      );
+    },
+    `${name} on :${port} to be ready`,
+    { tries: 1800, everyMs: 100 },
+  );
   return proc;
 }
 

@@ -17,8 +17,16 @@ export const EVAL_MODES: readonly EvalMode[] = ['vector', 'full-text', 'hybrid']
 /** Also printed by the bench: hybrid as the service runs it by default, top_k 5 (its pools and soft-match set are smaller). */
 export type BenchMode = EvalMode | 'hybrid-k5';
 
-export interface Question { q: string; answer: string }
-export interface Scores { recall1: number; recall5: number; mrr: number; misses: { q: string; answer: string; rank: number }[] }
+export interface Question {
+  q: string;
+  answer: string;
+}
+export interface Scores {
+  recall1: number;
+  recall5: number;
+  mrr: number;
+  misses: { q: string; answer: string; rank: number }[];
+}
 
 /** dev: tuning allowed (the eval set's dev questions and the labelled set's 20); heldout: frozen, never tuned on. */
 export const SPLITS: Record<'dev' | 'heldout', Question[]> = {
@@ -26,23 +34,51 @@ export const SPLITS: Record<'dev' | 'heldout', Question[]> = {
   heldout: evalSet.heldout,
 };
 
-export const PASSAGES: { id: string; text: string }[] = [...evalSet.passages, ...labelled.passages].map((p) => ({ id: p.id, text: p.text }));
+export const PASSAGES: { id: string; text: string }[] = [...evalSet.passages, ...labelled.passages].map((p) => ({
+  id: p.id,
+  text: p.text,
+}));
 
 /** Ingests every passage as a platform document titled with its id. */
 export async function ingestEvalCorpus(rag: RagModule, caller: Caller): Promise<void> {
   for (const p of PASSAGES) {
-    await rag.documents.upload(caller, { bytes: Buffer.from(p.text), filename: `${p.id}.txt` }, { title: p.id, level: 'platform' }, {});
+    await rag.documents.upload(
+      caller,
+      { bytes: Buffer.from(p.text), filename: `${p.id}.txt` },
+      { title: p.id, level: 'platform' },
+      {},
+    );
   }
 }
 
 /** Ranked passage ids of a question for each mode (top 20). */
-export function rankers(rag: RagModule, sql: SqlExecutor, config: RagConfig, caller: Caller, tenantId: string): Record<BenchMode, (q: string) => Promise<string[]>> {
-  const filter: ScopeFilter = { tenantId, levels: ['platform'], scope: {}, accessLevels: ['internal', 'external', 'public'] };
-  const search = createChunkSearchStore(sql, { exactSearchMaxRows: config.exactSearchMaxRows, efSearch: config.efSearch });
-  const retrieve = async (q: string, useHybrid: boolean, topK = 20) => (await rag.retrieval.retrieve(caller, tenantId, { query: q, scope: {}, topK, useHybrid })).chunks.map((c) => c.documentTitle);
+export function rankers(
+  rag: RagModule,
+  sql: SqlExecutor,
+  config: RagConfig,
+  caller: Caller,
+  tenantId: string,
+): Record<BenchMode, (q: string) => Promise<string[]>> {
+  const filter: ScopeFilter = {
+    tenantId,
+    levels: ['platform'],
+    scope: {},
+    accessLevels: ['internal', 'external', 'public'],
+  };
+  const search = createChunkSearchStore(sql, {
+    exactSearchMaxRows: config.exactSearchMaxRows,
+    efSearch: config.efSearch,
+  });
+  const retrieve = async (q: string, useHybrid: boolean, topK = 20) =>
+    (await rag.retrieval.retrieve(caller, tenantId, { query: q, scope: {}, topK, useHybrid })).chunks.map(
+      (c) => c.documentTitle,
+    );
   return {
     vector: (q) => retrieve(q, false),
-    'full-text': async (q) => (await search.fullText(filter, q, 20, config.textCandidates, rag.retrieval.expansion(q))).map((h) => h.documentTitle),
+    'full-text': async (q) =>
+      (await search.fullText(filter, q, 20, config.textCandidates, rag.retrieval.expansion(q))).map(
+        (h) => h.documentTitle,
+      ),
     hybrid: (q) => retrieve(q, true),
     'hybrid-k5': (q) => retrieve(q, true, 5),
   };

@@ -43,7 +43,8 @@ export class Fakes {
     const wrapped = new Map<string, unknown>();
     return new Proxy(target, {
       get: (_t, prop) => {
-        if (typeof prop === 'symbol' || PROBES.has(prop) || prop.startsWith('@@')) return prop in target ? target[prop] : undefined;
+        if (typeof prop === 'symbol' || PROBES.has(prop) || prop.startsWith('@@'))
+          return prop in target ? target[prop] : undefined;
         if (!(prop in target)) return this.unexpected(name, prop);
         const value = target[prop];
         if (typeof value !== 'function' || Object.prototype.hasOwnProperty.call(Object.prototype, prop)) return value;
@@ -92,6 +93,7 @@ export class Fakes {
 
   /** Fails when any fake saw a call or arguments the test did not expect. */
   verify(): void {
-    if (this.violations.length > 0) throw new Error(`strict fakes saw ${this.violations.length} unexpected call(s):\n${this.violations.join('\n')}`);
+    if (this.violations.length > 0)
+      throw new Error(`strict fakes saw ${this.violations.length} unexpected call(s):\n${this.violations.join('\n')}`);
   }
 }

@@ -6,7 +6,12 @@ const fs = require('node:fs');
 const path = require('node:path');
 const ts = require('typescript');
 
-const compilerOptions = { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true, inlineSourceMap: true };
+const compilerOptions = {
+  module: ts.ModuleKind.CommonJS,
+  target: ts.ScriptTarget.ES2022,
+  esModuleInterop: true,
+  inlineSourceMap: true,
+};
 
 require.extensions['.ts'] = (module, filename) => {
   const source = fs.readFileSync(filename, 'utf8');

@@ -27,7 +27,16 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startServices(definitions: readonly ServiceDefinition[], envOverrides: Env = {}, options: { db?: TestDatabase; registry?: readonly ServiceManifest[]; bus?: EventBus; ports?: Readonly<Record<string, number>> } = {}): Promise<Harness> {
+export async function startServices(
+  definitions: readonly ServiceDefinition[],
+  envOverrides: Env = {},
+  options: {
+    db?: TestDatabase;
+    registry?: readonly ServiceManifest[];
+    bus?: EventBus;
+    ports?: Readonly<Record<string, number>>;
+  } = {},
+): Promise<Harness> {
   const db = options.db ?? (await createTestDatabase());
   const env: Env = { LOG_LEVEL: 'ERROR', JWT_SECRET_KEY: TEST_JWT_SECRET, NODE_ENV: 'test', ...envOverrides };
   const config = loadPlatformConfig(env);
@@ -42,7 +51,14 @@ export async function startServices(definitions: readonly ServiceDefinition[], e
     if (!options.db) await db.drop();
   };
   for (const def of definitions) {
-    const built = await def.build({ config, db, env, bus, logger: createLogger(config.logLevel, def.name), registry: options.registry ?? registryOf() });
+    const built = await def.build({
+      config,
+      db,
+      env,
+      bus,
+      logger: createLogger(config.logLevel, def.name),
+      registry: options.registry ?? registryOf(),
+    });
     try {
       await built.app.listen({ port: options.ports?.[def.name] ?? 0, host: '127.0.0.1' });
       const port = (built.app.server.address() as AddressInfo).port;

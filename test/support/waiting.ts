@@ -34,7 +34,11 @@ export async function freePort(): Promise<number> {
 }
 
 /** Polls `check` every `everyMs` until it holds; fails naming `what` after `tries` polls. */
-export async function until(check: () => boolean | Promise<boolean>, what: string, { tries = 1200, everyMs = 25 } = {}): Promise<void> {
+export async function until(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  { tries = 1200, everyMs = 25 } = {},
+): Promise<void> {
   for (let i = 0; i < tries; i++) {
     if (await check()) return;
     await new Promise((r) => setTimeout(r, everyMs));
@@ -48,7 +52,12 @@ export async function until(check: () => boolean | Promise<boolean>, what: strin
  * only proof it is live, so the test repeats a harmless append until the first one arrives.
  * `pollsPerAct` only paces the repeats; nothing depends on how long they take.
  */
-export async function repeatUntil(act: () => Promise<unknown>, check: () => boolean | Promise<boolean>, what: string, { acts = 120, pollsPerAct = 10, everyMs = 25 } = {}): Promise<void> {
+export async function repeatUntil(
+  act: () => Promise<unknown>,
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  { acts = 120, pollsPerAct = 10, everyMs = 25 } = {},
+): Promise<void> {
   for (let i = 0; i < acts; i++) {
     await act();
     for (let p = 0; p < pollsPerAct; p++) {

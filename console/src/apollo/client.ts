@@ -29,10 +29,14 @@ export function createConsoleClient(): { client: ApolloClient; close(): void } {
     lazy: true,
     retryAttempts: 5,
   });
-  const link = ApolloLink.split(({ query }) => {
-    const def = getMainDefinition(query);
-    return def.kind === 'OperationDefinition' && def.operation === 'subscription';
-  }, new GraphQLWsLink(ws), http);
+  const link = ApolloLink.split(
+    ({ query }) => {
+      const def = getMainDefinition(query);
+      return def.kind === 'OperationDefinition' && def.operation === 'subscription';
+    },
+    new GraphQLWsLink(ws),
+    http,
+  );
   const client = new ApolloClient({
     link,
     cache: createCache(),

@@ -13,27 +13,67 @@ type Task = ApprovalsInboxQuery['approvalTasks']['nodes'][number];
 const INBOX = graphql(`
   query ApprovalsInbox($status: String) {
     approvalTasks(status: $status, first: 50) {
-      nodes { id workflowId workflowType step payload status reviewer decision notes createdAt decidedAt deadlineAt escalationLevel requestedBy reviewerRole }
+      nodes {
+        id
+        workflowId
+        workflowType
+        step
+        payload
+        status
+        reviewer
+        decision
+        notes
+        createdAt
+        decidedAt
+        deadlineAt
+        escalationLevel
+        requestedBy
+        reviewerRole
+      }
       nextCursor
     }
   }
 `);
 
 const REQUESTED = graphql(`
-  subscription ApprovalRequested { approvalRequested { cursor event task { id } } }
+  subscription ApprovalRequested {
+    approvalRequested {
+      cursor
+      event
+      task {
+        id
+      }
+    }
+  }
 `);
 
 const DECIDE = graphql(`
   mutation DecideApproval($taskId: ID!, $decision: String!, $notes: String) {
     decideApproval(taskId: $taskId, decision: $decision, notes: $notes) {
-      workflowStatus message task { id status reviewer decision notes decidedAt }
+      workflowStatus
+      message
+      task {
+        id
+        status
+        reviewer
+        decision
+        notes
+        decidedAt
+      }
     }
   }
 `);
 
 const SAGA = graphql(`
   subscription SagaProgress($workflowId: ID!) {
-    workflowStatusChanged(workflowId: $workflowId, afterVersion: 0) { workflowId version event status step at }
+    workflowStatusChanged(workflowId: $workflowId, afterVersion: 0) {
+      workflowId
+      version
+      event
+      status
+      step
+      at
+    }
   }
 `);
 
@@ -50,11 +90,16 @@ function Saga({ workflowId }: { workflowId: string }) {
   return (
     <section className="saga" aria-labelledby={`saga-${workflowId}`}>
       <h3 id={`saga-${workflowId}`}>Workflow {workflowId}</h3>
-      <p aria-live="polite">Status: <strong data-testid="saga-status">{last?.status ?? 'waiting for events'}</strong></p>
+      <p aria-live="polite">
+        Status: <strong data-testid="saga-status">{last?.status ?? 'waiting for events'}</strong>
+      </p>
       <ErrorNote error={error} />
       <ol className="events">
         {events.map((e) => (
-          <li key={e.version}>{e.event}{e.step ? ` (${e.step})` : ''} → {e.status}</li>
+          <li key={e.version}>
+            {e.event}
+            {e.step ? ` (${e.step})` : ''} → {e.status}
+          </li>
         ))}
       </ol>
     </section>
@@ -66,39 +111,63 @@ function TaskCard({ task, me, onDecided }: { task: Task; me: Claims; onDecided(w
   const [decide, { loading, error, data }] = useMutation(DECIDE);
   const own = task.requestedBy !== null && task.requestedBy === me.username;
   const act = async (decision: 'approve' | 'reject' | 'defer') => {
-    const result = await decide({ variables: { taskId: task.id, decision, notes: notes || null } }).catch(() => undefined);
+    const result = await decide({ variables: { taskId: task.id, decision, notes: notes || null } }).catch(
+      () => undefined,
+    );
     if (result?.data) onDecided(task.workflowId);
   };
   const notesId = `notes-${task.id}`;
   return (
     <article className="card" aria-labelledby={`task-${task.id}`} data-testid="approval-task">
-      <h2 id={`task-${task.id}`}>{task.workflowType}: {task.step}</h2>
+      <h2 id={`task-${task.id}`}>
+        {task.workflowType}: {task.step}
+      </h2>
       <dl className="facts">
-        <dt>Status</dt><dd>{task.status}</dd>
-        <dt>Requested by</dt><dd>{task.requestedBy ?? '—'}</dd>
-        <dt>Reviewer role</dt><dd>{task.reviewerRole ?? 'any reviewer'}</dd>
-        <dt>Deadline</dt><dd>{when(task.deadlineAt)}</dd>
-        <dt>Escalations</dt><dd>{task.escalationLevel}</dd>
-        <dt>Workflow</dt><dd><code>{task.workflowId}</code></dd>
+        <dt>Status</dt>
+        <dd>{task.status}</dd>
+        <dt>Requested by</dt>
+        <dd>{task.requestedBy ?? '—'}</dd>
+        <dt>Reviewer role</dt>
+        <dd>{task.reviewerRole ?? 'any reviewer'}</dd>
+        <dt>Deadline</dt>
+        <dd>{when(task.deadlineAt)}</dd>
+        <dt>Escalations</dt>
+        <dd>{task.escalationLevel}</dd>
+        <dt>Workflow</dt>
+        <dd>
+          <code>{task.workflowId}</code>
+        </dd>
       </dl>
       <h3>Payload</h3>
       <Json value={task.payload} label={`Payload of task ${task.id}`} />
-      {task.status === 'pending' && (own ? (
-        <p className="muted">This is your own request: another reviewer decides it.</p>
-      ) : (
-        <div className="decide">
-          <label htmlFor={notesId}>Notes</label>
-          <textarea id={notesId} value={notes} onChange={(e) => setNotes(e.target.value)} rows={2} />
-          <div className="buttons">
-            <button type="button" disabled={loading} onClick={() => act('approve')}>Approve</button>
-            <button type="button" disabled={loading} className="secondary" onClick={() => act('reject')}>Reject</button>
-            <button type="button" disabled={loading} className="secondary" onClick={() => act('defer')}>Defer</button>
+      {task.status === 'pending' &&
+        (own ? (
+          <p className="muted">This is your own request: another reviewer decides it.</p>
+        ) : (
+          <div className="decide">
+            <label htmlFor={notesId}>Notes</label>
+            <textarea id={notesId} value={notes} onChange={(e) => setNotes(e.target.value)} rows={2} />
+            <div className="buttons">
+              <button type="button" disabled={loading} onClick={() => act('approve')}>
+                Approve
+              </button>
+              <button type="button" disabled={loading} className="secondary" onClick={() => act('reject')}>
+                Reject
+              </button>
+              <button type="button" disabled={loading} className="secondary" onClick={() => act('defer')}>
+                Defer
+              </button>
+            </div>
           </div>
-        </div>
-      ))}
+        ))}
       <ErrorNote error={error} />
       {data && <p role="status">{data.decideApproval.message}</p>}
-      {task.decision && <p>Decision: {task.decision} by {task.reviewer}{task.notes ? ` — ${task.notes}` : ''}</p>}
+      {task.decision && (
+        <p>
+          Decision: {task.decision} by {task.reviewer}
+          {task.notes ? ` — ${task.notes}` : ''}
+        </p>
+      )}
     </article>
   );
 }
@@ -122,12 +191,26 @@ export function ApprovalsPage({ me }: { me: Claims }) {
           <option value="">All</option>
         </select>
       </div>
-      {followed.map((id) => <Saga key={id} workflowId={id} />)}
+      {followed.map((id) => (
+        <Saga key={id} workflowId={id} />
+      ))}
       <ErrorNote error={error} />
-      {loading && !data ? <Loading what="approval tasks" /> : tasks.length === 0 ? <Empty>No approval tasks here.</Empty> : (
+      {loading && !data ? (
+        <Loading what="approval tasks" />
+      ) : tasks.length === 0 ? (
+        <Empty>No approval tasks here.</Empty>
+      ) : (
         <div className="list">
           {tasks.map((t) => (
-            <TaskCard key={t.id} task={t} me={me} onDecided={(id) => { setFollowed((f) => (f.includes(id) ? f : [id, ...f])); void refetch(); }} />
+            <TaskCard
+              key={t.id}
+              task={t}
+              me={me}
+              onDecided={(id) => {
+                setFollowed((f) => (f.includes(id) ? f : [id, ...f]));
+                void refetch();
+              }}
+            />
           ))}
         </div>
       )}

@@ -9,13 +9,35 @@ import { ErrorNote, Loading } from '../ui/states';
 
 // Three operations, each within the router's cost limit.
 const RUNS = graphql(`
-  query ChartWorkflowRuns { workflowExecutions(first: 200) { nodes { id status createdAt } } }
+  query ChartWorkflowRuns {
+    workflowExecutions(first: 200) {
+      nodes {
+        id
+        status
+        createdAt
+      }
+    }
+  }
 `);
 const OCR = graphql(`
-  query ChartOcrStats { ocrStats { totalJobs averageConfidence confidenceHistogram } }
+  query ChartOcrStats {
+    ocrStats {
+      totalJobs
+      averageConfidence
+      confidenceHistogram
+    }
+  }
 `);
 const LEDGER = graphql(`
-  query ChartLedgerEvents { ledgerEvents(first: 1000) { totalCount nodes { id createdAt } } }
+  query ChartLedgerEvents {
+    ledgerEvents(first: 1000) {
+      totalCount
+      nodes {
+        id
+        createdAt
+      }
+    }
+  }
 `);
 
 const DAY = 86_400;
@@ -25,7 +47,10 @@ const OUTCOMES = [
   { status: 'REJECTED', label: 'Rejected', stroke: '#8a4b00' },
 ] as const;
 
-const axes = (x: string, y: string): uPlot.Axis[] => [{ label: x, stroke: '#222' }, { label: y, stroke: '#222' }];
+const axes = (x: string, y: string): uPlot.Axis[] => [
+  { label: x, stroke: '#222' },
+  { label: y, stroke: '#222' },
+];
 
 export function ChartsPage() {
   const runsQ = useQuery(RUNS);
@@ -37,8 +62,19 @@ export function ChartsPage() {
   const charts = useMemo(() => {
     if (!data) return undefined;
     const runs = data.workflowExecutions.nodes;
-    const days = [...new Set(runs.map((r) => Math.floor(Date.parse(r.createdAt) / 1000 / DAY) * DAY))].sort((a, b) => a - b);
-    const outcomes: uPlot.AlignedData = [days, ...OUTCOMES.map((o) => days.map((d) => runs.filter((r) => r.status === o.status && Math.floor(Date.parse(r.createdAt) / 1000 / DAY) * DAY === d).length))];
+    const days = [...new Set(runs.map((r) => Math.floor(Date.parse(r.createdAt) / 1000 / DAY) * DAY))].sort(
+      (a, b) => a - b,
+    );
+    const outcomes: uPlot.AlignedData = [
+      days,
+      ...OUTCOMES.map((o) =>
+        days.map(
+          (d) =>
+            runs.filter((r) => r.status === o.status && Math.floor(Date.parse(r.createdAt) / 1000 / DAY) * DAY === d)
+              .length,
+        ),
+      ),
+    ];
     const hist = data.ocrStats.confidenceHistogram;
     const confidence: uPlot.AlignedData = [hist.map((_, i) => i * 10), hist];
     const times = data.ledgerEvents.nodes.map((e) => Date.parse(e.createdAt) / 1000).sort((a, b) => a - b);
@@ -47,12 +83,36 @@ export function ChartsPage() {
     const growth: uPlot.AlignedData = [times, times.map((_, i) => before + i + 1)];
     return { runs, outcomes, confidence, hist, growth, times };
   }, [runsQ.data, ocrQ.data, ledgerQ.data]);
-  const options = useMemo(() => ({
-    outcomes: { series: [{}, ...OUTCOMES.map((o) => ({ label: o.label, stroke: o.stroke, width: 2 }))], axes: axes('day', 'executions') },
-    bars: { series: [{ label: 'Confidence from %' }, { label: 'Jobs', stroke: '#0b57d0', fill: 'rgba(11,87,208,0.3)', paths: uPlot.paths.bars!({ size: [0.8, 60] }) }], scales: { x: { time: false } }, axes: axes('confidence, %', 'jobs') },
-    growth: { series: [{}, { label: 'Events', stroke: '#6a1b9a', width: 2 }], axes: axes('time', 'events') },
-  }), []);
-  if (loading && !data && !error) return <><h1>Charts</h1><Loading what="chart data" /></>;
+  const options = useMemo(
+    () => ({
+      outcomes: {
+        series: [{}, ...OUTCOMES.map((o) => ({ label: o.label, stroke: o.stroke, width: 2 }))],
+        axes: axes('day', 'executions'),
+      },
+      bars: {
+        series: [
+          { label: 'Confidence from %' },
+          {
+            label: 'Jobs',
+            stroke: '#0b57d0',
+            fill: 'rgba(11,87,208,0.3)',
+            paths: uPlot.paths.bars!({ size: [0.8, 60] }),
+          },
+        ],
+        scales: { x: { time: false } },
+        axes: axes('confidence, %', 'jobs'),
+      },
+      growth: { series: [{}, { label: 'Events', stroke: '#6a1b9a', width: 2 }], axes: axes('time', 'events') },
+    }),
+    [],
+  );
+  if (loading && !data && !error)
+    return (
+      <>
+        <h1>Charts</h1>
+        <Loading what="chart data" />
+      </>
+    );
   return (
     <>
       <h1>Charts</h1>

@@ -10,15 +10,37 @@ const EVENTS = graphql(`
   query LedgerEvents($filter: LedgerEventFilter, $first: Int) {
     ledgerEvents(filter: $filter, first: $first) {
       totalCount
-      nodes { id seq eventType eventData createdAt chainHash userId correlationId description writtenBy }
+      nodes {
+        id
+        seq
+        eventType
+        eventData
+        createdAt
+        chainHash
+        userId
+        correlationId
+        description
+        writtenBy
+      }
     }
   }
 `);
 const VERIFY = graphql(`
-  query VerifyLedger { verifyLedger { valid totalEvents error } }
+  query VerifyLedger {
+    verifyLedger {
+      valid
+      totalEvents
+      error
+    }
+  }
 `);
 const APPENDED = graphql(`
-  subscription LedgerAppended { ledgerEventAppended { id seq } }
+  subscription LedgerAppended {
+    ledgerEventAppended {
+      id
+      seq
+    }
+  }
 `);
 
 const FIELDS = [
@@ -59,31 +81,60 @@ export function LedgerPage() {
   return (
     <>
       <h1>Ledger</h1>
-      <form className="filters grid" onSubmit={(e) => { e.preventDefault(); setFilter(filterOf(form)); }}>
+      <form
+        className="filters grid"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setFilter(filterOf(form));
+        }}
+      >
         {FIELDS.map((f) => (
           <div key={f.key}>
             <label htmlFor={`ledger-${f.key}`}>{f.label}</label>
-            <input id={`ledger-${f.key}`} type={f.type} value={form[f.key]} onChange={(e) => setForm({ ...form, [f.key]: e.target.value })} />
+            <input
+              id={`ledger-${f.key}`}
+              type={f.type}
+              value={form[f.key]}
+              onChange={(e) => setForm({ ...form, [f.key]: e.target.value })}
+            />
           </div>
         ))}
         <div className="buttons">
           <button type="submit">Apply filters</button>
-          <button type="button" className="secondary" onClick={() => void verify()}>Verify chain</button>
-          <button type="button" className="secondary" disabled={events.length === 0} onClick={exportJson}>Export JSON</button>
+          <button type="button" className="secondary" onClick={() => void verify()}>
+            Verify chain
+          </button>
+          <button type="button" className="secondary" disabled={events.length === 0} onClick={exportJson}>
+            Export JSON
+          </button>
         </div>
       </form>
       <ErrorNote error={verified.error} />
       {v && (
         <p role="status" className={v.valid ? 'ok' : 'error'} data-testid="ledger-verification">
-          {v.valid ? `Chain verified: ${v.totalEvents} events, every hash matches.` : `Chain broken: ${v.error ?? 'mismatch'}`}
+          {v.valid
+            ? `Chain verified: ${v.totalEvents} events, every hash matches.`
+            : `Chain broken: ${v.error ?? 'mismatch'}`}
         </p>
       )}
       <ErrorNote error={error} />
-      {loading && !data ? <Loading what="ledger events" /> : events.length === 0 ? <Empty>No event matches.</Empty> : (
+      {loading && !data ? (
+        <Loading what="ledger events" />
+      ) : events.length === 0 ? (
+        <Empty>No event matches.</Empty>
+      ) : (
         <div className="table-wrap" tabIndex={0} role="region" aria-label="Ledger events">
           <table>
             <caption>{data?.ledgerEvents.totalCount ?? events.length} events, newest first</caption>
-            <thead><tr><th scope="col">Seq</th><th scope="col">Type</th><th scope="col">When</th><th scope="col">Who</th><th scope="col">Description and data</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Seq</th>
+                <th scope="col">Type</th>
+                <th scope="col">When</th>
+                <th scope="col">Who</th>
+                <th scope="col">Description and data</th>
+              </tr>
+            </thead>
             <tbody>
               {events.map((e) => (
                 <tr key={e.id}>
@@ -93,7 +144,11 @@ export function LedgerPage() {
                   <td>{e.writtenBy ?? e.userId ?? '—'}</td>
                   <td>
                     {e.description && <p className="description">{e.description}</p>}
-                    <details><summary>Data and hash</summary><Json value={e.eventData} label={`Data of event ${e.seq}`} /><code className="wrap">{e.chainHash}</code></details>
+                    <details>
+                      <summary>Data and hash</summary>
+                      <Json value={e.eventData} label={`Data of event ${e.seq}`} />
+                      <code className="wrap">{e.chainHash}</code>
+                    </details>
                   </td>
                 </tr>
               ))}

@@ -14,15 +14,33 @@ const LOW = 0.85;
 const QUEUE = graphql(`
   query OcrReviewQueue {
     ocrReviewQueue(limit: 50) {
-      id filename mimeType status confidenceScore extractedText extractedFields notes createdAt
-      pages { page text confidence source }
+      id
+      filename
+      mimeType
+      status
+      confidenceScore
+      extractedText
+      extractedFields
+      notes
+      createdAt
+      pages {
+        page
+        text
+        confidence
+        source
+      }
     }
   }
 `);
 
 const REVIEW = graphql(`
   mutation ReviewOcrJob($id: ID!, $input: OcrReviewInput!) {
-    reviewOcrJob(id: $id, input: $input) { id status extractedText confidenceScore }
+    reviewOcrJob(id: $id, input: $input) {
+      id
+      status
+      extractedText
+      confidenceScore
+    }
   }
 `);
 
@@ -41,31 +59,48 @@ const pct = (c: number | null | undefined) => (c === null || c === undefined ? '
 
 function Review({ job, onDone }: { job: Job; onDone(): void }) {
   const [text, setText] = useState(job.extractedText ?? '');
-  const [fields, setFields] = useState(() => Object.fromEntries(fieldsOf(job.extractedFields).map(([k, v]) => [k, v.value])));
+  const [fields, setFields] = useState(() =>
+    Object.fromEntries(fieldsOf(job.extractedFields).map(([k, v]) => [k, v.value])),
+  );
   const [review, { loading, error, data }] = useMutation(REVIEW);
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
-    const correctedFields = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, { value: v, confidence: 1 }]));
-    const result = await review({ variables: { id: job.id, input: { correctedText: text, correctedFields, confidenceAfterReview: 1 } } }).catch(() => undefined);
+    const correctedFields = Object.fromEntries(
+      Object.entries(fields).map(([k, v]) => [k, { value: v, confidence: 1 }]),
+    );
+    const result = await review({
+      variables: { id: job.id, input: { correctedText: text, correctedFields, confidenceAfterReview: 1 } },
+    }).catch(() => undefined);
     if (result?.data) onDone();
   };
   const original = fieldsOf(job.extractedFields);
   return (
     <form className="ocr card" onSubmit={submit} aria-labelledby={`job-${job.id}`}>
       <h2 id={`job-${job.id}`}>{job.filename ?? job.id}</h2>
-      <p className="muted">Confidence {pct(job.confidenceScore)} · {job.mimeType} · received {when(job.createdAt)}</p>
+      <p className="muted">
+        Confidence {pct(job.confidenceScore)} · {job.mimeType} · received {when(job.createdAt)}
+      </p>
       <div className="split">
         <section aria-label="Pages as read">
           <h3>Pages as read</h3>
           {job.pages.map((p) => (
             <figure key={p.page} className={p.confidence < LOW ? 'page low' : 'page'}>
               <figcaption>
-                Page {p.page} · {p.source} · {pct(p.confidence)}{p.confidence < LOW && <strong className="flag"> low confidence</strong>}
+                Page {p.page} · {p.source} · {pct(p.confidence)}
+                {p.confidence < LOW && <strong className="flag"> low confidence</strong>}
               </figcaption>
-              <pre tabIndex={0} role="region" aria-label={`Text of page ${p.page}`}>{p.text}</pre>
+              <pre tabIndex={0} role="region" aria-label={`Text of page ${p.page}`}>
+                {p.text}
+              </pre>
             </figure>
           ))}
-          {job.notes.length > 0 && <ul className="muted">{job.notes.map((n, i) => <li key={i}>{n}</li>)}</ul>}
+          {job.notes.length > 0 && (
+            <ul className="muted">
+              {job.notes.map((n, i) => (
+                <li key={i}>{n}</li>
+              ))}
+            </ul>
+          )}
         </section>
         <section aria-label="Correction">
           <h3>Correction</h3>
@@ -74,12 +109,19 @@ function Review({ job, onDone }: { job: Job; onDone(): void }) {
           {original.map(([name, f]) => (
             <div key={name} className={f.confidence < LOW ? 'field low' : 'field'}>
               <label htmlFor={`f-${job.id}-${name}`}>
-                {name} ({pct(f.confidence)}{f.confidence < LOW ? ', low confidence' : ''})
+                {name} ({pct(f.confidence)}
+                {f.confidence < LOW ? ', low confidence' : ''})
               </label>
-              <input id={`f-${job.id}-${name}`} value={fields[name] ?? ''} onChange={(e) => setFields({ ...fields, [name]: e.target.value })} />
+              <input
+                id={`f-${job.id}-${name}`}
+                value={fields[name] ?? ''}
+                onChange={(e) => setFields({ ...fields, [name]: e.target.value })}
+              />
             </div>
           ))}
-          <button type="submit" disabled={loading}>Submit correction</button>
+          <button type="submit" disabled={loading}>
+            Submit correction
+          </button>
           <ErrorNote error={error} />
           {data && <p role="status">Saved: the job is {data.reviewOcrJob.status}.</p>}
         </section>
@@ -95,7 +137,11 @@ export function OcrPage() {
     <>
       <h1>OCR review</h1>
       <ErrorNote error={error} />
-      {loading && !data ? <Loading what="the review queue" /> : jobs.length === 0 ? <Empty>No document is waiting for review.</Empty> : (
+      {loading && !data ? (
+        <Loading what="the review queue" />
+      ) : jobs.length === 0 ? (
+        <Empty>No document is waiting for review.</Empty>
+      ) : (
         jobs.map((j) => <Review key={j.id} job={j} onDone={() => void refetch()} />)
       )}
     </>

@@ -13,20 +13,56 @@ const PACKS = graphql(`
   query RulePacks {
     rulePacks(first: 50) {
       nodes {
-        id version status author ownerTenant submittedAt certifiedAt signature keyId reviewers definition
-        decisions { decision actor toState notes createdAt }
+        id
+        version
+        status
+        author
+        ownerTenant
+        submittedAt
+        certifiedAt
+        signature
+        keyId
+        reviewers
+        definition
+        decisions {
+          decision
+          actor
+          toState
+          notes
+          createdAt
+        }
       }
     }
   }
 `);
 const SUBMIT_FOR_REVIEW = graphql(`
-  mutation SubmitRulePackForReview($id: ID!, $version: String!) { submitRulePackForReview(id: $id, version: $version) { id version status } }
+  mutation SubmitRulePackForReview($id: ID!, $version: String!) {
+    submitRulePackForReview(id: $id, version: $version) {
+      id
+      version
+      status
+    }
+  }
 `);
 const CERTIFY = graphql(`
-  mutation CertifyRulePack($id: ID!, $version: String!, $notes: String) { certifyRulePack(id: $id, version: $version, notes: $notes) { id version status signature keyId } }
+  mutation CertifyRulePack($id: ID!, $version: String!, $notes: String) {
+    certifyRulePack(id: $id, version: $version, notes: $notes) {
+      id
+      version
+      status
+      signature
+      keyId
+    }
+  }
 `);
 const REJECT = graphql(`
-  mutation RejectRulePack($id: ID!, $version: String!, $notes: String!) { rejectRulePack(id: $id, version: $version, notes: $notes) { id version status } }
+  mutation RejectRulePack($id: ID!, $version: String!, $notes: String!) {
+    rejectRulePack(id: $id, version: $version, notes: $notes) {
+      id
+      version
+      status
+    }
+  }
 `);
 
 type Pack = RulePacksQuery['rulePacks']['nodes'][number];
@@ -42,17 +78,39 @@ function Diff({ before, after }: { before: Pack | undefined; after: Pack }) {
   const lines = diffLines(text(before.definition), text(after.definition));
   return (
     <>
-      <p className="muted">Against {before.version} ({before.status.toLowerCase()}): <span className="added-key">+ added</span>, <span className="removed-key">− removed</span>.</p>
-      <pre className="diff" tabIndex={0} role="region" aria-label={`Changes from ${before.version} to ${after.version}`}>
+      <p className="muted">
+        Against {before.version} ({before.status.toLowerCase()}): <span className="added-key">+ added</span>,{' '}
+        <span className="removed-key">− removed</span>.
+      </p>
+      <pre
+        className="diff"
+        tabIndex={0}
+        role="region"
+        aria-label={`Changes from ${before.version} to ${after.version}`}
+      >
         {lines.map((l, i) => (
-          <span key={i} className={l.kind}>{l.kind === 'added' ? '+ ' : l.kind === 'removed' ? '− ' : '  '}{l.text}{'\n'}</span>
+          <span key={i} className={l.kind}>
+            {l.kind === 'added' ? '+ ' : l.kind === 'removed' ? '− ' : '  '}
+            {l.text}
+            {'\n'}
+          </span>
         ))}
       </pre>
     </>
   );
 }
 
-function PackCard({ pack, previous, me, onChanged }: { pack: Pack; previous: Pack | undefined; me: Claims; onChanged(): void }) {
+function PackCard({
+  pack,
+  previous,
+  me,
+  onChanged,
+}: {
+  pack: Pack;
+  previous: Pack | undefined;
+  me: Claims;
+  onChanged(): void;
+}) {
   const [notes, setNotes] = useState('');
   const [submit, s] = useMutation(SUBMIT_FOR_REVIEW);
   const [certify, c] = useMutation(CERTIFY);
@@ -63,36 +121,83 @@ function PackCard({ pack, previous, me, onChanged }: { pack: Pack; previous: Pac
   const description = descriptionOf(pack.definition);
   return (
     <article className="card" aria-labelledby={`pack-${pack.id}-${pack.version}`} data-testid="rule-pack">
-      <h2 id={`pack-${pack.id}-${pack.version}`}>{pack.id} {pack.version}</h2>
+      <h2 id={`pack-${pack.id}-${pack.version}`}>
+        {pack.id} {pack.version}
+      </h2>
       {description !== undefined && <p className="description">{description}</p>}
       <dl className="facts">
-        <dt>Status</dt><dd data-testid="pack-status">{pack.status}</dd>
-        <dt>Author</dt><dd>{pack.author}</dd>
-        <dt>Owner tenant</dt><dd>{pack.ownerTenant}</dd>
-        <dt>Submitted</dt><dd>{when(pack.submittedAt)}</dd>
-        {pack.certifiedAt && (<><dt>Certified</dt><dd>{when(pack.certifiedAt)} by {pack.reviewers.join(', ')}</dd></>)}
-        {pack.signature && (<><dt>Signature</dt><dd><code className="wrap" data-testid="pack-signature">{pack.signature}</code></dd><dt>Key id</dt><dd><code>{pack.keyId}</code></dd></>)}
+        <dt>Status</dt>
+        <dd data-testid="pack-status">{pack.status}</dd>
+        <dt>Author</dt>
+        <dd>{pack.author}</dd>
+        <dt>Owner tenant</dt>
+        <dd>{pack.ownerTenant}</dd>
+        <dt>Submitted</dt>
+        <dd>{when(pack.submittedAt)}</dd>
+        {pack.certifiedAt && (
+          <>
+            <dt>Certified</dt>
+            <dd>
+              {when(pack.certifiedAt)} by {pack.reviewers.join(', ')}
+            </dd>
+          </>
+        )}
+        {pack.signature && (
+          <>
+            <dt>Signature</dt>
+            <dd>
+              <code className="wrap" data-testid="pack-signature">
+                {pack.signature}
+              </code>
+            </dd>
+            <dt>Key id</dt>
+            <dd>
+              <code>{pack.keyId}</code>
+            </dd>
+          </>
+        )}
       </dl>
       <details>
         <summary>Changes against the previous version</summary>
         <Diff before={previous} after={pack} />
       </details>
       {pack.status === 'DRAFT' && author && (
-        <button type="button" disabled={s.loading} onClick={() => run(submit({ variables: vars }))}>Submit for review</button>
+        <button type="button" disabled={s.loading} onClick={() => run(submit({ variables: vars }))}>
+          Submit for review
+        </button>
       )}
-      {pack.status === 'REVIEW' && (author ? (
-        <p className="muted">You wrote this pack: another reviewer certifies it.</p>
-      ) : (
-        <div className="decide">
-          <label htmlFor={`pack-notes-${pack.id}-${pack.version}`}>Review notes</label>
-          <textarea id={`pack-notes-${pack.id}-${pack.version}`} value={notes} onChange={(e) => setNotes(e.target.value)} rows={2} />
-          <div className="buttons">
-            <button type="button" disabled={c.loading} onClick={() => run(certify({ variables: { ...vars, notes: notes || null } }))}>Certify</button>
-            <button type="button" disabled={r.loading || notes.trim() === ''} className="secondary" onClick={() => run(reject({ variables: { ...vars, notes } }))}>Reject</button>
+      {pack.status === 'REVIEW' &&
+        (author ? (
+          <p className="muted">You wrote this pack: another reviewer certifies it.</p>
+        ) : (
+          <div className="decide">
+            <label htmlFor={`pack-notes-${pack.id}-${pack.version}`}>Review notes</label>
+            <textarea
+              id={`pack-notes-${pack.id}-${pack.version}`}
+              value={notes}
+              onChange={(e) => setNotes(e.target.value)}
+              rows={2}
+            />
+            <div className="buttons">
+              <button
+                type="button"
+                disabled={c.loading}
+                onClick={() => run(certify({ variables: { ...vars, notes: notes || null } }))}
+              >
+                Certify
+              </button>
+              <button
+                type="button"
+                disabled={r.loading || notes.trim() === ''}
+                className="secondary"
+                onClick={() => run(reject({ variables: { ...vars, notes } }))}
+              >
+                Reject
+              </button>
+            </div>
+            {notes.trim() === '' && <p className="muted">A rejection needs notes.</p>}
           </div>
-          {notes.trim() === '' && <p className="muted">A rejection needs notes.</p>}
-        </div>
-      ))}
+        ))}
       <ErrorNote error={s.error ?? c.error ?? r.error} />
     </article>
   );
@@ -102,7 +207,10 @@ export function RulePacksPage({ me }: { me: Claims }) {
   const [show, setShow] = useState<'open' | 'all'>('open');
   const { data, loading, error, refetch } = useQuery(PACKS);
   const packs = data?.rulePacks.nodes ?? [];
-  const previousOf = (p: Pack) => packs.filter((q) => q.id === p.id && compareVersions(q.version, p.version) < 0).sort((x, y) => compareVersions(y.version, x.version))[0];
+  const previousOf = (p: Pack) =>
+    packs
+      .filter((q) => q.id === p.id && compareVersions(q.version, p.version) < 0)
+      .sort((x, y) => compareVersions(y.version, x.version))[0];
   const shown = packs.filter((p) => show === 'all' || p.status === 'DRAFT' || p.status === 'REVIEW');
   return (
     <>
@@ -115,9 +223,21 @@ export function RulePacksPage({ me }: { me: Claims }) {
         </select>
       </div>
       <ErrorNote error={error} />
-      {loading && !data ? <Loading what="rule packs" /> : shown.length === 0 ? <Empty>No rule pack is waiting.</Empty> : (
+      {loading && !data ? (
+        <Loading what="rule packs" />
+      ) : shown.length === 0 ? (
+        <Empty>No rule pack is waiting.</Empty>
+      ) : (
         <div className="list">
-          {shown.map((p) => <PackCard key={`${p.id}@${p.version}`} pack={p} previous={previousOf(p)} me={me} onChanged={() => void refetch()} />)}
+          {shown.map((p) => (
+            <PackCard
+              key={`${p.id}@${p.version}`}
+              pack={p}
+              previous={previousOf(p)}
+              me={me}
+              onChanged={() => void refetch()}
+            />
+          ))}
         </div>
       )}
     </>

@@ -10,9 +10,33 @@ const EXECUTIONS = graphql(`
   query WorkflowExecutions($status: WorkflowStatus) {
     workflowExecutions(status: $status, first: 20) {
       nodes {
-        id status workflowType packId packVersion requestedBy error payload createdAt completedAt
-        steps { step path type status attempts error compensationStatus compensationError compensatedAt }
-        compensation { reason status steps parked }
+        id
+        status
+        workflowType
+        packId
+        packVersion
+        requestedBy
+        error
+        payload
+        createdAt
+        completedAt
+        steps {
+          step
+          path
+          type
+          status
+          attempts
+          error
+          compensationStatus
+          compensationError
+          compensatedAt
+        }
+        compensation {
+          reason
+          status
+          steps
+          parked
+        }
       }
     }
   }
@@ -31,33 +55,74 @@ export function WorkflowsPage() {
         <label htmlFor="wf-status">Status</label>
         <select id="wf-status" value={status} onChange={(e) => setStatus(e.target.value as WorkflowStatus | '')}>
           <option value="">All</option>
-          {STATUSES.map((s) => <option key={s} value={s}>{s.toLowerCase().replace('_', ' ')}</option>)}
+          {STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s.toLowerCase().replace('_', ' ')}
+            </option>
+          ))}
         </select>
       </div>
       <ErrorNote error={error} />
-      {loading && !data ? <Loading what="workflow executions" /> : runs.length === 0 ? <Empty>No workflow execution here.</Empty> : (
+      {loading && !data ? (
+        <Loading what="workflow executions" />
+      ) : runs.length === 0 ? (
+        <Empty>No workflow execution here.</Empty>
+      ) : (
         <div className="list">
           {runs.map((w) => (
             <article key={w.id} className="card" aria-labelledby={`wf-${w.id}`} data-testid="workflow">
-              <h2 id={`wf-${w.id}`}>{w.workflowType} <span className={`badge ${w.status.toLowerCase()}`}>{w.status}</span></h2>
+              <h2 id={`wf-${w.id}`}>
+                {w.workflowType} <span className={`badge ${w.status.toLowerCase()}`}>{w.status}</span>
+              </h2>
               <dl className="facts">
-                <dt>Id</dt><dd><code>{w.id}</code></dd>
-                <dt>Pack</dt><dd>{w.packId}{w.packVersion ? ` ${w.packVersion}` : ''}</dd>
-                <dt>Requested by</dt><dd>{w.requestedBy ?? '—'}</dd>
-                <dt>Started</dt><dd>{when(w.createdAt)}</dd>
-                <dt>Ended</dt><dd>{when(w.completedAt)}</dd>
-                {w.error && (<><dt>Error</dt><dd>{w.error}</dd></>)}
+                <dt>Id</dt>
+                <dd>
+                  <code>{w.id}</code>
+                </dd>
+                <dt>Pack</dt>
+                <dd>
+                  {w.packId}
+                  {w.packVersion ? ` ${w.packVersion}` : ''}
+                </dd>
+                <dt>Requested by</dt>
+                <dd>{w.requestedBy ?? '—'}</dd>
+                <dt>Started</dt>
+                <dd>{when(w.createdAt)}</dd>
+                <dt>Ended</dt>
+                <dd>{when(w.completedAt)}</dd>
+                {w.error && (
+                  <>
+                    <dt>Error</dt>
+                    <dd>{w.error}</dd>
+                  </>
+                )}
               </dl>
               <details>
                 <summary>Steps ({w.steps.length}) and payload</summary>
                 <div className="table-wrap" tabIndex={0} role="region" aria-label={`Steps of ${w.id}`}>
                   <table>
-                    <thead><tr><th scope="col">Step</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Compensation</th></tr></thead>
+                    <thead>
+                      <tr>
+                        <th scope="col">Step</th>
+                        <th scope="col">Status</th>
+                        <th scope="col">Attempts</th>
+                        <th scope="col">Compensation</th>
+                      </tr>
+                    </thead>
                     <tbody>
                       {w.steps.map((s) => (
                         <tr key={s.path}>
-                          <td>{s.step}</td><td>{s.status}{s.error ? `: ${s.error}` : ''}</td><td>{s.attempts}</td>
-                          <td>{s.compensationStatus ? `${s.compensationStatus}${s.compensatedAt ? ` ${when(s.compensatedAt)}` : ''}${s.compensationError ? `: ${s.compensationError}` : ''}` : '—'}</td>
+                          <td>{s.step}</td>
+                          <td>
+                            {s.status}
+                            {s.error ? `: ${s.error}` : ''}
+                          </td>
+                          <td>{s.attempts}</td>
+                          <td>
+                            {s.compensationStatus
+                              ? `${s.compensationStatus}${s.compensatedAt ? ` ${when(s.compensatedAt)}` : ''}${s.compensationError ? `: ${s.compensationError}` : ''}`
+                              : '—'}
+                          </td>
                         </tr>
                       ))}
                     </tbody>
@@ -66,7 +131,11 @@ export function WorkflowsPage() {
                 <Json value={w.payload} label={`Payload of ${w.id}`} />
               </details>
               {w.compensation && (
-                <p>Compensation {w.compensation.status}: {w.compensation.reason}. Undone: {w.compensation.steps.join(', ') || 'none'}{w.compensation.parked.length ? `; parked for an operator: ${w.compensation.parked.join(', ')}` : ''}.</p>
+                <p>
+                  Compensation {w.compensation.status}: {w.compensation.reason}. Undone:{' '}
+                  {w.compensation.steps.join(', ') || 'none'}
+                  {w.compensation.parked.length ? `; parked for an operator: ${w.compensation.parked.join(', ')}` : ''}.
+                </p>
               )}
             </article>
           ))}

@@ -10,7 +10,12 @@ export const PLATFORM_OPERATOR_ROLE = 'platform-admin';
 
 export function claimsOf(accessToken: string): Claims {
   const part = accessToken.split('.')[1] ?? '';
-  const json = atob(part.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(part.length / 4) * 4, '='));
+  const json = atob(
+    part
+      .replace(/-/g, '+')
+      .replace(/_/g, '/')
+      .padEnd(Math.ceil(part.length / 4) * 4, '='),
+  );
   const body = JSON.parse(json) as { sub?: unknown; tenant_id?: unknown; roles?: unknown };
   return {
     username: typeof body.sub === 'string' ? body.sub : '',

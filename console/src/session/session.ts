@@ -13,7 +13,10 @@ export interface Session {
 }
 
 export class SessionError extends Error {
-  constructor(message: string, readonly status: number) {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
     super(message);
   }
 }
@@ -66,7 +69,11 @@ async function detailOf(res: Response): Promise<string> {
 async function accept(res: Response): Promise<Session> {
   if (!res.ok) throw new SessionError(await detailOf(res), res.status);
   const body = (await res.json()) as { accessToken: string; expiresIn: number };
-  const session = { accessToken: body.accessToken, expiresAt: Date.now() + body.expiresIn * 1000, claims: claimsOf(body.accessToken) };
+  const session = {
+    accessToken: body.accessToken,
+    expiresAt: Date.now() + body.expiresIn * 1000,
+    claims: claimsOf(body.accessToken),
+  };
   set(session);
   return session;
 }

@@ -15,7 +15,13 @@ export function SignIn({ notice }: { notice?: string }) {
     try {
       await signIn(username, password, tenant.trim() || undefined);
     } catch (err) {
-      setError(err instanceof SessionError && err.status === 401 ? 'Wrong username, password or tenant.' : err instanceof Error ? err.message : String(err));
+      setError(
+        err instanceof SessionError && err.status === 401
+          ? 'Wrong username, password or tenant.'
+          : err instanceof Error
+            ? err.message
+            : String(err),
+      );
     } finally {
       setBusy(false);
     }
@@ -26,13 +32,42 @@ export function SignIn({ notice }: { notice?: string }) {
       {notice && <p role="status">{notice}</p>}
       <form onSubmit={submit} aria-label="Sign in">
         <label htmlFor="username">Username</label>
-        <input id="username" name="username" autoComplete="username" required value={username} onChange={(e) => setUsername(e.target.value)} />
+        <input
+          id="username"
+          name="username"
+          autoComplete="username"
+          required
+          value={username}
+          onChange={(e) => setUsername(e.target.value)}
+        />
         <label htmlFor="password">Password</label>
-        <input id="password" name="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
-        <label htmlFor="tenant">Tenant <span className="muted">(empty: default)</span></label>
-        <input id="tenant" name="tenant" autoComplete="organization" value={tenant} onChange={(e) => setTenant(e.target.value)} />
-        <button type="submit" disabled={busy}>{busy ? 'Signing in…' : 'Sign in'}</button>
-        {error && <p role="alert" className="error">{error}</p>}
+        <input
+          id="password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+        <label htmlFor="tenant">
+          Tenant <span className="muted">(empty: default)</span>
+        </label>
+        <input
+          id="tenant"
+          name="tenant"
+          autoComplete="organization"
+          value={tenant}
+          onChange={(e) => setTenant(e.target.value)}
+        />
+        <button type="submit" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
+        {error && (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
       </form>
     </main>
   );

@@ -4,7 +4,17 @@ import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 
-export function Chart({ title, summary, options, data }: { title: string; summary: string; options: Omit<uPlot.Options, 'width' | 'height'>; data: uPlot.AlignedData }) {
+export function Chart({
+  title,
+  summary,
+  options,
+  data,
+}: {
+  title: string;
+  summary: string;
+  options: Omit<uPlot.Options, 'width' | 'height'>;
+  data: uPlot.AlignedData;
+}) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = box.current;
@@ -20,7 +30,10 @@ export function Chart({ title, summary, options, data }: { title: string; summar
   }, [options, data]);
   return (
     <figure className="chart">
-      <figcaption><h2>{title}</h2><p>{summary}</p></figcaption>
+      <figcaption>
+        <h2>{title}</h2>
+        <p>{summary}</p>
+      </figcaption>
       <div ref={box} aria-hidden="true" />
     </figure>
   );

@@ -3,7 +3,11 @@
 import { CombinedGraphQLErrors } from '@apollo/client';
 
 export function Loading({ what }: { what: string }) {
-  return <p role="status" className="muted">Loading {what}…</p>;
+  return (
+    <p role="status" className="muted">
+      Loading {what}…
+    </p>
+  );
 }
 
 export function Empty({ children }: { children: React.ReactNode }) {

@@ -12,7 +12,13 @@ export interface ValidateRequest {
 }
 
 export interface ValidateResponse {
-  result: { valid: boolean; errors: Record<string, unknown>[]; warnings: Record<string, unknown>[]; rule_results: Record<string, unknown>; metadata: Record<string, unknown> };
+  result: {
+    valid: boolean;
+    errors: Record<string, unknown>[];
+    warnings: Record<string, unknown>[];
+    rule_results: Record<string, unknown>;
+    metadata: Record<string, unknown>;
+  };
   correlation_id: string;
   execution_time_ms: number;
   rule_pack_version: string | null;

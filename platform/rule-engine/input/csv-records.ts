@@ -11,7 +11,8 @@ function header(names: string[]): string[] {
   names.forEach((name, i) => {
     if (name === '') throw new InputFormatError(['header', i], `column ${i + 1} of the header has no name`);
     if (name === '__proto__') throw new InputFormatError(['header', i], 'a column cannot be named __proto__');
-    if (seen.has(name)) throw new InputFormatError(['header', i], `column name ${JSON.stringify(name)} appears twice in the header`);
+    if (seen.has(name))
+      throw new InputFormatError(['header', i], `column name ${JSON.stringify(name)} appears twice in the header`);
     seen.add(name);
   });
   return names;
@@ -41,6 +42,7 @@ export function csvRecords(payload: unknown, options: InputOptions): unknown[] {
     }
     throw err;
   }
-  if (records.length > options.maxRecords) throw new InputFormatError([], `the payload holds more than ${options.maxRecords} records`);
+  if (records.length > options.maxRecords)
+    throw new InputFormatError([], `the payload holds more than ${options.maxRecords} records`);
   return records;
 }

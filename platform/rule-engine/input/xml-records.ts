@@ -41,7 +41,11 @@ export function xmlRecords(payload: unknown, options: InputOptions): unknown[] {
   const declaration = DECLARATION.exec(payload);
   if (declaration) throw new InputFormatError([], `XML ${declaration[1]!.toUpperCase()} declarations are not accepted`);
   const verdict = XMLValidator.validate(payload);
-  if (verdict !== true) throw new InputFormatError(['line', verdict.err.line], `XML is not well formed (line ${verdict.err.line}, column ${verdict.err.col}): ${verdict.err.msg}`);
+  if (verdict !== true)
+    throw new InputFormatError(
+      ['line', verdict.err.line],
+      `XML is not well formed (line ${verdict.err.line}, column ${verdict.err.col}): ${verdict.err.msg}`,
+    );
   let document: Record<string, unknown>;
   try {
     document = parser(options.maxXmlDepth).parse(payload) as Record<string, unknown>;
@@ -49,7 +53,8 @@ export function xmlRecords(payload: unknown, options: InputOptions): unknown[] {
     throw new InputFormatError([], `XML cannot be read: ${err instanceof Error ? err.message : String(err)}`);
   }
   const roots = Object.keys(document).filter(isElementKey);
-  if (roots.length !== 1 || Array.isArray(document[roots[0]!])) throw new InputFormatError([], 'an XML payload has exactly one root element');
+  if (roots.length !== 1 || Array.isArray(document[roots[0]!]))
+    throw new InputFormatError([], 'an XML payload has exactly one root element');
   const rootName = roots[0]!;
   const root = document[rootName];
   if (typeof root !== 'object' || root === null) return [root ?? ''];
@@ -63,6 +68,10 @@ export function xmlRecords(payload: unknown, options: InputOptions): unknown[] {
     const repeated = Object.keys(children).filter((k) => isElementKey(k) && Array.isArray(children[k]));
     records = repeated.length === 1 ? (children[repeated[0]!] as unknown[]) : [root];
   }
-  if (records.length > options.maxRecords) throw new InputFormatError([], `the payload holds ${records.length} records; at most ${options.maxRecords} are validated in one run`);
+  if (records.length > options.maxRecords)
+    throw new InputFormatError(
+      [],
+      `the payload holds ${records.length} records; at most ${options.maxRecords} are validated in one run`,
+    );
   return records;
 }

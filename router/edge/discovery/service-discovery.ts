@@ -11,14 +11,20 @@ export interface ServiceStatus {
 }
 
 export async function discoverServices(backends: BackendRegistry, probeTimeoutMs = 1_000): Promise<ServiceStatus[]> {
-  return Promise.all(backends.list().map(async (b) => {
-    const base = { name: b.name, url: b.url, breaker: b.state() };
-    try {
-      const res = await fetch(new URL('/healthz', b.url), { signal: AbortSignal.timeout(probeTimeoutMs) });
-      const body = (await res.json().catch(() => ({}))) as { version?: unknown };
-      return { ...base, version: typeof body.version === 'string' ? body.version : null, status: res.ok ? 'healthy' as const : 'unhealthy' as const };
-    } catch {
-      return { ...base, version: null, status: 'unreachable' as const };
-    }
-  }));
+  return Promise.all(
+    backends.list().map(async (b) => {
+      const base = { name: b.name, url: b.url, breaker: b.state() };
+      try {
+        const res = await fetch(new URL('/healthz', b.url), { signal: AbortSignal.timeout(probeTimeoutMs) });
+        const body = (await res.json().catch(() => ({}))) as { version?: unknown };
+        return {
+          ...base,
+          version: typeof body.version === 'string' ? body.version : null,
+          status: res.ok ? ('healthy' as const) : ('unhealthy' as const),
+        };
+      } catch {
+        return { ...base, version: null, status: 'unreachable' as const };
+      }
+    }),
+  );
 }

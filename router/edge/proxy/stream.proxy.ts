@@ -12,8 +12,28 @@ import type { Backend } from '../backends/backend.registry';
 import { failureFor, UpstreamServerError } from './upstream.errors';
 
 // Hop-by-hop headers (RFC 9110 §7.6.1) and those the gateway owns.
-const DROP_REQUEST = new Set(['host', 'connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'expect', 'x-tenant-id', 'x-correlation-id']);
-const DROP_RESPONSE = new Set(['connection', 'keep-alive', 'transfer-encoding', 'trailer', 'upgrade', 'proxy-authenticate']);
+const DROP_REQUEST = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'expect',
+  'x-tenant-id',
+  'x-correlation-id',
+]);
+const DROP_RESPONSE = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'trailer',
+  'upgrade',
+  'proxy-authenticate',
+]);
 
 const agents = {
   http: new http.Agent({ keepAlive: true, maxSockets: 512, scheduling: 'lifo' }),
@@ -33,7 +53,11 @@ export interface ProxyTarget {
   resetTimeoutMs: number;
 }
 
-export async function proxyRequest(request: FastifyRequest, reply: FastifyReply, target: ProxyTarget): Promise<FastifyReply> {
+export async function proxyRequest(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  target: ProxyTarget,
+): Promise<FastifyReply> {
   const { backend } = target;
   const url = new URL(`${backend.url}${target.path}${target.search}`);
   const headers = forwardHeaders(request, target);
@@ -41,33 +65,45 @@ export async function proxyRequest(request: FastifyRequest, reply: FastifyReply,
 
   let upstream: http.IncomingMessage;
   try {
-    upstream = await backend.call(() => new Promise<http.IncomingMessage>((resolve, reject) => {
-      const secure = url.protocol === 'https:';
-      const req = (secure ? https : http).request(url, { method: request.method, headers, agent: secure ? agents.https : agents.http }, (res) => {
-        clearTimeout(timer);
-        // A body that stalls longer than the timeout is cut as well.
-        res.setTimeout(target.timeoutMs, () => res.destroy(Object.assign(new Error('upstream body timeout'), { code: 'ETIMEDOUT' })));
-        if ((res.statusCode ?? 502) >= 500) reject(new UpstreamServerError(res));
-        else resolve(res);
-      });
-      const timer = setTimeout(() => req.destroy(Object.assign(new Error('upstream timeout'), { code: 'ETIMEDOUT' })), target.timeoutMs);
-      req.on('error', (err) => {
-        clearTimeout(timer);
-        reject(err);
-      });
-      // The client went away before its answer was sent: stop the upstream call too.
-      reply.raw.once('close', () => {
-        if (!reply.raw.writableFinished) req.destroy();
-      });
-      if (!hasBody) req.end();
-      else if (target.body) req.end(target.body);
-      else {
-        const stream = request.body instanceof Readable ? request.body : request.raw;
-        pipeline(stream, req, (err) => {
-          if (err) req.destroy(err);
-        });
-      }
-    }));
+    upstream = await backend.call(
+      () =>
+        new Promise<http.IncomingMessage>((resolve, reject) => {
+          const secure = url.protocol === 'https:';
+          const req = (secure ? https : http).request(
+            url,
+            { method: request.method, headers, agent: secure ? agents.https : agents.http },
+            (res) => {
+              clearTimeout(timer);
+              // A body that stalls longer than the timeout is cut as well.
+              res.setTimeout(target.timeoutMs, () =>
+                res.destroy(Object.assign(new Error('upstream body timeout'), { code: 'ETIMEDOUT' })),
+              );
+              if ((res.statusCode ?? 502) >= 500) reject(new UpstreamServerError(res));
+              else resolve(res);
+            },
+          );
+          const timer = setTimeout(
+            () => req.destroy(Object.assign(new Error('upstream timeout'), { code: 'ETIMEDOUT' })),
+            target.timeoutMs,
+          );
+          req.on('error', (err) => {
+            clearTimeout(timer);
+            reject(err);
+          });
+          // The client went away before its answer was sent: stop the upstream call too.
+          reply.raw.once('close', () => {
+            if (!reply.raw.writableFinished) req.destroy();
+          });
+          if (!hasBody) req.end();
+          else if (target.body) req.end(target.body);
+          else {
+            const stream = request.body instanceof Readable ? request.body : request.raw;
+            pipeline(stream, req, (err) => {
+              if (err) req.destroy(err);
+            });
+          }
+        }),
+    );
   } catch (err) {
     if (err instanceof UpstreamServerError) {
       upstream = err.response as http.IncomingMessage;
@@ -94,7 +130,8 @@ function forwardHeaders(request: FastifyRequest, target: ProxyTarget): http.Outg
     headers[key] = value;
   }
   if (target.body) headers['content-length'] = target.body.length;
-  else if (request.headers['transfer-encoding'] && !request.headers['content-length']) headers['transfer-encoding'] = 'chunked';
+  else if (request.headers['transfer-encoding'] && !request.headers['content-length'])
+    headers['transfer-encoding'] = 'chunked';
   headers['x-tenant-id'] = target.tenantId;
   headers['x-correlation-id'] = request.id;
   headers['x-forwarded-for'] = request.ip;

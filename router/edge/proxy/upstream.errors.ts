@@ -20,10 +20,18 @@ const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'
 export function failureFor(service: string, _url: string, err: unknown, resetTimeoutMs: number): GatewayFailure {
   const code = errorCode(err);
   if (code === 'EOPENBREAKER') {
-    return { status: 503, detail: `Service '${service}' is unavailable: circuit breaker open after repeated failures`, retryAfterSeconds: Math.ceil(resetTimeoutMs / 1000) };
+    return {
+      status: 503,
+      detail: `Service '${service}' is unavailable: circuit breaker open after repeated failures`,
+      retryAfterSeconds: Math.ceil(resetTimeoutMs / 1000),
+    };
   }
   if (code && CONNECT_CODES.has(code)) {
-    return { status: 503, detail: `Service '${service}' is unavailable: nothing is answering (not running or not deployed yet)`, retryAfterSeconds: 1 };
+    return {
+      status: 503,
+      detail: `Service '${service}' is unavailable: nothing is answering (not running or not deployed yet)`,
+      retryAfterSeconds: 1,
+    };
   }
   if (code && TIMEOUT_CODES.has(code)) return { status: 504, detail: `Service '${service}' did not answer in time` };
   return { status: 502, detail: `Service '${service}' gave an invalid response` };

@@ -11,7 +11,10 @@ export class MemoryRateLimiter implements RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
   private readonly sweeper: NodeJS.Timeout;
 
-  constructor(private readonly settings: BucketSettings, private readonly now: () => number = () => performance.now()) {
+  constructor(
+    private readonly settings: BucketSettings,
+    private readonly now: () => number = () => performance.now(),
+  ) {
     const fullAfterMs = (settings.burst / settings.perSecond) * 1000;
     this.sweeper = setInterval(() => this.sweep(fullAfterMs), Math.max(1_000, fullAfterMs)).unref();
   }
@@ -23,7 +26,10 @@ export class MemoryRateLimiter implements RateLimiter {
   takeSync(key: string): RateDecision {
     const now = this.now();
     const bucket = this.buckets.get(key) ?? { tokens: this.settings.burst, updatedAt: now };
-    bucket.tokens = Math.min(this.settings.burst, bucket.tokens + ((now - bucket.updatedAt) / 1000) * this.settings.perSecond);
+    bucket.tokens = Math.min(
+      this.settings.burst,
+      bucket.tokens + ((now - bucket.updatedAt) / 1000) * this.settings.perSecond,
+    );
     bucket.updatedAt = now;
     const allowed = bucket.tokens >= 1;
     if (allowed) bucket.tokens -= 1;

@@ -8,7 +8,11 @@ export function rateLimitKey(request: FastifyRequest): string {
 }
 
 /** True when the request may continue; otherwise the 429 has been sent. */
-export async function applyRateLimit(limiter: RateLimiter, request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+export async function applyRateLimit(
+  limiter: RateLimiter,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<boolean> {
   let decision;
   try {
     decision = await limiter.take(rateLimitKey(request));

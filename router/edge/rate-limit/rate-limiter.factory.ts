@@ -5,5 +5,7 @@ import { RedisRateLimiter } from './redis-rate-limiter';
 
 /** `keyPrefix` is the namespace's Redis prefix (platform.config redisKeyPrefix), '' without one. */
 export function createRateLimiter(settings: BucketSettings, redisUrl?: string, keyPrefix = ''): RateLimiter {
-  return redisUrl ? new RedisRateLimiter(redisUrl, settings, `${keyPrefix}gateway:ratelimit:`) : new MemoryRateLimiter(settings);
+  return redisUrl
+    ? new RedisRateLimiter(redisUrl, settings, `${keyPrefix}gateway:ratelimit:`)
+    : new MemoryRateLimiter(settings);
 }

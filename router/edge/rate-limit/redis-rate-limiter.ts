@@ -26,7 +26,11 @@ type RedisWithTake = Redis & { rateLimitTake(key: string, rate: number, burst: n
 export class RedisRateLimiter implements RateLimiter {
   private readonly redis: RedisWithTake;
 
-  constructor(url: string, private readonly settings: BucketSettings, private readonly prefix = 'gateway:ratelimit:') {
+  constructor(
+    url: string,
+    private readonly settings: BucketSettings,
+    private readonly prefix = 'gateway:ratelimit:',
+  ) {
     const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false });
     // defineCommand sends EVALSHA and falls back to EVAL once per connection.
     redis.defineCommand('rateLimitTake', { numberOfKeys: 1, lua: TAKE_SCRIPT });
@@ -34,7 +38,11 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   async take(key: string): Promise<RateDecision> {
-    const [allowed, tokens] = await this.redis.rateLimitTake(this.prefix + key, this.settings.perSecond, this.settings.burst);
+    const [allowed, tokens] = await this.redis.rateLimitTake(
+      this.prefix + key,
+      this.settings.perSecond,
+      this.settings.burst,
+    );
     return decisionFrom(this.settings, allowed === 1, Number(tokens));
   }
 

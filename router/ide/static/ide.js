@@ -20,7 +20,8 @@
 
   function header(headers, name) {
     for (var key in headers) {
-      if (key.toLowerCase() === name && typeof headers[key] === 'string' && headers[key].trim() !== '') return headers[key];
+      if (key.toLowerCase() === name && typeof headers[key] === 'string' && headers[key].trim() !== '')
+        return headers[key];
     }
     return undefined;
   }
@@ -32,12 +33,18 @@
     return {
       subscribe: function (payload, sink) {
         return client.subscribe(payload, {
-          next: function (value) { sink.next(value); },
-          complete: function () { sink.complete(); },
+          next: function (value) {
+            sink.next(value);
+          },
+          complete: function () {
+            sink.complete();
+          },
           error: function (err) {
-            var errors = Array.isArray(err) ? err
-              : typeof (err && err.code) === 'number' ? [{ message: 'Socket closed with event ' + err.code + (err.reason ? ': ' + err.reason : '') }]
-              : [{ message: String((err && err.message) || err) }];
+            var errors = Array.isArray(err)
+              ? err
+              : typeof (err && err.code) === 'number'
+                ? [{ message: 'Socket closed with event ' + err.code + (err.reason ? ': ' + err.reason : '') }]
+                : [{ message: String((err && err.message) || err) }];
             sink.next({ errors: errors });
             sink.complete();
           },
@@ -59,12 +66,21 @@
     var key = JSON.stringify(params);
     if (current.key !== key) {
       if (current.client) current.client.dispose();
-      var client = window.graphqlWs.createClient({ url: socketUrl, connectionParams: params, lazy: true, retryAttempts: 0 });
+      var client = window.graphqlWs.createClient({
+        url: socketUrl,
+        connectionParams: params,
+        lazy: true,
+        retryAttempts: 0,
+      });
       current = {
         key: key,
         client: client,
         // The gateway answers neither @defer nor @stream: plain JSON over HTTP.
-        fetcher: window.GraphiQL.createFetcher({ url: endpoint, wsClient: showingErrors(client), enableIncrementalDelivery: false }),
+        fetcher: window.GraphiQL.createFetcher({
+          url: endpoint,
+          wsClient: showingErrors(client),
+          enableIncrementalDelivery: false,
+        }),
       };
     }
     return current.fetcher;

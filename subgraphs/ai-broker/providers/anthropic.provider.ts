@@ -7,7 +7,9 @@ import { ProviderError, type ChatRequest, type ChatResult, type ProviderAdapter,
 
 export class AnthropicProvider implements ProviderAdapter {
   readonly name = 'anthropic' as const;
-  private readonly clients = new ClientCache((c: Credentials) => new Anthropic({ apiKey: c.apiKey, authToken: null, baseURL: c.baseUrl ?? null, maxRetries: 0 }));
+  private readonly clients = new ClientCache(
+    (c: Credentials) => new Anthropic({ apiKey: c.apiKey, authToken: null, baseURL: c.baseUrl ?? null, maxRetries: 0 }),
+  );
 
   constructor(private readonly credentials: CredentialSource) {}
 
@@ -22,7 +24,12 @@ export class AnthropicProvider implements ProviderAdapter {
   }
 
   private params(request: ChatRequest) {
-    return { model: request.model, max_tokens: request.maxTokens, ...(request.system ? { system: request.system } : {}), messages: request.messages };
+    return {
+      model: request.model,
+      max_tokens: request.maxTokens,
+      ...(request.system ? { system: request.system } : {}),
+      messages: request.messages,
+    };
   }
 
   async complete(request: ChatRequest): Promise<ChatResult> {
@@ -39,10 +46,14 @@ export class AnthropicProvider implements ProviderAdapter {
     let promptTokens = 0;
     let completionTokens = 0;
     try {
-      const events = await this.client().messages.create({ ...this.params(request), stream: true }, { signal: request.signal });
+      const events = await this.client().messages.create(
+        { ...this.params(request), stream: true },
+        { signal: request.signal },
+      );
       for await (const event of events) {
         if (event.type === 'message_start') promptTokens = event.message.usage.input_tokens;
-        else if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') yield { type: 'text', text: event.delta.text };
+        else if (event.type === 'content_block_delta' && event.delta.type === 'text_delta')
+          yield { type: 'text', text: event.delta.text };
         else if (event.type === 'message_delta') completionTokens = event.usage.output_tokens;
       }
     } catch (err) {

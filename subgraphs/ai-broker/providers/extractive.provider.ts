@@ -5,7 +5,11 @@
 import { estimateTokens, type ChatRequest, type ChatResult, type ProviderAdapter, type StreamEvent } from './provider';
 
 export const EXTRACTIVE_MODEL_ID = 'extractive';
-const STOP = new Set('a an the and or of to in on for with is are was were be by at as it this that what which who how why when where do does did can could should would i you we they my your our their from about please tell me explain'.split(' '));
+const STOP = new Set(
+  'a an the and or of to in on for with is are was were be by at as it this that what which who how why when where do does did can could should would i you we they my your our their from about please tell me explain'.split(
+    ' ',
+  ),
+);
 const MAX_SENTENCES = 3;
 
 function words(text: string): string[] {
@@ -14,14 +18,24 @@ function words(text: string): string[] {
 
 export function extractiveAnswer(question: string, passages: readonly string[]): string {
   if (passages.length === 0) {
-    return 'No language model is configured and no retrieved context was available, so the offline extractive model has nothing to answer from. '
-      + 'Configure a vendor key (ANTHROPIC_API_KEY, OPENAI_API_KEY or LOCAL_LLM_BASE_URL) or ask with use_rag over indexed documents.';
+    return (
+      'No language model is configured and no retrieved context was available, so the offline extractive model has nothing to answer from. ' +
+      'Configure a vendor key (ANTHROPIC_API_KEY, OPENAI_API_KEY or LOCAL_LLM_BASE_URL) or ask with use_rag over indexed documents.'
+    );
   }
   const asked = new Set(words(question));
-  const sentences = passages.flatMap((p, passage) => (p.match(/[^.!?\n]+[.!?]?/g) ?? []).map((s, i) => ({ text: s.trim(), passage, i })).filter((s) => s.text.length > 0));
+  const sentences = passages.flatMap((p, passage) =>
+    (p.match(/[^.!?\n]+[.!?]?/g) ?? [])
+      .map((s, i) => ({ text: s.trim(), passage, i }))
+      .filter((s) => s.text.length > 0),
+  );
   const scored = sentences.map((s) => ({ ...s, score: words(s.text).filter((w) => asked.has(w)).length }));
-  const best = scored.filter((s) => s.score > 0).sort((a, b) => b.score - a.score || a.passage - b.passage || a.i - b.i).slice(0, MAX_SENTENCES);
-  if (best.length === 0) return `From the retrieved context (no sentence matched the question's words closely): ${sentences[0]!.text}`;
+  const best = scored
+    .filter((s) => s.score > 0)
+    .sort((a, b) => b.score - a.score || a.passage - b.passage || a.i - b.i)
+    .slice(0, MAX_SENTENCES);
+  if (best.length === 0)
+    return `From the retrieved context (no sentence matched the question's words closely): ${sentences[0]!.text}`;
   best.sort((a, b) => a.passage - b.passage || a.i - b.i);
   return `From the retrieved context: ${best.map((s) => s.text).join(' ')}`;
 }

@@ -7,7 +7,16 @@ import { providerErrorOf } from './provider-errors';
 import { ProviderError, type ChatRequest, type ChatResult, type ProviderAdapter, type StreamEvent } from './provider';
 
 export class OpenAiProvider implements ProviderAdapter {
-  private readonly clients = new ClientCache((c: Credentials) => new OpenAI({ apiKey: c.apiKey ?? 'not-needed', baseURL: c.baseUrl ?? null, maxRetries: 0, organization: null, project: null }));
+  private readonly clients = new ClientCache(
+    (c: Credentials) =>
+      new OpenAI({
+        apiKey: c.apiKey ?? 'not-needed',
+        baseURL: c.baseUrl ?? null,
+        maxRetries: 0,
+        organization: null,
+        project: null,
+      }),
+  );
 
   constructor(
     readonly name: 'openai' | 'local',
@@ -31,7 +40,10 @@ export class OpenAiProvider implements ProviderAdapter {
 
   async complete(request: ChatRequest): Promise<ChatResult> {
     try {
-      const completion = await this.client().chat.completions.create({ model: request.model, max_tokens: request.maxTokens, messages: this.messages(request) }, { signal: request.signal });
+      const completion = await this.client().chat.completions.create(
+        { model: request.model, max_tokens: request.maxTokens, messages: this.messages(request) },
+        { signal: request.signal },
+      );
       return {
         text: completion.choices[0]?.message.content ?? '',
         promptTokens: completion.usage?.prompt_tokens ?? 0,
@@ -45,13 +57,21 @@ export class OpenAiProvider implements ProviderAdapter {
   async *stream(request: ChatRequest): AsyncIterable<StreamEvent> {
     let usage = { promptTokens: 0, completionTokens: 0 };
     try {
-      const chunks = await this.client().chat.completions.create({
-        model: request.model, max_tokens: request.maxTokens, messages: this.messages(request), stream: true, stream_options: { include_usage: true },
-      }, { signal: request.signal });
+      const chunks = await this.client().chat.completions.create(
+        {
+          model: request.model,
+          max_tokens: request.maxTokens,
+          messages: this.messages(request),
+          stream: true,
+          stream_options: { include_usage: true },
+        },
+        { signal: request.signal },
+      );
       for await (const chunk of chunks) {
         const text = chunk.choices[0]?.delta?.content;
         if (text) yield { type: 'text', text };
-        if (chunk.usage) usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens };
+        if (chunk.usage)
+          usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens };
       }
     } catch (err) {
       throw providerErrorOf(this.name, err, request.signal);

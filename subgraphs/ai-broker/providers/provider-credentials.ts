@@ -29,7 +29,8 @@ export class CredentialSource {
 
   current(): Credentials {
     const direct = this.env[`${this.prefix}_API_KEY`];
-    const apiKey = direct !== undefined && direct !== '' ? direct : this.fromFile(this.env[`${this.prefix}_API_KEY_FILE`]);
+    const apiKey =
+      direct !== undefined && direct !== '' ? direct : this.fromFile(this.env[`${this.prefix}_API_KEY_FILE`]);
     const baseUrl = this.env[this.baseUrlVariable];
     return { apiKey: apiKey || undefined, baseUrl: baseUrl || undefined };
   }
@@ -38,7 +39,8 @@ export class CredentialSource {
     if (!path) return undefined;
     try {
       const stat = fs.statSync(path);
-      if (this.file && this.file.path === path && this.file.mtimeMs === stat.mtimeMs && this.file.size === stat.size) return this.file.value;
+      if (this.file && this.file.path === path && this.file.mtimeMs === stat.mtimeMs && this.file.size === stat.size)
+        return this.file.value;
       const value = fs.readFileSync(path, 'utf8').trim() || undefined;
       this.file = { path, mtimeMs: stat.mtimeMs, size: stat.size, value };
       return value;

@@ -21,8 +21,13 @@ function bodyMentionsContext(err: unknown): boolean {
 export function providerErrorOf(provider: ProviderName, err: unknown, signal?: AbortSignal): ProviderError {
   if (err instanceof ProviderError) return err;
   const name = (err as { constructor?: { name?: string } })?.constructor?.name ?? '';
-  if (name === 'APIConnectionTimeoutError' || (signal?.aborted && (signal.reason as Error | undefined)?.name === 'TimeoutError')) return new ProviderError('timeout', provider);
-  if (name === 'APIUserAbortError' || (err as Error)?.name === 'AbortError') return new ProviderError(signal?.aborted ? 'timeout' : 'unavailable', provider);
+  if (
+    name === 'APIConnectionTimeoutError' ||
+    (signal?.aborted && (signal.reason as Error | undefined)?.name === 'TimeoutError')
+  )
+    return new ProviderError('timeout', provider);
+  if (name === 'APIUserAbortError' || (err as Error)?.name === 'AbortError')
+    return new ProviderError(signal?.aborted ? 'timeout' : 'unavailable', provider);
   const status = (err as { status?: unknown }).status;
   if (typeof status !== 'number') return new ProviderError('unavailable', provider);
   const wait = retryAfter((err as { headers?: unknown }).headers);
@@ -30,6 +35,11 @@ export function providerErrorOf(provider: ProviderName, err: unknown, signal?: A
   if (status === 529 || status === 503) return new ProviderError('overloaded', provider, status, wait);
   if (status === 401 || status === 403) return new ProviderError('auth', provider, status);
   if (status === 408 || status === 504) return new ProviderError('timeout', provider, status);
-  if (status === 400 || status === 413 || status === 422) return new ProviderError(bodyMentionsContext(err) || status === 413 ? 'context_length' : 'bad_request', provider, status);
+  if (status === 400 || status === 413 || status === 422)
+    return new ProviderError(
+      bodyMentionsContext(err) || status === 413 ? 'context_length' : 'bad_request',
+      provider,
+      status,
+    );
   return new ProviderError('unavailable', provider, status, wait);
 }

@@ -31,7 +31,8 @@ export interface ChatResult {
   completionTokens: number;
 }
 
-export type StreamEvent = { type: 'text'; text: string } | { type: 'usage'; promptTokens: number; completionTokens: number };
+export type StreamEvent =
+  { type: 'text'; text: string } | { type: 'usage'; promptTokens: number; completionTokens: number };
 
 export interface ProviderAdapter {
   readonly name: ProviderName;
@@ -44,7 +45,15 @@ export interface ProviderAdapter {
 }
 
 /** Why a provider call failed, in the terms routing acts on. Never carries prompt or answer text. */
-export type ProviderFailure = 'rate_limited' | 'overloaded' | 'timeout' | 'unavailable' | 'auth' | 'bad_request' | 'context_length' | 'unconfigured';
+export type ProviderFailure =
+  | 'rate_limited'
+  | 'overloaded'
+  | 'timeout'
+  | 'unavailable'
+  | 'auth'
+  | 'bad_request'
+  | 'context_length'
+  | 'unconfigured';
 
 export class ProviderError extends Error {
   override name = 'ProviderError';

@@ -18,7 +18,10 @@ export interface EmbedderConfig {
   modelDir: string;
 }
 
-export async function createEmbedder(config: EmbedderConfig, warn: (msg: string) => void = () => {}): Promise<Embedder> {
+export async function createEmbedder(
+  config: EmbedderConfig,
+  warn: (msg: string) => void = () => {},
+): Promise<Embedder> {
   const [kind, ...rest] = config.model.split(':');
   const model = rest.join(':');
   if (kind === 'hashing') return new HashingEmbedder();
@@ -31,7 +34,10 @@ export async function createEmbedder(config: EmbedderConfig, warn: (msg: string)
     const url = config.url ?? (kind === 'ollama' ? 'http://127.0.0.1:11434' : 'https://api.openai.com');
     return new RemoteEmbedder(kind, model, url, config.apiKey);
   }
-  if (kind !== 'sif-glove') throw new Error(`EMBEDDING_MODEL=${config.model}: expected sif-glove, hashing, onnx:<name>, openai:<model> or ollama:<model>`);
+  if (kind !== 'sif-glove')
+    throw new Error(
+      `EMBEDDING_MODEL=${config.model}: expected sif-glove, hashing, onnx:<name>, openai:<model> or ollama:<model>`,
+    );
   try {
     return await SifGloveEmbedder.load(config.cacheDir);
   } catch (err) {

@@ -73,7 +73,12 @@ async function convert(jsonPath: string, limit: number): Promise<{ words: string
  * vectors weighted by their SIF weight: the direction every sentence average shares (Arora et
  * al.'s common component), computed without a corpus.
  */
-export function commonComponent(vectors: Float32Array, dims: number, count: number, weight: (rank: number) => number): Float32Array {
+export function commonComponent(
+  vectors: Float32Array,
+  dims: number,
+  count: number,
+  weight: (rank: number) => number,
+): Float32Array {
   let v = new Float64Array(dims).fill(1 / Math.sqrt(dims));
   for (let iter = 0; iter < 30; iter++) {
     const next = new Float64Array(dims);
@@ -101,7 +106,16 @@ function write(file: string, words: string[], vectors: Float32Array, principal: 
   len.writeUInt32LE(wordBytes.length, 0);
   const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(tmp, Buffer.concat([header, Buffer.from(principal.buffer), Buffer.from(vectors.buffer, vectors.byteOffset, vectors.byteLength), len, wordBytes]));
+  fs.writeFileSync(
+    tmp,
+    Buffer.concat([
+      header,
+      Buffer.from(principal.buffer),
+      Buffer.from(vectors.buffer, vectors.byteOffset, vectors.byteLength),
+      len,
+      wordBytes,
+    ]),
+  );
   // Rename is atomic: several processes converting at once each publish a whole file.
   fs.renameSync(tmp, file);
 }
@@ -115,7 +129,9 @@ function read(file: string): GloveTable {
   // Copy into aligned arrays (a Buffer's offset need not be a multiple of 4).
   const principal = new Float32Array(buf.buffer.slice(buf.byteOffset + offset, buf.byteOffset + offset + dims * 4));
   offset += dims * 4;
-  const vectors = new Float32Array(buf.buffer.slice(buf.byteOffset + offset, buf.byteOffset + offset + count * dims * 4));
+  const vectors = new Float32Array(
+    buf.buffer.slice(buf.byteOffset + offset, buf.byteOffset + offset + count * dims * 4),
+  );
   offset += count * dims * 4;
   const wordLength = buf.readUInt32LE(offset);
   const words = buf.toString('utf8', offset + 4, offset + 4 + wordLength).split('\n');
@@ -131,7 +147,11 @@ export function cacheFile(cacheDir: string, limit: number): string {
 }
 
 /** Loads the binary cache, building it from the package first when absent. */
-export async function loadGloveTable(cacheDir: string, limit: number, weight: (rank: number) => number): Promise<GloveTable> {
+export async function loadGloveTable(
+  cacheDir: string,
+  limit: number,
+  weight: (rank: number) => number,
+): Promise<GloveTable> {
   const file = cacheFile(cacheDir, limit);
   if (!fs.existsSync(file)) {
     const { words, vectors } = await convert(wordVectorsJsonPath(), limit);

@@ -3,8 +3,12 @@
 // embedder (it tells apart texts whose words GloVe puts close together).
 import { words } from './embedder';
 
-const STOPWORDS = new Set(('a an and are as at be by for from has have in is it its of on or that the this to was were will with '
-  + 'what which who how when where do does did can i you we they our your my me not no').split(' '));
+const STOPWORDS = new Set(
+  (
+    'a an and are as at be by for from has have in is it its of on or that the this to was were will with ' +
+    'what which who how when where do does did can i you we they our your my me not no'
+  ).split(' '),
+);
 
 /** FNV-1a, 32 bit: fast and stable across processes (the index depends on it). */
 function fnv1a(text: string): number {
@@ -31,7 +35,9 @@ export function lexicalFeatures(text: string, dims: number): Float64Array {
     const h = fnv1a(feature);
     out[h % dims]! += (h & 0x80000000 ? -1 : 1) * weight;
   };
-  const tokens = words(text).filter((w) => !STOPWORDS.has(w)).map(stem);
+  const tokens = words(text)
+    .filter((w) => !STOPWORDS.has(w))
+    .map(stem);
   for (let i = 0; i < tokens.length; i++) {
     add(`w:${tokens[i]}`, 1);
     if (i > 0) add(`b:${tokens[i - 1]} ${tokens[i]}`, 0.5);

@@ -28,7 +28,9 @@ export class OnnxEmbedder implements Embedder {
     const folder = path.join(modelDir, model);
     const missing = ONNX_MODEL_FILES.filter((f) => !fs.existsSync(path.join(folder, f)));
     if (missing.length > 0) {
-      throw new Error(`EMBEDDING_MODEL=onnx:${model}: no model in ${folder} (missing ${missing.join(', ')}; expected ${ONNX_MODEL_FILES.join(', ')})`);
+      throw new Error(
+        `EMBEDDING_MODEL=onnx:${model}: no model in ${folder} (missing ${missing.join(', ')}; expected ${ONNX_MODEL_FILES.join(', ')})`,
+      );
     }
     // require, not `await import()`: in the CommonJS build an import() stays a real ES import and
     // loads transformers.js's ESM build, which imports onnxruntime-common's ESM build while
@@ -52,7 +54,9 @@ export class OnnxEmbedder implements Embedder {
       const output = await this.extract(texts.slice(i, i + this.batchSize), { pooling: 'mean', normalize: true });
       const [rows, dims] = output.dims;
       if (output.dims.length !== 2 || dims !== EMBEDDING_DIMENSIONS) {
-        throw new Error(`embedding model onnx:${this.model} gives ${output.dims.slice(1).join(' x ')} numbers per text, not ${EMBEDDING_DIMENSIONS}`);
+        throw new Error(
+          `embedding model onnx:${this.model} gives ${output.dims.slice(1).join(' x ')} numbers per text, not ${EMBEDDING_DIMENSIONS}`,
+        );
       }
       const data = output.data as Float32Array;
       for (let r = 0; r < rows!; r++) out.push(Array.from(data.subarray(r * dims, (r + 1) * dims)));

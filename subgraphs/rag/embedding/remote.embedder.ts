@@ -28,7 +28,8 @@ export class RemoteEmbedder implements Embedder {
 
   async embed(texts: string[]): Promise<number[][]> {
     const out: number[][] = [];
-    for (let i = 0; i < texts.length; i += this.batchSize) out.push(...(await this.batch(texts.slice(i, i + this.batchSize))));
+    for (let i = 0; i < texts.length; i += this.batchSize)
+      out.push(...(await this.batch(texts.slice(i, i + this.batchSize))));
     return out;
   }
 
@@ -41,7 +42,9 @@ export class RemoteEmbedder implements Embedder {
     let res: Response;
     try {
       res = await fetch(url, {
-        method: 'POST', headers, signal: AbortSignal.timeout(this.timeoutMs),
+        method: 'POST',
+        headers,
+        signal: AbortSignal.timeout(this.timeoutMs),
         body: JSON.stringify({ model: this.model, input, dimensions: EMBEDDING_DIMENSIONS }),
       });
     } catch (err) {
@@ -49,13 +52,19 @@ export class RemoteEmbedder implements Embedder {
     }
     if (!res.ok) throw new EmbeddingEndpointError(`embedding endpoint answered ${res.status}`);
     const body = (await res.json()) as { data?: { index?: number; embedding?: unknown }[]; embeddings?: unknown[] };
-    const vectors: unknown[] = this.flavour === 'openai'
-      ? [...(body.data ?? [])].sort((a, b) => (a.index ?? 0) - (b.index ?? 0)).map((d) => d.embedding)
-      : body.embeddings ?? [];
-    if (vectors.length !== input.length) throw new EmbeddingEndpointError(`embedding endpoint returned ${vectors.length} vectors for ${input.length} texts`);
+    const vectors: unknown[] =
+      this.flavour === 'openai'
+        ? [...(body.data ?? [])].sort((a, b) => (a.index ?? 0) - (b.index ?? 0)).map((d) => d.embedding)
+        : (body.embeddings ?? []);
+    if (vectors.length !== input.length)
+      throw new EmbeddingEndpointError(
+        `embedding endpoint returned ${vectors.length} vectors for ${input.length} texts`,
+      );
     return vectors.map((v) => {
       if (!Array.isArray(v) || v.length !== EMBEDDING_DIMENSIONS || !v.every((x) => typeof x === 'number')) {
-        throw new EmbeddingEndpointError(`embedding model ${this.model} did not return ${EMBEDDING_DIMENSIONS} numbers`);
+        throw new EmbeddingEndpointError(
+          `embedding model ${this.model} did not return ${EMBEDDING_DIMENSIONS} numbers`,
+        );
       }
       return l2normalise(v as number[]);
     });

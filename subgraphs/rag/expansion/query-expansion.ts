@@ -31,15 +31,42 @@ export interface ExpansionOptions {
 export const DEFAULT_EXPANSION: ExpansionOptions = { senses: 3, synonym: 0.6, related: 0.4, perWord: 12, maxTerms: 32 };
 
 // Function words and verbs too general for their synonyms to say anything about a question.
-const SKIP = new Set(('a am an and are as at be been being by for from has have had in is it its of on or that the this these those to was were '
-  + 'will with what which who whom whose how when where why do does did done can could would should shall may might must i you we they '
-  + 'he she him her them our your my me us their not no if than then there here so any all some each every about into over after before '
-  + 'get gets got make makes made take takes took go goes went need needs use used one two also just more most much many very own same').split(' '));
+const SKIP = new Set(
+  (
+    'a am an and are as at be been being by for from has have had in is it its of on or that the this these those to was were ' +
+    'will with what which who whom whose how when where why do does did done can could would should shall may might must i you we they ' +
+    'he she him her them our your my me us their not no if than then there here so any all some each every about into over after before ' +
+    'get gets got make makes made take takes took go goes went need needs use used one two also just more most much many very own same'
+  ).split(' '),
+);
 
 const DETACH: Record<PartOfSpeech, [string, string][]> = {
-  n: [['s', ''], ['ses', 's'], ['xes', 'x'], ['zes', 'z'], ['ches', 'ch'], ['shes', 'sh'], ['men', 'man'], ['ies', 'y']],
-  v: [['s', ''], ['ies', 'y'], ['es', 'e'], ['es', ''], ['ed', 'e'], ['ed', ''], ['ing', 'e'], ['ing', '']],
-  a: [['er', ''], ['est', ''], ['er', 'e'], ['est', 'e']],
+  n: [
+    ['s', ''],
+    ['ses', 's'],
+    ['xes', 'x'],
+    ['zes', 'z'],
+    ['ches', 'ch'],
+    ['shes', 'sh'],
+    ['men', 'man'],
+    ['ies', 'y'],
+  ],
+  v: [
+    ['s', ''],
+    ['ies', 'y'],
+    ['es', 'e'],
+    ['es', ''],
+    ['ed', 'e'],
+    ['ed', ''],
+    ['ing', 'e'],
+    ['ing', ''],
+  ],
+  a: [
+    ['er', ''],
+    ['est', ''],
+    ['er', 'e'],
+    ['est', 'e'],
+  ],
   r: [],
 };
 
@@ -57,7 +84,10 @@ export function baseForms(wn: WordNet, word: string, pos: PartOfSpeech): string[
 }
 
 export class QueryExpander {
-  constructor(private readonly wn: WordNet, private readonly options: ExpansionOptions = DEFAULT_EXPANSION) {}
+  constructor(
+    private readonly wn: WordNet,
+    private readonly options: ExpansionOptions = DEFAULT_EXPANSION,
+  ) {}
 
   /** Expansion words of a question (at most maxTerms), each once with its strongest weight; never a word of the question. */
   expand(query: string): ExpansionTerm[] {
@@ -70,14 +100,20 @@ export class QueryExpander {
     for (const terms of each.values()) {
       for (const { word, weight } of terms) if ((total.get(word) ?? 0) < weight) total.set(word, weight);
     }
-    return [...total].map(([word, weight]) => ({ word, weight })).sort((a, b) => b.weight - a.weight || a.word.localeCompare(b.word)).slice(0, this.options.maxTerms);
+    return [...total]
+      .map(([word, weight]) => ({ word, weight }))
+      .sort((a, b) => b.weight - a.weight || a.word.localeCompare(b.word))
+      .slice(0, this.options.maxTerms);
   }
 
   /** The expansion words of each content word of the question (soft matching counts them as near-matches). */
   expandEach(query: string): Map<string, ExpansionTerm[]> {
-    const tokens = words(query).map((w) => w.replace(/['’]s$/, '')).filter((w) => w.length > 1 && !SKIP.has(w) && !/^\d+$/.test(w));
+    const tokens = words(query)
+      .map((w) => w.replace(/['’]s$/, ''))
+      .filter((w) => w.length > 1 && !SKIP.has(w) && !/^\d+$/.test(w));
     const own = new Set<string>(tokens);
-    for (const t of tokens) for (const pos of ['n', 'v', 'a', 'r'] as const) for (const b of baseForms(this.wn, t, pos)) own.add(b);
+    for (const t of tokens)
+      for (const pos of ['n', 'v', 'a', 'r'] as const) for (const b of baseForms(this.wn, t, pos)) own.add(b);
     const each = new Map<string, ExpansionTerm[]>();
     for (const token of new Set(tokens)) {
       const found = new Map<string, number>();
@@ -97,8 +133,13 @@ export class QueryExpander {
           }
         }
       }
-      const strongest = [...found].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, this.options.perWord);
-      each.set(token, strongest.map(([word, weight]) => ({ word, weight })));
+      const strongest = [...found]
+        .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+        .slice(0, this.options.perWord);
+      each.set(
+        token,
+        strongest.map(([word, weight]) => ({ word, weight })),
+      );
     }
     return each;
   }

@@ -72,7 +72,11 @@ export class WordNet {
     const lemmas: string[] = [];
     for (let i = 0; i < wordCount; i++) {
       // Adjective lemmas may carry a syntactic marker: "big(a)".
-      lemmas.push(f[4 + 2 * i]!.replace(/\(.*\)$/, '').replace(/_/g, ' ').toLowerCase());
+      lemmas.push(
+        f[4 + 2 * i]!.replace(/\(.*\)$/, '')
+          .replace(/_/g, ' ')
+          .toLowerCase(),
+      );
     }
     let at = 4 + 2 * wordCount;
     const pointerCount = Number(f[at]);

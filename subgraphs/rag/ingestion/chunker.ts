@@ -34,14 +34,19 @@ function sections(text: string): Section[] {
     }
     const words = line.split(/\s+/).filter(Boolean);
     // Keep paragraph breaks as a marker word so a chunk reads as written.
-    if (words.length === 0 && current.words.length > 0 && current.words[current.words.length - 1] !== '\n\n') current.words.push('\n\n');
+    if (words.length === 0 && current.words.length > 0 && current.words[current.words.length - 1] !== '\n\n')
+      current.words.push('\n\n');
     else current.words.push(...words);
   }
   if (current.words.length > 0) out.push(current);
   return out;
 }
 
-const join = (words: string[]) => words.join(' ').replace(/ ?\n\n ?/g, '\n\n').trim();
+const join = (words: string[]) =>
+  words
+    .join(' ')
+    .replace(/ ?\n\n ?/g, '\n\n')
+    .trim();
 
 export function chunkText(text: string, size = 512, overlap = 50): Chunk[] {
   if (overlap >= size) throw new Error('CHUNK_OVERLAP must be smaller than CHUNK_SIZE');
@@ -60,7 +65,15 @@ export function chunkText(text: string, size = 512, overlap = 50): Chunk[] {
       }
       const content = join(words.slice(start, end));
       if (content) {
-        chunks.push({ ord: chunks.length, content, heading: section.heading, tokenCount: count(start, end), contentHash: createHash('sha256').update(`${section.heading ?? ''}\n${content}`).digest('hex') });
+        chunks.push({
+          ord: chunks.length,
+          content,
+          heading: section.heading,
+          tokenCount: count(start, end),
+          contentHash: createHash('sha256')
+            .update(`${section.heading ?? ''}\n${content}`)
+            .digest('hex'),
+        });
       }
       if (end >= words.length) break;
       // Step back `overlap` real words.

@@ -13,14 +13,29 @@ export class UnsupportedMediaTypeError extends Error {
   readonly statusCode = 415;
 }
 
-export type SourceType = 'text/plain' | 'text/markdown' | 'text/html' | 'application/pdf' | 'image/png' | 'image/jpeg' | 'image/tiff';
+export type SourceType =
+  'text/plain' | 'text/markdown' | 'text/html' | 'application/pdf' | 'image/png' | 'image/jpeg' | 'image/tiff';
 
 const BY_EXTENSION: Record<string, SourceType> = {
-  txt: 'text/plain', text: 'text/plain', md: 'text/markdown', markdown: 'text/markdown', html: 'text/html', htm: 'text/html',
-  pdf: 'application/pdf', png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', tif: 'image/tiff', tiff: 'image/tiff',
+  txt: 'text/plain',
+  text: 'text/plain',
+  md: 'text/markdown',
+  markdown: 'text/markdown',
+  html: 'text/html',
+  htm: 'text/html',
+  pdf: 'application/pdf',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  tif: 'image/tiff',
+  tiff: 'image/tiff',
 };
 
-export function detectSourceType(bytes: Buffer, filename: string, declared: string | undefined): SourceType | undefined {
+export function detectSourceType(
+  bytes: Buffer,
+  filename: string,
+  declared: string | undefined,
+): SourceType | undefined {
   if (bytes.subarray(0, 5).toString('latin1') === '%PDF-') return 'application/pdf';
   if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
   if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
@@ -46,19 +61,30 @@ export interface ReadDocument {
 }
 
 export class DocumentReader {
-  constructor(private readonly ocr: Pick<OcrClient, 'extract'>, private readonly maxBytes: number) {}
+  constructor(
+    private readonly ocr: Pick<OcrClient, 'extract'>,
+    private readonly maxBytes: number,
+  ) {}
 
-  async read(context: ServiceCallContext, file: { bytes: Buffer; filename: string; mimeType?: string }): Promise<ReadDocument> {
-    if (file.bytes.length > this.maxBytes) throw new PayloadTooLargeError(`The file is larger than ${this.maxBytes} bytes`);
+  async read(
+    context: ServiceCallContext,
+    file: { bytes: Buffer; filename: string; mimeType?: string },
+  ): Promise<ReadDocument> {
+    if (file.bytes.length > this.maxBytes)
+      throw new PayloadTooLargeError(`The file is larger than ${this.maxBytes} bytes`);
     if (file.bytes.length === 0) throw InputError.of(['body', 'file'], 'The file is empty');
     const sourceType = detectSourceType(file.bytes, file.filename, file.mimeType);
-    if (!sourceType) throw new UnsupportedMediaTypeError(`Unsupported file type${file.mimeType ? ` ${file.mimeType}` : ''}: upload plain text, Markdown, HTML, PDF, PNG, JPEG or TIFF`);
+    if (!sourceType)
+      throw new UnsupportedMediaTypeError(
+        `Unsupported file type${file.mimeType ? ` ${file.mimeType}` : ''}: upload plain text, Markdown, HTML, PDF, PNG, JPEG or TIFF`,
+      );
     if (sourceType === 'application/pdf') {
       const pdf = await readPdfText(file.bytes);
       if ('error' in pdf) throw InputError.of(['body', 'file'], `The PDF cannot be read: ${pdf.error}`);
       const text = pdf.pages.join('\n\n').trim();
       // A handful of characters per page is a scan with stray marks, not a text layer.
-      if (text.replace(/\s/g, '').length >= 20 * Math.max(1, pdf.pages.length) / 4) return { text, sourceType, extraction: 'pdf-text-layer', pages: pdf.pages.length };
+      if (text.replace(/\s/g, '').length >= (20 * Math.max(1, pdf.pages.length)) / 4)
+        return { text, sourceType, extraction: 'pdf-text-layer', pages: pdf.pages.length };
       return this.viaOcr(context, file, sourceType);
     }
     if (sourceType.startsWith('image/')) return this.viaOcr(context, file, sourceType);
@@ -66,12 +92,17 @@ export class DocumentReader {
     return { text: sourceType === 'text/html' ? htmlToText(raw) : raw, sourceType, extraction: 'text' };
   }
 
-  private async viaOcr(context: ServiceCallContext, file: { bytes: Buffer; filename: string }, sourceType: SourceType): Promise<ReadDocument> {
+  private async viaOcr(
+    context: ServiceCallContext,
+    file: { bytes: Buffer; filename: string },
+    sourceType: SourceType,
+  ): Promise<ReadDocument> {
     try {
       const r = await this.ocr.extract(context, { bytes: file.bytes, filename: file.filename, mimeType: sourceType });
       return { text: r.text, sourceType, extraction: 'ocr', ocrJobId: r.jobId };
     } catch (err) {
-      if (err instanceof OcrUnavailableError) throw new UnavailableError(`This document needs OCR and the OCR service is not available: ${err.message}`, 30);
+      if (err instanceof OcrUnavailableError)
+        throw new UnavailableError(`This document needs OCR and the OCR service is not available: ${err.message}`, 30);
       if (err instanceof OcrFailedError) throw InputError.of(['body', 'file'], err.message);
       throw err;
     }

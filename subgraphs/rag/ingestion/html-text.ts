@@ -14,13 +14,19 @@ function decode(text: string): string {
 }
 
 export function htmlToText(html: string): string {
-  return decode(html
-    .replace(/<!--[\s\S]*?-->/g, '')
-    .replace(/<(script|style|noscript|template)\b[\s\S]*?<\/\1\s*>/gi, '')
-    .replace(/<h([1-6])\b[^>]*>([\s\S]*?)<\/h\1\s*>/gi, (_m, level: string, inner: string) => `\n\n${'#'.repeat(Number(level))} ${inner.replace(/<[^>]*>/g, '').trim()}\n\n`)
-    .replace(/<(br|\/p|\/div|\/li|\/tr|\/section|\/article|\/blockquote|\/pre)\b[^>]*>/gi, '\n')
-    .replace(/<li\b[^>]*>/gi, '\n- ')
-    .replace(/<[^>]*>/g, ''))
+  return decode(
+    html
+      .replace(/<!--[\s\S]*?-->/g, '')
+      .replace(/<(script|style|noscript|template)\b[\s\S]*?<\/\1\s*>/gi, '')
+      .replace(
+        /<h([1-6])\b[^>]*>([\s\S]*?)<\/h\1\s*>/gi,
+        (_m, level: string, inner: string) =>
+          `\n\n${'#'.repeat(Number(level))} ${inner.replace(/<[^>]*>/g, '').trim()}\n\n`,
+      )
+      .replace(/<(br|\/p|\/div|\/li|\/tr|\/section|\/article|\/blockquote|\/pre)\b[^>]*>/gi, '\n')
+      .replace(/<li\b[^>]*>/gi, '\n- ')
+      .replace(/<[^>]*>/g, ''),
+  )
     .replace(/[ \t]+/g, ' ')
     .replace(/\n[ \t]+/g, '\n')
     .replace(/\n{3,}/g, '\n\n')

@@ -10,7 +10,10 @@ export type PdfText = { pages: string[] } | { error: string };
 
 export function readPdfText(bytes: Buffer, maxPages = 500, timeoutMs = 60_000): Promise<PdfText> {
   return new Promise((resolve) => {
-    const worker = new Worker(WORKER, { workerData: { bytes, maxPages }, resourceLimits: { maxOldGenerationSizeMb: 512 } });
+    const worker = new Worker(WORKER, {
+      workerData: { bytes, maxPages },
+      resourceLimits: { maxOldGenerationSizeMb: 512 },
+    });
     const timer = setTimeout(() => {
       void worker.terminate();
       resolve({ error: 'reading the PDF took too long' });

@@ -4,7 +4,13 @@ import { parentPort, workerData } from 'node:worker_threads';
 
 const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
 try {
-  const doc = await pdfjs.getDocument({ data: new Uint8Array(workerData.bytes), isEvalSupported: false, useSystemFonts: false, disableFontFace: true, verbosity: 0 }).promise;
+  const doc = await pdfjs.getDocument({
+    data: new Uint8Array(workerData.bytes),
+    isEvalSupported: false,
+    useSystemFonts: false,
+    disableFontFace: true,
+    verbosity: 0,
+  }).promise;
   const pages = [];
   for (let n = 1; n <= Math.min(doc.numPages, workerData.maxPages); n++) {
     const page = await doc.getPage(n);
@@ -18,5 +24,8 @@ try {
   }
   parentPort.postMessage({ pages });
 } catch (err) {
-  parentPort.postMessage({ error: err && err.name === 'PasswordException' ? 'the PDF is encrypted' : `not a readable PDF (${err && err.message})` });
+  parentPort.postMessage({
+    error:
+      err && err.name === 'PasswordException' ? 'the PDF is encrypted' : `not a readable PDF (${err && err.message})`,
+  });
 }

@@ -11,26 +11,39 @@ import { words, type WordVectors } from '../embedding/embedder';
 import { stem } from '../embedding/lexical-features';
 
 // Function words: never a question word to be met.
-const SKIP = new Set(('a an and are as at be been by for from has have had in is it its of on or that the this these those to was were will with '
-  + 'what which who how when where why do does did can could would should shall may might must i you we they he she our your my me us their '
-  + 'not no if than then there so any all some each about into after before get got').split(' '));
+const SKIP = new Set(
+  (
+    'a an and are as at be been by for from has have had in is it its of on or that the this these those to was were will with ' +
+    'what which who how when where why do does did can could would should shall may might must i you we they he she our your my me us their ' +
+    'not no if than then there so any all some each about into after before get got'
+  ).split(' '),
+);
 
 /** stem() leaves "invoice" but cuts "invoices" to "invoic": without a final e, both meet. */
 const root = (word: string) => stem(word).replace(/e$/, '');
 
 export class SoftMatcher {
   // floor 0.1 and relatedScale 2 (a first-sense synonym at weight 0.6 meets fully): tuned on the dev split.
-  constructor(private readonly vectors: WordVectors, private readonly floor = 0.1, private readonly relatedScale = 2) {}
+  constructor(
+    private readonly vectors: WordVectors,
+    private readonly floor = 0.1,
+    private readonly relatedScale = 2,
+  ) {}
 
   /**
    * Soft-match scores in [0, 1] of each text against the question, in the order given. `related`:
    * a question word's WordNet relatives (query-expansion.ts), each met with `relatedScale` × its weight.
    */
-  score(query: string, texts: readonly string[], related: ReadonlyMap<string, readonly { word: string; weight: number }[]> = new Map()): number[] {
+  score(
+    query: string,
+    texts: readonly string[],
+    related: ReadonlyMap<string, readonly { word: string; weight: number }[]> = new Map(),
+  ): number[] {
     const q = [...new Set(words(query).filter((w) => !SKIP.has(w)))].map((w) => {
       const unit = this.vectors.unit(w);
       const near = new Map<string, number>();
-      for (const r of related.get(w.replace(/['’]s$/, '')) ?? []) near.set(root(r.word), Math.max(near.get(root(r.word)) ?? 0, Math.min(1, this.relatedScale * r.weight)));
+      for (const r of related.get(w.replace(/['’]s$/, '')) ?? [])
+        near.set(root(r.word), Math.max(near.get(root(r.word)) ?? 0, Math.min(1, this.relatedScale * r.weight)));
       return { root: root(w), unit, weight: unit ? this.vectors.weight(w) : 1, near };
     });
     const total = q.reduce((s, w) => s + w.weight, 0);
@@ -45,7 +58,10 @@ export class SoftMatcher {
       const unit = this.vectors.unit(word);
       for (let i = 0; i < q.length; i++) {
         const qw = q[i]!;
-        if (qw.root === s) { m[i] = 1; continue; }
+        if (qw.root === s) {
+          m[i] = 1;
+          continue;
+        }
         m[i] = qw.near.get(s) ?? 0;
         if (!unit || !qw.unit) continue;
         let dot = 0;

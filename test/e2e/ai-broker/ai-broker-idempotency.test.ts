@@ -26,9 +26,10 @@ afterAll(async () => {
 
 const ask = (token: string, key: string | undefined, body: Record<string, unknown>) =>
   call('POST', '/api/ai/inference', { token, body, headers: key === undefined ? {} : { 'idempotency-key': key } });
-const usage = async (tenant: string) => (await brokerEvents(h)).filter((e) => e.tenant_id === tenant && e.event_type === 'ai_inference');
+const usage = async (tenant: string) =>
+  (await brokerEvents(h)).filter((e) => e.tenant_id === tenant && e.event_type === 'ai_inference');
 
-test('a retried request with the same key and body is answered once and replayed; another tenant\'s same key runs on its own', async () => {
+test("a retried request with the same key and body is answered once and replayed; another tenant's same key runs on its own", async () => {
   const body = { prompt: 'Summarise: invoices are kept for ten years.' };
   const first = await ask(tokenA, 'step-1', body);
   expect(first.status).toBe(200);
@@ -58,7 +59,9 @@ test('the key with another body is 422; a key still running is 409; a malformed 
   expect(other.body.detail[0].loc).toEqual(['header', 'idempotency-key']);
 
   // The first request with the key is still being answered (its claim is running).
-  await h.db.sql.query(`UPDATE ai_idempotent_replies SET status = 'running', response = NULL WHERE tenant_id = 'idem-a' AND idempotency_key = 'step-2'`);
+  await h.db.sql.query(
+    `UPDATE ai_idempotent_replies SET status = 'running', response = NULL WHERE tenant_id = 'idem-a' AND idempotency_key = 'step-2'`,
+  );
   const busy = await ask(tokenA, 'step-2', { prompt: 'first question' });
   expect(busy.status).toBe(409);
   expect(busy.body.detail).toMatch(/still being answered/);
@@ -71,7 +74,9 @@ test('the key with another body is 422; a key still running is 409; a malformed 
 test('an expired key is claimed afresh', async () => {
   const body = { prompt: 'Summarise: travel is booked in economy.' };
   await ask(tokenA, 'step-4', body);
-  await h.db.sql.query(`UPDATE ai_idempotent_replies SET expires_at = now() - interval '1 second' WHERE tenant_id = 'idem-a' AND idempotency_key = 'step-4'`);
+  await h.db.sql.query(
+    `UPDATE ai_idempotent_replies SET expires_at = now() - interval '1 second' WHERE tenant_id = 'idem-a' AND idempotency_key = 'step-4'`,
+  );
   const after = await ask(tokenA, 'step-4', body);
   expect(after.status).toBe(200);
   expect(after.headers.get('idempotent-replayed')).toBeNull();

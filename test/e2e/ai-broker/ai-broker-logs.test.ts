@@ -7,7 +7,14 @@ import { startServices, type Harness } from '../../support/service-harness';
 import { startVendor, type VendorStandIn } from '../../support/vendors/vendor-stand-in';
 import { until } from '../../support/waiting';
 import { tenantToken } from '../router/platform.support';
-import { client, PII, PII_VALUES, schemaRegistryStub, startRetrieval, type RetrievalStandIn } from './support/broker.support';
+import {
+  client,
+  PII,
+  PII_VALUES,
+  schemaRegistryStub,
+  startRetrieval,
+  type RetrievalStandIn,
+} from './support/broker.support';
 
 jest.setTimeout(120_000);
 
@@ -29,11 +36,22 @@ beforeAll(async () => {
   openai = await startVendor('openai');
   rag = await startRetrieval();
   h = await startServices([defineAiBrokerService({ schemas: schemaRegistryStub() })], {
-    LOG_LEVEL: 'TRACE', OPENAI_API_KEY: 'sk-oai-test', OPENAI_BASE_URL: openai.url, RAG_SERVICE_URL: rag.url, AI_HEALTH_PROBE_SECONDS: '1', AI_REQUEST_TIMEOUT_SECONDS: '2',
+    LOG_LEVEL: 'TRACE',
+    OPENAI_API_KEY: 'sk-oai-test',
+    OPENAI_BASE_URL: openai.url,
+    RAG_SERVICE_URL: rag.url,
+    AI_HEALTH_PROBE_SECONDS: '1',
+    AI_REQUEST_TIMEOUT_SECONDS: '2',
   });
   call = client(h.services['ai-broker']!.url);
   token = await tenantToken('tenant-logs');
-  await until(async () => (await call('GET', '/api/ai/models', { token })).body.models.some((m: any) => m.provider === 'openai' && m.status === 'available'), 'the probe to find the vendor answering');
+  await until(
+    async () =>
+      (await call('GET', '/api/ai/models', { token })).body.models.some(
+        (m: any) => m.provider === 'openai' && m.status === 'available',
+      ),
+    'the probe to find the vendor answering',
+  );
 });
 afterAll(async () => {
   await h?.close();
@@ -42,9 +60,19 @@ afterAll(async () => {
 });
 
 test('PII in every field, through every path, reaches no log line and no error message', async () => {
-  rag.chunks = [{ content: `Holder ${PII.email}, phone ${PII.phone}.`, document_title: `Note on ${PII.ssn}`, score: 0.9, heading: PII.address }];
+  rag.chunks = [
+    {
+      content: `Holder ${PII.email}, phone ${PII.phone}.`,
+      document_title: `Note on ${PII.ssn}`,
+      score: 0.9,
+      heading: PII.address,
+    },
+  ];
   openai.reply = () => `The SSN is ${PII.ssn}, card ${PII.card}.`;
-  const created = await call('POST', '/api/ai/prompts', { token, body: { template_id: 'kyc', template: 'Check {{name}}', variables: ['name'] } });
+  const created = await call('POST', '/api/ai/prompts', {
+    token,
+    body: { template_id: 'kyc', template: 'Check {{name}}', variables: ['name'] },
+  });
   expect(created.status).toBe(201);
   const bodies: { status: number; text: string }[] = [];
   const infer = async (body: unknown) => {
@@ -52,7 +80,13 @@ test('PII in every field, through every path, reaches no log line and no error m
     bodies.push(r);
     return r;
   };
-  const everyField = { prompt: `Card ${PII.card} at ${PII.address}`, system: `Serve ${PII.email}`, template_id: 'kyc', variables: { name: PII.ssn }, use_rag: true };
+  const everyField = {
+    prompt: `Card ${PII.card} at ${PII.address}`,
+    system: `Serve ${PII.email}`,
+    template_id: 'kyc',
+    variables: { name: PII.ssn },
+    use_rag: true,
+  };
   expect((await infer(everyField)).status).toBe(200);
   expect((await infer({ ...everyField, stream: true })).status).toBe(200);
   // Bad input that carries PII in the offending field: the error names the field, not the value.

@@ -26,11 +26,21 @@ afterAll(async () => {
   await db?.drop();
 });
 
-async function withBroker(env: Record<string, string>, work: (h: Harness, call: ReturnType<typeof client>) => Promise<void>) {
-  const h = await startServices([defineAiBrokerService({ schemas: schemaRegistryStub() })], { OPENAI_API_KEY: 'sk-oai-test', OPENAI_BASE_URL: openai.url, AI_HEALTH_PROBE_SECONDS: '1', ...env }, { db });
+async function withBroker(
+  env: Record<string, string>,
+  work: (h: Harness, call: ReturnType<typeof client>) => Promise<void>,
+) {
+  const h = await startServices(
+    [defineAiBrokerService({ schemas: schemaRegistryStub() })],
+    { OPENAI_API_KEY: 'sk-oai-test', OPENAI_BASE_URL: openai.url, AI_HEALTH_PROBE_SECONDS: '1', ...env },
+    { db },
+  );
   try {
     const call = client(h.services['ai-broker']!.url);
-    await until(async () => (await call('GET', '/api/ai/models/gpt-4/status', { token })).body.status === 'available', 'the probe to find the vendor answering');
+    await until(
+      async () => (await call('GET', '/api/ai/models/gpt-4/status', { token })).body.status === 'available',
+      'the probe to find the vendor answering',
+    );
     await work(h, call);
   } finally {
     await h.close();

@@ -29,7 +29,10 @@ export interface Res<T = any> {
   body: T;
 }
 
-export async function call<T = any>(url: string, init: RequestInit & { json?: unknown; form?: Record<string, string>; token?: string } = {}): Promise<Res<T>> {
+export async function call<T = any>(
+  url: string,
+  init: RequestInit & { json?: unknown; form?: Record<string, string>; token?: string } = {},
+): Promise<Res<T>> {
   const headers = new Headers(init.headers);
   let body = init.body;
   if (init.json !== undefined) {
@@ -51,12 +54,25 @@ export async function call<T = any>(url: string, init: RequestInit & { json?: un
   return { status: res.status, headers: res.headers, body: parsed as T };
 }
 
-export async function login(url: string, username: string, password: string, tenantId?: string): Promise<{ access_token: string; refresh_token: string }> {
-  const res = await call(`${url}/v1/auth/login`, { method: 'POST', json: { username, password, ...(tenantId ? { tenant_id: tenantId } : {}) } });
+export async function login(
+  url: string,
+  username: string,
+  password: string,
+  tenantId?: string,
+): Promise<{ access_token: string; refresh_token: string }> {
+  const res = await call(`${url}/v1/auth/login`, {
+    method: 'POST',
+    json: { username, password, ...(tenantId ? { tenant_id: tenantId } : {}) },
+  });
   if (res.status !== 200) throw new Error(`login ${username} failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }
 
-export async function gql<T = any>(url: string, query: string, variables: Record<string, unknown> = {}, token?: string): Promise<Res<{ data?: T; errors?: { message: string; extensions?: { code?: string } }[] }>> {
+export async function gql<T = any>(
+  url: string,
+  query: string,
+  variables: Record<string, unknown> = {},
+  token?: string,
+): Promise<Res<{ data?: T; errors?: { message: string; extensions?: { code?: string } }[] }>> {
   return call(`${url}/graphql`, { method: 'POST', json: { query, variables }, token });
 }

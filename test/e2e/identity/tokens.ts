@@ -4,7 +4,10 @@ import { TEST_JWT_SECRET } from '../../support/service-harness';
 
 const claims = { tenant_id: 'default', roles: ['admin', 'user'], scopes: ['admin', 'read', 'write'] };
 
-export async function signed(secret: string, opts: { expSecondsFromNow?: number; issuer?: string; sub?: string } = {}): Promise<string> {
+export async function signed(
+  secret: string,
+  opts: { expSecondsFromNow?: number; issuer?: string; sub?: string } = {},
+): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT(claims)
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -26,7 +29,10 @@ export async function badTokens(): Promise<[string, string][]> {
     ['signed with another key', await signed('another-secret-that-is-also-long-enough-0123456789')],
     ['alg none', `${b64({ alg: 'none', typ: 'JWT' })}.${b64(payload)}.`],
     ['alg none with a signature', `${b64({ alg: 'none', typ: 'JWT' })}.${b64(payload)}.${good.split('.')[2]}`],
-    ['payload swapped under a valid signature', `${h}.${b64({ ...payload, sub: 'someone-else' })}.${good.split('.')[2]}`],
+    [
+      'payload swapped under a valid signature',
+      `${h}.${b64({ ...payload, sub: 'someone-else' })}.${good.split('.')[2]}`,
+    ],
     ['wrong issuer', await signed(TEST_JWT_SECRET, { issuer: 'someone-else' })],
     ['malformed', 'not-a-jwt'],
     ['malformed base64', `${h}.${p}!!.abc`],

@@ -59,10 +59,21 @@ onPostgres('database failure', () => {
     const viaProxy = new URL(testDb.config.url!);
     viaProxy.host = `127.0.0.1:${proxy.port}`;
     db = await openDatabase({ url: viaProxy.toString(), pgliteDir: '', poolSize: 5 }, { migrate: false });
-    const env = { LOG_LEVEL: 'CRITICAL', JWT_SECRET_KEY: TEST_JWT_SECRET, NODE_ENV: 'test', LEDGER_REQUIRE_AUTH: 'false' };
+    const env = {
+      LOG_LEVEL: 'CRITICAL',
+      JWT_SECRET_KEY: TEST_JWT_SECRET,
+      NODE_ENV: 'test',
+      LEDGER_REQUIRE_AUTH: 'false',
+    };
     const config = loadPlatformConfig(env);
     // The event bus talks to the database directly (not through the proxy): only the data path fails.
-    built = await ledgerService.build({ config: { ...config, database: { ...config.database, url: testDb.config.url } }, db, env, logger: createLogger('CRITICAL', 'ledger'), registry: registryOf() });
+    built = await ledgerService.build({
+      config: { ...config, database: { ...config.database, url: testDb.config.url } },
+      db,
+      env,
+      logger: createLogger('CRITICAL', 'ledger'),
+      registry: registryOf(),
+    });
     await built.app.listen({ port: 0, host: '127.0.0.1' });
     url = `http://127.0.0.1:${(built.app.server.address() as AddressInfo).port}`;
   });
@@ -74,9 +85,12 @@ onPostgres('database failure', () => {
     await testDb?.drop();
   });
 
-  const append = (n: number) => fetch(`${url}/append`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ tenant_id: 'db-fail', event_type: 'x', event_data: { n } }),
-  });
+  const append = (n: number) =>
+    fetch(`${url}/append`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ tenant_id: 'db-fail', event_type: 'x', event_data: { n } }),
+    });
 
   it('answers 503 with a JSON body while the database is away, then recovers', async () => {
     expect((await append(1)).status).toBe(200);
@@ -92,11 +106,20 @@ onPostgres('database failure', () => {
 
     proxy.up();
     // Retried until the ledger's connections are back; each refused try leaves nothing behind.
-    await until(async () => (await append(3)).status === 200, 'the ledger to accept appends again', { tries: 200, everyMs: 100 });
+    await until(async () => (await append(3)).status === 200, 'the ledger to accept appends again', {
+      tries: 200,
+      everyMs: 100,
+    });
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
-    const events = (await (await fetch(`${url}/events?tenant_id=db-fail`)).json()) as { events: { event_data: { n: number } }[] };
+    const events = (await (await fetch(`${url}/events?tenant_id=db-fail`)).json()) as {
+      events: { event_data: { n: number } }[];
+    };
     // The failed append left nothing behind; the chain is whole.
     expect(events.events.map((e) => e.event_data.n)).toEqual([1, 3]);
-    expect(await (await fetch(`${url}/verify?tenant_id=db-fail`)).json()).toEqual({ valid: true, total_events: 2, error: null });
+    expect(await (await fetch(`${url}/verify?tenant_id=db-fail`)).json()).toEqual({
+      valid: true,
+      total_events: 2,
+      error: null,
+    });
   });
 });

@@ -39,9 +39,20 @@ const APPEND = `mutation($input: AppendLedgerEventInput!) { appendLedgerEvent(in
 describe('queries and mutation', () => {
   it('appends through the mutation and pages through ledgerEvents with cursors', async () => {
     for (let i = 1; i <= 3; i++) {
-      const r = await gql(APPEND, { input: { tenantId: 'gql-a', eventType: 'rag_query', eventData: { i, nested: { ü: [1.5] } }, userId: 'alice' } }, tokenA);
+      const r = await gql(
+        APPEND,
+        {
+          input: { tenantId: 'gql-a', eventType: 'rag_query', eventData: { i, nested: { ü: [1.5] } }, userId: 'alice' },
+        },
+        tokenA,
+      );
       expect(r.errors).toBeUndefined();
-      expect(r.data.appendLedgerEvent).toMatchObject({ seq: i, tenantId: 'gql-a', eventData: { i, nested: { ü: [1.5] } }, user: { username: 'alice' } });
+      expect(r.data.appendLedgerEvent).toMatchObject({
+        seq: i,
+        tenantId: 'gql-a',
+        eventData: { i, nested: { ü: [1.5] } },
+        user: { username: 'alice' },
+      });
     }
     const q = `query($after: String) { ledgerEvents(first: 2, after: $after) { totalCount pageInfo { hasNextPage endCursor } nodes { seq eventData } } }`;
     const page1 = await gql(q, {}, tokenA);
@@ -56,7 +67,12 @@ describe('queries and mutation', () => {
   });
 
   it('takes the tenant from the token when the input names none; a missing eventType is named in GraphQL terms', async () => {
-    const tokenC = await tokens.issue({ username: 'carol', tenantId: 'gql-c', roles: ['user'], scopes: ['read', 'write'] });
+    const tokenC = await tokens.issue({
+      username: 'carol',
+      tenantId: 'gql-c',
+      roles: ['user'],
+      scopes: ['read', 'write'],
+    });
     const r = await gql(APPEND, { input: { eventType: 'no_tenant_named', eventData: {} } }, tokenC);
     expect(r.errors).toBeUndefined();
     expect(r.data.appendLedgerEvent).toMatchObject({ tenantId: 'gql-c', eventType: 'no_tenant_named' });
@@ -88,10 +104,20 @@ describe('queries and mutation', () => {
     expect(unauth.errors[0].extensions.code).toBe('UNAUTHENTICATED');
   });
 
-  it('resolves User entities with their audit trail (newest first), scoped to the caller\'s tenant', async () => {
+  it("resolves User entities with their audit trail (newest first), scoped to the caller's tenant", async () => {
     await gql(APPEND, { input: { tenantId: 'gql-a', eventType: 'login', eventData: {}, userId: 'carol' } }, tokenA);
     const q = `query($reps: [_Any!]!) { _entities(representations: $reps) { ... on User { username auditTrail(first: 2) { nodes { seq userId } pageInfo { hasNextPage } } } } }`;
-    const r = await gql(q, { reps: [{ __typename: 'User', username: 'alice' }, { __typename: 'User', username: 'carol' }, { __typename: 'User', username: 'nobody' }] }, tokenA);
+    const r = await gql(
+      q,
+      {
+        reps: [
+          { __typename: 'User', username: 'alice' },
+          { __typename: 'User', username: 'carol' },
+          { __typename: 'User', username: 'nobody' },
+        ],
+      },
+      tokenA,
+    );
     expect(r.errors).toBeUndefined();
     const [alice, carol, nobody] = r.data._entities;
     expect(alice.auditTrail.nodes.map((n: any) => n.seq)).toEqual([3, 2]);
@@ -109,16 +135,24 @@ describe('queries and mutation', () => {
     for (const [label, cursor] of garbageCursors('seq')) {
       const page = await gql(events, { after: cursor }, tokenA);
       expect([label, page.data]).toEqual([label, null]);
-      expect([label, page.errors?.[0]?.extensions]).toEqual([label, expect.objectContaining({ code: 'BAD_USER_INPUT', field: 'after' })]);
+      expect([label, page.errors?.[0]?.extensions]).toEqual([
+        label,
+        expect.objectContaining({ code: 'BAD_USER_INPUT', field: 'after' }),
+      ]);
       const entity = await gql(trail, { reps: [{ __typename: 'User', username: 'alice' }], after: cursor }, tokenA);
-      expect([label, entity.errors?.[0]?.extensions]).toEqual([label, expect.objectContaining({ code: 'BAD_USER_INPUT', field: 'after' })]);
+      expect([label, entity.errors?.[0]?.extensions]).toEqual([
+        label,
+        expect.objectContaining({ code: 'BAD_USER_INPUT', field: 'after' }),
+      ]);
       expect([label, entity.errors?.[0]?.path]).toEqual([label, ['_entities', 0, 'auditTrail']]);
     }
     // A real cursor still works on both.
     const first = await gql(`{ ledgerEvents(first: 1) { pageInfo { endCursor } } }`, {}, tokenA);
     const after = first.data.ledgerEvents.pageInfo.endCursor;
     expect((await gql(events, { after }, tokenA)).errors).toBeUndefined();
-    expect((await gql(trail, { reps: [{ __typename: 'User', username: 'alice' }], after }, tokenA)).errors).toBeUndefined();
+    expect(
+      (await gql(trail, { reps: [{ __typename: 'User', username: 'alice' }], after }, tokenA)).errors,
+    ).toBeUndefined();
   });
 });
 
@@ -129,36 +163,54 @@ describe('subscription ledgerEventAppended over graphql-ws', () => {
   });
 
   function subscribe(connectionParams: Record<string, unknown>, eventType?: string) {
-    const client = createClient({ url: url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams, retryAttempts: 0 });
+    const client = createClient({
+      url: url.replace('http', 'ws') + '/graphql',
+      webSocketImpl: WebSocket,
+      connectionParams,
+      retryAttempts: 0,
+    });
     clients.push(client);
     const received: any[] = [];
     const errors: unknown[] = [];
     client.subscribe(
-      { query: 'subscription($t: String) { ledgerEventAppended(eventType: $t) { tenantId eventType seq eventData } }', variables: { t: eventType ?? null } },
-      { next: (v) => received.push(v.data?.ledgerEventAppended ?? v), error: (e) => errors.push(e), complete: () => {} },
+      {
+        query: 'subscription($t: String) { ledgerEventAppended(eventType: $t) { tenantId eventType seq eventData } }',
+        variables: { t: eventType ?? null },
+      },
+      {
+        next: (v) => received.push(v.data?.ledgerEventAppended ?? v),
+        error: (e) => errors.push(e),
+        complete: () => {},
+      },
     );
     return { received, errors };
   }
 
   const post = async (tenant: string, type: string, data: Record<string, unknown>) => {
     const res = await fetch(`${url}/append`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ tenant_id: tenant, event_type: type, event_data: data }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ tenant_id: tenant, event_type: type, event_data: data }),
     });
     expect(res.status).toBe(200);
   };
 
-  it('delivers only the subscriber\'s tenant (and type), in order', async () => {
+  it("delivers only the subscriber's tenant (and type), in order", async () => {
     const a = subscribe({ authorization: `Bearer ${tokenA}` });
     const aTyped = subscribe({ authorization: `Bearer ${tokenA}` }, 'special');
     const anonB = subscribe({ 'x-tenant-id': 'gql-b' });
     // graphql-ws never acknowledges a subscribe, so a delivery is the proof a subscription is
     // live: append probes (each reaches exactly one tenant's subscribers) until all three have one.
     let probe = 0;
-    await repeatUntil(async () => {
-      probe++;
-      await post('gql-a', 'special', { probe });
-      await post('gql-b', 'probe', { probe });
-    }, () => a.received.length > 0 && aTyped.received.length > 0 && anonB.received.length > 0, 'all three subscriptions to be live');
+    await repeatUntil(
+      async () => {
+        probe++;
+        await post('gql-a', 'special', { probe });
+        await post('gql-b', 'probe', { probe });
+      },
+      () => a.received.length > 0 && aTyped.received.length > 0 && anonB.received.length > 0,
+      'all three subscriptions to be live',
+    );
     const real = (s: { received: any[] }) => s.received.filter((e) => e.eventData.probe === undefined);
 
     await post('gql-a', 'plain', { n: 1 });
@@ -168,10 +220,23 @@ describe('subscription ledgerEventAppended over graphql-ws', () => {
     // from the appends above would already be in the lists when these arrive.
     await post('gql-b', 'plain', { n: 4 });
     await post('gql-a', 'special', { n: 5 });
-    await until(() => real(a).some((e) => e.eventData.n === 5) && real(aTyped).some((e) => e.eventData.n === 5) && real(anonB).some((e) => e.eventData.n === 4), 'the last appends to be delivered');
-    expect(real(a).map((e) => [e.tenantId, e.eventData.n])).toEqual([['gql-a', 1], ['gql-a', 3], ['gql-a', 5]]);
+    await until(
+      () =>
+        real(a).some((e) => e.eventData.n === 5) &&
+        real(aTyped).some((e) => e.eventData.n === 5) &&
+        real(anonB).some((e) => e.eventData.n === 4),
+      'the last appends to be delivered',
+    );
+    expect(real(a).map((e) => [e.tenantId, e.eventData.n])).toEqual([
+      ['gql-a', 1],
+      ['gql-a', 3],
+      ['gql-a', 5],
+    ]);
     expect(real(aTyped).map((e) => e.eventData.n)).toEqual([3, 5]);
-    expect(real(anonB).map((e) => [e.tenantId, e.eventData.n])).toEqual([['gql-b', 2], ['gql-b', 4]]);
+    expect(real(anonB).map((e) => [e.tenantId, e.eventData.n])).toEqual([
+      ['gql-b', 2],
+      ['gql-b', 4],
+    ]);
     // The probes, too, reached only their own tenant (and type).
     expect(a.received.every((e) => e.tenantId === 'gql-a')).toBe(true);
     expect(aTyped.received.every((e) => e.tenantId === 'gql-a' && e.eventType === 'special')).toBe(true);

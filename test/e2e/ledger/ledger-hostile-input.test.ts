@@ -22,7 +22,11 @@ async function append(body: string): Promise<{ status: number; body: any }> {
 const event = (eventData: string) => `{"tenant_id":"t-hostile","event_type":"x","event_data":${eventData}}`;
 
 it.each([
-  ['event_data nested 7,000 levels (pinned the embedded database)', event('{"a":'.repeat(7000) + '1' + '}'.repeat(7000)), 'json_too_deep'],
+  [
+    'event_data nested 7,000 levels (pinned the embedded database)',
+    event('{"a":'.repeat(7000) + '1' + '}'.repeat(7000)),
+    'json_too_deep',
+  ],
   ['event_data nested 100,000 levels', event('['.repeat(100_000) + ']'.repeat(100_000)), 'json_too_deep'],
   ['a NUL in event_data', event('{"a":{"b":"\\u0000"}}'), 'string_unicode'],
   ['a lone surrogate in event_data', event('{"a":{"b":"\\ud800"}}'), 'string_unicode'],

@@ -16,7 +16,16 @@ beforeAll(async () => {
   const { committer } = createLedgerModule(h.db, () => {});
   const deep = '{"a":'.repeat(2000) + '1' + '}'.repeat(2000);
   for (const eventDataText of ['{"before":true}', deep, '{"after":true}']) {
-    await committer.append({ tenantId: 't-legacy', eventType: 'legacy', eventDataText, userId: null, correlationId: null, description: null, idempotencyKey: null, writtenBy: null });
+    await committer.append({
+      tenantId: 't-legacy',
+      eventType: 'legacy',
+      eventDataText,
+      userId: null,
+      correlationId: null,
+      description: null,
+      idempotencyKey: null,
+      writtenBy: null,
+    });
   }
   await committer.drain();
 });
@@ -32,7 +41,17 @@ it('lists, exports and verifies a tenant holding a 2,000-level event', async () 
   const csv = await fetch(`${url}/export?tenant_id=t-legacy`);
   expect(csv.status).toBe(200);
   expect((await csv.text()).split('\r\n').filter(Boolean)).toHaveLength(4);
-  expect(await (await fetch(`${url}/verify?tenant_id=t-legacy`)).json()).toEqual({ valid: true, total_events: 3, error: null });
-  const gql = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-tenant-id': 't-legacy' }, body: JSON.stringify({ query: '{ ledgerEvents(first: 5) { nodes { seq eventType } } }' }) });
-  expect(((await gql.json()) as { data: { ledgerEvents: { nodes: unknown[] } } }).data.ledgerEvents.nodes).toHaveLength(3);
+  expect(await (await fetch(`${url}/verify?tenant_id=t-legacy`)).json()).toEqual({
+    valid: true,
+    total_events: 3,
+    error: null,
+  });
+  const gql = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-tenant-id': 't-legacy' },
+    body: JSON.stringify({ query: '{ ledgerEvents(first: 5) { nodes { seq eventType } } }' }),
+  });
+  expect(((await gql.json()) as { data: { ledgerEvents: { nodes: unknown[] } } }).data.ledgerEvents.nodes).toHaveLength(
+    3,
+  );
 });

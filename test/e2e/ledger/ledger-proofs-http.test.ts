@@ -17,13 +17,27 @@ let tokenA: string;
 let tokenB: string;
 
 beforeAll(async () => {
-  h = await startServices([ledgerService], { LEDGER_CHECKPOINT_REQUESTS_PER_MINUTE: '2', LEDGER_CHECKPOINT_INTERVAL_MS: '0' });
+  h = await startServices([ledgerService], {
+    LEDGER_CHECKPOINT_REQUESTS_PER_MINUTE: '2',
+    LEDGER_CHECKPOINT_INTERVAL_MS: '0',
+  });
   url = h.services.ledger!.url;
-  tokenA = await tokens.issue({ username: 'alice', tenantId: 'http-proof-a', roles: ['user'], scopes: ['read', 'write'] });
-  tokenB = await tokens.issue({ username: 'bob', tenantId: 'http-proof-b', roles: ['user'], scopes: ['read', 'write'] });
+  tokenA = await tokens.issue({
+    username: 'alice',
+    tenantId: 'http-proof-a',
+    roles: ['user'],
+    scopes: ['read', 'write'],
+  });
+  tokenB = await tokens.issue({
+    username: 'bob',
+    tenantId: 'http-proof-b',
+    roles: ['user'],
+    scopes: ['read', 'write'],
+  });
   for (let i = 0; i < 6; i++) {
     const res = await fetch(`${url}/append`, {
-      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${tokenA}` },
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${tokenA}` },
       body: JSON.stringify({ tenant_id: 'http-proof-a', event_type: 'proof_http', event_data: { i } }),
     });
     expect(res.status).toBe(200);
@@ -31,7 +45,8 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-const get = (path: string, token?: string) => fetch(`${url}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+const get = (path: string, token?: string) =>
+  fetch(`${url}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
 const json = async (res: Response | Promise<Response>): Promise<any> => (await res).json();
 
 it('serves the JWKS without a token, and an inclusion proof by REST that the verifier accepts', async () => {
@@ -48,8 +63,12 @@ it('serves the JWKS without a token, and an inclusion proof by REST that the ver
 
 it('answers the same proofs by GraphQL', async () => {
   const res = await fetch(`${url}/graphql`, {
-    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${tokenA}` },
-    body: JSON.stringify({ query: '{ ledgerInclusionProof(seq: 2) { leafIndex treeSize auditPath checkpoint { treeSize rootHash keyId } entry { seq chainHash } } ledgerCheckpoint { treeSize } }' }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${tokenA}` },
+    body: JSON.stringify({
+      query:
+        '{ ledgerInclusionProof(seq: 2) { leafIndex treeSize auditPath checkpoint { treeSize rootHash keyId } entry { seq chainHash } } ledgerCheckpoint { treeSize } }',
+    }),
   });
   const body = await json(res);
   expect(body.errors).toBeUndefined();
@@ -57,16 +76,19 @@ it('answers the same proofs by GraphQL', async () => {
   const rest = await json(get('/v1/ledger/proofs/inclusion?seq=2&tree_size=6', tokenA));
   expect(body.data.ledgerInclusionProof.auditPath).toEqual(rest.audit_path);
   const bad = await fetch(`${url}/graphql`, {
-    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${tokenA}` },
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${tokenA}` },
     body: JSON.stringify({ query: '{ ledgerConsistencyProof(first: 0) { proof } }' }),
   });
   expect((await json(bad)).errors[0].extensions.code).toBe('BAD_USER_INPUT');
 });
 
-it('another tenant sees none of it; garbage is 422 in FastAPI\'s shape', async () => {
+it("another tenant sees none of it; garbage is 422 in FastAPI's shape", async () => {
   const entry = (await json(get('/events?tenant_id=http-proof-a&limit=1', tokenA))).events[0];
   expect((await get(`/v1/ledger/proofs/inclusion?entry_id=${entry.id}`, tokenB)).status).toBe(404);
-  expect((await get(`/v1/ledger/proofs/inclusion?tenant_id=http-proof-a&entry_id=${entry.id}`, tokenB)).status).toBe(403);
+  expect((await get(`/v1/ledger/proofs/inclusion?tenant_id=http-proof-a&entry_id=${entry.id}`, tokenB)).status).toBe(
+    403,
+  );
   const garbage = await get('/v1/ledger/proofs/inclusion?seq=abc', tokenA);
   expect(garbage.status).toBe(422);
   expect((await json(garbage)).detail[0]).toMatchObject({ loc: ['query', 'seq'] });
@@ -75,7 +97,12 @@ it('another tenant sees none of it; garbage is 422 in FastAPI\'s shape', async (
 });
 
 it('a flood of checkpoint requests is answered 429 with Retry-After', async () => {
-  const post = () => fetch(`${url}/v1/ledger/checkpoints`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${tokenB}` }, body: '{}' });
+  const post = () =>
+    fetch(`${url}/v1/ledger/checkpoints`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${tokenB}` },
+      body: '{}',
+    });
   // Tenant B has no entries: its checkpoint requests still count against its budget.
   const statuses: number[] = [];
   for (let i = 0; i < 4; i++) statuses.push((await post()).status);

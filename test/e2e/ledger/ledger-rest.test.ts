@@ -16,25 +16,44 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 
 async function post(path: string, body: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const res = await fetch(url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as any, headers: res.headers };
 }
 async function get(path: string, headers: Record<string, string> = {}) {
   const res = await fetch(url + path, { headers });
   const text = await res.text();
   let body: any = text;
-  try { body = JSON.parse(text); } catch { /* csv */ }
+  try {
+    body = JSON.parse(text);
+  } catch {
+    /* csv */
+  }
   return { status: res.status, body, headers: res.headers };
 }
 
 describe('append and read back', () => {
   it('appends, lists with filters and verifies', async () => {
-    const a = await post('/append', { tenant_id: 't-rest', event_type: 'rule_execution', event_data: { rulepack_id: 'p1', rules_executed: 3 }, user_id: 'alice', correlation_id: 'c1' });
+    const a = await post('/append', {
+      tenant_id: 't-rest',
+      event_type: 'rule_execution',
+      event_data: { rulepack_id: 'p1', rules_executed: 3 },
+      user_id: 'alice',
+      correlation_id: 'c1',
+    });
     expect(a.status).toBe(200);
     expect(Object.keys(a.body).sort()).toEqual(['chain_hash', 'created_at', 'id']);
     expect(a.body.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/);
     expect(a.body.chain_hash).toMatch(/^[0-9a-f]{64}$/);
-    await post('/append', { tenant_id: 't-rest', event_type: 'rag_query', event_data: { query: 'q', results_count: 1 }, user_id: 'bob' });
+    await post('/append', {
+      tenant_id: 't-rest',
+      event_type: 'rag_query',
+      event_data: { query: 'q', results_count: 1 },
+      user_id: 'bob',
+    });
 
     const all = await get('/events?tenant_id=t-rest');
     expect(all.status).toBe(200);
@@ -42,7 +61,13 @@ describe('append and read back', () => {
     expect(all.body.limit).toBe(100);
     expect(all.body.offset).toBe(0);
     expect(all.body.events.map((e: any) => e.seq)).toEqual([1, 2]);
-    expect(all.body.events[0]).toMatchObject({ id: a.body.id, chain_hash: a.body.chain_hash, created_at: a.body.created_at, event_data: { rulepack_id: 'p1', rules_executed: 3 }, previous_hash: '0'.repeat(64) });
+    expect(all.body.events[0]).toMatchObject({
+      id: a.body.id,
+      chain_hash: a.body.chain_hash,
+      created_at: a.body.created_at,
+      event_data: { rulepack_id: 'p1', rules_executed: 3 },
+      previous_hash: '0'.repeat(64),
+    });
     expect(all.body.events[1].previous_hash).toBe(a.body.chain_hash);
 
     const byUser = await get('/events?tenant_id=t-rest&user_id=bob');
@@ -70,7 +95,9 @@ describe('append and read back', () => {
     expect(again.body).toEqual(first.body);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     // Concurrent retries with one key land in one group commit: still one event.
-    const burst = await Promise.all(Array.from({ length: 10 }, () => post('/append', { ...body, idempotency_key: 'k-2' })));
+    const burst = await Promise.all(
+      Array.from({ length: 10 }, () => post('/append', { ...body, idempotency_key: 'k-2' })),
+    );
     expect(new Set(burst.map((r) => r.body.id)).size).toBe(1);
     expect((await get('/events?tenant_id=t-idem')).body.total).toBe(2);
   });
@@ -91,7 +118,9 @@ describe('append and read back', () => {
 
     const differ = await post('/append', { ...body, idempotency_key: 'h-2' }, { 'idempotency-key': 'h-3' });
     expect(differ.status).toBe(422);
-    expect(differ.body).toEqual({ detail: [{ loc: ['header', 'idempotency-key'], msg: expect.stringContaining('differ'), type: 'value_error' }] });
+    expect(differ.body).toEqual({
+      detail: [{ loc: ['header', 'idempotency-key'], msg: expect.stringContaining('differ'), type: 'value_error' }],
+    });
     const v1Differ = await post('/v1/ledger/append', { ...body, idempotency_key: 'h-2' }, { 'idempotency-key': 'h-3' });
     expect(v1Differ.status).toBe(422);
     const empty = await post('/append', body, { 'idempotency-key': '' });
@@ -103,7 +132,13 @@ describe('append and read back', () => {
   });
 
   it('ignores unknown members as FastAPI does: neither stored nor echoed', async () => {
-    const a = await post('/append', { tenant_id: 't-extra', event_type: 'x', event_data: { n: 1 }, signature: 'sig-zq81', priority: 'high' });
+    const a = await post('/append', {
+      tenant_id: 't-extra',
+      event_type: 'x',
+      event_data: { n: 1 },
+      signature: 'sig-zq81',
+      priority: 'high',
+    });
     expect(a.status).toBe(200);
     expect(Object.keys(a.body).sort()).toEqual(['chain_hash', 'created_at', 'id']);
     const events = await get('/events?tenant_id=t-extra');
@@ -113,12 +148,33 @@ describe('append and read back', () => {
   });
 
   it('serves the /v1/ledger set', async () => {
-    const a = await post('/v1/ledger/append', { tenant_id: 't-v1', event_type: 'workflow_execution', event_data: { workflow_id: 'w1', status: 'completed' }, user_id: 'carol', correlation_id: 'corr-9' });
+    const a = await post('/v1/ledger/append', {
+      tenant_id: 't-v1',
+      event_type: 'workflow_execution',
+      event_data: { workflow_id: 'w1', status: 'completed' },
+      user_id: 'carol',
+      correlation_id: 'corr-9',
+    });
     expect(a.status).toBe(200);
-    const b = await post('/v1/ledger/append', { tenant_id: 't-v1', event_type: 'rule_execution', event_data: { result: 'ok' }, user_id: 'dave' });
+    const b = await post('/v1/ledger/append', {
+      tenant_id: 't-v1',
+      event_type: 'rule_execution',
+      event_data: { result: 'ok' },
+      user_id: 'dave',
+    });
     const entry = await get(`/v1/ledger/verify/${b.body.id}?tenant_id=t-v1`);
     expect(entry.status).toBe(200);
-    expect(entry.body).toMatchObject({ entry_id: b.body.id, seq: 2, valid: true, previous_hash: { stored: a.body.chain_hash, expected: a.body.chain_hash, previous_entry_id: a.body.id, valid: true } });
+    expect(entry.body).toMatchObject({
+      entry_id: b.body.id,
+      seq: 2,
+      valid: true,
+      previous_hash: {
+        stored: a.body.chain_hash,
+        expected: a.body.chain_hash,
+        previous_entry_id: a.body.id,
+        valid: true,
+      },
+    });
     expect(entry.body.chain_hash.recomputed).toBe(b.body.chain_hash);
     expect((await get(`/v1/ledger/verify/${b.body.id}?tenant_id=other`)).status).toBe(404);
     expect((await get('/v1/ledger/verify/not-a-uuid?tenant_id=t-v1')).status).toBe(404);
@@ -130,18 +186,27 @@ describe('append and read back', () => {
     const report = await post('/v1/ledger/audit-report', { tenant_id: 't-v1', start_time: '2000-01-01T00:00:00Z' });
     expect(report.status).toBe(200);
     expect(report.body).toMatchObject({
-      tenant_id: 't-v1', total_events: 2,
+      tenant_id: 't-v1',
+      total_events: 2,
       counts_by_event_type: { workflow_execution: 1, rule_execution: 1 },
       counts_by_user: { carol: 1, dave: 1 },
       chain: { valid: true, total_events: 2, error: null },
-      first_hash: a.body.chain_hash, last_hash: b.body.chain_hash,
+      first_hash: a.body.chain_hash,
+      last_hash: b.body.chain_hash,
     });
   });
 });
 
 describe('export', () => {
   it('streams CSV with the spec header, RFC 4180 quoting and neutralised formulas', async () => {
-    await post('/append', { tenant_id: 't-csv', event_type: '=cmd|calc', event_data: {}, user_id: '+1', correlation_id: '@x', description: 'say "hi", then\nnew line' });
+    await post('/append', {
+      tenant_id: 't-csv',
+      event_type: '=cmd|calc',
+      event_data: {},
+      user_id: '+1',
+      correlation_id: '@x',
+      description: 'say "hi", then\nnew line',
+    });
     await post('/append', { tenant_id: 't-csv', event_type: 'ok', event_data: {}, description: '-2' });
     const res = await fetch(`${url}/export?tenant_id=t-csv`);
     expect(res.status).toBe(200);
@@ -168,7 +233,12 @@ describe('bad input', () => {
     ['tenant_id too long', { ...valid, tenant_id: 'a'.repeat(256) }, ['body', 'tenant_id'], 'string_too_long'],
     ['event_type too long', { ...valid, event_type: 'a'.repeat(256) }, ['body', 'event_type'], 'string_too_long'],
     ['user_id too long', { ...valid, user_id: 'a'.repeat(256) }, ['body', 'user_id'], 'string_too_long'],
-    ['correlation_id too long', { ...valid, correlation_id: 'a'.repeat(256) }, ['body', 'correlation_id'], 'string_too_long'],
+    [
+      'correlation_id too long',
+      { ...valid, correlation_id: 'a'.repeat(256) },
+      ['body', 'correlation_id'],
+      'string_too_long',
+    ],
     ['user_id a number', { ...valid, user_id: 5 }, ['body', 'user_id'], 'string_type'],
   ])('%s → 422', async (_name, body, loc, type) => {
     const r = await post('/append', body);
@@ -178,8 +248,16 @@ describe('bad input', () => {
 
   it('invalid JSON, non-UTF-8 bytes and non-finite numbers → 422, nothing written', async () => {
     expect((await post('/append', '{"tenant_id": "t-bad",')).body.detail[0].type).toBe('json_invalid');
-    const bad = Buffer.concat([Buffer.from('{"tenant_id":"t-bad","event_type":"x","event_data":{"s":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}}')]);
-    const res = await fetch(`${url}/append`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: bad });
+    const bad = Buffer.concat([
+      Buffer.from('{"tenant_id":"t-bad","event_type":"x","event_data":{"s":"'),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('"}}'),
+    ]);
+    const res = await fetch(`${url}/append`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: bad,
+    });
     expect(res.status).toBe(422);
     const big = await post('/append', '{"tenant_id":"t-bad","event_type":"x","event_data":{"n":1e400}}');
     expect(big.status).toBe(422);
@@ -209,9 +287,14 @@ describe('tenant isolation without a token (gateway sets X-Tenant-ID)', () => {
   beforeAll(async () => {
     await post('/append', { tenant_id: 'iso-a', event_type: 'secret', event_data: { s: 'a-only' } });
   });
-  it('a tenant asking for another tenant\'s events, export or verification gets 403', async () => {
+  it("a tenant asking for another tenant's events, export or verification gets 403", async () => {
     const h = { 'x-tenant-id': 'iso-b' };
-    for (const path of ['/events?tenant_id=iso-a', '/export?tenant_id=iso-a', '/verify?tenant_id=iso-a', '/v1/ledger/history?tenant_id=iso-a']) {
+    for (const path of [
+      '/events?tenant_id=iso-a',
+      '/export?tenant_id=iso-a',
+      '/verify?tenant_id=iso-a',
+      '/v1/ledger/history?tenant_id=iso-a',
+    ]) {
       const r = await get(path, h);
       expect(r.status).toBe(403);
       expect(JSON.stringify(r.body)).not.toContain('a-only');
@@ -236,7 +319,18 @@ describe('health', () => {
   });
   it('documents the routes in OpenAPI', async () => {
     const doc = (await get('/docs/openapi.json')).body;
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/append', '/verify', '/events', '/export', '/v1/ledger/append', '/v1/ledger/history', '/v1/ledger/audit-report', '/v1/ledger/verify/{entry_id}']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/append',
+        '/verify',
+        '/events',
+        '/export',
+        '/v1/ledger/append',
+        '/v1/ledger/history',
+        '/v1/ledger/audit-report',
+        '/v1/ledger/verify/{entry_id}',
+      ]),
+    );
   });
 });
 

@@ -32,20 +32,37 @@ onPostgres('subscription across ledger instances', () => {
   });
 
   it('delivers an append made on the other instance', async () => {
-    client = createClient({ url: first.services.ledger!.url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams: { 'x-tenant-id': 'cross' }, retryAttempts: 0 });
-    const received: { seq: number; eventType: string; eventData: { n?: number; probe?: number } }[] = [];
-    client.subscribe({ query: 'subscription { ledgerEventAppended { seq eventType eventData } }' }, {
-      next: (v) => received.push((v.data as { ledgerEventAppended: (typeof received)[number] }).ledgerEventAppended),
-      error: () => {}, complete: () => {},
+    client = createClient({
+      url: first.services.ledger!.url.replace('http', 'ws') + '/graphql',
+      webSocketImpl: WebSocket,
+      connectionParams: { 'x-tenant-id': 'cross' },
+      retryAttempts: 0,
     });
+    const received: { seq: number; eventType: string; eventData: { n?: number; probe?: number } }[] = [];
+    client.subscribe(
+      { query: 'subscription { ledgerEventAppended { seq eventType eventData } }' },
+      {
+        next: (v) => received.push((v.data as { ledgerEventAppended: (typeof received)[number] }).ledgerEventAppended),
+        error: () => {},
+        complete: () => {},
+      },
+    );
     const append = async (type: string, data: Record<string, number>) => {
-      const r = await fetch(`${second.services.ledger!.url}/append`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ tenant_id: 'cross', event_type: type, event_data: data }) });
+      const r = await fetch(`${second.services.ledger!.url}/append`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ tenant_id: 'cross', event_type: type, event_data: data }),
+      });
       expect(r.status).toBe(200);
     };
     // graphql-ws never acknowledges a subscribe: probes through the other instance until one
     // arrives prove the subscription (and the bus between the instances) is live.
     let probe = 0;
-    await repeatUntil(() => append('probe', { probe: ++probe }), () => received.length > 0, 'the subscription to be live');
+    await repeatUntil(
+      () => append('probe', { probe: ++probe }),
+      () => received.length > 0,
+      'the subscription to be live',
+    );
     for (let n = 1; n <= 3; n++) await append('x', { n });
     const real = () => received.filter((e) => e.eventType === 'x');
     await until(() => real().length >= 3, 'three appends from the other instance');

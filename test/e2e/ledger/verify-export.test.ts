@@ -13,12 +13,30 @@ beforeAll(async () => {
   h = await startServices([ledgerService], { LEDGER_REQUIRE_AUTH: 'false' }); // anonymous gateway traffic, as the spec's default
   const url = h.services.ledger!.url;
   const bodies = [
-    { event_type: 'rag_query', event_data: { query: 'naïve "café", 日本', results_count: 2, confidence: 0.93, hierarchy_levels: ['a'] }, user_id: 'alice', correlation_id: 'c-1' },
-    { event_type: 'gtas_reconciliation', event_data: { total_amount: 1234567.89, voucher_count: 12, discrepancies: [{ b: 2, a: 1 }] }, description: '=HYPERLINK("x")\r\nsecond line' },
-    { event_type: 'title_search', event_data: { nested: { deep: [1e21, -0.5, null, true] } }, user_id: '-dash', correlation_id: '@at' },
+    {
+      event_type: 'rag_query',
+      event_data: { query: 'naïve "café", 日本', results_count: 2, confidence: 0.93, hierarchy_levels: ['a'] },
+      user_id: 'alice',
+      correlation_id: 'c-1',
+    },
+    {
+      event_type: 'gtas_reconciliation',
+      event_data: { total_amount: 1234567.89, voucher_count: 12, discrepancies: [{ b: 2, a: 1 }] },
+      description: '=HYPERLINK("x")\r\nsecond line',
+    },
+    {
+      event_type: 'title_search',
+      event_data: { nested: { deep: [1e21, -0.5, null, true] } },
+      user_id: '-dash',
+      correlation_id: '@at',
+    },
   ];
   for (const b of bodies) {
-    const r = await fetch(`${url}/append`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ tenant_id: 'audited', ...b }) });
+    const r = await fetch(`${url}/append`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ tenant_id: 'audited', ...b }),
+    });
     expect(r.status).toBe(200);
   }
   csv = await (await fetch(`${url}/export?tenant_id=audited`)).text();

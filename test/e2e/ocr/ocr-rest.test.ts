@@ -35,9 +35,19 @@ test('a clean invoice: 202 pending, then completed on tier 1 with text, pages, f
   const page = invoicePage(1);
   const r = await upload(base, page.png, { token: tokenA, filename: 'invoice.png', type: 'image/png' });
   expect(r.status).toBe(202);
-  expect(r.body).toMatchObject({ status: 'pending', document_hash: sha(page.png), mime_type: 'image/png', filename: 'invoice.png' });
+  expect(r.body).toMatchObject({
+    status: 'pending',
+    document_hash: sha(page.png),
+    mime_type: 'image/png',
+    filename: 'invoice.png',
+  });
   const job = await settled(base, r.body.job_id, tokenA);
-  expect(job).toMatchObject({ status: 'completed', tier_used: 'tier1', cache_hit: false, progress: { pages_done: 1, page_count: 1 } });
+  expect(job).toMatchObject({
+    status: 'completed',
+    tier_used: 'tier1',
+    cache_hit: false,
+    progress: { pages_done: 1, page_count: 1 },
+  });
   expect(job.confidence_score).toBeGreaterThanOrEqual(0.85);
   expect(job.extracted_text).toContain('INV-2026-1037');
   expect(job.pages).toHaveLength(1);
@@ -50,29 +60,55 @@ test('a clean invoice: 202 pending, then completed on tier 1 with text, pages, f
 
   const again = await upload(base, page.png, { token: tokenA });
   expect(again.status).toBe(200);
-  expect(again.body).toMatchObject({ status: 'completed', cache_hit: true, extracted_text: job.extracted_text, tier_used: 'tier1' });
+  expect(again.body).toMatchObject({
+    status: 'completed',
+    cache_hit: true,
+    extracted_text: job.extracted_text,
+    tier_used: 'tier1',
+  });
   expect(again.body.job_id).not.toBe(job.job_id);
   const cached = await call(base, 'GET', `/cache/${sha(page.png)}`, { token: tokenA });
   expect(cached.status).toBe(200);
-  expect(cached.body).toMatchObject({ cache_hit: true, hit: true, hit_count: 1, extracted_text: job.extracted_text, document_hash: sha(page.png), cached_at: cached.body.created_at });
+  expect(cached.body).toMatchObject({
+    cache_hit: true,
+    hit: true,
+    hit_count: 1,
+    extracted_text: job.extracted_text,
+    document_hash: sha(page.png),
+    cached_at: cached.body.created_at,
+  });
 
   // Tenant B learns nothing of tenant A's document: its cache misses, its upload is processed afresh.
   // A miss is the original service's 200 with cache_hit false and nothing else.
   const missB = await call(base, 'GET', `/cache/${sha(page.png)}`, { token: tokenB });
   expect(missB.status).toBe(200);
-  expect(missB.body).toMatchObject({ cache_hit: false, document_hash: sha(page.png), extracted_text: null, extracted_fields: null, tier_used: null, confidence_score: null, hit_count: null });
+  expect(missB.body).toMatchObject({
+    cache_hit: false,
+    document_hash: sha(page.png),
+    extracted_text: null,
+    extracted_fields: null,
+    tier_used: null,
+    confidence_score: null,
+    hit_count: null,
+  });
   expect((await call(base, 'GET', `/jobs/${job.job_id}`, { token: tokenB })).status).toBe(404);
   const b = await upload(base, page.png, { token: tokenB });
   expect(b.status).toBe(202);
   expect(b.body.cache_hit).toBe(false);
   await settled(base, b.body.job_id, tokenB);
-  expect((await call(base, 'GET', '/cache/' + '0'.repeat(64), { token: tokenA })).body).toMatchObject({ cache_hit: false, extracted_text: null });
+  expect((await call(base, 'GET', '/cache/' + '0'.repeat(64), { token: tokenA })).body).toMatchObject({
+    cache_hit: false,
+    extracted_text: null,
+  });
 });
 
 test('rotated and noisy scans: the skew is found and removed, the speckle filtered, the text read', async () => {
   const rotated = invoicePage(2, { rotateDegrees: 5 });
   const noisy = invoicePage(4, { noise: 0.05, seed: 11 });
-  const [r1, r2] = await Promise.all([upload(base, rotated.png, { token: tokenA }), upload(base, noisy.png, { token: tokenA })]);
+  const [r1, r2] = await Promise.all([
+    upload(base, rotated.png, { token: tokenA }),
+    upload(base, noisy.png, { token: tokenA }),
+  ]);
   const [j1, j2] = await Promise.all([settled(base, r1.body.job_id, tokenA), settled(base, r2.body.job_id, tokenA)]);
   expect(Math.abs(j1.pages[0].preprocessing.skew_degrees)).toBeGreaterThanOrEqual(4);
   expect(j1.extracted_text).toContain('INV-2026-1074');
@@ -93,29 +129,54 @@ test('a doubtful page with no vision model: stays on tier 1 and says so, waits f
   expect(queue.body.review_queue).toBeGreaterThanOrEqual(1);
 
   // Another tenant can neither read nor review it.
-  expect((await call(base, 'PUT', `/jobs/${job.job_id}/review`, { token: tokenB, body: { corrected_text: 'x' } })).status).toBe(404);
+  expect(
+    (await call(base, 'PUT', `/jobs/${job.job_id}/review`, { token: tokenB, body: { corrected_text: 'x' } })).status,
+  ).toBe(404);
 
   const corrected = page.text;
-  const reviewed = await call(base, 'PUT', `/jobs/${job.job_id}/review`, { token: tokenA, body: { corrected_text: corrected, corrected_fields: { invoice_number: { value: 'INV-2026-1111', confidence: 1 } }, confidence_after_review: 0.99, reviewer_comment: 'zq81-unknown' } });
+  const reviewed = await call(base, 'PUT', `/jobs/${job.job_id}/review`, {
+    token: tokenA,
+    body: {
+      corrected_text: corrected,
+      corrected_fields: { invoice_number: { value: 'INV-2026-1111', confidence: 1 } },
+      confidence_after_review: 0.99,
+      reviewer_comment: 'zq81-unknown',
+    },
+  });
   expect(reviewed.status).toBe(200);
   // An unknown member (reviewer_comment) is ignored as FastAPI does: neither stored nor echoed.
   expect(JSON.stringify(reviewed.body)).not.toContain('zq81-unknown');
-  expect(reviewed.body).toMatchObject({ status: 'completed', tier_used: 'tier3', confidence_score: 0.99, extracted_text: corrected });
+  expect(reviewed.body).toMatchObject({
+    status: 'completed',
+    tier_used: 'tier3',
+    confidence_score: 0.99,
+    extracted_text: corrected,
+  });
   expect(reviewed.body.review).toMatchObject({ confidence_after_review: 0.99 });
   const read = await call(base, 'GET', `/jobs/${job.job_id}`, { token: tokenA });
-  expect(read.body).toMatchObject({ status: 'completed', extracted_text: corrected, extracted_fields: { invoice_number: { value: 'INV-2026-1111' } } });
+  expect(read.body).toMatchObject({
+    status: 'completed',
+    extracted_text: corrected,
+    extracted_fields: { invoice_number: { value: 'INV-2026-1111' } },
+  });
   const cached = await call(base, 'GET', `/cache/${sha(page.png)}`, { token: tokenA });
   expect(cached.body).toMatchObject({ extracted_text: corrected, tier_used: 'tier3' });
   const again = await upload(base, page.png, { token: tokenA });
   expect(again.body).toMatchObject({ cache_hit: true, extracted_text: corrected, status: 'completed' });
 
   // Reviewing a job not awaiting review: 409.
-  expect((await call(base, 'PUT', `/jobs/${job.job_id}/review`, { token: tokenA, body: { corrected_text: 'again' } })).status).toBe(409);
+  expect(
+    (await call(base, 'PUT', `/jobs/${job.job_id}/review`, { token: tokenA, body: { corrected_text: 'again' } }))
+      .status,
+  ).toBe(409);
 });
 
-test('PDFs: a text-layer page is read directly, a scanned page is rendered and OCR\'d; page-level results and progress', async () => {
+test("PDFs: a text-layer page is read directly, a scanned page is rendered and OCR'd; page-level results and progress", async () => {
   const scan = invoicePage(5, { width: 600, fontPx: 22 });
-  const pdf = pdfOf([{ lines: ['Statement of account', 'Invoice No: INV-PDF-0001', 'Total: 99.00'] }, { gray: scan.gray }]);
+  const pdf = pdfOf([
+    { lines: ['Statement of account', 'Invoice No: INV-PDF-0001', 'Total: 99.00'] },
+    { gray: scan.gray },
+  ]);
   const r = await upload(base, pdf, { token: tokenA, filename: 'two.pdf' });
   expect(r.status).toBe(202);
   expect(r.body).toMatchObject({ mime_type: 'application/pdf', progress: { page_count: 2, pages_done: 0 } });
@@ -129,13 +190,25 @@ test('PDFs: a text-layer page is read directly, a scanned page is rendered and O
 });
 
 test('bad input: missing file 422, not an image 415, corrupt image and PDF 422, bomb refused, encrypted PDF 422, bad ids 404; the engine still works', async () => {
-  const missing = await fetch(`${base}/extract`, { method: 'POST', body: (() => { const f = new FormData(); f.append('note', 'x'); return f; })(), headers: { authorization: `Bearer ${tokenA}` } });
+  const missing = await fetch(`${base}/extract`, {
+    method: 'POST',
+    body: (() => {
+      const f = new FormData();
+      f.append('note', 'x');
+      return f;
+    })(),
+    headers: { authorization: `Bearer ${tokenA}` },
+  });
   expect(missing.status).toBe(422);
   expect(((await missing.json()) as any).detail[0].loc).toEqual(['body', 'file']);
   const json = await call(base, 'POST', '/extract', { token: tokenA, body: { file: 'abc' } });
   expect(json.status).toBe(422);
 
-  const text = await upload(base, Buffer.from('just some words, not an image'), { token: tokenA, filename: 'a.png', type: 'image/png' });
+  const text = await upload(base, Buffer.from('just some words, not an image'), {
+    token: tokenA,
+    filename: 'a.png',
+    type: 'image/png',
+  });
   expect(text.status).toBe(415);
   expect(text.body.detail).toMatch(/not an image/);
   const zip = await upload(base, Buffer.from('PK\x03\x04rest of a zip', 'latin1'), { token: tokenA });
@@ -169,11 +242,18 @@ test('bad input: missing file 422, not an image 415, corrupt image and PDF 422, 
 
   expect((await call(base, 'GET', '/jobs/not-a-uuid', { token: tokenA })).status).toBe(404);
   expect((await call(base, 'GET', '/jobs/00000000-0000-4000-8000-000000000000', { token: tokenA })).status).toBe(404);
-  expect((await call(base, 'GET', '/cache/xyz', { token: tokenA })).body).toMatchObject({ cache_hit: false, document_hash: 'xyz' });
+  expect((await call(base, 'GET', '/cache/xyz', { token: tokenA })).body).toMatchObject({
+    cache_hit: false,
+    document_hash: 'xyz',
+  });
 
   // The pool is still healthy and reads a good page.
   const health = await call(base, 'GET', '/health');
-  expect(health.body).toMatchObject({ ocr_engine: { status: 'healthy' }, vision_model: { status: 'unconfigured' }, database: 'healthy' });
+  expect(health.body).toMatchObject({
+    ocr_engine: { status: 'healthy' },
+    vision_model: { status: 'unconfigured' },
+    database: 'healthy',
+  });
   const ok = await upload(base, good, { token: tokenA });
   const job = await settled(base, ok.body.job_id, tokenA);
   expect(job.status).toBe('completed');
@@ -191,7 +271,9 @@ test('stats: per tenant, with tier usage, cache hits and total_jobs; naming anot
   // The original service's names beside ours: the same counts.
   expect(a.body.jobs_by_status).toEqual(a.body.by_status);
   expect(a.body.jobs_by_tier).toEqual(a.body.tier_usage);
-  expect(Object.values(a.body.jobs_by_status as Record<string, number>).reduce((x, y) => x + y, 0)).toBe(a.body.total_jobs);
+  expect(Object.values(a.body.jobs_by_status as Record<string, number>).reduce((x, y) => x + y, 0)).toBe(
+    a.body.total_jobs,
+  );
   expect(a.body.cache_hit_rate).toBeCloseTo(a.body.cache.jobs_answered_from_cache / a.body.total_jobs, 10);
   expect(a.body.cache_hit_rate).toBeGreaterThan(0);
   expect(a.body.average_confidence).toBeGreaterThan(0);

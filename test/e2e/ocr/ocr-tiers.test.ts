@@ -15,7 +15,10 @@ import { call, settled, upload } from './ocr.support';
 
 jest.setTimeout(240_000);
 
-interface Ingest { headers: http.IncomingHttpHeaders; body: any }
+interface Ingest {
+  headers: http.IncomingHttpHeaders;
+  body: any;
+}
 
 let h: Harness;
 let base: string;
@@ -31,7 +34,8 @@ async function startRetrieval(): Promise<typeof rag> {
     req.on('end', () => {
       if (req.method === 'POST' && req.url === '/v1/rag/ingest') {
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        if (body.title === 'refused.png') return res.writeHead(503, { 'content-type': 'application/json' }).end('{"detail":"down for maintenance"}');
+        if (body.title === 'refused.png')
+          return res.writeHead(503, { 'content-type': 'application/json' }).end('{"detail":"down for maintenance"}');
         seen.push({ headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
         res.writeHead(202, { 'content-type': 'application/json' });
         return res.end(JSON.stringify({ job_id: 'ingest-1', status: 'queued' }));
@@ -43,13 +47,22 @@ async function startRetrieval(): Promise<typeof rag> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     seen,
-    close: async () => { server.closeAllConnections(); await new Promise<void>((r) => server.close(() => r())); },
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
   };
 }
 
 beforeAll(async () => {
   [vision, rag] = await Promise.all([startVendor('openai'), startRetrieval()]);
-  h = await startServices([ocrService], { OCR_WORKERS: '1', OCR_VISION_MODEL: 'vision-test', OPENAI_API_KEY: 'sk-vision-test', OPENAI_BASE_URL: vision.url, RAG_SERVICE_URL: rag.url });
+  h = await startServices([ocrService], {
+    OCR_WORKERS: '1',
+    OCR_VISION_MODEL: 'vision-test',
+    OPENAI_API_KEY: 'sk-vision-test',
+    OPENAI_BASE_URL: vision.url,
+    RAG_SERVICE_URL: rag.url,
+  });
   base = h.services.ocr!.url;
   token = await tenantToken('tenant-v');
 });
@@ -66,7 +79,12 @@ test('tier 1 under 80%: the page image goes to the vision model; a confident ans
   const before = vision.completions().length;
   const r = await upload(base, doubtful(10).png, { token });
   const job = await settled(base, r.body.job_id, token);
-  expect(job).toMatchObject({ status: 'completed', tier_used: 'tier2', confidence_score: 0.96, extracted_text: 'INVOICE No: INV-2026-9999\nTotal: 42.00' });
+  expect(job).toMatchObject({
+    status: 'completed',
+    tier_used: 'tier2',
+    confidence_score: 0.96,
+    extracted_text: 'INVOICE No: INV-2026-9999\nTotal: 42.00',
+  });
   expect(job.pages[0].source).toBe('tier2');
   expect(job.extracted_fields.invoice_number.value).toBe('INV-2026-9999');
   const sent = vision.completions().slice(before);
@@ -83,7 +101,11 @@ test('tier 1 under 80%: the page image goes to the vision model; a confident ans
 test('a vision answer under 85% still waits for review; a failing vision model keeps tier 1 and says so; a clear page never reaches the model', async () => {
   vision.reply = () => JSON.stringify({ text: 'blurry words', confidence: 0.7 });
   const r1 = await upload(base, doubtful(11).png, { token });
-  expect(await settled(base, r1.body.job_id, token)).toMatchObject({ status: 'review', tier_used: 'tier2', confidence_score: 0.7 });
+  expect(await settled(base, r1.body.job_id, token)).toMatchObject({
+    status: 'review',
+    tier_used: 'tier2',
+    confidence_score: 0.7,
+  });
 
   vision.queue = ['error', 'error'];
   const r2 = await upload(base, doubtful(12).png, { token });
@@ -105,14 +127,28 @@ test('ocr_extract events in the outbox (document_hash, tier_used, confidence, pa
   await until(() => rag.seen.length >= 1, 'the retrieval ingest');
   expect(rag.seen[0]!.headers['x-tenant-id']).toBe('tenant-v');
   expect(rag.seen[0]!.headers.authorization).toBe(`Bearer ${token}`);
-  expect(rag.seen[0]!.body).toMatchObject({ title: 'acme.png', content: job.extracted_text, source: `ocr:${job.job_id}`, metadata: { ocr_job_id: job.job_id, document_hash: job.document_hash } });
+  expect(rag.seen[0]!.body).toMatchObject({
+    title: 'acme.png',
+    content: job.extracted_text,
+    source: `ocr:${job.job_id}`,
+    metadata: { ocr_job_id: job.job_id, document_hash: job.document_hash },
+  });
 
   const hit = await upload(base, page.png, { token });
   expect(hit.body.cache_hit).toBe(true);
-  const events = await h.db.prisma.outboxEvent.findMany({ where: { service: 'ocr', tenantId: 'tenant-v', eventType: 'ocr_extract' } });
-  const forDoc = events.filter((e) => (e.eventData as any).document_hash === job.document_hash).map((e) => e.eventData as any);
+  const events = await h.db.prisma.outboxEvent.findMany({
+    where: { service: 'ocr', tenantId: 'tenant-v', eventType: 'ocr_extract' },
+  });
+  const forDoc = events
+    .filter((e) => (e.eventData as any).document_hash === job.document_hash)
+    .map((e) => e.eventData as any);
   expect(forDoc).toHaveLength(2);
-  expect(forDoc.find((e) => !e.cache_hit)).toMatchObject({ tier_used: 'tier1', page_count: 1, confidence: job.confidence_score, status: 'completed' });
+  expect(forDoc.find((e) => !e.cache_hit)).toMatchObject({
+    tier_used: 'tier1',
+    page_count: 1,
+    confidence: job.confidence_score,
+    status: 'completed',
+  });
   expect(forDoc.find((e) => e.cache_hit)).toMatchObject({ tier_used: 'tier1', page_count: 1 });
   // No document text in the ledger.
   expect(JSON.stringify(forDoc)).not.toContain('Northwind');
@@ -120,12 +156,32 @@ test('ocr_extract events in the outbox (document_hash, tier_used, confidence, pa
   expect(rag.seen).toHaveLength(1);
 });
 
-test('the hand-off to retrieval is recorded in the job\'s notes, taken or refused', async () => {
+test("the hand-off to retrieval is recorded in the job's notes, taken or refused", async () => {
   const job = async (id: string) => (await call(base, 'GET', `/jobs/${id}`, { token })).body;
-  const sent = await upload(base, invoicePage(15).png, { token, fields: { index_in_rag: 'true' }, filename: 'noted.png' });
+  const sent = await upload(base, invoicePage(15).png, {
+    token,
+    fields: { index_in_rag: 'true' },
+    filename: 'noted.png',
+  });
   await settled(base, sent.body.job_id, token);
-  await until(async () => (await job(sent.body.job_id)).notes.some((n: string) => n === 'sent to retrieval for indexing (ingestion job ingest-1)'), 'the hand-off noted');
-  const refused = await upload(base, invoicePage(16).png, { token, fields: { index_in_rag: 'true' }, filename: 'refused.png' });
+  await until(
+    async () =>
+      (await job(sent.body.job_id)).notes.some(
+        (n: string) => n === 'sent to retrieval for indexing (ingestion job ingest-1)',
+      ),
+    'the hand-off noted',
+  );
+  const refused = await upload(base, invoicePage(16).png, {
+    token,
+    fields: { index_in_rag: 'true' },
+    filename: 'refused.png',
+  });
   expect(await settled(base, refused.body.job_id, token)).toMatchObject({ status: 'completed' });
-  await until(async () => (await job(refused.body.job_id)).notes.some((n: string) => n.startsWith('index_in_rag: retrieval did not take the text (retrieval ingest answered 503)')), 'the refusal noted');
+  await until(
+    async () =>
+      (await job(refused.body.job_id)).notes.some((n: string) =>
+        n.startsWith('index_in_rag: retrieval did not take the text (retrieval ingest answered 503)'),
+      ),
+    'the refusal noted',
+  );
 });

@@ -29,46 +29,87 @@ afterAll(async () => {
   await h?.close();
 });
 
-it('delivers identity\'s events exactly once, in order, after a ledger outage', async () => {
+it("delivers identity's events exactly once, in order, after a ledger outage", async () => {
   const port = await freePort();
   const logger = createLogger('CRITICAL', 'relay');
   relay = startOutboxRelay({
-    db: h.db, ledger: createLedgerClient({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 2000, token: relayTokenProvider(h.config.auth.jwtSecret) }), logger,
-    services: ['identity'], pollMs: 20, backoff: { baseMs: 20, maxMs: 200 },
+    db: h.db,
+    ledger: createLedgerClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      timeoutMs: 2000,
+      token: relayTokenProvider(h.config.auth.jwtSecret),
+    }),
+    logger,
+    services: ['identity'],
+    pollMs: 20,
+    backoff: { baseMs: 20, maxMs: 200 },
   });
 
   const identity = h.services.identity!.url;
   const adminName = h.env.DEV_ADMIN_USERNAME ?? 'admin';
   for (let i = 0; i < 3; i++) {
-    const login = await fetch(`${identity}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: adminName, password: PASSWORD }) });
+    const login = await fetch(`${identity}/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: adminName, password: PASSWORD }),
+    });
     expect(login.status).toBe(200);
   }
-  const bad = await fetch(`${identity}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: adminName, password: 'wrong-password' }) });
+  const bad = await fetch(`${identity}/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: adminName, password: 'wrong-password' }),
+  });
   expect(bad.status).toBe(401);
 
-  const written = async () => (await h.db.sql.query<{ key: string; tenant_id: string }>(`SELECT idempotency_key AS key, tenant_id FROM outbox_events WHERE service = 'identity' ORDER BY outbox_events.id`)).rows;
+  const written = async () =>
+    (
+      await h.db.sql.query<{ key: string; tenant_id: string }>(
+        `SELECT idempotency_key AS key, tenant_id FROM outbox_events WHERE service = 'identity' ORDER BY outbox_events.id`,
+      )
+    ).rows;
   expect((await written()).length).toBeGreaterThanOrEqual(6);
   await until(async () => {
-    const r = await h.db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM outbox_events WHERE service = 'identity' AND attempts >= 2`);
+    const r = await h.db.sql.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM outbox_events WHERE service = 'identity' AND attempts >= 2`,
+    );
     return (r.rows[0]?.n ?? 0) > 0;
   }, 'the relay to retry');
 
-  ledger = await ledgerService.build({ config: h.config, db: h.db, env: { ...h.env, LEDGER_REQUIRE_AUTH: 'false' }, logger: createLogger('CRITICAL', 'ledger'), registry: registryOf() });
+  ledger = await ledgerService.build({
+    config: h.config,
+    db: h.db,
+    env: { ...h.env, LEDGER_REQUIRE_AUTH: 'false' },
+    logger: createLogger('CRITICAL', 'ledger'),
+    registry: registryOf(),
+  });
   await ledger.app.listen({ port, host: '127.0.0.1' });
 
   await until(async () => {
-    const r = await h.db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM outbox_events WHERE service = 'identity' AND delivered_at IS NULL`);
+    const r = await h.db.sql.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM outbox_events WHERE service = 'identity' AND delivered_at IS NULL`,
+    );
     return r.rows[0]?.n === 0;
   }, 'delivery');
 
   const rows = await written();
   for (const tenant of [...new Set(rows.map((r) => r.tenant_id))]) {
     const expected = rows.filter((r) => r.tenant_id === tenant).map((r) => r.key);
-    const stored = await h.db.sql.query<{ key: string }>(`SELECT idempotency_key AS key FROM ledger_events WHERE tenant_id = $1 ORDER BY ledger_events.seq`, [tenant]);
+    const stored = await h.db.sql.query<{ key: string }>(
+      `SELECT idempotency_key AS key FROM ledger_events WHERE tenant_id = $1 ORDER BY ledger_events.seq`,
+      [tenant],
+    );
     expect(stored.rows.map((r) => r.key)).toEqual(expected);
-    const verify = (await (await fetch(`http://127.0.0.1:${port}/verify?tenant_id=${tenant}`)).json()) as { valid: boolean; total_events: number };
+    const verify = (await (await fetch(`http://127.0.0.1:${port}/verify?tenant_id=${tenant}`)).json()) as {
+      valid: boolean;
+      total_events: number;
+    };
     expect(verify).toEqual({ valid: true, total_events: expected.length, error: null });
   }
-  const types = await h.db.sql.query<{ event_type: string }>(`SELECT event_type FROM ledger_events ORDER BY created_at`);
-  expect(types.rows.map((r) => r.event_type)).toEqual(expect.arrayContaining(['auth_login_succeeded', 'token_issued', 'auth_login_failed']));
+  const types = await h.db.sql.query<{ event_type: string }>(
+    `SELECT event_type FROM ledger_events ORDER BY created_at`,
+  );
+  expect(types.rows.map((r) => r.event_type)).toEqual(
+    expect.arrayContaining(['auth_login_succeeded', 'token_issued', 'auth_login_failed']),
+  );
 });

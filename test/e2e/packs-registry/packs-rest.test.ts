@@ -10,7 +10,15 @@ import { createMemoryEventBus } from '../../../platform/events/memory-event-bus'
 import { startServices, type Harness } from '../../support/service-harness';
 import { until } from '../../support/waiting';
 import {
-  call, IDENTITY_ENV, makeUsers, startRulePackStandIn, startSchemaStandIn, workflowPack, type RulePackStandIn, type SchemaStandIn, type Tokens,
+  call,
+  IDENTITY_ENV,
+  makeUsers,
+  startRulePackStandIn,
+  startSchemaStandIn,
+  workflowPack,
+  type RulePackStandIn,
+  type SchemaStandIn,
+  type Tokens,
 } from './packs.support';
 
 jest.setTimeout(120_000);
@@ -23,16 +31,21 @@ let schemas: SchemaStandIn;
 let t: Tokens;
 
 const sha = (v: unknown) => createHash('sha256').update(canonicalize(v)!).digest('hex');
-const submit = (token: string, artifact: unknown, format: 'json' | 'yaml' = 'json') => call(`${url}/packs`, { token, json: { artifact, format } });
+const submit = (token: string, artifact: unknown, format: 'json' | 'yaml' = 'json') =>
+  call(`${url}/packs`, { token, json: { artifact, format } });
 const at = (packId: string, version: string, tail = '') => `${url}/packs/${packId}/versions/${version}${tail}`;
-const certify = (token: string, packId: string, version: string) => call(at(packId, version, '/certify'), { method: 'POST', token });
-const deprecate = (token: string, packId: string, version: string, body: unknown = {}) => call(at(packId, version, '/deprecate'), { token, json: body });
+const certify = (token: string, packId: string, version: string) =>
+  call(at(packId, version, '/certify'), { method: 'POST', token });
+const deprecate = (token: string, packId: string, version: string, body: unknown = {}) =>
+  call(at(packId, version, '/deprecate'), { token, json: body });
 
 beforeAll(async () => {
   rules = await startRulePackStandIn();
   schemas = await startSchemaStandIn();
   h = await startServices([identityService, definePacksRegistryService({ bus })], {
-    ...IDENTITY_ENV, RULEPACK_REGISTRY_URL: rules.url, SCHEMA_REGISTRY_URL: schemas.url,
+    ...IDENTITY_ENV,
+    RULEPACK_REGISTRY_URL: rules.url,
+    SCHEMA_REGISTRY_URL: schemas.url,
   });
   url = h.services['packs-registry']!.url;
   t = await makeUsers(h.services.identity!.url);
@@ -47,29 +60,73 @@ describe('submitting', () => {
   it('stores a JSON pack as a draft with its hash and extracted dependencies; a retry is 200, other content 409', async () => {
     const pack = workflowPack('title-transfer', '1.0.0', {
       steps: [
-        { step: 'check-title', type: 'validation', rule_pack_id: 'title-rules', rule_pack_version: '1.0.0', compensation: 'noop' },
         {
-          step: 'route', type: 'decision',
-          branches: [{ when: { field: 'amount', operator: '>', value: 10000 }, steps: [{ step: 'approve', type: 'hil_approval', reviewer_role: 'reviewer' }] }],
-          otherwise: [{ step: 'sub', type: 'action', action: 'run_subflow', workflow_pack_id: 'lien-release', workflow_pack_version: '2.0.0' }],
+          step: 'check-title',
+          type: 'validation',
+          rule_pack_id: 'title-rules',
+          rule_pack_version: '1.0.0',
+          compensation: 'noop',
         },
-        { step: 'fan-out', type: 'parallel', steps: [
-          { step: 'notify', type: 'action', action: 'notify_parties', idempotency_key: '${workflow_id}:notify' },
-          { step: 'summarise', type: 'ai', prompt: 'Summarise the transfer', output_field: 'summary' },
-          { step: 'check-title-again', type: 'validation', rule_pack_id: 'title-rules', rule_pack_version: '1.0.0' },
-        ] },
+        {
+          step: 'route',
+          type: 'decision',
+          branches: [
+            {
+              when: { field: 'amount', operator: '>', value: 10000 },
+              steps: [{ step: 'approve', type: 'hil_approval', reviewer_role: 'reviewer' }],
+            },
+          ],
+          otherwise: [
+            {
+              step: 'sub',
+              type: 'action',
+              action: 'run_subflow',
+              workflow_pack_id: 'lien-release',
+              workflow_pack_version: '2.0.0',
+            },
+          ],
+        },
+        {
+          step: 'fan-out',
+          type: 'parallel',
+          steps: [
+            { step: 'notify', type: 'action', action: 'notify_parties', idempotency_key: '${workflow_id}:notify' },
+            { step: 'summarise', type: 'ai', prompt: 'Summarise the transfer', output_field: 'summary' },
+            { step: 'check-title-again', type: 'validation', rule_pack_id: 'title-rules', rule_pack_version: '1.0.0' },
+          ],
+        },
       ],
-      extra: { input_schema_ref: { name: 'title-transfer-payload', version: '1.0.0' }, dependencies: { schemas: [{ name: 'county-codes', version: '3.1.0' }] }, requires_approval: true },
+      extra: {
+        input_schema_ref: { name: 'title-transfer-payload', version: '1.0.0' },
+        dependencies: { schemas: [{ name: 'county-codes', version: '3.1.0' }] },
+        requires_approval: true,
+      },
     });
     const first = await submit(t.author, pack);
     expect(first.status).toBe(201);
     expect(first.body).toMatchObject({
-      pack_id: 'title-transfer', version: '1.0.0', kind: 'workflow', status: 'draft', owner_tenant: 'default', author: 'alice', reviewers: [],
-      certified_at: null, deprecated_at: null, replacement: null,
-      artifact: { format: 'json', sha256: sha(pack), pointer: { service: 'packs-registry', pack_id: 'title-transfer', version: '1.0.0' }, content: pack },
+      pack_id: 'title-transfer',
+      version: '1.0.0',
+      kind: 'workflow',
+      status: 'draft',
+      owner_tenant: 'default',
+      author: 'alice',
+      reviewers: [],
+      certified_at: null,
+      deprecated_at: null,
+      replacement: null,
+      artifact: {
+        format: 'json',
+        sha256: sha(pack),
+        pointer: { service: 'packs-registry', pack_id: 'title-transfer', version: '1.0.0' },
+        content: pack,
+      },
       dependencies: {
         rule_packs: [{ pack_id: 'title-rules', version: '1.0.0' }],
-        schemas: [{ name: 'title-transfer-payload', version: '1.0.0' }, { name: 'county-codes', version: '3.1.0' }],
+        schemas: [
+          { name: 'title-transfer-payload', version: '1.0.0' },
+          { name: 'county-codes', version: '3.1.0' },
+        ],
         workflow_packs: [{ pack_id: 'lien-release', version: '2.0.0' }],
       },
     });
@@ -114,24 +171,115 @@ describe('submitting', () => {
 
   const good = () => workflowPack('bad-input', '1.0.0');
   const cases: [string, unknown, 'json' | 'yaml' | string, (string | number)[], string?][] = [
-    ['a validation step without its rule pack', workflowPack('b', '1.0.0', { steps: [{ step: 's', type: 'validation', rule_pack_version: '1.0.0' }] }), 'json', ['body', 'artifact', 'steps', 0, 'rule_pack_id'], 'missing'],
-    ['an unknown step type', workflowPack('b', '1.0.0', { steps: [{ step: 's', type: 'script', action: 'x' }] }), 'json', ['body', 'artifact', 'steps', 0, 'type'], 'enum'],
-    ['a member of another step type', workflowPack('b', '1.0.0', { steps: [{ step: 's', type: 'action', action: 'x', prompt: 'p' }] }), 'json', ['body', 'artifact', 'steps', 0, 'prompt'], 'extra_forbidden'],
-    ['a nested step without a name', workflowPack('b', '1.0.0', { steps: [{ step: 'p', type: 'parallel', steps: [{ type: 'ai', prompt: 'x' }] }] }), 'json', ['body', 'artifact', 'steps', 0, 'steps', 0, 'step'], 'missing'],
-    ['a decision on an unknown operator', workflowPack('b', '1.0.0', { steps: [{ step: 'd', type: 'decision', branches: [{ when: { field: 'a', operator: 'eval' }, steps: [{ step: 'x', type: 'hil_approval' }] }] }] }), 'json', ['body', 'artifact', 'steps', 0, 'branches', 0, 'when', 'operator'], 'enum'],
-    ['a version that is not semver', { ...good(), metadata: { ...(good().metadata as object), version: 'v1' } }, 'json', ['body', 'artifact', 'metadata', 'version'], 'string_pattern_mismatch'],
-    ['an unknown workflow type', { ...good(), metadata: { ...(good().metadata as object), workflow_type: 'fun' } }, 'json', ['body', 'artifact', 'metadata', 'workflow_type'], 'enum'],
+    [
+      'a validation step without its rule pack',
+      workflowPack('b', '1.0.0', { steps: [{ step: 's', type: 'validation', rule_pack_version: '1.0.0' }] }),
+      'json',
+      ['body', 'artifact', 'steps', 0, 'rule_pack_id'],
+      'missing',
+    ],
+    [
+      'an unknown step type',
+      workflowPack('b', '1.0.0', { steps: [{ step: 's', type: 'script', action: 'x' }] }),
+      'json',
+      ['body', 'artifact', 'steps', 0, 'type'],
+      'enum',
+    ],
+    [
+      'a member of another step type',
+      workflowPack('b', '1.0.0', { steps: [{ step: 's', type: 'action', action: 'x', prompt: 'p' }] }),
+      'json',
+      ['body', 'artifact', 'steps', 0, 'prompt'],
+      'extra_forbidden',
+    ],
+    [
+      'a nested step without a name',
+      workflowPack('b', '1.0.0', { steps: [{ step: 'p', type: 'parallel', steps: [{ type: 'ai', prompt: 'x' }] }] }),
+      'json',
+      ['body', 'artifact', 'steps', 0, 'steps', 0, 'step'],
+      'missing',
+    ],
+    [
+      'a decision on an unknown operator',
+      workflowPack('b', '1.0.0', {
+        steps: [
+          {
+            step: 'd',
+            type: 'decision',
+            branches: [{ when: { field: 'a', operator: 'eval' }, steps: [{ step: 'x', type: 'hil_approval' }] }],
+          },
+        ],
+      }),
+      'json',
+      ['body', 'artifact', 'steps', 0, 'branches', 0, 'when', 'operator'],
+      'enum',
+    ],
+    [
+      'a version that is not semver',
+      { ...good(), metadata: { ...(good().metadata as object), version: 'v1' } },
+      'json',
+      ['body', 'artifact', 'metadata', 'version'],
+      'string_pattern_mismatch',
+    ],
+    [
+      'an unknown workflow type',
+      { ...good(), metadata: { ...(good().metadata as object), workflow_type: 'fun' } },
+      'json',
+      ['body', 'artifact', 'metadata', 'workflow_type'],
+      'enum',
+    ],
     ['no steps', { ...good(), steps: [] }, 'json', ['body', 'artifact', 'steps'], undefined],
-    ['an unknown top-level member', { ...good(), script: 'rm -rf /' }, 'json', ['body', 'artifact', 'script'], 'extra_forbidden'],
-    ['two steps with one name', workflowPack('b', '1.0.0', { steps: [{ step: 's', type: 'hil_approval' }, { step: 'p', type: 'parallel', steps: [{ step: 's', type: 'hil_approval' }] }] }), 'json', ['body', 'artifact', 'steps', 1, 'steps', 0, 'step'], 'value_error'],
-    ['a sub-workflow without its version', workflowPack('b', '1.0.0', { steps: [{ step: 's', type: 'action', action: 'a', workflow_pack_id: 'x' }] }), 'json', ['body', 'artifact', 'steps', 0], undefined],
+    [
+      'an unknown top-level member',
+      { ...good(), script: 'rm -rf /' },
+      'json',
+      ['body', 'artifact', 'script'],
+      'extra_forbidden',
+    ],
+    [
+      'two steps with one name',
+      workflowPack('b', '1.0.0', {
+        steps: [
+          { step: 's', type: 'hil_approval' },
+          { step: 'p', type: 'parallel', steps: [{ step: 's', type: 'hil_approval' }] },
+        ],
+      }),
+      'json',
+      ['body', 'artifact', 'steps', 1, 'steps', 0, 'step'],
+      'value_error',
+    ],
+    [
+      'a sub-workflow without its version',
+      workflowPack('b', '1.0.0', { steps: [{ step: 's', type: 'action', action: 'a', workflow_pack_id: 'x' }] }),
+      'json',
+      ['body', 'artifact', 'steps', 0],
+      undefined,
+    ],
     ['JSON text that does not parse', '{"metadata": ', 'json', ['body', 'artifact'], 'json_invalid'],
     ['JSON text with a __proto__ key', '{"__proto__": {"x": 1}}', 'json', ['body', 'artifact'], 'json_invalid'],
-    ['JSON text with a NUL in a string', JSON.stringify({ ...good(), metadata: { ...(good().metadata as object), name: 'a\u0000b' } }), 'json', ['body', 'artifact', 'metadata', 'name'], 'value_error'],
+    [
+      'JSON text with a NUL in a string',
+      JSON.stringify({ ...good(), metadata: { ...(good().metadata as object), name: 'a\u0000b' } }),
+      'json',
+      ['body', 'artifact', 'metadata', 'name'],
+      'value_error',
+    ],
     ['YAML that does not parse', 'metadata: [unclosed', 'yaml', ['body', 'artifact'], 'yaml_invalid'],
     ['YAML with a duplicate key', 'metadata: {}\nmetadata: {}\n', 'yaml', ['body', 'artifact'], 'yaml_invalid'],
-    ['YAML with a binary tag', 'metadata: !!binary aGVsbG8=\nsteps: []\n', 'yaml', ['body', 'artifact'], 'yaml_invalid'],
-    ['YAML with an infinite number', 'metadata: {pack_id: b, version: 1.0.0, workflow_type: risk, name: n}\nsteps: [{step: s, type: action, action: a, parameters: {limit: .inf}}]\n', 'yaml', ['body', 'artifact', 'steps', 0, 'parameters', 'limit'], 'finite_number'],
+    [
+      'YAML with a binary tag',
+      'metadata: !!binary aGVsbG8=\nsteps: []\n',
+      'yaml',
+      ['body', 'artifact'],
+      'yaml_invalid',
+    ],
+    [
+      'YAML with an infinite number',
+      'metadata: {pack_id: b, version: 1.0.0, workflow_type: risk, name: n}\nsteps: [{step: s, type: action, action: a, parameters: {limit: .inf}}]\n',
+      'yaml',
+      ['body', 'artifact', 'steps', 0, 'parameters', 'limit'],
+      'finite_number',
+    ],
     ['YAML nested too deep', `${'['.repeat(100)}${']'.repeat(100)}`, 'yaml', ['body', 'artifact'], 'value_error'],
     ['YAML two documents', 'a: 1\n---\nb: 2\n', 'yaml', ['body', 'artifact'], 'yaml_invalid'],
     ['a YAML artifact sent as an object', good(), 'yaml', ['body', 'artifact'], 'string_type'],
@@ -150,7 +298,10 @@ describe('submitting', () => {
     const missing = await call(`${url}/packs`, { token: t.author, json: { format: 'json' } });
     expect(missing.status).toBe(422);
     expect(missing.body.detail[0]).toMatchObject({ loc: ['body', 'artifact'], type: 'missing' });
-    const extra = await call(`${url}/packs`, { token: t.author, json: { format: 'json', artifact: good(), owner: 'x' } });
+    const extra = await call(`${url}/packs`, {
+      token: t.author,
+      json: { format: 'json', artifact: good(), owner: 'x' },
+    });
     expect(extra.status).toBe(422);
     expect(extra.body.detail[0].loc).toEqual(['body', 'owner']);
     const broken = await call(`${url}/packs`, { token: t.author, raw: '{"artifact": ' });
@@ -168,8 +319,22 @@ describe('submitting', () => {
 describe('tenancy', () => {
   it('hides a draft from another tenant (404 everywhere) and publishes it once certified', async () => {
     rules.put({ pack_id: 'kyc-rules', version: '1.0.0' });
-    expect((await submit(t.author, workflowPack('private-flow', '1.0.0', { steps: [{ step: 'v', type: 'validation', rule_pack_id: 'kyc-rules', rule_pack_version: '1.0.0' }] }))).status).toBe(201);
-    for (const path of [at('private-flow', '1.0.0'), at('private-flow', '1.0.0', '/dependencies'), `${url}/packs/private-flow/versions`, `${url}/packs/private-flow`]) {
+    expect(
+      (
+        await submit(
+          t.author,
+          workflowPack('private-flow', '1.0.0', {
+            steps: [{ step: 'v', type: 'validation', rule_pack_id: 'kyc-rules', rule_pack_version: '1.0.0' }],
+          }),
+        )
+      ).status,
+    ).toBe(201);
+    for (const path of [
+      at('private-flow', '1.0.0'),
+      at('private-flow', '1.0.0', '/dependencies'),
+      `${url}/packs/private-flow/versions`,
+      `${url}/packs/private-flow`,
+    ]) {
       const res = await call(path, { token: t.otherAdmin });
       expect([path, res.status]).toEqual([path, 404]);
     }
@@ -204,7 +369,7 @@ describe('tenancy', () => {
 });
 
 describe('dependencies and certification', () => {
-  it('refuses missing dependencies with 422 listing each, then certifies once they exist (asking with the caller\'s token)', async () => {
+  it("refuses missing dependencies with 422 listing each, then certifies once they exist (asking with the caller's token)", async () => {
     const missing = await certify(t.reviewer, 'title-transfer', '1.0.0');
     expect(missing.status).toBe(422);
     const msgs = missing.body.detail.map((d: any) => `${d.loc.join('/')} ${d.msg}`);
@@ -219,13 +384,26 @@ describe('dependencies and certification', () => {
     rules.put({ pack_id: 'title-rules', version: '1.0.0' });
     schemas.put('title-transfer-payload', '1.0.0');
     schemas.put('county-codes', '3.1.0');
-    expect((await submit(t.author, workflowPack('lien-release', '2.0.0', { steps: [{ step: 'v', type: 'validation', rule_pack_id: 'lien-rules', rule_pack_version: '1.0.0' }] }))).status).toBe(201);
+    expect(
+      (
+        await submit(
+          t.author,
+          workflowPack('lien-release', '2.0.0', {
+            steps: [{ step: 'v', type: 'validation', rule_pack_id: 'lien-rules', rule_pack_version: '1.0.0' }],
+          }),
+        )
+      ).status,
+    ).toBe(201);
     // The sub-workflow needs a rule pack nobody has: named as needed by it.
     const transitive = await certify(t.reviewer, 'title-transfer', '1.0.0');
     expect(transitive.status).toBe(422);
-    expect(transitive.body.detail).toEqual([{
-      loc: ['path', 'dependencies', 'workflow_packs', 0], msg: "Rule pack 'lien-rules' version 1.0.0 not found (needed by workflow:lien-release@2.0.0)", type: 'dependency_missing',
-    }]);
+    expect(transitive.body.detail).toEqual([
+      {
+        loc: ['path', 'dependencies', 'workflow_packs', 0],
+        msg: "Rule pack 'lien-rules' version 1.0.0 not found (needed by workflow:lien-release@2.0.0)",
+        type: 'dependency_missing',
+      },
+    ]);
     rules.put({ pack_id: 'lien-rules', version: '1.0.0', status: 'review' });
     const graph = await call(at('title-transfer', '1.0.0', '/dependencies'), { token: t.author });
     expect(graph.status).toBe(200);
@@ -279,43 +457,108 @@ describe('dependencies and certification', () => {
     expect((await submit(t.author, workflowPack('cycle-c', '1.0.0', { extra: dep('cycle-a') }))).status).toBe(201);
     const res = await call(at('cycle-a', '1.0.0', '/dependencies'), { token: t.author });
     expect(res.status).toBe(422);
-    expect(res.body.detail).toEqual([{
-      loc: ['path', 'dependencies', 'workflow_packs', 0],
-      msg: 'Dependency cycle among workflow packs: workflow:cycle-a@1.0.0 -> workflow:cycle-b@1.0.0 -> workflow:cycle-c@1.0.0 -> workflow:cycle-a@1.0.0',
-      type: 'dependency_cycle',
-    }]);
+    expect(res.body.detail).toEqual([
+      {
+        loc: ['path', 'dependencies', 'workflow_packs', 0],
+        msg: 'Dependency cycle among workflow packs: workflow:cycle-a@1.0.0 -> workflow:cycle-b@1.0.0 -> workflow:cycle-c@1.0.0 -> workflow:cycle-a@1.0.0',
+        type: 'dependency_cycle',
+      },
+    ]);
     expect((await certify(t.reviewer, 'cycle-a', '1.0.0')).status).toBe(422);
   });
 
   it('refuses a deprecated rule pack with 409 naming the replacement, from the bus or from the registry', async () => {
     // Learned from the bus: the catalog's deprecation is final, whatever the registry says.
     rules.put({ pack_id: 'aml-rules', version: '1.0.0' });
-    await bus.publish('rulepack.certified', { pack_id: 'aml-rules', version: '1.0.0', owner_tenant: 'default', replacement: null });
-    await bus.publish('rulepack.deprecated', { pack_id: 'aml-rules', version: '1.0.0', owner_tenant: 'default', replacement: { pack_id: 'aml-rules', version: '1.1.0' } });
-    await until(async () => (await call(`${url}/packs/aml-rules/versions/1.0.0`, { token: t.user })).body.status === 'deprecated', 'the deprecation notice');
-    expect((await submit(t.author, workflowPack('aml-flow', '1.0.0', { steps: [{ step: 'v', type: 'validation', rule_pack_id: 'aml-rules', rule_pack_version: '1.0.0' }] }))).status).toBe(201);
+    await bus.publish('rulepack.certified', {
+      pack_id: 'aml-rules',
+      version: '1.0.0',
+      owner_tenant: 'default',
+      replacement: null,
+    });
+    await bus.publish('rulepack.deprecated', {
+      pack_id: 'aml-rules',
+      version: '1.0.0',
+      owner_tenant: 'default',
+      replacement: { pack_id: 'aml-rules', version: '1.1.0' },
+    });
+    await until(
+      async () => (await call(`${url}/packs/aml-rules/versions/1.0.0`, { token: t.user })).body.status === 'deprecated',
+      'the deprecation notice',
+    );
+    expect(
+      (
+        await submit(
+          t.author,
+          workflowPack('aml-flow', '1.0.0', {
+            steps: [{ step: 'v', type: 'validation', rule_pack_id: 'aml-rules', rule_pack_version: '1.0.0' }],
+          }),
+        )
+      ).status,
+    ).toBe(201);
     const viaBus = await certify(t.reviewer, 'aml-flow', '1.0.0');
     expect(viaBus.status).toBe(409);
-    expect(viaBus.body.detail).toBe("Rule pack 'aml-rules' version 1.0.0 is deprecated; use 'aml-rules' version 1.1.0 instead");
+    expect(viaBus.body.detail).toBe(
+      "Rule pack 'aml-rules' version 1.0.0 is deprecated; use 'aml-rules' version 1.1.0 instead",
+    );
 
     // A deprecation the bus never delivered: the registry's answer decides.
-    rules.put({ pack_id: 'fraud-rules', version: '2.0.0', status: 'deprecated', replacement: { pack_id: 'fraud-rules', version: '3.0.0' } });
-    expect((await submit(t.author, workflowPack('fraud-flow', '1.0.0', { steps: [{ step: 'v', type: 'validation', rule_pack_id: 'fraud-rules', rule_pack_version: '2.0.0' }] }))).status).toBe(201);
+    rules.put({
+      pack_id: 'fraud-rules',
+      version: '2.0.0',
+      status: 'deprecated',
+      replacement: { pack_id: 'fraud-rules', version: '3.0.0' },
+    });
+    expect(
+      (
+        await submit(
+          t.author,
+          workflowPack('fraud-flow', '1.0.0', {
+            steps: [{ step: 'v', type: 'validation', rule_pack_id: 'fraud-rules', rule_pack_version: '2.0.0' }],
+          }),
+        )
+      ).status,
+    ).toBe(201);
     const viaRegistry = await call(at('fraud-flow', '1.0.0', '/dependencies'), { token: t.author });
     expect(viaRegistry.status).toBe(409);
-    expect(viaRegistry.body.detail).toMatch(/'fraud-rules' version 2.0.0 is deprecated; use 'fraud-rules' version 3.0.0/);
+    expect(viaRegistry.body.detail).toMatch(
+      /'fraud-rules' version 2.0.0 is deprecated; use 'fraud-rules' version 3.0.0/,
+    );
   });
 
   it('answers from the catalog while the rule-pack registry is down, and 503 for what only it knows', async () => {
     await bus.publish('rulepack.certified', { pack_id: 'cached-rules', version: '1.0.0', owner_tenant: 'default' });
-    await until(async () => (await call(`${url}/packs/cached-rules/versions/1.0.0`, { token: t.user })).status === 200, 'the certification notice');
-    expect((await submit(t.author, workflowPack('cached-flow', '1.0.0', { steps: [{ step: 'v', type: 'validation', rule_pack_id: 'cached-rules', rule_pack_version: '1.0.0' }] }))).status).toBe(201);
-    expect((await submit(t.author, workflowPack('unknown-flow', '1.0.0', { steps: [{ step: 'v', type: 'validation', rule_pack_id: 'never-seen', rule_pack_version: '1.0.0' }] }))).status).toBe(201);
+    await until(
+      async () => (await call(`${url}/packs/cached-rules/versions/1.0.0`, { token: t.user })).status === 200,
+      'the certification notice',
+    );
+    expect(
+      (
+        await submit(
+          t.author,
+          workflowPack('cached-flow', '1.0.0', {
+            steps: [{ step: 'v', type: 'validation', rule_pack_id: 'cached-rules', rule_pack_version: '1.0.0' }],
+          }),
+        )
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await submit(
+          t.author,
+          workflowPack('unknown-flow', '1.0.0', {
+            steps: [{ step: 'v', type: 'validation', rule_pack_id: 'never-seen', rule_pack_version: '1.0.0' }],
+          }),
+        )
+      ).status,
+    ).toBe(201);
     rules.down = true;
     try {
       const cached = await call(at('cached-flow', '1.0.0', '/dependencies'), { token: t.author });
       expect(cached.status).toBe(200);
-      expect(cached.body.nodes).toContainEqual(expect.objectContaining({ id: 'rule:cached-rules@1.0.0', status: 'certified', source: 'catalog' }));
+      expect(cached.body.nodes).toContainEqual(
+        expect.objectContaining({ id: 'rule:cached-rules@1.0.0', status: 'certified', source: 'catalog' }),
+      );
       const unknown = await call(at('unknown-flow', '1.0.0', '/dependencies'), { token: t.author });
       expect(unknown.status).toBe(503);
     } finally {
@@ -327,8 +570,12 @@ describe('dependencies and certification', () => {
 describe('deprecation', () => {
   it('retires a certified version, naming a certified replacement; the latest certified moves on', async () => {
     expect((await submit(t.author, workflowPack('retiring', '1.0.0'))).status).toBe(201);
-    expect((await submit(t.author, workflowPack('retiring', '1.1.0', { extra: { requires_approval: false } }))).status).toBe(201);
-    expect((await submit(t.author, workflowPack('retiring', '1.2.0-rc.1', { extra: { requires_approval: true } }))).status).toBe(201);
+    expect(
+      (await submit(t.author, workflowPack('retiring', '1.1.0', { extra: { requires_approval: false } }))).status,
+    ).toBe(201);
+    expect(
+      (await submit(t.author, workflowPack('retiring', '1.2.0-rc.1', { extra: { requires_approval: true } }))).status,
+    ).toBe(201);
     expect((await deprecate(t.reviewer, 'retiring', '1.0.0')).status).toBe(409); // a draft
     expect((await certify(t.reviewer, 'retiring', '1.0.0')).status).toBe(200);
     expect((await call(`${url}/packs/retiring`, { token: t.user })).body.version).toBe('1.0.0');
@@ -348,24 +595,45 @@ describe('deprecation', () => {
     expect((await certify(t.reviewer, 'retiring', '1.1.0')).status).toBe(200);
     const retired = await deprecate(t.reviewer, 'retiring', '1.0.0', { replacement_version: '1.1.0' });
     expect(retired.status).toBe(200);
-    expect(retired.body).toMatchObject({ status: 'deprecated', replacement: { pack_id: 'retiring', version: '1.1.0' }, reviewers: ['rita'] });
+    expect(retired.body).toMatchObject({
+      status: 'deprecated',
+      replacement: { pack_id: 'retiring', version: '1.1.0' },
+      reviewers: ['rita'],
+    });
     expect((await deprecate(t.reviewer, 'retiring', '1.0.0')).status).toBe(409);
     // Certified versions are immutable, deprecated ones too.
-    expect((await submit(t.author, workflowPack('retiring', '1.0.0', { extra: { requires_approval: false } }))).status).toBe(409);
+    expect(
+      (await submit(t.author, workflowPack('retiring', '1.0.0', { extra: { requires_approval: false } }))).status,
+    ).toBe(409);
 
     const latest = await call(`${url}/packs/retiring`, { token: t.otherAdmin });
     expect(latest.body.version).toBe('1.1.0');
     const versions = await call(`${url}/packs/retiring/versions`, { token: t.author });
-    expect(versions.body.versions.map((v: any) => `${v.version} ${v.status}`)).toEqual(['1.0.0 deprecated', '1.1.0 certified', '1.2.0-rc.1 draft']);
+    expect(versions.body.versions.map((v: any) => `${v.version} ${v.status}`)).toEqual([
+      '1.0.0 deprecated',
+      '1.1.0 certified',
+      '1.2.0-rc.1 draft',
+    ]);
     // Tenant B sees the published versions only.
     const theirs = await call(`${url}/packs/retiring/versions`, { token: t.otherAdmin });
     expect(theirs.body.versions.map((v: any) => v.version)).toEqual(['1.0.0', '1.1.0']);
 
     // A pack depending on the deprecated version is refused, naming the replacement.
-    expect((await submit(t.author, workflowPack('uses-retired', '1.0.0', { extra: { dependencies: { workflow_packs: [{ pack_id: 'retiring', version: '1.0.0' }] } } }))).status).toBe(201);
+    expect(
+      (
+        await submit(
+          t.author,
+          workflowPack('uses-retired', '1.0.0', {
+            extra: { dependencies: { workflow_packs: [{ pack_id: 'retiring', version: '1.0.0' }] } },
+          }),
+        )
+      ).status,
+    ).toBe(201);
     const refused = await certify(t.reviewer, 'uses-retired', '1.0.0');
     expect(refused.status).toBe(409);
-    expect(refused.body.detail).toBe("Workflow pack 'retiring' version 1.0.0 is deprecated; use 'retiring' version 1.1.0 instead");
+    expect(refused.body.detail).toBe(
+      "Workflow pack 'retiring' version 1.0.0 is deprecated; use 'retiring' version 1.1.0 instead",
+    );
   });
 });
 
@@ -374,20 +642,38 @@ describe('the catalog', () => {
     await bus.publish('rulepack.certified', { pack_id: 'tenant-b-rules', version: '1.0.0', owner_tenant: 'tenant-b' });
     await bus.publish('rulepack.certified', { pack_id: 'title-transfer', version: '5.0.0', owner_tenant: 'tenant-b' }); // a workflow pack's id: skipped
     await bus.publish('rulepack.certified', { pack_id: '../etc', version: 'x' }); // malformed: skipped
-    await until(async () => (await call(`${url}/packs/tenant-b-rules/versions/1.0.0`, { token: t.user })).status === 200, 'the notice');
+    await until(
+      async () => (await call(`${url}/packs/tenant-b-rules/versions/1.0.0`, { token: t.user })).status === 200,
+      'the notice',
+    );
     const entry = await call(`${url}/packs/tenant-b-rules/versions/1.0.0`, { token: t.user });
     expect(entry.body).toMatchObject({
-      kind: 'rule', status: 'certified', owner_tenant: 'tenant-b', author: null,
-      artifact: { format: 'json', sha256: null, content: null, source: null, pointer: { service: 'rulepack-registry', pack_id: 'tenant-b-rules', version: '1.0.0' } },
+      kind: 'rule',
+      status: 'certified',
+      owner_tenant: 'tenant-b',
+      author: null,
+      artifact: {
+        format: 'json',
+        sha256: null,
+        content: null,
+        source: null,
+        pointer: { service: 'rulepack-registry', pack_id: 'tenant-b-rules', version: '1.0.0' },
+      },
     });
     expect((await call(at('title-transfer', '5.0.0'), { token: t.operator })).status).toBe(404);
     expect((await certify(t.otherAdmin, 'tenant-b-rules', '1.0.0')).status).toBe(409);
     const graph = await call(at('tenant-b-rules', '1.0.0', '/dependencies'), { token: t.user });
-    expect(graph.body).toEqual({ root: 'rule:tenant-b-rules@1.0.0', nodes: [expect.objectContaining({ kind: 'rule', status: 'certified' })], edges: [] });
+    expect(graph.body).toEqual({
+      root: 'rule:tenant-b-rules@1.0.0',
+      nodes: [expect.objectContaining({ kind: 'rule', status: 'certified' })],
+      edges: [],
+    });
 
     const rulesOnly = await call(`${url}/packs?kind=rule&limit=200`, { token: t.user });
     expect(rulesOnly.body.packs.every((p: any) => p.kind === 'rule')).toBe(true);
-    expect(rulesOnly.body.packs.map((p: any) => p.pack_id)).toEqual(expect.arrayContaining(['tenant-b-rules', 'aml-rules', 'cached-rules']));
+    expect(rulesOnly.body.packs.map((p: any) => p.pack_id)).toEqual(
+      expect.arrayContaining(['tenant-b-rules', 'aml-rules', 'cached-rules']),
+    );
   });
 
   it('pages through the catalog with opaque cursors and filters by status', async () => {
@@ -433,16 +719,45 @@ describe('the catalog', () => {
 
 describe('audit', () => {
   it('writes pack_submitted, pack_certified and pack_deprecated to the outbox in the owner tenant', async () => {
-    const rows = await h.db.prisma.outboxEvent.findMany({ where: { service: 'packs-registry' }, orderBy: { id: 'asc' } });
-    const about = (type: string, packId: string, version: string) => rows.find((r) => r.eventType === type && (r.eventData as any).pack_id === packId && (r.eventData as any).version === version);
-    expect(about('pack_submitted', 'title-transfer', '1.0.0')).toMatchObject({ tenantId: 'default', userId: 'alice', eventData: expect.objectContaining({ kind: 'workflow', format: 'json' }) });
-    expect(about('pack_certified', 'title-transfer', '1.0.0')).toMatchObject({ tenantId: 'default', userId: 'rita', eventData: expect.objectContaining({ status: 'certified' }) });
+    const rows = await h.db.prisma.outboxEvent.findMany({
+      where: { service: 'packs-registry' },
+      orderBy: { id: 'asc' },
+    });
+    const about = (type: string, packId: string, version: string) =>
+      rows.find(
+        (r) =>
+          r.eventType === type && (r.eventData as any).pack_id === packId && (r.eventData as any).version === version,
+      );
+    expect(about('pack_submitted', 'title-transfer', '1.0.0')).toMatchObject({
+      tenantId: 'default',
+      userId: 'alice',
+      eventData: expect.objectContaining({ kind: 'workflow', format: 'json' }),
+    });
+    expect(about('pack_certified', 'title-transfer', '1.0.0')).toMatchObject({
+      tenantId: 'default',
+      userId: 'rita',
+      eventData: expect.objectContaining({ status: 'certified' }),
+    });
     expect(about('pack_deprecated', 'retiring', '1.0.0')).toMatchObject({
-      tenantId: 'default', userId: 'rita', eventData: expect.objectContaining({ status: 'deprecated', replacement: { pack_id: 'retiring', version: '1.1.0' } }),
+      tenantId: 'default',
+      userId: 'rita',
+      eventData: expect.objectContaining({
+        status: 'deprecated',
+        replacement: { pack_id: 'retiring', version: '1.1.0' },
+      }),
     });
     // A retried submission of the same content is not a second submission.
-    expect(rows.filter((r) => r.eventType === 'pack_submitted' && (r.eventData as any).pack_id === 'title-transfer')).toHaveLength(1);
+    expect(
+      rows.filter((r) => r.eventType === 'pack_submitted' && (r.eventData as any).pack_id === 'title-transfer'),
+    ).toHaveLength(1);
     // The operator's look at a tenant's draft is recorded in that tenant.
-    expect(rows.some((r) => r.eventType === 'platform_operator_access' && r.tenantId === 'default' && (r.eventData as any).action === 'packs.get')).toBe(true);
+    expect(
+      rows.some(
+        (r) =>
+          r.eventType === 'platform_operator_access' &&
+          r.tenantId === 'default' &&
+          (r.eventData as any).action === 'packs.get',
+      ),
+    ).toBe(true);
   });
 });

@@ -20,7 +20,13 @@ async function listen(app: FastifyInstance): Promise<string> {
 }
 
 export interface RulePackStandIn extends StandIn {
-  put(pack: { pack_id: string; version: string; status?: RulePackStatus; owner_tenant?: string; replacement?: { pack_id: string; version: string } | null }): void;
+  put(pack: {
+    pack_id: string;
+    version: string;
+    status?: RulePackStatus;
+    owner_tenant?: string;
+    replacement?: { pack_id: string; version: string } | null;
+  }): void;
   /** Answers 503 to every pack request while true. */
   down: boolean;
 }
@@ -44,14 +50,28 @@ export async function startRulePackStandIn(): Promise<RulePackStandIn> {
   return {
     url,
     authorizations,
-    get down() { return state.down; },
-    set down(v: boolean) { state.down = v; },
+    get down() {
+      return state.down;
+    },
+    set down(v: boolean) {
+      state.down = v;
+    },
     put(p) {
       packs.set(`${p.pack_id}@${p.version}`, {
-        pack_id: p.pack_id, version: p.version, status: p.status ?? 'certified', pack: { metadata: { pack_id: p.pack_id, version: p.version }, rules: [] },
-        sha256: '0'.repeat(64), owner_tenant: p.owner_tenant ?? 'default', author: 'rule-author', reviewers: ['rule-reviewer'],
-        submitted_at: new Date().toISOString(), certified_at: new Date().toISOString(), signature: null, key_id: null,
-        deprecated_at: p.status === 'deprecated' ? new Date().toISOString() : null, replacement: p.replacement ?? null,
+        pack_id: p.pack_id,
+        version: p.version,
+        status: p.status ?? 'certified',
+        pack: { metadata: { pack_id: p.pack_id, version: p.version }, rules: [] },
+        sha256: '0'.repeat(64),
+        owner_tenant: p.owner_tenant ?? 'default',
+        author: 'rule-author',
+        reviewers: ['rule-reviewer'],
+        submitted_at: new Date().toISOString(),
+        certified_at: new Date().toISOString(),
+        signature: null,
+        key_id: null,
+        deprecated_at: p.status === 'deprecated' ? new Date().toISOString() : null,
+        replacement: p.replacement ?? null,
       });
     },
     close: () => app.close(),
@@ -80,7 +100,16 @@ export async function startSchemaStandIn(): Promise<SchemaStandIn> {
     url,
     authorizations,
     put(name, version) {
-      schemas.set(`${name}@${version}`, { name, kind: 'data', version, schema: { type: 'object' }, compatibility: 'BACKWARD', owner: 'platform', created_at: new Date().toISOString(), created_by: null });
+      schemas.set(`${name}@${version}`, {
+        name,
+        kind: 'data',
+        version,
+        schema: { type: 'object' },
+        compatibility: 'BACKWARD',
+        owner: 'platform',
+        created_at: new Date().toISOString(),
+        created_by: null,
+      });
     },
     close: () => app.close(),
   };
@@ -98,11 +127,18 @@ export interface Res {
   body: any;
 }
 
-export async function call(url: string, init: { method?: string; token?: string; json?: unknown; raw?: string } = {}): Promise<Res> {
+export async function call(
+  url: string,
+  init: { method?: string; token?: string; json?: unknown; raw?: string } = {},
+): Promise<Res> {
   const headers: Record<string, string> = {};
   if (init.token) headers.authorization = `Bearer ${init.token}`;
   if (init.json !== undefined || init.raw !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(url, { method: init.method ?? (init.json === undefined && init.raw === undefined ? 'GET' : 'POST'), headers, body: init.raw ?? (init.json === undefined ? undefined : JSON.stringify(init.json)) });
+  const res = await fetch(url, {
+    method: init.method ?? (init.json === undefined && init.raw === undefined ? 'GET' : 'POST'),
+    headers,
+    body: init.raw ?? (init.json === undefined ? undefined : JSON.stringify(init.json)),
+  });
   const text = await res.text();
   let body: unknown = text;
   try {
@@ -114,7 +150,9 @@ export async function call(url: string, init: { method?: string; token?: string;
 }
 
 export async function login(identity: string, username: string, password: string, tenantId?: string): Promise<string> {
-  const res = await call(`${identity}/v1/auth/login`, { json: { username, password, ...(tenantId ? { tenant_id: tenantId } : {}) } });
+  const res = await call(`${identity}/v1/auth/login`, {
+    json: { username, password, ...(tenantId ? { tenant_id: tenantId } : {}) },
+  });
   if (res.status !== 200) throw new Error(`login ${username}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.access_token as string;
 }
@@ -138,17 +176,29 @@ export interface Tokens {
 export async function makeUsers(identity: string): Promise<Tokens> {
   const admin = await login(identity, 'admin', 'admin-dev-password');
   const operator = await login(identity, 'operator', 'operator-password-1', 'platform');
-  for (const [role, scopes] of [['author', 'read,write'], ['reviewer', 'read']] as const) {
+  for (const [role, scopes] of [
+    ['author', 'read,write'],
+    ['reviewer', 'read'],
+  ] as const) {
     const r = await call(`${identity}/v1/roles?role_name=${role}&scopes=${scopes}`, { method: 'POST', token: admin });
     if (r.status !== 200) throw new Error(`role ${role}: ${r.status} ${JSON.stringify(r.body)}`);
   }
-  for (const [username, role] of [['alice', 'author'], ['rita', 'reviewer']]) {
-    const r = await call(`${identity}/v1/users`, { token: admin, json: { username, password: `${username}-password-1`, roles: [role] } });
+  for (const [username, role] of [
+    ['alice', 'author'],
+    ['rita', 'reviewer'],
+  ]) {
+    const r = await call(`${identity}/v1/users`, {
+      token: admin,
+      json: { username, password: `${username}-password-1`, roles: [role] },
+    });
     if (r.status !== 201) throw new Error(`user ${username}: ${r.status} ${JSON.stringify(r.body)}`);
   }
   const t = await call(`${identity}/v1/tenants`, { token: operator, json: { id: 'tenant-b', name: 'Tenant B' } });
   if (t.status !== 201) throw new Error(`tenant-b: ${t.status} ${JSON.stringify(t.body)}`);
-  const b = await call(`${identity}/v1/users`, { token: operator, json: { username: 'bravo', password: 'bravo-password-1', tenant_id: 'tenant-b', roles: ['admin', 'user'] } });
+  const b = await call(`${identity}/v1/users`, {
+    token: operator,
+    json: { username: 'bravo', password: 'bravo-password-1', tenant_id: 'tenant-b', roles: ['admin', 'user'] },
+  });
   if (b.status !== 201) throw new Error(`bravo: ${b.status} ${JSON.stringify(b.body)}`);
   return {
     admin,
@@ -161,10 +211,22 @@ export async function makeUsers(identity: string): Promise<Tokens> {
 }
 
 /** A valid workflow pack; `extra` replaces top-level members, `steps` the steps. */
-export function workflowPack(packId: string, version: string, options: { steps?: unknown[]; extra?: Record<string, unknown> } = {}): Record<string, unknown> {
+export function workflowPack(
+  packId: string,
+  version: string,
+  options: { steps?: unknown[]; extra?: Record<string, unknown> } = {},
+): Record<string, unknown> {
   return {
     metadata: { pack_id: packId, version, workflow_type: 'legal', name: `Pack ${packId}`, created_by: 'tests' },
-    steps: options.steps ?? [{ step: 'record', type: 'action', action: 'record_transfer', compensation: 'void_transfer', idempotency_key: '${workflow_id}:record' }],
+    steps: options.steps ?? [
+      {
+        step: 'record',
+        type: 'action',
+        action: 'record_transfer',
+        compensation: 'void_transfer',
+        idempotency_key: '${workflow_id}:record',
+      },
+    ],
     ...options.extra,
   };
 }

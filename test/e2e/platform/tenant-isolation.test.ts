@@ -5,9 +5,23 @@
 // never a 5xx, and nothing of A may change. A new service is walked by being in the registry.
 // The walk is first run with A's own token, which must find A's data: so the detector works.
 import {
-  buildClientSchema, getIntrospectionQuery, getNamedType, GraphQLEnumType, GraphQLNonNull,
-  GraphQLObjectType, GraphQLScalarType, isInputObjectType, isLeafType, isListType, isNonNullType, isObjectType,
-  type GraphQLArgument, type GraphQLInputType, type GraphQLOutputType, type GraphQLSchema, type IntrospectionQuery,
+  buildClientSchema,
+  getIntrospectionQuery,
+  getNamedType,
+  GraphQLEnumType,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLScalarType,
+  isInputObjectType,
+  isLeafType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  type GraphQLArgument,
+  type GraphQLInputType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+  type IntrospectionQuery,
 } from 'graphql';
 import { registryOf, SERVICES } from '../../../launcher/registry';
 import { readSubgraphSchema } from '../../../platform/graphql/subgraph-schema';
@@ -46,7 +60,10 @@ const tokens: { a: string; b: string } = { a: '', b: '' };
 const markers: string[] = [SECRET, 'alpha-admin', 'alpha-user'];
 const ids: { event: string; user: string; otherUser: string } = { event: '', user: '', otherUser: '' };
 
-async function json(url: string, init: RequestInit & { token?: string; body?: string } = {}): Promise<{ status: number; text: string; sent: string }> {
+async function json(
+  url: string,
+  init: RequestInit & { token?: string; body?: string } = {},
+): Promise<{ status: number; text: string; sent: string }> {
   const headers = new Headers(init.headers);
   if (init.token) headers.set('authorization', `Bearer ${init.token}`);
   if (init.body !== undefined && !headers.has('content-type')) headers.set('content-type', 'application/json');
@@ -55,7 +72,10 @@ async function json(url: string, init: RequestInit & { token?: string; body?: st
 }
 
 async function login(username: string, password: string, tenantId: string): Promise<string> {
-  const res = await json(`${urls.identity}/v1/auth/login`, { method: 'POST', body: JSON.stringify({ username, password, tenant_id: tenantId }) });
+  const res = await json(`${urls.identity}/v1/auth/login`, {
+    method: 'POST',
+    body: JSON.stringify({ username, password, tenant_id: tenantId }),
+  });
   if (res.status !== 200) throw new Error(`login ${username}: ${res.status} ${res.text}`);
   return (JSON.parse(res.text) as { access_token: string }).access_token;
 }
@@ -67,7 +87,15 @@ beforeAll(async () => {
   // Tenant A (`default`): its admin writes events carrying the secret.
   tokens.a = await login('alpha-admin', 'alpha-admin-password', A);
   const appended = await json(`${urls.ledger}/append`, {
-    method: 'POST', token: tokens.a, body: JSON.stringify({ tenant_id: A, event_type: 'kyc_check', event_data: { note: SECRET }, user_id: 'alpha-admin', correlation_id: `corr-${SECRET}` }),
+    method: 'POST',
+    token: tokens.a,
+    body: JSON.stringify({
+      tenant_id: A,
+      event_type: 'kyc_check',
+      event_data: { note: SECRET },
+      user_id: 'alpha-admin',
+      correlation_id: `corr-${SECRET}`,
+    }),
   });
   ids.event = (JSON.parse(appended.text) as { id: string }).id;
   const users = await platform.db.prisma.user.findMany({ where: { tenantId: A }, orderBy: { username: 'asc' } });
@@ -78,10 +106,29 @@ beforeAll(async () => {
 
   // Tenant B and its admin (the most a tenant can give anyone), made by the platform operator.
   const operator = await login('operator', 'operator-password-1', 'platform');
-  expect((await json(`${urls.identity}/v1/tenants`, { method: 'POST', token: operator, body: JSON.stringify({ id: B, name: 'Tenant B' }) })).status).toBe(201);
-  expect((await json(`${urls.identity}/v1/users`, {
-    method: 'POST', token: operator, body: JSON.stringify({ username: 'bravo-admin', password: 'bravo-admin-password', tenant_id: B, roles: ['admin', 'user'] }),
-  })).status).toBe(201);
+  expect(
+    (
+      await json(`${urls.identity}/v1/tenants`, {
+        method: 'POST',
+        token: operator,
+        body: JSON.stringify({ id: B, name: 'Tenant B' }),
+      })
+    ).status,
+  ).toBe(201);
+  expect(
+    (
+      await json(`${urls.identity}/v1/users`, {
+        method: 'POST',
+        token: operator,
+        body: JSON.stringify({
+          username: 'bravo-admin',
+          password: 'bravo-admin-password',
+          tenant_id: B,
+          roles: ['admin', 'user'],
+        }),
+      })
+    ).status,
+  ).toBe(201);
   tokens.b = await login('bravo-admin', 'bravo-admin-password', B);
 });
 
@@ -89,7 +136,11 @@ afterAll(async () => platform?.close());
 
 /** What of tenant A's is visible to B: nothing, or the route leaks. */
 function leaked(attempts: Attempt[]): { door: string; status: number; marker: string }[] {
-  return attempts.flatMap((a) => markers.filter((m) => a.text.includes(m) && !a.sent.includes(m)).map((marker) => ({ door: a.door, status: a.status, marker })));
+  return attempts.flatMap((a) =>
+    markers
+      .filter((m) => a.text.includes(m) && !a.sent.includes(m))
+      .map((marker) => ({ door: a.door, status: a.status, marker })),
+  );
 }
 
 function serverErrors(attempts: Attempt[]): Attempt[] {
@@ -100,7 +151,11 @@ function serverErrors(attempts: Attempt[]): Attempt[] {
 async function snapshotOfA(): Promise<unknown> {
   const [events, users, roles] = await Promise.all([
     platform.db.prisma.ledgerEvent.count({ where: { tenantId: A } }),
-    platform.db.prisma.user.findMany({ where: { tenantId: A }, select: { username: true, isActive: true, roles: { select: { roleId: true } } }, orderBy: { username: 'asc' } }),
+    platform.db.prisma.user.findMany({
+      where: { tenantId: A },
+      select: { username: true, isActive: true, roles: { select: { roleId: true } } },
+      orderBy: { username: 'asc' },
+    }),
     platform.db.prisma.role.count(),
   ]);
   return { events, users, roles };
@@ -147,12 +202,15 @@ function bodyFor(schema: SchemaObject = {}): Record<string, unknown> {
 async function walkRest(token: string): Promise<Attempt[]> {
   const attempts: Attempt[] = [];
   for (const service of SERVICES.filter((s) => s.name !== 'gateway')) {
-    const doc = JSON.parse((await json(`${urls[service.name]}/docs/openapi.json`)).text) as { paths: Record<string, Record<string, OpenApiOperation>> };
+    const doc = JSON.parse((await json(`${urls[service.name]}/docs/openapi.json`)).text) as {
+      paths: Record<string, Record<string, OpenApiOperation>>;
+    };
     for (const [path, operations] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(operations)) {
         const concrete = path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(valueFor(name))));
         const query = new URLSearchParams({ tenant_id: A });
-        for (const p of op.parameters ?? []) if (p.in === 'query') query.set(p.name, String(valueFor(p.name, p.schema)));
+        for (const p of op.parameters ?? [])
+          if (p.in === 'query') query.set(p.name, String(valueFor(p.name, p.schema)));
         const content = op.requestBody?.content ?? {};
         const form = content['application/x-www-form-urlencoded'];
         let body: string | undefined;
@@ -161,14 +219,24 @@ async function walkRest(token: string): Promise<Attempt[]> {
           body = JSON.stringify(bodyFor(content['application/json'].schema));
           contentType = 'application/json';
         } else if (form) {
-          body = new URLSearchParams(Object.entries(bodyFor(form.schema)).map(([k, v]): [string, string] => [k, String(v)])).toString();
+          body = new URLSearchParams(
+            Object.entries(bodyFor(form.schema)).map(([k, v]): [string, string] => [k, String(v)]),
+          ).toString();
           contentType = 'application/x-www-form-urlencoded';
         } else if (['post', 'put', 'patch'].includes(method)) {
           body = JSON.stringify({ tenant_id: A });
           contentType = 'application/json';
         }
-        const headers: Record<string, string> = { 'x-tenant-id': A, ...(contentType ? { 'content-type': contentType } : {}) };
-        const res = await json(`${urls[service.name]}${concrete}?${query}`, { method: method.toUpperCase(), token, headers, body });
+        const headers: Record<string, string> = {
+          'x-tenant-id': A,
+          ...(contentType ? { 'content-type': contentType } : {}),
+        };
+        const res = await json(`${urls[service.name]}${concrete}?${query}`, {
+          method: method.toUpperCase(),
+          token,
+          headers,
+          body,
+        });
         attempts.push({ door: `${service.name} ${method.toUpperCase()} ${path}`, ...res });
       }
     }
@@ -182,7 +250,10 @@ async function walkGateway(token: string): Promise<Attempt[]> {
     for (const route of service.gatewayRoutes ?? []) {
       for (const method of [route.method].flat()) {
         const url = `${gateway}${route.url.replace('*', 'jobs/x')}?tenant_id=${A}`;
-        const body = method === 'GET' || method === 'DELETE' ? undefined : JSON.stringify({ tenant_id: A, event_type: 'x', event_data: {} });
+        const body =
+          method === 'GET' || method === 'DELETE'
+            ? undefined
+            : JSON.stringify({ tenant_id: A, event_type: 'x', event_data: {} });
         const res = await json(url, { method, token, headers: { 'x-tenant-id': A }, body });
         attempts.push({ door: `gateway ${method} ${route.url}`, ...res });
       }
@@ -225,7 +296,11 @@ function selection(type: GraphQLOutputType, depth: number): string {
   return `{ __typename ${fields.join(' ')} }`;
 }
 
-function operationFor(schema: GraphQLSchema, kind: 'query' | 'mutation', fieldName: string): { query: string; variables: Record<string, unknown> } {
+function operationFor(
+  schema: GraphQLSchema,
+  kind: 'query' | 'mutation',
+  fieldName: string,
+): { query: string; variables: Record<string, unknown> } {
   const root = kind === 'query' ? schema.getQueryType()! : schema.getMutationType()!;
   const field = root.getFields()[fieldName]!;
   const defs = field.args.map((a) => `$${a.name}: ${a.type.toString()}`);
@@ -237,7 +312,11 @@ function operationFor(schema: GraphQLSchema, kind: 'query' | 'mutation', fieldNa
 }
 
 async function supergraphSchema(token: string): Promise<GraphQLSchema> {
-  const res = await json(`${gateway}/graphql`, { method: 'POST', token, body: JSON.stringify({ query: getIntrospectionQuery() }) });
+  const res = await json(`${gateway}/graphql`, {
+    method: 'POST',
+    token,
+    body: JSON.stringify({ query: getIntrospectionQuery() }),
+  });
   return buildClientSchema((JSON.parse(res.text) as { data: IntrospectionQuery }).data);
 }
 
@@ -248,7 +327,12 @@ async function walkGraphQL(token: string, kinds: ('query' | 'mutation')[]): Prom
     const root = kind === 'query' ? schema.getQueryType() : schema.getMutationType();
     for (const name of Object.keys(root?.getFields() ?? {})) {
       const op = operationFor(schema, kind, name);
-      const res = await json(`${gateway}/graphql`, { method: 'POST', token, headers: { 'x-tenant-id': A }, body: JSON.stringify(op) });
+      const res = await json(`${gateway}/graphql`, {
+        method: 'POST',
+        token,
+        headers: { 'x-tenant-id': A },
+        body: JSON.stringify(op),
+      });
       attempts.push({ door: `graphql ${kind} ${name}`, ...res });
     }
   }
@@ -263,10 +347,17 @@ async function walkEntities(token: string): Promise<Attempt[]> {
     for (const match of sdl.matchAll(/type (\w+) @key\(fields: "([^"]+)"(?![^)]*resolvable: false)/g)) {
       const [, typename, keyFields] = match as unknown as [string, string, string];
       const representation: Record<string, unknown> = { __typename: typename };
-      for (const key of keyFields!.split(/\s+/)) representation[key] = key === 'username' ? 'alpha-admin' : typename === 'User' ? ids.user : typename === 'Tenant' ? A : ids.event;
+      for (const key of keyFields!.split(/\s+/))
+        representation[key] =
+          key === 'username' ? 'alpha-admin' : typename === 'User' ? ids.user : typename === 'Tenant' ? A : ids.event;
       const res = await json(`${urls[service.name]}/graphql`, {
-        method: 'POST', token, headers: { 'x-tenant-id': A },
-        body: JSON.stringify({ query: `query ($r: [_Any!]!) { _entities(representations: $r) { __typename ... on ${typename} { ${keyFields} } } }`, variables: { r: [representation] } }),
+        method: 'POST',
+        token,
+        headers: { 'x-tenant-id': A },
+        body: JSON.stringify({
+          query: `query ($r: [_Any!]!) { _entities(representations: $r) { __typename ... on ${typename} { ${keyFields} } } }`,
+          variables: { r: [representation] },
+        }),
       });
       attempts.push({ door: `${service.name} _entities ${typename}`, ...res });
     }
@@ -276,13 +367,18 @@ async function walkEntities(token: string): Promise<Attempt[]> {
 
 // ---------------------------------------------------------------- the walks
 
-it('the detector works: tenant A\'s own token finds A\'s data by REST, the gateway and GraphQL', async () => {
-  const own = [...await walkRest(tokens.a), ...await walkGateway(tokens.a), ...await walkGraphQL(tokens.a, ['query']), ...await walkEntities(tokens.a)];
+it("the detector works: tenant A's own token finds A's data by REST, the gateway and GraphQL", async () => {
+  const own = [
+    ...(await walkRest(tokens.a)),
+    ...(await walkGateway(tokens.a)),
+    ...(await walkGraphQL(tokens.a, ['query'])),
+    ...(await walkEntities(tokens.a)),
+  ];
   const found = new Set(leaked(own).map((l) => l.door.split(' ')[0]));
   expect([...found].sort()).toEqual(expect.arrayContaining(['gateway', 'graphql', 'identity', 'ledger']));
 });
 
-it('every REST route of every service: tenant B\'s admin gets a refusal or nothing of A\'s', async () => {
+it("every REST route of every service: tenant B's admin gets a refusal or nothing of A's", async () => {
   const before = await snapshotOfA();
   const attempts = await walkRest(tokens.b);
   expect(attempts.length).toBeGreaterThanOrEqual(20);
@@ -291,15 +387,16 @@ it('every REST route of every service: tenant B\'s admin gets a refusal or nothi
   expect(await snapshotOfA()).toEqual(before);
 });
 
-it('every /api/v1 gateway route: a refusal or nothing of A\'s', async () => {
+it("every /api/v1 gateway route: a refusal or nothing of A's", async () => {
   const attempts = await walkGateway(tokens.b);
   expect(attempts.length).toBeGreaterThanOrEqual(3);
   expect(leaked(attempts)).toEqual([]);
   // Naming A's tenant at the gateway is refused outright.
-  for (const a of attempts.filter((x) => x.door.includes('/ledger/'))) expect({ door: a.door, status: a.status }).toEqual({ door: a.door, status: 403 });
+  for (const a of attempts.filter((x) => x.door.includes('/ledger/')))
+    expect({ door: a.door, status: a.status }).toEqual({ door: a.door, status: 403 });
 });
 
-it('every GraphQL root field, queries and mutations: refused or empty of A\'s data, and A unchanged', async () => {
+it("every GraphQL root field, queries and mutations: refused or empty of A's data, and A unchanged", async () => {
   const before = await snapshotOfA();
   const attempts = await walkGraphQL(tokens.b, ['query', 'mutation']);
   expect(attempts.length).toBeGreaterThanOrEqual(10);
@@ -308,7 +405,7 @@ it('every GraphQL root field, queries and mutations: refused or empty of A\'s da
   expect(await snapshotOfA()).toEqual(before);
 });
 
-it('_entities on every subgraph: A\'s records resolve to null for B', async () => {
+it("_entities on every subgraph: A's records resolve to null for B", async () => {
   const attempts = await walkEntities(tokens.b);
   expect(attempts.length).toBeGreaterThanOrEqual(3);
   expect(serverErrors(attempts)).toEqual([]);

@@ -34,17 +34,26 @@ afterAll(async () => {
   await db?.drop();
 });
 
-test('top_k 20 under a 2% filter: 20 rows by the index path, with or without pgvector\'s iterative scan', async () => {
+test("top_k 20 under a 2% filter: 20 rows by the index path, with or without pgvector's iterative scan", async () => {
   const query = vector();
   const withIterative = createChunkSearchStore(db.sql, { exactSearchMaxRows: 0, efSearch: 40, forceIndex: true });
-  const withoutIterative = createChunkSearchStore(db.sql, { exactSearchMaxRows: 0, efSearch: 40, iterativeScan: false, forceIndex: true });
+  const withoutIterative = createChunkSearchStore(db.sql, {
+    exactSearchMaxRows: 0,
+    efSearch: 40,
+    iterativeScan: false,
+    forceIndex: true,
+  });
 
   const bare = await withoutIterative.nearest(filter('ours'), query, 20, 'index');
   expect(bare.hits.length).toBeLessThan(20);
   // The index can serve the ordering (forced as the store forces it: this table is small enough for a seq scan).
   const plan = await db.sql.transaction(async (tx) => {
-    for (const setting of ['enable_seqscan', 'enable_bitmapscan', 'enable_sort']) await tx.query(`SET LOCAL ${setting} = off`);
-    return tx.query<Record<string, string>>(`EXPLAIN SELECT id FROM rag_chunks c WHERE c.embedding IS NOT NULL ORDER BY c.embedding <=> $1::vector(384) LIMIT 5`, [JSON.stringify(query)]);
+    for (const setting of ['enable_seqscan', 'enable_bitmapscan', 'enable_sort'])
+      await tx.query(`SET LOCAL ${setting} = off`);
+    return tx.query<Record<string, string>>(
+      `EXPLAIN SELECT id FROM rag_chunks c WHERE c.embedding IS NOT NULL ORDER BY c.embedding <=> $1::vector(384) LIMIT 5`,
+      [JSON.stringify(query)],
+    );
   });
   expect(JSON.stringify(plan.rows)).toContain('rag_chunks_embedding_hnsw');
 
@@ -67,6 +76,10 @@ test('a small scope is searched exactly, and the index path agrees with it on an
   const small = await store.nearest(filter('ours'), query, 20);
   expect(small.method).toBe('exact');
   expect(small.hits).toHaveLength(20);
-  const noiseIndex = await createChunkSearchStore(db.sql, { exactSearchMaxRows: 0, efSearch: 100, forceIndex: true }).nearest(filter('noise'), query, 10);
+  const noiseIndex = await createChunkSearchStore(db.sql, {
+    exactSearchMaxRows: 0,
+    efSearch: 100,
+    forceIndex: true,
+  }).nearest(filter('noise'), query, 10);
   expect(noiseIndex.hits).toHaveLength(10);
 });

@@ -7,30 +7,59 @@ export function token(tenantId: string, roles = ['user'], username = `someone-${
   return new AccessTokens(TEST_JWT_SECRET, 3600).issue({ username, tenantId, roles, scopes: ['read', 'write'] });
 }
 
-export async function call(base: string, method: string, path: string, tok?: string, body?: unknown): Promise<{ status: number; body: any }> {
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  tok?: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
   const res = await fetch(`${base}${path}`, {
     method,
-    headers: { ...(tok ? { authorization: `Bearer ${tok}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      ...(tok ? { authorization: `Bearer ${tok}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
   let parsed: unknown = text;
   try {
     parsed = JSON.parse(text);
-  } catch { /* not JSON */ }
+  } catch {
+    /* not JSON */
+  }
   return { status: res.status, body: parsed };
 }
 
-export async function upload(base: string, tok: string | undefined, file: { content: string | Buffer; filename: string; type?: string } | null, fields: Record<string, string>): Promise<{ status: number; body: any }> {
+export async function upload(
+  base: string,
+  tok: string | undefined,
+  file: { content: string | Buffer; filename: string; type?: string } | null,
+  fields: Record<string, string>,
+): Promise<{ status: number; body: any }> {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  if (file) form.append('file', new Blob([typeof file.content === 'string' ? file.content : new Uint8Array(file.content)], { type: file.type ?? 'text/plain' }), file.filename);
-  const res = await fetch(`${base}/documents/upload`, { method: 'POST', headers: tok ? { authorization: `Bearer ${tok}` } : {}, body: form });
+  if (file)
+    form.append(
+      'file',
+      new Blob([typeof file.content === 'string' ? file.content : new Uint8Array(file.content)], {
+        type: file.type ?? 'text/plain',
+      }),
+      file.filename,
+    );
+  const res = await fetch(`${base}/documents/upload`, {
+    method: 'POST',
+    headers: tok ? { authorization: `Bearer ${tok}` } : {},
+    body: form,
+  });
   const text = await res.text();
   let parsed: unknown = text;
   try {
     parsed = JSON.parse(text);
-  } catch { /* not JSON */ }
+  } catch {
+    /* not JSON */
+  }
   return { status: res.status, body: parsed };
 }
 

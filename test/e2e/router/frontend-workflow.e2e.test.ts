@@ -40,15 +40,25 @@ describe('the workflow service as a frontend meets it through the router', () =>
   let bob: string;
   let eve: string;
   const sockets: Client[] = [];
-  const issue = (username: string, tenantId: string) => new AccessTokens(TEST_JWT_SECRET, 3600).issue({ username, tenantId, roles: ['user'], scopes: ['read', 'write'] });
+  const issue = (username: string, tenantId: string) =>
+    new AccessTokens(TEST_JWT_SECRET, 3600).issue({ username, tenantId, roles: ['user'], scopes: ['read', 'write'] });
 
   /** HttpLink with the token set per request, as a frontend's auth link does. */
-  const httpClient = (token: string) => new ApolloClient({
-    link: ApolloLink.from([new SetContextLink((prev) => ({ headers: { ...prev.headers, authorization: `Bearer ${token}` } })), new HttpLink({ uri: `${p.gateway}/graphql`, fetch })]),
-    cache: new InMemoryCache(),
-  });
+  const httpClient = (token: string) =>
+    new ApolloClient({
+      link: ApolloLink.from([
+        new SetContextLink((prev) => ({ headers: { ...prev.headers, authorization: `Bearer ${token}` } })),
+        new HttpLink({ uri: `${p.gateway}/graphql`, fetch }),
+      ]),
+      cache: new InMemoryCache(),
+    });
   const wsClient = (token: string) => {
-    const ws = createClient({ url: `${p.gateway.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: () => ({ authorization: `Bearer ${token}` }), retryAttempts: 0 });
+    const ws = createClient({
+      url: `${p.gateway.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: () => ({ authorization: `Bearer ${token}` }),
+      retryAttempts: 0,
+    });
     sockets.push(ws);
     return new ApolloClient({ link: new GraphQLWsLink(ws), cache: new InMemoryCache() });
   };
@@ -66,39 +76,73 @@ describe('the workflow service as a frontend meets it through the router', () =>
 
   it('executeWorkflow, the inbox, decideApproval (the cached task updated in place) and workflowStatusChanged to the end', async () => {
     const requester = httpClient(alice);
-    const started = await requester.mutate<any>({ mutation: EXECUTE, variables: { input: { workflowType: 'legal', payload: { property: 'FE-1' } } } });
+    const started = await requester.mutate<any>({
+      mutation: EXECUTE,
+      variables: { input: { workflowType: 'legal', payload: { property: 'FE-1' } } },
+    });
     const run = started.data.executeWorkflow;
-    expect(run).toMatchObject({ status: 'PENDING_APPROVAL', requiresHumanApproval: true, packSource: 'BUILTIN', approvalTaskId: expect.any(String) });
+    expect(run).toMatchObject({
+      status: 'PENDING_APPROVAL',
+      requiresHumanApproval: true,
+      packSource: 'BUILTIN',
+      approvalTaskId: expect.any(String),
+    });
     expect(run.execution).toMatchObject({ id: run.workflowId, status: 'PENDING_APPROVAL', workflowType: 'legal' });
     // The execution is normalised by its @key.
-    expect(Object.keys(requester.cache.extract() as Record<string, unknown>)).toContain(`WorkflowExecution:${run.workflowId}`);
+    expect(Object.keys(requester.cache.extract() as Record<string, unknown>)).toContain(
+      `WorkflowExecution:${run.workflowId}`,
+    );
 
     // Subscribed from version 0 through GraphQLWsLink: the replay first, then live, then complete.
     const events: any[] = [];
     let completed = false;
     const errors: unknown[] = [];
-    const sub = wsClient(alice).subscribe<any>({ query: STATUS, variables: { id: run.workflowId, after: 0 } }).subscribe({
-      next: (r) => (r.error ? errors.push(r.error) : events.push(r.data.workflowStatusChanged)),
-      error: (e) => errors.push(e),
-      complete: () => (completed = true),
-    });
+    const sub = wsClient(alice)
+      .subscribe<any>({ query: STATUS, variables: { id: run.workflowId, after: 0 } })
+      .subscribe({
+        next: (r) => (r.error ? errors.push(r.error) : events.push(r.data.workflowStatusChanged)),
+        error: (e) => errors.push(e),
+        complete: () => (completed = true),
+      });
     try {
-      await until(() => events.some((e) => e.event === 'approval.requested') || errors.length > 0, 'the replayed approval.requested');
+      await until(
+        () => events.some((e) => e.event === 'approval.requested') || errors.length > 0,
+        'the replayed approval.requested',
+      );
       expect(errors).toEqual([]);
 
       // The reviewer's inbox lists the pending task.
       const reviewer = httpClient(bob);
-      const inbox = await reviewer.query<any>({ query: INBOX, variables: { status: 'pending', type: 'legal' }, fetchPolicy: 'network-only' });
+      const inbox = await reviewer.query<any>({
+        query: INBOX,
+        variables: { status: 'pending', type: 'legal' },
+        fetchPolicy: 'network-only',
+      });
       expect(inbox.data.approvalTasks.nodes.map((n: any) => n.id)).toContain(run.approvalTaskId);
-      expect((reviewer.cache.extract() as Record<string, unknown>)[`ApprovalTask:${run.approvalTaskId}`]).toMatchObject({ status: 'pending', reviewer: null });
+      expect((reviewer.cache.extract() as Record<string, unknown>)[`ApprovalTask:${run.approvalTaskId}`]).toMatchObject(
+        { status: 'pending', reviewer: null },
+      );
 
-      const decided = await reviewer.mutate<any>({ mutation: DECIDE, variables: { id: run.approvalTaskId, decision: 'approve', notes: 'checked' } });
-      expect(decided.data.decideApproval).toMatchObject({ workflowStatus: 'COMPLETED', task: { status: 'approved', reviewer: 'bob', decision: 'approve' } });
+      const decided = await reviewer.mutate<any>({
+        mutation: DECIDE,
+        variables: { id: run.approvalTaskId, decision: 'approve', notes: 'checked' },
+      });
+      expect(decided.data.decideApproval).toMatchObject({
+        workflowStatus: 'COMPLETED',
+        task: { status: 'approved', reviewer: 'bob', decision: 'approve' },
+      });
       // The mutation's answer updated the task the inbox query had cached, without a refetch.
       const cached = reviewer.readQuery<any>({ query: INBOX, variables: { status: 'pending', type: 'legal' } });
-      expect(cached.approvalTasks.nodes.find((n: any) => n.id === run.approvalTaskId)).toMatchObject({ status: 'approved', reviewer: 'bob' });
+      expect(cached.approvalTasks.nodes.find((n: any) => n.id === run.approvalTaskId)).toMatchObject({
+        status: 'approved',
+        reviewer: 'bob',
+      });
       // The inbox filtered by reviewer, from the server.
-      const mine = await reviewer.query<any>({ query: INBOX, variables: { status: 'approved', reviewer: 'bob' }, fetchPolicy: 'network-only' });
+      const mine = await reviewer.query<any>({
+        query: INBOX,
+        variables: { status: 'approved', reviewer: 'bob' },
+        fetchPolicy: 'network-only',
+      });
       expect(mine.data.approvalTasks.nodes.map((n: any) => n.id)).toContain(run.approvalTaskId);
 
       await until(() => completed, 'the status subscription to complete after the final transition');
@@ -112,30 +156,58 @@ describe('the workflow service as a frontend meets it through the router', () =>
     }
   });
 
-  it('the errors a frontend branches on: BAD_USER_INPUT naming the field, NOT_FOUND for another tenant\'s task and workflow', async () => {
+  it("the errors a frontend branches on: BAD_USER_INPUT naming the field, NOT_FOUND for another tenant's task and workflow", async () => {
     const requester = httpClient(alice);
-    const missing = await requester.mutate({ mutation: EXECUTE, variables: { input: { workflowType: 'cooking', payload: {} } } }).then(() => undefined, (e: unknown) => e);
+    const missing = await requester
+      .mutate({ mutation: EXECUTE, variables: { input: { workflowType: 'cooking', payload: {} } } })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(codesOf(missing)).toEqual(['BAD_USER_INPUT']);
     expect((missing as CombinedGraphQLErrors).errors[0]!.extensions?.field).toBe('workflowType');
 
-    const run = (await requester.mutate<any>({ mutation: EXECUTE, variables: { input: { workflowType: 'risk', payload: {} } } })).data.executeWorkflow;
-    const word = await httpClient(bob).mutate({ mutation: DECIDE, variables: { id: run.approvalTaskId, decision: 'perhaps' } }).then(() => undefined, (e: unknown) => e);
+    const run = (
+      await requester.mutate<any>({ mutation: EXECUTE, variables: { input: { workflowType: 'risk', payload: {} } } })
+    ).data.executeWorkflow;
+    const word = await httpClient(bob)
+      .mutate({ mutation: DECIDE, variables: { id: run.approvalTaskId, decision: 'perhaps' } })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(codesOf(word)).toEqual(['BAD_USER_INPUT']);
     expect((word as CombinedGraphQLErrors).errors[0]!.extensions?.field).toBe('decision');
 
     const stranger = httpClient(eve);
-    const foreign = await stranger.mutate({ mutation: DECIDE, variables: { id: run.approvalTaskId, decision: 'approve' } }).then(() => undefined, (e: unknown) => e);
+    const foreign = await stranger
+      .mutate({ mutation: DECIDE, variables: { id: run.approvalTaskId, decision: 'approve' } })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(codesOf(foreign)).toEqual(['NOT_FOUND']);
-    const inbox = await stranger.query<any>({ query: INBOX, variables: { status: 'pending' }, fetchPolicy: 'network-only' });
+    const inbox = await stranger.query<any>({
+      query: INBOX,
+      variables: { status: 'pending' },
+      fetchPolicy: 'network-only',
+    });
     expect(inbox.data.approvalTasks.nodes.map((n: any) => n.id)).not.toContain(run.approvalTaskId);
 
     const spied: unknown[] = [];
     let ended = false;
-    const sub = wsClient(eve).subscribe<any>({ query: STATUS, variables: { id: run.workflowId, after: 0 } }).subscribe({
-      next: (r) => spied.push(r), error: (e) => { spied.push(e); ended = true; }, complete: () => (ended = true),
-    });
+    const sub = wsClient(eve)
+      .subscribe<any>({ query: STATUS, variables: { id: run.workflowId, after: 0 } })
+      .subscribe({
+        next: (r) => spied.push(r),
+        error: (e) => {
+          spied.push(e);
+          ended = true;
+        },
+        complete: () => (ended = true),
+      });
     try {
-      await until(() => ended || spied.length > 0, 'the other tenant\'s subscription to be refused');
+      await until(() => ended || spied.length > 0, "the other tenant's subscription to be refused");
       expect(JSON.stringify(spied)).toContain('NOT_FOUND');
       expect(JSON.stringify(spied)).not.toContain('workflow.started');
     } finally {

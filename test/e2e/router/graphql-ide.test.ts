@@ -55,7 +55,10 @@ describe('GraphQL IDE in development', () => {
     // The nonce on the bootstrap is this response's.
     const nonce = /'nonce-([^']+)'/.exec(csp)![1]!;
     expect(html).toContain(`nonce="${nonce}"`);
-    expect((/'nonce-([^']+)'/.exec((await getPage(p.gateway).then((r) => r.headers.get('content-security-policy'))) ?? '') ?? [])[1]).not.toBe(nonce);
+    expect(
+      (/'nonce-([^']+)'/.exec((await getPage(p.gateway).then((r) => r.headers.get('content-security-policy'))) ?? '') ??
+        [])[1],
+    ).not.toBe(nonce);
 
     const refs = referencesOf(html).filter((r) => !r.startsWith('data:'));
     expect(refs).toHaveLength(7);
@@ -98,7 +101,11 @@ describe('GraphQL IDE in development', () => {
     expect(Number(gz.headers.get('content-length'))).toBeLessThan(plainBody.length / 2);
     expect(Buffer.from(await gz.arrayBuffer()).equals(plainBody)).toBe(true); // fetch decodes it
     const [hash] = url.pathname.split('/').slice(-2);
-    for (const route of [`/graphql-ide/${hash}/secret.js`, '/graphql-ide/0000000000000000/graphiql.min.js', `/graphql-ide/${hash}/..%2F..%2Fpackage.json`]) {
+    for (const route of [
+      `/graphql-ide/${hash}/secret.js`,
+      '/graphql-ide/0000000000000000/graphiql.min.js',
+      `/graphql-ide/${hash}/..%2F..%2Fpackage.json`,
+    ]) {
       expect((await fetch(`${p.gateway}${route}`)).status).toBe(404);
     }
   });
@@ -112,21 +119,33 @@ describe('GraphQL IDE in development', () => {
   it('leaves API clients alone: POST, GET with a query, CSRF prevention, Accept */*', async () => {
     const post = await gql(p.gateway, '{ me { username } }', { token: admin });
     expect(post.body.data.me.username).toBe('admin');
-    const get = await fetch(`${p.gateway}/graphql?query=${encodeURIComponent('{ me { username } }')}`, { headers: { authorization: `Bearer ${admin}`, 'apollo-require-preflight': 'true' } });
+    const get = await fetch(`${p.gateway}/graphql?query=${encodeURIComponent('{ me { username } }')}`, {
+      headers: { authorization: `Bearer ${admin}`, 'apollo-require-preflight': 'true' },
+    });
     expect(get.status).toBe(200);
     expect(await get.json()).toEqual({ data: { me: { username: 'admin' } } });
-    const simple = await fetch(`${p.gateway}/graphql?query=${encodeURIComponent('{ me { username } }')}`, { headers: { authorization: `Bearer ${admin}` } });
+    const simple = await fetch(`${p.gateway}/graphql?query=${encodeURIComponent('{ me { username } }')}`, {
+      headers: { authorization: `Bearer ${admin}` },
+    });
     expect(simple.status).toBe(400);
     expect(await simple.text()).toMatch(/CSRF|preflight/i);
-    for (const accept of ['*/*', 'application/json', 'application/json, text/html', 'text/html;q=0.5, application/graphql-response+json']) {
+    for (const accept of [
+      '*/*',
+      'application/json',
+      'application/json, text/html',
+      'text/html;q=0.5, application/graphql-response+json',
+    ]) {
       const res = await getPage(p.gateway, '/graphql', accept);
       expect([res.status, res.headers.get('content-type')]).not.toEqual([200, expect.stringMatching(/text\/html/)]);
       expect(await res.text()).not.toMatch(/graphiql/i);
     }
   });
 
-  describe('the page\'s bootstrap over the served bundles', () => {
-    let fetcher: (params: { query: string; operationName?: string }, opts: { headers?: Record<string, string>; documentAST?: unknown }) => Promise<any>;
+  describe("the page's bootstrap over the served bundles", () => {
+    let fetcher: (
+      params: { query: string; operationName?: string },
+      opts: { headers?: Record<string, string>; documentAST?: unknown },
+    ) => Promise<any>;
     let props: Record<string, unknown>;
 
     beforeAll(async () => {
@@ -159,7 +178,9 @@ describe('GraphQL IDE in development', () => {
       for (const url of scripts) {
         if (url.pathname.endsWith('/ide.js')) {
           page.document = { currentScript: { nonce: 'n0nce' }, getElementById: () => ({}) };
-          page.ReactDOM = { createRoot: () => ({ render: (element: { props: Record<string, unknown> }) => (props = element.props) }) };
+          page.ReactDOM = {
+            createRoot: () => ({ render: (element: { props: Record<string, unknown> }) => (props = element.props) }),
+          };
         }
         vm.runInContext(await (await fetch(url)).text(), page, { filename: url.pathname });
       }
@@ -172,33 +193,52 @@ describe('GraphQL IDE in development', () => {
       expect(props.defaultQuery).toMatch(/Authorization/);
     });
 
-    it('POSTs queries to the page\'s URL with the header editor\'s Authorization', async () => {
+    it("POSTs queries to the page's URL with the header editor's Authorization", async () => {
       const query = '{ me { username } }';
-      expect(await fetcher({ query }, { headers: { Authorization: `Bearer ${admin}` }, documentAST: parse(query) })).toEqual({ data: { me: { username: 'admin' } } });
+      expect(
+        await fetcher({ query }, { headers: { Authorization: `Bearer ${admin}` }, documentAST: parse(query) }),
+      ).toEqual({ data: { me: { username: 'admin' } } });
       const anonymous = await fetcher({ query }, { headers: {}, documentAST: parse(query) });
       expect(anonymous.errors[0].extensions.code).toBe('UNAUTHENTICATED');
     });
 
     it('subscribes over graphql-ws with the token from the header editor in connectionParams', async () => {
       const query = 'subscription Appended { ledgerEventAppended(eventType: "ide_e2e") { eventType eventData } }';
-      const events: AsyncIterableIterator<any> = await fetcher({ query, operationName: 'Appended' }, { headers: { Authorization: `Bearer ${admin}` }, documentAST: parse(query) });
+      const events: AsyncIterableIterator<any> = await fetcher(
+        { query, operationName: 'Appended' },
+        { headers: { Authorization: `Bearer ${admin}` }, documentAST: parse(query) },
+      );
       let first: IteratorResult<any> | undefined;
       void events.next().then((r) => (first = r));
-      await repeatUntil(async () => {
-        const append = await fetch(`${p.gateway}/api/v1/ledger/append`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ tenant_id: 'default', event_type: 'ide_e2e', event_data: { n: 7 } }),
-        });
-        expect(append.status).toBe(200);
-      }, () => first !== undefined, 'the first subscription event through the IDE\'s fetcher');
+      await repeatUntil(
+        async () => {
+          const append = await fetch(`${p.gateway}/api/v1/ledger/append`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ tenant_id: 'default', event_type: 'ide_e2e', event_data: { n: 7 } }),
+          });
+          expect(append.status).toBe(200);
+        },
+        () => first !== undefined,
+        "the first subscription event through the IDE's fetcher",
+      );
       expect(first!.value).toEqual({ data: { ledgerEventAppended: { eventType: 'ide_e2e', eventData: { n: 7 } } } });
       await events.return?.();
 
       // Without the header the router refuses the socket (4401): the token really came from it.
       // GraphiQL shows the refusal as a result.
-      const refused: AsyncIterableIterator<any> = await fetcher({ query, operationName: 'Appended' }, { headers: {}, documentAST: parse(query) });
-      expect((await refused.next()).value).toEqual({ errors: [{ message: 'Socket closed with event 4401: Unauthorized: connectionParams need a valid Authorization bearer token' }] });
+      const refused: AsyncIterableIterator<any> = await fetcher(
+        { query, operationName: 'Appended' },
+        { headers: {}, documentAST: parse(query) },
+      );
+      expect((await refused.next()).value).toEqual({
+        errors: [
+          {
+            message:
+              'Socket closed with event 4401: Unauthorized: connectionParams need a valid Authorization bearer token',
+          },
+        ],
+      });
       expect((await refused.next()).done).toBe(true);
     });
   });
@@ -208,7 +248,8 @@ describe('GraphQL IDE in development', () => {
 function permissive(): any {
   const target = function () {} as unknown as Record<string | symbol, unknown>;
   return new Proxy(target, {
-    get: (t, key) => (key === Symbol.toPrimitive ? () => '' : key === 'length' ? 0 : key in t ? t[key] : (t[key] = permissive())),
+    get: (t, key) =>
+      key === Symbol.toPrimitive ? () => '' : key === 'length' ? 0 : key in t ? t[key] : (t[key] = permissive()),
     apply: () => permissive(),
     construct: () => permissive(),
   });
@@ -235,7 +276,11 @@ describe.each([
     expect(body).not.toMatch(/graphiql|sandbox|apollographql\.com|cdn/i);
     expect((await fetch(`${url}/graphql-ide/x/graphiql.min.js`)).status).toBe(404);
     // POST is unaffected.
-    const post = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __typename }' }) });
+    const post = await fetch(`${url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ __typename }' }),
+    });
     expect(await post.json()).toEqual({ data: { __typename: 'Query' } });
   });
 });
@@ -251,7 +296,9 @@ describe('GraphQL IDE without its development dependencies', () => {
         throw Object.assign(new Error(`Cannot find module '${pkg}/package.json'`), { code: 'MODULE_NOT_FOUND' });
       },
     });
-    app.get('/graphql', (request, reply) => (ide.wantsPage(request) ? ide.sendPage(request, reply) : reply.send({ api: true })));
+    app.get('/graphql', (request, reply) =>
+      ide.wantsPage(request) ? ide.sendPage(request, reply) : reply.send({ api: true }),
+    );
     const base = await app.listen({ port: 0, host: '127.0.0.1' });
     try {
       expect(warnings).toHaveLength(1);

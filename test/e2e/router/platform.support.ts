@@ -24,9 +24,15 @@ export interface Platform {
   close(): Promise<void>;
 }
 
-export const DEV = { admin: { username: 'admin', password: 'admin-dev-password' }, user: { username: 'user', password: 'user-dev-password' } };
+export const DEV = {
+  admin: { username: 'admin', password: 'admin-dev-password' },
+  user: { username: 'user', password: 'user-dev-password' },
+};
 
-export async function startPlatform(env: Env = {}, services: readonly ServiceDefinition[] = SERVICES): Promise<Platform> {
+export async function startPlatform(
+  env: Env = {},
+  services: readonly ServiceDefinition[] = SERVICES,
+): Promise<Platform> {
   const registry = registryOf(services);
   // Ports chosen before the start, so every service knows where the others are (<NAME>_URL), as
   // with the documented ports of `npm start`; a test's own <NAME>_URL (a stand-in) wins.
@@ -34,10 +40,21 @@ export async function startPlatform(env: Env = {}, services: readonly ServiceDef
   const ports: Record<string, number> = {};
   for (const s of behind) ports[s.name] = await freePort();
   const urls = Object.fromEntries(behind.map((s) => [s.name, `http://127.0.0.1:${ports[s.name]}`]));
-  const urlEnv = Object.fromEntries(Object.entries(urls).map(([name, url]) => [`${name.toUpperCase().replace(/-/g, '_')}_URL`, url]));
+  const urlEnv = Object.fromEntries(
+    Object.entries(urls).map(([name, url]) => [`${name.toUpperCase().replace(/-/g, '_')}_URL`, url]),
+  );
   const backends: Harness = await startServices(behind, { ...urlEnv, ...env }, { registry, ports });
-  const limits = { RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000', IP_RATE_LIMIT_PER_SECOND: '100000', IP_RATE_LIMIT_BURST: '100000' };
-  const front = await startServices(services.filter((s) => s.name === 'gateway'), { ...limits, ...env, ...urlEnv }, { db: backends.db, registry, bus: backends.bus }).catch(async (err: unknown) => {
+  const limits = {
+    RATE_LIMIT_PER_SECOND: '100000',
+    RATE_LIMIT_BURST: '100000',
+    IP_RATE_LIMIT_PER_SECOND: '100000',
+    IP_RATE_LIMIT_BURST: '100000',
+  };
+  const front = await startServices(
+    services.filter((s) => s.name === 'gateway'),
+    { ...limits, ...env, ...urlEnv },
+    { db: backends.db, registry, bus: backends.bus },
+  ).catch(async (err: unknown) => {
     await backends.close().catch(() => undefined);
     throw err;
   });
@@ -52,7 +69,11 @@ export async function startPlatform(env: Env = {}, services: readonly ServiceDef
     env: { ...urlEnv, ...backends.env },
     ledgerServer: backends.services.ledger!.built.app.server,
     async login(username, password, tenantId?: string) {
-      const res = await fetch(`${identity}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password, ...(tenantId ? { tenant_id: tenantId } : {}) }) });
+      const res = await fetch(`${identity}/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username, password, ...(tenantId ? { tenant_id: tenantId } : {}) }),
+      });
       if (!res.ok) throw new Error(`login failed: ${res.status} ${await res.text()}`);
       return ((await res.json()) as { access_token: string }).access_token;
     },
@@ -65,13 +86,31 @@ export async function startPlatform(env: Env = {}, services: readonly ServiceDef
 
 /** A token for a tenant that has no user in identity (the ledger trusts any valid token). */
 export function tenantToken(tenantId: string, scopes = ['read', 'write']): Promise<string> {
-  return new AccessTokens(TEST_JWT_SECRET, 3600).issue({ username: `someone-${tenantId}`, tenantId, roles: ['user'], scopes });
+  return new AccessTokens(TEST_JWT_SECRET, 3600).issue({
+    username: `someone-${tenantId}`,
+    tenantId,
+    roles: ['user'],
+    scopes,
+  });
 }
 
-export async function gql(url: string, query: string, options: { token?: string; variables?: Record<string, unknown>; headers?: Record<string, string>; extensions?: unknown } = {}): Promise<{ status: number; body: { data?: any; errors?: { message: string; extensions?: { code?: string } }[] } }> {
+export async function gql(
+  url: string,
+  query: string,
+  options: {
+    token?: string;
+    variables?: Record<string, unknown>;
+    headers?: Record<string, string>;
+    extensions?: unknown;
+  } = {},
+): Promise<{ status: number; body: { data?: any; errors?: { message: string; extensions?: { code?: string } }[] } }> {
   const res = await fetch(`${url}/graphql`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(options.token ? { authorization: `Bearer ${options.token}` } : {}), ...options.headers },
+    headers: {
+      'content-type': 'application/json',
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      ...options.headers,
+    },
     body: JSON.stringify({ query, variables: options.variables, extensions: options.extensions }),
   });
   return { status: res.status, body: (await res.json()) as never };

@@ -11,7 +11,8 @@ import { DEV, startPlatform, type Platform } from './platform.support';
 
 jest.setTimeout(90_000);
 
-const SUBSCRIPTION = 'subscription { ledgerEventAppended(eventType: "never_appended") { eventType user { username } } }';
+const SUBSCRIPTION =
+  'subscription { ledgerEventAppended(eventType: "never_appended") { eventType user { username } } }';
 
 describe('router subscriptions end upstream when the client goes', () => {
   let p: Platform;
@@ -31,8 +32,13 @@ describe('router subscriptions end upstream when the client goes', () => {
     });
     const send = WebSocket.prototype.send;
     const ledgerWs = p.ledger.replace('http', 'ws');
-    jest.spyOn(WebSocket.prototype, 'send').mockImplementation(function (this: WebSocket, data: unknown, ...rest: unknown[]) {
-      if (this.url?.startsWith(ledgerWs) && typeof data === 'string') upstreamMessages.push(String((JSON.parse(data) as { type: string }).type));
+    jest.spyOn(WebSocket.prototype, 'send').mockImplementation(function (
+      this: WebSocket,
+      data: unknown,
+      ...rest: unknown[]
+    ) {
+      if (this.url?.startsWith(ledgerWs) && typeof data === 'string')
+        upstreamMessages.push(String((JSON.parse(data) as { type: string }).type));
       return (send as (...args: unknown[]) => void).call(this, data, ...rest);
     });
   });
@@ -44,10 +50,22 @@ describe('router subscriptions end upstream when the client goes', () => {
   /** A client with one subscription through the router, and its raw socket once connected. */
   async function subscribed(lazy = true): Promise<{ client: Client; socket: WebSocket; unsubscribe: () => void }> {
     let socket: WebSocket | undefined;
-    const client = createClient({ url: `${p.gateway.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token}` }, retryAttempts: 0, lazy, onNonLazyError: () => {} });
+    const client = createClient({
+      url: `${p.gateway.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${token}` },
+      retryAttempts: 0,
+      lazy,
+      onNonLazyError: () => {},
+    });
     clients.push(client);
-    client.on('connected', (s) => { socket = s as WebSocket; });
-    const unsubscribe = client.subscribe({ query: SUBSCRIPTION }, { next: () => {}, error: () => {}, complete: () => {} });
+    client.on('connected', (s) => {
+      socket = s as WebSocket;
+    });
+    const unsubscribe = client.subscribe(
+      { query: SUBSCRIPTION },
+      { next: () => {}, error: () => {}, complete: () => {} },
+    );
     await until(async () => socket !== undefined, 'the client to connect to the router');
     return { client, socket: socket!, unsubscribe };
   }
@@ -80,7 +98,10 @@ describe('router subscriptions end upstream when the client goes', () => {
     const completedBefore = completes();
     // Not lazy: the client keeps its socket open after its last subscription completes.
     const { socket, client, unsubscribe } = await subscribed(false);
-    await until(async () => live.size === before + 1 && subscribes() === subscribedBefore + 1, 'the upstream subscription to reach the ledger');
+    await until(
+      async () => live.size === before + 1 && subscribes() === subscribedBefore + 1,
+      'the upstream subscription to reach the ledger',
+    );
     unsubscribe(); // sends `complete`
     await until(async () => completes() === completedBefore + 1, 'the router to complete the upstream subscription');
     expect(socket.readyState).toBe(WebSocket.OPEN);

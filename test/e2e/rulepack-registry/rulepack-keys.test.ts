@@ -5,7 +5,12 @@
 import { createTestDatabase, type TestDatabase } from '../../support/database';
 import { createLogger } from '../../../platform/logging/logger';
 import { loadPlatformConfig } from '../../../platform/config/platform.config';
-import { generateSigningKeyPem, parseSigningKeyPem, publicJwkOf, verifyPack } from '../../../subgraphs/rulepack-registry/pack-signature';
+import {
+  generateSigningKeyPem,
+  parseSigningKeyPem,
+  publicJwkOf,
+  verifyPack,
+} from '../../../subgraphs/rulepack-registry/pack-signature';
 import { prismaSigningKeyStore } from '../../../subgraphs/rulepack-registry/signing-key.store';
 import { SigningKeys } from '../../../subgraphs/rulepack-registry/signing-keys.service';
 import { defineRulePackRegistryService } from '../../../services/rulepack-registry';
@@ -41,7 +46,13 @@ it('keeps a generated key across a restart, then rotates to RULEPACK_SIGNING_KEY
 
   // The registry alone restarts on the same database.
   const config = loadPlatformConfig({ LOG_LEVEL: 'ERROR', JWT_SECRET_KEY: TEST_JWT_SECRET, NODE_ENV: 'test' });
-  const restarted = await defineRulePackRegistryService().build({ config, db, env: {}, logger: createLogger('ERROR', 'rulepack-registry'), registry: registryOf() });
+  const restarted = await defineRulePackRegistryService().build({
+    config,
+    db,
+    env: {},
+    logger: createLogger('ERROR', 'rulepack-registry'),
+    registry: registryOf(),
+  });
   await restarted.app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(restarted.app.server.address() as import('node:net').AddressInfo).port}`;
   try {
@@ -62,7 +73,9 @@ it('keeps a generated key across a restart, then rotates to RULEPACK_SIGNING_KEY
   const rotated = await keys.keySet();
   expect(rotated.keys.map((k) => k.kid).sort()).toEqual([v1.key_id, configuredKid].sort());
   // The configured key's private half never reaches the database.
-  expect((await db.prisma.rulePackSigningKey.findUniqueOrThrow({ where: { kid: configuredKid } })).privateKeyPem).toBeNull();
+  expect(
+    (await db.prisma.rulePackSigningKey.findUniqueOrThrow({ where: { kid: configuredKid } })).privateKeyPem,
+  ).toBeNull();
   const old = rotated.keys.find((k) => k.kid === v1.key_id)!;
   expect(verifyPack(v1.pack, v1.signature, old)).toBe(true);
 
@@ -86,7 +99,9 @@ it('signs with RULEPACK_SIGNING_KEY (one line with \\n escapes works too) and re
   } finally {
     await f.close();
   }
-  expect(() => loadRulePackRegistryConfig({ RULEPACK_SIGNING_KEY: 'not a key' })).toThrow(/RULEPACK_SIGNING_KEY must be a PKCS8 PEM Ed25519 private key/);
+  expect(() => loadRulePackRegistryConfig({ RULEPACK_SIGNING_KEY: 'not a key' })).toThrow(
+    /RULEPACK_SIGNING_KEY must be a PKCS8 PEM Ed25519 private key/,
+  );
 });
 
 it('registries starting together on one empty database agree on one key', async () => {

@@ -25,12 +25,25 @@ describe('submission', () => {
     const first = await api.submit(f.people.author, { pack });
     expect(first.status).toBe(201);
     expect(first.body).toMatchObject({
-      pack_id: 'sub-basic', version: '1.0.0', status: 'draft', owner_tenant: 'default', author: 'root', reviewers: [],
-      certified_at: null, signature: null, key_id: null, deprecated_at: null, replacement: null, pack,
+      pack_id: 'sub-basic',
+      version: '1.0.0',
+      status: 'draft',
+      owner_tenant: 'default',
+      author: 'root',
+      reviewers: [],
+      certified_at: null,
+      signature: null,
+      key_id: null,
+      deprecated_at: null,
+      replacement: null,
+      pack,
     });
     expect(first.body.sha256).toMatch(/^[0-9a-f]{64}$/);
     // Key order is not content: the same pack with its keys reordered is the same version.
-    const reordered = { rules: pack.rules, metadata: { name: pack.metadata.name, version: '1.0.0', pack_id: 'sub-basic' } };
+    const reordered = {
+      rules: pack.rules,
+      metadata: { name: pack.metadata.name, version: '1.0.0', pack_id: 'sub-basic' },
+    };
     const again = await api.submit(f.people.author, { pack: reordered });
     expect(again.status).toBe(200);
     expect(again.body.sha256).toBe(first.body.sha256);
@@ -39,19 +52,37 @@ describe('submission', () => {
 
   it('accepts a YAML or JSON artifact', async () => {
     const yaml = [
-      'metadata:', '  pack_id: sub-yaml', '  version: 2.0.0-rc.1', 'rules:',
-      '  - rule_id: r1', '    type: INFO', '    field: customer.name', '    operator: required', '    error_message: name missing',
+      'metadata:',
+      '  pack_id: sub-yaml',
+      '  version: 2.0.0-rc.1',
+      'rules:',
+      '  - rule_id: r1',
+      '    type: INFO',
+      '    field: customer.name',
+      '    operator: required',
+      '    error_message: name missing',
     ].join('\n');
     const fromYaml = await api.submit(f.people.author, { artifact: yaml, format: 'yaml' });
     expect(fromYaml.status).toBe(201);
-    expect(fromYaml.body.pack.rules[0]).toEqual({ rule_id: 'r1', type: 'INFO', field: 'customer.name', operator: 'required', error_message: 'name missing' });
-    const fromJson = await api.submit(f.people.author, { artifact: JSON.stringify(samplePack('sub-json', '0.1.0')), format: 'json' });
+    expect(fromYaml.body.pack.rules[0]).toEqual({
+      rule_id: 'r1',
+      type: 'INFO',
+      field: 'customer.name',
+      operator: 'required',
+      error_message: 'name missing',
+    });
+    const fromJson = await api.submit(f.people.author, {
+      artifact: JSON.stringify(samplePack('sub-json', '0.1.0')),
+      format: 'json',
+    });
     expect(fromJson.status).toBe(201);
   });
 
   it('refuses other content under an existing version (409), and an id another tenant owns (409)', async () => {
     await api.submit(f.people.author, { pack: samplePack('sub-conflict', '1.0.0') });
-    const changed = await api.submit(f.people.author, { pack: samplePack('sub-conflict', '1.0.0', { rules: [samplePack('x', '1.0.0').rules[0]] }) });
+    const changed = await api.submit(f.people.author, {
+      pack: samplePack('sub-conflict', '1.0.0', { rules: [samplePack('x', '1.0.0').rules[0]] }),
+    });
     expect(changed.status).toBe(409);
     expect(changed.body.detail).toMatch(/already exists with different content/);
     const taken = await api.submit(f.people.otherTenant, { pack: samplePack('sub-conflict', '2.0.0') });
@@ -61,7 +92,9 @@ describe('submission', () => {
 
   it('keeps a certified version immutable', async () => {
     await certified(api, f.people, samplePack('sub-immutable', '1.0.0'));
-    const changed = await api.submit(f.people.author, { pack: samplePack('sub-immutable', '1.0.0', { rules: [samplePack('x', '1.0.0').rules[1]] }) });
+    const changed = await api.submit(f.people.author, {
+      pack: samplePack('sub-immutable', '1.0.0', { rules: [samplePack('x', '1.0.0').rules[1]] }),
+    });
     expect(changed.status).toBe(409);
     expect(changed.body.detail).toMatch(/certified \(immutable\)/);
     // The identical pack is still an idempotent 200 with the certified view.
@@ -72,7 +105,11 @@ describe('submission', () => {
 
   it('needs scope write (403) and a token (401)', async () => {
     expect((await api.submit(f.people.reader, { pack: samplePack('sub-reader', '1.0.0') })).status).toBe(403);
-    const anonymous = await fetch(`${f.registry}/rulepacks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pack: samplePack('sub-anon', '1.0.0') }) });
+    const anonymous = await fetch(`${f.registry}/rulepacks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ pack: samplePack('sub-anon', '1.0.0') }),
+    });
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('www-authenticate')).toBe('Bearer');
   });
@@ -82,9 +119,14 @@ describe('bad input: 422 naming the place', () => {
   const loc = (res: { body: any }) => res.body.detail.map((d: any) => d.loc);
 
   it('requires metadata.pack_id and a semantic metadata.version', async () => {
-    const missing = await api.submit(f.people.author, { pack: { metadata: {}, rules: samplePack('x', '1.0.0').rules } });
+    const missing = await api.submit(f.people.author, {
+      pack: { metadata: {}, rules: samplePack('x', '1.0.0').rules },
+    });
     expect(missing.status).toBe(422);
-    expect(loc(missing)).toEqual([['body', 'pack', 'metadata', 'pack_id'], ['body', 'pack', 'metadata', 'version']]);
+    expect(loc(missing)).toEqual([
+      ['body', 'pack', 'metadata', 'pack_id'],
+      ['body', 'pack', 'metadata', 'version'],
+    ]);
     const notSemver = await api.submit(f.people.author, { pack: samplePack('bad-version', '1.0') });
     expect(notSemver.status).toBe(422);
     expect(loc(notSemver)).toEqual([['body', 'pack', 'metadata', 'version']]);
@@ -92,16 +134,32 @@ describe('bad input: 422 naming the place', () => {
 
   it('reports schema violations at their path: unknown operator, unknown severity, missing fields', async () => {
     const rules = samplePack('x', '1.0.0').rules;
-    const operator = await api.submit(f.people.author, { pack: samplePack('bad-op', '1.0.0', { rules: [{ ...rules[0], operator: 'eval' }] }) });
+    const operator = await api.submit(f.people.author, {
+      pack: samplePack('bad-op', '1.0.0', { rules: [{ ...rules[0], operator: 'eval' }] }),
+    });
     expect(operator.status).toBe(422);
-    expect(operator.body.detail).toEqual([expect.objectContaining({ loc: ['body', 'pack', 'rules', 0, 'operator'], type: 'enum' })]);
-    const severity = await api.submit(f.people.author, { pack: samplePack('bad-type', '1.0.0', { rules: [rules[0], { ...rules[1], type: 'CRITICAL' }] }) });
+    expect(operator.body.detail).toEqual([
+      expect.objectContaining({ loc: ['body', 'pack', 'rules', 0, 'operator'], type: 'enum' }),
+    ]);
+    const severity = await api.submit(f.people.author, {
+      pack: samplePack('bad-type', '1.0.0', { rules: [rules[0], { ...rules[1], type: 'CRITICAL' }] }),
+    });
     expect(severity.status).toBe(422);
-    expect(severity.body.detail).toEqual([expect.objectContaining({ loc: ['body', 'pack', 'rules', 1, 'type'], msg: "Input should be 'FATAL' or 'WARNING' or 'INFO'" })]);
+    expect(severity.body.detail).toEqual([
+      expect.objectContaining({
+        loc: ['body', 'pack', 'rules', 1, 'type'],
+        msg: "Input should be 'FATAL' or 'WARNING' or 'INFO'",
+      }),
+    ]);
     const { error_message: _omitted, ...noMessage } = rules[0]!;
-    const missing = await api.submit(f.people.author, { pack: samplePack('bad-missing', '1.0.0', { rules: [noMessage] }) });
+    const missing = await api.submit(f.people.author, {
+      pack: samplePack('bad-missing', '1.0.0', { rules: [noMessage] }),
+    });
     expect(loc(missing)).toEqual([['body', 'pack', 'rules', 0, 'error_message']]);
-    const fromArtifact = await api.submit(f.people.author, { artifact: JSON.stringify(samplePack('bad-art', '1.0.0', { rules: [{ ...rules[0], operator: 'eval' }] })), format: 'json' });
+    const fromArtifact = await api.submit(f.people.author, {
+      artifact: JSON.stringify(samplePack('bad-art', '1.0.0', { rules: [{ ...rules[0], operator: 'eval' }] })),
+      format: 'json',
+    });
     expect(loc(fromArtifact)).toEqual([['body', 'artifact', 'rules', 0, 'operator']]);
   });
 
@@ -116,10 +174,15 @@ describe('bad input: 422 naming the place', () => {
 
   it('refuses what the engine cannot run: patterns that need backtracking, invalid patterns, bad flags', async () => {
     const rules = samplePack('x', '1.0.0').rules;
-    const withPattern = (id: string, extra: Record<string, unknown>) => api.submit(f.people.author, { pack: samplePack(id, '1.0.0', { rules: [rules[0], { ...rules[1], ...extra }] }) });
+    const withPattern = (id: string, extra: Record<string, unknown>) =>
+      api.submit(f.people.author, { pack: samplePack(id, '1.0.0', { rules: [rules[0], { ...rules[1], ...extra }] }) });
     // A backreference can only be matched by backtracking (exponential on hostile input): the
     // engine's linear-time RE2 refuses it, and lookaround with it.
-    for (const [id, value] of [['bad-backref', '^(a+)+\\1$'], ['bad-lookahead', '^(?=a)a+$'], ['bad-invalid', '([a-z']]) {
+    for (const [id, value] of [
+      ['bad-backref', '^(a+)+\\1$'],
+      ['bad-lookahead', '^(?=a)a+$'],
+      ['bad-invalid', '([a-z'],
+    ]) {
       const res = await withPattern(id!, { value });
       expect(res.status).toBe(422);
       expect(res.body.detail[0].loc).toEqual(['body', 'pack', 'rules', 1, 'value']);
@@ -174,7 +237,7 @@ describe('lifecycle', () => {
     ]);
   });
 
-  it('another admin of the owner tenant may certify; another tenant\'s admin gets 404', async () => {
+  it("another admin of the owner tenant may certify; another tenant's admin gets 404", async () => {
     await api.submit(f.people.author, { pack: samplePack('life-admin', '1.0.0') });
     await api.requestReview(f.people.author, 'life-admin', '1.0.0');
     expect((await api.certify(f.people.otherTenant, 'life-admin', '1.0.0')).status).toBe(404);
@@ -215,41 +278,75 @@ describe('lifecycle', () => {
     expect(rejected.status).toBe(200);
     expect(rejected.body).toMatchObject({ status: 'draft', reviewers: ['rita'], signature: null });
     const decisions = await api.decisions(f.people.author, 'life-reject', '1.0.0');
-    expect(decisions.body.decisions.at(-1)).toMatchObject({ decision: 'rejected', actor: 'rita', from_state: 'review', to_state: 'draft', notes: 'IBAN rule is too loose' });
+    expect(decisions.body.decisions.at(-1)).toMatchObject({
+      decision: 'rejected',
+      actor: 'rita',
+      from_state: 'review',
+      to_state: 'draft',
+      notes: 'IBAN rule is too loose',
+    });
     // Back in review once more.
     expect((await api.requestReview(f.people.author, 'life-reject', '1.0.0')).status).toBe(200);
   });
 
   it('deprecates with a certified replacement only, and publishes both notices after commit', async () => {
     const v1 = await certified(api, f.people, samplePack('life-dep', '1.0.0'));
-    await until(() => f.notices.some((n) => n.topic === 'rulepack.certified' && n.payload.pack_id === 'life-dep'), 'the certified notice');
-    expect(f.notices.find((n) => n.payload.pack_id === 'life-dep')!.payload).toEqual({ pack_id: 'life-dep', version: '1.0.0', owner_tenant: 'default', replacement: null });
+    await until(
+      () => f.notices.some((n) => n.topic === 'rulepack.certified' && n.payload.pack_id === 'life-dep'),
+      'the certified notice',
+    );
+    expect(f.notices.find((n) => n.payload.pack_id === 'life-dep')!.payload).toEqual({
+      pack_id: 'life-dep',
+      version: '1.0.0',
+      owner_tenant: 'default',
+      replacement: null,
+    });
 
     await api.submit(f.people.author, { pack: samplePack('life-dep', '1.1.0') });
-    const draftReplacement = await api.deprecate(f.people.reviewer, 'life-dep', '1.0.0', { replacement_version: '1.1.0' });
+    const draftReplacement = await api.deprecate(f.people.reviewer, 'life-dep', '1.0.0', {
+      replacement_version: '1.1.0',
+    });
     expect(draftReplacement.status).toBe(422);
     expect(draftReplacement.body.detail[0]).toMatchObject({ loc: ['body', 'replacement_version'] });
     expect(draftReplacement.body.detail[0].msg).toMatch(/must exist and be certified \(it is draft\)/);
-    const unknown = await api.deprecate(f.people.reviewer, 'life-dep', '1.0.0', { replacement: { pack_id: 'nothing-here', version: '1.0.0' } });
+    const unknown = await api.deprecate(f.people.reviewer, 'life-dep', '1.0.0', {
+      replacement: { pack_id: 'nothing-here', version: '1.0.0' },
+    });
     expect(unknown.status).toBe(422);
     expect(unknown.body.detail[0].loc).toEqual(['body', 'replacement']);
     expect((await api.deprecate(f.people.author, 'life-dep', '1.0.0')).status).toBe(403);
 
     await api.requestReview(f.people.author, 'life-dep', '1.1.0');
     await api.certify(f.people.reviewer, 'life-dep', '1.1.0');
-    const deprecated = await api.deprecate(f.people.reviewer, 'life-dep', '1.0.0', { replacement_version: '1.1.0', notes: 'use 1.1.0' });
+    const deprecated = await api.deprecate(f.people.reviewer, 'life-dep', '1.0.0', {
+      replacement_version: '1.1.0',
+      notes: 'use 1.1.0',
+    });
     expect(deprecated.status).toBe(200);
-    expect(deprecated.body).toMatchObject({ status: 'deprecated', replacement: { pack_id: 'life-dep', version: '1.1.0' }, signature: v1.signature });
+    expect(deprecated.body).toMatchObject({
+      status: 'deprecated',
+      replacement: { pack_id: 'life-dep', version: '1.1.0' },
+      signature: v1.signature,
+    });
     expect(Date.parse(deprecated.body.deprecated_at)).not.toBeNaN();
-    await until(() => f.notices.some((n) => n.topic === 'rulepack.deprecated' && n.payload.pack_id === 'life-dep'), 'the deprecated notice');
+    await until(
+      () => f.notices.some((n) => n.topic === 'rulepack.deprecated' && n.payload.pack_id === 'life-dep'),
+      'the deprecated notice',
+    );
     expect(f.notices.find((n) => n.topic === 'rulepack.deprecated')!.payload).toEqual({
-      pack_id: 'life-dep', version: '1.0.0', owner_tenant: 'default', replacement: { pack_id: 'life-dep', version: '1.1.0' },
+      pack_id: 'life-dep',
+      version: '1.0.0',
+      owner_tenant: 'default',
+      replacement: { pack_id: 'life-dep', version: '1.1.0' },
     });
   });
 
-  it('writes every step to the owner tenant\'s audit trail through the outbox', async () => {
+  it("writes every step to the owner tenant's audit trail through the outbox", async () => {
     const done = await certified(api, f.people, samplePack('life-audit', '1.0.0'));
-    const rows = await f.harness.db.prisma.outboxEvent.findMany({ where: { service: 'rulepack-registry' }, orderBy: { id: 'asc' } });
+    const rows = await f.harness.db.prisma.outboxEvent.findMany({
+      where: { service: 'rulepack-registry' },
+      orderBy: { id: 'asc' },
+    });
     const mine = rows.filter((r) => (r.eventData as any).pack_id === 'life-audit');
     expect(mine.map((r) => [r.eventType, r.userId, r.tenantId])).toEqual([
       ['rulepack_submitted', 'root', 'default'],
@@ -280,13 +377,18 @@ describe('reads and tenancy', () => {
     expect(versions.body.versions.map((v: any) => v.version)).toEqual(['2.0.0', '1.10.0', '1.9.0']);
     expect(versions.body.versions[0]).not.toHaveProperty('pack');
     // Another tenant sees the published versions only.
-    expect((await api.versions(f.people.otherTenant, 'read-semver')).body.versions.map((v: any) => v.version)).toEqual(['1.10.0', '1.9.0']);
+    expect((await api.versions(f.people.otherTenant, 'read-semver')).body.versions.map((v: any) => v.version)).toEqual([
+      '1.10.0',
+      '1.9.0',
+    ]);
   });
 
   it('a pack whose versions are all deprecated is 409 naming the replacement', async () => {
     await certified(api, f.people, samplePack('read-old', '1.0.0'));
     await certified(api, f.people, samplePack('read-new', '1.0.0'));
-    await api.deprecate(f.people.reviewer, 'read-old', '1.0.0', { replacement: { pack_id: 'read-new', version: '1.0.0' } });
+    await api.deprecate(f.people.reviewer, 'read-old', '1.0.0', {
+      replacement: { pack_id: 'read-new', version: '1.0.0' },
+    });
     const latest = await api.latest(f.people.author, 'read-old');
     expect(latest.status).toBe(409);
     expect(latest.body.detail).toMatch(/'1.0.0' is deprecated; use 'read-new' version '1.0.0'/);
@@ -294,7 +396,7 @@ describe('reads and tenancy', () => {
     expect((await api.get(f.people.otherTenant, 'read-old', '1.0.0')).body.status).toBe('deprecated');
   });
 
-  it('drafts and reviews are the owner tenant\'s: another tenant gets 404 everywhere', async () => {
+  it("drafts and reviews are the owner tenant's: another tenant gets 404 everywhere", async () => {
     await api.submit(f.people.author, { pack: samplePack('read-private', '1.0.0') });
     await api.submit(f.people.author, { pack: samplePack('read-private', '1.1.0') });
     await api.requestReview(f.people.author, 'read-private', '1.1.0');
@@ -311,20 +413,28 @@ describe('reads and tenancy', () => {
     expect(list.body.rulepacks.map((v: any) => v.pack_id)).not.toContain('read-private');
     // A platform operator sees them (recorded in the tenant's audit trail).
     expect((await api.get(f.people.operator, 'read-private', '1.1.0')).status).toBe(200);
-    const access = await f.harness.db.prisma.outboxEvent.findMany({ where: { service: 'rulepack-registry', eventType: 'platform_operator_access', tenantId: 'default' } });
+    const access = await f.harness.db.prisma.outboxEvent.findMany({
+      where: { service: 'rulepack-registry', eventType: 'platform_operator_access', tenantId: 'default' },
+    });
     expect(access.length).toBeGreaterThan(0);
   });
 
-  it('lists the caller\'s drafts and every tenant\'s published versions, by status, in pages', async () => {
+  it("lists the caller's drafts and every tenant's published versions, by status, in pages", async () => {
     await api.submit(f.people.otherTenant, { pack: samplePack('b-draft', '1.0.0') });
-    await certified(api, { ...f.people, author: f.people.otherTenant, reviewer: f.people.operator }, samplePack('b-cert', '1.0.0'));
+    await certified(
+      api,
+      { ...f.people, author: f.people.otherTenant, reviewer: f.people.operator },
+      samplePack('b-cert', '1.0.0'),
+    );
     const drafts = await api.list(f.people.author, '?status=draft&limit=200');
     expect(drafts.status).toBe(200);
     expect(drafts.body.rulepacks.every((v: any) => v.status === 'draft' && v.owner_tenant === 'default')).toBe(true);
     const bDrafts = await api.list(f.people.otherTenant, '?status=draft');
     expect(bDrafts.body.rulepacks.map((v: any) => v.pack_id)).toEqual(['b-draft']);
     const certifiedAll = await api.list(f.people.author, '?status=certified&limit=200');
-    expect(certifiedAll.body.rulepacks.map((v: any) => v.pack_id)).toEqual(expect.arrayContaining(['b-cert', 'life-main']));
+    expect(certifiedAll.body.rulepacks.map((v: any) => v.pack_id)).toEqual(
+      expect.arrayContaining(['b-cert', 'life-main']),
+    );
 
     // Paging: every version once, in (pack id, version) order.
     const seen: string[] = [];
@@ -344,17 +454,36 @@ describe('reads and tenancy', () => {
     expect((await api.list(f.people.author, '?cursor=forged')).body.detail[0].loc).toEqual(['query', 'cursor']);
   });
 
-  it('serves the typed client\'s contract', async () => {
+  it("serves the typed client's contract", async () => {
     await certified(api, f.people, samplePack('read-client', '3.1.4'));
     const client = new RulePackRegistryClient(f.registry);
     const context = { token: f.people.otherTenant };
     const view = await client.get(context, 'read-client');
     expect(Object.keys(view).sort()).toEqual([
-      'author', 'certified_at', 'deprecated_at', 'key_id', 'owner_tenant', 'pack', 'pack_id', 'replacement', 'reviewers', 'sha256', 'signature', 'status', 'submitted_at', 'version',
+      'author',
+      'certified_at',
+      'deprecated_at',
+      'key_id',
+      'owner_tenant',
+      'pack',
+      'pack_id',
+      'replacement',
+      'reviewers',
+      'sha256',
+      'signature',
+      'status',
+      'submitted_at',
+      'version',
     ]);
     expect(await client.get(context, 'read-client', '3.1.4')).toEqual(view);
     const keys = await client.signingKeys();
-    expect(verifyPack(view.pack, view.signature!, keys.keys.find((k) => k.kid === view.key_id)!)).toBe(true);
+    expect(
+      verifyPack(
+        view.pack,
+        view.signature!,
+        keys.keys.find((k) => k.kid === view.key_id)!,
+      ),
+    ).toBe(true);
     await expect(client.get(context, 'read-client', '9.9.9')).rejects.toMatchObject({ status: 404 });
     await expect(client.get(context, 'read-client', '9.9.9')).rejects.toBeInstanceOf(ServiceCallError);
   });

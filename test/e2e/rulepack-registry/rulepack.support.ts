@@ -38,17 +38,26 @@ export interface RegistryFixture {
   close(): Promise<void>;
 }
 
-export async function startRegistry(env: Env = {}, options: RulePackRegistryOptions & { db?: TestDatabase } = {}): Promise<RegistryFixture> {
+export async function startRegistry(
+  env: Env = {},
+  options: RulePackRegistryOptions & { db?: TestDatabase } = {},
+): Promise<RegistryFixture> {
   const bus = options.bus ?? createMemoryEventBus();
   const notices: { topic: string; payload: any }[] = [];
-  for (const topic of ['rulepack.certified', 'rulepack.deprecated']) await bus.subscribe(topic, (payload) => void notices.push({ topic, payload }));
+  for (const topic of ['rulepack.certified', 'rulepack.deprecated'])
+    await bus.subscribe(topic, (payload) => void notices.push({ topic, payload }));
   const registryService: ServiceDefinition = defineRulePackRegistryService({ ...options, bus });
   const harness = await startServices([identityService, registryService], { ...TEST_ENV, ...env }, { db: options.db });
   const identity = harness.services.identity!.url;
   const registry = harness.services['rulepack-registry']!.url;
   const people = await createPeople(identity);
   return {
-    harness, identity, registry, bus, people, notices,
+    harness,
+    identity,
+    registry,
+    bus,
+    people,
+    notices,
     async close() {
       await harness.close();
       if (!options.bus) await bus.close();
@@ -63,11 +72,42 @@ export async function createPeople(identity: string): Promise<People> {
     if (res.status !== status) throw new Error(`setup call answered ${res.status}: ${JSON.stringify(res.body)}`);
   };
   // A tenant role `reviewer`, made by the tenant's own admin.
-  expectStatus(await call(`${identity}/v1/roles?role_name=reviewer&scopes=read`, { method: 'POST', token: author }), 200);
-  expectStatus(await call(`${identity}/v1/users`, { method: 'POST', token: author, json: { username: 'rita', password: 'rita-password-1', roles: ['reviewer'] } }), 201);
-  expectStatus(await call(`${identity}/v1/users`, { method: 'POST', token: author, json: { username: 'ada', password: 'ada-password-1', roles: ['admin'] } }), 201);
-  expectStatus(await call(`${identity}/v1/tenants`, { method: 'POST', token: operator, json: { id: 'tenant-b', name: 'Tenant B' } }), 201);
-  expectStatus(await call(`${identity}/v1/users`, { method: 'POST', token: operator, json: { username: 'bravo-admin', password: 'bravo-password-1', tenant_id: 'tenant-b', roles: ['admin'] } }), 201);
+  expectStatus(
+    await call(`${identity}/v1/roles?role_name=reviewer&scopes=read`, { method: 'POST', token: author }),
+    200,
+  );
+  expectStatus(
+    await call(`${identity}/v1/users`, {
+      method: 'POST',
+      token: author,
+      json: { username: 'rita', password: 'rita-password-1', roles: ['reviewer'] },
+    }),
+    201,
+  );
+  expectStatus(
+    await call(`${identity}/v1/users`, {
+      method: 'POST',
+      token: author,
+      json: { username: 'ada', password: 'ada-password-1', roles: ['admin'] },
+    }),
+    201,
+  );
+  expectStatus(
+    await call(`${identity}/v1/tenants`, {
+      method: 'POST',
+      token: operator,
+      json: { id: 'tenant-b', name: 'Tenant B' },
+    }),
+    201,
+  );
+  expectStatus(
+    await call(`${identity}/v1/users`, {
+      method: 'POST',
+      token: operator,
+      json: { username: 'bravo-admin', password: 'bravo-password-1', tenant_id: 'tenant-b', roles: ['admin'] },
+    }),
+    201,
+  );
   return {
     author,
     operator,
@@ -83,8 +123,23 @@ export function samplePack(packId: string, version: string, overrides: Record<st
   return {
     metadata: { pack_id: packId, version, name: `${packId} checks` },
     rules: [
-      { rule_id: 'amount-positive', type: 'FATAL', field: 'amount', operator: '>', value: 0, error_message: 'amount must be positive' },
-      { rule_id: 'iban-format', type: 'WARNING', field: 'iban', operator: 'matches', value: '^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$', error_message: 'IBAN looks wrong', kind: 'format' },
+      {
+        rule_id: 'amount-positive',
+        type: 'FATAL',
+        field: 'amount',
+        operator: '>',
+        value: 0,
+        error_message: 'amount must be positive',
+      },
+      {
+        rule_id: 'iban-format',
+        type: 'WARNING',
+        field: 'iban',
+        operator: 'matches',
+        value: '^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$',
+        error_message: 'IBAN looks wrong',
+        kind: 'format',
+      },
     ],
     ...overrides,
   };
@@ -92,13 +147,18 @@ export function samplePack(packId: string, version: string, overrides: Record<st
 
 /** The REST calls of the registry, with a token. */
 export function registryClient(base: string) {
-  const v = (id: string, version: string) => `${base}/rulepacks/${encodeURIComponent(id)}/versions/${encodeURIComponent(version)}`;
+  const v = (id: string, version: string) =>
+    `${base}/rulepacks/${encodeURIComponent(id)}/versions/${encodeURIComponent(version)}`;
   return {
     submit: (token: string, body: unknown) => call(`${base}/rulepacks`, { method: 'POST', token, json: body }),
-    requestReview: (token: string, id: string, version: string) => call(`${v(id, version)}/submit`, { method: 'POST', token, json: {} }),
-    certify: (token: string, id: string, version: string, body: unknown = {}) => call(`${v(id, version)}/certify`, { method: 'POST', token, json: body }),
-    reject: (token: string, id: string, version: string, notes: string) => call(`${v(id, version)}/reject`, { method: 'POST', token, json: { notes } }),
-    deprecate: (token: string, id: string, version: string, body: unknown = {}) => call(`${v(id, version)}/deprecate`, { method: 'POST', token, json: body }),
+    requestReview: (token: string, id: string, version: string) =>
+      call(`${v(id, version)}/submit`, { method: 'POST', token, json: {} }),
+    certify: (token: string, id: string, version: string, body: unknown = {}) =>
+      call(`${v(id, version)}/certify`, { method: 'POST', token, json: body }),
+    reject: (token: string, id: string, version: string, notes: string) =>
+      call(`${v(id, version)}/reject`, { method: 'POST', token, json: { notes } }),
+    deprecate: (token: string, id: string, version: string, body: unknown = {}) =>
+      call(`${v(id, version)}/deprecate`, { method: 'POST', token, json: body }),
     get: (token: string, id: string, version: string) => call(v(id, version), { token }),
     decisions: (token: string, id: string, version: string) => call(`${v(id, version)}/decisions`, { token }),
     latest: (token: string, id: string) => call(`${base}/rulepacks/${encodeURIComponent(id)}`, { token }),
@@ -109,10 +169,15 @@ export function registryClient(base: string) {
 }
 
 /** Submits, asks for review and certifies (by the reviewer); returns the certified view. */
-export async function certified(api: ReturnType<typeof registryClient>, people: People, pack: ReturnType<typeof samplePack>): Promise<any> {
+export async function certified(
+  api: ReturnType<typeof registryClient>,
+  people: People,
+  pack: ReturnType<typeof samplePack>,
+): Promise<any> {
   const { pack_id: id, version } = pack.metadata;
   const submitted = await api.submit(people.author, { pack });
-  if (submitted.status !== 201 && submitted.status !== 200) throw new Error(`submit: ${submitted.status} ${JSON.stringify(submitted.body)}`);
+  if (submitted.status !== 201 && submitted.status !== 200)
+    throw new Error(`submit: ${submitted.status} ${JSON.stringify(submitted.body)}`);
   const review = await api.requestReview(people.author, id, version);
   if (review.status !== 200) throw new Error(`review: ${review.status} ${JSON.stringify(review.body)}`);
   const done = await api.certify(people.reviewer, id, version);

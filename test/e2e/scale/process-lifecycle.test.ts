@@ -8,13 +8,24 @@ import { freePort, until } from '../../support/waiting';
 jest.setTimeout(240_000);
 
 const SECRET = 'lifecycle-test-secret-that-is-long-enough-0123';
-const NO_SERVERS = ['DATABASE_URL', 'POSTGRES_URL', 'NATS_URL', 'REDIS_URL', 'PGLITE_DIR', 'GATEWAY_PORT', 'IDENTITY_PORT'];
+const NO_SERVERS = [
+  'DATABASE_URL',
+  'POSTGRES_URL',
+  'NATS_URL',
+  'REDIS_URL',
+  'PGLITE_DIR',
+  'GATEWAY_PORT',
+  'IDENTITY_PORT',
+];
 
 afterAll(stopAll);
 
 it('two gateways start without any database and stop on SIGTERM, logging it', async () => {
   const env = childEnv({ JWT_SECRET_KEY: SECRET }, NO_SERVERS);
-  const [a, b] = await Promise.all([startService('gateway', await freePort(), env), startService('gateway', await freePort(), env)]);
+  const [a, b] = await Promise.all([
+    startService('gateway', await freePort(), env),
+    startService('gateway', await freePort(), env),
+  ]);
   for (const g of [a!, b!]) {
     expect(g.output()).toContain('(no database)');
     expect(g.output()).not.toMatch(/database ready/);
@@ -29,7 +40,11 @@ it('two gateways start without any database and stop on SIGTERM, logging it', as
 });
 
 it('a service on PGLITE_DIR=memory:// starts on the in-memory database and stops on SIGTERM', async () => {
-  const identity = await startService('identity', await freePort(), childEnv({ JWT_SECRET_KEY: SECRET, PGLITE_DIR: 'memory://', LEDGER_URL: 'http://127.0.0.1:1' }, NO_SERVERS));
+  const identity = await startService(
+    'identity',
+    await freePort(),
+    childEnv({ JWT_SECRET_KEY: SECRET, PGLITE_DIR: 'memory://', LEDGER_URL: 'http://127.0.0.1:1' }, NO_SERVERS),
+  );
   expect(identity.output()).toContain('PGlite (in memory)');
   identity.child.kill('SIGTERM');
   expect(await identity.exited).toEqual({ code: 0, signal: null });

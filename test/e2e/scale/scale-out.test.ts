@@ -38,24 +38,51 @@ const NAMESPACE = `scale${process.pid}`;
   beforeAll(async () => {
     db = await createTestDatabase();
     const plan: PlannedService[] = [];
-    for (const [name, n] of [['identity', 1], ['ledger', 2], ['gateway', 2]] as const) {
-      plan.push({ manifest: manifestOf(name), listenPort: await freePort(), processPorts: await Promise.all(Array.from({ length: n }, () => freePort())) });
+    for (const [name, n] of [
+      ['identity', 1],
+      ['ledger', 2],
+      ['gateway', 2],
+    ] as const) {
+      plan.push({
+        manifest: manifestOf(name),
+        listenPort: await freePort(),
+        processPorts: await Promise.all(Array.from({ length: n }, () => freePort())),
+      });
     }
     const env: NodeJS.ProcessEnv = {
-      ...process.env, DATABASE_URL: db.config.url, JWT_SECRET_KEY: SECRET, NODE_ENV: 'test', LOG_LEVEL: 'ERROR', PLATFORM_NAMESPACE: NAMESPACE,
-      LEDGER_NOTICE_POLL_MS: '100', RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000',
+      ...process.env,
+      DATABASE_URL: db.config.url,
+      JWT_SECRET_KEY: SECRET,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'ERROR',
+      PLATFORM_NAMESPACE: NAMESPACE,
+      LEDGER_NOTICE_POLL_MS: '100',
+      RATE_LIMIT_PER_SECOND: '100000',
+      RATE_LIMIT_BURST: '100000',
     };
     delete env.PGLITE_DIR;
     deployment = await deployLocal({
-      env, plan, workDir: undefined, onLog: () => {},
+      env,
+      plan,
+      workDir: undefined,
+      onLog: () => {},
       // As CI runs the sources (no build): the same start-one entry point through the TypeScript runner.
       spawnService: (name, port, childEnv) => {
-        const child = spawn(process.execPath, [path.join(ROOT, 'test/support/run-ts.js'), path.join(ROOT, 'launcher/start-one.ts'), name], { cwd: ROOT, env: { ...childEnv, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
+        const child = spawn(
+          process.execPath,
+          [path.join(ROOT, 'test/support/run-ts.js'), path.join(ROOT, 'launcher/start-one.ts'), name],
+          { cwd: ROOT, env: { ...childEnv, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] },
+        );
         children.push(child);
         return child;
       },
     });
-    token = await new AccessTokens(SECRET, 3600).issue({ username: 'scaler', tenantId: TENANT, roles: ['admin'], scopes: ['read', 'write'] });
+    token = await new AccessTokens(SECRET, 3600).issue({
+      username: 'scaler',
+      tenantId: TENANT,
+      roles: ['admin'],
+      scopes: ['read', 'write'],
+    });
   });
 
   const subscribers: { stop(): void }[] = [];
@@ -73,18 +100,21 @@ const NAMESPACE = `scale${process.pid}`;
     }
   });
 
-  const gatewayProcesses = () => deployment!.processes.filter((p) => p.name === 'gateway').map((p) => `http://127.0.0.1:${p.port}`);
+  const gatewayProcesses = () =>
+    deployment!.processes.filter((p) => p.name === 'gateway').map((p) => `http://127.0.0.1:${p.port}`);
 
   /** Appends through `base` (a gateway); a 502/503 (the process behind died mid-request) is retried with the same idempotency key. */
   async function append(base: string, n: number, stats: { retried: number }): Promise<string> {
     const key = randomUUID();
     for (let attempt = 0; attempt < 20; attempt++) {
       const r = await fetch(`${base}/api/v1/ledger/append`, {
-        method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         body: JSON.stringify({ tenant_id: TENANT, event_type: 'scale', event_data: { n }, idempotency_key: key }),
       }).catch(() => undefined);
       if (r?.status === 200) return ((await r.json()) as { id: string }).id;
-      if (r && r.status !== 502 && r.status !== 503 && r.status !== 504) throw new Error(`append answered ${r.status}: ${await r.text()}`);
+      if (r && r.status !== 502 && r.status !== 503 && r.status !== 504)
+        throw new Error(`append answered ${r.status}: ${await r.text()}`);
       stats.retried++;
       await new Promise((res) => setTimeout(res, 100));
     }
@@ -96,22 +126,35 @@ const NAMESPACE = `scale${process.pid}`;
     const seen = new Set<number>();
     let duplicates = 0;
     let last = 0;
-    const client = createClient({ url: `${gateway.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token}` }, retryAttempts: 1000, retryWait: async () => new Promise((r) => setTimeout(r, 200)), shouldRetry: () => true });
+    const client = createClient({
+      url: `${gateway.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${token}` },
+      retryAttempts: 1000,
+      retryWait: async () => new Promise((r) => setTimeout(r, 200)),
+      shouldRetry: () => true,
+    });
     clients.push(client);
     let stopped = false;
     const start = () => {
       if (stopped) return;
-      client.subscribe<{ ledgerEventAppended: { seq: number } }>({ query: 'subscription($after: Int) { ledgerEventAppended(afterSeq: $after) { seq } }', variables: { after: last } }, {
-        next: (v) => {
-          const seq = v.data?.ledgerEventAppended.seq;
-          if (seq === undefined) return;
-          if (seen.has(seq)) duplicates++;
-          seen.add(seq);
-          last = Math.max(last, seq);
+      client.subscribe<{ ledgerEventAppended: { seq: number } }>(
+        {
+          query: 'subscription($after: Int) { ledgerEventAppended(afterSeq: $after) { seq } }',
+          variables: { after: last },
         },
-        error: () => setTimeout(start, 200),
-        complete: () => setTimeout(start, 200),
-      });
+        {
+          next: (v) => {
+            const seq = v.data?.ledgerEventAppended.seq;
+            if (seq === undefined) return;
+            if (seen.has(seq)) duplicates++;
+            seen.add(seq);
+            last = Math.max(last, seq);
+          },
+          error: () => setTimeout(start, 200),
+          complete: () => setTimeout(start, 200),
+        },
+      );
     };
     start();
     const sub = { seen, duplicates: () => duplicates, stop: () => void (stopped = true) };
@@ -123,7 +166,10 @@ const NAMESPACE = `scale${process.pid}`;
   async function chain(): Promise<Map<string, number>> {
     const out = new Map<string, number>();
     for (let offset = 0; ; offset += 1000) {
-      const r = await fetch(`${deployment!.urls.gateway}/api/v1/ledger/events?tenant_id=${TENANT}&limit=1000&offset=${offset}`, { headers: { authorization: `Bearer ${token}` } });
+      const r = await fetch(
+        `${deployment!.urls.gateway}/api/v1/ledger/events?tenant_id=${TENANT}&limit=1000&offset=${offset}`,
+        { headers: { authorization: `Bearer ${token}` } },
+      );
       expect(r.status).toBe(200);
       const page = ((await r.json()) as { events: { id: string; seq: number }[] }).events;
       for (const e of page) out.set(e.id, e.seq);
@@ -132,9 +178,16 @@ const NAMESPACE = `scale${process.pid}`;
   }
 
   async function verify(): Promise<{ valid: boolean; count: number }> {
-    const r = await fetch(`${deployment!.urls.gateway}/api/v1/ledger/verify?tenant_id=${TENANT}`, { headers: { authorization: `Bearer ${token}` } });
+    const r = await fetch(`${deployment!.urls.gateway}/api/v1/ledger/verify?tenant_id=${TENANT}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(r.status).toBe(200);
-    const body = (await r.json()) as { valid?: boolean; is_valid?: boolean; total_events?: number; events_checked?: number };
+    const body = (await r.json()) as {
+      valid?: boolean;
+      is_valid?: boolean;
+      total_events?: number;
+      events_checked?: number;
+    };
     return { valid: Boolean(body.valid ?? body.is_valid), count: Number(body.total_events ?? body.events_checked) };
   }
 
@@ -147,9 +200,11 @@ const NAMESPACE = `scale${process.pid}`;
     // 1. Concurrent appends through both gateways (10 at a time on each).
     const burst = async (base: string, count: number, from: number) => {
       let next = 0;
-      await Promise.all(Array.from({ length: 10 }, async () => {
-        while (next < count) acked.push(await append(base, from + next++, stats));
-      }));
+      await Promise.all(
+        Array.from({ length: 10 }, async () => {
+          while (next < count) acked.push(await append(base, from + next++, stats));
+        }),
+      );
     };
     await Promise.all([burst(gwA!, 150, 0), burst(gwB!, 150, 1000)]);
     expect(stats.retried).toBe(0);
@@ -163,13 +218,15 @@ const NAMESPACE = `scale${process.pid}`;
     let stop = false;
     const afterKill: string[] = [];
     let killed = false;
-    const load = Promise.all(Array.from({ length: 8 }, async (_, w) => {
-      for (let i = 0; !stop; i++) {
-        const id = await append(balancer, 10_000 + w * 1000 + i, stats);
-        acked.push(id);
-        if (killed) afterKill.push(id);
-      }
-    }));
+    const load = Promise.all(
+      Array.from({ length: 8 }, async (_, w) => {
+        for (let i = 0; !stop; i++) {
+          const id = await append(balancer, 10_000 + w * 1000 + i, stats);
+          acked.push(id);
+          if (killed) afterKill.push(id);
+        }
+      }),
+    );
     await until(() => acked.length >= 400, '100 appends under load', { tries: 6000, everyMs: 50 });
     const victim = deployment!.processes.find((p) => p.name === 'ledger')!;
     victim.child.kill('SIGKILL');
@@ -188,10 +245,15 @@ const NAMESPACE = `scale${process.pid}`;
     expect(acked.filter((id) => !stored.has(id))).toEqual([]); // 0 acknowledged appends lost
     expect([...stored.values()].sort((a, b) => a - b)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
     // Failover: the balancer and the idempotent client retry carried the load past the dead process.
-    process.stdout.write(`scale-out: ${total} appends, ${stats.retried} client retries (502/503 while a ledger died)\n`);
+    process.stdout.write(
+      `scale-out: ${total} appends, ${stats.retried} client retries (502/503 while a ledger died)\n`,
+    );
 
     // 3. Both subscribers saw every committed event, each once.
-    await until(() => subs.every((s) => s.seen.size === total), `both subscribers to see ${total} events`, { tries: 6000, everyMs: 50 });
+    await until(() => subs.every((s) => s.seen.size === total), `both subscribers to see ${total} events`, {
+      tries: 6000,
+      everyMs: 50,
+    });
     for (const s of subs) {
       s.stop();
       expect(s.duplicates()).toBe(0);

@@ -31,11 +31,15 @@ interface Answer {
 /** One request from a chosen local address, on a fresh connection. */
 function from(address: string, url: string, headers: Record<string, string> = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { localAddress: address, agent: false, headers: { authorization: 'Bearer not-a-valid-token', ...headers } }, (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString('utf8')));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const req = http.request(
+      url,
+      { localAddress: address, agent: false, headers: { authorization: 'Bearer not-a-valid-token', ...headers } },
+      (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString('utf8')));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -74,21 +78,36 @@ async function refusedWithin(tries: number, send: () => Promise<number>): Promis
   beforeAll(async () => {
     backend = await startFakeBackend();
     const nowhere = await deadUrl();
-    const plan: PlannedService[] = [{ manifest: manifestOf('gateway'), listenPort: await freePort(), processPorts: [await freePort()] }];
+    const plan: PlannedService[] = [
+      { manifest: manifestOf('gateway'), listenPort: await freePort(), processPorts: [await freePort()] },
+    ];
     const env: NodeJS.ProcessEnv = {
-      ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'ERROR', NGINX_BINARY: NGINX,
+      ...process.env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'ERROR',
+      NGINX_BINARY: NGINX,
       JWT_SECRET_KEY: 'trusted-proxy-test-secret-that-is-long-enough-0123',
-      LEDGER_URL: backend.url, IDENTITY_URL: nowhere, SUPERGRAPH_PATH: fixtureSupergraphFile(`${nowhere}/graphql`),
+      LEDGER_URL: backend.url,
+      IDENTITY_URL: nowhere,
+      SUPERGRAPH_PATH: fixtureSupergraphFile(`${nowhere}/graphql`),
       // Refill 1/s: the burst, not the refill, decides within the test.
-      IP_RATE_LIMIT_PER_SECOND: '1', IP_RATE_LIMIT_BURST: String(BURST),
+      IP_RATE_LIMIT_PER_SECOND: '1',
+      IP_RATE_LIMIT_BURST: String(BURST),
     };
     // One gateway process: its own in-memory buckets, fresh for every run. No proxy is trusted
     // beyond what the launcher itself adds (nginx's address).
-    for (const key of ['REDIS_URL', 'TRUSTED_PROXIES', 'DEPLOY_BALANCER_ADDRESS', 'DATABASE_URL', 'POSTGRES_URL']) delete env[key];
+    for (const key of ['REDIS_URL', 'TRUSTED_PROXIES', 'DEPLOY_BALANCER_ADDRESS', 'DATABASE_URL', 'POSTGRES_URL'])
+      delete env[key];
     deployment = await deployLocal({
-      env, plan, onLog: () => {},
+      env,
+      plan,
+      onLog: () => {},
       spawnService: (name, port, childEnv) => {
-        const child = spawn(process.execPath, [path.join(ROOT, 'test/support/run-ts.js'), path.join(ROOT, 'launcher/start-one.ts'), name], { cwd: ROOT, env: { ...childEnv, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
+        const child = spawn(
+          process.execPath,
+          [path.join(ROOT, 'test/support/run-ts.js'), path.join(ROOT, 'launcher/start-one.ts'), name],
+          { cwd: ROOT, env: { ...childEnv, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] },
+        );
         children.push(child);
         return child;
       },
@@ -124,15 +143,26 @@ async function refusedWithin(tries: number, send: () => Promise<number>): Promis
 
     // 127.0.0.2 naming another client in X-Forwarded-For through nginx: nginx appends its real
     // address, which is the right-most untrusted one, so the spent budget still applies.
-    expect(await refusedWithin(3, async () => (await from('127.0.0.2', viaNginx, { 'x-forwarded-for': '198.51.100.23' })).status)).toBe(429);
+    expect(
+      await refusedWithin(
+        3,
+        async () => (await from('127.0.0.2', viaNginx, { 'x-forwarded-for': '198.51.100.23' })).status,
+      ),
+    ).toBe(429);
 
     // Straight at the gateway (not via nginx), 127.0.0.4 is not a trusted proxy: its X-Forwarded-For
     // is ignored. Naming 127.0.0.5 spends its own burst, not 127.0.0.5's...
     const forged: number[] = [];
-    for (let i = 0; i < BURST; i++) forged.push((await from('127.0.0.4', direct, { 'x-forwarded-for': '127.0.0.5' })).status);
+    for (let i = 0; i < BURST; i++)
+      forged.push((await from('127.0.0.4', direct, { 'x-forwarded-for': '127.0.0.5' })).status);
     expect(forged).toEqual(Array(BURST).fill(401));
     // ...so naming a fresh address buys no new budget...
-    expect(await refusedWithin(3, async () => (await from('127.0.0.4', direct, { 'x-forwarded-for': '203.0.113.99' })).status)).toBe(429);
+    expect(
+      await refusedWithin(
+        3,
+        async () => (await from('127.0.0.4', direct, { 'x-forwarded-for': '203.0.113.99' })).status,
+      ),
+    ).toBe(429);
     // ...and 127.0.0.5, whose name was forged, still has its whole budget.
     const named: number[] = [];
     for (let i = 0; i < BURST; i++) named.push((await from('127.0.0.5', viaNginx)).status);

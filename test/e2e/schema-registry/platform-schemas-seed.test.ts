@@ -30,7 +30,10 @@ function write(file: string, value: unknown): void {
 beforeAll(async () => {
   db = await createTestDatabase();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'contracts-'));
-  fs.copyFileSync(path.join(PROJECT_ROOT, 'platform/contracts/rule-pack.schema.json'), path.join(dir, 'rule-pack.schema.json'));
+  fs.copyFileSync(
+    path.join(PROJECT_ROOT, 'platform/contracts/rule-pack.schema.json'),
+    path.join(dir, 'rule-pack.schema.json'),
+  );
   write('customer-record.schema.json', { $id: 'https://platform.local/schemas/customer-record', type: 'object' });
   write('README.md', 'not a contract');
 });
@@ -40,19 +43,34 @@ afterAll(async () => {
 });
 
 /** Starts the registry on the shared database (a "process"), reads what it serves, stops it. */
-async function startAndRead(): Promise<{ schemas: { name: string; kind: string; latest_version: string; owner: string }[] }> {
+async function startAndRead(): Promise<{
+  schemas: { name: string; kind: string; latest_version: string; owner: string }[];
+}> {
   const h = await startServices([defineSchemaRegistryService({ contractsDir: dir })], {}, { db });
   try {
-    const token = await new AccessTokens(TEST_JWT_SECRET, 600).issue({ username: 'reader', tenantId: 'any-tenant', roles: ['user'], scopes: ['read'] });
-    const res = await fetch(`${h.services['schema-registry']!.url}/schemas`, { headers: { authorization: `Bearer ${token}` } });
+    const token = await new AccessTokens(TEST_JWT_SECRET, 600).issue({
+      username: 'reader',
+      tenantId: 'any-tenant',
+      roles: ['user'],
+      scopes: ['read'],
+    });
+    const res = await fetch(`${h.services['schema-registry']!.url}/schemas`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     return (await res.json()) as never;
   } finally {
     await h.close();
   }
 }
 
-const versionsOf = (name: string) => db.prisma.schemaVersion.findMany({ where: { owner: 'platform', name }, orderBy: { seq: 'asc' }, select: { version: true } }).then((r) => r.map((v) => v.version));
-const seededEvents = () => db.prisma.outboxEvent.count({ where: { service: 'schema-registry', eventType: 'schema_registered', tenantId: 'platform' } });
+const versionsOf = (name: string) =>
+  db.prisma.schemaVersion
+    .findMany({ where: { owner: 'platform', name }, orderBy: { seq: 'asc' }, select: { version: true } })
+    .then((r) => r.map((v) => v.version));
+const seededEvents = () =>
+  db.prisma.outboxEvent.count({
+    where: { service: 'schema-registry', eventType: 'schema_registered', tenantId: 'platform' },
+  });
 
 it('seeds every contract file with its name, kind and version', async () => {
   const { schemas } = await startAndRead();
@@ -75,7 +93,13 @@ it('a restart, and two processes starting at once, neither fail nor duplicate', 
 it('picks up a new contract file (workflow-pack) and a new version in its $id on the next start', async () => {
   write('workflow-pack.schema.json', workflowPack('2.1.0'));
   const { schemas } = await startAndRead();
-  expect(schemas).toContainEqual({ name: 'workflow-pack', kind: 'workflow-pack', latest_version: '2.1.0', compatibility: 'BACKWARD', owner: 'platform' });
+  expect(schemas).toContainEqual({
+    name: 'workflow-pack',
+    kind: 'workflow-pack',
+    latest_version: '2.1.0',
+    compatibility: 'BACKWARD',
+    owner: 'platform',
+  });
 
   write('workflow-pack.schema.json', workflowPack('2.2.0', { description: 'documented' }));
   await startAndRead();
@@ -86,7 +110,9 @@ it('picks up a new contract file (workflow-pack) and a new version in its $id on
 it('a file changed without a version bump keeps the registered version (and the start goes on)', async () => {
   write('workflow-pack.schema.json', workflowPack('2.2.0', { description: 'edited in place' }));
   await startAndRead();
-  const kept = await db.prisma.schemaVersion.findUniqueOrThrow({ where: { owner_name_version: { owner: 'platform', name: 'workflow-pack', version: '2.2.0' } } });
+  const kept = await db.prisma.schemaVersion.findUniqueOrThrow({
+    where: { owner_name_version: { owner: 'platform', name: 'workflow-pack', version: '2.2.0' } },
+  });
   expect((kept.definition as { description: string }).description).toBe('documented');
   expect(await versionsOf('workflow-pack')).toEqual(['2.1.0', '2.2.0']);
 });

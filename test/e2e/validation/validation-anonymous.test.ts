@@ -17,14 +17,20 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 
 async function run(headers: Record<string, string>) {
-  const res = await fetch(`${url}/validate`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ rule_pack: KYC_PACK, payload: GOOD_RECORD }) });
+  const res = await fetch(`${url}/validate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ rule_pack: KYC_PACK, payload: GOOD_RECORD }),
+  });
   return { status: res.status, body: (await res.json()) as any };
 }
 
-it('an anonymous run acts in X-Tenant-ID\'s tenant and is audited there without a user', async () => {
+it("an anonymous run acts in X-Tenant-ID's tenant and is audited there without a user", async () => {
   const r = await run({ 'x-tenant-id': 'tenant-anon' });
   expect(r.status).toBe(200);
-  const rows = await h.db.sql.query<{ tenant_id: string; user_id: string | null; correlation_id: string }>(`SELECT tenant_id, user_id, correlation_id FROM outbox_events WHERE service = 'validation'`);
+  const rows = await h.db.sql.query<{ tenant_id: string; user_id: string | null; correlation_id: string }>(
+    `SELECT tenant_id, user_id, correlation_id FROM outbox_events WHERE service = 'validation'`,
+  );
   expect(rows.rows).toEqual([{ tenant_id: 'tenant-anon', user_id: null, correlation_id: r.body.correlation_id }]);
 });
 

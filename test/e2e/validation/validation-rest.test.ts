@@ -47,11 +47,33 @@ beforeAll(async () => {
   registry.put({ pack_id: 'kyc-basic', version: '1.0.0', status: 'certified', pack: KYC_PACK });
   registry.put({ pack_id: 'kyc-basic', version: '2.0.0', status: 'certified', pack: KYC_PACK_V2 });
   registry.put({ pack_id: 'chatty', version: '0.1.0', status: 'certified', pack: CHATTY_PACK });
-  registry.put({ pack_id: 'old-pack', version: '1.0.0', status: 'deprecated', pack: { ...KYC_PACK, metadata: { pack_id: 'old-pack', version: '1.0.0' } }, replacement: { pack_id: 'kyc-basic', version: '2.0.0' } });
-  registry.put({ pack_id: 'drafty', version: '0.1.0', status: 'draft', pack: { ...KYC_PACK, metadata: { pack_id: 'drafty', version: '0.1.0' } } });
-  registry.put({ pack_id: 'in-review', version: '0.1.0', status: 'review', pack: { ...KYC_PACK, metadata: { pack_id: 'in-review', version: '0.1.0' } } });
+  registry.put({
+    pack_id: 'old-pack',
+    version: '1.0.0',
+    status: 'deprecated',
+    pack: { ...KYC_PACK, metadata: { pack_id: 'old-pack', version: '1.0.0' } },
+    replacement: { pack_id: 'kyc-basic', version: '2.0.0' },
+  });
+  registry.put({
+    pack_id: 'drafty',
+    version: '0.1.0',
+    status: 'draft',
+    pack: { ...KYC_PACK, metadata: { pack_id: 'drafty', version: '0.1.0' } },
+  });
+  registry.put({
+    pack_id: 'in-review',
+    version: '0.1.0',
+    status: 'review',
+    pack: { ...KYC_PACK, metadata: { pack_id: 'in-review', version: '0.1.0' } },
+  });
   for (const tamper of ['content', 'foreign-key', 'unknown-kid', 'no-signature'] as const) {
-    registry.put({ pack_id: `tampered-${tamper}`, version: '1.0.0', status: 'certified', pack: { ...KYC_PACK, metadata: { pack_id: `tampered-${tamper}`, version: '1.0.0' } }, tamper });
+    registry.put({
+      pack_id: `tampered-${tamper}`,
+      version: '1.0.0',
+      status: 'certified',
+      pack: { ...KYC_PACK, metadata: { pack_id: `tampered-${tamper}`, version: '1.0.0' } },
+      tamper,
+    });
   }
 });
 afterAll(async () => {
@@ -61,8 +83,12 @@ afterAll(async () => {
   await schemas?.close();
 });
 
-async function post(body: unknown, options: { token?: string | null; headers?: Record<string, string>; raw?: string } = {}) {
-  const auth: Record<string, string> = options.token === null ? {} : { authorization: `Bearer ${options.token ?? token}` };
+async function post(
+  body: unknown,
+  options: { token?: string | null; headers?: Record<string, string>; raw?: string } = {},
+) {
+  const auth: Record<string, string> =
+    options.token === null ? {} : { authorization: `Bearer ${options.token ?? token}` };
   const res = await fetch(`${url}/validate`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...auth, ...options.headers },
@@ -72,9 +98,16 @@ async function post(body: unknown, options: { token?: string | null; headers?: R
   return { status: res.status, text, body: JSON.parse(text) as any };
 }
 
-async function outboxEvents(): Promise<{ event_type: string; tenant_id: string; event_data: any; user_id: string | null; correlation_id: string | null }[]> {
-  const r = await h.db.sql.query<any>(`SELECT event_type, tenant_id, event_data, user_id, correlation_id FROM outbox_events WHERE service = 'validation' ORDER BY outbox_events.id`);
-  return r.rows.map((row) => ({ ...row, event_data: typeof row.event_data === 'string' ? JSON.parse(row.event_data) : row.event_data }));
+async function outboxEvents(): Promise<
+  { event_type: string; tenant_id: string; event_data: any; user_id: string | null; correlation_id: string | null }[]
+> {
+  const r = await h.db.sql.query<any>(
+    `SELECT event_type, tenant_id, event_data, user_id, correlation_id FROM outbox_events WHERE service = 'validation' ORDER BY outbox_events.id`,
+  );
+  return r.rows.map((row) => ({
+    ...row,
+    event_data: typeof row.event_data === 'string' ? JSON.parse(row.event_data) : row.event_data,
+  }));
 }
 
 /** The service answers a plain run after whatever the test did to it. */
@@ -85,8 +118,15 @@ async function stillServing() {
 }
 
 describe('registry packs', () => {
-  it('runs a certified pack: a valid record passes, with the spec\'s response fields', async () => {
-    const r = await post({ rule_pack_id: 'kyc-basic', rule_pack_version: '1.0.0', payload: GOOD_RECORD, validation_type: 'standard', strict_mode: false, metadata: { source: 'test' } });
+  it("runs a certified pack: a valid record passes, with the spec's response fields", async () => {
+    const r = await post({
+      rule_pack_id: 'kyc-basic',
+      rule_pack_version: '1.0.0',
+      payload: GOOD_RECORD,
+      validation_type: 'standard',
+      strict_mode: false,
+      metadata: { source: 'test' },
+    });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ rule_pack_version: '1.0.0', rule_pack_id: 'kyc-basic', pack_source: 'registry' });
     expect(r.body.result).toMatchObject({ valid: true, errors: [], warnings: [] });
@@ -97,18 +137,22 @@ describe('registry packs', () => {
     expect(r.body.input_sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it('reports an invalid record\'s violations by severity, without echoing its values', async () => {
+  it("reports an invalid record's violations by severity, without echoing its values", async () => {
     const r = await post({ rule_pack_id: 'kyc-basic', rule_pack_version: '1.0.0', payload: BAD_RECORD });
     expect(r.status).toBe(200);
     expect(r.body.result.valid).toBe(false);
     expect(r.body.result.errors.map((e: any) => e.rule_id).sort()).toEqual(['R1', 'R2']);
-    expect(r.body.result.errors[0]).toEqual(expect.objectContaining({ severity: 'FATAL', field: expect.any(String), message: expect.any(String) }));
+    expect(r.body.result.errors[0]).toEqual(
+      expect.objectContaining({ severity: 'FATAL', field: expect.any(String), message: expect.any(String) }),
+    );
     expect(r.body.result.errors[0].row).toBeUndefined();
-    expect(r.body.result.warnings).toEqual([expect.objectContaining({ rule_id: 'R3', severity: 'WARNING', field: 'amount', message: 'Amount out of range' })]);
+    expect(r.body.result.warnings).toEqual([
+      expect.objectContaining({ rule_id: 'R3', severity: 'WARNING', field: 'amount', message: 'Amount out of range' }),
+    ]);
     for (const secret of [PII.email, PII.ssn, 'alice.secret']) expect(r.text).not.toContain(secret);
   });
 
-  it('forwards the caller\'s bearer token and tenant to the registry', async () => {
+  it("forwards the caller's bearer token and tenant to the registry", async () => {
     const other = await tenantToken('tenant-fwd');
     registry.seen.length = 0;
     // No version: the registry is asked for the newest certified one every time.
@@ -122,22 +166,47 @@ describe('registry packs', () => {
   it('caches a compiled certified version: the registry is not asked again for it', async () => {
     await post({ rule_pack_id: 'kyc-basic', rule_pack_version: '1.0.0', payload: GOOD_RECORD });
     registry.seen.length = 0;
-    for (let i = 0; i < 3; i++) expect((await post({ rule_pack_id: 'kyc-basic', rule_pack_version: '1.0.0', payload: GOOD_RECORD })).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await post({ rule_pack_id: 'kyc-basic', rule_pack_version: '1.0.0', payload: GOOD_RECORD })).status).toBe(
+        200,
+      );
     expect(registry.seen).toEqual([]);
   });
 
   it('drops a cached version on rulepack.deprecated: the next run is refused with the replacement named', async () => {
     registry.put({ pack_id: 'chatty', version: '0.1.0', status: 'certified', pack: CHATTY_PACK });
     expect((await post({ rule_pack_id: 'chatty', rule_pack_version: '0.1.0', payload: GOOD_RECORD })).status).toBe(200);
-    registry.put({ pack_id: 'chatty', version: '0.1.0', status: 'deprecated', pack: CHATTY_PACK, replacement: { pack_id: 'kyc-basic', version: '2.0.0' } });
+    registry.put({
+      pack_id: 'chatty',
+      version: '0.1.0',
+      status: 'deprecated',
+      pack: CHATTY_PACK,
+      replacement: { pack_id: 'kyc-basic', version: '2.0.0' },
+    });
     // Still cached: certified versions are immutable, only the event says otherwise.
     expect((await post({ rule_pack_id: 'chatty', rule_pack_version: '0.1.0', payload: GOOD_RECORD })).status).toBe(200);
-    await bus.publish('rulepack.deprecated', { pack_id: 'chatty', version: '0.1.0', owner_tenant: 'default', replacement: { pack_id: 'kyc-basic', version: '2.0.0' } });
-    await until(async () => (await post({ rule_pack_id: 'chatty', rule_pack_version: '0.1.0', payload: GOOD_RECORD })).status === 409, 'the cache to drop the deprecated pack');
+    await bus.publish('rulepack.deprecated', {
+      pack_id: 'chatty',
+      version: '0.1.0',
+      owner_tenant: 'default',
+      replacement: { pack_id: 'kyc-basic', version: '2.0.0' },
+    });
+    await until(
+      async () =>
+        (await post({ rule_pack_id: 'chatty', rule_pack_version: '0.1.0', payload: GOOD_RECORD })).status === 409,
+      'the cache to drop the deprecated pack',
+    );
     const r = await post({ rule_pack_id: 'chatty', rule_pack_version: '0.1.0', payload: GOOD_RECORD });
-    expect(r.body.detail).toBe("Rule pack 'chatty' version '0.1.0' is deprecated; use rule pack 'kyc-basic' version '2.0.0' instead");
+    expect(r.body.detail).toBe(
+      "Rule pack 'chatty' version '0.1.0' is deprecated; use rule pack 'kyc-basic' version '2.0.0' instead",
+    );
     registry.put({ pack_id: 'chatty', version: '0.1.0', status: 'certified', pack: CHATTY_PACK });
-    await bus.publish('rulepack.deprecated', { pack_id: 'chatty', version: '0.1.0', owner_tenant: 'default', replacement: null });
+    await bus.publish('rulepack.deprecated', {
+      pack_id: 'chatty',
+      version: '0.1.0',
+      owner_tenant: 'default',
+      replacement: null,
+    });
   });
 
   it('refuses deprecated (naming the replacement), draft and in-review packs with 409', async () => {
@@ -151,12 +220,15 @@ describe('registry packs', () => {
     }
   });
 
-  it('answers 404 for an unknown pack or version, and for another tenant\'s draft', async () => {
+  it("answers 404 for an unknown pack or version, and for another tenant's draft", async () => {
     expect((await post({ rule_pack_id: 'no-such-pack', payload: GOOD_RECORD })).status).toBe(404);
     const v = await post({ rule_pack_id: 'kyc-basic', rule_pack_version: '9.9.9', payload: GOOD_RECORD });
     expect(v.status).toBe(404);
     expect(v.body.detail).toBe("Rule pack 'kyc-basic' version '9.9.9' not found");
-    const foreign = await post({ rule_pack_id: 'drafty', rule_pack_version: '0.1.0', payload: GOOD_RECORD }, { token: await tenantToken('tenant-else') });
+    const foreign = await post(
+      { rule_pack_id: 'drafty', rule_pack_version: '0.1.0', payload: GOOD_RECORD },
+      { token: await tenantToken('tenant-else') },
+    );
     expect(foreign.status).toBe(404);
   });
 
@@ -197,7 +269,7 @@ describe('registry packs', () => {
 });
 
 describe('inline packs', () => {
-  it('runs the caller\'s own pack, identified by its metadata and SHA-256', async () => {
+  it("runs the caller's own pack, identified by its metadata and SHA-256", async () => {
     const r = await post({ rule_pack: KYC_PACK, payload: [GOOD_RECORD, BAD_RECORD] });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ pack_source: 'inline', rule_pack_id: 'kyc-basic', rule_pack_version: '1.0.0' });
@@ -220,10 +292,16 @@ describe('inline packs', () => {
   });
 
   it('needs exactly one of rule_pack_id and rule_pack (422 naming both)', async () => {
-    for (const body of [{ payload: GOOD_RECORD }, { rule_pack_id: 'kyc-basic', rule_pack: KYC_PACK, payload: GOOD_RECORD }]) {
+    for (const body of [
+      { payload: GOOD_RECORD },
+      { rule_pack_id: 'kyc-basic', rule_pack: KYC_PACK, payload: GOOD_RECORD },
+    ]) {
       const r = await post(body);
       expect(r.status).toBe(422);
-      expect(r.body.detail.map((d: any) => d.loc)).toEqual([['body', 'rule_pack_id'], ['body', 'rule_pack']]);
+      expect(r.body.detail.map((d: any) => d.loc)).toEqual([
+        ['body', 'rule_pack_id'],
+        ['body', 'rule_pack'],
+      ]);
     }
     const versioned = await post({ rule_pack: KYC_PACK, rule_pack_version: '1.0.0', payload: GOOD_RECORD });
     expect(versioned.status).toBe(422);
@@ -236,7 +314,14 @@ describe('payload formats', () => {
     metadata: { pack_id: 'csv-pack', version: '1' },
     rules: [
       { rule_id: 'ID', type: 'FATAL', field: 'id', operator: 'required', error_message: 'id is required' },
-      { rule_id: 'AMT', type: 'WARNING', field: 'amount', operator: '<=', value: 100, error_message: 'amount above 100' },
+      {
+        rule_id: 'AMT',
+        type: 'WARNING',
+        field: 'amount',
+        operator: '<=',
+        value: 100,
+        error_message: 'amount above 100',
+      },
     ],
   };
 
@@ -258,7 +343,8 @@ describe('payload formats', () => {
   });
 
   it('XML: records are read from the document', async () => {
-    const xml = '<records><record><id>1</id><amount>50</amount></record><record><amount>500</amount></record></records>';
+    const xml =
+      '<records><record><id>1</id><amount>50</amount></record><record><amount>500</amount></record></records>';
     const r = await post({ rule_pack: CSV_PACK, payload: xml, payload_format: 'xml' });
     expect(r.status).toBe(200);
     expect(r.body.result.metadata.records).toBe(2);
@@ -266,9 +352,11 @@ describe('payload formats', () => {
   });
 
   it('XML: a DOCTYPE or entity (billion laughs, external entity) is a 422 naming payload, and the service keeps serving', async () => {
-    const laughs = '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">'
-      + '<!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">]><records><record><id>&lol3;</id></record></records>';
-    const external = '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><records><record><id>&xxe;</id></record></records>';
+    const laughs =
+      '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">' +
+      '<!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">]><records><record><id>&lol3;</id></record></records>';
+    const external =
+      '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><records><record><id>&xxe;</id></record></records>';
     for (const xml of [laughs, external]) {
       const r = await post({ rule_pack: CSV_PACK, payload: xml, payload_format: 'xml' });
       expect(r.status).toBe(422);
@@ -285,7 +373,11 @@ describe('payload formats', () => {
     const missing = await post({ rule_pack: KYC_PACK });
     expect(missing.status).toBe(422);
     expect(missing.body.detail).toEqual([{ loc: ['body', 'payload'], msg: 'Field required', type: 'missing' }]);
-    for (const body of [{ rule_pack: KYC_PACK, payload: 'text' }, { rule_pack: KYC_PACK, payload: { a: 1 }, payload_format: 'csv' }, { rule_pack: KYC_PACK, payload: GOOD_RECORD, payload_format: 'yaml' }]) {
+    for (const body of [
+      { rule_pack: KYC_PACK, payload: 'text' },
+      { rule_pack: KYC_PACK, payload: { a: 1 }, payload_format: 'csv' },
+      { rule_pack: KYC_PACK, payload: GOOD_RECORD, payload_format: 'yaml' },
+    ]) {
       const r = await post(body);
       expect(r.status).toBe(422);
       expect(r.body.detail[0].loc[0]).toBe('body');
@@ -306,8 +398,12 @@ describe('strict mode', () => {
 });
 
 describe('PII', () => {
-  it('a pack\'s messages are redacted, and no payload value is echoed', async () => {
-    const r = await post({ rule_pack_id: 'chatty', rule_pack_version: '0.1.0', payload: [BAD_RECORD, { ...BAD_RECORD, ssn: '123-45-6789' }] });
+  it("a pack's messages are redacted, and no payload value is echoed", async () => {
+    const r = await post({
+      rule_pack_id: 'chatty',
+      rule_pack_version: '0.1.0',
+      payload: [BAD_RECORD, { ...BAD_RECORD, ssn: '123-45-6789' }],
+    });
     expect(r.status).toBe(200);
     expect(r.body.result.errors).toHaveLength(2);
     for (const secret of [PII.email, PII.ssn, '123-45-6789', PII.cardMessage]) expect(r.text).not.toContain(secret);
@@ -325,7 +421,7 @@ describe('limits', () => {
     await stillServing();
   });
 
-  it('a payload string longer than the platform\'s JSON string limit (JSON_MAX_STRING_LENGTH) but within the payload limit is accepted', async () => {
+  it("a payload string longer than the platform's JSON string limit (JSON_MAX_STRING_LENGTH) but within the payload limit is accepted", async () => {
     const rows = 'id,amount\n' + Array.from({ length: 45 }, (_, i) => `${i + 1},${'9'.repeat(100)}`).join('\n');
     expect(rows.length).toBeGreaterThan(STRING_LIMIT);
     const r = await post({ rule_pack: KYC_PACK, payload: rows, payload_format: 'csv' });
@@ -353,20 +449,42 @@ describe('audit', () => {
   it('writes one rule_execution event per run to the outbox, with digests and counts only', async () => {
     const before = (await outboxEvents()).length;
     const complianceBefore = compliance.length;
-    const r = await post({ rule_pack_id: 'kyc-basic', rule_pack_version: '1.0.0', payload: BAD_RECORD, validation_type: 'kyc' }, { headers: { 'x-correlation-id': 'corr-audit-1' } });
+    const r = await post(
+      { rule_pack_id: 'kyc-basic', rule_pack_version: '1.0.0', payload: BAD_RECORD, validation_type: 'kyc' },
+      { headers: { 'x-correlation-id': 'corr-audit-1' } },
+    );
     expect(r.status).toBe(200);
     const events = (await outboxEvents()).slice(before);
     expect(events).toHaveLength(1);
     const [e] = events;
-    expect(e).toMatchObject({ event_type: 'rule_execution', tenant_id: 'default', user_id: 'someone-default', correlation_id: r.body.correlation_id });
+    expect(e).toMatchObject({
+      event_type: 'rule_execution',
+      tenant_id: 'default',
+      user_id: 'someone-default',
+      correlation_id: r.body.correlation_id,
+    });
     expect(e!.event_data).toEqual({
-      rulepack_id: 'kyc-basic', rules_executed: 4, violations: 3, result: 'failed',
-      input_sha256: r.body.input_sha256, pack_sha256: r.body.pack_sha256, pack_source: 'registry', rule_pack_version: '1.0.0',
-      validation_type: 'kyc', payload_format: 'json', strict_mode: false, records: 1,
+      rulepack_id: 'kyc-basic',
+      rules_executed: 4,
+      violations: 3,
+      result: 'failed',
+      input_sha256: r.body.input_sha256,
+      pack_sha256: r.body.pack_sha256,
+      pack_source: 'registry',
+      rule_pack_version: '1.0.0',
+      validation_type: 'kyc',
+      payload_format: 'json',
+      strict_mode: false,
+      records: 1,
     });
     for (const secret of [PII.email, PII.ssn, 'alice.secret']) expect(JSON.stringify(events)).not.toContain(secret);
     await until(() => compliance.length > complianceBefore, 'the compliance event');
-    expect(compliance.at(-1)).toMatchObject({ ...e!.event_data, tenant_id: 'default', user_id: 'someone-default', correlation_id: r.body.correlation_id });
+    expect(compliance.at(-1)).toMatchObject({
+      ...e!.event_data,
+      tenant_id: 'default',
+      user_id: 'someone-default',
+      correlation_id: r.body.correlation_id,
+    });
   });
 
   it('the input digest is over canonical JSON: key order does not change it', async () => {
@@ -381,28 +499,46 @@ describe('auth and tenancy', () => {
     const anon = await post({ rule_pack: KYC_PACK, payload: GOOD_RECORD }, { token: null });
     expect(anon.status).toBe(401);
     expect((await post({ rule_pack: KYC_PACK, payload: GOOD_RECORD }, { token: readOnly })).status).toBe(403);
-    const other = await post({ rule_pack: KYC_PACK, payload: GOOD_RECORD }, { headers: { 'x-tenant-id': 'someone-else' } });
+    const other = await post(
+      { rule_pack: KYC_PACK, payload: GOOD_RECORD },
+      { headers: { 'x-tenant-id': 'someone-else' } },
+    );
     expect(other.status).toBe(403);
   });
 });
 
 describe('schemas and health', () => {
-  it('GET /schemas lists the schema registry\'s schemas, forwarding the caller', async () => {
+  it("GET /schemas lists the schema registry's schemas, forwarding the caller", async () => {
     schemas.seen.length = 0;
     const res = await fetch(`${url}/schemas?kind=rule-pack`, { headers: { authorization: `Bearer ${readOnly}` } });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ schemas: BUILT_IN.filter((s) => s.kind === 'rule-pack') });
-    expect(schemas.seen).toEqual([{ path: '/schemas?kind=rule-pack', authorization: `Bearer ${readOnly}`, tenant: 'default' }]);
+    expect(schemas.seen).toEqual([
+      { path: '/schemas?kind=rule-pack', authorization: `Bearer ${readOnly}`, tenant: 'default' },
+    ]);
   });
 
   it('GET /schemas/{name} gives one version (latest by default); 404 for an unknown one', async () => {
     const res = await fetch(`${url}/schemas/rule-pack`, { headers: { authorization: `Bearer ${readOnly}` } });
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ name: 'rule-pack', version: '1.0.0', owner: 'platform', schema: { type: 'object' } });
-    expect(schemas.seen.at(-1)).toEqual({ path: '/schemas/rule-pack/versions/latest', authorization: `Bearer ${readOnly}`, tenant: 'default' });
-    const pinned = await fetch(`${url}/schemas/rule-pack?version=1.0.0`, { headers: { authorization: `Bearer ${readOnly}` } });
+    expect(await res.json()).toMatchObject({
+      name: 'rule-pack',
+      version: '1.0.0',
+      owner: 'platform',
+      schema: { type: 'object' },
+    });
+    expect(schemas.seen.at(-1)).toEqual({
+      path: '/schemas/rule-pack/versions/latest',
+      authorization: `Bearer ${readOnly}`,
+      tenant: 'default',
+    });
+    const pinned = await fetch(`${url}/schemas/rule-pack?version=1.0.0`, {
+      headers: { authorization: `Bearer ${readOnly}` },
+    });
     expect(pinned.status).toBe(200);
-    const unknown = await fetch(`${url}/schemas/rule-pack?version=9.0.0`, { headers: { authorization: `Bearer ${readOnly}` } });
+    const unknown = await fetch(`${url}/schemas/rule-pack?version=9.0.0`, {
+      headers: { authorization: `Bearer ${readOnly}` },
+    });
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toEqual({ detail: "Schema 'rule-pack' version '9.0.0' not found" });
   });

@@ -25,11 +25,23 @@ let registryUrl: string;
 async function startWorkflow(dataDir: string): Promise<{ child: ChildProcess; url: string; exited: Promise<void> }> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
-    ...process.env, PGLITE_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'ERROR', NODE_ENV: 'test', JWT_SECRET_KEY: SECRET,
-    PACKS_REGISTRY_URL: registryUrl, WORKFLOW_SYNC_WAIT_MS: '0', WORKFLOW_POLL_MS: '50', LEDGER_URL: 'http://127.0.0.1:1',
+    ...process.env,
+    PGLITE_DIR: dataDir,
+    PORT: String(port),
+    LOG_LEVEL: 'ERROR',
+    NODE_ENV: 'test',
+    JWT_SECRET_KEY: SECRET,
+    PACKS_REGISTRY_URL: registryUrl,
+    WORKFLOW_SYNC_WAIT_MS: '0',
+    WORKFLOW_POLL_MS: '50',
+    LEDGER_URL: 'http://127.0.0.1:1',
   };
   for (const name of ['DATABASE_URL', 'POSTGRES_URL', 'NATS_URL', 'WORKFLOW_PORT']) delete env[name];
-  const child = spawn(process.execPath, [path.join(ROOT, 'test/support/run-ts.js'), path.join(ROOT, 'launcher/start-one.ts'), 'workflow'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, 'test/support/run-ts.js'), path.join(ROOT, 'launcher/start-one.ts'), 'workflow'],
+    { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   children.push(child);
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
@@ -38,10 +50,17 @@ async function startWorkflow(dataDir: string): Promise<{ child: ChildProcess; ur
   let gone = false;
   void exited.then(() => (gone = true));
   const url = `http://127.0.0.1:${port}`;
-  await until(async () => {
-    if (gone) throw new Error(`the workflow service exited during start:\n${output}`);
-    return fetch(`${url}/readyz`).then((r) => r.ok, () => false);
-  }, 'the workflow service to be ready', { tries: 2000, everyMs: 100 });
+  await until(
+    async () => {
+      if (gone) throw new Error(`the workflow service exited during start:\n${output}`);
+      return fetch(`${url}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      );
+    },
+    'the workflow service to be ready',
+    { tries: 2000, everyMs: 100 },
+  );
   return { child, url, exited };
 }
 
@@ -70,10 +89,18 @@ afterAll(async () => {
 
 it('a saga killed with SIGKILL mid-step resumes in a new process with no step run twice', async () => {
   const dataDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'workflow-kill-')), 'pglite');
-  const token = await new AccessTokens(SECRET, 3600).issue({ username: 'alice', tenantId: 'kill', roles: ['user'], scopes: ['read', 'write'] });
+  const token = await new AccessTokens(SECRET, 3600).issue({
+    username: 'alice',
+    tenantId: 'kill',
+    roles: ['user'],
+    scopes: ['read', 'write'],
+  });
   const first = await startWorkflow(dataDir);
   const held = callee.hold('/k-b');
-  const started = await call(`${first.url}/execute`, { token, body: { workflow_pack_id: 'kill-pack', workflow_type: 'operational', payload: {} } });
+  const started = await call(`${first.url}/execute`, {
+    token,
+    body: { workflow_pack_id: 'kill-pack', workflow_type: 'operational', payload: {} },
+  });
   expect(started.status).toBe(200);
   const id = started.body.workflow_id as string;
   await held.arrived;
@@ -83,13 +110,21 @@ it('a saga killed with SIGKILL mid-step resumes in a new process with no step ru
 
   const second = await startWorkflow(dataDir);
   let s: any;
-  await until(async () => (s = (await call(`${second.url}/status/${id}`, { token })).body).status === 'completed', 'the resumed saga to complete', { tries: 600, everyMs: 100 });
+  await until(
+    async () => (s = (await call(`${second.url}/status/${id}`, { token })).body).status === 'completed',
+    'the resumed saga to complete',
+    { tries: 600, everyMs: 100 },
+  );
   const mine = callee.calls.filter((c) => c.key?.startsWith(id));
   expect(mine.map((c) => c.path)).toEqual(['/k-a', '/k-b', '/k-b', '/k-c']);
   expect(new Set(mine.filter((c) => c.path === '/k-b').map((c) => c.key))).toEqual(new Set([`${id}:k-b`]));
   // One effect per step at the callee.
   expect([...callee.effects.keys()].filter((k) => k.includes(id))).toHaveLength(3);
-  expect(s.steps.map((x: any) => [x.step, x.status, x.attempts])).toEqual([['k-a', 'completed', 1], ['k-b', 'completed', 2], ['k-c', 'completed', 1]]);
+  expect(s.steps.map((x: any) => [x.step, x.status, x.attempts])).toEqual([
+    ['k-a', 'completed', 1],
+    ['k-b', 'completed', 2],
+    ['k-c', 'completed', 1],
+  ]);
   second.child.kill('SIGTERM');
   await second.exited;
 });

@@ -34,14 +34,29 @@ async function listen(server: http.Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-async function startWorkflow(databaseUrl: string): Promise<{ child: ChildProcess; url: string; exited: Promise<void> }> {
+async function startWorkflow(
+  databaseUrl: string,
+): Promise<{ child: ChildProcess; url: string; exited: Promise<void> }> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
-    ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: 'ERROR', NODE_ENV: 'test', JWT_SECRET_KEY: SECRET,
-    PACKS_REGISTRY_URL: registryUrl, WORKFLOW_SYNC_WAIT_MS: '0', WORKFLOW_POLL_MS: '50', WORKFLOW_RETRY_BASE_MS: '20', LEDGER_URL: 'http://127.0.0.1:1',
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    PORT: String(port),
+    LOG_LEVEL: 'ERROR',
+    NODE_ENV: 'test',
+    JWT_SECRET_KEY: SECRET,
+    PACKS_REGISTRY_URL: registryUrl,
+    WORKFLOW_SYNC_WAIT_MS: '0',
+    WORKFLOW_POLL_MS: '50',
+    WORKFLOW_RETRY_BASE_MS: '20',
+    LEDGER_URL: 'http://127.0.0.1:1',
   };
   for (const name of ['POSTGRES_URL', 'NATS_URL', 'WORKFLOW_PORT', 'PGLITE_DIR']) delete env[name];
-  const child = spawn(process.execPath, [path.join(ROOT, 'test/support/run-ts.js'), path.join(ROOT, 'launcher/start-one.ts'), 'workflow'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, 'test/support/run-ts.js'), path.join(ROOT, 'launcher/start-one.ts'), 'workflow'],
+    { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   children.push(child);
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
@@ -50,10 +65,17 @@ async function startWorkflow(databaseUrl: string): Promise<{ child: ChildProcess
   let gone = false;
   void exited.then(() => (gone = true));
   const url = `http://127.0.0.1:${port}`;
-  await until(async () => {
-    if (gone) throw new Error(`the workflow service exited during start:\n${output}`);
-    return fetch(`${url}/readyz`).then((r) => r.ok, () => false);
-  }, 'the workflow service to be ready', { tries: 2000, everyMs: 100 });
+  await until(
+    async () => {
+      if (gone) throw new Error(`the workflow service exited during start:\n${output}`);
+      return fetch(`${url}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      );
+    },
+    'the workflow service to be ready',
+    { tries: 2000, everyMs: 100 },
+  );
   return { child, url, exited };
 }
 
@@ -87,7 +109,11 @@ onPostgres('two workflow processes over one PostgreSQL', () => {
 
   afterAll(async () => {
     for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await Promise.all(children.map((c) => (c.exitCode === null && c.signalCode === null ? new Promise((r) => c.once('exit', r)) : undefined)));
+    await Promise.all(
+      children.map((c) =>
+        c.exitCode === null && c.signalCode === null ? new Promise((r) => c.once('exit', r)) : undefined,
+      ),
+    );
     await new Promise((r) => callee?.close(r));
     await new Promise((r) => registry?.close(r));
     await db?.drop();
@@ -96,17 +122,34 @@ onPostgres('two workflow processes over one PostgreSQL', () => {
   it('sagas started through both processes complete, each step acting once per idempotency key, with work claimed by both', async () => {
     const url = db!.config.url!;
     const [one, two] = await Promise.all([startWorkflow(url), startWorkflow(url)]);
-    const token = await new AccessTokens(SECRET, 3600).issue({ username: 'alice', tenantId: 'two-proc', roles: ['user'], scopes: ['read', 'write'] });
+    const token = await new AccessTokens(SECRET, 3600).issue({
+      username: 'alice',
+      tenantId: 'two-proc',
+      roles: ['user'],
+      scopes: ['read', 'write'],
+    });
     const ids: string[] = [];
-    await Promise.all(Array.from({ length: SAGAS }, async (_, i) => {
-      const r = await call(`${(i % 2 === 0 ? one : two).url}/execute`, { token, body: { workflow_pack_id: 'two-process-pack', workflow_type: 'operational', payload: { i } } });
-      expect(r.status).toBe(200);
-      ids.push(r.body.workflow_id);
-    }));
-    await until(async () => {
-      const { rows } = await db!.sql.query<{ n: string }>(`SELECT count(*) AS n FROM workflow_executions WHERE status = 'completed' AND id = ANY($1::uuid[])`, [ids]);
-      return Number(rows[0]!.n) === SAGAS;
-    }, 'every saga to complete', { tries: 2400, everyMs: 100 });
+    await Promise.all(
+      Array.from({ length: SAGAS }, async (_, i) => {
+        const r = await call(`${(i % 2 === 0 ? one : two).url}/execute`, {
+          token,
+          body: { workflow_pack_id: 'two-process-pack', workflow_type: 'operational', payload: { i } },
+        });
+        expect(r.status).toBe(200);
+        ids.push(r.body.workflow_id);
+      }),
+    );
+    await until(
+      async () => {
+        const { rows } = await db!.sql.query<{ n: string }>(
+          `SELECT count(*) AS n FROM workflow_executions WHERE status = 'completed' AND id = ANY($1::uuid[])`,
+          [ids],
+        );
+        return Number(rows[0]!.n) === SAGAS;
+      },
+      'every saga to complete',
+      { tries: 2400, everyMs: 100 },
+    );
 
     for (const id of ids) {
       expect(answers.get(`POST /tp-a ${id}:tp-a`)).toEqual([200]);
@@ -117,7 +160,8 @@ onPostgres('two workflow processes over one PostgreSQL', () => {
     expect([...answers.values()].reduce((n, a) => n + a.length, 0)).toBe(SAGAS * 4);
     // Both processes drove steps (the executor id names its process).
     const { rows } = await db!.sql.query<{ executor: string }>(
-      `SELECT DISTINCT split_part(detail->>'executor', '-', 2) AS executor FROM workflow_transitions WHERE event = 'step.started' AND workflow_id = ANY($1::uuid[])`, [ids],
+      `SELECT DISTINCT split_part(detail->>'executor', '-', 2) AS executor FROM workflow_transitions WHERE event = 'step.started' AND workflow_id = ANY($1::uuid[])`,
+      [ids],
     );
     expect(new Set(rows.map((r) => r.executor))).toEqual(new Set([String(one.child.pid), String(two.child.pid)]));
     one.child.kill('SIGTERM');

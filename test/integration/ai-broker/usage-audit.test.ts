@@ -14,17 +14,44 @@ afterAll(async () => {
   await db?.drop();
 });
 
-const caller = (correlationId: string): Caller => ({ correlationId, auth: { username: 'alice', tenantId: 't1', roles: ['user'], scopes: ['read', 'write'] } } as unknown as Caller);
+const caller = (correlationId: string): Caller =>
+  ({
+    correlationId,
+    auth: { username: 'alice', tenantId: 't1', roles: ['user'], scopes: ['read', 'write'] },
+  }) as unknown as Caller;
 const event = (redacted: number): UsageEvent => ({
-  operation: 'inference', status: 'ok', model: 'gpt-4', provider: 'openai', promptTokens: 10, completionTokens: 5, cost: 0.00045, latencyMs: 1.5,
-  attempts: [], redactions: { input: redacted ? { ssn: redacted } : {}, output: {} }, redactionMode: 'mask', ragChunksUsed: 0, ragUnavailable: false,
-  templateId: null, templateVersion: null, detokenized: 0,
+  operation: 'inference',
+  status: 'ok',
+  model: 'gpt-4',
+  provider: 'openai',
+  promptTokens: 10,
+  completionTokens: 5,
+  cost: 0.00045,
+  latencyMs: 1.5,
+  attempts: [],
+  redactions: { input: redacted ? { ssn: redacted } : {}, output: {} },
+  redactionMode: 'mask',
+  ragChunksUsed: 0,
+  ragUnavailable: false,
+  templateId: null,
+  templateVersion: null,
+  detokenized: 0,
 });
 
 async function rowsOf(correlationId: string) {
-  const usage = await db.sql.query<{ total_tokens: number; cost: string }>('SELECT total_tokens, cost::text AS cost FROM ai_usage WHERE correlation_id = $1', [correlationId]);
-  const events = await db.sql.query<{ event_type: string; tenant_id: string; service: string; event_data: Record<string, unknown> }>(
-    'SELECT event_type, tenant_id, service, event_data FROM outbox_events WHERE correlation_id = $1 ORDER BY event_type', [correlationId]);
+  const usage = await db.sql.query<{ total_tokens: number; cost: string }>(
+    'SELECT total_tokens, cost::text AS cost FROM ai_usage WHERE correlation_id = $1',
+    [correlationId],
+  );
+  const events = await db.sql.query<{
+    event_type: string;
+    tenant_id: string;
+    service: string;
+    event_data: Record<string, unknown>;
+  }>(
+    'SELECT event_type, tenant_id, service, event_data FROM outbox_events WHERE correlation_id = $1 ORDER BY event_type',
+    [correlationId],
+  );
   return { usage: usage.rows, events: events.rows };
 }
 
@@ -39,14 +66,20 @@ test('records arriving together share statements, and each is committed when it 
   };
   const audit = groupedUsageAudit(counting);
   const ids = Array.from({ length: 20 }, (_, i) => `group-${i}`);
-  await Promise.all(ids.map(async (id, i) => {
-    await audit.record(caller(id), 't1', event(i % 2));
-    // Resolved: its rows are there.
-    const r = await rowsOf(id);
-    expect(r.usage).toEqual([{ total_tokens: 15, cost: '0.000450' }]);
-    expect(r.events.map((e) => e.event_type)).toEqual(i % 2 ? ['ai_inference', 'ai_redaction'] : ['ai_inference']);
-    expect(r.events[0]).toMatchObject({ tenant_id: 't1', service: 'ai-broker', event_data: { tokens_used: 15, model: 'gpt-4' } });
-  }));
+  await Promise.all(
+    ids.map(async (id, i) => {
+      await audit.record(caller(id), 't1', event(i % 2));
+      // Resolved: its rows are there.
+      const r = await rowsOf(id);
+      expect(r.usage).toEqual([{ total_tokens: 15, cost: '0.000450' }]);
+      expect(r.events.map((e) => e.event_type)).toEqual(i % 2 ? ['ai_inference', 'ai_redaction'] : ['ai_inference']);
+      expect(r.events[0]).toMatchObject({
+        tenant_id: 't1',
+        service: 'ai-broker',
+        event_data: { tokens_used: 15, model: 'gpt-4' },
+      });
+    }),
+  );
   expect(statements.reduce((a, b) => a + b, 0)).toBe(20);
   expect(statements.length).toBeLessThan(20); // grouped: the first alone, the rest together
 });

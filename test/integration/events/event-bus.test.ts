@@ -19,11 +19,15 @@ afterAll(async () => {
 
 type Factory = () => Promise<EventBus>;
 const factories: [string, Factory][] = [['memory', async () => createMemoryEventBus()]];
-if (process.env.DATABASE_URL) factories.push(['postgres', async () => createPostgresEventBus(process.env.DATABASE_URL!)]);
+if (process.env.DATABASE_URL)
+  factories.push(['postgres', async () => createPostgresEventBus(process.env.DATABASE_URL!)]);
 const natsStream = `TEST_${process.pid}_${Date.now()}`;
 if (process.env.NATS_URL) {
   const stream = natsStream;
-  factories.push(['nats', async () => createNatsEventBus({ url: process.env.NATS_URL!, stream, subjectPrefix: `${stream.toLowerCase()}.` })]);
+  factories.push([
+    'nats',
+    async () => createNatsEventBus({ url: process.env.NATS_URL!, stream, subjectPrefix: `${stream.toLowerCase()}.` }),
+  ]);
 }
 
 function collector() {
@@ -70,7 +74,9 @@ describe.each(factories)('%s event bus', (_name, make) => {
     const kept = collector();
     const dropped = collector();
     const unsubscribeKept = await b.subscribe('t.unsub', kept.handler);
-    await b.subscribe('t.unsub', () => { throw new Error('handler bug'); });
+    await b.subscribe('t.unsub', () => {
+      throw new Error('handler bug');
+    });
     const unsubscribeDropped = await b.subscribe('t.unsub', dropped.handler);
     await a.publish('t.unsub', { n: 1 });
     await kept.waitFor(1);

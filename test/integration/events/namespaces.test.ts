@@ -30,7 +30,12 @@ const namespaces = [`${run}-a`, `${run}-b`];
 
   it('gives each namespace its own bounded file stream and subjects', async () => {
     const busOf = async (namespace: string) => {
-      const config = loadPlatformConfig({ NATS_URL, PLATFORM_NAMESPACE: namespace, NATS_STREAM_MAX_MSGS: '1000', NATS_STREAM_MAX_BYTES: '1048576' });
+      const config = loadPlatformConfig({
+        NATS_URL,
+        PLATFORM_NAMESPACE: namespace,
+        NATS_STREAM_MAX_MSGS: '1000',
+        NATS_STREAM_MAX_BYTES: '1048576',
+      });
       const bus = await createEventBus({ natsUrl: config.natsUrl, namespace: config.namespace, stream: config.stream });
       buses.push(bus);
       return bus;
@@ -49,7 +54,13 @@ const namespaces = [`${run}-a`, `${run}-b`];
     const nc = await connect({ servers: NATS_URL!.replace(/^nats:\/\//, '') });
     try {
       const info = await (await nc.jetstreamManager()).streams.info(streamNames(namespaces[0]!).stream);
-      expect(info.config).toMatchObject({ subjects: [`${namespaces[0]}.platform.>`], storage: 'file', discard: 'old', max_msgs: 1000, max_bytes: 1048576 });
+      expect(info.config).toMatchObject({
+        subjects: [`${namespaces[0]}.platform.>`],
+        storage: 'file',
+        discard: 'old',
+        max_msgs: 1000,
+        max_bytes: 1048576,
+      });
       expect(info.state.messages).toBe(1);
     } finally {
       await nc.drain();
@@ -68,7 +79,7 @@ const namespaces = [`${run}-a`, `${run}-b`];
     redis?.disconnect();
   });
 
-  it('keeps each namespace\'s rate-limit budget under its own keys', async () => {
+  it("keeps each namespace's rate-limit budget under its own keys", async () => {
     const settings = { perSecond: 1, burst: 2 };
     const a = createRateLimiter(settings, REDIS_URL, redisKeyPrefix(namespaces[0]!));
     const b = createRateLimiter(settings, REDIS_URL, redisKeyPrefix(namespaces[1]!));

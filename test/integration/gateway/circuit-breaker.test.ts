@@ -15,7 +15,14 @@ describe('circuit breaker cycle', () => {
   beforeAll(async () => {
     backend = await startFakeBackend();
     const nowhere = await deadUrl();
-    gw = await startGateway({ OCR_URL: backend.url, IDENTITY_URL: nowhere, SUPERGRAPH_PATH: fixtureSupergraphFile(`${nowhere}/graphql`), GATEWAY_UPSTREAM_TIMEOUT_MS: '200', BREAKER_VOLUME_THRESHOLD: '2', BREAKER_RESET_TIMEOUT_MS: '300' });
+    gw = await startGateway({
+      OCR_URL: backend.url,
+      IDENTITY_URL: nowhere,
+      SUPERGRAPH_PATH: fixtureSupergraphFile(`${nowhere}/graphql`),
+      GATEWAY_UPSTREAM_TIMEOUT_MS: '200',
+      BREAKER_VOLUME_THRESHOLD: '2',
+      BREAKER_RESET_TIMEOUT_MS: '300',
+    });
     token = await tokenFor('tenant-a');
   });
   afterAll(async () => {
@@ -25,7 +32,9 @@ describe('circuit breaker cycle', () => {
 
   const call = () => fetch(`${gw.url}/api/v1/ocr/extract`, { headers: { authorization: `Bearer ${token}` } });
   const breaker = async () => {
-    const body = (await (await fetch(`${gw.url}/api/v1/services`, { headers: { authorization: `Bearer ${token}` } })).json()) as { services: { name: string; breaker: string }[] };
+    const body = (await (
+      await fetch(`${gw.url}/api/v1/services`, { headers: { authorization: `Bearer ${token}` } })
+    ).json()) as { services: { name: string; breaker: string }[] };
     return body.services.find((s) => s.name === 'ocr')!.breaker;
   };
 

@@ -30,7 +30,13 @@ beforeAll(async () => {
     RATE_LIMIT_BURST: '1000',
   });
   // A service built by the same kernel, with the same settings, to compare answers with.
-  service = await createServiceApp({ name: 'probe', title: 'Probe', version: '1.0.0', config: loadPlatformConfig({ LOG_LEVEL: 'ERROR', JWT_SECRET_KEY: TEST_JWT_SECRET }), health: { readiness: {} } });
+  service = await createServiceApp({
+    name: 'probe',
+    title: 'Probe',
+    version: '1.0.0',
+    config: loadPlatformConfig({ LOG_LEVEL: 'ERROR', JWT_SECRET_KEY: TEST_JWT_SECRET }),
+    health: { readiness: {} },
+  });
   service.post('/append', async (request) => request.body);
   await service.listen({ port: 0, host: '127.0.0.1' });
   serviceUrl = `http://127.0.0.1:${(service.server.address() as AddressInfo).port}`;
@@ -43,8 +49,13 @@ afterAll(async () => {
 });
 
 const viaGateway = (body: string | Buffer) =>
-  fetch(`${gw.url}/api/v1/ledger/append`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body });
-const atService = (body: string | Buffer) => fetch(`${serviceUrl}/append`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  fetch(`${gw.url}/api/v1/ledger/append`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body,
+  });
+const atService = (body: string | Buffer) =>
+  fetch(`${serviceUrl}/append`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
 
 describe('the gateway refuses what a service refuses, with the same 422', () => {
   const deep = (levels: number) => '{"event_type":"x","event_data":' + '['.repeat(levels) + ']'.repeat(levels) + '}';
@@ -77,7 +88,8 @@ describe('the gateway refuses what a service refuses, with the same 422', () => 
 
 describe('tenant_id injection', () => {
   it('adds tenant_id without re-serialising: number spellings, escapes and spacing arrive as sent', async () => {
-    const sent = '{ "event_type" : "x",\n  "event_data": {"amount": 1.50, "big": 1E+21, "tiny": 5e-324, "s": "caf\\u00e9 \\ud83d\\ude00", "k": [ ]} }';
+    const sent =
+      '{ "event_type" : "x",\n  "event_data": {"amount": 1.50, "big": 1E+21, "tiny": 5e-324, "s": "caf\\u00e9 \\ud83d\\ude00", "k": [ ]} }';
     const res = await viaGateway(sent);
     expect(res.status).toBe(200);
     const echo = (await res.json()) as { text: string; headers: Record<string, string> };
@@ -88,7 +100,9 @@ describe('tenant_id injection', () => {
   it('injects into an empty object and leaves multi-byte characters intact', async () => {
     expect(((await (await viaGateway('{}')).json()) as { text: string }).text).toBe('{"tenant_id":"tenant-a"}');
     const text = '{"event_type":"ünïcødé 🚀","event_data":{}}';
-    expect(((await (await viaGateway(text)).json()) as { text: string }).text).toBe('{"event_type":"ünïcødé 🚀","event_data":{},"tenant_id":"tenant-a"}');
+    expect(((await (await viaGateway(text)).json()) as { text: string }).text).toBe(
+      '{"event_type":"ünïcødé 🚀","event_data":{},"tenant_id":"tenant-a"}',
+    );
   });
 
   it('leaves a body that names its own tenant untouched', async () => {
@@ -100,7 +114,16 @@ describe('tenant_id injection', () => {
 describe('tokens the gateway verifies itself', () => {
   const signed = (claims: Record<string, unknown>) => {
     const now = Math.floor(Date.now() / 1000);
-    return new SignJWT({ sub: 'alice', tenant_id: 'tenant-a', roles: ['user'], scopes: ['read', 'write'], iss: 'platform-identity', iat: now, exp: now + 600, ...claims })
+    return new SignJWT({
+      sub: 'alice',
+      tenant_id: 'tenant-a',
+      roles: ['user'],
+      scopes: ['read', 'write'],
+      iss: 'platform-identity',
+      iat: now,
+      exp: now + 600,
+      ...claims,
+    })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .sign(new TextEncoder().encode(TEST_JWT_SECRET));
   };

@@ -14,7 +14,12 @@ import { UPLOADS_SDL } from '../../support/fixtures/fake-subgraphs';
 
 export const tokens = new AccessTokens(TEST_JWT_SECRET, 3600);
 
-export function tokenFor(tenantId: string, scopes: string[] = ['read', 'write'], roles: string[] = ['user'], username = `u-${tenantId}`): Promise<string> {
+export function tokenFor(
+  tenantId: string,
+  scopes: string[] = ['read', 'write'],
+  roles: string[] = ['user'],
+  username = `u-${tenantId}`,
+): Promise<string> {
   return tokens.issue({ username, tenantId, roles, scopes });
 }
 

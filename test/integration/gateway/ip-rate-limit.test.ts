@@ -21,22 +21,30 @@ interface Answer {
 }
 
 /** One request from a chosen local address (the gateway sees it as the client's). */
-function from(address: string, url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+function from(
+  address: string,
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: init.method ?? 'GET', headers: init.headers, localAddress: address, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let body: unknown = text;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          // not JSON: keep the text
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
-      });
-    });
+    const req = http.request(
+      url,
+      { method: init.method ?? 'GET', headers: init.headers, localAddress: address, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let body: unknown = text;
+          try {
+            body = JSON.parse(text);
+          } catch {
+            // not JSON: keep the text
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(init.body);
   });
@@ -51,7 +59,6 @@ async function refusedWithin<T extends { status: number }>(tries: number, send: 
   return answer;
 }
 
-
 describe('per-address rate limit before authentication', () => {
   let ledger: FakeBackend;
   let nowhere: string;
@@ -65,11 +72,20 @@ describe('per-address rate limit before authentication', () => {
 
   it('answers a flood of invalid tokens with 429 after the burst, on REST, GraphQL and WebSocket upgrades; another address with a valid token is served', async () => {
     // Refill 1/s so the burst, not the refill, decides within the test; tenants have a large budget.
-    const gw = await startGateway({ LEDGER_URL: ledger.url, IDENTITY_URL: nowhere, SUPERGRAPH_PATH: supergraph, IP_RATE_LIMIT_PER_SECOND: '1', IP_RATE_LIMIT_BURST: '5', RATE_LIMIT_PER_SECOND: '1000', RATE_LIMIT_BURST: '1000' });
+    const gw = await startGateway({
+      LEDGER_URL: ledger.url,
+      IDENTITY_URL: nowhere,
+      SUPERGRAPH_PATH: supergraph,
+      IP_RATE_LIMIT_PER_SECOND: '1',
+      IP_RATE_LIMIT_BURST: '5',
+      RATE_LIMIT_PER_SECOND: '1000',
+      RATE_LIMIT_BURST: '1000',
+    });
     try {
       const attacker = '127.0.0.2';
       const statuses: number[] = [];
-      for (let i = 0; i < 5; i++) statuses.push((await from(attacker, `${gw.url}/api/v1/ledger/events`, { headers: bad })).status);
+      for (let i = 0; i < 5; i++)
+        statuses.push((await from(attacker, `${gw.url}/api/v1/ledger/events`, { headers: bad })).status);
       expect(statuses).toEqual([401, 401, 401, 401, 401]);
       // The burst is spent: refused before the token is looked at (three tries, in case a refill lands).
       const refused = await refusedWithin(3, () => from(attacker, `${gw.url}/api/v1/ledger/events`, { headers: bad }));
@@ -78,41 +94,78 @@ describe('per-address rate limit before authentication', () => {
       expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
 
       // The same address's GraphQL and WebSocket attempts spend the same bucket.
-      const gql = await refusedWithin(3, () => from(attacker, `${gw.url}/graphql`, { method: 'POST', headers: { ...bad, 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ publicInfo }' }) }));
+      const gql = await refusedWithin(3, () =>
+        from(attacker, `${gw.url}/graphql`, {
+          method: 'POST',
+          headers: { ...bad, 'content-type': 'application/json' },
+          body: JSON.stringify({ query: '{ publicInfo }' }),
+        }),
+      );
       expect(gql.status).toBe(429);
       // On /graphql the same refusal is a GraphQL response (router/graphql/graphql-refusals.ts).
-      expect(gql.body).toEqual({ errors: [{ message: expect.stringMatching(/Too many requests/), extensions: { code: 'RATE_LIMITED', retryAfterSeconds: expect.any(Number) } }] });
+      expect(gql.body).toEqual({
+        errors: [
+          {
+            message: expect.stringMatching(/Too many requests/),
+            extensions: { code: 'RATE_LIMITED', retryAfterSeconds: expect.any(Number) },
+          },
+        ],
+      });
       expect(Number(gql.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-      const upgrade = await refusedWithin(3, () => new Promise<{ status: number }>((resolve) => {
-        const ws = new WebSocket(`${gw.url.replace('http', 'ws')}/graphql`, 'graphql-transport-ws', { localAddress: attacker });
-        ws.on('unexpected-response', (_req, res) => {
-          resolve({ status: res.statusCode ?? 0 });
-          ws.terminate();
-        });
-        ws.on('open', () => {
-          resolve({ status: 101 });
-          ws.terminate();
-        });
-        ws.on('error', () => {});
-      }));
+      const upgrade = await refusedWithin(
+        3,
+        () =>
+          new Promise<{ status: number }>((resolve) => {
+            const ws = new WebSocket(`${gw.url.replace('http', 'ws')}/graphql`, 'graphql-transport-ws', {
+              localAddress: attacker,
+            });
+            ws.on('unexpected-response', (_req, res) => {
+              resolve({ status: res.statusCode ?? 0 });
+              ws.terminate();
+            });
+            ws.on('open', () => {
+              resolve({ status: 101 });
+              ws.terminate();
+            });
+            ws.on('error', () => {});
+          }),
+      );
       expect(upgrade.status).toBe(429);
 
       // A tenant with a valid token calling from another address is unaffected.
       const token = await tokenFor('tenant-a');
-      const served = await from('127.0.0.3', `${gw.url}/api/v1/ledger/events`, { headers: { authorization: `Bearer ${token}` } });
+      const served = await from('127.0.0.3', `${gw.url}/api/v1/ledger/events`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(served.status).toBe(200);
-      const servedGql = await from('127.0.0.3', `${gw.url}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __typename }' }) });
+      const servedGql = await from('127.0.0.3', `${gw.url}/graphql`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ __typename }' }),
+      });
       expect(servedGql.status).toBe(200);
     } finally {
       await gw.close();
     }
   });
 
-  it('behind a trusted proxy (TRUSTED_PROXIES), budgets and the X-Forwarded-For sent upstream are the resolved client\'s, on REST and GraphQL', async () => {
+  it("behind a trusted proxy (TRUSTED_PROXIES), budgets and the X-Forwarded-For sent upstream are the resolved client's, on REST and GraphQL", async () => {
     // 127.0.0.7 plays the balancer; 127.0.0.8 is a client calling the gateway directly.
-    const gw = await startGateway({ LEDGER_URL: ledger.url, IDENTITY_URL: nowhere, SUPERGRAPH_PATH: supergraph, IP_RATE_LIMIT_PER_SECOND: '1', IP_RATE_LIMIT_BURST: '3', RATE_LIMIT_PER_SECOND: '1000', RATE_LIMIT_BURST: '1000', TRUSTED_PROXIES: '127.0.0.7, ::1' });
+    const gw = await startGateway({
+      LEDGER_URL: ledger.url,
+      IDENTITY_URL: nowhere,
+      SUPERGRAPH_PATH: supergraph,
+      IP_RATE_LIMIT_PER_SECOND: '1',
+      IP_RATE_LIMIT_BURST: '3',
+      RATE_LIMIT_PER_SECOND: '1000',
+      RATE_LIMIT_BURST: '1000',
+      TRUSTED_PROXIES: '127.0.0.7, ::1',
+    });
     try {
-      const viaProxy = (client: string, headers: Record<string, string> = bad) => from('127.0.0.7', `${gw.url}/api/v1/ledger/events`, { headers: { ...headers, 'x-forwarded-for': `198.51.100.250, ${client}` } });
+      const viaProxy = (client: string, headers: Record<string, string> = bad) =>
+        from('127.0.0.7', `${gw.url}/api/v1/ledger/events`, {
+          headers: { ...headers, 'x-forwarded-for': `198.51.100.250, ${client}` },
+        });
       // The backend is told who the client is: the right-most untrusted address, not what it forged.
       const token = await tokenFor('tenant-c');
       const served = await viaProxy('198.51.100.1', { authorization: `Bearer ${token}` });
@@ -123,15 +176,36 @@ describe('per-address rate limit before authentication', () => {
       for (let i = 0; i < 3; i++) spent.push((await viaProxy('198.51.100.2')).status);
       expect(spent).toEqual([401, 401, 401]);
       expect((await refusedWithin(3, () => viaProxy('198.51.100.2'))).status).toBe(429);
-      const gql = await refusedWithin(3, () => from('127.0.0.7', `${gw.url}/graphql`, { method: 'POST', headers: { ...bad, 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.2' }, body: JSON.stringify({ query: '{ publicInfo }' }) }));
+      const gql = await refusedWithin(3, () =>
+        from('127.0.0.7', `${gw.url}/graphql`, {
+          method: 'POST',
+          headers: { ...bad, 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.2' },
+          body: JSON.stringify({ query: '{ publicInfo }' }),
+        }),
+      );
       expect(gql.status).toBe(429);
       // Another client behind the same proxy has its own budget.
       expect((await viaProxy('198.51.100.3')).status).toBe(401);
       // A client that is not a trusted proxy cannot borrow 198.51.100.3's name, nor its budget.
       const direct = [];
-      for (let i = 0; i < 3; i++) direct.push((await from('127.0.0.8', `${gw.url}/api/v1/ledger/events`, { headers: { ...bad, 'x-forwarded-for': `198.51.100.${60 + i}` } })).status);
+      for (let i = 0; i < 3; i++)
+        direct.push(
+          (
+            await from('127.0.0.8', `${gw.url}/api/v1/ledger/events`, {
+              headers: { ...bad, 'x-forwarded-for': `198.51.100.${60 + i}` },
+            })
+          ).status,
+        );
       expect(direct).toEqual([401, 401, 401]);
-      expect((await refusedWithin(3, () => from('127.0.0.8', `${gw.url}/api/v1/ledger/events`, { headers: { ...bad, 'x-forwarded-for': '198.51.100.3' } }))).status).toBe(429);
+      expect(
+        (
+          await refusedWithin(3, () =>
+            from('127.0.0.8', `${gw.url}/api/v1/ledger/events`, {
+              headers: { ...bad, 'x-forwarded-for': '198.51.100.3' },
+            }),
+          )
+        ).status,
+      ).toBe(429);
       expect((await viaProxy('198.51.100.3')).status).toBe(401);
     } finally {
       await gw.close();
@@ -139,11 +213,22 @@ describe('per-address rate limit before authentication', () => {
   });
 
   it('keeps the tenant bucket after authentication', async () => {
-    const gw = await startGateway({ LEDGER_URL: ledger.url, IDENTITY_URL: nowhere, SUPERGRAPH_PATH: supergraph, IP_RATE_LIMIT_PER_SECOND: '1', IP_RATE_LIMIT_BURST: '100', RATE_LIMIT_PER_SECOND: '1', RATE_LIMIT_BURST: '3' });
+    const gw = await startGateway({
+      LEDGER_URL: ledger.url,
+      IDENTITY_URL: nowhere,
+      SUPERGRAPH_PATH: supergraph,
+      IP_RATE_LIMIT_PER_SECOND: '1',
+      IP_RATE_LIMIT_BURST: '100',
+      RATE_LIMIT_PER_SECOND: '1',
+      RATE_LIMIT_BURST: '3',
+    });
     try {
       const token = await tokenFor('tenant-b');
       const answers = [];
-      for (let i = 0; i < 4; i++) answers.push(await from('127.0.0.4', `${gw.url}/api/v1/ledger/events`, { headers: { authorization: `Bearer ${token}` } }));
+      for (let i = 0; i < 4; i++)
+        answers.push(
+          await from('127.0.0.4', `${gw.url}/api/v1/ledger/events`, { headers: { authorization: `Bearer ${token}` } }),
+        );
       expect(answers.slice(0, 3).map((a) => a.status)).toEqual([200, 200, 200]);
       expect(answers[3]!.status).toBe(429);
       expect(answers[3]!.body).toEqual({ detail: expect.stringMatching(/for this tenant/) });
@@ -158,18 +243,30 @@ describe('per-address rate limit before authentication', () => {
       console.warn('Redis not reachable: shared per-address bucket test skipped (set REDIS_URL to require it)');
       return;
     }
-    const env = { LEDGER_URL: ledger.url, IDENTITY_URL: nowhere, SUPERGRAPH_PATH: supergraph, IP_RATE_LIMIT_PER_SECOND: '1', IP_RATE_LIMIT_BURST: '4', REDIS_URL };
+    const env = {
+      LEDGER_URL: ledger.url,
+      IDENTITY_URL: nowhere,
+      SUPERGRAPH_PATH: supergraph,
+      IP_RATE_LIMIT_PER_SECOND: '1',
+      IP_RATE_LIMIT_BURST: '4',
+      REDIS_URL,
+    };
     const gw1 = await startGateway(env);
     const gw2 = await startGateway(env);
     try {
       // A fresh address per run, so a bucket left in Redis by an earlier run does not count.
       const address = `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
       const statuses = [];
-      for (const gw of [gw1, gw2, gw1, gw2]) statuses.push((await from(address, `${gw.url}/api/v1/ledger/events`, { headers: bad })).status);
+      for (const gw of [gw1, gw2, gw1, gw2])
+        statuses.push((await from(address, `${gw.url}/api/v1/ledger/events`, { headers: bad })).status);
       expect(statuses).toEqual([401, 401, 401, 401]);
       // Four taken across both gateways: the burst is spent for each of them.
-      expect((await refusedWithin(3, () => from(address, `${gw2.url}/api/v1/ledger/events`, { headers: bad }))).status).toBe(429);
-      expect((await refusedWithin(3, () => from(address, `${gw1.url}/api/v1/ledger/events`, { headers: bad }))).status).toBe(429);
+      expect(
+        (await refusedWithin(3, () => from(address, `${gw2.url}/api/v1/ledger/events`, { headers: bad }))).status,
+      ).toBe(429);
+      expect(
+        (await refusedWithin(3, () => from(address, `${gw1.url}/api/v1/ledger/events`, { headers: bad }))).status,
+      ).toBe(429);
     } finally {
       await gw1.close();
       await gw2.close();

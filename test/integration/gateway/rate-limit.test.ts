@@ -9,7 +9,6 @@ jest.setTimeout(60_000);
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-
 describe('rate limit', () => {
   let ledger: FakeBackend;
   let supergraph: string;
@@ -21,10 +20,17 @@ describe('rate limit', () => {
   });
   afterAll(async () => ledger?.close());
 
-  const call = (url: string, token: string) => fetch(`${url}/api/v1/ledger/events`, { headers: { authorization: `Bearer ${token}` } });
+  const call = (url: string, token: string) =>
+    fetch(`${url}/api/v1/ledger/events`, { headers: { authorization: `Bearer ${token}` } });
 
   it('refuses a burst past the limit with 429 and recovers after the refill (memory buckets)', async () => {
-    const gw = await startGateway({ LEDGER_URL: ledger.url, IDENTITY_URL: nowhere, SUPERGRAPH_PATH: supergraph, RATE_LIMIT_PER_SECOND: '2', RATE_LIMIT_BURST: '4' });
+    const gw = await startGateway({
+      LEDGER_URL: ledger.url,
+      IDENTITY_URL: nowhere,
+      SUPERGRAPH_PATH: supergraph,
+      RATE_LIMIT_PER_SECOND: '2',
+      RATE_LIMIT_BURST: '4',
+    });
     try {
       const a = await tokenFor('tenant-a');
       const b = await tokenFor('tenant-b');
@@ -61,7 +67,14 @@ describe('rate limit', () => {
       console.warn('Redis not reachable: shared-bucket test skipped (set REDIS_URL to require it)');
       return;
     }
-    const env = { LEDGER_URL: ledger.url, IDENTITY_URL: nowhere, SUPERGRAPH_PATH: supergraph, RATE_LIMIT_PER_SECOND: '1', RATE_LIMIT_BURST: '4', REDIS_URL };
+    const env = {
+      LEDGER_URL: ledger.url,
+      IDENTITY_URL: nowhere,
+      SUPERGRAPH_PATH: supergraph,
+      RATE_LIMIT_PER_SECOND: '1',
+      RATE_LIMIT_BURST: '4',
+      REDIS_URL,
+    };
     const gw1 = await startGateway(env);
     const gw2 = await startGateway(env);
     try {

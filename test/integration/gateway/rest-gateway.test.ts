@@ -61,14 +61,25 @@ describe('REST gateway', () => {
   });
 
   it('refuses an expired token and one signed with another key', async () => {
-    const expired = await tokens.issue({ username: 'x', tenantId: 'tenant-a', roles: [], scopes: ['read'] }, Date.now() - 7200_000);
+    const expired = await tokens.issue(
+      { username: 'x', tenantId: 'tenant-a', roles: [], scopes: ['read'] },
+      Date.now() - 7200_000,
+    );
     expect((await get('/api/v1/ledger/events', expired)).status).toBe(401);
-    const forged = await new AccessTokens('another-secret-that-is-long-enough-for-hs256-xyz', 3600).issue({ username: 'x', tenantId: 'tenant-a', roles: ['admin'], scopes: ['admin'] });
+    const forged = await new AccessTokens('another-secret-that-is-long-enough-for-hs256-xyz', 3600).issue({
+      username: 'x',
+      tenantId: 'tenant-a',
+      roles: ['admin'],
+      scopes: ['admin'],
+    });
     expect((await get('/api/v1/ledger/events', forged)).status).toBe(401);
   });
 
   it('proxies GET /api/v1/ledger/events with the tenant from the token and tracing headers', async () => {
-    const res = await get('/api/v1/ledger/events?limit=5', tokenA, { 'x-correlation-id': 'corr-123', traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' });
+    const res = await get('/api/v1/ledger/events?limit=5', tokenA, {
+      'x-correlation-id': 'corr-123',
+      traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
+    });
     expect(res.status).toBe(200);
     const echo = (await res.json()) as { path: string; query: Record<string, string>; headers: Record<string, string> };
     expect(echo.path).toBe('/events');
@@ -134,7 +145,11 @@ describe('REST gateway', () => {
   it('forwards the Idempotency-Key header of an append as it came (the ledger dedupes on it)', async () => {
     const res = await fetch(`${gw.url}/api/v1/ledger/append`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${tokenA}`, 'content-type': 'application/json', 'idempotency-key': 'retry-after-502' },
+      headers: {
+        authorization: `Bearer ${tokenA}`,
+        'content-type': 'application/json',
+        'idempotency-key': 'retry-after-502',
+      },
       body: JSON.stringify({ event_type: 'login', event_data: {} }),
     });
     expect(res.status).toBe(200);
@@ -146,9 +161,18 @@ describe('REST gateway', () => {
     const size = 3 * 1024 * 1024; // larger than the gateway's JSON body limit: only a stream gets through
     const form = new FormData();
     form.append('file', new Blob([Buffer.alloc(size, 7)], { type: 'application/pdf' }), 'scan.pdf');
-    const res = await fetch(`${gw.url}/api/v1/ocr/extract/pdf?lang=eng`, { method: 'POST', headers: { authorization: `Bearer ${tokenA}` }, body: form });
+    const res = await fetch(`${gw.url}/api/v1/ocr/extract/pdf?lang=eng`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokenA}` },
+      body: form,
+    });
     expect(res.status).toBe(200);
-    const echo = (await res.json()) as { path: string; query: Record<string, string>; size: number; headers: Record<string, string> };
+    const echo = (await res.json()) as {
+      path: string;
+      query: Record<string, string>;
+      size: number;
+      headers: Record<string, string>;
+    };
     expect(echo.path).toBe('/extract/pdf');
     expect(echo.query).toEqual({ lang: 'eng' });
     expect(echo.size).toBeGreaterThan(size);
@@ -168,11 +192,12 @@ describe('REST gateway', () => {
   });
 
   it('answers 504 for a hanging backend, then opens its breaker (503) without calling it', async () => {
-    const call = () => fetch(`${gw.url}/api/v1/workflows/execute`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${tokenA}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ workflow_pack_id: 'w', payload: {} }),
-    });
+    const call = () =>
+      fetch(`${gw.url}/api/v1/workflows/execute`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tokenA}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ workflow_pack_id: 'w', payload: {} }),
+      });
     expect((await call()).status).toBe(504);
     expect((await call()).status).toBe(504);
     const hitsBefore = hanging.hits;
@@ -182,16 +207,34 @@ describe('REST gateway', () => {
     expect(open.headers.get('retry-after')).toBe('60');
     expect(hanging.hits).toBe(hitsBefore);
 
-    const services = (await (await get('/api/v1/services', tokenA)).json()) as { services: { name: string; breaker: string; status: string; version: string | null; url: string }[] };
+    const services = (await (await get('/api/v1/services', tokenA)).json()) as {
+      services: { name: string; breaker: string; status: string; version: string | null; url: string }[];
+    };
     expect(services.services.find((s) => s.name === 'workflow')?.breaker).toBe('open');
-    expect(services.services.find((s) => s.name === 'ledger')).toEqual({ name: 'ledger', url: ledger.url, version: '9.9.9', status: 'healthy', breaker: 'closed' });
+    expect(services.services.find((s) => s.name === 'ledger')).toEqual({
+      name: 'ledger',
+      url: ledger.url,
+      version: '9.9.9',
+      status: 'healthy',
+      breaker: 'closed',
+    });
     expect(services.services.find((s) => s.name === 'validation')?.status).toBe('unreachable');
 
     // The gateway itself is still healthy; an admin can close the breaker.
     expect((await fetch(`${gw.url}/health`)).status).toBe(200);
     const admin = await tokenFor('default', ['read', 'write', 'admin'], ['admin']);
-    expect((await fetch(`${gw.url}/api/v1/services/workflow/breaker/reset`, { method: 'POST', headers: { authorization: `Bearer ${tokenA}` } })).status).toBe(403);
-    const reset = await fetch(`${gw.url}/api/v1/services/workflow/breaker/reset`, { method: 'POST', headers: { authorization: `Bearer ${admin}` } });
+    expect(
+      (
+        await fetch(`${gw.url}/api/v1/services/workflow/breaker/reset`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${tokenA}` },
+        })
+      ).status,
+    ).toBe(403);
+    const reset = await fetch(`${gw.url}/api/v1/services/workflow/breaker/reset`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}` },
+    });
     expect(await reset.json()).toEqual({ name: 'workflow', breaker: 'closed' });
   });
 
@@ -210,20 +253,40 @@ describe('REST gateway', () => {
   });
 
   it('answers CORS preflights for allowed origins only', async () => {
-    const ok = await fetch(`${gw.url}/api/v1/ledger/events`, { method: 'OPTIONS', headers: { origin: 'https://app.example.com', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
+    const ok = await fetch(`${gw.url}/api/v1/ledger/events`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://app.example.com',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization',
+      },
+    });
     expect(ok.status).toBe(204);
     expect(ok.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
-    const other = await fetch(`${gw.url}/api/v1/ledger/events`, { method: 'OPTIONS', headers: { origin: 'https://evil.example.com', 'access-control-request-method': 'GET' } });
+    const other = await fetch(`${gw.url}/api/v1/ledger/events`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example.com', 'access-control-request-method': 'GET' },
+    });
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
   });
 
   it('outside production, a frontend dev server on any localhost port is allowed without configuration', async () => {
     for (const origin of ['http://localhost:5173', 'http://127.0.0.1:3000', 'http://localhost']) {
-      const res = await fetch(`${gw.url}/graphql`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' } });
+      const res = await fetch(`${gw.url}/graphql`, {
+        method: 'OPTIONS',
+        headers: {
+          origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization,content-type',
+        },
+      });
       expect({ origin, allowed: res.headers.get('access-control-allow-origin') }).toEqual({ origin, allowed: origin });
     }
     for (const origin of ['http://localhost.evil.com', 'https://localhost:5173', 'http://10.0.0.1:3000']) {
-      const res = await fetch(`${gw.url}/graphql`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } });
+      const res = await fetch(`${gw.url}/graphql`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST' },
+      });
       expect({ origin, allowed: res.headers.get('access-control-allow-origin') }).toEqual({ origin, allowed: null });
     }
   });
@@ -231,11 +294,21 @@ describe('REST gateway', () => {
 
 describe('CORS in production', () => {
   it('allows only CORS_ORIGINS, no localhost default', async () => {
-    const gw = await startGateway({ NODE_ENV: 'production', CORS_ORIGINS: 'https://app.example.com', SUPERGRAPH_PATH: fixtureSupergraphFile('http://127.0.0.1:9/graphql') });
+    const gw = await startGateway({
+      NODE_ENV: 'production',
+      CORS_ORIGINS: 'https://app.example.com',
+      SUPERGRAPH_PATH: fixtureSupergraphFile('http://127.0.0.1:9/graphql'),
+    });
     try {
-      const local = await fetch(`${gw.url}/api/v1/services`, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET' } });
+      const local = await fetch(`${gw.url}/api/v1/services`, {
+        method: 'OPTIONS',
+        headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET' },
+      });
       expect(local.headers.get('access-control-allow-origin')).toBeNull();
-      const listed = await fetch(`${gw.url}/api/v1/services`, { method: 'OPTIONS', headers: { origin: 'https://app.example.com', 'access-control-request-method': 'GET' } });
+      const listed = await fetch(`${gw.url}/api/v1/services`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://app.example.com', 'access-control-request-method': 'GET' },
+      });
       expect(listed.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
     } finally {
       await gw.close();

@@ -32,32 +32,61 @@ afterAll(async () => db?.drop());
 
 describe('hashes survive storage exactly', () => {
   const tricky: Record<string, unknown>[] = [
-    { 'zeta': 1, 'alpha': { 'é': 'ünïcødé ✓ 日本語 🚀', 'b': [3, 2, 1], 'a': null } },
+    { zeta: 1, alpha: { é: 'ünïcødé ✓ 日本語 🚀', b: [3, 2, 1], a: null } },
     // eslint-disable-next-line no-loss-of-precision -- a number past 2^53 is the case under test
     { big: 12345678901234567890, float: 0.1, tiny: 1e-7, exp: 1e21, neg: -0.0, int: 42, half: 2.5 },
     { nested: { deep: { deeper: { list: [{ y: 2, x: 1 }, [], {}] } } }, 'quote"key': 'line\nbreak\ttab\u0001' },
     { '': 'empty key', '\u20ac': 'euro', '\ud83d\ude00': 'surrogate pair key', '1': 'digit' },
   ];
 
-  it.each(tricky.map((d, i) => [i, d]))('event_data #%s: stored text is canonical and recomputes the same hashes', async (_i, data) => {
-    const { event } = await ledger.append(anon, { tenantId: 'round-trip', eventType: 'rag_query', eventData: data as Record<string, unknown>, userId: 'ü-user' });
-    const listed = await ledger.listEvents(anon, { tenantId: 'round-trip', filter: {}, limit: 1, offset: event.seq - 1 });
-    const stored = listed.events[0]!;
-    expect(stored.eventDataText).toBe(canonicalize(data));
-    // The spec's rule, computed from what the API returns, with the library doing all the canonicalising.
-    const content = sha(canonicalize({ tenant_id: 'round-trip', event_type: 'rag_query', event_data: JSON.parse(stored.eventDataText), user_id: 'ü-user', created_at: stored.createdAt })!);
-    expect(stored.contentHash).toBe(content);
-    expect(stored.chainHash).toBe(sha(content + stored.previousHash));
-  });
+  it.each(tricky.map((d, i) => [i, d]))(
+    'event_data #%s: stored text is canonical and recomputes the same hashes',
+    async (_i, data) => {
+      const { event } = await ledger.append(anon, {
+        tenantId: 'round-trip',
+        eventType: 'rag_query',
+        eventData: data as Record<string, unknown>,
+        userId: 'ü-user',
+      });
+      const listed = await ledger.listEvents(anon, {
+        tenantId: 'round-trip',
+        filter: {},
+        limit: 1,
+        offset: event.seq - 1,
+      });
+      const stored = listed.events[0]!;
+      expect(stored.eventDataText).toBe(canonicalize(data));
+      // The spec's rule, computed from what the API returns, with the library doing all the canonicalising.
+      const content = sha(
+        canonicalize({
+          tenant_id: 'round-trip',
+          event_type: 'rag_query',
+          event_data: JSON.parse(stored.eventDataText),
+          user_id: 'ü-user',
+          created_at: stored.createdAt,
+        })!,
+      );
+      expect(stored.contentHash).toBe(content);
+      expect(stored.chainHash).toBe(sha(content + stored.previousHash));
+    },
+  );
 
   it('verifies the whole tricky chain', async () => {
-    expect(await ledger.verify(anon, { tenantId: 'round-trip' })).toEqual({ valid: true, totalEvents: tricky.length, error: null });
+    expect(await ledger.verify(anon, { tenantId: 'round-trip' })).toEqual({
+      valid: true,
+      totalEvents: tricky.length,
+      error: null,
+    });
   });
 });
 
 describe('concurrent appends', () => {
   it('one tenant from many concurrent callers: contiguous seq, strictly increasing created_at, valid chain', async () => {
-    await Promise.all(Array.from({ length: 200 }, (_, i) => ledger.append(anon, { tenantId: 'busy', eventType: 'e', eventData: { i } })));
+    await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        ledger.append(anon, { tenantId: 'busy', eventType: 'e', eventData: { i } }),
+      ),
+    );
     const page = await ledger.listEvents(anon, { tenantId: 'busy', filter: {}, limit: 1000, offset: 0 });
     expect(page.total).toBe(200);
     expect(page.events.map((e) => e.seq)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
@@ -68,7 +97,7 @@ describe('concurrent appends', () => {
     expect((await ledger.verify(anon, { tenantId: 'busy' })).valid).toBe(true);
   });
 
-  it('two independent ledgers on one database never fork a tenant\'s chain', async () => {
+  it("two independent ledgers on one database never fork a tenant's chain", async () => {
     // On PostgreSQL the second is its own connection pool (as a second process would be); PGlite
     // is single-process, so there the two share the connection.
     const other = db.kind === 'postgres' ? await openDatabase(db.config, { migrate: false }) : db;
@@ -102,13 +131,16 @@ describe('tampering', () => {
 
   it('the database refuses UPDATE, DELETE and TRUNCATE', async () => {
     await ledger.append(anon, { tenantId: 'locked', eventType: 'x', eventData: {} });
-    await expect(db.sql.query(`UPDATE ledger_events SET description = 'x' WHERE tenant_id = 'locked'`)).rejects.toThrow(/append-only/);
+    await expect(db.sql.query(`UPDATE ledger_events SET description = 'x' WHERE tenant_id = 'locked'`)).rejects.toThrow(
+      /append-only/,
+    );
     await expect(db.sql.query(`DELETE FROM ledger_events WHERE tenant_id = 'locked'`)).rejects.toThrow(/append-only/);
     await expect(db.sql.exec('TRUNCATE ledger_events')).rejects.toThrow(/append-only/);
   });
 
   async function chainOf(tenant: string, n: number) {
-    for (let i = 0; i < n; i++) await ledger.append(anon, { tenantId: tenant, eventType: 'audit', eventData: { i }, userId: 'u' });
+    for (let i = 0; i < n; i++)
+      await ledger.append(anon, { tenantId: tenant, eventType: 'audit', eventData: { i }, userId: 'u' });
   }
 
   it('an edited event_data is reported as a content_hash mismatch at that event', async () => {
@@ -122,7 +154,9 @@ describe('tampering', () => {
 
   it('an edited previous_hash is reported as a previous_hash mismatch', async () => {
     await chainOf('tamper-link', 4);
-    await tamper(`UPDATE ledger_events SET previous_hash = repeat('a', 64) WHERE tenant_id = $1 AND seq = 2`, ['tamper-link']);
+    await tamper(`UPDATE ledger_events SET previous_hash = repeat('a', 64) WHERE tenant_id = $1 AND seq = 2`, [
+      'tamper-link',
+    ]);
     const r = await ledger.verify(anon, { tenantId: 'tamper-link' });
     expect(r).toMatchObject({ valid: false, totalEvents: 1 });
     expect(r.error).toMatch(/^Event 2: previous_hash mismatch/);
@@ -130,7 +164,9 @@ describe('tampering', () => {
 
   it('an edited chain_hash is reported as a chain_hash mismatch', async () => {
     await chainOf('tamper-chain', 3);
-    await tamper(`UPDATE ledger_events SET chain_hash = repeat('b', 64) WHERE tenant_id = $1 AND seq = 3`, ['tamper-chain']);
+    await tamper(`UPDATE ledger_events SET chain_hash = repeat('b', 64) WHERE tenant_id = $1 AND seq = 3`, [
+      'tamper-chain',
+    ]);
     const r = await ledger.verify(anon, { tenantId: 'tamper-chain' });
     expect(r.error).toMatch(/^Event 3: chain_hash mismatch/);
   });
@@ -150,7 +186,8 @@ describe('tampering', () => {
     const all = await ledger.verify(anon, {});
     expect(all.valid).toBe(false);
     expect(all.error).toMatch(/^Tenant tamper-/);
-    const [third] = (await ledger.listEvents(anon, { tenantId: 'tamper-data', filter: {}, limit: 1, offset: 2 })).events;
+    const [third] = (await ledger.listEvents(anon, { tenantId: 'tamper-data', filter: {}, limit: 1, offset: 2 }))
+      .events;
     const entry = await ledger.verifyEntry(anon, { tenantId: 'tamper-data', entryId: third!.id });
     expect(entry.valid).toBe(false);
     expect(entry.contentHash.valid).toBe(false);

@@ -7,7 +7,12 @@ import { createTestDatabase, type TestDatabase } from '../../support/database';
 import type { EventBus } from '../../../platform/events/event-bus';
 import { createMemoryEventBus } from '../../../platform/events/memory-event-bus';
 import { openDatabase, type Database } from '../../../platform/db/database';
-import { NOTICE_RELAY_LOCK, relayNotices, startNoticeRelay, type NoticeRelay } from '../../../subgraphs/ledger/ledger-notice.relay';
+import {
+  NOTICE_RELAY_LOCK,
+  relayNotices,
+  startNoticeRelay,
+  type NoticeRelay,
+} from '../../../subgraphs/ledger/ledger-notice.relay';
 import { createLedgerModule } from '../../../subgraphs/ledger/ledger.module';
 import { prepareAppend } from '../../../subgraphs/ledger/ledger.service';
 import { LEDGER_EVENT_APPENDED } from '../../../platform/contracts/ledger.events';
@@ -33,14 +38,26 @@ afterAll(async () => {
 /** Appends `n` events to `tenant` and commits them, with no relay running (as a process killed right after its commits). */
 async function commitUnannounced(tenant: string, n: number): Promise<void> {
   const { committer } = createLedgerModule(db, () => {});
-  await Promise.all(Array.from({ length: n }, (_, i) => committer.append(prepareAppend({ tenantId: tenant, eventType: 'relay_test', eventData: { i } }))));
+  await Promise.all(
+    Array.from({ length: n }, (_, i) =>
+      committer.append(prepareAppend({ tenantId: tenant, eventType: 'relay_test', eventData: { i } })),
+    ),
+  );
   await committer.drain();
 }
 
 function recorder(bus: EventBus) {
   const seen: AppendedNotice[] = [];
   const ready = bus.subscribe(EVENT_APPENDED_TOPIC, (p) => void seen.push(p as AppendedNotice));
-  return { seen, ready, of: (tenant: string) => seen.filter((n) => n.tenant_id === tenant).map((n) => n.seq).sort((a, b) => a - b) };
+  return {
+    seen,
+    ready,
+    of: (tenant: string) =>
+      seen
+        .filter((n) => n.tenant_id === tenant)
+        .map((n) => n.seq)
+        .sort((a, b) => a - b),
+  };
 }
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
@@ -59,7 +76,9 @@ it('announces events committed before any relay ran (a kill between commit and p
   await relay.flush();
   await relay.stop();
   expect(rec.of('relay-killed')).toEqual(range(12));
-  const mark = await db.sql.query<{ seq: string }>(`SELECT published_seq::text AS seq FROM ledger_notice_marks WHERE tenant_id = 'relay-killed'`);
+  const mark = await db.sql.query<{ seq: string }>(
+    `SELECT published_seq::text AS seq FROM ledger_notice_marks WHERE tenant_id = 'relay-killed'`,
+  );
   expect(mark.rows[0]?.seq).toBe('12');
 });
 
@@ -84,14 +103,23 @@ it('retries a failing publish until the bus accepts, never advancing the mark pa
     },
   };
   const warnings: unknown[] = [];
-  const relay = startNoticeRelay({ sql: db.sql, bus: flaky, logger: { warn: (o: unknown) => void warnings.push(o), info: () => {} }, pollMs: 50, backoffMs: 10, maxBackoffMs: 40 });
+  const relay = startNoticeRelay({
+    sql: db.sql,
+    bus: flaky,
+    logger: { warn: (o: unknown) => void warnings.push(o), info: () => {} },
+    pollMs: 50,
+    backoffMs: 10,
+    maxBackoffMs: 40,
+  });
   relays.push(relay);
   await until(() => rec.of('relay-retry').length >= 5, 'the notices after the failures');
   await relay.stop();
   expect(new Set(rec.of('relay-retry'))).toEqual(new Set(range(5)));
   expect(warnings.length).toBeGreaterThanOrEqual(1);
   expect(attempts).toBeGreaterThan(5);
-  const mark = await db.sql.query<{ seq: string }>(`SELECT published_seq::text AS seq FROM ledger_notice_marks WHERE tenant_id = 'relay-retry'`);
+  const mark = await db.sql.query<{ seq: string }>(
+    `SELECT published_seq::text AS seq FROM ledger_notice_marks WHERE tenant_id = 'relay-retry'`,
+  );
   expect(mark.rows[0]?.seq).toBe('5');
 });
 
@@ -119,17 +147,20 @@ it('delivers each event once to a subscriber whatever duplicate notices arrive',
   const bus = createMemoryEventBus();
   const { service, committer } = createLedgerModule(db, () => {});
   const feed = await appendedEvents(bus, service, { tenantId: 'relay-dup', eventType: undefined, afterSeq: 0 });
-  for (let i = 0; i < 3; i++) await committer.append(prepareAppend({ tenantId: 'relay-dup', eventType: 'dup', eventData: { i } }));
+  for (let i = 0; i < 3; i++)
+    await committer.append(prepareAppend({ tenantId: 'relay-dup', eventType: 'dup', eventData: { i } }));
   const got: number[] = [];
   const reading = (async () => {
     for (let i = 0; i < 3; i++) got.push((await feed.next()).value!.seq);
   })();
   // Every notice three times over, out of order, as at-least-once relays from two processes may.
-  for (const seq of [3, 1, 2, 3, 1, 2, 2, 3, 1]) await bus.publish(EVENT_APPENDED_TOPIC, { id: 'x', tenant_id: 'relay-dup', seq, event_type: 'dup' });
+  for (const seq of [3, 1, 2, 3, 1, 2, 2, 3, 1])
+    await bus.publish(EVENT_APPENDED_TOPIC, { id: 'x', tenant_id: 'relay-dup', seq, event_type: 'dup' });
   await reading;
   expect(got).toEqual([1, 2, 3]);
   // More duplicates, then a new event: the next item is that event, nothing repeated before it.
-  for (const seq of [3, 2]) await bus.publish(EVENT_APPENDED_TOPIC, { id: 'x', tenant_id: 'relay-dup', seq, event_type: 'dup' });
+  for (const seq of [3, 2])
+    await bus.publish(EVENT_APPENDED_TOPIC, { id: 'x', tenant_id: 'relay-dup', seq, event_type: 'dup' });
   await committer.append(prepareAppend({ tenantId: 'relay-dup', eventType: 'dup', eventData: { i: 3 } }));
   await bus.publish(EVENT_APPENDED_TOPIC, { id: 'x', tenant_id: 'relay-dup', seq: 4, event_type: 'dup' });
   expect((await feed.next()).value!.seq).toBe(4);

@@ -22,7 +22,11 @@ const verifier = require('../../../verifier/verify-proof.cjs') as { verify(doc: 
 jest.setTimeout(120_000);
 
 const logger = pino({ level: 'silent' });
-const callerOf = (tenantId: string) => ({ correlationId: 'proof-test', auth: { username: 'auditor', tenantId, roles: ['user'], scopes: ['read', 'write'], isService: false } }) as never;
+const callerOf = (tenantId: string) =>
+  ({
+    correlationId: 'proof-test',
+    auth: { username: 'auditor', tenantId, roles: ['user'], scopes: ['read', 'write'], isService: false },
+  }) as never;
 const A = 'proof-a';
 const B = 'proof-b';
 
@@ -33,15 +37,29 @@ let jwks: unknown;
 
 async function append(tenantId: string, count: number, from = 0): Promise<void> {
   // Several at once, so the group commit writes them in batches of uneven sizes.
-  await Promise.all(Array.from({ length: count }, (_, i) => ledger.committer.append(prepareAppend({
-    tenantId, eventType: 'proof_test', eventData: { i: from + i, text: 'ünïcødé', nested: { b: [1, 2.5], a: null } }, userId: i % 2 ? 'alice' : null,
-  }))));
+  await Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      ledger.committer.append(
+        prepareAppend({
+          tenantId,
+          eventType: 'proof_test',
+          eventData: { i: from + i, text: 'ünïcødé', nested: { b: [1, 2.5], a: null } },
+          userId: i % 2 ? 'alice' : null,
+        }),
+      ),
+    ),
+  );
 }
 
 beforeAll(async () => {
   db = await createTestDatabase();
   ledger = createLedgerModule(db, () => {});
-  proofs = await createLedgerProofs(db, ledger, { every: 1_000_000, intervalMs: 0, onDemandPerMinute: 3, privateKeyPem: undefined }, logger);
+  proofs = await createLedgerProofs(
+    db,
+    ledger,
+    { every: 1_000_000, intervalMs: 0, onDemandPerMinute: 3, privateKeyPem: undefined },
+    logger,
+  );
   await append(A, 23);
   await append(B, 5);
   jwks = await proofs.jwks();
@@ -66,13 +84,25 @@ describe('inclusion', () => {
     fs.writeFileSync(path.join(dir, 'jwks.json'), JSON.stringify(jwks));
     fs.writeFileSync(path.join(dir, 'proof.json'), JSON.stringify(proof));
     const script = path.resolve(__dirname, '../../../verifier/verify-proof.cjs');
-    const ok = await promisify(execFile)(process.execPath, [script, 'proof', '--jwks', path.join(dir, 'jwks.json'), path.join(dir, 'proof.json')]);
+    const ok = await promisify(execFile)(process.execPath, [
+      script,
+      'proof',
+      '--jwks',
+      path.join(dir, 'jwks.json'),
+      path.join(dir, 'proof.json'),
+    ]);
     expect(ok.stdout).toMatch(/^OK: entry .* \(seq 7\)/);
     const bad = clone(proof);
     bad.entry.event_data.i = 8;
     fs.writeFileSync(path.join(dir, 'bad.json'), JSON.stringify(bad));
-    await expect(promisify(execFile)(process.execPath, [script, '--jwks', path.join(dir, 'jwks.json'), path.join(dir, 'bad.json')]))
-      .rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('content_hash does not match') });
+    await expect(
+      promisify(execFile)(process.execPath, [
+        script,
+        '--jwks',
+        path.join(dir, 'jwks.json'),
+        path.join(dir, 'bad.json'),
+      ]),
+    ).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('content_hash does not match') });
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -80,16 +110,79 @@ describe('inclusion', () => {
     const proof = inclusionJson(await proofs.inclusion(callerOf(A), { seq: 11 }));
     const flip = (hex: string) => (hex[0] === '0' ? '1' : '0') + hex.slice(1);
     const cases: [string, (p: ReturnType<typeof clone<typeof proof>>) => void, RegExp][] = [
-      ['event data', (p) => { p.entry.event_data.text = 'unicode'; }, /content_hash/],
-      ['content hash', (p) => { p.entry.content_hash = flip(p.entry.content_hash); }, /content_hash/],
-      ['previous hash', (p) => { p.entry.previous_hash = flip(p.entry.previous_hash); }, /chain_hash/],
-      ['chain hash', (p) => { p.entry.chain_hash = flip(p.entry.chain_hash); }, /chain_hash/],
-      ['audit path', (p) => { p.audit_path[1] = flip(p.audit_path[1]!); }, /root/],
-      ['shortened path', (p) => { p.audit_path.pop(); }, /too short/],
-      ['root', (p) => { p.checkpoint.root_hash = flip(p.checkpoint.root_hash); }, /signature/],
-      ['signature', (p) => { const s = Buffer.from(p.checkpoint.signature, 'base64url'); s[5] = s[5]! ^ 1; p.checkpoint.signature = s.toString('base64url'); }, /signature/],
-      ['tree size', (p) => { p.checkpoint.tree_size = 24; p.tree_size = 24; }, /signature/],
-      ['unknown key', (p) => { p.checkpoint.key_id = 'someone-else'; }, /not in the JWKS/],
+      [
+        'event data',
+        (p) => {
+          p.entry.event_data.text = 'unicode';
+        },
+        /content_hash/,
+      ],
+      [
+        'content hash',
+        (p) => {
+          p.entry.content_hash = flip(p.entry.content_hash);
+        },
+        /content_hash/,
+      ],
+      [
+        'previous hash',
+        (p) => {
+          p.entry.previous_hash = flip(p.entry.previous_hash);
+        },
+        /chain_hash/,
+      ],
+      [
+        'chain hash',
+        (p) => {
+          p.entry.chain_hash = flip(p.entry.chain_hash);
+        },
+        /chain_hash/,
+      ],
+      [
+        'audit path',
+        (p) => {
+          p.audit_path[1] = flip(p.audit_path[1]!);
+        },
+        /root/,
+      ],
+      [
+        'shortened path',
+        (p) => {
+          p.audit_path.pop();
+        },
+        /too short/,
+      ],
+      [
+        'root',
+        (p) => {
+          p.checkpoint.root_hash = flip(p.checkpoint.root_hash);
+        },
+        /signature/,
+      ],
+      [
+        'signature',
+        (p) => {
+          const s = Buffer.from(p.checkpoint.signature, 'base64url');
+          s[5] = s[5]! ^ 1;
+          p.checkpoint.signature = s.toString('base64url');
+        },
+        /signature/,
+      ],
+      [
+        'tree size',
+        (p) => {
+          p.checkpoint.tree_size = 24;
+          p.tree_size = 24;
+        },
+        /signature/,
+      ],
+      [
+        'unknown key',
+        (p) => {
+          p.checkpoint.key_id = 'someone-else';
+        },
+        /not in the JWKS/,
+      ],
     ];
     expect(verifier.verify(proof, jwks)).toMatch(/^entry/);
     for (const [what, tamper, reason] of cases) {
@@ -113,7 +206,9 @@ describe('consistency', () => {
     await append(A, 9, 27);
     const latest = await proofs.requestCheckpoint(callerOf(A));
     expect(latest.treeSize).toBe(36);
-    const sizes = (await proofs.listCheckpoints(callerOf(A), undefined, 100)).map((c) => c.treeSize).sort((a, b) => a - b);
+    const sizes = (await proofs.listCheckpoints(callerOf(A), undefined, 100))
+      .map((c) => c.treeSize)
+      .sort((a, b) => a - b);
     expect(sizes).toEqual([23, 27, 36]);
     for (const first of sizes) {
       const proof = consistencyJson(await proofs.consistency(callerOf(A), { first }));
@@ -133,9 +228,18 @@ describe('checkpoints', () => {
   it('are signed with a key of the JWKS and recorded on the platform chain', async () => {
     const latest = await proofs.latestCheckpoint(callerOf(A));
     expect(verifier.verify(checkpointJson(latest), jwks)).toContain('is signed by');
-    const platform = await ledger.store.listEvents(PLATFORM_CHAIN, { eventType: 'ledger.checkpoint' }, { limit: 100, offset: 0 });
-    const recorded = platform.map((e) => JSON.parse(e.eventDataText) as { tenant_id: string; tree_size: number; root_hash: string; signature: string });
-    expect(recorded).toContainEqual(expect.objectContaining({ tenant_id: A, tree_size: 36, root_hash: latest.rootHash, signature: latest.signature }));
+    const platform = await ledger.store.listEvents(
+      PLATFORM_CHAIN,
+      { eventType: 'ledger.checkpoint' },
+      { limit: 100, offset: 0 },
+    );
+    const recorded = platform.map(
+      (e) =>
+        JSON.parse(e.eventDataText) as { tenant_id: string; tree_size: number; root_hash: string; signature: string },
+    );
+    expect(recorded).toContainEqual(
+      expect.objectContaining({ tenant_id: A, tree_size: 36, root_hash: latest.rootHash, signature: latest.signature }),
+    );
   });
 
   it('a second request at the same size answers the same checkpoint; the fourth in a minute is rate limited', async () => {
@@ -149,10 +253,12 @@ describe('checkpoints', () => {
 });
 
 describe('the tenant rule and hostile input', () => {
-  it('another tenant\'s entry is not found; naming the other tenant is forbidden', async () => {
+  it("another tenant's entry is not found; naming the other tenant is forbidden", async () => {
     const entryOfB = (await ledger.store.listEvents(B, {}, { limit: 1, offset: 0 }))[0]!;
     await expect(proofs.inclusion(callerOf(A), { entryId: entryOfB.id })).rejects.toBeInstanceOf(NotFoundError);
-    await expect(proofs.inclusion(callerOf(A), { tenantId: B, entryId: entryOfB.id })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(proofs.inclusion(callerOf(A), { tenantId: B, entryId: entryOfB.id })).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    });
     await expect(proofs.latestCheckpoint(callerOf(A), B)).rejects.toMatchObject({ code: 'FORBIDDEN' });
   });
 
@@ -181,7 +287,9 @@ describe('a chain written before the tree', () => {
     expect(await ledger.committer.catchUpTree('proof-old')).toBe(false);
     await append('proof-old', 3, 13);
     for (const seq of [1, 8, 13, 16]) {
-      expect(verifier.verify(inclusionJson(await proofs.inclusion(callerOf('proof-old'), { seq })), jwks)).toContain(`seq ${seq}`);
+      expect(verifier.verify(inclusionJson(await proofs.inclusion(callerOf('proof-old'), { seq })), jwks)).toContain(
+        `seq ${seq}`,
+      );
     }
   });
 });

@@ -13,9 +13,19 @@ let db: TestDatabase;
 let ocrModule: OcrModule;
 
 const newJob = (tenantId: string): NewJob => ({
-  tenantId, userId: null, documentHash: randomUUID().replace(/-/g, '').padEnd(64, '0'), filename: 'scan.png', mimeType: 'image/png', status: 'pending', pageCount: 2, indexInRag: false,
+  tenantId,
+  userId: null,
+  documentHash: randomUUID().replace(/-/g, '').padEnd(64, '0'),
+  filename: 'scan.png',
+  mimeType: 'image/png',
+  status: 'pending',
+  pageCount: 2,
+  indexInRag: false,
 });
-const events = async (tenantId: string) => (await db.prisma.outboxEvent.findMany({ where: { tenantId, eventType: 'ocr_extract' } })).map((e) => e.eventData as Record<string, unknown>);
+const events = async (tenantId: string) =>
+  (await db.prisma.outboxEvent.findMany({ where: { tenantId, eventType: 'ocr_extract' } })).map(
+    (e) => e.eventData as Record<string, unknown>,
+  );
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -38,7 +48,9 @@ test('an expired job fails with a reason and one event; a live one, of another t
   const failed = await shortLease.job('ocr-a', dead.id);
   expect(failed).toMatchObject({ status: 'failed', error: INTERRUPTED, pagesDone: 1 });
   expect(failed!.completedAt).not.toBeNull();
-  expect(await events('ocr-a')).toEqual([expect.objectContaining({ status: 'failed', interrupted: true, page_count: 2, cache_hit: false })]);
+  expect(await events('ocr-a')).toEqual([
+    expect.objectContaining({ status: 'failed', interrupted: true, page_count: 2, cache_hit: false }),
+  ]);
   expect((await longLease.job('ocr-b', alive.id))!.status).toBe('pending');
   expect(await events('ocr-b')).toEqual([]);
   // Another tenant cannot read the failed job.
@@ -47,9 +59,31 @@ test('an expired job fails with a reason and one event; a live one, of another t
   expect(await ocrModule.ocr.failInterrupted()).toBe(0);
 
   // The runner wakes and finishes: fenced off.
-  const late = await shortLease.finish('ocr-a', dead.id, {
-    status: 'completed', tierUsed: 'tier1', confidenceScore: 0.97, extractedText: 'late text', extractedFields: null, pages: [], pageCount: 2, pagesDone: 2, processingTimeMs: 5, notes: [],
-  }, true, { tenantId: 'ocr-a', eventType: 'ocr_extract', eventData: { status: 'completed' }, userId: null, correlationId: 'late', idempotencyKey: randomUUID() });
+  const late = await shortLease.finish(
+    'ocr-a',
+    dead.id,
+    {
+      status: 'completed',
+      tierUsed: 'tier1',
+      confidenceScore: 0.97,
+      extractedText: 'late text',
+      extractedFields: null,
+      pages: [],
+      pageCount: 2,
+      pagesDone: 2,
+      processingTimeMs: 5,
+      notes: [],
+    },
+    true,
+    {
+      tenantId: 'ocr-a',
+      eventType: 'ocr_extract',
+      eventData: { status: 'completed' },
+      userId: null,
+      correlationId: 'late',
+      idempotencyKey: randomUUID(),
+    },
+  );
   expect(late).toMatchObject({ status: 'failed', error: INTERRUPTED, extractedText: null });
   expect(await db.prisma.ocrCache.count({ where: { tenantId: 'ocr-a' } })).toBe(0);
   expect(await events('ocr-a')).toHaveLength(1);

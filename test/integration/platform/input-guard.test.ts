@@ -16,15 +16,24 @@ let port: number;
 let handled = 0;
 
 beforeAll(async () => {
-  const config = loadPlatformConfig({ LOG_LEVEL: 'ERROR', BODY_LIMIT_BYTES: String(2 * 1024 * 1024), JSON_MAX_STRING_LENGTH: '100000', HTTP_MAX_URL_LENGTH: '4096' });
+  const config = loadPlatformConfig({
+    LOG_LEVEL: 'ERROR',
+    BODY_LIMIT_BYTES: String(2 * 1024 * 1024),
+    JSON_MAX_STRING_LENGTH: '100000',
+    HTTP_MAX_URL_LENGTH: '4096',
+  });
   app = await createServiceApp({ name: 'probe', title: 'Probe', version: '1.0.0', config, health: { readiness: {} } });
   app.post('/append', async (request) => {
     handled += 1;
     return { received: request.body };
   });
-  app.post('/token', {
-    schema: { body: Type.Object({ username: Type.String(), password: Type.String() }) },
-  }, async (request) => ({ form: request.body }));
+  app.post(
+    '/token',
+    {
+      schema: { body: Type.Object({ username: Type.String(), password: Type.String() }) },
+    },
+    async (request) => ({ form: request.body }),
+  );
   app.get('/items/:id', async (request) => ({ params: request.params, query: request.query }));
   await app.listen({ port: 0, host: '127.0.0.1' });
   port = (app.server.address() as AddressInfo).port;
@@ -62,13 +71,24 @@ describe('hostile JSON bodies', () => {
     expect(ok.status).toBe(200);
     const res = await postJson('{"event_data":' + '['.repeat(64) + ']'.repeat(64) + '}');
     expect(res.status).toBe(422);
-    expect(res.body).toEqual({ detail: [{ loc: ['body', 'event_data', ...Array(63).fill(0)], msg: 'JSON nesting should be at most 64 levels deep', type: 'json_too_deep' }] });
+    expect(res.body).toEqual({
+      detail: [
+        {
+          loc: ['body', 'event_data', ...Array(63).fill(0)],
+          msg: 'JSON nesting should be at most 64 levels deep',
+          type: 'json_too_deep',
+        },
+      ],
+    });
   });
 
   it('refuses a 100,000-level body with 422 while other requests keep being served', async () => {
     const before = handled;
     const deep = '{"event_data":' + '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_001);
-    const [res, ...others] = await Promise.all([postJson(deep), ...Array.from({ length: 5 }, () => fetch(`${url}/healthz`))]);
+    const [res, ...others] = await Promise.all([
+      postJson(deep),
+      ...Array.from({ length: 5 }, () => fetch(`${url}/healthz`)),
+    ]);
     expect(res.status).toBe(422);
     expect(res.body.detail[0].type).toBe('json_too_deep');
     expect(others.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
@@ -76,13 +96,33 @@ describe('hostile JSON bodies', () => {
   });
 
   it.each([
-    ['an escaped lone surrogate', '{"event_data":{"a":{"b":"\\ud800"}}}', ['body', 'event_data', 'a', 'b'], 'string_unicode'],
+    [
+      'an escaped lone surrogate',
+      '{"event_data":{"a":{"b":"\\ud800"}}}',
+      ['body', 'event_data', 'a', 'b'],
+      'string_unicode',
+    ],
     ['an escaped NUL in a value', '{"event_data":{"a":"x\\u0000"}}', ['body', 'event_data', 'a'], 'string_unicode'],
-    ['an escaped NUL in a key', '{"event_data":{"k\\u0000":1}}', ['body', 'event_data', 'k\u0000', '[key]'], 'string_unicode'],
+    [
+      'an escaped NUL in a key',
+      '{"event_data":{"k\\u0000":1}}',
+      ['body', 'event_data', 'k\u0000', '[key]'],
+      'string_unicode',
+    ],
     ['1e400', '{"event_data":{"n":1e400}}', ['body', 'event_data', 'n'], 'finite_number'],
     ['-1e400', '{"event_data":{"n":[-1e400]}}', ['body', 'event_data', 'n', 0], 'finite_number'],
-    ['an integer past 2^53', '{"event_data":{"id":12345678901234567890}}', ['body', 'event_data', 'id'], 'number_out_of_range'],
-    ['a __proto__ key', '{"event_data":{"__proto__":{"admin":true}}}', ['body', 'event_data', '__proto__'], 'value_error'],
+    [
+      'an integer past 2^53',
+      '{"event_data":{"id":12345678901234567890}}',
+      ['body', 'event_data', 'id'],
+      'number_out_of_range',
+    ],
+    [
+      'a __proto__ key',
+      '{"event_data":{"__proto__":{"admin":true}}}',
+      ['body', 'event_data', '__proto__'],
+      'value_error',
+    ],
   ])('refuses %s with 422 naming the field', async (_label, body, loc, type) => {
     const res = await postJson(body);
     expect(res.status).toBe(422);
@@ -92,7 +132,15 @@ describe('hostile JSON bodies', () => {
   it('refuses a string over JSON_MAX_STRING_LENGTH with string_too_long', async () => {
     const res = await postJson(JSON.stringify({ event_data: { s: 'x'.repeat(100_001) } }));
     expect(res.status).toBe(422);
-    expect(res.body).toEqual({ detail: [{ loc: ['body', 'event_data', 's'], msg: 'String should have at most 100000 characters', type: 'string_too_long' }] });
+    expect(res.body).toEqual({
+      detail: [
+        {
+          loc: ['body', 'event_data', 's'],
+          msg: 'String should have at most 100000 characters',
+          type: 'string_too_long',
+        },
+      ],
+    });
   });
 
   it('refuses a body over BODY_LIMIT_BYTES with 413 {detail}', async () => {
@@ -117,7 +165,15 @@ describe('query strings, path parameters and form bodies', () => {
   it('refuses NUL in a query value or name with 422 naming it', async () => {
     const value = await fetch(`${url}/items/abc?q=a%00b`);
     expect(value.status).toBe(422);
-    expect(await value.json()).toEqual({ detail: [{ loc: ['query', 'q'], msg: 'Input should be a valid string: NUL (\\u0000) is not allowed', type: 'string_unicode' }] });
+    expect(await value.json()).toEqual({
+      detail: [
+        {
+          loc: ['query', 'q'],
+          msg: 'Input should be a valid string: NUL (\\u0000) is not allowed',
+          type: 'string_unicode',
+        },
+      ],
+    });
     const name = await fetch(`${url}/items/abc?a%00=1`);
     expect(((await name.json()) as Json).detail[0].loc).toEqual(['query', 'a\u0000', '[key]']);
   });
@@ -128,13 +184,22 @@ describe('query strings, path parameters and form bodies', () => {
     expect(((await res.json()) as Json).detail[0].loc).toEqual(['path', 'id']);
   });
 
-  it('refuses NUL in a form field (the token endpoint\'s content type) before validation', async () => {
-    const form = (body: string) => fetch(`${url}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+  it("refuses NUL in a form field (the token endpoint's content type) before validation", async () => {
+    const form = (body: string) =>
+      fetch(`${url}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
     const ok = await form('username=admin&password=p%C3%A4ss');
     expect(await ok.json()).toEqual({ form: { username: 'admin', password: 'päss' } });
     const bad = await form('username=ad%00min&password=x');
     expect(bad.status).toBe(422);
-    expect(await bad.json()).toEqual({ detail: [{ loc: ['body', 'username'], msg: 'Input should be a valid string: NUL (\\u0000) is not allowed', type: 'string_unicode' }] });
+    expect(await bad.json()).toEqual({
+      detail: [
+        {
+          loc: ['body', 'username'],
+          msg: 'Input should be a valid string: NUL (\\u0000) is not allowed',
+          type: 'string_unicode',
+        },
+      ],
+    });
   });
 });
 
@@ -151,7 +216,7 @@ describe('oversized URLs and headers', () => {
     expect(res.status).toBe(414);
   });
 
-  it('answers a URL longer than Node\'s header limit with 414 {detail} too, not Node\'s bare answer', async () => {
+  it("answers a URL longer than Node's header limit with 414 {detail} too, not Node's bare answer", async () => {
     for (const length of [20_000, 200_000]) {
       const res = await rawRequest(`GET /items/abc?q=${'a'.repeat(length)} HTTP/1.1\r\nHost: x\r\n\r\n`);
       expect(res.status).toBe(414);
@@ -166,7 +231,7 @@ describe('oversized URLs and headers', () => {
     expect(await res.json()).toEqual({ detail: 'Request header fields too large' });
   });
 
-  it('answers a path parameter over Fastify\'s maxParamLength with 414 {detail}', async () => {
+  it("answers a path parameter over Fastify's maxParamLength with 414 {detail}", async () => {
     const res = await fetch(`${url}/items/${'a'.repeat(200)}`);
     expect(res.status).toBe(414);
     expect(await res.json()).toEqual({ detail: 'Request URL too long' });

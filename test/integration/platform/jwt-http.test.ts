@@ -14,7 +14,13 @@ let url: string;
 const tokens = new AccessTokens(TEST_JWT_SECRET, 3600);
 
 beforeAll(async () => {
-  app = await createServiceApp({ name: 'probe', title: 'Probe', version: '1.0.0', config: loadPlatformConfig({ LOG_LEVEL: 'ERROR', JWT_SECRET_KEY: TEST_JWT_SECRET }), health: { readiness: {} } });
+  app = await createServiceApp({
+    name: 'probe',
+    title: 'Probe',
+    version: '1.0.0',
+    config: loadPlatformConfig({ LOG_LEVEL: 'ERROR', JWT_SECRET_KEY: TEST_JWT_SECRET }),
+    health: { readiness: {} },
+  });
   app.get('/me', { onRequest: authenticationHook(tokens, 'required') }, async (request) => requireAuth(request));
   await app.listen({ port: 0, host: '127.0.0.1' });
   url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -24,7 +30,16 @@ afterAll(() => app.close());
 const me = (token: string) => fetch(`${url}/me`, { headers: { authorization: `Bearer ${token}` } });
 const sign = (claims: Record<string, unknown>) => {
   const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ sub: 'alice', tenant_id: 'acme', roles: ['user'], scopes: ['read'], iss: 'platform-identity', iat: now, exp: now + 600, ...claims })
+  return new SignJWT({
+    sub: 'alice',
+    tenant_id: 'acme',
+    roles: ['user'],
+    scopes: ['read'],
+    iss: 'platform-identity',
+    iat: now,
+    exp: now + 600,
+    ...claims,
+  })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .sign(new TextEncoder().encode(TEST_JWT_SECRET));
 };
@@ -32,7 +47,13 @@ const sign = (claims: Record<string, unknown>) => {
 it('answers a well-formed token', async () => {
   const res = await me(await sign({}));
   expect(res.status).toBe(200);
-  expect(await res.json()).toEqual({ username: 'alice', tenantId: 'acme', roles: ['user'], scopes: ['read'], isService: false });
+  expect(await res.json()).toEqual({
+    username: 'alice',
+    tenantId: 'acme',
+    roles: ['user'],
+    scopes: ['read'],
+    isService: false,
+  });
 });
 
 it.each([
@@ -40,7 +61,7 @@ it.each([
   ['sub a number (was accepted as a numeric username)', { sub: 42 }],
   ['roles a string', { roles: 'admin' }],
   ['scopes an object', { scopes: { admin: true } }],
-])('answers a signed token with %s with 401 in the spec\'s shape', async (_label, claims) => {
+])("answers a signed token with %s with 401 in the spec's shape", async (_label, claims) => {
   const res = await me(await sign(claims));
   expect(res.status).toBe(401);
   expect(res.headers.get('www-authenticate')).toBe('Bearer');

@@ -35,9 +35,13 @@ describe('migrator', () => {
 
 describe('Prisma schema and migration SQL', () => {
   it('agree (the schema engine finds nothing to migrate)', () => {
-    const out = execFileSync(process.execPath, [path.resolve(__dirname, '../../../scripts/prisma-migrations.mjs'), 'check'], {
-      encoding: 'utf8',
-    });
+    const out = execFileSync(
+      process.execPath,
+      [path.resolve(__dirname, '../../../scripts/prisma-migrations.mjs'), 'check'],
+      {
+        encoding: 'utf8',
+      },
+    );
     expect(out).toContain('agree');
   });
 });

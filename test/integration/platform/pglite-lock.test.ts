@@ -72,19 +72,24 @@ it('takes over at once from a holder killed with -9', async () => {
   expect(fs.existsSync(path.join(dir, 'platform.pid'))).toBe(false);
 });
 
-(hasProc ? it : it.skip)('takes over from a holder killed with -9 that its parent has not reaped yet (a zombie)', async () => {
-  const dir = tempDir();
-  // The shell starts the holder, then becomes `sleep`, which never waits for its children.
-  const parent = spawn('sh', ['-c', `"${process.execPath}" "${RUN_TS}" "${HOLDER}" "${dir}" & exec sleep 120`], { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(parent);
-  const pid = await lockedBy(parent);
-  process.kill(pid, 'SIGKILL');
-  await until(async () => procState(pid) === 'Z', 'the killed holder to become a zombie');
-  expect(() => process.kill(pid, 0)).not.toThrow(); // what fooled the old check
-  const release = lockPGliteDir(dir);
-  release();
-  parent.kill('SIGKILL');
-});
+(hasProc ? it : it.skip)(
+  'takes over from a holder killed with -9 that its parent has not reaped yet (a zombie)',
+  async () => {
+    const dir = tempDir();
+    // The shell starts the holder, then becomes `sleep`, which never waits for its children.
+    const parent = spawn('sh', ['-c', `"${process.execPath}" "${RUN_TS}" "${HOLDER}" "${dir}" & exec sleep 120`], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(parent);
+    const pid = await lockedBy(parent);
+    process.kill(pid, 'SIGKILL');
+    await until(async () => procState(pid) === 'Z', 'the killed holder to become a zombie');
+    expect(() => process.kill(pid, 0)).not.toThrow(); // what fooled the old check
+    const release = lockPGliteDir(dir);
+    release();
+    parent.kill('SIGKILL');
+  },
+);
 
 (hasProc ? it : it.skip)('does not mistake a recycled pid for the holder', async () => {
   const dir = tempDir();
@@ -95,7 +100,10 @@ it('takes over at once from a holder killed with -9', async () => {
   lockPGliteDir(dir)();
   // Same pid, same start time: that process really holds it.
   const realStart = fs.readFileSync(`/proc/${other.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[19];
-  fs.writeFileSync(path.join(dir, 'platform.pid'), JSON.stringify({ ...currentHolder(), pid: other.pid, start: realStart }));
+  fs.writeFileSync(
+    path.join(dir, 'platform.pid'),
+    JSON.stringify({ ...currentHolder(), pid: other.pid, start: realStart }),
+  );
   expect(() => lockPGliteDir(dir)).toThrow(/in use by process/);
   other.kill('SIGKILL');
 });

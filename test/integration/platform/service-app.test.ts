@@ -9,7 +9,9 @@ import { strictMembers } from '../../../platform/http/validation';
 
 const json = (res: Response): Promise<any> => res.json();
 
-async function start(options: { ready?: () => Promise<boolean>; slowStarted?: () => void } = {}): Promise<{ app: FastifyInstance; url: string }> {
+async function start(
+  options: { ready?: () => Promise<boolean>; slowStarted?: () => void } = {},
+): Promise<{ app: FastifyInstance; url: string }> {
   const config = loadPlatformConfig({ LOG_LEVEL: 'ERROR', BODY_LIMIT_BYTES: '2048' });
   const app = await createServiceApp({
     name: 'probe',
@@ -18,26 +20,73 @@ async function start(options: { ready?: () => Promise<boolean>; slowStarted?: ()
     config,
     health: { readiness: { database: options.ready ?? (async () => true) } },
   });
-  app.post('/items', {
-    schema: {
-      body: Type.Object({ name: Type.String({ maxLength: 10 }), count: Type.Integer(), tags: Type.Optional(Type.Array(Type.String())) }, { additionalProperties: false }),
-      querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })), since: Type.Optional(Type.String({ format: 'date-time' })) }),
+  app.post(
+    '/items',
+    {
+      schema: {
+        body: Type.Object(
+          {
+            name: Type.String({ maxLength: 10 }),
+            count: Type.Integer(),
+            tags: Type.Optional(Type.Array(Type.String())),
+          },
+          { additionalProperties: false },
+        ),
+        querystring: Type.Object({
+          limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+          since: Type.Optional(Type.String({ format: 'date-time' })),
+        }),
+      },
     },
-  }, async (request) => ({ received: request.body, query: request.query }));
+    async (request) => ({ received: request.body, query: request.query }),
+  );
   // A signed artifact's door: unknown members refused, not dropped.
-  app.post('/strict-items', {
-    schema: { body: strictMembers(Type.Object({ name: Type.String(), inner: Type.Optional(Type.Object({ a: Type.Integer() }, { additionalProperties: false })), open: Type.Optional(Type.Object({}, { additionalProperties: true })) }, { additionalProperties: false })) },
-  }, async (request) => ({ received: request.body }));
-  app.post('/nested', {
-    schema: {
-      body: Type.Object({ inner: Type.Object({ a: Type.Integer() }, { additionalProperties: false }), open: Type.Optional(Type.Object({}, { additionalProperties: true })) }, { additionalProperties: false }),
-      querystring: Type.Object({ limit: Type.Optional(Type.Integer()) }, { additionalProperties: false }),
+  app.post(
+    '/strict-items',
+    {
+      schema: {
+        body: strictMembers(
+          Type.Object(
+            {
+              name: Type.String(),
+              inner: Type.Optional(Type.Object({ a: Type.Integer() }, { additionalProperties: false })),
+              open: Type.Optional(Type.Object({}, { additionalProperties: true })),
+            },
+            { additionalProperties: false },
+          ),
+        ),
+      },
     },
-  }, async (request) => ({ received: request.body, query: request.query }));
-  app.get('/secret', async () => { throw new AuthenticationError(); });
-  app.get('/admin', async () => { throw new ForbiddenError(); });
-  app.get('/boom', async () => { throw new Error('database password is hunter2'); });
-  app.get('/db-down', async () => { throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }); });
+    async (request) => ({ received: request.body }),
+  );
+  app.post(
+    '/nested',
+    {
+      schema: {
+        body: Type.Object(
+          {
+            inner: Type.Object({ a: Type.Integer() }, { additionalProperties: false }),
+            open: Type.Optional(Type.Object({}, { additionalProperties: true })),
+          },
+          { additionalProperties: false },
+        ),
+        querystring: Type.Object({ limit: Type.Optional(Type.Integer()) }, { additionalProperties: false }),
+      },
+    },
+    async (request) => ({ received: request.body, query: request.query }),
+  );
+  app.get('/secret', async () => {
+    throw new AuthenticationError();
+  });
+  app.get('/admin', async () => {
+    throw new ForbiddenError();
+  });
+  app.get('/boom', async () => {
+    throw new Error('database password is hunter2');
+  });
+  app.get('/db-down', async () => {
+    throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+  });
   // Slow work (the 300 ms is the behaviour under test: a request still running when close begins).
   app.get('/slow', async () => {
     options.slowStarted?.();
@@ -63,14 +112,18 @@ describe('service HTTP bootstrap', () => {
     expect(await json(res)).toEqual({ received: { name: 'a', count: 2 }, query: {} });
   });
 
-  it('answers malformed JSON with FastAPI\'s 422 json_invalid', async () => {
+  it("answers malformed JSON with FastAPI's 422 json_invalid", async () => {
     const res = await post('{"name": ');
     expect(res.status).toBe(422);
     expect(await json(res)).toEqual({ detail: [{ loc: ['body', 0], msg: 'JSON decode error', type: 'json_invalid' }] });
   });
 
   it('refuses bytes that are not UTF-8 and prototype-poisoning keys with 422', async () => {
-    const bad = await fetch(`${url}/items`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.from([0x7b, 0x22, 0x6e, 0xff, 0x22, 0x3a, 0x31, 0x7d]) });
+    const bad = await fetch(`${url}/items`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.from([0x7b, 0x22, 0x6e, 0xff, 0x22, 0x3a, 0x31, 0x7d]),
+    });
     expect(bad.status).toBe(422);
     expect((await json(bad)).detail[0]).toMatchObject({ loc: ['body', 0], type: 'json_invalid' });
     const poisoned = await post('{"name":"a","count":1,"__proto__":{"admin":true}}');
@@ -99,34 +152,60 @@ describe('service HTTP bootstrap', () => {
     const res = await post(JSON.stringify({ name: 'a', count: 1, extra: 1, version: 'v9' }));
     expect(res.status).toBe(200);
     expect(await json(res)).toEqual({ received: { name: 'a', count: 1 }, query: {} });
-    const nested = await fetch(`${url}/nested?limit=2&unknown=x`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ inner: { a: 1, b: 2 }, open: { kept: true }, other: [1] }) });
+    const nested = await fetch(`${url}/nested?limit=2&unknown=x`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ inner: { a: 1, b: 2 }, open: { kept: true }, other: [1] }),
+    });
     expect(nested.status).toBe(200);
     expect(await json(nested)).toEqual({ received: { inner: { a: 1 }, open: { kept: true } }, query: { limit: 2 } });
   });
 
   it('refuses unknown members on a strictMembers body with 422 extra_forbidden, at every depth', async () => {
-    const res = await fetch(`${url}/strict-items`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'a', extra: 1, inner: { a: 1, b: 2 }, open: { kept: true } }) });
+    const res = await fetch(`${url}/strict-items`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'a', extra: 1, inner: { a: 1, b: 2 }, open: { kept: true } }),
+    });
     expect(res.status).toBe(422);
     expect((await json(res)).detail).toEqual([
       { loc: ['body', 'extra'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' },
       { loc: ['body', 'inner', 'b'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' },
     ]);
-    const ok = await fetch(`${url}/strict-items`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'a', open: { kept: true } }) });
+    const ok = await fetch(`${url}/strict-items`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'a', open: { kept: true } }),
+    });
     expect(await json(ok)).toEqual({ received: { name: 'a', open: { kept: true } } });
   });
 
   it('coerces and checks query parameters', async () => {
-    const ok = await fetch(`${url}/items?limit=5`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"a","count":1}' });
+    const ok = await fetch(`${url}/items?limit=5`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name":"a","count":1}',
+    });
     expect((await json(ok)).query).toEqual({ limit: 5 });
-    const bad = await fetch(`${url}/items?limit=-1`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"a","count":1}' });
+    const bad = await fetch(`${url}/items?limit=-1`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name":"a","count":1}',
+    });
     expect(bad.status).toBe(422);
     expect((await json(bad)).detail[0]).toMatchObject({ loc: ['query', 'limit'], type: 'greater_than_equal' });
   });
 
   it('names format errors as pydantic does', async () => {
-    const res = await fetch(`${url}/items?since=yesterday`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"a","count":1}' });
+    const res = await fetch(`${url}/items?since=yesterday`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name":"a","count":1}',
+    });
     expect(res.status).toBe(422);
-    expect((await json(res)).detail).toEqual([{ loc: ['query', 'since'], msg: 'Input should be a valid datetime', type: 'datetime_parsing' }]);
+    expect((await json(res)).detail).toEqual([
+      { loc: ['query', 'since'], msg: 'Input should be a valid datetime', type: 'datetime_parsing' },
+    ]);
   });
 
   it('refuses a body over the limit with 413 and keeps serving', async () => {
@@ -136,7 +215,7 @@ describe('service HTTP bootstrap', () => {
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
   });
 
-  it('writes 401 and 403 in the spec\'s shapes', async () => {
+  it("writes 401 and 403 in the spec's shapes", async () => {
     const unauth = await fetch(`${url}/secret`);
     expect(unauth.status).toBe(401);
     expect(unauth.headers.get('www-authenticate')).toBe('Bearer');
@@ -166,7 +245,7 @@ describe('service HTTP bootstrap', () => {
     expect(made.headers.get('x-correlation-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('serves the health routes and a 404 in FastAPI\'s shape', async () => {
+  it("serves the health routes and a 404 in FastAPI's shape", async () => {
     for (const path of ['/health', '/healthz', '/livez']) expect((await fetch(url + path)).status).toBe(200);
     const ready = await fetch(`${url}/readyz`);
     expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok' } });

@@ -20,7 +20,10 @@ jest.setTimeout(120_000);
 
 let db: TestDatabase;
 let embedder: Embedder;
-const broker = { inference: async () => ({ response: 'an answer', model_used: 'offline', tokens_used: 3, rag_chunks_used: 1, sources: ['x'] }) as never };
+const broker = {
+  inference: async () =>
+    ({ response: 'an answer', model_used: 'offline', tokens_used: 3, rag_chunks_used: 1, sources: ['x'] }) as never,
+};
 const caller = (tenant: string): Caller => ({ correlationId: `c-${tenant}`, headerTenant: tenant });
 
 function config(env: Record<string, string>): RagConfig {
@@ -32,13 +35,29 @@ function config(env: Record<string, string>): RagConfig {
 function stalled(real: Embedder) {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
-  const wrapped: Embedder = Object.assign(Object.create(real) as Embedder, { embed: async (texts: string[]) => { await gate; return real.embed(texts); } });
+  const wrapped: Embedder = Object.assign(Object.create(real) as Embedder, {
+    embed: async (texts: string[]) => {
+      await gate;
+      return real.embed(texts);
+    },
+  });
   return { embedder: wrapped, release };
 }
 
 async function jobRow(id: string) {
-  return (await db.sql.query<{ status: string; attempts: number; input: unknown; lease_owner: string | null; error: string | null; document_id: string | null }>(
-    `SELECT status, attempts, input, lease_owner, error, document_id::text FROM rag_ingest_jobs WHERE id = $1::uuid`, [id])).rows[0]!;
+  return (
+    await db.sql.query<{
+      status: string;
+      attempts: number;
+      input: unknown;
+      lease_owner: string | null;
+      error: string | null;
+      document_id: string | null;
+    }>(
+      `SELECT status, attempts, input, lease_owner, error, document_id::text FROM rag_ingest_jobs WHERE id = $1::uuid`,
+      [id],
+    )
+  ).rows[0]!;
 }
 
 beforeAll(async () => {
@@ -52,9 +71,18 @@ afterAll(async () => {
 
 test('a job whose runner stalls is resumed by another copy once its lease runs out, and indexed exactly once', async () => {
   const stuck = stalled(embedder);
-  const first: RagModule = createRagModule({ db, config: config({ RAG_JOB_LEASE_MS: '400' }), embedder: stuck.embedder, broker });
+  const first: RagModule = createRagModule({
+    db,
+    config: config({ RAG_JOB_LEASE_MS: '400' }),
+    embedder: stuck.embedder,
+    broker,
+  });
   const second: RagModule = createRagModule({ db, config: config({ RAG_JOB_LEASE_MS: '400' }), embedder, broker });
-  const job = await first.documents.startIngest(caller('resume-a'), { title: 'Retention', content: '# Retention\nSupplier invoices are kept for ten years.', level: 'platform' });
+  const job = await first.documents.startIngest(caller('resume-a'), {
+    title: 'Retention',
+    content: '# Retention\nSupplier invoices are kept for ten years.',
+    level: 'platform',
+  });
   await until(async () => (await jobRow(job.id)).status === 'processing', 'the first runner to start');
   const before = await jobRow(job.id);
   expect(before.input).not.toBeNull();
@@ -75,12 +103,21 @@ test('a job whose runner stalls is resumed by another copy once its lease runs o
   // The first runner wakes: fenced off, it writes neither a second document nor the job's state.
   stuck.release();
   await first.documents.settle();
-  const docs = await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM rag_documents WHERE tenant_id = 'resume-a'`);
+  const docs = await db.sql.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM rag_documents WHERE tenant_id = 'resume-a'`,
+  );
   expect(docs.rows[0]!.n).toBe(1);
-  const events = await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM outbox_events WHERE tenant_id = 'resume-a' AND event_type = 'rag_ingest'`);
+  const events = await db.sql.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM outbox_events WHERE tenant_id = 'resume-a' AND event_type = 'rag_ingest'`,
+  );
   expect(events.rows[0]!.n).toBe(1);
   expect((await jobRow(job.id)).status).toBe('completed');
-  const found = await second.retrieval.retrieve(caller('resume-a'), 'resume-a', { query: 'How long are supplier invoices kept?', scope: {}, topK: 3, useHybrid: true });
+  const found = await second.retrieval.retrieve(caller('resume-a'), 'resume-a', {
+    query: 'How long are supplier invoices kept?',
+    scope: {},
+    topK: 3,
+    useHybrid: true,
+  });
   expect(found.chunks[0]!.documentTitle).toBe('Retention');
 });
 
@@ -88,7 +125,11 @@ test('a job interrupted RAG_JOB_MAX_ATTEMPTS times fails with the reason, and is
   const cfg = { RAG_JOB_LEASE_MS: '200', RAG_JOB_MAX_ATTEMPTS: '2' };
   const stuck = [stalled(embedder), stalled(embedder)];
   const runners = stuck.map((s) => createRagModule({ db, config: config(cfg), embedder: s.embedder, broker }));
-  const job = await runners[0]!.documents.startIngest(caller('resume-c'), { title: 'Doomed', content: 'Text that never gets embedded.', level: 'platform' });
+  const job = await runners[0]!.documents.startIngest(caller('resume-c'), {
+    title: 'Doomed',
+    content: 'Text that never gets embedded.',
+    level: 'platform',
+  });
   await new Promise((r) => setTimeout(r, 300));
   expect(await runners[1]!.documents.resumeAbandoned()).toEqual({ resumed: 1, failed: 0 });
   await new Promise((r) => setTimeout(r, 300));
@@ -99,7 +140,9 @@ test('a job interrupted RAG_JOB_MAX_ATTEMPTS times fails with the reason, and is
   for (const s of stuck) s.release();
   for (const r of runners) await r.documents.settle();
   expect((await jobRow(job.id)).status).toBe('failed');
-  const docs = await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM rag_documents WHERE tenant_id = 'resume-c'`);
+  const docs = await db.sql.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM rag_documents WHERE tenant_id = 'resume-c'`,
+  );
   expect(docs.rows[0]!.n).toBe(0);
 });
 
@@ -110,13 +153,24 @@ test('maintenance resumes abandoned jobs on its own and purges expired cache ans
   await db.sql.query(`UPDATE rag_query_cache SET expires_at = now() - interval '1 second' WHERE tenant_id = 'purge-a'`);
   const stuck = stalled(embedder);
   const dead = createRagModule({ db, config: config({ RAG_JOB_LEASE_MS: '100' }), embedder: stuck.embedder, broker });
-  const job = await dead.documents.startIngest(caller('purge-a'), { title: 'Orphan', content: 'Orphaned text about archives.', level: 'platform' });
+  const job = await dead.documents.startIngest(caller('purge-a'), {
+    title: 'Orphan',
+    content: 'Orphaned text about archives.',
+    level: 'platform',
+  });
   await new Promise((r) => setTimeout(r, 200));
 
-  const maintenance = startRagMaintenance({ ...rag, tenantIndexMinChunks: 0, intervalMs: 50, logger: createLogger('ERROR', 'rag') });
+  const maintenance = startRagMaintenance({
+    ...rag,
+    tenantIndexMinChunks: 0,
+    intervalMs: 50,
+    logger: createLogger('ERROR', 'rag'),
+  });
   try {
     await until(async () => (await jobRow(job.id)).status === 'completed', 'the orphaned job to be resumed');
-    const left = await db.sql.query<{ tenant_id: string }>(`SELECT tenant_id FROM rag_query_cache WHERE tenant_id IN ('purge-a', 'purge-b')`);
+    const left = await db.sql.query<{ tenant_id: string }>(
+      `SELECT tenant_id FROM rag_query_cache WHERE tenant_id IN ('purge-a', 'purge-b')`,
+    );
     expect(left.rows.map((r) => r.tenant_id)).toEqual(['purge-b']);
   } finally {
     await maintenance.stop();

@@ -12,7 +12,15 @@ import { createEmbedder } from '../../../subgraphs/rag/embedding/embedder.factor
 import { loadRagConfig } from '../../../subgraphs/rag/rag.config';
 import { createRagModule } from '../../../subgraphs/rag/rag.module';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
-import { EVAL_MODES, ingestEvalCorpus, rankers, score, SPLITS, type EvalMode, type Scores } from '../../support/rag-eval';
+import {
+  EVAL_MODES,
+  ingestEvalCorpus,
+  rankers,
+  score,
+  SPLITS,
+  type EvalMode,
+  type Scores,
+} from '../../support/rag-eval';
 
 jest.setTimeout(300_000);
 
@@ -22,9 +30,15 @@ const results = {} as Record<EvalMode, Scores>;
 beforeAll(async () => {
   db = await createTestDatabase();
   const c = loadRagConfig({ ...process.env, RAG_QUERY_EXPANSION: 'wordnet' }, registryOf(), { requireAuth: false });
-  const config = { ...c, embedding: { ...c.embedding, model: 'sif-glove', cacheDir: path.resolve(c.embedding.cacheDir) } };
+  const config = {
+    ...c,
+    embedding: { ...c.embedding, model: 'sif-glove', cacheDir: path.resolve(c.embedding.cacheDir) },
+  };
   const embedder = await createEmbedder(config.embedding);
-  const broker = { inference: async () => ({ response: 'x', model_used: 'offline', tokens_used: 1, rag_chunks_used: 0, sources: [] }) as never };
+  const broker = {
+    inference: async () =>
+      ({ response: 'x', model_used: 'offline', tokens_used: 1, rag_chunks_used: 0, sources: [] }) as never,
+  };
   const rag = createRagModule({ db, config, embedder, broker });
   const tenantId = 'accuracy-heldout';
   const caller: Caller = { correlationId: 'accuracy', headerTenant: tenantId };

@@ -35,7 +35,12 @@ test('the tenant past the threshold gets its own index, once; its searches walk 
   const tenantIndexes = createTenantIndexStore(db.sql, { concurrently: db.kind === 'postgres' });
   const noJobs = { resumeAbandoned: async () => ({ resumed: 0, failed: 0 }), settle: async () => {} };
   const maintenance = startRagMaintenance({
-    documents: noJobs as never, answers: { purgeExpired: async () => 0 } as never, tenantIndexes, tenantIndexMinChunks: 50, intervalMs: 60_000, logger: createLogger('ERROR', 'rag'),
+    documents: noJobs as never,
+    answers: { purgeExpired: async () => 0 } as never,
+    tenantIndexes,
+    tenantIndexMinChunks: 50,
+    intervalMs: 60_000,
+    logger: createLogger('ERROR', 'rag'),
   });
   try {
     // sweep() waits for the pass the start ran, which built the index; another pass builds none.

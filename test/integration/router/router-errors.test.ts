@@ -19,16 +19,35 @@ async function misbehavingSubgraph(): Promise<{ app: FastifyInstance; url: strin
   app.post('/graphql', async (request, reply) => {
     switch (state.mode) {
       case 'html502':
-        return reply.code(502).header('content-type', 'text/html').send('<html><body>SECRET-BODY nginx upstream /srv/app at internal-db.local</body></html>');
+        return reply
+          .code(502)
+          .header('content-type', 'text/html')
+          .send('<html><body>SECRET-BODY nginx upstream /srv/app at internal-db.local</body></html>');
       case 'notJson':
-        return reply.code(200).header('content-type', 'text/plain').send('SECRET-BODY: TypeError at /srv/app/server.js:12');
+        return reply
+          .code(200)
+          .header('content-type', 'text/plain')
+          .send('SECRET-BODY: TypeError at /srv/app/server.js:12');
       case 'leaky':
         return reply.code(200).send({
           data: { publicInfo: null },
-          errors: [{ message: 'Invalid `prisma.user.findMany()` invocation in /srv/app/user.store.ts:40:12 (P2002)', path: ['publicInfo'], extensions: { code: 'P2002', exception: { stacktrace: ['at /srv/app/user.store.ts:40:12'] }, host: 'internal-db.local' } }],
+          errors: [
+            {
+              message: 'Invalid `prisma.user.findMany()` invocation in /srv/app/user.store.ts:40:12 (P2002)',
+              path: ['publicInfo'],
+              extensions: {
+                code: 'P2002',
+                exception: { stacktrace: ['at /srv/app/user.store.ts:40:12'] },
+                host: 'internal-db.local',
+              },
+            },
+          ],
         });
       case 'domain':
-        return reply.code(200).send({ data: { publicInfo: null }, errors: [{ message: 'Nothing public today', path: ['publicInfo'], extensions: { code: 'NOT_FOUND' } }] });
+        return reply.code(200).send({
+          data: { publicInfo: null },
+          errors: [{ message: 'Nothing public today', path: ['publicInfo'], extensions: { code: 'NOT_FOUND' } }],
+        });
       case 'reset':
         reply.hijack();
         request.raw.socket.destroy();
@@ -61,9 +80,16 @@ describe('router errors from misbehaving subgraphs', () => {
   });
 
   const ask = async (url: string) => {
-    const res = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query: '{ publicInfo }' }) });
+    const res = await fetch(`${url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query: '{ publicInfo }' }),
+    });
     const text = await res.text();
-    return { text, body: JSON.parse(text) as { data?: unknown; errors: { message: string; extensions: Record<string, unknown> }[] } };
+    return {
+      text,
+      body: JSON.parse(text) as { data?: unknown; errors: { message: string; extensions: Record<string, unknown> }[] },
+    };
   };
 
   const expectNoInternals = (text: string, subgraphUrl: string) => {
@@ -77,17 +103,25 @@ describe('router errors from misbehaving subgraphs', () => {
     ['answers 502 with an HTML page', 'html502', 'BAD_GATEWAY', "Subgraph 'uploads' gave an invalid response"],
     ['answers with a body that is not JSON', 'notJson', 'BAD_GATEWAY', "Subgraph 'uploads' gave an invalid response"],
     ['drops the connection', 'reset', 'BAD_GATEWAY', "Subgraph 'uploads' gave an invalid response"],
-    ['sends Prisma text, a file path and a database code in an error', 'leaky', 'INTERNAL_SERVER_ERROR', 'Internal server error'],
-  ] as const)('when the subgraph %s, the client gets a neutral message and code only', async (_label, mode, code, message) => {
-    sub.mode = mode;
-    const { text, body } = await ask(gw.url);
-    expect(body.errors).toHaveLength(1);
-    expect(body.errors[0]!.message).toBe(message);
-    expect(body.errors[0]!.extensions).toEqual({ code });
-    expectNoInternals(text, sub.url);
-  });
+    [
+      'sends Prisma text, a file path and a database code in an error',
+      'leaky',
+      'INTERNAL_SERVER_ERROR',
+      'Internal server error',
+    ],
+  ] as const)(
+    'when the subgraph %s, the client gets a neutral message and code only',
+    async (_label, mode, code, message) => {
+      sub.mode = mode;
+      const { text, body } = await ask(gw.url);
+      expect(body.errors).toHaveLength(1);
+      expect(body.errors[0]!.message).toBe(message);
+      expect(body.errors[0]!.extensions).toEqual({ code });
+      expectNoInternals(text, sub.url);
+    },
+  );
 
-  it('keeps a subgraph\'s domain error (message and code)', async () => {
+  it("keeps a subgraph's domain error (message and code)", async () => {
     sub.mode = 'domain';
     const { body } = await ask(gw.url);
     expect(body.errors[0]).toMatchObject({ message: 'Nothing public today', extensions: { code: 'NOT_FOUND' } });

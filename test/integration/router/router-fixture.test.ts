@@ -21,7 +21,12 @@ describe('router with a fixture subgraph', () => {
   beforeAll(async () => {
     sub = await startUploadsSubgraph();
     file = fixtureSupergraphFile('http://127.0.0.1:9/graphql'); // routing_url is overridden below
-    gw = await startGateway({ SUPERGRAPH_PATH: file, SUBGRAPH_UPLOADS_URL: sub.url, IDENTITY_URL: await deadUrl(), SUPERGRAPH_RELOAD_DEBOUNCE_MS: '20' });
+    gw = await startGateway({
+      SUPERGRAPH_PATH: file,
+      SUBGRAPH_UPLOADS_URL: sub.url,
+      IDENTITY_URL: await deadUrl(),
+      SUPERGRAPH_RELOAD_DEBOUNCE_MS: '20',
+    });
     token = await tokenFor('tenant-a');
   });
   afterAll(async () => {
@@ -30,14 +35,30 @@ describe('router with a fixture subgraph', () => {
   });
 
   const post = async (query: string, headers: Record<string, string> = {}) => {
-    const res = await fetch(`${gw.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }) });
-    return { status: res.status, body: (await res.json()) as { data?: any; errors?: { message: string; extensions?: { code?: string } }[] } };
+    const res = await fetch(`${gw.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ query }),
+    });
+    return {
+      status: res.status,
+      body: (await res.json()) as { data?: any; errors?: { message: string; extensions?: { code?: string } }[] },
+    };
   };
 
   it('forwards Authorization, X-Tenant-ID from the token, the correlation id and traceparent', async () => {
     const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
-    const { body } = await post('{ echoHeaders { authorization tenantId correlationId traceparent } }', { authorization: `Bearer ${token}`, 'x-correlation-id': 'corr-42', traceparent });
-    expect(body.data.echoHeaders).toEqual({ authorization: 'present', tenantId: 'tenant-a', correlationId: 'corr-42', traceparent });
+    const { body } = await post('{ echoHeaders { authorization tenantId correlationId traceparent } }', {
+      authorization: `Bearer ${token}`,
+      'x-correlation-id': 'corr-42',
+      traceparent,
+    });
+    expect(body.data.echoHeaders).toEqual({
+      authorization: 'present',
+      tenantId: 'tenant-a',
+      correlationId: 'corr-42',
+      traceparent,
+    });
   });
 
   it('refuses an over-expensive query with QUERY_TOO_COMPLEX and keeps serving', async () => {
@@ -51,27 +72,50 @@ describe('router with a fixture subgraph', () => {
   it('streams a multipart upload to the owning subgraph', async () => {
     const content = Buffer.alloc(2 * 1024 * 1024 + 17, 'z');
     const form = new FormData();
-    form.append('operations', JSON.stringify({ query: 'mutation($file: Upload!) { upload(file: $file) { filename mimetype size sha256 tenantId } }', variables: { file: null } }));
+    form.append(
+      'operations',
+      JSON.stringify({
+        query: 'mutation($file: Upload!) { upload(file: $file) { filename mimetype size sha256 tenantId } }',
+        variables: { file: null },
+      }),
+    );
     form.append('map', JSON.stringify({ 0: ['variables.file'] }));
     form.append('0', new Blob([content], { type: 'text/plain' }), 'notes.txt');
-    const res = await fetch(`${gw.url}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+    const res = await fetch(`${gw.url}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { data: { upload: unknown } };
-    expect(body.data.upload).toEqual({ filename: 'notes.txt', mimetype: 'text/plain', size: content.length, sha256: createHash('sha256').update(content).digest('hex'), tenantId: 'tenant-a' });
+    expect(body.data.upload).toEqual({
+      filename: 'notes.txt',
+      mimetype: 'text/plain',
+      size: content.length,
+      sha256: createHash('sha256').update(content).digest('hex'),
+      tenantId: 'tenant-a',
+    });
   });
 
   it('refuses an anonymous upload to an @authenticated mutation', async () => {
     const form = new FormData();
-    form.append('operations', JSON.stringify({ query: 'mutation($file: Upload!) { upload(file: $file) { size } }', variables: { file: null } }));
+    form.append(
+      'operations',
+      JSON.stringify({ query: 'mutation($file: Upload!) { upload(file: $file) { size } }', variables: { file: null } }),
+    );
     form.append('map', JSON.stringify({ 0: ['variables.file'] }));
     form.append('0', new Blob(['x']), 'x.txt');
     const res = await fetch(`${gw.url}/graphql`, { method: 'POST', body: form });
     expect(res.status).toBe(401);
-    expect(((await res.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('UNAUTHENTICATED');
+    expect(((await res.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe(
+      'UNAUTHENTICATED',
+    );
   });
 
   it('reloads supergraph.graphql when it changes, and keeps the old schema for a bad file', async () => {
-    expect((await post('{ reloadedField }', { authorization: `Bearer ${token}` })).body.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(
+      (await post('{ reloadedField }', { authorization: `Bearer ${token}` })).body.errors?.[0]?.extensions?.code,
+    ).toBe('GRAPHQL_VALIDATION_FAILED');
 
     const sdl = UPLOADS_SDL.replace('publicInfo: String!', 'publicInfo: String! reloadedField: String');
     fs.writeFileSync(file, composeSupergraph([{ name: 'uploads', url: 'http://127.0.0.1:9/graphql', sdl }]));
@@ -103,7 +147,11 @@ describe('router in production mode', () => {
   let gw: Awaited<ReturnType<typeof startGateway>>;
   beforeAll(async () => {
     sub = await startUploadsSubgraph();
-    gw = await startGateway({ NODE_ENV: 'production', SUPERGRAPH_PATH: fixtureSupergraphFile(sub.url), IDENTITY_URL: await deadUrl() });
+    gw = await startGateway({
+      NODE_ENV: 'production',
+      SUPERGRAPH_PATH: fixtureSupergraphFile(sub.url),
+      IDENTITY_URL: await deadUrl(),
+    });
   });
   afterAll(async () => {
     await gw?.close();
@@ -111,12 +159,20 @@ describe('router in production mode', () => {
   });
 
   it('turns introspection and the landing page off', async () => {
-    const res = await fetch(`${gw.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __schema { types { name } } }' }) });
+    const res = await fetch(`${gw.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ __schema { types { name } } }' }),
+    });
     const body = (await res.json()) as { errors: { message: string }[] };
     expect(body.errors[0]!.message).toMatch(/introspection/i);
     const page = await fetch(`${gw.url}/graphql`, { headers: { accept: 'text/html' } });
     expect(page.headers.get('content-type') ?? '').not.toMatch(/text\/html/);
-    const ok = await fetch(`${gw.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ publicInfo }' }) });
+    const ok = await fetch(`${gw.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ publicInfo }' }),
+    });
     expect(await ok.json()).toEqual({ data: { publicInfo: 'public' } });
   });
 });

@@ -16,7 +16,11 @@ const bytes = (v: unknown) => Buffer.from(canonicalize(v)!, 'utf8');
 function keyPair(kid: string) {
   const { publicKey, privateKey } = generateKeyPairSync('ed25519');
   const jwk = publicKey.export({ format: 'jwk' }) as { x: string };
-  return { kid, jwk: { kty: 'OKP' as const, crv: 'Ed25519' as const, x: jwk.x, kid, use: 'sig' as const, alg: 'EdDSA' as const }, sign: (v: unknown) => sign(null, bytes(v), privateKey).toString('base64url') };
+  return {
+    kid,
+    jwk: { kty: 'OKP' as const, crv: 'Ed25519' as const, x: jwk.x, kid, use: 'sig' as const, alg: 'EdDSA' as const },
+    sign: (v: unknown) => sign(null, bytes(v), privateKey).toString('base64url'),
+  };
 }
 
 describe('TtlLru', () => {
@@ -51,7 +55,15 @@ describe('PackSignatureVerifier', () => {
     const rotated = keyPair('k2');
     let published: RulePackKeySet = { keys: [first.jwk] };
     let fetches = 0;
-    const verifier = new PackSignatureVerifier({ signingKeys: async () => { fetches++; return published; } }, { ttlMs: 60_000, refetchAfterMs: 5_000, now: () => now });
+    const verifier = new PackSignatureVerifier(
+      {
+        signingKeys: async () => {
+          fetches++;
+          return published;
+        },
+      },
+      { ttlMs: 60_000, refetchAfterMs: 5_000, now: () => now },
+    );
     const data = bytes(KYC_PACK);
     expect(await verifier.verify(data, first.sign(KYC_PACK), 'k1')).toEqual({ ok: true });
     expect(await verifier.verify(data, first.sign(KYC_PACK), 'k1')).toEqual({ ok: true });
@@ -65,14 +77,25 @@ describe('PackSignatureVerifier', () => {
     expect(await verifier.verify(data, rotated.sign(KYC_PACK), 'k2')).toEqual({ ok: true });
     expect(fetches).toBe(2);
     // Another key's signature under a published key id never verifies.
-    expect(await verifier.verify(data, rotated.sign(KYC_PACK), 'k1')).toEqual({ ok: false, reason: 'its signature does not match its content' });
-    expect(await verifier.verify(bytes({ ...KYC_PACK, rules: [] }), first.sign(KYC_PACK), 'k1')).toMatchObject({ ok: false });
+    expect(await verifier.verify(data, rotated.sign(KYC_PACK), 'k1')).toEqual({
+      ok: false,
+      reason: 'its signature does not match its content',
+    });
+    expect(await verifier.verify(bytes({ ...KYC_PACK, rules: [] }), first.sign(KYC_PACK), 'k1')).toMatchObject({
+      ok: false,
+    });
   });
 
   it('ignores keys that are not Ed25519 signature keys', async () => {
     const k = keyPair('k1');
-    const verifier = new PackSignatureVerifier({ signingKeys: async () => ({ keys: [{ ...k.jwk, crv: 'X25519' as never }] }) }, { ttlMs: 60_000 });
-    expect(await verifier.verify(bytes(KYC_PACK), k.sign(KYC_PACK), 'k1')).toEqual({ ok: false, reason: "its signing key 'k1' is not published by the registry" });
+    const verifier = new PackSignatureVerifier(
+      { signingKeys: async () => ({ keys: [{ ...k.jwk, crv: 'X25519' as never }] }) },
+      { ttlMs: 60_000 },
+    );
+    expect(await verifier.verify(bytes(KYC_PACK), k.sign(KYC_PACK), 'k1')).toEqual({
+      ok: false,
+      reason: "its signing key 'k1' is not published by the registry",
+    });
   });
 });
 
@@ -80,8 +103,20 @@ describe('RulePackSource', () => {
   it('a deprecation during a fetch keeps the fetched pack out of the cache', async () => {
     const k = keyPair('k1');
     const view: RulePackVersionView = {
-      pack_id: 'kyc-basic', version: '1.0.0', status: 'certified', pack: KYC_PACK, sha256: '', owner_tenant: 'default', author: 'a', reviewers: [],
-      submitted_at: '', certified_at: '', signature: k.sign(KYC_PACK), key_id: 'k1', deprecated_at: null, replacement: null,
+      pack_id: 'kyc-basic',
+      version: '1.0.0',
+      status: 'certified',
+      pack: KYC_PACK,
+      sha256: '',
+      owner_tenant: 'default',
+      author: 'a',
+      reviewers: [],
+      submitted_at: '',
+      certified_at: '',
+      signature: k.sign(KYC_PACK),
+      key_id: 'k1',
+      deprecated_at: null,
+      replacement: null,
     };
     let release!: () => void;
     let gets = 0;

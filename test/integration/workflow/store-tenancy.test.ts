@@ -18,19 +18,70 @@ beforeAll(async () => {
   store = createWorkflowStore(db.sql);
   await store.transaction(async (q) => {
     await store.insertExecution(q, {
-      id: workflowId, tenantId: 'tenant-a', packId: 'p', packVersion: null, packSource: 'registry', workflowType: 'operational', requiresApproval: true,
-      pack: {}, payload: {}, metadata: {}, requestedBy: 'alice', correlationId: 'c', leaseOwner: 'x', leaseMs: 60_000,
+      id: workflowId,
+      tenantId: 'tenant-a',
+      packId: 'p',
+      packVersion: null,
+      packSource: 'registry',
+      workflowType: 'operational',
+      requiresApproval: true,
+      pack: {},
+      payload: {},
+      metadata: {},
+      requestedBy: 'alice',
+      correlationId: 'c',
+      leaseOwner: 'x',
+      leaseMs: 60_000,
     });
     await store.saveStep(q, 'tenant-a', {
-      workflowId, path: '0', step: 'gate', type: 'hil_approval', action: null, compensation: null, idempotencyKey: 'k', status: 'waiting', attempts: 0,
-      output: null, error: null, startedAt: now, finishedAt: null, completedSeq: null, compensationStatus: null, compensationAttempts: 0, compensationError: null, compensatedAt: null,
+      workflowId,
+      path: '0',
+      step: 'gate',
+      type: 'hil_approval',
+      action: null,
+      compensation: null,
+      idempotencyKey: 'k',
+      status: 'waiting',
+      attempts: 0,
+      output: null,
+      error: null,
+      startedAt: now,
+      finishedAt: null,
+      completedSeq: null,
+      compensationStatus: null,
+      compensationAttempts: 0,
+      compensationError: null,
+      compensatedAt: null,
     });
     await store.insertTask(q, {
-      id: taskId, tenantId: 'tenant-a', workflowId, workflowType: 'operational', stepPath: '0', step: 'gate', payload: {}, status: 'pending', reviewer: null,
-      decision: null, notes: null, history: [], requestedBy: 'alice', reviewerRole: null, instructions: null, createdAt: now, decidedAt: null,
-      deadlineAt: new Date(Date.now() + 3_600_000).toISOString(), escalationLevel: 0,
+      id: taskId,
+      tenantId: 'tenant-a',
+      workflowId,
+      workflowType: 'operational',
+      stepPath: '0',
+      step: 'gate',
+      payload: {},
+      status: 'pending',
+      reviewer: null,
+      decision: null,
+      notes: null,
+      history: [],
+      requestedBy: 'alice',
+      reviewerRole: null,
+      instructions: null,
+      createdAt: now,
+      decidedAt: null,
+      deadlineAt: new Date(Date.now() + 3_600_000).toISOString(),
+      escalationLevel: 0,
     });
-    await store.insertTimer(q, { id: randomUUID(), tenantId: 'tenant-a', workflowId, kind: 'approval_deadline', taskId, fireAt: new Date(Date.now() + 3_600_000).toISOString() });
+    await store.insertTimer(q, {
+      id: randomUUID(),
+      tenantId: 'tenant-a',
+      workflowId,
+      kind: 'approval_deadline',
+      taskId,
+      fireAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
   });
 });
 
@@ -68,24 +119,57 @@ it("the batched reads (entity references) find none of tenant A's rows with tena
 
 it("changes nothing of tenant A's task with tenant B's id", async () => {
   await store.transaction(async (q) => {
-    expect(await store.decideTask(q, 'tenant-b', taskId, { status: 'approved', reviewer: 'mallory', decision: 'approve', notes: null, history: [] })).toBeUndefined();
+    expect(
+      await store.decideTask(q, 'tenant-b', taskId, {
+        status: 'approved',
+        reviewer: 'mallory',
+        decision: 'approve',
+        notes: null,
+        history: [],
+      }),
+    ).toBeUndefined();
     expect(await store.escalateTask(q, 'tenant-b', taskId, 1_000)).toBeUndefined();
     await store.deleteTaskTimers(q, 'tenant-b', taskId);
   });
   // A transition of tenant A's execution named with tenant B's id finds no execution to move.
-  await expect(store.transaction((q) => store.transition(q, 'tenant-b', { workflowId, owner: null, leaseMs: 1_000, event: 'workflow.failed', patch: { status: 'failed' } })))
-    .rejects.toBeInstanceOf(LeaseLostError);
+  await expect(
+    store.transaction((q) =>
+      store.transition(q, 'tenant-b', {
+        workflowId,
+        owner: null,
+        leaseMs: 1_000,
+        event: 'workflow.failed',
+        patch: { status: 'failed' },
+      }),
+    ),
+  ).rejects.toBeInstanceOf(LeaseLostError);
   expect(await store.renewLease('tenant-b', workflowId, 'x', 1_000)).toBe(false);
   await store.releaseLease('tenant-b', workflowId, 'x');
-  const lease = await db.sql.query<{ owner: string | null }>('SELECT lease_owner AS owner FROM workflow_executions WHERE id = $1::uuid', [workflowId]);
+  const lease = await db.sql.query<{ owner: string | null }>(
+    'SELECT lease_owner AS owner FROM workflow_executions WHERE id = $1::uuid',
+    [workflowId],
+  );
   expect(lease.rows[0]!.owner).toBe('x');
   expect(await store.execution('tenant-a', workflowId)).toMatchObject({ status: 'running', version: 0 });
   const task = await store.task('tenant-a', taskId);
   expect(task).toMatchObject({ status: 'pending', reviewer: null, escalationLevel: 0 });
-  const timers = await db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM workflow_timers WHERE task_id = $1::uuid', [taskId]);
+  const timers = await db.sql.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM workflow_timers WHERE task_id = $1::uuid',
+    [taskId],
+  );
   expect(Number(timers.rows[0]!.n)).toBe(1);
   // With the owner's id the decision lands.
   await store.transaction(async (q) => {
-    expect((await store.decideTask(q, 'tenant-a', taskId, { status: 'approved', reviewer: 'bob', decision: 'approve', notes: null, history: [] }))?.status).toBe('approved');
+    expect(
+      (
+        await store.decideTask(q, 'tenant-a', taskId, {
+          status: 'approved',
+          reviewer: 'bob',
+          decision: 'approve',
+          notes: null,
+          history: [],
+        })
+      )?.status,
+    ).toBe('approved');
   });
 });

@@ -12,7 +12,13 @@ import { createWorkflowModule, type WorkflowModule } from '../../../subgraphs/wo
 import { registryOf } from '../../../launcher/registry';
 import { createMemoryEventBus } from '../../../platform/events/memory-event-bus';
 import { until } from '../../support/waiting';
-import { httpPack, PacksStandIn, startCallee, ValidationStandIn, type Callee } from '../../e2e/workflow/workflow.support';
+import {
+  httpPack,
+  PacksStandIn,
+  startCallee,
+  ValidationStandIn,
+  type Callee,
+} from '../../e2e/workflow/workflow.support';
 
 jest.setTimeout(120_000);
 
@@ -38,27 +44,54 @@ it('two executors drive 40 sagas together and no step is run twice', async () =>
   const config = { ...loadWorkflowConfig({}, registryOf()), pollMs: 10, concurrency: 8 };
   const bus = createMemoryEventBus();
   for (const owner of ['executor-1', 'executor-2']) {
-    modules.push(createWorkflowModule({
-      db, bus, config, logger: createLogger('ERROR', owner), jwtSecret: 'x'.repeat(40), version: 'test', packs, validation: new ValidationStandIn(), owner,
-    }));
+    modules.push(
+      createWorkflowModule({
+        db,
+        bus,
+        config,
+        logger: createLogger('ERROR', owner),
+        jwtSecret: 'x'.repeat(40),
+        version: 'test',
+        packs,
+        validation: new ValidationStandIn(),
+        owner,
+      }),
+    );
   }
-  const caller = { correlationId: 'c', auth: { username: 'alice', tenantId: 't', roles: ['user'], scopes: ['read', 'write'], isService: false } };
+  const caller = {
+    correlationId: 'c',
+    auth: { username: 'alice', tenantId: 't', roles: ['user'], scopes: ['read', 'write'], isService: false },
+  };
   // Each saga waits at its approval gate, so none is driven yet.
   const ids: string[] = [];
   for (let i = 0; i < N; i++) {
-    const r = await modules[0]!.service.execute(caller, { workflowPackId: 'shared', workflowType: 'operational', payload: { i } });
+    const r = await modules[0]!.service.execute(caller, {
+      workflowPackId: 'shared',
+      workflowType: 'operational',
+      payload: { i },
+    });
     expect(r.status).toBe('pending_approval');
     ids.push(r.workflowId);
   }
   // Approve them all at once, behind the executors' backs: all runnable, nobody holds a lease.
-  await db.sql.query("UPDATE workflow_approval_tasks SET status = 'approved', reviewer = 'bob', decision = 'approve', decided_at = now()");
-  await db.sql.query("UPDATE workflow_executions SET status = 'running', next_run_at = now(), lease_owner = NULL, lease_expires_at = NULL");
+  await db.sql.query(
+    "UPDATE workflow_approval_tasks SET status = 'approved', reviewer = 'bob', decision = 'approve', decided_at = now()",
+  );
+  await db.sql.query(
+    "UPDATE workflow_executions SET status = 'running', next_run_at = now(), lease_owner = NULL, lease_expires_at = NULL",
+  );
   for (const m of modules) m.executor.start();
 
-  await until(async () => {
-    const r = await db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM workflow_executions WHERE status = 'completed'");
-    return Number(r.rows[0]!.n) === N;
-  }, 'every saga to complete', { tries: 2400, everyMs: 25 });
+  await until(
+    async () => {
+      const r = await db.sql.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM workflow_executions WHERE status = 'completed'",
+      );
+      return Number(r.rows[0]!.n) === N;
+    },
+    'every saga to complete',
+    { tries: 2400, everyMs: 25 },
+  );
 
   const calls = callee.calls.filter((c) => ids.some((id) => c.key?.startsWith(id)));
   expect(calls).toHaveLength(N * 3);

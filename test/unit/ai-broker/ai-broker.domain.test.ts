@@ -16,7 +16,12 @@ import { AllModelsFailedError, ModelExecutor } from '../../../subgraphs/ai-broke
 import { ModelHealth } from '../../../subgraphs/ai-broker/model-health';
 import { PiiGuard } from '../../../subgraphs/ai-broker/pii-guard';
 import type { PromptTemplateStore } from '../../../subgraphs/ai-broker/prompt-template.store';
-import { ProviderError, type ChatRequest, type ProviderAdapter, type ProviderName } from '../../../subgraphs/ai-broker/providers/provider';
+import {
+  ProviderError,
+  type ChatRequest,
+  type ProviderAdapter,
+  type ProviderName,
+} from '../../../subgraphs/ai-broker/providers/provider';
 import type { RetrievalSource } from '../../../subgraphs/ai-broker/retrieval.source';
 import { TenantLimits } from '../../../subgraphs/ai-broker/tenant-limits';
 import { TokenVault, type TokenVaultStore } from '../../../subgraphs/ai-broker/token-vault.store';
@@ -27,11 +32,23 @@ import { Fakes, withArgs } from '../../support/recording-fake';
 const TENANT = 'tenant-a';
 const EMAIL = 'john.doe@example.com';
 const SSN = '123-45-6789';
-const caller: Caller = { auth: { username: 'alice', tenantId: TENANT, roles: ['user'], scopes: ['read', 'write'], isService: false }, correlationId: 'corr-1' };
+const caller: Caller = {
+  auth: { username: 'alice', tenantId: TENANT, roles: ['user'], scopes: ['read', 'write'], isService: false },
+  correlationId: 'corr-1',
+};
 const KEY = Buffer.alloc(32, 7);
 
 const catalogue = parseCatalogue({
-  models: [{ id: 'gpt', provider: 'openai', cost_per_1k_tokens: 0.01, context_window: 100_000, tags: ['vendor'], expected_latency_ms: 500 }],
+  models: [
+    {
+      id: 'gpt',
+      provider: 'openai',
+      cost_per_1k_tokens: 0.01,
+      context_window: 100_000,
+      tags: ['vendor'],
+      expected_latency_ms: 500,
+    },
+  ],
 });
 
 interface Ports {
@@ -46,27 +63,78 @@ function build(ports: Ports = {}) {
   const fakes = new Fakes();
   const off = (name: ProviderName) => fakes.make<ProviderAdapter>(name, { name, configured: () => false });
   const adapters: Record<ProviderName, ProviderAdapter> = {
-    openai: fakes.make<ProviderAdapter>('openai', { name: 'openai', configured: () => true, ...(ports.complete ? { complete: ports.complete } : {}) }),
-    anthropic: off('anthropic'), local: off('local'), extractive: off('extractive'),
+    openai: fakes.make<ProviderAdapter>('openai', {
+      name: 'openai',
+      configured: () => true,
+      ...(ports.complete ? { complete: ports.complete } : {}),
+    }),
+    anthropic: off('anthropic'),
+    local: off('local'),
+    extractive: off('extractive'),
   };
-  const health = new ModelHealth(adapters, { probeIntervalMs: 30_000, probeTimeoutMs: 1_000, maxBackoffMs: 60_000, allowedFails: 3, cooldownMs: 30_000, latencyWindow: 10 }, () => 1_000_000);
+  const health = new ModelHealth(
+    adapters,
+    {
+      probeIntervalMs: 30_000,
+      probeTimeoutMs: 1_000,
+      maxBackoffMs: 60_000,
+      allowedFails: 3,
+      cooldownMs: 30_000,
+      latencyWindow: 10,
+    },
+    () => 1_000_000,
+  );
   const tenants: Record<string, TenantPolicy> = ports.policy ? { [TENANT]: ports.policy } : {};
   const config: AiBrokerConfig = {
-    requireAuth: true, redactionEnabled: true, redactionMode: 'mask', ragUrl: 'http://rag', schemaRegistryUrl: 'http://schemas', catalogue: { ...catalogue, tenants },
-    routing: 'balanced', requestTimeoutMs: 5_000, health: { probeIntervalMs: 30_000, probeTimeoutMs: 1_000, maxBackoffMs: 60_000, allowedFails: 3, cooldownMs: 30_000, latencyWindow: 10 },
-    defaultMaxTokens: 100, maxMaxTokens: 1_000, dailyTokenBudget: 0, requestsPerMinute: 100, vaultKey: KEY, ragTimeoutMs: 1_000,
+    requireAuth: true,
+    redactionEnabled: true,
+    redactionMode: 'mask',
+    ragUrl: 'http://rag',
+    schemaRegistryUrl: 'http://schemas',
+    catalogue: { ...catalogue, tenants },
+    routing: 'balanced',
+    requestTimeoutMs: 5_000,
+    health: {
+      probeIntervalMs: 30_000,
+      probeTimeoutMs: 1_000,
+      maxBackoffMs: 60_000,
+      allowedFails: 3,
+      cooldownMs: 30_000,
+      latencyWindow: 10,
+    },
+    defaultMaxTokens: 100,
+    maxMaxTokens: 1_000,
+    dailyTokenBudget: 0,
+    requestsPerMinute: 100,
+    vaultKey: KEY,
+    ragTimeoutMs: 1_000,
   };
   const audited: UsageEvent[] = [];
   const broker = new AiBrokerService({
-    config, adapters, health,
+    config,
+    adapters,
+    health,
     executor: new ModelExecutor(adapters, health, 5_000),
     guard: new PiiGuard({ enabled: true, mode: 'mask' }, new TokenVault(KEY), KEY, tenants),
     // A fixed clock: the rate bucket does not refill between calls of one case.
-    limits: new TenantLimits(fakes.make<Pick<UsageStore, 'tokensSince'>>('usage', {}), { requestsPerMinute: 100, dailyTokenBudget: 0 }, 5_000, () => 1_000_000),
+    limits: new TenantLimits(
+      fakes.make<Pick<UsageStore, 'tokensSince'>>('usage', {}),
+      { requestsPerMinute: 100, dailyTokenBudget: 0 },
+      5_000,
+      () => 1_000_000,
+    ),
     templates: fakes.make<PromptTemplateStore>('templates', {}),
-    tokens: fakes.make<TokenVaultStore>('tokens', ports.tokens ?? { save: withArgs([TENANT, []], async () => undefined) }),
+    tokens: fakes.make<TokenVaultStore>(
+      'tokens',
+      ports.tokens ?? { save: withArgs([TENANT, []], async () => undefined) },
+    ),
     usage: fakes.make<Pick<UsageStore, 'summary'>>('usage', {}),
-    audit: fakes.make<UsageAudit>('audit', { record: withArgs([caller, TENANT, expect.any(Object)], async (_c: Caller, _t: string, e: UsageEvent) => void audited.push(e)) }),
+    audit: fakes.make<UsageAudit>('audit', {
+      record: withArgs(
+        [caller, TENANT, expect.any(Object)],
+        async (_c: Caller, _t: string, e: UsageEvent) => void audited.push(e),
+      ),
+    }),
     retrieval: fakes.make<RetrievalSource>('retrieval', ports.retrieval ?? {}),
     access: new TenantAccess(async () => {
       throw new Error('no operator access expected');
@@ -74,7 +142,10 @@ function build(ports: Ports = {}) {
     replies: fakes.make<IdempotentReplyStore<InferenceResult>>('replies', ports.replies ?? {}),
   });
   /** Everything the provider was sent (system prompt and messages). */
-  const sent = () => fakes.argsOf('openai', 'complete').map(([r]) => JSON.stringify({ system: (r as ChatRequest).system, messages: (r as ChatRequest).messages }));
+  const sent = () =>
+    fakes
+      .argsOf('openai', 'complete')
+      .map(([r]) => JSON.stringify({ system: (r as ChatRequest).system, messages: (r as ChatRequest).messages }));
   return { fakes, broker, audited, sent };
 }
 
@@ -97,23 +168,37 @@ describe('AiBrokerService.inference: redaction', () => {
     const { fakes, broker, sent } = build({
       policy: { redactionMode: 'tokenize' },
       complete: answer('ok'),
-      tokens: { save: withArgs([TENANT, [expect.objectContaining({ category: 'email', value: EMAIL })]], async () => undefined) },
+      tokens: {
+        save: withArgs([TENANT, [expect.objectContaining({ category: 'email', value: EMAIL })]], async () => undefined),
+      },
     });
     await broker.inference(caller, { prompt: `Email ${EMAIL}` });
     fakes.verify();
-    expect(fakes.trail().filter((t) => t === 'tokens.save' || t === 'openai.complete')).toEqual(['tokens.save', 'openai.complete']);
+    expect(fakes.trail().filter((t) => t === 'tokens.save' || t === 'openai.complete')).toEqual([
+      'tokens.save',
+      'openai.complete',
+    ]);
     expect(sent()[0]).toMatch(/\[email:tok_[0-9a-f]{20}\]/);
   });
 
-  it('redacts retrieved context too, and asks retrieval in the caller\'s tenant', async () => {
+  it("redacts retrieved context too, and asks retrieval in the caller's tenant", async () => {
     const { fakes, broker, sent } = build({
       complete: answer('ok'),
       retrieval: {
-        retrieve: withArgs([{ token: undefined, tenantId: TENANT, correlationId: 'corr-1' }, expect.any(String), { moduleId: 'm1' }],
-          async () => ({ available: true as const, chunks: [{ content: `Contact ${EMAIL}`, document_title: 'Policy', score: 0.9, heading: null }] })),
+        retrieve: withArgs(
+          [{ token: undefined, tenantId: TENANT, correlationId: 'corr-1' }, expect.any(String), { moduleId: 'm1' }],
+          async () => ({
+            available: true as const,
+            chunks: [{ content: `Contact ${EMAIL}`, document_title: 'Policy', score: 0.9, heading: null }],
+          }),
+        ),
       },
     });
-    const r = await broker.inference(caller, { prompt: 'Who do I contact?', useRag: true, context: { module_id: 'm1' } });
+    const r = await broker.inference(caller, {
+      prompt: 'Who do I contact?',
+      useRag: true,
+      context: { module_id: 'm1' },
+    });
     fakes.verify();
     expect(sent()[0]).toContain('Policy');
     expect(sent()[0]).not.toContain(EMAIL);
@@ -128,21 +213,38 @@ describe('AiBrokerService.inference: usage and limits', () => {
     fakes.verify();
     expect(audited).toHaveLength(1);
     expect(audited[0]).toMatchObject({
-      operation: 'inference', status: 'ok', model: 'gpt', provider: 'openai', promptTokens: 12, completionTokens: 8, cost: 0.0002,
-      redactions: { input: { email: 1 }, output: {} }, redactionMode: 'mask',
+      operation: 'inference',
+      status: 'ok',
+      model: 'gpt',
+      provider: 'openai',
+      promptTokens: 12,
+      completionTokens: 8,
+      cost: 0.0002,
+      redactions: { input: { email: 1 }, output: {} },
+      redactionMode: 'mask',
     });
     expect(JSON.stringify(audited[0])).not.toContain(EMAIL);
   });
 
   it('records a failed call when every model fails, and answers 503 with the attempts', async () => {
-    const { fakes, broker, audited } = build({ complete: async () => { throw new ProviderError('overloaded', 'openai', 529); } });
+    const { fakes, broker, audited } = build({
+      complete: async () => {
+        throw new ProviderError('overloaded', 'openai', 529);
+      },
+    });
     const err = await broker.inference(caller, { prompt: 'hello' }).catch((e: unknown) => e);
     fakes.verify();
     expect(err).toBeInstanceOf(AllModelsFailedError);
-    expect(audited).toEqual([expect.objectContaining({ status: 'failed', model: null, attempts: [expect.objectContaining({ model: 'gpt', outcome: 'overloaded' })] })]);
+    expect(audited).toEqual([
+      expect.objectContaining({
+        status: 'failed',
+        model: null,
+        attempts: [expect.objectContaining({ model: 'gpt', outcome: 'overloaded' })],
+      }),
+    ]);
   });
 
-  it('refuses a request over the tenant\'s rate before the provider is called', async () => {
+  it("refuses a request over the tenant's rate before the provider is called", async () => {
     const { fakes, broker } = build({ policy: { requestsPerMinute: 1 }, complete: answer('ok') });
     await broker.inference(caller, { prompt: 'one' });
     await expect(broker.inference(caller, { prompt: 'two' })).rejects.toBeInstanceOf(RateLimitedError);
@@ -160,9 +262,17 @@ describe('AiBrokerService.inference: usage and limits', () => {
   it('replays an answer given under the same Idempotency-Key without calling the provider', async () => {
     const first = { response: 'earlier', modelUsed: 'gpt' } as InferenceResult;
     const { fakes, broker } = build({
-      replies: { claim: withArgs([TENANT, 'key-1', expect.stringMatching(/^[0-9a-f]{64}$/), expect.any(Number)], async () => ({ state: 'done' as const, response: first })) },
+      replies: {
+        claim: withArgs([TENANT, 'key-1', expect.stringMatching(/^[0-9a-f]{64}$/), expect.any(Number)], async () => ({
+          state: 'done' as const,
+          response: first,
+        })),
+      },
     });
-    await expect(broker.inference(caller, { prompt: 'hello' }, { idempotencyKey: 'key-1' })).resolves.toMatchObject({ response: 'earlier', replayed: true });
+    await expect(broker.inference(caller, { prompt: 'hello' }, { idempotencyKey: 'key-1' })).resolves.toMatchObject({
+      response: 'earlier',
+      replayed: true,
+    });
     fakes.verify();
     expect(fakes.trail()).toEqual(['replies.claim']);
   });

@@ -9,7 +9,12 @@ import { AnthropicProvider } from '../../../subgraphs/ai-broker/providers/anthro
 import { ExtractiveProvider, extractiveAnswer } from '../../../subgraphs/ai-broker/providers/extractive.provider';
 import { OpenAiProvider } from '../../../subgraphs/ai-broker/providers/openai.provider';
 import { CredentialSource } from '../../../subgraphs/ai-broker/providers/provider-credentials';
-import { ProviderError, type ChatRequest, type ProviderAdapter, type StreamEvent } from '../../../subgraphs/ai-broker/providers/provider';
+import {
+  ProviderError,
+  type ChatRequest,
+  type ProviderAdapter,
+  type StreamEvent,
+} from '../../../subgraphs/ai-broker/providers/provider';
 import { startVendor, type VendorStandIn } from '../../support/vendors/vendor-stand-in';
 
 let anthropic: VendorStandIn;
@@ -18,10 +23,16 @@ let local: VendorStandIn;
 const env: Record<string, string | undefined> = {};
 
 beforeAll(async () => {
-  [anthropic, openai, local] = await Promise.all([startVendor('anthropic'), startVendor('openai'), startVendor('openai')]);
+  [anthropic, openai, local] = await Promise.all([
+    startVendor('anthropic'),
+    startVendor('openai'),
+    startVendor('openai'),
+  ]);
   Object.assign(env, {
-    ANTHROPIC_API_KEY: 'sk-ant-1', ANTHROPIC_BASE_URL: anthropic.url,
-    OPENAI_API_KEY: 'sk-oai-1', OPENAI_BASE_URL: openai.url,
+    ANTHROPIC_API_KEY: 'sk-ant-1',
+    ANTHROPIC_BASE_URL: anthropic.url,
+    OPENAI_API_KEY: 'sk-oai-1',
+    OPENAI_BASE_URL: openai.url,
     LOCAL_LLM_BASE_URL: local.url,
   });
 });
@@ -35,13 +46,30 @@ beforeEach(() => {
 });
 
 const adapters = () => ({
-  anthropic: { adapter: new AnthropicProvider(new CredentialSource(env, 'ANTHROPIC')) as ProviderAdapter, vendor: anthropic, model: 'claude-3-haiku-20240307' },
-  openai: { adapter: new OpenAiProvider('openai', new CredentialSource(env, 'OPENAI')) as ProviderAdapter, vendor: openai, model: 'gpt-3.5-turbo' },
-  local: { adapter: new OpenAiProvider('local', new CredentialSource(env, 'LOCAL_LLM')) as ProviderAdapter, vendor: local, model: 'llama3:8b' },
+  anthropic: {
+    adapter: new AnthropicProvider(new CredentialSource(env, 'ANTHROPIC')) as ProviderAdapter,
+    vendor: anthropic,
+    model: 'claude-3-haiku-20240307',
+  },
+  openai: {
+    adapter: new OpenAiProvider('openai', new CredentialSource(env, 'OPENAI')) as ProviderAdapter,
+    vendor: openai,
+    model: 'gpt-3.5-turbo',
+  },
+  local: {
+    adapter: new OpenAiProvider('local', new CredentialSource(env, 'LOCAL_LLM')) as ProviderAdapter,
+    vendor: local,
+    model: 'llama3:8b',
+  },
 });
 
 const request = (model: string, overrides: Partial<ChatRequest> = {}): ChatRequest => ({
-  model, system: 'Be brief.', messages: [{ role: 'user', content: 'What is the capital of France?' }], maxTokens: 64, signal: AbortSignal.timeout(5_000), ...overrides,
+  model,
+  system: 'Be brief.',
+  messages: [{ role: 'user', content: 'What is the capital of France?' }],
+  maxTokens: 64,
+  signal: AbortSignal.timeout(5_000),
+  ...overrides,
 });
 
 async function failure(p: Promise<unknown>): Promise<ProviderError> {
@@ -69,7 +97,10 @@ describe.each(['anthropic', 'openai', 'local'] as const)('%s adapter', (which) =
     const { adapter, model } = adapters()[which];
     const events: StreamEvent[] = [];
     for await (const e of adapter.stream(request(model))) events.push(e);
-    const text = events.filter((e) => e.type === 'text').map((e) => (e as { text: string }).text).join('');
+    const text = events
+      .filter((e) => e.type === 'text')
+      .map((e) => (e as { text: string }).text)
+      .join('');
     expect(text).toBe('Echo: What is the capital of France?');
     expect(events.filter((e) => e.type === 'text').length).toBeGreaterThan(1);
     expect(events.at(-1)).toMatchObject({ type: 'usage' });
@@ -97,7 +128,9 @@ describe.each(['anthropic', 'openai', 'local'] as const)('%s adapter', (which) =
   test('a hung call times out; a cut connection is unavailable', async () => {
     const { adapter, vendor, model } = adapters()[which];
     vendor.queue.push('hang');
-    expect((await failure(adapter.complete(request(model, { signal: AbortSignal.timeout(200) })))).kind).toBe('timeout');
+    expect((await failure(adapter.complete(request(model, { signal: AbortSignal.timeout(200) })))).kind).toBe(
+      'timeout',
+    );
     vendor.queue.push('drop');
     expect((await failure(adapter.complete(request(model)))).kind).toBe('unavailable');
   });
@@ -142,7 +175,9 @@ test('a provider without its key or URL is not configured and says so when calle
 describe('the extractive model', () => {
   test('quotes the passages that answer the question, and says when it has none', async () => {
     const passages = ['Paris is the capital of France. It lies on the Seine.', 'Berlin is the capital of Germany.'];
-    expect(extractiveAnswer('What is the capital of France?', passages)).toBe('From the retrieved context: Paris is the capital of France. Berlin is the capital of Germany.');
+    expect(extractiveAnswer('What is the capital of France?', passages)).toBe(
+      'From the retrieved context: Paris is the capital of France. Berlin is the capital of Germany.',
+    );
     expect(extractiveAnswer('What is the capital of France?', [])).toMatch(/no retrieved context/);
     const r = await new ExtractiveProvider().complete(request('extractive', { context: passages }));
     expect(r.text).toContain('Paris is the capital of France.');

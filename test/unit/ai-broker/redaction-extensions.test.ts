@@ -3,7 +3,16 @@
 // labelled PII set's precision and recall per category (the issue's targets).
 import { createHash } from 'node:crypto';
 import {
-  addressDetector, createRedactor, customPatternDetector, CustomPatternError, EXTENDED_DETECTORS, hash, keyedHash, redactText, STATELESS_STRATEGIES, tokenizing,
+  addressDetector,
+  createRedactor,
+  customPatternDetector,
+  CustomPatternError,
+  EXTENDED_DETECTORS,
+  hash,
+  keyedHash,
+  redactText,
+  STATELESS_STRATEGIES,
+  tokenizing,
 } from '../../../platform/redaction';
 import { evaluate } from '../../fixtures/pii/pii-evaluation';
 
@@ -22,7 +31,13 @@ describe('addresses', () => {
     expect(r.text).not.toMatch(/\d{2}/);
   });
 
-  test.each(['We are 3 of the way there', 'page 12 drive safely', 'Order 12345 shipped', 'Route 66 crosses eight states', 'the Main Street branch'])('%s is no address', (text) => {
+  test.each([
+    'We are 3 of the way there',
+    'page 12 drive safely',
+    'Order 12345 shipped',
+    'Route 66 crosses eight states',
+    'the Main Street branch',
+  ])('%s is no address', (text) => {
     expect(redactor.redactText(text).counts.address).toBe(0);
   });
 
@@ -39,17 +54,22 @@ describe('addresses', () => {
 describe('strategies', () => {
   test('hash is SHA-256 of the value, tagged with its category; equal values hash equally', () => {
     const digest = createHash('sha256').update('jane@corp.com').digest('hex');
-    expect(redactor.redactText('mail jane@corp.com and jane@corp.com', { strategy: 'hash' }).text).toBe(`mail [email:sha256:${digest}] and [email:sha256:${digest}]`);
+    expect(redactor.redactText('mail jane@corp.com and jane@corp.com', { strategy: 'hash' }).text).toBe(
+      `mail [email:sha256:${digest}] and [email:sha256:${digest}]`,
+    );
     expect(hash('jane@corp.com', 'email')).toBe(`[email:sha256:${digest}]`);
   });
 
-  test('a keyed hash differs per key, so a tenant\'s hashes cannot be matched by hashing every SSN', () => {
+  test("a keyed hash differs per key, so a tenant's hashes cannot be matched by hashing every SSN", () => {
     expect(keyedHash('tenant-a-key')('123-45-6789', 'ssn')).not.toBe(keyedHash('tenant-b-key')('123-45-6789', 'ssn'));
     expect(keyedHash('k')('123-45-6789', 'ssn')).not.toBe(hash('123-45-6789', 'ssn'));
   });
 
   test('remove leaves nothing of the value', () => {
-    expect(redactor.redactText('SSN 123-45-6789 ok', { strategy: 'remove' })).toMatchObject({ text: 'SSN  ok', counts: { ssn: 1 } });
+    expect(redactor.redactText('SSN 123-45-6789 ok', { strategy: 'remove' })).toMatchObject({
+      text: 'SSN  ok',
+      counts: { ssn: 1 },
+    });
   });
 
   test('tokenize asks its minting function, per call', () => {
@@ -71,7 +91,10 @@ describe('strategies', () => {
 
 describe('custom patterns per tenant', () => {
   test('an RE2 pattern adds a category of its own', () => {
-    const r = createRedactor({ detectors: [...EXTENDED_DETECTORS, customPatternDetector({ category: 'employee_id', pattern: 'EMP-\\d{6}' })], strategies: STATELESS_STRATEGIES });
+    const r = createRedactor({
+      detectors: [...EXTENDED_DETECTORS, customPatternDetector({ category: 'employee_id', pattern: 'EMP-\\d{6}' })],
+      strategies: STATELESS_STRATEGIES,
+    });
     expect(r.redactText('EMP-123456 wrote')).toMatchObject({ text: '***-****** wrote', counts: { employee_id: 1 } });
     expect(redactText('EMP-123456').text).toBe('EMP-123456');
   });

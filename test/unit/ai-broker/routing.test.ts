@@ -4,15 +4,46 @@
 import { ModelHealth } from '../../../subgraphs/ai-broker/model-health';
 import { parseCatalogue, type ModelEntry } from '../../../subgraphs/ai-broker/model-catalogue';
 import { planRoute } from '../../../subgraphs/ai-broker/model-router';
-import { ProviderError, type ProviderAdapter, type ProviderName } from '../../../subgraphs/ai-broker/providers/provider';
+import {
+  ProviderError,
+  type ProviderAdapter,
+  type ProviderName,
+} from '../../../subgraphs/ai-broker/providers/provider';
 import { InputError } from '../../../platform/errors/domain-errors';
 
 const catalogue = parseCatalogue({
   models: [
-    { id: 'cheap', provider: 'openai', cost_per_1k_tokens: 0.001, context_window: 4000, tags: ['vendor'], expected_latency_ms: 500 },
-    { id: 'dear', provider: 'anthropic', cost_per_1k_tokens: 0.05, context_window: 200000, tags: ['vendor'], expected_latency_ms: 500 },
-    { id: 'local', provider: 'local', cost_per_1k_tokens: 0, context_window: 8000, tags: ['local'], expected_latency_ms: 3000 },
-    { id: 'extractive', provider: 'extractive', cost_per_1k_tokens: 0, context_window: 1000000, tags: ['local', 'offline'] },
+    {
+      id: 'cheap',
+      provider: 'openai',
+      cost_per_1k_tokens: 0.001,
+      context_window: 4000,
+      tags: ['vendor'],
+      expected_latency_ms: 500,
+    },
+    {
+      id: 'dear',
+      provider: 'anthropic',
+      cost_per_1k_tokens: 0.05,
+      context_window: 200000,
+      tags: ['vendor'],
+      expected_latency_ms: 500,
+    },
+    {
+      id: 'local',
+      provider: 'local',
+      cost_per_1k_tokens: 0,
+      context_window: 8000,
+      tags: ['local'],
+      expected_latency_ms: 3000,
+    },
+    {
+      id: 'extractive',
+      provider: 'extractive',
+      cost_per_1k_tokens: 0,
+      context_window: 1000000,
+      tags: ['local', 'offline'],
+    },
   ],
 });
 const byId = (id: string) => catalogue.models.find((m) => m.id === id)!;
@@ -21,14 +52,32 @@ function setup(configured: ProviderName[]) {
   let now = 1_000_000;
   const probes: Record<string, 'ok' | 'fail'> = { openai: 'ok', anthropic: 'ok', local: 'ok' };
   const adapter = (name: ProviderName): ProviderAdapter => ({
-    name, configured: () => name === 'extractive' || configured.includes(name),
-    complete: async () => ({ text: '', promptTokens: 0, completionTokens: 0 }), stream: async function* () {},
+    name,
+    configured: () => name === 'extractive' || configured.includes(name),
+    complete: async () => ({ text: '', promptTokens: 0, completionTokens: 0 }),
+    stream: async function* () {},
     probe: async () => {
       if (probes[name] === 'fail') throw new ProviderError('unavailable', name);
     },
   });
-  const adapters = { openai: adapter('openai'), anthropic: adapter('anthropic'), local: adapter('local'), extractive: adapter('extractive') };
-  const health = new ModelHealth(adapters, { probeIntervalMs: 30_000, probeTimeoutMs: 1000, maxBackoffMs: 300_000, allowedFails: 2, cooldownMs: 30_000, latencyWindow: 10 }, () => now);
+  const adapters = {
+    openai: adapter('openai'),
+    anthropic: adapter('anthropic'),
+    local: adapter('local'),
+    extractive: adapter('extractive'),
+  };
+  const health = new ModelHealth(
+    adapters,
+    {
+      probeIntervalMs: 30_000,
+      probeTimeoutMs: 1000,
+      maxBackoffMs: 300_000,
+      allowedFails: 2,
+      cooldownMs: 30_000,
+      latencyWindow: 10,
+    },
+    () => now,
+  );
   return { health, probes, tick: (ms: number) => (now += ms) };
 }
 const ids = (models: ModelEntry[]) => models.map((m) => m.id);
@@ -47,15 +96,23 @@ test('compliance tags, context windows and the offline model', async () => {
   const { health } = setup(['openai', 'anthropic']);
   await health.probeDue();
   // Local only, no local server: the offline model.
-  expect(ids(planRoute(catalogue.models, health, { requiredTags: ['local'] }, req, 'balanced').candidates)).toEqual(['extractive']);
-  expect(() => planRoute(catalogue.models, health, { requiredTags: ['local'] }, { ...req, named: byId('dear') }, 'balanced')).toThrow(InputError);
+  expect(ids(planRoute(catalogue.models, health, { requiredTags: ['local'] }, req, 'balanced').candidates)).toEqual([
+    'extractive',
+  ]);
+  expect(() =>
+    planRoute(catalogue.models, health, { requiredTags: ['local'] }, { ...req, named: byId('dear') }, 'balanced'),
+  ).toThrow(InputError);
   const big = planRoute(catalogue.models, health, {}, { promptTokens: 5000, maxTokens: 100 }, 'balanced');
   expect(ids(big.candidates)).toEqual(['dear']);
   expect(big.skipped).toEqual([expect.objectContaining({ model: 'cheap', reason: 'context_window' })]);
-  expect(() => planRoute(catalogue.models, health, {}, { promptTokens: 5000, maxTokens: 100, named: byId('cheap') }, 'balanced')).toThrow(/context window of cheap/);
+  expect(() =>
+    planRoute(catalogue.models, health, {}, { promptTokens: 5000, maxTokens: 100, named: byId('cheap') }, 'balanced'),
+  ).toThrow(/context window of cheap/);
   // No vendor configured at all: the offline model answers, even for a named vendor model.
   const bare = setup([]);
-  expect(ids(planRoute(catalogue.models, bare.health, {}, { ...req, named: byId('dear') }, 'balanced').candidates)).toEqual(['extractive']);
+  expect(
+    ids(planRoute(catalogue.models, bare.health, {}, { ...req, named: byId('dear') }, 'balanced').candidates),
+  ).toEqual(['extractive']);
 });
 
 test('a 429 cools down at once for Retry-After; other failures after allowed_fails; a success clears the count', async () => {

@@ -1,10 +1,20 @@
 // Strict fakes of identity's stores: a fake fails on any call it was not told to expect, so a
 // unit test also catches queries the rule should not make.
 import type { AuthContext } from '../../../platform/auth/auth-context';
-import type { AuditEventInput as OutboxEventInput, OutboxWriter as OutboxStore } from '../../../platform/outbox/outbox.writer';
+import type {
+  AuditEventInput as OutboxEventInput,
+  OutboxWriter as OutboxStore,
+} from '../../../platform/outbox/outbox.writer';
 import { strictFake } from '../../support/strict-fake';
 import type {
-  IdentityStores, IdentityUnitOfWork, RefreshTokenStore, RoleRecord, RoleStore, TenantStore, UserRecord, UserStore,
+  IdentityStores,
+  IdentityUnitOfWork,
+  RefreshTokenStore,
+  RoleRecord,
+  RoleStore,
+  TenantStore,
+  UserRecord,
+  UserStore,
 } from '../../../subgraphs/identity/identity.types';
 import type { PasswordHasher } from '../../../subgraphs/identity/password.hasher';
 
@@ -17,7 +27,9 @@ export interface FakeStores {
 }
 
 /** A unit of work over strict fakes; `transaction` records that it ran and passes the same fakes. */
-export function fakeUnitOfWork(fakes: FakeStores): IdentityUnitOfWork & { transactions: number; events: OutboxEventInput[]; eventsInTransaction: OutboxEventInput[] } {
+export function fakeUnitOfWork(
+  fakes: FakeStores,
+): IdentityUnitOfWork & { transactions: number; events: OutboxEventInput[]; eventsInTransaction: OutboxEventInput[] } {
   const events: OutboxEventInput[] = [];
   const eventsInTransaction: OutboxEventInput[] = [];
   let inTransaction = false;
@@ -72,8 +84,22 @@ export function fakeHasher(): PasswordHasher & { dummyCalls: number; verifyCalls
   return h;
 }
 
-export const ROLE_ADMIN: RoleRecord = { id: '00000000-0000-4000-8000-00000000000a', name: 'admin', description: null, scopes: ['read', 'write', 'admin'], createdAt: new Date(0), tenantId: null };
-export const ROLE_USER: RoleRecord = { id: '00000000-0000-4000-8000-00000000000b', name: 'user', description: null, scopes: ['read'], createdAt: new Date(0), tenantId: null };
+export const ROLE_ADMIN: RoleRecord = {
+  id: '00000000-0000-4000-8000-00000000000a',
+  name: 'admin',
+  description: null,
+  scopes: ['read', 'write', 'admin'],
+  createdAt: new Date(0),
+  tenantId: null,
+};
+export const ROLE_USER: RoleRecord = {
+  id: '00000000-0000-4000-8000-00000000000b',
+  name: 'user',
+  description: null,
+  scopes: ['read'],
+  createdAt: new Date(0),
+  tenantId: null,
+};
 
 export function userRecord(overrides: Partial<UserRecord> = {}): UserRecord {
   return {
@@ -94,10 +120,18 @@ export function userRecord(overrides: Partial<UserRecord> = {}): UserRecord {
 }
 
 export function caller(overrides: Partial<AuthContext> = {}): AuthContext {
-  return { username: 'root', tenantId: 'default', roles: ['admin', 'user'], scopes: ['admin', 'read', 'write'], isService: false, ...overrides };
+  return {
+    username: 'root',
+    tenantId: 'default',
+    roles: ['admin', 'user'],
+    scopes: ['admin', 'read', 'write'],
+    isService: false,
+    ...overrides,
+  };
 }
 
 /** A platform operator (role platform-admin, home tenant `platform`). */
 export const operator = () => caller({ username: 'op', tenantId: 'platform', roles: ['platform-admin'] });
 export const tenantAdmin = (tenantId: string) => caller({ username: `${tenantId}-admin`, tenantId });
-export const plainUser = (tenantId = 'default') => caller({ username: 'bob', tenantId, roles: ['user'], scopes: ['read'] });
+export const plainUser = (tenantId = 'default') =>
+  caller({ username: 'bob', tenantId, roles: ['user'], scopes: ['read'] });

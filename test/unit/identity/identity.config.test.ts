@@ -11,7 +11,12 @@ describe('loadIdentityConfig', () => {
   });
 
   it('reads the credentials from env', () => {
-    const c = loadIdentityConfig({ DEV_ADMIN_USERNAME: 'boss', DEV_ADMIN_PASSWORD: 'pw-boss-123', DEV_USER_USERNAME: 'eve', DEV_USER_PASSWORD: 'pw-eve-123' });
+    const c = loadIdentityConfig({
+      DEV_ADMIN_USERNAME: 'boss',
+      DEV_ADMIN_PASSWORD: 'pw-boss-123',
+      DEV_USER_USERNAME: 'eve',
+      DEV_USER_PASSWORD: 'pw-eve-123',
+    });
     expect(c.devAdmin).toEqual({ username: 'boss', password: 'pw-boss-123' });
     expect(c.devUser).toEqual({ username: 'eve', password: 'pw-eve-123' });
   });

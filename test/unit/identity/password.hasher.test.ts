@@ -34,7 +34,9 @@ describe('ScryptPasswordHasher', () => {
 
   it('refuses malformed or tampered hashes without throwing', async () => {
     const stored = await hasher.hash('pw-123456');
-    await expect(hasher.verify('pw-123456', 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855')).resolves.toBe(false);
+    await expect(
+      hasher.verify('pw-123456', 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'),
+    ).resolves.toBe(false);
     await expect(hasher.verify('pw-123456', tamper(stored))).resolves.toBe(false);
     await expect(hasher.verify('pw-123456', '')).resolves.toBe(false);
   });

@@ -56,7 +56,7 @@ describe('CachedTokenVerifier', () => {
     expect(v.size).toBe(0);
   });
 
-  it('hands out frozen contexts, so one request cannot change another\'s', async () => {
+  it("hands out frozen contexts, so one request cannot change another's", async () => {
     const v = new CachedTokenVerifier({ verify: async (t: string) => claims(t, 9_999_999) }, 10, () => 0);
     const auth = await v.authenticate('tok');
     expect(() => (auth.roles as string[]).push('admin')).toThrow();

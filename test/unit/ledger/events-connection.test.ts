@@ -6,18 +6,24 @@ import type { LedgerStore } from '../../../subgraphs/ledger/ledger.store';
 import { strictFake } from '../../support/strict-fake';
 
 describe('eventsConnection', () => {
-  const caller = { auth: { username: 'u', tenantId: 't1', roles: ['user'], scopes: ['read'], isService: false }, correlationId: 'c' };
+  const caller = {
+    auth: { username: 'u', tenantId: 't1', roles: ['user'], scopes: ['read'], isService: false },
+    correlationId: 'c',
+  };
 
   function serviceWith(counted: string[]) {
-    const store = strictFake<LedgerStore>({
-      async eventsAfter() {
-        return [];
+    const store = strictFake<LedgerStore>(
+      {
+        async eventsAfter() {
+          return [];
+        },
+        async countEvents(tenantId) {
+          counted.push(tenantId);
+          return 42;
+        },
       },
-      async countEvents(tenantId) {
-        counted.push(tenantId);
-        return 42;
-      },
-    }, 'store');
+      'store',
+    );
     return new LedgerService(store, strictFake<GroupCommitter>({}, 'committer'), new TenantAccess(async () => {}));
   }
 

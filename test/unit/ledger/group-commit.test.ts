@@ -13,41 +13,70 @@ const FAST_RETRY = { attempts: 4, baseDelayMs: 1, maxDelayMs: 2 };
 /** An in-memory "database" with transactional semantics just strong enough for the committer. */
 function memoryStore(hooks: { beforeInsert?: (rows: NewEventRow[]) => void } = {}) {
   const heads = new Map<string, ChainHead>();
-  const events: (NewEventRow)[] = [];
+  const events: NewEventRow[] = [];
   const transactions: number[] = [];
-  const store = strictFake<LedgerStore>({
-    async appendTransaction(work) {
-      const staged: NewEventRow[] = [];
-      const stagedHeads = new Map<string, ChainHead>();
-      const tx = strictFake<LedgerAppendTx>({
-        async lockHeads(tenantIds) {
-          return new Map(tenantIds.map((t) => [t, { ...(heads.get(t) ?? { tenantId: t, lastSeq: 0, lastHash: GENESIS_HASH, lastCreatedAtUs: 0, treeFrontier: '' }) }]));
-        },
-        async findByIdempotencyKeys(pairs) {
-          return events.filter((e) => pairs.some((p) => p.tenantId === e.tenantId && p.key === e.idempotencyKey)) as (LedgerEvent & { idempotencyKey: string })[];
-        },
-        async findByIds(_tenants, ids) {
-          return events.filter((e) => ids.includes(e.id));
-        },
-        async insertEvents(rows, moved) {
-          hooks.beforeInsert?.(rows);
-          staged.push(...rows);
-          for (const h of moved) stagedHeads.set(h.tenantId, { ...h });
-        },
-      }, 'tx');
-      const result = await work(tx);
-      // Commit.
-      events.push(...staged);
-      for (const [t, h] of stagedHeads) heads.set(t, h);
-      transactions.push(staged.length);
-      return result;
+  const store = strictFake<LedgerStore>(
+    {
+      async appendTransaction(work) {
+        const staged: NewEventRow[] = [];
+        const stagedHeads = new Map<string, ChainHead>();
+        const tx = strictFake<LedgerAppendTx>(
+          {
+            async lockHeads(tenantIds) {
+              return new Map(
+                tenantIds.map((t) => [
+                  t,
+                  {
+                    ...(heads.get(t) ?? {
+                      tenantId: t,
+                      lastSeq: 0,
+                      lastHash: GENESIS_HASH,
+                      lastCreatedAtUs: 0,
+                      treeFrontier: '',
+                    }),
+                  },
+                ]),
+              );
+            },
+            async findByIdempotencyKeys(pairs) {
+              return events.filter((e) =>
+                pairs.some((p) => p.tenantId === e.tenantId && p.key === e.idempotencyKey),
+              ) as (LedgerEvent & { idempotencyKey: string })[];
+            },
+            async findByIds(_tenants, ids) {
+              return events.filter((e) => ids.includes(e.id));
+            },
+            async insertEvents(rows, moved) {
+              hooks.beforeInsert?.(rows);
+              staged.push(...rows);
+              for (const h of moved) stagedHeads.set(h.tenantId, { ...h });
+            },
+          },
+          'tx',
+        );
+        const result = await work(tx);
+        // Commit.
+        events.push(...staged);
+        for (const [t, h] of stagedHeads) heads.set(t, h);
+        transactions.push(staged.length);
+        return result;
+      },
     },
-  }, 'store');
+    'store',
+  );
   return { store, events, heads, transactions };
 }
 
 const input = (tenantId: string, n: number, extra: Partial<PreparedAppend> = {}): PreparedAppend => ({
-  tenantId, eventType: 'e', eventDataText: `{"n":${n}}`, userId: null, correlationId: null, description: null, idempotencyKey: null, writtenBy: null, ...extra,
+  tenantId,
+  eventType: 'e',
+  eventDataText: `{"n":${n}}`,
+  userId: null,
+  correlationId: null,
+  description: null,
+  idempotencyKey: null,
+  writtenBy: null,
+  ...extra,
 });
 
 it('batches concurrent appends into few transactions and links every chain correctly', async () => {
@@ -63,7 +92,13 @@ it('batches concurrent appends into few transactions and links every chain corre
     let previous = GENESIS_HASH;
     for (const e of chain) {
       expect(e.previousHash).toBe(previous);
-      const content = contentHash({ tenantId: t, eventType: 'e', eventDataCanonical: e.eventDataText, userId: null, createdAt: e.createdAt });
+      const content = contentHash({
+        tenantId: t,
+        eventType: 'e',
+        eventDataCanonical: e.eventDataText,
+        userId: null,
+        createdAt: e.createdAt,
+      });
       expect(e.contentHash).toBe(content);
       expect(e.chainHash).toBe(chainHash(content, previous));
       previous = e.chainHash;
@@ -94,7 +129,11 @@ it('returns the original event for a repeated idempotency key, within and across
 
 it('retries deadlocks and serialisation failures', async () => {
   let failures = 2;
-  const db = memoryStore({ beforeInsert: () => { if (failures-- > 0) throw Object.assign(new Error('deadlock detected'), { code: failures ? '40P01' : '40001' }); } });
+  const db = memoryStore({
+    beforeInsert: () => {
+      if (failures-- > 0) throw Object.assign(new Error('deadlock detected'), { code: failures ? '40P01' : '40001' });
+    },
+  });
   const committer = new GroupCommitter(db.store, { retry: FAST_RETRY });
   const r = await committer.append(input('t', 1));
   expect(r.event.seq).toBe(1);
@@ -122,17 +161,28 @@ it('keeps an event whose commit landed although the connection died (no duplicat
 
 it('gives up with UnavailableError when the database stays away, writing nothing', async () => {
   const store = strictFake<LedgerStore>({
-    appendTransaction: async () => { throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }); },
+    appendTransaction: async () => {
+      throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+    },
   });
   const committer = new GroupCommitter(store, { retry: FAST_RETRY });
   await expect(committer.append(input('t', 1))).rejects.toBeInstanceOf(UnavailableError);
 });
 
 it('fails only the bad event of a batch', async () => {
-  const db = memoryStore({ beforeInsert: (rows) => { if (rows.some((r) => r.eventDataText.includes('"bad"'))) throw Object.assign(new Error('invalid input'), { code: '22P02' }); } });
+  const db = memoryStore({
+    beforeInsert: (rows) => {
+      if (rows.some((r) => r.eventDataText.includes('"bad"')))
+        throw Object.assign(new Error('invalid input'), { code: '22P02' });
+    },
+  });
   const committer = new GroupCommitter(db.store, { retry: FAST_RETRY, maxInFlight: 1 });
   const first = committer.append(input('t', 0)); // occupies the committer so the next three form one batch
-  const batch = [committer.append(input('t', 1)), committer.append({ ...input('t', 2), eventDataText: '{"bad":1}' }), committer.append(input('t', 3))];
+  const batch = [
+    committer.append(input('t', 1)),
+    committer.append({ ...input('t', 2), eventDataText: '{"bad":1}' }),
+    committer.append(input('t', 3)),
+  ];
   await first;
   const settled = await Promise.allSettled(batch);
   expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);

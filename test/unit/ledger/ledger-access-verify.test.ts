@@ -16,15 +16,33 @@ function chain(tenant: string, n: number): ChainRow[] {
   for (let seq = 1; seq <= n; seq++) {
     const createdAt = `2026-11-22T00:00:00.${String(seq).padStart(6, '0')}+00:00`;
     const data = `{"seq":${seq}}`;
-    const content = contentHash({ tenantId: tenant, eventType: 'e', eventDataCanonical: data, userId: seq % 2 ? 'u' : null, createdAt });
+    const content = contentHash({
+      tenantId: tenant,
+      eventType: 'e',
+      eventDataCanonical: data,
+      userId: seq % 2 ? 'u' : null,
+      createdAt,
+    });
     const ch = chainHash(content, previous);
-    rows.push({ seq, event_type: 'e', event_data: data, user_id: seq % 2 ? 'u' : null, created_at_text: createdAt, content_hash: content, previous_hash: previous, chain_hash: ch });
+    rows.push({
+      seq,
+      event_type: 'e',
+      event_data: data,
+      user_id: seq % 2 ? 'u' : null,
+      created_at_text: createdAt,
+      content_hash: content,
+      previous_hash: previous,
+      chain_hash: ch,
+    });
     previous = ch;
   }
   return rows;
 }
 
-function pagedStore(rows: ChainRow[], head = { lastSeq: rows.length, lastHash: rows[rows.length - 1]?.chain_hash ?? GENESIS_HASH }) {
+function pagedStore(
+  rows: ChainRow[],
+  head = { lastSeq: rows.length, lastHash: rows[rows.length - 1]?.chain_hash ?? GENESIS_HASH },
+) {
   const pages: number[] = [];
   const store = strictFake<LedgerStore>({
     async chainPage(_t, afterSeq, limit) {
@@ -50,9 +68,15 @@ describe('verifyTenantChain', () => {
     expect((await verifyTenantChain(pagedStore(rows).store, 't', 2)).error).toMatch(/^Event 3: content_hash mismatch/);
     const relinked = chain('t', 5);
     relinked[3] = { ...relinked[3]!, previous_hash: 'f'.repeat(64) };
-    expect(await verifyTenantChain(pagedStore(relinked).store, 't')).toMatchObject({ valid: false, totalEvents: 3, error: expect.stringMatching(/^Event 4: previous_hash mismatch/) });
+    expect(await verifyTenantChain(pagedStore(relinked).store, 't')).toMatchObject({
+      valid: false,
+      totalEvents: 3,
+      error: expect.stringMatching(/^Event 4: previous_hash mismatch/),
+    });
     // A chain moved to another tenant no longer hashes.
-    expect((await verifyTenantChain(pagedStore(chain('t', 2)).store, 'other')).error).toMatch(/^Event 1: content_hash mismatch/);
+    expect((await verifyTenantChain(pagedStore(chain('t', 2)).store, 'other')).error).toMatch(
+      /^Event 1: content_hash mismatch/,
+    );
   });
   it('ignores events appended after it started (beyond the head it read first)', async () => {
     const rows = chain('t', 6);
@@ -62,7 +86,16 @@ describe('verifyTenantChain', () => {
 });
 
 describe('CSV cells', () => {
-  it.each([['=1+2', "'=1+2"], ['+x', "'+x"], ['-2', "'-2"], ['@SUM', "'@SUM"], ['\tx', "'\tx"], ['\rx', "'\rx"], ['plain', 'plain'], ['a=b', 'a=b']])('%j → %j', (input, out) => {
+  it.each([
+    ['=1+2', "'=1+2"],
+    ['+x', "'+x"],
+    ['-2', "'-2"],
+    ['@SUM', "'@SUM"],
+    ['\tx', "'\tx"],
+    ['\rx', "'\rx"],
+    ['plain', 'plain'],
+    ['a=b', 'a=b'],
+  ])('%j → %j', (input, out) => {
     expect(neutraliseCell(input)).toBe(out);
   });
 });
@@ -76,8 +109,15 @@ describe('User.auditTrail DataLoader', () => {
         return usernames.map(() => []);
       },
     });
-    const ctx = ledgerContext({ headerTenant: 't', correlationId: 'c' }, service, false, strictFake<LedgerProofService>({}));
-    await Promise.all(['a', 'b', 'c', 'a'].map((username) => ctx.loaders.auditTrail.load({ username, first: 20, before: null })));
+    const ctx = ledgerContext(
+      { headerTenant: 't', correlationId: 'c' },
+      service,
+      false,
+      strictFake<LedgerProofService>({}),
+    );
+    await Promise.all(
+      ['a', 'b', 'c', 'a'].map((username) => ctx.loaders.auditTrail.load({ username, first: 20, before: null })),
+    );
     expect(calls).toEqual([['a', 'b', 'c']]);
   });
 });

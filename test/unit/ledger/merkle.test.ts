@@ -2,7 +2,18 @@
 // PROOF over the whole list of leaves): the stored-subtree computation must give the same root,
 // audit paths and consistency proofs for every size and position up to 70 leaves.
 import crypto from 'node:crypto';
-import { appendLeaves, consistencyPath, frontierOf, frontierRoot, frontierText, inclusionPath, leafHash, nodeHash, rootHash, type NodeLookup } from '../../../subgraphs/ledger/merkle';
+import {
+  appendLeaves,
+  consistencyPath,
+  frontierOf,
+  frontierRoot,
+  frontierText,
+  inclusionPath,
+  leafHash,
+  nodeHash,
+  rootHash,
+  type NodeLookup,
+} from '../../../subgraphs/ledger/merkle';
 
 const chains = Array.from({ length: 70 }, (_, i) => crypto.createHash('sha256').update(`entry ${i}`).digest('hex'));
 const leaves = chains.map(leafHash);
@@ -26,7 +37,9 @@ function refPath(m: number, d: Buffer[]): Buffer[] {
 function refSubproof(m: number, d: Buffer[], b: boolean): Buffer[] {
   if (m === d.length) return b ? [] : [mth(d)];
   const k = split(d.length);
-  return m <= k ? [...refSubproof(m, d.slice(0, k), b), mth(d.slice(k))] : [...refSubproof(m - k, d.slice(k), false), mth(d.slice(0, k))];
+  return m <= k
+    ? [...refSubproof(m, d.slice(0, k), b), mth(d.slice(k))]
+    : [...refSubproof(m - k, d.slice(k), false), mth(d.slice(0, k))];
 }
 
 // The stored nodes, as the group commit writes them, appended in uneven batches.
@@ -59,7 +72,9 @@ it('the root from stored subtrees, and from the frontier, is MTH for every size'
 it('audit paths equal PATH(m, D[n]) for every leaf of every size', () => {
   for (let n = 1; n <= 70; n++) {
     for (let m = 0; m < n; m++) {
-      expect(inclusionPath(m, n, lookup).map((b) => b.toString('hex'))).toEqual(refPath(m, leaves.slice(0, n)).map((b) => b.toString('hex')));
+      expect(inclusionPath(m, n, lookup).map((b) => b.toString('hex'))).toEqual(
+        refPath(m, leaves.slice(0, n)).map((b) => b.toString('hex')),
+      );
     }
   }
 });
@@ -67,7 +82,9 @@ it('audit paths equal PATH(m, D[n]) for every leaf of every size', () => {
 it('consistency proofs equal PROOF(m, D[n]) for every pair of sizes', () => {
   for (let n = 1; n <= 70; n++) {
     for (let m = 1; m <= n; m++) {
-      expect(consistencyPath(m, n, lookup).map((b) => b.toString('hex'))).toEqual(refSubproof(m, leaves.slice(0, n), true).map((b) => b.toString('hex')));
+      expect(consistencyPath(m, n, lookup).map((b) => b.toString('hex'))).toEqual(
+        refSubproof(m, leaves.slice(0, n), true).map((b) => b.toString('hex')),
+      );
     }
   }
 });
@@ -75,6 +92,15 @@ it('consistency proofs equal PROOF(m, D[n]) for every pair of sizes', () => {
 it('leaves and nodes are domain-separated (a node never hashes like a leaf)', () => {
   const a = leaves[0]!;
   const b = leaves[1]!;
-  expect(nodeHash(a, b).equals(crypto.createHash('sha256').update(Buffer.concat([a, b])).digest())).toBe(false);
-  expect(leafHash(chains[0]!).equals(crypto.createHash('sha256').update(Buffer.from(chains[0]!, 'hex')).digest())).toBe(false);
+  expect(
+    nodeHash(a, b).equals(
+      crypto
+        .createHash('sha256')
+        .update(Buffer.concat([a, b]))
+        .digest(),
+    ),
+  ).toBe(false);
+  expect(leafHash(chains[0]!).equals(crypto.createHash('sha256').update(Buffer.from(chains[0]!, 'hex')).digest())).toBe(
+    false,
+  );
 });

@@ -23,11 +23,20 @@ test('the generated invoice: number, dates, totals, currency, parties and addres
     { value: 'ACME Supplies Ltd', confidence: 0.81, role: 'issuer' },
     { value: 'Northwind Traders', confidence: 0.9, role: 'customer' },
   ]);
-  expect(f.addresses.map((a: any) => a.value)).toEqual(['12 Harbour Street, Leeds LS1 4AB', '45 Market Road, Bristol BS1 5TR']);
+  expect(f.addresses.map((a: any) => a.value)).toEqual([
+    '12 Harbour Street, Leeds LS1 4AB',
+    '45 Market Road, Bristol BS1 5TR',
+  ]);
 });
 
 test('US formats: "Invoice #", month names, $ amounts with thousands, ZIP codes', () => {
-  const text = ['Globex Corporation', '500 Main Street, Springfield, IL 62701', 'Invoice # A-77812', 'Date: March 3, 2026', 'Amount Due: $12,450.00'].join('\n');
+  const text = [
+    'Globex Corporation',
+    '500 Main Street, Springfield, IL 62701',
+    'Invoice # A-77812',
+    'Date: March 3, 2026',
+    'Amount Due: $12,450.00',
+  ].join('\n');
   const f = extractFields(text, 0.8) as any;
   expect(f.invoice_number.value).toBe('A-77812');
   expect(f.invoice_date).toMatchObject({ value: 'March 3, 2026', normalized: '2026-03-03' });
@@ -66,7 +75,16 @@ test('a two-column header as OCR reads it: the title is cut from the vendor, the
 });
 
 test('the grand total wins over subtotal, tax and an earlier "Total" column; a label above its value is read', () => {
-  const text = ['Blue Ridge Office Supply Inc.', 'Item Qty Total', 'Paper 2 $20.00', 'Subtotal $20.00', 'Sales Tax (7%) $1.40', 'Total', '$21.40', 'Total tax $1.40'].join('\n');
+  const text = [
+    'Blue Ridge Office Supply Inc.',
+    'Item Qty Total',
+    'Paper 2 $20.00',
+    'Subtotal $20.00',
+    'Sales Tax (7%) $1.40',
+    'Total',
+    '$21.40',
+    'Total tax $1.40',
+  ].join('\n');
   expect((extractFields(text, 1) as any).total.value).toBe('21.40');
   const due = ['Acme Ltd', 'Total 100.00', 'Less deposit 40.00', 'Balance Due £60.00'].join('\n');
   expect((extractFields(due, 1) as any).total.value).toBe('60.00');
@@ -85,18 +103,55 @@ test('dates in US, UK and EU styles, with the document deciding the order of an 
   expect(parseDate('12-05-26', 'DMY')).toBe('2026-05-12');
   expect(dateOrderOf('Total $5.00 Springfield, IL 62701')).toBe('MDY');
   expect(dateOrderOf('VAT 20% £5.00 and one misread $3.00')).toBe('DMY');
-  const us = extractFields(['Pinecrest Medical Devices LLC', 'Denver, CO 80202', 'Invoice Date: 04/05/2026', 'Due Date: 05/05/2026', 'Total Due $9.00'].join('\n'), 1) as any;
+  const us = extractFields(
+    [
+      'Pinecrest Medical Devices LLC',
+      'Denver, CO 80202',
+      'Invoice Date: 04/05/2026',
+      'Due Date: 05/05/2026',
+      'Total Due $9.00',
+    ].join('\n'),
+    1,
+  ) as any;
   expect([us.invoice_date.normalized, us.due_date.normalized]).toEqual(['2026-04-05', '2026-05-05']);
-  const uk = extractFields(['Thornbury Catering Ltd', 'Invoice Date: 04/05/2026', 'Due Date: 4 June 2026', 'VAT 20% £1.00', 'Total £6.00'].join('\n'), 1) as any;
+  const uk = extractFields(
+    [
+      'Thornbury Catering Ltd',
+      'Invoice Date: 04/05/2026',
+      'Due Date: 4 June 2026',
+      'VAT 20% £1.00',
+      'Total £6.00',
+    ].join('\n'),
+    1,
+  ) as any;
   expect([uk.invoice_date.normalized, uk.due_date.normalized]).toEqual(['2026-05-04', '2026-06-04']);
 });
 
 test('amounts in every grouping style become plain decimals', () => {
-  expect(['$12,450.00', '12.450,00 EUR', '£1 234.50', "CHF 1'234.50", '99,95', '-5.00'].map(normaliseAmount)).toEqual(['12450.00', '12450.00', '1234.50', '1234.50', '99.95', '-5.00']);
+  expect(['$12,450.00', '12.450,00 EUR', '£1 234.50', "CHF 1'234.50", '99,95', '-5.00'].map(normaliseAmount)).toEqual([
+    '12450.00',
+    '12450.00',
+    '1234.50',
+    '1234.50',
+    '99.95',
+    '-5.00',
+  ]);
 });
 
 test('OCR slips: "Due.Date", a colon inside the number, a bare INVOICE is not a number', () => {
-  const f = extractFields(['Harbourside Engineering Ltd Invoice', 'Invoice Number: ST-2026:3472', 'Date: 10 Oct 2026', 'Due.Date: 9 November 2026', '8ill To: -', 'Caldera Foods Ltd', 'VAT 20%', 'TOTAL £5.00'].join('\n'), 1) as any;
+  const f = extractFields(
+    [
+      'Harbourside Engineering Ltd Invoice',
+      'Invoice Number: ST-2026:3472',
+      'Date: 10 Oct 2026',
+      'Due.Date: 9 November 2026',
+      '8ill To: -',
+      'Caldera Foods Ltd',
+      'VAT 20%',
+      'TOTAL £5.00',
+    ].join('\n'),
+    1,
+  ) as any;
   expect(f.invoice_number.value).toBe('ST-2026-3472');
   expect(f.invoice_date.normalized).toBe('2026-10-10');
   expect(f.due_date.normalized).toBe('2026-11-09');
@@ -110,13 +165,20 @@ test('every generated invoice of the scanned set, from its printed text: all six
     const page = scannedPage(seed, 0);
     const f = extractFields(page.text, 1) as any;
     expect({
-      invoice_number: f.invoice_number?.value, invoice_date: f.invoice_date?.normalized, due_date: f.due_date?.normalized, total: f.total?.value,
-      vendor_name: f.vendor_name?.value, customer_name: f.customer_name?.value,
+      invoice_number: f.invoice_number?.value,
+      invoice_date: f.invoice_date?.normalized,
+      due_date: f.due_date?.normalized,
+      total: f.total?.value,
+      vendor_name: f.vendor_name?.value,
+      customer_name: f.customer_name?.value,
     }).toEqual(page.fields);
   }
 });
 
 test('a bare INV- number has a lower confidence than a labelled one; no text, no fields', () => {
-  expect((extractFields('ref INV-99812 attached', 1) as any).invoice_number).toEqual({ value: 'INV-99812', confidence: 0.7 });
+  expect((extractFields('ref INV-99812 attached', 1) as any).invoice_number).toEqual({
+    value: 'INV-99812',
+    confidence: 0.7,
+  });
   expect(extractFields('the quick brown fox', 0.95)).toEqual({});
 });

@@ -18,7 +18,10 @@ import { Fakes, withArgs } from '../../support/recording-fake';
 
 const TENANT = 'tenant-a';
 const JOB_ID = '33333333-3333-4333-8333-333333333333';
-const caller: Caller = { auth: { username: 'alice', tenantId: TENANT, roles: ['user'], scopes: ['read', 'write'], isService: false }, correlationId: 'corr-1' };
+const caller: Caller = {
+  auth: { username: 'alice', tenantId: TENANT, roles: ['user'], scopes: ['read', 'write'], isService: false },
+  correlationId: 'corr-1',
+};
 
 /** A PNG header declaring width x height (the decoder is faked, so no pixels are needed). */
 function png(width: number, height: number, salt = 0): Buffer {
@@ -35,9 +38,30 @@ const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 function job(changes: Partial<OcrJob> = {}): OcrJob {
   return {
-    id: JOB_ID, tenantId: TENANT, userId: 'alice', documentHash: 'h', filename: 'scan.png', mimeType: 'image/png', status: 'pending', tierUsed: null, confidenceScore: null,
-    extractedText: null, extractedFields: null, pages: [], pageCount: 1, pagesDone: 0, processingTimeMs: null, notes: [], error: null, cacheHit: false, indexInRag: false,
-    createdAt: new Date(0), updatedAt: new Date(0), completedAt: null, review: null, ...changes,
+    id: JOB_ID,
+    tenantId: TENANT,
+    userId: 'alice',
+    documentHash: 'h',
+    filename: 'scan.png',
+    mimeType: 'image/png',
+    status: 'pending',
+    tierUsed: null,
+    confidenceScore: null,
+    extractedText: null,
+    extractedFields: null,
+    pages: [],
+    pageCount: 1,
+    pagesDone: 0,
+    processingTimeMs: null,
+    notes: [],
+    error: null,
+    cacheHit: false,
+    indexInRag: false,
+    createdAt: new Date(0),
+    updatedAt: new Date(0),
+    completedAt: null,
+    review: null,
+    ...changes,
   };
 }
 
@@ -56,7 +80,8 @@ function build(ports: Ports) {
     store: fakes.make<OcrStore>('store', ports.store ?? {}),
     engine: fakes.make<TesseractPool>('engine', ports.engine ?? {}),
     preprocess: fakes.make<PreprocessWorkers>('preprocess', ports.preprocess ?? {}),
-    vision: ports.vision === null || ports.vision === undefined ? null : fakes.make<VisionReader>('vision', ports.vision),
+    vision:
+      ports.vision === null || ports.vision === undefined ? null : fakes.make<VisionReader>('vision', ports.vision),
     decoder: fakes.make<DocumentDecoder>('decoder', ports.decoder ?? {}),
     access: new TenantAccess(async () => {
       throw new Error('no operator access expected');
@@ -68,20 +93,37 @@ function build(ports: Ports) {
 }
 
 /** The ports of a fresh (uncached) one-page image whose tier 1 reads `text` at `confidence`. */
-function missPorts(confidence: number, text = 'INVOICE 42 Total 10.00', finish?: (result: JobResult, cache: boolean) => void): Ports {
+function missPorts(
+  confidence: number,
+  text = 'INVOICE 42 Total 10.00',
+  finish?: (result: JobResult, cache: boolean) => void,
+): Ports {
   return {
     store: {
       answerFromCache: withArgs([expect.objectContaining({ tenantId: TENANT }), expect.anything()], async () => null),
-      createJob: withArgs([expect.objectContaining({ tenantId: TENANT, status: 'pending', pageCount: 1 })], async () => job()),
+      createJob: withArgs([expect.objectContaining({ tenantId: TENANT, status: 'pending', pageCount: 1 })], async () =>
+        job(),
+      ),
       progress: withArgs([TENANT, JOB_ID, expect.any(Object)], async () => undefined),
-      finish: withArgs([TENANT, JOB_ID, expect.any(Object), expect.any(Boolean), expect.objectContaining({ tenantId: TENANT, eventType: OCR_EXTRACT_EVENT })],
+      finish: withArgs(
+        [
+          TENANT,
+          JOB_ID,
+          expect.any(Object),
+          expect.any(Boolean),
+          expect.objectContaining({ tenantId: TENANT, eventType: OCR_EXTRACT_EVENT }),
+        ],
         async (_t: string, _id: string, result: JobResult, cache: boolean) => {
           finish?.(result, cache);
           return job({ status: result.status, extractedText: result.extractedText, tierUsed: result.tierUsed });
-        }),
+        },
+      ),
     },
     decoder: { image: async () => ({ width: 2, height: 2, data: new Uint8ClampedArray(16) }) },
-    preprocess: { run: async (rgba) => ({ rgba, pgm: Buffer.from('P5'), report: { skewDegrees: 0, denoised: false, scale: 1 } }) as never },
+    preprocess: {
+      run: async (rgba) =>
+        ({ rgba, pgm: Buffer.from('P5'), report: { skewDegrees: 0, denoised: false, scale: 1 } }) as never,
+    },
     engine: { workers: 1, recognise: async () => ({ text, confidence }) as never },
   };
 }
@@ -92,10 +134,22 @@ describe('OcrService.extract: the cache', () => {
     const hit = job({ status: 'completed', cacheHit: true, documentHash: sha256(bytes), extractedText: 'cached' });
     const { fakes, ocr } = build({
       store: {
-        answerFromCache: withArgs([
-          { tenantId: TENANT, userId: 'alice', documentHash: sha256(bytes), filename: 'scan.png', mimeType: 'image/png', indexInRag: false, status: 'completed', pageCount: 0 },
-          { userId: 'alice', correlationId: 'corr-1', idempotencyKey: expect.any(String) },
-        ], async () => hit),
+        answerFromCache: withArgs(
+          [
+            {
+              tenantId: TENANT,
+              userId: 'alice',
+              documentHash: sha256(bytes),
+              filename: 'scan.png',
+              mimeType: 'image/png',
+              indexInRag: false,
+              status: 'completed',
+              pageCount: 0,
+            },
+            { userId: 'alice', correlationId: 'corr-1', idempotencyKey: expect.any(String) },
+          ],
+          async () => hit,
+        ),
       },
     });
     await expect(ocr.extract(caller, { bytes, filename: 'scan.png' })).resolves.toBe(hit);
@@ -133,7 +187,10 @@ describe('OcrService.extract: the cache', () => {
     expect(again).toMatchObject({ cacheHit: true, extractedText: 'INVOICE 42', documentHash: sha256(bytes) });
     expect(fakes.argsOf('engine', 'recognise')).toHaveLength(1);
     const other: Caller = { auth: { ...caller.auth!, username: 'bob', tenantId: 'tenant-b' }, correlationId: 'corr-2' };
-    await expect(ocr.extract(other, { bytes, filename: 'scan.png' })).resolves.toMatchObject({ status: 'pending', tenantId: 'tenant-b' });
+    await expect(ocr.extract(other, { bytes, filename: 'scan.png' })).resolves.toMatchObject({
+      status: 'pending',
+      tenantId: 'tenant-b',
+    });
     await ocr.drain();
     fakes.verify();
     expect(fakes.argsOf('engine', 'recognise')).toHaveLength(2);
@@ -141,7 +198,13 @@ describe('OcrService.extract: the cache', () => {
 
   it('sends a cache hit asked for indexing to retrieval in the tenant, and notes the receipt', async () => {
     const bytes = png(10, 10);
-    const hit = job({ status: 'completed', cacheHit: true, indexInRag: true, extractedText: 'cached text', documentHash: sha256(bytes) });
+    const hit = job({
+      status: 'completed',
+      cacheHit: true,
+      indexInRag: true,
+      extractedText: 'cached text',
+      documentHash: sha256(bytes),
+    });
     let noted: (note: string) => void = () => undefined;
     const note = new Promise<string>((resolve) => (noted = resolve));
     const { fakes, ocr } = build({
@@ -150,8 +213,14 @@ describe('OcrService.extract: the cache', () => {
         addNote: withArgs([TENANT, JOB_ID, expect.any(String)], async (_t: string, _id: string, n: string) => noted(n)),
       },
       retrieval: {
-        ingest: withArgs([TENANT, expect.objectContaining({ content: 'cached text', source: `ocr:${JOB_ID}` }), { token: 'tok', correlationId: 'corr-1' }],
-          async () => ({ status: 202, body: { job_id: 'ingest-1' } }) as never),
+        ingest: withArgs(
+          [
+            TENANT,
+            expect.objectContaining({ content: 'cached text', source: `ocr:${JOB_ID}` }),
+            { token: 'tok', correlationId: 'corr-1' },
+          ],
+          async () => ({ status: 202, body: { job_id: 'ingest-1' } }) as never,
+        ),
       },
     });
     await ocr.extract(caller, { bytes, filename: 'scan.png', indexInRag: true, token: 'tok' });
@@ -169,15 +238,24 @@ describe('OcrService.extract: the tiers', () => {
     expect(created.status).toBe('pending');
     await ocr.drain();
     fakes.verify();
-    expect(finished).toMatchObject({ cache: true, result: { status: 'completed', tierUsed: 'tier1', confidenceScore: 0.95, extractedText: 'INVOICE 42' } });
+    expect(finished).toMatchObject({
+      cache: true,
+      result: { status: 'completed', tierUsed: 'tier1', confidenceScore: 0.95, extractedText: 'INVOICE 42' },
+    });
     const event = fakes.argsOf('store', 'finish')[0]![4];
-    expect(event).toMatchObject({ tenantId: TENANT, eventData: { tier_used: 'tier1', cache_hit: false, status: 'completed' } });
+    expect(event).toMatchObject({
+      tenantId: TENANT,
+      eventData: { tier_used: 'tier1', cache_hit: false, status: 'completed' },
+    });
   });
 
   it('escalates a weak tier-1 read to the vision model (tier 2)', async () => {
     let finished: JobResult | undefined;
     const ports = missPorts(0.5, 'blurry', (result) => (finished = result));
-    ports.vision = { model: 'vision-1', read: withArgs([expect.any(Buffer)], async () => ({ text: 'INVOICE 42 sharp', confidence: 0.93 })) };
+    ports.vision = {
+      model: 'vision-1',
+      read: withArgs([expect.any(Buffer)], async () => ({ text: 'INVOICE 42 sharp', confidence: 0.93 })),
+    };
     const { fakes, ocr } = build(ports);
     await ocr.extract(caller, { bytes: png(10, 10), filename: 'scan.png' });
     await ocr.drain();
@@ -199,7 +277,12 @@ describe('OcrService.extract: the tiers', () => {
   it('fails the job (not the request) when the engine throws, with no cache entry', async () => {
     let finished: { result: JobResult; cache: boolean } | undefined;
     const ports = missPorts(0.9, '', (result, cache) => (finished = { result, cache }));
-    ports.engine = { workers: 1, recognise: async () => { throw new Error('worker died'); } };
+    ports.engine = {
+      workers: 1,
+      recognise: async () => {
+        throw new Error('worker died');
+      },
+    };
     const { fakes, ocr } = build(ports);
     await ocr.extract(caller, { bytes: png(10, 10), filename: 'scan.png' });
     await ocr.drain();
@@ -209,14 +292,16 @@ describe('OcrService.extract: the tiers', () => {
 
   it('refuses an image declaring too many pixels after the cache miss, before decoding or creating a job', async () => {
     const { fakes, ocr } = build({ store: { answerFromCache: async () => null } });
-    await expect(ocr.extract(caller, { bytes: png(5_000, 5_000), filename: 'bomb.png' })).rejects.toBeInstanceOf(PayloadTooLargeError);
+    await expect(ocr.extract(caller, { bytes: png(5_000, 5_000), filename: 'bomb.png' })).rejects.toBeInstanceOf(
+      PayloadTooLargeError,
+    );
     fakes.verify();
     expect(fakes.trail()).toEqual(['store.answerFromCache']);
   });
 });
 
 describe('OcrService reads', () => {
-  it('reads a job in the caller\'s tenant; an id that is no UUID is 404 without a store read', async () => {
+  it("reads a job in the caller's tenant; an id that is no UUID is 404 without a store read", async () => {
     const { fakes, ocr } = build({ store: { job: withArgs([TENANT, JOB_ID], async () => job()) } });
     await expect(ocr.job(caller, JOB_ID)).resolves.toMatchObject({ id: JOB_ID });
     await expect(ocr.job(caller, 'nope')).rejects.toBeInstanceOf(NotFoundError);

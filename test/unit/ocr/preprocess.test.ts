@@ -6,7 +6,22 @@
 import { createCanvas } from '@napi-rs/canvas';
 import { invoiceLines, invoicePage, renderPage } from '../../fixtures/ocr/invoice-pages';
 import { sniffDocument, UnsupportedDocumentError, CorruptDocumentError } from '../../../subgraphs/ocr/document-kind';
-import { adaptiveThreshold, estimateBackground, estimateSkew, flattenBackground, grayscale, median3, normaliseResolution, preprocessPage, removeSpecks, rotate, sauvolaThreshold, smooth3, speckleRatio, type GrayImage } from '../../../subgraphs/ocr/preprocess';
+import {
+  adaptiveThreshold,
+  estimateBackground,
+  estimateSkew,
+  flattenBackground,
+  grayscale,
+  median3,
+  normaliseResolution,
+  preprocessPage,
+  removeSpecks,
+  rotate,
+  sauvolaThreshold,
+  smooth3,
+  speckleRatio,
+  type GrayImage,
+} from '../../../subgraphs/ocr/preprocess';
 import { DocumentDecoder } from '../../../subgraphs/ocr/document-decoder';
 import { PreprocessWorkers } from '../../../subgraphs/ocr/preprocess.workers';
 import fs from 'node:fs';
@@ -15,12 +30,21 @@ import path from 'node:path';
 function pixels(lines: string[], options: Parameters<typeof renderPage>[1] = {}) {
   const width = options.width ?? 900;
   const page = renderPage(lines, options);
-  return { ...page, rgba: (() => {
-    // Rebuild RGBA from the fixture's gray so no decoder is needed here.
-    const out = new Uint8ClampedArray(page.gray.width * page.gray.height * 4);
-    page.gray.data.forEach((v, i) => { out[i * 4] = v; out[i * 4 + 1] = v; out[i * 4 + 2] = v; out[i * 4 + 3] = 255; });
-    return out;
-  })(), width };
+  return {
+    ...page,
+    rgba: (() => {
+      // Rebuild RGBA from the fixture's gray so no decoder is needed here.
+      const out = new Uint8ClampedArray(page.gray.width * page.gray.height * 4);
+      page.gray.data.forEach((v, i) => {
+        out[i * 4] = v;
+        out[i * 4 + 1] = v;
+        out[i * 4 + 2] = v;
+        out[i * 4 + 3] = 255;
+      });
+      return out;
+    })(),
+    width,
+  };
 }
 
 const gray = (p: ReturnType<typeof invoicePage>): GrayImage => p.gray;
@@ -95,15 +119,20 @@ describe('noisy pages: background flattening, Sauvola, speck removal', () => {
   // A synthetic page: paper lit from the left (255 falling to 110 across), dark bars of "ink" that
   // are always 60% of the local paper, and grain of +-8.
   function gradientPage(): GrayImage & { ink: (x: number, y: number) => boolean } {
-    const width = 400; const height = 200;
+    const width = 400;
+    const height = 200;
     const ink = (x: number, y: number) => y % 40 >= 15 && y % 40 < 21 && x % 30 < 18;
     const data = new Uint8Array(width * height);
     let seed = 1;
-    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) {
-      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-      const paper = 255 - (145 * x) / width;
-      data[y * width + x] = Math.max(0, Math.min(255, Math.round((ink(x, y) ? paper * 0.4 : paper) + ((seed % 17) - 8))));
-    }
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width; x++) {
+        seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+        const paper = 255 - (145 * x) / width;
+        data[y * width + x] = Math.max(
+          0,
+          Math.min(255, Math.round((ink(x, y) ? paper * 0.4 : paper) + ((seed % 17) - 8))),
+        );
+      }
     return { width, height, data, ink };
   }
 
@@ -127,18 +156,23 @@ describe('noisy pages: background flattening, Sauvola, speck removal', () => {
     const page = gradientPage();
     const binary = sauvolaThreshold(smooth3(flattenBackground(page)));
     let wrong = 0;
-    for (let y = 0; y < page.height; y++) for (let x = 0; x < page.width; x++) if ((binary.data[y * page.width + x] === 0) !== page.ink(x, y)) wrong++;
+    for (let y = 0; y < page.height; y++)
+      for (let x = 0; x < page.width; x++) if ((binary.data[y * page.width + x] === 0) !== page.ink(x, y)) wrong++;
     expect(wrong / binary.data.length).toBeLessThan(0.03);
     // A global threshold at mid-grey fails on the dark side: the check that the test can fail.
     let globalWrong = 0;
-    for (let y = 0; y < page.height; y++) for (let x = 0; x < page.width; x++) if ((page.data[y * page.width + x]! < 128) !== page.ink(x, y)) globalWrong++;
+    for (let y = 0; y < page.height; y++)
+      for (let x = 0; x < page.width; x++) if (page.data[y * page.width + x]! < 128 !== page.ink(x, y)) globalWrong++;
     expect(globalWrong / binary.data.length).toBeGreaterThan(0.1);
   });
 
   test('isolated specks go, a full stop beside its letter and larger marks stay', () => {
-    const w = 60; const h = 40;
+    const w = 60;
+    const h = 40;
     const data = new Uint8Array(w * h).fill(255);
-    const dot = (x0: number, y0: number, s: number) => { for (let y = y0; y < y0 + s; y++) for (let x = x0; x < x0 + s; x++) data[y * w + x] = 0; };
+    const dot = (x0: number, y0: number, s: number) => {
+      for (let y = y0; y < y0 + s; y++) for (let x = x0; x < x0 + s; x++) data[y * w + x] = 0;
+    };
     dot(5, 5, 2); // a speck alone in the margin
     dot(20, 10, 8); // a letter
     dot(30, 15, 3); // its full stop, 2 px away
@@ -169,8 +203,13 @@ describe('noisy pages: background flattening, Sauvola, speck removal', () => {
         expect(image.length).toBe(width * height);
         expect(new Set(image)).toEqual(new Set([0, 255]));
         // The bottom quarter of the page is blank paper under uneven light: nearly all white after.
-        let ink = 0; let n = 0;
-        for (let y = Math.round(height * 0.75); y < height; y++) for (let x = 0; x < width; x++) { n++; if (image[y * width + x] === 0) ink++; }
+        let ink = 0;
+        let n = 0;
+        for (let y = Math.round(height * 0.75); y < height; y++)
+          for (let x = 0; x < width; x++) {
+            n++;
+            if (image[y * width + x] === 0) ink++;
+          }
         expect(ink / n).toBeLessThan(0.002);
         expect(Math.abs(prepared.report.skewDegrees)).toBeGreaterThan(1);
       } finally {

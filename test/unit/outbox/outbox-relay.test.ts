@@ -1,7 +1,12 @@
 // The relay's rules against a fake store and a fake ledger: per-tenant order, a failure holds
 // back the tenant's later rows (not other tenants'), backoff grows, and the client classifies
 // ledger answers as retryable or not.
-import { createLedgerClient, LedgerClientError, type LedgerAppendRequest, type LedgerClient } from '../../../platform/clients/ledger.client';
+import {
+  createLedgerClient,
+  LedgerClientError,
+  type LedgerAppendRequest,
+  type LedgerClient,
+} from '../../../platform/clients/ledger.client';
 import { createLogger } from '../../../platform/logging/logger';
 import { backoffDelay, startOutboxRelay } from '../../../platform/outbox/outbox-relay';
 import type { OutboxRow, OutboxStore, TenantOutbox } from '../../../platform/outbox/outbox.store';
@@ -25,16 +30,22 @@ function fakeStore(rows: OutboxRow[]) {
     async withTenant(tenantId, _services, work) {
       const outbox: TenantOutbox = {
         async pending(limit) {
-          return rows.filter((r) => r.tenant_id === tenantId && !delivered.includes(r.id) && !dead.includes(r.id)).slice(0, limit);
+          return rows
+            .filter((r) => r.tenant_id === tenantId && !delivered.includes(r.id) && !dead.includes(r.id))
+            .slice(0, limit);
         },
-        async markDelivered(id) { delivered.push(id); },
+        async markDelivered(id) {
+          delivered.push(id);
+        },
         async markFailed(id, delayMs) {
           failed.push({ id, delayMs });
           const row = rows.find((r) => r.id === id)!;
           row.attempts++;
           row.due = false; // backing off
         },
-        async markDeadLettered(id) { dead.push(id); },
+        async markDeadLettered(id) {
+          dead.push(id);
+        },
       };
       await work(outbox);
       return true;
@@ -44,8 +55,17 @@ function fakeStore(rows: OutboxRow[]) {
 }
 
 const row = (id: number, tenant: string): OutboxRow => ({
-  id: String(id), service: 'identity', tenant_id: tenant, event_type: 'e', event_data: { id }, user_id: null, correlation_id: null,
-  description: null, idempotency_key: `k-${id}`, attempts: 0, due: true,
+  id: String(id),
+  service: 'identity',
+  tenant_id: tenant,
+  event_type: 'e',
+  event_data: { id },
+  user_id: null,
+  correlation_id: null,
+  description: null,
+  idempotency_key: `k-${id}`,
+  attempts: 0,
+  due: true,
 });
 
 it('delivers in id order per tenant; a failing row holds back only its own tenant', async () => {
@@ -73,7 +93,7 @@ it('delivers in id order per tenant; a failing row holds back only its own tenan
   await relay.stop();
 });
 
-it('dead-letters an event the ledger refuses as invalid, and delivers the tenant\'s later ones', async () => {
+it("dead-letters an event the ledger refuses as invalid, and delivers the tenant's later ones", async () => {
   const rows = [row(1, 'a'), row(2, 'a'), row(3, 'a')];
   const { store, delivered, failed, dead } = fakeStore(rows);
   const ledger: LedgerClient = {
@@ -112,13 +132,15 @@ it('backs off exponentially up to the maximum', () => {
 });
 
 describe('ledger client', () => {
-  const answer = (status: number, body: unknown) => (async () => new Response(JSON.stringify(body), { status })) as unknown as typeof fetch;
+  const answer = (status: number, body: unknown) =>
+    (async () => new Response(JSON.stringify(body), { status })) as unknown as typeof fetch;
   const event: LedgerAppendRequest = { tenant_id: 't', event_type: 'e', event_data: {}, idempotency_key: 'k' };
 
   it('returns the append result and sends tenant, token and idempotency key', async () => {
     let seen: { url: string; headers: Record<string, string>; body: string } | undefined;
     const client = createLedgerClient({
-      baseUrl: 'http://ledger/', token: () => 'tok',
+      baseUrl: 'http://ledger/',
+      token: () => 'tok',
       fetch: (async (url: string, init: RequestInit) => {
         seen = { url, headers: init.headers as Record<string, string>, body: String(init.body) };
         return new Response(JSON.stringify({ id: 'i', chain_hash: 'c', created_at: 'd' }), { status: 200 });
@@ -130,13 +152,24 @@ describe('ledger client', () => {
     expect(JSON.parse(seen!.body).idempotency_key).toBe('k');
   });
 
-  it.each([[503, true], [429, true], [500, true], [422, false], [403, false]])('status %i → retryable %s', async (status, retryable) => {
+  it.each([
+    [503, true],
+    [429, true],
+    [500, true],
+    [422, false],
+    [403, false],
+  ])('status %i → retryable %s', async (status, retryable) => {
     const client = createLedgerClient({ baseUrl: 'http://ledger', fetch: answer(status, { detail: 'x' }) });
     await expect(client.append(event)).rejects.toMatchObject({ status, retryable });
   });
 
   it('treats an unreachable ledger as retryable', async () => {
-    const client = createLedgerClient({ baseUrl: 'http://ledger', fetch: (async () => { throw new TypeError('fetch failed'); }) as unknown as typeof fetch });
+    const client = createLedgerClient({
+      baseUrl: 'http://ledger',
+      fetch: (async () => {
+        throw new TypeError('fetch failed');
+      }) as unknown as typeof fetch,
+    });
     await expect(client.append(event)).rejects.toMatchObject({ status: undefined, retryable: true });
   });
 });

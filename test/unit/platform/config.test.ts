@@ -13,7 +13,7 @@ describe('platform configuration', () => {
     expect(config.database.url).toBeUndefined();
   });
 
-  it('decides each service\'s auth mode by one rule: its own switch, else REQUIRE_AUTH, else a token', () => {
+  it("decides each service's auth mode by one rule: its own switch, else REQUIRE_AUTH, else a token", () => {
     const ledger = { name: 'ledger' };
     const broker = { name: 'ai-broker' };
     expect(serviceRequiresAuth({}, ledger)).toBe(true);
@@ -25,7 +25,9 @@ describe('platform configuration', () => {
     expect(serviceRequiresAuth({ LEDGER_REQUIRE_AUTH: 'false' }, ledger)).toBe(false);
     expect(serviceRequiresAuth({ LEDGER_REQUIRE_AUTH: 'false' }, broker)).toBe(true);
     expect(serviceRequiresAuth({ REQUIRE_AUTH: 'false', LEDGER_REQUIRE_AUTH: '' }, ledger)).toBe(false); // empty counts as unset
-    expect(() => serviceRequiresAuth({ LEDGER_REQUIRE_AUTH: 'maybe' }, ledger)).toThrow(/LEDGER_REQUIRE_AUTH must be true or false/);
+    expect(() => serviceRequiresAuth({ LEDGER_REQUIRE_AUTH: 'maybe' }, ledger)).toThrow(
+      /LEDGER_REQUIRE_AUTH must be true or false/,
+    );
   });
 
   it('generates a JWT secret when JWT_SECRET_KEY is absent, and says so', () => {
@@ -67,6 +69,8 @@ describe('platform configuration', () => {
   });
 
   it('accepts the ledger spec name POSTGRES_URL for the database', () => {
-    expect(loadPlatformConfig({ POSTGRES_URL: 'postgresql://u@h:5432/db' }).database.url).toBe('postgresql://u@h:5432/db');
+    expect(loadPlatformConfig({ POSTGRES_URL: 'postgresql://u@h:5432/db' }).database.url).toBe(
+      'postgresql://u@h:5432/db',
+    );
   });
 });

@@ -44,7 +44,12 @@ function sources(dir: string): string[] {
   });
 }
 
-interface Literal { file: string; line: number; text: string; node: ts.Node }
+interface Literal {
+  file: string;
+  line: number;
+  text: string;
+  node: ts.Node;
+}
 
 /** Every string literal of a file (comments are not literals, so prose naming a topic is fine). */
 function literals(file: string): Literal[] {
@@ -53,7 +58,12 @@ function literals(file: string): Literal[] {
   const found: Literal[] = [];
   const visit = (node: ts.Node): void => {
     if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) {
-      found.push({ file: path.relative(root, file), line: sf.getLineAndCharacterOfPosition(node.getStart()).line + 1, text: node.text, node });
+      found.push({
+        file: path.relative(root, file),
+        line: sf.getLineAndCharacterOfPosition(node.getStart()).line + 1,
+        text: node.text,
+        node,
+      });
     }
     ts.forEachChild(node, visit);
   };
@@ -77,13 +87,18 @@ describe('topics are defined in platform/contracts only', () => {
     // The one exception: the workflow service's transition records are named by their event,
     // and each is published on the topic of that name; inside the workflow service those names
     // are the records' (checked against the contract below), not a second topic definition.
-    const isTransitionRecord = (l: Literal) => transitions.has(l.text) && l.file.startsWith(path.join('subgraphs', 'workflow') + path.sep);
+    const isTransitionRecord = (l: Literal) =>
+      transitions.has(l.text) && l.file.startsWith(path.join('subgraphs', 'workflow') + path.sep);
     const stray = all.filter((l) => topics.has(l.text) && !isTransitionRecord(l)).map(where);
     expect(stray).toEqual([]);
   });
 
   it('names every workflow transition the contract knows (a new one needs a contract first)', () => {
-    const named = all.filter((l) => l.file.startsWith(path.join('subgraphs', 'workflow') + path.sep) && /^(workflow|step|approval)\.[a-z_]+$/.test(l.text));
+    const named = all.filter(
+      (l) =>
+        l.file.startsWith(path.join('subgraphs', 'workflow') + path.sep) &&
+        /^(workflow|step|approval)\.[a-z_]+$/.test(l.text),
+    );
     expect(named.length).toBeGreaterThan(10);
     expect(named.filter((l) => !transitions.has(l.text)).map(where)).toEqual([]);
   });
@@ -151,23 +166,29 @@ describe('consumers parse what they receive', () => {
     await good;
     expect(received).toEqual([{ pack_id: 'kyc', version: '1.0.0', owner_tenant: 'acme' }]);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ msg: 'malformed event dropped', obj: { topic: 'rulepack.deprecated', version: 1, producer: 'rulepack-registry' } });
+    expect(lines[0]).toMatchObject({
+      msg: 'malformed event dropped',
+      obj: { topic: 'rulepack.deprecated', version: 1, producer: 'rulepack-registry' },
+    });
     expect((lines[0]!.obj as { issues: { path: string }[] }).issues.map((i) => i.path)).toContain('/version');
     expect(JSON.stringify(lines)).not.toContain(SECRET);
     await bus.close();
   });
 
-  it('the packs registry\'s catalog consumer never touches its store for a malformed notice', async () => {
+  it("the packs registry's catalog consumer never touches its store for a malformed notice", async () => {
     const bus = createMemoryEventBus();
     const { lines, logger } = recordingLogger();
     const asked: string[] = [];
     let stored!: () => void;
     const done = new Promise<void>((resolve) => (stored = resolve));
-    const packs = strictFake<PackStore>({
-      ownerOf: async (packId: string) => void asked.push(packId),
-      lockForUpdate: async () => undefined,
-      insert: async () => stored(),
-    } as unknown as Partial<PackStore>, 'packs');
+    const packs = strictFake<PackStore>(
+      {
+        ownerOf: async (packId: string) => void asked.push(packId),
+        lockForUpdate: async () => undefined,
+        insert: async () => stored(),
+      } as unknown as Partial<PackStore>,
+      'packs',
+    );
     const off = await new RulePackCatalogConsumer(packs, logger as Logger).subscribe(bus);
     await bus.publish(RULEPACK_CERTIFIED.topic, { pack_id: 'bad pack id', version: '1.0.0', owner_tenant: 'acme' });
     await bus.publish(RULEPACK_CERTIFIED.topic, 'not an object');
@@ -186,22 +207,33 @@ describe('consumers parse what they receive', () => {
     let reads = 0;
     let notified!: () => void;
     const second = new Promise<void>((resolve) => (notified = resolve));
-    const feed = await pullOnNotify(bus, {
-      contract: WORKFLOW_CHANGED,
-      wakes: (n) => {
-        woken.push(n);
-        notified();
-        return false;
+    const feed = await pullOnNotify(
+      bus,
+      {
+        contract: WORKFLOW_CHANGED,
+        wakes: (n) => {
+          woken.push(n);
+          notified();
+          return false;
+        },
+        read: async () => {
+          reads++;
+          return [];
+        },
+        pageSize: 10,
+        positionOf: () => 0,
       },
-      read: async () => {
-        reads++;
-        return [];
-      },
-      pageSize: 10,
-      positionOf: () => 0,
-    }, async () => 0, logger);
+      async () => 0,
+      logger,
+    );
     await bus.publish(WORKFLOW_CHANGED.topic, { tenant_id: 'acme', workflow_id: 'w1' });
-    await bus.publish(WORKFLOW_CHANGED.topic, { tenant_id: 'acme', workflow_id: 'w1', version: 2, seq: 5, event: 'step.started' });
+    await bus.publish(WORKFLOW_CHANGED.topic, {
+      tenant_id: 'acme',
+      workflow_id: 'w1',
+      version: 2,
+      seq: 5,
+      event: 'step.started',
+    });
     await second;
     expect(woken).toEqual([{ tenant_id: 'acme', workflow_id: 'w1', version: 2, seq: 5, event: 'step.started' }]);
     expect(lines).toHaveLength(1);
@@ -222,7 +254,10 @@ const clientContracts: [
   Assignable<LedgerApi.LedgerAppendRequest, Static<typeof LedgerRest.AppendBody>>,
   Assignable<Static<typeof LedgerRest.AppendResponse>, LedgerApi.LedgerAppendResponse>,
   Assignable<Static<typeof IdentityRest.VerifyResponse>, IdentityApi.VerifyResponse>,
-  Assignable<ValidationApi.ValidateRequest, WithDefaults<Static<typeof ValidationRest.ValidateBody>, 'payload_format' | 'validation_type' | 'strict_mode'>>,
+  Assignable<
+    ValidationApi.ValidateRequest,
+    WithDefaults<Static<typeof ValidationRest.ValidateBody>, 'payload_format' | 'validation_type' | 'strict_mode'>
+  >,
   Assignable<Static<typeof ValidationRest.ValidateResponse>, ValidationApi.ValidateResponse>,
   Assignable<Static<typeof SchemaRegistryRest.SchemaVersionView>, SchemaRegistryApi.SchemaVersionView>,
   Assignable<Static<typeof SchemaRegistryRest.SchemaSummary>, SchemaRegistryApi.SchemaSummary>,

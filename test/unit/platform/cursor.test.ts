@@ -2,7 +2,12 @@
 // InputError naming the caller's argument (never a value that reaches a query, never a crash).
 import { InputError } from '../../../platform/errors/domain-errors';
 import {
-  decodeSeqCursor, decodeTextCursor, encodeCursor, MAX_CURSOR_LENGTH, seqCursor, textCursor,
+  decodeSeqCursor,
+  decodeTextCursor,
+  encodeCursor,
+  MAX_CURSOR_LENGTH,
+  seqCursor,
+  textCursor,
 } from '../../../platform/pagination/cursor';
 
 const raw = (bytes: Buffer | string) => Buffer.from(bytes).toString('base64url');

@@ -11,7 +11,15 @@ import path from 'node:path';
 import Fastify from 'fastify';
 import YAML from 'yaml';
 import { BlockList } from 'node:net';
-import { COMPOSE_BALANCER_ADDRESS, composeFile, deployNginxConfig, K8S_CONFIG, K8S_PROBES, K8S_SECRET, kubernetesManifests } from '../../../launcher/deploy-files';
+import {
+  COMPOSE_BALANCER_ADDRESS,
+  composeFile,
+  deployNginxConfig,
+  K8S_CONFIG,
+  K8S_PROBES,
+  K8S_SECRET,
+  kubernetesManifests,
+} from '../../../launcher/deploy-files';
 import { parseTrustedProxies } from '../../../platform/http/trusted-proxies';
 import { registerHealthRoutes } from '../../../platform/http/health';
 import { nginxConfig } from '../../../launcher/nginx.config';
@@ -22,13 +30,25 @@ const read = (f: string) => fs.readFileSync(path.join(ROOT, f), 'utf8');
 const REGENERATE = 'run `npm run build && npm run deploy:files` and commit deploy/';
 
 it('deploy/nginx.conf and deploy/compose.yaml are what the registry generates', () => {
-  expect({ file: 'deploy/nginx.conf', same: read('deploy/nginx.conf') === deployNginxConfig(), fix: REGENERATE }).toEqual({ file: 'deploy/nginx.conf', same: true, fix: REGENERATE });
-  expect({ file: 'deploy/compose.yaml', same: read('deploy/compose.yaml') === composeFile(), fix: REGENERATE }).toEqual({ file: 'deploy/compose.yaml', same: true, fix: REGENERATE });
-  expect({ file: 'deploy/k8s/platform.yaml', same: read('deploy/k8s/platform.yaml') === kubernetesManifests(), fix: REGENERATE }).toEqual({ file: 'deploy/k8s/platform.yaml', same: true, fix: REGENERATE });
+  expect({
+    file: 'deploy/nginx.conf',
+    same: read('deploy/nginx.conf') === deployNginxConfig(),
+    fix: REGENERATE,
+  }).toEqual({ file: 'deploy/nginx.conf', same: true, fix: REGENERATE });
+  expect({ file: 'deploy/compose.yaml', same: read('deploy/compose.yaml') === composeFile(), fix: REGENERATE }).toEqual(
+    { file: 'deploy/compose.yaml', same: true, fix: REGENERATE },
+  );
+  expect({
+    file: 'deploy/k8s/platform.yaml',
+    same: read('deploy/k8s/platform.yaml') === kubernetesManifests(),
+    fix: REGENERATE,
+  }).toEqual({ file: 'deploy/k8s/platform.yaml', same: true, fix: REGENERATE });
 });
 
 it('compose runs every registry service, on its documented port, behind the balancer', () => {
-  const compose = YAML.parse(read('deploy/compose.yaml')) as { services: Record<string, { command?: string[]; environment?: Record<string, string>; ports?: string[] }> };
+  const compose = YAML.parse(read('deploy/compose.yaml')) as {
+    services: Record<string, { command?: string[]; environment?: Record<string, string>; ports?: string[] }>;
+  };
   for (const s of SERVICES) {
     const containers = Object.entries(compose.services).filter(([, c]) => c.command?.[0] === s.name);
     expect(containers.length).toBeGreaterThanOrEqual(2);
@@ -36,13 +56,23 @@ it('compose runs every registry service, on its documented port, behind the bala
     expect(compose.services.balancer!.ports).toContain(`${s.port}:${s.port}`);
     expect(read('deploy/nginx.conf')).toContain(`listen 0.0.0.0:${s.port};`);
   }
-  const commands = Object.values(compose.services).flatMap((c) => (c.command && !c.command[0]!.startsWith('-') && c.command[0] !== 'nginx' ? [c.command[0]!] : []));
+  const commands = Object.values(compose.services).flatMap((c) =>
+    c.command && !c.command[0]!.startsWith('-') && c.command[0] !== 'nginx' ? [c.command[0]!] : [],
+  );
   for (const name of commands) expect(SERVICES.map((s) => s.name)).toContain(name);
 });
 
-it('compose gives the balancer a fixed address outside Docker\'s dynamic range, and only the gateways trust it', () => {
-  interface Net { ipam: { config: { subnet: string; ip_range: string }[] } }
-  const compose = YAML.parse(read('deploy/compose.yaml')) as { networks: { default: Net }; services: Record<string, { command?: string[]; environment?: Record<string, string>; networks?: { default: { ipv4_address: string } } }> };
+it("compose gives the balancer a fixed address outside Docker's dynamic range, and only the gateways trust it", () => {
+  interface Net {
+    ipam: { config: { subnet: string; ip_range: string }[] };
+  }
+  const compose = YAML.parse(read('deploy/compose.yaml')) as {
+    networks: { default: Net };
+    services: Record<
+      string,
+      { command?: string[]; environment?: Record<string, string>; networks?: { default: { ipv4_address: string } } }
+    >;
+  };
   const balancer = compose.services.balancer!.networks!.default.ipv4_address;
   expect(balancer).toBe(COMPOSE_BALANCER_ADDRESS);
   const [{ subnet, ip_range: range }] = compose.networks.default.ipam.config as [{ subnet: string; ip_range: string }];
@@ -52,10 +82,18 @@ it('compose gives the balancer a fixed address outside Docker\'s dynamic range, 
     list.addSubnet(address!, Number(bits), 'ipv4');
     return list.check(balancer, 'ipv4');
   };
-  expect({ inSubnet: inside(subnet), inDynamicRange: inside(range) }).toEqual({ inSubnet: true, inDynamicRange: false });
+  expect({ inSubnet: inside(subnet), inDynamicRange: inside(range) }).toEqual({
+    inSubnet: true,
+    inDynamicRange: false,
+  });
   for (const [name, c] of Object.entries(compose.services)) {
     const trusted = c.environment?.TRUSTED_PROXIES;
-    if (c.command?.[0] === 'gateway') expect({ name, trusts: parseTrustedProxies(trusted).trust(balancer), entries: parseTrustedProxies(trusted).entries.length }).toEqual({ name, trusts: true, entries: 1 });
+    if (c.command?.[0] === 'gateway')
+      expect({
+        name,
+        trusts: parseTrustedProxies(trusted).trust(balancer),
+        entries: parseTrustedProxies(trusted).entries.length,
+      }).toEqual({ name, trusts: true, entries: 1 });
     else expect({ name, trusted }).toEqual({ name, trusted: undefined });
   }
 });
@@ -71,12 +109,16 @@ it('the image is multi-stage, non-root, health-checked and starts what npm run s
   const service = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts.service!;
   const entrypoint = /^ENTRYPOINT (.+)$/m.exec(dockerfile)![1]!;
   expect(JSON.parse(entrypoint)[2]).toBe(`${service} "$@"`);
-  for (const file of ['scripts/dist-check.cjs', 'launcher/start-one.ts']) expect(fs.existsSync(path.join(ROOT, file))).toBe(true);
+  for (const file of ['scripts/dist-check.cjs', 'launcher/start-one.ts'])
+    expect(fs.existsSync(path.join(ROOT, file))).toBe(true);
   expect(dockerfile).toContain('/health');
 });
 
 it('the env example names only settings the code reads', () => {
-  const keys = read('deploy/platform.env.example').split('\n').filter((l) => /^[A-Z_]+=/.test(l)).map((l) => l.split('=')[0]!);
+  const keys = read('deploy/platform.env.example')
+    .split('\n')
+    .filter((l) => /^[A-Z_]+=/.test(l))
+    .map((l) => l.split('=')[0]!);
   const sources = ['platform/config/platform.config.ts', 'launcher/deploy-local.ts'].map(read).join('\n');
   for (const key of keys) expect({ key, read: sources.includes(`'${key}'`) }).toEqual({ key, read: true });
 });
@@ -86,24 +128,44 @@ nginx('nginx accepts the generated configuration', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nginx-check-'));
   const conf = path.join(dir, 'nginx.conf');
   // The container's upstream host names do not resolve here: the same generator with local addresses.
-  fs.writeFileSync(conf, nginxConfig({ prefix: dir, services: SERVICES.map((s, i) => ({ name: s.name, listenPort: 40000 + i, backends: ['127.0.0.1:1', '127.0.0.1:2'] })) }));
-  const result = spawnSync('nginx', ['-t', '-p', dir, '-e', path.join(dir, 'error.log'), '-c', conf], { encoding: 'utf8' });
+  fs.writeFileSync(
+    conf,
+    nginxConfig({
+      prefix: dir,
+      services: SERVICES.map((s, i) => ({
+        name: s.name,
+        listenPort: 40000 + i,
+        backends: ['127.0.0.1:1', '127.0.0.1:2'],
+      })),
+    }),
+  );
+  const result = spawnSync('nginx', ['-t', '-p', dir, '-e', path.join(dir, 'error.log'), '-c', conf], {
+    encoding: 'utf8',
+  });
   expect(result.stderr).toContain('test is successful');
   // deploy:local's variant: connections to the processes from the one address the gateways trust.
-  const bound = nginxConfig({ prefix: dir, bindAddress: '127.0.0.1', services: [{ name: 'gateway', listenPort: 40000, backends: ['127.0.0.1:1'] }] });
+  const bound = nginxConfig({
+    prefix: dir,
+    bindAddress: '127.0.0.1',
+    services: [{ name: 'gateway', listenPort: 40000, backends: ['127.0.0.1:1'] }],
+  });
   expect(bound).toContain('proxy_bind 127.0.0.1;');
   fs.writeFileSync(conf, bound);
-  expect(spawnSync('nginx', ['-t', '-p', dir, '-e', path.join(dir, 'error.log'), '-c', conf], { encoding: 'utf8' }).stderr).toContain('test is successful');
+  expect(
+    spawnSync('nginx', ['-t', '-p', dir, '-e', path.join(dir, 'error.log'), '-c', conf], { encoding: 'utf8' }).stderr,
+  ).toContain('test is successful');
 });
 
 describe('deploy/k8s/platform.yaml', () => {
-  interface Probe { httpGet: { path: string; port: string | number } }
+  interface Probe {
+    httpGet: { path: string; port: string | number };
+  }
   interface Container {
     args: string[];
     image: string;
     ports: { name: string; containerPort: number }[];
     env: { name: string; value: string }[];
-    envFrom: ({ configMapRef?: { name: string }; secretRef?: { name: string } })[];
+    envFrom: { configMapRef?: { name: string }; secretRef?: { name: string } }[];
     startupProbe: Probe;
     livenessProbe: Probe;
     readinessProbe: Probe;
@@ -120,7 +182,14 @@ describe('deploy/k8s/platform.yaml', () => {
       selector: Record<string, unknown> & { matchLabels: Record<string, string> };
       ports: { port: number; targetPort: string | number }[];
       type: string;
-      template: { metadata: { labels: Record<string, string> }; spec: { enableServiceLinks: boolean; securityContext: { runAsNonRoot: boolean; runAsUser: number }; containers: Container[] } };
+      template: {
+        metadata: { labels: Record<string, string> };
+        spec: {
+          enableServiceLinks: boolean;
+          securityContext: { runAsNonRoot: boolean; runAsUser: number };
+          containers: Container[];
+        };
+      };
     };
   }
   const docs = YAML.parseAllDocuments(read('deploy/k8s/platform.yaml'));
@@ -152,7 +221,12 @@ describe('deploy/k8s/platform.yaml', () => {
       expect(container!.args).toEqual([service.name]);
       expect(container!.image).toBe('regulated-platform:latest');
       expect(container!.ports).toEqual([expect.objectContaining({ name: 'http', containerPort: service.port })]);
-      expect(container!.env).toEqual(expect.arrayContaining([{ name: 'PORT', value: String(service.port) }, { name: 'HOST', value: '0.0.0.0' }]));
+      expect(container!.env).toEqual(
+        expect.arrayContaining([
+          { name: 'PORT', value: String(service.port) },
+          { name: 'HOST', value: '0.0.0.0' },
+        ]),
+      );
       expect(d.spec.replicas).toBeGreaterThanOrEqual(2);
       expect(d.spec.template.metadata.labels).toMatchObject(d.spec.selector.matchLabels);
       expect(container!.resources.requests).toEqual({ cpu: expect.any(String), memory: expect.any(String) });
@@ -164,7 +238,10 @@ describe('deploy/k8s/platform.yaml', () => {
     // through buildServiceApp), which registers the health routes.
     for (const s of SERVICES) {
       const source = read(`services/${s.name}.ts`);
-      expect({ service: s.name, healthRoutes: /\b(buildServiceApp|createServiceApp)(<\w+>)?\(/.test(source) }).toEqual({ service: s.name, healthRoutes: true });
+      expect({ service: s.name, healthRoutes: /\b(buildServiceApp|createServiceApp)(<\w+>)?\(/.test(source) }).toEqual({
+        service: s.name,
+        healthRoutes: true,
+      });
     }
     const app = Fastify();
     registerHealthRoutes(app, { readiness: {}, service: 'probe', version: '0' });
@@ -192,7 +269,7 @@ describe('deploy/k8s/platform.yaml', () => {
     }
   });
 
-  it('every <NAME>_URL names an existing Service on that service\'s port; every Service selects its pods', () => {
+  it("every <NAME>_URL names an existing Service on that service's port; every Service selects its pods", () => {
     const services = ofKind('Service');
     expect(services.map((s) => s.metadata.name).sort()).toEqual(SERVICES.map((s) => s.name).sort());
     for (const d of ofKind('Deployment')) {
@@ -206,7 +283,9 @@ describe('deploy/k8s/platform.yaml', () => {
         expect(name).toBe(`${url.hostname.toUpperCase().replace(/-/g, '_')}_URL`);
         expect(target!.spec.ports.map((p) => p.port)).toContain(Number(url.port));
       }
-      expect(c.envFrom).toEqual(expect.arrayContaining([{ configMapRef: { name: K8S_CONFIG } }, { secretRef: { name: K8S_SECRET } }]));
+      expect(c.envFrom).toEqual(
+        expect.arrayContaining([{ configMapRef: { name: K8S_CONFIG } }, { secretRef: { name: K8S_SECRET } }]),
+      );
     }
     for (const svc of services) {
       const d = ofKind('Deployment').find((m) => m.metadata.name === svc.metadata.name)!;
@@ -217,12 +296,15 @@ describe('deploy/k8s/platform.yaml', () => {
     }
   });
 
-  it('the ConfigMap\'s TRUSTED_PROXIES parses (the gateway would stop on a bad entry)', () => {
-    expect(parseTrustedProxies(String(ofKind('ConfigMap')[0]!.data!.TRUSTED_PROXIES)).entries.length).toBeGreaterThan(0);
+  it("the ConfigMap's TRUSTED_PROXIES parses (the gateway would stop on a bad entry)", () => {
+    expect(parseTrustedProxies(String(ofKind('ConfigMap')[0]!.data!.TRUSTED_PROXIES)).entries.length).toBeGreaterThan(
+      0,
+    );
   });
 
   it('the ConfigMap names only settings the code reads', () => {
     const sources = ['platform/config/platform.config.ts', 'router/gateway.config.ts'].map(read).join('\n');
-    for (const key of Object.keys(ofKind('ConfigMap')[0]!.data!)) expect({ key, read: sources.includes(`'${key}'`) }).toEqual({ key, read: true });
+    for (const key of Object.keys(ofKind('ConfigMap')[0]!.data!))
+      expect({ key, read: sources.includes(`'${key}'`) }).toEqual({ key, read: true });
   });
 });

@@ -4,7 +4,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { BUILD_MARK, distProblem } = require('../../../scripts/dist-check.cjs') as { BUILD_MARK: string; distProblem(base?: string): string | undefined };
+const { BUILD_MARK, distProblem } = require('../../../scripts/dist-check.cjs') as {
+  BUILD_MARK: string;
+  distProblem(base?: string): string | undefined;
+};
 
 function tree(): string {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'dist-check-'));

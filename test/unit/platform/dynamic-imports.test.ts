@@ -29,12 +29,18 @@ function sources(dir: string): string[] {
 
 /** Runtime `import('<bare specifier>')` calls; `typeof import(...)` and `import('x').Type` are types. */
 function dynamicImports(text: string): string[] {
-  return [...text.matchAll(/(?<!typeof\s)\bimport\(\s*'([^'.][^']*)'\s*\)(?!\.)/g)].map((m) => m[1]!).filter((s) => !s.startsWith('node:'));
+  return [...text.matchAll(/(?<!typeof\s)\bimport\(\s*'([^'.][^']*)'\s*\)(?!\.)/g)]
+    .map((m) => m[1]!)
+    .filter((s) => !s.startsWith('node:'));
 }
 
 it('the pattern finds a dynamic import of a package, and not a type or a builtin', () => {
   expect(dynamicImports("const { x } = await import('graphql-upload-ts');")).toEqual(['graphql-upload-ts']);
-  expect(dynamicImports("const m = require('a') as typeof import('a'); let r: import('fastify').FastifyReply; await import('node:stream');")).toEqual([]);
+  expect(
+    dynamicImports(
+      "const m = require('a') as typeof import('a'); let r: import('fastify').FastifyReply; await import('node:stream');",
+    ),
+  ).toEqual([]);
 });
 
 it('no import() of a package in the built folders, except the known single-instance ones', () => {

@@ -5,16 +5,26 @@ import type { PrismaLike } from '../../../platform/db/prisma-like';
 import { groupedOutboxWriter, type AuditEventInput } from '../../../platform/outbox/outbox.writer';
 
 const event = (n: number): AuditEventInput => ({
-  tenantId: 't', eventType: 'rule_execution', eventData: { n }, userId: null, correlationId: `c${n}`, idempotencyKey: `k${n}`,
+  tenantId: 't',
+  eventType: 'rule_execution',
+  eventData: { n },
+  userId: null,
+  correlationId: `c${n}`,
+  idempotencyKey: `k${n}`,
 });
 
 function fakeDb(fail: (batch: unknown[]) => boolean = () => false) {
   const inserts: { rows: unknown[]; commit(): void; fail(): void }[] = [];
   const db = {
     outboxEvent: {
-      createMany: ({ data }: { data: unknown[] }) => new Promise<void>((resolve, reject) => {
-        inserts.push({ rows: data, commit: () => (fail(data) ? reject(new Error('insert failed')) : resolve()), fail: () => reject(new Error('insert failed')) });
-      }),
+      createMany: ({ data }: { data: unknown[] }) =>
+        new Promise<void>((resolve, reject) => {
+          inserts.push({
+            rows: data,
+            commit: () => (fail(data) ? reject(new Error('insert failed')) : resolve()),
+            fail: () => reject(new Error('insert failed')),
+          });
+        }),
     },
   } as unknown as PrismaLike;
   return { db, inserts };
@@ -22,7 +32,13 @@ function fakeDb(fail: (batch: unknown[]) => boolean = () => false) {
 
 const settledState = (p: Promise<void>) => {
   const s = { done: false, error: undefined as unknown };
-  p.then(() => (s.done = true), (e) => { s.done = true; s.error = e; });
+  p.then(
+    () => (s.done = true),
+    (e) => {
+      s.done = true;
+      s.error = e;
+    },
+  );
   return s;
 };
 const tick = () => new Promise((r) => setImmediate(r));
@@ -46,7 +62,13 @@ describe('groupedOutboxWriter', () => {
     inserts[1]!.commit();
     await tick();
     expect(rest.every((r) => r.done && r.error === undefined)).toBe(true);
-    expect((inserts[1]!.rows as { correlationId: string; service: string }[]).map((r) => [r.service, r.correlationId])).toEqual([['validation', 'c2'], ['validation', 'c3'], ['validation', 'c4']]);
+    expect(
+      (inserts[1]!.rows as { correlationId: string; service: string }[]).map((r) => [r.service, r.correlationId]),
+    ).toEqual([
+      ['validation', 'c2'],
+      ['validation', 'c3'],
+      ['validation', 'c4'],
+    ]);
   });
 
   it('fails exactly the appends of a failed insert, and keeps writing', async () => {

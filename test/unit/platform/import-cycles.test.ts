@@ -15,7 +15,13 @@ import ts from 'typescript';
 const root = path.resolve(__dirname, '../../..');
 
 const RANK: Record<string, number> = {
-  generated: -1, platform: 0, subgraphs: 1, 'rest-compat': 2, router: 2, services: 3, launcher: 4,
+  generated: -1,
+  platform: 0,
+  subgraphs: 1,
+  'rest-compat': 2,
+  router: 2,
+  services: 3,
+  launcher: 4,
 };
 /** Downward imports that are still wrong: the router serves any supergraph, so it knows no service's code. */
 const FORBIDDEN: Record<string, string[]> = { router: ['subgraphs', 'rest-compat'] };
@@ -44,12 +50,18 @@ function resolve(from: string, spec: string): string | undefined {
 /** Every relative import of a file, runtime or type-only: import/export ... from, import('...'), require('...'). */
 function allImports(file: string): string[] {
   const { importedFiles } = ts.preProcessFile(fs.readFileSync(file, 'utf8'), true, true);
-  return importedFiles.map((f) => f.fileName).filter((s) => s.startsWith('.')).map((s) => path.resolve(path.dirname(file), s));
+  return importedFiles
+    .map((f) => f.fileName)
+    .filter((s) => s.startsWith('.'))
+    .map((s) => path.resolve(path.dirname(file), s));
 }
 
 function runtimeImports(file: string): string[] {
   const text = fs.readFileSync(file, 'utf8');
-  const specs = [...text.matchAll(/^import\s+(?!type\s)[^'"]*?from\s+'(\.[^']+)'/gm), ...text.matchAll(/^export\s+(?!type\s)[^'"]*?from\s+'(\.[^']+)'/gm)].map((m) => m[1]!);
+  const specs = [
+    ...text.matchAll(/^import\s+(?!type\s)[^'"]*?from\s+'(\.[^']+)'/gm),
+    ...text.matchAll(/^export\s+(?!type\s)[^'"]*?from\s+'(\.[^']+)'/gm),
+  ].map((m) => m[1]!);
   return specs.map((s) => resolve(file, s)).filter((f): f is string => f !== undefined);
 }
 
@@ -61,7 +73,9 @@ function folderOf(file: string): string {
 /** The unit of the folder-loop check: a service's folder under subgraphs/ and rest-compat/, else the top-level folder. */
 function unitOf(file: string): string {
   const parts = path.relative(root, file).split(path.sep);
-  return (parts[0] === 'subgraphs' || parts[0] === 'rest-compat') && parts.length > 2 ? `${parts[0]}/${parts[1]}` : parts[0]!;
+  return (parts[0] === 'subgraphs' || parts[0] === 'rest-compat') && parts.length > 2
+    ? `${parts[0]}/${parts[1]}`
+    : parts[0]!;
 }
 
 /** Every loop in a directed graph, each as the path that closes it. */
@@ -73,7 +87,8 @@ function cyclesOf(graph: Map<string, Iterable<string>>, label: (node: string) =>
     state.set(node, 'visiting');
     stack.push(node);
     for (const next of graph.get(node) ?? []) {
-      if (state.get(next) === 'visiting') cycles.push([...stack.slice(stack.indexOf(next)), next].map(label).join(' -> '));
+      if (state.get(next) === 'visiting')
+        cycles.push([...stack.slice(stack.indexOf(next)), next].map(label).join(' -> '));
       else if (!state.has(next)) visit(next);
     }
     stack.pop();
@@ -87,10 +102,22 @@ const files = SCANNED.flatMap((f) => sources(path.join(root, f)));
 const imports = new Map(files.map((f) => [f, allImports(f)]));
 
 it('every top-level folder holding TypeScript has a rank or is named outside the rule', () => {
-  const holdsTs = (dir: string): boolean => fs.readdirSync(dir, { withFileTypes: true }).some((e) =>
-    e.isDirectory() ? e.name !== 'node_modules' && holdsTs(path.join(dir, e.name)) : e.name.endsWith('.ts'));
-  const unranked = fs.readdirSync(root, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && !e.name.startsWith('.') && !OUTSIDE.has(e.name) && !(e.name in RANK) && holdsTs(path.join(root, e.name)))
+  const holdsTs = (dir: string): boolean =>
+    fs
+      .readdirSync(dir, { withFileTypes: true })
+      .some((e) =>
+        e.isDirectory() ? e.name !== 'node_modules' && holdsTs(path.join(dir, e.name)) : e.name.endsWith('.ts'),
+      );
+  const unranked = fs
+    .readdirSync(root, { withFileTypes: true })
+    .filter(
+      (e) =>
+        e.isDirectory() &&
+        !e.name.startsWith('.') &&
+        !OUTSIDE.has(e.name) &&
+        !(e.name in RANK) &&
+        holdsTs(path.join(root, e.name)),
+    )
     .map((e) => e.name);
   expect(unranked).toEqual([]);
 });
@@ -98,7 +125,8 @@ it('every top-level folder holding TypeScript has a rank or is named outside the
 it('no folder imports a folder above it (type imports included)', () => {
   // The scan sees the real import graph (a broken parser would find no edges and no violations).
   expect([...imports.values()].flat().length).toBeGreaterThan(1000);
-  const crossings = [...imports].flatMap(([file, targets]) => targets.map((t) => ({ file, from: folderOf(file), to: folderOf(t) })))
+  const crossings = [...imports]
+    .flatMap(([file, targets]) => targets.map((t) => ({ file, from: folderOf(file), to: folderOf(t) })))
     .filter((e) => e.from !== e.to);
   // Each allowed kind of crossing is present, so a rank table that forbade everything would fail here.
   expect(crossings.some((e) => e.from === 'services' && e.to === 'rest-compat')).toBe(true);
@@ -121,23 +149,37 @@ it('no loop between folders (type imports included)', () => {
   expect(cyclesOf(graph)).toEqual([]);
 });
 
-it('no runtime import cycle among the platform\'s modules', () => {
+it("no runtime import cycle among the platform's modules", () => {
   const graph = new Map(files.map((f) => [f, runtimeImports(f)]));
   expect([...graph.values()].flat().length).toBeGreaterThan(150);
   expect(cyclesOf(graph, (f) => path.relative(root, f))).toEqual([]);
 });
 
 it('the loop finder finds a loop (the checks above would pass vacuously otherwise)', () => {
-  expect(cyclesOf(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]))).toEqual(['a -> b -> c -> a']);
+  expect(
+    cyclesOf(
+      new Map([
+        ['a', ['b']],
+        ['b', ['c']],
+        ['c', ['a']],
+        ['d', ['a']],
+      ]),
+    ),
+  ).toEqual(['a -> b -> c -> a']);
 });
 
-it('the console imports nothing from the server\'s folders (it speaks GraphQL and HTTP only)', () => {
+it("the console imports nothing from the server's folders (it speaks GraphQL and HTTP only)", () => {
   const dir = path.join(root, 'console/src');
-  const files = fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && /\.tsx?$/.test(e.name)).map((e) => path.join(e.parentPath, e.name));
+  const files = fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && /\.tsx?$/.test(e.name))
+    .map((e) => path.join(e.parentPath, e.name));
   expect(files.length).toBeGreaterThan(5);
-  const leaving = files.flatMap((f) => [...fs.readFileSync(f, 'utf8').matchAll(/from\s+'(\.[^']+)'/g)]
-    .map((m) => path.resolve(path.dirname(f), m[1]!))
-    .filter((target) => !target.startsWith(path.join(root, 'console') + path.sep))
-    .map((target) => `${path.relative(root, f)} -> ${path.relative(root, target)}`));
+  const leaving = files.flatMap((f) =>
+    [...fs.readFileSync(f, 'utf8').matchAll(/from\s+'(\.[^']+)'/g)]
+      .map((m) => path.resolve(path.dirname(f), m[1]!))
+      .filter((target) => !target.startsWith(path.join(root, 'console') + path.sep))
+      .map((target) => `${path.relative(root, f)} -> ${path.relative(root, target)}`),
+  );
   expect(leaving).toEqual([]);
 });

@@ -3,12 +3,28 @@ import { ConfigError } from '../../../platform/config/env';
 import { loadPlatformConfig } from '../../../platform/config/platform.config';
 
 it('defaults: 1 MiB bodies, JSON depth 64, strings of 1,000,000 characters, 8 KiB URLs, 16 KiB headers', () => {
-  expect(loadPlatformConfig({}).http).toMatchObject({ bodyLimitBytes: 1048576, jsonMaxDepth: 64, jsonMaxStringLength: 1_000_000, maxUrlLength: 8192, maxHeaderBytes: 16384 });
+  expect(loadPlatformConfig({}).http).toMatchObject({
+    bodyLimitBytes: 1048576,
+    jsonMaxDepth: 64,
+    jsonMaxStringLength: 1_000_000,
+    maxUrlLength: 8192,
+    maxHeaderBytes: 16384,
+  });
 });
 
 it('reads the settings', () => {
-  const http = loadPlatformConfig({ JSON_MAX_DEPTH: '20', JSON_MAX_STRING_LENGTH: '5000', HTTP_MAX_URL_LENGTH: '2048', HTTP_MAX_HEADER_BYTES: '32768' }).http;
-  expect(http).toMatchObject({ jsonMaxDepth: 20, jsonMaxStringLength: 5000, maxUrlLength: 2048, maxHeaderBytes: 32768 });
+  const http = loadPlatformConfig({
+    JSON_MAX_DEPTH: '20',
+    JSON_MAX_STRING_LENGTH: '5000',
+    HTTP_MAX_URL_LENGTH: '2048',
+    HTTP_MAX_HEADER_BYTES: '32768',
+  }).http;
+  expect(http).toMatchObject({
+    jsonMaxDepth: 20,
+    jsonMaxStringLength: 5000,
+    maxUrlLength: 2048,
+    maxHeaderBytes: 32768,
+  });
 });
 
 it.each([

@@ -24,7 +24,10 @@ describe('parseJsonStrict accepts', () => {
   it.each([
     ['an object', '{"a":1,"b":[true,false,null],"c":{"d":"e"}}'],
     ['a top-level scalar', '"text"'],
-    ['numbers JavaScript holds exactly', '[0,-0,1.5,-2.25e-3,1e21,1e308,5e-324,9007199254740991,-9007199254740991,0e-400]'],
+    [
+      'numbers JavaScript holds exactly',
+      '[0,-0,1.5,-2.25e-3,1e21,1e308,5e-324,9007199254740991,-9007199254740991,0e-400]',
+    ],
     ['astral characters raw and as escaped pairs', '{"😀 key":"🚀 ünïcødé 日本語","esc":"\\ud83d\\ude00"}'],
     ['every simple escape', '"\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u00e9"'],
     ['a key named constructor with a scalar value', '{"constructor":1,"proto":2}'],
@@ -50,7 +53,11 @@ describe('parseJsonStrict accepts', () => {
 
 describe('parseJsonStrict refuses', () => {
   it('65 levels of nesting, naming the path where the limit was crossed', () => {
-    expect(issueOf(nested(65))).toEqual({ loc: ['body', ...Array(64).fill(0)], msg: 'JSON nesting should be at most 64 levels deep', type: 'json_too_deep' });
+    expect(issueOf(nested(65))).toEqual({
+      loc: ['body', ...Array(64).fill(0)],
+      msg: 'JSON nesting should be at most 64 levels deep',
+      type: 'json_too_deep',
+    });
     expect(issueOf(nestedObjects(65)).loc).toEqual(['body', ...Array(64).fill('a')]);
   });
 
@@ -66,18 +73,42 @@ describe('parseJsonStrict refuses', () => {
 
   it('lone surrogates, raw in the decoded text and as escapes, naming the field', () => {
     const event = (value: string) => `{"event_data":{"a":{"b":${value}}}}`;
-    for (const bad of ['"\\ud800"', '"x\\udc00"', '"\\ud83d\\u0041"', '"\\ud83d"', '"\\ude00\\ud83d"', '"a\ud800b"', '"\udfff"', '"\\ud83d\ude00x\ud83d"']) {
-      expect(issueOf(event(bad))).toEqual({ loc: ['body', 'event_data', 'a', 'b'], msg: 'Input should be a valid string: a lone UTF-16 surrogate is not allowed', type: 'string_unicode' });
+    for (const bad of [
+      '"\\ud800"',
+      '"x\\udc00"',
+      '"\\ud83d\\u0041"',
+      '"\\ud83d"',
+      '"\\ude00\\ud83d"',
+      '"a\ud800b"',
+      '"\udfff"',
+      '"\\ud83d\ude00x\ud83d"',
+    ]) {
+      expect(issueOf(event(bad))).toEqual({
+        loc: ['body', 'event_data', 'a', 'b'],
+        msg: 'Input should be a valid string: a lone UTF-16 surrogate is not allowed',
+        type: 'string_unicode',
+      });
     }
   });
 
   it('a lone surrogate or NUL in a key, naming the key', () => {
-    expect(issueOf('{"event_data":{"k\\ud800":1}}')).toMatchObject({ loc: ['body', 'event_data', 'k\ud800', '[key]'], type: 'string_unicode' });
-    expect(issueOf('{"event_data":{"a\\u0000b":1}}')).toEqual({ loc: ['body', 'event_data', 'a\u0000b', '[key]'], msg: 'Input should be a valid string: NUL (\\u0000) is not allowed', type: 'string_unicode' });
+    expect(issueOf('{"event_data":{"k\\ud800":1}}')).toMatchObject({
+      loc: ['body', 'event_data', 'k\ud800', '[key]'],
+      type: 'string_unicode',
+    });
+    expect(issueOf('{"event_data":{"a\\u0000b":1}}')).toEqual({
+      loc: ['body', 'event_data', 'a\u0000b', '[key]'],
+      msg: 'Input should be a valid string: NUL (\\u0000) is not allowed',
+      type: 'string_unicode',
+    });
   });
 
   it('NUL in a value, escaped or raw, and in array elements', () => {
-    expect(issueOf('{"a":"x\\u0000y"}')).toEqual({ loc: ['body', 'a'], msg: 'Input should be a valid string: NUL (\\u0000) is not allowed', type: 'string_unicode' });
+    expect(issueOf('{"a":"x\\u0000y"}')).toEqual({
+      loc: ['body', 'a'],
+      msg: 'Input should be a valid string: NUL (\\u0000) is not allowed',
+      type: 'string_unicode',
+    });
     expect(issueOf('{"a":["ok","x\u0000"]}').loc).toEqual(['body', 'a', 1]);
   });
 
@@ -96,28 +127,60 @@ describe('parseJsonStrict refuses', () => {
   });
 
   it('strings and keys over the length limit', () => {
-    expect(issueOf(`{"a":${JSON.stringify('x'.repeat(1001))}}`)).toEqual({ loc: ['body', 'a'], msg: 'String should have at most 1000 characters', type: 'string_too_long' });
+    expect(issueOf(`{"a":${JSON.stringify('x'.repeat(1001))}}`)).toEqual({
+      loc: ['body', 'a'],
+      msg: 'String should have at most 1000 characters',
+      type: 'string_too_long',
+    });
     expect(issueOf(`{"a":{${JSON.stringify('k'.repeat(1001))}:1}}`).loc).toEqual(['body', 'a', '[key]']);
     expect(issueOf(`"${'\\u0041'.repeat(1001)}"`).loc).toEqual(['body']);
   });
 
   it('a huge string quickly and without copying it around (default-sized limit, 5 MB body)', () => {
     const huge = `{"s":"${'x'.repeat(5_000_000)}"}`;
-    expect(issueOf(huge, { ...limits, maxStringLength: 1_000_000 })).toMatchObject({ loc: ['body', 's'], type: 'string_too_long' });
+    expect(issueOf(huge, { ...limits, maxStringLength: 1_000_000 })).toMatchObject({
+      loc: ['body', 's'],
+      type: 'string_too_long',
+    });
   });
 
   it('prototype-poisoning keys, plain or escaped', () => {
-    expect(issueOf('{"a":{"__proto__":{"admin":true}}}')).toEqual({ loc: ['body', 'a', '__proto__'], msg: 'Forbidden key (prototype poisoning)', type: 'value_error' });
+    expect(issueOf('{"a":{"__proto__":{"admin":true}}}')).toEqual({
+      loc: ['body', 'a', '__proto__'],
+      msg: 'Forbidden key (prototype poisoning)',
+      type: 'value_error',
+    });
     expect(issueOf('{"\\u005f_proto__":{}}').loc).toEqual(['body', '__proto__']);
-    expect(issueOf('{"constructor":{"prototype":{"admin":true}}}')).toMatchObject({ loc: ['body', 0], type: 'json_invalid' });
+    expect(issueOf('{"constructor":{"prototype":{"admin":true}}}')).toMatchObject({
+      loc: ['body', 0],
+      type: 'json_invalid',
+    });
   });
 
   it('bytes that are not UTF-8 (including an encoded surrogate)', () => {
-    expect(issueOf(Buffer.from([0x22, 0xff, 0x22]))).toEqual({ loc: ['body', 0], msg: 'Invalid UTF-8 in request body', type: 'json_invalid' });
+    expect(issueOf(Buffer.from([0x22, 0xff, 0x22]))).toEqual({
+      loc: ['body', 0],
+      msg: 'Invalid UTF-8 in request body',
+      type: 'json_invalid',
+    });
     expect(issueOf(Buffer.from([0x22, 0xed, 0xa0, 0x80, 0x22])).type).toBe('json_invalid');
   });
 
-  it.each(['{"a":', '{"a" 1}', '[1,]', "{'a':1}", '"\\x"', '"\\u12"', '"tab\there"', 'nul', '01', '1.', '-', '{"a":1}}', ''])('malformed JSON %j as json_invalid', (text) => {
+  it.each([
+    '{"a":',
+    '{"a" 1}',
+    '[1,]',
+    "{'a':1}",
+    '"\\x"',
+    '"\\u12"',
+    '"tab\there"',
+    'nul',
+    '01',
+    '1.',
+    '-',
+    '{"a":1}}',
+    '',
+  ])('malformed JSON %j as json_invalid', (text) => {
     expect(issueOf(text)).toEqual({ loc: ['body', 0], msg: 'JSON decode error', type: 'json_invalid' });
   });
 

@@ -9,7 +9,15 @@ import { TEST_JWT_SECRET } from '../../support/service-harness';
 const tokens = new AccessTokens(TEST_JWT_SECRET, 3600);
 const key = new TextEncoder().encode(TEST_JWT_SECRET);
 const now = Math.floor(Date.now() / 1000);
-const good = { sub: 'alice', tenant_id: 'acme', roles: ['user'], scopes: ['read'], iss: 'platform-identity', iat: now, exp: now + 600 };
+const good = {
+  sub: 'alice',
+  tenant_id: 'acme',
+  roles: ['user'],
+  scopes: ['read'],
+  iss: 'platform-identity',
+  iat: now,
+  exp: now + 600,
+};
 
 /** Signs any claims with the real key, bypassing AccessTokens.issue's types. */
 function sign(claims: Record<string, unknown>): Promise<string> {
@@ -18,7 +26,13 @@ function sign(claims: Record<string, unknown>): Promise<string> {
 
 describe('claim types', () => {
   it('accepts well-typed claims signed with the key', async () => {
-    await expect(tokens.authenticate(await sign(good))).resolves.toEqual({ username: 'alice', tenantId: 'acme', roles: ['user'], scopes: ['read'], isService: false });
+    await expect(tokens.authenticate(await sign(good))).resolves.toEqual({
+      username: 'alice',
+      tenantId: 'acme',
+      roles: ['user'],
+      scopes: ['read'],
+      isService: false,
+    });
   });
 
   it.each([
@@ -64,11 +78,17 @@ describe('token form (checked before jose, which is lenient)', () => {
     ['with = after the payload', (t: string) => t.replace(/\.([^.]+)\./, '.$1=.')],
     ['with a trailing space (jose accepts it)', (t: string) => `${t} `],
     ['with a newline inside the signature (jose accepts it)', (t: string) => `${t.slice(0, -10)}\n${t.slice(-10)}`],
-    ['with the signature\'s unused low bits changed (jose accepts it)', (t: string) => {
-      const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-      return t.slice(0, -1) + alphabet[alphabet.indexOf(t.at(-1)!) ^ 1];
-    }],
-    ['in standard base64 (+ and /)', (t: string) => t.replace(/-/g, '+').replace(/_/g, '/') + (t.includes('-') || t.includes('_') ? '' : '+')],
+    [
+      "with the signature's unused low bits changed (jose accepts it)",
+      (t: string) => {
+        const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+        return t.slice(0, -1) + alphabet[alphabet.indexOf(t.at(-1)!) ^ 1];
+      },
+    ],
+    [
+      'in standard base64 (+ and /)',
+      (t: string) => t.replace(/-/g, '+').replace(/_/g, '/') + (t.includes('-') || t.includes('_') ? '' : '+'),
+    ],
     ['with a fourth segment', (t: string) => `${t}.AAAA`],
     ['with only two segments', (t: string) => t.split('.').slice(0, 2).join('.')],
     ['with an empty segment', (t: string) => t.replace(/\.[^.]+$/, '.')],

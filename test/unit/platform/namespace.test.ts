@@ -13,7 +13,10 @@ it('keeps the historical names without a namespace', () => {
 
 it('prefixes the stream, its subjects and the Redis keys with the namespace', () => {
   const config = loadPlatformConfig({ PLATFORM_NAMESPACE: 'eu-prod' });
-  expect(streamNames(config.namespace)).toEqual({ stream: 'PLATFORM_EVENTS_EU_PROD', subjectPrefix: 'eu-prod.platform.' });
+  expect(streamNames(config.namespace)).toEqual({
+    stream: 'PLATFORM_EVENTS_EU_PROD',
+    subjectPrefix: 'eu-prod.platform.',
+  });
   expect(redisKeyPrefix(config.namespace)).toBe('eu-prod:');
 });
 
@@ -22,10 +25,21 @@ it.each(['EU', 'a.b', 'a b', '-x', 'x'.repeat(33), 'a>b'])('refuses the namespac
 });
 
 it('bounds the stream on file storage with discard policy old, limits from the environment', () => {
-  const config = loadPlatformConfig({ NATS_STREAM_MAX_BYTES: '2048', NATS_STREAM_MAX_MSGS: '10', NATS_STREAM_MAX_AGE_SECONDS: '60' });
+  const config = loadPlatformConfig({
+    NATS_STREAM_MAX_BYTES: '2048',
+    NATS_STREAM_MAX_MSGS: '10',
+    NATS_STREAM_MAX_AGE_SECONDS: '60',
+  });
   expect(config.stream).toEqual({ storage: 'file', maxBytes: 2048, maxMsgs: 10, maxAgeSeconds: 60 });
   expect(streamConfigOf('S', 'p.', config.stream)).toMatchObject({
-    name: 'S', subjects: ['p.>'], storage: 'file', discard: 'old', retention: 'limits', max_bytes: 2048, max_msgs: 10, max_age: 60e9,
+    name: 'S',
+    subjects: ['p.>'],
+    storage: 'file',
+    discard: 'old',
+    retention: 'limits',
+    max_bytes: 2048,
+    max_msgs: 10,
+    max_age: 60e9,
   });
   expect(loadPlatformConfig({ NATS_STREAM_STORAGE: 'memory' }).stream.storage).toBe('memory');
   expect(() => loadPlatformConfig({ NATS_STREAM_MAX_MSGS: '0' })).toThrow(ConfigError);

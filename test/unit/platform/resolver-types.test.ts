@@ -11,7 +11,8 @@ const codegen = require('../../../scripts/codegen/generate.cjs') as {
 };
 
 const root = path.resolve(__dirname, '../../..');
-const subgraphs = fs.readdirSync(path.join(root, 'subgraphs'), { withFileTypes: true })
+const subgraphs = fs
+  .readdirSync(path.join(root, 'subgraphs'), { withFileTypes: true })
   .filter((e) => e.isDirectory() && fs.existsSync(path.join(root, 'subgraphs', e.name, 'schema.graphql')))
   .map((e) => e.name)
   .sort();

@@ -14,16 +14,22 @@ const bearer = (headers: Record<string, string>) => headers.authorization?.repla
 describe('credentialHeaders', () => {
   const identity = new ServiceIdentity(SECRET, 'workflow');
 
-  it('forwards a caller\'s own token as it came', async () => {
+  it("forwards a caller's own token as it came", async () => {
     const h = await credentialHeaders({ token: 'callers-token', tenantId: 't1', correlationId: 'c1' }, identity);
     expect(h).toEqual({ authorization: 'Bearer callers-token', 'x-tenant-id': 't1', 'x-correlation-id': 'c1' });
   });
 
-  it('gives a caller without a token the service\'s identity for that tenant, and nothing more', async () => {
+  it("gives a caller without a token the service's identity for that tenant, and nothing more", async () => {
     const h = await credentialHeaders({ tenantId: 't1' }, identity);
     expect(h['x-tenant-id']).toBe('t1');
     const auth = await verify(bearer(h)!);
-    expect(auth).toEqual({ username: 'workflow-service', tenantId: 't1', roles: [TENANT_DELEGATE_ROLE], scopes: ['read', 'write'], isService: false });
+    expect(auth).toEqual({
+      username: 'workflow-service',
+      tenantId: 't1',
+      roles: [TENANT_DELEGATE_ROLE],
+      scopes: ['read', 'write'],
+      isService: false,
+    });
     expect(canActForTenant(auth, 't1')).toBe(true);
     expect(canActForTenant(auth, 't2')).toBe(false);
     expect(isPlatformOperator(auth)).toBe(false);

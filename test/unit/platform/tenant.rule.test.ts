@@ -5,18 +5,24 @@ import { TenantAccess, type OperatorAccess } from '../../../platform/auth/tenant
 import { effectiveTenant, mayActPlatformWide, resolveTenant } from '../../../platform/auth/tenant.rule';
 import { ForbiddenError, InputError } from '../../../platform/errors/domain-errors';
 
-const who = (tenantId: string, roles = ['user']): AuthContext => ({ username: 'u', tenantId, roles, scopes: ['read'], isService: roles.some((r) => r.startsWith('service:')) });
+const who = (tenantId: string, roles = ['user']): AuthContext => ({
+  username: 'u',
+  tenantId,
+  roles,
+  scopes: ['read'],
+  isService: roles.some((r) => r.startsWith('service:')),
+});
 const caller = (auth?: AuthContext, headerTenant?: string) => ({ auth, headerTenant, correlationId: 'c' });
 
 describe('resolveTenant', () => {
-  it('uses the token\'s tenant and refuses others, whatever the header says', () => {
+  it("uses the token's tenant and refuses others, whatever the header says", () => {
     expect(resolveTenant(caller(who('a')), undefined, ['q'])).toBe('a');
     expect(resolveTenant(caller(who('a')), 'a', ['q'])).toBe('a');
     expect(() => resolveTenant(caller(who('a')), 'b', ['q'])).toThrow(ForbiddenError);
     expect(() => resolveTenant(caller(who('a'), 'b'), 'b', ['q'])).toThrow(ForbiddenError);
   });
 
-  it('a tenant admin, the default tenant\'s included, stays in its tenant', () => {
+  it("a tenant admin, the default tenant's included, stays in its tenant", () => {
     expect(() => resolveTenant(caller(who('default', ['admin', 'user'])), 'b', ['q'])).toThrow(ForbiddenError);
     expect(() => resolveTenant(caller(who('a', ['admin'])), 'b', ['q'])).toThrow(ForbiddenError);
   });
@@ -59,20 +65,28 @@ describe('effectiveTenant (gateway and router)', () => {
 });
 
 describe('TenantAccess', () => {
-  it('records an operator\'s action in the tenant it touched, and nothing for ordinary callers or services', async () => {
+  it("records an operator's action in the tenant it touched, and nothing for ordinary callers or services", async () => {
     const recorded: OperatorAccess[] = [];
-    const access = new TenantAccess(async (a) => { recorded.push(a); });
+    const access = new TenantAccess(async (a) => {
+      recorded.push(a);
+    });
     await access.resolve(caller(who('a')), 'a', ['q'], 'x.read');
     await access.resolve(caller(who('svc', ['service:relay'])), 'b', ['q'], 'x.write');
     await access.resolve(caller(who('platform', ['platform-admin'])), 'platform', ['q'], 'x.home');
     await access.resolve(caller(who('platform', ['platform-admin'])), 'acme', ['q'], 'x.list');
-    expect(recorded).toEqual([{ tenantId: 'acme', operator: 'u', operatorTenant: 'platform', action: 'x.list', correlationId: 'c' }]);
+    expect(recorded).toEqual([
+      { tenantId: 'acme', operator: 'u', operatorTenant: 'platform', action: 'x.list', correlationId: 'c' },
+    ]);
   });
 
   it('records nothing when the access is refused', async () => {
     const recorded: OperatorAccess[] = [];
-    const access = new TenantAccess(async (a) => { recorded.push(a); });
-    await expect(access.resolve(caller(who('default', ['admin'])), 'acme', ['q'], 'x')).rejects.toBeInstanceOf(ForbiddenError);
+    const access = new TenantAccess(async (a) => {
+      recorded.push(a);
+    });
+    await expect(access.resolve(caller(who('default', ['admin'])), 'acme', ['q'], 'x')).rejects.toBeInstanceOf(
+      ForbiddenError,
+    );
     expect(recorded).toEqual([]);
   });
 });

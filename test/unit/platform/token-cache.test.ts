@@ -1,6 +1,12 @@
 import { TokenCache } from '../../../platform/auth/token-cache';
 
-const auth = Object.freeze({ username: 'u', tenantId: 't', roles: Object.freeze([]) as unknown as string[], scopes: Object.freeze([]) as unknown as string[], isService: false });
+const auth = Object.freeze({
+  username: 'u',
+  tenantId: 't',
+  roles: Object.freeze([]) as unknown as string[],
+  scopes: Object.freeze([]) as unknown as string[],
+  isService: false,
+});
 
 describe('TokenCache', () => {
   it('forgets entries after the ttl, never outlives the token, and stays bounded', () => {

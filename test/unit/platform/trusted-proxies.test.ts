@@ -9,7 +9,10 @@ import { clientAddress, parseTrustedProxies, type TrustedProxies } from '../../.
 import { loadGatewayConfig } from '../../../router/gateway.config';
 
 function resolve(proxies: TrustedProxies, peer: string, xff?: string): string | undefined {
-  return clientAddress({ socket: { remoteAddress: peer } as never, headers: xff === undefined ? {} : { 'x-forwarded-for': xff } }, proxies);
+  return clientAddress(
+    { socket: { remoteAddress: peer } as never, headers: xff === undefined ? {} : { 'x-forwarded-for': xff } },
+    proxies,
+  );
 }
 
 describe('parseTrustedProxies', () => {
@@ -46,9 +49,12 @@ describe('parseTrustedProxies', () => {
     expect(p.trust(undefined)).toBe(false);
   });
 
-  it.each(['nginx', '10.0.0.1/33', '::1/129', '10.0.0.0/8/1', '10.0.0.0/', '10.0.0.256', '10.0.0.0/-1'])('refuses %s', (entry) => {
-    expect(() => parseTrustedProxies(`127.0.0.1,${entry}`)).toThrow(entry);
-  });
+  it.each(['nginx', '10.0.0.1/33', '::1/129', '10.0.0.0/8/1', '10.0.0.0/', '10.0.0.256', '10.0.0.0/-1'])(
+    'refuses %s',
+    (entry) => {
+      expect(() => parseTrustedProxies(`127.0.0.1,${entry}`)).toThrow(entry);
+    },
+  );
 });
 
 describe('clientAddress', () => {
@@ -95,7 +101,15 @@ describe('clientAddress', () => {
   });
 
   it('reads a repeated header as one list', () => {
-    expect(clientAddress({ socket: { remoteAddress: '10.0.0.10' } as never, headers: { 'x-forwarded-for': ['203.0.113.7', '10.0.1.5'] as never } }, lb)).toBe('203.0.113.7');
+    expect(
+      clientAddress(
+        {
+          socket: { remoteAddress: '10.0.0.10' } as never,
+          headers: { 'x-forwarded-for': ['203.0.113.7', '10.0.1.5'] as never },
+        },
+        lb,
+      ),
+    ).toBe('203.0.113.7');
   });
 });
 
@@ -122,11 +136,15 @@ describe("Fastify's request.ip with the same trust", () => {
 
   it.each(cases)('peer %s, X-Forwarded-For %s: %s', async (peer, xff, expected) => {
     const body = await new Promise<string>((done, fail) => {
-      const req = http.request(url, { localAddress: peer, agent: false, headers: xff === undefined ? {} : { 'x-forwarded-for': xff } }, (res) => {
-        let text = '';
-        res.on('data', (c: Buffer) => (text += c.toString()));
-        res.on('end', () => done(text));
-      });
+      const req = http.request(
+        url,
+        { localAddress: peer, agent: false, headers: xff === undefined ? {} : { 'x-forwarded-for': xff } },
+        (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () => done(text));
+        },
+      );
       req.on('error', fail);
       req.end();
     });
@@ -137,16 +155,24 @@ describe("Fastify's request.ip with the same trust", () => {
 describe('where TRUSTED_PROXIES is read', () => {
   it('stops the gateway at start on a bad entry, naming the setting', () => {
     expect(() => loadGatewayConfig({ TRUSTED_PROXIES: '10.0.0.1, balancer' }, [])).toThrow(ConfigError);
-    expect(() => loadGatewayConfig({ TRUSTED_PROXIES: '10.0.0.1, balancer' }, [])).toThrow(/TRUSTED_PROXIES.*"balancer"/);
+    expect(() => loadGatewayConfig({ TRUSTED_PROXIES: '10.0.0.1, balancer' }, [])).toThrow(
+      /TRUSTED_PROXIES.*"balancer"/,
+    );
     expect(loadGatewayConfig({}, []).trustedProxies.entries).toEqual([]);
-    expect(loadGatewayConfig({ TRUSTED_PROXIES: '10.0.0.1,fd00::/8' }, []).trustedProxies.entries).toEqual(['10.0.0.1', 'fd00::/8']);
+    expect(loadGatewayConfig({ TRUSTED_PROXIES: '10.0.0.1,fd00::/8' }, []).trustedProxies.entries).toEqual([
+      '10.0.0.1',
+      'fd00::/8',
+    ]);
   });
 
-  it('deploy:local trusts nginx\'s bind address, plus the proxies the operator names in front of it', () => {
+  it("deploy:local trusts nginx's bind address, plus the proxies the operator names in front of it", () => {
     expect(balancerAddress({})).toBe('127.0.0.1');
     expect(balancerAddress({ DEPLOY_BALANCER_ADDRESS: '127.0.0.254' })).toBe('127.0.0.254');
-    for (const bad of ['10.0.0.1', '::1', 'localhost']) expect(() => balancerAddress({ DEPLOY_BALANCER_ADDRESS: bad })).toThrow(/DEPLOY_BALANCER_ADDRESS/);
+    for (const bad of ['10.0.0.1', '::1', 'localhost'])
+      expect(() => balancerAddress({ DEPLOY_BALANCER_ADDRESS: bad })).toThrow(/DEPLOY_BALANCER_ADDRESS/);
     expect(trustedProxiesFor({}, '127.0.0.254')).toBe('127.0.0.254');
-    expect(trustedProxiesFor({ TRUSTED_PROXIES: '203.0.113.0/24, 127.0.0.254' }, '127.0.0.254')).toBe('127.0.0.254,203.0.113.0/24');
+    expect(trustedProxiesFor({ TRUSTED_PROXIES: '203.0.113.0/24, 127.0.0.254' }, '127.0.0.254')).toBe(
+      '127.0.0.254,203.0.113.0/24',
+    );
   });
 });

@@ -17,9 +17,14 @@ test('a long section is cut into chunks of at most 512 tokens overlapping by 50'
 });
 
 test('headings split sections and are kept as a path; text before any heading has none', () => {
-  const chunks = chunkText('Intro text.\n\n# Policy\n## Travel\nBook economy.\n## Hotels\nUp to 180 euros.\n# Other\nMore.');
+  const chunks = chunkText(
+    'Intro text.\n\n# Policy\n## Travel\nBook economy.\n## Hotels\nUp to 180 euros.\n# Other\nMore.',
+  );
   expect(chunks.map((c) => [c.heading, c.content])).toEqual([
-    [null, 'Intro text.'], ['Policy > Travel', 'Book economy.'], ['Policy > Hotels', 'Up to 180 euros.'], ['Other', 'More.'],
+    [null, 'Intro text.'],
+    ['Policy > Travel', 'Book economy.'],
+    ['Policy > Hotels', 'Up to 180 euros.'],
+    ['Other', 'More.'],
   ]);
   expect(new Set(chunks.map((c) => c.contentHash)).size).toBe(4);
 });
@@ -32,7 +37,9 @@ test('custom sizes, and an overlap as large as the chunk is refused', () => {
 });
 
 test('HTML: scripts and styles dropped, headings become Markdown, entities decoded', () => {
-  const text = htmlToText('<html><head><style>p{}</style></head><body><h2>Rules &amp; rates</h2><p>Fees&nbsp;apply</p><script>evil()</script><ul><li>one</li></ul></body></html>');
+  const text = htmlToText(
+    '<html><head><style>p{}</style></head><body><h2>Rules &amp; rates</h2><p>Fees&nbsp;apply</p><script>evil()</script><ul><li>one</li></ul></body></html>',
+  );
   expect(text).toBe('## Rules & rates\n\nFees apply\n\n- one');
   expect(chunkText(text)[0]!.heading).toBe('Rules & rates');
 });

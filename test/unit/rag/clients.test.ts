@@ -10,7 +10,11 @@ import { freePort } from '../../support/waiting';
 
 type Handler = (req: http.IncomingMessage, body: Buffer) => { status: number; json: unknown };
 
-async function standIn(handler: Handler): Promise<{ url: string; requests: { method: string; url: string; headers: http.IncomingHttpHeaders; body: Buffer }[]; close(): Promise<void> }> {
+async function standIn(handler: Handler): Promise<{
+  url: string;
+  requests: { method: string; url: string; headers: http.IncomingHttpHeaders; body: Buffer }[];
+  close(): Promise<void>;
+}> {
   const requests: { method: string; url: string; headers: http.IncomingHttpHeaders; body: Buffer }[] = [];
   const server = http.createServer((req, res) => {
     const parts: Buffer[] = [];
@@ -23,19 +27,33 @@ async function standIn(handler: Handler): Promise<{ url: string; requests: { met
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 describe('OCR client', () => {
   test('submits the file as multipart and polls the job until it completes', async () => {
     let polls = 0;
     const ocr = await standIn((req) => {
-      if (req.method === 'POST' && req.url === '/extract') return { status: 202, json: { job_id: 'j1', status: 'processing' } };
+      if (req.method === 'POST' && req.url === '/extract')
+        return { status: 202, json: { job_id: 'j1', status: 'processing' } };
       polls++;
-      return { status: 200, json: polls < 3 ? { job_id: 'j1', status: 'processing' } : { job_id: 'j1', status: 'completed', extracted_text: 'Scanned words', confidence_score: 0.91 } };
+      return {
+        status: 200,
+        json:
+          polls < 3
+            ? { job_id: 'j1', status: 'processing' }
+            : { job_id: 'j1', status: 'completed', extracted_text: 'Scanned words', confidence_score: 0.91 },
+      };
     });
     try {
-      const r = await new OcrClient(ocr.url, { pollMs: 5 }).extract({ tenantId: 't1', token: 'tok', correlationId: 'c1' }, { bytes: Buffer.from('PNGDATA'), filename: 'scan.png', mimeType: 'image/png' });
+      const r = await new OcrClient(ocr.url, { pollMs: 5 }).extract(
+        { tenantId: 't1', token: 'tok', correlationId: 'c1' },
+        { bytes: Buffer.from('PNGDATA'), filename: 'scan.png', mimeType: 'image/png' },
+      );
       expect(r).toEqual({ jobId: 'j1', text: 'Scanned words', confidence: 0.91 });
       const submit = ocr.requests[0]!;
       expect(submit.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
@@ -50,9 +68,13 @@ describe('OCR client', () => {
   });
 
   test('an answer with the text at once needs no polling; a failed job and a 5xx are told apart', async () => {
-    const ocr = await standIn((req) => (req.headers['x-tenant-id'] === 'down' ? { status: 503, json: { detail: 'busy' } }
-      : req.headers['x-tenant-id'] === 'bad' ? { status: 200, json: { id: 'j2', status: 'failed', error: 'unreadable' } }
-        : { status: 200, json: { id: 'j3', status: 'completed', extracted_text: 'done' } }));
+    const ocr = await standIn((req) =>
+      req.headers['x-tenant-id'] === 'down'
+        ? { status: 503, json: { detail: 'busy' } }
+        : req.headers['x-tenant-id'] === 'bad'
+          ? { status: 200, json: { id: 'j2', status: 'failed', error: 'unreadable' } }
+          : { status: 200, json: { id: 'j3', status: 'completed', extracted_text: 'done' } },
+    );
     try {
       const client = new OcrClient(ocr.url, { pollMs: 5 });
       const file = { bytes: Buffer.from('x'), filename: 'a.png', mimeType: 'image/png' };
@@ -65,13 +87,34 @@ describe('OCR client', () => {
   });
 
   test('unreachable OCR: the reader answers 503 (UnavailableError); an OCR failure is a 422 on the file', async () => {
-    const reader = new DocumentReader(new OcrClient(`http://127.0.0.1:${await freePort()}`, { timeoutMs: 5_000 }), 1_000_000);
+    const reader = new DocumentReader(
+      new OcrClient(`http://127.0.0.1:${await freePort()}`, { timeoutMs: 5_000 }),
+      1_000_000,
+    );
     const png = Buffer.from('89504e470d0a1a0a0000', 'hex');
-    await expect(reader.read({ tenantId: 't' }, { bytes: png, filename: 'a.png' })).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
-    const failing = new DocumentReader({ extract: async () => { throw new OcrFailedError('unreadable'); } }, 1_000_000);
-    await expect(failing.read({ tenantId: 't' }, { bytes: png, filename: 'a.png' })).rejects.toMatchObject({ code: 'BAD_USER_INPUT' });
-    const ok = new DocumentReader({ extract: async () => ({ jobId: 'j', text: 'from ocr', confidence: 0.9 }) }, 1_000_000);
-    expect(await ok.read({ tenantId: 't' }, { bytes: png, filename: 'a.png' })).toMatchObject({ text: 'from ocr', extraction: 'ocr', sourceType: 'image/png' });
+    await expect(reader.read({ tenantId: 't' }, { bytes: png, filename: 'a.png' })).rejects.toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+    });
+    const failing = new DocumentReader(
+      {
+        extract: async () => {
+          throw new OcrFailedError('unreadable');
+        },
+      },
+      1_000_000,
+    );
+    await expect(failing.read({ tenantId: 't' }, { bytes: png, filename: 'a.png' })).rejects.toMatchObject({
+      code: 'BAD_USER_INPUT',
+    });
+    const ok = new DocumentReader(
+      { extract: async () => ({ jobId: 'j', text: 'from ocr', confidence: 0.9 }) },
+      1_000_000,
+    );
+    expect(await ok.read({ tenantId: 't' }, { bytes: png, filename: 'a.png' })).toMatchObject({
+      text: 'from ocr',
+      extraction: 'ocr',
+      sourceType: 'image/png',
+    });
   });
 });
 
@@ -81,7 +124,10 @@ describe('remote embedders', () => {
   test('OpenAI-compatible: POST /v1/embeddings with dimensions 384, vectors in index order, normalised', async () => {
     const api = await standIn((_req, body) => {
       const { input } = JSON.parse(body.toString()) as { input: string[] };
-      return { status: 200, json: { data: input.map((_, i) => ({ index: i, embedding: vec(i) })).reverse(), model: 'm' } };
+      return {
+        status: 200,
+        json: { data: input.map((_, i) => ({ index: i, embedding: vec(i) })).reverse(), model: 'm' },
+      };
     });
     try {
       const e = new RemoteEmbedder('openai', 'text-embedding-3-small', api.url, 'sk-test');
@@ -107,7 +153,9 @@ describe('remote embedders', () => {
     try {
       expect(await new RemoteEmbedder('ollama', 'all-minilm', api.url, undefined).embed(['x'])).toHaveLength(1);
       expect(api.requests[0]!.url).toBe('/api/embed');
-      await expect(new RemoteEmbedder('ollama', 'wrong', api.url, undefined).embed(['x'])).rejects.toBeInstanceOf(EmbeddingEndpointError);
+      await expect(new RemoteEmbedder('ollama', 'wrong', api.url, undefined).embed(['x'])).rejects.toBeInstanceOf(
+        EmbeddingEndpointError,
+      );
     } finally {
       await api.close();
     }

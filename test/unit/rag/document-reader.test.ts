@@ -25,25 +25,49 @@ function pdf(text: string | null): Buffer {
   return Buffer.from(out, 'latin1');
 }
 
-const noOcr = { extract: async () => { throw new Error('OCR must not be called'); } };
+const noOcr = {
+  extract: async () => {
+    throw new Error('OCR must not be called');
+  },
+};
 
 test('the PDF text layer is read; a PDF without one goes to OCR', async () => {
-  const read = await new DocumentReader(noOcr, 1_000_000).read({ tenantId: 't' }, { bytes: pdf('Invoices are kept for seven years after closing the account.'), filename: 'policy.pdf' });
+  const read = await new DocumentReader(noOcr, 1_000_000).read(
+    { tenantId: 't' },
+    { bytes: pdf('Invoices are kept for seven years after closing the account.'), filename: 'policy.pdf' },
+  );
   expect(read).toMatchObject({ sourceType: 'application/pdf', extraction: 'pdf-text-layer', pages: 1 });
   expect(read.text).toContain('Invoices are kept for seven years');
 
   const calls: string[] = [];
-  const ocr = { extract: async (_c: unknown, f: { filename: string; mimeType: string }) => { calls.push(`${f.filename} ${f.mimeType}`); return { jobId: 'j', text: 'scanned text', confidence: 0.9 }; } };
-  const scan = await new DocumentReader(ocr, 1_000_000).read({ tenantId: 't' }, { bytes: pdf(null), filename: 'scan.pdf' });
+  const ocr = {
+    extract: async (_c: unknown, f: { filename: string; mimeType: string }) => {
+      calls.push(`${f.filename} ${f.mimeType}`);
+      return { jobId: 'j', text: 'scanned text', confidence: 0.9 };
+    },
+  };
+  const scan = await new DocumentReader(ocr, 1_000_000).read(
+    { tenantId: 't' },
+    { bytes: pdf(null), filename: 'scan.pdf' },
+  );
   expect(scan).toMatchObject({ extraction: 'ocr', text: 'scanned text', ocrJobId: 'j' });
   expect(calls).toEqual(['scan.pdf application/pdf']);
 });
 
 test('a broken PDF is a 422 on file; an unsupported type is 415; too large is 413', async () => {
   const reader = new DocumentReader(noOcr, 1_000);
-  await expect(reader.read({ tenantId: 't' }, { bytes: Buffer.from('%PDF-1.4 garbage'), filename: 'x.pdf' })).rejects.toMatchObject({ code: 'BAD_USER_INPUT' });
-  await expect(reader.read({ tenantId: 't' }, { bytes: Buffer.from('PK\u0003\u0004zip'), filename: 'x.zip', mimeType: 'application/zip' })).rejects.toMatchObject({ statusCode: 415 });
-  await expect(reader.read({ tenantId: 't' }, { bytes: Buffer.alloc(2_000, 'a'), filename: 'x.txt' })).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+  await expect(
+    reader.read({ tenantId: 't' }, { bytes: Buffer.from('%PDF-1.4 garbage'), filename: 'x.pdf' }),
+  ).rejects.toMatchObject({ code: 'BAD_USER_INPUT' });
+  await expect(
+    reader.read(
+      { tenantId: 't' },
+      { bytes: Buffer.from('PK\u0003\u0004zip'), filename: 'x.zip', mimeType: 'application/zip' },
+    ),
+  ).rejects.toMatchObject({ statusCode: 415 });
+  await expect(
+    reader.read({ tenantId: 't' }, { bytes: Buffer.alloc(2_000, 'a'), filename: 'x.txt' }),
+  ).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
 });
 
 test('media type from the bytes first, then the name, then the declared type', () => {

@@ -16,7 +16,9 @@ async function labelledScores(embedder: Embedder): Promise<{ top1: number; recal
   let recall5 = 0;
   let mrr = 0;
   queries.forEach((qv, i) => {
-    const ranked = passages.map((pv, j) => ({ id: labelled.passages[j]!.id, s: cosine(qv, pv) })).sort((a, b) => b.s - a.s);
+    const ranked = passages
+      .map((pv, j) => ({ id: labelled.passages[j]!.id, s: cosine(qv, pv) }))
+      .sort((a, b) => b.s - a.s);
     const rank = ranked.findIndex((r) => r.id === labelled.queries[i]!.answer) + 1;
     if (rank === 1) top1++;
     if (rank <= 5) recall5++;
@@ -33,7 +35,10 @@ describe('embedders', () => {
 
   it('gives 384 unit-length numbers, the same each time', async () => {
     for (const e of [sif, new HashingEmbedder()]) {
-      const [a, b] = (await e.embed(['Suspicious transactions are reported', 'Suspicious transactions are reported'])) as [number[], number[]];
+      const [a, b] = (await e.embed([
+        'Suspicious transactions are reported',
+        'Suspicious transactions are reported',
+      ])) as [number[], number[]];
       expect(a).toHaveLength(EMBEDDING_DIMENSIONS);
       expect(Math.hypot(...a)).toBeCloseTo(1, 6);
       expect(a).toEqual(b);
@@ -43,7 +48,11 @@ describe('embedders', () => {
   });
 
   it('knows a paraphrase with no shared word', async () => {
-    const [a, b, c] = (await sif.embed(['purchase an automobile', 'buy a new car', 'the quarterly tax filing deadline'])) as [number[], number[], number[]];
+    const [a, b, c] = (await sif.embed([
+      'purchase an automobile',
+      'buy a new car',
+      'the quarterly tax filing deadline',
+    ])) as [number[], number[], number[]];
     expect(cosine(a, b)).toBeGreaterThan(0.4);
     expect(cosine(a, b)).toBeGreaterThan(cosine(a, c) + 0.2);
   });

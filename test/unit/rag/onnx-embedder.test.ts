@@ -25,7 +25,10 @@ beforeAll(async () => {
 afterAll(() => fs.rmSync(modelDir, { recursive: true, force: true }));
 
 test('384 unit-length numbers, the same each time, in batches', async () => {
-  const texts = Array.from({ length: 70 }, (_, i) => `Supplier invoices are archived for ${i % 2 ? 'ten' : 'five'} years`);
+  const texts = Array.from(
+    { length: 70 },
+    (_, i) => `Supplier invoices are archived for ${i % 2 ? 'ten' : 'five'} years`,
+  );
   const vectors = await embedder.embed(texts);
   expect(vectors).toHaveLength(70);
   for (const v of vectors) {
@@ -49,7 +52,9 @@ test('texts sharing words are closer than unrelated ones', async () => {
 test('EMBEDDING_MODEL=onnx:<name> through the factory; a model that is not 384 wide is refused', async () => {
   const viaFactory = await createEmbedder({ model: 'onnx:tiny-bert', modelDir, cacheDir: modelDir });
   expect(viaFactory.name).toBe('onnx:tiny-bert');
-  await expect(OnnxEmbedder.load('three-wide', modelDir)).rejects.toThrow('embedding model onnx:three-wide gives 3 numbers per text, not 384');
+  await expect(OnnxEmbedder.load('three-wide', modelDir)).rejects.toThrow(
+    'embedding model onnx:three-wide gives 3 numbers per text, not 384',
+  );
 });
 
 test('a missing model fails at start naming the folder and the files expected', async () => {
@@ -58,5 +63,7 @@ test('a missing model fails at start naming the folder and the files expected', 
     `EMBEDDING_MODEL=onnx:all-MiniLM-L6-v2: no model in ${folder} (missing config.json, tokenizer.json, tokenizer_config.json, onnx/model.onnx; ` +
       'expected config.json, tokenizer.json, tokenizer_config.json, onnx/model.onnx)',
   );
-  await expect(createEmbedder({ model: 'onnx:', modelDir, cacheDir: modelDir })).rejects.toThrow("name the model folder after 'onnx:'");
+  await expect(createEmbedder({ model: 'onnx:', modelDir, cacheDir: modelDir })).rejects.toThrow(
+    "name the model folder after 'onnx:'",
+  );
 });

@@ -9,7 +9,7 @@ beforeAll(() => {
   wn = WordNet.load();
 });
 
-test('the reader gives a word\'s synsets, most frequent sense first, with lemmas and pointers', () => {
+test("the reader gives a word's synsets, most frequent sense first, with lemmas and pointers", () => {
   const car = wn.senses('car').find((e) => e.pos === 'n')!;
   expect(car.offsets.length).toBeGreaterThanOrEqual(5);
   const first = wn.synset('n', car.offsets[0]!);
@@ -20,7 +20,7 @@ test('the reader gives a word\'s synsets, most frequent sense first, with lemmas
   expect(wn.senses('qwzxv')).toEqual([]);
 });
 
-test('inflected forms are lemmatised by WordNet\'s detachment rules', () => {
+test("inflected forms are lemmatised by WordNet's detachment rules", () => {
   expect(baseForms(wn, 'invoices', 'n')).toEqual(['invoice']);
   expect(baseForms(wn, 'appraised', 'v')).toContain('appraise');
   expect(baseForms(wn, 'churches', 'n')).toEqual(['church']);
@@ -43,7 +43,8 @@ test('a question is expanded with synonyms and related forms, weighted below its
   const weight = (w: string) => terms.find((t) => t.word === w)!.weight;
   expect(weight('seller')).toBeGreaterThan(weight('reimbursement'));
   // Per question word, at most perWord words.
-  for (const list of expander.expandEach('Can a vendor reimburse the bill?').values()) expect(list.length).toBeLessThanOrEqual(DEFAULT_EXPANSION.perWord);
+  for (const list of expander.expandEach('Can a vendor reimburse the bill?').values())
+    expect(list.length).toBeLessThanOrEqual(DEFAULT_EXPANSION.perWord);
 });
 
 test('function words, numbers and unknown words expand to nothing', () => {

@@ -9,20 +9,43 @@ test('only the levels the given ids define, plus the broader ones; platform alon
   expect(cascadeLevels({ suiteId: 's' })).toEqual(['suite', 'platform']);
   expect(cascadeLevels({ suiteId: 's', moduleId: 'm' })).toEqual(['module', 'suite', 'platform']);
   expect(cascadeLevels({ moduleId: 'm' })).toEqual(['module', 'platform']);
-  expect(cascadeLevels({ suiteId: 's', moduleId: 'm', entityId: 'e' })).toEqual(['entity', 'module', 'suite', 'platform']);
+  expect(cascadeLevels({ suiteId: 's', moduleId: 'm', entityId: 'e' })).toEqual([
+    'entity',
+    'module',
+    'suite',
+    'platform',
+  ]);
 });
 
-const chunk = (id: string, level: Level, similarity: number): RetrievedChunk => ({ chunkId: id, documentId: id, documentTitle: id, level, content: id, heading: null, score: similarity, similarity });
+const chunk = (id: string, level: Level, similarity: number): RetrievedChunk => ({
+  chunkId: id,
+  documentId: id,
+  documentTitle: id,
+  level,
+  content: id,
+  heading: null,
+  score: similarity,
+  similarity,
+});
 
 test('within the band of the best similarity the most specific level leads; a weak specific chunk does not', () => {
-  const ranked = [chunk('p', 'platform', 0.9), chunk('m', 'module', 0.85), chunk('e', 'entity', 0.82), chunk('s', 'suite', 0.7), chunk('weak-e', 'entity', 0.5)];
+  const ranked = [
+    chunk('p', 'platform', 0.9),
+    chunk('m', 'module', 0.85),
+    chunk('e', 'entity', 0.82),
+    chunk('s', 'suite', 0.7),
+    chunk('weak-e', 'entity', 0.5),
+  ];
   expect(cascadeOrder(ranked, 0.1).map((c) => c.chunkId)).toEqual(['e', 'm', 'p', 's', 'weak-e']);
   expect(cascadeOrder([], 0.1)).toEqual([]);
 });
 
 test('access levels by role; ids and placements checked', () => {
   expect(readableAccessLevels({ correlationId: 'c' })).toEqual(['internal', 'external', 'public']);
-  const auth = (roles: string[]) => ({ correlationId: 'c', auth: { username: 'u', tenantId: 't', roles, scopes: ['read'], isService: false } });
+  const auth = (roles: string[]) => ({
+    correlationId: 'c',
+    auth: { username: 'u', tenantId: 't', roles, scopes: ['read'], isService: false },
+  });
   expect(readableAccessLevels(auth(['user']))).toEqual(['internal', 'external', 'public']);
   expect(readableAccessLevels(auth(['external']))).toEqual(['external', 'public']);
   expect(readableAccessLevels(auth(['guest']))).toEqual(['public']);

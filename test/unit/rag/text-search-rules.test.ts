@@ -7,7 +7,16 @@ test('idf: a rare word weighs more than a common one, never below zero', () => {
 });
 
 test('the rarest words select the candidates while their chunk counts fit the budget; all known words rank', () => {
-  const plan = planTextSearch([{ lexeme: 'invoic', df: 400 }, { lexeme: 'retent', df: 150 }, { lexeme: 'period', df: 40 }, { lexeme: 'unknown', df: 0 }], 10_000, 500);
+  const plan = planTextSearch(
+    [
+      { lexeme: 'invoic', df: 400 },
+      { lexeme: 'retent', df: 150 },
+      { lexeme: 'period', df: 40 },
+      { lexeme: 'unknown', df: 0 },
+    ],
+    10_000,
+    500,
+  );
   expect(plan.matches).toEqual([`'period' | 'retent'`]);
   expect(plan.rank.map((r) => r.query)).toEqual([`'period'`, `'retent'`, `'invoic'`]);
   expect(plan.rank[0]!.weight).toBeGreaterThan(plan.rank[2]!.weight);
@@ -33,18 +42,41 @@ test('a lexeme is quoted so that no character in it is read as a tsquery operato
   expect(tsqueryLexeme('x & y | !z')).toBe(`'x & y | !z'`);
 });
 
-test('expansion words rank by boost × IDF and select candidates only with the budget the question\'s words leave', () => {
-  const plan = planTextSearch([
-    { lexeme: 'vendor', df: 300 }, { lexeme: 'bill', df: 100 },
-    { lexeme: 'supplier', df: 50, boost: 0.6 }, { lexeme: 'invoic', df: 150, boost: 0.4 },
-  ], 10_000, 500);
+test("expansion words rank by boost × IDF and select candidates only with the budget the question's words leave", () => {
+  const plan = planTextSearch(
+    [
+      { lexeme: 'vendor', df: 300 },
+      { lexeme: 'bill', df: 100 },
+      { lexeme: 'supplier', df: 50, boost: 0.6 },
+      { lexeme: 'invoic', df: 150, boost: 0.4 },
+    ],
+    10_000,
+    500,
+  );
   // The question's words first (rarest first), then the expansion words that still fit.
   expect(plan.matches).toEqual([`'bill' | 'vendor' | 'supplier'`]);
   expect(plan.rank.map((r) => r.query)).toEqual([`'bill'`, `'vendor'`, `'supplier'`, `'invoic'`]);
   expect(plan.rank[2]!.weight).toBeCloseTo(0.6 * idf(50, 10_000), 10);
   // Too common question words: the all-words fallback never includes an expansion word.
-  const common = planTextSearch([{ lexeme: 'a', df: 6000 }, { lexeme: 'b', df: 7000 }, { lexeme: 'syn', df: 10, boost: 0.5 }], 10_000, 500);
+  const common = planTextSearch(
+    [
+      { lexeme: 'a', df: 6000 },
+      { lexeme: 'b', df: 7000 },
+      { lexeme: 'syn', df: 10, boost: 0.5 },
+    ],
+    10_000,
+    500,
+  );
   expect(common.matches).toEqual([`'a' & 'b'`, `'a'`]);
   // Only expansion words known: they select the candidates.
-  expect(planTextSearch([{ lexeme: 'q', df: 0 }, { lexeme: 'syn', df: 10, boost: 0.5 }], 100, 500).matches).toEqual([`'syn'`]);
+  expect(
+    planTextSearch(
+      [
+        { lexeme: 'q', df: 0 },
+        { lexeme: 'syn', df: 10, boost: 0.5 },
+      ],
+      100,
+      500,
+    ).matches,
+  ).toEqual([`'syn'`]);
 });

@@ -2,8 +2,20 @@
 // alone (IBANs, tracking and ticket numbers, NPIs, git remotes, retina assets, dates), and the
 // held-out split of the labelled set scored by what would reach the vendor.
 import {
-  addressDetector, cardDetector, cardNetworkShape, compileContext, contextPolarity, emailDetector, EXTENDED_DETECTORS, ibanValid, luhnValid, npiValid,
-  phoneDetector, ssnDetector, ssnValid, type PiiDetector,
+  addressDetector,
+  cardDetector,
+  cardNetworkShape,
+  compileContext,
+  contextPolarity,
+  emailDetector,
+  EXTENDED_DETECTORS,
+  ibanValid,
+  luhnValid,
+  npiValid,
+  phoneDetector,
+  ssnDetector,
+  ssnValid,
+  type PiiDetector,
 } from '../../../platform/redaction';
 import { loadSplit, scoreVendorView } from '../../fixtures/pii/pii-vendor-score';
 
@@ -20,8 +32,15 @@ describe('checksums', () => {
   });
 
   test('IBAN mod-97, spaced or not, any case', () => {
-    for (const iban of ['DE89370400440532013000', 'GB82 WEST 1234 5698 7654 32', 'FR14 2004 1010 0505 0001 3M02 606', 'nl91abna0417164300']) expect(ibanValid(iban)).toBe(true);
-    for (const bad of ['DE89370400440532013001', 'GB82 WEST 1234 5698 7654 33', '4111111111111111', 'DE89']) expect(ibanValid(bad)).toBe(false);
+    for (const iban of [
+      'DE89370400440532013000',
+      'GB82 WEST 1234 5698 7654 32',
+      'FR14 2004 1010 0505 0001 3M02 606',
+      'nl91abna0417164300',
+    ])
+      expect(ibanValid(iban)).toBe(true);
+    for (const bad of ['DE89370400440532013001', 'GB82 WEST 1234 5698 7654 33', '4111111111111111', 'DE89'])
+      expect(ibanValid(bad)).toBe(false);
   });
 
   test('NPI: Luhn over the 80840 prefix, ten digits starting 1 or 2', () => {
@@ -33,7 +52,8 @@ describe('checksums', () => {
 
   test('SSN: area 000, 666 and 9xx, group 00 and serial 0000 are never issued', () => {
     expect(ssnValid('123456789')).toBe(true);
-    for (const bad of ['000456789', '666456789', '912456789', '123006789', '123450000', '12345678']) expect(ssnValid(bad)).toBe(false);
+    for (const bad of ['000456789', '666456789', '912456789', '123006789', '123450000', '12345678'])
+      expect(ssnValid(bad)).toBe(false);
   });
 
   test('card networks: issuer prefix and length', () => {
@@ -75,7 +95,9 @@ describe('card', () => {
   });
 
   test('a card word nearby outweighs an order word further away', () => {
-    expect(spans(cardDetector, 'Order 123 was charged twice to my card 4111 1111 1111 1111')).toEqual(['4111 1111 1111 1111']);
+    expect(spans(cardDetector, 'Order 123 was charged twice to my card 4111 1111 1111 1111')).toEqual([
+      '4111 1111 1111 1111',
+    ]);
   });
 
   test('decoys: IBANs, Luhn failures, tracking, tickets, ISBNs', () => {
@@ -88,18 +110,29 @@ describe('card', () => {
       'Flight ticket 0017123456780 was refunded',
       'USPS 9400 1000 0000 0000 0000 00 delivered',
       'ISBN 9783161484100',
-    ]) expect(spans(cardDetector, text)).toEqual([]);
+    ])
+      expect(spans(cardDetector, text)).toEqual([]);
   });
 });
 
 describe('email', () => {
   test('addresses, including non-ASCII local parts', () => {
-    expect(spans(emailDetector, 'mail jane.doe+tag@mail.example.co.uk or jürgen@beispiel.de')).toEqual(['jane.doe+tag@mail.example.co.uk', 'jürgen@beispiel.de']);
+    expect(spans(emailDetector, 'mail jane.doe+tag@mail.example.co.uk or jürgen@beispiel.de')).toEqual([
+      'jane.doe+tag@mail.example.co.uk',
+      'jürgen@beispiel.de',
+    ]);
     expect(spans(emailDetector, 'write to legal@example.com: today')).toEqual(['legal@example.com']);
   });
 
   test('git remotes, URL user info and retina assets are not e-mail', () => {
-    for (const text of ['git@github.com:acme/payments.git', 'clone ssh://git@github.com/acme/repo.git', 'logo@2x.png', 'icon@3x.webp', 'npm i @scope/pkg@1.2.3', 'x@localhost']) {
+    for (const text of [
+      'git@github.com:acme/payments.git',
+      'clone ssh://git@github.com/acme/repo.git',
+      'logo@2x.png',
+      'icon@3x.webp',
+      'npm i @scope/pkg@1.2.3',
+      'x@localhost',
+    ]) {
       expect(spans(emailDetector, text)).toEqual([]);
     }
   });
@@ -133,7 +166,8 @@ describe('phone', () => {
       'Tracking 1Z999AA10123456784 and 9400 1000 0000 0000 0000 00',
       'Account 2125550183 is overdrawn.',
       'Version 2.14.4 and build 20240517.3',
-    ]) expect(spans(phoneDetector, text)).toEqual([]);
+    ])
+      expect(spans(phoneDetector, text)).toEqual([]);
   });
 
   test('a trailing or leading number does not hide a phone', () => {
@@ -160,7 +194,15 @@ describe('address', () => {
   });
 
   test('street words and postcodes alone are no address', () => {
-    for (const text of ['the Main Street branch opens at 9', 'Route 66 crosses eight states', 'ZIP codes 94103 and 10001', 'Suite 400 is on the 4th floor', 'Die Hauptstraße ist gesperrt', 'via email', 'Platz 3 im Ranking']) {
+    for (const text of [
+      'the Main Street branch opens at 9',
+      'Route 66 crosses eight states',
+      'ZIP codes 94103 and 10001',
+      'Suite 400 is on the 4th floor',
+      'Die Hauptstraße ist gesperrt',
+      'via email',
+      'Platz 3 im Ranking',
+    ]) {
       expect(spans(addressDetector, text)).toEqual([]);
     }
   });
@@ -182,8 +224,16 @@ describe('the held-out split (never tuned on), scored by what reaches the vendor
 describe('hostile text', () => {
   test('every recogniser stays linear (the run ends; a backtracking pattern would not)', () => {
     const hostile = [
-      'Straße '.repeat(30_000), `Via ${'Roma '.repeat(30_000)}1`, `${'Hauptstraße 1, '.repeat(10_000)}`, '+1 '.repeat(60_000), `${'0 '.repeat(100_000)}x`,
-      `DE89${'A'.repeat(100_000)}`, `DE89${' ABCD'.repeat(30_000)}`, 'a@'.repeat(100_000), `${'x'.repeat(100_000)}@${'a.'.repeat(50_000)}`, 'SSN '.repeat(50_000),
+      'Straße '.repeat(30_000),
+      `Via ${'Roma '.repeat(30_000)}1`,
+      `${'Hauptstraße 1, '.repeat(10_000)}`,
+      '+1 '.repeat(60_000),
+      `${'0 '.repeat(100_000)}x`,
+      `DE89${'A'.repeat(100_000)}`,
+      `DE89${' ABCD'.repeat(30_000)}`,
+      'a@'.repeat(100_000),
+      `${'x'.repeat(100_000)}@${'a.'.repeat(50_000)}`,
+      'SSN '.repeat(50_000),
     ];
     for (const text of hostile) {
       for (const d of EXTENDED_DETECTORS) {

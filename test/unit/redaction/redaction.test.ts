@@ -1,19 +1,37 @@
 // PII redaction: what each built-in category finds (and what it leaves alone), the mask strategy,
 // deep redaction of values, and building a redactor with more categories and strategies.
 import {
-  BUILT_IN_DETECTORS, BUILT_IN_STRATEGIES, createRedactor, luhnValid, redactText, redactValue, regexDetector,
+  BUILT_IN_DETECTORS,
+  BUILT_IN_STRATEGIES,
+  createRedactor,
+  luhnValid,
+  redactText,
+  redactValue,
+  regexDetector,
 } from '../../../platform/redaction';
 
 const zero = { ssn: 0, card: 0, email: 0, phone: 0 };
 
 describe('ssn', () => {
   test('dashed and spaced SSNs are masked keeping separators', () => {
-    expect(redactText('SSN 123-45-6789 on file')).toEqual({ text: 'SSN ***-**-**** on file', counts: { ...zero, ssn: 1 } });
+    expect(redactText('SSN 123-45-6789 on file')).toEqual({
+      text: 'SSN ***-**-**** on file',
+      counts: { ...zero, ssn: 1 },
+    });
     expect(redactText('ssn: 123 45 6789').text).toBe('ssn: *** ** ****');
   });
 
   test('numbers the SSA never issues, mixed separators and longer digit runs are not SSNs', () => {
-    for (const text of ['000-12-3456', '666-12-3456', '912-34-5678', '123-00-4567', '123-45-0000', '123-45 6789', '1123-45-6789', '123-45-67890']) {
+    for (const text of [
+      '000-12-3456',
+      '666-12-3456',
+      '912-34-5678',
+      '123-00-4567',
+      '123-45-0000',
+      '123-45 6789',
+      '1123-45-6789',
+      '123-45-67890',
+    ]) {
       expect(redactText(text).counts.ssn).toBe(0);
     }
   });
@@ -30,7 +48,10 @@ describe('card', () => {
 
   test('an order number that fails Luhn is not a card', () => {
     expect(luhnValid('4111111111111112')).toBe(false);
-    expect(redactText('order 4111111111111112 shipped')).toEqual({ text: 'order 4111111111111112 shipped', counts: zero });
+    expect(redactText('order 4111111111111112 shipped')).toEqual({
+      text: 'order 4111111111111112 shipped',
+      counts: zero,
+    });
   });
 
   test('a card followed by more digit groups is still found', () => {
@@ -44,7 +65,10 @@ describe('card', () => {
 
 describe('email', () => {
   test('addresses are masked keeping @ and dots', () => {
-    expect(redactText('mail jane.doe+tag@mail.example.co.uk now')).toEqual({ text: 'mail ****.***+***@****.*******.**.** now', counts: { ...zero, email: 1 } });
+    expect(redactText('mail jane.doe+tag@mail.example.co.uk now')).toEqual({
+      text: 'mail ****.***+***@****.*******.**.** now',
+      counts: { ...zero, email: 1 },
+    });
   });
 
   test('things with an @ that are not addresses stay', () => {
@@ -72,7 +96,9 @@ describe('phone', () => {
 
 describe('the redactor', () => {
   test('several categories in one text, each counted', () => {
-    const { text, counts } = redactText('Jane (123-45-6789, jane@corp.com, 555-123-4567) paid with 4111-1111-1111-1111');
+    const { text, counts } = redactText(
+      'Jane (123-45-6789, jane@corp.com, 555-123-4567) paid with 4111-1111-1111-1111',
+    );
     expect(text).toBe('Jane (***-**-****, ****@****.***, ***-***-****) paid with ****-****-****-****');
     expect(counts).toEqual({ ssn: 1, card: 1, email: 1, phone: 1 });
   });
@@ -92,16 +118,36 @@ describe('the redactor', () => {
 
   test('matching stays linear on hostile text', () => {
     // Inputs that make naive email/phone/card patterns backtrack quadratically or worse.
-    const hostile = ['a'.repeat(200_000), `${'a.'.repeat(100_000)}@`, '1 '.repeat(100_000), `${'1-'.repeat(100_000)}x`, `x@${'a-'.repeat(100_000)}`];
+    const hostile = [
+      'a'.repeat(200_000),
+      `${'a.'.repeat(100_000)}@`,
+      '1 '.repeat(100_000),
+      `${'1-'.repeat(100_000)}x`,
+      `x@${'a-'.repeat(100_000)}`,
+    ];
     for (const text of hostile) expect(redactText(text).text.length).toBe(text.length);
   });
 });
 
 describe('redactValue', () => {
   test('redacts every string deep inside, keeps keys and other values, does not modify the input', () => {
-    const input = { note: 'ssn 123-45-6789', n: 5, ok: true, none: null, list: ['a@b.io', { phone: '555-123-4567' }], 'jane@corp.com': 1 };
+    const input = {
+      note: 'ssn 123-45-6789',
+      n: 5,
+      ok: true,
+      none: null,
+      list: ['a@b.io', { phone: '555-123-4567' }],
+      'jane@corp.com': 1,
+    };
     const output = redactValue(input);
-    expect(output).toEqual({ note: 'ssn ***-**-****', n: 5, ok: true, none: null, list: ['*@*.**', { phone: '***-***-****' }], 'jane@corp.com': 1 });
+    expect(output).toEqual({
+      note: 'ssn ***-**-****',
+      n: 5,
+      ok: true,
+      none: null,
+      list: ['*@*.**', { phone: '***-***-****' }],
+      'jane@corp.com': 1,
+    });
     expect(input.note).toBe('ssn 123-45-6789');
   });
 
@@ -132,7 +178,10 @@ describe('extending: another category and strategy without changing the built-in
   });
 
   test('where spans overlap, the earlier detector wins', () => {
-    const r = createRedactor({ detectors: [regexDetector('ticket', /T-\d{3}-\d{3}-\d{4}/g), ...BUILT_IN_DETECTORS], strategies: { mask: () => '#' } });
+    const r = createRedactor({
+      detectors: [regexDetector('ticket', /T-\d{3}-\d{3}-\d{4}/g), ...BUILT_IN_DETECTORS],
+      strategies: { mask: () => '#' },
+    });
     expect(r.redactText('T-555-123-4567').counts).toEqual({ ticket: 1, ssn: 0, card: 0, email: 0, phone: 0 });
   });
 });

@@ -8,20 +8,26 @@ import path from 'node:path';
 import { isEnumType, isInputObjectType, isNonNullType, isObjectType } from 'graphql';
 import { SupergraphModel } from '../../../router/supergraph/supergraph.model';
 
-const schema = SupergraphModel.parse(fs.readFileSync(path.join(__dirname, '../../../supergraph.graphql'), 'utf8')).apiSchema;
+const schema = SupergraphModel.parse(
+  fs.readFileSync(path.join(__dirname, '../../../supergraph.graphql'), 'utf8'),
+).apiSchema;
 const types = Object.values(schema.getTypeMap()).filter((t) => !t.name.startsWith('__'));
 
 describe('the composed GraphQL API', () => {
-  it('never requires a tenantId: arguments and input fields default to the caller\'s tenant', () => {
+  it("never requires a tenantId: arguments and input fields default to the caller's tenant", () => {
     const required: string[] = [];
     for (const type of types) {
       if (isObjectType(type)) {
         for (const field of Object.values(type.getFields())) {
-          for (const arg of field.args) if (/^tenantId$/i.test(arg.name) && isNonNullType(arg.type) && arg.defaultValue === undefined) required.push(`${type.name}.${field.name}(${arg.name})`);
+          for (const arg of field.args)
+            if (/^tenantId$/i.test(arg.name) && isNonNullType(arg.type) && arg.defaultValue === undefined)
+              required.push(`${type.name}.${field.name}(${arg.name})`);
         }
       }
       if (isInputObjectType(type)) {
-        for (const field of Object.values(type.getFields())) if (/^tenantId$/i.test(field.name) && isNonNullType(field.type) && field.defaultValue === undefined) required.push(`${type.name}.${field.name}`);
+        for (const field of Object.values(type.getFields()))
+          if (/^tenantId$/i.test(field.name) && isNonNullType(field.type) && field.defaultValue === undefined)
+            required.push(`${type.name}.${field.name}`);
       }
     }
     expect(required).toEqual([]);
@@ -30,7 +36,9 @@ describe('the composed GraphQL API', () => {
   it('spells every enum value in upper case', () => {
     const lower: string[] = [];
     for (const type of types) {
-      if (isEnumType(type)) for (const value of type.getValues()) if (value.name !== value.name.toUpperCase()) lower.push(`${type.name}.${value.name}`);
+      if (isEnumType(type))
+        for (const value of type.getValues())
+          if (value.name !== value.name.toUpperCase()) lower.push(`${type.name}.${value.name}`);
     }
     expect(lower).toEqual([]);
   });

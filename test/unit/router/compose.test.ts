@@ -15,7 +15,7 @@ describe('supergraph composition', () => {
     if (fresh !== committed) throw new Error('supergraph.graphql is stale: run `npm run build && npm run compose`');
   });
 
-  it('supergraph.yaml lists exactly the registry\'s subgraphs, each at its documented port and SDL file', () => {
+  it("supergraph.yaml lists exactly the registry's subgraphs, each at its documented port and SDL file", () => {
     const listed = readSupergraphConfig(path.join(root, 'supergraph.yaml'))
       .map((e) => ({ name: e.name, url: e.routingUrl, file: path.relative(root, e.schemaFile) }))
       .sort((a, b) => a.name.localeCompare(b.name));
@@ -27,15 +27,26 @@ describe('supergraph composition', () => {
 
   it('the committed supergraph loads in the router, with every registered subgraph', () => {
     const model = SupergraphModel.parse(fs.readFileSync(path.join(root, 'supergraph.graphql'), 'utf8'));
-    expect(model.subgraphNames().sort()).toEqual(SERVICES.filter((s) => s.subgraph).map((s) => s.name).sort());
+    expect(model.subgraphNames().sort()).toEqual(
+      SERVICES.filter((s) => s.subgraph)
+        .map((s) => s.name)
+        .sort(),
+    );
     expect(model.ownerOf('Query', 'me')).toBe('identity');
     expect(model.ownerOf('Subscription', 'ledgerEventAppended')).toBe('ledger');
     expect(model.authRules.fields.get('Query.me')).toEqual({ authenticated: true });
   });
 
   it('reports composition errors clearly', () => {
-    const a = 'extend schema @link(url: "https://specs.apollo.dev/federation/v2.7", import: ["@key"]) type Query { x: Int }';
-    const b = 'extend schema @link(url: "https://specs.apollo.dev/federation/v2.7", import: ["@key"]) type Query { x: String }';
-    expect(() => composeSupergraph([{ name: 'a', url: 'http://a', sdl: a }, { name: 'b', url: 'http://b', sdl: b }])).toThrow(CompositionError);
+    const a =
+      'extend schema @link(url: "https://specs.apollo.dev/federation/v2.7", import: ["@key"]) type Query { x: Int }';
+    const b =
+      'extend schema @link(url: "https://specs.apollo.dev/federation/v2.7", import: ["@key"]) type Query { x: String }';
+    expect(() =>
+      composeSupergraph([
+        { name: 'a', url: 'http://a', sdl: a },
+        { name: 'b', url: 'http://b', sdl: b },
+      ]),
+    ).toThrow(CompositionError);
   });
 });

@@ -5,12 +5,24 @@ function countingFetcher(): { fetcher: Fetcher; calls: number; release(): void }
   const state = { calls: 0, pending: [] as (() => void)[] };
   const fetcher: Fetcher = () => {
     state.calls++;
-    return new Promise<FetcherResponse>((resolve) => state.pending.push(() => resolve({ status: 200 } as FetcherResponse)));
+    return new Promise<FetcherResponse>((resolve) =>
+      state.pending.push(() => resolve({ status: 200 } as FetcherResponse)),
+    );
   };
-  return { fetcher, get calls() { return state.calls; }, release: () => state.pending.splice(0).forEach((r) => r()) };
+  return {
+    fetcher,
+    get calls() {
+      return state.calls;
+    },
+    release: () => state.pending.splice(0).forEach((r) => r()),
+  };
 }
 
-const post = (query: string, authorization = 'Bearer a', tenant = 't1') => ({ method: 'POST', headers: { authorization, 'x-tenant-id': tenant, 'x-correlation-id': String(Math.random()) }, body: JSON.stringify({ query }) });
+const post = (query: string, authorization = 'Bearer a', tenant = 't1') => ({
+  method: 'POST',
+  headers: { authorization, 'x-tenant-id': tenant, 'x-correlation-id': String(Math.random()) },
+  body: JSON.stringify({ query }),
+});
 
 describe('deduplicating fetcher', () => {
   it('shares identical in-flight queries of one caller, and nothing else', async () => {

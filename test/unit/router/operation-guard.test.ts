@@ -4,7 +4,9 @@ import { guardOperation } from '../../../router/graphql/operation-guard';
 import { SupergraphModel } from '../../../router/supergraph/supergraph.model';
 import { UPLOADS_SDL } from '../../support/fixtures/fake-subgraphs';
 
-const model = SupergraphModel.parse(composeSupergraph([{ name: 'uploads', url: 'http://x/graphql', sdl: UPLOADS_SDL }]));
+const model = SupergraphModel.parse(
+  composeSupergraph([{ name: 'uploads', url: 'http://x/graphql', sdl: UPLOADS_SDL }]),
+);
 const limits = { maxDepth: 4, maxCost: 50, defaultListSize: 10, maxAliases: 100, maxPageSize: 1000 };
 const user = { username: 'u', tenantId: 't', roles: ['user'], scopes: ['read'], isService: false };
 const admin = { ...user, roles: ['admin'], scopes: ['read', 'write', 'admin'] };
@@ -42,7 +44,8 @@ describe('operation guard', () => {
   it('reuses its analysis of one parsed operation, still per caller and per variables', () => {
     const document = parse('query($n: Int) { adminInfo deep { child { value } } }');
     const op = getOperationAST(document)!;
-    const run = (auth?: typeof user) => guardOperation(model.apiSchema, model.authRules, limits, document, op, {}, auth)?.extensions.code;
+    const run = (auth?: typeof user) =>
+      guardOperation(model.apiSchema, model.authRules, limits, document, op, {}, auth)?.extensions.code;
     expect(run(admin)).toBeUndefined();
     expect(run(user)).toBe('FORBIDDEN');
     expect(run()).toBe('UNAUTHENTICATED');

@@ -12,13 +12,27 @@ import { PROJECT_ROOT } from '../../../platform/project-root';
 const model = SupergraphModel.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'supergraph.graphql'), 'utf8'));
 /** The defaults of router/gateway.config.ts. */
 const limits: GuardLimits = { maxDepth: 12, maxCost: 5_000, defaultListSize: 10, maxAliases: 15, maxPageSize: 1_000 };
-const admin = { username: 'a', tenantId: 'default', roles: ['admin'], scopes: ['read', 'write', 'admin'], isService: false };
+const admin = {
+  username: 'a',
+  tenantId: 'default',
+  roles: ['admin'],
+  scopes: ['read', 'write', 'admin'],
+  isService: false,
+};
 
 function guard(query: string, variables: Record<string, unknown> = {}) {
   const document = parse(query);
   // Every query here must be one the router would accept up to the guard.
   expect(validate(model.apiSchema, document)).toEqual([]);
-  return guardOperation(model.apiSchema, model.authRules, limits, document, getOperationAST(document)!, variables, admin);
+  return guardOperation(
+    model.apiSchema,
+    model.authRules,
+    limits,
+    document,
+    getOperationAST(document)!,
+    variables,
+    admin,
+  );
 }
 
 function measure(query: string, variables: Record<string, unknown> = {}) {
@@ -40,9 +54,14 @@ describe('operation cost on the real supergraph', () => {
   });
 
   it('refuses the same query with its page sizes given as variables, or as variable defaults', () => {
-    const q = 'query($outer: Int, $inner: Int) { ledgerEvents(first: $outer) { nodes { user { auditTrail(first: $inner) { nodes { id } } } } } }';
+    const q =
+      'query($outer: Int, $inner: Int) { ledgerEvents(first: $outer) { nodes { user { auditTrail(first: $inner) { nodes { id } } } } } }';
     expect(guard(q, { outer: 1000, inner: 1000 })?.extensions.code).toBe('QUERY_TOO_COMPLEX');
-    expect(guard('query($n: Int = 1000) { ledgerEvents(first: $n) { nodes { user { auditTrail(first: $n) { nodes { id } } } } } }')?.extensions.code).toBe('QUERY_TOO_COMPLEX');
+    expect(
+      guard(
+        'query($n: Int = 1000) { ledgerEvents(first: $n) { nodes { user { auditTrail(first: $n) { nodes { id } } } } } }',
+      )?.extensions.code,
+    ).toBe('QUERY_TOO_COMPLEX');
     // The same document with small pages passes: the variables decide, per request.
     expect(guard(q, { outer: 10, inner: 10 })).toBeUndefined();
   });
@@ -63,9 +82,11 @@ describe('operation cost on the real supergraph', () => {
     expect(err?.extensions.cost).toBe(6_002);
   });
 
-  it('sizes a connection\'s edges and nodes from its own first, and multiplies nested lists', () => {
+  it("sizes a connection's edges and nodes from its own first, and multiplies nested lists", () => {
     expect(measure('{ ledgerEvents(first: 3) { edges { cursor node { id } } } }').cost).toBe(1 + 1 + 3 * (1 + 1 + 1));
-    expect(measure('{ ledgerEvents(first: 3) { nodes { user { auditTrail(first: 2) { nodes { id } } } } } }').cost).toBe(1 + 1 + 3 * (1 + 1 + 1 + 2 * 1));
+    expect(
+      measure('{ ledgerEvents(first: 3) { nodes { user { auditTrail(first: 2) { nodes { id } } } } } }').cost,
+    ).toBe(1 + 1 + 3 * (1 + 1 + 1 + 2 * 1));
     // No first: the schema's default page (ledgerEvents: 50, auditTrail: 20), not a guess.
     expect(measure('{ ledgerEvents { nodes { id } } }').cost).toBe(1 + 1 + 50);
     expect(measure('query($n: Int) { ledgerEvents(first: $n) { nodes { id } } }', {}).cost).toBe(1 + 1 + 50);
@@ -75,9 +96,22 @@ describe('operation cost on the real supergraph', () => {
 
   it('refuses a page larger than the cap before execution with BAD_USER_INPUT, literal or variable', () => {
     const literal = guard('{ ledgerEvents(first: 5000) { nodes { id } } }');
-    expect(literal?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'Query.ledgerEvents', argument: 'first', pageSize: 5000, maxPageSize: 1000 });
-    const variable = guard('query($n: Int) { ledgerEvents { nodes { user { auditTrail(first: $n) { nodes { id } } } } } }', { n: 1_000_000 });
-    expect(variable?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'User.auditTrail', pageSize: 1_000_000 });
+    expect(literal?.extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      field: 'Query.ledgerEvents',
+      argument: 'first',
+      pageSize: 5000,
+      maxPageSize: 1000,
+    });
+    const variable = guard(
+      'query($n: Int) { ledgerEvents { nodes { user { auditTrail(first: $n) { nodes { id } } } } } }',
+      { n: 1_000_000 },
+    );
+    expect(variable?.extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      field: 'User.auditTrail',
+      pageSize: 1_000_000,
+    });
   });
 
   it('caps the number of aliases', () => {
@@ -90,8 +124,16 @@ describe('operation cost on the real supergraph', () => {
   it('lets ordinary queries through', () => {
     expect(guard('{ me { username tenantId roles scopes } }')).toBeUndefined();
     expect(guard('{ ledgerEvents { nodes { eventType user { username isActive roles } } } }')).toBeUndefined();
-    expect(guard('{ ledgerEvents(first: 100) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node { id eventType createdAt user { username } } } } }')).toBeUndefined();
-    expect(guard('query($after: String) { users(first: 20, after: $after) { nodes { username roles } pageInfo { hasNextPage endCursor } } }')).toBeUndefined();
+    expect(
+      guard(
+        '{ ledgerEvents(first: 100) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node { id eventType createdAt user { username } } } } }',
+      ),
+    ).toBeUndefined();
+    expect(
+      guard(
+        'query($after: String) { users(first: 20, after: $after) { nodes { username roles } pageInfo { hasNextPage endCursor } } }',
+      ),
+    ).toBeUndefined();
   });
 
   it('measures a fragment bomb exactly and refuses it', () => {
@@ -99,10 +141,15 @@ describe('operation cost on the real supergraph', () => {
     // merge them): 2^24 aliased fields once expanded. The walker measures each fragment once,
     // so this stays cheap however many levels there are.
     const levels = 24;
-    const fragments = Array.from({ length: levels }, (_, i) => `fragment F${i} on Query { ... on Query { ...F${i + 1} } ... on Query { ...F${i + 1} } }`).join('\n');
+    const fragments = Array.from(
+      { length: levels },
+      (_, i) => `fragment F${i} on Query { ... on Query { ...F${i + 1} } ... on Query { ...F${i + 1} } }`,
+    ).join('\n');
     const m = measure(`query { ...F0 }\n${fragments}\nfragment F${levels} on Query { t: __typename }`);
     expect(m.aliases).toBe(2 ** levels);
     expect(m.cost).toBe(2 ** levels);
-    expect(guard(`query { ...F0 }\n${fragments}\nfragment F${levels} on Query { t: __typename }`)?.extensions.code).toBe('QUERY_TOO_COMPLEX');
+    expect(
+      guard(`query { ...F0 }\n${fragments}\nfragment F${levels} on Query { t: __typename }`)?.extensions.code,
+    ).toBe('QUERY_TOO_COMPLEX');
   });
 });

@@ -9,17 +9,31 @@ function fakeSubgraph(cacheControl: string, status = 200) {
     calls.push(String(init?.body));
     const body = `{"data":{"n":${calls.length}}}`;
     return {
-      status, ok: status === 200, url: 'u', redirected: false, statusText: '', bodyUsed: false,
+      status,
+      ok: status === 200,
+      url: 'u',
+      redirected: false,
+      statusText: '',
+      bodyUsed: false,
       headers: new Headers({ 'cache-control': cacheControl }),
-      text: async () => body, json: async () => JSON.parse(body), arrayBuffer: async () => new ArrayBuffer(0),
-      clone() { return this; },
+      text: async () => body,
+      json: async () => JSON.parse(body),
+      arrayBuffer: async () => new ArrayBuffer(0),
+      clone() {
+        return this;
+      },
     } as FetcherResponse;
   };
   return { fetcher, calls };
 }
 
-const entities = '{"query":"query($representations:[_Any!]!){_entities(representations:$representations){...on User{email}}}","variables":{"representations":[{"__typename":"User","username":"a"}]}}';
-const init = (body: string, token = 't1'): FetcherRequestInit => ({ method: 'POST', body, headers: { authorization: `Bearer ${token}`, 'x-tenant-id': 'default' } });
+const entities =
+  '{"query":"query($representations:[_Any!]!){_entities(representations:$representations){...on User{email}}}","variables":{"representations":[{"__typename":"User","username":"a"}]}}';
+const init = (body: string, token = 't1'): FetcherRequestInit => ({
+  method: 'POST',
+  body,
+  headers: { authorization: `Bearer ${token}`, 'x-tenant-id': 'default' },
+});
 
 describe('subgraph response cache', () => {
   it('reuses an answer for the same caller within max-age, then asks again', async () => {
@@ -39,12 +53,19 @@ describe('subgraph response cache', () => {
     const fetch = caching(sub.fetcher, { maxEntries: 10 });
     await fetch('http://identity/graphql', init(entities, 't1'));
     await fetch('http://identity/graphql', init(entities, 't2'));
-    await fetch('http://identity/graphql', { ...init(entities, 't1'), headers: { authorization: 'Bearer t1', 'x-tenant-id': 'other' } });
+    await fetch('http://identity/graphql', {
+      ...init(entities, 't1'),
+      headers: { authorization: 'Bearer t1', 'x-tenant-id': 'other' },
+    });
     expect(sub.calls).toHaveLength(3);
   });
 
   it('does not cache what the subgraph does not allow, errors, or mutations', async () => {
-    for (const [header, status] of [['no-store', 200], ['max-age=0, private', 200], ['max-age=5, private', 500]] as const) {
+    for (const [header, status] of [
+      ['no-store', 200],
+      ['max-age=0, private', 200],
+      ['max-age=5, private', 500],
+    ] as const) {
       const sub = fakeSubgraph(header, status);
       const fetch = caching(sub.fetcher, { maxEntries: 10 });
       await fetch('http://identity/graphql', init(entities));

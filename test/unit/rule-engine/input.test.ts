@@ -34,12 +34,18 @@ describe('json', () => {
 
 describe('csv', () => {
   test('a header row, then one record of strings per row', () => {
-    expect(parseRecords('id,amount\nA1,10\nA2,20.5\n', 'csv')).toEqual([{ id: 'A1', amount: '10' }, { id: 'A2', amount: '20.5' }]);
+    expect(parseRecords('id,amount\nA1,10\nA2,20.5\n', 'csv')).toEqual([
+      { id: 'A1', amount: '10' },
+      { id: 'A2', amount: '20.5' },
+    ]);
   });
 
   test('quotes, CRLF, a BOM, blank lines and padding outside quotes are handled', () => {
     const text = '\uFEFFname,note\r\n"Doe, Jane"," said ""hi"" "\r\n\r\n  Bob , x \r\n';
-    expect(parseRecords(text, 'csv')).toEqual([{ name: 'Doe, Jane', note: ' said "hi" ' }, { name: 'Bob', note: 'x' }]);
+    expect(parseRecords(text, 'csv')).toEqual([
+      { name: 'Doe, Jane', note: ' said "hi" ' },
+      { name: 'Bob', note: 'x' },
+    ]);
   });
 
   test('numeric text in CSV is compared as a number by the rules', () => {
@@ -74,26 +80,38 @@ describe('csv', () => {
 
 describe('xml', () => {
   test('the repeated child elements of the root are the records', () => {
-    const xml = '<?xml version="1.0"?><orders><order id="1"><amount>10</amount></order><order id="2"><amount>7</amount><note/></order></orders>';
-    expect(parseRecords(xml, 'xml')).toEqual([{ '@id': '1', amount: '10' }, { '@id': '2', amount: '7', note: '' }]);
+    const xml =
+      '<?xml version="1.0"?><orders><order id="1"><amount>10</amount></order><order id="2"><amount>7</amount><note/></order></orders>';
+    expect(parseRecords(xml, 'xml')).toEqual([
+      { '@id': '1', amount: '10' },
+      { '@id': '2', amount: '7', note: '' },
+    ]);
   });
 
   test('otherwise the root itself is the record', () => {
-    expect(parseRecords('<order><id>A1</id><customer><zip>01234</zip></customer></order>', 'xml')).toEqual([{ id: 'A1', customer: { zip: '01234' } }]);
+    expect(parseRecords('<order><id>A1</id><customer><zip>01234</zip></customer></order>', 'xml')).toEqual([
+      { id: 'A1', customer: { zip: '01234' } },
+    ]);
   });
 
   test('recordElement names the records explicitly (a list of one)', () => {
-    expect(parseRecords('<orders><order><id>1</id></order></orders>', 'xml', { recordElement: 'order' })).toEqual([{ id: '1' }]);
+    expect(parseRecords('<orders><order><id>1</id></order></orders>', 'xml', { recordElement: 'order' })).toEqual([
+      { id: '1' },
+    ]);
     expect(parseRecords('<orders><other/></orders>', 'xml', { recordElement: 'order' })).toEqual([]);
   });
 
   test('text stays text (leading zeros kept); predefined entities and character references decode', () => {
-    const [record] = parseRecords('<r><zip>01234</zip><name>A &amp; B &lt;x&gt; &#65;&#x42;</name></r>', 'xml') as Record<string, unknown>[];
+    const [record] = parseRecords(
+      '<r><zip>01234</zip><name>A &amp; B &lt;x&gt; &#65;&#x42;</name></r>',
+      'xml',
+    ) as Record<string, unknown>[];
     expect(record).toEqual({ zip: '01234', name: 'A & B <x> AB' });
   });
 
   test('DOCTYPE and ENTITY declarations are refused before parsing (no entity expansion)', () => {
-    const laughs = '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">]><lolz>&lol2;</lolz>';
+    const laughs =
+      '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">]><lolz>&lol2;</lolz>';
     expect(refusal(() => parseRecords(laughs, 'xml')).message).toMatch(/DOCTYPE/);
     const external = '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><r>&xxe;</r>';
     expect(refusal(() => parseRecords(external, 'xml')).message).toMatch(/DOCTYPE/);

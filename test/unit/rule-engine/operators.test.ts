@@ -3,10 +3,20 @@ import { passes } from './pack-builders';
 
 describe('comparison operators', () => {
   test.each([
-    ['==', 5, 5, true], ['==', 5, 6, false], ['==', 'a', 'a', true], ['==', 'a', 'A', false],
-    ['!=', 5, 6, true], ['!=', 5, 5, false],
-    ['<', 5, 4, true], ['<', 5, 5, false], ['<=', 5, 5, true], ['<=', 5, 6, false],
-    ['>', 5, 6, true], ['>', 5, 5, false], ['>=', 5, 5, true], ['>=', 5, 4, false],
+    ['==', 5, 5, true],
+    ['==', 5, 6, false],
+    ['==', 'a', 'a', true],
+    ['==', 'a', 'A', false],
+    ['!=', 5, 6, true],
+    ['!=', 5, 5, false],
+    ['<', 5, 4, true],
+    ['<', 5, 5, false],
+    ['<=', 5, 5, true],
+    ['<=', 5, 6, false],
+    ['>', 5, 6, true],
+    ['>', 5, 5, false],
+    ['>=', 5, 5, true],
+    ['>=', 5, 4, false],
   ])('%s %p with value %p -> %p', (operator, value, actual, expected) => {
     expect(passes({ field: 'x', operator, value }, { x: actual })).toBe(expected);
   });
@@ -80,10 +90,16 @@ describe('membership', () => {
     expect(passes({ field: 'n', operator: 'not_in', value: [1] }, { n: [1] })).toBe(true);
   });
 
-  test('in with value_field looks in another field\'s array', () => {
-    expect(passes({ field: 'pick', operator: 'in', value_field: 'allowed' }, { pick: 'b', allowed: ['a', 'b'] })).toBe(true);
-    expect(passes({ field: 'pick', operator: 'in', value_field: 'allowed' }, { pick: 'c', allowed: ['a', 'b'] })).toBe(false);
-    expect(passes({ field: 'pick', operator: 'in', value_field: 'allowed' }, { pick: 'a', allowed: 'abc' })).toBe(false);
+  test("in with value_field looks in another field's array", () => {
+    expect(passes({ field: 'pick', operator: 'in', value_field: 'allowed' }, { pick: 'b', allowed: ['a', 'b'] })).toBe(
+      true,
+    );
+    expect(passes({ field: 'pick', operator: 'in', value_field: 'allowed' }, { pick: 'c', allowed: ['a', 'b'] })).toBe(
+      false,
+    );
+    expect(passes({ field: 'pick', operator: 'in', value_field: 'allowed' }, { pick: 'a', allowed: 'abc' })).toBe(
+      false,
+    );
   });
 });
 
@@ -171,7 +187,9 @@ describe('null checks, required and range', () => {
 
 describe('composites', () => {
   const adultOrApproved = {
-    field: 'age', operator: 'any', conditions: [
+    field: 'age',
+    operator: 'any',
+    conditions: [
       { operator: '>=', value: 18 },
       { field: 'approved', operator: '==', value: true },
     ],
@@ -184,14 +202,28 @@ describe('composites', () => {
   });
 
   test('all: every condition must hold; a condition without a field uses the enclosing one', () => {
-    const r = { field: 'n', operator: 'all', conditions: [{ operator: '>', value: 0 }, { operator: '<', value: 10 }] };
+    const r = {
+      field: 'n',
+      operator: 'all',
+      conditions: [
+        { operator: '>', value: 0 },
+        { operator: '<', value: 10 },
+      ],
+    };
     expect(passes(r, { n: 5 })).toBe(true);
     expect(passes(r, { n: 10 })).toBe(false);
     expect(passes(r, { n: 0 })).toBe(false);
   });
 
   test('not: none of the conditions holds', () => {
-    const r = { field: 'status', operator: 'not', conditions: [{ operator: '==', value: 'cancelled' }, { operator: '==', value: 'lost' }] };
+    const r = {
+      field: 'status',
+      operator: 'not',
+      conditions: [
+        { operator: '==', value: 'cancelled' },
+        { operator: '==', value: 'lost' },
+      ],
+    };
     expect(passes(r, { status: 'paid' })).toBe(true);
     expect(passes(r, { status: 'cancelled' })).toBe(false);
     expect(passes(r, { status: 'lost' })).toBe(false);
@@ -199,9 +231,17 @@ describe('composites', () => {
 
   test('composites nest', () => {
     const r = {
-      field: 'x', operator: 'all', conditions: [
+      field: 'x',
+      operator: 'all',
+      conditions: [
         { field: 'age', operator: '>=', value: 18 },
-        { operator: 'any', conditions: [{ field: 'country', operator: 'in', value: ['US', 'GB'] }, { field: 'tier', operator: '==', value: 'gold' }] },
+        {
+          operator: 'any',
+          conditions: [
+            { field: 'country', operator: 'in', value: ['US', 'GB'] },
+            { field: 'tier', operator: '==', value: 'gold' },
+          ],
+        },
       ],
     };
     expect(passes(r, { age: 30, country: 'US' })).toBe(true);
@@ -221,9 +261,23 @@ describe('value_field', () => {
   });
 
   test('works with equality and string operators, and nested paths', () => {
-    expect(passes({ field: 'a.confirm', operator: '==', value_field: 'a.password' }, { a: { password: 'x', confirm: 'x' } })).toBe(true);
-    expect(passes({ field: 'a.confirm', operator: '==', value_field: 'a.password' }, { a: { password: 'x', confirm: 'y' } })).toBe(false);
-    expect(passes({ field: 'email', operator: 'ends_with', value_field: 'domain' }, { email: 'a@corp.com', domain: 'corp.com' })).toBe(true);
-    expect(passes({ field: 'email', operator: 'contains', value_field: 'domain' }, { email: 'a@corp.com', domain: 'other.com' })).toBe(false);
+    expect(
+      passes({ field: 'a.confirm', operator: '==', value_field: 'a.password' }, { a: { password: 'x', confirm: 'x' } }),
+    ).toBe(true);
+    expect(
+      passes({ field: 'a.confirm', operator: '==', value_field: 'a.password' }, { a: { password: 'x', confirm: 'y' } }),
+    ).toBe(false);
+    expect(
+      passes(
+        { field: 'email', operator: 'ends_with', value_field: 'domain' },
+        { email: 'a@corp.com', domain: 'corp.com' },
+      ),
+    ).toBe(true);
+    expect(
+      passes(
+        { field: 'email', operator: 'contains', value_field: 'domain' },
+        { email: 'a@corp.com', domain: 'other.com' },
+      ),
+    ).toBe(false);
   });
 });

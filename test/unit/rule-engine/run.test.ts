@@ -4,16 +4,20 @@ import { compileRulePack, runRulePack, type CompiledRulePack } from '../../../pl
 import { pack, passes, rule, runOne } from './pack-builders';
 
 describe('severities', () => {
-  const compiled = compileRulePack(pack(
-    rule({ field: 'a', operator: 'required', type: 'FATAL' }, 'fatal'),
-    rule({ field: 'b', operator: 'required', type: 'WARNING' }, 'warning'),
-    rule({ field: 'c', operator: 'required', type: 'INFO' }, 'info'),
-  ));
+  const compiled = compileRulePack(
+    pack(
+      rule({ field: 'a', operator: 'required', type: 'FATAL' }, 'fatal'),
+      rule({ field: 'b', operator: 'required', type: 'WARNING' }, 'warning'),
+      rule({ field: 'c', operator: 'required', type: 'INFO' }, 'info'),
+    ),
+  );
 
   test('FATAL failures are errors and make the result invalid', () => {
     const result = runRulePack(compiled, [{ b: 1, c: 1 }]);
     expect(result.valid).toBe(false);
-    expect(result.errors).toEqual([{ rule_id: 'fatal', severity: 'FATAL', field: 'a', message: 'fatal failed', row: 0 }]);
+    expect(result.errors).toEqual([
+      { rule_id: 'fatal', severity: 'FATAL', field: 'a', message: 'fatal failed', row: 0 },
+    ]);
     expect(result.warnings).toEqual([]);
   });
 
@@ -21,7 +25,9 @@ describe('severities', () => {
     const result = runRulePack(compiled, [{ a: 1, c: 1 }]);
     expect(result.valid).toBe(true);
     expect(result.errors).toEqual([]);
-    expect(result.warnings).toEqual([{ rule_id: 'warning', severity: 'WARNING', field: 'b', message: 'warning failed', row: 0 }]);
+    expect(result.warnings).toEqual([
+      { rule_id: 'warning', severity: 'WARNING', field: 'b', message: 'warning failed', row: 0 },
+    ]);
   });
 
   test('strict mode: a WARNING failure makes the result invalid', () => {
@@ -50,7 +56,12 @@ describe('severities', () => {
 
   test('rules run in sequence within each record, records in order', () => {
     const result = runRulePack(compiled, [{}, {}], { strictMode: true });
-    expect([...result.errors, ...result.warnings].map((f) => `${f.row}:${f.rule_id}`)).toEqual(['0:fatal', '1:fatal', '0:warning', '1:warning']);
+    expect([...result.errors, ...result.warnings].map((f) => `${f.row}:${f.rule_id}`)).toEqual([
+      '0:fatal',
+      '1:fatal',
+      '0:warning',
+      '1:warning',
+    ]);
   });
 
   test('no records: valid, nothing evaluated', () => {
@@ -61,23 +72,48 @@ describe('severities', () => {
 });
 
 describe('when', () => {
-  const shippedAfterCreated = { field: 'shipped', operator: '>=', value_field: 'created', when: { field: 'shipped', operator: 'is_not_null' } };
+  const shippedAfterCreated = {
+    field: 'shipped',
+    operator: '>=',
+    value_field: 'created',
+    when: { field: 'shipped', operator: 'is_not_null' },
+  };
 
   test('a rule whose precondition does not hold is not evaluated: neither pass nor fail', () => {
-    const result = runOne(shippedAfterCreated, [{ created: 5 }, { created: 5, shipped: 7 }, { created: 5, shipped: 3 }]);
+    const result = runOne(shippedAfterCreated, [
+      { created: 5 },
+      { created: 5, shipped: 7 },
+      { created: 5, shipped: 3 },
+    ]);
     expect(result.rule_results.r1).toEqual({ severity: 'FATAL', passed: false, evaluated: 2, failed: 1 });
     expect(result.errors.map((e) => e.row)).toEqual([2]);
   });
 
-  test('a when without a field tests the rule\'s field', () => {
+  test("a when without a field tests the rule's field", () => {
     const r = { field: 'discount', operator: '<=', value: 50, when: { operator: 'is_not_null' } };
     expect(runOne(r, [{}]).rule_results.r1!.evaluated).toBe(0);
     expect(passes(r, { discount: 80 })).toBe(false);
   });
 
   test('when may be a composite', () => {
-    const r = { field: 'vat', operator: 'required', when: { field: 'country', operator: 'any', conditions: [{ operator: '==', value: 'DE' }, { operator: '==', value: 'FR' }] } };
-    expect(runOne(r, [{ country: 'US' }, { country: 'DE' }, { country: 'FR', vat: 'x' }]).rule_results.r1).toEqual({ severity: 'FATAL', passed: false, evaluated: 2, failed: 1 });
+    const r = {
+      field: 'vat',
+      operator: 'required',
+      when: {
+        field: 'country',
+        operator: 'any',
+        conditions: [
+          { operator: '==', value: 'DE' },
+          { operator: '==', value: 'FR' },
+        ],
+      },
+    };
+    expect(runOne(r, [{ country: 'US' }, { country: 'DE' }, { country: 'FR', vat: 'x' }]).rule_results.r1).toEqual({
+      severity: 'FATAL',
+      passed: false,
+      evaluated: 2,
+      failed: 1,
+    });
   });
 });
 
@@ -91,7 +127,7 @@ describe('field paths', () => {
     expect(passes({ field: 'customer.address.zip.more', operator: 'is_null' }, record)).toBe(true);
   });
 
-  test('JSONPath: $, $.a.b, $[\'quoted name\'], $.items[0]', () => {
+  test("JSONPath: $, $.a.b, $['quoted name'], $.items[0]", () => {
     const record = { 'order id': 'X1', a: { b: 2 }, items: [{ sku: 'A' }] };
     expect(passes({ field: "$['order id']", operator: '==', value: 'X1' }, record)).toBe(true);
     expect(passes({ field: '$.a.b', operator: '==', value: 2 }, record)).toBe(true);
@@ -104,12 +140,14 @@ describe('field paths', () => {
     expect(passes({ field: 'unit.price', operator: '>', value: 2 }, { unit: { price: 3 } })).toBe(true);
   });
 
-  test('only the record\'s own properties are read', () => {
+  test("only the record's own properties are read", () => {
     expect(passes({ field: 'constructor', operator: 'is_null' }, {})).toBe(true);
     expect(passes({ field: 'toString', operator: 'is_null' }, {})).toBe(true);
     expect(passes({ field: '__proto__', operator: 'is_null' }, {})).toBe(true);
     expect(passes({ field: 'items.length', operator: 'is_null' }, { items: [1, 2] })).toBe(true);
-    expect(passes({ field: 'constructor', operator: '==', value: 'mine' }, JSON.parse('{"constructor":"mine"}'))).toBe(true);
+    expect(passes({ field: 'constructor', operator: '==', value: 'mine' }, JSON.parse('{"constructor":"mine"}'))).toBe(
+      true,
+    );
   });
 
   test('a record that is not an object has no fields', () => {
@@ -150,22 +188,29 @@ describe('wildcards: the rule fails if any matched value fails', () => {
     expect(passes(r, { max_price: 10, items: [{ price: 5 }, { price: 11 }] })).toBe(false);
   });
 
-  test('one failure per rule and record, naming the rule\'s field', () => {
+  test("one failure per rule and record, naming the rule's field", () => {
     const result = runOne(priced, [{ items: [{ price: 0 }, { price: -1 }] }]);
-    expect(result.errors).toEqual([{ rule_id: 'r1', severity: 'FATAL', field: '$.items[*].price', message: 'r1 failed', row: 0 }]);
+    expect(result.errors).toEqual([
+      { rule_id: 'r1', severity: 'FATAL', field: '$.items[*].price', message: 'r1 failed', row: 0 },
+    ]);
   });
 });
 
 describe('failure messages', () => {
-  test('are the pack\'s error_message and never echo the record\'s values', () => {
+  test("are the pack's error_message and never echo the record's values", () => {
     const secret = '078-05-1120';
-    const result = runOne({ field: 'ssn', operator: 'matches', value: '^x', error_message: 'ssn is malformed' }, [{ ssn: secret }]);
+    const result = runOne({ field: 'ssn', operator: 'matches', value: '^x', error_message: 'ssn is malformed' }, [
+      { ssn: secret },
+    ]);
     expect(result.errors[0]!.message).toBe('ssn is malformed');
     expect(JSON.stringify(result)).not.toContain(secret);
   });
 
   test('are redacted: PII a pack author wrote into a message does not reach results', () => {
-    const result = runOne({ field: 'a', operator: 'required', error_message: 'call 555-867-5309 or mail ops@corp.example.com' }, [{}]);
+    const result = runOne(
+      { field: 'a', operator: 'required', error_message: 'call 555-867-5309 or mail ops@corp.example.com' },
+      [{}],
+    );
     expect(result.errors[0]!.message).toBe('call ***-***-**** or mail ***@****.*******.***');
   });
 });
@@ -173,7 +218,12 @@ describe('failure messages', () => {
 describe('run options', () => {
   let compiled: CompiledRulePack;
   beforeAll(() => {
-    compiled = compileRulePack(pack(rule({ field: 'a', operator: 'required' }, 'f'), rule({ field: 'a', operator: 'required', type: 'WARNING' }, 'w')));
+    compiled = compileRulePack(
+      pack(
+        rule({ field: 'a', operator: 'required' }, 'f'),
+        rule({ field: 'a', operator: 'required', type: 'WARNING' }, 'w'),
+      ),
+    );
   });
 
   test('rows: false leaves row out (a payload that was one object)', () => {
@@ -199,7 +249,7 @@ describe('run options', () => {
     expect(() => runRulePack(forged, [{}])).toThrow(TypeError);
   });
 
-  test('more records than the pack\'s maxRecords limit are refused', () => {
+  test("more records than the pack's maxRecords limit are refused", () => {
     const small = compileRulePack(pack(rule({ field: 'a', operator: 'required' })), { maxRecords: 2 });
     expect(() => runRulePack(small, [{}, {}, {}])).toThrow(/at most 2/);
   });

@@ -1,7 +1,14 @@
 // The signature rules of a certified pack: canonical bytes, SHA-256, Ed25519, RFC 7638 key ids.
 import crypto from 'node:crypto';
 import {
-  canonicalPackBytes, generateSigningKeyPem, keyIdOf, packSha256, parseSigningKeyPem, publicJwkOf, signPack, verifyPack,
+  canonicalPackBytes,
+  generateSigningKeyPem,
+  keyIdOf,
+  packSha256,
+  parseSigningKeyPem,
+  publicJwkOf,
+  signPack,
+  verifyPack,
 } from '../../../subgraphs/rulepack-registry/pack-signature';
 
 const pack = {
@@ -14,9 +21,16 @@ describe('pack signatures', () => {
   const jwk = publicJwkOf(privateKey);
 
   it('hashes and signs the RFC 8785 canonical bytes, so key order does not matter', () => {
-    const reordered = { rules: [{ error_message: 'id required', operator: 'required', field: 'customer.id', type: 'FATAL', rule_id: 'r1' }], metadata: { version: '1.0.0', pack_id: 'kyc' } };
+    const reordered = {
+      rules: [
+        { error_message: 'id required', operator: 'required', field: 'customer.id', type: 'FATAL', rule_id: 'r1' },
+      ],
+      metadata: { version: '1.0.0', pack_id: 'kyc' },
+    };
     expect(canonicalPackBytes(pack).toString()).toBe(canonicalPackBytes(reordered).toString());
-    expect(canonicalPackBytes(pack).toString()).toBe('{"metadata":{"pack_id":"kyc","version":"1.0.0"},"rules":[{"error_message":"id required","field":"customer.id","operator":"required","rule_id":"r1","type":"FATAL"}]}');
+    expect(canonicalPackBytes(pack).toString()).toBe(
+      '{"metadata":{"pack_id":"kyc","version":"1.0.0"},"rules":[{"error_message":"id required","field":"customer.id","operator":"required","rule_id":"r1","type":"FATAL"}]}',
+    );
     expect(packSha256(pack)).toBe(crypto.createHash('sha256').update(canonicalPackBytes(pack)).digest('hex'));
     const signature = signPack(pack, privateKey);
     expect(signature).toMatch(/^[A-Za-z0-9_-]{86}$/);
@@ -43,14 +57,24 @@ describe('pack signatures', () => {
   });
 
   it('publishes an OKP JWK whose kid is the RFC 7638 thumbprint', () => {
-    expect(jwk).toEqual({ kty: 'OKP', crv: 'Ed25519', x: expect.any(String), kid: keyIdOf(jwk.x), use: 'sig', alg: 'EdDSA' });
+    expect(jwk).toEqual({
+      kty: 'OKP',
+      crv: 'Ed25519',
+      x: expect.any(String),
+      kid: keyIdOf(jwk.x),
+      use: 'sig',
+      alg: 'EdDSA',
+    });
     expect(jwk).not.toHaveProperty('d');
     // RFC 8037 appendix A.3's example key and thumbprint.
     expect(keyIdOf('11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo')).toBe('kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k');
   });
 
   it('refuses keys that are not Ed25519 private keys in PEM', () => {
-    const rsa = crypto.generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+    const rsa = crypto
+      .generateKeyPairSync('rsa', { modulusLength: 1024 })
+      .privateKey.export({ format: 'pem', type: 'pkcs8' })
+      .toString();
     expect(() => parseSigningKeyPem(rsa)).toThrow(/Ed25519/);
     expect(() => parseSigningKeyPem('not a pem')).toThrow(/PKCS8 PEM/);
   });

@@ -1,5 +1,9 @@
 // How a contract file becomes a built-in schema: its kind from its name, its version from $id.
-import { kindOfContract, readContracts, versionOfContract } from '../../../subgraphs/schema-registry/platform-schemas.seed';
+import {
+  kindOfContract,
+  readContracts,
+  versionOfContract,
+} from '../../../subgraphs/schema-registry/platform-schemas.seed';
 import { assertDraft07, fingerprintOf } from '../../../subgraphs/schema-registry/schema-definition';
 import { InputError } from '../../../platform/errors/domain-errors';
 
@@ -29,7 +33,14 @@ it('fingerprints ignore key order', () => {
 });
 
 it('refuses non-objects, other drafts and invalid schemas, naming the field', () => {
-  for (const bad of [[], 'x', null, { $schema: 'http://json-schema.org/draft-04/schema#' }, { type: 'nope' }, { properties: { a: { minimum: 'x' } } }]) {
+  for (const bad of [
+    [],
+    'x',
+    null,
+    { $schema: 'http://json-schema.org/draft-04/schema#' },
+    { type: 'nope' },
+    { properties: { a: { minimum: 'x' } } },
+  ]) {
     expect(() => assertDraft07(bad, 'definition')).toThrow(InputError);
   }
   try {
@@ -37,5 +48,7 @@ it('refuses non-objects, other drafts and invalid schemas, naming the field', ()
   } catch (err) {
     expect((err as InputError).issues[0]!.loc).toEqual(['definition']);
   }
-  expect(() => assertDraft07({ $schema: 'http://json-schema.org/draft-07/schema', 'x-custom': true }, 'definition')).not.toThrow();
+  expect(() =>
+    assertDraft07({ $schema: 'http://json-schema.org/draft-07/schema', 'x-custom': true }, 'definition'),
+  ).not.toThrow();
 });

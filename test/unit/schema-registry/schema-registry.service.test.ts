@@ -11,30 +11,55 @@ const strictStore = new Proxy({} as SchemaStore, {
     throw new Error(`unexpected store call: ${String(method)}`);
   },
 });
-const service = new SchemaRegistryService(strictStore, new TenantAccess(async () => {
-  throw new Error('unexpected operator audit');
-}));
-const caller = (scopes: string[]): Caller => ({ auth: { username: 'u', tenantId: 't', roles: ['user'], scopes, isService: false }, correlationId: 'c' });
+const service = new SchemaRegistryService(
+  strictStore,
+  new TenantAccess(async () => {
+    throw new Error('unexpected operator audit');
+  }),
+);
+const caller = (scopes: string[]): Caller => ({
+  auth: { username: 'u', tenantId: 't', roles: ['user'], scopes, isService: false },
+  correlationId: 'c',
+});
 const writer = caller(['read', 'write']);
 
 async function issues(work: Promise<unknown>): Promise<unknown[]> {
-  const err = await work.then(() => undefined, (e: unknown) => e);
+  const err = await work.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(InputError);
   return (err as InputError).issues.map((i) => i.loc);
 }
 
 it('register: names, versions, kinds and modes are checked first, each issue naming its domain field', async () => {
-  expect(await issues(service.register(writer, { name: '../x', version: 'v1', definition: {}, kind: 'other' as never, compatibility: 'ALL' as never }))).toEqual([
-    ['name'], ['version'], ['kind'], ['compatibility'],
+  expect(
+    await issues(
+      service.register(writer, {
+        name: '../x',
+        version: 'v1',
+        definition: {},
+        kind: 'other' as never,
+        compatibility: 'ALL' as never,
+      }),
+    ),
+  ).toEqual([['name'], ['version'], ['kind'], ['compatibility']]);
+  expect(await issues(service.register(writer, { name: 'ok', version: '1.0.0', definition: { type: 42 } }))).toEqual([
+    ['definition'],
   ]);
-  expect(await issues(service.register(writer, { name: 'ok', version: '1.0.0', definition: { type: 42 } }))).toEqual([['definition']]);
-  expect(await issues(service.register(writer, { name: 'ok', version: '1.0.0+meta', definition: {} }))).toEqual([['version']]);
+  expect(await issues(service.register(writer, { name: 'ok', version: '1.0.0+meta', definition: {} }))).toEqual([
+    ['version'],
+  ]);
 });
 
 it('scopes: reads need `read`, writes `write`', async () => {
   await expect(service.list(caller([]), {})).rejects.toBeInstanceOf(ForbiddenError);
-  await expect(service.register(caller(['read']), { name: 'ok', version: '1.0.0', definition: {} })).rejects.toBeInstanceOf(ForbiddenError);
-  await expect(service.setCompatibility(caller(['read']), { name: 'ok', compatibility: 'NONE' })).rejects.toBeInstanceOf(ForbiddenError);
+  await expect(
+    service.register(caller(['read']), { name: 'ok', version: '1.0.0', definition: {} }),
+  ).rejects.toBeInstanceOf(ForbiddenError);
+  await expect(
+    service.setCompatibility(caller(['read']), { name: 'ok', compatibility: 'NONE' }),
+  ).rejects.toBeInstanceOf(ForbiddenError);
 });
 
 it('paging arguments and cursors are checked before the store is asked', async () => {
@@ -50,5 +75,7 @@ it('a name no schema could have is simply not found', async () => {
 
 it('another tenant is refused by the tenant rule before any data', async () => {
   await expect(service.list(writer, { tenantId: 'other' })).rejects.toBeInstanceOf(ForbiddenError);
-  await expect(service.register(writer, { tenantId: 'other', name: 'ok', version: '1.0.0', definition: {} })).rejects.toBeInstanceOf(ForbiddenError);
+  await expect(
+    service.register(writer, { tenantId: 'other', name: 'ok', version: '1.0.0', definition: {} }),
+  ).rejects.toBeInstanceOf(ForbiddenError);
 });

@@ -10,7 +10,13 @@ import type { ContractBus } from '../../../platform/events/contract-bus';
 import { COMPLIANCE_RULE_EXECUTION, type ComplianceRuleExecution } from '../../../platform/contracts/compliance.events';
 import type { Logger } from '../../../platform/logging/logger';
 import type { AuditEventInput, OutboxWriter } from '../../../platform/outbox/outbox.writer';
-import { generateSigningKeyPem, packSha256, parseSigningKeyPem, publicJwkOf, signPack } from '../../../subgraphs/rulepack-registry/pack-signature';
+import {
+  generateSigningKeyPem,
+  packSha256,
+  parseSigningKeyPem,
+  publicJwkOf,
+  signPack,
+} from '../../../subgraphs/rulepack-registry/pack-signature';
 import { TtlLru } from '../../../subgraphs/validation/pack.cache';
 import { PackSignatureVerifier, type KeySetSource } from '../../../subgraphs/validation/pack-signature';
 import { RulePackSource, type RegistryReader, type ResolvedPack } from '../../../subgraphs/validation/rule-pack.source';
@@ -19,7 +25,10 @@ import { ValidationService, type SchemaLister } from '../../../subgraphs/validat
 import { Fakes, withArgs } from '../../support/recording-fake';
 
 const TENANT = 'tenant-a';
-const caller: Caller = { auth: { username: 'alice', tenantId: TENANT, roles: ['user'], scopes: ['read', 'write'], isService: false }, correlationId: 'corr-1' };
+const caller: Caller = {
+  auth: { username: 'alice', tenantId: TENANT, roles: ['user'], scopes: ['read', 'write'], isService: false },
+  correlationId: 'corr-1',
+};
 const CONTEXT = { token: 'tok', tenantId: TENANT, correlationId: 'corr-1' };
 
 const pack = {
@@ -34,13 +43,27 @@ const jwk = publicJwkOf(privateKey);
 
 function view(changes: Partial<RulePackVersionView> = {}): RulePackVersionView {
   return {
-    pack_id: 'kyc', version: '1.0.0', status: 'certified', pack, sha256: packSha256(pack), owner_tenant: TENANT, author: 'root', reviewers: ['rita'],
-    submitted_at: '2024-01-01T00:00:00Z', certified_at: '2024-01-02T00:00:00Z', signature: signPack(pack, privateKey), key_id: jwk.kid, deprecated_at: null, replacement: null,
+    pack_id: 'kyc',
+    version: '1.0.0',
+    status: 'certified',
+    pack,
+    sha256: packSha256(pack),
+    owner_tenant: TENANT,
+    author: 'root',
+    reviewers: ['rita'],
+    submitted_at: '2024-01-01T00:00:00Z',
+    certified_at: '2024-01-02T00:00:00Z',
+    signature: signPack(pack, privateKey),
+    key_id: jwk.kid,
+    deprecated_at: null,
+    replacement: null,
     ...changes,
   };
 }
 
-function build(ports: { registry?: Partial<RegistryReader>; outbox?: Partial<OutboxWriter>; logger?: Partial<Logger> } = {}) {
+function build(
+  ports: { registry?: Partial<RegistryReader>; outbox?: Partial<OutboxWriter>; logger?: Partial<Logger> } = {},
+) {
   const fakes = new Fakes();
   const appended: AuditEventInput[] = [];
   const notices: ComplianceRuleExecution[] = [];
@@ -54,10 +77,15 @@ function build(ports: { registry?: Partial<RegistryReader>; outbox?: Partial<Out
   );
   const outbox = fakes.make<OutboxWriter>('outbox', ports.outbox ?? { append: async (e) => void appended.push(e) });
   const bus = fakes.make<Pick<ContractBus, 'publish'>>('bus', {
-    publish: withArgs([COMPLIANCE_RULE_EXECUTION, expect.objectContaining({ tenant_id: TENANT })], async (_c: unknown, n: unknown) => void notices.push(n as ComplianceRuleExecution)),
+    publish: withArgs(
+      [COMPLIANCE_RULE_EXECUTION, expect.objectContaining({ tenant_id: TENANT })],
+      async (_c: unknown, n: unknown) => void notices.push(n as ComplianceRuleExecution),
+    ),
   });
   const service = new ValidationService({
-    packs, schemas: fakes.make<SchemaLister>('schemas', {}), audit: new RunAudit(outbox, bus, logger),
+    packs,
+    schemas: fakes.make<SchemaLister>('schemas', {}),
+    audit: new RunAudit(outbox, bus, logger),
     access: new TenantAccess(async () => {
       throw new Error('no operator access expected');
     }),
@@ -67,17 +95,38 @@ function build(ports: { registry?: Partial<RegistryReader>; outbox?: Partial<Out
 }
 
 describe('ValidationService: running a pack', () => {
-  it('runs an inline pack\'s rules, audits the run in the tenant and emits its compliance notice', async () => {
+  it("runs an inline pack's rules, audits the run in the tenant and emits its compliance notice", async () => {
     const { fakes, service, appended, notices } = build();
     const run = await service.validate(caller, { rulePack: pack, payload: [{ name: 'Ada', age: 36 }, { age: 40 }] });
     fakes.verify();
     expect(run.result.valid).toBe(false);
     expect(run).toMatchObject({ packSource: 'inline', rulePackId: 'kyc', records: 2 });
-    expect(appended).toEqual([expect.objectContaining({
-      tenantId: TENANT, eventType: RULE_EXECUTION_EVENT, userId: 'alice', correlationId: 'corr-1',
-      eventData: expect.objectContaining({ rulepack_id: 'kyc', result: 'failed', rules_executed: 2, violations: 1, records: 2, input_sha256: run.inputSha256, pack_source: 'inline' }),
-    })]);
-    expect(notices).toEqual([expect.objectContaining({ tenant_id: TENANT, user_id: 'alice', correlation_id: 'corr-1', result: 'failed', violations: 1 })]);
+    expect(appended).toEqual([
+      expect.objectContaining({
+        tenantId: TENANT,
+        eventType: RULE_EXECUTION_EVENT,
+        userId: 'alice',
+        correlationId: 'corr-1',
+        eventData: expect.objectContaining({
+          rulepack_id: 'kyc',
+          result: 'failed',
+          rules_executed: 2,
+          violations: 1,
+          records: 2,
+          input_sha256: run.inputSha256,
+          pack_source: 'inline',
+        }),
+      }),
+    ]);
+    expect(notices).toEqual([
+      expect.objectContaining({
+        tenant_id: TENANT,
+        user_id: 'alice',
+        correlation_id: 'corr-1',
+        result: 'failed',
+        violations: 1,
+      }),
+    ]);
     expect(fakes.trail('registry')).toEqual([]);
   });
 
@@ -91,7 +140,13 @@ describe('ValidationService: running a pack', () => {
   });
 
   it('answers a failed audit write with the error and emits no notice', async () => {
-    const { fakes, service, notices } = build({ outbox: { append: async () => { throw new Error('outbox down'); } } });
+    const { fakes, service, notices } = build({
+      outbox: {
+        append: async () => {
+          throw new Error('outbox down');
+        },
+      },
+    });
     await expect(service.validate(caller, { rulePack: pack, payload: { name: 'x' } })).rejects.toThrow('outbox down');
     fakes.verify();
     expect(notices).toEqual([]);
@@ -99,17 +154,23 @@ describe('ValidationService: running a pack', () => {
 
   it('refuses a malformed request before any call', async () => {
     const { fakes, service } = build();
-    await expect(service.validate(caller, { rulePackId: 'kyc', rulePack: pack, payload: {} })).rejects.toBeInstanceOf(InputError);
+    await expect(service.validate(caller, { rulePackId: 'kyc', rulePack: pack, payload: {} })).rejects.toBeInstanceOf(
+      InputError,
+    );
     fakes.verify();
     expect(fakes.calls).toEqual([]);
   });
 });
 
 describe('ValidationService: registry packs', () => {
-  it('fetches a certified pack with the caller\'s context, verifies its signature, and caches it by version', async () => {
+  it("fetches a certified pack with the caller's context, verifies its signature, and caches it by version", async () => {
     const { fakes, service } = build({ registry: { get: withArgs([CONTEXT, 'kyc', '1.0.0'], async () => view()) } });
     for (let i = 0; i < 2; i++) {
-      const run = await service.validate(caller, { rulePackId: 'kyc', rulePackVersion: '1.0.0', payload: { name: 'Ada', age: 1 } }, { token: 'tok' });
+      const run = await service.validate(
+        caller,
+        { rulePackId: 'kyc', rulePackVersion: '1.0.0', payload: { name: 'Ada', age: 1 } },
+        { token: 'tok' },
+      );
       expect(run).toMatchObject({ packSource: 'registry', registryVersion: '1.0.0', packSha256: packSha256(pack) });
     }
     fakes.verify();
@@ -123,14 +184,20 @@ describe('ValidationService: registry packs', () => {
       registry: { get: async () => view({ pack: tampered, sha256: packSha256(tampered) }) },
       logger: { warn: withArgs([expect.objectContaining({ packId: 'kyc' }), expect.any(String)], () => undefined) },
     });
-    await expect(service.validate(caller, { rulePackId: 'kyc', rulePackVersion: '1.0.0', payload: { name: 'x' } })).rejects.toThrow(/signature does not match/);
+    await expect(
+      service.validate(caller, { rulePackId: 'kyc', rulePackVersion: '1.0.0', payload: { name: 'x' } }),
+    ).rejects.toThrow(/signature does not match/);
     fakes.verify();
     expect([appended, notices]).toEqual([[], []]);
   });
 
   it('refuses a deprecated pack, naming its replacement', async () => {
-    const { fakes, service, appended } = build({ registry: { get: async () => view({ status: 'deprecated', replacement: { pack_id: 'kyc', version: '2.0.0' } }) } });
-    const err = await service.validate(caller, { rulePackId: 'kyc', rulePackVersion: '1.0.0', payload: { name: 'x' } }).catch((e: unknown) => e);
+    const { fakes, service, appended } = build({
+      registry: { get: async () => view({ status: 'deprecated', replacement: { pack_id: 'kyc', version: '2.0.0' } }) },
+    });
+    const err = await service
+      .validate(caller, { rulePackId: 'kyc', rulePackVersion: '1.0.0', payload: { name: 'x' } })
+      .catch((e: unknown) => e);
     fakes.verify();
     expect(err).toBeInstanceOf(ConflictError);
     expect((err as Error).message).toMatch(/deprecated; use rule pack 'kyc' version '2.0.0'/);

@@ -13,8 +13,21 @@ import type { PackStep, StepRecord } from '../../../subgraphs/workflow/workflow.
 it('decision conditions use the rule-pack operators, composites included', () => {
   expect(conditionHolds({ field: 'amount', operator: '>', value: 100 }, { amount: 150 })).toBe(true);
   expect(conditionHolds({ field: 'amount', operator: '>', value: 100 }, { amount: 50 })).toBe(false);
-  expect(conditionHolds({ operator: 'all', conditions: [{ field: 'a', operator: '==', value: 1 }, { field: 'b', operator: 'is_null' }] }, { a: 1 })).toBe(true);
-  expect(conditionHolds({ operator: 'any', conditions: [{ field: 'a', operator: '==', value: 2 }] }, { a: 1 })).toBe(false);
+  expect(
+    conditionHolds(
+      {
+        operator: 'all',
+        conditions: [
+          { field: 'a', operator: '==', value: 1 },
+          { field: 'b', operator: 'is_null' },
+        ],
+      },
+      { a: 1 },
+    ),
+  ).toBe(true);
+  expect(conditionHolds({ operator: 'any', conditions: [{ field: 'a', operator: '==', value: 2 }] }, { a: 1 })).toBe(
+    false,
+  );
   expect(conditionHolds({ field: 'country', operator: 'in', value: ['FR', 'DE'] }, { country: 'DE' })).toBe(true);
 });
 
@@ -31,7 +44,7 @@ it('approval: legal, compliance and risk always; financial above the threshold (
   expect(requiresApproval({ ...p('operational'), requires_approval: true }, 'operational', {}, 100)).toBe(true);
 });
 
-it('decision words: the spec\'s approved and approve/reject/defer in both forms; anything else is a 422 naming decision', () => {
+it("decision words: the spec's approved and approve/reject/defer in both forms; anything else is a 422 naming decision", () => {
   expect(['approved', 'approve', 'APPROVE'].map(parseDecision)).toEqual(['approve', 'approve', 'approve']);
   expect(['reject', 'rejected'].map(parseDecision)).toEqual(['reject', 'reject']);
   expect(['defer', 'deferred'].map(parseDecision)).toEqual(['defer', 'defer']);
@@ -46,21 +59,48 @@ it('decision words: the spec\'s approved and approve/reject/defer in both forms;
   }
 });
 
-it('idempotency keys: <workflow>:<step> by default, or the pack\'s template', () => {
+it("idempotency keys: <workflow>:<step> by default, or the pack's template", () => {
   const ids = { workflowId: 'w1', tenantId: 't1' };
   expect(idempotencyKeyOf({ step: 's', type: 'action', action: 'noop' }, ids, {})).toBe('w1:s');
-  expect(idempotencyKeyOf({ step: 's', type: 'action', action: 'noop', idempotency_key: 'pay-{payload.invoice.id}-{tenant_id}' }, ids, { invoice: { id: 42 } })).toBe('pay-42-t1');
+  expect(
+    idempotencyKeyOf(
+      { step: 's', type: 'action', action: 'noop', idempotency_key: 'pay-{payload.invoice.id}-{tenant_id}' },
+      ids,
+      { invoice: { id: 42 } },
+    ),
+  ).toBe('pay-42-t1');
 });
 
 it('paths name nested steps; outputs land at output_field in completion order, never on the prototype', () => {
   const steps: PackStep[] = [
     { step: 'a', type: 'action', action: 'set', output_field: 'x.y' },
-    { step: 'd', type: 'decision', branches: [{ when: { field: 'k', operator: 'is_null' }, steps: [{ step: 'b', type: 'action', action: 'noop' }] }], otherwise: [{ step: 'c', type: 'action', action: 'noop' }] },
-    { step: 'p', type: 'parallel', steps: [{ step: 'p1', type: 'action', action: 'set', output_field: '__proto__.polluted' }, { step: 'p2', type: 'action', action: 'noop' }] },
+    {
+      step: 'd',
+      type: 'decision',
+      branches: [{ when: { field: 'k', operator: 'is_null' }, steps: [{ step: 'b', type: 'action', action: 'noop' }] }],
+      otherwise: [{ step: 'c', type: 'action', action: 'noop' }],
+    },
+    {
+      step: 'p',
+      type: 'parallel',
+      steps: [
+        { step: 'p1', type: 'action', action: 'set', output_field: '__proto__.polluted' },
+        { step: 'p2', type: 'action', action: 'noop' },
+      ],
+    },
   ];
   const paths = stepsByPath(steps);
-  expect([...paths.entries()].map(([k, v]) => `${k}=${v.step}`)).toEqual(['0=a', '1=d', '1.b0.0=b', '1.o.0=c', '2=p', '2.p0=p1', '2.p1=p2']);
-  const rec = (path: string, output: unknown, seq: number) => ({ path, status: 'completed', completedSeq: seq, output }) as StepRecord;
+  expect([...paths.entries()].map(([k, v]) => `${k}=${v.step}`)).toEqual([
+    '0=a',
+    '1=d',
+    '1.b0.0=b',
+    '1.o.0=c',
+    '2=p',
+    '2.p0=p1',
+    '2.p1=p2',
+  ]);
+  const rec = (path: string, output: unknown, seq: number) =>
+    ({ path, status: 'completed', completedSeq: seq, output }) as StepRecord;
   const data = stepData({ k: 1 }, paths, [rec('0', 'first', 1), rec('2.p0', 'bad', 2)]);
   expect(data).toEqual({ k: 1, x: { y: 'first' } });
   expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -69,6 +109,8 @@ it('paths name nested steps; outputs land at output_field in completion order, n
 it('packs that cannot run: duplicate step names and sub-workflows (not supported yet) are named', () => {
   const pack = builtinPack('operational');
   expect(packProblems(pack)).toEqual([]);
-  expect(packProblems({ ...pack, steps: [...pack.steps, pack.steps[0]] })).toEqual([`step name 'prepare' is used twice`]);
+  expect(packProblems({ ...pack, steps: [...pack.steps, pack.steps[0]] })).toEqual([
+    `step name 'prepare' is used twice`,
+  ]);
   expect(packProblems({ metadata: pack.metadata })[0]).toContain('steps');
 });

@@ -16,7 +16,14 @@ import { WORKFLOW_CHANGED } from '../../../platform/contracts/workflow.events';
 import { WorkflowExecutor } from '../../../subgraphs/workflow/execution.scheduler';
 import { WorkflowService } from '../../../subgraphs/workflow/workflow.service';
 import type { NewExecution, TransitionInput, WorkflowStore } from '../../../subgraphs/workflow/workflow.store';
-import type { ApprovalTask, Execution, PackStep, StepRecord, Transition, WorkflowPack } from '../../../subgraphs/workflow/workflow.types';
+import type {
+  ApprovalTask,
+  Execution,
+  PackStep,
+  StepRecord,
+  Transition,
+  WorkflowPack,
+} from '../../../subgraphs/workflow/workflow.types';
 import { Fakes, withArgs } from '../../support/recording-fake';
 
 const TENANT = 'tenant-a';
@@ -26,9 +33,22 @@ const SQL = { name: 'pool' }; // store.sql: passed through, never called by the 
 const TX = { name: 'tx' }; // the query handle a transaction hands its work
 
 const config: WorkflowConfig = {
-  requireAuth: true, requireRegisteredPacks: false, financialApprovalThreshold: 10_000, leaseMs: 60_000, pollMs: 1_000, concurrency: 4,
-  stepMaxAttempts: 3, compensationMaxAttempts: 3, retryBaseMs: 1_000, syncWaitMs: 1_000, approvalDeadlineMs: 3_600_000,
-  httpAllowedHosts: [], httpTimeoutMs: 1_000, packsRegistryUrl: 'http://packs', validationUrl: 'http://validation', aiBrokerUrl: 'http://ai',
+  requireAuth: true,
+  requireRegisteredPacks: false,
+  financialApprovalThreshold: 10_000,
+  leaseMs: 60_000,
+  pollMs: 1_000,
+  concurrency: 4,
+  stepMaxAttempts: 3,
+  compensationMaxAttempts: 3,
+  retryBaseMs: 1_000,
+  syncWaitMs: 1_000,
+  approvalDeadlineMs: 3_600_000,
+  httpAllowedHosts: [],
+  httpTimeoutMs: 1_000,
+  packsRegistryUrl: 'http://packs',
+  validationUrl: 'http://validation',
+  aiBrokerUrl: 'http://ai',
 };
 
 const alice = { username: 'alice', tenantId: TENANT, roles: ['user'], scopes: ['read', 'write'], isService: false };
@@ -41,50 +61,115 @@ const post: PackStep = { step: 'post', type: 'action', action: 'http' };
 
 function execution(status: Execution['status'], steps: PackStep[]): Execution {
   return {
-    id: WF, tenantId: TENANT, packId: 'p', packVersion: '1.0.0', packSource: 'builtin', workflowType: 'financial', status, requiresApproval: true,
-    pack: { metadata: { pack_id: 'p', version: '1.0.0', workflow_type: 'financial', name: 'p' }, steps }, payload: { amount: 50_000 }, metadata: {}, context: {},
-    requestedBy: 'alice', correlationId: 'corr-1', version: 3, error: null, compensation: null, createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z', completedAt: null,
+    id: WF,
+    tenantId: TENANT,
+    packId: 'p',
+    packVersion: '1.0.0',
+    packSource: 'builtin',
+    workflowType: 'financial',
+    status,
+    requiresApproval: true,
+    pack: { metadata: { pack_id: 'p', version: '1.0.0', workflow_type: 'financial', name: 'p' }, steps },
+    payload: { amount: 50_000 },
+    metadata: {},
+    context: {},
+    requestedBy: 'alice',
+    correlationId: 'corr-1',
+    version: 3,
+    error: null,
+    compensation: null,
+    createdAt: '2024-01-01T00:00:00.000Z',
+    updatedAt: '2024-01-01T00:00:00.000Z',
+    completedAt: null,
   };
 }
 
 function task(status: ApprovalTask['status'], changes: Partial<ApprovalTask> = {}): ApprovalTask {
   return {
-    id: TASK, tenantId: TENANT, workflowId: WF, workflowType: 'financial', stepPath: '0', step: gate.step, payload: {}, status, reviewer: status === 'pending' ? null : 'rita',
-    decision: null, notes: null, history: [], requestedBy: 'alice', reviewerRole: null, instructions: null, createdAt: '2024-01-01T00:00:00.000Z', decidedAt: null,
-    deadlineAt: '2024-01-02T00:00:00.000Z', escalationLevel: 0, ...changes,
+    id: TASK,
+    tenantId: TENANT,
+    workflowId: WF,
+    workflowType: 'financial',
+    stepPath: '0',
+    step: gate.step,
+    payload: {},
+    status,
+    reviewer: status === 'pending' ? null : 'rita',
+    decision: null,
+    notes: null,
+    history: [],
+    requestedBy: 'alice',
+    reviewerRole: null,
+    instructions: null,
+    createdAt: '2024-01-01T00:00:00.000Z',
+    decidedAt: null,
+    deadlineAt: '2024-01-02T00:00:00.000Z',
+    escalationLevel: 0,
+    ...changes,
   };
 }
 
 /** A transition as the store would write it (status from the patch, else `running`). */
 let seq = 0;
 const transitionOf = (tenantId: string, t: TransitionInput): Transition => ({
-  seq: ++seq, tenantId, workflowId: t.workflowId, version: seq, event: t.event, status: t.patch?.status ?? 'running', step: t.step ?? null,
-  taskId: t.taskId ?? null, detail: t.detail ?? null, at: '2024-01-01T00:00:00.000Z',
+  seq: ++seq,
+  tenantId,
+  workflowId: t.workflowId,
+  version: seq,
+  event: t.event,
+  status: t.patch?.status ?? 'running',
+  step: t.step ?? null,
+  taskId: t.taskId ?? null,
+  detail: t.detail ?? null,
+  at: '2024-01-01T00:00:00.000Z',
 });
 
 /** The store's writes every case allows: all pinned to TENANT and to the transaction's handle. */
 const writes = () => ({
   sql: SQL as unknown as WorkflowStore['sql'],
   transaction: (async (work: (q: unknown) => Promise<unknown>) => work(TX)) as unknown as WorkflowStore['transaction'],
-  transition: withArgs([TX, TENANT, expect.objectContaining({ workflowId: WF })], async (_q: unknown, tenantId: string, t: TransitionInput) => transitionOf(tenantId, t)) as unknown as WorkflowStore['transition'],
-  saveStep: withArgs([TX, TENANT, expect.objectContaining({ workflowId: WF })], async () => undefined) as unknown as WorkflowStore['saveStep'],
-  appendAudit: withArgs([TX, expect.objectContaining({ tenantId: TENANT })], async () => undefined) as unknown as WorkflowStore['appendAudit'],
+  transition: withArgs(
+    [TX, TENANT, expect.objectContaining({ workflowId: WF })],
+    async (_q: unknown, tenantId: string, t: TransitionInput) => transitionOf(tenantId, t),
+  ) as unknown as WorkflowStore['transition'],
+  saveStep: withArgs(
+    [TX, TENANT, expect.objectContaining({ workflowId: WF })],
+    async () => undefined,
+  ) as unknown as WorkflowStore['saveStep'],
+  appendAudit: withArgs(
+    [TX, expect.objectContaining({ tenantId: TENANT })],
+    async () => undefined,
+  ) as unknown as WorkflowStore['appendAudit'],
 });
 
 function build(store: Partial<WorkflowStore>, runner: Partial<StepRunner> = {}) {
   const fakes = new Fakes();
   const published: { topic: string; payload: unknown }[] = [];
-  const bus = fakes.make<Pick<EventBus, 'publish'>>('bus', { publish: async (topic, payload) => void published.push({ topic, payload }) });
+  const bus = fakes.make<Pick<EventBus, 'publish'>>('bus', {
+    publish: async (topic, payload) => void published.push({ topic, payload }),
+  });
   const logger = fakes.make<Logger>('logger', {});
   const events = new WorkflowEvents(bus, logger);
   const fakeStore = fakes.make<WorkflowStore>('store', { ...writes(), ...store });
   const fakeRunner = fakes.make<StepRunner>('runner', runner);
   const executor = new WorkflowExecutor({
-    store: fakeStore, runner: fakeRunner, events, config, logger, owner: 'exec-1',
-    serviceToken: fakes.make<{ serviceToken(tenantId: string): Promise<string> }>('identity', { serviceToken: withArgs([TENANT], async () => 'service-token') }).serviceToken,
+    store: fakeStore,
+    runner: fakeRunner,
+    events,
+    config,
+    logger,
+    owner: 'exec-1',
+    serviceToken: fakes.make<{ serviceToken(tenantId: string): Promise<string> }>('identity', {
+      serviceToken: withArgs([TENANT], async () => 'service-token'),
+    }).serviceToken,
   });
   const service = new WorkflowService({
-    store: fakeStore, executor, events, config, version: 'test', packs: fakes.make('packs', {}),
+    store: fakeStore,
+    executor,
+    events,
+    config,
+    version: 'test',
+    packs: fakes.make('packs', {}),
     access: new TenantAccess(async () => {
       throw new Error('no operator access expected');
     }),
@@ -97,96 +182,164 @@ afterEach(() => {
 });
 
 describe('WorkflowService.decide', () => {
-  it('approves in the caller\'s tenant: decides the task, clears its timers, resumes the run and reports its status', async () => {
+  it("approves in the caller's tenant: decides the task, clears its timers, resumes the run and reports its status", async () => {
     let status: Execution['status'] = 'running';
-    const { fakes, service, topics } = build({
-      taskForUpdate: withArgs([TX, TENANT, TASK], async () => task('pending')),
-      decideTask: withArgs([TX, TENANT, TASK, expect.objectContaining({ status: 'approved', reviewer: 'rita', decision: 'approve' })], async () => task('approved')),
-      deleteTaskTimers: withArgs([TX, TENANT, TASK], async () => undefined),
-      // The resumed run: claimed by this executor, then driven to its end.
-      claimRunnableAcrossTenants: withArgs(['exec-1', config.leaseMs, 1, WF], async () => [{ id: WF, tenantId: TENANT }]),
-      executionById: withArgs([SQL, TENANT, WF], async () => execution('running', [gate, post])),
-      steps: withArgs([SQL, TENANT, WF], async () => []),
-      tasksOf: withArgs([SQL, TENANT, WF], async () => [task('approved')]),
-      execution: withArgs([TENANT, WF], async () => ({ ...execution(status, [gate, post]) })),
-    }, {
-      run: async () => {
-        status = 'completed';
-        return { ok: true };
+    const { fakes, service, topics } = build(
+      {
+        taskForUpdate: withArgs([TX, TENANT, TASK], async () => task('pending')),
+        decideTask: withArgs(
+          [TX, TENANT, TASK, expect.objectContaining({ status: 'approved', reviewer: 'rita', decision: 'approve' })],
+          async () => task('approved'),
+        ),
+        deleteTaskTimers: withArgs([TX, TENANT, TASK], async () => undefined),
+        // The resumed run: claimed by this executor, then driven to its end.
+        claimRunnableAcrossTenants: withArgs(['exec-1', config.leaseMs, 1, WF], async () => [
+          { id: WF, tenantId: TENANT },
+        ]),
+        executionById: withArgs([SQL, TENANT, WF], async () => execution('running', [gate, post])),
+        steps: withArgs([SQL, TENANT, WF], async () => []),
+        tasksOf: withArgs([SQL, TENANT, WF], async () => [task('approved')]),
+        execution: withArgs([TENANT, WF], async () => ({ ...execution(status, [gate, post]) })),
       },
+      {
+        run: async () => {
+          status = 'completed';
+          return { ok: true };
+        },
+      },
+    );
+    const result = await service.decide(callerOf(rita), TASK, {
+      decision: 'approved',
+      reviewer: 'rita',
+      notes: 'fine',
     });
-    const result = await service.decide(callerOf(rita), TASK, { decision: 'approved', reviewer: 'rita', notes: 'fine' });
     fakes.verify();
     expect(result.workflowStatus).toBe('completed');
     expect(result.message).toBe('Approved: the workflow resumed (completed)');
     // The decision's transition puts the execution back to running, now.
     const decided = fakes.argsOf('store', 'transition')[0]![2] as TransitionInput;
-    expect(decided).toMatchObject({ event: 'approval.decided', owner: null, taskId: TASK, patch: { status: 'running', runAfterMs: 0 } });
+    expect(decided).toMatchObject({
+      event: 'approval.decided',
+      owner: null,
+      taskId: TASK,
+      patch: { status: 'running', runAfterMs: 0 },
+    });
     expect(fakes.argsOf('store', 'deleteTaskTimers')).toHaveLength(1);
     // The next step ran in the tenant, under the workflow's own token (no caller's token for a resumed run).
-    expect(fakes.argsOf('runner', 'run')).toEqual([[expect.objectContaining({ tenantId: TENANT, workflowId: WF, step: post, call: { token: 'service-token', tenantId: TENANT, correlationId: 'corr-1' } })]]);
+    expect(fakes.argsOf('runner', 'run')).toEqual([
+      [
+        expect.objectContaining({
+          tenantId: TENANT,
+          workflowId: WF,
+          step: post,
+          call: { token: 'service-token', tenantId: TENANT, correlationId: 'corr-1' },
+        }),
+      ],
+    ]);
     expect(topics()).toEqual(expect.arrayContaining(['approval.decided', 'step.completed', 'workflow.completed']));
   });
 
   it('defers without resuming: two transitions, no timer cleared, no executor claim', async () => {
     const { fakes, service } = build({
       taskForUpdate: withArgs([TX, TENANT, TASK], async () => task('pending')),
-      decideTask: withArgs([TX, TENANT, TASK, expect.objectContaining({ status: 'pending', decision: 'defer' })], async () => task('pending')),
+      decideTask: withArgs(
+        [TX, TENANT, TASK, expect.objectContaining({ status: 'pending', decision: 'defer' })],
+        async () => task('pending'),
+      ),
       execution: withArgs([TENANT, WF], async () => execution('pending_approval', [gate, post])),
     });
     const result = await service.decide(callerOf(rita), TASK, { decision: 'defer', reviewer: 'rita' });
     fakes.verify();
     expect(result.workflowStatus).toBe('pending_approval');
-    expect(fakes.argsOf('store', 'transition').map((a) => (a[2] as TransitionInput).event)).toEqual(['approval.decided', 'approval.requested']);
+    expect(fakes.argsOf('store', 'transition').map((a) => (a[2] as TransitionInput).event)).toEqual([
+      'approval.decided',
+      'approval.requested',
+    ]);
     expect(fakes.trail('store')).not.toContain('store.deleteTaskTimers');
   });
 
   it('refuses the requester deciding their own request, before any write or event', async () => {
-    const { fakes, service, published } = build({ taskForUpdate: withArgs([TX, TENANT, TASK], async () => task('pending')) });
-    await expect(service.decide(callerOf(alice), TASK, { decision: 'approve', reviewer: 'alice' })).rejects.toBeInstanceOf(ForbiddenError);
+    const { fakes, service, published } = build({
+      taskForUpdate: withArgs([TX, TENANT, TASK], async () => task('pending')),
+    });
+    await expect(
+      service.decide(callerOf(alice), TASK, { decision: 'approve', reviewer: 'alice' }),
+    ).rejects.toBeInstanceOf(ForbiddenError);
     fakes.verify();
     expect(fakes.trail('store')).toEqual(['store.transaction', 'store.taskForUpdate']);
     expect(published).toEqual([]);
   });
 
-  it('looks the task up in the caller\'s tenant only: another tenant\'s task is a 404', async () => {
+  it("looks the task up in the caller's tenant only: another tenant's task is a 404", async () => {
     const { fakes, service } = build({ taskForUpdate: withArgs([TX, 'tenant-b', TASK], async () => undefined) });
     const bob = { ...rita, username: 'bob', tenantId: 'tenant-b' };
-    await expect(service.decide(callerOf(bob), TASK, { decision: 'approve', reviewer: 'bob' })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(service.decide(callerOf(bob), TASK, { decision: 'approve', reviewer: 'bob' })).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
     fakes.verify();
   });
 
   it('answers a task id that is no UUID with 404 without a transaction', async () => {
     const { fakes, service } = build({});
-    await expect(service.decide(callerOf(rita), 'nope', { decision: 'approve', reviewer: 'rita' })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(
+      service.decide(callerOf(rita), 'nope', { decision: 'approve', reviewer: 'rita' }),
+    ).rejects.toBeInstanceOf(NotFoundError);
     fakes.verify();
     expect(fakes.calls).toEqual([]);
   });
 });
 
 describe('WorkflowService.execute', () => {
-  it('runs the built-in pack behind an approval gate above the threshold, writing everything with the caller\'s tenant', async () => {
+  it("runs the built-in pack behind an approval gate above the threshold, writing everything with the caller's tenant", async () => {
     let inserted: NewExecution | undefined;
     const stepsOf = (e: NewExecution) => (e.pack as WorkflowPack).steps;
     const { fakes, service, executor } = build({
-      insertExecution: withArgs([TX, expect.objectContaining({ tenantId: TENANT, leaseOwner: 'exec-1', packSource: 'builtin' })], async (_q: unknown, e: NewExecution) => {
-        inserted = e;
-      }),
-      transition: withArgs([TX, TENANT, expect.objectContaining({ event: expect.any(String) })], async (_q: unknown, tenantId: string, t: TransitionInput) => transitionOf(tenantId, t)) as unknown as WorkflowStore['transition'],
-      execution: async (tenantId: string, id: string) => (tenantId === TENANT && id === inserted?.id ? { ...execution('pending_approval', stepsOf(inserted)), id } : undefined),
-      tasksOf: async (_q: unknown, tenantId: string, id: string) => (tenantId === TENANT && id === inserted?.id ? [task('pending', { workflowId: id })] : []),
+      insertExecution: withArgs(
+        [TX, expect.objectContaining({ tenantId: TENANT, leaseOwner: 'exec-1', packSource: 'builtin' })],
+        async (_q: unknown, e: NewExecution) => {
+          inserted = e;
+        },
+      ),
+      transition: withArgs(
+        [TX, TENANT, expect.objectContaining({ event: expect.any(String) })],
+        async (_q: unknown, tenantId: string, t: TransitionInput) => transitionOf(tenantId, t),
+      ) as unknown as WorkflowStore['transition'],
+      execution: async (tenantId: string, id: string) =>
+        tenantId === TENANT && id === inserted?.id
+          ? { ...execution('pending_approval', stepsOf(inserted)), id }
+          : undefined,
+      tasksOf: async (_q: unknown, tenantId: string, id: string) =>
+        tenantId === TENANT && id === inserted?.id ? [task('pending', { workflowId: id })] : [],
     });
     // The drive itself is the executor's business (its own cases below): here it is held still.
     jest.spyOn(executor, 'driveOwned').mockResolvedValue(undefined);
-    const result = await service.execute(callerOf(alice), { workflowType: 'financial', payload: { amount: 50_000 } }, { token: 'caller-token' });
+    const result = await service.execute(
+      callerOf(alice),
+      { workflowType: 'financial', payload: { amount: 50_000 } },
+      { token: 'caller-token' },
+    );
     fakes.verify();
     expect(executor.driveOwned).toHaveBeenCalledWith(inserted!.id, TENANT, 'caller-token');
     expect(inserted!.requiresApproval).toBe(true);
-    expect(stepsOf(inserted!).map((s) => s.step)).toEqual(['human-approval', 'check-funds', 'execute-transaction', 'post-ledger-entry']);
-    expect(result).toMatchObject({ status: 'pending_approval', approvalTaskId: TASK, requiresHumanApproval: true, packSource: 'builtin' });
+    expect(stepsOf(inserted!).map((s) => s.step)).toEqual([
+      'human-approval',
+      'check-funds',
+      'execute-transaction',
+      'post-ledger-entry',
+    ]);
+    expect(result).toMatchObject({
+      status: 'pending_approval',
+      approvalTaskId: TASK,
+      requiresHumanApproval: true,
+      packSource: 'builtin',
+    });
     // No pack id: the built-in pack, and no registry call (packs.get is not given: a call would fail).
     expect(fakes.trail('packs')).toEqual([]);
-    expect(fakes.argsOf('store', 'appendAudit')[0]![1]).toMatchObject({ tenantId: TENANT, eventType: 'workflow_execution', eventData: { status: 'pending_approval', steps_executed: 0 } });
+    expect(fakes.argsOf('store', 'appendAudit')[0]![1]).toMatchObject({
+      tenantId: TENANT,
+      eventType: 'workflow_execution',
+      eventData: { status: 'pending_approval', steps_executed: 0 },
+    });
   });
 });
 
@@ -208,30 +361,68 @@ describe('WorkflowExecutor', () => {
 
   it('compensates the completed steps after a rejection, then ends rejected with its audit event and compliance notices', async () => {
     const paid: StepRecord = {
-      workflowId: WF, path: '0', step: 'pay', type: 'action', action: 'http', compensation: 'http', idempotencyKey: 'k-pay', status: 'completed', attempts: 1,
-      output: { paid: 1 }, error: null, startedAt: null, finishedAt: null, completedSeq: 2, compensationStatus: null, compensationAttempts: 0, compensationError: null, compensatedAt: null,
+      workflowId: WF,
+      path: '0',
+      step: 'pay',
+      type: 'action',
+      action: 'http',
+      compensation: 'http',
+      idempotencyKey: 'k-pay',
+      status: 'completed',
+      attempts: 1,
+      output: { paid: 1 },
+      error: null,
+      startedAt: null,
+      finishedAt: null,
+      completedSeq: 2,
+      compensationStatus: null,
+      compensationAttempts: 0,
+      compensationError: null,
+      compensatedAt: null,
     };
-    const { fakes, executor, topics } = build({
-      claimRunnableAcrossTenants: async () => [{ id: WF, tenantId: TENANT }],
-      executionById: withArgs([SQL, TENANT, WF], async () => execution('running', [pay, { ...gate }, post])),
-      steps: withArgs([SQL, TENANT, WF], async () => [paid]),
-      tasksOf: withArgs([SQL, TENANT, WF], async () => [task('rejected', { stepPath: '1', notes: 'too much' })]),
-    }, {
-      compensate: withArgs([expect.objectContaining({ tenantId: TENANT, step: pay, idempotencyKey: 'k-pay' }), { paid: 1 }], async () => null),
-    });
+    const { fakes, executor, topics } = build(
+      {
+        claimRunnableAcrossTenants: async () => [{ id: WF, tenantId: TENANT }],
+        executionById: withArgs([SQL, TENANT, WF], async () => execution('running', [pay, { ...gate }, post])),
+        steps: withArgs([SQL, TENANT, WF], async () => [paid]),
+        tasksOf: withArgs([SQL, TENANT, WF], async () => [task('rejected', { stepPath: '1', notes: 'too much' })]),
+      },
+      {
+        compensate: withArgs(
+          [expect.objectContaining({ tenantId: TENANT, step: pay, idempotencyKey: 'k-pay' }), { paid: 1 }],
+          async () => null,
+        ),
+      },
+    );
     await executor.kick(WF);
     await executor.settle(WF, 5_000);
     fakes.verify();
     const events = fakes.argsOf('store', 'transition').map((a) => (a[2] as TransitionInput).event);
-    expect(events).toEqual(['step.failed', 'workflow.compensating', 'step.compensating', 'step.compensated', 'workflow.rejected']);
-    expect(fakes.argsOf('store', 'appendAudit')).toEqual([[TX, expect.objectContaining({ tenantId: TENANT, eventData: expect.objectContaining({ status: 'rejected', workflow_id: WF }) })]]);
+    expect(events).toEqual([
+      'step.failed',
+      'workflow.compensating',
+      'step.compensating',
+      'step.compensated',
+      'workflow.rejected',
+    ]);
+    expect(fakes.argsOf('store', 'appendAudit')).toEqual([
+      [
+        TX,
+        expect.objectContaining({
+          tenantId: TENANT,
+          eventData: expect.objectContaining({ status: 'rejected', workflow_id: WF }),
+        }),
+      ],
+    ]);
     expect(topics().filter((t) => t === COMPLIANCE_WORKFLOW_EVENT.topic)).toHaveLength(3); // compensating, compensated, rejected
     expect(topics()).toContain(WORKFLOW_CHANGED.topic);
     expect(fakes.trail('runner')).toEqual(['runner.compensate']); // post never ran
   });
 
   it('does not drive an execution another executor holds', async () => {
-    const { fakes, executor } = build({ claimRunnableAcrossTenants: withArgs(['exec-1', config.leaseMs, 1, WF], async () => []) });
+    const { fakes, executor } = build({
+      claimRunnableAcrossTenants: withArgs(['exec-1', config.leaseMs, 1, WF], async () => []),
+    });
     expect(await executor.kick(WF)).toBe(false);
     fakes.verify();
     expect(fakes.trail()).toEqual(['store.claimRunnableAcrossTenants']);

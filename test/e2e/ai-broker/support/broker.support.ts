@@ -9,7 +9,13 @@ import { WORKFLOW_PACK_CONTRACT } from '../../../../subgraphs/ai-broker/workflow
 import type { Harness } from '../../../support/service-harness';
 
 /** PII that must never reach a vendor, a response, the ledger or an error (synthetic values). */
-export const PII = { ssn: '487-65-4320', email: 'alice.secret@example.com', phone: '(415) 555-0134', card: '4111 1111 1111 1111', address: '1600 Pennsylvania Avenue NW' };
+export const PII = {
+  ssn: '487-65-4320',
+  email: 'alice.secret@example.com',
+  phone: '(415) 555-0134',
+  card: '4111 1111 1111 1111',
+  address: '1600 Pennsylvania Avenue NW',
+};
 export const PII_VALUES = Object.values(PII);
 
 export interface RetrievalStandIn {
@@ -39,20 +45,29 @@ export async function startRetrieval(): Promise<RetrievalStandIn> {
         return;
       }
       if (state.down) {
-        res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ detail: 'Service unavailable' }));
+        res
+          .writeHead(503, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ detail: 'Service unavailable' }));
         return;
       }
       const parsed = JSON.parse(body);
-      state.seen.push({ body: parsed, tenant: req.headers['x-tenant-id'] as string | undefined, authorization: req.headers.authorization });
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ query: parsed.query, chunks: state.chunks, retrieval_time_ms: 1.5 }));
+      state.seen.push({
+        body: parsed,
+        tenant: req.headers['x-tenant-id'] as string | undefined,
+        authorization: req.headers.authorization,
+      });
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ query: parsed.query, chunks: state.chunks, retrieval_time_ms: 1.5 }));
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  state.close = () => new Promise<void>((r) => {
-    server.close(() => r());
-    server.closeAllConnections();
-  });
+  state.close = () =>
+    new Promise<void>((r) => {
+      server.close(() => r());
+      server.closeAllConnections();
+    });
   return state;
 }
 
@@ -63,11 +78,19 @@ export function schemaRegistryStub() {
     down: false,
     async get(_context: unknown, name: string, version = 'latest'): Promise<SchemaVersionView> {
       stub.calls++;
-      if (stub.down) throw Object.assign(new (class ServiceCallError extends Error {})('unreachable'), { status: undefined });
+      if (stub.down)
+        throw Object.assign(new (class ServiceCallError extends Error {})('unreachable'), { status: undefined });
       if (name !== 'workflow-pack') throw new Error(`unexpected schema ${name} ${version}`);
       return {
-        name, kind: 'workflow-pack', version: '1.0.0', schema: JSON.parse(fs.readFileSync(WORKFLOW_PACK_CONTRACT, 'utf8')), compatibility: 'BACKWARD', owner: 'platform',
-        created_at: '2026-01-01T00:00:00Z', created_by: null, fingerprint: 'f1',
+        name,
+        kind: 'workflow-pack',
+        version: '1.0.0',
+        schema: JSON.parse(fs.readFileSync(WORKFLOW_PACK_CONTRACT, 'utf8')),
+        compatibility: 'BACKWARD',
+        owner: 'platform',
+        created_at: '2026-01-01T00:00:00Z',
+        created_by: null,
+        fingerprint: 'f1',
       };
     },
   };
@@ -75,11 +98,19 @@ export function schemaRegistryStub() {
 }
 
 export function client(base: string) {
-  return async function call(method: string, path: string, options: { token?: string | null; body?: unknown; headers?: Record<string, string> } = {}) {
+  return async function call(
+    method: string,
+    path: string,
+    options: { token?: string | null; body?: unknown; headers?: Record<string, string> } = {},
+  ) {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     if (options.body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${base}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
     const text = await res.text();
     let body: any;
     try {
@@ -91,7 +122,16 @@ export function client(base: string) {
   };
 }
 
-export async function brokerEvents(h: Harness): Promise<{ event_type: string; tenant_id: string; event_data: any; user_id: string | null; correlation_id: string | null }[]> {
-  const r = await h.db.sql.query<any>(`SELECT event_type, tenant_id, event_data, user_id, correlation_id FROM outbox_events WHERE service = 'ai-broker' ORDER BY outbox_events.id`);
-  return r.rows.map((row) => ({ ...row, event_data: typeof row.event_data === 'string' ? JSON.parse(row.event_data) : row.event_data }));
+export async function brokerEvents(
+  h: Harness,
+): Promise<
+  { event_type: string; tenant_id: string; event_data: any; user_id: string | null; correlation_id: string | null }[]
+> {
+  const r = await h.db.sql.query<any>(
+    `SELECT event_type, tenant_id, event_data, user_id, correlation_id FROM outbox_events WHERE service = 'ai-broker' ORDER BY outbox_events.id`,
+  );
+  return r.rows.map((row) => ({
+    ...row,
+    event_data: typeof row.event_data === 'string' ? JSON.parse(row.event_data) : row.event_data,
+  }));
 }

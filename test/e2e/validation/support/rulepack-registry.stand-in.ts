@@ -59,11 +59,16 @@ export async function startRulePackRegistry(): Promise<RulePackRegistryStandIn> 
       return;
     }
     const tenant = request.headers['x-tenant-id'];
-    seen.push({ path: request.url, authorization: request.headers.authorization, tenant: typeof tenant === 'string' ? tenant : undefined });
+    seen.push({
+      path: request.url,
+      authorization: request.headers.authorization,
+      tenant: typeof tenant === 'string' ? tenant : undefined,
+    });
   });
 
   // Drafts and packs in review: their owner tenant only (anyone else gets 404, as for unknown ids).
-  const visible = (v: RulePackVersionView, tenant: string | undefined) => v.status === 'certified' || v.status === 'deprecated' || v.owner_tenant === tenant;
+  const visible = (v: RulePackVersionView, tenant: string | undefined) =>
+    v.status === 'certified' || v.status === 'deprecated' || v.owner_tenant === tenant;
 
   app.get<{ Params: { id: string } }>('/rulepacks/:id', async (request, reply) => {
     const newest = (versions.get(request.params.id) ?? []).filter((v) => v.status === 'certified').at(-1);
@@ -71,7 +76,9 @@ export async function startRulePackRegistry(): Promise<RulePackRegistryStandIn> 
   });
   app.get<{ Params: { id: string; version: string } }>('/rulepacks/:id/versions/:version', async (request, reply) => {
     const tenant = request.headers['x-tenant-id'] as string | undefined;
-    const found = (versions.get(request.params.id) ?? []).find((v) => v.version === request.params.version && visible(v, tenant));
+    const found = (versions.get(request.params.id) ?? []).find(
+      (v) => v.version === request.params.version && visible(v, tenant),
+    );
     return found ?? reply.code(404).send({ detail: 'Rule pack version not found' });
   });
   app.get('/.well-known/rulepack-keys.json', async () => ({ keys: [{ ...jwk, kid, use: 'sig', alg: 'EdDSA' }] }));
