@@ -18,6 +18,7 @@ import { GroupCommitter } from '../subgraphs/ledger/ledger-append.service';
 import { createLedgerStore } from '../subgraphs/ledger/ledger.store';
 import { verifyTenantChain } from '../subgraphs/ledger/ledger-verify.service';
 import { registryOf } from '../launcher/registry';
+import { runProofBench } from './ledger-proofs.support';
 
 interface Histogram {
   average: number;
@@ -177,6 +178,8 @@ async function benchOn(
 }
 
 export async function run(args: string[]): Promise<void> {
+  // `npm run bench -- ledger proofs [entries]`: issue 27's proof figures (bench/ledger-proofs.support.ts).
+  if (args[0] === 'proofs') return runProofBench(args.slice(1));
   const seconds = Number(args[0] ?? 10) || 10;
   console.log(`# ledger benchmark: ${os.cpus().length} CPUs, ${seconds}s per load phase, node ${process.version}`);
   await benchOn('PGlite (in memory)', { pgliteDir: 'memory://', poolSize: 1 }, seconds);

@@ -59,10 +59,31 @@ function checkEntry(entry) {
 }
 
 // ---- Checkpoints: Ed25519 over a JSON array -------------------------------------------------
+// Many proofs cite one checkpoint: a checkpoint verified once (against the same JWKS object) is
+// remembered by its exact signed fields, so only the hashes are redone for each proof.
+const verifiedCheckpoints = new WeakMap();
+
 function checkCheckpoint(checkpoint, jwks, tenantId) {
-  if (checkpoint.format !== 'ledger-checkpoint/v1') throw new Error(`unknown checkpoint format ${checkpoint.format}`);
   if (tenantId !== undefined && checkpoint.tenant_id !== tenantId)
     throw new Error('the checkpoint is of another tenant');
+  const signed = JSON.stringify([
+    checkpoint.format,
+    checkpoint.tenant_id,
+    checkpoint.tree_size,
+    checkpoint.root_hash,
+    checkpoint.timestamp,
+    checkpoint.key_id,
+    checkpoint.signature,
+  ]);
+  const seen = verifiedCheckpoints.get(jwks) || new Set();
+  if (seen.has(signed)) return;
+  checkSignature(checkpoint, jwks);
+  seen.add(signed);
+  verifiedCheckpoints.set(jwks, seen);
+}
+
+function checkSignature(checkpoint, jwks) {
+  if (checkpoint.format !== 'ledger-checkpoint/v1') throw new Error(`unknown checkpoint format ${checkpoint.format}`);
   const jwk = (jwks.keys || []).find((k) => k.kid === checkpoint.key_id);
   if (!jwk) throw new Error(`key ${checkpoint.key_id} is not in the JWKS`);
   if (jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519') throw new Error(`key ${jwk.kid} is not an Ed25519 key`);

@@ -42,6 +42,11 @@ export interface GroupCommitOptions {
   clock?: () => number;
   /** Called after commit with the newly stored events (never for idempotent replays). */
   onCommitted?: (events: LedgerEvent[]) => void;
+  /**
+   * Keep the Merkle tree (default). Off only to measure what the tree costs an append
+   * (`npm run bench -- ledger proofs`): a chain appended without it has no proofs.
+   */
+  keepTree?: boolean;
 }
 
 /** PostgreSQL data exceptions (class 22) mean this event's values cannot be stored: the client's input. */
@@ -264,7 +269,11 @@ export class GroupCommitter {
         results[i] = { event: row, replayed: false };
       });
       if (fresh.length > 0)
-        await tx.insertEvents(fresh, [...moved.values()], await growTrees(tx, fresh, heads, startSeqs));
+        await tx.insertEvents(
+          fresh,
+          [...moved.values()],
+          this.options.keepTree === false ? [] : await growTrees(tx, fresh, heads, startSeqs),
+        );
       return { results: results as AppendResult[], fresh };
     });
   }
