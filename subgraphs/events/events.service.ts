@@ -351,15 +351,18 @@ export class EventsService {
   async replay(caller: Caller, name: string, from: ReplayFrom, requestedTenant?: string): Promise<number> {
     const tenantId = await this.tenant(caller, requestedTenant, 'subscriptions.replay');
     const sub = await this.subscriptionOf(tenantId, name);
+    if ((from.afterPosition === undefined) === (from.time === undefined)) {
+      throw InputError.of(['afterPosition'], 'Give exactly one of afterPosition and time', 'value_error');
+    }
     let position: number;
-    if ('time' in from) {
+    if (from.time !== undefined) {
       if (Number.isNaN(Date.parse(from.time))) {
         throw InputError.of(['time'], 'Input should be an RFC 3339 timestamp', 'datetime_parsing');
       }
       position = await this.store.positionBefore(tenantId, sub.topic, new Date(from.time).toISOString());
     } else {
-      assertPosition(from.afterPosition, 'afterPosition');
-      position = from.afterPosition;
+      position = from.afterPosition!;
+      assertPosition(position, 'afterPosition');
     }
     await this.store.rewind(tenantId, name, position);
     return position;

@@ -93,5 +93,8 @@ export interface DeadLetter {
   event: EventRecord;
 }
 
-/** Where a replay starts: after a position, or at the first event at or after a time. */
-export type ReplayFrom = { afterPosition: number } | { time: string };
+/** Where a replay starts: after a position, or at the first event at or after a time (exactly one). */
+export interface ReplayFrom {
+  afterPosition?: number;
+  time?: string;
+}
