@@ -4,6 +4,7 @@
 // Caller first, no HTTP or GraphQL; every method resolves the tenant by the platform's one rule.
 import { randomUUID } from 'node:crypto';
 import { CloudEvent, ValidationError } from 'cloudevents';
+import { assertScope } from '../../platform/auth/auth-context';
 import { requireAuth, type Caller } from '../../platform/auth/caller';
 import { actsForAnyTenant } from '../../platform/auth/tenant.rule';
 import type { TenantAccess } from '../../platform/auth/tenant-access';
@@ -111,6 +112,12 @@ export class EventsService {
     return this.access.resolve(caller, requested, ['tenantId'], `events.${action}`);
   }
 
+  /** The tenant of a change: a token must carry the `write` scope (anonymous callers are the trusted network's). */
+  private writeTenant(caller: Caller, requested: string | undefined, action: string): Promise<string> {
+    if (caller.auth) assertScope(caller.auth, 'write');
+    return this.tenant(caller, requested, action);
+  }
+
   private async topicOf(tenantId: string, name: string, field = 'topic'): Promise<Topic> {
     assertName(name, field);
     const topic = await this.store.topic(tenantId, name);
@@ -133,7 +140,7 @@ export class EventsService {
     caller: Caller,
     input: { tenantId?: string; name: string; schema: unknown; description?: string },
   ): Promise<Topic> {
-    const tenantId = await this.tenant(caller, input.tenantId, 'topics.register');
+    const tenantId = await this.writeTenant(caller, input.tenantId, 'topics.register');
     assertName(input.name, 'name');
     assertValidSchema(input.schema, 'schema');
     if (await this.store.topic(tenantId, input.name)) throw new ConflictError(`Topic ${input.name} already exists`);
@@ -152,7 +159,7 @@ export class EventsService {
    * the stored event (`duplicate`), so publishers may retry freely.
    */
   async publish(caller: Caller, input: PublishInput): Promise<{ event: EventRecord; duplicate: boolean }> {
-    const tenantId = await this.tenant(caller, input.tenantId, 'publish');
+    const tenantId = await this.writeTenant(caller, input.tenantId, 'publish');
     const topic = await this.topicOf(tenantId, input.topic);
     // Platform topics carry the platform's own events: only its services and operators publish them.
     if (topic.platform && !(caller.auth && actsForAnyTenant(caller.auth))) {
@@ -228,7 +235,7 @@ export class EventsService {
   }
 
   async createSubscription(caller: Caller, input: SubscriptionInput): Promise<Subscription> {
-    const tenantId = await this.tenant(caller, input.tenantId, 'subscriptions.create');
+    const tenantId = await this.writeTenant(caller, input.tenantId, 'subscriptions.create');
     assertName(input.name, 'name');
     const topic = await this.topicOf(tenantId, input.topic);
     const d = this.config.subscriptionDefaults;
@@ -271,14 +278,14 @@ export class EventsService {
   }
 
   async deleteSubscription(caller: Caller, name: string, requestedTenant?: string): Promise<void> {
-    const tenantId = await this.tenant(caller, requestedTenant, 'subscriptions.delete');
+    const tenantId = await this.writeTenant(caller, requestedTenant, 'subscriptions.delete');
     assertName(name, 'name');
     if (!(await this.store.deleteSubscription(tenantId, name))) throw new NotFoundError(`Subscription ${name} not found`);
   }
 
   /** Leases up to `max` messages to this consumer; each must be acked or nacked before its lease expires. */
   async pull(caller: Caller, name: string, max = 10, requestedTenant?: string): Promise<LeasedMessage[]> {
-    const tenantId = await this.tenant(caller, requestedTenant, 'subscriptions.pull');
+    const tenantId = await this.writeTenant(caller, requestedTenant, 'subscriptions.pull');
     assertLimit(max, MAX_PULL, 'max');
     await this.subscriptionOf(tenantId, name);
     return this.store.pull(tenantId, name, max);
@@ -286,7 +293,7 @@ export class EventsService {
 
   /** The lease ids acknowledged; an unknown or expired lease is left out (its message comes again). */
   async ack(caller: Caller, name: string, leaseIds: string[], requestedTenant?: string): Promise<string[]> {
-    const tenantId = await this.tenant(caller, requestedTenant, 'subscriptions.ack');
+    const tenantId = await this.writeTenant(caller, requestedTenant, 'subscriptions.ack');
     assertName(name, 'name');
     leaseIds.forEach((id, i) => assertLeaseId(id, ['leaseIds', i]));
     return this.store.ack(tenantId, name, leaseIds);
@@ -300,7 +307,7 @@ export class EventsService {
     error?: string,
     requestedTenant?: string,
   ): Promise<'ready' | 'dead'> {
-    const tenantId = await this.tenant(caller, requestedTenant, 'subscriptions.nack');
+    const tenantId = await this.writeTenant(caller, requestedTenant, 'subscriptions.nack');
     assertName(name, 'name');
     assertLeaseId(leaseId, ['leaseId']);
     const state = await this.store.nack(tenantId, name, leaseId, error?.slice(0, 2000) ?? null);
@@ -334,7 +341,7 @@ export class EventsService {
 
   /** Puts dead letters (all, or those at `positions`) back on the queue; the redrive is audited in the ledger. */
   async redrive(caller: Caller, name: string, positions?: number[], requestedTenant?: string): Promise<number[]> {
-    const tenantId = await this.tenant(caller, requestedTenant, 'dlq.redrive');
+    const tenantId = await this.writeTenant(caller, requestedTenant, 'dlq.redrive');
     await this.subscriptionOf(tenantId, name);
     positions?.forEach((p, i) => assertPosition(p, `positions.${i}`));
     return this.store.redrive(tenantId, name, positions ?? null, (moved) =>
@@ -349,7 +356,7 @@ export class EventsService {
 
   /** Delivers the subscription's events again from a position or a time; returns the new position. */
   async replay(caller: Caller, name: string, from: ReplayFrom, requestedTenant?: string): Promise<number> {
-    const tenantId = await this.tenant(caller, requestedTenant, 'subscriptions.replay');
+    const tenantId = await this.writeTenant(caller, requestedTenant, 'subscriptions.replay');
     const sub = await this.subscriptionOf(tenantId, name);
     if ((from.afterPosition === undefined) === (from.time === undefined)) {
       throw InputError.of(['afterPosition'], 'Give exactly one of afterPosition and time', 'value_error');
