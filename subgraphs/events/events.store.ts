@@ -12,6 +12,11 @@ import { PLATFORM_OWNER } from './events.types';
 
 /** Longest wait between two deliveries of a nacked message, whatever its attempt count. */
 const MAX_BACKOFF_MS = 6 * 3600 * 1000;
+/**
+ * The key order is kept by: the subject within the tenant (the deliveries are per tenant already).
+ * An event without a subject asks for no order, so it is its own key and never waits for another.
+ */
+const ORDER_KEY = `CASE WHEN r.subject IS NULL THEN 'id:' || r.id ELSE 'subject:' || r.subject END`;
 /** Events copied into a group's deliveries per pull: bounds the work of one pull. */
 const MATERIALISE_BATCH = 1000;
 
@@ -325,7 +330,7 @@ export function createEventsStore(sql: SqlExecutor): EventsStore {
           await tx.query(
             `WITH added AS (
                INSERT INTO event_deliveries (tenant_id, subscription, position, event_id, order_key, state)
-               SELECT r.tenant_id, $2, r.position, r.id, coalesce(r.subject, ''), 'ready' FROM event_records r
+               SELECT r.tenant_id, $2, r.position, r.id, ${ORDER_KEY}, 'ready' FROM event_records r
                 WHERE r.tenant_id = $1 AND r.topic = $3 AND r.position > $4
                 ORDER BY r.position LIMIT ${MATERIALISE_BATCH}
                ON CONFLICT DO NOTHING RETURNING position
