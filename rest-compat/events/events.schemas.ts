@@ -5,12 +5,24 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { MAX_NAME, MAX_PAGE, MAX_PULL } from '../../subgraphs/events/events.types';
 
 const Name = (description: string) => Type.String({ minLength: 1, maxLength: MAX_NAME, description });
-const Tenant = Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: "Tenant; defaults to the caller's" }));
+const Tenant = Type.Optional(
+  Type.String({ minLength: 1, maxLength: 255, description: "Tenant; defaults to the caller's" }),
+);
 const Position = (description: string) => Type.Integer({ minimum: 0, maximum: 2 ** 52, description });
 const Detail = Type.Object({ detail: Type.Unknown() });
 
 export function responses(ok: TSchema): Record<number, TSchema> {
-  return { 200: ok, 401: Detail, 403: Detail, 404: Detail, 409: Detail, 413: Detail, 422: Detail, 429: Detail, 503: Detail };
+  return {
+    200: ok,
+    401: Detail,
+    403: Detail,
+    404: Detail,
+    409: Detail,
+    413: Detail,
+    422: Detail,
+    429: Detail,
+    503: Detail,
+  };
 }
 
 export const TenantQuery = Type.Object({ tenant_id: Tenant });
@@ -64,7 +76,9 @@ export const CloudEventSchema = Type.Object(
 export const PublishBody = Type.Object({
   topic: Name('The topic; its JSON Schema checks data'),
   data: Type.Unknown({ description: 'The payload' }),
-  id: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'CloudEvents id; a retry with it is stored once' })),
+  id: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 255, description: 'CloudEvents id; a retry with it is stored once' }),
+  ),
   source: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
   type: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   subject: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'Order is kept per subject' })),
@@ -138,7 +152,9 @@ export const NackResponse = Type.Object({ state: Type.Union([Type.Literal('ready
 
 export const ReplayBody = Type.Object({
   after_position: Type.Optional(Position('Deliver again the events after this position')),
-  time: Type.Optional(Type.String({ format: 'date-time', description: 'Deliver again from the first event at or after it' })),
+  time: Type.Optional(
+    Type.String({ format: 'date-time', description: 'Deliver again from the first event at or after it' }),
+  ),
   tenant_id: Tenant,
 });
 export type ReplayBody = Static<typeof ReplayBody>;

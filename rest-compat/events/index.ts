@@ -91,8 +91,7 @@ export function registerEventsRoutes(routes: FastifyInstance, service: EventsSer
         response: responses(TopicSchema),
       },
     },
-    async (request) =>
-      topicJson(await service.topic(callerOf(request), request.params.name, request.query.tenant_id)),
+    async (request) => topicJson(await service.topic(callerOf(request), request.params.name, request.query.tenant_id)),
   );
 
   routes.post<{ Body: RegisterTopicBody }>(
@@ -286,7 +285,8 @@ export function registerEventsRoutes(routes: FastifyInstance, service: EventsSer
     {
       schema: {
         tags: subscriptions,
-        summary: 'Gives a message back: redelivered after an exponential backoff, or dead-lettered after its last delivery',
+        summary:
+          'Gives a message back: redelivered after an exponential backoff, or dead-lettered after its last delivery',
         params: NameParams,
         body: NackBody,
         response: responses(NackResponse),

@@ -17,7 +17,12 @@ export function createEventsModule(deps: { db: Database; config: EventsConfig; n
   const outbox = outboxWriter(deps.db.prisma, 'events');
   const access = new TenantAccess((a) =>
     outbox.append(
-      auditEvent(a, { tenantId: a.tenantId, type: OPERATOR_ACCESS_EVENT, actor: a.operator, data: operatorAccessData(a) }),
+      auditEvent(a, {
+        tenantId: a.tenantId,
+        type: OPERATOR_ACCESS_EVENT,
+        actor: a.operator,
+        data: operatorAccessData(a),
+      }),
     ),
   );
   return { store, service: new EventsService(store, access, deps.config, deps.notify) };

@@ -164,10 +164,16 @@ export class EventsService {
     // Platform topics carry the platform's own events: only its services and operators publish them.
     if (topic.platform && !(caller.auth && actsForAnyTenant(caller.auth))) {
       requireAuth(caller);
-      throw new ForbiddenError(`Topic ${topic.name} is a platform topic: only platform services and operators publish to it`);
+      throw new ForbiddenError(
+        `Topic ${topic.name} is a platform topic: only platform services and operators publish to it`,
+      );
     }
     if (input.traceparent !== undefined && !TRACEPARENT.test(input.traceparent)) {
-      throw InputError.of(['traceparent'], 'Not a W3C traceparent (version-traceid-parentid-flags)', 'string_pattern_mismatch');
+      throw InputError.of(
+        ['traceparent'],
+        'Not a W3C traceparent (version-traceid-parentid-flags)',
+        'string_pattern_mismatch',
+      );
     }
     if (input.time !== undefined && Number.isNaN(Date.parse(input.time))) {
       throw InputError.of(['time'], 'Input should be an RFC 3339 timestamp', 'datetime_parsing');
@@ -280,7 +286,8 @@ export class EventsService {
   async deleteSubscription(caller: Caller, name: string, requestedTenant?: string): Promise<void> {
     const tenantId = await this.writeTenant(caller, requestedTenant, 'subscriptions.delete');
     assertName(name, 'name');
-    if (!(await this.store.deleteSubscription(tenantId, name))) throw new NotFoundError(`Subscription ${name} not found`);
+    if (!(await this.store.deleteSubscription(tenantId, name)))
+      throw new NotFoundError(`Subscription ${name} not found`);
   }
 
   /** Leases up to `max` messages to this consumer; each must be acked or nacked before its lease expires. */

@@ -149,7 +149,13 @@ export function createEventsStore(sql: SqlExecutor): EventsStore {
 
   const deadLetterRows = async (tenantId: string, name: string, where: string, params: unknown[], limit: number) => {
     const res = await sql.query<
-      EventRow & { subscription: string; d_position: number; attempts: number; last_error: string | null; dead_ms: number }
+      EventRow & {
+        subscription: string;
+        d_position: number;
+        attempts: number;
+        last_error: string | null;
+        dead_ms: number;
+      }
     >(
       `SELECT d.subscription, d.position::float8 AS d_position, d.attempts, d.last_error,
               (extract(epoch FROM d.dead_at) * 1000)::float8 AS dead_ms, ${EVENT_COLUMNS}
@@ -158,16 +164,14 @@ export function createEventsStore(sql: SqlExecutor): EventsStore {
         ORDER BY d.position LIMIT ${limit}`,
       [tenantId, name, ...params],
     );
-    return res.rows.map(
-      (r): DeadLetter => ({
-        subscription: r.subscription,
-        position: Number(r.d_position),
-        attempts: Number(r.attempts),
-        lastError: r.last_error,
-        deadAt: new Date(Number(r.dead_ms)).toISOString(),
-        event: toEvent(r),
-      }),
-    );
+    return res.rows.map((r): DeadLetter => ({
+      subscription: r.subscription,
+      position: Number(r.d_position),
+      attempts: Number(r.attempts),
+      lastError: r.last_error,
+      deadAt: new Date(Number(r.dead_ms)).toISOString(),
+      event: toEvent(r),
+    }));
   };
 
   return {

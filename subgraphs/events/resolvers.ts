@@ -23,8 +23,7 @@ export const resolvers = {
         tenantId: opt(args.tenantId),
       }),
     eventSubscriptions: (_, args, ctx) => ctx.service.subscriptions(callerOf(ctx), opt(args.tenantId)),
-    eventSubscription: (_, args, ctx) =>
-      orNull(ctx.service.subscription(callerOf(ctx), args.name, opt(args.tenantId))),
+    eventSubscription: (_, args, ctx) => orNull(ctx.service.subscription(callerOf(ctx), args.name, opt(args.tenantId))),
     deadLetter: (_, args, ctx) =>
       orNull(ctx.service.deadLetter(callerOf(ctx), args.subscription, args.position, opt(args.tenantId))),
   },
@@ -62,8 +61,7 @@ export const resolvers = {
       await ctx.service.deleteSubscription(callerOf(ctx), args.name, opt(args.tenantId));
       return true;
     },
-    pullEvents: (_, args, ctx) =>
-      ctx.service.pull(callerOf(ctx), args.subscription, opt(args.max), opt(args.tenantId)),
+    pullEvents: (_, args, ctx) => ctx.service.pull(callerOf(ctx), args.subscription, opt(args.max), opt(args.tenantId)),
     ackEvents: (_, args, ctx) =>
       ctx.service.ack(callerOf(ctx), args.subscription, [...args.leaseIds], opt(args.tenantId)),
     nackEvent: async (_, args, ctx) =>

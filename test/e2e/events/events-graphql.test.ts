@@ -27,7 +27,12 @@ beforeAll(async () => {
   for (const t of [tokenA, tokenB]) {
     const r = await gql(
       `mutation($i: RegisterTopicInput!) { registerEventTopic(input: $i) { name platform } }`,
-      { i: { name: 'ledger.entries', schema: { type: 'object', required: ['n'], properties: { n: { type: 'integer' } } } } },
+      {
+        i: {
+          name: 'ledger.entries',
+          schema: { type: 'object', required: ['n'], properties: { n: { type: 'integer' } } },
+        },
+      },
       t,
     );
     expect(r.data.registerEventTopic).toEqual({ name: 'ledger.entries', platform: false });
@@ -148,7 +153,11 @@ describe('subscriptions and the DLQ', () => {
       tokenA,
     );
     expect(nack.data.nackEvent).toBe('DEAD');
-    const acked = await gql(`mutation($l: ID!) { ackEvents(subscription: "gq-sub", leaseIds: [$l]) }`, { l: second.leaseId }, tokenA);
+    const acked = await gql(
+      `mutation($l: ID!) { ackEvents(subscription: "gq-sub", leaseIds: [$l]) }`,
+      { l: second.leaseId },
+      tokenA,
+    );
     expect(acked.data.ackEvents).toEqual([second.leaseId]);
 
     const dlq = await gql(
@@ -171,7 +180,11 @@ describe('subscriptions and the DLQ', () => {
       tokenA,
     );
     expect(replay.data.replayEventSubscription).toBe(0);
-    const both = await gql(`mutation { replayEventSubscription(name: "gq-sub", from: { afterPosition: 0, time: "2026-01-01T00:00:00Z" }) }`, {}, tokenA);
+    const both = await gql(
+      `mutation { replayEventSubscription(name: "gq-sub", from: { afterPosition: 0, time: "2026-01-01T00:00:00Z" }) }`,
+      {},
+      tokenA,
+    );
     expect(both.errors[0].extensions.code).toBe('BAD_USER_INPUT');
   });
 });

@@ -34,7 +34,10 @@ const ORDER_SCHEMA = {
 async function call(token: string, method: string, path: string, body?: unknown, base = url) {
   const res = await fetch(base + path, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     body: body !== undefined ? JSON.stringify(body) : undefined,
   });
   const text = await res.text();
@@ -51,7 +54,12 @@ beforeAll(async () => {
   bob = await user('bob', 'ev-b');
   reader = await user('rita', 'ev-a', ['read']);
   operator = await tokens.issue({ username: 'op', tenantId: 'platform', roles: ['platform-admin'], scopes: ['admin'] });
-  service = await tokens.issue({ username: 'svc-packs', tenantId: 'default', roles: ['service:packs'], scopes: ['write'] });
+  service = await tokens.issue({
+    username: 'svc-packs',
+    tenantId: 'default',
+    roles: ['service:packs'],
+    scopes: ['write'],
+  });
   for (const t of [alice, bob]) {
     expect((await call(t, 'POST', '/topics', { name: 'orders.created', schema: ORDER_SCHEMA })).status).toBe(201);
   }
@@ -67,7 +75,10 @@ describe('topics', () => {
     const r = await call(alice, 'GET', '/topics');
     expect(r.status).toBe(200);
     const byName = new Map<string, any>(r.body.topics.map((t: any) => [t.name, t]));
-    expect(byName.get(RULEPACK_DEPRECATED.topic)).toMatchObject({ platform: true, version: RULEPACK_DEPRECATED.version });
+    expect(byName.get(RULEPACK_DEPRECATED.topic)).toMatchObject({
+      platform: true,
+      version: RULEPACK_DEPRECATED.version,
+    });
     expect(byName.get(RULEPACK_DEPRECATED.topic).schema.$id).toBeUndefined();
     expect(byName.get('orders.created')).toMatchObject({ platform: false, schema: ORDER_SCHEMA });
   });
@@ -108,7 +119,11 @@ describe('publishing', () => {
       },
     });
     expect(Number.isNaN(Date.parse(r.body.event.time))).toBe(false);
-    const again = await call(alice, 'POST', '/publish', { topic: 'orders.created', data: { amount: 99 }, id: 'order-1' });
+    const again = await call(alice, 'POST', '/publish', {
+      topic: 'orders.created',
+      data: { amount: 99 },
+      id: 'order-1',
+    });
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ duplicate: true, event: { position: 1, data: { amount: 12.5 } } });
   });
@@ -189,7 +204,9 @@ describe('tenancy', () => {
     expect((await call(bob, 'GET', '/subscriptions/alice-sub/dlq')).status).toBe(404);
     // Naming the other tenant is refused outright.
     expect((await call(bob, 'GET', '/topics/orders.created/events?tenant_id=ev-a')).status).toBe(403);
-    expect((await call(bob, 'POST', '/publish', { topic: 'orders.created', data: { amount: 1 }, tenant_id: 'ev-a' })).status).toBe(403);
+    expect(
+      (await call(bob, 'POST', '/publish', { topic: 'orders.created', data: { amount: 1 }, tenant_id: 'ev-a' })).status,
+    ).toBe(403);
     // An operator may, and that access is recorded in the tenant's ledger (through the outbox).
     const op = await call(operator, 'GET', '/topics/orders.created/events?tenant_id=ev-a');
     expect(op.body.events.length).toBeGreaterThan(0);
@@ -219,7 +236,9 @@ describe('durable subscriptions', () => {
     expect((await call(alice, 'POST', '/subscriptions/billing/ack', { lease_ids: [good.lease_id] })).body).toEqual({
       acked: [good.lease_id],
     });
-    expect((await call(alice, 'POST', '/subscriptions/billing/nack', { lease_id: poison.lease_id, error: 'boom' })).body).toEqual({
+    expect(
+      (await call(alice, 'POST', '/subscriptions/billing/nack', { lease_id: poison.lease_id, error: 'boom' })).body,
+    ).toEqual({
       state: 'ready',
     });
     const second = await call(alice, 'POST', '/subscriptions/billing/pull', {});
@@ -292,11 +311,17 @@ describe('limits', () => {
     let detail = '';
     // Each event is ~1.5 KB against a 4 KB quota; rate refusals in between are retried.
     for (let i = 0; i < 200 && !detail.includes('quota'); i++) {
-      const r = await call(operator, 'POST', '/publish', {
-        topic: 'orders.created',
-        data: { amount: i, note: 'q'.repeat(1200) },
-        tenant_id: 'ev-b',
-      }, base);
+      const r = await call(
+        operator,
+        'POST',
+        '/publish',
+        {
+          topic: 'orders.created',
+          data: { amount: i, note: 'q'.repeat(1200) },
+          tenant_id: 'ev-b',
+        },
+        base,
+      );
       statuses.push(r.status);
       if (r.status === 429) detail = String(r.body.detail);
       if (r.status === 429 && !detail.includes('quota')) await new Promise((res) => setTimeout(res, 200));
