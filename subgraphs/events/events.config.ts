@@ -15,8 +15,6 @@ export interface EventsConfig {
   tenantStorageBytes: number;
   /** Defaults of a new subscription (each may be set per subscription). */
   subscriptionDefaults: { maxDeliveries: number; ackTimeoutMs: number; backoffMs: number };
-  /** How often a live GraphQL feed re-reads without a notice (EVENTS_POLL_MS), for notices lost between processes. */
-  pollMs: number;
 }
 
 export function loadEventsConfig(env: Env): EventsConfig {
@@ -30,6 +28,5 @@ export function loadEventsConfig(env: Env): EventsConfig {
       ackTimeoutMs: readInt(env, 'EVENTS_ACK_TIMEOUT_MS', 30_000, { min: 100, max: 3_600_000 }),
       backoffMs: readInt(env, 'EVENTS_BACKOFF_MS', 1000, { min: 0, max: 3_600_000 }),
     },
-    pollMs: readInt(env, 'EVENTS_POLL_MS', 1000, { min: 10, max: 60_000 }),
   };
 }
