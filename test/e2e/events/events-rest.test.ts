@@ -4,6 +4,8 @@
 // nack, DLQ list/inspect/redrive with its audit row in the outbox, replay), and tenancy: another
 // tenant sees nothing.
 import { AccessTokens } from '../../../platform/auth/jwt';
+import { EventsClient } from '../../../platform/clients/events.client';
+import { ServiceCallError } from '../../../platform/clients/service-request';
 import { RULEPACK_DEPRECATED } from '../../../platform/contracts/rulepack.events';
 import { defineEventsService, eventsService } from '../../../services/events';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
@@ -328,5 +330,24 @@ describe('limits', () => {
     }
     expect(detail).toMatch(/storage quota/);
     expect(statuses.filter((s) => s === 201).length).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('the typed client (platform/clients/events.client.ts)', () => {
+  it('publishes, pulls and acks, and reports a schema failure as a 422 ServiceCallError naming the pointer', async () => {
+    const client = new EventsClient(url);
+    const ctx = { token: bob };
+    await client.createSubscription(ctx, { name: 'client-sub', topic: 'orders.created' });
+    const published = await client.publish(ctx, { topic: 'orders.created', data: { amount: 7 }, id: 'client-1' });
+    expect(published.event).toMatchObject({ id: 'client-1', tenantid: 'ev-b', data: { amount: 7 } });
+    const pulled = await client.pull(ctx, 'client-sub');
+    expect(pulled.messages.map((m) => m.event.id)).toEqual(['client-1']);
+    expect(await client.ack(ctx, 'client-sub', [pulled.messages[0]!.lease_id])).toEqual({
+      acked: [pulled.messages[0]!.lease_id],
+    });
+    const err = await client.publish(ctx, { topic: 'orders.created', data: { amount: [] } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ServiceCallError);
+    expect((err as ServiceCallError).status).toBe(422);
+    expect((err as any).body.detail[0].ctx.pointer).toBe('/amount');
   });
 });
