@@ -8,6 +8,7 @@ import { openDatabase, type Database } from '../../../platform/db/database';
 import { createEventsStore, type EventsStore } from '../../../subgraphs/events/events.store';
 import type { NewEvent } from '../../../subgraphs/events/events.types';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
+import { until } from '../../support/waiting';
 
 jest.setTimeout(60_000);
 
@@ -185,6 +186,32 @@ describe('durable subscriptions', () => {
     ]);
     const redelivered = await store.pull('t-dlq', 'dlq-sub', 10);
     expect(redelivered.map((m) => [m.event.id, m.attempt])).toEqual([[poison.id, 1]]);
+  });
+
+  it('dead-letters a message whose consumer crashed on its last delivery (the lease expired), and moves on', async () => {
+    const poison = await publish('t-crash', 'p', 'k');
+    const next = await publish('t-crash', 'p', 'k');
+    expect(
+      await store.createSubscription({
+        tenantId: 't-crash',
+        name: 'crashy',
+        topic: 'p',
+        position: 0,
+        maxDeliveries: 1,
+        ackTimeoutMs: 1,
+        backoffMs: 0,
+      }),
+    ).toBe(true);
+    const taken = await store.pull('t-crash', 'crashy', 10);
+    expect(taken.map((m) => m.event.id)).toEqual([poison.id]);
+    // The consumer "crashes": no ack, no nack. Once the lease is over, the next pull dead-letters it.
+    let after: Awaited<ReturnType<EventsStore['pull']>> = [];
+    await until(async () => (after = await store.pull('t-crash', 'crashy', 10)).length > 0, 'the next message');
+    expect(after.map((m) => m.event.id)).toEqual([next.id]);
+    const dead = await store.deadLetters('t-crash', 'crashy', 0, 10);
+    expect(dead.map((d) => [d.event.id, d.attempts, d.lastError])).toEqual([
+      [poison.id, 1, 'lease expired on the last delivery'],
+    ]);
   });
 
   it('replays from a position and from a time', async () => {
