@@ -6,6 +6,7 @@
 import type { ServiceDefinition, ServiceManifest } from '../platform/service';
 import { gatewayService } from '../services/gateway';
 import { aiBrokerService } from '../services/ai-broker';
+import { eventsService } from '../services/events';
 import { identityService } from '../services/identity';
 import { ledgerService } from '../services/ledger';
 import { ocrService } from '../services/ocr';
@@ -27,6 +28,7 @@ export const SERVICES: readonly ServiceDefinition[] = [
   workflowService,
   ocrService,
   ragService,
+  eventsService,
   gatewayService,
 ];
 

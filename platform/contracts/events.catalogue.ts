@@ -4,6 +4,7 @@
 // folder, and every entry has a schema. A new topic is added to its `*.events.ts` and here.
 import type { EventContract } from './event-contract';
 import { COMPLIANCE_RULE_EXECUTION, COMPLIANCE_WORKFLOW_EVENT } from './compliance.events';
+import { EVENTS_EVENT_PUBLISHED } from './events.events';
 import { LEDGER_EVENT_APPENDED } from './ledger.events';
 import { RULEPACK_CERTIFIED, RULEPACK_DEPRECATED } from './rulepack.events';
 import { WORKFLOW_CHANGED, WORKFLOW_NOTIFICATION, WORKFLOW_TRANSITIONS } from './workflow.events';
@@ -12,6 +13,7 @@ export const EVENT_CATALOGUE: readonly EventContract[] = Object.freeze([
   RULEPACK_CERTIFIED,
   RULEPACK_DEPRECATED,
   LEDGER_EVENT_APPENDED,
+  EVENTS_EVENT_PUBLISHED,
   COMPLIANCE_RULE_EXECUTION,
   COMPLIANCE_WORKFLOW_EVENT,
   WORKFLOW_CHANGED,

@@ -4,6 +4,17 @@
 // the generated file, subgraphs/<name>/resolvers.generated.ts. A new subgraph adds its line here.
 const targets = [
   { name: 'ai-broker', contextType: './graphql.context#AiBrokerGraphQLContext' },
+  {
+    name: 'events',
+    contextType: './graphql.context#EventsGraphQLContext',
+    mappers: {
+      EventTopic: './events.types#Topic',
+      BackboneEvent: './events.types#EventRecord',
+      EventSubscription: './events.types#Subscription',
+      DeadLetter: './events.types#DeadLetter',
+      LeasedMessage: './events.types#LeasedMessage',
+    },
+  },
   { name: 'identity', contextType: './graphql.context#IdentityGraphQLContext' },
   {
     name: 'ledger',

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { Kind, type Static } from '@sinclair/typebox';
 import ts from 'typescript';
 import type * as AiBrokerApi from '../../../platform/contracts/clients/ai-broker.api';
+import type * as EventsApi from '../../../platform/contracts/clients/events.api';
 import type * as IdentityApi from '../../../platform/contracts/clients/identity.api';
 import type * as LedgerApi from '../../../platform/contracts/clients/ledger.api';
 import type * as RulePackApi from '../../../platform/contracts/clients/rulepack-registry.api';
@@ -21,6 +22,7 @@ import { createMemoryEventBus } from '../../../platform/events/memory-event-bus'
 import { pullOnNotify } from '../../../platform/events/pull-on-notify';
 import type { Logger } from '../../../platform/logging/logger';
 import type * as AiBrokerRest from '../../../rest-compat/ai-broker/ai-broker.schemas';
+import type * as EventsRest from '../../../rest-compat/events/events.schemas';
 import type * as IdentityRest from '../../../rest-compat/identity/identity.schemas';
 import type * as LedgerRest from '../../../rest-compat/ledger/ledger.schemas';
 import type * as RulePackRest from '../../../rest-compat/rulepack-registry/rulepack-registry.schemas';
@@ -264,7 +266,13 @@ const clientContracts: [
   Assignable<SchemaRegistryApi.RegisterSchemaRequest, Static<typeof SchemaRegistryRest.RegisterBody>>,
   Assignable<AiBrokerApi.InferenceRequest, Static<typeof AiBrokerRest.InferenceBody>>,
   Assignable<Static<typeof AiBrokerRest.InferenceResponse>, AiBrokerApi.InferenceResponse>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true];
+  Assignable<EventsApi.PublishEventRequest, Static<typeof EventsRest.PublishBody>>,
+  Assignable<Static<typeof EventsRest.PublishResponse>, EventsApi.PublishEventResponse>,
+  Assignable<EventsApi.CreateSubscriptionRequest, Static<typeof EventsRest.CreateSubscriptionBody>>,
+  Assignable<Static<typeof EventsRest.SubscriptionSchema>, EventsApi.SubscriptionView>,
+  Assignable<Static<typeof EventsRest.MessageList>, EventsApi.PulledMessages>,
+  Assignable<Static<typeof EventsRest.DeadLetterSchema>, EventsApi.DeadLetterView>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
 
 it('checks the client contracts at compile time', () => {
   expect(clientContracts.every(Boolean)).toBe(true);

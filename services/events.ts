@@ -1,0 +1,84 @@
+// The events service (issue 26, port 8094): the platform's publish/subscribe backbone. REST routes
+// (rest-compat/events, proxied by the gateway under /api/events/...), the events subgraph at
+// /graphql and its `events(topic, afterPosition)` subscription over graphql-ws on the same path,
+// over one domain service whose catalog is seeded from platform/contracts at start.
+import { AccessTokens } from '../platform/auth/jwt';
+import { contractPublisher } from '../platform/events/contract-bus';
+import { EVENTS_EVENT_PUBLISHED } from '../platform/contracts/events.events';
+import type { EventBus } from '../platform/events/event-bus';
+import { serviceBus } from '../platform/events/service-bus';
+import { defineService, type ServiceDefinition } from '../platform/service';
+import { buildServiceApp } from '../platform/service-app';
+import { registerEventsRoutes } from '../rest-compat/events';
+import { loadEventsConfig, type EventsConfig } from '../subgraphs/events/events.config';
+import { createEventsModule } from '../subgraphs/events/events.module';
+import { serveEventsSubscriptions } from '../subgraphs/events/events.subscriptions';
+import { eventsContext } from '../subgraphs/events/graphql.context';
+import { resolvers } from '../subgraphs/events/resolvers';
+
+export interface EventsServiceOptions {
+  /** An event bus to use instead of the process's (tests); the caller then owns closing it. */
+  bus?: EventBus;
+  /** Settings over the environment's (tests). */
+  config?: Partial<EventsConfig>;
+}
+
+export function defineEventsService(options: EventsServiceOptions = {}): ServiceDefinition {
+  const definition: ServiceDefinition = defineService({
+    name: 'events',
+    version: '1.0.0',
+    port: 8094,
+    subgraph: 'subgraphs/events/schema.graphql',
+    producesAudit: true,
+    gatewayRoutes: [
+      {
+        method: ['GET', 'POST', 'DELETE'],
+        url: '/api/events/*',
+        upstreamPath: '/',
+        wildcard: true,
+        summary: 'Topics, publish, subscriptions (pull/ack/nack/replay) and the dead-letter queue (events service)',
+      },
+    ],
+    async build(deps) {
+      const { config: platform, db, env, logger } = deps;
+      const config = { ...loadEventsConfig(env), ...options.config };
+      const { bus, release: releaseBus } = await serviceBus(deps, options.bus);
+      const notices = contractPublisher(bus);
+      const { service } = createEventsModule({
+        db,
+        config,
+        // A notice only wakes live feeds (they read the store), so one lost on a crash loses nothing.
+        notify: (e) => {
+          notices
+            .publish(EVENTS_EVENT_PUBLISHED, { tenant_id: e.tenantId, topic: e.topic, position: e.position })
+            .catch((err: unknown) => logger.warn({ err }, 'events: publish notice failed'));
+        },
+      });
+      const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
+      const { app, schema } = await buildServiceApp(definition, deps, {
+        title: 'Events',
+        description:
+          'The publish/subscribe backbone (issue 26): a topic catalog with JSON Schemas, CloudEvents 1.0 envelopes, ' +
+          'durable subscriptions with pull/ack/nack, a dead-letter queue and replay. Errors use FastAPI shapes.',
+        tokens,
+        restAuth: config.requireAuth ? 'required' : 'optional',
+        rest: (routes) => registerEventsRoutes(routes, service),
+        subgraph: { resolvers, context: (caller) => eventsContext(caller, service, config.requireAuth) },
+      });
+      serveEventsSubscriptions({ app, schema: schema!, bus, service, tokens, requireAuth: config.requireAuth });
+      return {
+        app,
+        async start() {
+          const seeded = await service.seedCatalogue();
+          logger.info({ topics: seeded }, 'events: platform topics seeded from the contracts');
+        },
+        async stop() {
+          await releaseBus();
+        },
+      };
+    },
+  });
+  return definition;
+}
+
+export const eventsService: ServiceDefinition = defineEventsService();

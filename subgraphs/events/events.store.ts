@@ -1,0 +1,459 @@
+// The only events module that talks to the database: hand-written SQL through the kernel's
+// executor (PGlite and node-postgres alike). Publishing locks its stream's head row, so positions
+// of a (tenant, topic) commit in order and a reader never sees a later one before an earlier one.
+// Pulling leases messages with `FOR UPDATE SKIP LOCKED`, so consumers of one group in any number of
+// processes never get the same message at once. Every function that reads a tenant's rows takes
+// the tenant id as a required argument.
+import type { AuditEventInput } from '../../platform/outbox/outbox.writer';
+import { sqlOutboxWriter } from '../../platform/outbox/outbox.writer';
+import type { SqlExecutor, SqlQuery } from '../../platform/db/sql';
+import type { DeadLetter, EventRecord, LeasedMessage, NewEvent, Subscription, Topic } from './events.types';
+import { PLATFORM_OWNER } from './events.types';
+
+/** Longest wait between two deliveries of a nacked message, whatever its attempt count. */
+const MAX_BACKOFF_MS = 6 * 3600 * 1000;
+/**
+ * The key order is kept by: the subject within the tenant (the deliveries are per tenant already).
+ * An event without a subject asks for no order, so it is its own key and never waits for another.
+ */
+const ORDER_KEY = `CASE WHEN r.subject IS NULL THEN 'id:' || r.id ELSE 'subject:' || r.subject END`;
+/** Events copied into a group's deliveries per pull: bounds the work of one pull. */
+const MATERIALISE_BATCH = 1000;
+
+const EVENT_COLUMNS = `r.id, r.tenant_id, r.topic, r.position::float8 AS position, r.source, r.type,
+  (extract(epoch FROM r.time) * 1000)::float8 AS time_ms, r.subject, r.traceparent, r.data::text AS data`;
+
+interface EventRow {
+  id: string;
+  tenant_id: string;
+  topic: string;
+  position: number;
+  source: string;
+  type: string;
+  time_ms: number;
+  subject: string | null;
+  traceparent: string | null;
+  data: string;
+}
+
+function toEvent(r: EventRow): EventRecord {
+  return {
+    id: r.id,
+    tenantId: r.tenant_id,
+    topic: r.topic,
+    position: Number(r.position),
+    source: r.source,
+    type: r.type,
+    specversion: '1.0',
+    time: new Date(Number(r.time_ms)).toISOString(),
+    subject: r.subject,
+    traceparent: r.traceparent,
+    data: JSON.parse(r.data) as unknown,
+  };
+}
+
+interface TopicRow {
+  owner: string;
+  name: string;
+  version: number;
+  schema: string;
+  description: string;
+}
+
+function toTopic(r: TopicRow): Topic {
+  return {
+    owner: r.owner,
+    name: r.name,
+    version: Number(r.version),
+    schema: JSON.parse(r.schema) as Record<string, unknown>,
+    description: r.description,
+    platform: r.owner === PLATFORM_OWNER,
+  };
+}
+
+const TOPIC_COLUMNS = 'owner, name, version, schema::text AS schema, description';
+
+interface SubscriptionRow {
+  tenant_id: string;
+  name: string;
+  topic: string;
+  position: number;
+  max_deliveries: number;
+  ack_timeout_ms: number;
+  backoff_ms: number;
+}
+
+const SUBSCRIPTION_COLUMNS = `tenant_id, name, topic, position::float8 AS position, max_deliveries, ack_timeout_ms, backoff_ms`;
+
+function toSubscription(r: SubscriptionRow): Subscription {
+  return {
+    tenantId: r.tenant_id,
+    name: r.name,
+    topic: r.topic,
+    position: Number(r.position),
+    maxDeliveries: Number(r.max_deliveries),
+    ackTimeoutMs: Number(r.ack_timeout_ms),
+    backoffMs: Number(r.backoff_ms),
+  };
+}
+
+export type PublishOutcome =
+  | { kind: 'stored'; event: EventRecord }
+  /** An event with this id was stored before: the publish is a retry. */
+  | { kind: 'duplicate'; event: EventRecord }
+  | { kind: 'over-quota'; storedBytes: number };
+
+export interface EventsStore {
+  /** Seeds or updates a platform topic (a newer version replaces an older one). */
+  upsertPlatformTopic(topic: Omit<Topic, 'owner' | 'platform'>): Promise<void>;
+  /** A tenant's own topic; false when the name is taken. */
+  createTopic(tenantId: string, topic: Omit<Topic, 'owner' | 'platform'>): Promise<boolean>;
+  /** The topic a tenant sees under this name: its own, or the platform's. */
+  topic(tenantId: string, name: string): Promise<Topic | null>;
+  topics(tenantId: string): Promise<Topic[]>;
+  publish(tenantId: string, event: NewEvent, quotaBytes: number): Promise<PublishOutcome>;
+  eventsAfter(tenantId: string, topic: string, afterPosition: number, limit: number): Promise<EventRecord[]>;
+  headPosition(tenantId: string, topic: string): Promise<number>;
+  /** The position just before the first event at or after `time` (the head when there is none). */
+  positionBefore(tenantId: string, topic: string, time: string): Promise<number>;
+  createSubscription(subscription: Subscription): Promise<boolean>;
+  subscription(tenantId: string, name: string): Promise<Subscription | null>;
+  subscriptions(tenantId: string): Promise<Subscription[]>;
+  deleteSubscription(tenantId: string, name: string): Promise<boolean>;
+  pull(tenantId: string, name: string, max: number): Promise<LeasedMessage[]>;
+  /** The lease ids acknowledged (an unknown or expired lease is skipped). */
+  ack(tenantId: string, name: string, leaseIds: string[]): Promise<string[]>;
+  /** Back to the queue after the backoff, or to the DLQ after the last delivery; null for an unknown lease. */
+  nack(tenantId: string, name: string, leaseId: string, error: string | null): Promise<'ready' | 'dead' | null>;
+  deadLetters(tenantId: string, name: string, afterPosition: number, limit: number): Promise<DeadLetter[]>;
+  deadLetter(tenantId: string, name: string, position: number): Promise<DeadLetter | null>;
+  /** Dead messages back to the queue (all when `positions` is null), audited in the same transaction. */
+  redrive(
+    tenantId: string,
+    name: string,
+    positions: number[] | null,
+    audit: (positions: number[]) => AuditEventInput,
+  ): Promise<number[]>;
+  /** Moves the group's position; messages after it not leased nor dead are delivered again. */
+  rewind(tenantId: string, name: string, afterPosition: number): Promise<void>;
+}
+
+export function createEventsStore(sql: SqlExecutor): EventsStore {
+  const eventsByIds = async (q: SqlQuery, tenantId: string, ids: string[]) => {
+    const res = await q.query<EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM event_records r WHERE r.tenant_id = $1 AND r.id = ANY($2::text[])`,
+      [tenantId, ids],
+    );
+    return new Map(res.rows.map((r) => [r.id, toEvent(r)]));
+  };
+
+  const deadLetterRows = async (tenantId: string, name: string, where: string, params: unknown[], limit: number) => {
+    const res = await sql.query<
+      EventRow & {
+        subscription: string;
+        d_position: number;
+        attempts: number;
+        last_error: string | null;
+        dead_ms: number;
+      }
+    >(
+      `SELECT d.subscription, d.position::float8 AS d_position, d.attempts, d.last_error,
+              (extract(epoch FROM d.dead_at) * 1000)::float8 AS dead_ms, ${EVENT_COLUMNS}
+         FROM event_deliveries d JOIN event_records r ON r.tenant_id = d.tenant_id AND r.id = d.event_id
+        WHERE d.tenant_id = $1 AND d.subscription = $2 AND d.state = 'dead' AND ${where}
+        ORDER BY d.position LIMIT ${limit}`,
+      [tenantId, name, ...params],
+    );
+    return res.rows.map((r): DeadLetter => ({
+      subscription: r.subscription,
+      position: Number(r.d_position),
+      attempts: Number(r.attempts),
+      lastError: r.last_error,
+      deadAt: new Date(Number(r.dead_ms)).toISOString(),
+      event: toEvent(r),
+    }));
+  };
+
+  return {
+    async upsertPlatformTopic(t) {
+      await sql.query(
+        `INSERT INTO event_topics (owner, name, version, schema, description) VALUES ($1, $2, $3, $4::jsonb, $5)
+         ON CONFLICT (owner, name) DO UPDATE SET version = EXCLUDED.version, schema = EXCLUDED.schema,
+           description = EXCLUDED.description WHERE event_topics.version <= EXCLUDED.version`,
+        [PLATFORM_OWNER, t.name, t.version, JSON.stringify(t.schema), t.description],
+      );
+    },
+
+    async createTopic(tenantId, t) {
+      const res = await sql.query(
+        `INSERT INTO event_topics (owner, name, version, schema, description) VALUES ($1, $2, $3, $4::jsonb, $5)
+         ON CONFLICT (owner, name) DO NOTHING RETURNING name`,
+        [tenantId, t.name, t.version, JSON.stringify(t.schema), t.description],
+      );
+      return res.rows.length === 1;
+    },
+
+    async topic(tenantId, name) {
+      const res = await sql.query<TopicRow>(
+        `SELECT ${TOPIC_COLUMNS} FROM event_topics WHERE owner = ANY($1::text[]) AND name = $2
+         ORDER BY (owner = $3) DESC LIMIT 1`,
+        [[tenantId, PLATFORM_OWNER], name, PLATFORM_OWNER],
+      );
+      return res.rows[0] ? toTopic(res.rows[0]) : null;
+    },
+
+    async topics(tenantId) {
+      const res = await sql.query<TopicRow>(
+        `SELECT ${TOPIC_COLUMNS} FROM event_topics WHERE owner = ANY($1::text[]) ORDER BY name, owner`,
+        [[tenantId, PLATFORM_OWNER]],
+      );
+      return res.rows.map(toTopic);
+    },
+
+    async publish(tenantId, e, quotaBytes) {
+      return sql.transaction(async (tx) => {
+        const existing = await eventsByIds(tx, tenantId, [e.id]);
+        const seen = existing.get(e.id);
+        if (seen) return { kind: 'duplicate', event: seen };
+        // The quota is read without a lock: concurrent publishes may pass it by a few events.
+        const used = await tx.query<{ bytes: number }>(
+          `SELECT coalesce(sum(bytes), 0)::float8 AS bytes FROM event_streams WHERE tenant_id = $1`,
+          [tenantId],
+        );
+        const storedBytes = Number(used.rows[0]?.bytes ?? 0);
+        if (storedBytes + e.size > quotaBytes) return { kind: 'over-quota', storedBytes };
+        // The head row stays locked until commit: the stream's publishes commit in position order.
+        const head = await tx.query<{ position: number }>(
+          `INSERT INTO event_streams (tenant_id, topic, last_position, bytes) VALUES ($1, $2, 1, $3)
+           ON CONFLICT (tenant_id, topic) DO UPDATE
+             SET last_position = event_streams.last_position + 1, bytes = event_streams.bytes + EXCLUDED.bytes
+           RETURNING last_position::float8 AS position`,
+          [tenantId, e.topic, e.size],
+        );
+        const position = Number(head.rows[0]!.position);
+        const res = await tx.query<EventRow>(
+          `INSERT INTO event_records AS r (id, tenant_id, topic, position, source, type, subject, time, traceparent, data, size)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8::timestamptz, $9, $10::jsonb, $11)
+           ON CONFLICT (tenant_id, id) DO NOTHING
+           RETURNING ${EVENT_COLUMNS}`,
+          [
+            e.id,
+            tenantId,
+            e.topic,
+            position,
+            e.source,
+            e.type,
+            e.subject,
+            e.time,
+            e.traceparent,
+            JSON.stringify(e.data),
+            e.size,
+          ],
+        );
+        if (res.rows[0]) return { kind: 'stored', event: toEvent(res.rows[0]) };
+        // A concurrent publish of the same id won: this one leaves a gap in the positions, which readers skip.
+        const again = (await eventsByIds(tx, tenantId, [e.id])).get(e.id)!;
+        return { kind: 'duplicate', event: again };
+      });
+    },
+
+    async eventsAfter(tenantId, topic, afterPosition, limit) {
+      const res = await sql.query<EventRow>(
+        `SELECT ${EVENT_COLUMNS} FROM event_records r WHERE r.tenant_id = $1 AND r.topic = $2 AND r.position > $3
+         ORDER BY r.position LIMIT ${Math.trunc(limit)}`,
+        [tenantId, topic, afterPosition],
+      );
+      return res.rows.map(toEvent);
+    },
+
+    async headPosition(tenantId, topic) {
+      const res = await sql.query<{ position: number }>(
+        `SELECT last_position::float8 AS position FROM event_streams WHERE tenant_id = $1 AND topic = $2`,
+        [tenantId, topic],
+      );
+      return Number(res.rows[0]?.position ?? 0);
+    },
+
+    async positionBefore(tenantId, topic, time) {
+      const res = await sql.query<{ position: number | null }>(
+        `SELECT (min(position) - 1)::float8 AS position FROM event_records
+          WHERE tenant_id = $1 AND topic = $2 AND time >= $3::timestamptz`,
+        [tenantId, topic, time],
+      );
+      const p = res.rows[0]?.position;
+      return p === null || p === undefined ? this.headPosition(tenantId, topic) : Number(p);
+    },
+
+    async createSubscription(s) {
+      const res = await sql.query(
+        `INSERT INTO event_subscriptions (tenant_id, name, topic, position, max_deliveries, ack_timeout_ms, backoff_ms)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (tenant_id, name) DO NOTHING RETURNING name`,
+        [s.tenantId, s.name, s.topic, s.position, s.maxDeliveries, s.ackTimeoutMs, s.backoffMs],
+      );
+      return res.rows.length === 1;
+    },
+
+    async subscription(tenantId, name) {
+      const res = await sql.query<SubscriptionRow>(
+        `SELECT ${SUBSCRIPTION_COLUMNS} FROM event_subscriptions WHERE tenant_id = $1 AND name = $2`,
+        [tenantId, name],
+      );
+      return res.rows[0] ? toSubscription(res.rows[0]) : null;
+    },
+
+    async subscriptions(tenantId) {
+      const res = await sql.query<SubscriptionRow>(
+        `SELECT ${SUBSCRIPTION_COLUMNS} FROM event_subscriptions WHERE tenant_id = $1 ORDER BY name`,
+        [tenantId],
+      );
+      return res.rows.map(toSubscription);
+    },
+
+    async deleteSubscription(tenantId, name) {
+      return sql.transaction(async (tx) => {
+        await tx.query(`DELETE FROM event_deliveries WHERE tenant_id = $1 AND subscription = $2`, [tenantId, name]);
+        const res = await tx.query(
+          `DELETE FROM event_subscriptions WHERE tenant_id = $1 AND name = $2 RETURNING name`,
+          [tenantId, name],
+        );
+        return res.rows.length === 1;
+      });
+    },
+
+    async pull(tenantId, name, max) {
+      return sql.transaction(async (tx) => {
+        // One consumer at a time copies new events into the group's deliveries; the others skip
+        // this step (SKIP LOCKED) and lease what is already there.
+        const sub = await tx.query<SubscriptionRow>(
+          `SELECT ${SUBSCRIPTION_COLUMNS} FROM event_subscriptions WHERE tenant_id = $1 AND name = $2
+           FOR UPDATE SKIP LOCKED`,
+          [tenantId, name],
+        );
+        const s = sub.rows[0];
+        if (s) {
+          await tx.query(
+            `WITH added AS (
+               INSERT INTO event_deliveries (tenant_id, subscription, position, event_id, order_key, state)
+               SELECT r.tenant_id, $2, r.position, r.id, ${ORDER_KEY}, 'ready' FROM event_records r
+                WHERE r.tenant_id = $1 AND r.topic = $3 AND r.position > $4
+                ORDER BY r.position LIMIT ${MATERIALISE_BATCH}
+               ON CONFLICT DO NOTHING RETURNING position
+             ), last AS (
+               -- From the records, not from \`added\`: rows already there after a rewind insert nothing, yet are passed.
+               SELECT max(r.position) AS position FROM (
+                 SELECT r.position FROM event_records r WHERE r.tenant_id = $1 AND r.topic = $3 AND r.position > $4
+                  ORDER BY r.position LIMIT ${MATERIALISE_BATCH}) r
+             )
+             UPDATE event_subscriptions SET position = (SELECT position FROM last)
+              WHERE tenant_id = $1 AND name = $2 AND (SELECT position FROM last) IS NOT NULL`,
+            [tenantId, name, s.topic, s.position],
+          );
+        }
+        // A lease that expired on its last delivery: the consumer crashed on it (a poison message).
+        await tx.query(
+          `UPDATE event_deliveries d SET state = 'dead', dead_at = now(), lease_id = NULL,
+                  last_error = coalesce(d.last_error, 'lease expired on the last delivery')
+             FROM event_subscriptions s
+            WHERE d.tenant_id = $1 AND d.subscription = $2 AND s.tenant_id = d.tenant_id AND s.name = d.subscription
+              AND d.state = 'leased' AND d.visible_at <= now() AND d.attempts >= s.max_deliveries`,
+          [tenantId, name],
+        );
+        // Only the earliest undead message of each key is eligible: order per (tenant, subject).
+        const leased = await tx.query<{ position: number; lease_id: string; attempts: number; event_id: string }>(
+          `WITH eligible AS (
+             SELECT d.position FROM event_deliveries d
+              WHERE d.tenant_id = $1 AND d.subscription = $2 AND d.state IN ('ready', 'leased') AND d.visible_at <= now()
+                AND NOT EXISTS (
+                  SELECT 1 FROM event_deliveries e
+                   WHERE e.tenant_id = d.tenant_id AND e.subscription = d.subscription AND e.order_key = d.order_key
+                     AND e.position < d.position AND e.state <> 'dead')
+              ORDER BY d.position LIMIT ${Math.trunc(max)}
+              FOR UPDATE SKIP LOCKED
+           )
+           UPDATE event_deliveries d
+              SET state = 'leased', attempts = d.attempts + 1, lease_id = gen_random_uuid(),
+                  visible_at = now() + make_interval(secs => s.ack_timeout_ms / 1000.0)
+             FROM eligible, event_subscriptions s
+            WHERE d.tenant_id = $1 AND d.subscription = $2 AND d.position = eligible.position
+              AND s.tenant_id = d.tenant_id AND s.name = d.subscription
+           RETURNING d.position::float8 AS position, d.lease_id::text AS lease_id, d.attempts, d.event_id`,
+          [tenantId, name],
+        );
+        if (leased.rows.length === 0) return [];
+        const events = await eventsByIds(
+          tx,
+          tenantId,
+          leased.rows.map((r) => r.event_id),
+        );
+        return leased.rows
+          .sort((a, b) => Number(a.position) - Number(b.position))
+          .map((r) => ({ leaseId: r.lease_id, attempt: Number(r.attempts), event: events.get(r.event_id)! }));
+      });
+    },
+
+    async ack(tenantId, name, leaseIds) {
+      if (leaseIds.length === 0) return [];
+      const res = await sql.query<{ lease_id: string }>(
+        `DELETE FROM event_deliveries WHERE tenant_id = $1 AND subscription = $2 AND state = 'leased'
+           AND lease_id = ANY($3::uuid[]) RETURNING lease_id::text AS lease_id`,
+        [tenantId, name, leaseIds],
+      );
+      return res.rows.map((r) => r.lease_id);
+    },
+
+    async nack(tenantId, name, leaseId, error) {
+      const res = await sql.query<{ state: 'ready' | 'dead' }>(
+        `UPDATE event_deliveries d
+            SET state = CASE WHEN d.attempts >= s.max_deliveries THEN 'dead' ELSE 'ready' END,
+                dead_at = CASE WHEN d.attempts >= s.max_deliveries THEN now() ELSE NULL END,
+                visible_at = now() + make_interval(secs => least(s.backoff_ms * power(2, d.attempts - 1), $5) / 1000.0),
+                lease_id = NULL, last_error = $4
+           FROM event_subscriptions s
+          WHERE d.tenant_id = $1 AND d.subscription = $2 AND d.state = 'leased' AND d.lease_id = $3::uuid
+            AND s.tenant_id = d.tenant_id AND s.name = d.subscription
+          RETURNING d.state`,
+        [tenantId, name, leaseId, error, MAX_BACKOFF_MS],
+      );
+      return res.rows[0]?.state ?? null;
+    },
+
+    deadLetters(tenantId, name, afterPosition, limit) {
+      return deadLetterRows(tenantId, name, 'd.position > $3', [afterPosition], Math.trunc(limit));
+    },
+
+    async deadLetter(tenantId, name, position) {
+      const rows = await deadLetterRows(tenantId, name, 'd.position = $3', [position], 1);
+      return rows[0] ?? null;
+    },
+
+    async redrive(tenantId, name, positions, audit) {
+      return sql.transaction(async (tx) => {
+        const res = await tx.query<{ position: number }>(
+          `UPDATE event_deliveries SET state = 'ready', attempts = 0, visible_at = now(), dead_at = NULL, lease_id = NULL
+            WHERE tenant_id = $1 AND subscription = $2 AND state = 'dead'
+              AND ($3::int8[] IS NULL OR position = ANY($3::int8[]))
+            RETURNING position::float8 AS position`,
+          [tenantId, name, positions],
+        );
+        const moved = res.rows.map((r) => Number(r.position)).sort((a, b) => a - b);
+        // The audit record commits with the redrive (the outbox relay takes it to the ledger).
+        if (moved.length > 0) await sqlOutboxWriter(tx, 'events').append(audit(moved));
+        return moved;
+      });
+    },
+
+    async rewind(tenantId, name, afterPosition) {
+      await sql.transaction(async (tx) => {
+        await tx.query(
+          `DELETE FROM event_deliveries WHERE tenant_id = $1 AND subscription = $2 AND state = 'ready' AND position > $3`,
+          [tenantId, name, afterPosition],
+        );
+        await tx.query(`UPDATE event_subscriptions SET position = $3 WHERE tenant_id = $1 AND name = $2`, [
+          tenantId,
+          name,
+          afterPosition,
+        ]);
+      });
+    },
+  };
+}

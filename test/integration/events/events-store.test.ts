@@ -1,0 +1,258 @@
+// The events store on a real database (PGlite, or PostgreSQL with DATABASE_URL, where a second
+// connection pool stands in for a second process): competing consumers never hold the same
+// message, order is kept per key (tenant + subject), a message dead-letters after its maximum
+// deliveries and stops nothing else, replay goes back to a position or a time, and one tenant's
+// streams and subscriptions are invisible to another.
+import { randomUUID } from 'node:crypto';
+import { openDatabase, type Database } from '../../../platform/db/database';
+import { createEventsStore, type EventsStore } from '../../../subgraphs/events/events.store';
+import type { NewEvent } from '../../../subgraphs/events/events.types';
+import { createTestDatabase, type TestDatabase } from '../../support/database';
+import { until } from '../../support/waiting';
+
+jest.setTimeout(60_000);
+
+let db: TestDatabase;
+let other: Database;
+let store: EventsStore;
+let store2: EventsStore;
+const QUOTA = 1e12;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  // Two connection pools on PostgreSQL (two "processes"); PGlite is one connection shared.
+  other = db.kind === 'postgres' ? await openDatabase(db.config, { migrate: false }) : db;
+  store = createEventsStore(db.sql);
+  store2 = createEventsStore(other.sql);
+});
+afterAll(async () => {
+  if (other && other !== db) await other.close();
+  await db?.drop();
+});
+
+function event(tenantId: string, topic: string, subject: string | null, data: unknown = {}): NewEvent {
+  return {
+    id: randomUUID(),
+    tenantId,
+    topic,
+    source: '/test',
+    type: topic,
+    time: new Date().toISOString(),
+    subject,
+    traceparent: null,
+    data,
+    size: 100,
+  };
+}
+
+async function publish(tenantId: string, topic: string, subject: string | null, data: unknown = {}) {
+  const out = await store.publish(tenantId, event(tenantId, topic, subject, data), QUOTA);
+  if (out.kind !== 'stored') throw new Error(`not stored: ${out.kind}`);
+  return out.event;
+}
+
+async function subscribe(tenantId: string, name: string, topic: string, over: { maxDeliveries?: number } = {}) {
+  expect(
+    await store.createSubscription({
+      tenantId,
+      name,
+      topic,
+      position: 0,
+      maxDeliveries: over.maxDeliveries ?? 5,
+      ackTimeoutMs: 60_000,
+      backoffMs: 0,
+    }),
+  ).toBe(true);
+}
+
+describe('publishing', () => {
+  it('gives each (tenant, topic) stream its own monotonic positions and stores a retried id once', async () => {
+    const a1 = await publish('t-pos', 'orders.created', null);
+    const a2 = await publish('t-pos', 'orders.created', null);
+    const b1 = await publish('t-pos', 'orders.paid', null);
+    const c1 = await publish('t-pos-other', 'orders.created', null);
+    expect([a1.position, a2.position, b1.position, c1.position]).toEqual([1, 2, 1, 1]);
+    const again = await store.publish('t-pos', { ...event('t-pos', 'orders.created', null), id: a1.id }, QUOTA);
+    expect(again.kind).toBe('duplicate');
+    expect(await store.headPosition('t-pos', 'orders.created')).toBe(2);
+  });
+
+  it('refuses a publish past the storage quota', async () => {
+    const first = await store.publish('t-quota', event('t-quota', 'q', null), 150);
+    expect(first.kind).toBe('stored');
+    const second = await store.publish('t-quota', event('t-quota', 'q', null), 150);
+    expect(second).toEqual({ kind: 'over-quota', storedBytes: 100 });
+  });
+
+  it('hands concurrent publishes of one stream distinct, gap-free positions', async () => {
+    await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        (i % 2 ? store2 : store).publish('t-conc', event('t-conc', 'c', null), QUOTA),
+      ),
+    );
+    const all = await store.eventsAfter('t-conc', 'c', 0, 100);
+    expect(all.map((e) => e.position)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+  });
+});
+
+describe('durable subscriptions', () => {
+  it('competing consumers (two pools on PostgreSQL) never hold the same message, and together get every one', async () => {
+    for (let i = 0; i < 40; i++) await publish('t-compete', 'work', `job-${i}`);
+    await subscribe('t-compete', 'workers', 'work');
+    const seen: number[] = [];
+    const consumer = async (s: EventsStore) => {
+      for (;;) {
+        const batch = await s.pull('t-compete', 'workers', 5);
+        if (batch.length === 0) return;
+        seen.push(...batch.map((m) => m.event.position));
+        await s.ack(
+          't-compete',
+          'workers',
+          batch.map((m) => m.leaseId),
+        );
+      }
+    };
+    await Promise.all([consumer(store), consumer(store2), consumer(store), consumer(store2)]);
+    expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    expect(new Set(seen).size).toBe(40);
+  });
+
+  it("keeps order per key: a key's next message waits while an earlier one is leased", async () => {
+    await publish('t-order', 'o', 'acct-1'); // 1
+    await publish('t-order', 'o', 'acct-1'); // 2
+    await publish('t-order', 'o', 'acct-2'); // 3
+    await publish('t-order', 'o', 'acct-1'); // 4
+    await subscribe('t-order', 'ordered', 'o');
+    const first = await store.pull('t-order', 'ordered', 10);
+    // Only the head of each key: acct-1's 1 and acct-2's 3.
+    expect(first.map((m) => m.event.position)).toEqual([1, 3]);
+    expect(await store2.pull('t-order', 'ordered', 10)).toEqual([]);
+    // A nack puts 1 back first: 2 still waits behind it.
+    expect(await store.nack('t-order', 'ordered', first[0]!.leaseId, 'retry')).toBe('ready');
+    const retry = await store.pull('t-order', 'ordered', 10);
+    expect(retry.map((m) => [m.event.position, m.attempt])).toEqual([[1, 2]]);
+    await store.ack('t-order', 'ordered', [retry[0]!.leaseId, first[1]!.leaseId]);
+    const next = await store.pull('t-order', 'ordered', 10);
+    expect(next.map((m) => m.event.position)).toEqual([2]);
+    await store.ack('t-order', 'ordered', [next[0]!.leaseId]);
+    expect((await store.pull('t-order', 'ordered', 10)).map((m) => m.event.position)).toEqual([4]);
+  });
+
+  it('dead-letters a message after its maximum deliveries, lets the rest through, and redrives it audited', async () => {
+    const poison = await publish('t-dlq', 'd', 'k', { poison: true });
+    await publish('t-dlq', 'd', 'k', { fine: 1 });
+    await publish('t-dlq', 'd', 'other', { fine: 2 });
+    await subscribe('t-dlq', 'dlq-sub', 'd', { maxDeliveries: 3 });
+    const states: string[] = [];
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const batch = await store.pull('t-dlq', 'dlq-sub', 10);
+      const p = batch.find((m) => m.event.id === poison.id)!;
+      expect(p.attempt).toBe(attempt);
+      states.push((await store.nack('t-dlq', 'dlq-sub', p.leaseId, `boom ${attempt}`))!);
+      await store.ack(
+        't-dlq',
+        'dlq-sub',
+        batch.filter((m) => m !== p).map((m) => m.leaseId),
+      );
+    }
+    expect(states).toEqual(['ready', 'ready', 'dead']);
+    // The poison no longer blocks its key: the second message of `k` comes next.
+    const after = await store.pull('t-dlq', 'dlq-sub', 10);
+    expect(after.map((m) => m.event.data)).toEqual([{ fine: 1 }]);
+    await store.ack('t-dlq', 'dlq-sub', [after[0]!.leaseId]);
+
+    const dead = await store.deadLetters('t-dlq', 'dlq-sub', 0, 10);
+    expect(dead.map((d) => [d.position, d.attempts, d.lastError, d.event.data])).toEqual([
+      [1, 3, 'boom 3', { poison: true }],
+    ]);
+    expect(await store.deadLetter('t-dlq', 'dlq-sub', 1)).toEqual(dead[0]);
+    // Another tenant sees nothing of it.
+    expect(await store.deadLetters('t-other', 'dlq-sub', 0, 10)).toEqual([]);
+
+    const moved = await store.redrive('t-dlq', 'dlq-sub', null, (positions) => ({
+      tenantId: 't-dlq',
+      eventType: 'events.dlq_redriven',
+      eventData: { positions },
+      userId: 'ops',
+      correlationId: 'c-1',
+      idempotencyKey: randomUUID(),
+    }));
+    expect(moved).toEqual([1]);
+    const audit = await db.sql.query<{ event_type: string; event_data: string }>(
+      `SELECT event_type, event_data::text AS event_data FROM outbox_events WHERE service = 'events' AND tenant_id = 't-dlq'`,
+    );
+    expect(audit.rows.map((r) => [r.event_type, JSON.parse(r.event_data)])).toEqual([
+      ['events.dlq_redriven', { positions: [1] }],
+    ]);
+    const redelivered = await store.pull('t-dlq', 'dlq-sub', 10);
+    expect(redelivered.map((m) => [m.event.id, m.attempt])).toEqual([[poison.id, 1]]);
+  });
+
+  it('dead-letters a message whose consumer crashed on its last delivery (the lease expired), and moves on', async () => {
+    const poison = await publish('t-crash', 'p', 'k');
+    const next = await publish('t-crash', 'p', 'k');
+    expect(
+      await store.createSubscription({
+        tenantId: 't-crash',
+        name: 'crashy',
+        topic: 'p',
+        position: 0,
+        maxDeliveries: 1,
+        ackTimeoutMs: 1,
+        backoffMs: 0,
+      }),
+    ).toBe(true);
+    const taken = await store.pull('t-crash', 'crashy', 10);
+    expect(taken.map((m) => m.event.id)).toEqual([poison.id]);
+    // The consumer "crashes": no ack, no nack. Once the lease is over, the next pull dead-letters it.
+    let after: Awaited<ReturnType<EventsStore['pull']>> = [];
+    await until(async () => (after = await store.pull('t-crash', 'crashy', 10)).length > 0, 'the next message');
+    expect(after.map((m) => m.event.id)).toEqual([next.id]);
+    const dead = await store.deadLetters('t-crash', 'crashy', 0, 10);
+    expect(dead.map((d) => [d.event.id, d.attempts, d.lastError])).toEqual([
+      [poison.id, 1, 'lease expired on the last delivery'],
+    ]);
+  });
+
+  it('replays from a position and from a time', async () => {
+    const times: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const e = event('t-replay', 'r', null, { i });
+      e.time = new Date(Date.UTC(2026, 0, 1 + i)).toISOString();
+      times.push(e.time);
+      await store.publish('t-replay', e, QUOTA);
+    }
+    await subscribe('t-replay', 'rs', 'r');
+    const drain = async () => {
+      const got: number[] = [];
+      for (;;) {
+        const batch = await store.pull('t-replay', 'rs', 10);
+        if (batch.length === 0) return got;
+        got.push(...batch.map((m) => m.event.position));
+        await store.ack(
+          't-replay',
+          'rs',
+          batch.map((m) => m.leaseId),
+        );
+      }
+    };
+    expect(await drain()).toEqual([1, 2, 3, 4, 5]);
+    await store.rewind('t-replay', 'rs', 3);
+    expect(await drain()).toEqual([4, 5]);
+    const before = await store.positionBefore('t-replay', 'r', times[1]!);
+    expect(before).toBe(1);
+    await store.rewind('t-replay', 'rs', before);
+    expect(await drain()).toEqual([2, 3, 4, 5]);
+    // A time after every event: the head (nothing to deliver again).
+    expect(await store.positionBefore('t-replay', 'r', '2030-01-01T00:00:00Z')).toBe(5);
+  });
+
+  it("keeps tenants apart: another tenant's subscription name and stream are its own", async () => {
+    await publish('t-iso-a', 'shared.name', null, { secret: 'a' });
+    await subscribe('t-iso-a', 'same', 'shared.name');
+    await subscribe('t-iso-b', 'same', 'shared.name');
+    expect(await store.pull('t-iso-b', 'same', 10)).toEqual([]);
+    expect(await store.eventsAfter('t-iso-b', 'shared.name', 0, 10)).toEqual([]);
+    expect((await store.pull('t-iso-a', 'same', 10)).map((m) => m.event.data)).toEqual([{ secret: 'a' }]);
+  });
+});
