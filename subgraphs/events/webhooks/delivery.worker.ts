@@ -38,7 +38,11 @@ export interface DeliveryWorker {
 }
 
 /** Delay before retry number `attempt` (1-based), or null when the attempts are used up. */
-export function backoffDelay(config: Pick<WebhookConfig, 'backoffMs' | 'jitter'>, attempt: number, random: () => number) {
+export function backoffDelay(
+  config: Pick<WebhookConfig, 'backoffMs' | 'jitter'>,
+  attempt: number,
+  random: () => number,
+) {
   const base = config.backoffMs[attempt - 1];
   if (base === undefined) return null;
   return Math.round(base * (1 + config.jitter * random()));

@@ -68,7 +68,8 @@ export interface EndpointServiceDeps {
 export function createEndpointService({ endpoints, deliveries, guard, config }: EndpointServiceDeps) {
   async function validate(input: EndpointInput, base: EndpointFields | null): Promise<EndpointFields> {
     const issues: InputIssue[] = [];
-    const issue = (field: string, msg: string, type = 'value_error') => issues.push({ loc: ['body', field], msg, type });
+    const issue = (field: string, msg: string, type = 'value_error') =>
+      issues.push({ loc: ['body', field], msg, type });
     const fields: EndpointFields = base
       ? { ...base }
       : {
@@ -90,7 +91,8 @@ export function createEndpointService({ endpoints, deliveries, guard, config }: 
         } catch {
           issue('url', 'Not a valid URL', 'url_parsing');
         }
-        if (url && url.protocol !== 'https:' && url.protocol !== 'http:') issue('url', 'URL scheme must be http or https');
+        if (url && url.protocol !== 'https:' && url.protocol !== 'http:')
+          issue('url', 'URL scheme must be http or https');
         else if (url && (url.username || url.password)) issue('url', 'URL must not carry credentials');
         else if (url) {
           try {

@@ -54,8 +54,6 @@ export function signatureHeader(material: SigningMaterial, id: string, timestamp
   const seconds = Math.floor(timestamp.getTime() / 1000);
   const content = Buffer.from(`${id}.${seconds}.${body}`);
   const v1 = material.secrets.map((secret) => new Webhook(secret).sign(id, timestamp, body));
-  const v1a = material.privateKeys.map(
-    (pem) => `v1a,${sign(null, content, createPrivateKey(pem)).toString('base64')}`,
-  );
+  const v1a = material.privateKeys.map((pem) => `v1a,${sign(null, content, createPrivateKey(pem)).toString('base64')}`);
   return [...v1, ...v1a].join(' ');
 }

@@ -16,7 +16,10 @@ let receiver: Receiver;
 const started: WebhookModule[] = [];
 
 function hooks(env: Record<string, string> = {}): WebhookModule {
-  const config = { ...loadWebhookConfig({ EVENTS_WEBHOOK_POLL_MS: '20', EVENTS_WEBHOOK_BACKOFF: '10s', ...env }), jitter: 0 };
+  const config = {
+    ...loadWebhookConfig({ EVENTS_WEBHOOK_POLL_MS: '20', EVENTS_WEBHOOK_BACKOFF: '10s', ...env }),
+    jitter: 0,
+  };
   return createWebhookModule({ db, logger, config });
 }
 
