@@ -252,38 +252,56 @@ it('an endpoint of tenant A never receives tenant B events, and B cannot see A e
   expect((await hooks.endpoints.jwks(a)).keys[0]!.kid).not.toBe((await hooks.endpoints.jwks(b)).keys[0]!.kid);
 });
 
-it('a hanging receiver holds one delivery slot until its timeout; other endpoints keep being served', async () => {
+it('a hanging receiver holds one delivery slot; other endpoints keep being served', async () => {
   const hooks = moduleFor();
   const tenant = `t-${randomUUID()}`;
-  // The hanging path never answers; the healthy one does at once.
+  // The hanging path holds every request until the test lets go; the healthy one answers at once.
+  const held: (() => void)[] = [];
   receiver.answer = (req, res) => {
-    if (req.path !== '/hang') res.writeHead(200).end();
+    if (req.path === '/hang') held.push(() => res.writeHead(200).end());
+    else res.writeHead(200).end();
   };
   const { endpoint: hanging } = await hooks.endpoints.create(tenant, {
     url: receiver.url('/hang'),
     maxConcurrency: 1,
-    timeoutMs: 1500,
+    timeoutMs: 60_000,
   });
-  await hooks.endpoints.create(tenant, { url: receiver.url('/healthy'), maxConcurrency: 1 });
+  const { endpoint: healthy } = await hooks.endpoints.create(tenant, { url: receiver.url('/healthy') });
   const events = Array.from({ length: 6 }, () => event(tenant));
   for (const e of events) await hooks.deliver(e);
 
   // Every event reaches the healthy endpoint while the hanging one holds its single slot.
-  await until(() => receiver.received.filter((r) => r.path === '/healthy').length === 6, 'the healthy deliveries');
+  const delivered = async (id: string) =>
+    (await hooks.endpoints.messages(tenant, id)).filter((m) => m.status === 'delivered').length;
+  await until(async () => (await delivered(healthy.id)) === 6, 'the healthy deliveries');
+  // Their bookkeeping done, the worker holds just the hanging request.
+  await until(() => hooks.worker.inFlight() === 1, 'one delivery in flight');
   expect(receiver.received.filter((r) => r.path === '/hang')).toHaveLength(1);
   expect(receiver.open('/hang')).toBe(1);
-  expect(hooks.worker.inFlight()).toBe(1);
 
-  // At its timeout the attempt is logged and retried; never two requests open at the hanging receiver.
-  await until(
-    async () => (await hooks.endpoints.attempts(tenant, hanging.id)).some((a) => a.outcome === 'timeout'),
-    'the timed-out attempt',
-  );
-  const [timedOut] = await hooks.endpoints.attempts(tenant, hanging.id);
-  expect(timedOut).toMatchObject({ outcome: 'timeout', status_code: null });
+  // Let go: the hanging endpoint's backlog drains one request at a time.
+  await until(async () => {
+    held.splice(0).forEach((answer) => answer());
+    return (await delivered(hanging.id)) === 6;
+  }, 'the held deliveries');
   expect(receiver.maxOpen('/hang')).toBe(1);
-  // Let the next attempts end at once so stop() does not wait for another timeout.
+});
+
+it('a receiver that does not answer within the endpoint timeout is a timed-out attempt, retried later', async () => {
+  // Enough retries that the switch to answering below always comes before they run out.
+  const hooks = moduleFor(testConfig({ EVENTS_WEBHOOK_BACKOFF: '50ms,100ms,200ms,400ms,800ms,1600ms' }));
+  const tenant = `t-${randomUUID()}`;
+  receiver.answer = () => {}; // never answers
+  const { endpoint } = await hooks.endpoints.create(tenant, { url: receiver.url('/silent'), timeoutMs: 200 });
+  await hooks.deliver(event(tenant));
+  await until(async () => (await hooks.endpoints.attempts(tenant, endpoint.id)).length >= 1, 'the timed-out attempt');
+  const [attempt] = await hooks.endpoints.attempts(tenant, endpoint.id);
+  expect(attempt).toMatchObject({ attempt: 1, outcome: 'timeout', status_code: null });
+  expect(attempt!.response).toMatch(/no answer within 200 ms/);
+  // The receiver saw the request end when the worker gave up on it.
+  await until(() => receiver.open('/silent') === 0, 'the abandoned request closed');
   receiver.answer = (_req, res) => res.writeHead(200).end();
+  await until(async () => (await hooks.endpoints.messages(tenant, endpoint.id))[0]?.status === 'delivered', 'retry');
 });
 
 it('per-endpoint concurrency holds across two workers on one database', async () => {
