@@ -69,15 +69,23 @@ afterAll(async () => {
   await db?.drop();
 });
 
+/**
+ * The lease of a job runs out now: the tests expire it in SQL instead of waiting for a short
+ * lease on the clock, so a loaded machine can neither expire it too early nor too late.
+ */
+async function expireLease(id: string): Promise<void> {
+  await db.sql.query(`UPDATE rag_ingest_jobs SET lease_until = now() - interval '1 second' WHERE id = $1::uuid`, [id]);
+}
+
 test('a job whose runner stalls is resumed by another copy once its lease runs out, and indexed exactly once', async () => {
   const stuck = stalled(embedder);
   const first: RagModule = createRagModule({
     db,
-    config: config({ RAG_JOB_LEASE_MS: '400' }),
+    config: config({ RAG_JOB_LEASE_MS: '600000' }),
     embedder: stuck.embedder,
     broker,
   });
-  const second: RagModule = createRagModule({ db, config: config({ RAG_JOB_LEASE_MS: '400' }), embedder, broker });
+  const second: RagModule = createRagModule({ db, config: config({ RAG_JOB_LEASE_MS: '600000' }), embedder, broker });
   const job = await first.documents.startIngest(caller('resume-a'), {
     title: 'Retention',
     content: '# Retention\nSupplier invoices are kept for ten years.',
@@ -89,7 +97,7 @@ test('a job whose runner stalls is resumed by another copy once its lease runs o
 
   // Before the lease runs out nothing is taken over.
   expect(await second.documents.resumeAbandoned()).toEqual({ resumed: 0, failed: 0 });
-  await new Promise((r) => setTimeout(r, 500));
+  await expireLease(job.id);
   expect(await second.documents.resumeAbandoned()).toEqual({ resumed: 1, failed: 0 });
   await second.documents.settle();
   const after = await jobRow(job.id);
@@ -122,7 +130,7 @@ test('a job whose runner stalls is resumed by another copy once its lease runs o
 });
 
 test('a job interrupted RAG_JOB_MAX_ATTEMPTS times fails with the reason, and is not run again', async () => {
-  const cfg = { RAG_JOB_LEASE_MS: '200', RAG_JOB_MAX_ATTEMPTS: '2' };
+  const cfg = { RAG_JOB_LEASE_MS: '600000', RAG_JOB_MAX_ATTEMPTS: '2' };
   const stuck = [stalled(embedder), stalled(embedder)];
   const runners = stuck.map((s) => createRagModule({ db, config: config(cfg), embedder: s.embedder, broker }));
   const job = await runners[0]!.documents.startIngest(caller('resume-c'), {
@@ -130,9 +138,12 @@ test('a job interrupted RAG_JOB_MAX_ATTEMPTS times fails with the reason, and is
     content: 'Text that never gets embedded.',
     level: 'platform',
   });
-  await new Promise((r) => setTimeout(r, 300));
+  await until(async () => (await jobRow(job.id)).status === 'processing', 'the first runner to start');
+  expect(await runners[1]!.documents.resumeAbandoned()).toEqual({ resumed: 0, failed: 0 });
+  await expireLease(job.id);
   expect(await runners[1]!.documents.resumeAbandoned()).toEqual({ resumed: 1, failed: 0 });
-  await new Promise((r) => setTimeout(r, 300));
+  await until(async () => (await jobRow(job.id)).attempts === 2, 'the second runner to start');
+  await expireLease(job.id);
   expect(await runners[1]!.documents.resumeAbandoned()).toEqual({ resumed: 0, failed: 1 });
   const row = await jobRow(job.id);
   expect(row).toMatchObject({ status: 'failed', attempts: 2, input: null });
