@@ -107,6 +107,8 @@ export function startNoticeRelay(options: NoticeRelayOptions): NoticeRelay {
       started = true;
       wake();
     }, ms);
+    // The service's server keeps the process alive; a relay left running must not.
+    timer.unref();
   }
 
   async function loop(): Promise<number> {

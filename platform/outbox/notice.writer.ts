@@ -2,10 +2,12 @@
 // called with the client of the transaction that makes the change, so the notice commits or rolls
 // back with it. The notice relay (notice-relay.ts) publishes it afterwards. One writer for Prisma
 // and raw-SQL stores alike, as the audit outbox (outbox.writer.ts) has.
-import type { Prisma } from '../../generated/prisma/client';
+import type { Prisma, PrismaClient } from '../../generated/prisma/client';
 import type { EventContract, PayloadOf } from '../contracts/event-contract';
+import { groupCommit } from '../db/group-commit';
 import type { PrismaLike } from '../db/prisma-like';
 import type { SqlQuery } from '../db/sql';
+import { outboxRow as auditOutboxRow, type AuditEventInput } from './outbox.writer';
 import { noticeEnvelope, type NoticeContext, type NoticeEnvelope } from './notice.envelope';
 
 export interface NoticeWriter {
@@ -87,4 +89,25 @@ export async function sqlInsertNotices(q: SqlQuery, notices: readonly PendingNot
   if (notices.length === 0) return;
   const { text, params } = noticeInsert(notices);
   await q.query(text, params);
+}
+
+/** An audit event and the notice that reports the same thing, committed together (or neither). */
+export interface AuditedNoticeWriter {
+  append(event: AuditEventInput, notice?: PendingNotice): Promise<void>;
+}
+
+/**
+ * For records no other write belongs to (a validation run): concurrent appends share one
+ * transaction of two multi-row inserts (platform/db/group-commit.ts), each audit event with its
+ * notice, and each append resolves once its own rows are committed.
+ */
+export function groupedAuditNoticeWriter(prisma: PrismaClient, service: string, maxBatch = 500): AuditedNoticeWriter {
+  const write = groupCommit<{ event: AuditEventInput; notice?: PendingNotice }>((items) => {
+    const notices = items.flatMap((i) => (i.notice ? [noticeRow(i.notice)] : []));
+    const audit = prisma.outboxEvent.createMany({ data: items.map((i) => auditOutboxRow(service, i.event)) });
+    return notices.length > 0
+      ? prisma.$transaction([audit, prisma.noticeOutbox.createMany({ data: notices })])
+      : audit;
+  }, maxBatch);
+  return { append: (event, notice) => write({ event, notice }) };
 }
