@@ -16,7 +16,7 @@ import { backoffDelay } from './outbox-relay';
 import { createNoticeStore, type NoticeRow, type NoticeStore } from './notice.store';
 
 export interface NoticeRelayOptions {
-  db: Pick<Database, 'sql'>;
+  db: Pick<Database, 'sql' | 'kind'>;
   bus: Pick<EventBus, 'publish'>;
   logger: Pick<Logger, 'warn' | 'info'>;
   /** Only rows of these producing services; all when absent. */
@@ -46,7 +46,7 @@ export interface NoticeRelay {
 const keyOf = (r: NoticeRow) => `${r.tenant_id}\u0000${r.subject}`;
 
 export function startNoticeRelay(options: NoticeRelayOptions): NoticeRelay {
-  const store = options.store ?? createNoticeStore(options.db.sql);
+  const store = options.store ?? createNoticeStore(options.db);
   const services = options.services && options.services.length > 0 ? options.services : null;
   const pollMs = options.pollMs ?? 250;
   const batch = options.batch ?? 500;

@@ -105,9 +105,7 @@ export function groupedAuditNoticeWriter(prisma: PrismaClient, service: string, 
   const write = groupCommit<{ event: AuditEventInput; notice?: PendingNotice }>((items) => {
     const notices = items.flatMap((i) => (i.notice ? [noticeRow(i.notice)] : []));
     const audit = prisma.outboxEvent.createMany({ data: items.map((i) => auditOutboxRow(service, i.event)) });
-    return notices.length > 0
-      ? prisma.$transaction([audit, prisma.noticeOutbox.createMany({ data: notices })])
-      : audit;
+    return notices.length > 0 ? prisma.$transaction([audit, prisma.noticeOutbox.createMany({ data: notices })]) : audit;
   }, maxBatch);
   return { append: (event, notice) => write({ event, notice }) };
 }
