@@ -4,6 +4,7 @@
 // folder, and every entry has a schema. A new topic is added to its `*.events.ts` and here.
 import type { EventContract } from './event-contract';
 import { COMPLIANCE_RULE_EXECUTION, COMPLIANCE_WORKFLOW_EVENT } from './compliance.events';
+import { OCR_JOB_COMPLETED, RAG_DOCUMENT_INGESTED } from './ingestion.events';
 import { LEDGER_EVENT_APPENDED } from './ledger.events';
 import { RULEPACK_CERTIFIED, RULEPACK_DEPRECATED } from './rulepack.events';
 import { WORKFLOW_CHANGED, WORKFLOW_NOTIFICATION, WORKFLOW_TRANSITIONS } from './workflow.events';
@@ -16,6 +17,8 @@ export const EVENT_CATALOGUE: readonly EventContract[] = Object.freeze([
   COMPLIANCE_WORKFLOW_EVENT,
   WORKFLOW_CHANGED,
   WORKFLOW_NOTIFICATION,
+  OCR_JOB_COMPLETED,
+  RAG_DOCUMENT_INGESTED,
   ...Object.values(WORKFLOW_TRANSITIONS),
 ]);
 
