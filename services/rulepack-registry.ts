@@ -31,7 +31,7 @@ export function defineRulePackRegistryService(options: RulePackRegistryOptions =
     subgraph: 'subgraphs/rulepack-registry/schema.graphql',
     producesAudit: true,
     async build(deps) {
-      const { config, db, env, logger } = deps;
+      const { config, db, env } = deps;
       const registryConfig = loadRulePackRegistryConfig(env);
       const { bus, release: releaseBus } = await serviceBus(deps, options.bus);
       // rulepack.certified / rulepack.deprecated are written with each decision (the notice outbox)

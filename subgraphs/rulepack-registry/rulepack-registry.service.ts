@@ -15,7 +15,6 @@ import {
   RULEPACK_CERTIFIED,
   RULEPACK_DEPRECATED,
   rulePackNotice,
-  type RulePackNotice,
   type RulePackNoticeContract,
 } from '../../platform/contracts/rulepack.events';
 import { unstorableText } from '../../platform/text';

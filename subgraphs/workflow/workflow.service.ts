@@ -144,7 +144,7 @@ export class WorkflowService {
     const id = randomUUID();
     const requestedBy = caller.auth?.username ?? null;
     const { store, executor, config } = this.deps;
-    const started = await store.transaction(async (q) => {
+    await store.transaction(async (q) => {
       await store.insertExecution(q, {
         id,
         tenantId,
