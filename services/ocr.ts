@@ -5,6 +5,8 @@
 import { ServiceIdentity } from '../platform/auth/service-identity';
 import { AccessTokens, bearerToken } from '../platform/auth/jwt';
 import { databaseIsReady } from '../platform/db/database';
+import { serviceBus } from '../platform/events/service-bus';
+import { startServiceNotices } from '../platform/outbox/service-notices';
 import { defineService, type ServiceDefinition } from '../platform/service';
 import { buildServiceApp } from '../platform/service-app';
 import { registerOcrRoutes } from '../rest-compat/ocr';
@@ -35,6 +37,9 @@ export function defineOcrService(_options: OcrServiceOptions = {}): ServiceDefin
     ],
     async build(deps) {
       const { config: platform, db, env } = deps;
+      // ocr.job_completed is written with each job's end (the notice outbox); this relay publishes it.
+      const { bus, release: releaseBus } = await serviceBus(deps);
+      const notices = startServiceNotices(deps, bus, definition.name);
       const { ocr, engine, decoder, preprocess, sweepIntervalMs } = createOcrModule({
         db,
         env,
@@ -102,6 +107,8 @@ export function defineOcrService(_options: OcrServiceOptions = {}): ServiceDefin
           await engine.stop();
           await decoder.stop();
           await preprocess.stop();
+          await notices.stop();
+          await releaseBus();
         },
       };
     },

@@ -2,6 +2,8 @@
 // sets) and the rag subgraph at /graphql (ingestion progress over graphql-ws) over one domain:
 // hierarchical documents, cascading vector and hybrid search on pgvector, answers through the AI
 // broker with a semantic cache, conversations, audit through the outbox. docs/rag.md.
+import { serviceBus } from '../platform/events/service-bus';
+import { startServiceNotices } from '../platform/outbox/service-notices';
 import { ServiceIdentity } from '../platform/auth/service-identity';
 import { AccessTokens } from '../platform/auth/jwt';
 import { serviceRequiresAuth } from '../platform/config/platform.config';
@@ -28,6 +30,9 @@ export function defineRagService(_options: RagServiceOptions = {}): ServiceDefin
     producesAudit: true,
     async build(deps) {
       const { config: platform, db, env, registry, logger } = deps;
+      // rag.document_ingested is written with each completed ingestion (the notice outbox); this relay publishes it.
+      const { bus, release: releaseBus } = await serviceBus(deps);
+      const notices = startServiceNotices(deps, bus, definition.name);
       const config = loadRagConfig(env, registry, { requireAuth: serviceRequiresAuth(env, definition) });
       const embedder = await createEmbedder(config.embedding, (msg) => logger.warn(msg));
       const rag = createRagModule({
@@ -83,6 +88,8 @@ export function defineRagService(_options: RagServiceOptions = {}): ServiceDefin
         },
         async stop() {
           await maintenance?.stop();
+          await notices.stop();
+          await releaseBus();
         },
       };
     },

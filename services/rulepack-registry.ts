@@ -14,7 +14,7 @@ import type { PackCompiler } from '../subgraphs/rulepack-registry/pack-validatio
 import { loadRulePackRegistryConfig } from '../subgraphs/rulepack-registry/rulepack-registry.config';
 import { createRulePackModule } from '../subgraphs/rulepack-registry/rulepack-registry.module';
 import { resolvers } from '../subgraphs/rulepack-registry/resolvers';
-import { contractBus } from '../platform/events/contract-bus';
+import { startServiceNotices } from '../platform/outbox/service-notices';
 
 export interface RulePackRegistryOptions {
   /** An event bus to use instead of the process's (tests); the caller then owns closing it. */
@@ -31,10 +31,12 @@ export function defineRulePackRegistryService(options: RulePackRegistryOptions =
     subgraph: 'subgraphs/rulepack-registry/schema.graphql',
     producesAudit: true,
     async build(deps) {
-      const { config, db, env, logger } = deps;
+      const { config, db, env } = deps;
       const registryConfig = loadRulePackRegistryConfig(env);
       const { bus, release: releaseBus } = await serviceBus(deps, options.bus);
-      const events = contractBus(bus, logger);
+      // rulepack.certified / rulepack.deprecated are written with each decision (the notice outbox)
+      // and published by this relay, woken after each such commit.
+      const notices = startServiceNotices(deps, bus, registry.name);
       // RULEPACK_REGISTRY_REQUIRE_AUTH, else REQUIRE_AUTH, else a token. Without one, reads act in
       // X-Tenant-ID's tenant; submissions and decisions always need a token (they name a person).
       const requireAuth = serviceRequiresAuth(env, registry);
@@ -42,11 +44,7 @@ export function defineRulePackRegistryService(options: RulePackRegistryOptions =
         db,
         registryConfig,
         options.compile ?? compileWithEngine,
-        (contract, notice) => {
-          events
-            .publish(contract, notice)
-            .catch((err) => logger.warn({ err, topic: contract.topic }, 'publishing a rule-pack notice failed'));
-        },
+        () => notices.wake(),
         requireAuth,
       );
       await keys.ensureActive();
@@ -67,6 +65,7 @@ export function defineRulePackRegistryService(options: RulePackRegistryOptions =
       return {
         app,
         async stop() {
+          await notices.stop();
           await releaseBus();
         },
       };

@@ -15,6 +15,8 @@ import { loadValidationConfig } from '../subgraphs/validation/validation.config'
 import { createValidationModule, type ValidationModuleDeps } from '../subgraphs/validation/validation.module';
 import { RULEPACK_DEPRECATED } from '../platform/contracts/rulepack.events';
 import { contractBus } from '../platform/events/contract-bus';
+import { dedupeNotices } from '../platform/events/notice-dedupe';
+import { startServiceNotices } from '../platform/outbox/service-notices';
 
 export interface ValidationServiceOptions {
   /** An event bus to use instead of the process's (tests); the caller then owns closing it. */
@@ -43,9 +45,11 @@ export function defineValidationService(options: ValidationServiceOptions = {}):
       const { config: platform, db, logger, env, registry } = deps;
       const config = loadValidationConfig(env, registry);
       const { bus, release: releaseBus } = await serviceBus(deps, options.bus);
+      // compliance.rule_execution is written with each run's audit event and published from there.
+      const notices = startServiceNotices(deps, bus, validation.name);
       const { service, packs } = createValidationModule({
         db,
-        bus,
+        onNoticeCommitted: () => notices.wake(),
         config,
         logger,
         registry: options.registry,
@@ -53,8 +57,12 @@ export function defineValidationService(options: ValidationServiceOptions = {}):
         identity: new ServiceIdentity(platform.auth.jwtSecret, 'validation'),
       });
       // A deprecated pack version leaves the cache at once, so its next run asks the registry
-      // (which answers "deprecated, use ..." with a 409).
-      const unsubscribe = await contractBus(bus, logger).subscribe(RULEPACK_DEPRECATED, (notice) => packs.drop(notice));
+      // (which answers "deprecated, use ..." with a 409). Delivery is at least once: each notice
+      // id is acted on once.
+      const unsubscribe = await contractBus(bus, logger).subscribe(
+        RULEPACK_DEPRECATED,
+        dedupeNotices((notice) => packs.drop(notice)),
+      );
       const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
 
       const { app } = await buildServiceApp(validation, deps, {
@@ -75,6 +83,7 @@ export function defineValidationService(options: ValidationServiceOptions = {}):
         app,
         async stop() {
           await unsubscribe();
+          await notices.stop();
           await releaseBus();
         },
       };

@@ -5,6 +5,7 @@ import { AccessTokens } from '../platform/auth/jwt';
 import { bearerToken } from '../platform/auth/jwt';
 import type { EventBus } from '../platform/events/event-bus';
 import { serviceBus } from '../platform/events/service-bus';
+import { startServiceNotices } from '../platform/outbox/service-notices';
 import { defineService, type ServiceDefinition } from '../platform/service';
 import { buildServiceApp } from '../platform/service-app';
 import { registerWorkflowRoutes } from '../rest-compat/workflow';
@@ -54,9 +55,13 @@ export function defineWorkflowService(options: WorkflowServiceOptions = {}): Ser
       const { config: platform, db, logger, env, registry } = deps;
       const config = { ...loadWorkflowConfig(env, registry), ...options.config };
       const { bus, release: releaseBus } = await serviceBus(deps, options.bus);
+      // Lifecycle, compliance and workflow.changed notices are written with each transition
+      // (the notice outbox); this relay publishes them, woken after each such commit.
+      const notices = startServiceNotices(deps, bus, workflow.name);
       const { service, executor, store } = createWorkflowModule({
         db,
         bus,
+        onNoticeCommitted: () => notices.wake(),
         config,
         logger,
         jwtSecret: platform.auth.jwtSecret,
@@ -102,6 +107,7 @@ export function defineWorkflowService(options: WorkflowServiceOptions = {}): Ser
         },
         async stop() {
           await executor.stop();
+          await notices.stop();
           await releaseBus();
         },
       };

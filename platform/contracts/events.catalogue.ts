@@ -5,6 +5,7 @@
 import type { EventContract } from './event-contract';
 import { COMPLIANCE_RULE_EXECUTION, COMPLIANCE_WORKFLOW_EVENT } from './compliance.events';
 import { EVENTS_EVENT_PUBLISHED } from './events.events';
+import { OCR_JOB_COMPLETED, RAG_DOCUMENT_INGESTED } from './ingestion.events';
 import { LEDGER_EVENT_APPENDED } from './ledger.events';
 import { RULEPACK_CERTIFIED, RULEPACK_DEPRECATED } from './rulepack.events';
 import { WORKFLOW_CHANGED, WORKFLOW_NOTIFICATION, WORKFLOW_TRANSITIONS } from './workflow.events';
@@ -18,6 +19,8 @@ export const EVENT_CATALOGUE: readonly EventContract[] = Object.freeze([
   COMPLIANCE_WORKFLOW_EVENT,
   WORKFLOW_CHANGED,
   WORKFLOW_NOTIFICATION,
+  OCR_JOB_COMPLETED,
+  RAG_DOCUMENT_INGESTED,
   ...Object.values(WORKFLOW_TRANSITIONS),
 ]);
 

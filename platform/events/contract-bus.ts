@@ -5,12 +5,25 @@
 // only ever see well-formed payloads. The bus is at most once and has no negative
 // acknowledgement to give; a dropped payload is as lost as an undelivered one, which every
 // consumer already tolerates (caches expire, pull-on-notify reads the store).
+//
+// Notices relayed from the notice outbox (platform/outbox/notice-relay.ts) arrive as CloudEvents
+// envelopes: `subscribe` parses the envelope's `data` and hands the handler the envelope's
+// attributes too, whose `id` a consumer deduplicates by (notice-dedupe.ts), since the outbox
+// delivers at least once. Bare payloads (the ledger's notices) are still accepted.
 import type { EventContract, PayloadOf } from '../contracts/event-contract';
 import { parsePayload } from '../contracts/event-contract';
 import type { Logger } from '../logging/logger';
+import { isNoticeEnvelope, type NoticeEnvelope } from '../outbox/notice.envelope';
 import type { EventBus, Unsubscribe } from './event-bus';
 
-export type ContractHandler<C extends EventContract> = (payload: PayloadOf<C>) => void | Promise<void>;
+/** The CloudEvents attributes of a notice (its envelope without the data). */
+export type NoticeMeta = Omit<NoticeEnvelope, 'data'>;
+
+/** `meta` is absent for a bare payload (published directly, not through the notice outbox). */
+export type ContractHandler<C extends EventContract> = (
+  payload: PayloadOf<C>,
+  meta?: NoticeMeta,
+) => void | Promise<void>;
 
 export interface ContractBus {
   /**
@@ -31,7 +44,14 @@ export function contractBus(bus: Pick<EventBus, 'publish' | 'subscribe'>, logger
   return {
     ...contractPublisher(bus),
     subscribe: (contract, handler) =>
-      bus.subscribe(contract.topic, (payload) => {
+      bus.subscribe(contract.topic, (message) => {
+        let payload = message;
+        let meta: NoticeMeta | undefined;
+        if (isNoticeEnvelope(message)) {
+          const { data, ...attributes } = message;
+          payload = data;
+          meta = attributes;
+        }
         const parsed = parsePayload(contract, payload);
         if (!parsed.ok) {
           logger.warn(
@@ -40,7 +60,7 @@ export function contractBus(bus: Pick<EventBus, 'publish' | 'subscribe'>, logger
           );
           return;
         }
-        return handler(parsed.value);
+        return handler(parsed.value, meta);
       }),
   };
 }

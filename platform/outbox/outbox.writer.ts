@@ -22,7 +22,7 @@ export interface OutboxWriter {
   append(event: AuditEventInput): Promise<void>;
 }
 
-function outboxRow(service: string, event: AuditEventInput): Prisma.OutboxEventCreateManyInput {
+export function outboxRow(service: string, event: AuditEventInput): Prisma.OutboxEventCreateManyInput {
   return {
     service,
     tenantId: event.tenantId,

@@ -1,5 +1,7 @@
 // The only code that reads and writes ocr_jobs, ocr_reviews and ocr_cache. Every read takes the
 // tenant id; a job's result, its cache entry and its `ocr_extract` audit event commit together.
+import { OCR_JOB_COMPLETED } from '../../platform/contracts/ingestion.events';
+import { noticeWriter } from '../../platform/outbox/notice.writer';
 import { randomUUID } from 'node:crypto';
 import type { Prisma, PrismaClient } from '../../generated/prisma/client';
 import type { AuditEventInput } from '../../platform/outbox/outbox.writer';
@@ -66,7 +68,8 @@ export interface OcrStore {
     patch: { status?: JobStatus; pagesDone?: number; pages?: PageResult[] },
   ): Promise<void>;
   /**
-   * The job's result, the cache entry (when given) and the audit event, in one transaction; only
+   * The job's result, the cache entry (when given), the audit event and the `ocr.job_completed`
+   * notice, in one transaction; only
    * while the job still runs (a job the sweep failed as interrupted keeps that end).
    */
   finish(tenantId: string, id: string, result: JobResult, cache: boolean, event: AuditEventInput): Promise<OcrJob>;
@@ -278,6 +281,22 @@ export function prismaOcrStore(prisma: PrismaClient, options: { leaseMs: number 
           });
         }
         await outboxWriter(tx, 'ocr').append(event);
+        if (result.status === 'completed' || result.status === 'review' || result.status === 'failed') {
+          // ocr.job_completed commits with the job's end (the notice outbox; the service's relay publishes it).
+          await noticeWriter(tx, 'ocr').append(
+            OCR_JOB_COMPLETED,
+            {
+              tenant_id: tenantId,
+              job_id: id,
+              status: result.status,
+              tier_used: result.tierUsed,
+              confidence_score: result.confidenceScore,
+              page_count: result.pageCount,
+              at: new Date().toISOString(),
+            },
+            { tenantId, subject: `ocr-job/${id}`, correlationId: event.correlationId },
+          );
+        }
         return updated;
       });
       return jobOf(row, null);

@@ -5,6 +5,7 @@
 // whenever the catalog could be behind (pack-dependencies.ts).
 import { RULEPACK_CERTIFIED, RULEPACK_DEPRECATED, type RulePackNotice } from '../../platform/contracts/rulepack.events';
 import { contractBus } from '../../platform/events/contract-bus';
+import { dedupeNotices } from '../../platform/events/notice-dedupe';
 import type { EventBus, Unsubscribe } from '../../platform/events/event-bus';
 import type { Logger } from '../../platform/logging/logger';
 import type { PackStore } from './pack.store';
@@ -80,9 +81,11 @@ export class RulePackCatalogConsumer {
         );
       }
     };
+    // The registry's notices come through its notice outbox, at least once: each id is handled
+    // once (cataloguing is idempotent too, but a redelivery then costs no reads).
     const offs = [
-      await events.subscribe(RULEPACK_CERTIFIED, handle('certified')),
-      await events.subscribe(RULEPACK_DEPRECATED, handle('deprecated')),
+      await events.subscribe(RULEPACK_CERTIFIED, dedupeNotices(handle('certified'))),
+      await events.subscribe(RULEPACK_DEPRECATED, dedupeNotices(handle('deprecated'))),
     ];
     return async () => {
       for (const off of offs) await off();

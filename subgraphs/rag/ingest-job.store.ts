@@ -2,7 +2,9 @@
 // and what makes a job resumable: its input, kept until it ends, and a lease its runner renews at
 // every step. A runner whose lease was taken over is fenced off (its updates match no row).
 import { randomUUID } from 'node:crypto';
-import type { SqlExecutor } from '../../platform/db/sql';
+import { RAG_DOCUMENT_INGESTED } from '../../platform/contracts/ingestion.events';
+import type { SqlExecutor, SqlQuery } from '../../platform/db/sql';
+import { sqlNoticeWriter } from '../../platform/outbox/notice.writer';
 import type { IngestJob, JobStatus } from './rag.types';
 
 interface Row {
@@ -66,25 +68,37 @@ export function createIngestJobStore(sql: SqlExecutor) {
       p: { status: JobStatus; percent: number; stage: string; documentId?: string; error?: string },
     ): Promise<boolean> {
       const ended = p.status === 'completed' || p.status === 'failed';
-      const res = await sql.query(
-        `UPDATE rag_ingest_jobs SET status = $3, percent = $4, stage = $5, document_id = COALESCE($6::uuid, document_id), error = $7, updated_at = now(),
+      const statement = (q: SqlQuery) =>
+        q.query(
+          `UPDATE rag_ingest_jobs SET status = $3, percent = $4, stage = $5, document_id = COALESCE($6::uuid, document_id), error = $7, updated_at = now(),
            input = CASE WHEN $8 THEN NULL ELSE input END,
            lease_until = CASE WHEN $8 THEN NULL ELSE now() + make_interval(secs => $10::double precision / 1000) END
          WHERE tenant_id = $1 AND id = $2::uuid AND lease_owner = $9 AND status IN ('queued', 'processing')`,
-        [
-          tenantId,
-          id,
-          p.status,
-          p.percent,
-          p.stage,
-          p.documentId ?? null,
-          p.error ?? null,
-          ended,
-          lease.owner,
-          lease.ms,
-        ],
-      );
-      return res.rowCount > 0;
+          [
+            tenantId,
+            id,
+            p.status,
+            p.percent,
+            p.stage,
+            p.documentId ?? null,
+            p.error ?? null,
+            ended,
+            lease.owner,
+            lease.ms,
+          ],
+        );
+      if (p.status !== 'completed' || !p.documentId) return (await statement(sql)).rowCount > 0;
+      // The completion and its rag.document_ingested notice commit together (the notice outbox).
+      const documentId = p.documentId;
+      return sql.transaction(async (q) => {
+        if ((await statement(q)).rowCount === 0) return false;
+        await sqlNoticeWriter(q, 'rag').append(
+          RAG_DOCUMENT_INGESTED,
+          { tenant_id: tenantId, job_id: id, document_id: documentId, at: new Date().toISOString() },
+          { tenantId, subject: `rag-document/${documentId}` },
+        );
+        return true;
+      });
     },
 
     async get(tenantId: string, id: string): Promise<IngestJob | null> {

@@ -15,7 +15,6 @@ import {
   RULEPACK_CERTIFIED,
   RULEPACK_DEPRECATED,
   rulePackNotice,
-  type RulePackNotice,
   type RulePackNoticeContract,
 } from '../../platform/contracts/rulepack.events';
 import { unstorableText } from '../../platform/text';
@@ -77,8 +76,8 @@ export interface DeprecateInput {
   notes?: string | null;
 }
 
-/** Called after a change commits (the module publishes it on the bus). */
-export type NoticeSink = (contract: RulePackNoticeContract, notice: RulePackNotice) => void;
+/** Called after a change with a notice commits: wakes the notice relay, which publishes it. */
+export type NoticeSink = () => void;
 
 const describe = (ref: PackRef) => `Rule pack '${ref.packId}' version '${ref.version}'`;
 
@@ -297,7 +296,7 @@ export class RulePackService {
     if (v.status !== expected) throw new ConflictError(`${describe(v)} is '${v.status}'; ${what} needs '${expected}'`);
   }
 
-  /** Applies one transition with its decision record and audit event in one transaction; publishes after commit. */
+  /** Applies one transition with its decision record, audit event and notice in one transaction. */
   private async move(
     caller: Caller,
     current: RulePackVersionRecord,
@@ -334,10 +333,18 @@ export class RulePackService {
           data: auditData(moved, decision, notes),
         }),
       );
+      const contract: RulePackNoticeContract | null =
+        decision === 'certified' ? RULEPACK_CERTIFIED : decision === 'deprecated' ? RULEPACK_DEPRECATED : null;
+      if (contract) {
+        await s.notices.append(contract, rulePackNotice(moved), {
+          tenantId: moved.ownerTenant,
+          subject: `${moved.packId}@${moved.version}`,
+          correlationId: caller.correlationId,
+        });
+      }
       return moved;
     });
-    if (decision === 'certified') this.onCommitted(RULEPACK_CERTIFIED, rulePackNotice(updated));
-    if (decision === 'deprecated') this.onCommitted(RULEPACK_DEPRECATED, rulePackNotice(updated));
+    if (decision === 'certified' || decision === 'deprecated') this.onCommitted();
     return updated;
   }
 

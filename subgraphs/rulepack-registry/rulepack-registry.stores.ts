@@ -1,7 +1,8 @@
 // Builds the registry's stores over Prisma, and the unit of work that runs them in one interactive
-// transaction (so a version, its decision record and its audit event commit together).
+// transaction (so a version, its decision record, its audit event and its notice commit together).
 import type { PrismaClient } from '../../generated/prisma/client';
 import type { PrismaLike } from '../../platform/db/prisma-like';
+import { noticeWriter } from '../../platform/outbox/notice.writer';
 import { outboxWriter } from '../../platform/outbox/outbox.writer';
 import { prismaRulePackStore } from './rulepack-registry.store';
 import type { RulePackStores, RulePackUnitOfWork } from './rulepack-registry.types';
@@ -9,7 +10,11 @@ import type { RulePackStores, RulePackUnitOfWork } from './rulepack-registry.typ
 export const SERVICE_NAME = 'rulepack-registry';
 
 function storesFor(db: PrismaLike): RulePackStores {
-  return { packs: prismaRulePackStore(db), outbox: outboxWriter(db, SERVICE_NAME) };
+  return {
+    packs: prismaRulePackStore(db),
+    outbox: outboxWriter(db, SERVICE_NAME),
+    notices: noticeWriter(db, SERVICE_NAME),
+  };
 }
 
 export function prismaUnitOfWork(prisma: PrismaClient): RulePackUnitOfWork {

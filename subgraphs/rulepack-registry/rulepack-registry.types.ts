@@ -1,5 +1,6 @@
 // The rule-pack registry's records and the store interfaces its services depend on (so unit tests
 // can hand them strict fakes and no database).
+import type { NoticeWriter } from '../../platform/outbox/notice.writer';
 import type { OutboxWriter } from '../../platform/outbox/outbox.writer';
 
 export const RULEPACK_STATUSES = ['draft', 'review', 'certified', 'deprecated'] as const;
@@ -101,6 +102,8 @@ export interface RulePackStore {
 export interface RulePackStores {
   packs: RulePackStore;
   outbox: OutboxWriter;
+  /** rulepack.certified / rulepack.deprecated, written with the decision (the notice outbox). */
+  notices: NoticeWriter;
 }
 
 export interface RulePackUnitOfWork extends RulePackStores {

@@ -1,15 +1,14 @@
 // Wires the validation domain from its dependencies: the registries' clients, the pack cache and
-// signature verifier, the outbox (audit) and the tenant access rule. An operator's run in another
+// signature verifier, the outbox (audit and notices) and the tenant access rule. An operator's run in another
 // tenant is recorded in that tenant's ledger through the same outbox.
 import type { DelegatedIdentity } from '../../platform/auth/service-identity';
 import { operatorAccessData, OPERATOR_ACCESS_EVENT, TenantAccess } from '../../platform/auth/tenant-access';
 import { RulePackRegistryClient } from '../../platform/clients/rulepack-registry.client';
 import { SchemaRegistryClient } from '../../platform/clients/schema-registry.client';
 import type { Database } from '../../platform/db/database';
-import { contractPublisher } from '../../platform/events/contract-bus';
-import type { EventBus } from '../../platform/events/event-bus';
 import type { Logger } from '../../platform/logging/logger';
-import { auditEvent, groupedOutboxWriter } from '../../platform/outbox/outbox.writer';
+import { groupedAuditNoticeWriter } from '../../platform/outbox/notice.writer';
+import { auditEvent } from '../../platform/outbox/outbox.writer';
 import { TtlLru } from './pack.cache';
 import { PackSignatureVerifier } from './pack-signature';
 import { RulePackSource, type RegistryReader, type ResolvedPack } from './rule-pack.source';
@@ -24,7 +23,8 @@ export interface ValidationModule {
 
 export interface ValidationModuleDeps {
   db: Database;
-  bus: Pick<EventBus, 'publish'>;
+  /** Called after a run's notice commits (wakes the service's notice relay). */
+  onNoticeCommitted?: () => void;
   config: ValidationConfig;
   logger: Logger;
   /** Stand-ins for the registries' clients (tests); the HTTP clients otherwise. */
@@ -44,8 +44,8 @@ export function createValidationModule(deps: ValidationModuleDeps): ValidationMo
     new TtlLru<ResolvedPack>(config.packCacheSize, config.packCacheTtlMs),
     logger,
   );
-  // Runs record nothing but their audit event: concurrent runs share one insert.
-  const outbox = groupedOutboxWriter(deps.db.prisma, 'validation');
+  // Runs record nothing but their audit event and notice: concurrent runs share one transaction.
+  const outbox = groupedAuditNoticeWriter(deps.db.prisma, 'validation');
   const access = new TenantAccess((a) =>
     outbox.append(
       auditEvent(a, {
@@ -59,7 +59,7 @@ export function createValidationModule(deps: ValidationModuleDeps): ValidationMo
   const service = new ValidationService({
     packs,
     schemas: deps.schemas ?? new SchemaRegistryClient(config.schemaRegistryUrl, deps.identity),
-    audit: new RunAudit(outbox, contractPublisher(deps.bus), logger),
+    audit: new RunAudit(outbox, deps.onNoticeCommitted),
     access,
     config,
   });

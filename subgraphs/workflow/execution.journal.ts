@@ -1,6 +1,7 @@
 // One run's persisted state and how it is written (docs/workflow.md, "Durable execution"): the
 // execution and its step records as this run knows them, and every write, one transaction each,
-// fenced by the run's lease, with the transitions published only after the commit.
+// fenced by the run's lease, with the transitions' notices written in the same transaction (the
+// notice outbox) and the relay woken after the commit.
 //
 // Batching (docs/workflow.md, "Throughput"): an action with no effect outside the saga (`noop`,
 // `record`, `set`) runs without its own transactions. Its `step.started` and `step.completed`
@@ -106,14 +107,17 @@ export class RunJournal {
     return written;
   }
 
-  /** One transaction: the queued transitions, then `work`; the transitions published after the commit, in order. */
+  /** One transaction: the queued transitions, then `work`, then the notices of them all, in order. */
   async write<T extends Transition | undefined>(work: (q: SqlQuery) => Promise<T>): Promise<T> {
     const { store, events } = this.deps;
-    const { before, result } = await store.transaction(async (q) => ({
-      before: await this.flush(q),
-      result: await work(q),
-    }));
-    events.publishedAll(result ? [...before, result] : before);
+    const { written, result } = await store.transaction(async (q) => {
+      const before = await this.flush(q);
+      const result = await work(q);
+      const written = result ? [...before, result] : before;
+      if (written.length > 0) await events.written(q, written, this.execution.correlationId);
+      return { written, result };
+    });
+    if (written.length > 0) events.committed();
     return result;
   }
 
@@ -126,7 +130,7 @@ export class RunJournal {
     });
   }
 
-  /** Saves a step record and a transition together, then publishes the transition. */
+  /** Saves a step record and a transition (and its notices) together. */
   async commit(rec: StepRecord, t: RunTransition): Promise<void> {
     const { store } = this.deps;
     this.records.set(rec.path, rec);

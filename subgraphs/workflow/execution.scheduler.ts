@@ -160,7 +160,8 @@ export class WorkflowExecutor {
           }),
         );
       }
+      if (fired.length > 0) await this.deps.events.written(q, fired);
     });
-    for (const t of fired) this.deps.events.published(t);
+    if (fired.length > 0) this.deps.events.committed();
   }
 }

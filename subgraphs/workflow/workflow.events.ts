@@ -1,10 +1,12 @@
 // What the workflow service tells others (the topics and payloads are contracts:
-// platform/contracts/workflow.events.ts and compliance.events.ts). After each committed transition:
-// the lifecycle topic named by the transition (`workflow.started`, `step.completed`,
-// `approval.requested`, `approval.decided`, `workflow.completed`, ...) and the `workflow.changed`
-// notice that wakes subscriptions (which then read the transitions table: pull on notify). On
-// failure and compensation, `compliance.workflow_event` for the compliance service. All at most
-// once (the bus); the durable records are the transitions table and the outbox.
+// platform/contracts/workflow.events.ts and compliance.events.ts). With each transaction that
+// writes transitions, IN that transaction (the notice outbox): the lifecycle notice named by each
+// transition (`workflow.started`, `step.completed`, `approval.requested`, `approval.decided`,
+// `workflow.completed`, ...), `compliance.workflow_event` on failure and compensation, and one
+// `workflow.changed` notice per execution that wakes subscriptions (which then read the
+// transitions table: pull on notify). After the commit the notice relay is woken and publishes
+// them, at least once and in order per execution (the notice's subject).
+import type { SqlQuery } from '../../platform/db/sql';
 import { COMPLIANCE_WORKFLOW_EVENT, COMPLIANCE_WORKFLOW_EVENTS } from '../../platform/contracts/compliance.events';
 import type { EventContract, PayloadOf } from '../../platform/contracts/event-contract';
 import {
@@ -16,65 +18,91 @@ import {
 import { contractPublisher, type ContractBus } from '../../platform/events/contract-bus';
 import type { EventBus } from '../../platform/events/event-bus';
 import type { Logger } from '../../platform/logging/logger';
+import { pendingNotice, type PendingNotice } from '../../platform/outbox/notice.writer';
+import type { WorkflowStore } from './workflow.store';
 import type { Transition } from './workflow.types';
 
 /** The `workflow.changed` notice (the contract's type, under the name the subscriptions use). */
 export type ChangedNotice = WorkflowChangedNotice;
 
+const SERVICE = 'workflow';
+
 const forCompliance = (event: string): event is (typeof COMPLIANCE_WORKFLOW_EVENTS)[number] =>
   (COMPLIANCE_WORKFLOW_EVENTS as readonly string[]).includes(event);
+
+/** Order is kept per subject: one subject per execution. */
+export const workflowSubject = (workflowId: string) => `workflow/${workflowId}`;
 
 export class WorkflowEvents {
   private readonly bus: Pick<ContractBus, 'publish'>;
 
   constructor(
+    private readonly store: Pick<WorkflowStore, 'appendNotices'>,
     bus: Pick<EventBus, 'publish'>,
     private readonly logger: Logger,
+    /** Wakes the notice relay after a commit that wrote notices. */
+    private readonly onCommitted: () => void = () => {},
   ) {
     this.bus = contractPublisher(bus);
   }
 
-  published(t: Transition): void {
-    this.publishedAll([t]);
+  /**
+   * The notices of transitions written in the transaction `q`, in order: each one's lifecycle
+   * notice (and compliance notice), then ONE `workflow.changed` notice per execution, since a
+   * notice is only a wake-up (on PostgreSQL every bus message is a NOTIFY: fewer is cheaper).
+   */
+  async written(q: SqlQuery, ts: readonly Transition[], correlationId?: string | null): Promise<void> {
+    const notices: PendingNotice[] = [];
+    const byExecution = new Map<string, Transition[]>();
+    for (const t of ts) {
+      const list = byExecution.get(t.workflowId);
+      if (list) list.push(t);
+      else byExecution.set(t.workflowId, [t]);
+    }
+    for (const [workflowId, list] of byExecution) {
+      const ctx = { tenantId: list[0]!.tenantId, subject: workflowSubject(workflowId), correlationId };
+      for (const t of list) {
+        const payload: WorkflowTransitionPayload = {
+          tenant_id: t.tenantId,
+          workflow_id: t.workflowId,
+          version: t.version,
+          status: t.status,
+          step: t.step,
+          approval_task_id: t.taskId,
+          detail: t.detail,
+          at: t.at,
+        };
+        const contract = transitionContractOf(t.event);
+        // Every transition the executor writes has a contract (the guard test checks the source);
+        // one without is still recorded and still wakes subscriptions below, only not announced.
+        if (contract) notices.push(pendingNotice(SERVICE, contract, payload, ctx));
+        else this.logger.warn({ event: t.event }, 'a workflow transition without an event contract was not announced');
+        if (forCompliance(t.event))
+          notices.push(pendingNotice(SERVICE, COMPLIANCE_WORKFLOW_EVENT, { ...payload, event: t.event }, ctx));
+      }
+      const last = list.at(-1)!;
+      const changed: ChangedNotice = {
+        tenant_id: last.tenantId,
+        workflow_id: last.workflowId,
+        version: last.version,
+        seq: last.seq,
+        event: last.event,
+        ...(list.length > 1 ? { events: list.map((t) => t.event) } : {}),
+      };
+      notices.push(pendingNotice(SERVICE, WORKFLOW_CHANGED, changed, ctx));
+    }
+    await this.store.appendNotices(q, notices);
+  }
+
+  /** The transaction that wrote notices committed: the relay publishes them now. */
+  committed(): void {
+    this.onCommitted();
   }
 
   /**
-   * The transitions of one commit, in order: each one's lifecycle topic (and the compliance
-   * topic), then ONE `workflow.changed` notice for them all, since a notice is only a wake-up
-   * (on PostgreSQL every bus message is a NOTIFY: fewer of them is fewer statements).
+   * Straight to the bus, at most once: only the `notify` action's `workflow.notification`, which
+   * reports no committed change (a step's message, deduplicated by its own idempotency key).
    */
-  publishedAll(ts: Transition[]): void {
-    const last = ts.at(-1);
-    if (!last) return;
-    for (const t of ts) {
-      const payload: WorkflowTransitionPayload = {
-        tenant_id: t.tenantId,
-        workflow_id: t.workflowId,
-        version: t.version,
-        status: t.status,
-        step: t.step,
-        approval_task_id: t.taskId,
-        detail: t.detail,
-        at: t.at,
-      };
-      const contract = transitionContractOf(t.event);
-      // Every transition the executor writes has a contract (the guard test checks the source);
-      // one without is still recorded and still wakes subscriptions below, only not announced.
-      if (contract) this.publish(contract, payload);
-      else this.logger.warn({ event: t.event }, 'a workflow transition without an event contract was not published');
-      if (forCompliance(t.event)) this.publish(COMPLIANCE_WORKFLOW_EVENT, { ...payload, event: t.event });
-    }
-    const notice: ChangedNotice = {
-      tenant_id: last.tenantId,
-      workflow_id: last.workflowId,
-      version: last.version,
-      seq: last.seq,
-      event: last.event,
-      ...(ts.length > 1 ? { events: ts.map((t) => t.event) } : {}),
-    };
-    this.publish(WORKFLOW_CHANGED, notice);
-  }
-
   publish<C extends EventContract>(contract: C, payload: PayloadOf<C>): Promise<void> {
     return this.bus
       .publish(contract, payload)

@@ -21,6 +21,8 @@ import { createWorkflowStore, type WorkflowStore } from './workflow.store';
 export interface WorkflowModuleDeps {
   db: Database;
   bus: Pick<EventBus, 'publish'>;
+  /** Called after a commit that wrote notices (wakes the service's notice relay). */
+  onNoticeCommitted?: () => void;
   config: WorkflowConfig;
   logger: Logger;
   jwtSecret: string;
@@ -42,7 +44,7 @@ export interface WorkflowModule {
 export function createWorkflowModule(deps: WorkflowModuleDeps): WorkflowModule {
   const { config, logger, db } = deps;
   const store = createWorkflowStore(db.sql);
-  const events = new WorkflowEvents(deps.bus, logger);
+  const events = new WorkflowEvents(store, deps.bus, logger, deps.onNoticeCommitted);
   // The workflow's own identity, scoped to one tenant (platform/auth/service-identity.ts): used for
   // calls of callers without a token (the spec's trust-the-gateway mode) and of runs with no caller
   // at hand (resumed after a restart, an approval or a retry). Never a platform-wide service account.

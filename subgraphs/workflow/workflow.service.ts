@@ -144,7 +144,7 @@ export class WorkflowService {
     const id = randomUUID();
     const requestedBy = caller.auth?.username ?? null;
     const { store, executor, config } = this.deps;
-    const started = await store.transaction(async (q) => {
+    await store.transaction(async (q) => {
       await store.insertExecution(q, {
         id,
         tenantId,
@@ -185,9 +185,10 @@ export class WorkflowService {
           0,
         ),
       );
+      await this.deps.events.written(q, [t], caller.correlationId);
       return t;
     });
-    this.deps.events.published(started);
+    this.deps.events.committed();
     // The request waits (WORKFLOW_SYNC_WAIT_MS at most) while this process drives the saga to
     // its first resting point: done, failed, or waiting for a human or a retry timer.
     const drive = executor.driveOwned(id, tenantId, forwarding.token);
@@ -377,9 +378,10 @@ export class WorkflowService {
           }),
         );
       }
+      await this.deps.events.written(q, ts, caller.correlationId);
       return { task: decided, transitions: ts };
     });
-    this.deps.events.publishedAll(transitions);
+    if (transitions.length > 0) this.deps.events.committed();
     if (decision !== 'defer') {
       // Resume here and now when no other executor holds the workflow; else the poller will.
       if (await executor.kick(task.workflowId)) await executor.settle(task.workflowId, config.syncWaitMs);

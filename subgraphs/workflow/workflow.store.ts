@@ -8,6 +8,7 @@
 // that sweep every tenant's due work (the executor's claims and timers) say so in their names.
 // Methods that take `q` run on the caller's transaction.
 import type { SqlExecutor, SqlQuery } from '../../platform/db/sql';
+import { sqlInsertNotices, type PendingNotice } from '../../platform/outbox/notice.writer';
 import { sqlOutboxWriter, type AuditEventInput } from '../../platform/outbox/outbox.writer';
 import { approvalTaskStore } from './approval-task.store';
 import { executionLeaseStore } from './execution-lease.store';
@@ -34,6 +35,11 @@ export function createWorkflowStore(sql: SqlExecutor) {
     /** An audit event into the shared outbox (outbox_events), in the caller's transaction. */
     async appendAudit(q: SqlQuery, e: AuditEventInput): Promise<void> {
       await sqlOutboxWriter(q, 'workflow').append(e);
+    },
+
+    /** Notices into the notice outbox (notice_outbox), in the caller's transaction: the relay publishes them. */
+    async appendNotices(q: SqlQuery, notices: readonly PendingNotice[]): Promise<void> {
+      await sqlInsertNotices(q, notices);
     },
   };
 }

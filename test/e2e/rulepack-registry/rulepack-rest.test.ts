@@ -289,7 +289,7 @@ describe('lifecycle', () => {
     expect((await api.requestReview(f.people.author, 'life-reject', '1.0.0')).status).toBe(200);
   });
 
-  it('deprecates with a certified replacement only, and publishes both notices after commit', async () => {
+  it('deprecates with a certified replacement only, and relays both notices from the outbox', async () => {
     const v1 = await certified(api, f.people, samplePack('life-dep', '1.0.0'));
     await until(
       () => f.notices.some((n) => n.topic === 'rulepack.certified' && n.payload.pack_id === 'life-dep'),
@@ -339,6 +339,16 @@ describe('lifecycle', () => {
       owner_tenant: 'default',
       replacement: { pack_id: 'life-dep', version: '1.1.0' },
     });
+    // Through the notice outbox: a CloudEvents envelope per notice, one subject per pack version.
+    const dep = f.notices.find((n) => n.topic === 'rulepack.deprecated')!.meta!;
+    expect(dep).toMatchObject({
+      specversion: '1.0',
+      type: 'rulepack.deprecated',
+      source: 'urn:platform:service:rulepack-registry',
+      subject: 'life-dep@1.0.0',
+      tenantid: 'default',
+    });
+    expect(new Set(f.notices.map((n) => n.meta!.id)).size).toBe(f.notices.length);
   });
 
   it("writes every step to the owner tenant's audit trail through the outbox", async () => {

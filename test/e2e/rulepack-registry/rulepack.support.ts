@@ -2,6 +2,8 @@
 // the test can watch, and the people a pack's lifecycle needs (created through identity's admin
 // routes): the author (tenant `default`'s admin), a reviewer (a tenant role made by that admin),
 // a second admin, a read-only user, another tenant's admin and the platform operator.
+import { RULEPACK_CERTIFIED, RULEPACK_DEPRECATED } from '../../../platform/contracts/rulepack.events';
+import { contractBus, type NoticeMeta } from '../../../platform/events/contract-bus';
 import { createMemoryEventBus } from '../../../platform/events/memory-event-bus';
 import type { EventBus } from '../../../platform/events/event-bus';
 import type { Env, ServiceDefinition } from '../../../platform/service';
@@ -34,7 +36,7 @@ export interface RegistryFixture {
   bus: EventBus;
   people: People;
   /** Notices published on the bus, by topic. */
-  notices: { topic: string; payload: any }[];
+  notices: { topic: string; payload: any; meta?: NoticeMeta }[];
   close(): Promise<void>;
 }
 
@@ -43,9 +45,12 @@ export async function startRegistry(
   options: RulePackRegistryOptions & { db?: TestDatabase } = {},
 ): Promise<RegistryFixture> {
   const bus = options.bus ?? createMemoryEventBus();
-  const notices: { topic: string; payload: any }[] = [];
-  for (const topic of ['rulepack.certified', 'rulepack.deprecated'])
-    await bus.subscribe(topic, (payload) => void notices.push({ topic, payload }));
+  const notices: RegistryFixture['notices'] = [];
+  // Relayed from the registry's notice outbox as CloudEvents envelopes: the contract bus unwraps them.
+  for (const contract of [RULEPACK_CERTIFIED, RULEPACK_DEPRECATED])
+    await contractBus(bus, { warn: () => {} }).subscribe(contract, (payload, meta) => {
+      notices.push({ topic: contract.topic, payload, meta });
+    });
   const registryService: ServiceDefinition = defineRulePackRegistryService({ ...options, bus });
   const harness = await startServices([identityService, registryService], { ...TEST_ENV, ...env }, { db: options.db });
   const identity = harness.services.identity!.url;

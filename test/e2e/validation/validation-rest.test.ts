@@ -2,7 +2,7 @@
 // signs with a real Ed25519 key pair and a stand-in schema registry: certified, tampered,
 // deprecated, draft, unknown and unreachable packs; inline packs; JSON, CSV and XML payloads;
 // strict mode; PII never echoed; limits (413, 422) after which the service keeps serving; the
-// audit event in the outbox and the compliance event on the bus.
+// audit event in the outbox and the compliance notice (notice outbox, relayed to the bus).
 import { createMemoryEventBus } from '../../../platform/events/memory-event-bus';
 import type { EventBus } from '../../../platform/events/event-bus';
 import { defineValidationService } from '../../../services/validation';
@@ -479,11 +479,20 @@ describe('audit', () => {
     });
     for (const secret of [PII.email, PII.ssn, 'alice.secret']) expect(JSON.stringify(events)).not.toContain(secret);
     await until(() => compliance.length > complianceBefore, 'the compliance event');
+    // Relayed from the notice outbox: a CloudEvents 1.0 envelope around the contract's payload.
     expect(compliance.at(-1)).toMatchObject({
-      ...e!.event_data,
-      tenant_id: 'default',
-      user_id: 'someone-default',
-      correlation_id: r.body.correlation_id,
+      specversion: '1.0',
+      type: COMPLIANCE_RULE_EXECUTION.topic,
+      source: 'urn:platform:service:validation',
+      tenantid: 'default',
+      subject: `rulepack/${e!.event_data.rulepack_id}`,
+      traceparent: expect.stringMatching(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/),
+      data: {
+        ...e!.event_data,
+        tenant_id: 'default',
+        user_id: 'someone-default',
+        correlation_id: r.body.correlation_id,
+      },
     });
   });
 

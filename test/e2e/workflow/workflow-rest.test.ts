@@ -45,7 +45,8 @@ beforeAll(async () => {
     'workflow.failed',
     'compliance.workflow_event',
   ]) {
-    await harness.bus.subscribe(topic, (payload) => void busEvents.push({ topic, payload }));
+    // Relayed from the notice outbox as CloudEvents envelopes: the payload is the envelope's data.
+    await harness.bus.subscribe(topic, (message: any) => void busEvents.push({ topic, payload: message.data }));
   }
 });
 
@@ -213,8 +214,9 @@ describe('human approval', () => {
 
     // Decided once: a second decision is a 409.
     expect((await approve(r.body.approval_task_id, { decision: 'reject' }, 'bob')).status).toBe(409);
-    const topics = busEvents.filter((e) => e.payload.workflow_id === r.body.workflow_id).map((e) => e.topic);
-    expect(topics).toEqual(
+    const topics = () => busEvents.filter((e) => e.payload.workflow_id === r.body.workflow_id).map((e) => e.topic);
+    await until(() => topics().includes('workflow.completed'), 'the completion notice');
+    expect(topics()).toEqual(
       expect.arrayContaining([
         'workflow.started',
         'approval.requested',
@@ -259,7 +261,7 @@ describe('human approval', () => {
       busEvents.filter(
         (e) => e.topic === 'approval.requested' && e.payload.approval_task_id === r.body.approval_task_id,
       ).length;
-    expect(announced()).toBe(1);
+    await until(() => announced() === 1, 'the task announced');
     const d = await approve(r.body.approval_task_id, { decision: 'deferred', notes: 'need the survey' }, 'bob');
     expect(d.body).toMatchObject({ status: 'pending', decision: 'defer', workflow_status: 'pending_approval' });
     await until(() => announced() === 2, 'the deferred task announced again');
@@ -326,14 +328,16 @@ describe('saga', () => {
       status: 'completed',
       compensation_status: 'compensated',
     });
-    expect(
-      busEvents.some(
-        (e) =>
-          e.topic === 'compliance.workflow_event' &&
-          e.payload.workflow_id === r.body.workflow_id &&
-          e.payload.status === 'failed',
-      ),
-    ).toBe(true);
+    await until(
+      () =>
+        busEvents.some(
+          (e) =>
+            e.topic === 'compliance.workflow_event' &&
+            e.payload.workflow_id === r.body.workflow_id &&
+            e.payload.status === 'failed',
+        ),
+      'the compliance notice of the failure',
+    );
   });
 
   it('a compensation that keeps failing is parked for an operator, the others still run', async () => {

@@ -75,8 +75,18 @@ function serviceWith(
       packs: store,
       ...(tx
         ? {
+            // Notices are written in the transaction (the notice outbox); recorded here as written.
             transaction: async (work: (s: RulePackStores) => Promise<unknown>) =>
-              work({ packs: store, ...tx({ packs: store } as RulePackStores) } as RulePackStores),
+              work({
+                packs: store,
+                notices: {
+                  append: async (contract, notice, ctx) => {
+                    notices.push({ topic: contract.topic, notice, subject: ctx.subject });
+                    return {} as never;
+                  },
+                },
+                ...tx({ packs: store } as RulePackStores),
+              } as RulePackStores),
           }
         : {}),
     } as Partial<RulePackUnitOfWork>,
@@ -87,7 +97,7 @@ function serviceWith(
     keys,
     () => undefined,
     noAudit,
-    (contract, notice) => void notices.push({ topic: contract.topic, notice }),
+    () => undefined,
   );
 }
 
@@ -126,7 +136,7 @@ describe('RulePackService', () => {
     expect(viewers).toEqual(['tenant-b']);
   });
 
-  it('certifies with a signature over the pack, records the decision and audit, and publishes after commit', async () => {
+  it('certifies with a signature over the pack, records the decision, audit and notice in one transaction', async () => {
     const notices: unknown[] = [];
     const recorded: unknown[] = [];
     const audited: unknown[] = [];
@@ -162,11 +172,12 @@ describe('RulePackService', () => {
       {
         topic: 'rulepack.certified',
         notice: { pack_id: 'p', version: '1.0.0', owner_tenant: 'default', replacement: null },
+        subject: 'p@1.0.0',
       },
     ]);
   });
 
-  it('publishes nothing when the commit fails, and reports a lost race as 409', async () => {
+  it('writes no notice when the transaction fails, and reports a lost race as 409', async () => {
     const notices: unknown[] = [];
     const failing = serviceWith(
       {

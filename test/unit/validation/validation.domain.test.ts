@@ -6,10 +6,10 @@ import type { Caller } from '../../../platform/auth/caller';
 import { TenantAccess } from '../../../platform/auth/tenant-access';
 import type { RulePackKeySet, RulePackVersionView } from '../../../platform/clients/rulepack-registry.client';
 import { ConflictError, InputError } from '../../../platform/errors/domain-errors';
-import type { ContractBus } from '../../../platform/events/contract-bus';
 import { COMPLIANCE_RULE_EXECUTION, type ComplianceRuleExecution } from '../../../platform/contracts/compliance.events';
 import type { Logger } from '../../../platform/logging/logger';
-import type { AuditEventInput, OutboxWriter } from '../../../platform/outbox/outbox.writer';
+import type { AuditedNoticeWriter } from '../../../platform/outbox/notice.writer';
+import type { AuditEventInput } from '../../../platform/outbox/outbox.writer';
 import {
   generateSigningKeyPem,
   packSha256,
@@ -62,7 +62,7 @@ function view(changes: Partial<RulePackVersionView> = {}): RulePackVersionView {
 }
 
 function build(
-  ports: { registry?: Partial<RegistryReader>; outbox?: Partial<OutboxWriter>; logger?: Partial<Logger> } = {},
+  ports: { registry?: Partial<RegistryReader>; outbox?: Partial<AuditedNoticeWriter>; logger?: Partial<Logger> } = {},
 ) {
   const fakes = new Fakes();
   const appended: AuditEventInput[] = [];
@@ -75,17 +75,21 @@ function build(
     new TtlLru<ResolvedPack>(10, 60_000),
     logger,
   );
-  const outbox = fakes.make<OutboxWriter>('outbox', ports.outbox ?? { append: async (e) => void appended.push(e) });
-  const bus = fakes.make<Pick<ContractBus, 'publish'>>('bus', {
-    publish: withArgs(
-      [COMPLIANCE_RULE_EXECUTION, expect.objectContaining({ tenant_id: TENANT })],
-      async (_c: unknown, n: unknown) => void notices.push(n as ComplianceRuleExecution),
-    ),
-  });
+  // The audit event and its compliance notice arrive together (one transaction in the real writer).
+  const outbox = fakes.make<AuditedNoticeWriter>(
+    'outbox',
+    ports.outbox ?? {
+      append: async (e, n) => {
+        appended.push(e);
+        expect(n?.envelope).toMatchObject({ type: COMPLIANCE_RULE_EXECUTION.topic, tenantid: TENANT });
+        notices.push(n!.envelope.data as ComplianceRuleExecution);
+      },
+    },
+  );
   const service = new ValidationService({
     packs,
     schemas: fakes.make<SchemaLister>('schemas', {}),
-    audit: new RunAudit(outbox, bus, logger),
+    audit: new RunAudit(outbox),
     access: new TenantAccess(async () => {
       throw new Error('no operator access expected');
     }),

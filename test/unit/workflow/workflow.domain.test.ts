@@ -10,6 +10,7 @@ import type { Logger } from '../../../platform/logging/logger';
 import { ForbiddenError, NotFoundError } from '../../../platform/errors/domain-errors';
 import type { StepRunner } from '../../../subgraphs/workflow/step.runner';
 import type { WorkflowConfig } from '../../../subgraphs/workflow/workflow.config';
+import type { PendingNotice } from '../../../platform/outbox/notice.writer';
 import { WorkflowEvents } from '../../../subgraphs/workflow/workflow.events';
 import { COMPLIANCE_WORKFLOW_EVENT } from '../../../platform/contracts/compliance.events';
 import { WORKFLOW_CHANGED } from '../../../platform/contracts/workflow.events';
@@ -149,8 +150,17 @@ function build(store: Partial<WorkflowStore>, runner: Partial<StepRunner> = {}) 
     publish: async (topic, payload) => void published.push({ topic, payload }),
   });
   const logger = fakes.make<Logger>('logger', {});
-  const events = new WorkflowEvents(bus, logger);
   const fakeStore = fakes.make<WorkflowStore>('store', { ...writes(), ...store });
+  // Notices are written in the transaction (the notice outbox): recorded here as what the relay publishes.
+  const events = new WorkflowEvents(
+    {
+      appendNotices: withArgs([TX, expect.any(Array)], async (_q: unknown, notices: PendingNotice[]) => {
+        for (const n of notices) published.push({ topic: n.envelope.type, payload: n.envelope.data });
+      }) as unknown as WorkflowStore['appendNotices'],
+    },
+    bus,
+    logger,
+  );
   const fakeRunner = fakes.make<StepRunner>('runner', runner);
   const executor = new WorkflowExecutor({
     store: fakeStore,

@@ -1,0 +1,173 @@
+// The notice relay: publishes the rows of `notice_outbox` (written by producers in the same
+// transaction as their change) on the event bus, then marks them published. A process killed
+// between a commit and the publish leaves the row unpublished, and the next pass of any relay
+// (this process restarted, or another) publishes it. Delivery is therefore at least once: a relay
+// killed after publishing but before its mark committed publishes again, and consumers
+// deduplicate by the envelope's id (platform/events/notice-dedupe.ts).
+//
+// Several relays, in one process or many, share the table through `FOR UPDATE SKIP LOCKED`
+// (notice.store.ts); each (tenant, subject) is published in the order its rows were written, and
+// a failing row holds back its subject's later rows (retried with exponential backoff), never
+// other subjects'.
+import type { Database } from '../db/database';
+import type { EventBus } from '../events/event-bus';
+import type { Logger } from '../logging/logger';
+import { backoffDelay } from './outbox-relay';
+import { createNoticeStore, type NoticeRow, type NoticeStore } from './notice.store';
+
+export interface NoticeRelayOptions {
+  db: Pick<Database, 'sql' | 'kind'>;
+  bus: Pick<EventBus, 'publish'>;
+  logger: Pick<Logger, 'warn' | 'info'>;
+  /** Only rows of these producing services; all when absent. */
+  services?: string[];
+  /** Idle wait between polls (rows of other, or dead, processes). */
+  pollMs?: number;
+  /** Rows per pass; a full pass runs again at once. */
+  batch?: number;
+  backoff?: { baseMs: number; maxMs: number };
+  /** No pass before this delay (NOTICE_RELAY_START_DELAY_MS): the kill test holds notices pending with it. */
+  startDelayMs?: number;
+  /** Published rows older than this are deleted; default 7 days. */
+  retainPublishedMs?: number;
+  store?: NoticeStore;
+}
+
+export interface NoticeRelay {
+  /** Notices were just committed here: relay soon. */
+  wake(): void;
+  /** Runs one pass now; resolves with the number of notices published. */
+  runOnce(): Promise<number>;
+  /** Resolves once a pass started after the call found nothing more to publish (tests, drain). */
+  flush(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const keyOf = (r: NoticeRow) => `${r.tenant_id}\u0000${r.subject}`;
+
+export function startNoticeRelay(options: NoticeRelayOptions): NoticeRelay {
+  const store = options.store ?? createNoticeStore(options.db);
+  const services = options.services && options.services.length > 0 ? options.services : null;
+  const pollMs = options.pollMs ?? 250;
+  const batch = options.batch ?? 500;
+  const backoff = options.backoff ?? { baseMs: 200, maxMs: 60_000 };
+  const retainMs = options.retainPublishedMs ?? 7 * 24 * 3600_000;
+  const log = options.logger;
+  let lastPrune = 0;
+  let stopped = false;
+  let started = !(options.startDelayMs && options.startDelayMs > 0);
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<number> | undefined;
+  let again = false;
+  let idleWaiters: (() => void)[] = [];
+
+  async function pass(): Promise<{ published: number; full: boolean }> {
+    if (Date.now() - lastPrune >= 3600_000) {
+      lastPrune = Date.now();
+      const pruned = await store.prunePublished(services, new Date(Date.now() - retainMs));
+      if (pruned > 0) log.info({ pruned }, 'pruned published notices');
+    }
+    return store.claim(services, batch, async (claimed) => {
+      // Subjects in parallel, each subject's rows one after another in id order.
+      const bySubject = new Map<string, NoticeRow[]>();
+      for (const r of claimed.rows) {
+        const list = bySubject.get(keyOf(r));
+        if (list) list.push(r);
+        else bySubject.set(keyOf(r), [r]);
+      }
+      const published: string[] = [];
+      await Promise.all(
+        [...bySubject.values()].map(async (rows) => {
+          for (const row of rows) {
+            try {
+              await options.bus.publish(row.topic, row.envelope);
+              published.push(row.id);
+            } catch (err) {
+              const delay = backoffDelay(row.attempts, backoff);
+              await claimed.markFailed(row.id, delay, (err as Error).message);
+              log.warn(
+                { noticeId: row.envelope.id, topic: row.topic, retryInMs: delay, err: (err as Error).message },
+                'publishing a notice failed: its subject waits for the retry',
+              );
+              return; // later rows of this subject stay behind it
+            }
+          }
+        }),
+      );
+      await claimed.markPublished(published);
+      return { published: published.length, full: claimed.rows.length === batch };
+    });
+  }
+
+  function schedule(ms: number): void {
+    if (stopped) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = undefined;
+      started = true;
+      wake();
+    }, ms);
+    // The service's server keeps the process alive; a relay left running must not.
+    timer.unref();
+  }
+
+  async function loop(): Promise<number> {
+    let total = 0;
+    do {
+      again = false;
+      try {
+        const p = await pass();
+        total += p.published;
+        if (p.full) again = true;
+      } catch (err) {
+        log.warn({ err: (err as Error).message }, 'notice relay pass failed');
+        schedule(backoff.baseMs);
+        return total;
+      }
+    } while (again && !stopped);
+    const waiters = idleWaiters;
+    idleWaiters = [];
+    for (const w of waiters) w();
+    schedule(pollMs);
+    return total;
+  }
+
+  function runOnce(): Promise<number> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = loop().finally(() => {
+      running = undefined;
+      if (again && !stopped) wake();
+    });
+    return running;
+  }
+
+  function wake(): void {
+    if (stopped || !started) return;
+    void runOnce();
+  }
+
+  schedule(started ? 0 : options.startDelayMs!);
+
+  return {
+    wake,
+    runOnce,
+    flush() {
+      return new Promise<void>((resolve) => {
+        idleWaiters.push(resolve);
+        again = true;
+        if (!running) wake();
+        if (!started || stopped) resolve();
+      });
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running?.catch(() => 0);
+      for (const w of idleWaiters) w();
+      idleWaiters = [];
+    },
+  };
+}

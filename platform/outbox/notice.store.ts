@@ -1,0 +1,114 @@
+// SQL of the notice relay (table notice_outbox). Producers write rows in their own transactions
+// (notice.writer.ts); this store claims due rows for one relay pass and records the outcome.
+import type { SqlExecutor, SqlQuery } from '../db/sql';
+import type { NoticeEnvelope } from './notice.envelope';
+
+export interface NoticeRow {
+  id: string;
+  tenant_id: string;
+  subject: string;
+  topic: string;
+  envelope: NoticeEnvelope;
+  attempts: number;
+}
+
+export interface ClaimedNotices {
+  /** Rows this pass may publish, in id order; for each (tenant, subject) no earlier row is left unpublished. */
+  rows: NoticeRow[];
+  markPublished(ids: readonly string[]): Promise<void>;
+  markFailed(id: string, delayMs: number, error: string): Promise<void>;
+}
+
+export interface NoticeStore {
+  /**
+   * Runs `work` in one transaction over the due rows it claimed. Rows are locked with
+   * `FOR UPDATE SKIP LOCKED`, so relays in several processes share the work without waiting on
+   * each other; a claimed row whose (tenant, subject) has an earlier unpublished row that this pass
+   * did not claim (another relay holds it, or it waits for a retry) is left for later, so each
+   * subject's notices are published in the order they were written.
+   */
+  claim<T>(services: string[] | null, limit: number, work: (claimed: ClaimedNotices) => Promise<T>): Promise<T>;
+  /** Deletes rows published before `before`; returns how many. */
+  prunePublished(services: string[] | null, before: Date): Promise<number>;
+}
+
+const SERVICE_FILTER = '($1::text[] IS NULL OR service = ANY($1::text[]))';
+
+function claimed(q: SqlQuery, rows: NoticeRow[]): ClaimedNotices {
+  return {
+    rows,
+    async markPublished(ids) {
+      if (ids.length === 0) return;
+      await q.query(
+        'UPDATE notice_outbox SET published_at = now(), attempts = attempts + 1, last_error = NULL WHERE id = ANY($1::int8[])',
+        [ids],
+      );
+    },
+    async markFailed(id, delayMs, error) {
+      await q.query(
+        `UPDATE notice_outbox SET attempts = attempts + 1, last_error = $3,
+                next_attempt_at = now() + ($2::float8 * interval '1 millisecond') WHERE id = $1::int8`,
+        [id, delayMs, error.slice(0, 2000)],
+      );
+    },
+  };
+}
+
+/**
+ * PGlite is one connection in one process: passes of several relays there run one after another
+ * (chained per database) rather than queueing transactions on its single connection, where a
+ * relay's transaction would hold up every other query of the process while it waits on the bus.
+ */
+const pgliteChains = new WeakMap<SqlExecutor, Promise<unknown>>();
+
+function serialized<T>(sql: SqlExecutor, run: () => Promise<T>): Promise<T> {
+  const prev = pgliteChains.get(sql) ?? Promise.resolve();
+  const next = prev.then(run, run);
+  pgliteChains.set(
+    sql,
+    next.catch(() => undefined),
+  );
+  return next;
+}
+
+export function createNoticeStore(db: { sql: SqlExecutor; kind?: string }): NoticeStore {
+  const { sql } = db;
+  const once = <T>(run: () => Promise<T>) => (db.kind === 'pglite' ? serialized(sql, run) : run());
+  return {
+    claim(services, limit, work) {
+      return once(() =>
+        sql.transaction(async (tx) => {
+          // ORDER BY the table's bigint id, not the text alias (which would put 10 before 2).
+          const locked = await tx.query<NoticeRow>(
+            `SELECT id::text AS id, tenant_id, subject, topic, envelope, attempts FROM notice_outbox
+            WHERE published_at IS NULL AND next_attempt_at <= now() AND ${SERVICE_FILTER}
+            ORDER BY notice_outbox.id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+            [services, limit],
+          );
+          let rows = locked.rows;
+          if (rows.length > 0) {
+            // Rows with an earlier unpublished row of their subject outside this claim wait: every
+            // later row of that subject has the same earlier row, so all of them are left.
+            const ids = rows.map((r) => r.id);
+            const blocked = await tx.query<{ id: string }>(
+              `SELECT c.id::text AS id FROM unnest($1::int8[], $2::text[], $3::text[]) AS c(id, tenant_id, subject)
+              WHERE EXISTS (SELECT 1 FROM notice_outbox e
+                             WHERE e.tenant_id = c.tenant_id AND e.subject = c.subject AND e.id < c.id
+                               AND e.published_at IS NULL AND NOT (e.id = ANY($1::int8[])))`,
+              [ids, rows.map((r) => r.tenant_id), rows.map((r) => r.subject)],
+            );
+            const wait = new Set(blocked.rows.map((r) => r.id));
+            rows = rows.filter((r) => !wait.has(r.id));
+          }
+          return work(claimed(tx, rows));
+        }),
+      );
+    },
+    async prunePublished(services, before) {
+      const res = await once(() =>
+        sql.query(`DELETE FROM notice_outbox WHERE published_at < $2 AND ${SERVICE_FILTER}`, [services, before]),
+      );
+      return res.rowCount;
+    },
+  };
+}

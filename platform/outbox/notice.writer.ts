@@ -1,0 +1,111 @@
+// The producer side of the notice outbox (`notice_outbox`, prisma/schema/notice-outbox.prisma):
+// called with the client of the transaction that makes the change, so the notice commits or rolls
+// back with it. The notice relay (notice-relay.ts) publishes it afterwards. One writer for Prisma
+// and raw-SQL stores alike, as the audit outbox (outbox.writer.ts) has.
+import type { Prisma, PrismaClient } from '../../generated/prisma/client';
+import type { EventContract, PayloadOf } from '../contracts/event-contract';
+import { groupCommit } from '../db/group-commit';
+import type { PrismaLike } from '../db/prisma-like';
+import type { SqlQuery } from '../db/sql';
+import { outboxRow as auditOutboxRow, type AuditEventInput } from './outbox.writer';
+import { noticeEnvelope, type NoticeContext, type NoticeEnvelope } from './notice.envelope';
+
+export interface NoticeWriter {
+  /** Writes one notice; resolves with its envelope (its id is what consumers deduplicate by). */
+  append<C extends EventContract>(contract: C, payload: PayloadOf<C>, ctx: NoticeContext): Promise<NoticeEnvelope>;
+}
+
+/** One notice ready to insert (for stores that batch, or write it in the same statement as their change). */
+export interface PendingNotice {
+  service: string;
+  envelope: NoticeEnvelope;
+}
+
+export function pendingNotice<C extends EventContract>(
+  service: string,
+  contract: C,
+  payload: PayloadOf<C>,
+  ctx: NoticeContext,
+): PendingNotice {
+  return { service, envelope: noticeEnvelope(service, contract, payload, ctx) };
+}
+
+export function noticeRow(n: PendingNotice): Prisma.NoticeOutboxCreateManyInput {
+  return {
+    eventId: n.envelope.id,
+    service: n.service,
+    tenantId: n.envelope.tenantid,
+    topic: n.envelope.type,
+    subject: n.envelope.subject,
+    envelope: n.envelope as unknown as Prisma.InputJsonObject,
+  };
+}
+
+/** Writes with the given Prisma client: inside an interactive transaction, the notice commits with the change. */
+export function noticeWriter(db: PrismaLike, service: string): NoticeWriter {
+  return {
+    async append(contract, payload, ctx) {
+      const n = pendingNotice(service, contract, payload, ctx);
+      await db.noticeOutbox.create({ data: noticeRow(n) });
+      return n.envelope;
+    },
+  };
+}
+
+/**
+ * The insert for raw-SQL stores: one multi-row `INSERT ... SELECT FROM unnest(...)` whose
+ * parameters are numbered from `$${first}`, so a store can append it to its own statement.
+ */
+export function noticeInsert(notices: readonly PendingNotice[], first = 1): { text: string; params: unknown[] } {
+  const $ = (i: number) => `$${first + i}`;
+  return {
+    text: `INSERT INTO notice_outbox (event_id, service, tenant_id, topic, subject, envelope)
+SELECT n.event_id, n.service, n.tenant_id, n.topic, n.subject, n.envelope::jsonb
+  FROM unnest(${$(0)}::text[], ${$(1)}::text[], ${$(2)}::text[], ${$(3)}::text[], ${$(4)}::text[], ${$(5)}::text[])
+    AS n(event_id, service, tenant_id, topic, subject, envelope)`,
+    params: [
+      notices.map((n) => n.envelope.id),
+      notices.map((n) => n.service),
+      notices.map((n) => n.envelope.tenantid),
+      notices.map((n) => n.envelope.type),
+      notices.map((n) => n.envelope.subject),
+      notices.map((n) => JSON.stringify(n.envelope)),
+    ],
+  };
+}
+
+/** Writes with the given raw-SQL client (`q`): inside its transaction, the notice commits with the change. */
+export function sqlNoticeWriter(q: SqlQuery, service: string): NoticeWriter {
+  return {
+    async append(contract, payload, ctx) {
+      const n = pendingNotice(service, contract, payload, ctx);
+      await sqlInsertNotices(q, [n]);
+      return n.envelope;
+    },
+  };
+}
+
+export async function sqlInsertNotices(q: SqlQuery, notices: readonly PendingNotice[]): Promise<void> {
+  if (notices.length === 0) return;
+  const { text, params } = noticeInsert(notices);
+  await q.query(text, params);
+}
+
+/** An audit event and the notice that reports the same thing, committed together (or neither). */
+export interface AuditedNoticeWriter {
+  append(event: AuditEventInput, notice?: PendingNotice): Promise<void>;
+}
+
+/**
+ * For records no other write belongs to (a validation run): concurrent appends share one
+ * transaction of two multi-row inserts (platform/db/group-commit.ts), each audit event with its
+ * notice, and each append resolves once its own rows are committed.
+ */
+export function groupedAuditNoticeWriter(prisma: PrismaClient, service: string, maxBatch = 500): AuditedNoticeWriter {
+  const write = groupCommit<{ event: AuditEventInput; notice?: PendingNotice }>((items) => {
+    const notices = items.flatMap((i) => (i.notice ? [noticeRow(i.notice)] : []));
+    const audit = prisma.outboxEvent.createMany({ data: items.map((i) => auditOutboxRow(service, i.event)) });
+    return notices.length > 0 ? prisma.$transaction([audit, prisma.noticeOutbox.createMany({ data: notices })]) : audit;
+  }, maxBatch);
+  return { append: (event, notice) => write({ event, notice }) };
+}
