@@ -131,7 +131,9 @@ function Review({ job, onDone }: { job: Job; onDone(): void }) {
 }
 
 export function OcrPage() {
-  const { data, loading, error, refetch } = useQuery(QUEUE);
+  // The API has no subscription for the review queue: a job reaches it when its reading ends,
+  // possibly after this page loaded, so the page asks again every few seconds.
+  const { data, loading, error, refetch } = useQuery(QUEUE, { pollInterval: 5000 });
   const jobs = data?.ocrReviewQueue ?? [];
   return (
     <>
