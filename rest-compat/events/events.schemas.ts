@@ -2,7 +2,7 @@
 // (FastAPI's 422 body through the kernel's validator) and for the OpenAPI document. Wire names
 // are snake_case; a CloudEvent leaves in its structured JSON form (cloudEventJson).
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { MAX_NAME, MAX_PAGE, MAX_PULL } from '../../subgraphs/events/events.types';
+import { MAX_NAME, MAX_PAGE, MAX_PULL } from '../../platform/events/backbone/backbone.types';
 
 const Name = (description: string) => Type.String({ minLength: 1, maxLength: MAX_NAME, description });
 const Tenant = Type.Optional(

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../../platform/http/caller';
 import { cloudEventJson, type EventsService } from '../../subgraphs/events/events.service';
-import type { DeadLetter, Subscription, Topic } from '../../subgraphs/events/events.types';
+import type { DeadLetter, Subscription, Topic } from '../../platform/events/backbone/backbone.types';
 import {
   AckBody,
   AckResponse,

@@ -5,7 +5,7 @@ import type { Database } from '../../platform/db/database';
 import { auditEvent, outboxWriter } from '../../platform/outbox/outbox.writer';
 import type { EventsConfig } from './events.config';
 import { EventsService, type Notify } from './events.service';
-import { createEventsStore, type EventsStore } from './events.store';
+import { createEventsStore, type EventsStore } from '../../platform/events/backbone/backbone.store';
 
 export interface EventsModule {
   service: EventsService;

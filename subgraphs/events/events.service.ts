@@ -20,7 +20,7 @@ import {
 import { auditEvent } from '../../platform/outbox/outbox.writer';
 import { DLQ_REDRIVEN_EVENT } from './events.audit';
 import type { EventsConfig } from './events.config';
-import type { EventsStore } from './events.store';
+import type { EventsStore } from '../../platform/events/backbone/backbone.store';
 import {
   DEFAULT_PAGE,
   MAX_NAME,
@@ -34,7 +34,7 @@ import {
   type Subscription,
   type SubscriptionInput,
   type Topic,
-} from './events.types';
+} from '../../platform/events/backbone/backbone.types';
 import { PublishRate } from './publish.limits';
 import { assertPayload, assertValidSchema, storableSchema } from './topic-schema';
 

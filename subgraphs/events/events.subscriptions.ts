@@ -13,7 +13,7 @@ import type { TokenAuthenticator } from '../../platform/http/auth-hooks';
 import { connectionParam, serveSubscriptions } from '../../platform/graphql/subscription-server';
 import { eventsContext, type EventsGraphQLContext } from './graphql.context';
 import type { EventsService } from './events.service';
-import type { EventRecord } from './events.types';
+import type { EventRecord } from '../../platform/events/backbone/backbone.types';
 
 /** Events read per store query while catching up. */
 const PAGE = 200;

@@ -4,7 +4,7 @@
 import type { Caller } from '../../platform/auth/caller';
 import { AuthenticationError } from '../../platform/errors/domain-errors';
 import type { EventsService } from './events.service';
-import type { EventRecord } from './events.types';
+import type { EventRecord } from '../../platform/events/backbone/backbone.types';
 
 export interface EventsGraphQLContext {
   caller: Caller;

@@ -3,7 +3,7 @@ import { InputError } from '../../platform/errors/domain-errors';
 import { JSONScalar } from '../../platform/graphql/json-scalar';
 import { opt, orNull } from '../../platform/graphql/resolver-args';
 import { callerOf } from './graphql.context';
-import type { EventRecord, ReplayFrom } from './events.types';
+import type { EventRecord, ReplayFrom } from '../../platform/events/backbone/backbone.types';
 import type { ReplayFromInput, Resolvers } from './resolvers.generated';
 
 function replayFrom(from: ReplayFromInput): ReplayFrom {

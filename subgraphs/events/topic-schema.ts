@@ -4,7 +4,7 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { InputError, type InputIssue } from '../../platform/errors/domain-errors';
-import type { Topic } from './events.types';
+import type { Topic } from '../../platform/events/backbone/backbone.types';
 
 const ajv = new Ajv({ strict: false, allErrors: false, validateSchema: true });
 addFormats(ajv);

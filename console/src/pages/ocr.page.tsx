@@ -57,12 +57,12 @@ function fieldsOf(raw: unknown): [string, Field][] {
 
 const pct = (c: number | null | undefined) => (c === null || c === undefined ? '—' : `${Math.round(c * 100)}%`);
 
-function Review({ job, onDone }: { job: Job; onDone(): void }) {
+function Review({ job, onDone }: { job: Job; onDone(status: string): void }) {
   const [text, setText] = useState(job.extractedText ?? '');
   const [fields, setFields] = useState(() =>
     Object.fromEntries(fieldsOf(job.extractedFields).map(([k, v]) => [k, v.value])),
   );
-  const [review, { loading, error, data }] = useMutation(REVIEW);
+  const [review, { loading, error }] = useMutation(REVIEW);
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
     const correctedFields = Object.fromEntries(
@@ -71,7 +71,7 @@ function Review({ job, onDone }: { job: Job; onDone(): void }) {
     const result = await review({
       variables: { id: job.id, input: { correctedText: text, correctedFields, confidenceAfterReview: 1 } },
     }).catch(() => undefined);
-    if (result?.data) onDone();
+    if (result?.data) onDone(result.data.reviewOcrJob.status);
   };
   const original = fieldsOf(job.extractedFields);
   return (
@@ -123,7 +123,6 @@ function Review({ job, onDone }: { job: Job; onDone(): void }) {
             Submit correction
           </button>
           <ErrorNote error={error} />
-          {data && <p role="status">Saved: the job is {data.reviewOcrJob.status}.</p>}
         </section>
       </div>
     </form>
@@ -134,17 +133,25 @@ export function OcrPage() {
   // The API has no subscription for the review queue: a job reaches it when its reading ends,
   // possibly after this page loaded, so the page asks again every few seconds.
   const { data, loading, error, refetch } = useQuery(QUEUE, { pollInterval: 5000 });
+  // The notice lives here, not in the job's form: the refetch that follows a correction removes
+  // the job from the queue, and the form (with anything it showed) with it.
+  const [saved, setSaved] = useState<string | null>(null);
   const jobs = data?.ocrReviewQueue ?? [];
+  const done = (status: string) => {
+    setSaved(`Saved: the job is ${status}.`);
+    void refetch();
+  };
   return (
     <>
       <h1>OCR review</h1>
       <ErrorNote error={error} />
+      {saved && <p role="status">{saved}</p>}
       {loading && !data ? (
         <Loading what="the review queue" />
       ) : jobs.length === 0 ? (
         <Empty>No document is waiting for review.</Empty>
       ) : (
-        jobs.map((j) => <Review key={j.id} job={j} onDone={() => void refetch()} />)
+        jobs.map((j) => <Review key={j.id} job={j} onDone={done} />)
       )}
     </>
   );

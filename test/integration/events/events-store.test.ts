@@ -5,8 +5,8 @@
 // streams and subscriptions are invisible to another.
 import { randomUUID } from 'node:crypto';
 import { openDatabase, type Database } from '../../../platform/db/database';
-import { createEventsStore, type EventsStore } from '../../../subgraphs/events/events.store';
-import type { NewEvent } from '../../../subgraphs/events/events.types';
+import { createEventsStore, type EventsStore } from '../../../platform/events/backbone/backbone.store';
+import type { NewEvent } from '../../../platform/events/backbone/backbone.types';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
 import { until } from '../../support/waiting';
 

@@ -4,11 +4,11 @@
 // Pulling leases messages with `FOR UPDATE SKIP LOCKED`, so consumers of one group in any number of
 // processes never get the same message at once. Every function that reads a tenant's rows takes
 // the tenant id as a required argument.
-import type { AuditEventInput } from '../../platform/outbox/outbox.writer';
-import { sqlOutboxWriter } from '../../platform/outbox/outbox.writer';
-import type { SqlExecutor, SqlQuery } from '../../platform/db/sql';
-import type { DeadLetter, EventRecord, LeasedMessage, NewEvent, Subscription, Topic } from './events.types';
-import { PLATFORM_OWNER } from './events.types';
+import type { AuditEventInput } from '../../outbox/outbox.writer';
+import { sqlOutboxWriter } from '../../outbox/outbox.writer';
+import type { SqlExecutor, SqlQuery } from '../../db/sql';
+import type { DeadLetter, EventRecord, LeasedMessage, NewEvent, Subscription, Topic } from './backbone.types';
+import { PLATFORM_OWNER } from './backbone.types';
 
 /** Longest wait between two deliveries of a nacked message, whatever its attempt count. */
 const MAX_BACKOFF_MS = 6 * 3600 * 1000;
