@@ -78,6 +78,24 @@ describe('inclusion', () => {
     }
   });
 
+  it('after its proofs verified, a byte changed anywhere in a path is still refused (the memo of proved nodes)', async () => {
+    // The verifier remembers the nodes that verified proofs computed, per checkpoint; a proof that
+    // meets one of them must carry the same rest of path to stop early.
+    for (const seq of [4, 9, 17]) {
+      const proof = inclusionJson(await proofs.inclusion(callerOf(A), { seq }));
+      expect(verifier.verify(proof, jwks)).toContain(`seq ${seq}`);
+      for (let k = 0; k < proof.audit_path.length; k++) {
+        const bad = clone(proof);
+        const h = bad.audit_path[k]!;
+        bad.audit_path[k] = (h[0] === '0' ? '1' : '0') + h.slice(1);
+        expect(() => verifier.verify(bad, jwks)).toThrow(/root/);
+      }
+      const extra = clone(proof);
+      extra.audit_path.push(proof.audit_path[0]!);
+      expect(() => verifier.verify(extra, jwks)).toThrow(/too long|root/);
+    }
+  });
+
   it('the command line verifier accepts a saved proof and refuses a tampered one', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-proof-'));
     const proof = inclusionJson(await proofs.inclusion(callerOf(A), { seq: 7 }));
