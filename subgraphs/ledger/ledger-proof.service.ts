@@ -15,7 +15,16 @@ import { nodeKey } from './ledger-proof.store';
 import type { LedgerStore } from './ledger.store';
 import { formatMicros, nowMicros } from './ledger.time';
 import type { LedgerEvent } from './ledger.types';
-import { consistencyPath, frontierOf, frontierRoot, inclusionPath, leafHash, plan, type NodeLookup } from './merkle';
+import {
+  consistencyPath,
+  frontierOf,
+  frontierRoot,
+  inclusionPath,
+  plan,
+  storedLookup,
+  storedRefs,
+  type NodeLookup,
+} from './merkle';
 
 /** The chain every checkpoint is also appended to, so one history is shown to every auditor. */
 export const PLATFORM_CHAIN = '_platform';
@@ -258,12 +267,13 @@ export class LedgerProofService {
 
   /** Plans the nodes a proof reads, reads them in one query, then computes it. */
   private async compute(tenantId: string, proof: (node: NodeLookup) => Buffer[]): Promise<Buffer[]> {
-    const refs = plan(proof);
-    const { leaves, nodes } = await withDbRetry(() => this.proofs.treeNodes(tenantId, refs));
-    return proof((level, index) => {
-      const hex = level === 0 ? leaves.get(index) : nodes.get(nodeKey(level, index));
-      if (hex === undefined) throw new Error(`ledger tree of ${tenantId} lacks node ${level}:${index}`);
-      return level === 0 ? leafHash(hex) : Buffer.from(hex, 'hex');
-    });
+    const { leafIndexes, nodes: stored } = storedRefs(plan(proof));
+    const { leaves, nodes } = await withDbRetry(() => this.proofs.treeNodes(tenantId, leafIndexes, stored));
+    return proof(
+      storedLookup(
+        (index) => leaves.get(index),
+        (level, index) => nodes.get(nodeKey(level, index)),
+      ),
+    );
   }
 }

@@ -24,8 +24,12 @@ export interface CheckpointKey {
 }
 
 export interface LedgerProofStore {
-  /** Node hashes by reference; level 0 is the leaf's entry (its chain_hash, seq = index + 1). */
-  treeNodes(tenantId: string, refs: NodeRef[]): Promise<{ leaves: Map<number, string>; nodes: Map<string, string> }>;
+  /** Leaves' chain hashes (by leaf index, seq = index + 1) and stored subtrees' hashes, in one round trip. */
+  treeNodes(
+    tenantId: string,
+    leafIndexes: number[],
+    nodes: NodeRef[],
+  ): Promise<{ leaves: Map<number, string>; nodes: Map<string, string> }>;
   /** Inserts a checkpoint unless one of that size exists; answers the stored one either way. */
   saveCheckpoint(checkpoint: Checkpoint): Promise<{ checkpoint: Checkpoint; created: boolean }>;
   latestCheckpoint(tenantId: string): Promise<Checkpoint | undefined>;
@@ -70,9 +74,8 @@ export const nodeKey = (level: number, index: number) => `${level}:${index}`;
 
 export function createLedgerProofStore(sql: SqlExecutor): LedgerProofStore {
   return {
-    async treeNodes(tenantId, refs) {
-      const leafSeqs = refs.filter((r) => r.level === 0).map((r) => r.index + 1);
-      const inner = refs.filter((r) => r.level > 0);
+    async treeNodes(tenantId, leafIndexes, inner) {
+      const leafSeqs = leafIndexes.map((i) => i + 1);
       // One round trip: the leaves' chain hashes and the stored nodes together.
       const res = await sql.query<{ level: number; idx: number; hash: string }>(
         `SELECT 0 AS level, (seq - 1)::float8 AS idx, chain_hash AS hash FROM ledger_events WHERE tenant_id = $1 AND seq = ANY($2::int8[])

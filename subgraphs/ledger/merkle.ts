@@ -3,10 +3,13 @@
 // right), so a leaf can never pass for a node. A leaf's data is the 32 bytes of the entry's
 // chain_hash, which commits to its content_hash and to every entry before it.
 //
-// Only perfect subtrees are stored (level >= 1, index = first leaf / 2^level); level 0 is the
-// entry's own chain_hash. Every range the RFC's recursion asks for is either such a subtree or
-// splits into them, so proofs are computed in two passes: plan the nodes a proof needs, read
-// them in one query, then compute with a synchronous lookup.
+// Only perfect subtrees of level >= STORED_LEVEL are stored (index = first leaf / 2^level); level 0
+// is the entry's own chain_hash, and a lower subtree is recomputed from its 2, 4 or 8 chain hashes
+// when a proof needs it. Storing every level wrote about one node row per entry and halved the
+// append rate; from level 4 it is one row per 16 entries. Every range the RFC's recursion asks
+// for is either a perfect subtree or splits into them, so proofs are computed in two passes: plan
+// the nodes a proof needs, read them (leaves and stored subtrees) in one query, then compute with
+// a synchronous lookup.
 import crypto from 'node:crypto';
 
 export interface NodeRef {
@@ -22,6 +25,9 @@ export interface TreeNode extends NodeRef {
 export type NodeLookup = (level: number, index: number) => Buffer;
 
 const EMPTY_ROOT = crypto.createHash('sha256').digest();
+
+/** The lowest level of stored subtrees; below it a subtree is hashed from its leaves on demand. */
+export const STORED_LEVEL = 4;
 
 export function leafHash(chainHashHex: string): Buffer {
   return crypto
@@ -102,9 +108,43 @@ export function plan(compute: (node: NodeLookup) => unknown): NodeRef[] {
   return [...refs.values()];
 }
 
+/** What a plan's references read from the store: leaves (by index) and stored subtrees. */
+export function storedRefs(refs: NodeRef[]): { leafIndexes: number[]; nodes: NodeRef[] } {
+  const leafIndexes = new Set<number>();
+  const nodes: NodeRef[] = [];
+  for (const r of refs) {
+    if (r.level >= STORED_LEVEL) nodes.push(r);
+    else for (let i = r.index * 2 ** r.level; i < (r.index + 1) * 2 ** r.level; i++) leafIndexes.add(i);
+  }
+  return { leafIndexes: [...leafIndexes], nodes };
+}
+
+/**
+ * The lookup a proof computes with, over what storedRefs read: a leaf from its chain hash, a
+ * subtree below STORED_LEVEL from its leaves, a stored subtree as read. Undefined: not read.
+ */
+export function storedLookup(
+  chainHash: (index: number) => string | undefined,
+  stored: (level: number, index: number) => string | undefined,
+): NodeLookup {
+  const node: NodeLookup = (level, index) => {
+    if (level === 0) {
+      const chain = chainHash(index);
+      if (chain === undefined) throw new Error(`leaf ${index} was not read`);
+      return leafHash(chain);
+    }
+    if (level < STORED_LEVEL) return nodeHash(node(level - 1, 2 * index), node(level - 1, 2 * index + 1));
+    const hash = stored(level, index);
+    if (hash === undefined) throw new Error(`node ${level}:${index} was not read`);
+    return Buffer.from(hash, 'hex');
+  };
+  return node;
+}
+
 /**
  * Appends leaves to a tree given by its frontier (the roots of its perfect subtrees, largest
- * first, as stored with the chain head). Returns the new frontier and the nodes to store.
+ * first, as stored with the chain head). Returns the new frontier and the nodes to store (those
+ * of level >= STORED_LEVEL).
  */
 export function appendLeaves(
   size: number,
@@ -120,7 +160,7 @@ export function appendLeaves(
     while (Math.floor(n / 2 ** level) % 2 === 1) {
       carry = nodeHash(next.pop()!, carry);
       level++;
-      nodes.push({ level, index: Math.floor(n / 2 ** level), hash: carry.toString('hex') });
+      if (level >= STORED_LEVEL) nodes.push({ level, index: Math.floor(n / 2 ** level), hash: carry.toString('hex') });
     }
     next.push(carry);
     n++;

@@ -11,8 +11,11 @@ import {
   inclusionPath,
   leafHash,
   nodeHash,
+  plan,
   rootHash,
-  type NodeLookup,
+  STORED_LEVEL,
+  storedLookup,
+  storedRefs,
 } from '../../../subgraphs/ledger/merkle';
 
 const chains = Array.from({ length: 70 }, (_, i) => crypto.createHash('sha256').update(`entry ${i}`).digest('hex'));
@@ -52,15 +55,26 @@ for (let size = 0; size < chains.length;) {
   frontier = grown.frontier;
   size += batch.length;
 }
-const lookup: NodeLookup = (level, index) => {
-  if (level === 0) return leaves[index]!;
-  const node = stored.get(`${level}:${index}`);
-  if (!node) throw new Error(`missing ${level}:${index}`);
-  return node;
-};
+const lookup = storedLookup(
+  (index) => chains[index],
+  (level, index) => stored.get(`${level}:${index}`)?.toString('hex'),
+);
 
-it('stores one node per completed subtree (n - popcount(n) of level >= 1)', () => {
-  expect(stored.size).toBe(70 - 3);
+it('stores one node per completed subtree of level >= 4, none below', () => {
+  // 70 leaves: four subtrees of 16, two of 32, one of 64.
+  expect([...stored.keys()].sort()).toEqual(['4:0', '4:1', '4:2', '4:3', '5:0', '5:1', '6:0']);
+  expect(STORED_LEVEL).toBe(4);
+});
+
+it('a proof reads only leaves and stored subtrees, and at most one 16-leaf block per lower subtree', () => {
+  for (let n = 1; n <= 70; n++) {
+    for (let m = 0; m < n; m++) {
+      const { leafIndexes, nodes } = storedRefs(plan((node) => inclusionPath(m, n, node)));
+      expect(nodes.every((r) => stored.has(`${r.level}:${r.index}`))).toBe(true);
+      expect(leafIndexes.every((i) => i < n)).toBe(true);
+      expect(leafIndexes.length).toBeLessThanOrEqual(2 * 2 ** STORED_LEVEL);
+    }
+  }
 });
 
 it('the root from stored subtrees, and from the frontier, is MTH for every size', () => {
