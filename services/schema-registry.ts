@@ -1,8 +1,11 @@
 // The schema registry (spec 01, port 8084): JSON Schema (draft-07) subjects of kind rule-pack,
 // workflow-pack or data with semantic versions and compatibility modes; REST routes
 // (rest-compat/schema-registry) and the subgraph at /graphql over one domain service. The
-// built-in schemas of platform/contracts are seeded at every start (idempotently).
+// built-in schemas of platform/contracts (the *.schema.json files and the event catalogue's topics)
+// are seeded at every start (idempotently).
 import { AccessTokens } from '../platform/auth/jwt';
+import { EVENT_CATALOGUE } from '../platform/contracts/events.catalogue';
+import type { EventContract } from '../platform/contracts/event-contract';
 import { defineService, type ServiceDefinition } from '../platform/service';
 import { buildServiceApp } from '../platform/service-app';
 import { registerSchemaRegistryRoutes } from '../rest-compat/schema-registry';
@@ -15,6 +18,8 @@ import { createSchemaRegistryService } from '../subgraphs/schema-registry/schema
 export interface SchemaRegistryOptions {
   /** Where the built-in schemas are read from (tests); platform/contracts by default. */
   contractsDir?: string;
+  /** The event contracts seeded as `events.<topic>` (tests); platform/contracts/events.catalogue.ts by default. */
+  eventCatalogue?: readonly EventContract[];
 }
 
 export function defineSchemaRegistryService(options: SchemaRegistryOptions = {}): ServiceDefinition {
@@ -31,7 +36,12 @@ export function defineSchemaRegistryService(options: SchemaRegistryOptions = {})
       // X-Tenant-ID's tenant; registrations always need a token.
       const { requireAuth } = loadSchemaRegistryConfig(env);
       const service = createSchemaRegistryService(db.prisma, requireAuth);
-      await seedPlatformSchemas(service, logger, options.contractsDir ?? CONTRACTS_DIR);
+      await seedPlatformSchemas(
+        service,
+        logger,
+        options.contractsDir ?? CONTRACTS_DIR,
+        options.eventCatalogue ?? EVENT_CATALOGUE,
+      );
       const { app } = await buildServiceApp<SchemaRegistryGraphQLContext>(definition, deps, {
         title: 'Schema registry',
         description:

@@ -17,6 +17,11 @@ export interface EventContract<T extends string = string, S extends TSchema = TS
   /** The services known to consume it (informational: the bus has no registry of its own yet). */
   readonly consumers: readonly string[];
   readonly description: string;
+  /**
+   * How the payload's schema may evolve, as the schema registry checks it (its subject
+   * `events.<topic>`); BACKWARD when absent: a consumer on the new version still reads the old events.
+   */
+  readonly compatibility?: 'BACKWARD' | 'FORWARD' | 'FULL' | 'NONE';
 }
 
 /** The payload type of a contract. */

@@ -1,5 +1,5 @@
-// Every event contract of the platform, in one list: the events service (the next issue) registers
-// each in the schema registry under `<topic>` version `<version>`, and the guard test
+// Every event contract of the platform, in one list: the events service seeds its topic catalog
+// from it, the schema registry registers each as `events.<topic>` version `<version>.0.0`, and the guard test
 // (test/unit/platform/contracts.test.ts) holds the code to it: no topic is named outside this
 // folder, and every entry has a schema. A new topic is added to its `*.events.ts` and here.
 import type { EventContract } from './event-contract';

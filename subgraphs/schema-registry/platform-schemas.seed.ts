@@ -3,13 +3,17 @@
 // kind: `rule-pack` / `workflow-pack` by that name, else `data`; version: the last path segment of
 // the file's `$id` when it is a semantic version, else 1.0.0. A new contract file is picked up by
 // being there. Idempotent (see SchemaRegistryService.ensurePlatformSchema), so restarts and
-// several processes starting at once neither fail nor duplicate.
+// several processes starting at once neither fail nor duplicate. The event catalogue's topics are
+// seeded the same way, as `events.<topic>` (event-catalogue.seed.ts).
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import semver from 'semver';
 import type { Logger } from '../../platform/logging/logger';
+import { EVENT_CATALOGUE } from '../../platform/contracts/events.catalogue';
+import type { EventContract } from '../../platform/contracts/event-contract';
 import { PROJECT_ROOT } from '../../platform/project-root';
+import { catalogueSchemas } from './event-catalogue.seed';
 import type { PlatformSchemaInput, SchemaRegistryService, SeedOutcome } from './schema-registry.service';
 import type { SchemaKind } from './schema-registry.types';
 
@@ -57,21 +61,27 @@ export async function seedPlatformSchemas(
   service: SchemaRegistryService,
   logger: Logger,
   dir: string = CONTRACTS_DIR,
+  catalogue: readonly EventContract[] = EVENT_CATALOGUE,
 ): Promise<Record<string, SeedOutcome>> {
   const outcomes: Record<string, SeedOutcome> = {};
   const correlationId = randomUUID();
-  for (const contract of readContracts(dir)) {
+  const sources: [PlatformSchemaInput, string][] = [
+    ...readContracts(dir).map((c): [PlatformSchemaInput, string] => [c, `platform contract ${c.name}${SUFFIX}`]),
+    ...catalogueSchemas(catalogue).map((c): [PlatformSchemaInput, string] => [
+      c,
+      `event contract ${c.name} (platform/contracts/events.catalogue.ts)`,
+    ]),
+  ];
+  for (const [contract, source] of sources) {
     try {
       outcomes[contract.name] = await service.ensurePlatformSchema(contract, correlationId);
     } catch (err) {
-      throw new Error(`platform contract ${contract.name}${SUFFIX} cannot be registered: ${(err as Error).message}`, {
-        cause: err,
-      });
+      throw new Error(`${source} cannot be registered: ${(err as Error).message}`, { cause: err });
     }
     if (outcomes[contract.name] === 'conflict') {
       logger.warn(
         { schema: contract.name, version: contract.version },
-        'platform contract changed without a new version in its $id: the registered version is kept; bump the version to publish the change',
+        "platform contract changed without a new version: the registered version is kept; bump the version ($id, or the event contract's version) to publish the change",
       );
     }
   }

@@ -8,6 +8,16 @@ import addFormats from 'ajv-formats';
 import canonicalize from 'canonicalize';
 import { InputError } from '../../platform/errors/domain-errors';
 
+/**
+ * The formats the platform's own contracts use (platform/contracts/contract.types.ts registers
+ * them with TypeBox): known here, so the seeded event schemas compile with their meaning instead
+ * of Ajv warning about an unknown format at every start.
+ */
+const PLATFORM_FORMATS: Record<string, (value: string) => boolean> = {
+  semver: (value) => /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/.test(value),
+  timestamp: (value) => !Number.isNaN(Date.parse(value)),
+};
+
 /** `$schema` values that name draft-07 (with or without the empty fragment, http or https). */
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
 
@@ -29,6 +39,7 @@ export function assertDraft07(definition: unknown, field: string): asserts defin
   }
   const ajv = new Ajv({ strict: false, allErrors: false });
   addFormats(ajv);
+  for (const [name, validate] of Object.entries(PLATFORM_FORMATS)) ajv.addFormat(name, { type: 'string', validate });
   try {
     ajv.compile(definition);
   } catch (err) {

@@ -76,6 +76,8 @@ export interface PlatformSchemaInput {
   kind: SchemaKind;
   version: string;
   definition: Record<string, unknown>;
+  /** The mode a new subject gets (BACKWARD when absent); an existing subject keeps its own. */
+  compatibility?: CompatibilityMode;
 }
 
 export type SeedOutcome = 'created' | 'unchanged' | 'older' | 'conflict';
@@ -382,7 +384,7 @@ export class SchemaRegistryService {
         owner: PLATFORM_OWNER,
         name: input.name,
         kind: input.kind,
-        compatibility: DEFAULT_COMPATIBILITY,
+        compatibility: input.compatibility ?? DEFAULT_COMPATIBILITY,
       });
       const same = await tx.getVersion(PLATFORM_OWNER, input.name, input.version);
       if (same) return same.fingerprint === fingerprint ? 'unchanged' : 'conflict';

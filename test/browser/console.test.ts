@@ -4,7 +4,9 @@
 // tenant's reviewer sees none of it; an OCR correction made in the page is what GET /jobs/{id}
 // serves; a pack is certified by a reviewer who is not its author; hostile markup in a workflow
 // payload, an OCR job, a pack description and a ledger event shows as text and never runs; every
-// page has zero axe-core WCAG 2.1 AA violations at 1280 px and 390 px; a session whose access
+// page has zero axe-core WCAG 2.1 AA violations at 1280 px and 390 px; a subscription's dead letter
+// (killed by nacks through the gateway's REST routes) is inspected with its markup shown as text,
+// redriven from the page and is back on the queue, and another tenant sees none; a session whose access
 // token expires is refreshed without losing the page; sign-out revokes the refresh token.
 // CONSOLE_SCREENSHOTS=1 (npm run console:screenshots) also writes docs/console/*.png.
 import { mkdirSync } from 'node:fs';
@@ -48,6 +50,23 @@ let built: ReturnType<typeof buildConsole>;
 const contexts: BrowserContext[] = [];
 let workflowId: string;
 let ocrJobId: string;
+/** The dead letters of `console-billing` (positions), made in beforeAll. */
+let deadPositions: number[];
+
+/** The events service's REST routes through the gateway (/api/events/...), as a person's token. */
+async function events(person: Person, method: string, route: string, body?: unknown): Promise<any> {
+  const res = await fetch(`${p.gateway}/api/events${route}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${await token(person)}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`events ${method} ${route}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+}
 
 async function token(person: Person): Promise<string> {
   return p.login(person.username, person.password, person.tenant);
@@ -179,6 +198,37 @@ beforeAll(async () => {
   expect([200, 202]).toContain(accepted.status);
   ocrJobId = accepted.body.job_id;
   expect((await settled(p.urls.ocr!, ocrJobId, rootToken)).status).toBe('review');
+
+  // Two messages of a subscription die (two deliveries each, nacked), through the gateway's REST routes.
+  await events(PEOPLE.root, 'POST', '/topics', {
+    name: 'console.orders',
+    schema: { type: 'object', required: ['order'], properties: { order: { type: 'string' } } },
+  });
+  await events(PEOPLE.root, 'POST', '/subscriptions', {
+    name: 'console-billing',
+    topic: 'console.orders',
+    from_position: 0,
+    max_deliveries: 2,
+    backoff_ms: 0,
+  });
+  for (const order of ['A-1', 'A-2'])
+    await events(PEOPLE.root, 'POST', '/publish', {
+      topic: 'console.orders',
+      subject: order,
+      data: { order, note: HOSTILE },
+    });
+  for (let round = 0; round < 2; round++) {
+    const { messages } = await events(PEOPLE.root, 'POST', '/subscriptions/console-billing/pull', { max: 10 });
+    expect(messages).toHaveLength(2);
+    for (const m of messages)
+      await events(PEOPLE.root, 'POST', '/subscriptions/console-billing/nack', {
+        lease_id: m.lease_id,
+        error: `refused ${m.event.subject} <b>${HOSTILE}</b>`,
+      });
+  }
+  const { dead_letters } = await events(PEOPLE.root, 'GET', '/subscriptions/console-billing/dlq');
+  deadPositions = dead_letters.map((d: { position: number }) => d.position);
+  expect(deadPositions).toHaveLength(2);
   if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
 });
 
@@ -357,6 +407,51 @@ test("ledger: the event's markup shows as text; the chain verifies; workflows sh
   expect(await page.locator('.chart canvas').count()).toBe(3);
 });
 
+test("dead letters: inspected with the payload's markup as text, one redriven from the page is back on the queue", async () => {
+  const page = await signedIn(PEOPLE.rita, 'dead-letters');
+  await page.getByRole('heading', { level: 1, name: 'Dead letters' }).waitFor();
+  await seen(page.getByLabel('Subscription').locator('option'), 'console-billing');
+  const rows = page.getByTestId('dead-letter');
+  await seen(rows, 'A-1');
+  expect(await rows.count()).toBe(2);
+  const [first, second] = deadPositions as [number, number];
+  await page.getByRole('button', { name: `Inspect the dead letter at position ${first}` }).click();
+  const detail = page.getByTestId('dead-letter-detail');
+  await seen(detail.getByRole('region', { name: `Data of the dead letter at position ${first}` }), HOSTILE);
+  expect(await detail.getByTestId('dead-letter-error').textContent()).toBe(`refused A-1 <b>${HOSTILE}</b>`);
+  await seen(detail, /Attempts\s*2/);
+  await expectNothingRan(page);
+  expect(await axeViolations(page)).toEqual([]);
+
+  await page.getByLabel(`Select the dead letter at position ${first}`).check();
+  await page.getByRole('button', { name: 'Redrive selected (1)' }).click();
+  await seen(page.getByRole('status'), `Redriven: 1 message back on the queue (position ${first})`);
+  await seen(page.locator('caption'), /^1 dead letter, oldest first$/);
+  // By REST: the redriven message left the queue of the dead and is delivered again, a first attempt.
+  const { dead_letters } = await events(PEOPLE.root, 'GET', '/subscriptions/console-billing/dlq');
+  expect(dead_letters.map((d: { position: number }) => d.position)).toEqual([second]);
+  const { messages } = await events(PEOPLE.root, 'POST', '/subscriptions/console-billing/pull', { max: 10 });
+  expect(messages.map((m: any) => [m.event.position, m.attempt, m.event.data.order])).toEqual([[first, 1, 'A-1']]);
+  await events(PEOPLE.root, 'POST', '/subscriptions/console-billing/ack', { lease_ids: [messages[0].lease_id] });
+
+  // Replay from a position: the page says where the subscription resumes.
+  await page.getByLabel('After position').fill(String(first - 1));
+  await page.getByRole('button', { name: 'Replay', exact: true }).click();
+  await seen(page.getByRole('status'), `resumes after position ${first - 1}`);
+  await expectNothingRan(page);
+});
+
+test("dead letters: another tenant's reviewer sees no subscription and no dead letter", async () => {
+  const page = await signedIn(PEOPLE.bravo, 'dead-letters');
+  await seen(page.getByText('No event subscription in this tenant.'));
+  expect(await page.content()).not.toContain('console-billing');
+  // Naming the subscription directly finds nothing either.
+  const other = await gql(p.gateway, `{ eventSubscription(name: "console-billing") { deadLetters { position } } }`, {
+    token: await token(PEOPLE.bravo),
+  });
+  expect(other.body.data?.eventSubscription ?? null).toBeNull();
+});
+
 test('every page: zero axe-core WCAG AA violations at 1280 and 390 px', async () => {
   const pages = [
     ['Approvals', 'Approvals inbox', 'approvals'],
@@ -364,6 +459,7 @@ test('every page: zero axe-core WCAG AA violations at 1280 and 390 px', async ()
     ['Rule packs', 'Rule packs', 'rule-packs'],
     ['Ledger', 'Ledger', 'ledger'],
     ['Workflows', 'Workflows', 'workflows'],
+    ['Dead letters', 'Dead letters', 'dead-letters'],
     ['Charts', 'Charts', 'charts'],
   ] as const;
   // A second doubtful scan, so the OCR page is seen with a job in it.

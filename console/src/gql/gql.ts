@@ -21,6 +21,11 @@ type Documents = {
     "\n  query ChartWorkflowRuns {\n    workflowExecutions(first: 200) {\n      nodes {\n        id\n        status\n        createdAt\n      }\n    }\n  }\n": typeof types.ChartWorkflowRunsDocument,
     "\n  query ChartOcrStats {\n    ocrStats {\n      totalJobs\n      averageConfidence\n      confidenceHistogram\n    }\n  }\n": typeof types.ChartOcrStatsDocument,
     "\n  query ChartLedgerEvents {\n    ledgerEvents(first: 1000) {\n      totalCount\n      nodes {\n        id\n        createdAt\n      }\n    }\n  }\n": typeof types.ChartLedgerEventsDocument,
+    "\n  query EventSubscriptions {\n    eventSubscriptions {\n      name\n      topic\n      position\n      maxDeliveries\n    }\n  }\n": typeof types.EventSubscriptionsDocument,
+    "\n  query DeadLetters($name: String!, $limit: Int) {\n    eventSubscription(name: $name) {\n      name\n      topic\n      position\n      maxDeliveries\n      ackTimeoutMs\n      backoffMs\n      deadLetters(limit: $limit) {\n        subscription\n        position\n        attempts\n        lastError\n        deadAt\n        event {\n          id\n          type\n          subject\n          time\n        }\n      }\n    }\n  }\n": typeof types.DeadLettersDocument,
+    "\n  query DeadLetter($subscription: String!, $position: Float!) {\n    deadLetter(subscription: $subscription, position: $position) {\n      subscription\n      position\n      attempts\n      lastError\n      deadAt\n      event {\n        id\n        topic\n        position\n        source\n        type\n        specversion\n        time\n        subject\n        tenantId\n        traceparent\n        data\n      }\n    }\n  }\n": typeof types.DeadLetterDocument,
+    "\n  mutation RedriveDeadLetters($subscription: String!, $positions: [Float!]) {\n    redriveDeadLetters(subscription: $subscription, positions: $positions)\n  }\n": typeof types.RedriveDeadLettersDocument,
+    "\n  mutation ReplayEventSubscription($name: String!, $from: ReplayFromInput!) {\n    replayEventSubscription(name: $name, from: $from)\n  }\n": typeof types.ReplayEventSubscriptionDocument,
     "\n  query LedgerEvents($filter: LedgerEventFilter, $first: Int) {\n    ledgerEvents(filter: $filter, first: $first) {\n      totalCount\n      nodes {\n        id\n        seq\n        eventType\n        eventData\n        createdAt\n        chainHash\n        userId\n        correlationId\n        description\n        writtenBy\n      }\n    }\n  }\n": typeof types.LedgerEventsDocument,
     "\n  query VerifyLedger {\n    verifyLedger {\n      valid\n      totalEvents\n      error\n    }\n  }\n": typeof types.VerifyLedgerDocument,
     "\n  subscription LedgerAppended {\n    ledgerEventAppended {\n      id\n      seq\n    }\n  }\n": typeof types.LedgerAppendedDocument,
@@ -41,6 +46,11 @@ const documents: Documents = {
     "\n  query ChartWorkflowRuns {\n    workflowExecutions(first: 200) {\n      nodes {\n        id\n        status\n        createdAt\n      }\n    }\n  }\n": types.ChartWorkflowRunsDocument,
     "\n  query ChartOcrStats {\n    ocrStats {\n      totalJobs\n      averageConfidence\n      confidenceHistogram\n    }\n  }\n": types.ChartOcrStatsDocument,
     "\n  query ChartLedgerEvents {\n    ledgerEvents(first: 1000) {\n      totalCount\n      nodes {\n        id\n        createdAt\n      }\n    }\n  }\n": types.ChartLedgerEventsDocument,
+    "\n  query EventSubscriptions {\n    eventSubscriptions {\n      name\n      topic\n      position\n      maxDeliveries\n    }\n  }\n": types.EventSubscriptionsDocument,
+    "\n  query DeadLetters($name: String!, $limit: Int) {\n    eventSubscription(name: $name) {\n      name\n      topic\n      position\n      maxDeliveries\n      ackTimeoutMs\n      backoffMs\n      deadLetters(limit: $limit) {\n        subscription\n        position\n        attempts\n        lastError\n        deadAt\n        event {\n          id\n          type\n          subject\n          time\n        }\n      }\n    }\n  }\n": types.DeadLettersDocument,
+    "\n  query DeadLetter($subscription: String!, $position: Float!) {\n    deadLetter(subscription: $subscription, position: $position) {\n      subscription\n      position\n      attempts\n      lastError\n      deadAt\n      event {\n        id\n        topic\n        position\n        source\n        type\n        specversion\n        time\n        subject\n        tenantId\n        traceparent\n        data\n      }\n    }\n  }\n": types.DeadLetterDocument,
+    "\n  mutation RedriveDeadLetters($subscription: String!, $positions: [Float!]) {\n    redriveDeadLetters(subscription: $subscription, positions: $positions)\n  }\n": types.RedriveDeadLettersDocument,
+    "\n  mutation ReplayEventSubscription($name: String!, $from: ReplayFromInput!) {\n    replayEventSubscription(name: $name, from: $from)\n  }\n": types.ReplayEventSubscriptionDocument,
     "\n  query LedgerEvents($filter: LedgerEventFilter, $first: Int) {\n    ledgerEvents(filter: $filter, first: $first) {\n      totalCount\n      nodes {\n        id\n        seq\n        eventType\n        eventData\n        createdAt\n        chainHash\n        userId\n        correlationId\n        description\n        writtenBy\n      }\n    }\n  }\n": types.LedgerEventsDocument,
     "\n  query VerifyLedger {\n    verifyLedger {\n      valid\n      totalEvents\n      error\n    }\n  }\n": types.VerifyLedgerDocument,
     "\n  subscription LedgerAppended {\n    ledgerEventAppended {\n      id\n      seq\n    }\n  }\n": types.LedgerAppendedDocument,
@@ -96,6 +106,26 @@ export function graphql(source: "\n  query ChartOcrStats {\n    ocrStats {\n    
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query ChartLedgerEvents {\n    ledgerEvents(first: 1000) {\n      totalCount\n      nodes {\n        id\n        createdAt\n      }\n    }\n  }\n"): (typeof documents)["\n  query ChartLedgerEvents {\n    ledgerEvents(first: 1000) {\n      totalCount\n      nodes {\n        id\n        createdAt\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query EventSubscriptions {\n    eventSubscriptions {\n      name\n      topic\n      position\n      maxDeliveries\n    }\n  }\n"): (typeof documents)["\n  query EventSubscriptions {\n    eventSubscriptions {\n      name\n      topic\n      position\n      maxDeliveries\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DeadLetters($name: String!, $limit: Int) {\n    eventSubscription(name: $name) {\n      name\n      topic\n      position\n      maxDeliveries\n      ackTimeoutMs\n      backoffMs\n      deadLetters(limit: $limit) {\n        subscription\n        position\n        attempts\n        lastError\n        deadAt\n        event {\n          id\n          type\n          subject\n          time\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query DeadLetters($name: String!, $limit: Int) {\n    eventSubscription(name: $name) {\n      name\n      topic\n      position\n      maxDeliveries\n      ackTimeoutMs\n      backoffMs\n      deadLetters(limit: $limit) {\n        subscription\n        position\n        attempts\n        lastError\n        deadAt\n        event {\n          id\n          type\n          subject\n          time\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DeadLetter($subscription: String!, $position: Float!) {\n    deadLetter(subscription: $subscription, position: $position) {\n      subscription\n      position\n      attempts\n      lastError\n      deadAt\n      event {\n        id\n        topic\n        position\n        source\n        type\n        specversion\n        time\n        subject\n        tenantId\n        traceparent\n        data\n      }\n    }\n  }\n"): (typeof documents)["\n  query DeadLetter($subscription: String!, $position: Float!) {\n    deadLetter(subscription: $subscription, position: $position) {\n      subscription\n      position\n      attempts\n      lastError\n      deadAt\n      event {\n        id\n        topic\n        position\n        source\n        type\n        specversion\n        time\n        subject\n        tenantId\n        traceparent\n        data\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RedriveDeadLetters($subscription: String!, $positions: [Float!]) {\n    redriveDeadLetters(subscription: $subscription, positions: $positions)\n  }\n"): (typeof documents)["\n  mutation RedriveDeadLetters($subscription: String!, $positions: [Float!]) {\n    redriveDeadLetters(subscription: $subscription, positions: $positions)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ReplayEventSubscription($name: String!, $from: ReplayFromInput!) {\n    replayEventSubscription(name: $name, from: $from)\n  }\n"): (typeof documents)["\n  mutation ReplayEventSubscription($name: String!, $from: ReplayFromInput!) {\n    replayEventSubscription(name: $name, from: $from)\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -4,6 +4,7 @@ import type { ComponentType } from 'react';
 import type { Claims } from '../session/claims';
 import { ApprovalsPage } from './approvals.page';
 import { ChartsPage } from './charts.page';
+import { DeadLettersPage } from './dead-letters.page';
 import { LedgerPage } from './ledger.page';
 import { OcrPage } from './ocr.page';
 import { RulePacksPage } from './rule-packs.page';
@@ -22,5 +23,6 @@ export const PAGES: readonly ConsolePage[] = [
   { path: 'rule-packs', label: 'Rule packs', component: RulePacksPage },
   { path: 'ledger', label: 'Ledger', component: LedgerPage },
   { path: 'workflows', label: 'Workflows', component: WorkflowsPage },
+  { path: 'dead-letters', label: 'Dead letters', component: DeadLettersPage },
   { path: 'charts', label: 'Charts', component: ChartsPage },
 ];

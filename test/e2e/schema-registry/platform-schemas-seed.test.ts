@@ -1,10 +1,15 @@
 // Seeding the built-in schemas from a contracts folder: every *.schema.json file becomes a
 // platform schema (name, kind and version from the file), idempotently across restarts and two
-// processes starting at once; a new file or a new $id version is picked up on the next start.
+// processes starting at once; a new file or a new $id version is picked up on the next start. The
+// event catalogue's topics are seeded as `events.<topic>` with their compatibility mode.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Type } from '@sinclair/typebox';
 import { AccessTokens } from '../../../platform/auth/jwt';
+import { eventContract } from '../../../platform/contracts/event-contract';
+import { EVENT_CATALOGUE } from '../../../platform/contracts/events.catalogue';
+import { RULEPACK_CERTIFIED } from '../../../platform/contracts/rulepack.events';
 import { PROJECT_ROOT } from '../../../platform/project-root';
 import { defineSchemaRegistryService } from '../../../services/schema-registry';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
@@ -46,7 +51,8 @@ afterAll(async () => {
 async function startAndRead(): Promise<{
   schemas: { name: string; kind: string; latest_version: string; owner: string }[];
 }> {
-  const h = await startServices([defineSchemaRegistryService({ contractsDir: dir })], {}, { db });
+  // Only the folder's files here: the event catalogue has its own test below.
+  const h = await startServices([defineSchemaRegistryService({ contractsDir: dir, eventCatalogue: [] })], {}, { db });
   try {
     const token = await new AccessTokens(TEST_JWT_SECRET, 600).issue({
       username: 'reader',
@@ -121,4 +127,90 @@ it('a contract file that is not a JSON Schema stops the start with a message nam
   write('broken.schema.json', { type: 'not-a-type' });
   await expect(startAndRead()).rejects.toThrow(/broken\.schema\.json cannot be registered/);
   fs.rmSync(path.join(dir, 'broken.schema.json'));
+});
+
+describe('the event catalogue', () => {
+  let catalogueDb: TestDatabase;
+  // A contract that says how its schema may evolve (the catalogue's own all default to BACKWARD).
+  const strict = eventContract({
+    topic: 'test.strict-notice',
+    version: 3,
+    schema: Type.Object({ id: Type.String() }, { $id: 'test.strict-notice.v3' }),
+    producer: 'test',
+    consumers: [],
+    description: 'a contract asking for FULL compatibility',
+    compatibility: 'FULL',
+  });
+  beforeAll(async () => {
+    catalogueDb = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await catalogueDb?.drop();
+  });
+
+  it('registers every topic as events.<topic>, its schema as plain JSON Schema, its version and compatibility; a restart adds nothing', async () => {
+    const catalogue = [...EVENT_CATALOGUE, strict];
+    const start = () =>
+      startServices(
+        [defineSchemaRegistryService({ contractsDir: dir, eventCatalogue: catalogue })],
+        {},
+        {
+          db: catalogueDb,
+        },
+      );
+    const token = await new AccessTokens(TEST_JWT_SECRET, 600).issue({
+      username: 'reader',
+      tenantId: 'any-tenant',
+      roles: ['user'],
+      scopes: ['read'],
+    });
+    let h = await start();
+    const read = async (name: string, version = 'latest') => {
+      const res = await fetch(`${h.services['schema-registry']!.url}/schemas/${name}/versions/${version}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    try {
+      const certified = await read(`events.${RULEPACK_CERTIFIED.topic}`);
+      expect(certified.status).toBe(200);
+      // The TypeBox schema as JSON (no symbol keys), without its $id, as the events service stores it.
+      const { $id: _id, ...plain } = JSON.parse(JSON.stringify(RULEPACK_CERTIFIED.schema));
+      expect(certified.body).toMatchObject({
+        name: 'events.rulepack.certified',
+        kind: 'data',
+        version: '1.0.0',
+        owner: 'platform',
+        compatibility: 'BACKWARD',
+        created_by: null,
+        schema: plain,
+      });
+      expect(certified.body.schema.required).toEqual(['pack_id', 'version', 'owner_tenant']);
+      expect((await read('events.test.strict-notice', '3.0.0')).body).toMatchObject({
+        version: '3.0.0',
+        compatibility: 'FULL',
+        schema: { type: 'object', required: ['id'] },
+      });
+      for (const c of EVENT_CATALOGUE) {
+        const got = await read(`events.${c.topic}`);
+        expect([c.topic, got.status, got.body.version, got.body.compatibility]).toEqual([
+          c.topic,
+          200,
+          `${c.version}.0.0`,
+          'BACKWARD',
+        ]);
+      }
+    } finally {
+      await h.close();
+    }
+    const subjects = () =>
+      catalogueDb.prisma.schemaSubject.count({ where: { owner: 'platform', name: { startsWith: 'events.' } } });
+    expect(await subjects()).toBe(catalogue.length);
+    h = await start();
+    await h.close();
+    expect(await subjects()).toBe(catalogue.length);
+    expect(
+      await catalogueDb.prisma.schemaVersion.count({ where: { owner: 'platform', name: { startsWith: 'events.' } } }),
+    ).toBe(catalogue.length);
+  });
 });

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { AccessTokens } from '../../../platform/auth/jwt';
 import { PROJECT_ROOT } from '../../../platform/project-root';
 import { identityService } from '../../../services/identity';
+import { EVENT_CATALOGUE } from '../../../platform/contracts/events.catalogue';
 import { schemaRegistryService } from '../../../services/schema-registry';
 import { fingerprintOf } from '../../../subgraphs/schema-registry/schema-definition';
 import { SchemaRegistryClient } from '../../../platform/clients/schema-registry.client';
@@ -511,10 +512,12 @@ describe('tenant isolation', () => {
   });
 });
 
+/** Every built-in name: the contract files' and the event catalogue's (`events.<topic>`). */
 function contractNames(): string[] {
   return fs
     .readdirSync(path.join(PROJECT_ROOT, 'platform/contracts'))
     .filter((f) => f.endsWith('.schema.json'))
     .map((f) => f.replace(/\.schema\.json$/, ''))
+    .concat(EVENT_CATALOGUE.map((c) => `events.${c.topic}`))
     .sort();
 }

@@ -6,6 +6,9 @@ import {
 } from '../../../subgraphs/schema-registry/platform-schemas.seed';
 import { assertDraft07, fingerprintOf } from '../../../subgraphs/schema-registry/schema-definition';
 import { InputError } from '../../../platform/errors/domain-errors';
+import { EVENT_CATALOGUE } from '../../../platform/contracts/events.catalogue';
+import { catalogueSchemas, plainSchema } from '../../../subgraphs/schema-registry/event-catalogue.seed';
+import { NAME_PATTERN } from '../../../subgraphs/schema-registry/schema-registry.service';
 
 it('kind: rule-pack and workflow-pack by name, anything else data', () => {
   expect(kindOfContract('rule-pack')).toBe('rule-pack');
@@ -51,4 +54,31 @@ it('refuses non-objects, other drafts and invalid schemas, naming the field', ()
   expect(() =>
     assertDraft07({ $schema: 'http://json-schema.org/draft-07/schema', 'x-custom': true }, 'definition'),
   ).not.toThrow();
+});
+
+it('every event contract becomes a draft-07 schema named events.<topic>, version <n>.0.0, BACKWARD by default', () => {
+  const seeded = catalogueSchemas(EVENT_CATALOGUE);
+  expect(seeded).toHaveLength(EVENT_CATALOGUE.length);
+  for (const [i, c] of EVENT_CATALOGUE.entries()) {
+    const s = seeded[i]!;
+    expect(s).toMatchObject({ name: `events.${c.topic}`, kind: 'data', version: `${c.version}.0.0` });
+    expect(s.name).toMatch(new RegExp(NAME_PATTERN));
+    expect(s.compatibility).toBe(c.compatibility ?? 'BACKWARD');
+    expect(s.definition.$id).toBeUndefined();
+    expect(() => assertDraft07(s.definition, 'definition')).not.toThrow();
+  }
+  // Plain JSON: nothing TypeBox keeps under symbols survives.
+  expect(Object.getOwnPropertySymbols(seeded[0]!.definition)).toEqual([]);
+  expect(plainSchema({ $id: 'x.v1', type: 'object' })).toEqual({ type: 'object' });
+});
+
+it("the platform's formats (semver, timestamp) are known to the registry's compiler", () => {
+  const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+  try {
+    assertDraft07({ type: 'string', format: 'semver' }, 'definition');
+    assertDraft07({ type: 'string', format: 'timestamp' }, 'definition');
+    expect(warn).not.toHaveBeenCalled();
+  } finally {
+    warn.mockRestore();
+  }
 });
