@@ -9,7 +9,18 @@
 // (notice.store.ts); each (tenant, subject) is published in the order its rows were written, and
 // a failing row holds back its subject's later rows (retried with exponential backoff), never
 // other subjects'.
+//
+// One path (issue 26): before publishing, each claimed notice is appended to the events backbone
+// (its (tenant, topic) stream, platform/events/backbone/notice-append.ts) in the claim's own
+// transaction, so it enters the durable log exactly once, with the outbox's mark. The bus publish
+// that follows is the live wake-up of the notice's old subscribers; after the commit, each newly
+// stored event also publishes `events.event_published`, which wakes the events service's live
+// feeds and the durable consumers (platform/events/backbone/durable-consumer.ts).
+import { EVENTS_EVENT_PUBLISHED } from '../contracts/events.events';
 import type { Database } from '../db/database';
+import { appendNotices, type BackboneStoreFactory } from '../events/backbone/notice-append';
+import type { EventRecord } from '../events/backbone/backbone.types';
+import { ensurePlatformTopics } from '../events/backbone/platform-topics';
 import type { EventBus } from '../events/event-bus';
 import type { Logger } from '../logging/logger';
 import { backoffDelay } from './outbox-relay';
@@ -31,6 +42,11 @@ export interface NoticeRelayOptions {
   /** Published rows older than this are deleted; default 7 days. */
   retainPublishedMs?: number;
   store?: NoticeStore;
+  /**
+   * The events backbone the notices are appended to: on by default; `false` leaves them out of it
+   * (a relay over a database without the events tables), a factory gives the store with its hooks.
+   */
+  backbone?: false | { store?: BackboneStoreFactory };
 }
 
 export interface NoticeRelay {
@@ -61,13 +77,34 @@ export function startNoticeRelay(options: NoticeRelayOptions): NoticeRelay {
   let again = false;
   let idleWaiters: (() => void)[] = [];
 
+  const backbone = options.backbone === false ? null : (options.backbone ?? {});
+
+  /** After the commit: each stored event wakes the live feeds and durable consumers of its stream. */
+  function announce(events: EventRecord[]): void {
+    for (const e of events) {
+      options.bus
+        .publish(EVENTS_EVENT_PUBLISHED.topic, { tenant_id: e.tenantId, topic: e.topic, position: e.position })
+        .catch((err: unknown) => log.warn({ err: (err as Error).message }, 'events.event_published wake-up failed'));
+    }
+  }
+
   async function pass(): Promise<{ published: number; full: boolean }> {
     if (Date.now() - lastPrune >= 3600_000) {
       lastPrune = Date.now();
       const pruned = await store.prunePublished(services, new Date(Date.now() - retainMs));
       if (pruned > 0) log.info({ pruned }, 'pruned published notices');
     }
-    return store.claim(services, batch, async (claimed) => {
+    // The streams' topics must be readable by name (the events service may not have started yet).
+    if (backbone) await ensurePlatformTopics(options.db.sql);
+    let appended: EventRecord[] = [];
+    const outcome = await store.claim(services, batch, async (claimed) => {
+      if (backbone && claimed.rows.length > 0) {
+        appended = await appendNotices(
+          claimed.tx,
+          claimed.rows.map((r) => ({ topic: r.topic, envelope: r.envelope })),
+          backbone.store,
+        );
+      }
       // Subjects in parallel, each subject's rows one after another in id order.
       const bySubject = new Map<string, NoticeRow[]>();
       for (const r of claimed.rows) {
@@ -97,6 +134,8 @@ export function startNoticeRelay(options: NoticeRelayOptions): NoticeRelay {
       await claimed.markPublished(published);
       return { published: published.length, full: claimed.rows.length === batch };
     });
+    announce(appended);
+    return outcome;
   }
 
   function schedule(ms: number): void {

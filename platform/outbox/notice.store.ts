@@ -15,6 +15,8 @@ export interface NoticeRow {
 export interface ClaimedNotices {
   /** Rows this pass may publish, in id order; for each (tenant, subject) no earlier row is left unpublished. */
   rows: NoticeRow[];
+  /** The claim's transaction: what is written with it (the backbone append) commits with the marks. */
+  tx: SqlQuery;
   markPublished(ids: readonly string[]): Promise<void>;
   markFailed(id: string, delayMs: number, error: string): Promise<void>;
 }
@@ -37,6 +39,7 @@ const SERVICE_FILTER = '($1::text[] IS NULL OR service = ANY($1::text[]))';
 function claimed(q: SqlQuery, rows: NoticeRow[]): ClaimedNotices {
   return {
     rows,
+    tx: q,
     async markPublished(ids) {
       if (ids.length === 0) return;
       await q.query(
