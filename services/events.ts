@@ -1,7 +1,9 @@
 // The events service (issue 26, port 8094): the platform's publish/subscribe backbone. REST routes
 // (rest-compat/events, proxied by the gateway under /api/events/...), the events subgraph at
 // /graphql and its `events(topic, afterPosition)` subscription over graphql-ws on the same path,
-// over one domain service whose catalog is seeded from platform/contracts at start.
+// over one domain service whose catalog is seeded from platform/contracts at start. Webhooks
+// (docs/webhooks.md): every event the backbone stores is queued for the tenant's matching
+// endpoints in the event's own transaction, and this process's delivery worker sends them.
 import { AccessTokens } from '../platform/auth/jwt';
 import { contractPublisher } from '../platform/events/contract-bus';
 import { EVENTS_EVENT_PUBLISHED } from '../platform/contracts/events.events';
@@ -12,6 +14,14 @@ import { buildServiceApp } from '../platform/service-app';
 import { registerEventsRoutes } from '../rest-compat/events';
 import { loadEventsConfig, type EventsConfig } from '../subgraphs/events/events.config';
 import { createEventsModule } from '../subgraphs/events/events.module';
+import { cloudEventJson } from '../subgraphs/events/events.service';
+import {
+  createWebhookModule,
+  loadWebhookConfig,
+  WebhookService,
+  type WebhookConfig,
+  type WebhookEvent,
+} from '../subgraphs/events/webhooks';
 import { serveEventsSubscriptions } from '../subgraphs/events/events.subscriptions';
 import { eventsContext } from '../subgraphs/events/graphql.context';
 import { resolvers } from '../subgraphs/events/resolvers';
@@ -21,6 +31,8 @@ export interface EventsServiceOptions {
   bus?: EventBus;
   /** Settings over the environment's (tests). */
   config?: Partial<EventsConfig>;
+  /** Webhook settings over the environment's (tests: a tiny backoff, no jitter). */
+  webhooks?: Partial<WebhookConfig>;
 }
 
 export function defineEventsService(options: EventsServiceOptions = {}): ServiceDefinition {
@@ -32,11 +44,12 @@ export function defineEventsService(options: EventsServiceOptions = {}): Service
     producesAudit: true,
     gatewayRoutes: [
       {
-        method: ['GET', 'POST', 'DELETE'],
+        method: ['GET', 'POST', 'PATCH', 'DELETE'],
         url: '/api/events/*',
         upstreamPath: '/',
         wildcard: true,
-        summary: 'Topics, publish, subscriptions (pull/ack/nack/replay) and the dead-letter queue (events service)',
+        summary:
+          'Topics, publish, subscriptions (pull/ack/nack/replay), the dead-letter queue and webhooks (events service)',
       },
     ],
     async build(deps) {
@@ -44,16 +57,25 @@ export function defineEventsService(options: EventsServiceOptions = {}): Service
       const config = { ...loadEventsConfig(env), ...options.config };
       const { bus, release: releaseBus } = await serviceBus(deps, options.bus);
       const notices = contractPublisher(bus);
-      const { service } = createEventsModule({
+      const webhooks = createWebhookModule({ db, logger, config: { ...loadWebhookConfig(env), ...options.webhooks } });
+      const { service, access } = createEventsModule({
         db,
         config,
+        // Queued with the event, in its transaction: a rolled-back publish sends nothing, a
+        // committed one is never lost to a crash between the commit and the queueing.
+        afterInsert: async (tx, e) => {
+          await webhooks.deliver(cloudEventJson(e) as WebhookEvent, tx);
+        },
         // A notice only wakes live feeds (they read the store), so one lost on a crash loses nothing.
         notify: (e) => {
+          // The queue rows are visible now (after the commit): the worker need not wait for its poll.
+          webhooks.worker.wake();
           notices
             .publish(EVENTS_EVENT_PUBLISHED, { tenant_id: e.tenantId, topic: e.topic, position: e.position })
             .catch((err: unknown) => logger.warn({ err }, 'events: publish notice failed'));
         },
       });
+      const webhookDoors = new WebhookService(webhooks.endpoints, access);
       const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
       const { app, schema } = await buildServiceApp(definition, deps, {
         title: 'Events',
@@ -62,8 +84,8 @@ export function defineEventsService(options: EventsServiceOptions = {}): Service
           'durable subscriptions with pull/ack/nack, a dead-letter queue and replay. Errors use FastAPI shapes.',
         tokens,
         restAuth: config.requireAuth ? 'required' : 'optional',
-        rest: (routes) => registerEventsRoutes(routes, service),
-        subgraph: { resolvers, context: (caller) => eventsContext(caller, service, config.requireAuth) },
+        rest: (routes) => registerEventsRoutes(routes, service, webhookDoors),
+        subgraph: { resolvers, context: (caller) => eventsContext(caller, service, config.requireAuth, webhookDoors) },
       });
       serveEventsSubscriptions({ app, schema: schema!, bus, service, tokens, requireAuth: config.requireAuth });
       return {
@@ -71,8 +93,11 @@ export function defineEventsService(options: EventsServiceOptions = {}): Service
         async start() {
           const seeded = await service.seedCatalogue();
           logger.info({ topics: seeded }, 'events: platform topics seeded from the contracts');
+          webhooks.worker.start();
         },
         async stop() {
+          // Deliveries in flight finish or their leases run out; either way nothing is lost.
+          await webhooks.worker.stop();
           await releaseBus();
         },
       };

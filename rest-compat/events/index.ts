@@ -5,6 +5,8 @@
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../../platform/http/caller';
 import { cloudEventJson, type EventsService } from '../../subgraphs/events/events.service';
+import type { WebhookService } from '../../subgraphs/events/webhooks';
+import { registerWebhookRoutes } from './webhooks.routes';
 import type { DeadLetter, Subscription, Topic } from '../../platform/events/backbone/backbone.types';
 import {
   AckBody,
@@ -66,7 +68,10 @@ const topics = ['topics'];
 const subscriptions = ['subscriptions'];
 const dlq = ['dead-letter queue'];
 
-export function registerEventsRoutes(routes: FastifyInstance, service: EventsService): void {
+export function registerEventsRoutes(routes: FastifyInstance, service: EventsService, webhooks?: WebhookService): void {
+  // Webhook endpoints, their delivery log and the signing keys (webhooks.routes.ts).
+  if (webhooks) registerWebhookRoutes(routes, webhooks);
+
   routes.get<{ Querystring: TenantQuery }>(
     '/topics',
     {

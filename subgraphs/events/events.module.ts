@@ -5,15 +5,27 @@ import type { Database } from '../../platform/db/database';
 import { auditEvent, outboxWriter } from '../../platform/outbox/outbox.writer';
 import type { EventsConfig } from './events.config';
 import { EventsService, type Notify } from './events.service';
-import { createEventsStore, type EventsStore } from '../../platform/events/backbone/backbone.store';
+import {
+  createEventsStore,
+  type EventsStore,
+  type EventsStoreHooks,
+} from '../../platform/events/backbone/backbone.store';
 
 export interface EventsModule {
   service: EventsService;
   store: EventsStore;
+  /** The tenant rule, shared with the webhook doors (webhooks/webhook.service.ts). */
+  access: TenantAccess;
 }
 
-export function createEventsModule(deps: { db: Database; config: EventsConfig; notify?: Notify }): EventsModule {
-  const store = createEventsStore(deps.db.sql);
+export function createEventsModule(deps: {
+  db: Database;
+  config: EventsConfig;
+  notify?: Notify;
+  /** Work in each new event's own transaction (the webhook queue). */
+  afterInsert?: EventsStoreHooks['afterInsert'];
+}): EventsModule {
+  const store = createEventsStore(deps.db.sql, deps.afterInsert ? { afterInsert: deps.afterInsert } : {});
   const outbox = outboxWriter(deps.db.prisma, 'events');
   const access = new TenantAccess((a) =>
     outbox.append(
@@ -25,5 +37,5 @@ export function createEventsModule(deps: { db: Database; config: EventsConfig; n
       }),
     ),
   );
-  return { store, service: new EventsService(store, access, deps.config, deps.notify) };
+  return { store, access, service: new EventsService(store, access, deps.config, deps.notify) };
 }

@@ -2,14 +2,17 @@
 // subgraph declares no entities, so no reference loaders; a subscription's dead letters are read
 // per subscription (one query each, and a tenant has few subscriptions).
 import type { Caller } from '../../platform/auth/caller';
-import { AuthenticationError } from '../../platform/errors/domain-errors';
+import { AuthenticationError, UnavailableError } from '../../platform/errors/domain-errors';
 import type { EventsService } from './events.service';
 import type { EventRecord } from '../../platform/events/backbone/backbone.types';
+import type { WebhookService } from './webhooks/webhook.service';
 
 export interface EventsGraphQLContext {
   caller: Caller;
   requireAuth: boolean;
   service: EventsService;
+  /** The webhook doors' rules; absent where webhooks are not served (graphql-ws connections). */
+  webhooks?: WebhookService;
   /** Present on graphql-ws connections only (see events.subscriptions.ts). */
   subscribeEvents?: (
     topic: string,
@@ -18,8 +21,19 @@ export interface EventsGraphQLContext {
   ) => Promise<AsyncIterableIterator<EventRecord>>;
 }
 
-export function eventsContext(caller: Caller, service: EventsService, requireAuth: boolean): EventsGraphQLContext {
-  return { caller, requireAuth, service };
+export function eventsContext(
+  caller: Caller,
+  service: EventsService,
+  requireAuth: boolean,
+  webhooks?: WebhookService,
+): EventsGraphQLContext {
+  return { caller, requireAuth, service, ...(webhooks ? { webhooks } : {}) };
+}
+
+/** The webhook service, which every HTTP request's context has (services/events.ts). */
+export function webhooksOf(ctx: EventsGraphQLContext): WebhookService {
+  if (!ctx.webhooks) throw new UnavailableError('Webhooks are not served on this connection');
+  return ctx.webhooks;
 }
 
 /** The caller, refusing anonymous callers when EVENTS_REQUIRE_AUTH (or REQUIRE_AUTH) is on. */

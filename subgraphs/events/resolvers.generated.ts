@@ -2,6 +2,8 @@
 /* eslint-disable */
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { Topic as TopicModel, EventRecord as EventRecordModel, Subscription as SubscriptionModel, DeadLetter as DeadLetterModel, LeasedMessage as LeasedMessageModel } from '../../platform/events/backbone/backbone.types';
+import type { Endpoint as EndpointModel, RotatedSecret as RotatedSecretModel } from './webhooks/endpoint.service';
+import type { DeliveryRow as DeliveryRowModel, MessageRow as MessageRowModel } from './webhooks/delivery.store';
 import type { EventsGraphQLContext } from './graphql.context';
 export type Maybe<T> = T | null | undefined;
 export type InputMaybe<T> = T | null | undefined;
@@ -138,6 +140,127 @@ export type ReplayFromInput = {
   time?: InputMaybe<Scalars['String']['input']>;
 };
 
+/**
+ * A URL the tenant's events are POSTed to, signed as Standard Webhooks specifies (`v1` HMAC with the
+ * endpoint's secret, `v1a` Ed25519 with the tenant's key, published as a JWK Set).
+ */
+export type WebhookEndpoint = {
+  __typename?: 'WebhookEndpoint';
+  id: Scalars['ID']['output'];
+  url: Scalars['String']['output'];
+  description?: Maybe<Scalars['String']['output']>;
+  /** Event types delivered: exact names or prefixes ending in `*`; empty: every event of the tenant. */
+  topics: Array<Scalars['String']['output']>;
+  enabled: Scalars['Boolean']['output'];
+  /** Why delivery stopped (the receiver answered 410 Gone). */
+  disabledReason?: Maybe<Scalars['String']['output']>;
+  /** RFC 3339. */
+  disabledAt?: Maybe<Scalars['String']['output']>;
+  timeoutMs: Scalars['Int']['output'];
+  maxConcurrency: Scalars['Int']['output'];
+  /** RFC 3339. */
+  createdAt: Scalars['String']['output'];
+  /** RFC 3339. */
+  updatedAt: Scalars['String']['output'];
+  /** The delivery log: one entry per HTTP attempt, newest first (default 100, at most 1000). */
+  attempts: Array<WebhookAttempt>;
+  /** Deliveries, one per event (PENDING, DELIVERED, FAILED, CANCELLED as lower-case strings), newest first. */
+  messages: Array<WebhookMessage>;
+};
+
+
+/**
+ * A URL the tenant's events are POSTed to, signed as Standard Webhooks specifies (`v1` HMAC with the
+ * endpoint's secret, `v1a` Ed25519 with the tenant's key, published as a JWK Set).
+ */
+export type WebhookEndpointAttemptsArgs = {
+  limit?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * A URL the tenant's events are POSTed to, signed as Standard Webhooks specifies (`v1` HMAC with the
+ * endpoint's secret, `v1a` Ed25519 with the tenant's key, published as a JWK Set).
+ */
+export type WebhookEndpointMessagesArgs = {
+  limit?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** One HTTP attempt to deliver an event to an endpoint. */
+export type WebhookAttempt = {
+  __typename?: 'WebhookAttempt';
+  id: Scalars['ID']['output'];
+  /** The delivery (message) this attempt belongs to. */
+  messageId: Scalars['ID']['output'];
+  eventId: Scalars['String']['output'];
+  /** 1 for the first try. */
+  attempt: Scalars['Int']['output'];
+  /** success, http_error, timeout, network_error or refused (the SSRF guard). */
+  outcome: Scalars['String']['output'];
+  statusCode?: Maybe<Scalars['Int']['output']>;
+  /** The answer's first KiB. */
+  response?: Maybe<Scalars['String']['output']>;
+  durationMs: Scalars['Int']['output'];
+  /** RFC 3339. */
+  attemptedAt: Scalars['String']['output'];
+};
+
+/** An event's delivery to one endpoint, over all its attempts. */
+export type WebhookMessage = {
+  __typename?: 'WebhookMessage';
+  id: Scalars['ID']['output'];
+  eventId: Scalars['String']['output'];
+  eventType: Scalars['String']['output'];
+  /** pending, delivered, failed or cancelled. */
+  status: Scalars['String']['output'];
+  attempts: Scalars['Int']['output'];
+  /** RFC 3339. */
+  nextAttemptAt: Scalars['String']['output'];
+  lastError?: Maybe<Scalars['String']['output']>;
+  /** RFC 3339. */
+  createdAt: Scalars['String']['output'];
+  /** RFC 3339. */
+  finishedAt?: Maybe<Scalars['String']['output']>;
+};
+
+export type CreatedWebhookEndpoint = {
+  __typename?: 'CreatedWebhookEndpoint';
+  endpoint: WebhookEndpoint;
+  /** `whsec_...`: verifies the `v1` signatures. Shown here and by the REST route GET /webhooks/{id}/secret. */
+  secret: Scalars['String']['output'];
+};
+
+export type RotatedWebhookSecret = {
+  __typename?: 'RotatedWebhookSecret';
+  /** The new secret, signing from now on. */
+  secret: Scalars['String']['output'];
+  /** Until when the previous secret still signs beside it (RFC 3339). */
+  previousValidUntil: Scalars['String']['output'];
+};
+
+export type CreateWebhookEndpointInput = {
+  /** http(s); its host must resolve to public addresses (the SSRF guard). */
+  url: Scalars['String']['input'];
+  description?: InputMaybe<Scalars['String']['input']>;
+  topics?: InputMaybe<Array<Scalars['String']['input']>>;
+  enabled?: InputMaybe<Scalars['Boolean']['input']>;
+  /** 100 to 120000; default EVENTS_WEBHOOK_TIMEOUT_MS. */
+  timeoutMs?: InputMaybe<Scalars['Int']['input']>;
+  /** 1 to 100; default EVENTS_WEBHOOK_CONCURRENCY. */
+  maxConcurrency?: InputMaybe<Scalars['Int']['input']>;
+  tenantId?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** Only the fields given change; `enabled: true` re-enables an endpoint a 410 disabled. */
+export type UpdateWebhookEndpointInput = {
+  url?: InputMaybe<Scalars['String']['input']>;
+  description?: InputMaybe<Scalars['String']['input']>;
+  topics?: InputMaybe<Array<Scalars['String']['input']>>;
+  enabled?: InputMaybe<Scalars['Boolean']['input']>;
+  timeoutMs?: InputMaybe<Scalars['Int']['input']>;
+  maxConcurrency?: InputMaybe<Scalars['Int']['input']>;
+};
+
 export type Query = {
   __typename?: 'Query';
   /** The catalog the caller's tenant sees: the platform's topics and its own. */
@@ -148,6 +271,9 @@ export type Query = {
   eventSubscriptions: Array<EventSubscription>;
   eventSubscription?: Maybe<EventSubscription>;
   deadLetter?: Maybe<DeadLetter>;
+  /** The tenant's webhook endpoints. */
+  webhookEndpoints: Array<WebhookEndpoint>;
+  webhookEndpoint?: Maybe<WebhookEndpoint>;
 };
 
 
@@ -187,6 +313,17 @@ export type QueryDeadLetterArgs = {
   tenantId?: InputMaybe<Scalars['String']['input']>;
 };
 
+
+export type QueryWebhookEndpointsArgs = {
+  tenantId?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryWebhookEndpointArgs = {
+  id: Scalars['ID']['input'];
+  tenantId?: InputMaybe<Scalars['String']['input']>;
+};
+
 export type Mutation = {
   __typename?: 'Mutation';
   publishEvent: PublishResult;
@@ -202,6 +339,13 @@ export type Mutation = {
   redriveDeadLetters: Array<Scalars['Float']['output']>;
   /** Delivers the subscription's events again from a position or a time; returns the new position. */
   replayEventSubscription: Scalars['Float']['output'];
+  /** Registers a webhook endpoint; the answer carries its secret. */
+  createWebhookEndpoint: CreatedWebhookEndpoint;
+  updateWebhookEndpoint: WebhookEndpoint;
+  /** Deletes the endpoint; what was queued for it is cancelled. */
+  deleteWebhookEndpoint: Scalars['Boolean']['output'];
+  /** A new secret signs from now on; the previous one keeps signing for overlapSeconds (default 86400). */
+  rotateWebhookSecret: RotatedWebhookSecret;
 };
 
 
@@ -258,6 +402,31 @@ export type MutationRedriveDeadLettersArgs = {
 export type MutationReplayEventSubscriptionArgs = {
   name: Scalars['String']['input'];
   from: ReplayFromInput;
+  tenantId?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationCreateWebhookEndpointArgs = {
+  input: CreateWebhookEndpointInput;
+};
+
+
+export type MutationUpdateWebhookEndpointArgs = {
+  id: Scalars['ID']['input'];
+  input: UpdateWebhookEndpointInput;
+  tenantId?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationDeleteWebhookEndpointArgs = {
+  id: Scalars['ID']['input'];
+  tenantId?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationRotateWebhookSecretArgs = {
+  id: Scalars['ID']['input'];
+  overlapSeconds?: InputMaybe<Scalars['Int']['input']>;
   tenantId?: InputMaybe<Scalars['String']['input']>;
 };
 
@@ -366,6 +535,13 @@ export type ResolversTypes = {
   RegisterTopicInput: RegisterTopicInput;
   CreateEventSubscriptionInput: CreateEventSubscriptionInput;
   ReplayFromInput: ReplayFromInput;
+  WebhookEndpoint: ResolverTypeWrapper<EndpointModel>;
+  WebhookAttempt: ResolverTypeWrapper<DeliveryRowModel>;
+  WebhookMessage: ResolverTypeWrapper<MessageRowModel>;
+  CreatedWebhookEndpoint: ResolverTypeWrapper<Omit<CreatedWebhookEndpoint, 'endpoint'> & { endpoint: ResolversTypes['WebhookEndpoint'] }>;
+  RotatedWebhookSecret: ResolverTypeWrapper<RotatedSecretModel>;
+  CreateWebhookEndpointInput: CreateWebhookEndpointInput;
+  UpdateWebhookEndpointInput: UpdateWebhookEndpointInput;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
@@ -389,6 +565,13 @@ export type ResolversParentTypes = {
   RegisterTopicInput: RegisterTopicInput;
   CreateEventSubscriptionInput: CreateEventSubscriptionInput;
   ReplayFromInput: ReplayFromInput;
+  WebhookEndpoint: EndpointModel;
+  WebhookAttempt: DeliveryRowModel;
+  WebhookMessage: MessageRowModel;
+  CreatedWebhookEndpoint: Omit<CreatedWebhookEndpoint, 'endpoint'> & { endpoint: ResolversParentTypes['WebhookEndpoint'] };
+  RotatedWebhookSecret: RotatedSecretModel;
+  CreateWebhookEndpointInput: CreateWebhookEndpointInput;
+  UpdateWebhookEndpointInput: UpdateWebhookEndpointInput;
   Query: Record<PropertyKey, never>;
   Mutation: Record<PropertyKey, never>;
   Subscription: Record<PropertyKey, never>;
@@ -450,6 +633,56 @@ export type PublishResultResolvers<ContextType = EventsGraphQLContext, ParentTyp
   duplicate?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
+export type WebhookEndpointResolvers<ContextType = EventsGraphQLContext, ParentType extends ResolversParentTypes['WebhookEndpoint'] = ResolversParentTypes['WebhookEndpoint']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  topics?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  enabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  disabledReason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  disabledAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  timeoutMs?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  maxConcurrency?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  attempts?: Resolver<Array<ResolversTypes['WebhookAttempt']>, ParentType, ContextType, Partial<WebhookEndpointAttemptsArgs>>;
+  messages?: Resolver<Array<ResolversTypes['WebhookMessage']>, ParentType, ContextType, Partial<WebhookEndpointMessagesArgs>>;
+};
+
+export type WebhookAttemptResolvers<ContextType = EventsGraphQLContext, ParentType extends ResolversParentTypes['WebhookAttempt'] = ResolversParentTypes['WebhookAttempt']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  messageId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  eventId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  attempt?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  outcome?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  statusCode?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  response?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  durationMs?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  attemptedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type WebhookMessageResolvers<ContextType = EventsGraphQLContext, ParentType extends ResolversParentTypes['WebhookMessage'] = ResolversParentTypes['WebhookMessage']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  eventId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  eventType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  attempts?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  nextAttemptAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  lastError?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  finishedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type CreatedWebhookEndpointResolvers<ContextType = EventsGraphQLContext, ParentType extends ResolversParentTypes['CreatedWebhookEndpoint'] = ResolversParentTypes['CreatedWebhookEndpoint']> = {
+  endpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType>;
+  secret?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type RotatedWebhookSecretResolvers<ContextType = EventsGraphQLContext, ParentType extends ResolversParentTypes['RotatedWebhookSecret'] = ResolversParentTypes['RotatedWebhookSecret']> = {
+  secret?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  previousValidUntil?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type QueryResolvers<ContextType = EventsGraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   eventTopics?: Resolver<Array<ResolversTypes['EventTopic']>, ParentType, ContextType, Partial<QueryEventTopicsArgs>>;
   eventTopic?: Resolver<Maybe<ResolversTypes['EventTopic']>, ParentType, ContextType, RequireFields<QueryEventTopicArgs, 'name'>>;
@@ -457,6 +690,8 @@ export type QueryResolvers<ContextType = EventsGraphQLContext, ParentType extend
   eventSubscriptions?: Resolver<Array<ResolversTypes['EventSubscription']>, ParentType, ContextType, Partial<QueryEventSubscriptionsArgs>>;
   eventSubscription?: Resolver<Maybe<ResolversTypes['EventSubscription']>, ParentType, ContextType, RequireFields<QueryEventSubscriptionArgs, 'name'>>;
   deadLetter?: Resolver<Maybe<ResolversTypes['DeadLetter']>, ParentType, ContextType, RequireFields<QueryDeadLetterArgs, 'subscription' | 'position'>>;
+  webhookEndpoints?: Resolver<Array<ResolversTypes['WebhookEndpoint']>, ParentType, ContextType, Partial<QueryWebhookEndpointsArgs>>;
+  webhookEndpoint?: Resolver<Maybe<ResolversTypes['WebhookEndpoint']>, ParentType, ContextType, RequireFields<QueryWebhookEndpointArgs, 'id'>>;
 };
 
 export type MutationResolvers<ContextType = EventsGraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
@@ -469,6 +704,10 @@ export type MutationResolvers<ContextType = EventsGraphQLContext, ParentType ext
   nackEvent?: Resolver<ResolversTypes['String'], ParentType, ContextType, RequireFields<MutationNackEventArgs, 'subscription' | 'leaseId'>>;
   redriveDeadLetters?: Resolver<Array<ResolversTypes['Float']>, ParentType, ContextType, RequireFields<MutationRedriveDeadLettersArgs, 'subscription'>>;
   replayEventSubscription?: Resolver<ResolversTypes['Float'], ParentType, ContextType, RequireFields<MutationReplayEventSubscriptionArgs, 'name' | 'from'>>;
+  createWebhookEndpoint?: Resolver<ResolversTypes['CreatedWebhookEndpoint'], ParentType, ContextType, RequireFields<MutationCreateWebhookEndpointArgs, 'input'>>;
+  updateWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationUpdateWebhookEndpointArgs, 'id' | 'input'>>;
+  deleteWebhookEndpoint?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteWebhookEndpointArgs, 'id'>>;
+  rotateWebhookSecret?: Resolver<ResolversTypes['RotatedWebhookSecret'], ParentType, ContextType, RequireFields<MutationRotateWebhookSecretArgs, 'id'>>;
 };
 
 export type SubscriptionResolvers<ContextType = EventsGraphQLContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
@@ -483,6 +722,11 @@ export type Resolvers<ContextType = EventsGraphQLContext> = {
   DeadLetter?: DeadLetterResolvers<ContextType>;
   LeasedMessage?: LeasedMessageResolvers<ContextType>;
   PublishResult?: PublishResultResolvers<ContextType>;
+  WebhookEndpoint?: WebhookEndpointResolvers<ContextType>;
+  WebhookAttempt?: WebhookAttemptResolvers<ContextType>;
+  WebhookMessage?: WebhookMessageResolvers<ContextType>;
+  CreatedWebhookEndpoint?: CreatedWebhookEndpointResolvers<ContextType>;
+  RotatedWebhookSecret?: RotatedWebhookSecretResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;

@@ -5,6 +5,7 @@ import { opt, orNull } from '../../platform/graphql/resolver-args';
 import { callerOf } from './graphql.context';
 import type { EventRecord, ReplayFrom } from '../../platform/events/backbone/backbone.types';
 import type { ReplayFromInput, Resolvers } from './resolvers.generated';
+import { webhookMutation, webhookQuery, webhookTypes } from './webhook.resolvers';
 
 function replayFrom(from: ReplayFromInput): ReplayFrom {
   return { afterPosition: opt(from.afterPosition), time: opt(from.time) };
@@ -26,6 +27,7 @@ export const resolvers = {
     eventSubscription: (_, args, ctx) => orNull(ctx.service.subscription(callerOf(ctx), args.name, opt(args.tenantId))),
     deadLetter: (_, args, ctx) =>
       orNull(ctx.service.deadLetter(callerOf(ctx), args.subscription, args.position, opt(args.tenantId))),
+    ...webhookQuery,
   },
   Mutation: {
     publishEvent: (_, { input }, ctx) =>
@@ -77,6 +79,7 @@ export const resolvers = {
       ),
     replayEventSubscription: (_, args, ctx) =>
       ctx.service.replay(callerOf(ctx), args.name, replayFrom(args.from), opt(args.tenantId)),
+    ...webhookMutation,
   },
   Subscription: {
     events: {
@@ -99,4 +102,5 @@ export const resolvers = {
         sub.tenantId,
       ),
   },
+  ...webhookTypes,
 } satisfies Resolvers;

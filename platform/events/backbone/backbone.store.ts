@@ -138,7 +138,16 @@ export interface EventsStore {
   rewind(tenantId: string, name: string, afterPosition: number): Promise<void>;
 }
 
-export function createEventsStore(sql: SqlExecutor): EventsStore {
+export interface EventsStoreHooks {
+  /**
+   * Runs inside the publish's transaction right after a new event is stored (not for a duplicate):
+   * what it writes commits or rolls back with the event. The events service queues webhook
+   * deliveries here (docs/webhooks.md); a throw aborts the publish.
+   */
+  afterInsert?: (tx: SqlQuery, event: EventRecord) => Promise<void>;
+}
+
+export function createEventsStore(sql: SqlExecutor, hooks: EventsStoreHooks = {}): EventsStore {
   const eventsByIds = async (q: SqlQuery, tenantId: string, ids: string[]) => {
     const res = await q.query<EventRow>(
       `SELECT ${EVENT_COLUMNS} FROM event_records r WHERE r.tenant_id = $1 AND r.id = ANY($2::text[])`,
@@ -250,7 +259,11 @@ export function createEventsStore(sql: SqlExecutor): EventsStore {
             e.size,
           ],
         );
-        if (res.rows[0]) return { kind: 'stored', event: toEvent(res.rows[0]) };
+        if (res.rows[0]) {
+          const event = toEvent(res.rows[0]);
+          await hooks.afterInsert?.(tx, event);
+          return { kind: 'stored', event };
+        }
         // A concurrent publish of the same id won: this one leaves a gap in the positions, which readers skip.
         const again = (await eventsByIds(tx, tenantId, [e.id])).get(e.id)!;
         return { kind: 'duplicate', event: again };

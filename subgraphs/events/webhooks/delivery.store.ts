@@ -76,6 +76,11 @@ export interface DeliveryStore {
   cancelPending(tenantId: string, endpointId: string, reason: string): Promise<number>;
   /** A failed or cancelled delivery goes back to the queue with a fresh set of attempts. */
   requeue(tenantId: string, queueId: string): Promise<boolean>;
+  /**
+   * An endpoint's delivery of one event back to the queue with a fresh set of attempts, whatever
+   * its outcome was; 'pending' when it is still queued, null when it was never queued there.
+   */
+  requeueEvent(tenantId: string, endpointId: string, eventId: string): Promise<'requeued' | 'pending' | null>;
   recordAttempt(a: AttemptRecord): Promise<void>;
   attempts(tenantId: string, endpointId: string, limit: number): Promise<DeliveryRow[]>;
   messages(tenantId: string, endpointId: string, limit: number): Promise<MessageRow[]>;
@@ -176,6 +181,20 @@ export function createDeliveryStore(db: Database): DeliveryStore {
         [tenantId, queueId],
       );
       return res.rowCount > 0;
+    },
+    async requeueEvent(tenantId, endpointId, eventId) {
+      const res = await db.sql.query(
+        `UPDATE webhook_queue SET status = 'pending', attempts = 0, next_attempt_at = now(), finished_at = NULL,
+           last_error = NULL, locked_until = NULL, locked_by = NULL
+         WHERE tenant_id = $1 AND endpoint_id = $2::uuid AND event_id = $3 AND status <> 'pending'`,
+        [tenantId, endpointId, eventId],
+      );
+      if (res.rowCount > 0) return 'requeued';
+      const queued = await db.sql.query(
+        `SELECT 1 FROM webhook_queue WHERE tenant_id = $1 AND endpoint_id = $2::uuid AND event_id = $3`,
+        [tenantId, endpointId, eventId],
+      );
+      return queued.rows.length > 0 ? 'pending' : null;
     },
     async recordAttempt(a) {
       await db.sql.query(

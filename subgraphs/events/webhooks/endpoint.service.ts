@@ -2,7 +2,7 @@
 // error), changes, secret rotation with an overlap, the delivery log, and the tenant's JWKS.
 // Knows nothing of HTTP or GraphQL; every method takes the tenant id first.
 import { randomUUID } from 'node:crypto';
-import { InputError, NotFoundError, type InputIssue } from '../../../platform/errors/domain-errors';
+import { ConflictError, InputError, NotFoundError, type InputIssue } from '../../../platform/errors/domain-errors';
 import { isUuid } from '../../../platform/ids';
 import type { AddressGuard } from './address.guard';
 import type { DeliveryRow, DeliveryStore, MessageRow } from './delivery.store';
@@ -68,8 +68,8 @@ export interface EndpointServiceDeps {
 export function createEndpointService({ endpoints, deliveries, guard, config }: EndpointServiceDeps) {
   async function validate(input: EndpointInput, base: EndpointFields | null): Promise<EndpointFields> {
     const issues: InputIssue[] = [];
-    const issue = (field: string, msg: string, type = 'value_error') =>
-      issues.push({ loc: ['body', field], msg, type });
+    // Domain field names: the REST door reports them as ["body", "timeout_ms"], GraphQL as the field.
+    const issue = (field: string, msg: string, type = 'value_error') => issues.push({ loc: [field], msg, type });
     const fields: EndpointFields = base
       ? { ...base }
       : {
@@ -139,6 +139,14 @@ export function createEndpointService({ endpoints, deliveries, guard, config }: 
     return row;
   }
 
+  /** When the secrets or keys a rotation replaces stop signing. */
+  function overlapEnd(overlapSeconds: number | undefined): Date {
+    const overlapMs = overlapSeconds === undefined ? config.rotationOverlapMs : overlapSeconds * 1000;
+    if (!Number.isInteger(overlapMs) || overlapMs < 0 || overlapMs > 30 * 24 * 3600 * 1000)
+      throw InputError.of(['overlapSeconds'], 'Must be an integer from 0 to 2592000 (30 days)', 'int_type');
+    return new Date(Date.now() + overlapMs);
+  }
+
   /** The tenant's live signing keys, creating the first one on demand. */
   async function signingKeys(tenantId: string) {
     const keys = await endpoints.liveSigningKeys(tenantId);
@@ -152,6 +160,15 @@ export function createEndpointService({ endpoints, deliveries, guard, config }: 
   async function jwks(tenantId: string): Promise<Jwks> {
     const keys = await signingKeys(tenantId);
     return { keys: keys.map((k) => publicJwk(k.id, k.private_key)) };
+  }
+
+  /**
+   * The keys a tenant has published, making none: the unauthenticated JWKS route serves this, so
+   * a stranger naming tenants cannot make the platform write keys. Null when the tenant has none.
+   */
+  async function publishedJwks(tenantId: string): Promise<Jwks | null> {
+    const keys = await endpoints.liveSigningKeys(tenantId);
+    return keys.length > 0 ? { keys: keys.map((k) => publicJwk(k.id, k.private_key)) } : null;
   }
 
   return {
@@ -195,10 +212,7 @@ export function createEndpointService({ endpoints, deliveries, guard, config }: 
      */
     async rotateSecret(tenantId: string, id: string, overlapSeconds?: number): Promise<RotatedSecret> {
       await mustGet(tenantId, id);
-      const overlapMs = overlapSeconds === undefined ? config.rotationOverlapMs : overlapSeconds * 1000;
-      if (!Number.isFinite(overlapMs) || overlapMs < 0 || overlapMs > 30 * 24 * 3600 * 1000)
-        throw InputError.of(['body', 'overlapSeconds'], 'Must be from 0 to 2592000 (30 days)');
-      const until = new Date(Date.now() + overlapMs);
+      const until = overlapEnd(overlapSeconds);
       await endpoints.expireSecrets(tenantId, id, until);
       const secret = newSecret();
       await endpoints.insertSecret(tenantId, id, randomUUID(), secret);
@@ -206,13 +220,13 @@ export function createEndpointService({ endpoints, deliveries, guard, config }: 
     },
     /** A new Ed25519 key signs from now on; the old ones stay published and signing for the overlap. */
     async rotateSigningKey(tenantId: string, overlapSeconds?: number): Promise<Jwks> {
-      const overlapMs = overlapSeconds === undefined ? config.rotationOverlapMs : overlapSeconds * 1000;
-      await endpoints.expireSigningKeys(tenantId, new Date(Date.now() + overlapMs));
+      await endpoints.expireSigningKeys(tenantId, overlapEnd(overlapSeconds));
       const key = newSigningKey();
       await endpoints.insertSigningKey(tenantId, key.kid, key.privateKey);
       return jwks(tenantId);
     },
     jwks,
+    publishedJwks,
     signingKeys,
     /** The delivery log: one entry per HTTP attempt, newest first. */
     async attempts(tenantId: string, id: string, limit = 100): Promise<DeliveryRow[]> {
@@ -223,6 +237,14 @@ export function createEndpointService({ endpoints, deliveries, guard, config }: 
     async messages(tenantId: string, id: string, limit = 100): Promise<MessageRow[]> {
       await mustGet(tenantId, id);
       return deliveries.messages(tenantId, id, Math.min(Math.max(limit, 1), 1000));
+    },
+    /** Sends the endpoint's delivery of an event again (delivered, failed or cancelled), with fresh attempts. */
+    async redeliverEvent(tenantId: string, id: string, eventId: string): Promise<void> {
+      await mustGet(tenantId, id);
+      if (eventId.length === 0 || eventId.length > 255) throw new NotFoundError('No delivery of that event here');
+      const outcome = await deliveries.requeueEvent(tenantId, id, eventId);
+      if (outcome === null) throw new NotFoundError('No delivery of that event to this endpoint');
+      if (outcome === 'pending') throw new ConflictError('That event is still queued for this endpoint');
     },
     /** Sends a failed or cancelled delivery again, with a fresh set of attempts. */
     async redeliver(tenantId: string, queueId: string): Promise<void> {

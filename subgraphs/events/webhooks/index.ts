@@ -9,3 +9,5 @@ export { loadWebhookConfig, parseBackoff, type WebhookConfig } from './webhook.c
 export type { Endpoint, EndpointInput, EndpointService, RotatedSecret } from './endpoint.service';
 export type { Jwks, PublicJwk } from './webhook.signer';
 export { AddressRefusedError } from './address.guard';
+export { WebhookService } from './webhook.service';
+export type { DeliveryRow, MessageRow } from './delivery.store';

@@ -1,0 +1,98 @@
+// The backbone store's afterInsert hook, as the events service wires it to the webhook queue: a
+// stored event is queued for the tenant's matching endpoints in the publish's own transaction, a
+// retried id is not queued again, and a publish whose queueing fails stores nothing (both commit or
+// neither does). No worker runs here: only what is queued is looked at.
+import { randomUUID } from 'node:crypto';
+import { createEventsStore } from '../../../platform/events/backbone/backbone.store';
+import type { NewEvent } from '../../../platform/events/backbone/backbone.types';
+import { createLogger } from '../../../platform/logging/logger';
+import { cloudEventJson } from '../../../subgraphs/events/events.service';
+import { createWebhookModule, loadWebhookConfig, type WebhookEvent } from '../../../subgraphs/events/webhooks';
+import { createTestDatabase, type TestDatabase } from '../../support/database';
+
+let db: TestDatabase;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(async () => {
+  await db?.drop();
+});
+
+function event(tenantId: string, topic: string): NewEvent {
+  return {
+    id: randomUUID(),
+    tenantId,
+    topic,
+    source: '/test',
+    type: topic,
+    time: new Date().toISOString(),
+    subject: null,
+    traceparent: null,
+    data: { n: 1 },
+    size: 100,
+  };
+}
+
+async function queued(tenantId: string): Promise<{ event_id: string; endpoint_id: string }[]> {
+  const res = await db.sql.query<{ event_id: string; endpoint_id: string }>(
+    `SELECT event_id, endpoint_id::text AS endpoint_id FROM webhook_queue WHERE tenant_id = $1 ORDER BY id`,
+    [tenantId],
+  );
+  return res.rows;
+}
+
+function setup() {
+  const webhooks = createWebhookModule({
+    db,
+    logger: createLogger('CRITICAL', 'test'),
+    config: loadWebhookConfig({ EVENTS_WEBHOOK_ALLOW_PRIVATE: 'true' }),
+  });
+  const store = createEventsStore(db.sql, {
+    afterInsert: async (tx, e) => {
+      await webhooks.deliver(cloudEventJson(e) as WebhookEvent, tx);
+    },
+  });
+  return { webhooks, store };
+}
+
+it("queues a stored event for the tenant's matching endpoints, once per id", async () => {
+  const { webhooks, store } = setup();
+  const all = await webhooks.endpoints.create('q-a', { url: 'http://127.0.0.1:9/all' });
+  const orders = await webhooks.endpoints.create('q-a', { url: 'http://127.0.0.1:9/orders', topics: ['orders.*'] });
+  await webhooks.endpoints.create('q-b', { url: 'http://127.0.0.1:9/other-tenant' });
+
+  const e = event('q-a', 'orders.created');
+  expect((await store.publish('q-a', e, 1e12)).kind).toBe('stored');
+  const rows = await queued('q-a');
+  expect(rows.map((r) => r.endpoint_id).sort()).toEqual([all.endpoint.id, orders.endpoint.id].sort());
+  expect(rows.every((r) => r.event_id === e.id)).toBe(true);
+  expect(await queued('q-b')).toEqual([]);
+
+  // A retry of the same id is a duplicate: the hook does not run, nothing more is queued.
+  expect((await store.publish('q-a', e, 1e12)).kind).toBe('duplicate');
+  expect(await queued('q-a')).toHaveLength(2);
+
+  // Another topic reaches only the unfiltered endpoint.
+  await store.publish('q-a', event('q-a', 'invoices.paid'), 1e12);
+  expect((await queued('q-a')).map((r) => r.endpoint_id)).toEqual(expect.arrayContaining([all.endpoint.id]));
+  expect(await queued('q-a')).toHaveLength(3);
+});
+
+it('stores nothing when the queueing fails: the event and its deliveries commit together', async () => {
+  const { webhooks } = setup();
+  await webhooks.endpoints.create('q-c', { url: 'http://127.0.0.1:9/c' });
+  const failing = createEventsStore(db.sql, {
+    afterInsert: async (tx, e) => {
+      await webhooks.deliver(cloudEventJson(e) as WebhookEvent, tx);
+      throw new Error('the queue is down');
+    },
+  });
+  const e = event('q-c', 'orders.created');
+  await expect(failing.publish('q-c', e, 1e12)).rejects.toThrow('the queue is down');
+  expect(await queued('q-c')).toEqual([]);
+  const stored = await db.sql.query(`SELECT 1 FROM event_records WHERE tenant_id = $1 AND id = $2`, ['q-c', e.id]);
+  expect(stored.rows).toHaveLength(0);
+  const head = await db.sql.query(`SELECT 1 FROM event_streams WHERE tenant_id = $1`, ['q-c']);
+  expect(head.rows).toHaveLength(0);
+});
