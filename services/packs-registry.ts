@@ -1,11 +1,11 @@
 // The packs registry (spec 01, port 8089): the catalog of workflow packs (stored here) and rule
-// packs (pointers into the rule-pack registry, learned from its bus topics), with versions,
+// packs (pointers into the rule-pack registry, learned from its notices on the events backbone), with versions,
 // status, ownership, artifacts and dependency graphs. REST routes (rest-compat/packs-registry)
 // and the subgraph at /graphql over one domain service.
 import { ServiceIdentity } from '../platform/auth/service-identity';
 import { AccessTokens } from '../platform/auth/jwt';
 import { serviceBus } from '../platform/events/service-bus';
-import type { EventBus, Unsubscribe } from '../platform/events/event-bus';
+import type { EventBus } from '../platform/events/event-bus';
 import { defineService, type ServiceDefinition } from '../platform/service';
 import { buildServiceApp } from '../platform/service-app';
 import { registerPacksRegistryRoutes } from '../rest-compat/packs-registry';
@@ -18,6 +18,8 @@ import { RulePackCatalogConsumer } from '../subgraphs/packs-registry/rulepack-ca
 export interface PacksRegistryOptions {
   /** An event bus to use instead of the process's (tests); the caller then owns closing it. */
   bus?: EventBus;
+  /** The catalog consumers' fallback poll and retry backoff (tests). */
+  consumer?: { pollMs?: number; backoffMs?: number };
 }
 
 export function definePacksRegistryService(options: PacksRegistryOptions = {}): ServiceDefinition {
@@ -68,14 +70,15 @@ export function definePacksRegistryService(options: PacksRegistryOptions = {}): 
         rest: (routes) => registerPacksRegistryRoutes(routes, service),
         subgraph: { resolvers, context: (caller, request) => packsRegistryContext(caller, request, service) },
       });
-      let unsubscribe: Unsubscribe | undefined;
+      let stopConsumer: (() => Promise<void>) | undefined;
       return {
         app,
         async start() {
-          unsubscribe = await consumer.subscribe(bus);
+          // The rule-pack registry's notices, from the events backbone (durable, every tenant's stream).
+          stopConsumer = await consumer.consume(db, bus, options.consumer);
         },
         async stop() {
-          await unsubscribe?.();
+          await stopConsumer?.();
           await releaseBus();
         },
       };

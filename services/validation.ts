@@ -13,9 +13,10 @@ import { validationContext } from '../subgraphs/validation/graphql.context';
 import { resolvers } from '../subgraphs/validation/resolvers';
 import { loadValidationConfig } from '../subgraphs/validation/validation.config';
 import { createValidationModule, type ValidationModuleDeps } from '../subgraphs/validation/validation.module';
+import { randomUUID } from 'node:crypto';
 import { RULEPACK_DEPRECATED } from '../platform/contracts/rulepack.events';
-import { contractBus } from '../platform/events/contract-bus';
-import { dedupeNotices } from '../platform/events/notice-dedupe';
+import { contractHandler } from '../platform/events/backbone/contract-handler';
+import { consume, type DurableConsumer } from '../platform/events/backbone/durable-consumer';
 import { startServiceNotices } from '../platform/outbox/service-notices';
 
 export interface ValidationServiceOptions {
@@ -24,6 +25,10 @@ export interface ValidationServiceOptions {
   /** Stand-ins for the registries' clients (tests). */
   registry?: ValidationModuleDeps['registry'];
   schemas?: ValidationModuleDeps['schemas'];
+  /** This process's name in per-process consumer groups (default a random id) (tests). */
+  instance?: string;
+  /** The backbone consumers' fallback poll (default 1 s) (tests). */
+  consumerPollMs?: number;
 }
 
 export function defineValidationService(options: ValidationServiceOptions = {}): ServiceDefinition {
@@ -56,13 +61,6 @@ export function defineValidationService(options: ValidationServiceOptions = {}):
         schemas: options.schemas,
         identity: new ServiceIdentity(platform.auth.jwtSecret, 'validation'),
       });
-      // A deprecated pack version leaves the cache at once, so its next run asks the registry
-      // (which answers "deprecated, use ..." with a 409). Delivery is at least once: each notice
-      // id is acted on once.
-      const unsubscribe = await contractBus(bus, logger).subscribe(
-        RULEPACK_DEPRECATED,
-        dedupeNotices((notice) => packs.drop(notice)),
-      );
       const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
 
       const { app } = await buildServiceApp(validation, deps, {
@@ -79,10 +77,27 @@ export function defineValidationService(options: ValidationServiceOptions = {}):
           }),
         subgraph: { resolvers, context: (caller, request) => validationContext(caller, request, service) },
       });
+      let deprecations: DurableConsumer | undefined;
       return {
         app,
+        async start() {
+          // A deprecated pack version leaves the cache at once, so its next run asks the registry
+          // (which answers "deprecated, use ..." with a 409). The notices come from the backbone,
+          // every tenant's stream (a certified pack runs in any tenant), in a group of this
+          // process's own: each process has its own cache, so each must hear every deprecation
+          // (docs/events.md, "Durable consumers"). At least once, each event id acted on once.
+          deprecations = await consume(db, {
+            subscription: 'validation.pack-cache',
+            topic: RULEPACK_DEPRECATED.topic,
+            perProcess: { instance: options.instance ?? randomUUID() },
+            bus,
+            logger: logger.child({ task: 'pack-cache-consumer' }),
+            pollMs: options.consumerPollMs,
+            handler: contractHandler(RULEPACK_DEPRECATED, (notice) => packs.drop(notice)),
+          });
+        },
         async stop() {
-          await unsubscribe();
+          await deprecations?.stop();
           await notices.stop();
           await releaseBus();
         },

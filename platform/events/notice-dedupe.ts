@@ -18,6 +18,11 @@ export class SeenIds {
 
   constructor(private readonly capacity = 10_000) {}
 
+  /** Whether an id was offered (and is still remembered). */
+  has(id: string): boolean {
+    return this.ids.has(id);
+  }
+
   /** True the first time an id is offered (and remembers it), false afterwards. */
   first(id: string): boolean {
     if (this.ids.has(id)) return false;

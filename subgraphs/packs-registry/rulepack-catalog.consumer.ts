@@ -1,14 +1,26 @@
-// Rule packs enter the catalog from the rule-pack registry's bus topics: `rulepack.certified`
+// Rule packs enter the catalog from the rule-pack registry's notices, read from the events
+// backbone by durable consumers (platform/events/backbone/durable-consumer.ts): `rulepack.certified`
 // adds (or certifies) a `rule` entry whose artifact is a pointer into that registry, and
-// `rulepack.deprecated` marks it deprecated with its replacement. The bus delivers at most once,
-// so this is a cache of what the registry owns: the dependency resolver asks the registry itself
-// whenever the catalog could be behind (pack-dependencies.ts).
+// `rulepack.deprecated` marks it deprecated with its replacement. The groups are the platform's
+// (every tenant's stream) and shared by every process of this service (the catalog is in the
+// database: one process handles each notice). Delivery is at least once, and cataloguing is
+// idempotent; a failing notice is retried with backoff and, after its last delivery, rests in the
+// dead-letter queue. The dependency resolver still asks the registry itself whenever the catalog
+// could be behind (pack-dependencies.ts).
+import type { Database } from '../../platform/db/database';
 import { RULEPACK_CERTIFIED, RULEPACK_DEPRECATED, type RulePackNotice } from '../../platform/contracts/rulepack.events';
-import { contractBus } from '../../platform/events/contract-bus';
-import { dedupeNotices } from '../../platform/events/notice-dedupe';
-import type { EventBus, Unsubscribe } from '../../platform/events/event-bus';
+import { contractHandler } from '../../platform/events/backbone/contract-handler';
+import { consume, type DurableConsumer, type DurableHandler } from '../../platform/events/backbone/durable-consumer';
+import type { EventBus } from '../../platform/events/event-bus';
 import type { Logger } from '../../platform/logging/logger';
 import type { PackStore } from './pack.store';
+
+export interface CatalogConsumerOptions {
+  /** Fallback poll of the backbone (default 1 s). */
+  pollMs?: number;
+  /** First redelivery delay after a failure (default 1 s). */
+  backoffMs?: number;
+}
 
 export class RulePackCatalogConsumer {
   constructor(
@@ -65,30 +77,38 @@ export class RulePackCatalogConsumer {
     });
   }
 
+  /** The handler of one topic's durable consumer: the payload is parsed against the contract first. */
+  handler(what: 'certified' | 'deprecated'): DurableHandler {
+    const contract = what === 'certified' ? RULEPACK_CERTIFIED : RULEPACK_DEPRECATED;
+    return contractHandler(contract, (notice: RulePackNotice) => this[what](notice));
+  }
+
   /**
-   * Subscribes to both topics; the returned function unsubscribes. The contract bus parses each
-   * notice (platform/contracts/rulepack.events.ts): a malformed one is logged and skipped, never stored.
+   * Consumes both topics from the backbone; the returned function stops. A new group starts at
+   * every stream's beginning: the first start catalogues what the registry certified before.
    */
-  async subscribe(bus: EventBus): Promise<Unsubscribe> {
-    const events = contractBus(bus, this.logger);
-    const handle = (what: 'certified' | 'deprecated') => async (notice: RulePackNotice) => {
-      try {
-        await this[what](notice);
-      } catch (err) {
-        this.logger.warn(
-          { err, pack_id: notice.pack_id, version: notice.version },
-          `cataloguing rulepack.${what} failed`,
-        );
-      }
-    };
-    // The registry's notices come through its notice outbox, at least once: each id is handled
-    // once (cataloguing is idempotent too, but a redelivery then costs no reads).
-    const offs = [
-      await events.subscribe(RULEPACK_CERTIFIED, dedupeNotices(handle('certified'))),
-      await events.subscribe(RULEPACK_DEPRECATED, dedupeNotices(handle('deprecated'))),
-    ];
+  async consume(
+    db: Pick<Database, 'sql'>,
+    bus: Pick<EventBus, 'publish' | 'subscribe'> | undefined,
+    options: CatalogConsumerOptions = {},
+  ): Promise<() => Promise<void>> {
+    const consumers: DurableConsumer[] = [];
+    for (const what of ['certified', 'deprecated'] as const) {
+      consumers.push(
+        await consume(db, {
+          subscription: `packs-registry.rulepack-catalog.${what}`,
+          topic: what === 'certified' ? RULEPACK_CERTIFIED.topic : RULEPACK_DEPRECATED.topic,
+          from: 'start',
+          bus,
+          logger: this.logger,
+          pollMs: options.pollMs,
+          backoffMs: options.backoffMs,
+          handler: this.handler(what),
+        }),
+      );
+    }
     return async () => {
-      for (const off of offs) await off();
+      for (const c of consumers) await c.stop();
     };
   }
 }

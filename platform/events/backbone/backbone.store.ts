@@ -11,19 +11,19 @@ import type { DeadLetter, EventRecord, LeasedMessage, NewEvent, Subscription, To
 import { PLATFORM_OWNER } from './backbone.types';
 
 /** Longest wait between two deliveries of a nacked message, whatever its attempt count. */
-const MAX_BACKOFF_MS = 6 * 3600 * 1000;
+export const MAX_BACKOFF_MS = 6 * 3600 * 1000;
 /**
  * The key order is kept by: the subject within the tenant (the deliveries are per tenant already).
  * An event without a subject asks for no order, so it is its own key and never waits for another.
  */
-const ORDER_KEY = `CASE WHEN r.subject IS NULL THEN 'id:' || r.id ELSE 'subject:' || r.subject END`;
+export const ORDER_KEY = `CASE WHEN r.subject IS NULL THEN 'id:' || r.id ELSE 'subject:' || r.subject END`;
 /** Events copied into a group's deliveries per pull: bounds the work of one pull. */
 const MATERIALISE_BATCH = 1000;
 
-const EVENT_COLUMNS = `r.id, r.tenant_id, r.topic, r.position::float8 AS position, r.source, r.type,
+export const EVENT_COLUMNS = `r.id, r.tenant_id, r.topic, r.position::float8 AS position, r.source, r.type,
   (extract(epoch FROM r.time) * 1000)::float8 AS time_ms, r.subject, r.traceparent, r.data::text AS data`;
 
-interface EventRow {
+export interface EventRow {
   id: string;
   tenant_id: string;
   topic: string;
@@ -36,7 +36,7 @@ interface EventRow {
   data: string;
 }
 
-function toEvent(r: EventRow): EventRecord {
+export function toEvent(r: EventRow): EventRecord {
   return {
     id: r.id,
     tenantId: r.tenant_id,

@@ -7,6 +7,13 @@ import { createHash } from 'node:crypto';
 import { identityService } from '../../../services/identity';
 import { definePacksRegistryService } from '../../../services/packs-registry';
 import { createMemoryEventBus } from '../../../platform/events/memory-event-bus';
+import {
+  RULEPACK_CERTIFIED,
+  RULEPACK_DEPRECATED,
+  type RulePackNotice,
+} from '../../../platform/contracts/rulepack.events';
+import { startNoticeRelay, type NoticeRelay } from '../../../platform/outbox/notice-relay';
+import { pendingNotice, sqlInsertNotices } from '../../../platform/outbox/notice.writer';
 import { startServices, type Harness } from '../../support/service-harness';
 import { until } from '../../support/waiting';
 import {
@@ -29,6 +36,23 @@ let url: string;
 let rules: RulePackStandIn;
 let schemas: SchemaStandIn;
 let t: Tokens;
+/** The rule-pack registry's relay: its notices reach the catalog through the events backbone. */
+let registryRelay: NoticeRelay;
+
+/** What the rule-pack registry does on a decision: a notice in its outbox, committed with the change. */
+async function registryNotice(topic: 'rulepack.certified' | 'rulepack.deprecated', notice: unknown) {
+  const n = notice as RulePackNotice;
+  const contract = topic === 'rulepack.certified' ? RULEPACK_CERTIFIED : RULEPACK_DEPRECATED;
+  await h.db.sql.transaction((q) =>
+    sqlInsertNotices(q, [
+      pendingNotice('rulepack-registry', contract, n, {
+        tenantId: typeof n.owner_tenant === 'string' ? n.owner_tenant : 'default',
+        subject: `${n.pack_id}@${n.version}`,
+      }),
+    ]),
+  );
+  registryRelay.wake();
+}
 
 const sha = (v: unknown) => createHash('sha256').update(canonicalize(v)!).digest('hex');
 const submit = (token: string, artifact: unknown, format: 'json' | 'yaml' = 'json') =>
@@ -48,9 +72,17 @@ beforeAll(async () => {
     SCHEMA_REGISTRY_URL: schemas.url,
   });
   url = h.services['packs-registry']!.url;
+  registryRelay = startNoticeRelay({
+    db: h.db,
+    bus,
+    logger: { warn: () => {}, info: () => {} },
+    services: ['rulepack-registry'],
+    pollMs: 50,
+  });
   t = await makeUsers(h.services.identity!.url);
 });
 afterAll(async () => {
+  await registryRelay?.stop();
   await h?.close();
   await rules?.close();
   await schemas?.close();
@@ -467,16 +499,16 @@ describe('dependencies and certification', () => {
     expect((await certify(t.reviewer, 'cycle-a', '1.0.0')).status).toBe(422);
   });
 
-  it('refuses a deprecated rule pack with 409 naming the replacement, from the bus or from the registry', async () => {
-    // Learned from the bus: the catalog's deprecation is final, whatever the registry says.
+  it('refuses a deprecated rule pack with 409 naming the replacement, from the backbone or from the registry', async () => {
+    // Learned from the backbone: the catalog's deprecation is final, whatever the registry says.
     rules.put({ pack_id: 'aml-rules', version: '1.0.0' });
-    await bus.publish('rulepack.certified', {
+    await registryNotice('rulepack.certified', {
       pack_id: 'aml-rules',
       version: '1.0.0',
       owner_tenant: 'default',
       replacement: null,
     });
-    await bus.publish('rulepack.deprecated', {
+    await registryNotice('rulepack.deprecated', {
       pack_id: 'aml-rules',
       version: '1.0.0',
       owner_tenant: 'default',
@@ -502,7 +534,7 @@ describe('dependencies and certification', () => {
       "Rule pack 'aml-rules' version 1.0.0 is deprecated; use 'aml-rules' version 1.1.0 instead",
     );
 
-    // A deprecation the bus never delivered: the registry's answer decides.
+    // A deprecation the backbone has not delivered: the registry's answer decides.
     rules.put({
       pack_id: 'fraud-rules',
       version: '2.0.0',
@@ -527,7 +559,7 @@ describe('dependencies and certification', () => {
   });
 
   it('answers from the catalog while the rule-pack registry is down, and 503 for what only it knows', async () => {
-    await bus.publish('rulepack.certified', { pack_id: 'cached-rules', version: '1.0.0', owner_tenant: 'default' });
+    await registryNotice('rulepack.certified', { pack_id: 'cached-rules', version: '1.0.0', owner_tenant: 'default' });
     await until(
       async () => (await call(`${url}/packs/cached-rules/versions/1.0.0`, { token: t.user })).status === 200,
       'the certification notice',
@@ -638,10 +670,18 @@ describe('deprecation', () => {
 });
 
 describe('the catalog', () => {
-  it('lists rule packs learned from the bus as pointers, which only the rule-pack registry promotes', async () => {
-    await bus.publish('rulepack.certified', { pack_id: 'tenant-b-rules', version: '1.0.0', owner_tenant: 'tenant-b' });
-    await bus.publish('rulepack.certified', { pack_id: 'title-transfer', version: '5.0.0', owner_tenant: 'tenant-b' }); // a workflow pack's id: skipped
-    await bus.publish('rulepack.certified', { pack_id: '../etc', version: 'x' }); // malformed: skipped
+  it('lists rule packs learned from the backbone as pointers, which only the rule-pack registry promotes', async () => {
+    await registryNotice('rulepack.certified', {
+      pack_id: 'tenant-b-rules',
+      version: '1.0.0',
+      owner_tenant: 'tenant-b',
+    });
+    await registryNotice('rulepack.certified', {
+      pack_id: 'title-transfer',
+      version: '5.0.0',
+      owner_tenant: 'tenant-b',
+    }); // a workflow pack's id: skipped
+    await registryNotice('rulepack.certified', { pack_id: '../etc', version: 'x' }); // malformed: skipped
     await until(
       async () => (await call(`${url}/packs/tenant-b-rules/versions/1.0.0`, { token: t.user })).status === 200,
       'the notice',

@@ -7,6 +7,9 @@ import { createMemoryEventBus } from '../../../platform/events/memory-event-bus'
 import type { EventBus } from '../../../platform/events/event-bus';
 import { defineValidationService } from '../../../services/validation';
 import { COMPLIANCE_RULE_EXECUTION } from '../../../platform/contracts/compliance.events';
+import { RULEPACK_DEPRECATED, type RulePackNotice } from '../../../platform/contracts/rulepack.events';
+import { startNoticeRelay, type NoticeRelay } from '../../../platform/outbox/notice-relay';
+import { pendingNotice, sqlInsertNotices } from '../../../platform/outbox/notice.writer';
 import { startServices, type Harness } from '../../support/service-harness';
 import { until } from '../../support/waiting';
 import { tenantToken } from '../router/platform.support';
@@ -24,6 +27,8 @@ let url: string;
 let registry: RulePackRegistryStandIn;
 let schemas: Awaited<ReturnType<typeof startSchemaRegistry>>;
 let bus: EventBus;
+/** The rule-pack registry's relay: its notices reach validation through the backbone. */
+let registryRelay: NoticeRelay;
 const compliance: any[] = [];
 let token: string;
 let readOnly: string;
@@ -41,6 +46,13 @@ beforeAll(async () => {
     JSON_MAX_STRING_LENGTH: String(STRING_LIMIT),
   });
   url = h.services.validation!.url;
+  registryRelay = startNoticeRelay({
+    db: h.db,
+    bus,
+    logger: { warn: () => {}, info: () => {} },
+    services: ['rulepack-registry'],
+    pollMs: 50,
+  });
   token = await tenantToken('default');
   readOnly = await tenantToken('default', ['read']);
 
@@ -77,6 +89,7 @@ beforeAll(async () => {
   }
 });
 afterAll(async () => {
+  await registryRelay?.stop();
   await h?.close();
   await bus?.close();
   await registry?.close();
@@ -173,7 +186,20 @@ describe('registry packs', () => {
     expect(registry.seen).toEqual([]);
   });
 
-  it('drops a cached version on rulepack.deprecated: the next run is refused with the replacement named', async () => {
+  /** What the rule-pack registry does on a deprecation: a notice in its outbox, committed with the change. */
+  async function deprecated(notice: RulePackNotice, tenantId = 'default') {
+    await h.db.sql.transaction((q) =>
+      sqlInsertNotices(q, [
+        pendingNotice('rulepack-registry', RULEPACK_DEPRECATED, notice, {
+          tenantId,
+          subject: `${notice.pack_id}@${notice.version}`,
+        }),
+      ]),
+    );
+    registryRelay.wake();
+  }
+
+  it('drops a cached version on rulepack.deprecated from the backbone: the next run is refused with the replacement named', async () => {
     registry.put({ pack_id: 'chatty', version: '0.1.0', status: 'certified', pack: CHATTY_PACK });
     expect((await post({ rule_pack_id: 'chatty', rule_pack_version: '0.1.0', payload: GOOD_RECORD })).status).toBe(200);
     registry.put({
@@ -185,12 +211,16 @@ describe('registry packs', () => {
     });
     // Still cached: certified versions are immutable, only the event says otherwise.
     expect((await post({ rule_pack_id: 'chatty', rule_pack_version: '0.1.0', payload: GOOD_RECORD })).status).toBe(200);
-    await bus.publish('rulepack.deprecated', {
-      pack_id: 'chatty',
-      version: '0.1.0',
-      owner_tenant: 'default',
-      replacement: { pack_id: 'kyc-basic', version: '2.0.0' },
-    });
+    // From another tenant's stream: a certified pack runs in every tenant, so every deprecation counts.
+    await deprecated(
+      {
+        pack_id: 'chatty',
+        version: '0.1.0',
+        owner_tenant: 'pack-owner',
+        replacement: { pack_id: 'kyc-basic', version: '2.0.0' },
+      },
+      'pack-owner',
+    );
     await until(
       async () =>
         (await post({ rule_pack_id: 'chatty', rule_pack_version: '0.1.0', payload: GOOD_RECORD })).status === 409,
@@ -200,13 +230,13 @@ describe('registry packs', () => {
     expect(r.body.detail).toBe(
       "Rule pack 'chatty' version '0.1.0' is deprecated; use rule pack 'kyc-basic' version '2.0.0' instead",
     );
+    // The notice went through the backbone: stored once in the owner's stream.
+    const stored = await h.db.sql.query<{ n: string }>(
+      `SELECT count(*)::text AS n FROM event_records WHERE tenant_id = 'pack-owner' AND topic = 'rulepack.deprecated'`,
+    );
+    expect(stored.rows[0]!.n).toBe('1');
     registry.put({ pack_id: 'chatty', version: '0.1.0', status: 'certified', pack: CHATTY_PACK });
-    await bus.publish('rulepack.deprecated', {
-      pack_id: 'chatty',
-      version: '0.1.0',
-      owner_tenant: 'default',
-      replacement: null,
-    });
+    await deprecated({ pack_id: 'chatty', version: '0.1.0', owner_tenant: 'default', replacement: null });
   });
 
   it('refuses deprecated (naming the replacement), draft and in-review packs with 409', async () => {

@@ -178,28 +178,40 @@ describe('consumers parse what they receive', () => {
   });
 
   it("the packs registry's catalog consumer never touches its store for a malformed notice", async () => {
-    const bus = createMemoryEventBus();
-    const { lines, logger } = recordingLogger();
+    const { logger } = recordingLogger();
     const asked: string[] = [];
-    let stored!: () => void;
-    const done = new Promise<void>((resolve) => (stored = resolve));
     const packs = strictFake<PackStore>(
       {
         ownerOf: async (packId: string) => void asked.push(packId),
         lockForUpdate: async () => undefined,
-        insert: async () => stored(),
+        insert: async () => undefined,
       } as unknown as Partial<PackStore>,
       'packs',
     );
-    const off = await new RulePackCatalogConsumer(packs, logger as Logger).subscribe(bus);
-    await bus.publish(RULEPACK_CERTIFIED.topic, { pack_id: 'bad pack id', version: '1.0.0', owner_tenant: 'acme' });
-    await bus.publish(RULEPACK_CERTIFIED.topic, 'not an object');
-    await bus.publish(RULEPACK_CERTIFIED.topic, { pack_id: 'kyc', version: '1.0.0', owner_tenant: 'acme' });
-    await done;
+    const handle = new RulePackCatalogConsumer(packs, logger as Logger).handler('certified');
+    const stored = (data: unknown) => ({
+      id: 'e1',
+      tenantId: 'acme',
+      topic: RULEPACK_CERTIFIED.topic,
+      position: 1,
+      source: 'urn:platform:service:rulepack-registry',
+      type: RULEPACK_CERTIFIED.topic,
+      specversion: '1.0' as const,
+      time: new Date(0).toISOString(),
+      subject: null,
+      traceparent: null,
+      data,
+    });
+    const delivery = { attempt: 1, leaseId: 'l1' };
+    // A malformed payload throws (the durable consumer nacks it: retried, then dead-lettered), naming paths, not values.
+    await expect(
+      Promise.resolve().then(() =>
+        handle(stored({ pack_id: 'bad pack id', version: '1.0.0', owner_tenant: SECRET }), delivery),
+      ),
+    ).rejects.toThrow(/malformed rulepack.certified v1 payload: \/pack_id/);
+    await expect(Promise.resolve().then(() => handle(stored('not an object'), delivery))).rejects.toThrow(/malformed/);
+    await handle(stored({ pack_id: 'kyc', version: '1.0.0', owner_tenant: 'acme' }), delivery);
     expect(asked).toEqual(['kyc']);
-    expect(lines.filter((l) => l.msg === 'malformed event dropped')).toHaveLength(2);
-    await off();
-    await bus.close();
   });
 
   it('a pull-on-notify feed is not woken by a malformed notice', async () => {
