@@ -6,7 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { openDatabase, type Database } from '../../../platform/db/database';
 import { createEventsStore, type EventsStore } from '../../../platform/events/backbone/backbone.store';
-import type { NewEvent } from '../../../platform/events/backbone/backbone.types';
+import type { LeasedMessage, NewEvent } from '../../../platform/events/backbone/backbone.types';
+import { createJetStreamEventsStore, jetStreamNames } from '../../../platform/events/backbone/jetstream.store';
+import { connect, type NatsConnection } from 'nats';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
 import { until } from '../../support/waiting';
 
@@ -254,5 +256,191 @@ describe('durable subscriptions', () => {
     expect(await store.pull('t-iso-b', 'same', 10)).toEqual([]);
     expect(await store.eventsAfter('t-iso-b', 'shared.name', 0, 10)).toEqual([]);
     expect((await store.pull('t-iso-a', 'same', 10)).map((m) => m.event.data)).toEqual([{ secret: 'a' }]);
+  });
+});
+
+// The same API on NATS JetStream (NATS_URL set): positions are stream sequences, so these cases
+// compare positions relative to each other; order per key, the tenant quota and gap-free positions
+// are the SQL store's alone (docs/events.md, "Storage").
+const natsUrl = process.env.NATS_URL;
+(natsUrl ? describe : describe.skip)('JetStream storage', () => {
+  let nc: NatsConnection;
+  let js: EventsStore;
+  const namespace = `t${randomUUID().slice(0, 8)}`;
+
+  beforeAll(async () => {
+    nc = await connect({ servers: natsUrl!.replace(/^nats:\/\//, '') });
+    js = await createJetStreamEventsStore({
+      nc,
+      sql: db.sql,
+      namespace,
+      limits: { maxBytes: 64 * 1024 * 1024, maxAgeSeconds: 3600, duplicateWindowSeconds: 120, storage: 'memory' },
+    });
+  });
+  afterAll(async () => {
+    const jsm = await nc?.jetstreamManager();
+    const names = jetStreamNames(namespace);
+    for (const s of [names.stream, names.dlqStream]) await jsm?.streams.delete(s).catch(() => {});
+    await nc?.close();
+  });
+
+  const jsPublish = async (tenantId: string, topic: string, data: unknown = {}) => {
+    const out = await js.publish(tenantId, event(tenantId, topic, null, data), QUOTA);
+    if (out.kind !== 'stored') throw new Error(`not stored: ${out.kind}`);
+    return out.event;
+  };
+  const jsSubscribe = (tenantId: string, name: string, topic: string, maxDeliveries = 5) =>
+    js.createSubscription({ tenantId, name, topic, position: 0, maxDeliveries, ackTimeoutMs: 60_000, backoffMs: 0 });
+
+  it('stores increasing positions per stream, dedupes a retried id and reads back after a position', async () => {
+    const a = await jsPublish('j-pos', 'orders');
+    const b = await jsPublish('j-pos', 'orders');
+    await jsPublish('j-pos-other', 'orders');
+    expect(b.position).toBeGreaterThan(a.position);
+    const again = await js.publish('j-pos', { ...event('j-pos', 'orders', null), id: a.id }, QUOTA);
+    expect(again).toMatchObject({ kind: 'duplicate', event: { id: a.id, position: a.position } });
+    expect(await js.headPosition('j-pos', 'orders')).toBe(b.position);
+    expect((await js.eventsAfter('j-pos', 'orders', 0, 10)).map((e) => e.id)).toEqual([a.id, b.id]);
+    expect((await js.eventsAfter('j-pos', 'orders', a.position, 10)).map((e) => e.id)).toEqual([b.id]);
+  });
+
+  it('competing consumers on two connections share the queue: every message once', async () => {
+    const published = [];
+    for (let i = 0; i < 40; i++) published.push((await jsPublish('j-compete', 'work', { i })).position);
+    expect(await jsSubscribe('j-compete', 'workers', 'work')).toBe(true);
+    const seen: number[] = [];
+    const consumer = async () => {
+      for (;;) {
+        const batch = await js.pull('j-compete', 'workers', 5);
+        if (batch.length === 0) return;
+        seen.push(...batch.map((m) => m.event.position));
+        expect(
+          await js.ack(
+            'j-compete',
+            'workers',
+            batch.map((m) => m.leaseId),
+          ),
+        ).toHaveLength(batch.length);
+      }
+    };
+    await Promise.all([consumer(), consumer(), consumer()]);
+    expect([...seen].sort((x, y) => x - y)).toEqual(published);
+  });
+
+  it('nacks with backoff, dead-letters after the maximum deliveries, and redrives audited', async () => {
+    const poison = await jsPublish('j-dlq', 'd', { poison: true });
+    await jsPublish('j-dlq', 'd', { fine: 1 });
+    await jsSubscribe('j-dlq', 'dlq-sub', 'd', 2);
+    const states: (string | null)[] = [];
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      let p: LeasedMessage | undefined;
+      await until(async () => {
+        const batch = await js.pull('j-dlq', 'dlq-sub', 10);
+        await js.ack(
+          'j-dlq',
+          'dlq-sub',
+          batch.filter((m) => m.event.id !== poison.id).map((m) => m.leaseId),
+        );
+        return (p = batch.find((m) => m.event.id === poison.id)) !== undefined;
+      }, 'the poison message');
+      expect(p!.attempt).toBe(attempt);
+      states.push(await js.nack('j-dlq', 'dlq-sub', p!.leaseId, `boom ${attempt}`));
+    }
+    expect(states).toEqual(['ready', 'dead']);
+    const dead = await js.deadLetters('j-dlq', 'dlq-sub', 0, 10);
+    expect(dead.map((d) => [d.position, d.attempts, d.lastError, d.event.data])).toEqual([
+      [poison.position, 2, 'boom 2', { poison: true }],
+    ]);
+    expect(await js.deadLetter('j-dlq', 'dlq-sub', poison.position)).toEqual(dead[0]);
+    expect(await js.deadLetters('j-other', 'dlq-sub', 0, 10)).toEqual([]);
+    const moved = await js.redrive('j-dlq', 'dlq-sub', null, (positions) => ({
+      tenantId: 'j-dlq',
+      eventType: 'events.dlq_redriven',
+      eventData: { positions },
+      userId: 'ops',
+      correlationId: 'c-1',
+      idempotencyKey: randomUUID(),
+    }));
+    expect(moved).toEqual([poison.position]);
+    expect(await js.deadLetters('j-dlq', 'dlq-sub', 0, 10)).toEqual([]);
+    const again = await js.pull('j-dlq', 'dlq-sub', 10);
+    expect(again.map((m) => [m.event.id, m.event.position, m.attempt])).toEqual([[poison.id, poison.position, 1]]);
+    // The stream's history does not show the redriven copy.
+    expect((await js.eventsAfter('j-dlq', 'd', 0, 10)).map((e) => e.id)).toHaveLength(2);
+  });
+
+  it('dead-letters a message whose lease expired on its last delivery, at the next pull', async () => {
+    const poison = await jsPublish('j-crash', 'p');
+    const next = await jsPublish('j-crash', 'p');
+    await js.createSubscription({
+      tenantId: 'j-crash',
+      name: 'crashy',
+      topic: 'p',
+      position: 0,
+      maxDeliveries: 1,
+      ackTimeoutMs: 200,
+      backoffMs: 0,
+    });
+    const taken = await js.pull('j-crash', 'crashy', 1);
+    expect(taken.map((m) => m.event.id)).toEqual([poison.id]);
+    // The consumer "crashes": no ack, no nack. Later pulls hand out the rest and, once the lease is
+    // over, dead-letter the poison message instead of delivering it again.
+    const delivered: string[] = [];
+    await until(async () => {
+      const batch = await js.pull('j-crash', 'crashy', 10);
+      delivered.push(...batch.map((m) => m.event.id));
+      await js.ack(
+        'j-crash',
+        'crashy',
+        batch.map((m) => m.leaseId),
+      );
+      return (await js.deadLetters('j-crash', 'crashy', 0, 10)).length > 0;
+    }, 'the dead letter');
+    expect(delivered).toEqual([next.id]);
+    const dead = await js.deadLetters('j-crash', 'crashy', 0, 10);
+    expect(dead.map((d) => [d.event.id, d.attempts, d.lastError])).toEqual([
+      [poison.id, 1, 'lease expired on the last delivery'],
+    ]);
+  });
+
+  it('replays from a position and from a time', async () => {
+    const positions: number[] = [];
+    for (let i = 0; i < 4; i++) positions.push((await jsPublish('j-replay', 'r', { i })).position);
+    await jsSubscribe('j-replay', 'rs', 'r');
+    const drain = async () => {
+      const got: number[] = [];
+      for (;;) {
+        const batch = await js.pull('j-replay', 'rs', 10);
+        if (batch.length === 0) return got;
+        got.push(...batch.map((m) => m.event.position));
+        await js.ack(
+          'j-replay',
+          'rs',
+          batch.map((m) => m.leaseId),
+        );
+      }
+    };
+    expect(await drain()).toEqual(positions);
+    await js.rewind('j-replay', 'rs', positions[1]!);
+    expect(await drain()).toEqual(positions.slice(2));
+    const before = await js.positionBefore('j-replay', 'r', new Date(Date.now() - 3600_000).toISOString());
+    expect(before).toBe(positions[0]! - 1);
+    expect(await js.positionBefore('j-replay', 'r', '2100-01-01T00:00:00Z')).toBe(positions[3]);
+  });
+
+  it("keeps tenants apart: another tenant's subscription, stream and leases are its own", async () => {
+    await jsPublish('j-iso-a', 'shared.name', { secret: 'a' });
+    await jsSubscribe('j-iso-a', 'same', 'shared.name');
+    await jsSubscribe('j-iso-b', 'same', 'shared.name');
+    expect(await js.pull('j-iso-b', 'same', 10)).toEqual([]);
+    expect(await js.eventsAfter('j-iso-b', 'shared.name', 0, 10)).toEqual([]);
+    const got = await js.pull('j-iso-a', 'same', 10);
+    expect(got.map((m) => m.event.data)).toEqual([{ secret: 'a' }]);
+    // B acking A's lease acks nothing of A's: A's consumer still holds it.
+    await js.ack('j-iso-b', 'same', [got[0]!.leaseId]);
+    expect(await js.nack('j-iso-a', 'same', got[0]!.leaseId, 'retry')).toBe('ready');
+    let again: LeasedMessage[] = [];
+    await until(async () => (again = await js.pull('j-iso-a', 'same', 10)).length > 0, 'the redelivery');
+    expect(again.map((m) => m.attempt)).toEqual([2]);
   });
 });
