@@ -7,6 +7,7 @@ import { contractPublisher } from '../platform/events/contract-bus';
 import { EVENTS_EVENT_PUBLISHED } from '../platform/contracts/events.events';
 import type { EventBus } from '../platform/events/event-bus';
 import { serviceBus } from '../platform/events/service-bus';
+import { openEventsStore } from '../platform/events/backbone/jetstream.config';
 import { defineService, type ServiceDefinition } from '../platform/service';
 import { buildServiceApp } from '../platform/service-app';
 import { registerEventsRoutes } from '../rest-compat/events';
@@ -44,9 +45,13 @@ export function defineEventsService(options: EventsServiceOptions = {}): Service
       const config = { ...loadEventsConfig(env), ...options.config };
       const { bus, release: releaseBus } = await serviceBus(deps, options.bus);
       const notices = contractPublisher(bus);
+      // JetStream when NATS_URL is set and EVENTS_STORE is not `sql` (docs/events.md, "Storage").
+      const storage = await openEventsStore(env, db.sql, { natsUrl: platform.natsUrl, namespace: platform.namespace });
+      logger.info({ store: storage.kind }, 'events: storage');
       const { service } = createEventsModule({
         db,
         config,
+        store: storage.store,
         // A notice only wakes live feeds (they read the store), so one lost on a crash loses nothing.
         notify: (e) => {
           notices
@@ -73,6 +78,7 @@ export function defineEventsService(options: EventsServiceOptions = {}): Service
           logger.info({ topics: seeded }, 'events: platform topics seeded from the contracts');
         },
         async stop() {
+          await storage.close();
           await releaseBus();
         },
       };

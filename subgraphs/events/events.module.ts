@@ -12,8 +12,14 @@ export interface EventsModule {
   store: EventsStore;
 }
 
-export function createEventsModule(deps: { db: Database; config: EventsConfig; notify?: Notify }): EventsModule {
-  const store = createEventsStore(deps.db.sql);
+export function createEventsModule(deps: {
+  db: Database;
+  config: EventsConfig;
+  notify?: Notify;
+  /** The storage chosen from the environment (platform/events/backbone/jetstream.config.ts); SQL by default. */
+  store?: EventsStore;
+}): EventsModule {
+  const store = deps.store ?? createEventsStore(deps.db.sql);
   const outbox = outboxWriter(deps.db.prisma, 'events');
   const access = new TenantAccess((a) =>
     outbox.append(
