@@ -9,6 +9,8 @@ import { contractPublisher } from '../platform/events/contract-bus';
 import { EVENTS_EVENT_PUBLISHED } from '../platform/contracts/events.events';
 import type { EventBus } from '../platform/events/event-bus';
 import { serviceBus } from '../platform/events/service-bus';
+import type { EventsStoreHooks } from '../platform/events/backbone/backbone.store';
+import { openEventsStore } from '../platform/events/backbone/jetstream.config';
 import { defineService, type ServiceDefinition } from '../platform/service';
 import { buildServiceApp } from '../platform/service-app';
 import { registerEventsRoutes } from '../rest-compat/events';
@@ -58,14 +60,25 @@ export function defineEventsService(options: EventsServiceOptions = {}): Service
       const { bus, release: releaseBus } = await serviceBus(deps, options.bus);
       const notices = contractPublisher(bus);
       const webhooks = createWebhookModule({ db, logger, config: { ...loadWebhookConfig(env), ...options.webhooks } });
-      const { service, access } = createEventsModule({
-        db,
-        config,
-        // Queued with the event, in its transaction: a rolled-back publish sends nothing, a
-        // committed one is never lost to a crash between the commit and the queueing.
+      // SQL tables unless EVENTS_STORE=jetstream (docs/events.md, "Storage"). On SQL, webhooks are
+      // queued with the event, in its transaction: a rolled-back publish sends nothing, a committed
+      // one is never lost to a crash between the commit and the queueing.
+      const hooks: EventsStoreHooks = {
         afterInsert: async (tx, e) => {
           await webhooks.deliver(cloudEventJson(e) as WebhookEvent, tx);
         },
+      };
+      const storage = await openEventsStore(
+        env,
+        db.sql,
+        { natsUrl: platform.natsUrl, namespace: platform.namespace },
+        hooks,
+      );
+      logger.info({ store: storage.kind }, 'events: storage');
+      const { service, access } = createEventsModule({
+        db,
+        config,
+        store: storage.store,
         // A notice only wakes live feeds (they read the store), so one lost on a crash loses nothing.
         notify: (e) => {
           // The queue rows are visible now (after the commit): the worker need not wait for its poll.
@@ -98,6 +111,7 @@ export function defineEventsService(options: EventsServiceOptions = {}): Service
         async stop() {
           // Deliveries in flight finish or their leases run out; either way nothing is lost.
           await webhooks.worker.stop();
+          await storage.close();
           await releaseBus();
         },
       };

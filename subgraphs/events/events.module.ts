@@ -22,10 +22,12 @@ export function createEventsModule(deps: {
   db: Database;
   config: EventsConfig;
   notify?: Notify;
-  /** Work in each new event's own transaction (the webhook queue). */
+  /** Work in each new event's own transaction (the webhook queue); SQL storage only. */
   afterInsert?: EventsStoreHooks['afterInsert'];
+  /** The storage chosen from the environment (platform/events/backbone/jetstream.config.ts); SQL by default. */
+  store?: EventsStore;
 }): EventsModule {
-  const store = createEventsStore(deps.db.sql, deps.afterInsert ? { afterInsert: deps.afterInsert } : {});
+  const store = deps.store ?? createEventsStore(deps.db.sql, deps.afterInsert ? { afterInsert: deps.afterInsert } : {});
   const outbox = outboxWriter(deps.db.prisma, 'events');
   const access = new TenantAccess((a) =>
     outbox.append(
