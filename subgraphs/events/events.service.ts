@@ -83,8 +83,16 @@ export function cloudEventJson(e: EventRecord): Record<string, unknown> {
 
 export type Notify = (event: EventRecord) => void;
 
+// Topics are never deleted and a tenant's topic never changes; a platform topic's newer version
+// (seeded by a newer release at its start) reaches a running process within this time. A topic not
+// found is not cached: another process may register it at any moment.
+const TOPIC_CACHE_MS = 10_000;
+const TOPIC_CACHE_SIZE = 10_000;
+
 export class EventsService {
   private readonly rate: PublishRate;
+  /** Topics found, for TOPIC_CACHE_MS: a publish would otherwise read its topic row every time. */
+  private readonly topicCache = new Map<string, { topic: Topic; until: number }>();
 
   constructor(
     private readonly store: EventsStore,
@@ -120,8 +128,13 @@ export class EventsService {
 
   private async topicOf(tenantId: string, name: string, field = 'topic'): Promise<Topic> {
     assertName(name, field);
+    const key = `${tenantId}\u0000${name}`;
+    const cached = this.topicCache.get(key);
+    if (cached && cached.until > Date.now()) return cached.topic;
     const topic = await this.store.topic(tenantId, name);
     if (!topic) throw new NotFoundError(`Topic ${name} not found`);
+    if (this.topicCache.size >= TOPIC_CACHE_SIZE) this.topicCache.clear();
+    this.topicCache.set(key, { topic, until: Date.now() + TOPIC_CACHE_MS });
     return topic;
   }
 
