@@ -98,7 +98,7 @@ export const catalogStore: CatalogStore = {
         importedBy,
       ],
     );
-    if (inserted.rowCount === 0) return false;
+    if (inserted.rows.length === 0) return false;
     // One statement per table whatever the control count: the rows travel as one JSON array.
     const rows = f.controls.map((c, position) => ({
       control_id: c.controlId,

@@ -145,7 +145,7 @@ export const evidenceStore: EvidenceStore = {
        ON CONFLICT (tenant_id, event_id) DO NOTHING RETURNING event_id`,
       [tenantId, eventId, topic, itemId],
     );
-    return r.rowCount > 0;
+    return r.rows.length > 0;
   },
 
   async intakeItem(q, tenantId, eventId) {
@@ -180,7 +180,7 @@ export const evidenceStore: EvidenceStore = {
       'SELECT id FROM compliance_evidence_items WHERE tenant_id = $1 AND id = $2::uuid FOR UPDATE',
       [tenantId, itemId],
     );
-    if (locked.rowCount === 0) return null;
+    if (locked.rows.length === 0) return null;
     const { rows } = await q.query<{ last: number }>(
       'SELECT max(revision) AS last FROM compliance_evidence_revisions WHERE tenant_id = $1 AND item_id = $2::uuid',
       [tenantId, itemId],

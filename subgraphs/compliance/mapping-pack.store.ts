@@ -69,7 +69,7 @@ export const mappingPackStore: MappingPackStore = {
        VALUES ($1, $2, $3, 'draft', $4::json, $5, $6) ON CONFLICT (tenant_id, pack_id, version) DO NOTHING RETURNING pack_id`,
       [tenantId, p.packId, p.version, p.canonical, p.sha256, p.author],
     );
-    return r.rowCount > 0;
+    return r.rows.length > 0;
   },
 
   async get(q, tenantId, packId, version) {
@@ -95,7 +95,7 @@ export const mappingPackStore: MappingPackStore = {
        WHERE tenant_id = $1 AND pack_id = $2 AND version = $3 AND status = 'draft' RETURNING pack_id`,
       [tenantId, packId, version, by, signature, keyId],
     );
-    return r.rowCount > 0;
+    return r.rows.length > 0;
   },
 };
 
