@@ -6,6 +6,7 @@
 import type { ServiceDefinition, ServiceManifest } from '../platform/service';
 import { gatewayService } from '../services/gateway';
 import { aiBrokerService } from '../services/ai-broker';
+import { complianceService } from '../services/compliance';
 import { eventsService } from '../services/events';
 import { identityService } from '../services/identity';
 import { ledgerService } from '../services/ledger';
@@ -29,6 +30,7 @@ export const SERVICES: readonly ServiceDefinition[] = [
   ocrService,
   ragService,
   eventsService,
+  complianceService,
   gatewayService,
 ];
 

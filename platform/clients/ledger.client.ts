@@ -1,9 +1,11 @@
 // Typed HTTP client for the ledger's append route (spec 03: POST /append), used by the outbox
 // relay and by any service that logs to the ledger. Errors say whether a retry can help.
-import type { LedgerAppendRequest, LedgerAppendResponse } from '../contracts/clients/ledger.api';
+import type { DelegatedIdentity } from '../auth/service-identity';
+import type { LedgerAppendRequest, LedgerAppendResponse, LedgerInclusionProof } from '../contracts/clients/ledger.api';
+import { serviceRequest, type ServiceCallContext } from './service-request';
 
 // Re-exported so callers keep importing the client's module; the types live in platform/contracts.
-export type { LedgerAppendRequest, LedgerAppendResponse };
+export type { LedgerAppendRequest, LedgerAppendResponse, LedgerInclusionProof };
 
 export class LedgerClientError extends Error {
   override name = 'LedgerClientError';
@@ -57,5 +59,23 @@ export function createLedgerClient(options: LedgerClientOptions): LedgerClient {
       }
       return JSON.parse(text) as LedgerAppendResponse;
     },
+  };
+}
+
+/** The ledger's proof routes (docs/ledger.md, "Proofs"), for services that keep ledger entry ids. */
+export interface LedgerProofClient {
+  /** An entry's inclusion proof against the tenant's latest signed checkpoint (ServiceCallError 404: no such entry). */
+  inclusion(context: ServiceCallContext, entryId: string): Promise<LedgerInclusionProof>;
+}
+
+/** `identity`: the calling service's, used for callers without a token (service-request.ts). */
+export function createLedgerProofClient(baseUrl: string, identity?: DelegatedIdentity): LedgerProofClient {
+  const endpoint = { baseUrl, identity };
+  return {
+    inclusion: (context, entryId) =>
+      serviceRequest(endpoint, 'v1/ledger/proofs/inclusion', context, {
+        query: { entry_id: entryId },
+        timeoutMs: 10_000,
+      }),
   };
 }

@@ -5,6 +5,24 @@
 const targets = [
   { name: 'ai-broker', contextType: './graphql.context#AiBrokerGraphQLContext' },
   {
+    name: 'compliance',
+    contextType: './graphql.context#ComplianceGraphQLContext',
+    mappers: {
+      ComplianceFramework: './compliance.types#Framework',
+      ComplianceControl: './resolvers#ControlNode',
+      ComplianceControlFreshness: './compliance.types#ControlFreshness',
+      ComplianceEvidence: './compliance.types#EvidenceItem',
+      ComplianceEvidenceRevision: './compliance.types#EvidenceRevision',
+      ComplianceMappingPack: './compliance.types#MappingPack',
+    },
+    // Mapped to the domain's lower-case words in resolvers.ts.
+    enumValues: {
+      ComplianceFrameworkKind: './compliance.types#FrameworkKind',
+      ComplianceFreshness: './compliance.types#Freshness',
+      ComplianceMappingPackStatus: './compliance.types#MappingPackStatus',
+    },
+  },
+  {
     name: 'events',
     contextType: './graphql.context#EventsGraphQLContext',
     mappers: {

@@ -19,3 +19,17 @@ export interface LedgerAppendResponse {
   /** ISO 8601, microseconds, +00:00: the exact text hashed into content_hash. */
   created_at: string;
 }
+
+/** GET /v1/ledger/proofs/inclusion: an entry, its RFC 9162 audit path and the signed checkpoint it is proved against. */
+export interface LedgerInclusionProof {
+  type: 'inclusion';
+  tenant_id: string;
+  leaf_index: number;
+  tree_size: number;
+  entry: { id: string; event_type: string; event_data: Record<string, unknown>; chain_hash: string } & Record<
+    string,
+    unknown
+  >;
+  audit_path: string[];
+  checkpoint: Record<string, unknown>;
+}

@@ -1,0 +1,90 @@
+// The compliance service (spec 01, port 8135; issue 28): frameworks imported as OSCAL catalogs
+// and profiles (and framework mappings such as SOC 2), mapping packs that say which events are
+// evidence for which controls, evidence with content hashes recorded in the ledger and proved
+// against its signed checkpoints, and control freshness. REST under /api/compliance/...
+// (rest-compat/compliance, proxied by the gateway) and the subgraph at /graphql over one domain.
+// The intake takes the compliance topics from the process bus (docs/compliance.md, "Intake").
+import { AccessTokens } from '../platform/auth/jwt';
+import { ServiceIdentity } from '../platform/auth/service-identity';
+import { contractBus } from '../platform/events/contract-bus';
+import type { EventBus, Unsubscribe } from '../platform/events/event-bus';
+import { serviceBus } from '../platform/events/service-bus';
+import { defineService, type ServiceDefinition } from '../platform/service';
+import { buildServiceApp } from '../platform/service-app';
+import { registerComplianceRoutes } from '../rest-compat/compliance';
+import { loadComplianceConfig, type ComplianceConfig } from '../subgraphs/compliance/compliance.config';
+import { subscribeIntake } from '../subgraphs/compliance/compliance.intake';
+import { createComplianceModule } from '../subgraphs/compliance/compliance.module';
+import { createEvidenceLedger, type EvidenceLedger } from '../subgraphs/compliance/evidence-ledger';
+import { complianceContext, type ComplianceGraphQLContext } from '../subgraphs/compliance/graphql.context';
+import { resolvers } from '../subgraphs/compliance/resolvers';
+
+export interface ComplianceServiceOptions {
+  /** An event bus to use instead of the process's (tests); the caller then owns closing it. */
+  bus?: EventBus;
+  /** Settings over the environment's (tests). */
+  config?: Partial<ComplianceConfig>;
+  /** Where evidence goes instead of the ledger service (tests of an unreachable ledger). */
+  ledger?: EvidenceLedger;
+  /** The clock of freshness (tests). */
+  now?: () => Date;
+}
+
+export function defineComplianceService(options: ComplianceServiceOptions = {}): ServiceDefinition {
+  const definition: ServiceDefinition = defineService({
+    name: 'compliance',
+    version: '0.1.0',
+    port: 8135,
+    subgraph: 'subgraphs/compliance/schema.graphql',
+    producesAudit: true,
+    gatewayRoutes: [
+      {
+        method: ['GET', 'POST'],
+        url: '/api/compliance/*',
+        upstreamPath: '/api/compliance/',
+        wildcard: true,
+        summary: 'Frameworks (OSCAL), controls, mapping packs, evidence and proofs (compliance service)',
+      },
+    ],
+    async build(deps) {
+      const { config: platform, db, env, logger, registry } = deps;
+      const config = { ...loadComplianceConfig(env, registry), ...options.config };
+      const { bus, release: releaseBus } = await serviceBus(deps, options.bus);
+      const ledger =
+        options.ledger ??
+        createEvidenceLedger(config.ledgerUrl, new ServiceIdentity(platform.auth.jwtSecret, 'compliance'));
+      const compliance = createComplianceModule({ db, config, ledger, logger, now: options.now });
+      const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
+      const { app } = await buildServiceApp<ComplianceGraphQLContext>(definition, deps, {
+        title: 'Compliance',
+        description:
+          'Compliance (spec 01, port 8135): OSCAL 1.0.0 catalogs and profiles validated against NIST JSON Schemas, framework ' +
+          'mappings, signed mapping packs, evidence with content hashes recorded in the ledger (inclusion proofs on demand), ' +
+          'control freshness. Auditors (role auditor) read only. Errors use FastAPI shapes.',
+        tokens,
+        restAuth: config.requireAuth ? 'required' : 'optional',
+        rest: (routes) => registerComplianceRoutes(routes, compliance),
+        subgraph: { resolvers, context: (caller) => complianceContext(caller, compliance, config.requireAuth) },
+      });
+      let unsubscribe: Unsubscribe | undefined;
+      return {
+        app,
+        async start() {
+          await compliance.packs.ensureSigningKey();
+          unsubscribe = await subscribeIntake(
+            contractBus(bus, logger),
+            (event) => compliance.evidence.ingestComplianceEvent(event),
+            logger,
+          );
+        },
+        async stop() {
+          await unsubscribe?.();
+          await releaseBus();
+        },
+      };
+    },
+  });
+  return definition;
+}
+
+export const complianceService: ServiceDefinition = defineComplianceService();

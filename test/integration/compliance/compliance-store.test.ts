@@ -1,0 +1,140 @@
+// The compliance stores and intake on a real database (PGlite, or PostgreSQL with DATABASE_URL):
+// two tenants with the same framework key and control ids never see each other's frameworks,
+// controls, evidence or freshness; the same event taken twice (also concurrently) is one item
+// (the unique index, not a read-then-write); and with the ledger unreachable the evidence is kept
+// with no ledger entry yet, and a redelivery still adds nothing.
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Caller } from '../../../platform/auth/caller';
+import { ServiceIdentity } from '../../../platform/auth/service-identity';
+import { COMPLIANCE_RULE_EXECUTION } from '../../../platform/contracts/compliance.events';
+import { createLogger } from '../../../platform/logging/logger';
+import { catalogStore } from '../../../subgraphs/compliance/catalog.store';
+import { createComplianceModule, type ComplianceModule } from '../../../subgraphs/compliance/compliance.module';
+import type { ComplianceEventInput } from '../../../subgraphs/compliance/compliance.types';
+import { createEvidenceLedger } from '../../../subgraphs/compliance/evidence-ledger';
+import { evidenceStore } from '../../../subgraphs/compliance/evidence.store';
+import { createTestDatabase, type TestDatabase } from '../../support/database';
+import { freePort } from '../../support/waiting';
+import { TEST_JWT_SECRET } from '../../support/service-harness';
+
+jest.setTimeout(60_000);
+
+const FIXTURES = path.resolve(__dirname, '../../../platform/contracts/oscal/fixtures');
+const fixture = (name: string) => JSON.parse(fs.readFileSync(path.join(FIXTURES, name), 'utf8')) as unknown;
+const A = 'store-a';
+const B = 'store-b';
+
+let db: TestDatabase;
+let m: ComplianceModule;
+
+const person = (username: string, tenantId: string, roles = ['user']): Caller => ({
+  auth: { username, tenantId, roles, scopes: ['read', 'write'], isService: false },
+  correlationId: randomUUID(),
+});
+
+function event(tenantId: string, id: string): ComplianceEventInput {
+  return {
+    id,
+    tenantId,
+    topic: COMPLIANCE_RULE_EXECUTION.topic,
+    types: ['rule_execution', COMPLIANCE_RULE_EXECUTION.topic],
+    rulePackId: 'kyc',
+    occurredAt: new Date(),
+    data: { rulepack_id: 'kyc', result: 'passed' },
+  };
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  // Nothing listens on this port: the ledger is unreachable for the whole file.
+  const ledger = createEvidenceLedger(
+    `http://127.0.0.1:${await freePort()}`,
+    new ServiceIdentity(TEST_JWT_SECRET, 'compliance'),
+  );
+  m = createComplianceModule({
+    db,
+    config: { requireAuth: true, evidenceTtlDays: 90, expiringDays: 14, ledgerUrl: 'unused' },
+    ledger,
+    logger: createLogger('ERROR', 'compliance-test'),
+  });
+  await m.packs.ensureSigningKey();
+  for (const [tenant, author, reviewer] of [
+    [A, 'ann', 'rex'],
+    [B, 'ben', 'roy'],
+  ] as const) {
+    await m.catalog.importCatalog(person(author, tenant), {
+      framework: 'nist-800-53',
+      document: fixture('nist-800-53-rev5-subset.catalog.json'),
+    });
+    await m.packs.submit(person(author, tenant), { pack: fixture('platform-events.mapping-pack.json') });
+    await m.packs.certify(person(reviewer, tenant, ['reviewer']), {
+      packId: 'platform-events-800-53',
+      version: '1.0.0',
+    });
+  }
+});
+afterAll(async () => {
+  await db?.drop();
+});
+
+describe('tenancy', () => {
+  it("keeps two tenants' frameworks, evidence and freshness apart under the same keys", async () => {
+    const a = await m.evidence.ingestComplianceEvent(event(A, 'same-id'));
+    const b = await m.evidence.ingestComplianceEvent(event(B, 'same-id'));
+    expect([a.created, b.created]).toEqual([true, true]);
+    expect(a.itemId).not.toBe(b.itemId);
+
+    expect(await evidenceStore.item(db.sql, B, a.itemId!)).toBeNull();
+    const bItems = await evidenceStore.items(db.sql, B, { framework: 'nist-800-53', controlId: 'si-10', limit: 10 });
+    expect(bItems.map((i) => i.id)).toEqual([b.itemId]);
+    const [fresh] = await evidenceStore.freshness(db.sql, B, 'nist-800-53', 'si-10');
+    expect(fresh).toMatchObject({ controlId: 'si-10', evidenceCount: 1 });
+
+    expect(await catalogStore.framework(db.sql, 'store-c', 'nist-800-53')).toBeNull();
+    expect(await catalogStore.controls(db.sql, 'store-c', 'nist-800-53')).toEqual([]);
+    expect(await catalogStore.existing(db.sql, 'store-c', [{ framework: 'nist-800-53', controlId: 'ac-2' }])).toEqual(
+      [],
+    );
+    await expect(m.evidence.evidence(person('ben', B), a.itemId!)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(
+      m.evidence.reviseEvidence(person('ben', B), { itemId: a.itemId!, content: { x: 1 } }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+});
+
+describe('intake', () => {
+  it('takes one event once, even when two deliveries race', async () => {
+    const results = await Promise.all([
+      m.evidence.ingestComplianceEvent(event(A, 'race-1')),
+      m.evidence.ingestComplianceEvent(event(A, 'race-1')),
+    ]);
+    expect(results.filter((r) => r.created)).toHaveLength(1);
+    expect(new Set(results.map((r) => r.itemId)).size).toBe(1);
+    const { rows } = await db.sql.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM compliance_evidence_items WHERE tenant_id = $1 AND event_id = 'race-1'",
+      [A],
+    );
+    expect(rows[0]!.n).toBe(1);
+  });
+
+  it('keeps evidence whose ledger append failed, without an entry, and a redelivery adds nothing', async () => {
+    const first = await m.evidence.ingestComplianceEvent(event(A, 'no-ledger'));
+    const item = (await evidenceStore.item(db.sql, A, first.itemId!))!;
+    expect(item.revisions).toHaveLength(1);
+    expect(item.revisions[0]!.ledgerEntryId).toBeNull();
+    expect((await evidenceStore.unrecorded(db.sql, A, 100)).map((u) => u.itemId)).toContain(first.itemId);
+    const again = await m.evidence.ingestComplianceEvent(event(A, 'no-ledger'));
+    expect(again).toMatchObject({ created: false, itemId: first.itemId });
+    await expect(m.evidence.proof(person('ann', A), { itemId: first.itemId! })).rejects.toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+    });
+  });
+
+  it('records an event no certified rule maps as taken, with no evidence', async () => {
+    const unmapped = { ...event(A, 'unmapped'), types: ['something_else'] };
+    expect(await m.evidence.ingestComplianceEvent(unmapped)).toEqual({ created: true, itemId: null, controls: [] });
+    expect(await m.evidence.ingestComplianceEvent(unmapped)).toEqual({ created: false, itemId: null, controls: [] });
+  });
+});
