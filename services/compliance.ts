@@ -3,17 +3,16 @@
 // evidence for which controls, evidence with content hashes recorded in the ledger and proved
 // against its signed checkpoints, and control freshness. REST under /api/compliance/...
 // (rest-compat/compliance, proxied by the gateway) and the subgraph at /graphql over one domain.
-// The intake takes the compliance topics from the process bus (docs/compliance.md, "Intake").
+// The intake consumes the compliance topics from the events backbone (docs/compliance.md, "Intake").
 import { AccessTokens } from '../platform/auth/jwt';
 import { ServiceIdentity } from '../platform/auth/service-identity';
-import { contractBus } from '../platform/events/contract-bus';
-import type { EventBus, Unsubscribe } from '../platform/events/event-bus';
+import type { EventBus } from '../platform/events/event-bus';
 import { serviceBus } from '../platform/events/service-bus';
 import { defineService, type ServiceDefinition } from '../platform/service';
 import { buildServiceApp } from '../platform/service-app';
 import { registerComplianceRoutes } from '../rest-compat/compliance';
 import { loadComplianceConfig, type ComplianceConfig } from '../subgraphs/compliance/compliance.config';
-import { subscribeIntake } from '../subgraphs/compliance/compliance.intake';
+import { consumeIntake } from '../subgraphs/compliance/compliance.intake';
 import { createComplianceModule } from '../subgraphs/compliance/compliance.module';
 import { createEvidenceLedger, type EvidenceLedger } from '../subgraphs/compliance/evidence-ledger';
 import { complianceContext, type ComplianceGraphQLContext } from '../subgraphs/compliance/graphql.context';
@@ -66,19 +65,18 @@ export function defineComplianceService(options: ComplianceServiceOptions = {}):
         rest: (routes) => registerComplianceRoutes(routes, compliance),
         subgraph: { resolvers, context: (caller) => complianceContext(caller, compliance, config.requireAuth) },
       });
-      let unsubscribe: Unsubscribe | undefined;
+      let stopIntake: (() => Promise<void>) | undefined;
       return {
         app,
         async start() {
           await compliance.packs.ensureSigningKey();
-          unsubscribe = await subscribeIntake(
-            contractBus(bus, logger),
-            (event) => compliance.evidence.ingestComplianceEvent(event),
+          stopIntake = await consumeIntake(db, (event) => compliance.evidence.ingestComplianceEvent(event), {
+            bus,
             logger,
-          );
+          });
         },
         async stop() {
-          await unsubscribe?.();
+          await stopIntake?.();
           await releaseBus();
         },
       };

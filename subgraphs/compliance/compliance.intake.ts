@@ -1,8 +1,9 @@
 // The intake's adapters: from the platform's compliance topics to `ingestComplianceEvent`.
-// Until the durable consumer (platform/events/backbone/durable-consumer.ts) lands, the service
-// subscribes through the contract bus; notices relayed from the notice outbox carry a CloudEvents
-// id, which is the event id the intake deduplicates by (the outbox delivers at least once). A
-// bare payload (no envelope) gets a content-derived id, so a repeat of it is still one event.
+// The service consumes them from the events backbone with durable consumers (platform groups over
+// every tenant's stream, platform/events/backbone/durable-consumer.ts): at least once, so the
+// intake deduplicates by the CloudEvents id the notice outbox gave each event. An event the
+// intake cannot take is redelivered with backoff, then rests in the group's dead-letter queue.
+// A bare payload (REST, no envelope) gets a content-derived id, so a repeat of it is one event.
 import crypto from 'node:crypto';
 import canonicalize from 'canonicalize';
 import {
@@ -11,16 +12,16 @@ import {
   type ComplianceRuleExecution,
   type ComplianceWorkflowEvent,
 } from '../../platform/contracts/compliance.events';
-import type { ContractBus, NoticeMeta } from '../../platform/events/contract-bus';
-import type { Unsubscribe } from '../../platform/events/event-bus';
-import type { Logger } from '../../platform/logging/logger';
+import type { Database } from '../../platform/db/database';
+import { contractHandler } from '../../platform/events/backbone/contract-handler';
+import { consume, type ConsumeOptions, type DurableConsumer } from '../../platform/events/backbone/durable-consumer';
 import type { ComplianceEventInput, IngestResult } from './compliance.types';
 
 /** The ledger event types the spec names for these runs: what mapping packs usually match. */
 export const RULE_EXECUTION_TYPE = 'rule_execution';
 export const WORKFLOW_EXECUTION_TYPE = 'workflow_execution';
 
-function idOf(topic: string, payload: unknown, meta?: Pick<NoticeMeta, 'id'>): string {
+function idOf(topic: string, payload: unknown, meta?: { id?: string }): string {
   if (meta?.id) return meta.id;
   return `sha256:${crypto
     .createHash('sha256')
@@ -28,7 +29,7 @@ function idOf(topic: string, payload: unknown, meta?: Pick<NoticeMeta, 'id'>): s
     .digest('hex')}`;
 }
 
-export function ruleExecutionEvent(p: ComplianceRuleExecution, meta?: Pick<NoticeMeta, 'id'>): ComplianceEventInput {
+export function ruleExecutionEvent(p: ComplianceRuleExecution, meta?: { id?: string }): ComplianceEventInput {
   const topic = COMPLIANCE_RULE_EXECUTION.topic;
   return {
     id: idOf(topic, p, meta),
@@ -41,7 +42,7 @@ export function ruleExecutionEvent(p: ComplianceRuleExecution, meta?: Pick<Notic
   };
 }
 
-export function workflowEvent(p: ComplianceWorkflowEvent, meta?: Pick<NoticeMeta, 'id'>): ComplianceEventInput {
+export function workflowEvent(p: ComplianceWorkflowEvent, meta?: { id?: string }): ComplianceEventInput {
   const topic = COMPLIANCE_WORKFLOW_EVENT.topic;
   return {
     id: idOf(topic, p, meta),
@@ -59,27 +60,42 @@ export const INTAKE_CONTRACTS = [COMPLIANCE_RULE_EXECUTION, COMPLIANCE_WORKFLOW_
 
 export type Ingest = (event: ComplianceEventInput) => Promise<IngestResult>;
 
-/** Subscribes the intake to the compliance topics of the process bus. A failing event is logged (the bus cannot redeliver it). */
-export async function subscribeIntake(
-  bus: ContractBus,
+/** The durable consumers' group names (platform groups, one per topic). */
+export const INTAKE_GROUPS = {
+  [COMPLIANCE_RULE_EXECUTION.topic]: 'compliance.intake.rule_execution',
+  [COMPLIANCE_WORKFLOW_EVENT.topic]: 'compliance.intake.workflow_event',
+} as const;
+
+/**
+ * Consumes the compliance topics from the backbone. A new group starts at every stream's
+ * beginning, so a compliance service started after the runs still takes them as evidence.
+ */
+export async function consumeIntake(
+  db: Pick<Database, 'sql'>,
   ingest: Ingest,
-  logger: Pick<Logger, 'warn'>,
-): Promise<Unsubscribe> {
-  const guarded = async (event: ComplianceEventInput) => {
-    try {
-      await ingest(event);
-    } catch (err) {
-      logger.warn(
-        { err, topic: event.topic, eventId: event.id, tenantId: event.tenantId },
-        'compliance: event not taken',
-      );
-    }
-  };
-  const stops = [
-    await bus.subscribe(COMPLIANCE_RULE_EXECUTION, (p, meta) => guarded(ruleExecutionEvent(p, meta))),
-    await bus.subscribe(COMPLIANCE_WORKFLOW_EVENT, (p, meta) => guarded(workflowEvent(p, meta))),
+  options: Pick<ConsumeOptions, 'bus' | 'logger' | 'pollMs' | 'backoffMs'>,
+): Promise<() => Promise<void>> {
+  const consumers: DurableConsumer[] = [
+    await consume(db, {
+      ...options,
+      subscription: INTAKE_GROUPS[COMPLIANCE_RULE_EXECUTION.topic],
+      topic: COMPLIANCE_RULE_EXECUTION.topic,
+      from: 'start',
+      handler: contractHandler(COMPLIANCE_RULE_EXECUTION, async (p, event) => {
+        await ingest(ruleExecutionEvent(p, event));
+      }),
+    }),
+    await consume(db, {
+      ...options,
+      subscription: INTAKE_GROUPS[COMPLIANCE_WORKFLOW_EVENT.topic],
+      topic: COMPLIANCE_WORKFLOW_EVENT.topic,
+      from: 'start',
+      handler: contractHandler(COMPLIANCE_WORKFLOW_EVENT, async (p, event) => {
+        await ingest(workflowEvent(p, event));
+      }),
+    }),
   ];
   return async () => {
-    for (const stop of stops) await stop();
+    for (const c of consumers) await c.stop();
   };
 }

@@ -3,7 +3,7 @@
 // mapping packs (the author cannot certify; the signature verifies against the published keys),
 // evidence (content hash in the ledger, an inclusion proof fetched from the ledger's proof route,
 // append-only revisions, freshness), the intake (the same event twice is one item, through REST
-// and through the bus), the auditor role (reads, 403 on every write), and tenancy: another
+// and through the events backbone), the auditor role (reads, 403 on every write), and tenancy: another
 // tenant sees none of it and cannot name it.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -12,7 +12,7 @@ import { AccessTokens } from '../../../platform/auth/jwt';
 import { ComplianceClient, complianceUrl } from '../../../platform/clients/compliance.client';
 import { ServiceCallError } from '../../../platform/clients/service-request';
 import { COMPLIANCE_RULE_EXECUTION, type ComplianceRuleExecution } from '../../../platform/contracts/compliance.events';
-import { contractPublisher } from '../../../platform/events/contract-bus';
+import { createEventsStore } from '../../../platform/events/backbone/backbone.store';
 import { complianceService } from '../../../services/compliance';
 import { ledgerService } from '../../../services/ledger';
 import { verifyPack } from '../../../subgraphs/rulepack-registry/pack-signature';
@@ -229,17 +229,39 @@ describe('intake and evidence', () => {
     expect((await call(t.bob!, 'POST', '/api/compliance/events', { ...event, data: runEvent(A) })).status).toBe(403);
   });
 
-  it('takes events from the bus once each, however often they arrive', async () => {
+  it('takes a run from the events backbone, and the same event again by REST, as one evidence item', async () => {
+    // As validation's notice relay does: the run appended to the tenant's stream of the topic.
     const payload = runEvent(A, { rulepack_id: 'aml' });
-    const publish = contractPublisher(h.bus);
-    await publish.publish(COMPLIANCE_RULE_EXECUTION, payload);
-    await publish.publish(COMPLIANCE_RULE_EXECUTION, payload);
+    const id = crypto.randomUUID();
+    const stored = await createEventsStore(h.db.sql).publish(
+      A,
+      {
+        id,
+        tenantId: A,
+        topic: COMPLIANCE_RULE_EXECUTION.topic,
+        source: '/services/validation',
+        type: COMPLIANCE_RULE_EXECUTION.topic,
+        time: new Date().toISOString(),
+        subject: 'aml',
+        traceparent: null,
+        data: payload,
+        size: 500,
+      },
+      1e12,
+    );
+    expect(stored.kind).toBe('stored');
     const items = async () =>
       (await call(t.alice!, 'GET', '/api/compliance/evidence?framework=nist-800-53')).body.items.filter(
         (i: any) => i.revisions[0].content.data.rulepack_id === 'aml',
       );
-    await until(async () => (await items()).length === 1, 'the bus event to become evidence');
-    await new Promise((r) => setImmediate(r));
+    await until(async () => (await items()).length === 1, 'the backbone event to become evidence');
+    const again = await call(t.alice!, 'POST', '/api/compliance/events', {
+      id,
+      topic: COMPLIANCE_RULE_EXECUTION.topic,
+      data: payload,
+    });
+    expect(again.status).toBe(200);
+    expect(again.body.created).toBe(false);
     expect(await items()).toHaveLength(1);
   });
 
