@@ -59,6 +59,8 @@ export interface DeliveryStore {
   /** Leases up to `limit` due deliveries, never more per endpoint than its free concurrency. */
   claim(workerId: string, limit: number, leaseMarginMs: number): Promise<ClaimedDelivery[]>;
   delivered(id: string, workerId: string): Promise<void>;
+  /** Gives a lease back without counting an attempt (the worker stopped mid-delivery): due again now. */
+  release(id: string, workerId: string): Promise<void>;
   retryLater(id: string, workerId: string, delayMs: number, error: string): Promise<void>;
   failed(id: string, workerId: string, error: string): Promise<void>;
   /** Pending deliveries of a disabled or deleted endpoint stop here. */
@@ -119,6 +121,12 @@ export function createDeliveryStore(db: Database): DeliveryStore {
       await db.sql.query(
         `UPDATE webhook_queue SET status = 'delivered', attempts = attempts + 1, finished_at = now(),
            locked_until = NULL, locked_by = NULL, last_error = NULL WHERE id = $1::int8 AND locked_by = $2`,
+        [id, workerId],
+      );
+    },
+    async release(id, workerId) {
+      await db.sql.query(
+        `UPDATE webhook_queue SET locked_until = NULL, locked_by = NULL WHERE id = $1::int8 AND locked_by = $2`,
         [id, workerId],
       );
     },
