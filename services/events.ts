@@ -20,7 +20,6 @@ import {
   loadWebhookConfig,
   WebhookService,
   type WebhookConfig,
-  type WebhookEvent,
 } from '../subgraphs/events/webhooks';
 import { serveEventsSubscriptions } from '../subgraphs/events/events.subscriptions';
 import { eventsContext } from '../subgraphs/events/graphql.context';
@@ -64,7 +63,7 @@ export function defineEventsService(options: EventsServiceOptions = {}): Service
         // Queued with the event, in its transaction: a rolled-back publish sends nothing, a
         // committed one is never lost to a crash between the commit and the queueing.
         afterInsert: async (tx, e) => {
-          await webhooks.deliver(cloudEventJson(e) as WebhookEvent, tx);
+          await webhooks.deliver({ ...cloudEventJson(e), id: e.id, type: e.type, tenantid: e.tenantId }, tx);
         },
         // A notice only wakes live feeds (they read the store), so one lost on a crash loses nothing.
         notify: (e) => {

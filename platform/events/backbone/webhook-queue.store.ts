@@ -9,6 +9,8 @@
 // The topic filter is the one topic.filter.ts states: an empty list matches everything, an entry
 // ending in `*` matches by prefix (`*` alone: everything), any other entry exactly.
 import type { SqlQuery } from '../../db/sql';
+import type { EventsStoreHooks } from './backbone.store';
+import { cloudEventJson } from './cloud-event';
 
 /** The part of a CloudEvents 1.0 envelope the queue reads; the whole envelope is the body sent and signed. */
 export interface QueuedEnvelope {
@@ -32,3 +34,14 @@ export async function queueWebhookDeliveries(q: SqlQuery, tenantId: string, enve
   );
   return res.rowCount;
 }
+
+/**
+ * The backbone store's hook that queues each stored event's webhooks in its transaction, for a
+ * path outside the events service: `createEventsStore(sql, webhookQueueHooks)`. The events
+ * service's worker sends them (within EVENTS_WEBHOOK_POLL_MS).
+ */
+export const webhookQueueHooks: EventsStoreHooks = {
+  async afterInsert(tx, event) {
+    await queueWebhookDeliveries(tx, event.tenantId, { ...cloudEventJson(event), id: event.id, type: event.type });
+  },
+};
