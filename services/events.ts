@@ -22,7 +22,6 @@ import {
   loadWebhookConfig,
   WebhookService,
   type WebhookConfig,
-  type WebhookEvent,
 } from '../subgraphs/events/webhooks';
 import { serveEventsSubscriptions } from '../subgraphs/events/events.subscriptions';
 import { eventsContext } from '../subgraphs/events/graphql.context';
@@ -65,7 +64,7 @@ export function defineEventsService(options: EventsServiceOptions = {}): Service
       // one is never lost to a crash between the commit and the queueing.
       const hooks: EventsStoreHooks = {
         afterInsert: async (tx, e) => {
-          await webhooks.deliver(cloudEventJson(e) as WebhookEvent, tx);
+          await webhooks.deliver({ ...cloudEventJson(e), id: e.id, type: e.type, tenantid: e.tenantId }, tx);
         },
       };
       const storage = await openEventsStore(

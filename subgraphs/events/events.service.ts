@@ -63,23 +63,8 @@ function assertLimit(value: number, max: number, field: string): void {
   }
 }
 
-/** The structured CloudEvents JSON of a stored event, with its tenant and position as extensions. */
-export function cloudEventJson(e: EventRecord): Record<string, unknown> {
-  return {
-    specversion: e.specversion,
-    id: e.id,
-    source: e.source,
-    type: e.type,
-    time: e.time,
-    ...(e.subject !== null ? { subject: e.subject } : {}),
-    datacontenttype: 'application/json',
-    tenantid: e.tenantId,
-    ...(e.traceparent !== null ? { traceparent: e.traceparent } : {}),
-    topic: e.topic,
-    position: e.position,
-    data: e.data,
-  };
-}
+// Where the envelope is built: platform/, so a producer's notice relay queueing webhooks builds the same one.
+export { cloudEventJson } from '../../platform/events/backbone/cloud-event';
 
 export type Notify = (event: EventRecord) => void;
 

@@ -1,19 +1,10 @@
-// SQL of the delivery queue (one row per event and endpoint) and the delivery log (one row per
-// HTTP attempt). Claiming is built for several worker processes on one database: the claim locks
+// SQL of the delivery queue (one row per event and endpoint, inserted with the event by
+// platform/events/backbone/webhook-queue.store.ts) and the delivery log (one row per HTTP attempt). Claiming is built for several worker processes on one database: the claim locks
 // the endpoints it serves FOR UPDATE SKIP LOCKED, so two workers never count one endpoint's
 // in-flight deliveries at the same time (its concurrency holds across processes), then leases the
 // due rows. A lease (locked_until) instead of a held transaction: the HTTP call runs outside any
 // transaction (PGlite has one connection), and a worker that dies simply lets its lease run out.
 import type { Database } from '../../../platform/db/database';
-import type { SqlQuery } from '../../../platform/db/sql';
-
-export interface QueueInsert {
-  tenantId: string;
-  endpointId: string;
-  eventId: string;
-  eventType: string;
-  payload: string;
-}
 
 export interface ClaimedDelivery {
   id: string;
@@ -65,11 +56,11 @@ export interface MessageRow {
 }
 
 export interface DeliveryStore {
-  /** Queues deliveries; an event already queued for an endpoint is not queued twice (at-least-once upstream). */
-  enqueue(q: SqlQuery, rows: QueueInsert[]): Promise<number>;
   /** Leases up to `limit` due deliveries, never more per endpoint than its free concurrency. */
   claim(workerId: string, limit: number, leaseMarginMs: number): Promise<ClaimedDelivery[]>;
   delivered(id: string, workerId: string): Promise<void>;
+  /** Gives a lease back without counting an attempt (the worker stopped mid-delivery): due again now. */
+  release(id: string, workerId: string): Promise<void>;
   retryLater(id: string, workerId: string, delayMs: number, error: string): Promise<void>;
   failed(id: string, workerId: string, error: string): Promise<void>;
   /** Pending deliveries of a disabled or deleted endpoint stop here. */
@@ -90,23 +81,6 @@ const DUE = `q.status = 'pending' AND q.next_attempt_at <= now() AND (q.locked_u
 
 export function createDeliveryStore(db: Database): DeliveryStore {
   return {
-    async enqueue(q, rows) {
-      if (rows.length === 0) return 0;
-      const res = await q.query(
-        `INSERT INTO webhook_queue (tenant_id, endpoint_id, event_id, event_type, payload)
-         SELECT * FROM unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::text[])
-         ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
-        [
-          rows.map((r) => r.tenantId),
-          rows.map((r) => r.endpointId),
-          rows.map((r) => r.eventId),
-          rows.map((r) => r.eventType),
-          rows.map((r) => r.payload),
-        ],
-      );
-      return res.rowCount;
-    },
-
     async claim(workerId, limit, leaseMarginMs) {
       return db.sql.transaction(async (tx) => {
         // 1. The endpoints with due work that no other worker is claiming for right now.
@@ -147,6 +121,12 @@ export function createDeliveryStore(db: Database): DeliveryStore {
       await db.sql.query(
         `UPDATE webhook_queue SET status = 'delivered', attempts = attempts + 1, finished_at = now(),
            locked_until = NULL, locked_by = NULL, last_error = NULL WHERE id = $1::int8 AND locked_by = $2`,
+        [id, workerId],
+      );
+    },
+    async release(id, workerId) {
+      await db.sql.query(
+        `UPDATE webhook_queue SET locked_until = NULL, locked_by = NULL WHERE id = $1::int8 AND locked_by = $2`,
         [id, workerId],
       );
     },

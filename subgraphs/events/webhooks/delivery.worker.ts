@@ -14,6 +14,8 @@ import { signatureHeader } from './webhook.signer';
 
 /** Lease beyond the endpoint's timeout, for the bookkeeping after the HTTP answer. */
 const LEASE_MARGIN_MS = 30_000;
+/** How long stop() lets deliveries in flight finish before it interrupts them. */
+const STOP_GRACE_MS = 5_000;
 
 export interface WorkerDeps {
   deliveries: DeliveryStore;
@@ -29,8 +31,12 @@ export interface WorkerDeps {
 
 export interface DeliveryWorker {
   start(): void;
-  /** Stops claiming and waits for the deliveries in flight. */
-  stop(): Promise<void>;
+  /**
+   * Stops claiming and waits up to `graceMs` for the deliveries in flight; those still waiting on
+   * their receivers then are interrupted and handed back to the queue (no attempt counted), so a
+   * hanging receiver never holds up the process's shutdown for its endpoint's whole timeout.
+   */
+  stop(graceMs?: number): Promise<void>;
   /** Looks for due work now instead of at the next poll (after a new event is queued). */
   wake(): void;
   /** Deliveries this process has in flight. */
@@ -58,6 +64,7 @@ export function createDeliveryWorker(deps: WorkerDeps): DeliveryWorker {
   let loop: Promise<void> | null = null;
   let wakeUp: (() => void) | null = null;
   let woken = false;
+  let stopping = new AbortController();
 
   function wake() {
     woken = true;
@@ -83,7 +90,19 @@ export function createDeliveryWorker(deps: WorkerDeps): DeliveryWorker {
         d.payload,
       ),
     };
-    const result = await send({ url: d.url, headers, body: d.payload, timeoutMs: d.timeout_ms });
+    const result = await send({
+      url: d.url,
+      headers,
+      body: d.payload,
+      timeoutMs: d.timeout_ms,
+      signal: stopping.signal,
+    });
+    if (result.outcome === 'interrupted') {
+      // Not the receiver's failure: back to the queue as it was (the receiver may have it already;
+      // receivers deduplicate by webhook-id).
+      await deliveries.release(d.id, workerId);
+      return;
+    }
     await deliveries.recordAttempt({
       tenantId: d.tenant_id,
       endpointId: d.endpoint_id,
@@ -165,12 +184,18 @@ export function createDeliveryWorker(deps: WorkerDeps): DeliveryWorker {
     start() {
       if (running) return;
       running = true;
+      stopping = new AbortController();
       loop = cycle();
     },
-    async stop() {
+    async stop(graceMs = STOP_GRACE_MS) {
       running = false;
       wakeUp?.();
       await loop;
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+      await Promise.race([Promise.all([...inFlight]), grace]);
+      clearTimeout(timer);
+      stopping.abort();
       await Promise.all([...inFlight]);
     },
     wake,

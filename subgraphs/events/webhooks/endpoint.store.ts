@@ -34,8 +34,6 @@ export interface EndpointStore {
   insert(tenantId: string, id: string, fields: EndpointFields): Promise<EndpointRow>;
   get(tenantId: string, id: string): Promise<EndpointRow | null>;
   list(tenantId: string): Promise<EndpointRow[]>;
-  /** Enabled endpoints of the tenant (the topic filter is applied by the caller). */
-  enabled(tenantId: string): Promise<EndpointRow[]>;
   update(tenantId: string, id: string, fields: EndpointFields): Promise<EndpointRow | null>;
   disable(tenantId: string, id: string, reason: string): Promise<void>;
   remove(tenantId: string, id: string): Promise<boolean>;
@@ -72,13 +70,6 @@ export function createEndpointStore(q: SqlQuery): EndpointStore {
     async list(tenantId) {
       const res = await q.query<EndpointRow>(
         `SELECT ${COLUMNS} FROM webhook_endpoints WHERE tenant_id = $1 ORDER BY created_at, id`,
-        [tenantId],
-      );
-      return res.rows;
-    },
-    async enabled(tenantId) {
-      const res = await q.query<EndpointRow>(
-        `SELECT ${COLUMNS} FROM webhook_endpoints WHERE tenant_id = $1 AND enabled ORDER BY created_at, id`,
         [tenantId],
       );
       return res.rows;

@@ -1,5 +1,6 @@
 // Which events an endpoint receives: an empty filter means every topic of the tenant; an entry
-// ending in `*` matches by prefix (`workflow.*`), any other entry matches exactly.
+// ending in `*` matches by prefix (`workflow.*`), any other entry matches exactly. The queue's
+// INSERT (platform/events/backbone/webhook-queue.store.ts) applies the same rule in SQL.
 export const TOPIC_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]*\*?$|^\*$/;
 
 export function topicMatches(filter: readonly string[], topic: string): boolean {

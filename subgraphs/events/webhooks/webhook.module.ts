@@ -4,13 +4,13 @@
 // the process.
 import type { Database } from '../../../platform/db/database';
 import type { SqlQuery } from '../../../platform/db/sql';
+import { queueWebhookDeliveries } from '../../../platform/events/backbone/webhook-queue.store';
 import type { Logger } from '../../../platform/logging/logger';
 import { createAddressGuard } from './address.guard';
 import { createDeliveryStore } from './delivery.store';
 import { createDeliveryWorker, type DeliveryWorker } from './delivery.worker';
 import { createEndpointService, type EndpointService } from './endpoint.service';
 import { createEndpointStore } from './endpoint.store';
-import { topicMatches } from './topic.filter';
 import type { WebhookConfig } from './webhook.config';
 import { createWebhookSender } from './webhook.sender';
 
@@ -58,22 +58,9 @@ export function createWebhookModule({ db, logger, config, now }: WebhookModuleOp
   return {
     endpoints,
     async deliver(event, tx) {
-      const q = tx ?? db.sql;
-      // Tenant first: only this tenant's endpoints are ever considered.
-      const targets = (await createEndpointStore(q).enabled(event.tenantid)).filter((e) =>
-        topicMatches(e.topics, event.type),
-      );
-      const payload = JSON.stringify(event);
-      const queued = await deliveries.enqueue(
-        q,
-        targets.map((e) => ({
-          tenantId: event.tenantid,
-          endpointId: e.id,
-          eventId: event.id,
-          eventType: event.type,
-          payload,
-        })),
-      );
+      // Tenant first: only this tenant's endpoints are ever considered. The same statement is
+      // what any other path appending to the backbone passes as the store's afterInsert hook.
+      const queued = await queueWebhookDeliveries(tx ?? db.sql, event.tenantid, event);
       if (queued > 0) worker.wake();
       return queued;
     },

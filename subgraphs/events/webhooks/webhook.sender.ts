@@ -12,10 +12,13 @@ export interface SendRequest {
   headers: Record<string, string>;
   body: string;
   timeoutMs: number;
+  /** Aborts the attempt before its timeout (the worker stopping); the result is then `interrupted`. */
+  signal?: AbortSignal;
 }
 
 export interface SendResult {
-  outcome: 'success' | 'http_error' | 'timeout' | 'network_error' | 'refused';
+  /** `interrupted`: this process stopped it (shutting down); it says nothing of the receiver. */
+  outcome: 'success' | 'http_error' | 'timeout' | 'network_error' | 'refused' | 'interrupted';
   statusCode: number | null;
   /** The first KiB of the answer, or the error's message. */
   response: string | null;
@@ -35,7 +38,8 @@ export function createWebhookSender(guard: AddressGuard, now: () => number = per
       const why = guard.refusal(host);
       if (why) return done({ outcome: 'refused', statusCode: null, response: `refused: ${why}` });
     }
-    const signal = AbortSignal.timeout(req.timeoutMs);
+    const timeout = AbortSignal.timeout(req.timeoutMs);
+    const signal = req.signal ? AbortSignal.any([timeout, req.signal]) : timeout;
     const client = url.protocol === 'https:' ? https : http;
     return new Promise<SendResult>((resolve) => {
       const request = client.request(
@@ -75,6 +79,8 @@ export function createWebhookSender(guard: AddressGuard, now: () => number = per
       request.on('error', (err: Error) => {
         if (err instanceof AddressRefusedError) {
           resolve(done({ outcome: 'refused', statusCode: null, response: err.message }));
+        } else if (req.signal?.aborted && !timeout.aborted) {
+          resolve(done({ outcome: 'interrupted', statusCode: null, response: 'the sending process stopped' }));
         } else if (signal.aborted) {
           resolve(done({ outcome: 'timeout', statusCode: null, response: `no answer within ${req.timeoutMs} ms` }));
         } else {

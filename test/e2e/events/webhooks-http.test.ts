@@ -13,6 +13,7 @@ import { defineEventsService, eventsService } from '../../../services/events';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
 import { startServices, TEST_JWT_SECRET, type Harness } from '../../support/service-harness';
 import { until } from '../../support/waiting';
+import { deadUrl, fixtureSupergraphFile, startGateway } from '../../integration/gateway/gateway.support';
 import { startReceiver, type Received, type Receiver } from '../../integration/events/webhooks.receiver';
 
 jest.setTimeout(90_000);
@@ -383,6 +384,32 @@ describe('tenancy and scopes', () => {
     expect((await fetch(`${url}/.well-known/webhooks/nobody-here/jwks.json`)).status).toBe(404);
     expect((await fetch(`${url}/.well-known/webhooks/nobody-here/jwks.json`)).status).toBe(404);
     expect((await fetch(`${url}/webhooks/jwks.json`)).status).toBe(401);
+  });
+});
+
+describe('through the gateway', () => {
+  it('reaches every method of the webhook routes under /api/events (PATCH included)', async () => {
+    const nowhere = await deadUrl();
+    const gw = await startGateway({
+      EVENTS_URL: url,
+      SUPERGRAPH_PATH: fixtureSupergraphFile(`${nowhere}/graphql`),
+      RATE_LIMIT_PER_SECOND: '1000',
+      RATE_LIMIT_BURST: '1000',
+    });
+    try {
+      const a = await tenant();
+      const created = await call(a.token, 'POST', '/api/events/webhooks', { url: receiver.url('/gw') }, gw.url);
+      expect(created.status).toBe(201);
+      const id = created.body.id as string;
+      const patched = await call(a.token, 'PATCH', `/api/events/webhooks/${id}`, { description: 'via gw' }, gw.url);
+      expect([patched.status, patched.body.description]).toEqual([200, 'via gw']);
+      const jwks = await call(a.token, 'GET', '/api/events/webhooks/jwks.json', undefined, gw.url);
+      expect(jwks.body.keys).toHaveLength(1);
+      expect((await call(a.token, 'DELETE', `/api/events/webhooks/${id}`, undefined, gw.url)).status).toBe(200);
+      expect((await call(a.token, 'GET', `/api/events/webhooks/${id}`, undefined, gw.url)).status).toBe(404);
+    } finally {
+      await gw.close();
+    }
   });
 });
 

@@ -287,6 +287,31 @@ it('a hanging receiver holds one delivery slot; other endpoints keep being serve
   expect(receiver.maxOpen('/hang')).toBe(1);
 });
 
+it('stopping the worker interrupts a hanging delivery after the grace and hands it back uncounted', async () => {
+  const hooks = moduleFor();
+  const tenant = `t-${randomUUID()}`;
+  receiver.answer = () => {}; // never answers
+  const { endpoint } = await hooks.endpoints.create(tenant, { url: receiver.url('/stuck'), timeoutMs: 120_000 });
+  await hooks.deliver(event(tenant));
+  await until(() => receiver.open('/stuck') === 1, 'the hanging request');
+  // A grace of 20 ms, not the endpoint's 120 s timeout: stop() returns once the request is interrupted.
+  await hooks.worker.stop(20);
+  expect(hooks.worker.inFlight()).toBe(0);
+  await until(() => receiver.open('/stuck') === 0, 'the interrupted request closed');
+  // No attempt is logged or counted, and the delivery is due again for the next worker.
+  expect(await hooks.endpoints.attempts(tenant, endpoint.id)).toEqual([]);
+  const [message] = await hooks.endpoints.messages(tenant, endpoint.id);
+  expect(message).toMatchObject({ status: 'pending', attempts: 0 });
+  const lease = await db.sql.query<{ locked_by: string | null }>(
+    `SELECT locked_by FROM webhook_queue WHERE id = $1::int8`,
+    [message!.id],
+  );
+  expect(lease.rows[0]!.locked_by).toBeNull();
+  receiver.answer = (_req, res) => res.writeHead(200).end();
+  moduleFor();
+  await until(async () => (await hooks.endpoints.messages(tenant, endpoint.id))[0]?.status === 'delivered', 'delivery');
+});
+
 it('a receiver that does not answer within the endpoint timeout is a timed-out attempt, retried later', async () => {
   // Enough retries that the switch to answering below always comes before they run out.
   const hooks = moduleFor(testConfig({ EVENTS_WEBHOOK_BACKOFF: '50ms,100ms,200ms,400ms,800ms,1600ms' }));

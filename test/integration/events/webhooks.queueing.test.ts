@@ -4,10 +4,11 @@
 // neither does). No worker runs here: only what is queued is looked at.
 import { randomUUID } from 'node:crypto';
 import { createEventsStore } from '../../../platform/events/backbone/backbone.store';
+import { webhookQueueHooks } from '../../../platform/events/backbone/webhook-queue.store';
 import type { NewEvent } from '../../../platform/events/backbone/backbone.types';
 import { createLogger } from '../../../platform/logging/logger';
 import { cloudEventJson } from '../../../subgraphs/events/events.service';
-import { createWebhookModule, loadWebhookConfig, type WebhookEvent } from '../../../subgraphs/events/webhooks';
+import { createWebhookModule, loadWebhookConfig } from '../../../subgraphs/events/webhooks';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
 
 let db: TestDatabase;
@@ -50,7 +51,7 @@ function setup() {
   });
   const store = createEventsStore(db.sql, {
     afterInsert: async (tx, e) => {
-      await webhooks.deliver(cloudEventJson(e) as WebhookEvent, tx);
+      await webhooks.deliver({ ...cloudEventJson(e), id: e.id, type: e.type, tenantid: e.tenantId }, tx);
     },
   });
   return { webhooks, store };
@@ -79,12 +80,34 @@ it("queues a stored event for the tenant's matching endpoints, once per id", asy
   expect(await queued('q-a')).toHaveLength(3);
 });
 
+it('queues from a store built in platform code with the platform hook alone (a notice relay), by the same filter', async () => {
+  const { webhooks } = setup();
+  const star = await webhooks.endpoints.create('q-d', { url: 'http://127.0.0.1:9/star', topics: ['*'] });
+  const exact = await webhooks.endpoints.create('q-d', { url: 'http://127.0.0.1:9/x', topics: ['workflow.completed'] });
+  const prefix = await webhooks.endpoints.create('q-d', { url: 'http://127.0.0.1:9/p', topics: ['workflow.*'] });
+  const off = await webhooks.endpoints.create('q-d', { url: 'http://127.0.0.1:9/off' });
+  await webhooks.endpoints.update('q-d', off.endpoint.id, { enabled: false });
+  const relayStore = createEventsStore(db.sql, webhookQueueHooks);
+  await relayStore.publish('q-d', event('q-d', 'workflow.completed'), 1e12);
+  await relayStore.publish('q-d', event('q-d', 'workflow.completed.v2'), 1e12);
+  const byEndpoint = (id: string) => queued('q-d').then((rows) => rows.filter((r) => r.endpoint_id === id).length);
+  expect(await byEndpoint(star.endpoint.id)).toBe(2);
+  expect(await byEndpoint(exact.endpoint.id)).toBe(1);
+  expect(await byEndpoint(prefix.endpoint.id)).toBe(2);
+  expect(await byEndpoint(off.endpoint.id)).toBe(0);
+  const payload = await db.sql.query<{ payload: string }>(
+    `SELECT payload FROM webhook_queue WHERE tenant_id = $1 LIMIT 1`,
+    ['q-d'],
+  );
+  expect(JSON.parse(payload.rows[0]!.payload)).toMatchObject({ specversion: '1.0', tenantid: 'q-d', data: { n: 1 } });
+});
+
 it('stores nothing when the queueing fails: the event and its deliveries commit together', async () => {
   const { webhooks } = setup();
   await webhooks.endpoints.create('q-c', { url: 'http://127.0.0.1:9/c' });
   const failing = createEventsStore(db.sql, {
     afterInsert: async (tx, e) => {
-      await webhooks.deliver(cloudEventJson(e) as WebhookEvent, tx);
+      await webhooks.deliver({ ...cloudEventJson(e), id: e.id, type: e.type, tenantid: e.tenantId }, tx);
       throw new Error('the queue is down');
     },
   });
