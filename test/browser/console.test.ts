@@ -229,6 +229,9 @@ beforeAll(async () => {
   const { dead_letters } = await events(PEOPLE.root, 'GET', '/subscriptions/console-billing/dlq');
   deadPositions = dead_letters.map((d: { position: number }) => d.position);
   expect(deadPositions).toHaveLength(2);
+  // tenant-b has a topic and a subscription of the same names, and no dead letter.
+  await events(PEOPLE.bravo, 'POST', '/topics', { name: 'console.orders', schema: { type: 'object' } });
+  await events(PEOPLE.bravo, 'POST', '/subscriptions', { name: 'console-billing', topic: 'console.orders' });
   if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
 });
 
@@ -410,9 +413,10 @@ test("ledger: the event's markup shows as text; the chain verifies; workflows sh
 test("dead letters: inspected with the payload's markup as text, one redriven from the page is back on the queue", async () => {
   const page = await signedIn(PEOPLE.rita, 'dead-letters');
   await page.getByRole('heading', { level: 1, name: 'Dead letters' }).waitFor();
-  await seen(page.getByLabel('Subscription').locator('option'), 'console-billing');
   const rows = page.getByTestId('dead-letter');
   await seen(rows, 'A-1');
+  // The tenant's only subscription is chosen on arrival.
+  expect(await page.getByLabel('Subscription').inputValue()).toBe('console-billing');
   expect(await rows.count()).toBe(2);
   const [first, second] = deadPositions as [number, number];
   await page.getByRole('button', { name: `Inspect the dead letter at position ${first}` }).click();
@@ -441,15 +445,21 @@ test("dead letters: inspected with the payload's markup as text, one redriven fr
   await expectNothingRan(page);
 });
 
-test("dead letters: another tenant's reviewer sees no subscription and no dead letter", async () => {
+test("dead letters: another tenant's reviewer sees only its own subscription of the same name, with no dead letter", async () => {
   const page = await signedIn(PEOPLE.bravo, 'dead-letters');
-  await seen(page.getByText('No event subscription in this tenant.'));
-  expect(await page.content()).not.toContain('console-billing');
-  // Naming the subscription directly finds nothing either.
-  const other = await gql(p.gateway, `{ eventSubscription(name: "console-billing") { deadLetters { position } } }`, {
-    token: await token(PEOPLE.bravo),
-  });
-  expect(other.body.data?.eventSubscription ?? null).toBeNull();
+  await seen(page.getByText('No dead letter in this subscription.'));
+  expect(await page.getByLabel('Subscription').inputValue()).toBe('console-billing');
+  expect(await page.getByTestId('dead-letter').count()).toBe(0);
+  const shown = await page.content();
+  expect(shown).not.toContain('A-1');
+  expect(shown).not.toContain('refused');
+  // Asking for tenant default's dead letter by position finds nothing either.
+  const other = await gql(
+    p.gateway,
+    `query($pos: Float!) { deadLetter(subscription: "console-billing", position: $pos) { position } }`,
+    { token: await token(PEOPLE.bravo), variables: { pos: deadPositions[1] } },
+  );
+  expect(other.body.data?.deadLetter ?? null).toBeNull();
 });
 
 test('every page: zero axe-core WCAG AA violations at 1280 and 390 px', async () => {
