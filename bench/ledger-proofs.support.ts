@@ -5,6 +5,7 @@
 //   - verification rate of the standalone verifier (verifier/verify-proof.cjs) on one core.
 // PostgreSQL when DATABASE_URL is set (a throwaway database), else in-memory PGlite.
 import { randomBytes } from 'node:crypto';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { TenantAccess } from '../platform/auth/tenant-access';
@@ -144,13 +145,20 @@ async function benchOn(label: string, db: Database, entries: number): Promise<vo
   const jwks = await proofs.jwks();
   const inclusionDocs = docs.slice(0, 1000);
   let verified = 0;
+  // Per second of this process's CPU time as well as of the clock: on a shared machine the clock
+  // counts the time other processes held the core, the CPU time only this verifier's work.
   const v0 = performance.now();
+  const cpu0 = process.cpuUsage();
   while (performance.now() - v0 < 5000) {
     for (const d of inclusionDocs) verifier.verify(d, jwks);
     verified += inclusionDocs.length;
   }
+  const wall = (performance.now() - v0) / 1000;
+  const used = process.cpuUsage(cpu0);
+  const cpu = (used.user + used.system) / 1e6;
   console.log(
-    `standalone verifier: ${fmt(verified / ((performance.now() - v0) / 1000))} inclusion proofs/s on one core (target >= 50,000)`,
+    `standalone verifier: ${fmt(verified / cpu)} inclusion proofs per CPU-second on one core (target >= 50,000); ` +
+      `${fmt(verified / wall)}/s by the clock (load average ${loadavg()[0]!.toFixed(1)})`,
   );
 }
 

@@ -29,21 +29,21 @@ const EMPTY_ROOT = crypto.createHash('sha256').digest();
 /** The lowest level of stored subtrees; below it a subtree is hashed from its leaves on demand. */
 export const STORED_LEVEL = 4;
 
+// crypto.hash hashes in one call, several times faster than createHash for inputs this small:
+// an append hashes one leaf and about one node per entry inside the group commit.
 export function leafHash(chainHashHex: string): Buffer {
-  return crypto
-    .createHash('sha256')
-    .update(Buffer.from([0]))
-    .update(Buffer.from(chainHashHex, 'hex'))
-    .digest();
+  const data = Buffer.alloc(33);
+  data[0] = 0;
+  data.write(chainHashHex, 1, 'hex');
+  return crypto.hash('sha256', data, 'buffer');
 }
 
 export function nodeHash(left: Buffer, right: Buffer): Buffer {
-  return crypto
-    .createHash('sha256')
-    .update(Buffer.from([1]))
-    .update(left)
-    .update(right)
-    .digest();
+  const data = Buffer.allocUnsafe(65);
+  data[0] = 1;
+  left.copy(data, 1);
+  right.copy(data, 33);
+  return crypto.hash('sha256', data, 'buffer');
 }
 
 /** The largest power of two strictly below n (n >= 2). */
