@@ -90,6 +90,7 @@ const targets = [
       WorkflowStatusChange: './workflow.types#Transition',
       ExecuteWorkflowResult: './resolvers#ExecuteResultNode',
       ApprovalDecision: './workflow.service#DecideResult',
+      WorkflowTrigger: './trigger.types#WorkflowTrigger',
     },
   },
 ];
