@@ -63,23 +63,9 @@ function assertLimit(value: number, max: number, field: string): void {
   }
 }
 
-/** The structured CloudEvents JSON of a stored event, with its tenant and position as extensions. */
-export function cloudEventJson(e: EventRecord): Record<string, unknown> {
-  return {
-    specversion: e.specversion,
-    id: e.id,
-    source: e.source,
-    type: e.type,
-    time: e.time,
-    ...(e.subject !== null ? { subject: e.subject } : {}),
-    datacontenttype: 'application/json',
-    tenantid: e.tenantId,
-    ...(e.traceparent !== null ? { traceparent: e.traceparent } : {}),
-    topic: e.topic,
-    position: e.position,
-    data: e.data,
-  };
-}
+// The structured CloudEvents JSON of a stored event, with its tenant and position as extensions:
+// the platform's, since notice relays queue webhooks with it too.
+export { cloudEventJson } from '../../platform/events/backbone/webhook-queue.store';
 
 export type Notify = (event: EventRecord) => void;
 

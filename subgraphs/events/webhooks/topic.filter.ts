@@ -1,8 +1,5 @@
 // Which events an endpoint receives: an empty filter means every topic of the tenant; an entry
-// ending in `*` matches by prefix (`workflow.*`), any other entry matches exactly.
+// ending in `*` matches by prefix (`workflow.*`), any other entry matches exactly. The matching is
+// the platform's (the notice relays queue webhooks too); the pattern is the doors' input rule.
+export { topicMatches } from '../../../platform/events/backbone/webhook-queue.store';
 export const TOPIC_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]*\*?$|^\*$/;
-
-export function topicMatches(filter: readonly string[], topic: string): boolean {
-  if (filter.length === 0) return true;
-  return filter.some((f) => (f.endsWith('*') ? topic.startsWith(f.slice(0, -1)) : f === topic));
-}

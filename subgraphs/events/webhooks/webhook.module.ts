@@ -5,12 +5,12 @@
 import type { Database } from '../../../platform/db/database';
 import type { SqlQuery } from '../../../platform/db/sql';
 import type { Logger } from '../../../platform/logging/logger';
+import { queueWebhooks } from '../../../platform/events/backbone/webhook-queue.store';
 import { createAddressGuard } from './address.guard';
 import { createDeliveryStore } from './delivery.store';
 import { createDeliveryWorker, type DeliveryWorker } from './delivery.worker';
 import { createEndpointService, type EndpointService } from './endpoint.service';
 import { createEndpointStore } from './endpoint.store';
-import { topicMatches } from './topic.filter';
 import type { WebhookConfig } from './webhook.config';
 import { createWebhookSender } from './webhook.sender';
 
@@ -58,22 +58,8 @@ export function createWebhookModule({ db, logger, config, now }: WebhookModuleOp
   return {
     endpoints,
     async deliver(event, tx) {
-      const q = tx ?? db.sql;
-      // Tenant first: only this tenant's endpoints are ever considered.
-      const targets = (await createEndpointStore(q).enabled(event.tenantid)).filter((e) =>
-        topicMatches(e.topics, event.type),
-      );
-      const payload = JSON.stringify(event);
-      const queued = await deliveries.enqueue(
-        q,
-        targets.map((e) => ({
-          tenantId: event.tenantid,
-          endpointId: e.id,
-          eventId: event.id,
-          eventType: event.type,
-          payload,
-        })),
-      );
+      // The queueing is the platform's (webhook-queue.store.ts): notice relays queue the same way.
+      const queued = await queueWebhooks(tx ?? db.sql, event);
       if (queued > 0) worker.wake();
       return queued;
     },

@@ -5,7 +5,10 @@
 // (a nack: another trigger on the same event failing once); a filter that does not hold and
 // another tenant's event on the same topic start nothing; a trigger whose pack is gone leaves the
 // event in the platform group's dead-letter queue and stops nothing else; a platform notice
-// (workflow.completed) starts a workflow too, and never its own trigger again.
+// (workflow.completed) starts a workflow too, and never its own trigger again. Platform notices
+// reach webhooks: an endpoint subscribed to `workflow.*` receives a workflow's lifecycle notices,
+// queued by the workflow service's notice relay, signed and sent by the events service's worker.
+import { Webhook } from 'standardwebhooks';
 import { AccessTokens } from '../../../platform/auth/jwt';
 import type { PackVersionView } from '../../../platform/clients/packs-registry.client';
 import { ServiceCallError, type ServiceCallContext } from '../../../platform/clients/service-request';
@@ -15,6 +18,7 @@ import { defineWorkflowService } from '../../../services/workflow';
 import { triggerGroup } from '../../../subgraphs/workflow/trigger.consumers';
 import { startServices, TEST_JWT_SECRET, type Harness } from '../../support/service-harness';
 import { until } from '../../support/waiting';
+import { startReceiver, type Receiver } from '../../integration/events/webhooks.receiver';
 import { call, PacksStandIn } from './workflow.support';
 
 jest.setTimeout(120_000);
@@ -39,6 +43,7 @@ let workflow: string;
 let alice: string;
 let bert: string;
 let operator: string;
+let receiver: Receiver;
 const tokens = new AccessTokens(TEST_JWT_SECRET, 3600);
 const TOPIC = 'orders.placed';
 const SCHEMA = { type: 'object', required: ['amount'], properties: { amount: { type: 'number' } } };
@@ -50,8 +55,11 @@ const pack = (packId: string, trigger: Record<string, unknown> | undefined, step
 });
 
 beforeAll(async () => {
-  h = await startServices([defineEventsService(), defineWorkflowService({ packs })], {
+  receiver = await startReceiver();
+  const eventsService = defineEventsService({ webhooks: { backoffMs: [50], jitter: 0, pollMs: 20 } });
+  h = await startServices([eventsService, defineWorkflowService({ packs })], {
     REQUIRE_AUTH: 'true',
+    EVENTS_WEBHOOK_ALLOWED_ADDRESSES: '127.0.0.1',
     WORKFLOW_POLL_MS: '20',
     WORKFLOW_TRIGGER_BACKOFF_MS: '20',
     WORKFLOW_TRIGGER_MAX_DELIVERIES: '2',
@@ -73,6 +81,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await h?.close();
+  await receiver?.close();
 });
 
 /** The executions a trigger started, with the event each was started by. */
@@ -238,5 +247,50 @@ describe('platform notices start workflows', () => {
     await settled('workflow.completed');
     expect(await startsOf(chained)).toHaveLength(1);
     await call(`${workflow}/triggers/${chained}`, { token: alice, method: 'DELETE' });
+  });
+});
+
+describe('platform notices reach webhooks', () => {
+  it("a webhook subscribed to workflow.* receives a workflow's lifecycle notices, signed", async () => {
+    const carol = await tokens.issue({
+      username: 'carol',
+      tenantId: 'trig-c',
+      roles: ['user'],
+      scopes: ['read', 'write'],
+    });
+    const endpoint = await call(`${events}/webhooks`, {
+      token: carol,
+      body: { url: receiver.url('/workflow'), topics: ['workflow.*'] },
+    });
+    expect(endpoint.status).toBe(201);
+    const run = await call(`${workflow}/execute`, {
+      token: carol,
+      body: { workflow_pack_id: 'ops', workflow_type: 'operational', payload: {} },
+    });
+    expect(run.body.status).toBe('completed');
+    const mine = () =>
+      receiver.received
+        .filter((r) => r.path === '/workflow')
+        .map((r) => ({ r, body: JSON.parse(r.body) }))
+        .filter((x) => x.body.data?.workflow_id === run.body.workflow_id);
+    await until(() => mine().some((x) => x.body.type === 'workflow.completed'), 'the workflow.completed webhook');
+    const completed = mine().find((x) => x.body.type === 'workflow.completed')!;
+    expect(completed.body).toMatchObject({ tenantid: 'trig-c', topic: 'workflow.completed' });
+    expect(mine().map((x) => x.body.type)).toContain('workflow.started');
+    // Only workflow.* topics: workflow.changed matches too, step.* and others do not.
+    expect(mine().every((x) => x.body.type.startsWith('workflow.'))).toBe(true);
+    // Signed like any webhook: v1 verifies with the endpoint's secret.
+    const r = completed.r;
+    expect(() =>
+      new Webhook(endpoint.body.secret).verify(r.body, {
+        'webhook-id': r.headers['webhook-id']!,
+        'webhook-timestamp': r.headers['webhook-timestamp']!,
+        'webhook-signature': r.headers['webhook-signature']!,
+      }),
+    ).not.toThrow();
+    // Another tenant's workflows never reach this tenant's endpoint.
+    expect(
+      receiver.received.filter((x) => x.path === '/workflow').every((x) => JSON.parse(x.body).tenantid === 'trig-c'),
+    ).toBe(true);
   });
 });
