@@ -13,6 +13,7 @@ const targets = [
       EventSubscription: '../../platform/events/backbone/backbone.types#Subscription',
       DeadLetter: '../../platform/events/backbone/backbone.types#DeadLetter',
       LeasedMessage: '../../platform/events/backbone/backbone.types#LeasedMessage',
+      PlatformGroup: '../../platform/events/backbone/platform-group.store#PlatformGroupStats',
       WebhookEndpoint: './webhooks/endpoint.service#Endpoint',
       RotatedWebhookSecret: './webhooks/endpoint.service#RotatedSecret',
       WebhookAttempt: './webhooks/delivery.store#DeliveryRow',
