@@ -25,6 +25,7 @@ import {
 } from '../subgraphs/events/webhooks';
 import { serveEventsSubscriptions } from '../subgraphs/events/events.subscriptions';
 import { eventsContext } from '../subgraphs/events/graphql.context';
+import { PlatformGroupsService } from '../subgraphs/events/platform-groups.service';
 import { resolvers } from '../subgraphs/events/resolvers';
 
 export interface EventsServiceOptions {
@@ -88,6 +89,8 @@ export function defineEventsService(options: EventsServiceOptions = {}): Service
         },
       });
       const webhookDoors = new WebhookService(webhooks.endpoints, access);
+      // Operators' doors on the platform's consumer groups (their dead letters, the redrive).
+      const platformGroups = new PlatformGroupsService(db.sql, access);
       const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
       const { app, schema } = await buildServiceApp(definition, deps, {
         title: 'Events',
@@ -96,8 +99,11 @@ export function defineEventsService(options: EventsServiceOptions = {}): Service
           'durable subscriptions with pull/ack/nack, a dead-letter queue and replay. Errors use FastAPI shapes.',
         tokens,
         restAuth: config.requireAuth ? 'required' : 'optional',
-        rest: (routes) => registerEventsRoutes(routes, service, webhookDoors),
-        subgraph: { resolvers, context: (caller) => eventsContext(caller, service, config.requireAuth, webhookDoors) },
+        rest: (routes) => registerEventsRoutes(routes, service, webhookDoors, platformGroups),
+        subgraph: {
+          resolvers,
+          context: (caller) => eventsContext(caller, service, config.requireAuth, webhookDoors, platformGroups),
+        },
       });
       serveEventsSubscriptions({ app, schema: schema!, bus, service, tokens, requireAuth: config.requireAuth });
       return {

@@ -11,6 +11,7 @@ import { buildServiceApp } from '../platform/service-app';
 import { registerWorkflowRoutes } from '../rest-compat/workflow';
 import { workflowContext } from '../subgraphs/workflow/graphql.context';
 import { resolvers } from '../subgraphs/workflow/resolvers';
+import { triggerConsumers, type TriggerConsumers } from '../subgraphs/workflow/trigger.consumers';
 import { loadWorkflowConfig, type WorkflowConfig } from '../subgraphs/workflow/workflow.config';
 import { createWorkflowModule, type WorkflowModuleDeps } from '../subgraphs/workflow/workflow.module';
 import { serveWorkflowSubscriptions } from '../subgraphs/workflow/workflow.subscriptions';
@@ -58,7 +59,7 @@ export function defineWorkflowService(options: WorkflowServiceOptions = {}): Ser
       // Lifecycle, compliance and workflow.changed notices are written with each transition
       // (the notice outbox); this relay publishes them, woken after each such commit.
       const notices = startServiceNotices(deps, bus, workflow.name);
-      const { service, executor, store } = createWorkflowModule({
+      const { service, triggers, executor, store } = createWorkflowModule({
         db,
         bus,
         onNoticeCommitted: () => notices.wake(),
@@ -69,7 +70,13 @@ export function defineWorkflowService(options: WorkflowServiceOptions = {}): Ser
         packs: options.packs,
         validation: options.validation,
         owner: options.owner,
+        // Called only after build (a trigger created through a door), when `consumers` exists.
+        onTriggerTopic: (topic) => {
+          consumers.ensure(topic).catch(() => undefined);
+        },
       });
+      // Workflows started by events (docs/workflow.md, "Triggers"): one platform group per triggered topic.
+      const consumers: TriggerConsumers = triggerConsumers({ db, bus, logger, store, triggers, config });
       const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
       const { app, schema } = await buildServiceApp(workflow, deps, {
         title: 'Workflow',
@@ -78,11 +85,11 @@ export function defineWorkflowService(options: WorkflowServiceOptions = {}): Ser
           'human approval gates, compensation in reverse order on failure or rejection. Status and approvals are live over GraphQL subscriptions.',
         tokens,
         restAuth: config.requireAuth ? 'required' : 'optional',
-        rest: (routes) => registerWorkflowRoutes(routes, service, { version: workflow.version }),
+        rest: (routes) => registerWorkflowRoutes(routes, service, { version: workflow.version }, triggers),
         subgraph: {
           resolvers,
           context: (caller, request) =>
-            workflowContext(caller, service, config.requireAuth, bearerToken(request.headers.authorization)),
+            workflowContext(caller, service, config.requireAuth, bearerToken(request.headers.authorization), triggers),
         },
       });
       serveWorkflowSubscriptions({
@@ -104,8 +111,10 @@ export function defineWorkflowService(options: WorkflowServiceOptions = {}): Ser
             if (released > 0) logger.info({ released }, 'resuming workflows left running by a previous process');
           }
           if (options.poll !== false) executor.start();
+          await consumers.start();
         },
         async stop() {
+          await consumers.stop();
           await executor.stop();
           await notices.stop();
           await releaseBus();

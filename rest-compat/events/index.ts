@@ -7,6 +7,8 @@ import { callerOf } from '../../platform/http/caller';
 import { cloudEventJson, type EventsService } from '../../subgraphs/events/events.service';
 import type { WebhookService } from '../../subgraphs/events/webhooks';
 import { registerWebhookRoutes } from './webhooks.routes';
+import { registerPlatformGroupRoutes } from './platform-groups.routes';
+import type { PlatformGroupsService } from '../../subgraphs/events/platform-groups.service';
 import type { DeadLetter, Subscription, Topic } from '../../platform/events/backbone/backbone.types';
 import {
   AckBody,
@@ -68,9 +70,16 @@ const topics = ['topics'];
 const subscriptions = ['subscriptions'];
 const dlq = ['dead-letter queue'];
 
-export function registerEventsRoutes(routes: FastifyInstance, service: EventsService, webhooks?: WebhookService): void {
+export function registerEventsRoutes(
+  routes: FastifyInstance,
+  service: EventsService,
+  webhooks?: WebhookService,
+  platformGroups?: PlatformGroupsService,
+): void {
   // Webhook endpoints, their delivery log and the signing keys (webhooks.routes.ts).
   if (webhooks) registerWebhookRoutes(routes, webhooks);
+  // Operators: the platform's consumer groups and their dead letters (platform-groups.routes.ts).
+  if (platformGroups) registerPlatformGroupRoutes(routes, platformGroups);
 
   routes.get<{ Querystring: TenantQuery }>(
     '/topics',

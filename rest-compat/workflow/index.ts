@@ -5,7 +5,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { bearerToken } from '../../platform/auth/jwt';
 import { callerOf } from '../../platform/http/caller';
+import type { TriggerService } from '../../subgraphs/workflow/trigger.service';
 import type { ExecutionView, WorkflowService } from '../../subgraphs/workflow/workflow.service';
+import { registerTriggerRoutes } from './triggers.routes';
 import type { ApprovalTask, StepRecord } from '../../subgraphs/workflow/workflow.types';
 import {
   ApproveBody,
@@ -93,6 +95,7 @@ export function registerWorkflowRoutes(
   routes: FastifyInstance,
   service: WorkflowService,
   options: { version: string },
+  triggers?: TriggerService,
 ): void {
   routes.get(
     '/',
@@ -110,6 +113,10 @@ export function registerWorkflowRoutes(
         'GET /status/{workflow_id}',
         'POST /approve/{approval_task_id}',
         'GET /workflow-status',
+        'POST /triggers',
+        'GET /triggers',
+        'GET /triggers/{trigger_id}',
+        'DELETE /triggers/{trigger_id}',
         'GET /healthz',
         'GET /readyz',
         'GET /livez',
@@ -220,4 +227,6 @@ export function registerWorkflowRoutes(
     },
     async (request) => service.serviceStatus(callerOf(request)),
   );
+
+  if (triggers) registerTriggerRoutes(routes, triggers);
 }

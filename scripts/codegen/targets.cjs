@@ -31,6 +31,7 @@ const targets = [
       EventSubscription: '../../platform/events/backbone/backbone.types#Subscription',
       DeadLetter: '../../platform/events/backbone/backbone.types#DeadLetter',
       LeasedMessage: '../../platform/events/backbone/backbone.types#LeasedMessage',
+      PlatformGroup: '../../platform/events/backbone/platform-group.store#PlatformGroupStats',
       WebhookEndpoint: './webhooks/endpoint.service#Endpoint',
       RotatedWebhookSecret: './webhooks/endpoint.service#RotatedSecret',
       WebhookAttempt: './webhooks/delivery.store#DeliveryRow',
@@ -108,6 +109,7 @@ const targets = [
       WorkflowStatusChange: './workflow.types#Transition',
       ExecuteWorkflowResult: './resolvers#ExecuteResultNode',
       ApprovalDecision: './workflow.service#DecideResult',
+      WorkflowTrigger: './trigger.types#WorkflowTrigger',
     },
   },
 ];

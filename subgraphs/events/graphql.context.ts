@@ -6,6 +6,7 @@ import { AuthenticationError, UnavailableError } from '../../platform/errors/dom
 import type { EventsService } from './events.service';
 import type { EventRecord } from '../../platform/events/backbone/backbone.types';
 import type { WebhookService } from './webhooks/webhook.service';
+import type { PlatformGroupsService } from './platform-groups.service';
 
 export interface EventsGraphQLContext {
   caller: Caller;
@@ -13,6 +14,8 @@ export interface EventsGraphQLContext {
   service: EventsService;
   /** The webhook doors' rules; absent where webhooks are not served (graphql-ws connections). */
   webhooks?: WebhookService;
+  /** The operators' platform-group doors; absent on graphql-ws connections. */
+  platformGroups?: PlatformGroupsService;
   /** Present on graphql-ws connections only (see events.subscriptions.ts). */
   subscribeEvents?: (
     topic: string,
@@ -26,8 +29,21 @@ export function eventsContext(
   service: EventsService,
   requireAuth: boolean,
   webhooks?: WebhookService,
+  platformGroups?: PlatformGroupsService,
 ): EventsGraphQLContext {
-  return { caller, requireAuth, service, ...(webhooks ? { webhooks } : {}) };
+  return {
+    caller,
+    requireAuth,
+    service,
+    ...(webhooks ? { webhooks } : {}),
+    ...(platformGroups ? { platformGroups } : {}),
+  };
+}
+
+/** The platform-group doors, which every HTTP request's context has (services/events.ts). */
+export function platformGroupsOf(ctx: EventsGraphQLContext): PlatformGroupsService {
+  if (!ctx.platformGroups) throw new UnavailableError('Platform groups are not served on this connection');
+  return ctx.platformGroups;
 }
 
 /** The webhook service, which every HTTP request's context has (services/events.ts). */

@@ -2,6 +2,7 @@
 /* eslint-disable */
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { Topic as TopicModel, EventRecord as EventRecordModel, Subscription as SubscriptionModel, DeadLetter as DeadLetterModel, LeasedMessage as LeasedMessageModel } from '../../platform/events/backbone/backbone.types';
+import type { PlatformGroupStats as PlatformGroupStatsModel } from '../../platform/events/backbone/platform-group.store';
 import type { Endpoint as EndpointModel, RotatedSecret as RotatedSecretModel } from './webhooks/endpoint.service';
 import type { DeliveryRow as DeliveryRowModel, MessageRow as MessageRowModel } from './webhooks/delivery.store';
 import type { EventsGraphQLContext } from './graphql.context';
@@ -261,8 +262,46 @@ export type UpdateWebhookEndpointInput = {
   maxConcurrency?: InputMaybe<Scalars['Int']['input']>;
 };
 
+/**
+ * A platform consumer group (operators): a platform service's group over every tenant's stream of a
+ * topic (workflow triggers, the packs registry's catalogue, validation's caches), with its messages by state.
+ */
+export type PlatformGroup = {
+  __typename?: 'PlatformGroup';
+  name: Scalars['String']['output'];
+  topic: Scalars['String']['output'];
+  maxDeliveries: Scalars['Int']['output'];
+  ackTimeoutMs: Scalars['Int']['output'];
+  backoffMs: Scalars['Int']['output'];
+  seenAt: Scalars['String']['output'];
+  ready: Scalars['Int']['output'];
+  leased: Scalars['Int']['output'];
+  dead: Scalars['Int']['output'];
+  /** Dead-lettered messages, every tenant's, oldest first (each tenant shown records the operator's access). */
+  deadLetters: Array<DeadLetter>;
+};
+
+
+/**
+ * A platform consumer group (operators): a platform service's group over every tenant's stream of a
+ * topic (workflow triggers, the packs registry's catalogue, validation's caches), with its messages by state.
+ */
+export type PlatformGroupDeadLettersArgs = {
+  limit?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** What a platform-group redrive moved in one tenant (audited in that tenant's ledger). */
+export type PlatformRedrive = {
+  __typename?: 'PlatformRedrive';
+  tenantId: Scalars['String']['output'];
+  positions: Array<Scalars['Float']['output']>;
+};
+
 export type Query = {
   __typename?: 'Query';
+  /** The platform's consumer groups (platform operators only). */
+  platformGroups: Array<PlatformGroup>;
+  platformGroup?: Maybe<PlatformGroup>;
   /** The catalog the caller's tenant sees: the platform's topics and its own. */
   eventTopics: Array<EventTopic>;
   eventTopic?: Maybe<EventTopic>;
@@ -274,6 +313,11 @@ export type Query = {
   /** The tenant's webhook endpoints. */
   webhookEndpoints: Array<WebhookEndpoint>;
   webhookEndpoint?: Maybe<WebhookEndpoint>;
+};
+
+
+export type QueryPlatformGroupArgs = {
+  name: Scalars['String']['input'];
 };
 
 
@@ -326,6 +370,8 @@ export type QueryWebhookEndpointArgs = {
 
 export type Mutation = {
   __typename?: 'Mutation';
+  /** A platform group's dead letters (all, or one tenant's) back on its queue (platform operators only); audited per tenant. */
+  redrivePlatformGroup: Array<PlatformRedrive>;
   publishEvent: PublishResult;
   registerEventTopic: EventTopic;
   createEventSubscription: EventSubscription;
@@ -346,6 +392,12 @@ export type Mutation = {
   deleteWebhookEndpoint: Scalars['Boolean']['output'];
   /** A new secret signs from now on; the previous one keeps signing for overlapSeconds (default 86400). */
   rotateWebhookSecret: RotatedWebhookSecret;
+};
+
+
+export type MutationRedrivePlatformGroupArgs = {
+  name: Scalars['String']['input'];
+  tenantId?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -542,6 +594,8 @@ export type ResolversTypes = {
   RotatedWebhookSecret: ResolverTypeWrapper<RotatedSecretModel>;
   CreateWebhookEndpointInput: CreateWebhookEndpointInput;
   UpdateWebhookEndpointInput: UpdateWebhookEndpointInput;
+  PlatformGroup: ResolverTypeWrapper<PlatformGroupStatsModel>;
+  PlatformRedrive: ResolverTypeWrapper<PlatformRedrive>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
@@ -572,6 +626,8 @@ export type ResolversParentTypes = {
   RotatedWebhookSecret: RotatedSecretModel;
   CreateWebhookEndpointInput: CreateWebhookEndpointInput;
   UpdateWebhookEndpointInput: UpdateWebhookEndpointInput;
+  PlatformGroup: PlatformGroupStatsModel;
+  PlatformRedrive: PlatformRedrive;
   Query: Record<PropertyKey, never>;
   Mutation: Record<PropertyKey, never>;
   Subscription: Record<PropertyKey, never>;
@@ -683,7 +739,27 @@ export type RotatedWebhookSecretResolvers<ContextType = EventsGraphQLContext, Pa
   previousValidUntil?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type PlatformGroupResolvers<ContextType = EventsGraphQLContext, ParentType extends ResolversParentTypes['PlatformGroup'] = ResolversParentTypes['PlatformGroup']> = {
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  topic?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  maxDeliveries?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  ackTimeoutMs?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  backoffMs?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  seenAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  ready?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  leased?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  dead?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  deadLetters?: Resolver<Array<ResolversTypes['DeadLetter']>, ParentType, ContextType, Partial<PlatformGroupDeadLettersArgs>>;
+};
+
+export type PlatformRedriveResolvers<ContextType = EventsGraphQLContext, ParentType extends ResolversParentTypes['PlatformRedrive'] = ResolversParentTypes['PlatformRedrive']> = {
+  tenantId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  positions?: Resolver<Array<ResolversTypes['Float']>, ParentType, ContextType>;
+};
+
 export type QueryResolvers<ContextType = EventsGraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
+  platformGroups?: Resolver<Array<ResolversTypes['PlatformGroup']>, ParentType, ContextType>;
+  platformGroup?: Resolver<Maybe<ResolversTypes['PlatformGroup']>, ParentType, ContextType, RequireFields<QueryPlatformGroupArgs, 'name'>>;
   eventTopics?: Resolver<Array<ResolversTypes['EventTopic']>, ParentType, ContextType, Partial<QueryEventTopicsArgs>>;
   eventTopic?: Resolver<Maybe<ResolversTypes['EventTopic']>, ParentType, ContextType, RequireFields<QueryEventTopicArgs, 'name'>>;
   backboneEvents?: Resolver<Array<ResolversTypes['BackboneEvent']>, ParentType, ContextType, RequireFields<QueryBackboneEventsArgs, 'topic'>>;
@@ -695,6 +771,7 @@ export type QueryResolvers<ContextType = EventsGraphQLContext, ParentType extend
 };
 
 export type MutationResolvers<ContextType = EventsGraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  redrivePlatformGroup?: Resolver<Array<ResolversTypes['PlatformRedrive']>, ParentType, ContextType, RequireFields<MutationRedrivePlatformGroupArgs, 'name'>>;
   publishEvent?: Resolver<ResolversTypes['PublishResult'], ParentType, ContextType, RequireFields<MutationPublishEventArgs, 'input'>>;
   registerEventTopic?: Resolver<ResolversTypes['EventTopic'], ParentType, ContextType, RequireFields<MutationRegisterEventTopicArgs, 'input'>>;
   createEventSubscription?: Resolver<ResolversTypes['EventSubscription'], ParentType, ContextType, RequireFields<MutationCreateEventSubscriptionArgs, 'input'>>;
@@ -727,6 +804,8 @@ export type Resolvers<ContextType = EventsGraphQLContext> = {
   WebhookMessage?: WebhookMessageResolvers<ContextType>;
   CreatedWebhookEndpoint?: CreatedWebhookEndpointResolvers<ContextType>;
   RotatedWebhookSecret?: RotatedWebhookSecretResolvers<ContextType>;
+  PlatformGroup?: PlatformGroupResolvers<ContextType>;
+  PlatformRedrive?: PlatformRedriveResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;

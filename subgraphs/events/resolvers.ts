@@ -6,6 +6,7 @@ import { callerOf } from './graphql.context';
 import type { EventRecord, ReplayFrom } from '../../platform/events/backbone/backbone.types';
 import type { ReplayFromInput, Resolvers } from './resolvers.generated';
 import { webhookMutation, webhookQuery, webhookTypes } from './webhook.resolvers';
+import { platformGroupMutation, platformGroupQuery, platformGroupTypes } from './platform-groups.resolvers';
 
 function replayFrom(from: ReplayFromInput): ReplayFrom {
   return { afterPosition: opt(from.afterPosition), time: opt(from.time) };
@@ -28,6 +29,7 @@ export const resolvers = {
     deadLetter: (_, args, ctx) =>
       orNull(ctx.service.deadLetter(callerOf(ctx), args.subscription, args.position, opt(args.tenantId))),
     ...webhookQuery,
+    ...platformGroupQuery,
   },
   Mutation: {
     publishEvent: (_, { input }, ctx) =>
@@ -80,6 +82,7 @@ export const resolvers = {
     replayEventSubscription: (_, args, ctx) =>
       ctx.service.replay(callerOf(ctx), args.name, replayFrom(args.from), opt(args.tenantId)),
     ...webhookMutation,
+    ...platformGroupMutation,
   },
   Subscription: {
     events: {
@@ -103,4 +106,5 @@ export const resolvers = {
       ),
   },
   ...webhookTypes,
+  ...platformGroupTypes,
 } satisfies Resolvers;

@@ -4,6 +4,7 @@
 import DataLoader from 'dataloader';
 import type { Caller } from '../../platform/auth/caller';
 import { AuthenticationError } from '../../platform/errors/domain-errors';
+import type { TriggerService } from './trigger.service';
 import type { ExecutionView, WorkflowService } from './workflow.service';
 import type { ApprovalTask, Transition } from './workflow.types';
 
@@ -17,6 +18,8 @@ export interface WorkflowGraphQLContext {
   caller: Caller;
   requireAuth: boolean;
   service: WorkflowService;
+  /** Workflow triggers (absent in contexts built without them: tests of the subscriptions). */
+  triggers?: TriggerService;
   token?: string;
   loaders: WorkflowLoaders;
   subscribeStatus?: (
@@ -31,12 +34,13 @@ export function workflowContext(
   service: WorkflowService,
   requireAuth: boolean,
   token?: string,
+  triggers?: TriggerService,
 ): WorkflowGraphQLContext {
   const loaders: WorkflowLoaders = {
     executionById: new DataLoader((ids) => service.statusByIds(caller, ids)),
     approvalTaskById: new DataLoader((ids) => service.approvalTasksByIds(caller, ids)),
   };
-  return { caller, service, requireAuth, token, loaders };
+  return { caller, service, triggers, requireAuth, token, loaders };
 }
 
 /** The caller, refusing anonymous callers when auth is required. */

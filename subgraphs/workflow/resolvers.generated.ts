@@ -4,6 +4,7 @@ import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } f
 import type { ExecutionNode as ExecutionNodeModel, ExecuteResultNode as ExecuteResultNodeModel } from './resolvers';
 import type { StepRecord as StepRecordModel, ApprovalTask as ApprovalTaskModel, Transition as TransitionModel } from './workflow.types';
 import type { DecideResult as DecideResultModel } from './workflow.service';
+import type { WorkflowTrigger as WorkflowTriggerModel } from './trigger.types';
 import type { WorkflowGraphQLContext } from './graphql.context';
 export type Maybe<T> = T | null | undefined;
 export type InputMaybe<T> = T | null | undefined;
@@ -186,13 +187,46 @@ export type ApprovalRequest = {
   task: ApprovalTask;
 };
 
+/**
+ * A tenant's standing order to start a certified workflow pack when an event of the pack's trigger
+ * topic arrives in the tenant's stream and its data satisfies the filter (docs/workflow.md, "Triggers").
+ */
+export type WorkflowTrigger = {
+  __typename?: 'WorkflowTrigger';
+  id: Scalars['ID']['output'];
+  workflowPackId: Scalars['String']['output'];
+  /** Pinned when the trigger was created. */
+  workflowPackVersion: Scalars['String']['output'];
+  workflowType: Scalars['String']['output'];
+  topic: Scalars['String']['output'];
+  /** A rule-pack condition over the event's data; null: every event of the topic. */
+  filter?: Maybe<Scalars['JSON']['output']>;
+  createdBy?: Maybe<Scalars['String']['output']>;
+  createdAt: Scalars['String']['output'];
+};
+
+export type CreateWorkflowTriggerInput = {
+  workflowPackId: Scalars['String']['input'];
+  /** The certified version to pin; the newest certified one when absent. */
+  workflowPackVersion?: InputMaybe<Scalars['String']['input']>;
+  workflowType: Scalars['String']['input'];
+};
+
 export type Query = {
   __typename?: 'Query';
+  /** The caller's tenant's workflow triggers. */
+  workflowTriggers: Array<WorkflowTrigger>;
+  workflowTrigger?: Maybe<WorkflowTrigger>;
   workflowExecution?: Maybe<WorkflowExecution>;
   workflowExecutions: WorkflowExecutionConnection;
   /** The approvals inbox of the caller's tenant. */
   approvalTasks: ApprovalTaskConnection;
   approvalTask?: Maybe<ApprovalTask>;
+};
+
+
+export type QueryWorkflowTriggerArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -224,9 +258,23 @@ export type QueryApprovalTaskArgs = {
 
 export type Mutation = {
   __typename?: 'Mutation';
+  /** Enables a certified pack's trigger for the caller's tenant (resolved with the caller's token, pinned). */
+  createWorkflowTrigger: WorkflowTrigger;
+  /** Deletes a trigger of the caller's tenant (NOT_FOUND when it has none of that id). Executions it started run on. */
+  deleteWorkflowTrigger: Scalars['Boolean']['output'];
   executeWorkflow: ExecuteWorkflowResult;
   /** The reviewer is the caller. decision: approve, reject, defer (or approved, rejected, deferred). */
   decideApproval: ApprovalDecision;
+};
+
+
+export type MutationCreateWorkflowTriggerArgs = {
+  input: CreateWorkflowTriggerInput;
+};
+
+
+export type MutationDeleteWorkflowTriggerArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -380,6 +428,8 @@ export type ResolversTypes = {
   ApprovalDecision: ResolverTypeWrapper<DecideResultModel>;
   WorkflowStatusChange: ResolverTypeWrapper<TransitionModel>;
   ApprovalRequest: ResolverTypeWrapper<Omit<ApprovalRequest, 'task'> & { task: ResolversTypes['ApprovalTask'] }>;
+  WorkflowTrigger: ResolverTypeWrapper<WorkflowTriggerModel>;
+  CreateWorkflowTriggerInput: CreateWorkflowTriggerInput;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
@@ -403,6 +453,8 @@ export type ResolversParentTypes = {
   ApprovalDecision: DecideResultModel;
   WorkflowStatusChange: TransitionModel;
   ApprovalRequest: Omit<ApprovalRequest, 'task'> & { task: ResolversParentTypes['ApprovalTask'] };
+  WorkflowTrigger: WorkflowTriggerModel;
+  CreateWorkflowTriggerInput: CreateWorkflowTriggerInput;
   Query: Record<PropertyKey, never>;
   Mutation: Record<PropertyKey, never>;
   Subscription: Record<PropertyKey, never>;
@@ -528,7 +580,20 @@ export type ApprovalRequestResolvers<ContextType = WorkflowGraphQLContext, Paren
   task?: Resolver<ResolversTypes['ApprovalTask'], ParentType, ContextType>;
 };
 
+export type WorkflowTriggerResolvers<ContextType = WorkflowGraphQLContext, ParentType extends ResolversParentTypes['WorkflowTrigger'] = ResolversParentTypes['WorkflowTrigger']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  workflowPackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  workflowPackVersion?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  workflowType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  topic?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  filter?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  createdBy?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type QueryResolvers<ContextType = WorkflowGraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
+  workflowTriggers?: Resolver<Array<ResolversTypes['WorkflowTrigger']>, ParentType, ContextType>;
+  workflowTrigger?: Resolver<Maybe<ResolversTypes['WorkflowTrigger']>, ParentType, ContextType, RequireFields<QueryWorkflowTriggerArgs, 'id'>>;
   workflowExecution?: Resolver<Maybe<ResolversTypes['WorkflowExecution']>, ParentType, ContextType, RequireFields<QueryWorkflowExecutionArgs, 'id'>>;
   workflowExecutions?: Resolver<ResolversTypes['WorkflowExecutionConnection'], ParentType, ContextType, RequireFields<QueryWorkflowExecutionsArgs, 'first'>>;
   approvalTasks?: Resolver<ResolversTypes['ApprovalTaskConnection'], ParentType, ContextType, RequireFields<QueryApprovalTasksArgs, 'first'>>;
@@ -536,6 +601,8 @@ export type QueryResolvers<ContextType = WorkflowGraphQLContext, ParentType exte
 };
 
 export type MutationResolvers<ContextType = WorkflowGraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  createWorkflowTrigger?: Resolver<ResolversTypes['WorkflowTrigger'], ParentType, ContextType, RequireFields<MutationCreateWorkflowTriggerArgs, 'input'>>;
+  deleteWorkflowTrigger?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteWorkflowTriggerArgs, 'id'>>;
   executeWorkflow?: Resolver<ResolversTypes['ExecuteWorkflowResult'], ParentType, ContextType, RequireFields<MutationExecuteWorkflowArgs, 'input'>>;
   decideApproval?: Resolver<ResolversTypes['ApprovalDecision'], ParentType, ContextType, RequireFields<MutationDecideApprovalArgs, 'taskId' | 'decision'>>;
 };
@@ -557,6 +624,7 @@ export type Resolvers<ContextType = WorkflowGraphQLContext> = {
   ApprovalDecision?: ApprovalDecisionResolvers<ContextType>;
   WorkflowStatusChange?: WorkflowStatusChangeResolvers<ContextType>;
   ApprovalRequest?: ApprovalRequestResolvers<ContextType>;
+  WorkflowTrigger?: WorkflowTriggerResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;

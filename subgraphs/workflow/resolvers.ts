@@ -1,7 +1,7 @@
 // The workflow subgraph's resolvers: thin adapters over workflow.service (the same functions as
 // the REST door). Statuses are the domain's lower-case names inside, GraphQL's upper case outside.
 import { JSONScalar } from '../../platform/graphql/json-scalar';
-import { InputError } from '../../platform/errors/domain-errors';
+import { InputError, UnavailableError } from '../../platform/errors/domain-errors';
 import { decodeSeqCursor, encodeCursor } from '../../platform/pagination/cursor';
 import { callerOf, type WorkflowGraphQLContext as Ctx } from './graphql.context';
 import type { ApprovalTask, Execution, StepRecord, Transition } from './workflow.types';
@@ -11,6 +11,11 @@ import type { Resolvers } from './resolvers.generated';
 
 const CURSOR = 'seq';
 
+function triggersOf(ctx: Ctx) {
+  if (!ctx.triggers) throw new UnavailableError('Workflow triggers are not served here');
+  return ctx.triggers;
+}
+
 /** What a WorkflowExecution resolves from (the generated types' mapper): steps and tasks when already read. */
 export type ExecutionNode = Execution & { steps?: StepRecord[]; tasks?: ApprovalTask[] };
 /** What an ExecuteWorkflowResult resolves from: the service's result and the execution it started. */
@@ -19,6 +24,8 @@ export type ExecuteResultNode = ExecuteResult & { execution: ExecutionNode };
 export const resolvers = {
   JSON: JSONScalar,
   Query: {
+    workflowTriggers: (_, __, ctx) => triggersOf(ctx).list(callerOf(ctx)),
+    workflowTrigger: (_, args, ctx) => orNull(triggersOf(ctx).get(callerOf(ctx), args.id)),
     workflowExecution: async (_, args, ctx) =>
       orNull(
         ctx.service.status(callerOf(ctx), args.id).then((v) => ({ ...v.execution, steps: v.steps, tasks: v.tasks })),
@@ -48,6 +55,20 @@ export const resolvers = {
     approvalTask: (_, args, ctx) => orNull(ctx.service.approvalTask(callerOf(ctx), args.id)),
   },
   Mutation: {
+    createWorkflowTrigger: (_, args, ctx) =>
+      triggersOf(ctx).create(
+        callerOf(ctx),
+        {
+          workflowPackId: args.input.workflowPackId,
+          workflowPackVersion: opt(args.input.workflowPackVersion),
+          workflowType: args.input.workflowType,
+        },
+        { token: ctx.token },
+      ),
+    deleteWorkflowTrigger: async (_, args, ctx) => {
+      await triggersOf(ctx).remove(callerOf(ctx), args.id);
+      return true;
+    },
     executeWorkflow: async (_, args, ctx) => {
       const i = args.input;
       const r = await ctx.service.execute(
@@ -98,6 +119,10 @@ export const resolvers = {
         task: await ctx.service.approvalTask(callerOf(ctx), t.taskId!),
       }),
     },
+  },
+  WorkflowTrigger: {
+    workflowPackId: (t) => t.packId,
+    workflowPackVersion: (t) => t.packVersion,
   },
   WorkflowExecution: {
     // Batched per request (graphql.context.ts): one read of executions, steps and tasks per batch;

@@ -35,6 +35,12 @@ export interface WorkflowConfig {
   validationUrl: string;
   /** The AI broker (ai steps): AI_BROKER_URL, else its registry port. */
   aiBrokerUrl: string;
+  /** Workflow triggers' consumers: deliveries of an event before the dead-letter queue. */
+  triggerMaxDeliveries: number;
+  /** First redelivery delay of an event whose trigger failed; doubled per attempt. */
+  triggerBackoffMs: number;
+  /** How often a process looks for topics other processes' triggers need. */
+  triggerRefreshMs: number;
 }
 
 const PACKS_REGISTRY = { name: 'packs-registry', port: 8089 };
@@ -73,5 +79,8 @@ export function loadWorkflowConfig(env: Env, registry: readonly ServiceManifest[
     packsRegistryUrl: serviceUrl(env, addressOf(registry, PACKS_REGISTRY)),
     validationUrl: serviceUrl(env, addressOf(registry, VALIDATION)),
     aiBrokerUrl: serviceUrl(env, addressOf(registry, AI_BROKER)),
+    triggerMaxDeliveries: readInt(env, 'WORKFLOW_TRIGGER_MAX_DELIVERIES', 5, { min: 1, max: 100 }),
+    triggerBackoffMs: readInt(env, 'WORKFLOW_TRIGGER_BACKOFF_MS', 1000, { min: 1, max: 3_600_000 }),
+    triggerRefreshMs: readInt(env, 'WORKFLOW_TRIGGER_REFRESH_MS', 30_000, { min: 10, max: 3_600_000 }),
   };
 }

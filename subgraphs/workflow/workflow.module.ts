@@ -15,6 +15,7 @@ import { StepRunner } from './step.runner';
 import type { WorkflowConfig } from './workflow.config';
 import { WorkflowEvents } from './workflow.events';
 import { WorkflowExecutor } from './execution.scheduler';
+import { TriggerService } from './trigger.service';
 import { WorkflowService } from './workflow.service';
 import { createWorkflowStore, type WorkflowStore } from './workflow.store';
 
@@ -33,10 +34,13 @@ export interface WorkflowModuleDeps {
   ai?: Pick<AiBrokerClient, 'inference'>;
   /** The executor's id (tests run two executors over one database). */
   owner?: string;
+  /** A trigger on a topic was created here (the service starts consuming the topic). */
+  onTriggerTopic?: (topic: string) => void;
 }
 
 export interface WorkflowModule {
   service: WorkflowService;
+  triggers: TriggerService;
   executor: WorkflowExecutor;
   store: WorkflowStore;
 }
@@ -86,5 +90,13 @@ export function createWorkflowModule(deps: WorkflowModuleDeps): WorkflowModule {
     version: deps.version,
     packs: deps.packs ?? new PacksRegistryClient(config.packsRegistryUrl, identity),
   });
-  return { service, executor, store };
+  const triggers = new TriggerService({
+    store,
+    workflows: service,
+    executor,
+    access,
+    identity,
+    onTopic: deps.onTriggerTopic,
+  });
+  return { service, triggers, executor, store };
 }

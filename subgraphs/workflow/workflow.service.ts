@@ -48,6 +48,13 @@ export interface ExecuteInput {
   metadata?: unknown;
 }
 
+export interface ResolvedPack {
+  pack: WorkflowPack;
+  source: PackSource;
+  packId: string;
+  packVersion: string;
+}
+
 export interface ExecuteResult {
   status: ExecutionStatus;
   workflowId: string;
@@ -130,65 +137,16 @@ export class WorkflowService {
     const payload = input.payload as Record<string, unknown>;
     const tenantId = await this.tenant(caller, 'execute a workflow', 'write');
 
-    const { pack, source, packId, packVersion } = await this.resolvePack(
-      caller,
-      tenantId,
-      input,
+    const resolved = await this.resolvePack(caller.correlationId, tenantId, input, workflowType, forwarding);
+    const { source, packId, packVersion } = resolved;
+    const { id } = await this.begin(tenantId, resolved, {
       workflowType,
-      forwarding,
-    );
-    checkPayload(pack, payload);
-    const approval = requiresApproval(pack, workflowType, payload, this.deps.config.financialApprovalThreshold);
-    const steps =
-      approval && pack.steps[0]?.type !== 'hil_approval' ? [gateStep(pack.steps), ...pack.steps] : pack.steps;
-    const id = randomUUID();
-    const requestedBy = caller.auth?.username ?? null;
-    const { store, executor, config } = this.deps;
-    await store.transaction(async (q) => {
-      await store.insertExecution(q, {
-        id,
-        tenantId,
-        packId,
-        packVersion,
-        packSource: source,
-        workflowType,
-        requiresApproval: approval || hasApprovalStep(steps),
-        pack: { ...pack, steps },
-        payload,
-        metadata: input.metadata ?? {},
-        requestedBy,
-        correlationId: caller.correlationId,
-        leaseOwner: executor.owner,
-        leaseMs: config.leaseMs,
-      });
-      const t = await store.transition(q, tenantId, {
-        workflowId: id,
-        owner: executor.owner,
-        leaseMs: config.leaseMs,
-        event: 'workflow.started',
-        detail: { pack_id: packId, pack_source: source },
-      });
-      await store.appendAudit(
-        q,
-        workflowAudit(
-          {
-            id,
-            tenantId,
-            packId,
-            packVersion,
-            packSource: source,
-            workflowType,
-            requestedBy,
-            correlationId: caller.correlationId,
-          },
-          approval ? 'pending_approval' : 'running',
-          0,
-        ),
-      );
-      await this.deps.events.written(q, [t], caller.correlationId);
-      return t;
+      payload,
+      metadata: input.metadata ?? {},
+      requestedBy: caller.auth?.username ?? null,
+      correlationId: caller.correlationId,
     });
-    this.deps.events.committed();
+    const { store, executor, config } = this.deps;
     // The request waits (WORKFLOW_SYNC_WAIT_MS at most) while this process drives the saga to
     // its first resting point: done, failed, or waiting for a human or a retry timer.
     const drive = executor.driveOwned(id, tenantId, forwarding.token);
@@ -216,8 +174,79 @@ export class WorkflowService {
     };
   }
 
-  private async resolvePack(
-    caller: Caller,
+  /**
+   * Inserts an execution of a resolved pack with its start transition and audit event, in one
+   * transaction, leased to this executor. With `triggerStart`, the (trigger, event) is claimed in
+   * that same transaction: an event delivered twice starts one execution (`started: false` and
+   * nothing inserted the second time).
+   */
+  async begin(
+    tenantId: string,
+    resolved: ResolvedPack,
+    run: {
+      workflowType: WorkflowType;
+      payload: Record<string, unknown>;
+      metadata: unknown;
+      requestedBy: string | null;
+      correlationId: string;
+      triggerStart?: { triggerId: string; eventId: string };
+    },
+  ): Promise<{ id: string; started: boolean }> {
+    const { pack, source, packId, packVersion } = resolved;
+    const { workflowType, payload, requestedBy, correlationId } = run;
+    checkPayload(pack, payload);
+    const approval = requiresApproval(pack, workflowType, payload, this.deps.config.financialApprovalThreshold);
+    const steps =
+      approval && pack.steps[0]?.type !== 'hil_approval' ? [gateStep(pack.steps), ...pack.steps] : pack.steps;
+    const id = randomUUID();
+    const { store, executor, config } = this.deps;
+    const started = await store.transaction(async (q) => {
+      if (run.triggerStart && !(await store.claimTriggerStart(q, tenantId, { ...run.triggerStart, workflowId: id })))
+        return false;
+      await store.insertExecution(q, {
+        id,
+        tenantId,
+        packId,
+        packVersion,
+        packSource: source,
+        workflowType,
+        requiresApproval: approval || hasApprovalStep(steps),
+        pack: { ...pack, steps },
+        payload,
+        metadata: run.metadata,
+        requestedBy,
+        correlationId,
+        leaseOwner: executor.owner,
+        leaseMs: config.leaseMs,
+      });
+      const t = await store.transition(q, tenantId, {
+        workflowId: id,
+        owner: executor.owner,
+        leaseMs: config.leaseMs,
+        event: 'workflow.started',
+        detail: { pack_id: packId, pack_source: source },
+      });
+      await store.appendAudit(
+        q,
+        workflowAudit(
+          { id, tenantId, packId, packVersion, packSource: source, workflowType, requestedBy, correlationId },
+          approval ? 'pending_approval' : 'running',
+          0,
+        ),
+      );
+      await this.deps.events.written(q, [t], correlationId);
+      return true;
+    });
+    if (started) this.deps.events.committed();
+    return { id, started };
+  }
+
+  /**
+   * The pack an execution runs: the registry's (with the caller's token, else this service's
+   * identity for the tenant), or the built-in pack of the type for an id no registry holds.
+   */
+  async resolvePack(
+    correlationId: string,
     tenantId: string,
     input: ExecuteInput,
     workflowType: WorkflowType,
@@ -236,7 +265,7 @@ export class WorkflowService {
     let entry: PackVersionView;
     try {
       entry = await this.deps.packs.get(
-        { token: forwarding.token, tenantId, correlationId: caller.correlationId },
+        { token: forwarding.token, tenantId, correlationId },
         input.workflowPackId,
         input.workflowPackVersion,
       );

@@ -1,7 +1,7 @@
 // The only code that talks to the workflow tables (prisma/schema/workflow.prisma), assembled from
 // one store per aggregate: executions (execution.store.ts), their leases
 // (execution-lease.store.ts), transitions (transition.store.ts), steps (step.store.ts), approval
-// tasks (approval-task.store.ts) and timers (timer.store.ts). Raw SQL: the executor's claims use
+// tasks (approval-task.store.ts), timers (timer.store.ts) and triggers (trigger.store.ts). Raw SQL: the executor's claims use
 // `FOR UPDATE SKIP LOCKED`, and every transition is fenced by the lease, which Prisma's API
 // cannot say. Every function reading tenant data takes the tenant id, always as
 // (q, tenantId, ...rest) or, on the pool, (tenantId, ...rest), and scopes its SQL by it; the few
@@ -16,6 +16,7 @@ import { executionStore } from './execution.store';
 import { stepStore } from './step.store';
 import { timerStore } from './timer.store';
 import { transitionStore } from './transition.store';
+import { triggerStore } from './trigger.store';
 
 export type { NewExecution, ListFilter } from './execution.store';
 export type { TaskFilter } from './approval-task.store';
@@ -31,6 +32,7 @@ export function createWorkflowStore(sql: SqlExecutor) {
     ...stepStore(),
     ...approvalTaskStore(sql),
     ...timerStore(),
+    ...triggerStore(sql),
 
     /** An audit event into the shared outbox (outbox_events), in the caller's transaction. */
     async appendAudit(q: SqlQuery, e: AuditEventInput): Promise<void> {

@@ -54,6 +54,8 @@ export interface WorkflowPack {
   requires_approval?: boolean;
   input_schema?: Record<string, unknown>;
   input_schema_ref?: { name: string; version: string };
+  /** Event-driven start: the topic whose events (in the tenant's stream, matching `filter`) start it. */
+  trigger?: { topic: string; filter?: Condition };
   steps: PackStep[];
 }
 

@@ -9,6 +9,7 @@
 // delivery. These functions span tenants by design (the group is the platform's); each message
 // names its tenant, and a handler acts in that tenant only.
 import type { SqlExecutor, SqlQuery } from '../../db/sql';
+import { sqlOutboxWriter, type AuditEventInput } from '../../outbox/outbox.writer';
 import { EVENT_COLUMNS, MAX_BACKOFF_MS, ORDER_KEY, toEvent, type EventRow } from './backbone.store';
 import type { DeadLetter, EventRecord } from './backbone.types';
 
@@ -258,4 +259,79 @@ export async function idlePlatformGroups(sql: SqlQuery, pattern: string, before:
     [pattern, before],
   );
   return res.rows.map((r) => r.name);
+}
+
+/** A platform group as operators see it: its settings and its messages by state, over every tenant. */
+export interface PlatformGroupStats extends PlatformGroup {
+  /** When a consumer last pulled (or the group was created or updated). */
+  seenAt: string;
+  ready: number;
+  leased: number;
+  dead: number;
+}
+
+/** Every platform group (or the one named) with its message counts (operators). */
+export async function platformGroupStats(sql: SqlQuery, name?: string): Promise<PlatformGroupStats[]> {
+  const res = await sql.query<{
+    name: string;
+    topic: string;
+    max_deliveries: number;
+    ack_timeout_ms: number;
+    backoff_ms: number;
+    seen_ms: number;
+    ready: number;
+    leased: number;
+    dead: number;
+  }>(
+    `SELECT g.name, g.topic, g.max_deliveries, g.ack_timeout_ms, g.backoff_ms,
+            (extract(epoch FROM g.seen_at) * 1000)::float8 AS seen_ms,
+            count(d.position) FILTER (WHERE d.state = 'ready')::int AS ready,
+            count(d.position) FILTER (WHERE d.state = 'leased')::int AS leased,
+            count(d.position) FILTER (WHERE d.state = 'dead')::int AS dead
+       FROM event_platform_groups g
+       LEFT JOIN event_deliveries d ON d.subscription = 'platform:' || g.name
+      WHERE $1::text IS NULL OR g.name = $1
+      GROUP BY g.name ORDER BY g.name`,
+    [name ?? null],
+  );
+  return res.rows.map((r) => ({
+    name: r.name,
+    topic: r.topic,
+    maxDeliveries: Number(r.max_deliveries),
+    ackTimeoutMs: Number(r.ack_timeout_ms),
+    backoffMs: Number(r.backoff_ms),
+    seenAt: new Date(Number(r.seen_ms)).toISOString(),
+    ready: Number(r.ready),
+    leased: Number(r.leased),
+    dead: Number(r.dead),
+  }));
+}
+
+/**
+ * Like redrivePlatformGroup, in one transaction with an audit event per tenant whose messages
+ * moved (`audit` builds it; the outbox relay takes it to that tenant's ledger). Resolves with the
+ * positions moved per tenant.
+ */
+export async function redrivePlatformGroupAudited(
+  sql: SqlExecutor,
+  group: string,
+  tenantId: string | undefined,
+  audit: (tenantId: string, positions: number[]) => AuditEventInput,
+): Promise<{ tenantId: string; positions: number[] }[]> {
+  return sql.transaction(async (tx) => {
+    const res = await tx.query<{ tenant_id: string; position: number }>(
+      `UPDATE event_deliveries SET state = 'ready', attempts = 0, visible_at = now(), dead_at = NULL, lease_id = NULL
+        WHERE subscription = $1 AND state = 'dead' AND ($2::text IS NULL OR tenant_id = $2)
+        RETURNING tenant_id, position::float8 AS position`,
+      [deliveryName(group), tenantId ?? null],
+    );
+    const byTenant = new Map<string, number[]>();
+    for (const r of res.rows) byTenant.set(r.tenant_id, [...(byTenant.get(r.tenant_id) ?? []), Number(r.position)]);
+    const moved = [...byTenant.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([t, positions]) => ({ tenantId: t, positions: positions.sort((a, b) => a - b) }));
+    const outbox = sqlOutboxWriter(tx, 'events');
+    for (const m of moved) await outbox.append(audit(m.tenantId, m.positions));
+    return moved;
+  });
 }

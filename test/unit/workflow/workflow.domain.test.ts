@@ -50,6 +50,9 @@ const config: WorkflowConfig = {
   packsRegistryUrl: 'http://packs',
   validationUrl: 'http://validation',
   aiBrokerUrl: 'http://ai',
+  triggerMaxDeliveries: 5,
+  triggerBackoffMs: 1_000,
+  triggerRefreshMs: 30_000,
 };
 
 const alice = { username: 'alice', tenantId: TENANT, roles: ['user'], scopes: ['read', 'write'], isService: false };
