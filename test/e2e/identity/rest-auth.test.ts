@@ -61,7 +61,20 @@ describe('identity REST: authentication', () => {
     expect(Object.keys(res.body).sort()).toEqual(['access_token', 'expires_in', 'refresh_token', 'token_type']);
     expect(res.body).toMatchObject({ token_type: 'bearer', expires_in: 86400 });
     const claims = claimsOf(res.body.access_token);
-    expect(Object.keys(claims).sort()).toEqual(['exp', 'iat', 'iss', 'roles', 'scopes', 'sub', 'tenant_id']);
+    // Spec 01's claims, plus how the sign-in was made (amr, acr) and its session (sid).
+    expect(Object.keys(claims).sort()).toEqual([
+      'acr',
+      'amr',
+      'exp',
+      'iat',
+      'iss',
+      'roles',
+      'scopes',
+      'sid',
+      'sub',
+      'tenant_id',
+    ]);
+    expect(claims).toMatchObject({ amr: ['pwd'], acr: 'aal1' });
     expect(claims).toMatchObject({
       sub: 'root',
       tenant_id: 'default',
