@@ -42,7 +42,14 @@ export class IdentityClient {
     }
     const body = (await res.json()) as VerifyResponse;
     if (!body.valid) throw new AuthenticationError();
-    return contextFromClaims({ sub: body.username, tenant_id: body.tenant_id, roles: body.roles, scopes: body.scopes });
+    return contextFromClaims({
+      sub: body.username,
+      tenant_id: body.tenant_id,
+      roles: body.roles,
+      scopes: body.scopes,
+      ...(body.amr !== undefined ? { amr: body.amr } : {}),
+      ...(body.acr !== undefined ? { acr: body.acr } : {}),
+    });
   }
 
   /** The password grant (form-encoded, RFC 6749 §4.3); AuthenticationError for wrong credentials. */

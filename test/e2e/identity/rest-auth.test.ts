@@ -128,7 +128,15 @@ describe('identity REST: authentication', () => {
   it('GET /v1/auth/verify and GET /v1/me', async () => {
     const v = await call(`${url}/v1/auth/verify`, { token: userToken });
     expect(v.status).toBe(200);
-    expect(v.body).toEqual({ valid: true, username: 'alice', tenant_id: 'default', roles: ['user'], scopes: ['read'] });
+    expect(v.body).toEqual({
+      valid: true,
+      username: 'alice',
+      tenant_id: 'default',
+      roles: ['user'],
+      scopes: ['read'],
+      amr: ['pwd'],
+      acr: 'aal1',
+    });
     const me = await call(`${url}/v1/me`, { token: adminToken });
     expect(me.body).toEqual({
       username: 'root',
