@@ -2,7 +2,8 @@
 // PGlite, or PostgreSQL when DATABASE_URL is set) and measures, with autocannon:
 //   - GET /v1/auth/verify at 50 connections (req/s, p50, p99);
 //   - POST /v1/auth/token logins/s (bounded by the password hash by design);
-// and prints the scrypt cost per hash. The load generator runs in a worker thread so it does not
+// and prints the scrypt cost per hash and TOTP verifications per second on one core
+// (bench/identity-totp.ts; `npm run bench -- identity totp` runs that alone). The load generator runs in a worker thread so it does not
 // share the server's event loop. Numbers only: nothing here passes or fails on time.
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +16,7 @@ import { loadIdentityConfig } from '../subgraphs/identity/identity.config';
 import { prismaUnitOfWork } from '../subgraphs/identity/identity.stores';
 import { ScryptPasswordHasher } from '../subgraphs/identity/password.hasher';
 import { registryOf } from '../launcher/registry';
+import { measureTotp, printTotp } from './identity-totp';
 
 interface Histogram {
   average: number;
@@ -38,10 +40,14 @@ function fmt(n: number, digits = 0): string {
 }
 
 export async function run(args: string[]): Promise<void> {
+  if (args[0] === 'totp') {
+    printTotp(measureTotp(Number(args[1] ?? 3) || 3));
+    return;
+  }
   const seconds = Number(args[0] ?? 10) || 10;
   const env = { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'WARNING' };
   const config = loadPlatformConfig(env);
-  const identityConfig = loadIdentityConfig(env);
+  const identityConfig = loadIdentityConfig(env, config.auth.jwtSecret);
   const db = await openDatabase(config.database.url ? config.database : { ...config.database, pgliteDir: 'memory://' });
   const built = await identityService.build({
     config,
@@ -112,9 +118,12 @@ export async function run(args: string[]): Promise<void> {
     console.log(
       `GET /v1/auth/verify, 50 connections, ${seconds}s: ${fmt(verify.requests.average)} req/s, p50 ${fmt(verify.latency.p50, 1)} ms, p99 ${fmt(verify.latency.p99, 1)} ms, ${fmt(verify.requests.total)} requests, non-2xx ${verify.non2xx}, errors ${verify.errors}`,
     );
+    // Measured with the server idle (autocannon done), on this thread: one core.
+    const totp = measureTotp();
     console.log(
       `POST /v1/auth/token, 8 connections, ${seconds}s: ${fmt(logins.requests.average, 1)} logins/s, p50 ${fmt(logins.latency.p50, 1)} ms, p99 ${fmt(logins.latency.p99, 1)} ms, non-2xx ${logins.non2xx}, errors ${logins.errors}`,
     );
+    printTotp(totp);
   } finally {
     // Close the app first: it lets requests still in flight when autocannon stopped finish.
     await built.app.close();

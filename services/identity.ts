@@ -26,7 +26,7 @@ export function defineIdentityService(_options: IdentityServiceOptions = {}): Se
     producesAudit: true,
     async build(deps) {
       const { config, db, env, logger } = deps;
-      const identityConfig = loadIdentityConfig(env);
+      const identityConfig = loadIdentityConfig(env, config.auth.jwtSecret);
       const stores = prismaUnitOfWork(db.prisma);
       // Shared through Redis when several identity processes run, so the backoff is per account, not per process.
       const redisThrottle = config.redisUrl
@@ -35,6 +35,10 @@ export function defineIdentityService(_options: IdentityServiceOptions = {}): Se
       const services = createIdentityServices(stores, config, identityConfig, redisThrottle ?? memoryThrottleStore());
       const seeded = await seedIdentity(stores, services.hasher, identityConfig);
       if (seeded.created.length > 0) logger.info({ created: seeded.created }, 'identity seed data created');
+      if (identityConfig.mfa.keyDerived && config.auth.jwtSecretGenerated)
+        logger.warn(
+          'IDENTITY_MFA_KEY and JWT_SECRET_KEY are unset: enrolled second factors will not open after a restart',
+        );
       // Make the dummy hash now, so the first unknown-user login costs what every later one costs.
       await services.hasher.verifyDummy('warm-up');
 

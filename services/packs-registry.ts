@@ -56,6 +56,7 @@ export function definePacksRegistryService(options: PacksRegistryOptions = {}): 
         registry,
         new ServiceIdentity(config.auth.jwtSecret, 'packs-registry'),
         requireAuth,
+        config.auth.mfa,
       );
       const consumer = new RulePackCatalogConsumer(stores, logger);
       const tokens = new AccessTokens(config.auth.jwtSecret, config.auth.accessTokenExpireMinutes * 60);

@@ -46,6 +46,7 @@ export function defineRulePackRegistryService(options: RulePackRegistryOptions =
         options.compile ?? compileWithEngine,
         () => notices.wake(),
         requireAuth,
+        config.auth.mfa,
       );
       await keys.ensureActive();
       const tokens = new AccessTokens(config.auth.jwtSecret, config.auth.accessTokenExpireMinutes * 60);

@@ -66,6 +66,7 @@ export function defineWorkflowService(options: WorkflowServiceOptions = {}): Ser
         config,
         logger,
         jwtSecret: platform.auth.jwtSecret,
+        mfa: platform.auth.mfa,
         version: workflow.version,
         packs: options.packs,
         validation: options.validation,

@@ -9,6 +9,12 @@ export interface AuthContext {
   scopes: string[];
   /** Service accounts (client-credentials tokens) act for the platform, not for a person. */
   isService: boolean;
+  /** How the person signed in (RFC 8176 values, from the token's `amr`); absent on older and service tokens. */
+  amr?: string[];
+  /** The token's assurance level (`aal1`, `aal2`). */
+  acr?: string;
+  /** The session (refresh-token family) the token came from. */
+  sid?: string;
 }
 
 export type Scope = 'read' | 'write' | 'admin';

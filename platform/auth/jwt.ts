@@ -6,6 +6,9 @@
 //   signed token would otherwise have many accepted spellings (and cache entries);
 // - after it, the claims are parsed, not trusted: a correctly signed token with `roles: "admin"`
 //   or `sub: 5` is a 401, never a 500 or a context with the wrong types.
+// Beyond spec 01's claims, tokens from a person's login say how it was authenticated: `amr`
+// (RFC 8176 method values) and `acr` (aal1 / aal2), plus `sid`, the session (refresh-token
+// family) they came from. Each is optional, so tokens issued before them still verify.
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { AuthenticationError } from '../errors/domain-errors';
 import type { AuthContext } from './auth-context';
@@ -21,6 +24,19 @@ export interface AccessClaims {
   exp: number;
   iat: number;
   iss: string;
+  /** Authentication methods (RFC 8176): ['pwd'], ['pwd', 'otp'], later 'hwk'/'swk'. */
+  amr?: string[];
+  /** Assurance level: 'aal1' (one factor) or 'aal2' (two factors), after NIST SP 800-63B. */
+  acr?: string;
+  /** The session (refresh-token family) the token belongs to. */
+  sid?: string;
+}
+
+/** What identity knows about how the subject signed in; absent for service tokens. */
+export interface SignInClaims {
+  amr?: string[];
+  acr?: string;
+  sid?: string;
 }
 
 export class AccessTokens {
@@ -38,11 +54,15 @@ export class AccessTokens {
   }
 
   async issue(
-    subject: { username: string; tenantId: string; roles: string[]; scopes: string[] },
+    subject: { username: string; tenantId: string; roles: string[]; scopes: string[] } & SignInClaims,
     now = Date.now(),
   ): Promise<string> {
     const iat = Math.floor(now / 1000);
-    return new SignJWT({ tenant_id: subject.tenantId, roles: subject.roles, scopes: subject.scopes })
+    const signIn: SignInClaims = {};
+    if (subject.amr !== undefined) signIn.amr = subject.amr;
+    if (subject.acr !== undefined) signIn.acr = subject.acr;
+    if (subject.sid !== undefined) signIn.sid = subject.sid;
+    return new SignJWT({ tenant_id: subject.tenantId, roles: subject.roles, scopes: subject.scopes, ...signIn })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(subject.username)
       .setIssuer(ISSUER)
@@ -98,7 +118,7 @@ const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFi
 
 /** The claims with the types spec 01 gives them, or AuthenticationError. */
 export function parseClaims(payload: Record<string, unknown>): AccessClaims {
-  const { sub, tenant_id, roles, scopes, exp, iat, iss } = payload;
+  const { sub, tenant_id, roles, scopes, exp, iat, iss, amr, acr, sid } = payload;
   if (
     !isNonEmptyString(sub) ||
     !isNonEmptyString(tenant_id) ||
@@ -106,21 +126,34 @@ export function parseClaims(payload: Record<string, unknown>): AccessClaims {
     !isStringArray(scopes) ||
     !isTime(exp) ||
     !isTime(iat) ||
-    iss !== ISSUER
+    iss !== ISSUER ||
+    (amr !== undefined && !isStringArray(amr)) ||
+    (acr !== undefined && !isNonEmptyString(acr)) ||
+    (sid !== undefined && !isNonEmptyString(sid))
   ) {
     throw new AuthenticationError();
   }
-  return { sub, tenant_id, roles, scopes, exp, iat, iss };
+  const claims: AccessClaims = { sub, tenant_id, roles, scopes, exp, iat, iss };
+  if (amr !== undefined) claims.amr = amr;
+  if (acr !== undefined) claims.acr = acr;
+  if (sid !== undefined) claims.sid = sid;
+  return claims;
 }
 
-export function contextFromClaims(claims: Pick<AccessClaims, 'sub' | 'tenant_id' | 'roles' | 'scopes'>): AuthContext {
-  return {
+export function contextFromClaims(
+  claims: Pick<AccessClaims, 'sub' | 'tenant_id' | 'roles' | 'scopes'> & SignInClaims,
+): AuthContext {
+  const context: AuthContext = {
     username: claims.sub,
     tenantId: claims.tenant_id,
     roles: claims.roles,
     scopes: claims.scopes,
     isService: claims.roles.some((r) => r.startsWith(SERVICE_ROLE_PREFIX)),
   };
+  if (claims.amr !== undefined) context.amr = claims.amr;
+  if (claims.acr !== undefined) context.acr = claims.acr;
+  if (claims.sid !== undefined) context.sid = claims.sid;
+  return context;
 }
 
 /** The token from `Authorization: Bearer <token>`, or undefined. */

@@ -3,6 +3,8 @@
 // service that performs it. Services resolve the tenant of each operation through this.
 import { isPlatformOperator } from './auth-context';
 import type { Caller } from './caller';
+import { NO_MFA_POLICY, type MfaPolicy } from './mfa';
+import { requireMfa } from './require-mfa';
 import { resolveTenant } from './tenant.rule';
 
 export const OPERATOR_ACCESS_EVENT = 'platform_operator_access';
@@ -21,7 +23,19 @@ export interface OperatorAccess {
 export type OperatorAuditSink = (access: OperatorAccess) => Promise<void>;
 
 export class TenantAccess {
-  constructor(private readonly audit: OperatorAuditSink) {}
+  /**
+   * `mfa`: the platform's MFA policy (PlatformConfig.auth.mfa). An operator acting in another
+   * tenant, and every sensitive action checked with requireMfa below, then needs a second factor.
+   */
+  constructor(
+    private readonly audit: OperatorAuditSink,
+    readonly mfa: MfaPolicy = NO_MFA_POLICY,
+  ) {}
+
+  /** Step-up for a sensitive action (platform/auth/require-mfa.ts): 403 mfa_required without a second factor. */
+  requireMfa(caller: Caller, action: string): void {
+    requireMfa(caller.auth, this.mfa, action);
+  }
 
   /** resolveTenant, then the operator's access recorded before any data is touched. */
   async resolve(
@@ -33,6 +47,7 @@ export class TenantAccess {
     const tenantId = resolveTenant(caller, requested, field);
     const auth = caller.auth;
     if (auth && isPlatformOperator(auth) && auth.tenantId !== tenantId) {
+      requireMfa(auth, this.mfa, `act in tenant '${tenantId}' as a platform operator`);
       await this.audit({
         tenantId,
         operator: auth.username,

@@ -2,7 +2,7 @@
 // Used by the gateway when TOKEN_VERIFICATION=identity; any service may use it the same way.
 import type { AuthContext } from '../auth/auth-context';
 import { contextFromClaims } from '../auth/jwt';
-import { AuthenticationError, UnavailableError } from '../errors/domain-errors';
+import { AuthenticationError, RateLimitedError, UnavailableError } from '../errors/domain-errors';
 import type { VerifyResponse } from '../contracts/clients/identity.api';
 // Re-exported so callers keep importing the client's module; the types live in platform/contracts.
 export type { VerifyResponse };
@@ -13,6 +13,39 @@ export interface TokenPair {
   token_type: string;
   expires_in: number;
   refresh_token: string;
+}
+
+/** A right password that still owes a second factor: identity's challenge (docs/identity.md, "Multi-factor sign-in"). */
+export interface MfaChallengeAnswer {
+  /** `mfa_required` or `mfa_enrolment_required`. */
+  error: string;
+  mfaToken: string;
+  factors: string[];
+  expiresIn: number;
+}
+
+/** An AuthenticationError (a 401 to whoever does not look further) that carries identity's challenge. */
+export class MfaChallengeRequired extends AuthenticationError {
+  constructor(
+    readonly challenge: MfaChallengeAnswer,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function challengeOf(body: unknown): MfaChallengeRequired | undefined {
+  const b = body as { detail?: unknown; error?: unknown; mfa_token?: unknown; factors?: unknown; expires_in?: unknown };
+  if (typeof b?.mfa_token !== 'string' || typeof b.error !== 'string') return undefined;
+  return new MfaChallengeRequired(
+    {
+      error: b.error,
+      mfaToken: b.mfa_token,
+      factors: Array.isArray(b.factors) ? b.factors.filter((f): f is string => typeof f === 'string') : [],
+      expiresIn: typeof b.expires_in === 'number' ? b.expires_in : 0,
+    },
+    typeof b.detail === 'string' ? b.detail : 'Multi-factor authentication required',
+  );
 }
 
 export class IdentityClient {
@@ -42,7 +75,14 @@ export class IdentityClient {
     }
     const body = (await res.json()) as VerifyResponse;
     if (!body.valid) throw new AuthenticationError();
-    return contextFromClaims({ sub: body.username, tenant_id: body.tenant_id, roles: body.roles, scopes: body.scopes });
+    return contextFromClaims({
+      sub: body.username,
+      tenant_id: body.tenant_id,
+      roles: body.roles,
+      scopes: body.scopes,
+      ...(body.amr !== undefined ? { amr: body.amr } : {}),
+      ...(body.acr !== undefined ? { acr: body.acr } : {}),
+    });
   }
 
   /** The password grant (form-encoded, RFC 6749 §4.3); AuthenticationError for wrong credentials. */
@@ -54,6 +94,19 @@ export class IdentityClient {
     });
     if (credentials.tenantId) form.set('tenant_id', credentials.tenantId);
     return this.tokenCall('/v1/auth/token', { 'content-type': 'application/x-www-form-urlencoded' }, form.toString());
+  }
+
+  /** Answers a sign-in challenge with a TOTP (or recovery) code; AuthenticationError when refused. */
+  verifyMfa(answer: { mfaToken: string; code: string; method?: string }): Promise<TokenPair> {
+    return this.tokenCall(
+      '/v1/auth/mfa/verify',
+      { 'content-type': 'application/json' },
+      JSON.stringify({
+        mfa_token: answer.mfaToken,
+        code: answer.code,
+        ...(answer.method ? { method: answer.method } : {}),
+      }),
+    );
   }
 
   /** Rotates a refresh token; AuthenticationError when it is unknown, used, revoked or expired. */
@@ -79,7 +132,19 @@ export class IdentityClient {
   private async tokenCall(route: string, headers: Record<string, string>, body: string): Promise<TokenPair> {
     const res = await this.post(route, headers, body);
     // 401 wrong credentials or token; 422 a malformed body (an empty password): both refuse.
-    if (res.status === 401 || res.status === 403 || res.status === 422) {
+    // A 401 that carries a second-factor challenge is passed on with it.
+    if (res.status === 401) {
+      const challenge = challengeOf(await res.json().catch(() => undefined));
+      throw challenge ?? new AuthenticationError();
+    }
+    if (res.status === 429) {
+      await res.body?.cancel();
+      throw new RateLimitedError(
+        'Too many failed logins; try again later',
+        Number(res.headers.get('retry-after')) || 1,
+      );
+    }
+    if (res.status === 403 || res.status === 422) {
       await res.body?.cancel();
       throw new AuthenticationError();
     }

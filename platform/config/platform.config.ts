@@ -1,6 +1,7 @@
 // Configuration shared by every service process, parsed once at start (one schema per concern).
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { DEFAULT_MFA_REQUIRED_ROLES, type MfaPolicy } from '../auth/mfa';
 import { ConfigError, readBool, readEnum, readInt, readOptional, readPort, readString, readUrl } from './env';
 
 export const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARNING', 'ERROR', 'CRITICAL'] as const;
@@ -25,6 +26,13 @@ export interface AuthConfig {
    * with serviceRequiresAuth, where `<SERVICE>_REQUIRE_AUTH` wins over this one.
    */
   requireAuth: boolean;
+  /**
+   * IDENTITY_MFA_REQUIRED_ROLES (comma-separated; `none` for nobody): the roles that must sign in
+   * with a second factor (identity's default for tenants without their own policy) and that need
+   * one for sensitive actions in every service. Default admin, reviewer, platform-admin; none
+   * under NODE_ENV=test, where suites sign in with passwords (docs/identity.md).
+   */
+  mfa: MfaPolicy;
 }
 
 export interface HttpConfig {
@@ -107,6 +115,7 @@ export function loadPlatformConfig(env: Env = process.env): PlatformConfig {
       accessTokenExpireMinutes: readInt(env, 'ACCESS_TOKEN_EXPIRE_MINUTES', 1440, { min: 1 }),
       refreshTokenExpireDays: readInt(env, 'REFRESH_TOKEN_EXPIRE_DAYS', 7, { min: 1 }),
       requireAuth: readBool(env, 'REQUIRE_AUTH', true),
+      mfa: { requiredRoles: readMfaRoles(env, nodeEnv === 'test' ? [] : DEFAULT_MFA_REQUIRED_ROLES) },
     },
     http: {
       host: readString(env, 'HOST', '127.0.0.1'),
@@ -129,6 +138,21 @@ export function loadPlatformConfig(env: Env = process.env): PlatformConfig {
       maxAgeSeconds: readInt(env, 'NATS_STREAM_MAX_AGE_SECONDS', 24 * 3600, { min: 1 }),
     },
   };
+}
+
+const ROLE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}$/;
+
+function readMfaRoles(env: Env, fallback: readonly string[]): string[] {
+  const raw = readOptional(env, 'IDENTITY_MFA_REQUIRED_ROLES');
+  if (raw === undefined) return [...fallback];
+  if (raw.trim().toLowerCase() === 'none') return [];
+  const roles = raw
+    .split(',')
+    .map((r) => r.trim())
+    .filter((r) => r !== '');
+  const bad = roles.find((r) => !ROLE_NAME.test(r));
+  if (bad !== undefined) throw new ConfigError(`IDENTITY_MFA_REQUIRED_ROLES: "${bad}" is not a role name`);
+  return [...new Set(roles)];
 }
 
 /** A service's name and documented port, as its manifest declares them (platform/service.ts). */

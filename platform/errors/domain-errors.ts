@@ -17,6 +17,8 @@ export type ErrorCode =
 
 export abstract class DomainError extends Error {
   abstract readonly code: ErrorCode;
+  /** Machine-readable detail beyond the code (e.g. `{reason: 'mfa_required'}`): GraphQL extensions, REST body members. */
+  readonly extensions?: Readonly<Record<string, unknown>>;
 }
 
 /** The spec's 401 text: never says which part of the credentials was wrong. */

@@ -52,7 +52,7 @@ export function formatGraphQLError(
 ): GraphQLFormattedError {
   const original = unwrapResolverError(error);
   if (original instanceof DomainError) {
-    const extensions: Record<string, unknown> = { code: original.code };
+    const extensions: Record<string, unknown> = { ...original.extensions, code: original.code };
     // Domain issues name domain fields, which are the GraphQL argument and input names; the
     // first one is also `extensions.field`, so a form can put the message beside its field.
     if (original instanceof InputError) {

@@ -5,6 +5,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { InputError } from '../../platform/errors/domain-errors';
 import { callerOf } from '../../platform/http/caller';
 import type { IdentityServices } from '../../subgraphs/identity/identity.module';
+import { MfaChallengeError, reasonOf } from '../../subgraphs/identity/mfa.challenge';
+import { LoginUnauthorized } from './mfa.schemas';
 import { DEFAULT_TENANT } from '../../platform/auth/tenant.rule';
 import {
   ClientCredentialsBody,
@@ -25,13 +27,36 @@ import {
 const FORM = 'application/x-www-form-urlencoded';
 const bearer = [{ bearerAuth: [] }];
 
-function tokenOut(pair: { accessToken: string; tokenType: 'bearer'; expiresIn: number; refreshToken: string }) {
+export function tokenOut(pair: { accessToken: string; tokenType: 'bearer'; expiresIn: number; refreshToken: string }) {
   return {
     access_token: pair.accessToken,
     token_type: pair.tokenType,
     expires_in: pair.expiresIn,
     refresh_token: pair.refreshToken,
   };
+}
+
+/**
+ * A right password that owes a second factor: a 401 like any refused login (clients unaware of
+ * MFA see `detail` only), with the challenge beside it (docs/identity.md, "Multi-factor sign-in").
+ */
+async function loginAnswer(reply: FastifyReply, login: () => Promise<Parameters<typeof tokenOut>[0]>) {
+  try {
+    return tokenOut(await login());
+  } catch (err) {
+    if (!(err instanceof MfaChallengeError)) throw err;
+    const c = err.challenge;
+    return reply
+      .code(401)
+      .header('WWW-Authenticate', 'Bearer')
+      .send({
+        detail: err.message,
+        error: reasonOf(c.purpose),
+        mfa_token: c.mfaToken,
+        factors: c.factors,
+        expires_in: c.expiresIn,
+      });
+  }
 }
 
 /** OAuth's token endpoint takes a form (RFC 6749 §4.3.2); a JSON body is as wrong as a missing one. */
@@ -76,10 +101,10 @@ export function registerAuthRoutes(app: FastifyInstance, services: IdentityServi
           'Form-encoded `username`, `password`, `grant_type=password` (optional `tenant_id`, default `default`). Wrong credentials of any kind give the same 401.',
         consumes: [FORM],
         body: PasswordForm,
-        response: { 200: TokenResponse, ...errors },
+        response: { 200: TokenResponse, ...errors, 401: LoginUnauthorized },
       },
     },
-    async (request) => tokenOut(await auth.login(callerOf(request), credentialsOf(request.body))),
+    async (request, reply) => loginAnswer(reply, () => auth.login(callerOf(request), credentialsOf(request.body))),
   );
 
   app.post<{ Body: LoginBodyT }>(
@@ -90,12 +115,13 @@ export function registerAuthRoutes(app: FastifyInstance, services: IdentityServi
       schema: {
         tags: ['auth'],
         summary: 'JSON login',
-        description: 'Returns an access token (JWT) and a refresh token. `tenant_id` defaults to `default`.',
+        description:
+          'Returns an access token (JWT) and a refresh token. `tenant_id` defaults to `default`. When a second factor is owed the answer is a 401 with `error: mfa_required` (or `mfa_enrolment_required`) and an `mfa_token` for `POST /v1/auth/mfa/verify`.',
         body: LoginBody,
-        response: { 200: TokenResponse, ...errors },
+        response: { 200: TokenResponse, ...errors, 401: LoginUnauthorized },
       },
     },
-    async (request) => tokenOut(await auth.login(callerOf(request), credentialsOf(request.body))),
+    async (request, reply) => loginAnswer(reply, () => auth.login(callerOf(request), credentialsOf(request.body))),
   );
 
   app.post<{ Body: RefreshBodyT }>(
@@ -175,7 +201,15 @@ export function registerAuthRoutes(app: FastifyInstance, services: IdentityServi
     },
     async (request) => {
       const who = request.auth!;
-      return { valid: true, username: who.username, tenant_id: who.tenantId, roles: who.roles, scopes: who.scopes };
+      return {
+        valid: true,
+        username: who.username,
+        tenant_id: who.tenantId,
+        roles: who.roles,
+        scopes: who.scopes,
+        ...(who.amr !== undefined ? { amr: who.amr } : {}),
+        ...(who.acr !== undefined ? { acr: who.acr } : {}),
+      };
     },
   );
 }

@@ -82,7 +82,12 @@ const callerFields = {
   scopes: Type.Array(Type.String()),
 };
 
-export const VerifyResponse = Type.Object({ valid: Type.Boolean(), ...callerFields });
+export const VerifyResponse = Type.Object({
+  valid: Type.Boolean(),
+  ...callerFields,
+  amr: Type.Optional(Type.Array(Type.String(), { description: 'how the person signed in (RFC 8176): pwd, otp' })),
+  acr: Type.Optional(Type.String({ description: 'assurance level: aal1 (password) or aal2 (second factor)' })),
+});
 
 export const MeResponse = Type.Object({ ...callerFields, email: Type.Union([Type.String(), Type.Null()]) });
 

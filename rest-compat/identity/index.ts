@@ -5,6 +5,8 @@ import { ISSUER } from '../../platform/auth/jwt';
 import type { IdentityServices } from '../../subgraphs/identity/identity.module';
 import { registerAdminRoutes } from './admin.routes';
 import { registerAuthRoutes } from './auth.routes';
+import { registerMfaRoutes } from './mfa.routes';
+import { registerSessionRoutes } from './session.routes';
 import { InfoResponse } from './identity.schemas';
 
 export const IDENTITY_CAPABILITIES = [
@@ -21,6 +23,11 @@ export const IDENTITY_CAPABILITIES = [
   'user_management',
   'audit_outbox',
   'graphql_federation_subgraph',
+  'mfa_totp',
+  'mfa_recovery_codes',
+  'mfa_policy',
+  'step_up_amr_acr',
+  'session_management',
 ] as const;
 
 export function registerIdentityRoutes(
@@ -49,4 +56,6 @@ export function registerIdentityRoutes(
   );
   registerAuthRoutes(app, services);
   registerAdminRoutes(app, services);
+  registerMfaRoutes(app, services);
+  registerSessionRoutes(app, services);
 }

@@ -1,12 +1,13 @@
 // The console's session routes, the only code that sees a refresh token: POST /console/session
 // signs in with identity's password grant, POST /console/session/refresh rotates the token, and
-// DELETE /console/session revokes it at identity. The refresh token lives only in the httpOnly
+// DELETE /console/session revokes it at identity. A sign-in that owes a second factor answers 401
+// with identity's challenge (`error`, `mfaToken`, `factors`); POST /console/session/mfa answers it. The refresh token lives only in the httpOnly
 // cookie (session.cookie.ts); the page gets the access token, which it keeps in memory.
 // Cross-site requests are refused twice over: the cookie is SameSite=Strict, and a request whose
 // Origin is not this host is a 403 before identity is called.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
-import type { IdentityClient, TokenPair } from '../../platform/clients/identity.client';
+import { MfaChallengeRequired, type IdentityClient, type TokenPair } from '../../platform/clients/identity.client';
 import { AuthenticationError, ForbiddenError } from '../../platform/errors/domain-errors';
 import type { RateLimiter } from '../edge/rate-limit/rate-limiter';
 import { limitClientIp } from '../http/client-ip.limit';
@@ -22,11 +23,27 @@ const SignIn = Type.Object(
   { additionalProperties: false },
 );
 
+const MfaAnswer = Type.Object(
+  {
+    mfaToken: Type.String({ minLength: 1, maxLength: 512 }),
+    code: Type.String({ minLength: 1, maxLength: 64 }),
+    method: Type.Optional(Type.Union([Type.Literal('totp'), Type.Literal('recovery_code')])),
+  },
+  { additionalProperties: false },
+);
+
 const Session = Type.Object({ accessToken: Type.String(), expiresIn: Type.Integer() });
 const Detail = Type.Object({ detail: Type.Unknown() });
+const Challenge = Type.Object({
+  detail: Type.Unknown(),
+  error: Type.Optional(Type.String()),
+  mfaToken: Type.Optional(Type.String()),
+  factors: Type.Optional(Type.Array(Type.String())),
+  expiresIn: Type.Optional(Type.Integer()),
+});
 
 export interface SessionRouteOptions {
-  identity: Pick<IdentityClient, 'passwordGrant' | 'refresh' | 'revoke'>;
+  identity: Pick<IdentityClient, 'passwordGrant' | 'verifyMfa' | 'refresh' | 'revoke'>;
   refreshTokenDays: number;
   ipLimiter?: RateLimiter;
 }
@@ -64,14 +81,32 @@ export function registerSessionRoutes(app: FastifyInstance, options: SessionRout
   const schema = (body?: unknown) => ({
     hide: true,
     ...(body ? { body } : {}),
-    response: { 200: Session, 401: Detail, 403: Detail, 422: Detail },
+    response: { 200: Session, 401: Challenge, 403: Detail, 422: Detail, 429: Detail },
   });
 
   app.post<{ Body: Static<typeof SignIn> }>(SESSION_PATH, { schema: schema(SignIn) }, async (request, reply) => {
     if (!(await guard(request, reply))) return reply;
     const { username, password, tenantId } = request.body;
-    return answer(request, reply, await options.identity.passwordGrant({ username, password, tenantId }));
+    try {
+      return answer(request, reply, await options.identity.passwordGrant({ username, password, tenantId }));
+    } catch (err) {
+      if (!(err instanceof MfaChallengeRequired)) throw err;
+      return reply
+        .code(401)
+        .headers({ ...CONSOLE_HEADERS, 'cache-control': 'no-store' })
+        .header('WWW-Authenticate', 'Bearer')
+        .send({ detail: err.message, ...err.challenge });
+    }
   });
+
+  app.post<{ Body: Static<typeof MfaAnswer> }>(
+    `${SESSION_PATH}/mfa`,
+    { schema: schema(MfaAnswer) },
+    async (request, reply) => {
+      if (!(await guard(request, reply))) return reply;
+      return answer(request, reply, await options.identity.verifyMfa(request.body));
+    },
+  );
 
   app.post(`${SESSION_PATH}/refresh`, { schema: schema() }, async (request, reply) => {
     if (!(await guard(request, reply))) return reply;

@@ -1,27 +1,24 @@
 // Authentication rules: password logins, refresh-token rotation with reuse detection, logout,
 // and the client-credentials grant for service accounts. Framework-free: REST routes and GraphQL
-// resolvers both call these methods.
-import { randomUUID } from 'node:crypto';
+// resolvers both call these methods. A right password ends in tokens, or, when a second factor is
+// owed (mfa-sign-in.service.ts), in an MfaChallengeError carrying the challenge.
 import type { AuthContext } from '../../platform/auth/auth-context';
 import type { Caller } from '../../platform/auth/caller';
 import { DEFAULT_TENANT } from '../../platform/auth/tenant.rule';
 import type { AccessTokens } from '../../platform/auth/jwt';
+import { AMR } from '../../platform/auth/mfa';
 import { AuthenticationError, RateLimitedError } from '../../platform/errors/domain-errors';
 import { LoginThrottle } from './login.throttle';
 import type { TokenAuthenticator } from '../../platform/http/auth-hooks';
 import { auditEvent } from '../../platform/outbox/outbox.writer';
 import { IDENTITY_EVENTS } from './identity.audit';
-import {
-  ALL_TENANTS,
-  type IdentityStores,
-  type IdentityUnitOfWork,
-  type ServiceToken,
-  type TokenPair,
-  type UserRecord,
-} from './identity.types';
+import { ALL_TENANTS, type IdentityUnitOfWork, type ServiceToken, type TokenPair } from './identity.types';
+import { MfaChallengeError, type MfaChallenge } from './mfa.challenge';
+import type { SecondFactorGate } from './mfa-sign-in.service';
 import type { PasswordHasher } from './password.hasher';
-import { hashRefreshToken, newRefreshToken } from './refresh-token.crypto';
-import { roleNamesOf, scopesOf } from './user.view';
+import { hashRefreshToken } from './refresh-token.crypto';
+import { claimsOf, SessionIssuer, tokenEventData } from './session.issuer';
+import { scopesOf } from './user.view';
 
 export interface AuthServiceDeps {
   stores: IdentityUnitOfWork;
@@ -51,12 +48,24 @@ type RefreshOutcome = { ok: true; pair: TokenPair } | { ok: false };
 
 export class AuthService {
   private readonly now: () => Date;
+  readonly sessions: SessionIssuer;
+  /** Decides whether a right password still owes a second factor; unset: never (unit tests of the password step). */
+  private secondFactor: SecondFactorGate | undefined;
 
   constructor(private readonly deps: AuthServiceDeps) {
     this.now = deps.now ?? (() => new Date());
+    this.sessions = new SessionIssuer(deps.tokens, deps.refreshTokenDays);
   }
 
-  /** Password grant and JSON login. Every failure is the same AuthenticationError. */
+  /** The sign-in's second step is built on this service's sessions, so it is attached after construction. */
+  useSecondFactor(gate: SecondFactorGate): void {
+    this.secondFactor = gate;
+  }
+
+  /**
+   * Password grant and JSON login. Every failure is the same AuthenticationError; a right password
+   * that owes a second factor is an MfaChallengeError (also a 401 to clients unaware of MFA).
+   */
   async login(caller: Caller, input: { username: string; password: string; tenantId: string }): Promise<TokenPair> {
     const { stores, hasher } = this.deps;
     const key = LoginThrottle.key(input.tenantId, input.username);
@@ -91,29 +100,17 @@ export class AuthService {
       });
       throw new AuthenticationError();
     }
-    await this.deps.throttle.recordSuccess(key);
-    return stores.transaction(async (s) => {
-      const now = this.now();
-      await s.users.recordLogin(user.tenantId, user.id, now);
-      const pair = await this.issuePair(s, user, randomUUID(), now);
-      await s.outbox.append(
-        auditEvent(caller, {
-          tenantId: user.tenantId,
-          type: IDENTITY_EVENTS.loginSucceeded,
-          actor: user.username,
-          data: { username: user.username, user_id: user.id, grant: 'password' },
-        }),
-      );
-      await s.outbox.append(
-        auditEvent(caller, {
-          tenantId: user.tenantId,
-          type: IDENTITY_EVENTS.tokenIssued,
-          actor: user.username,
-          data: tokenEventData(user, this.deps.tokens.expiresIn, 'password'),
-        }),
-      );
-      return pair;
+    const amr = [AMR.password];
+    const outcome = await stores.transaction(async (s): Promise<{ pair: TokenPair } | { challenge: MfaChallenge }> => {
+      const challenge = await this.secondFactor?.challengeFor(s, caller, user, amr);
+      if (challenge) return { challenge };
+      return { pair: await this.sessions.start(s, caller, user, { amr, grant: 'password' }, this.now()) };
     });
+    // The throttle's count stays until the second factor is answered: a right password does not
+    // buy fresh attempts at the code.
+    if ('challenge' in outcome) throw new MfaChallengeError(outcome.challenge);
+    await this.deps.throttle.recordSuccess(key);
+    return outcome.pair;
   }
 
   /** Rotates a refresh token. A token that was already rotated revokes its whole family. */
@@ -148,7 +145,7 @@ export class AuthService {
       if (!(await s.refreshTokens.markUsed(record.id, now))) return replayed();
       const [tenant] = await s.tenants.findByIds(user.tenantId, [user.tenantId]);
       if (!tenant?.isActive) return { ok: false };
-      const pair = await this.issuePair(s, user, record.familyId, now);
+      const pair = await this.sessions.issuePair(s, user, record.familyId, record.amr, now);
       await s.outbox.append(
         auditEvent(caller, {
           tenantId: user.tenantId,
@@ -239,18 +236,6 @@ export class AuthService {
     return this.deps.verifier.authenticate(token);
   }
 
-  private async issuePair(s: IdentityStores, user: UserRecord, familyId: string, now: Date): Promise<TokenPair> {
-    const accessToken = await this.deps.tokens.issue(claimsOf(user), now.getTime());
-    const refreshToken = newRefreshToken();
-    await s.refreshTokens.create({
-      userId: user.id,
-      tokenHash: hashRefreshToken(refreshToken),
-      familyId,
-      expiresAt: new Date(now.getTime() + this.deps.refreshTokenDays * 86_400_000),
-    });
-    return { accessToken, tokenType: 'bearer', expiresIn: this.deps.tokens.expiresIn, refreshToken };
-  }
-
   /**
    * A login request too malformed to name an account (NUL or a lone surrogate in the username,
    * unreadable JSON): still a failed login, audited in the default tenant under a placeholder
@@ -301,19 +286,4 @@ export class AuthService {
       }),
     );
   }
-}
-
-function claimsOf(user: UserRecord): { username: string; tenantId: string; roles: string[]; scopes: string[] } {
-  return { username: user.username, tenantId: user.tenantId, roles: roleNamesOf(user), scopes: scopesOf(user.roles) };
-}
-
-function tokenEventData(user: UserRecord, expiresIn: number, grant: string): Record<string, unknown> {
-  return {
-    username: user.username,
-    user_id: user.id,
-    grant,
-    roles: roleNamesOf(user),
-    scopes: scopesOf(user.roles),
-    expires_in: expiresIn,
-  };
 }

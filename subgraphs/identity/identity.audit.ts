@@ -12,4 +12,13 @@ export const IDENTITY_EVENTS = {
   userCreated: 'user_created',
   serviceAccountCreated: 'service_account_created',
   serviceTokenIssued: 'service_token_issued',
+  mfaChallengeIssued: 'auth_mfa_challenge_issued',
+  mfaSucceeded: 'auth_mfa_succeeded',
+  mfaFailed: 'auth_mfa_failed',
+  mfaFactorEnrolled: 'mfa_factor_enrolled',
+  mfaFactorRemoved: 'mfa_factor_removed',
+  mfaReset: 'mfa_reset',
+  recoveryCodesGenerated: 'mfa_recovery_codes_generated',
+  recoveryCodeUsed: 'mfa_recovery_code_used',
+  mfaPolicyUpdated: 'mfa_policy_updated',
 } as const;

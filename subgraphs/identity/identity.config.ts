@@ -1,6 +1,7 @@
 // Identity's own settings, parsed once at build time with the platform's env helpers so a bad
 // value stops the service with a message naming the variable. Shared settings (JWT secret,
 // token lifetimes) stay in PlatformConfig.
+import { createHash } from 'node:crypto';
 import { ConfigError, readBool, readInt, readOptional, readString } from '../../platform/config/env';
 import type { Env } from '../../platform/service';
 import { DEFAULT_THROTTLE, type ThrottleSettings } from './login.throttle';
@@ -34,6 +35,24 @@ export interface IdentityConfig {
   platformAdmin?: DevUser & { tenantId: string };
   /** Login backoff per tenant and username (LOGIN_MAX_FAILURES in LOGIN_FAILURE_WINDOW_SECONDS). */
   loginThrottle: ThrottleSettings;
+  mfa: MfaSettings;
+}
+
+export interface MfaSettings {
+  /**
+   * 32 bytes sealing TOTP secrets (AES-256-GCM) and keying recovery-code hashes: SHA-256 of
+   * IDENTITY_MFA_KEY, or of the JWT secret when unset (as the AI broker's PII vault). Changing it
+   * makes every enrolled factor unusable (users enrol again after an admin reset).
+   */
+  key: Buffer;
+  /** True when derived from the JWT secret rather than set. */
+  keyDerived: boolean;
+  /** The issuer authenticator apps show (IDENTITY_TOTP_ISSUER). */
+  issuer: string;
+  /** Seconds a sign-in challenge may be answered (IDENTITY_MFA_CHALLENGE_SECONDS). */
+  challengeSeconds: number;
+  /** Wrong codes one challenge takes before the password must be given again. */
+  maxAttempts: number;
 }
 
 /** Documented defaults for development only (docs/identity.md); override them anywhere shared. */
@@ -42,8 +61,11 @@ export const DEV_DEFAULTS = {
   user: { username: 'user', password: 'user-dev-password' },
 } as const;
 
-export function loadIdentityConfig(env: Env): IdentityConfig {
+export function loadIdentityConfig(env: Env, jwtSecret = ''): IdentityConfig {
   const production = env.NODE_ENV === 'production';
+  const mfaKey = readOptional(env, 'IDENTITY_MFA_KEY');
+  if (mfaKey !== undefined && Buffer.byteLength(mfaKey) < 32)
+    throw new ConfigError('IDENTITY_MFA_KEY must be at least 32 bytes');
   const config: IdentityConfig = {
     // Development users with well-known passwords must be asked for explicitly in production.
     seedDevUsers: readBool(env, 'IDENTITY_SEED_DEV_USERS', !production),
@@ -64,6 +86,15 @@ export function loadIdentityConfig(env: Env): IdentityConfig {
       windowMs: readInt(env, 'LOGIN_FAILURE_WINDOW_SECONDS', DEFAULT_THROTTLE.windowMs / 1000, { min: 1 }) * 1000,
       baseLockMs: DEFAULT_THROTTLE.baseLockMs,
       maxLockMs: readInt(env, 'LOGIN_MAX_LOCK_SECONDS', DEFAULT_THROTTLE.maxLockMs / 1000, { min: 1 }) * 1000,
+    },
+    mfa: {
+      key: createHash('sha256')
+        .update(mfaKey ?? `identity-mfa:${jwtSecret}`)
+        .digest(),
+      keyDerived: mfaKey === undefined,
+      issuer: readString(env, 'IDENTITY_TOTP_ISSUER', 'Regulated Platform'),
+      challengeSeconds: readInt(env, 'IDENTITY_MFA_CHALLENGE_SECONDS', 300, { min: 30, max: 3600 }),
+      maxAttempts: 5,
     },
   };
   const operator = readOptional(env, 'PLATFORM_ADMIN_USERNAME');

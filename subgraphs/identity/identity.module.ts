@@ -14,6 +14,11 @@ import { ServiceAccountService } from './service-account.service';
 import { TenantService } from './tenant.service';
 import { CachedTokenVerifier } from './token.verifier';
 import { UserService } from './user.service';
+import { MfaService } from './mfa.service';
+import { MfaPolicyService } from './mfa-policy.service';
+import { MfaSignInService } from './mfa-sign-in.service';
+import { SecretBox } from './secret.box';
+import { SessionService } from './session.service';
 
 export interface IdentityServices {
   auth: AuthService;
@@ -21,6 +26,10 @@ export interface IdentityServices {
   tenants: TenantService;
   roles: RoleService;
   serviceAccounts: ServiceAccountService;
+  mfa: MfaService;
+  mfaSignIn: MfaSignInService;
+  mfaPolicy: MfaPolicyService;
+  sessions: SessionService;
   verifier: CachedTokenVerifier;
   hasher: PasswordHasher;
   config: IdentityConfig;
@@ -36,25 +45,46 @@ export function createIdentityServices(
   const verifier = new CachedTokenVerifier(tokens, config.verifyCacheSize);
   const hasher = new ScryptPasswordHasher(config.scryptLogN);
   // An operator's action in another tenant reaches that tenant's ledger through the outbox.
-  const access = new TenantAccess((a) =>
-    stores.outbox.append(
-      auditEvent(a, {
-        tenantId: a.tenantId,
-        type: OPERATOR_ACCESS_EVENT,
-        actor: a.operator,
-        data: operatorAccessData(a),
-      }),
-    ),
+  const access = new TenantAccess(
+    (a) =>
+      stores.outbox.append(
+        auditEvent(a, {
+          tenantId: a.tenantId,
+          type: OPERATOR_ACCESS_EVENT,
+          actor: a.operator,
+          data: operatorAccessData(a),
+        }),
+      ),
+    platform.auth.mfa,
   );
+  // One throttle for passwords and second-factor codes: guessing either locks the account.
+  const throttle = new LoginThrottle(throttleStore, config.loginThrottle);
+  const mfa = new MfaService({ stores, box: new SecretBox(config.mfa.key), issuer: config.mfa.issuer, access });
+  const mfaPolicy = new MfaPolicyService(stores, platform.auth.mfa, access);
+  const auth = new AuthService({
+    stores,
+    hasher,
+    tokens,
+    verifier,
+    refreshTokenDays: platform.auth.refreshTokenExpireDays,
+    throttle,
+  });
+  const mfaSignIn = new MfaSignInService({
+    stores,
+    mfa,
+    policy: mfaPolicy,
+    sessions: auth.sessions,
+    throttle,
+    challengeSeconds: config.mfa.challengeSeconds,
+    maxAttempts: config.mfa.maxAttempts,
+  });
+  auth.useSecondFactor(mfaSignIn);
   return {
-    auth: new AuthService({
-      stores,
-      hasher,
-      tokens,
-      verifier,
-      refreshTokenDays: platform.auth.refreshTokenExpireDays,
-      throttle: new LoginThrottle(throttleStore, config.loginThrottle),
-    }),
+    auth,
+    mfa,
+    mfaSignIn,
+    mfaPolicy,
+    sessions: new SessionService(stores, access),
     users: new UserService(stores, hasher, config.maxPageSize, access),
     tenants: new TenantService(stores),
     roles: new RoleService(stores, access),

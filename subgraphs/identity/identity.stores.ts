@@ -4,6 +4,10 @@ import type { PrismaClient } from '../../generated/prisma/client';
 import type { IdentityStores, IdentityUnitOfWork } from './identity.types';
 import { outboxWriter } from '../../platform/outbox/outbox.writer';
 import type { PrismaLike } from '../../platform/db/prisma-like';
+import { prismaMfaChallengeStore } from './mfa-challenge.store';
+import { prismaMfaFactorStore } from './mfa-factor.store';
+import { prismaMfaPolicyStore } from './mfa-policy.store';
+import { prismaRecoveryCodeStore } from './recovery-code.store';
 import { prismaRefreshTokenStore } from './refresh-token.store';
 import { prismaRoleStore } from './role.store';
 import { prismaTenantStore } from './tenant.store';
@@ -17,6 +21,10 @@ function storesFor(db: PrismaLike, overrides: StoreOverrides): IdentityStores {
     roles: (overrides.roles ?? prismaRoleStore)(db),
     tenants: (overrides.tenants ?? prismaTenantStore)(db),
     refreshTokens: (overrides.refreshTokens ?? prismaRefreshTokenStore)(db),
+    mfaFactors: (overrides.mfaFactors ?? prismaMfaFactorStore)(db),
+    recoveryCodes: (overrides.recoveryCodes ?? prismaRecoveryCodeStore)(db),
+    mfaChallenges: (overrides.mfaChallenges ?? prismaMfaChallengeStore)(db),
+    mfaPolicies: (overrides.mfaPolicies ?? prismaMfaPolicyStore)(db),
     outbox: (overrides.outbox ?? ((tx) => outboxWriter(tx, 'identity')))(db),
   };
 }

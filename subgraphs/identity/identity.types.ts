@@ -1,6 +1,7 @@
 // The identity domain's records and the store interfaces its services depend on. Services see
 // only these interfaces, so unit tests can hand them strict fakes and no database.
 import type { OutboxWriter } from '../../platform/outbox/outbox.writer';
+import type { MfaChallengeStore, MfaFactorStore, MfaPolicyStore, RecoveryCodeStore, SessionRecord } from './mfa.types';
 
 /**
  * Which tenant's rows a store read may return. A tenant id, or ALL_TENANTS, which only the
@@ -52,6 +53,8 @@ export interface RefreshTokenRecord {
   createdAt: Date;
   revoked: boolean;
   usedAt: Date | null;
+  /** How the family's login was authenticated (RFC 8176). */
+  amr: string[];
 }
 
 export interface NewUser {
@@ -101,11 +104,23 @@ export interface TenantStore {
 }
 
 export interface RefreshTokenStore {
-  create(token: { userId: string; tokenHash: string; familyId: string; expiresAt: Date }): Promise<RefreshTokenRecord>;
+  create(token: {
+    userId: string;
+    tokenHash: string;
+    familyId: string;
+    expiresAt: Date;
+    amr: string[];
+  }): Promise<RefreshTokenRecord>;
   findByHash(tokenHash: string): Promise<RefreshTokenRecord | null>;
   /** Marks the token used if it still was unused and unrevoked; false when someone got there first. */
   markUsed(id: string, at: Date): Promise<boolean>;
   revokeFamily(familyId: string): Promise<number>;
+  /** The user's live sessions (families with an unused, unrevoked, unexpired token), newest first. */
+  listSessions(tenantId: string, userId: string, now: Date): Promise<SessionRecord[]>;
+  /** Revokes one family of the user (scoped by tenant and user); the tokens revoked. */
+  revokeUserFamily(tenantId: string, userId: string, familyId: string): Promise<number>;
+  /** Revokes every family of the user; the tokens revoked. */
+  revokeAllForUser(tenantId: string, userId: string): Promise<number>;
 }
 
 export interface IdentityStores {
@@ -113,6 +128,10 @@ export interface IdentityStores {
   roles: RoleStore;
   tenants: TenantStore;
   refreshTokens: RefreshTokenStore;
+  mfaFactors: MfaFactorStore;
+  recoveryCodes: RecoveryCodeStore;
+  mfaChallenges: MfaChallengeStore;
+  mfaPolicies: MfaPolicyStore;
   outbox: OutboxWriter;
 }
 

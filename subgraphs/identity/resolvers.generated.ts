@@ -82,15 +82,91 @@ export type AuthPayload = {
   refreshToken: Scalars['String']['output'];
 };
 
+/** A second factor of the caller (kind `totp`; `webauthn` later). */
+export type MfaFactor = {
+  __typename?: 'MfaFactor';
+  id: Scalars['ID']['output'];
+  kind: Scalars['String']['output'];
+  label?: Maybe<Scalars['String']['output']>;
+  confirmed: Scalars['Boolean']['output'];
+  createdAt: Scalars['String']['output'];
+  lastUsedAt?: Maybe<Scalars['String']['output']>;
+};
+
+export type MfaFactors = {
+  __typename?: 'MfaFactors';
+  factors: Array<MfaFactor>;
+  recoveryCodesLeft: Scalars['Int']['output'];
+};
+
+/** A pending authenticator: show `otpauthUri` as a QR code; confirm with its first code. */
+export type TotpEnrolment = {
+  __typename?: 'TotpEnrolment';
+  factorId: Scalars['ID']['output'];
+  secret: Scalars['String']['output'];
+  otpauthUri: Scalars['String']['output'];
+};
+
+/**
+ * A confirmed authenticator. `recoveryCodes`: ten single-use codes, shown only now (null when the
+ * user still had some). `tokens`: when the enrolment completed a sign-in (enrolment challenge).
+ */
+export type TotpConfirmation = {
+  __typename?: 'TotpConfirmation';
+  factorId: Scalars['ID']['output'];
+  recoveryCodes?: Maybe<Array<Scalars['String']['output']>>;
+  tokens?: Maybe<AuthPayload>;
+};
+
+/** Who must sign in with a second factor in a tenant. */
+export type MfaPolicy = {
+  __typename?: 'MfaPolicy';
+  tenantId: Scalars['String']['output'];
+  requiredRoles: Array<Scalars['String']['output']>;
+  /** `tenant` (set by its admin) or `platform` (the platform default applies). */
+  source: Scalars['String']['output'];
+  updatedAt?: Maybe<Scalars['String']['output']>;
+  updatedBy?: Maybe<Scalars['String']['output']>;
+};
+
+/** A sign-in session: one refresh-token family. */
+export type Session = {
+  __typename?: 'Session';
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['String']['output'];
+  lastUsedAt: Scalars['String']['output'];
+  expiresAt: Scalars['String']['output'];
+  /** How the sign-in was made (RFC 8176): pwd, otp. */
+  amr: Array<Scalars['String']['output']>;
+  /** The session of the caller's own token. */
+  current: Scalars['Boolean']['output'];
+};
+
 export type Query = {
   __typename?: 'Query';
   /** The caller, from the database. */
   me?: Maybe<User>;
+  /** The caller's second factors. */
+  mfaFactors: MfaFactors;
+  /** A tenant's MFA policy (admin). */
+  mfaPolicy: MfaPolicy;
+  /** The caller's sessions, or (admin) those of a user. */
+  sessions: Array<Session>;
   /** Every tenant for a platform operator; the caller's own for a tenant's admin. */
   tenants: Array<Tenant>;
   /** Users of the caller's tenant (a platform operator may name another), ordered by username. */
   users: UserConnection;
   roles: Array<Role>;
+};
+
+
+export type QueryMfaPolicyArgs = {
+  tenantId?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QuerySessionsArgs = {
+  userId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
@@ -113,7 +189,30 @@ export type CreateUserInput = {
 
 export type Mutation = {
   __typename?: 'Mutation';
+  /**
+   * A password sign-in. When a second factor is owed the error is UNAUTHENTICATED with
+   * extensions.reason `mfa_required` (or `mfa_enrolment_required`), extensions.mfaToken and
+   * extensions.factors: answer with verifyMfa (or enrol with enrolTotp/confirmTotp and the token).
+   */
   login: AuthPayload;
+  /** Answers a sign-in challenge with a TOTP code (method `totp`) or a recovery code (`recovery_code`). */
+  verifyMfa: AuthPayload;
+  /** Starts enrolling an authenticator: signed in, or with an enrolment challenge's mfaToken. */
+  enrolTotp: TotpEnrolment;
+  /** Confirms an authenticator with its first code (with an enrolment mfaToken, also signs in). */
+  confirmTotp: TotpConfirmation;
+  /** Removes one of the caller's factors (needs a second-factor sign-in). */
+  removeMfaFactor: Scalars['Boolean']['output'];
+  /** Ten new recovery codes (needs a second-factor sign-in). */
+  regenerateRecoveryCodes: Array<Scalars['String']['output']>;
+  /** An admin's reset of a user who lost their authenticator: factors, codes and sessions go. */
+  resetUserMfa: Scalars['Int']['output'];
+  /** Sets a tenant's MFA policy (admin). */
+  setMfaPolicy: MfaPolicy;
+  /** Ends one session (the caller's, or with userId, an admin for a user). */
+  revokeSession: Scalars['Boolean']['output'];
+  /** Ends every session of the caller (or, admin, of userId); the tokens revoked. */
+  revokeAllSessions: Scalars['Int']['output'];
   refreshToken: AuthPayload;
   createRole: Role;
   createTenant: Tenant;
@@ -126,6 +225,53 @@ export type MutationLoginArgs = {
   username: Scalars['String']['input'];
   password: Scalars['String']['input'];
   tenantId?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationVerifyMfaArgs = {
+  mfaToken: Scalars['String']['input'];
+  code: Scalars['String']['input'];
+  method?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationEnrolTotpArgs = {
+  mfaToken?: InputMaybe<Scalars['String']['input']>;
+  label?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationConfirmTotpArgs = {
+  factorId: Scalars['ID']['input'];
+  code: Scalars['String']['input'];
+  mfaToken?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationRemoveMfaFactorArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type MutationResetUserMfaArgs = {
+  userId: Scalars['ID']['input'];
+};
+
+
+export type MutationSetMfaPolicyArgs = {
+  requiredRoles: Array<Scalars['String']['input']>;
+  tenantId?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationRevokeSessionArgs = {
+  id: Scalars['ID']['input'];
+  userId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+export type MutationRevokeAllSessionsArgs = {
+  userId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
@@ -268,6 +414,12 @@ export type ResolversTypes = {
   UserConnection: ResolverTypeWrapper<UserConnection>;
   AuthPayload: ResolverTypeWrapper<AuthPayload>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
+  MfaFactor: ResolverTypeWrapper<MfaFactor>;
+  MfaFactors: ResolverTypeWrapper<MfaFactors>;
+  TotpEnrolment: ResolverTypeWrapper<TotpEnrolment>;
+  TotpConfirmation: ResolverTypeWrapper<TotpConfirmation>;
+  MfaPolicy: ResolverTypeWrapper<MfaPolicy>;
+  Session: ResolverTypeWrapper<Session>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   CreateUserInput: CreateUserInput;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
@@ -286,6 +438,12 @@ export type ResolversParentTypes = {
   UserConnection: UserConnection;
   AuthPayload: AuthPayload;
   Int: Scalars['Int']['output'];
+  MfaFactor: MfaFactor;
+  MfaFactors: MfaFactors;
+  TotpEnrolment: TotpEnrolment;
+  TotpConfirmation: TotpConfirmation;
+  MfaPolicy: MfaPolicy;
+  Session: Session;
   Query: Record<PropertyKey, never>;
   CreateUserInput: CreateUserInput;
   Mutation: Record<PropertyKey, never>;
@@ -344,8 +502,54 @@ export type AuthPayloadResolvers<ContextType = IdentityGraphQLContext, ParentTyp
   refreshToken?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type MfaFactorResolvers<ContextType = IdentityGraphQLContext, ParentType extends ResolversParentTypes['MfaFactor'] = ResolversParentTypes['MfaFactor']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  label?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  confirmed?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  lastUsedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type MfaFactorsResolvers<ContextType = IdentityGraphQLContext, ParentType extends ResolversParentTypes['MfaFactors'] = ResolversParentTypes['MfaFactors']> = {
+  factors?: Resolver<Array<ResolversTypes['MfaFactor']>, ParentType, ContextType>;
+  recoveryCodesLeft?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type TotpEnrolmentResolvers<ContextType = IdentityGraphQLContext, ParentType extends ResolversParentTypes['TotpEnrolment'] = ResolversParentTypes['TotpEnrolment']> = {
+  factorId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  secret?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  otpauthUri?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type TotpConfirmationResolvers<ContextType = IdentityGraphQLContext, ParentType extends ResolversParentTypes['TotpConfirmation'] = ResolversParentTypes['TotpConfirmation']> = {
+  factorId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  recoveryCodes?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
+  tokens?: Resolver<Maybe<ResolversTypes['AuthPayload']>, ParentType, ContextType>;
+};
+
+export type MfaPolicyResolvers<ContextType = IdentityGraphQLContext, ParentType extends ResolversParentTypes['MfaPolicy'] = ResolversParentTypes['MfaPolicy']> = {
+  tenantId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  requiredRoles?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  source?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updatedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  updatedBy?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type SessionResolvers<ContextType = IdentityGraphQLContext, ParentType extends ResolversParentTypes['Session'] = ResolversParentTypes['Session']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  lastUsedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  expiresAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  amr?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  current?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
 export type QueryResolvers<ContextType = IdentityGraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   me?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
+  mfaFactors?: Resolver<ResolversTypes['MfaFactors'], ParentType, ContextType>;
+  mfaPolicy?: Resolver<ResolversTypes['MfaPolicy'], ParentType, ContextType, Partial<QueryMfaPolicyArgs>>;
+  sessions?: Resolver<Array<ResolversTypes['Session']>, ParentType, ContextType, Partial<QuerySessionsArgs>>;
   tenants?: Resolver<Array<ResolversTypes['Tenant']>, ParentType, ContextType>;
   users?: Resolver<ResolversTypes['UserConnection'], ParentType, ContextType, RequireFields<QueryUsersArgs, 'first'>>;
   roles?: Resolver<Array<ResolversTypes['Role']>, ParentType, ContextType>;
@@ -353,6 +557,15 @@ export type QueryResolvers<ContextType = IdentityGraphQLContext, ParentType exte
 
 export type MutationResolvers<ContextType = IdentityGraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   login?: Resolver<ResolversTypes['AuthPayload'], ParentType, ContextType, RequireFields<MutationLoginArgs, 'username' | 'password' | 'tenantId'>>;
+  verifyMfa?: Resolver<ResolversTypes['AuthPayload'], ParentType, ContextType, RequireFields<MutationVerifyMfaArgs, 'mfaToken' | 'code' | 'method'>>;
+  enrolTotp?: Resolver<ResolversTypes['TotpEnrolment'], ParentType, ContextType, Partial<MutationEnrolTotpArgs>>;
+  confirmTotp?: Resolver<ResolversTypes['TotpConfirmation'], ParentType, ContextType, RequireFields<MutationConfirmTotpArgs, 'factorId' | 'code'>>;
+  removeMfaFactor?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveMfaFactorArgs, 'id'>>;
+  regenerateRecoveryCodes?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  resetUserMfa?: Resolver<ResolversTypes['Int'], ParentType, ContextType, RequireFields<MutationResetUserMfaArgs, 'userId'>>;
+  setMfaPolicy?: Resolver<ResolversTypes['MfaPolicy'], ParentType, ContextType, RequireFields<MutationSetMfaPolicyArgs, 'requiredRoles'>>;
+  revokeSession?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRevokeSessionArgs, 'id'>>;
+  revokeAllSessions?: Resolver<ResolversTypes['Int'], ParentType, ContextType, Partial<MutationRevokeAllSessionsArgs>>;
   refreshToken?: Resolver<ResolversTypes['AuthPayload'], ParentType, ContextType, RequireFields<MutationRefreshTokenArgs, 'refreshToken'>>;
   createRole?: Resolver<ResolversTypes['Role'], ParentType, ContextType, RequireFields<MutationCreateRoleArgs, 'name'>>;
   createTenant?: Resolver<ResolversTypes['Tenant'], ParentType, ContextType, RequireFields<MutationCreateTenantArgs, 'id' | 'name'>>;
@@ -368,6 +581,12 @@ export type Resolvers<ContextType = IdentityGraphQLContext> = {
   UserPageInfo?: UserPageInfoResolvers<ContextType>;
   UserConnection?: UserConnectionResolvers<ContextType>;
   AuthPayload?: AuthPayloadResolvers<ContextType>;
+  MfaFactor?: MfaFactorResolvers<ContextType>;
+  MfaFactors?: MfaFactorsResolvers<ContextType>;
+  TotpEnrolment?: TotpEnrolmentResolvers<ContextType>;
+  TotpConfirmation?: TotpConfirmationResolvers<ContextType>;
+  MfaPolicy?: MfaPolicyResolvers<ContextType>;
+  Session?: SessionResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
 };

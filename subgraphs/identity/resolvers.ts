@@ -5,6 +5,9 @@ import type { GraphQLResolveInfo } from 'graphql';
 import type { IdentityGraphQLContext } from './graphql.context';
 import type { RoleRecord, TenantRecord, TokenPair, UserView } from './identity.types';
 import { usernameCursor } from './user.service';
+import type { FactorView } from './mfa.service';
+import type { TenantMfaPolicy } from './mfa-policy.service';
+import type { SessionView } from './session.service';
 import type { Resolvers } from './resolvers.generated';
 
 function payload(pair: TokenPair) {
@@ -13,6 +16,25 @@ function payload(pair: TokenPair) {
     tokenType: pair.tokenType,
     expiresIn: pair.expiresIn,
     refreshToken: pair.refreshToken,
+  };
+}
+
+function factorOut(f: FactorView) {
+  return { ...f, createdAt: f.createdAt.toISOString(), lastUsedAt: f.lastUsedAt?.toISOString() ?? null };
+}
+
+function policyOut(p: TenantMfaPolicy) {
+  return { ...p, updatedAt: p.updatedAt?.toISOString() ?? null };
+}
+
+function sessionOut(s: SessionView) {
+  return {
+    id: s.id,
+    createdAt: s.createdAt.toISOString(),
+    lastUsedAt: s.lastUsedAt.toISOString(),
+    expiresAt: s.expiresAt.toISOString(),
+    amr: s.amr,
+    current: s.current,
   };
 }
 
@@ -56,6 +78,14 @@ export const resolvers = {
       };
     },
     roles: async (_, __, ctx) => (await ctx.services.roles.list(ctx.caller)).map(roleOut),
+    mfaFactors: async (_, __, ctx) => {
+      const { factors, recoveryCodesLeft } = await ctx.services.mfa.listFactors(ctx.caller);
+      return { factors: factors.map(factorOut), recoveryCodesLeft };
+    },
+    mfaPolicy: async (_, args, ctx) =>
+      policyOut(await ctx.services.mfaPolicy.get(ctx.caller, args.tenantId ?? undefined)),
+    sessions: async (_, args, ctx) =>
+      (await ctx.services.sessions.list(ctx.caller, args.userId ?? undefined)).map(sessionOut),
   },
   Mutation: {
     login: async (_, args, ctx) =>
@@ -67,6 +97,49 @@ export const resolvers = {
         }),
       ),
     refreshToken: async (_, args, ctx) => payload(await ctx.services.auth.refresh(ctx.caller, args.refreshToken)),
+    verifyMfa: async (_, args, ctx) =>
+      payload(
+        await ctx.services.mfaSignIn.verify(ctx.caller, {
+          mfaToken: args.mfaToken,
+          code: args.code,
+          method: args.method ?? undefined,
+        }),
+      ),
+    enrolTotp: async (_, args, ctx) => {
+      const { mfa, mfaSignIn } = ctx.services;
+      const started =
+        args.mfaToken != null
+          ? await mfaSignIn.enrolStart(ctx.caller, { mfaToken: args.mfaToken, label: args.label })
+          : await mfa.startTotp(await mfa.self(ctx.caller), args.label);
+      return { factorId: started.factorId, secret: started.secret, otpauthUri: started.uri };
+    },
+    confirmTotp: async (_, args, ctx) => {
+      if (args.mfaToken != null) {
+        const done = await ctx.services.mfaSignIn.enrolConfirm(ctx.caller, {
+          mfaToken: args.mfaToken,
+          factorId: args.factorId,
+          code: args.code,
+        });
+        return { factorId: done.factorId, recoveryCodes: done.recoveryCodes, tokens: payload(done.pair) };
+      }
+      const confirmed = await ctx.services.mfa.confirmTotpForCaller(ctx.caller, args);
+      return { factorId: confirmed.factor.id, recoveryCodes: confirmed.recoveryCodes, tokens: null };
+    },
+    removeMfaFactor: async (_, args, ctx) => (await ctx.services.mfa.removeFactor(ctx.caller, args.id), true),
+    regenerateRecoveryCodes: async (_, __, ctx) => ctx.services.mfa.regenerateRecoveryCodes(ctx.caller),
+    resetUserMfa: async (_, args, ctx) => (await ctx.services.mfa.resetUser(ctx.caller, args.userId)).factorsRemoved,
+    setMfaPolicy: async (_, args, ctx) =>
+      policyOut(
+        await ctx.services.mfaPolicy.set(ctx.caller, {
+          requiredRoles: args.requiredRoles,
+          tenantId: args.tenantId ?? undefined,
+        }),
+      ),
+    revokeSession: async (_, args, ctx) => (
+      await ctx.services.sessions.revoke(ctx.caller, args.id, args.userId ?? undefined),
+      true
+    ),
+    revokeAllSessions: async (_, args, ctx) => ctx.services.sessions.revokeAll(ctx.caller, args.userId ?? undefined),
     createRole: async (_, args, ctx) =>
       roleOut(
         await ctx.services.roles.create(ctx.caller, {

@@ -218,6 +218,7 @@ export class PacksService {
     input: { packId: string; version: string; tenantId?: string },
   ): Promise<PackEntry> {
     const { auth, viewer, tenantId } = await this.promoterOf(caller, input.tenantId, 'packs.certify');
+    this.access.requireMfa(caller, 'certify a pack');
     const entry = await this.promotable(caller, auth, viewer, input, 'certify');
     if (entry.status !== 'draft')
       throw new ConflictError(

@@ -3,6 +3,7 @@
 // dependency resolver and the tenant access rule (an operator's access to a tenant reaches that
 // tenant's ledger through the outbox).
 import type { DelegatedIdentity } from '../../platform/auth/service-identity';
+import { NO_MFA_POLICY, type MfaPolicy } from '../../platform/auth/mfa';
 import { operatorAccessData, OPERATOR_ACCESS_EVENT, TenantAccess } from '../../platform/auth/tenant-access';
 import { RulePackRegistryClient } from '../../platform/clients/rulepack-registry.client';
 import { SchemaRegistryClient } from '../../platform/clients/schema-registry.client';
@@ -25,7 +26,8 @@ const SCHEMA_REGISTRY = { name: 'schema-registry', port: 8084 };
 
 /**
  * `identity`: the registry's own, for dependency checks of callers without a token (service-identity.ts);
- * `requireAuth`: the port's mode (serviceRequiresAuth), false lets callers without a token read as X-Tenant-ID's tenant.
+ * `requireAuth`: the port's mode (serviceRequiresAuth), false lets callers without a token read as X-Tenant-ID's tenant;
+ * `mfa`: the platform's MFA policy (PlatformConfig.auth.mfa): certifying needs a second factor of its roles.
  */
 export function createPacksModule(
   db: Database,
@@ -33,6 +35,7 @@ export function createPacksModule(
   registry: readonly ServiceManifest[],
   identity?: DelegatedIdentity,
   requireAuth = true,
+  mfa: MfaPolicy = NO_MFA_POLICY,
 ): PacksModule {
   const stores = prismaPacksUnitOfWork(db.prisma);
   const address = (fallback: { name: string; port: number }) =>
@@ -42,15 +45,17 @@ export function createPacksModule(
     rulePacks: new RulePackRegistryClient(serviceUrl(env, address(RULEPACK_REGISTRY)), identity),
     schemas: new SchemaRegistryClient(serviceUrl(env, address(SCHEMA_REGISTRY)), identity),
   });
-  const access = new TenantAccess((a) =>
-    stores.outbox.append(
-      auditEvent(a, {
-        tenantId: a.tenantId,
-        type: OPERATOR_ACCESS_EVENT,
-        actor: a.operator,
-        data: operatorAccessData(a),
-      }),
-    ),
+  const access = new TenantAccess(
+    (a) =>
+      stores.outbox.append(
+        auditEvent(a, {
+          tenantId: a.tenantId,
+          type: OPERATOR_ACCESS_EVENT,
+          actor: a.operator,
+          data: operatorAccessData(a),
+        }),
+      ),
+    mfa,
   );
   return { service: new PacksService(stores, resolver, access, undefined, requireAuth), stores };
 }

@@ -203,6 +203,7 @@ export class RulePackService {
     requireAuth(caller); // a decision names its reviewer: a token whatever the port's mode
     const current = await this.visible(caller, ref, 'rulepack.certify');
     this.assertMayDecide(caller, current, 'certify');
+    this.access.requireMfa(caller, 'certify a rule pack');
     const note = checkNotes(notes, false);
     this.assertState(current, 'review', 'certify');
     const key = await this.keys.current();

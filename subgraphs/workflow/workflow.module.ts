@@ -4,6 +4,7 @@
 // recorded in the tenant's ledger through the outbox).
 import { randomUUID } from 'node:crypto';
 import { ServiceIdentity } from '../../platform/auth/service-identity';
+import type { MfaPolicy } from '../../platform/auth/mfa';
 import { operatorAccessData, OPERATOR_ACCESS_EVENT, TenantAccess } from '../../platform/auth/tenant-access';
 import { AiBrokerClient } from '../../platform/clients/ai-broker.client';
 import { PacksRegistryClient } from '../../platform/clients/packs-registry.client';
@@ -27,6 +28,8 @@ export interface WorkflowModuleDeps {
   config: WorkflowConfig;
   logger: Logger;
   jwtSecret: string;
+  /** The platform's MFA policy (PlatformConfig.auth.mfa): deciding an approval needs a second factor of its roles. */
+  mfa?: MfaPolicy;
   version: string;
   /** Stand-ins (tests). */
   packs?: Pick<PacksRegistryClient, 'get'>;
@@ -71,15 +74,17 @@ export function createWorkflowModule(deps: WorkflowModuleDeps): WorkflowModule {
     serviceToken: (tenantId) => identity.tokenFor(tenantId),
     owner: deps.owner,
   });
-  const access = new TenantAccess((a) =>
-    store.appendAudit(store.sql, {
-      tenantId: a.tenantId,
-      eventType: OPERATOR_ACCESS_EVENT,
-      eventData: operatorAccessData(a),
-      userId: a.operator,
-      correlationId: a.correlationId,
-      idempotencyKey: randomUUID(),
-    }),
+  const access = new TenantAccess(
+    (a) =>
+      store.appendAudit(store.sql, {
+        tenantId: a.tenantId,
+        eventType: OPERATOR_ACCESS_EVENT,
+        eventData: operatorAccessData(a),
+        userId: a.operator,
+        correlationId: a.correlationId,
+        idempotencyKey: randomUUID(),
+      }),
+    deps.mfa,
   );
   const service = new WorkflowService({
     store,

@@ -365,6 +365,7 @@ export class WorkflowService {
     const auth = caller.auth;
     if (auth && !auth.isService && auth.username !== reviewer)
       throw new ForbiddenError('X-User-ID must name the authenticated user');
+    this.deps.access.requireMfa(caller, 'decide an approval');
     if (!UUID.test(taskId)) throw new NotFoundError(`Approval task '${taskId}' not found`);
     const { store, config, executor } = this.deps;
     const notes = input.notes ?? null;

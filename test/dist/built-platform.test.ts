@@ -43,6 +43,9 @@ beforeAll(async () => {
     PASSWORD_SCRYPT_LOG_N: '10',
     OCR_WORKERS: '1',
     LOG_LEVEL: 'INFO',
+    // The walk signs in with passwords; multi-factor sign-in has its own suites (test/e2e/identity/mfa.test.ts).
+    // Without this, `npm start`'s default asks the admin and the reviewer to enrol a second factor.
+    IDENTITY_MFA_REQUIRED_ROLES: 'none',
   };
   if (database) env.DATABASE_URL = database.url;
   else env.PGLITE_DIR = path.join(dataDir, 'pglite');

@@ -12,10 +12,20 @@ export interface Session {
   claims: Claims;
 }
 
+/** A right password that still owes a second factor: answer with verifyMfa (or enrol first). */
+export interface MfaChallenge {
+  /** `mfa_required` or `mfa_enrolment_required`. */
+  error: string;
+  mfaToken: string;
+  factors: string[];
+  expiresIn: number;
+}
+
 export class SessionError extends Error {
   constructor(
     message: string,
     readonly status: number,
+    readonly challenge?: MfaChallenge,
   ) {
     super(message);
   }
@@ -66,7 +76,19 @@ async function detailOf(res: Response): Promise<string> {
   return `HTTP ${res.status}`;
 }
 
+function challengeOf(body: unknown): MfaChallenge | undefined {
+  const b = body as Partial<MfaChallenge> | null;
+  return b && typeof b.mfaToken === 'string' && typeof b.error === 'string'
+    ? { error: b.error, mfaToken: b.mfaToken, factors: b.factors ?? [], expiresIn: b.expiresIn ?? 0 }
+    : undefined;
+}
+
 async function accept(res: Response): Promise<Session> {
+  if (res.status === 401) {
+    const body: unknown = await res.json().catch(() => null);
+    const detail = (body as { detail?: unknown } | null)?.detail;
+    throw new SessionError(typeof detail === 'string' ? detail : 'HTTP 401', 401, challengeOf(body));
+  }
   if (!res.ok) throw new SessionError(await detailOf(res), res.status);
   const body = (await res.json()) as { accessToken: string; expiresIn: number };
   const session = {
@@ -84,6 +106,17 @@ export async function signIn(username: string, password: string, tenantId?: stri
     credentials: 'same-origin',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ username, password, ...(tenantId ? { tenantId } : {}) }),
+  });
+  return accept(res);
+}
+
+/** The second step of a sign-in: a code from the authenticator (or a recovery code) for the challenge. */
+export async function verifyMfa(mfaToken: string, code: string, method: 'totp' | 'recovery_code'): Promise<Session> {
+  const res = await fetch(`${SESSION_URL}/mfa`, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ mfaToken, code, method }),
   });
   return accept(res);
 }

@@ -1,11 +1,21 @@
-// The sign-in form: identity's password grant through the router's /console/session route.
+// The sign-in form: identity's password grant through the router's /console/session route, then,
+// when identity asks for a second factor, a code from the authenticator app (or a recovery code)
+// through /console/session/mfa. Enrolling an authenticator is not in the console yet: a person
+// whose role needs one is told to enrol through the API (docs/identity.md).
 import { useState } from 'react';
-import { signIn, SessionError } from './session';
+import { signIn, SessionError, verifyMfa, type MfaChallenge } from './session';
+
+function messageOf(err: unknown, fallback401: string): string {
+  if (err instanceof SessionError && err.status === 401) return fallback401;
+  if (err instanceof SessionError && err.status === 429) return 'Too many failed attempts; try again later.';
+  return err instanceof Error ? err.message : String(err);
+}
 
 export function SignIn({ notice }: { notice?: string }) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [tenant, setTenant] = useState('');
+  const [challenge, setChallenge] = useState<MfaChallenge>();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const submit = async (e: React.FormEvent) => {
@@ -15,17 +25,19 @@ export function SignIn({ notice }: { notice?: string }) {
     try {
       await signIn(username, password, tenant.trim() || undefined);
     } catch (err) {
-      setError(
-        err instanceof SessionError && err.status === 401
-          ? 'Wrong username, password or tenant.'
-          : err instanceof Error
-            ? err.message
-            : String(err),
-      );
+      if (err instanceof SessionError && err.challenge?.error === 'mfa_required') {
+        setChallenge(err.challenge);
+        setPassword('');
+      } else if (err instanceof SessionError && err.challenge) {
+        setError(`${err.message}. Enrol an authenticator app, then sign in again.`);
+      } else {
+        setError(messageOf(err, 'Wrong username, password or tenant.'));
+      }
     } finally {
       setBusy(false);
     }
   };
+  if (challenge) return <SecondFactor challenge={challenge} onRestart={() => setChallenge(undefined)} />;
   return (
     <main id="main" className="sign-in">
       <h1>Reviewer console</h1>
@@ -62,6 +74,62 @@ export function SignIn({ notice }: { notice?: string }) {
         />
         <button type="submit" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}
+        </button>
+        {error && (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
+      </form>
+    </main>
+  );
+}
+
+/** The challenge step: one code answers it; a wrong one may be retried until the challenge is used up. */
+function SecondFactor({ challenge, onRestart }: { challenge: MfaChallenge; onRestart: () => void }) {
+  const [code, setCode] = useState('');
+  const [recovery, setRecovery] = useState(false);
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const canRecover = challenge.factors.includes('recovery_code');
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      await verifyMfa(challenge.mfaToken, code.trim(), recovery ? 'recovery_code' : 'totp');
+    } catch (err) {
+      setError(messageOf(err, 'That code was not accepted. Try the next one, or sign in again.'));
+      setCode('');
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <main id="main" className="sign-in">
+      <h1>Reviewer console</h1>
+      <form onSubmit={submit} aria-label="Second factor">
+        <label htmlFor="mfa-code">{recovery ? 'Recovery code' : 'Code from your authenticator app'}</label>
+        <input
+          id="mfa-code"
+          name="code"
+          autoComplete="one-time-code"
+          inputMode={recovery ? 'text' : 'numeric'}
+          required
+          autoFocus
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+        />
+        <button type="submit" disabled={busy}>
+          {busy ? 'Checking…' : 'Verify'}
+        </button>
+        {canRecover && (
+          <button type="button" className="secondary" onClick={() => setRecovery(!recovery)}>
+            {recovery ? 'Use the authenticator app' : 'Use a recovery code'}
+          </button>
+        )}
+        <button type="button" className="secondary" onClick={onRestart}>
+          Start again
         </button>
         {error && (
           <p role="alert" className="error">

@@ -8,4 +8,8 @@ export interface VerifyResponse {
   tenant_id: string;
   roles: string[];
   scopes: string[];
+  /** How the person signed in (RFC 8176), when the token says. */
+  amr?: string[];
+  /** The token's assurance level (aal1, aal2), when the token says. */
+  acr?: string;
 }

@@ -61,7 +61,20 @@ describe('identity REST: authentication', () => {
     expect(Object.keys(res.body).sort()).toEqual(['access_token', 'expires_in', 'refresh_token', 'token_type']);
     expect(res.body).toMatchObject({ token_type: 'bearer', expires_in: 86400 });
     const claims = claimsOf(res.body.access_token);
-    expect(Object.keys(claims).sort()).toEqual(['exp', 'iat', 'iss', 'roles', 'scopes', 'sub', 'tenant_id']);
+    // Spec 01's claims, plus how the sign-in was made (amr, acr) and its session (sid).
+    expect(Object.keys(claims).sort()).toEqual([
+      'acr',
+      'amr',
+      'exp',
+      'iat',
+      'iss',
+      'roles',
+      'scopes',
+      'sid',
+      'sub',
+      'tenant_id',
+    ]);
+    expect(claims).toMatchObject({ amr: ['pwd'], acr: 'aal1' });
     expect(claims).toMatchObject({
       sub: 'root',
       tenant_id: 'default',
@@ -115,7 +128,15 @@ describe('identity REST: authentication', () => {
   it('GET /v1/auth/verify and GET /v1/me', async () => {
     const v = await call(`${url}/v1/auth/verify`, { token: userToken });
     expect(v.status).toBe(200);
-    expect(v.body).toEqual({ valid: true, username: 'alice', tenant_id: 'default', roles: ['user'], scopes: ['read'] });
+    expect(v.body).toEqual({
+      valid: true,
+      username: 'alice',
+      tenant_id: 'default',
+      roles: ['user'],
+      scopes: ['read'],
+      amr: ['pwd'],
+      acr: 'aal1',
+    });
     const me = await call(`${url}/v1/me`, { token: adminToken });
     expect(me.body).toEqual({
       username: 'root',

@@ -163,6 +163,7 @@ describe('identity stores on a real database', () => {
       userId: user.id,
       tokenHash: randomUUID().replace(/-/g, ''),
       familyId: randomUUID(),
+      amr: ['pwd'],
       expiresAt: new Date(Date.now() + 60_000),
     });
     const results = await Promise.all(

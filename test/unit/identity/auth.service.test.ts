@@ -60,7 +60,20 @@ describe('AuthService.login', () => {
     expect(pair.tokenType).toBe('bearer');
     expect(pair.expiresIn).toBe(86_400);
     const claims = decode(pair.accessToken);
-    expect(Object.keys(claims).sort()).toEqual(['exp', 'iat', 'iss', 'roles', 'scopes', 'sub', 'tenant_id']);
+    // Spec 01's claims, plus how the sign-in was made (amr, acr) and its session (sid).
+    expect(Object.keys(claims).sort()).toEqual([
+      'acr',
+      'amr',
+      'exp',
+      'iat',
+      'iss',
+      'roles',
+      'scopes',
+      'sid',
+      'sub',
+      'tenant_id',
+    ]);
+    expect(claims).toMatchObject({ amr: ['pwd'], acr: 'aal1' });
     expect(claims).toMatchObject({
       sub: 'alice',
       tenant_id: 'default',
@@ -163,6 +176,7 @@ describe('AuthService.refresh', () => {
     createdAt: NOW,
     revoked: false,
     usedAt: null,
+    amr: ['pwd'],
     ...over,
   });
 
@@ -258,6 +272,7 @@ describe('AuthService.revoke', () => {
           familyId: 'fam',
           expiresAt: NOW,
           createdAt: NOW,
+          amr: ['pwd'],
           revoked: false,
           usedAt: null,
         }),

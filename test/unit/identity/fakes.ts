@@ -16,6 +16,12 @@ import type {
   UserRecord,
   UserStore,
 } from '../../../subgraphs/identity/identity.types';
+import type {
+  MfaChallengeStore,
+  MfaFactorStore,
+  MfaPolicyStore,
+  RecoveryCodeStore,
+} from '../../../subgraphs/identity/mfa.types';
 import type { PasswordHasher } from '../../../subgraphs/identity/password.hasher';
 
 export interface FakeStores {
@@ -23,6 +29,10 @@ export interface FakeStores {
   roles?: Partial<RoleStore>;
   tenants?: Partial<TenantStore>;
   refreshTokens?: Partial<RefreshTokenStore>;
+  mfaFactors?: Partial<MfaFactorStore>;
+  recoveryCodes?: Partial<RecoveryCodeStore>;
+  mfaChallenges?: Partial<MfaChallengeStore>;
+  mfaPolicies?: Partial<MfaPolicyStore>;
   outbox?: Partial<OutboxStore>;
 }
 
@@ -45,6 +55,10 @@ export function fakeUnitOfWork(
     roles: strictFake<RoleStore>(fakes.roles ?? {}, 'roles'),
     tenants: strictFake<TenantStore>(fakes.tenants ?? {}, 'tenants'),
     refreshTokens: strictFake<RefreshTokenStore>(fakes.refreshTokens ?? {}, 'refreshTokens'),
+    mfaFactors: strictFake<MfaFactorStore>(fakes.mfaFactors ?? {}, 'mfaFactors'),
+    recoveryCodes: strictFake<RecoveryCodeStore>(fakes.recoveryCodes ?? {}, 'recoveryCodes'),
+    mfaChallenges: strictFake<MfaChallengeStore>(fakes.mfaChallenges ?? {}, 'mfaChallenges'),
+    mfaPolicies: strictFake<MfaPolicyStore>(fakes.mfaPolicies ?? {}, 'mfaPolicies'),
     outbox,
   };
   const uow = {
