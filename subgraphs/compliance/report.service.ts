@@ -65,8 +65,15 @@ export interface GenerateInput {
   tenantId?: string;
 }
 
+export type ReportEvidenceWithProof = ReportEvidence & { proof?: EvidenceProofResult };
+
 export interface ReportEvidencePage {
-  items: (ReportEvidence & { proof?: EvidenceProofResult })[];
+  items: ReportEvidenceWithProof[];
+  nextCursor: string | null;
+}
+
+export interface ReportPage {
+  reports: ComplianceReport[];
   nextCursor: string | null;
 }
 
@@ -180,7 +187,7 @@ export class ReportService {
   async list(
     caller: Caller,
     input: { framework?: string; status?: string; first?: number; after?: string; tenantId?: string },
-  ): Promise<{ reports: ComplianceReport[]; nextCursor: string | null }> {
+  ): Promise<ReportPage> {
     assertMayRead(caller);
     const tenantId = await this.access.resolve(caller, input.tenantId, ['tenant_id'], 'compliance.report.list');
     const limit = input.first ?? 50;

@@ -9,6 +9,11 @@ import type { Freshness } from './compliance.types';
  */
 export type ReportStatus = 'generating' | 'generated' | 'pending_review' | 'signing' | 'signed_off' | 'rejected';
 
+/** The statuses a reader ever sees (`generating` rows are never served). */
+export type ReviewedReportStatus = Exclude<ReportStatus, 'generating'>;
+
+export type ReportDecision = 'approve' | 'reject';
+
 /** pass: every control satisfied; fail: none; partial: some. */
 export type ReportResult = 'pass' | 'partial' | 'fail';
 
