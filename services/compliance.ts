@@ -15,6 +15,7 @@ import { loadComplianceConfig, type ComplianceConfig } from '../subgraphs/compli
 import { consumeIntake } from '../subgraphs/compliance/compliance.intake';
 import { createComplianceModule } from '../subgraphs/compliance/compliance.module';
 import { createEvidenceLedger, type EvidenceLedger } from '../subgraphs/compliance/evidence-ledger';
+import { createReportLedger, type ReportLedger } from '../subgraphs/compliance/report-ledger';
 import { complianceContext, type ComplianceGraphQLContext } from '../subgraphs/compliance/graphql.context';
 import { resolvers } from '../subgraphs/compliance/resolvers';
 
@@ -25,6 +26,8 @@ export interface ComplianceServiceOptions {
   config?: Partial<ComplianceConfig>;
   /** Where evidence goes instead of the ledger service (tests of an unreachable ledger). */
   ledger?: EvidenceLedger;
+  /** Where reports take checkpoints, proofs and sign-offs instead of the ledger service (tests). */
+  reportLedger?: ReportLedger;
   /** The clock of freshness (tests). */
   now?: () => Date;
 }
@@ -42,17 +45,17 @@ export function defineComplianceService(options: ComplianceServiceOptions = {}):
         url: '/api/compliance/*',
         upstreamPath: '/api/compliance/',
         wildcard: true,
-        summary: 'Frameworks (OSCAL), controls, mapping packs, evidence and proofs (compliance service)',
+        summary: 'Frameworks (OSCAL), controls, mapping packs, evidence and proofs, reports (compliance service)',
       },
     ],
     async build(deps) {
       const { config: platform, db, env, logger, registry } = deps;
       const config = { ...loadComplianceConfig(env, registry), ...options.config };
       const { bus, release: releaseBus } = await serviceBus(deps, options.bus);
-      const ledger =
-        options.ledger ??
-        createEvidenceLedger(config.ledgerUrl, new ServiceIdentity(platform.auth.jwtSecret, 'compliance'));
-      const compliance = createComplianceModule({ db, config, ledger, logger, now: options.now });
+      const identity = new ServiceIdentity(platform.auth.jwtSecret, 'compliance');
+      const ledger = options.ledger ?? createEvidenceLedger(config.ledgerUrl, identity);
+      const reportLedger = options.reportLedger ?? createReportLedger(config.ledgerUrl, identity);
+      const compliance = createComplianceModule({ db, config, ledger, reportLedger, logger, now: options.now });
       const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
       const { app } = await buildServiceApp<ComplianceGraphQLContext>(definition, deps, {
         title: 'Compliance',

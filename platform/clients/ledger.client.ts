@@ -65,16 +65,36 @@ export function createLedgerClient(options: LedgerClientOptions): LedgerClient {
 /** The ledger's proof routes (docs/ledger.md, "Proofs"), for services that keep ledger entry ids. */
 export interface LedgerProofClient {
   /** An entry's inclusion proof against the tenant's latest signed checkpoint (ServiceCallError 404: no such entry). */
-  inclusion(context: ServiceCallContext, entryId: string): Promise<LedgerInclusionProof>;
+  inclusion(context: ServiceCallContext, entryId: string, treeSize?: number): Promise<LedgerInclusionProof>;
+  /** A checkpoint of the tenant's log as it stands now (ServiceCallError 429: the ledger's per-tenant limit). */
+  checkpoint(context: ServiceCallContext & { tenantId: string }): Promise<LedgerCheckpoint>;
+}
+
+/** A signed checkpoint in wire names (docs/ledger.md, "Checkpoints"). */
+export interface LedgerCheckpoint {
+  format: string;
+  id: string;
+  tenant_id: string;
+  tree_size: number;
+  root_hash: string;
+  timestamp: string;
+  key_id: string;
+  signature: string;
 }
 
 /** `identity`: the calling service's, used for callers without a token (service-request.ts). */
 export function createLedgerProofClient(baseUrl: string, identity?: DelegatedIdentity): LedgerProofClient {
   const endpoint = { baseUrl, identity };
   return {
-    inclusion: (context, entryId) =>
+    inclusion: (context, entryId, treeSize) =>
       serviceRequest(endpoint, 'v1/ledger/proofs/inclusion', context, {
-        query: { entry_id: entryId },
+        query: { entry_id: entryId, tree_size: treeSize },
+        timeoutMs: 10_000,
+      }),
+    checkpoint: (context) =>
+      serviceRequest(endpoint, 'v1/ledger/checkpoints', context, {
+        method: 'POST',
+        body: { tenant_id: context.tenantId },
         timeoutMs: 10_000,
       }),
   };

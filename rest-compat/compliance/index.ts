@@ -42,6 +42,7 @@ import {
   TenantBody,
   TenantQuery,
 } from './compliance.schemas';
+import { registerReportRoutes } from './report.routes';
 
 const PREFIX = '/api/compliance';
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -461,4 +462,6 @@ export function registerComplianceRoutes(routes: FastifyInstance, compliance: Co
         .send({ created: r.created, item_id: r.itemId, controls: r.controls.map(refJson) });
     },
   );
+
+  registerReportRoutes(routes, compliance);
 }

@@ -14,12 +14,22 @@ const targets = [
       ComplianceEvidence: './compliance.types#EvidenceItem',
       ComplianceEvidenceRevision: './compliance.types#EvidenceRevision',
       ComplianceMappingPack: './compliance.types#MappingPack',
+      ComplianceReport: './report.types#ComplianceReport',
+      ComplianceReportPeriod: './report.types#ReportPeriod',
+      ComplianceReportSummary: './report.types#ReportSummary',
+      ComplianceReportControl: './report.types#ReportControl',
+      ComplianceReportEvidence: './report.service#ReportEvidenceWithProof',
+      ComplianceReportEvidencePage: './report.service#ReportEvidencePage',
+      ComplianceReportPage: './report.service#ReportPage',
     },
     // Mapped to the domain's lower-case words in resolvers.ts.
     enumValues: {
       ComplianceFrameworkKind: './compliance.types#FrameworkKind',
       ComplianceFreshness: './compliance.types#Freshness',
       ComplianceMappingPackStatus: './compliance.types#MappingPackStatus',
+      ComplianceReportStatus: './report.types#ReviewedReportStatus',
+      ComplianceReportResult: './report.types#ReportResult',
+      ComplianceReportDecision: './report.types#ReportDecision',
     },
   },
   {

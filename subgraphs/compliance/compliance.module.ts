@@ -14,17 +14,23 @@ import { EvidenceService } from './evidence.service';
 import { evidenceStore } from './evidence.store';
 import { MappingPackService } from './mapping-pack.service';
 import { mappingPackKeyStore, mappingPackStore } from './mapping-pack.store';
+import type { ReportLedger } from './report-ledger';
+import { ReportService } from './report.service';
+import { reportStore } from './report.store';
 
 export interface ComplianceModule {
   catalog: CatalogService;
   packs: MappingPackService;
   evidence: EvidenceService;
+  reports: ReportService;
 }
 
 export function createComplianceModule(deps: {
   db: Database;
   config: ComplianceConfig;
   ledger: EvidenceLedger;
+  /** Checkpoints, proofs and sign-offs of reports. */
+  reportLedger: ReportLedger;
   logger: Pick<Logger, 'warn'>;
   /** The clock of freshness and default expiries (tests pass their own). */
   now?: () => Date;
@@ -60,5 +66,16 @@ export function createComplianceModule(deps: {
     deps.logger,
     deps.now,
   );
-  return { catalog, packs, evidence };
+  const reports = new ReportService(
+    sql,
+    reportStore,
+    catalog,
+    evidence,
+    deps.reportLedger,
+    access,
+    deps.config,
+    deps.logger,
+    deps.now,
+  );
+  return { catalog, packs, evidence, reports };
 }

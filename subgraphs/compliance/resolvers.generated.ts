@@ -3,9 +3,14 @@
 import type { FrameworkKind as ComplianceFrameworkKind } from './compliance.types';
 import type { Freshness as ComplianceFreshness } from './compliance.types';
 import type { MappingPackStatus as ComplianceMappingPackStatus } from './compliance.types';
+import type { ReviewedReportStatus as ComplianceReportStatus } from './report.types';
+import type { ReportResult as ComplianceReportResult } from './report.types';
+import type { ReportDecision as ComplianceReportDecision } from './report.types';
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { Framework as FrameworkModel, ControlFreshness as ControlFreshnessModel, EvidenceItem as EvidenceItemModel, EvidenceRevision as EvidenceRevisionModel, MappingPack as MappingPackModel } from './compliance.types';
 import type { ControlNode as ControlNodeModel } from './resolvers';
+import type { ComplianceReport as ComplianceReportModel, ReportPeriod as ReportPeriodModel, ReportSummary as ReportSummaryModel, ReportControl as ReportControlModel } from './report.types';
+import type { ReportEvidenceWithProof as ReportEvidenceWithProofModel, ReportEvidencePage as ReportEvidencePageModel, ReportPage as ReportPageModel } from './report.service';
 import type { ComplianceGraphQLContext } from './graphql.context';
 export type Maybe<T> = T | null | undefined;
 export type InputMaybe<T> = T | null | undefined;
@@ -188,6 +193,129 @@ export type ComplianceEventInput = {
   data: Scalars['JSON']['input'];
 };
 
+export { ComplianceReportStatus };
+
+export { ComplianceReportResult };
+
+export { ComplianceReportDecision };
+
+export type ComplianceReportPeriod = {
+  __typename?: 'ComplianceReportPeriod';
+  /** Inclusive, ISO 8601. */
+  start: Scalars['String']['output'];
+  /** Exclusive, ISO 8601. */
+  end: Scalars['String']['output'];
+  /** '2026-Q3', or the ISO 8601 interval start/end. */
+  label: Scalars['String']['output'];
+};
+
+export type ComplianceReportSummary = {
+  __typename?: 'ComplianceReportSummary';
+  controls: Scalars['Int']['output'];
+  satisfied: Scalars['Int']['output'];
+  notSatisfied: Scalars['Int']['output'];
+  fresh: Scalars['Int']['output'];
+  expiring: Scalars['Int']['output'];
+  stale: Scalars['Int']['output'];
+  evidenceItems: Scalars['Int']['output'];
+  evidenceLinks: Scalars['Int']['output'];
+  /** Evidence the ledger had not recorded at generation (no proof possible). */
+  unrecorded: Scalars['Int']['output'];
+};
+
+/** A control's verdict in a report: satisfied when evidence of the period is in force at its end. */
+export type ComplianceReportControl = {
+  __typename?: 'ComplianceReportControl';
+  controlId: Scalars['String']['output'];
+  title: Scalars['String']['output'];
+  freshness: ComplianceFreshness;
+  satisfied: Scalars['Boolean']['output'];
+  evidenceCount: Scalars['Int']['output'];
+  lastCollectedAt?: Maybe<Scalars['String']['output']>;
+  expiresAt?: Maybe<Scalars['String']['output']>;
+};
+
+/** An evidence item in a report: its newest revision collected in the period. */
+export type ComplianceReportEvidence = {
+  __typename?: 'ComplianceReportEvidence';
+  controlId: Scalars['String']['output'];
+  itemId: Scalars['ID']['output'];
+  revision: Scalars['Int']['output'];
+  contentSha256: Scalars['String']['output'];
+  source: Scalars['String']['output'];
+  collectedAt: Scalars['String']['output'];
+  expiresAt: Scalars['String']['output'];
+  ledgerEntryId?: Maybe<Scalars['String']['output']>;
+  /** With proofs: true, the inclusion proof against the report's checkpoint (or {error}). */
+  proof?: Maybe<Scalars['JSON']['output']>;
+};
+
+export type ComplianceReportEvidencePage = {
+  __typename?: 'ComplianceReportEvidencePage';
+  items: Array<ComplianceReportEvidence>;
+  nextCursor?: Maybe<Scalars['String']['output']>;
+};
+
+/** A compliance report of a framework for a period (docs/compliance.md, Reports). */
+export type ComplianceReport = {
+  __typename?: 'ComplianceReport';
+  id: Scalars['ID']['output'];
+  framework: Scalars['String']['output'];
+  reportType: Scalars['String']['output'];
+  period: ComplianceReportPeriod;
+  status: ComplianceReportStatus;
+  result?: Maybe<ComplianceReportResult>;
+  summary: ComplianceReportSummary;
+  /** The one signed ledger checkpoint every proof of the report is built against. */
+  checkpoint?: Maybe<Scalars['JSON']['output']>;
+  contentSha256?: Maybe<Scalars['String']['output']>;
+  generatedBy?: Maybe<Scalars['String']['output']>;
+  generatedAt: Scalars['String']['output'];
+  submittedBy?: Maybe<Scalars['String']['output']>;
+  submittedAt?: Maybe<Scalars['String']['output']>;
+  reviewedBy?: Maybe<Scalars['String']['output']>;
+  reviewedAt?: Maybe<Scalars['String']['output']>;
+  reviewNotes?: Maybe<Scalars['String']['output']>;
+  /** The compliance_report ledger entry written at sign-off. */
+  ledgerEntryId?: Maybe<Scalars['String']['output']>;
+  ledgerChainHash?: Maybe<Scalars['String']['output']>;
+  controls: Array<ComplianceReportControl>;
+  /** The report's evidence by control, paged; at most 100 a page with proofs. */
+  evidence: ComplianceReportEvidencePage;
+  /** OSCAL 1.0.0 assessment results, validated against NIST's schema. */
+  oscal: Scalars['JSON']['output'];
+  /** The HTML document (print it to PDF), under the REST prefix. */
+  documentPath: Scalars['String']['output'];
+};
+
+
+/** A compliance report of a framework for a period (docs/compliance.md, Reports). */
+export type ComplianceReportEvidenceArgs = {
+  controlId?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+  proofs?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+export type ComplianceReportPage = {
+  __typename?: 'ComplianceReportPage';
+  reports: Array<ComplianceReport>;
+  nextCursor?: Maybe<Scalars['String']['output']>;
+};
+
+export type ComplianceGenerateReportInput = {
+  framework: Scalars['String']['input'];
+  /** A quarter such as '2026-Q3' (UTC); or give start and end. */
+  period?: InputMaybe<Scalars['String']['input']>;
+  /** ISO 8601, inclusive (with end, instead of period). */
+  start?: InputMaybe<Scalars['String']['input']>;
+  /** ISO 8601, exclusive. */
+  end?: InputMaybe<Scalars['String']['input']>;
+  /** Free label, default 'periodic'. */
+  reportType?: InputMaybe<Scalars['String']['input']>;
+  tenantId?: InputMaybe<Scalars['String']['input']>;
+};
+
 export type Query = {
   __typename?: 'Query';
   complianceFrameworks: Array<ComplianceFramework>;
@@ -200,6 +328,9 @@ export type Query = {
   complianceEvidenceProof: ComplianceEvidenceProof;
   complianceMappingPacks: Array<ComplianceMappingPack>;
   complianceMappingPack?: Maybe<ComplianceMappingPack>;
+  /** The tenant's reports, newest first. */
+  complianceReports: ComplianceReportPage;
+  complianceReport?: Maybe<ComplianceReport>;
 };
 
 
@@ -257,6 +388,21 @@ export type QueryComplianceMappingPackArgs = {
   tenantId?: InputMaybe<Scalars['String']['input']>;
 };
 
+
+export type QueryComplianceReportsArgs = {
+  framework?: InputMaybe<Scalars['String']['input']>;
+  status?: InputMaybe<ComplianceReportStatus>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+  tenantId?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryComplianceReportArgs = {
+  id: Scalars['ID']['input'];
+  tenantId?: InputMaybe<Scalars['String']['input']>;
+};
+
 export type Mutation = {
   __typename?: 'Mutation';
   importOscalCatalog: ComplianceImportResult;
@@ -269,6 +415,12 @@ export type Mutation = {
   reviseComplianceEvidence: ComplianceEvidence;
   /** The intake's door for producers that call instead of publishing. */
   submitComplianceEvent: ComplianceIngestResult;
+  /** A snapshot of the period's evidence with one signed ledger checkpoint. */
+  generateComplianceReport: ComplianceReport;
+  /** Generated -> pending review. */
+  submitComplianceReport: ComplianceReport;
+  /** By an admin or reviewer of the tenant who did not generate it; approve appends compliance_report to the ledger. */
+  signOffComplianceReport: ComplianceReport;
 };
 
 
@@ -312,6 +464,25 @@ export type MutationReviseComplianceEvidenceArgs = {
 
 export type MutationSubmitComplianceEventArgs = {
   input: ComplianceEventInput;
+};
+
+
+export type MutationGenerateComplianceReportArgs = {
+  input: ComplianceGenerateReportInput;
+};
+
+
+export type MutationSubmitComplianceReportArgs = {
+  id: Scalars['ID']['input'];
+  tenantId?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationSignOffComplianceReportArgs = {
+  id: Scalars['ID']['input'];
+  decision: ComplianceReportDecision;
+  notes?: InputMaybe<Scalars['String']['input']>;
+  tenantId?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -411,6 +582,17 @@ export type ResolversTypes = {
   ComplianceAddEvidenceInput: ComplianceAddEvidenceInput;
   ComplianceReviseEvidenceInput: ComplianceReviseEvidenceInput;
   ComplianceEventInput: ComplianceEventInput;
+  ComplianceReportStatus: ComplianceReportStatus;
+  ComplianceReportResult: ComplianceReportResult;
+  ComplianceReportDecision: ComplianceReportDecision;
+  ComplianceReportPeriod: ResolverTypeWrapper<ReportPeriodModel>;
+  ComplianceReportSummary: ResolverTypeWrapper<ReportSummaryModel>;
+  ComplianceReportControl: ResolverTypeWrapper<ReportControlModel>;
+  ComplianceReportEvidence: ResolverTypeWrapper<ReportEvidenceWithProofModel>;
+  ComplianceReportEvidencePage: ResolverTypeWrapper<ReportEvidencePageModel>;
+  ComplianceReport: ResolverTypeWrapper<ComplianceReportModel>;
+  ComplianceReportPage: ResolverTypeWrapper<ReportPageModel>;
+  ComplianceGenerateReportInput: ComplianceGenerateReportInput;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
 };
@@ -438,6 +620,14 @@ export type ResolversParentTypes = {
   ComplianceAddEvidenceInput: ComplianceAddEvidenceInput;
   ComplianceReviseEvidenceInput: ComplianceReviseEvidenceInput;
   ComplianceEventInput: ComplianceEventInput;
+  ComplianceReportPeriod: ReportPeriodModel;
+  ComplianceReportSummary: ReportSummaryModel;
+  ComplianceReportControl: ReportControlModel;
+  ComplianceReportEvidence: ReportEvidenceWithProofModel;
+  ComplianceReportEvidencePage: ReportEvidencePageModel;
+  ComplianceReport: ComplianceReportModel;
+  ComplianceReportPage: ReportPageModel;
+  ComplianceGenerateReportInput: ComplianceGenerateReportInput;
   Query: Record<PropertyKey, never>;
   Mutation: Record<PropertyKey, never>;
 };
@@ -546,6 +736,87 @@ export type ComplianceIngestResultResolvers<ContextType = ComplianceGraphQLConte
   controls?: Resolver<Array<ResolversTypes['ComplianceControlRef']>, ParentType, ContextType>;
 };
 
+export type ComplianceReportStatusResolvers = EnumResolverSignature<{ GENERATED?: any, PENDING_REVIEW?: any, SIGNING?: any, SIGNED_OFF?: any, REJECTED?: any }, ResolversTypes['ComplianceReportStatus']>;
+
+export type ComplianceReportResultResolvers = EnumResolverSignature<{ PASS?: any, PARTIAL?: any, FAIL?: any }, ResolversTypes['ComplianceReportResult']>;
+
+export type ComplianceReportDecisionResolvers = EnumResolverSignature<{ APPROVE?: any, REJECT?: any }, ResolversTypes['ComplianceReportDecision']>;
+
+export type ComplianceReportPeriodResolvers<ContextType = ComplianceGraphQLContext, ParentType extends ResolversParentTypes['ComplianceReportPeriod'] = ResolversParentTypes['ComplianceReportPeriod']> = {
+  start?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  end?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  label?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type ComplianceReportSummaryResolvers<ContextType = ComplianceGraphQLContext, ParentType extends ResolversParentTypes['ComplianceReportSummary'] = ResolversParentTypes['ComplianceReportSummary']> = {
+  controls?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  satisfied?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  notSatisfied?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  fresh?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  expiring?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  stale?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  evidenceItems?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  evidenceLinks?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  unrecorded?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type ComplianceReportControlResolvers<ContextType = ComplianceGraphQLContext, ParentType extends ResolversParentTypes['ComplianceReportControl'] = ResolversParentTypes['ComplianceReportControl']> = {
+  controlId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  freshness?: Resolver<ResolversTypes['ComplianceFreshness'], ParentType, ContextType>;
+  satisfied?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  evidenceCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  lastCollectedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  expiresAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type ComplianceReportEvidenceResolvers<ContextType = ComplianceGraphQLContext, ParentType extends ResolversParentTypes['ComplianceReportEvidence'] = ResolversParentTypes['ComplianceReportEvidence']> = {
+  controlId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  itemId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  revision?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  contentSha256?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  source?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  collectedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  expiresAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  ledgerEntryId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  proof?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+};
+
+export type ComplianceReportEvidencePageResolvers<ContextType = ComplianceGraphQLContext, ParentType extends ResolversParentTypes['ComplianceReportEvidencePage'] = ResolversParentTypes['ComplianceReportEvidencePage']> = {
+  items?: Resolver<Array<ResolversTypes['ComplianceReportEvidence']>, ParentType, ContextType>;
+  nextCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type ComplianceReportResolvers<ContextType = ComplianceGraphQLContext, ParentType extends ResolversParentTypes['ComplianceReport'] = ResolversParentTypes['ComplianceReport']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  framework?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  reportType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  period?: Resolver<ResolversTypes['ComplianceReportPeriod'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['ComplianceReportStatus'], ParentType, ContextType>;
+  result?: Resolver<Maybe<ResolversTypes['ComplianceReportResult']>, ParentType, ContextType>;
+  summary?: Resolver<ResolversTypes['ComplianceReportSummary'], ParentType, ContextType>;
+  checkpoint?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  contentSha256?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  generatedBy?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  generatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  submittedBy?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  submittedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  reviewedBy?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  reviewedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  reviewNotes?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  ledgerEntryId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  ledgerChainHash?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  controls?: Resolver<Array<ResolversTypes['ComplianceReportControl']>, ParentType, ContextType>;
+  evidence?: Resolver<ResolversTypes['ComplianceReportEvidencePage'], ParentType, ContextType, Partial<ComplianceReportEvidenceArgs>>;
+  oscal?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  documentPath?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type ComplianceReportPageResolvers<ContextType = ComplianceGraphQLContext, ParentType extends ResolversParentTypes['ComplianceReportPage'] = ResolversParentTypes['ComplianceReportPage']> = {
+  reports?: Resolver<Array<ResolversTypes['ComplianceReport']>, ParentType, ContextType>;
+  nextCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export type QueryResolvers<ContextType = ComplianceGraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   complianceFrameworks?: Resolver<Array<ResolversTypes['ComplianceFramework']>, ParentType, ContextType, Partial<QueryComplianceFrameworksArgs>>;
   complianceFramework?: Resolver<Maybe<ResolversTypes['ComplianceFramework']>, ParentType, ContextType, RequireFields<QueryComplianceFrameworkArgs, 'key'>>;
@@ -555,6 +826,8 @@ export type QueryResolvers<ContextType = ComplianceGraphQLContext, ParentType ex
   complianceEvidenceProof?: Resolver<ResolversTypes['ComplianceEvidenceProof'], ParentType, ContextType, RequireFields<QueryComplianceEvidenceProofArgs, 'id'>>;
   complianceMappingPacks?: Resolver<Array<ResolversTypes['ComplianceMappingPack']>, ParentType, ContextType, Partial<QueryComplianceMappingPacksArgs>>;
   complianceMappingPack?: Resolver<Maybe<ResolversTypes['ComplianceMappingPack']>, ParentType, ContextType, RequireFields<QueryComplianceMappingPackArgs, 'packId' | 'version'>>;
+  complianceReports?: Resolver<ResolversTypes['ComplianceReportPage'], ParentType, ContextType, Partial<QueryComplianceReportsArgs>>;
+  complianceReport?: Resolver<Maybe<ResolversTypes['ComplianceReport']>, ParentType, ContextType, RequireFields<QueryComplianceReportArgs, 'id'>>;
 };
 
 export type MutationResolvers<ContextType = ComplianceGraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
@@ -566,6 +839,9 @@ export type MutationResolvers<ContextType = ComplianceGraphQLContext, ParentType
   addComplianceEvidence?: Resolver<ResolversTypes['ComplianceEvidence'], ParentType, ContextType, RequireFields<MutationAddComplianceEvidenceArgs, 'input'>>;
   reviseComplianceEvidence?: Resolver<ResolversTypes['ComplianceEvidence'], ParentType, ContextType, RequireFields<MutationReviseComplianceEvidenceArgs, 'input'>>;
   submitComplianceEvent?: Resolver<ResolversTypes['ComplianceIngestResult'], ParentType, ContextType, RequireFields<MutationSubmitComplianceEventArgs, 'input'>>;
+  generateComplianceReport?: Resolver<ResolversTypes['ComplianceReport'], ParentType, ContextType, RequireFields<MutationGenerateComplianceReportArgs, 'input'>>;
+  submitComplianceReport?: Resolver<ResolversTypes['ComplianceReport'], ParentType, ContextType, RequireFields<MutationSubmitComplianceReportArgs, 'id'>>;
+  signOffComplianceReport?: Resolver<ResolversTypes['ComplianceReport'], ParentType, ContextType, RequireFields<MutationSignOffComplianceReportArgs, 'id' | 'decision'>>;
 };
 
 export type Resolvers<ContextType = ComplianceGraphQLContext> = {
@@ -584,6 +860,16 @@ export type Resolvers<ContextType = ComplianceGraphQLContext> = {
   ComplianceMappingPack?: ComplianceMappingPackResolvers<ContextType>;
   ComplianceImportResult?: ComplianceImportResultResolvers<ContextType>;
   ComplianceIngestResult?: ComplianceIngestResultResolvers<ContextType>;
+  ComplianceReportStatus?: ComplianceReportStatusResolvers;
+  ComplianceReportResult?: ComplianceReportResultResolvers;
+  ComplianceReportDecision?: ComplianceReportDecisionResolvers;
+  ComplianceReportPeriod?: ComplianceReportPeriodResolvers<ContextType>;
+  ComplianceReportSummary?: ComplianceReportSummaryResolvers<ContextType>;
+  ComplianceReportControl?: ComplianceReportControlResolvers<ContextType>;
+  ComplianceReportEvidence?: ComplianceReportEvidenceResolvers<ContextType>;
+  ComplianceReportEvidencePage?: ComplianceReportEvidencePageResolvers<ContextType>;
+  ComplianceReport?: ComplianceReportResolvers<ContextType>;
+  ComplianceReportPage?: ComplianceReportPageResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
 };

@@ -5,6 +5,7 @@ import { JSONScalar } from '../../platform/graphql/json-scalar';
 import { opt, orNull } from '../../platform/graphql/resolver-args';
 import type { Control, ControlFreshness, ControlRef, Framework } from './compliance.types';
 import { callerOf, type ComplianceGraphQLContext } from './graphql.context';
+import { reportResolvers } from './report.resolvers';
 import type { Resolvers } from './resolvers.generated';
 
 /** A control as its resolvers receive it: with its tenant, and its freshness when the parent read it already. */
@@ -36,6 +37,7 @@ async function frameworkControls(parent: Framework, ctx: ComplianceGraphQLContex
 }
 
 export const resolvers = {
+  ...reportResolvers,
   JSON: JSONScalar,
   ComplianceFrameworkKind: { CATALOG: 'catalog', PROFILE: 'profile', MAPPING: 'mapping' },
   ComplianceFreshness: { FRESH: 'fresh', EXPIRING: 'expiring', STALE: 'stale' },
@@ -64,6 +66,7 @@ export const resolvers = {
     certifiedAt: (p) => iso(p.certifiedAt),
   },
   Query: {
+    ...reportResolvers.Query,
     complianceFrameworks: (_, args, ctx) => ctx.compliance.catalog.frameworks(callerOf(ctx), opt(args.tenantId)),
     complianceFramework: (_, args, ctx) =>
       orNull(ctx.compliance.catalog.framework(callerOf(ctx), args.key, opt(args.tenantId))),
@@ -111,6 +114,7 @@ export const resolvers = {
       ),
   },
   Mutation: {
+    ...reportResolvers.Mutation,
     importOscalCatalog: (_, { input }, ctx) =>
       ctx.compliance.catalog.importCatalog(callerOf(ctx), {
         framework: input.framework,

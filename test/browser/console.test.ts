@@ -530,3 +530,60 @@ test('an expired session refreshes before expiry without losing the page, and si
   });
   expect(reuse.status).toBe(401);
 });
+
+describe('compliance reports page', () => {
+  const CATALOG = path.join(PROJECT_ROOT, 'platform/contracts/oscal/fixtures/nist-800-53-rev5-subset.catalog.json');
+
+  test('a report is generated and submitted by its author, who sees no sign-off; a reviewer signs it off; markup stays text; another tenant sees none; zero axe violations', async () => {
+    const { readFileSync } = await import('node:fs');
+    const catalog = JSON.parse(readFileSync(CATALOG, 'utf8')) as { catalog: { metadata: { title: string } } };
+    catalog.catalog.metadata.title = `Controls ${HOSTILE}`;
+    await api(
+      PEOPLE.root,
+      `mutation($input: ComplianceImportInput!) { importOscalCatalog(input: $input) { created } }`,
+      {
+        input: { framework: 'console-800-53', document: catalog },
+      },
+    );
+    await api(
+      PEOPLE.root,
+      `mutation($input: ComplianceAddEvidenceInput!) { addComplianceEvidence(input: $input) { id } }`,
+      {
+        input: {
+          controls: [{ framework: 'console-800-53', controlId: 'ac-2' }],
+          content: { note: HOSTILE },
+          source: HOSTILE,
+          collectedAt: '2026-08-15T00:00:00Z',
+        },
+      },
+    );
+
+    const author = await signedIn(PEOPLE.root, 'reports');
+    await author.getByRole('heading', { level: 1, name: 'Compliance reports' }).waitFor();
+    await author.getByLabel('Framework').selectOption('console-800-53');
+    await author.getByLabel('Quarter').fill('2026-Q3');
+    await author.getByRole('button', { name: 'Generate report' }).click();
+    await seen(author.getByTestId('report-status'), 'generated');
+    await seen(author.getByTestId('report-result'), /partial: 1 of 20/);
+    await author.getByRole('button', { name: 'Submit for review' }).click();
+    await seen(author.getByTestId('report-status'), 'pending review');
+    await seen(author.getByText('You generated this report'));
+    expect(await author.getByRole('button', { name: 'Sign off' }).count()).toBe(0);
+    await expectNothingRan(author);
+
+    const reviewer = await signedIn(PEOPLE.rita, 'reports');
+    await reviewer.getByRole('button', { name: 'View console-800-53 2026-Q3' }).click();
+    await seen(reviewer.getByTestId('report-status'), 'pending review');
+    expect(await axeViolations(reviewer)).toEqual([]);
+    await reviewer.getByLabel('Review notes').fill(`checked ${HOSTILE}`);
+    await reviewer.getByRole('button', { name: 'Sign off' }).click();
+    await seen(reviewer.getByTestId('report-status'), 'signed off');
+    await seen(reviewer.getByTestId('report-ledger-entry'), /^[0-9a-f-]{36}$/);
+    await expectNothingRan(reviewer);
+    if (SCREENSHOTS) await reviewer.screenshot({ path: path.join(SCREENSHOTS, 'reports-1280.png'), fullPage: true });
+
+    const other = await signedIn(PEOPLE.bravo, 'reports');
+    await seen(other.getByText('No reports yet'));
+    expect(await other.getByTestId('report-list').count()).toBe(0);
+  });
+});

@@ -7,6 +7,7 @@ import { ChartsPage } from './charts.page';
 import { DeadLettersPage } from './dead-letters.page';
 import { LedgerPage } from './ledger.page';
 import { OcrPage } from './ocr.page';
+import { ReportsPage } from './reports.page';
 import { RulePacksPage } from './rule-packs.page';
 import { WorkflowsPage } from './workflows.page';
 
@@ -25,4 +26,5 @@ export const PAGES: readonly ConsolePage[] = [
   { path: 'workflows', label: 'Workflows', component: WorkflowsPage },
   { path: 'dead-letters', label: 'Dead letters', component: DeadLettersPage },
   { path: 'charts', label: 'Charts', component: ChartsPage },
+  { path: 'reports', label: 'Compliance reports', component: ReportsPage },
 ];

@@ -14,12 +14,14 @@ import type { InputIssue } from '../../../platform/errors/domain-errors';
 import { issuesFromValidation } from '../../../platform/http/validation';
 import { PROJECT_ROOT } from '../../../platform/project-root';
 
-export type DocumentSchema = 'catalog' | 'profile' | 'framework-mapping';
+export type DocumentSchema = 'catalog' | 'profile' | 'framework-mapping' | 'assessment-results';
 
 const FILES: Record<DocumentSchema, string> = {
   catalog: 'oscal_catalog_schema.json',
   profile: 'oscal_profile_schema.json',
   'framework-mapping': 'framework-mapping.schema.json',
+  // Not imported: the compliance reports' OSCAL export is checked against it before it is served.
+  'assessment-results': 'oscal_assessment-results_schema.json',
 };
 
 export const OSCAL_SCHEMA_DIR = path.join(PROJECT_ROOT, 'platform/contracts/oscal');

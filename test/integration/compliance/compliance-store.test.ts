@@ -11,6 +11,7 @@ import { ServiceIdentity } from '../../../platform/auth/service-identity';
 import { COMPLIANCE_RULE_EXECUTION } from '../../../platform/contracts/compliance.events';
 import { createLogger } from '../../../platform/logging/logger';
 import { catalogStore } from '../../../subgraphs/compliance/catalog.store';
+import { createReportLedger } from '../../../subgraphs/compliance/report-ledger';
 import { createComplianceModule, type ComplianceModule } from '../../../subgraphs/compliance/compliance.module';
 import type { ComplianceEventInput } from '../../../subgraphs/compliance/compliance.types';
 import { createEvidenceLedger } from '../../../subgraphs/compliance/evidence-ledger';
@@ -57,6 +58,10 @@ beforeAll(async () => {
     db,
     config: { requireAuth: true, evidenceTtlDays: 90, expiringDays: 14, ledgerUrl: 'unused' },
     ledger,
+    reportLedger: createReportLedger(
+      `http://127.0.0.1:${await freePort()}`,
+      new ServiceIdentity(TEST_JWT_SECRET, 'compliance'),
+    ),
     logger: createLogger('ERROR', 'compliance-test'),
   });
   await m.packs.ensureSigningKey();

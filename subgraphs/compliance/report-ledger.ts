@@ -1,0 +1,78 @@
+// What a compliance report needs from the ledger, through the typed ledger clients with the
+// compliance service's own identity scoped to the report's tenant: ONE signed checkpoint taken
+// when the report is generated, inclusion proofs of its evidence against that checkpoint's tree
+// size (built when a report is exported, never stored), and the signed-off report appended as
+// `compliance_report` (spec 03: report_id, report_type, period, result) with the report's id as
+// its idempotency key, so a retried sign-off lands on the same entry.
+import type { DelegatedIdentity } from '../../platform/auth/service-identity';
+import {
+  createLedgerClient,
+  createLedgerProofClient,
+  type LedgerCheckpoint,
+  type LedgerInclusionProof,
+} from '../../platform/clients/ledger.client';
+
+/** The ledger event type of a signed-off report (spec 03's ledger event table). */
+export const REPORT_LEDGER_EVENT = 'compliance_report';
+
+export interface ReportLedgerEntry {
+  reportId: string;
+  reportType: string;
+  period: string;
+  result: string;
+  framework: string;
+  contentSha256: string;
+  checkpointTreeSize: number | null;
+  generatedBy: string | null;
+  signedOffBy: string;
+  correlationId?: string;
+}
+
+export interface ReportLedger {
+  checkpoint(tenantId: string, correlationId?: string): Promise<LedgerCheckpoint>;
+  inclusionProof(
+    tenantId: string,
+    entryId: string,
+    treeSize: number,
+    correlationId?: string,
+  ): Promise<LedgerInclusionProof>;
+  record(tenantId: string, entry: ReportLedgerEntry): Promise<{ entryId: string; chainHash: string }>;
+}
+
+export function reportIdempotencyKey(reportId: string): string {
+  return `compliance-report:${reportId}`;
+}
+
+export function createReportLedger(ledgerUrl: string, identity: DelegatedIdentity): ReportLedger {
+  const proofs = createLedgerProofClient(ledgerUrl, identity);
+  return {
+    checkpoint: (tenantId, correlationId) => proofs.checkpoint({ tenantId, correlationId }),
+    inclusionProof: (tenantId, entryId, treeSize, correlationId) =>
+      proofs.inclusion({ tenantId, correlationId }, entryId, treeSize),
+    async record(tenantId, e) {
+      const client = createLedgerClient({ baseUrl: ledgerUrl, token: () => identity.tokenFor(tenantId) });
+      const answer = await client.append(
+        {
+          tenant_id: tenantId,
+          event_type: REPORT_LEDGER_EVENT,
+          event_data: {
+            report_id: e.reportId,
+            report_type: e.reportType,
+            period: e.period,
+            result: e.result,
+            framework: e.framework,
+            content_sha256: e.contentSha256,
+            checkpoint_tree_size: e.checkpointTreeSize,
+            generated_by: e.generatedBy,
+            signed_off_by: e.signedOffBy,
+          },
+          user_id: e.signedOffBy,
+          correlation_id: e.correlationId ?? null,
+          idempotency_key: reportIdempotencyKey(e.reportId),
+        },
+        { correlationId: e.correlationId },
+      );
+      return { entryId: answer.id, chainHash: answer.chain_hash };
+    },
+  };
+}

@@ -1,0 +1,149 @@
+// Compliance reports on a real database (PGlite, or PostgreSQL with DATABASE_URL) with the ledger
+// unreachable: nothing is ever half-applied. A generation whose checkpoint cannot be taken leaves
+// no report, no verdict and no evidence row behind (503); a sign-off whose ledger append fails
+// puts the report back to pending review with no reviewer (503) and a later sign-off can succeed
+// once the ledger answers; a snapshot copies only the period's evidence, an item's newest revision
+// in it, per control.
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Caller } from '../../../platform/auth/caller';
+import { ServiceIdentity } from '../../../platform/auth/service-identity';
+import { UnavailableError } from '../../../platform/errors/domain-errors';
+import { createLogger } from '../../../platform/logging/logger';
+import { createComplianceModule, type ComplianceModule } from '../../../subgraphs/compliance/compliance.module';
+import { createEvidenceLedger } from '../../../subgraphs/compliance/evidence-ledger';
+import { evidenceStore } from '../../../subgraphs/compliance/evidence.store';
+import { createReportLedger, type ReportLedger } from '../../../subgraphs/compliance/report-ledger';
+import { createTestDatabase, type TestDatabase } from '../../support/database';
+import { TEST_JWT_SECRET } from '../../support/service-harness';
+import { freePort } from '../../support/waiting';
+
+jest.setTimeout(60_000);
+
+const FIXTURES = path.resolve(__dirname, '../../../platform/contracts/oscal/fixtures');
+const fixture = (name: string) => JSON.parse(fs.readFileSync(path.join(FIXTURES, name), 'utf8')) as unknown;
+const T = 'report-store';
+
+let db: TestDatabase;
+let m: ComplianceModule;
+/** The report ledger's sign-off append: the real client to a port nothing listens on, until a test swaps it. */
+let record: ReportLedger['record'];
+
+const person = (username: string, roles = ['user']): Caller => ({
+  auth: { username, tenantId: T, roles, scopes: ['read', 'write'], isService: false },
+  correlationId: randomUUID(),
+});
+
+async function count(table: string): Promise<number> {
+  const { rows } = await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE tenant_id = $1`, [
+    T,
+  ]);
+  return Number(rows[0]!.n);
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  const identity = new ServiceIdentity(TEST_JWT_SECRET, 'compliance');
+  const nowhere = `http://127.0.0.1:${await freePort()}`;
+  const unreachable = createReportLedger(nowhere, identity);
+  record = unreachable.record;
+  m = createComplianceModule({
+    db,
+    config: { requireAuth: true, evidenceTtlDays: 90, expiringDays: 14, ledgerUrl: 'unused' },
+    ledger: createEvidenceLedger(nowhere, identity),
+    reportLedger: { ...unreachable, record: (tenantId, entry) => record(tenantId, entry) },
+    logger: createLogger('ERROR', 'compliance-report-test'),
+  });
+  await m.catalog.importCatalog(person('ann'), {
+    framework: 'nist-800-53',
+    document: fixture('nist-800-53-rev5-subset.catalog.json'),
+  });
+});
+
+afterAll(async () => {
+  await db?.close();
+});
+
+it('snapshots the period: newest revision in it, per control; evidence outside the period is left out', async () => {
+  const ann = person('ann');
+  const inQ3 = await m.evidence.addEvidence(ann, {
+    controls: [
+      { framework: 'nist-800-53', controlId: 'ac-2' },
+      { framework: 'nist-800-53', controlId: 'au-2' },
+    ],
+    content: { v: 1 },
+    collectedAt: new Date('2026-07-10T00:00:00Z'),
+  });
+  await m.evidence.reviseEvidence(ann, {
+    itemId: inQ3.id,
+    content: { v: 2 },
+    collectedAt: new Date('2026-08-10T00:00:00Z'),
+  });
+  await m.evidence.reviseEvidence(ann, {
+    itemId: inQ3.id,
+    content: { v: 3 },
+    collectedAt: new Date('2026-10-10T00:00:00Z'),
+  });
+  await m.evidence.addEvidence(ann, {
+    controls: [{ framework: 'nist-800-53', controlId: 'si-4' }],
+    content: { before: true },
+    collectedAt: new Date('2026-06-30T23:59:59Z'),
+  });
+  // The ledger never answered: the evidence has no entry, so the report takes no checkpoint.
+  const report = await m.reports.generate(ann, { framework: 'nist-800-53', period: '2026-Q3' });
+  expect(report).toMatchObject({
+    status: 'generated',
+    checkpoint: null,
+    summary: { evidence_items: 1, evidence_links: 2, unrecorded: 2, satisfied: 2 },
+  });
+  const page = await m.reports.evidencePage(ann, report.id, { proofs: true });
+  expect(page.items.map((i) => [i.controlId, i.revision])).toEqual([
+    ['ac-2', 2],
+    ['au-2', 2],
+  ]);
+  expect(page.items[0]!.proof).toEqual({ error: 'not recorded in the ledger when the report was generated' });
+});
+
+it('leaves nothing behind when the checkpoint cannot be taken', async () => {
+  const ann = person('ann');
+  const item = await m.evidence.addEvidence(ann, {
+    controls: [{ framework: 'nist-800-53', controlId: 'ia-2' }],
+    content: { mfa: true },
+    collectedAt: new Date('2026-09-01T00:00:00Z'),
+  });
+  // As if the ledger had recorded it earlier: now a checkpoint is needed, and the ledger is down.
+  await evidenceStore.setLedgerEntry(db.sql, T, item.id, 1, randomUUID(), 'a'.repeat(64));
+  const before = await Promise.all(
+    ['compliance_reports', 'compliance_report_controls', 'compliance_report_evidence'].map(count),
+  );
+  await expect(m.reports.generate(ann, { framework: 'nist-800-53', period: '2026-Q3' })).rejects.toBeInstanceOf(
+    UnavailableError,
+  );
+  const after = await Promise.all(
+    ['compliance_reports', 'compliance_report_controls', 'compliance_report_evidence'].map(count),
+  );
+  expect(after).toEqual(before);
+});
+
+it('puts a report back to pending review when the ledger does not record its sign-off', async () => {
+  const ann = person('ann');
+  const rex = person('rex', ['reviewer']);
+  const report = await m.reports.generate(ann, {
+    framework: 'nist-800-53',
+    period: { start: '2026-01-01', end: '2026-02-01' },
+  });
+  await m.reports.submit(ann, report.id);
+  await expect(m.reports.signOff(rex, { id: report.id, decision: 'approve' })).rejects.toBeInstanceOf(UnavailableError);
+  expect(await m.reports.report(ann, report.id)).toMatchObject({
+    status: 'pending_review',
+    reviewedBy: null,
+    reviewedAt: null,
+    ledgerEntryId: null,
+  });
+  // The ledger answers again (a stand-in for its append only: the rest of the path is real).
+  const entryId = randomUUID();
+  record = () => Promise.resolve({ entryId, chainHash: 'b'.repeat(64) });
+  const signed = await m.reports.signOff(rex, { id: report.id, decision: 'approve', notes: 'ok' });
+  expect(signed).toMatchObject({ status: 'signed_off', reviewedBy: 'rex', reviewNotes: 'ok', ledgerEntryId: entryId });
+});
