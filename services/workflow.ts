@@ -14,6 +14,8 @@ import { resolvers } from '../subgraphs/workflow/resolvers';
 import { loadWorkflowConfig, type WorkflowConfig } from '../subgraphs/workflow/workflow.config';
 import { createWorkflowModule, type WorkflowModuleDeps } from '../subgraphs/workflow/workflow.module';
 import { serveWorkflowSubscriptions } from '../subgraphs/workflow/workflow.subscriptions';
+import { serviceRetention } from '../platform/retention/retention-sweeper';
+import { purgeWorkflowPayloads } from '../subgraphs/workflow/execution.store';
 
 export interface WorkflowServiceOptions {
   /** An event bus to use instead of the process's (tests); the caller then owns closing it. */
@@ -94,6 +96,10 @@ export function defineWorkflowService(options: WorkflowServiceOptions = {}): Ser
         tokens,
         requireAuth: config.requireAuth,
       });
+      // Retention (docs/compliance.md): the tenants' workflow_payload policies, enforced here.
+      const retention = serviceRetention(deps, [
+        { recordType: 'workflow_payload', service: workflow.name, purge: purgeWorkflowPayloads },
+      ]);
       return {
         app,
         async start() {
@@ -104,9 +110,11 @@ export function defineWorkflowService(options: WorkflowServiceOptions = {}): Ser
             if (released > 0) logger.info({ released }, 'resuming workflows left running by a previous process');
           }
           if (options.poll !== false) executor.start();
+          retention.start();
         },
         async stop() {
           await executor.stop();
+          await retention.stop();
           await notices.stop();
           await releaseBus();
         },
