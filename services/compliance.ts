@@ -11,6 +11,8 @@ import type { EventBus, Unsubscribe } from '../platform/events/event-bus';
 import { serviceBus } from '../platform/events/service-bus';
 import { defineService, type ServiceDefinition } from '../platform/service';
 import { buildServiceApp } from '../platform/service-app';
+import { SubjectVault } from '../platform/vault/subject-vault';
+import { subjectVaultKey } from '../platform/vault/vault.config';
 import { registerComplianceRoutes } from '../rest-compat/compliance';
 import { loadComplianceConfig, type ComplianceConfig } from '../subgraphs/compliance/compliance.config';
 import { subscribeIntake } from '../subgraphs/compliance/compliance.intake';
@@ -53,7 +55,8 @@ export function defineComplianceService(options: ComplianceServiceOptions = {}):
       const ledger =
         options.ledger ??
         createEvidenceLedger(config.ledgerUrl, new ServiceIdentity(platform.auth.jwtSecret, 'compliance'));
-      const compliance = createComplianceModule({ db, config, ledger, logger, now: options.now });
+      const vault = new SubjectVault(subjectVaultKey(env, platform.auth.jwtSecret));
+      const compliance = createComplianceModule({ db, config, ledger, logger, vault, now: options.now });
       const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
       const { app } = await buildServiceApp<ComplianceGraphQLContext>(definition, deps, {
         title: 'Compliance',
