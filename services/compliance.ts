@@ -41,11 +41,12 @@ export function defineComplianceService(options: ComplianceServiceOptions = {}):
     producesAudit: true,
     gatewayRoutes: [
       {
-        method: ['GET', 'POST'],
+        method: ['GET', 'POST', 'DELETE'],
         url: '/api/compliance/*',
         upstreamPath: '/api/compliance/',
         wildcard: true,
-        summary: 'Frameworks (OSCAL), controls, mapping packs, evidence and proofs (compliance service)',
+        summary:
+          'Frameworks (OSCAL), controls, mapping packs, evidence and proofs, retention policies, legal holds and erasures (compliance service)',
       },
     ],
     async build(deps) {

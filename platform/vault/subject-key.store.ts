@@ -41,7 +41,8 @@ export async function insertSubjectKey(
 ): Promise<boolean> {
   const res = await q.query(
     `INSERT INTO subject_keys (id, tenant_id, subject_ref, generation, wrapped_key)
-     SELECT $1::uuid, $2, $3, COALESCE(max(generation) + 1, 0), $4 FROM subject_keys WHERE tenant_id = $2 AND subject_ref = $3
+     SELECT $1::uuid, $2::text, $3::text, COALESCE(max(generation) + 1, 0), $4::text FROM subject_keys
+     WHERE tenant_id = $2::text AND subject_ref = $3::text
      ON CONFLICT (tenant_id, subject_ref, generation) DO NOTHING`,
     [randomUUID(), tenantId, subjectRef, wrappedKey],
   );

@@ -42,6 +42,7 @@ import {
   TenantBody,
   TenantQuery,
 } from './compliance.schemas';
+import { registerRetentionRoutes } from './retention.routes';
 
 const PREFIX = '/api/compliance';
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -128,6 +129,7 @@ const intakeTags = ['intake'];
 
 export function registerComplianceRoutes(routes: FastifyInstance, compliance: ComplianceModule): void {
   const { catalog, packs, evidence } = compliance;
+  registerRetentionRoutes(routes, compliance);
   // A document may be larger than the platform's default body limit; the domain checks its own limit too.
   const importLimit = LIMITS.documentBytes + 64 * 1024;
 
