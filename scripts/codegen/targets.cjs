@@ -14,6 +14,9 @@ const targets = [
       ComplianceEvidence: './compliance.types#EvidenceItem',
       ComplianceEvidenceRevision: './compliance.types#EvidenceRevision',
       ComplianceMappingPack: './compliance.types#MappingPack',
+      RetentionRule: './retention.service#RetentionRule',
+      LegalHold: '../../platform/retention/retention.types#LegalHold',
+      ErasureRecord: './erasure.store#ErasureRecord',
     },
     // Mapped to the domain's lower-case words in resolvers.ts.
     enumValues: {

@@ -284,3 +284,53 @@ describe('legal holds and erasure', () => {
     expect(verifier.verify(proof.body, jwks)).toContain(`(seq ${placed.seq}) of tenant ${A} is in the signed tree`);
   });
 });
+
+describe('the subgraph', () => {
+  const gql = async (token: string, query: string, variables: Record<string, unknown> = {}) =>
+    (await call(token, 'POST', url, '/graphql', { query, variables })).body;
+
+  it('reads rules and holds, refuses a short policy (BAD_USER_INPUT), another tenant’s subject (NOT_FOUND) and a user (FORBIDDEN)', async () => {
+    const read = await gql(
+      t.audrey!,
+      '{ retentionPolicies { recordType legalMinimumDays retainDays } legalHolds { id active subjectRef } }',
+    );
+    expect(read.data.retentionPolicies).toContainEqual({
+      recordType: 'ai_usage',
+      legalMinimumDays: 365,
+      retainDays: 400,
+    });
+    expect(read.data.legalHolds).toEqual([expect.objectContaining({ active: false })]);
+
+    const short = await gql(
+      t.ann!,
+      'mutation { setRetentionPolicy(recordType: "ocr_job", retainDays: 3) { retainDays } }',
+    );
+    expect(short.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT' });
+    const ok = await gql(
+      t.ann!,
+      'mutation { setRetentionPolicy(recordType: "ocr_job", retainDays: 45) { recordType retainDays updatedBy } }',
+    );
+    expect(ok.data.setRetentionPolicy).toEqual({ recordType: 'ocr_job', retainDays: 45, updatedBy: 'ann' });
+    const user = await gql(t.uma!, 'mutation { removeRetentionPolicy(recordType: "ocr_job") { retainDays } }');
+    expect(user.errors[0].extensions.code).toBe('FORBIDDEN');
+
+    const foreign = await gql(t.bob!, 'mutation { placeLegalHold(input: { subjectId: "carol", reason: "x" }) { id } }');
+    expect(foreign.errors[0].extensions.code).toBe('NOT_FOUND');
+    const erase = await gql(t.bob!, 'mutation { requestErasure(subjectId: "carol") { id } }');
+    expect(erase.errors[0].extensions.code).toBe('NOT_FOUND');
+    const other = await gql(t.bob!, '{ erasureRequests { id } legalHolds { id } }');
+    expect(other.data).toEqual({ erasureRequests: [], legalHolds: [] });
+
+    const hold = await gql(
+      t.ann!,
+      'mutation { placeLegalHold(input: { subjectId: "carol", reason: "audit" }) { id active } }',
+    );
+    expect(hold.data.placeLegalHold.active).toBe(true);
+    const blocked = await gql(t.ann!, 'mutation { requestErasure(subjectId: "carol") { id } }');
+    expect(blocked.errors[0].extensions.code).toBe('CONFLICT');
+    const released = await gql(t.ann!, 'mutation($id: ID!) { releaseLegalHold(id: $id) { active releasedBy } }', {
+      id: hold.data.placeLegalHold.id,
+    });
+    expect(released.data.releaseLegalHold).toEqual({ active: false, releasedBy: 'ann' });
+  });
+});
