@@ -17,7 +17,7 @@ import { activeHoldsOf, forgetHoldSubject } from '../../platform/retention/reten
 import type { SubjectVault } from '../../platform/vault/subject-vault';
 import { assertMayRead } from './compliance.policy';
 import { erasuresOf, insertErasure, type ErasureRecord } from './erasure.store';
-import { SUBJECT_ERASED_EVENT } from './retention.audit';
+import { SUBJECT_ERASED_EVENT } from './compliance.audit';
 import { assertMayGovernRetention } from './retention.policy';
 import { assertSubjectId } from './retention.service';
 
@@ -30,7 +30,10 @@ export class ErasureService {
     private readonly vault: SubjectVault,
   ) {}
 
-  async erase(caller: Caller, input: { subjectId: string; reason?: string; tenantId?: string }): Promise<ErasureRecord> {
+  async erase(
+    caller: Caller,
+    input: { subjectId: string; reason?: string; tenantId?: string },
+  ): Promise<ErasureRecord> {
     assertSubjectId(input.subjectId);
     const reason = input.reason?.trim() || null;
     if (reason !== null && reason.length > REASON_MAX)

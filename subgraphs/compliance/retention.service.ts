@@ -33,7 +33,7 @@ import {
   LEGAL_HOLD_RELEASED_EVENT,
   RETENTION_POLICY_REMOVED_EVENT,
   RETENTION_POLICY_SET_EVENT,
-} from './retention.audit';
+} from './compliance.audit';
 import { assertMayGovernRetention } from './retention.policy';
 
 /** One record type as a tenant sees it: its legal minimum and the tenant's policy, if any. */
@@ -83,7 +83,11 @@ export class RetentionService {
   async rules(caller: Caller, requestedTenant?: string): Promise<RetentionRule[]> {
     const tenantId = await this.tenant(caller, requestedTenant, 'retention.list', false);
     const policies = new Map((await policiesOf(this.sql, tenantId)).map((p) => [p.recordType, p]));
-    return RECORD_TYPES.map((t) => ({ recordType: t, legalMinimumDays: this.minimums[t], policy: policies.get(t) ?? null }));
+    return RECORD_TYPES.map((t) => ({
+      recordType: t,
+      legalMinimumDays: this.minimums[t],
+      policy: policies.get(t) ?? null,
+    }));
   }
 
   async setPolicy(
@@ -99,7 +103,11 @@ export class RetentionService {
         'greater_than_equal',
       );
     if (input.retainDays > MAX_RETAIN_DAYS)
-      throw InputError.of(['retainDays'], `Input should be less than or equal to ${MAX_RETAIN_DAYS}`, 'less_than_equal');
+      throw InputError.of(
+        ['retainDays'],
+        `Input should be less than or equal to ${MAX_RETAIN_DAYS}`,
+        'less_than_equal',
+      );
     const tenantId = await this.tenant(caller, input.tenantId, 'retention.set', true);
     const actor = caller.auth?.username ?? null;
     const policy = await this.sql.transaction(async (tx) => {
