@@ -12,6 +12,8 @@ import { loadAiBrokerConfig } from '../subgraphs/ai-broker/ai-broker.config';
 import { createAiBrokerModule } from '../subgraphs/ai-broker/ai-broker.module';
 import { aiBrokerContext } from '../subgraphs/ai-broker/graphql.context';
 import { resolvers } from '../subgraphs/ai-broker/resolvers';
+import { serviceRetention } from '../platform/retention/retention-sweeper';
+import { purgeAiUsage } from '../subgraphs/ai-broker/usage.store';
 
 export interface AiBrokerServiceOptions {
   /** A stand-in for the schema registry's client (tests). */
@@ -46,13 +48,19 @@ export function defineAiBrokerService(options: AiBrokerServiceOptions = {}): Ser
         rest: (routes) => registerAiBrokerRoutes(routes, broker, assist, { version: aiBroker.version }),
         subgraph: { resolvers, context: (caller, request) => aiBrokerContext(caller, request, broker, assist) },
       });
+      // Retention (docs/compliance.md): the tenants' ai_usage policies, enforced here.
+      const retention = serviceRetention(deps, [
+        { recordType: 'ai_usage', service: aiBroker.name, purge: purgeAiUsage },
+      ]);
       return {
         app,
         async start() {
           health.start();
+          retention.start();
         },
         async stop() {
           health.stop();
+          await retention.stop();
         },
       };
     },

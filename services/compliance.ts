@@ -10,6 +10,8 @@ import type { EventBus } from '../platform/events/event-bus';
 import { serviceBus } from '../platform/events/service-bus';
 import { defineService, type ServiceDefinition } from '../platform/service';
 import { buildServiceApp } from '../platform/service-app';
+import { SubjectVault } from '../platform/vault/subject-vault';
+import { subjectVaultKey } from '../platform/vault/vault.config';
 import { registerComplianceRoutes } from '../rest-compat/compliance';
 import { loadComplianceConfig, type ComplianceConfig } from '../subgraphs/compliance/compliance.config';
 import { consumeIntake } from '../subgraphs/compliance/compliance.intake';
@@ -41,11 +43,12 @@ export function defineComplianceService(options: ComplianceServiceOptions = {}):
     producesAudit: true,
     gatewayRoutes: [
       {
-        method: ['GET', 'POST'],
+        method: ['GET', 'POST', 'DELETE'],
         url: '/api/compliance/*',
         upstreamPath: '/api/compliance/',
         wildcard: true,
-        summary: 'Frameworks (OSCAL), controls, mapping packs, evidence and proofs, reports (compliance service)',
+        summary:
+          'Frameworks (OSCAL), controls, mapping packs, evidence and proofs, reports, retention policies, legal holds and erasures (compliance service)',
       },
     ],
     async build(deps) {
@@ -55,7 +58,8 @@ export function defineComplianceService(options: ComplianceServiceOptions = {}):
       const identity = new ServiceIdentity(platform.auth.jwtSecret, 'compliance');
       const ledger = options.ledger ?? createEvidenceLedger(config.ledgerUrl, identity);
       const reportLedger = options.reportLedger ?? createReportLedger(config.ledgerUrl, identity);
-      const compliance = createComplianceModule({ db, config, ledger, reportLedger, logger, now: options.now });
+      const vault = new SubjectVault(subjectVaultKey(env, platform.auth.jwtSecret));
+      const compliance = createComplianceModule({ db, config, ledger, reportLedger, logger, vault, now: options.now });
       const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
       const { app } = await buildServiceApp<ComplianceGraphQLContext>(definition, deps, {
         title: 'Compliance',

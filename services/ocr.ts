@@ -15,6 +15,8 @@ import { createOcrModule } from '../subgraphs/ocr/ocr.module';
 import { serveOcrSubscriptions } from '../subgraphs/ocr/ocr.subscriptions';
 import { ocrContext, type OcrGraphQLContext } from '../subgraphs/ocr/graphql.context';
 import { resolvers } from '../subgraphs/ocr/resolvers';
+import { serviceRetention } from '../platform/retention/retention-sweeper';
+import { purgeOcrJobs } from '../subgraphs/ocr/ocr.store';
 
 // Nothing to override yet; the options object keeps every service's assembly one shape.
 export type OcrServiceOptions = Record<string, never>;
@@ -84,6 +86,10 @@ export function defineOcrService(_options: OcrServiceOptions = {}): ServiceDefin
       serveOcrSubscriptions({ app, schema: schema!, tokens, requireAuth, ocr, maxBytes });
       // Jobs whose process died are failed with a reason (every copy sweeps; the update is fenced).
       let sweep: NodeJS.Timeout | undefined;
+      // Retention (docs/compliance.md): the tenants' ocr_job policies, enforced here.
+      const retention = serviceRetention(deps, [
+        { recordType: 'ocr_job', service: definition.name, purge: purgeOcrJobs },
+      ]);
       return {
         app,
         async start() {
@@ -100,9 +106,11 @@ export function defineOcrService(_options: OcrServiceOptions = {}): ServiceDefin
           failInterrupted();
           sweep = setInterval(failInterrupted, sweepIntervalMs);
           sweep.unref();
+          retention.start();
         },
         async stop() {
           clearInterval(sweep);
+          await retention.stop();
           await ocr.drain();
           await engine.stop();
           await decoder.stop();

@@ -17,6 +17,11 @@ import { startRagMaintenance, type RagMaintenance } from '../subgraphs/rag/maint
 import { loadRagConfig } from '../subgraphs/rag/rag.config';
 import { createRagModule } from '../subgraphs/rag/rag.module';
 import { resolvers } from '../subgraphs/rag/resolvers';
+import { serviceRetention } from '../platform/retention/retention-sweeper';
+import { SubjectVault } from '../platform/vault/subject-vault';
+import { subjectVaultKey } from '../platform/vault/vault.config';
+import { purgeRagConversations } from '../subgraphs/rag/conversation.store';
+import { purgeRagDocuments } from '../subgraphs/rag/document.store';
 
 // Nothing to override yet; the options object keeps every service's assembly one shape.
 export type RagServiceOptions = Record<string, never>;
@@ -40,6 +45,8 @@ export function defineRagService(_options: RagServiceOptions = {}): ServiceDefin
         config,
         embedder,
         identity: new ServiceIdentity(platform.auth.jwtSecret, 'rag'),
+        // Conversation messages are their user's PII: sealed under the user's subject key.
+        vault: new SubjectVault(subjectVaultKey(env, platform.auth.jwtSecret)),
       });
       const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
       const { app, schema } = await buildServiceApp(definition, deps, {
@@ -67,6 +74,11 @@ export function defineRagService(_options: RagServiceOptions = {}): ServiceDefin
       });
       serveRagSubscriptions({ app, schema: schema!, tokens, requireAuth: config.requireAuth, rag });
       let maintenance: RagMaintenance | undefined;
+      // Retention (docs/compliance.md): the tenants' rag_document and rag_conversation policies.
+      const retention = serviceRetention(deps, [
+        { recordType: 'rag_document', service: definition.name, purge: purgeRagDocuments },
+        { recordType: 'rag_conversation', service: definition.name, purge: purgeRagConversations },
+      ]);
       return {
         app,
         async start() {
@@ -76,6 +88,7 @@ export function defineRagService(_options: RagServiceOptions = {}): ServiceDefin
             intervalMs: config.maintenanceIntervalMs,
             logger,
           });
+          retention.start();
           // After the other services of this process have started: the first question is then not
           // the one that waits for WordNet.
           setImmediate(() => {
@@ -88,6 +101,7 @@ export function defineRagService(_options: RagServiceOptions = {}): ServiceDefin
         },
         async stop() {
           await maintenance?.stop();
+          await retention.stop();
           await notices.stop();
           await releaseBus();
         },

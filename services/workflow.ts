@@ -15,6 +15,8 @@ import { triggerConsumers, type TriggerConsumers } from '../subgraphs/workflow/t
 import { loadWorkflowConfig, type WorkflowConfig } from '../subgraphs/workflow/workflow.config';
 import { createWorkflowModule, type WorkflowModuleDeps } from '../subgraphs/workflow/workflow.module';
 import { serveWorkflowSubscriptions } from '../subgraphs/workflow/workflow.subscriptions';
+import { serviceRetention } from '../platform/retention/retention-sweeper';
+import { purgeWorkflowPayloads } from '../subgraphs/workflow/execution.store';
 
 export interface WorkflowServiceOptions {
   /** An event bus to use instead of the process's (tests); the caller then owns closing it. */
@@ -102,6 +104,10 @@ export function defineWorkflowService(options: WorkflowServiceOptions = {}): Ser
         tokens,
         requireAuth: config.requireAuth,
       });
+      // Retention (docs/compliance.md): the tenants' workflow_payload policies, enforced here.
+      const retention = serviceRetention(deps, [
+        { recordType: 'workflow_payload', service: workflow.name, purge: purgeWorkflowPayloads },
+      ]);
       return {
         app,
         async start() {
@@ -113,10 +119,12 @@ export function defineWorkflowService(options: WorkflowServiceOptions = {}): Ser
           }
           if (options.poll !== false) executor.start();
           await consumers.start();
+          retention.start();
         },
         async stop() {
           await consumers.stop();
           await executor.stop();
+          await retention.stop();
           await notices.stop();
           await releaseBus();
         },

@@ -43,6 +43,7 @@ import {
   TenantQuery,
 } from './compliance.schemas';
 import { registerReportRoutes } from './report.routes';
+import { registerRetentionRoutes } from './retention.routes';
 
 const PREFIX = '/api/compliance';
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -129,6 +130,7 @@ const intakeTags = ['intake'];
 
 export function registerComplianceRoutes(routes: FastifyInstance, compliance: ComplianceModule): void {
   const { catalog, packs, evidence } = compliance;
+  registerRetentionRoutes(routes, compliance);
   // A document may be larger than the platform's default body limit; the domain checks its own limit too.
   const importLimit = LIMITS.documentBytes + 64 * 1024;
 

@@ -21,6 +21,9 @@ const targets = [
       ComplianceReportEvidence: './report.service#ReportEvidenceWithProof',
       ComplianceReportEvidencePage: './report.service#ReportEvidencePage',
       ComplianceReportPage: './report.service#ReportPage',
+      RetentionRule: './retention.service#RetentionRule',
+      LegalHold: '../../platform/retention/retention.types#LegalHold',
+      ErasureRecord: './erasure.store#ErasureRecord',
     },
     // Mapped to the domain's lower-case words in resolvers.ts.
     enumValues: {

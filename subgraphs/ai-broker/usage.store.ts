@@ -2,6 +2,7 @@
 // back for budgets and the per-tenant usage query. Every read takes the tenant id.
 import { randomUUID } from 'node:crypto';
 import type { PrismaLike } from '../../platform/db/prisma-like';
+import type { SqlQuery } from '../../platform/db/sql';
 
 export interface UsageRecord {
   tenantId: string;
@@ -103,4 +104,26 @@ export function prismaUsageStore(db: PrismaLike): UsageStore {
       return summary;
     },
   };
+}
+
+/**
+ * Retention (platform/retention, record type `ai_usage`): deletes at most `limit` of the tenant's
+ * usage rows created before `cutoff` (not those of `heldUsers`); how many. The ledger keeps its
+ * `ai_inference` events: a purge removes the broker's copy, never the audit trail.
+ */
+export async function purgeAiUsage(
+  q: SqlQuery,
+  tenantId: string,
+  cutoff: Date,
+  heldUsers: readonly string[],
+  limit: number,
+): Promise<number> {
+  const res = await q.query(
+    `DELETE FROM ai_usage WHERE id IN (
+       SELECT id FROM ai_usage WHERE tenant_id = $1 AND created_at < $2
+         AND (user_id IS NULL OR NOT (user_id = ANY($3::text[])))
+       ORDER BY created_at LIMIT $4 FOR UPDATE SKIP LOCKED)`,
+    [tenantId, cutoff, [...heldUsers], limit],
+  );
+  return res.rowCount;
 }

@@ -2,6 +2,7 @@
 // service with a message naming the variable.
 import { ConfigError, readInt, readOptional } from '../../platform/config/env';
 import { serviceRequiresAuth, serviceUrl } from '../../platform/config/platform.config';
+import { loadLegalMinimums, type LegalMinimums } from '../../platform/retention/retention.types';
 import type { Env, ServiceManifest } from '../../platform/service';
 import { parseSigningKeyPem } from '../rulepack-registry/pack-signature';
 
@@ -16,6 +17,8 @@ export interface ComplianceConfig {
   signingKeyPem?: string;
   /** Where evidence is recorded and proved: LEDGER_URL, else the ledger's registry port. */
   ledgerUrl: string;
+  /** The legal minimum of each record type (RETENTION_MIN_DAYS_<TYPE>): no policy may be shorter. */
+  legalMinimums: LegalMinimums;
 }
 
 const LEDGER = { name: 'ledger', port: 8136 };
@@ -37,5 +40,6 @@ export function loadComplianceConfig(env: Env, registry: readonly ServiceManifes
     expiringDays: readInt(env, 'COMPLIANCE_EXPIRING_DAYS', 14, { min: 0, max: 365 }),
     signingKeyPem: pem,
     ledgerUrl: serviceUrl(env, registry.find((s) => s.name === LEDGER.name) ?? LEDGER),
+    legalMinimums: loadLegalMinimums(env),
   };
 }

@@ -5,11 +5,13 @@ import { operatorAccessData, OPERATOR_ACCESS_EVENT, TenantAccess } from '../../p
 import type { Database } from '../../platform/db/database';
 import type { Logger } from '../../platform/logging/logger';
 import { auditEvent, sqlOutboxWriter } from '../../platform/outbox/outbox.writer';
+import type { SubjectVault } from '../../platform/vault/subject-vault';
 import { SigningKeys } from '../rulepack-registry/signing-keys.service';
 import { CatalogService } from './catalog.service';
 import { catalogStore } from './catalog.store';
 import type { ComplianceConfig } from './compliance.config';
 import type { EvidenceLedger } from './evidence-ledger';
+import { ErasureService } from './erasure.service';
 import { EvidenceService } from './evidence.service';
 import { evidenceStore } from './evidence.store';
 import { MappingPackService } from './mapping-pack.service';
@@ -17,12 +19,15 @@ import { mappingPackKeyStore, mappingPackStore } from './mapping-pack.store';
 import type { ReportLedger } from './report-ledger';
 import { ReportService } from './report.service';
 import { reportStore } from './report.store';
+import { RetentionService } from './retention.service';
 
 export interface ComplianceModule {
   catalog: CatalogService;
   packs: MappingPackService;
   evidence: EvidenceService;
   reports: ReportService;
+  retention: RetentionService;
+  erasure: ErasureService;
 }
 
 export function createComplianceModule(deps: {
@@ -32,6 +37,8 @@ export function createComplianceModule(deps: {
   /** Checkpoints, proofs and sign-offs of reports. */
   reportLedger: ReportLedger;
   logger: Pick<Logger, 'warn'>;
+  /** The subject vault whose keys an erasure destroys (platform/vault). */
+  vault: SubjectVault;
   /** The clock of freshness and default expiries (tests pass their own). */
   now?: () => Date;
 }): ComplianceModule {
@@ -77,5 +84,7 @@ export function createComplianceModule(deps: {
     deps.logger,
     deps.now,
   );
-  return { catalog, packs, evidence, reports };
+  const retention = new RetentionService(sql, access, deps.vault, deps.config.legalMinimums);
+  const erasure = new ErasureService(sql, access, deps.vault);
+  return { catalog, packs, evidence, reports, retention, erasure };
 }

@@ -11,6 +11,9 @@ import type { Framework as FrameworkModel, ControlFreshness as ControlFreshnessM
 import type { ControlNode as ControlNodeModel } from './resolvers';
 import type { ComplianceReport as ComplianceReportModel, ReportPeriod as ReportPeriodModel, ReportSummary as ReportSummaryModel, ReportControl as ReportControlModel } from './report.types';
 import type { ReportEvidenceWithProof as ReportEvidenceWithProofModel, ReportEvidencePage as ReportEvidencePageModel, ReportPage as ReportPageModel } from './report.service';
+import type { RetentionRule as RetentionRuleModel } from './retention.service';
+import type { LegalHold as LegalHoldModel } from '../../platform/retention/retention.types';
+import type { ErasureRecord as ErasureRecordModel } from './erasure.store';
 import type { ComplianceGraphQLContext } from './graphql.context';
 export type Maybe<T> = T | null | undefined;
 export type InputMaybe<T> = T | null | undefined;
@@ -316,6 +319,54 @@ export type ComplianceGenerateReportInput = {
   tenantId?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** A record type with its legal minimum (platform configuration) and the tenant's retention policy, if any. */
+export type RetentionRule = {
+  __typename?: 'RetentionRule';
+  /** ocr_job | rag_document | rag_conversation | ai_usage | workflow_payload */
+  recordType: Scalars['String']['output'];
+  legalMinimumDays: Scalars['Int']['output'];
+  /** Days a record is kept after its creation; null: no policy (kept). */
+  retainDays?: Maybe<Scalars['Int']['output']>;
+  updatedBy?: Maybe<Scalars['String']['output']>;
+  updatedAt?: Maybe<Scalars['String']['output']>;
+};
+
+/** A legal hold: while active, nothing it covers is purged and no subject it covers is erased. */
+export type LegalHold = {
+  __typename?: 'LegalHold';
+  id: Scalars['ID']['output'];
+  /** Null: every record type. */
+  recordType?: Maybe<Scalars['String']['output']>;
+  /** Null: every subject, or the subject was erased after the hold's release. */
+  subjectId?: Maybe<Scalars['String']['output']>;
+  /** The subject's reference (HMAC under the vault's master key), what the ledger names. */
+  subjectRef?: Maybe<Scalars['String']['output']>;
+  reason: Scalars['String']['output'];
+  active: Scalars['Boolean']['output'];
+  placedBy?: Maybe<Scalars['String']['output']>;
+  placedAt: Scalars['String']['output'];
+  releasedBy?: Maybe<Scalars['String']['output']>;
+  releasedAt?: Maybe<Scalars['String']['output']>;
+};
+
+/** An erasure carried out: the subject's keys were destroyed (crypto-shredding). */
+export type ErasureRecord = {
+  __typename?: 'ErasureRecord';
+  id: Scalars['ID']['output'];
+  subjectRef: Scalars['String']['output'];
+  keysDestroyed: Scalars['Int']['output'];
+  reason?: Maybe<Scalars['String']['output']>;
+  requestedBy?: Maybe<Scalars['String']['output']>;
+  requestedAt: Scalars['String']['output'];
+};
+
+export type LegalHoldInput = {
+  recordType?: InputMaybe<Scalars['String']['input']>;
+  subjectId?: InputMaybe<Scalars['String']['input']>;
+  reason: Scalars['String']['input'];
+  tenantId?: InputMaybe<Scalars['String']['input']>;
+};
+
 export type Query = {
   __typename?: 'Query';
   complianceFrameworks: Array<ComplianceFramework>;
@@ -331,6 +382,11 @@ export type Query = {
   /** The tenant's reports, newest first. */
   complianceReports: ComplianceReportPage;
   complianceReport?: Maybe<ComplianceReport>;
+  /** Every record type with its legal minimum and the tenant's policy. */
+  retentionPolicies: Array<RetentionRule>;
+  legalHolds: Array<LegalHold>;
+  legalHold?: Maybe<LegalHold>;
+  erasureRequests: Array<ErasureRecord>;
 };
 
 
@@ -403,6 +459,28 @@ export type QueryComplianceReportArgs = {
   tenantId?: InputMaybe<Scalars['String']['input']>;
 };
 
+
+export type QueryRetentionPoliciesArgs = {
+  tenantId?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryLegalHoldsArgs = {
+  active?: InputMaybe<Scalars['Boolean']['input']>;
+  tenantId?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryLegalHoldArgs = {
+  id: Scalars['ID']['input'];
+  tenantId?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryErasureRequestsArgs = {
+  tenantId?: InputMaybe<Scalars['String']['input']>;
+};
+
 export type Mutation = {
   __typename?: 'Mutation';
   importOscalCatalog: ComplianceImportResult;
@@ -421,6 +499,14 @@ export type Mutation = {
   submitComplianceReport: ComplianceReport;
   /** By an admin or reviewer of the tenant who did not generate it; approve appends compliance_report to the ledger. */
   signOffComplianceReport: ComplianceReport;
+  /** Tenant admin; BAD_USER_INPUT below the record type's legal minimum. */
+  setRetentionPolicy: RetentionRule;
+  removeRetentionPolicy: RetentionRule;
+  /** Tenant admin; a subject must be one the tenant holds data about (NOT_FOUND otherwise). */
+  placeLegalHold: LegalHold;
+  releaseLegalHold: LegalHold;
+  /** Tenant admin; destroys the subject's keys. NOT_FOUND for an unknown subject, CONFLICT under a legal hold. */
+  requestErasure: ErasureRecord;
 };
 
 
@@ -482,6 +568,37 @@ export type MutationSignOffComplianceReportArgs = {
   id: Scalars['ID']['input'];
   decision: ComplianceReportDecision;
   notes?: InputMaybe<Scalars['String']['input']>;
+  tenantId?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationSetRetentionPolicyArgs = {
+  recordType: Scalars['String']['input'];
+  retainDays: Scalars['Int']['input'];
+  tenantId?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationRemoveRetentionPolicyArgs = {
+  recordType: Scalars['String']['input'];
+  tenantId?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationPlaceLegalHoldArgs = {
+  input: LegalHoldInput;
+};
+
+
+export type MutationReleaseLegalHoldArgs = {
+  id: Scalars['ID']['input'];
+  tenantId?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationRequestErasureArgs = {
+  subjectId: Scalars['String']['input'];
+  reason?: InputMaybe<Scalars['String']['input']>;
   tenantId?: InputMaybe<Scalars['String']['input']>;
 };
 
@@ -593,6 +710,10 @@ export type ResolversTypes = {
   ComplianceReport: ResolverTypeWrapper<ComplianceReportModel>;
   ComplianceReportPage: ResolverTypeWrapper<ReportPageModel>;
   ComplianceGenerateReportInput: ComplianceGenerateReportInput;
+  RetentionRule: ResolverTypeWrapper<RetentionRuleModel>;
+  LegalHold: ResolverTypeWrapper<LegalHoldModel>;
+  ErasureRecord: ResolverTypeWrapper<ErasureRecordModel>;
+  LegalHoldInput: LegalHoldInput;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
 };
@@ -628,6 +749,10 @@ export type ResolversParentTypes = {
   ComplianceReport: ComplianceReportModel;
   ComplianceReportPage: ReportPageModel;
   ComplianceGenerateReportInput: ComplianceGenerateReportInput;
+  RetentionRule: RetentionRuleModel;
+  LegalHold: LegalHoldModel;
+  ErasureRecord: ErasureRecordModel;
+  LegalHoldInput: LegalHoldInput;
   Query: Record<PropertyKey, never>;
   Mutation: Record<PropertyKey, never>;
 };
@@ -817,6 +942,36 @@ export type ComplianceReportPageResolvers<ContextType = ComplianceGraphQLContext
   nextCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
+export type RetentionRuleResolvers<ContextType = ComplianceGraphQLContext, ParentType extends ResolversParentTypes['RetentionRule'] = ResolversParentTypes['RetentionRule']> = {
+  recordType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  legalMinimumDays?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  retainDays?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  updatedBy?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  updatedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type LegalHoldResolvers<ContextType = ComplianceGraphQLContext, ParentType extends ResolversParentTypes['LegalHold'] = ResolversParentTypes['LegalHold']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  recordType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  subjectId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  subjectRef?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  active?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  placedBy?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  placedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  releasedBy?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  releasedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type ErasureRecordResolvers<ContextType = ComplianceGraphQLContext, ParentType extends ResolversParentTypes['ErasureRecord'] = ResolversParentTypes['ErasureRecord']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  subjectRef?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  keysDestroyed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  reason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  requestedBy?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  requestedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type QueryResolvers<ContextType = ComplianceGraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   complianceFrameworks?: Resolver<Array<ResolversTypes['ComplianceFramework']>, ParentType, ContextType, Partial<QueryComplianceFrameworksArgs>>;
   complianceFramework?: Resolver<Maybe<ResolversTypes['ComplianceFramework']>, ParentType, ContextType, RequireFields<QueryComplianceFrameworkArgs, 'key'>>;
@@ -828,6 +983,10 @@ export type QueryResolvers<ContextType = ComplianceGraphQLContext, ParentType ex
   complianceMappingPack?: Resolver<Maybe<ResolversTypes['ComplianceMappingPack']>, ParentType, ContextType, RequireFields<QueryComplianceMappingPackArgs, 'packId' | 'version'>>;
   complianceReports?: Resolver<ResolversTypes['ComplianceReportPage'], ParentType, ContextType, Partial<QueryComplianceReportsArgs>>;
   complianceReport?: Resolver<Maybe<ResolversTypes['ComplianceReport']>, ParentType, ContextType, RequireFields<QueryComplianceReportArgs, 'id'>>;
+  retentionPolicies?: Resolver<Array<ResolversTypes['RetentionRule']>, ParentType, ContextType, Partial<QueryRetentionPoliciesArgs>>;
+  legalHolds?: Resolver<Array<ResolversTypes['LegalHold']>, ParentType, ContextType, Partial<QueryLegalHoldsArgs>>;
+  legalHold?: Resolver<Maybe<ResolversTypes['LegalHold']>, ParentType, ContextType, RequireFields<QueryLegalHoldArgs, 'id'>>;
+  erasureRequests?: Resolver<Array<ResolversTypes['ErasureRecord']>, ParentType, ContextType, Partial<QueryErasureRequestsArgs>>;
 };
 
 export type MutationResolvers<ContextType = ComplianceGraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
@@ -842,6 +1001,11 @@ export type MutationResolvers<ContextType = ComplianceGraphQLContext, ParentType
   generateComplianceReport?: Resolver<ResolversTypes['ComplianceReport'], ParentType, ContextType, RequireFields<MutationGenerateComplianceReportArgs, 'input'>>;
   submitComplianceReport?: Resolver<ResolversTypes['ComplianceReport'], ParentType, ContextType, RequireFields<MutationSubmitComplianceReportArgs, 'id'>>;
   signOffComplianceReport?: Resolver<ResolversTypes['ComplianceReport'], ParentType, ContextType, RequireFields<MutationSignOffComplianceReportArgs, 'id' | 'decision'>>;
+  setRetentionPolicy?: Resolver<ResolversTypes['RetentionRule'], ParentType, ContextType, RequireFields<MutationSetRetentionPolicyArgs, 'recordType' | 'retainDays'>>;
+  removeRetentionPolicy?: Resolver<ResolversTypes['RetentionRule'], ParentType, ContextType, RequireFields<MutationRemoveRetentionPolicyArgs, 'recordType'>>;
+  placeLegalHold?: Resolver<ResolversTypes['LegalHold'], ParentType, ContextType, RequireFields<MutationPlaceLegalHoldArgs, 'input'>>;
+  releaseLegalHold?: Resolver<ResolversTypes['LegalHold'], ParentType, ContextType, RequireFields<MutationReleaseLegalHoldArgs, 'id'>>;
+  requestErasure?: Resolver<ResolversTypes['ErasureRecord'], ParentType, ContextType, RequireFields<MutationRequestErasureArgs, 'subjectId'>>;
 };
 
 export type Resolvers<ContextType = ComplianceGraphQLContext> = {
@@ -870,6 +1034,9 @@ export type Resolvers<ContextType = ComplianceGraphQLContext> = {
   ComplianceReportEvidencePage?: ComplianceReportEvidencePageResolvers<ContextType>;
   ComplianceReport?: ComplianceReportResolvers<ContextType>;
   ComplianceReportPage?: ComplianceReportPageResolvers<ContextType>;
+  RetentionRule?: RetentionRuleResolvers<ContextType>;
+  LegalHold?: LegalHoldResolvers<ContextType>;
+  ErasureRecord?: ErasureRecordResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
 };

@@ -54,6 +54,19 @@ export const resolvers = {
     expiresAt: (f) => iso(f.expiresAt),
     lastCollectedAt: (f) => iso(f.lastCollectedAt),
   },
+  RetentionRule: {
+    retainDays: (r) => r.policy?.retainDays ?? null,
+    updatedBy: (r) => r.policy?.updatedBy ?? null,
+    updatedAt: (r) => iso(r.policy?.updatedAt ?? null),
+  },
+  LegalHold: {
+    active: (h) => h.releasedAt === null,
+    placedAt: (h) => h.placedAt.toISOString(),
+    releasedAt: (h) => iso(h.releasedAt),
+  },
+  ErasureRecord: {
+    requestedAt: (e) => e.requestedAt.toISOString(),
+  },
   ComplianceEvidence: {
     createdAt: (e) => e.createdAt.toISOString(),
   },
@@ -67,6 +80,11 @@ export const resolvers = {
   },
   Query: {
     ...reportResolvers.Query,
+    retentionPolicies: (_, args, ctx) => ctx.compliance.retention.rules(callerOf(ctx), opt(args.tenantId)),
+    legalHolds: (_, args, ctx) =>
+      ctx.compliance.retention.holds(callerOf(ctx), { activeOnly: opt(args.active), tenantId: opt(args.tenantId) }),
+    legalHold: (_, args, ctx) => orNull(ctx.compliance.retention.hold(callerOf(ctx), args.id, opt(args.tenantId))),
+    erasureRequests: (_, args, ctx) => ctx.compliance.erasure.erasures(callerOf(ctx), opt(args.tenantId)),
     complianceFrameworks: (_, args, ctx) => ctx.compliance.catalog.frameworks(callerOf(ctx), opt(args.tenantId)),
     complianceFramework: (_, args, ctx) =>
       orNull(ctx.compliance.catalog.framework(callerOf(ctx), args.key, opt(args.tenantId))),
@@ -115,6 +133,32 @@ export const resolvers = {
   },
   Mutation: {
     ...reportResolvers.Mutation,
+    setRetentionPolicy: (_, args, ctx) =>
+      ctx.compliance.retention.setPolicy(callerOf(ctx), {
+        recordType: args.recordType,
+        retainDays: args.retainDays,
+        tenantId: opt(args.tenantId),
+      }),
+    removeRetentionPolicy: (_, args, ctx) =>
+      ctx.compliance.retention.removePolicy(callerOf(ctx), {
+        recordType: args.recordType,
+        tenantId: opt(args.tenantId),
+      }),
+    placeLegalHold: (_, { input }, ctx) =>
+      ctx.compliance.retention.placeHold(callerOf(ctx), {
+        recordType: input.recordType,
+        subjectId: input.subjectId,
+        reason: input.reason,
+        tenantId: opt(input.tenantId),
+      }),
+    releaseLegalHold: (_, args, ctx) =>
+      ctx.compliance.retention.releaseHold(callerOf(ctx), args.id, opt(args.tenantId)),
+    requestErasure: (_, args, ctx) =>
+      ctx.compliance.erasure.erase(callerOf(ctx), {
+        subjectId: args.subjectId,
+        reason: opt(args.reason),
+        tenantId: opt(args.tenantId),
+      }),
     importOscalCatalog: (_, { input }, ctx) =>
       ctx.compliance.catalog.importCatalog(callerOf(ctx), {
         framework: input.framework,

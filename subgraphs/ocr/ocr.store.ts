@@ -16,6 +16,7 @@ import type {
   PageResult,
   Tier,
 } from './ocr.types';
+import type { SqlQuery } from '../../platform/db/sql';
 
 export interface NewJob {
   tenantId: string;
@@ -472,4 +473,36 @@ export function prismaOcrStore(prisma: PrismaClient, options: { leaseMs: number 
     },
   };
   return store;
+}
+
+/**
+ * Retention (platform/retention, record type `ocr_job`): deletes at most `limit` of the tenant's
+ * finished jobs created before `cutoff` (not those of `heldUsers`), with their reviews and the
+ * cache entries they filled; how many jobs and cache entries went. Jobs still running are kept.
+ */
+export async function purgeOcrJobs(
+  q: SqlQuery,
+  tenantId: string,
+  cutoff: Date,
+  heldUsers: readonly string[],
+  limit: number,
+): Promise<number> {
+  const jobs = await q.query<{ id: string }>(
+    `DELETE FROM ocr_jobs WHERE id IN (
+       SELECT id FROM ocr_jobs WHERE tenant_id = $1 AND created_at < $2 AND status NOT IN ('pending', 'processing')
+         AND (user_id IS NULL OR NOT (user_id = ANY($3::text[])))
+       ORDER BY created_at LIMIT $4 FOR UPDATE SKIP LOCKED)
+     RETURNING id::text`,
+    [tenantId, cutoff, [...heldUsers], limit],
+  );
+  const ids = jobs.rows.map((r) => r.id);
+  if (ids.length > 0)
+    await q.query(`DELETE FROM ocr_reviews WHERE tenant_id = $1 AND job_id = ANY($2::uuid[])`, [tenantId, ids]);
+  // The cache entries these jobs filled, and old entries whose job went before.
+  const cache = await q.query(
+    `DELETE FROM ocr_cache c WHERE c.tenant_id = $1 AND (c.job_id = ANY($2::uuid[])
+       OR (c.created_at < $3 AND NOT EXISTS (SELECT 1 FROM ocr_jobs j WHERE j.id = c.job_id)))`,
+    [tenantId, ids, cutoff],
+  );
+  return ids.length + cache.rowCount;
 }

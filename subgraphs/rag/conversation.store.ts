@@ -1,6 +1,9 @@
 // rag_conversations and rag_messages: a conversation's history feeds its follow-up questions.
+// A conversation of a known user is that user's PII: with a subject vault its messages are sealed
+// under the user's subject key (platform/vault), so an erasure of the user leaves them `[erased]`.
 import { randomUUID } from 'node:crypto';
-import type { SqlExecutor } from '../../platform/db/sql';
+import type { SqlExecutor, SqlQuery } from '../../platform/db/sql';
+import type { SubjectVault } from '../../platform/vault/subject-vault';
 import type { Conversation, Message, Scope } from './rag.types';
 
 interface ConvRow {
@@ -26,7 +29,7 @@ const scopeOf = (c: Record<string, string | null>): Scope => ({
   entityId: c.entity_id ?? undefined,
 });
 
-export function createConversationStore(sql: SqlExecutor) {
+export function createConversationStore(sql: SqlExecutor, vault?: SubjectVault) {
   return {
     async create(tenantId: string, userId: string | null, context: Scope): Promise<Conversation> {
       const id = randomUUID();
@@ -60,6 +63,13 @@ export function createConversationStore(sql: SqlExecutor) {
           : `SELECT * FROM (SELECT id::text, role, content, chunks_used, created_at FROM rag_messages WHERE conversation_id = $1::uuid ORDER BY created_at DESC, id DESC LIMIT ${lastMessages}) m ORDER BY created_at, id`,
         [id],
       );
+      const contents = vault
+        ? await vault.openMany(
+            sql,
+            tenantId,
+            msgs.rows.map((m) => m.content),
+          )
+        : msgs.rows.map((m) => m.content);
       const context =
         typeof r.context === 'string' ? (JSON.parse(r.context) as Record<string, string | null>) : r.context;
       return {
@@ -70,10 +80,10 @@ export function createConversationStore(sql: SqlExecutor) {
         status: r.status as Conversation['status'],
         createdAt: new Date(r.created_at),
         updatedAt: new Date(r.updated_at),
-        messages: msgs.rows.map((m): Message => ({
+        messages: msgs.rows.map((m, i): Message => ({
           id: m.id,
           role: m.role as Message['role'],
-          content: m.content,
+          content: contents[i]!,
           chunksUsed: m.chunks_used,
           createdAt: new Date(m.created_at),
         })),
@@ -88,14 +98,22 @@ export function createConversationStore(sql: SqlExecutor) {
       chunksUsed: number,
     ): Promise<void> {
       await sql.transaction(async (tx) => {
+        const owner = await tx.query<{ user_id: string | null }>(
+          `SELECT user_id FROM rag_conversations WHERE tenant_id = $1 AND id = $2::uuid`,
+          [tenantId, id],
+        );
+        const userId = owner.rows[0]?.user_id ?? null;
+        const seal = (text: string) => (vault && userId ? vault.seal(tx, tenantId, userId, text) : text);
+        const storedQuestion = await seal(question);
+        const storedAnswer = await seal(answer);
         // Two rows a millisecond apart keep their order under ORDER BY created_at.
         await tx.query(
           `INSERT INTO rag_messages (id, conversation_id, role, content, created_at) VALUES ($1::uuid, $2::uuid, 'user', $3, clock_timestamp())`,
-          [randomUUID(), id, question],
+          [randomUUID(), id, storedQuestion],
         );
         await tx.query(
           `INSERT INTO rag_messages (id, conversation_id, role, content, chunks_used, created_at) VALUES ($1::uuid, $2::uuid, 'assistant', $3, $4, clock_timestamp() + interval '1 microsecond')`,
-          [randomUUID(), id, answer, chunksUsed],
+          [randomUUID(), id, storedAnswer, chunksUsed],
         );
         await tx.query(`UPDATE rag_conversations SET updated_at = now() WHERE tenant_id = $1 AND id = $2::uuid`, [
           tenantId,
@@ -115,3 +133,25 @@ export function createConversationStore(sql: SqlExecutor) {
 }
 
 export type ConversationStore = ReturnType<typeof createConversationStore>;
+
+/**
+ * Retention (platform/retention, record type `rag_conversation`): deletes at most `limit` of the
+ * tenant's conversations whose last activity was before `cutoff` (not those of `heldUsers`), with
+ * their messages; how many.
+ */
+export async function purgeRagConversations(
+  q: SqlQuery,
+  tenantId: string,
+  cutoff: Date,
+  heldUsers: readonly string[],
+  limit: number,
+): Promise<number> {
+  const res = await q.query(
+    `DELETE FROM rag_conversations WHERE id IN (
+       SELECT id FROM rag_conversations WHERE tenant_id = $1 AND updated_at < $2
+         AND (user_id IS NULL OR NOT (user_id = ANY($3::text[])))
+       ORDER BY updated_at LIMIT $4 FOR UPDATE SKIP LOCKED)`,
+    [tenantId, cutoff, [...heldUsers], limit],
+  );
+  return res.rowCount;
+}

@@ -261,3 +261,30 @@ export function createDocumentStore(sql: SqlExecutor) {
 }
 
 export type DocumentStore = ReturnType<typeof createDocumentStore>;
+
+/**
+ * Retention (platform/retention, record type `rag_document`): deletes at most `limit` of the
+ * tenant's documents created before `cutoff` (not those created by `heldUsers`), active or soft
+ * deleted, with their chunks, the answer-cache entries drawing on them and (for active ones) their
+ * share of the term statistics; how many documents.
+ */
+export async function purgeRagDocuments(
+  q: SqlQuery,
+  tenantId: string,
+  cutoff: Date,
+  heldUsers: readonly string[],
+  limit: number,
+): Promise<number> {
+  const docs = await q.query<{ id: string; status: string }>(
+    `SELECT id::text, status FROM rag_documents WHERE tenant_id = $1 AND created_at < $2
+       AND (created_by IS NULL OR NOT (created_by = ANY($3::text[])))
+     ORDER BY created_at LIMIT $4 FOR UPDATE SKIP LOCKED`,
+    [tenantId, cutoff, [...heldUsers], limit],
+  );
+  for (const d of docs.rows) if (d.status === 'active') await countTerms(q, tenantId, d.id, -1);
+  const ids = docs.rows.map((d) => d.id);
+  if (ids.length === 0) return 0;
+  await q.query(`DELETE FROM rag_query_cache WHERE tenant_id = $1 AND document_ids && $2::text[]`, [tenantId, ids]);
+  const res = await q.query(`DELETE FROM rag_documents WHERE tenant_id = $1 AND id = ANY($2::uuid[])`, [tenantId, ids]);
+  return res.rowCount;
+}

@@ -21,6 +21,7 @@ import type { RagConfig } from './rag.config';
 import { SoftMatcher } from './ranking/soft-match';
 import { RetrievalService, type FusionOptions } from './retrieval.service';
 import { createTenantIndexStore, type TenantIndexStore } from './tenant-index.store';
+import type { SubjectVault } from '../../platform/vault/subject-vault';
 
 export interface RagModule {
   documents: DocumentService;
@@ -39,6 +40,8 @@ export function createRagModule(deps: {
   broker?: Pick<AiBrokerClient, 'inference'>;
   ocr?: Pick<OcrClient, 'extract'>;
   identity?: DelegatedIdentity;
+  /** Seals conversation messages under their user's subject key (platform/vault); none: stored as they are. */
+  vault?: SubjectVault;
   /** Other fusion or expansion weights than the tuned ones (the evaluation bench's sweeps). */
   fusion?: FusionOptions;
   expansion?: ExpansionOptions;
@@ -91,7 +94,7 @@ export function createRagModule(deps: {
     retrieval,
     documents,
     cache,
-    conversations: createConversationStore(db.sql),
+    conversations: createConversationStore(db.sql, deps.vault),
     broker: deps.broker ?? new AiBrokerClient(config.aiBrokerUrl, { identity: deps.identity }),
   });
   // PGlite has one connection and nothing to keep writing meanwhile: a plain build there.

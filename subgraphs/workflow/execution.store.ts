@@ -103,3 +103,41 @@ export function executionStore(sql: SqlExecutor) {
     },
   };
 }
+
+/**
+ * Retention (platform/retention, record type `workflow_payload`): scrubs the payloads of at most
+ * `limit` of the tenant's executions that ended before `cutoff` (not those requested by
+ * `heldUsers`): the execution's payload and context become `{}`, its steps' outputs and its
+ * approval tasks' payloads are cleared. The execution, its steps' statuses and its transitions stay
+ * (what happened, without the data it happened to); how many executions were scrubbed.
+ */
+export async function purgeWorkflowPayloads(
+  q: SqlQuery,
+  tenantId: string,
+  cutoff: Date,
+  heldUsers: readonly string[],
+  limit: number,
+): Promise<number> {
+  const res = await q.query<{ id: string }>(
+    `UPDATE workflow_executions SET payload = '{}'::jsonb, context = '{}'::jsonb WHERE id IN (
+       SELECT id FROM workflow_executions WHERE tenant_id = $1 AND completed_at < $2
+         AND status IN ('completed', 'failed', 'rejected')
+         AND (payload <> '{}'::jsonb OR context <> '{}'::jsonb)
+         AND (requested_by IS NULL OR NOT (requested_by = ANY($3::text[])))
+       ORDER BY completed_at LIMIT $4 FOR UPDATE SKIP LOCKED)
+     RETURNING id::text`,
+    [tenantId, cutoff, [...heldUsers], limit],
+  );
+  const ids = res.rows.map((r) => r.id);
+  if (ids.length > 0) {
+    await q.query(
+      `UPDATE workflow_steps SET output = NULL WHERE tenant_id = $1 AND workflow_id = ANY($2::uuid[]) AND output IS NOT NULL`,
+      [tenantId, ids],
+    );
+    await q.query(
+      `UPDATE workflow_approval_tasks SET payload = '{}'::jsonb WHERE tenant_id = $1 AND workflow_id = ANY($2::uuid[])`,
+      [tenantId, ids],
+    );
+  }
+  return ids.length;
+}

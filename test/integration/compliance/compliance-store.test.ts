@@ -3,7 +3,7 @@
 // controls, evidence or freshness; the same event taken twice (also concurrently) is one item
 // (the unique index, not a read-then-write); and with the ledger unreachable the evidence is kept
 // with no ledger entry yet, and a redelivery still adds nothing.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Caller } from '../../../platform/auth/caller';
@@ -19,6 +19,8 @@ import { evidenceStore } from '../../../subgraphs/compliance/evidence.store';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
 import { freePort } from '../../support/waiting';
 import { TEST_JWT_SECRET } from '../../support/service-harness';
+import { loadLegalMinimums } from '../../../platform/retention/retention.types';
+import { SubjectVault } from '../../../platform/vault/subject-vault';
 
 jest.setTimeout(60_000);
 
@@ -56,7 +58,14 @@ beforeAll(async () => {
   );
   m = createComplianceModule({
     db,
-    config: { requireAuth: true, evidenceTtlDays: 90, expiringDays: 14, ledgerUrl: 'unused' },
+    config: {
+      requireAuth: true,
+      evidenceTtlDays: 90,
+      expiringDays: 14,
+      ledgerUrl: 'unused',
+      legalMinimums: loadLegalMinimums({}),
+    },
+    vault: new SubjectVault(randomBytes(32)),
     ledger,
     reportLedger: createReportLedger(
       `http://127.0.0.1:${await freePort()}`,

@@ -4,6 +4,7 @@
 // puts the report back to pending review with no reviewer (503) and a later sign-off can succeed
 // once the ledger answers; a snapshot copies only the period's evidence, an item's newest revision
 // in it, per control.
+import { randomBytes } from 'node:crypto';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,6 +19,8 @@ import { createReportLedger, type ReportLedger } from '../../../subgraphs/compli
 import { createTestDatabase, type TestDatabase } from '../../support/database';
 import { TEST_JWT_SECRET } from '../../support/service-harness';
 import { freePort } from '../../support/waiting';
+import { loadLegalMinimums } from '../../../platform/retention/retention.types';
+import { SubjectVault } from '../../../platform/vault/subject-vault';
 
 jest.setTimeout(60_000);
 
@@ -50,7 +53,14 @@ beforeAll(async () => {
   record = unreachable.record;
   m = createComplianceModule({
     db,
-    config: { requireAuth: true, evidenceTtlDays: 90, expiringDays: 14, ledgerUrl: 'unused' },
+    config: {
+      requireAuth: true,
+      evidenceTtlDays: 90,
+      expiringDays: 14,
+      ledgerUrl: 'unused',
+      legalMinimums: loadLegalMinimums({}),
+    },
+    vault: new SubjectVault(randomBytes(32)),
     ledger: createEvidenceLedger(nowhere, identity),
     reportLedger: { ...unreachable, record: (tenantId, entry) => record(tenantId, entry) },
     logger: createLogger('ERROR', 'compliance-report-test'),
