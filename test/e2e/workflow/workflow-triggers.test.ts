@@ -294,3 +294,43 @@ describe('platform notices reach webhooks', () => {
     ).toBe(true);
   });
 });
+
+describe('the triggers over GraphQL', () => {
+  const gql = (token: string, query: string, variables: Record<string, unknown> = {}) =>
+    call(`${workflow}/graphql`, { token, body: { query, variables } }).then((r) => r.body);
+
+  it("creates, lists and deletes a trigger in the caller's tenant; another tenant sees nothing", async () => {
+    const created = await gql(
+      alice,
+      `mutation($input: CreateWorkflowTriggerInput!) {
+        createWorkflowTrigger(input: $input) { id workflowPackId workflowPackVersion workflowType topic filter createdBy }
+      }`,
+      { input: { workflowPackId: 'on-big-order', workflowType: 'operational' } },
+    );
+    expect(created.errors).toBeUndefined();
+    const t = created.data.createWorkflowTrigger;
+    expect(t).toMatchObject({
+      workflowPackId: 'on-big-order',
+      workflowPackVersion: '1.0.0',
+      topic: TOPIC,
+      filter: { field: 'amount', operator: '>', value: 100 },
+      createdBy: 'alice',
+    });
+    expect((await gql(alice, '{ workflowTriggers { id } }')).data.workflowTriggers.map((x: any) => x.id)).toContain(
+      t.id,
+    );
+    expect((await gql(bert, '{ workflowTriggers { id } }')).data.workflowTriggers).toEqual([]);
+    expect((await gql(bert, `{ workflowTrigger(id: "${t.id}") { id } }`)).data.workflowTrigger).toBeNull();
+    const foreign = await gql(bert, `mutation { deleteWorkflowTrigger(id: "${t.id}") }`);
+    expect(foreign.errors[0].extensions.code).toBe('NOT_FOUND');
+    const bad = await gql(
+      alice,
+      `mutation { createWorkflowTrigger(input: { workflowPackId: "no-trigger", workflowType: "operational" }) { id } }`,
+    );
+    expect(bad.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect((await gql(alice, `mutation { deleteWorkflowTrigger(id: "${t.id}") }`)).data.deleteWorkflowTrigger).toBe(
+      true,
+    );
+    expect((await gql(alice, `{ workflowTrigger(id: "${t.id}") { id } }`)).data.workflowTrigger).toBeNull();
+  });
+});
