@@ -42,7 +42,6 @@ let events: string;
 let workflow: string;
 let alice: string;
 let bert: string;
-let operator: string;
 let receiver: Receiver;
 const tokens = new AccessTokens(TEST_JWT_SECRET, 3600);
 const TOPIC = 'orders.placed';
@@ -69,7 +68,6 @@ beforeAll(async () => {
   workflow = h.services.workflow!.url;
   alice = await tokens.issue({ username: 'alice', tenantId: 'trig-a', roles: ['user'], scopes: ['read', 'write'] });
   bert = await tokens.issue({ username: 'bert', tenantId: 'trig-b', roles: ['user'], scopes: ['read', 'write'] });
-  operator = await tokens.issue({ username: 'op', tenantId: 'platform', roles: ['platform-admin'], scopes: ['admin'] });
   for (const token of [alice, bert]) {
     const r = await call(`${events}/topics`, { token, body: { name: TOPIC, schema: SCHEMA } });
     expect(r.status).toBe(201);
@@ -218,7 +216,6 @@ describe('events start workflows', () => {
     await settled();
     expect((await startsOf(big)).map((s) => s.event_id)).toEqual(['order-1', 'order-2', 'order-3']);
     expect((await startsOf(any)).map((s) => s.event_id)).toEqual(['order-1', 'order-small', 'order-2', 'order-3']);
-    void operator;
   });
 });
 
@@ -292,5 +289,45 @@ describe('platform notices reach webhooks', () => {
     expect(
       receiver.received.filter((x) => x.path === '/workflow').every((x) => JSON.parse(x.body).tenantid === 'trig-c'),
     ).toBe(true);
+  });
+});
+
+describe('the triggers over GraphQL', () => {
+  const gql = (token: string, query: string, variables: Record<string, unknown> = {}) =>
+    call(`${workflow}/graphql`, { token, body: { query, variables } }).then((r) => r.body);
+
+  it("creates, lists and deletes a trigger in the caller's tenant; another tenant sees nothing", async () => {
+    const created = await gql(
+      alice,
+      `mutation($input: CreateWorkflowTriggerInput!) {
+        createWorkflowTrigger(input: $input) { id workflowPackId workflowPackVersion workflowType topic filter createdBy }
+      }`,
+      { input: { workflowPackId: 'on-big-order', workflowType: 'operational' } },
+    );
+    expect(created.errors).toBeUndefined();
+    const t = created.data.createWorkflowTrigger;
+    expect(t).toMatchObject({
+      workflowPackId: 'on-big-order',
+      workflowPackVersion: '1.0.0',
+      topic: TOPIC,
+      filter: { field: 'amount', operator: '>', value: 100 },
+      createdBy: 'alice',
+    });
+    expect((await gql(alice, '{ workflowTriggers { id } }')).data.workflowTriggers.map((x: any) => x.id)).toContain(
+      t.id,
+    );
+    expect((await gql(bert, '{ workflowTriggers { id } }')).data.workflowTriggers).toEqual([]);
+    expect((await gql(bert, `{ workflowTrigger(id: "${t.id}") { id } }`)).data.workflowTrigger).toBeNull();
+    const foreign = await gql(bert, `mutation { deleteWorkflowTrigger(id: "${t.id}") }`);
+    expect(foreign.errors[0].extensions.code).toBe('NOT_FOUND');
+    const bad = await gql(
+      alice,
+      `mutation { createWorkflowTrigger(input: { workflowPackId: "no-trigger", workflowType: "operational" }) { id } }`,
+    );
+    expect(bad.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect((await gql(alice, `mutation { deleteWorkflowTrigger(id: "${t.id}") }`)).data.deleteWorkflowTrigger).toBe(
+      true,
+    );
+    expect((await gql(alice, `{ workflowTrigger(id: "${t.id}") { id } }`)).data.workflowTrigger).toBeNull();
   });
 });
