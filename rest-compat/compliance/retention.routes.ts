@@ -109,6 +109,7 @@ export function registerRetentionRoutes(
   routes.delete<{ Params: PolicyParams; Querystring: TenantOnlyQuery }>(
     `${PREFIX}/retention/policies/:record_type`,
     {
+      config: { inputLocation: 'path' },
       schema: {
         tags: retentionTags,
         summary: "Removes the tenant's policy of a record type (its records are then kept; tenant admin)",

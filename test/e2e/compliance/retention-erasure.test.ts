@@ -159,6 +159,17 @@ describe('retention policies', () => {
       ).status,
     ).toBe(403);
     expect((await api(t.ann!, 'DELETE', '/api/compliance/retention/policies/ocr_job')).status).toBe(404);
+    const badType = await api(t.ann!, 'DELETE', '/api/compliance/retention/policies/emails');
+    expect([badType.status, badType.body.detail[0].loc]).toEqual([422, ['path', 'record_type']]);
+    for (const retain of [3.5, '400', 10_000_000])
+      expect(
+        (
+          await api(t.ann!, 'POST', '/api/compliance/retention/policies', {
+            record_type: 'ocr_job',
+            retain_days: retain,
+          })
+        ).status,
+      ).toBe(422);
   });
 });
 

@@ -5,6 +5,7 @@
 // stops the purge. The subject vault seals and shreds (platform/vault).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { runPurgePass, RETENTION_PURGED_EVENT, type PurgeTarget } from '../../../platform/retention/purge-pass';
+import { retentionSweeper } from '../../../platform/retention/retention-sweeper';
 import { insertHold, upsertPolicy } from '../../../platform/retention/retention.store';
 import { ERASED, SubjectVault } from '../../../platform/vault/subject-vault';
 import { purgeAiUsage } from '../../../subgraphs/ai-broker/usage.store';
@@ -243,6 +244,28 @@ describe('workflow_payload', () => {
     });
     expect(again!.purged).toBe(0);
     expect((await purgedEvents(A, 'workflow_payload')).length).toBe(1);
+  });
+});
+
+describe('the sweeper', () => {
+  it("runs every target of its service in one pass (what the owning service's timer runs)", async () => {
+    await usage(B, 'ben', OLD);
+    await upsertPolicy(db.sql, B, 'ai_usage', 365, 'admin');
+    await upsertPolicy(db.sql, B, 'rag_conversation', 1, 'admin');
+    const logs: unknown[] = [];
+    const sweeper = retentionSweeper(
+      db.sql,
+      [target('ai_usage', 'ai-broker', purgeAiUsage), target('rag_conversation', 'rag', purgeRagConversations)],
+      { intervalMs: 0, logger: { info: (o: unknown) => logs.push(o), warn: () => {} } },
+    );
+    sweeper.start(); // interval 0: no timer
+    const outcomes = await sweeper.runOnce(new Date(OLD.getTime() + 400 * DAY));
+    expect(outcomes.filter((o) => o.tenantId === B).map((o) => [o.recordType, o.purged])).toEqual([
+      ['ai_usage', 2],
+      ['rag_conversation', 0],
+    ]);
+    expect(logs).toHaveLength(1);
+    await sweeper.stop();
   });
 });
 
