@@ -11,6 +11,7 @@ import { loadLegalMinimums } from '../../../platform/retention/retention.types';
 import { ERASED, SubjectVault } from '../../../platform/vault/subject-vault';
 import { createComplianceModule, type ComplianceModule } from '../../../subgraphs/compliance/compliance.module';
 import { createEvidenceLedger } from '../../../subgraphs/compliance/evidence-ledger';
+import { createReportLedger } from '../../../subgraphs/compliance/report-ledger';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
 import { TEST_JWT_SECRET } from '../../support/service-harness';
 
@@ -57,6 +58,7 @@ beforeAll(async () => {
       legalMinimums: loadLegalMinimums({}),
     },
     ledger: createEvidenceLedger('http://127.0.0.1:9', new ServiceIdentity(TEST_JWT_SECRET, 'compliance')),
+    reportLedger: createReportLedger('http://127.0.0.1:9', new ServiceIdentity(TEST_JWT_SECRET, 'compliance')),
     logger: createLogger('ERROR', 'erasure-test'),
     vault,
   });
