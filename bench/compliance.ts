@@ -127,8 +127,8 @@ export async function run(argv: string[]): Promise<void> {
          INSERT INTO compliance_evidence_revisions (tenant_id, item_id, revision, content, content_sha256,
            collected_at, expires_at, recorded_by, ledger_entry_id)
          SELECT $3, s.id, 1, '{}'::jsonb, e.content_sha256,
-           timestamptz '2026-07-01' + (s.g % 7000000) * interval '1 second',
-           timestamptz '2026-07-01' + (s.g % 7000000) * interval '1 second' + interval '90 days', 'bench', e.ledger_entry_id
+           timestamptz '2026-07-01' + ((s.g * 61) % 7000000) * interval '1 second',
+           timestamptz '2026-07-01' + ((s.g * 61) % 7000000) * interval '1 second' + interval '90 days', 'bench', e.ledger_entry_id
          FROM s JOIN e ON e.k = 1 + s.g % (SELECT n FROM ne)`,
         [n, `${done}-${randomUUID()}`, TENANT, controls],
       );
