@@ -1,0 +1,94 @@
+// The compliance benchmark's in-process ledger: the ledger's own group committer and proof
+// service over the bench database, behind the two ports the compliance domain calls over HTTP
+// in production (EvidenceLedger, ReportLedger). Real appends, real checkpoints, real proofs:
+// only the HTTP hop is left out, so the numbers are the domain's and the database's.
+import { TenantAccess } from '../platform/auth/tenant-access';
+import type { Database } from '../platform/db/database';
+import { createLogger } from '../platform/logging/logger';
+import { checkpointJson, inclusionJson } from '../rest-compat/ledger/ledger-proofs.routes';
+import type { EvidenceLedger } from '../subgraphs/compliance/evidence-ledger';
+import { evidenceIdempotencyKey } from '../subgraphs/compliance/evidence-ledger';
+import { reportIdempotencyKey, REPORT_LEDGER_EVENT, type ReportLedger } from '../subgraphs/compliance/report-ledger';
+import { loadCheckpointSigner } from '../subgraphs/ledger/checkpoint.signer';
+import { GroupCommitter } from '../subgraphs/ledger/ledger-append.service';
+import { LedgerProofService } from '../subgraphs/ledger/ledger-proof.service';
+import { createLedgerProofStore } from '../subgraphs/ledger/ledger-proof.store';
+import { createLedgerStore } from '../subgraphs/ledger/ledger.store';
+import canonicalize from 'canonicalize';
+
+export interface InProcessLedger {
+  evidence: EvidenceLedger;
+  reports: ReportLedger;
+  drain(): Promise<void>;
+}
+
+const caller = (tenantId: string) =>
+  ({
+    correlationId: 'bench',
+    auth: { username: 'bench', tenantId, roles: ['user'], scopes: ['read', 'write'], isService: false },
+  }) as never;
+
+export async function inProcessLedger(db: Database): Promise<InProcessLedger> {
+  const logger = createLogger('ERROR', 'compliance-bench-ledger');
+  const store = createLedgerStore(db.sql, { pageAsJson: db.kind === 'pglite' });
+  const committer = new GroupCommitter(store, { maxBatch: 5000, maxInFlight: db.kind === 'pglite' ? 1 : 2 });
+  const proofStore = createLedgerProofStore(db.sql);
+  const signer = await loadCheckpointSigner(proofStore, undefined, logger);
+  const proofs = new LedgerProofService(
+    store,
+    proofStore,
+    signer,
+    new TenantAccess(async () => {}),
+    async () => {},
+    { every: 1e9, intervalMs: 0, onDemandPerMinute: 1e9 },
+    logger,
+  );
+  const append = async (tenantId: string, eventType: string, data: unknown, key: string, userId: string | null) => {
+    const { event } = await committer.append({
+      tenantId,
+      eventType,
+      eventDataText: canonicalize(data) ?? '{}',
+      userId,
+      correlationId: null,
+      description: null,
+      idempotencyKey: key,
+      writtenBy: 'compliance-service',
+    });
+    return { entryId: event.id, chainHash: event.chainHash };
+  };
+  return {
+    evidence: {
+      record: (tenantId, e) =>
+        append(
+          tenantId,
+          'compliance_evidence',
+          {
+            item_id: e.itemId,
+            revision: e.revision,
+            content_sha256: e.contentSha256,
+            source: e.source,
+            event_id: e.eventId,
+            controls: e.controls.map((c) => ({ framework: c.framework, control_id: c.controlId })),
+          },
+          evidenceIdempotencyKey(e.itemId, e.revision),
+          e.recordedBy,
+        ),
+      inclusionProof: async (tenantId, entryId) =>
+        inclusionJson(await proofs.inclusion(caller(tenantId), { entryId })) as never,
+    },
+    reports: {
+      checkpoint: async (tenantId) => checkpointJson(await proofs.checkpoint(tenantId)),
+      inclusionProof: async (tenantId, entryId, treeSize) =>
+        inclusionJson(await proofs.inclusion(caller(tenantId), { entryId, treeSize })) as never,
+      record: (tenantId, e) =>
+        append(
+          tenantId,
+          REPORT_LEDGER_EVENT,
+          { report_id: e.reportId, report_type: e.reportType, period: e.period, result: e.result },
+          reportIdempotencyKey(e.reportId),
+          e.signedOffBy,
+        ),
+    },
+    drain: () => committer.drain(),
+  };
+}

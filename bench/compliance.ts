@@ -1,0 +1,180 @@
+// The compliance benchmark (issue 28 item 4; numbers only, nothing passes or fails):
+//   npm run bench -- compliance [--store pg|pglite] [--events 20000] [--concurrency 64]
+//                               [--items 1000000] [--proofs 10000]
+// 1. intake: `--events` compliance events through `ingestComplianceEvent` (the domain function
+//    the bus, REST and client doors call), `--concurrency` at a time, each mapped by a certified
+//    mapping pack to three controls and appended to the ledger: events/s (target >= 2,000 on
+//    PostgreSQL).
+// 2. a quarterly report over `--items` evidence items (target: 1,000,000 in <= 60 s with its
+//    proofs). The items are written by SQL (generate_series; the intake at 2,000/s would need
+//    eight minutes), each pointing at one of the ledger entries the intake made, so every proof is
+//    a real proof of a real entry. Timed: generation (snapshot, verdicts, ONE checkpoint, digest),
+//    then `--proofs` inclusion proofs against the report's checkpoint through the report's own
+//    proof path, and the rate that gives for all of them.
+// The ledger runs in process (bench/compliance.support.ts): real appends, checkpoints and proofs
+// without the HTTP hop. PostgreSQL when DATABASE_URL is set (a throwaway database), else PGlite.
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import type { Caller } from '../platform/auth/caller';
+import { COMPLIANCE_RULE_EXECUTION } from '../platform/contracts/compliance.events';
+import { createLogger } from '../platform/logging/logger';
+import { PROJECT_ROOT } from '../platform/project-root';
+import { createComplianceModule } from '../subgraphs/compliance/compliance.module';
+import { benchDatabase, fmt, loadNote } from './events.support';
+import { inProcessLedger } from './compliance.support';
+
+const TENANT = 'bench-compliance';
+const FIXTURES = path.join(PROJECT_ROOT, 'platform/contracts/oscal/fixtures');
+const fixture = (name: string) => JSON.parse(fs.readFileSync(path.join(FIXTURES, name), 'utf8')) as unknown;
+const person = (username: string, roles = ['user']): Caller => ({
+  auth: { username, tenantId: TENANT, roles, scopes: ['read', 'write'], isService: false },
+  correlationId: 'bench',
+});
+
+function parseArgs(args: string[]) {
+  const value = (name: string) => {
+    const i = args.indexOf(`--${name}`);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  const int = (name: string, fallback: number) => {
+    const v = value(name);
+    const n = v === undefined ? fallback : Number(v);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer, got ${v}`);
+    return n;
+  };
+  const store = value('store') ?? (process.env.DATABASE_URL ? 'pg' : 'pglite');
+  if (store !== 'pg' && store !== 'pglite') throw new Error('--store must be pg or pglite');
+  return {
+    store: store as 'pg' | 'pglite',
+    events: int('events', 20_000),
+    concurrency: int('concurrency', 64),
+    items: int('items', 1_000_000),
+    proofs: int('proofs', 10_000),
+  };
+}
+
+export async function run(argv: string[]): Promise<void> {
+  const args = parseArgs(argv);
+  console.log(`# compliance bench on ${args.store} (${loadNote()})`);
+  const bench = await benchDatabase(args.store, args.store === 'pg' ? 16 : 1);
+  const { db } = bench;
+  try {
+    const ledger = await inProcessLedger(db);
+    const m = createComplianceModule({
+      db,
+      config: { requireAuth: true, evidenceTtlDays: 90, expiringDays: 14, ledgerUrl: 'in-process' },
+      ledger: ledger.evidence,
+      reportLedger: ledger.reports,
+      logger: createLogger('ERROR', 'compliance-bench'),
+    });
+    await m.packs.ensureSigningKey();
+    await m.catalog.importCatalog(person('ann'), {
+      framework: 'nist-800-53',
+      document: fixture('nist-800-53-rev5-subset.catalog.json'),
+    });
+    await m.packs.submit(person('ann'), { pack: fixture('platform-events.mapping-pack.json') });
+    await m.packs.certify(person('rex', ['reviewer']), { packId: 'platform-events-800-53', version: '1.0.0' });
+
+    // 1. Intake.
+    const occurredAt = new Date(Date.UTC(2026, 7, 15));
+    let next = 0;
+    const t0 = performance.now();
+    await Promise.all(
+      Array.from({ length: args.concurrency }, async () => {
+        while (next < args.events) {
+          const i = next++;
+          await m.evidence.ingestComplianceEvent({
+            id: `bench-${i}`,
+            tenantId: TENANT,
+            topic: COMPLIANCE_RULE_EXECUTION.topic,
+            types: ['rule_execution', COMPLIANCE_RULE_EXECUTION.topic],
+            rulePackId: 'kyc',
+            occurredAt,
+            data: { rulepack_id: 'kyc', result: i % 10 === 0 ? 'failed' : 'passed', n: i },
+          });
+        }
+      }),
+    );
+    const intakeSeconds = (performance.now() - t0) / 1000;
+    const { rows: recorded } = await db.sql.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM compliance_evidence_revisions WHERE tenant_id = $1 AND ledger_entry_id IS NOT NULL`,
+      [TENANT],
+    );
+    console.log(
+      `intake: ${fmt(args.events)} events in ${fmt(intakeSeconds, 2)} s = ${fmt(args.events / intakeSeconds)} events/s ` +
+        `(${args.concurrency} at a time; ${fmt(Number(recorded[0]!.n))} revisions in the ledger) (${loadNote()})`,
+    );
+
+    // 2. Seed the rest of the items by SQL, each pointing at a real ledger entry of the intake.
+    const extra = Math.max(0, args.items - args.events);
+    const s0 = performance.now();
+    // Spread over every control of the catalog, so each has its share of the report.
+    const controls = (await m.catalog.controls(person('ann'), 'nist-800-53')).map((c) => c.controlId);
+    for (let done = 0; done < extra; done += 100_000) {
+      const n = Math.min(100_000, extra - done);
+      // One statement a batch (autocommit): the intake's entries, numbered, are what items point at.
+      await db.sql.query(
+        `WITH e AS (SELECT row_number() OVER (ORDER BY item_id) AS k, ledger_entry_id, content_sha256
+                    FROM compliance_evidence_revisions
+                    WHERE tenant_id = $3 AND ledger_entry_id IS NOT NULL AND recorded_by IS NULL),
+         ne AS (SELECT count(*) AS n FROM e),
+         s AS (SELECT g, md5(g::text || $2)::uuid AS id FROM generate_series(1, $1::int) g),
+         i AS (INSERT INTO compliance_evidence_items (tenant_id, id, source, created_at)
+               SELECT $3, id, 'bench', now() FROM s RETURNING id),
+         c AS (INSERT INTO compliance_evidence_controls (tenant_id, item_id, framework, control_id)
+               SELECT $3, s.id, 'nist-800-53', ($4::text[])[1 + s.g % array_length($4::text[], 1)] FROM s RETURNING 1)
+         INSERT INTO compliance_evidence_revisions (tenant_id, item_id, revision, content, content_sha256,
+           collected_at, expires_at, recorded_by, ledger_entry_id)
+         SELECT $3, s.id, 1, '{}'::jsonb, e.content_sha256,
+           timestamptz '2026-07-01' + ((s.g * 61) % 7000000) * interval '1 second',
+           timestamptz '2026-07-01' + ((s.g * 61) % 7000000) * interval '1 second' + interval '90 days', 'bench', e.ledger_entry_id
+         FROM s JOIN e ON e.k = 1 + s.g % (SELECT n FROM ne)`,
+        [n, `${done}-${randomUUID()}`, TENANT, controls],
+      );
+    }
+    await db.sql.exec('ANALYZE');
+    console.log(
+      `seeded ${fmt(extra)} more items by SQL in ${fmt((performance.now() - s0) / 1000, 1)} s (${fmt(args.items)} in all)`,
+    );
+
+    // 3. The quarterly report over all of them.
+    await ledger.drain();
+    const g0 = performance.now();
+    const report = await m.reports.generate(person('ann'), { framework: 'nist-800-53', period: '2026-Q3' });
+    const generateSeconds = (performance.now() - g0) / 1000;
+    console.log(
+      `report 2026-Q3: generated in ${fmt(generateSeconds, 2)} s: ${fmt(report.summary.evidence_items)} items, ` +
+        `${fmt(report.summary.evidence_links)} control links, ${report.summary.satisfied}/${report.summary.controls} satisfied, ` +
+        `checkpoint tree size ${fmt(report.checkpoint?.tree_size ?? 0)} (${loadNote()})`,
+    );
+
+    // 4. Proofs against the report's checkpoint, through the report's own path (8 at a time).
+    const page = await m.reports.evidencePage(person('ann'), report.id, { first: 1000 });
+    const sample = [];
+    let after = page.nextCursor;
+    sample.push(...page.items);
+    while (sample.length < args.proofs && after) {
+      const more = await m.reports.evidencePage(person('ann'), report.id, { first: 1000, after });
+      sample.push(...more.items);
+      after = more.nextCursor;
+    }
+    const p0 = performance.now();
+    const proofs = await m.reports.proofs(report, sample.slice(0, args.proofs));
+    const proofSeconds = (performance.now() - p0) / 1000;
+    const failed = [...proofs.values()].filter((p) => 'error' in p).length;
+    const rate = proofs.size / proofSeconds;
+    console.log(
+      `proofs: ${fmt(proofs.size)} distinct items in ${fmt(proofSeconds, 2)} s = ${fmt(rate)} proofs/s (${failed} failed); ` +
+        `all ${fmt(report.summary.evidence_links)} would take ${fmt(report.summary.evidence_links / rate, 0)} s at that rate ` +
+        `(${loadNote()})`,
+    );
+    const oscal0 = performance.now();
+    await m.reports.oscal(person('ann'), report.id);
+    console.log(
+      `OSCAL export (200 evidence per control, schema-validated): ${fmt((performance.now() - oscal0) / 1000, 2)} s`,
+    );
+  } finally {
+    await bench.drop();
+  }
+}
