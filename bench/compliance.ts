@@ -15,11 +15,13 @@
 // without the HTTP hop. PostgreSQL when DATABASE_URL is set (a throwaway database), else PGlite.
 import fs from 'node:fs';
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Caller } from '../platform/auth/caller';
 import { COMPLIANCE_RULE_EXECUTION } from '../platform/contracts/compliance.events';
 import { createLogger } from '../platform/logging/logger';
 import { PROJECT_ROOT } from '../platform/project-root';
+import { loadLegalMinimums } from '../platform/retention/retention.types';
+import { SubjectVault } from '../platform/vault/subject-vault';
 import { createComplianceModule } from '../subgraphs/compliance/compliance.module';
 import { benchDatabase, fmt, loadNote } from './events.support';
 import { inProcessLedger } from './compliance.support';
@@ -63,7 +65,14 @@ export async function run(argv: string[]): Promise<void> {
     const ledger = await inProcessLedger(db);
     const m = createComplianceModule({
       db,
-      config: { requireAuth: true, evidenceTtlDays: 90, expiringDays: 14, ledgerUrl: 'in-process' },
+      config: {
+        requireAuth: true,
+        evidenceTtlDays: 90,
+        expiringDays: 14,
+        ledgerUrl: 'in-process',
+        legalMinimums: loadLegalMinimums({}),
+      },
+      vault: new SubjectVault(randomBytes(32)),
       ledger: ledger.evidence,
       reportLedger: ledger.reports,
       logger: createLogger('ERROR', 'compliance-bench'),
