@@ -223,15 +223,20 @@ export const evidenceStore: EvidenceStore = {
         AND ($${params.length - 1}::timestamptz IS NULL OR r.collected_at >= $${params.length - 1}::timestamptz)
         AND ($${params.length}::timestamptz IS NULL OR r.collected_at < $${params.length}::timestamptz))`);
     }
+    // The cursor carries created_at as a JavaScript Date (milliseconds) while the column keeps
+    // microseconds: order and compare at millisecond precision, or the last item of a page
+    // (12:00:00.123456 > 12:00:00.123) comes back first on the next one.
     if (query.after) {
       params.push(query.after.createdAt, query.after.id);
-      where.push(`(i.created_at, i.id) > ($${params.length - 1}::timestamptz, $${params.length}::uuid)`);
+      where.push(
+        `(date_trunc('milliseconds', i.created_at), i.id) > ($${params.length - 1}::timestamptz, $${params.length}::uuid)`,
+      );
     }
     params.push(query.limit);
     const { rows } = await q.query<ItemRow>(
       `${prefix} SELECT ${ITEM_COLUMNS} FROM compliance_evidence_items i
        WHERE ${where.join(' AND ')}
-       ORDER BY i.created_at, i.id LIMIT $${params.length}`,
+       ORDER BY date_trunc('milliseconds', i.created_at), i.id LIMIT $${params.length}`,
       params,
     );
     return hydrate(q, tenantId, rows);

@@ -329,12 +329,15 @@ export const reportStore: ReportStore = {
     }
     if (query.after) {
       params.push(query.after.generatedAt, query.after.id);
-      where.push(`(generated_at, id) < ($${params.length - 1}::timestamptz, $${params.length}::uuid)`);
+      // Milliseconds, as the cursor carries them (a JavaScript Date): see evidence.store.ts's items.
+      where.push(
+        `(date_trunc('milliseconds', generated_at), id) < ($${params.length - 1}::timestamptz, $${params.length}::uuid)`,
+      );
     }
     params.push(query.limit);
     const { rows } = await q.query<ReportRow>(
       `SELECT ${REPORT_COLUMNS} FROM compliance_reports WHERE ${where.join(' AND ')}
-       ORDER BY generated_at DESC, id DESC LIMIT $${params.length}`,
+       ORDER BY date_trunc('milliseconds', generated_at) DESC, id DESC LIMIT $${params.length}`,
       params,
     );
     return rows.map(toReport);
