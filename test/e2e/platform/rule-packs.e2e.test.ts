@@ -170,11 +170,19 @@ describe('a certified rule pack, used by another tenant', () => {
     ).toBe(200);
     const deprecated = await api.deprecate(people.reviewer, 'payments-e2e', '1.0.0', { replacement_version: '1.1.0' });
     expect(deprecated.status).toBe(200);
-    const refused = await execute(p.gateway, '/api/v1/rulepacks/execute', people.otherTenant, {
-      rule_pack_id: 'payments-e2e',
-      rule_pack_version: '1.0.0',
-      payload: BAD,
-    });
+    // The deprecation reaches the validation service's cache through the events backbone (the
+    // registry's notice outbox, its relay, a durable consumer in every validation process): after
+    // the deprecating request has answered, not inside it. It must arrive well before the cache's
+    // 300 s TTL could explain a refusal.
+    let refused = { status: 0, body: {} as any };
+    await until(async () => {
+      refused = await execute(p.gateway, '/api/v1/rulepacks/execute', people.otherTenant, {
+        rule_pack_id: 'payments-e2e',
+        rule_pack_version: '1.0.0',
+        payload: BAD,
+      });
+      return refused.status !== 200;
+    }, 'the deprecation to reach the validation service');
     expect(refused.status).toBe(409);
     expect(JSON.stringify(refused.body.detail)).toContain('1.1.0');
     // Without a version, the newest certified one runs.

@@ -508,9 +508,12 @@ describe('audit', () => {
       records: 1,
     });
     for (const secret of [PII.email, PII.ssn, 'alice.secret']) expect(JSON.stringify(events)).not.toContain(secret);
-    await until(() => compliance.length > complianceBefore, 'the compliance event');
-    // Relayed from the notice outbox: a CloudEvents 1.0 envelope around the contract's payload.
-    expect(compliance.at(-1)).toMatchObject({
+    // Relayed from the notice outbox: a CloudEvents 1.0 envelope around the contract's payload. The
+    // relay publishes subjects in parallel, so an earlier run's notice may land after this one's:
+    // find this run's by its correlation id.
+    const mine = () => compliance.slice(complianceBefore).find((c) => c.data?.correlation_id === r.body.correlation_id);
+    await until(() => mine() !== undefined, 'the compliance event');
+    expect(mine()).toMatchObject({
       specversion: '1.0',
       type: COMPLIANCE_RULE_EXECUTION.topic,
       source: 'urn:platform:service:validation',
