@@ -34,14 +34,18 @@ function config(env: Record<string, string>): RagConfig {
 /** An embedder that never answers until released: a runner stuck (or dead) mid-job. */
 function stalled(real: Embedder) {
   let release!: () => void;
+  let waiting = false;
   const gate = new Promise<void>((resolve) => (release = resolve));
   const wrapped: Embedder = Object.assign(Object.create(real) as Embedder, {
     embed: async (texts: string[]) => {
+      waiting = true;
       await gate;
       return real.embed(texts);
     },
   });
-  return { embedder: wrapped, release };
+  // A runner renews its lease at every step before embedding: expire a lease only once its runner
+  // waits here, or a step still under way renews it after the test expired it.
+  return { embedder: wrapped, release, waiting: () => waiting };
 }
 
 async function jobRow(id: string) {
@@ -92,6 +96,7 @@ test('a job whose runner stalls is resumed by another copy once its lease runs o
     level: 'platform',
   });
   await until(async () => (await jobRow(job.id)).status === 'processing', 'the first runner to start');
+  await until(() => stuck.waiting(), 'the first runner to stall');
   const before = await jobRow(job.id);
   expect(before.input).not.toBeNull();
 
@@ -138,11 +143,12 @@ test('a job interrupted RAG_JOB_MAX_ATTEMPTS times fails with the reason, and is
     content: 'Text that never gets embedded.',
     level: 'platform',
   });
-  await until(async () => (await jobRow(job.id)).status === 'processing', 'the first runner to start');
+  await until(() => stuck[0]!.waiting(), 'the first runner to stall');
   expect(await runners[1]!.documents.resumeAbandoned()).toEqual({ resumed: 0, failed: 0 });
   await expireLease(job.id);
   expect(await runners[1]!.documents.resumeAbandoned()).toEqual({ resumed: 1, failed: 0 });
-  await until(async () => (await jobRow(job.id)).attempts === 2, 'the second runner to start');
+  await until(() => stuck[1]!.waiting(), 'the second runner to stall');
+  expect((await jobRow(job.id)).attempts).toBe(2);
   await expireLease(job.id);
   expect(await runners[1]!.documents.resumeAbandoned()).toEqual({ resumed: 0, failed: 1 });
   const row = await jobRow(job.id);
