@@ -7,6 +7,7 @@ import { COMPLIANCE_RULE_EXECUTION, COMPLIANCE_WORKFLOW_EVENT } from './complian
 import { EVENTS_EVENT_PUBLISHED } from './events.events';
 import { OCR_JOB_COMPLETED, RAG_DOCUMENT_INGESTED } from './ingestion.events';
 import { LEDGER_EVENT_APPENDED } from './ledger.events';
+import { DATAFLOW_RECONCILIATION_COMPLETED, INGESTION_BATCH_COMPLETED, SCANNER_FINDING } from './pipeline.events';
 import { RULEPACK_CERTIFIED, RULEPACK_DEPRECATED } from './rulepack.events';
 import { WORKFLOW_CHANGED, WORKFLOW_NOTIFICATION, WORKFLOW_TRANSITIONS } from './workflow.events';
 
@@ -21,6 +22,9 @@ export const EVENT_CATALOGUE: readonly EventContract[] = Object.freeze([
   WORKFLOW_NOTIFICATION,
   OCR_JOB_COMPLETED,
   RAG_DOCUMENT_INGESTED,
+  INGESTION_BATCH_COMPLETED,
+  DATAFLOW_RECONCILIATION_COMPLETED,
+  SCANNER_FINDING,
   ...Object.values(WORKFLOW_TRANSITIONS),
 ]);
 

@@ -3,7 +3,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 
 const AnyObject = (description: string) => Type.Object({}, { additionalProperties: true, description });
-const Nullable = (t: TSchema) => Type.Union([t, Type.Null()]);
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
 export const ExecuteBody = Type.Object({
   workflow_pack_id: Type.Optional(

@@ -13,6 +13,7 @@ import type * as LedgerApi from '../../../platform/contracts/clients/ledger.api'
 import type * as RulePackApi from '../../../platform/contracts/clients/rulepack-registry.api';
 import type * as SchemaRegistryApi from '../../../platform/contracts/clients/schema-registry.api';
 import type * as ValidationApi from '../../../platform/contracts/clients/validation.api';
+import type * as WorkflowApi from '../../../platform/contracts/clients/workflow.api';
 import { checkerOf, parsePayload } from '../../../platform/contracts/event-contract';
 import { EVENT_CATALOGUE, contractOf } from '../../../platform/contracts/events.catalogue';
 import { RULEPACK_CERTIFIED, RULEPACK_DEPRECATED } from '../../../platform/contracts/rulepack.events';
@@ -28,6 +29,7 @@ import type * as LedgerRest from '../../../rest-compat/ledger/ledger.schemas';
 import type * as RulePackRest from '../../../rest-compat/rulepack-registry/rulepack-registry.schemas';
 import type * as SchemaRegistryRest from '../../../rest-compat/schema-registry/schema-registry.schemas';
 import type * as ValidationRest from '../../../rest-compat/validation/validation.schemas';
+import type * as WorkflowRest from '../../../rest-compat/workflow/workflow.schemas';
 import { RulePackCatalogConsumer } from '../../../subgraphs/packs-registry/rulepack-catalog.consumer';
 import type { PackStore } from '../../../subgraphs/packs-registry/pack.store';
 import { strictFake } from '../../support/strict-fake';
@@ -284,7 +286,32 @@ const clientContracts: [
   Assignable<Static<typeof EventsRest.SubscriptionSchema>, EventsApi.SubscriptionView>,
   Assignable<Static<typeof EventsRest.MessageList>, EventsApi.PulledMessages>,
   Assignable<Static<typeof EventsRest.DeadLetterSchema>, EventsApi.DeadLetterView>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+  Assignable<WorkflowApi.ExecuteWorkflowRequest, Static<typeof WorkflowRest.ExecuteBody>>,
+  Assignable<Static<typeof WorkflowRest.ExecuteResponse>, WorkflowApi.ExecuteWorkflowResponse>,
+  Assignable<Static<typeof WorkflowRest.StatusResponse>, WorkflowApi.WorkflowStatusView>,
+] = [
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+];
 
 it('checks the client contracts at compile time', () => {
   expect(clientContracts.every(Boolean)).toBe(true);
