@@ -17,7 +17,7 @@ export const LineageDatasetSchema = Type.Object({
 });
 
 /** One ingestion batch committed to its target dataset (v1). */
-export const IngestionBatchCompletedSchema = Type.Object(
+export const IngestionCompletedSchema = Type.Object(
   {
     tenant_id: TenantId,
     pipeline_id: Id,
@@ -41,14 +41,14 @@ export const IngestionBatchCompletedSchema = Type.Object(
     lineage: Type.Object({ inputs: Type.Array(LineageDatasetSchema), outputs: Type.Array(LineageDatasetSchema) }),
     at: Timestamp,
   },
-  { $id: 'ingestion.batch_completed.v1' },
+  { $id: 'ingestion.completed.v1' },
 );
-export type IngestionBatchCompleted = Static<typeof IngestionBatchCompletedSchema>;
+export type IngestionCompleted = Static<typeof IngestionCompletedSchema>;
 
-export const INGESTION_BATCH_COMPLETED = eventContract({
-  topic: 'ingestion.batch_completed',
+export const INGESTION_COMPLETED = eventContract({
+  topic: 'ingestion.completed',
   version: 1,
-  schema: IngestionBatchCompletedSchema,
+  schema: IngestionCompletedSchema,
   producer: 'ingestion',
   consumers: ['dataflow'],
   description: 'An ingestion batch was normalised, scrubbed and committed to its target dataset.',
