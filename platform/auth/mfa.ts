@@ -2,12 +2,16 @@
 // `acr` assurance level after NIST SP 800-63B (aal1: one factor, aal2: two). Identity issues them;
 // every service reads them (require-mfa.ts) without asking identity.
 
-/** RFC 8176 values this platform issues: a password, a one-time code (TOTP or a recovery code), later WebAuthn keys. */
+/**
+ * RFC 8176 values this platform issues: a password, a one-time code (TOTP or a recovery code), a
+ * WebAuthn key (`hwk` a device-bound one, `swk` a synced passkey) with its user-presence test.
+ */
 export const AMR = {
   password: 'pwd',
   oneTimeCode: 'otp',
   hardwareKey: 'hwk',
   softwareKey: 'swk',
+  userPresence: 'user',
 } as const;
 
 /** The methods that count as a second factor on top of the password. */

@@ -1,6 +1,6 @@
 // The second factors identity knows, by kind, and the sign-in methods that answer a challenge.
-// `totp` is the only kind today; WebAuthn joins as kind `webauthn` (amr `hwk`/`swk`) with its own
-// enrolment and assertion, answering the same challenges. Recovery codes are a method, not a kind:
+// `totp` (an authenticator app) and `webauthn` (a security key or passkey: amr `hwk`, or `swk` for a
+// synced passkey, webauthn.service.ts) answer the same challenges. Recovery codes are a method, not a kind:
 // they exist once any factor is enrolled.
 import { AMR } from '../../platform/auth/mfa';
 import type { FactorKind } from './mfa.types';
@@ -16,7 +16,7 @@ export interface FactorKindInfo {
 
 export const FACTOR_KINDS: Readonly<Record<FactorKind, FactorKindInfo>> = {
   totp: { kind: 'totp', amr: AMR.oneTimeCode, description: 'Authenticator app (TOTP, RFC 6238)', enrollable: true },
-  webauthn: { kind: 'webauthn', amr: AMR.hardwareKey, description: 'Security key or passkey', enrollable: false },
+  webauthn: { kind: 'webauthn', amr: AMR.hardwareKey, description: 'Security key or passkey', enrollable: true },
 };
 
 /** What answers a challenge: a factor kind, or one of the recovery codes. */

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { ConfigError, readBool, readInt, readOptional, readString } from '../../platform/config/env';
 import type { Env } from '../../platform/service';
 import { DEFAULT_THROTTLE, type ThrottleSettings } from './login.throttle';
+import { loadWebauthnConfig, type WebauthnSettings } from './webauthn.config';
 
 export interface DevUser {
   username: string;
@@ -36,6 +37,7 @@ export interface IdentityConfig {
   /** Login backoff per tenant and username (LOGIN_MAX_FAILURES in LOGIN_FAILURE_WINDOW_SECONDS). */
   loginThrottle: ThrottleSettings;
   mfa: MfaSettings;
+  webauthn: WebauthnSettings;
 }
 
 export interface MfaSettings {
@@ -96,6 +98,7 @@ export function loadIdentityConfig(env: Env, jwtSecret = ''): IdentityConfig {
       challengeSeconds: readInt(env, 'IDENTITY_MFA_CHALLENGE_SECONDS', 300, { min: 30, max: 3600 }),
       maxAttempts: 5,
     },
+    webauthn: loadWebauthnConfig(env, readString(env, 'IDENTITY_TOTP_ISSUER', 'Regulated Platform')),
   };
   const operator = readOptional(env, 'PLATFORM_ADMIN_USERNAME');
   const operatorPassword = readOptional(env, 'PLATFORM_ADMIN_PASSWORD');

@@ -19,6 +19,8 @@ import { MfaPolicyService } from './mfa-policy.service';
 import { MfaSignInService } from './mfa-sign-in.service';
 import { SecretBox } from './secret.box';
 import { SessionService } from './session.service';
+import { WebauthnService } from './webauthn.service';
+import { WebauthnSignInService } from './webauthn-sign-in.service';
 
 export interface IdentityServices {
   auth: AuthService;
@@ -30,6 +32,8 @@ export interface IdentityServices {
   mfaSignIn: MfaSignInService;
   mfaPolicy: MfaPolicyService;
   sessions: SessionService;
+  webauthn: WebauthnService;
+  webauthnSignIn: WebauthnSignInService;
   verifier: CachedTokenVerifier;
   hasher: PasswordHasher;
   config: IdentityConfig;
@@ -59,8 +63,14 @@ export function createIdentityServices(
   );
   // One throttle for passwords and second-factor codes: guessing either locks the account.
   const throttle = new LoginThrottle(throttleStore, config.loginThrottle);
-  const mfa = new MfaService({ stores, box: new SecretBox(config.mfa.key), issuer: config.mfa.issuer, access });
   const mfaPolicy = new MfaPolicyService(stores, platform.auth.mfa, access);
+  const mfa = new MfaService({
+    stores,
+    box: new SecretBox(config.mfa.key),
+    issuer: config.mfa.issuer,
+    access,
+    requiredRoles: (s, tenantId) => mfaPolicy.requiredRoles(s, tenantId),
+  });
   const auth = new AuthService({
     stores,
     hasher,
@@ -79,7 +89,10 @@ export function createIdentityServices(
     maxAttempts: config.mfa.maxAttempts,
   });
   auth.useSecondFactor(mfaSignIn);
+  const webauthn = new WebauthnService({ stores, mfa, settings: config.webauthn });
   return {
+    webauthn,
+    webauthnSignIn: new WebauthnSignInService(mfaSignIn, webauthn),
     auth,
     mfa,
     mfaSignIn,

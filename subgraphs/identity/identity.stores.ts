@@ -12,6 +12,8 @@ import { prismaRefreshTokenStore } from './refresh-token.store';
 import { prismaRoleStore } from './role.store';
 import { prismaTenantStore } from './tenant.store';
 import { prismaUserStore } from './user.store';
+import { prismaWebauthnChallengeStore } from './webauthn-challenge.store';
+import { prismaWebauthnCredentialStore } from './webauthn-credential.store';
 
 export type StoreOverrides = Partial<{ [K in keyof IdentityStores]: (db: PrismaLike) => IdentityStores[K] }>;
 
@@ -25,6 +27,8 @@ function storesFor(db: PrismaLike, overrides: StoreOverrides): IdentityStores {
     recoveryCodes: (overrides.recoveryCodes ?? prismaRecoveryCodeStore)(db),
     mfaChallenges: (overrides.mfaChallenges ?? prismaMfaChallengeStore)(db),
     mfaPolicies: (overrides.mfaPolicies ?? prismaMfaPolicyStore)(db),
+    webauthnCredentials: (overrides.webauthnCredentials ?? prismaWebauthnCredentialStore)(db),
+    webauthnChallenges: (overrides.webauthnChallenges ?? prismaWebauthnChallengeStore)(db),
     outbox: (overrides.outbox ?? ((tx) => outboxWriter(tx, 'identity')))(db),
   };
 }

@@ -2,6 +2,7 @@
 // only these interfaces, so unit tests can hand them strict fakes and no database.
 import type { OutboxWriter } from '../../platform/outbox/outbox.writer';
 import type { MfaChallengeStore, MfaFactorStore, MfaPolicyStore, RecoveryCodeStore, SessionRecord } from './mfa.types';
+import type { WebauthnChallengeStore, WebauthnCredentialStore } from './webauthn.types';
 
 /**
  * Which tenant's rows a store read may return. A tenant id, or ALL_TENANTS, which only the
@@ -132,6 +133,8 @@ export interface IdentityStores {
   recoveryCodes: RecoveryCodeStore;
   mfaChallenges: MfaChallengeStore;
   mfaPolicies: MfaPolicyStore;
+  webauthnCredentials: WebauthnCredentialStore;
+  webauthnChallenges: WebauthnChallengeStore;
   outbox: OutboxWriter;
 }
 

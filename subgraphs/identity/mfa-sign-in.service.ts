@@ -127,9 +127,9 @@ export class MfaSignInService implements SecondFactorGate {
   /**
    * One answer to a challenge: refused while the account is locked, counted and audited when
    * wrong (the challenge is used up after maxAttempts), and the challenge consumed with the
-   * session's start when right, in one transaction.
+   * session's start when right, in one transaction. (WebAuthn's answers use it too.)
    */
-  private async answer<T>(
+  async answer<T>(
     caller: Caller,
     mfaToken: string,
     purpose: ChallengePurpose,
@@ -170,7 +170,7 @@ export class MfaSignInService implements SecondFactorGate {
   }
 
   /** The live challenge behind a token, and its user; any doubt is the same 401. */
-  private async open(
+  async open(
     mfaToken: string,
     purpose: ChallengePurpose,
   ): Promise<{ challenge: MfaChallengeRecord; user: UserRecord }> {
@@ -184,7 +184,8 @@ export class MfaSignInService implements SecondFactorGate {
     return { challenge, user };
   }
 
-  private async complete(
+  /** The sign-in's end once its challenge is answered: audited, and the session's tokens. */
+  async complete(
     s: IdentityStores,
     caller: Caller,
     user: UserRecord,

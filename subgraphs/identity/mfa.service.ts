@@ -17,6 +17,7 @@ import type { FactorKind, MfaFactorRecord } from './mfa.types';
 import { newRecoveryCodes, RECOVERY_CODE } from './recovery-codes';
 import { ownerOf, type SecretBox } from './secret.box';
 import { newTotpSecret, TotpVerifier, totpUri } from './totp';
+import { roleNamesOf } from './user.view';
 
 export interface MfaServiceDeps {
   stores: IdentityUnitOfWork;
@@ -24,6 +25,8 @@ export interface MfaServiceDeps {
   /** The issuer shown in authenticator apps (otpauth:// URI). */
   issuer: string;
   access: TenantAccess;
+  /** The roles the tenant's policy covers: their holders may not remove their last factor. */
+  requiredRoles?: (s: IdentityStores, tenantId: string) => Promise<readonly string[]>;
   now?: () => Date;
 }
 
@@ -211,6 +214,11 @@ export class MfaService {
         throw new NotFoundError('Factor not found');
       // Recovery codes stand in for factors: with the last factor gone they go too.
       const confirmedLeft = factors.filter((f) => f.id !== factorId && f.confirmedAt !== null).length;
+      if (confirmedLeft === 0 && factor.confirmedAt !== null && this.deps.requiredRoles) {
+        const required = await this.deps.requiredRoles(s, user.tenantId);
+        if (roleNamesOf(user).some((r) => required.includes(r)))
+          throw new ConflictError('Your role requires a second factor: enrol another before removing the last one');
+      }
       if (confirmedLeft === 0) await s.recoveryCodes.removeAllForUser(user.tenantId, user.id);
       await s.outbox.append(
         auditEvent(caller, {
@@ -267,7 +275,8 @@ export class MfaService {
     });
   }
 
-  private async replaceRecoveryCodes(s: IdentityStores, caller: Caller, user: UserRecord): Promise<string[]> {
+  /** Ten new codes replacing the user's (also the first factor's codes, of any kind). */
+  async replaceRecoveryCodes(s: IdentityStores, caller: Caller, user: UserRecord): Promise<string[]> {
     const codes = newRecoveryCodes();
     const owner = ownerOf(user.tenantId, user.id);
     await s.recoveryCodes.replace(

@@ -1,7 +1,7 @@
 // Multi-factor sign-in's records and the store interfaces its services depend on (the rest of
 // identity's are in identity.types.ts). Tenant-data reads take the tenant id first.
 
-/** Factor kinds: `totp` now, `webauthn` later (factor.registry.ts). */
+/** Factor kinds (factor.registry.ts). */
 export type FactorKind = 'totp' | 'webauthn';
 
 export interface MfaFactorRecord {
@@ -35,6 +35,10 @@ export interface MfaFactorStore {
   recordUse(tenantId: string, factorId: string, step: number, at: Date): Promise<boolean>;
   /** Removes one factor of the user; the number removed (0 or 1). */
   remove(tenantId: string, userId: string, factorId: string): Promise<number>;
+  /** Records when a factor without time steps (WebAuthn) last signed someone in. */
+  touch(tenantId: string, factorId: string, at: Date): Promise<void>;
+  /** Renames one factor of the user; false when there is no such factor. */
+  rename(tenantId: string, userId: string, factorId: string, label: string | null): Promise<boolean>;
   removePending(tenantId: string, userId: string, kind: FactorKind): Promise<number>;
   removeAllForUser(tenantId: string, userId: string): Promise<number>;
 }

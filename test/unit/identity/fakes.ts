@@ -23,6 +23,7 @@ import type {
   RecoveryCodeStore,
 } from '../../../subgraphs/identity/mfa.types';
 import type { PasswordHasher } from '../../../subgraphs/identity/password.hasher';
+import type { WebauthnChallengeStore, WebauthnCredentialStore } from '../../../subgraphs/identity/webauthn.types';
 
 export interface FakeStores {
   users?: Partial<UserStore>;
@@ -33,6 +34,8 @@ export interface FakeStores {
   recoveryCodes?: Partial<RecoveryCodeStore>;
   mfaChallenges?: Partial<MfaChallengeStore>;
   mfaPolicies?: Partial<MfaPolicyStore>;
+  webauthnCredentials?: Partial<WebauthnCredentialStore>;
+  webauthnChallenges?: Partial<WebauthnChallengeStore>;
   outbox?: Partial<OutboxStore>;
 }
 
@@ -59,6 +62,8 @@ export function fakeUnitOfWork(
     recoveryCodes: strictFake<RecoveryCodeStore>(fakes.recoveryCodes ?? {}, 'recoveryCodes'),
     mfaChallenges: strictFake<MfaChallengeStore>(fakes.mfaChallenges ?? {}, 'mfaChallenges'),
     mfaPolicies: strictFake<MfaPolicyStore>(fakes.mfaPolicies ?? {}, 'mfaPolicies'),
+    webauthnCredentials: strictFake<WebauthnCredentialStore>(fakes.webauthnCredentials ?? {}, 'webauthnCredentials'),
+    webauthnChallenges: strictFake<WebauthnChallengeStore>(fakes.webauthnChallenges ?? {}, 'webauthnChallenges'),
     outbox,
   };
   const uow = {
