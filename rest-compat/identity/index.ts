@@ -7,6 +7,7 @@ import { registerAdminRoutes } from './admin.routes';
 import { registerAuthRoutes } from './auth.routes';
 import { registerMfaRoutes } from './mfa.routes';
 import { registerSessionRoutes } from './session.routes';
+import { registerWebauthnRoutes } from './webauthn.routes';
 import { InfoResponse } from './identity.schemas';
 
 export const IDENTITY_CAPABILITIES = [
@@ -25,6 +26,7 @@ export const IDENTITY_CAPABILITIES = [
   'graphql_federation_subgraph',
   'mfa_totp',
   'mfa_recovery_codes',
+  'mfa_webauthn',
   'mfa_policy',
   'step_up_amr_acr',
   'session_management',
@@ -57,5 +59,6 @@ export function registerIdentityRoutes(
   registerAuthRoutes(app, services);
   registerAdminRoutes(app, services);
   registerMfaRoutes(app, services);
+  registerWebauthnRoutes(app, services);
   registerSessionRoutes(app, services);
 }

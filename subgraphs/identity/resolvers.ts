@@ -9,6 +9,8 @@ import type { FactorView } from './mfa.service';
 import type { TenantMfaPolicy } from './mfa-policy.service';
 import type { SessionView } from './session.service';
 import type { Resolvers } from './resolvers.generated';
+import { authenticationCredential, registrationCredential } from './webauthn.credential';
+import { JSONScalar } from '../../platform/graphql/json-scalar';
 
 function payload(pair: TokenPair) {
   return {
@@ -61,6 +63,7 @@ function entityCacheHint(ctx: IdentityGraphQLContext, info: GraphQLResolveInfo):
 }
 
 export const resolvers = {
+  JSON: JSONScalar,
   Query: {
     me: async (_, __, ctx) => userOut(await ctx.services.users.me(ctx.caller)),
     tenants: async (_, __, ctx) => (await ctx.services.tenants.list(ctx.caller)).map(tenantOut),
@@ -125,6 +128,36 @@ export const resolvers = {
       const confirmed = await ctx.services.mfa.confirmTotpForCaller(ctx.caller, args);
       return { factorId: confirmed.factor.id, recoveryCodes: confirmed.recoveryCodes, tokens: null };
     },
+    webauthnAuthenticationOptions: async (_, args, ctx) =>
+      ctx.services.webauthnSignIn.authenticationOptions({ mfaToken: args.mfaToken }),
+    verifyWebauthn: async (_, args, ctx) =>
+      payload(
+        await ctx.services.webauthnSignIn.verify(ctx.caller, {
+          mfaToken: args.mfaToken,
+          credential: authenticationCredential(args.credential),
+        }),
+      ),
+    webauthnRegistrationOptions: async (_, args, ctx) =>
+      args.mfaToken != null
+        ? ctx.services.webauthnSignIn.registrationOptions({ mfaToken: args.mfaToken })
+        : ctx.services.webauthn.registrationOptionsForCaller(ctx.caller),
+    registerWebauthn: async (_, args, ctx) => {
+      const credential = registrationCredential(args.credential);
+      if (args.mfaToken != null) {
+        const done = await ctx.services.webauthnSignIn.enrol(ctx.caller, {
+          mfaToken: args.mfaToken,
+          credential,
+          label: args.label,
+        });
+        return { factorId: done.factorId, recoveryCodes: done.recoveryCodes, tokens: payload(done.pair) };
+      }
+      const registered = await ctx.services.webauthn.registerForCaller(ctx.caller, { credential, label: args.label });
+      return { factorId: registered.factor.id, recoveryCodes: registered.recoveryCodes, tokens: null };
+    },
+    renameMfaFactor: async (_, args, ctx) => (
+      await ctx.services.webauthn.renameFactor(ctx.caller, args.id, args.label ?? null),
+      true
+    ),
     removeMfaFactor: async (_, args, ctx) => (await ctx.services.mfa.removeFactor(ctx.caller, args.id), true),
     regenerateRecoveryCodes: async (_, __, ctx) => ctx.services.mfa.regenerateRecoveryCodes(ctx.caller),
     resetUserMfa: async (_, args, ctx) => (await ctx.services.mfa.resetUser(ctx.caller, args.userId)).factorsRemoved,

@@ -31,7 +31,7 @@ export class WebauthnSignInService {
   async verify(caller: Caller, input: { mfaToken: string; credential: AuthenticationResponseJSON }): Promise<TokenPair> {
     const { user } = await this.signIn.open(input.mfaToken, 'verify');
     // Taken before the answer's transaction: a refused answer rolls back, the challenge stays used.
-    const fresh = await this.webauthn.takeAuthenticationChallenge(user, input.credential);
+    const fresh = await this.webauthn.takeChallenge(user, input.credential, 'authentication');
     return this.signIn.answer(caller, input.mfaToken, 'verify', 'webauthn', async (s, u, challenge) => {
       if (!fresh) return { ok: false, reason: 'challenge_unknown_or_used' };
       const check = await this.webauthn.checkAssertion(s, u, input.credential);
@@ -46,7 +46,10 @@ export class WebauthnSignInService {
     caller: Caller,
     input: { mfaToken: string; credential: RegistrationResponseJSON; label?: string | null },
   ): Promise<{ pair: TokenPair; recoveryCodes: string[] | null; factorId: string }> {
+    const { user: owner } = await this.signIn.open(input.mfaToken, 'enrol');
+    const fresh = await this.webauthn.takeChallenge(owner, input.credential, 'registration');
     return this.signIn.answer(caller, input.mfaToken, 'enrol', 'webauthn', async (s, user, challenge) => {
+      if (!fresh) return { ok: false, reason: 'challenge_unknown_or_used' };
       const registered = await this.webauthn.register(s, caller, user, input).catch((err: unknown) => {
         if (err instanceof InputError) return null; // counted like a wrong code
         throw err;

@@ -122,11 +122,13 @@ export class WebauthnService {
     input: { credential: RegistrationResponseJSON; label?: string | null },
   ): Promise<RegisteredKey> {
     const user = await this.deps.mfa.self(caller);
+    if (!(await this.takeChallenge(user, input.credential, 'registration')))
+      throw InputError.of(['credential'], 'Unknown, used or expired challenge', 'value_error');
     return this.deps.stores.transaction((s) => this.register(s, caller, user, input));
   }
 
   /**
-   * Verifies an attestation against the user's remembered challenge, origin and RP id, and keeps
+   * Verifies an attestation (its challenge already taken) against the origins and RP id, and keeps
    * the credential as a confirmed factor; the first factor comes with recovery codes. A response
    * that does not verify is an InputError (the enrolment sign-in counts it as a wrong answer).
    */
@@ -140,8 +142,7 @@ export class WebauthnService {
     const { settings } = this.deps;
     const now = this.now();
     const challenge = signedChallengeOf(input.credential);
-    if (challenge === null || !(await this.take(s, user, challenge, 'registration', now)))
-      throw InputError.of(['credential'], 'Unknown, used or expired challenge', 'value_error');
+    if (challenge === null) throw InputError.of(['credential'], 'Unreadable clientDataJSON', 'value_error');
     const result = await verifyRegistrationResponse({
       response: input.credential,
       expectedChallenge: challenge,
@@ -207,13 +208,19 @@ export class WebauthnService {
   }
 
   /**
-   * Uses up the user's remembered authentication challenge that this assertion signed, whatever
-   * the assertion's fate: a challenge answers once. Done outside the sign-in's transaction, so a
-   * refused answer (rolled back there) does not give the challenge back.
+   * Uses up the user's remembered challenge that this response signed, whatever the response's
+   * fate: a challenge answers once. Done outside the ceremony's transaction, so a refused answer
+   * (rolled back there) does not give the challenge back.
    */
-  async takeAuthenticationChallenge(user: UserRecord, credential: AuthenticationResponseJSON): Promise<boolean> {
+  async takeChallenge(
+    user: UserRecord,
+    credential: { response?: { clientDataJSON?: unknown } },
+    ceremony: WebauthnCeremony,
+  ): Promise<boolean> {
     const challenge = signedChallengeOf(credential);
-    return challenge !== null && this.take(this.deps.stores, user, challenge, 'authentication', this.now());
+    if (challenge === null) return false;
+    const hash = hashChallenge(challenge);
+    return (await this.deps.stores.webauthnChallenges.take(user.tenantId, user.id, hash, ceremony, this.now())) !== null;
   }
 
   /**
@@ -273,15 +280,6 @@ export class WebauthnService {
     });
   }
 
-  private async take(
-    s: IdentityStores,
-    user: UserRecord,
-    challenge: string,
-    ceremony: WebauthnCeremony,
-    at: Date,
-  ): Promise<boolean> {
-    return (await s.webauthnChallenges.take(user.tenantId, user.id, hashChallenge(challenge), ceremony, at)) !== null;
-  }
 }
 
 function messageOf(err: unknown): string {

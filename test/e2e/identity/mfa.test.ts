@@ -44,7 +44,7 @@ describe('identity: multi-factor sign-in (REST)', () => {
   async function enrolAtSignIn(username: string, password: string, tenant?: string) {
     const first = await passwordLogin(username, password, tenant);
     expect(first.status).toBe(401);
-    expect(first.body).toMatchObject({ error: 'mfa_enrolment_required', factors: ['totp'] });
+    expect(first.body).toMatchObject({ error: 'mfa_enrolment_required', factors: ['totp', 'webauthn'] });
     const started = await post('/v1/auth/mfa/totp/enrol', { mfa_token: first.body.mfa_token });
     expect(started.status).toBe(200);
     const authenticator = app(started.body.secret);
@@ -432,7 +432,7 @@ describe('identity: multi-factor sign-in (GraphQL)', () => {
     const LOGIN = 'mutation ($u: String!, $p: String!) { login(username: $u, password: $p) { accessToken } }';
     const first = await gql(url, LOGIN, { u: 'root', p: TEST_ENV.DEV_ADMIN_PASSWORD });
     const ext = first.body.errors?.[0]?.extensions as Record<string, unknown>;
-    expect(ext).toMatchObject({ code: 'UNAUTHENTICATED', reason: 'mfa_enrolment_required', factors: ['totp'] });
+    expect(ext).toMatchObject({ code: 'UNAUTHENTICATED', reason: 'mfa_enrolment_required', factors: ['totp', 'webauthn'] });
     const mfaToken = ext.mfaToken as string;
     const enrol = await gql(url, 'mutation ($t: String) { enrolTotp(mfaToken: $t) { factorId secret otpauthUri } }', {
       t: mfaToken,
