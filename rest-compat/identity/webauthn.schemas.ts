@@ -4,7 +4,11 @@
 import { Type, type Static } from '@sinclair/typebox';
 
 const B64 = Type.String({ minLength: 1, maxLength: 16_384, pattern: '^[A-Za-z0-9_-]+={0,2}$' });
-const MfaToken = Type.String({ minLength: 1, maxLength: 512, description: 'the challenge token from the login answer' });
+const MfaToken = Type.String({
+  minLength: 1,
+  maxLength: 512,
+  description: 'the challenge token from the login answer',
+});
 const Label = Type.Union([Type.String({ maxLength: 100 }), Type.Null()]);
 const Extensions = Type.Object({}, { additionalProperties: true });
 const Attachment = Type.Optional(Type.String({ maxLength: 32 }));

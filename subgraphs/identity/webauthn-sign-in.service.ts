@@ -28,7 +28,10 @@ export class WebauthnSignInService {
   }
 
   /** Answers a `verify` challenge with an assertion: the session's tokens (amr pwd + hwk|swk + user). */
-  async verify(caller: Caller, input: { mfaToken: string; credential: AuthenticationResponseJSON }): Promise<TokenPair> {
+  async verify(
+    caller: Caller,
+    input: { mfaToken: string; credential: AuthenticationResponseJSON },
+  ): Promise<TokenPair> {
     const { user } = await this.signIn.open(input.mfaToken, 'verify');
     // Taken before the answer's transaction: a refused answer rolls back, the challenge stays used.
     const fresh = await this.webauthn.takeChallenge(user, input.credential, 'authentication');

@@ -220,7 +220,9 @@ export class WebauthnService {
     const challenge = signedChallengeOf(credential);
     if (challenge === null) return false;
     const hash = hashChallenge(challenge);
-    return (await this.deps.stores.webauthnChallenges.take(user.tenantId, user.id, hash, ceremony, this.now())) !== null;
+    return (
+      (await this.deps.stores.webauthnChallenges.take(user.tenantId, user.id, hash, ceremony, this.now())) !== null
+    );
   }
 
   /**
@@ -279,7 +281,6 @@ export class WebauthnService {
       expiresAt: new Date(this.now().getTime() + this.deps.settings.challengeSeconds * 1000),
     });
   }
-
 }
 
 function messageOf(err: unknown): string {

@@ -53,7 +53,7 @@ describe('console sign-in with a second factor', () => {
     expect(enrolChallenge).toMatchObject({
       error: 'mfa_enrolment_required',
       mfaToken: expect.any(String),
-      factors: ['totp'],
+      factors: ['totp', 'webauthn'],
     });
     const started = await call(`${url}/v1/auth/mfa/totp/enrol`, {
       method: 'POST',

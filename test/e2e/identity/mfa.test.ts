@@ -432,7 +432,11 @@ describe('identity: multi-factor sign-in (GraphQL)', () => {
     const LOGIN = 'mutation ($u: String!, $p: String!) { login(username: $u, password: $p) { accessToken } }';
     const first = await gql(url, LOGIN, { u: 'root', p: TEST_ENV.DEV_ADMIN_PASSWORD });
     const ext = first.body.errors?.[0]?.extensions as Record<string, unknown>;
-    expect(ext).toMatchObject({ code: 'UNAUTHENTICATED', reason: 'mfa_enrolment_required', factors: ['totp', 'webauthn'] });
+    expect(ext).toMatchObject({
+      code: 'UNAUTHENTICATED',
+      reason: 'mfa_enrolment_required',
+      factors: ['totp', 'webauthn'],
+    });
     const mfaToken = ext.mfaToken as string;
     const enrol = await gql(url, 'mutation ($t: String) { enrolTotp(mfaToken: $t) { factorId secret otpauthUri } }', {
       t: mfaToken,

@@ -267,11 +267,9 @@ describe('identity: WebAuthn second factor (REST and GraphQL)', () => {
 
   it('GraphQL mirrors the doors: options and an assertion sign in; the factor list shows the key', async () => {
     const first = await passwordLogin('root', TEST_ENV.DEV_ADMIN_PASSWORD);
-    const options = await gql(
-      url,
-      'mutation ($t: String!) { webauthnAuthenticationOptions(mfaToken: $t) }',
-      { t: first.body.mfa_token },
-    );
+    const options = await gql(url, 'mutation ($t: String!) { webauthnAuthenticationOptions(mfaToken: $t) }', {
+      t: first.body.mfa_token,
+    });
     expect(options.body.errors).toBeUndefined();
     const opts = options.body.data.webauthnAuthenticationOptions;
     const signed = await gql(
