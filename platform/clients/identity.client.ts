@@ -109,6 +109,15 @@ export class IdentityClient {
     );
   }
 
+  /** Answers a sign-in challenge with a WebAuthn assertion (navigator.credentials.get() as JSON). */
+  verifyWebauthn(answer: { mfaToken: string; credential: unknown }): Promise<TokenPair> {
+    return this.tokenCall(
+      '/v1/auth/mfa/webauthn/authenticate/verify',
+      { 'content-type': 'application/json' },
+      JSON.stringify({ mfa_token: answer.mfaToken, credential: answer.credential }),
+    );
+  }
+
   /** Rotates a refresh token; AuthenticationError when it is unknown, used, revoked or expired. */
   refresh(refreshToken: string): Promise<TokenPair> {
     return this.tokenCall(

@@ -1,7 +1,8 @@
 // The console's session routes, the only code that sees a refresh token: POST /console/session
 // signs in with identity's password grant, POST /console/session/refresh rotates the token, and
 // DELETE /console/session revokes it at identity. A sign-in that owes a second factor answers 401
-// with identity's challenge (`error`, `mfaToken`, `factors`); POST /console/session/mfa answers it. The refresh token lives only in the httpOnly
+// with identity's challenge (`error`, `mfaToken`, `factors`); POST /console/session/mfa answers it
+// with a code, POST /console/session/webauthn with a passkey's assertion. The refresh token lives only in the httpOnly
 // cookie (session.cookie.ts); the page gets the access token, which it keeps in memory.
 // Cross-site requests are refused twice over: the cookie is SameSite=Strict, and a request whose
 // Origin is not this host is a 403 before identity is called.
@@ -32,6 +33,15 @@ const MfaAnswer = Type.Object(
   { additionalProperties: false },
 );
 
+const WebauthnAnswer = Type.Object(
+  {
+    mfaToken: Type.String({ minLength: 1, maxLength: 512 }),
+    // Checked by identity's schema and by the ceremony; the router only relays it.
+    credential: Type.Object({}, { additionalProperties: true, maxProperties: 10 }),
+  },
+  { additionalProperties: false },
+);
+
 const Session = Type.Object({ accessToken: Type.String(), expiresIn: Type.Integer() });
 const Detail = Type.Object({ detail: Type.Unknown() });
 const Challenge = Type.Object({
@@ -43,7 +53,7 @@ const Challenge = Type.Object({
 });
 
 export interface SessionRouteOptions {
-  identity: Pick<IdentityClient, 'passwordGrant' | 'verifyMfa' | 'refresh' | 'revoke'>;
+  identity: Pick<IdentityClient, 'passwordGrant' | 'verifyMfa' | 'verifyWebauthn' | 'refresh' | 'revoke'>;
   refreshTokenDays: number;
   ipLimiter?: RateLimiter;
 }
@@ -105,6 +115,15 @@ export function registerSessionRoutes(app: FastifyInstance, options: SessionRout
     async (request, reply) => {
       if (!(await guard(request, reply))) return reply;
       return answer(request, reply, await options.identity.verifyMfa(request.body));
+    },
+  );
+
+  app.post<{ Body: Static<typeof WebauthnAnswer> }>(
+    `${SESSION_PATH}/webauthn`,
+    { schema: schema(WebauthnAnswer) },
+    async (request, reply) => {
+      if (!(await guard(request, reply))) return reply;
+      return answer(request, reply, await options.identity.verifyWebauthn(request.body));
     },
   );
 

@@ -41,7 +41,16 @@ type Documents = {
     "\n  mutation SubmitRulePackForReview($id: ID!, $version: String!) {\n    submitRulePackForReview(id: $id, version: $version) {\n      id\n      version\n      status\n    }\n  }\n": typeof types.SubmitRulePackForReviewDocument,
     "\n  mutation CertifyRulePack($id: ID!, $version: String!, $notes: String) {\n    certifyRulePack(id: $id, version: $version, notes: $notes) {\n      id\n      version\n      status\n      signature\n      keyId\n    }\n  }\n": typeof types.CertifyRulePackDocument,
     "\n  mutation RejectRulePack($id: ID!, $version: String!, $notes: String!) {\n    rejectRulePack(id: $id, version: $version, notes: $notes) {\n      id\n      version\n      status\n    }\n  }\n": typeof types.RejectRulePackDocument,
+    "\n  query SecurityOverview {\n    mfaFactors {\n      factors {\n        id\n        kind\n        label\n        confirmed\n        createdAt\n        lastUsedAt\n      }\n      recoveryCodesLeft\n    }\n    sessions {\n      id\n      createdAt\n      lastUsedAt\n      amr\n      current\n    }\n  }\n": typeof types.SecurityOverviewDocument,
+    "\n  mutation SecurityEnrolTotp($label: String) {\n    enrolTotp(label: $label) {\n      factorId\n      secret\n      otpauthUri\n    }\n  }\n": typeof types.SecurityEnrolTotpDocument,
+    "\n  mutation SecurityConfirmTotp($factorId: ID!, $code: String!) {\n    confirmTotp(factorId: $factorId, code: $code) {\n      factorId\n      recoveryCodes\n    }\n  }\n": typeof types.SecurityConfirmTotpDocument,
+    "\n  mutation SecurityPasskeyOptions {\n    webauthnRegistrationOptions\n  }\n": typeof types.SecurityPasskeyOptionsDocument,
+    "\n  mutation SecurityRegisterPasskey($credential: JSON!, $label: String) {\n    registerWebauthn(credential: $credential, label: $label) {\n      factorId\n      recoveryCodes\n    }\n  }\n": typeof types.SecurityRegisterPasskeyDocument,
+    "\n  mutation SecurityRenameFactor($id: ID!, $label: String) {\n    renameMfaFactor(id: $id, label: $label)\n  }\n": typeof types.SecurityRenameFactorDocument,
+    "\n  mutation SecurityRemoveFactor($id: ID!) {\n    removeMfaFactor(id: $id)\n  }\n": typeof types.SecurityRemoveFactorDocument,
+    "\n  mutation SecurityRevokeSession($id: ID!) {\n    revokeSession(id: $id)\n  }\n": typeof types.SecurityRevokeSessionDocument,
     "\n  query WorkflowExecutions($status: WorkflowStatus) {\n    workflowExecutions(status: $status, first: 20) {\n      nodes {\n        id\n        status\n        workflowType\n        packId\n        packVersion\n        requestedBy\n        error\n        payload\n        createdAt\n        completedAt\n        steps {\n          step\n          path\n          type\n          status\n          attempts\n          error\n          compensationStatus\n          compensationError\n          compensatedAt\n        }\n        compensation {\n          reason\n          status\n          steps\n          parked\n        }\n      }\n    }\n  }\n": typeof types.WorkflowExecutionsDocument,
+    "\n  mutation PasskeySignInOptions($mfaToken: String!) {\n    webauthnAuthenticationOptions(mfaToken: $mfaToken)\n  }\n": typeof types.PasskeySignInOptionsDocument,
     "\n  query ConsoleTenants {\n    tenants {\n      id\n      name\n    }\n  }\n": typeof types.ConsoleTenantsDocument,
 };
 const documents: Documents = {
@@ -72,7 +81,16 @@ const documents: Documents = {
     "\n  mutation SubmitRulePackForReview($id: ID!, $version: String!) {\n    submitRulePackForReview(id: $id, version: $version) {\n      id\n      version\n      status\n    }\n  }\n": types.SubmitRulePackForReviewDocument,
     "\n  mutation CertifyRulePack($id: ID!, $version: String!, $notes: String) {\n    certifyRulePack(id: $id, version: $version, notes: $notes) {\n      id\n      version\n      status\n      signature\n      keyId\n    }\n  }\n": types.CertifyRulePackDocument,
     "\n  mutation RejectRulePack($id: ID!, $version: String!, $notes: String!) {\n    rejectRulePack(id: $id, version: $version, notes: $notes) {\n      id\n      version\n      status\n    }\n  }\n": types.RejectRulePackDocument,
+    "\n  query SecurityOverview {\n    mfaFactors {\n      factors {\n        id\n        kind\n        label\n        confirmed\n        createdAt\n        lastUsedAt\n      }\n      recoveryCodesLeft\n    }\n    sessions {\n      id\n      createdAt\n      lastUsedAt\n      amr\n      current\n    }\n  }\n": types.SecurityOverviewDocument,
+    "\n  mutation SecurityEnrolTotp($label: String) {\n    enrolTotp(label: $label) {\n      factorId\n      secret\n      otpauthUri\n    }\n  }\n": types.SecurityEnrolTotpDocument,
+    "\n  mutation SecurityConfirmTotp($factorId: ID!, $code: String!) {\n    confirmTotp(factorId: $factorId, code: $code) {\n      factorId\n      recoveryCodes\n    }\n  }\n": types.SecurityConfirmTotpDocument,
+    "\n  mutation SecurityPasskeyOptions {\n    webauthnRegistrationOptions\n  }\n": types.SecurityPasskeyOptionsDocument,
+    "\n  mutation SecurityRegisterPasskey($credential: JSON!, $label: String) {\n    registerWebauthn(credential: $credential, label: $label) {\n      factorId\n      recoveryCodes\n    }\n  }\n": types.SecurityRegisterPasskeyDocument,
+    "\n  mutation SecurityRenameFactor($id: ID!, $label: String) {\n    renameMfaFactor(id: $id, label: $label)\n  }\n": types.SecurityRenameFactorDocument,
+    "\n  mutation SecurityRemoveFactor($id: ID!) {\n    removeMfaFactor(id: $id)\n  }\n": types.SecurityRemoveFactorDocument,
+    "\n  mutation SecurityRevokeSession($id: ID!) {\n    revokeSession(id: $id)\n  }\n": types.SecurityRevokeSessionDocument,
     "\n  query WorkflowExecutions($status: WorkflowStatus) {\n    workflowExecutions(status: $status, first: 20) {\n      nodes {\n        id\n        status\n        workflowType\n        packId\n        packVersion\n        requestedBy\n        error\n        payload\n        createdAt\n        completedAt\n        steps {\n          step\n          path\n          type\n          status\n          attempts\n          error\n          compensationStatus\n          compensationError\n          compensatedAt\n        }\n        compensation {\n          reason\n          status\n          steps\n          parked\n        }\n      }\n    }\n  }\n": types.WorkflowExecutionsDocument,
+    "\n  mutation PasskeySignInOptions($mfaToken: String!) {\n    webauthnAuthenticationOptions(mfaToken: $mfaToken)\n  }\n": types.PasskeySignInOptionsDocument,
     "\n  query ConsoleTenants {\n    tenants {\n      id\n      name\n    }\n  }\n": types.ConsoleTenantsDocument,
 };
 
@@ -201,7 +219,43 @@ export function graphql(source: "\n  mutation RejectRulePack($id: ID!, $version:
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query SecurityOverview {\n    mfaFactors {\n      factors {\n        id\n        kind\n        label\n        confirmed\n        createdAt\n        lastUsedAt\n      }\n      recoveryCodesLeft\n    }\n    sessions {\n      id\n      createdAt\n      lastUsedAt\n      amr\n      current\n    }\n  }\n"): (typeof documents)["\n  query SecurityOverview {\n    mfaFactors {\n      factors {\n        id\n        kind\n        label\n        confirmed\n        createdAt\n        lastUsedAt\n      }\n      recoveryCodesLeft\n    }\n    sessions {\n      id\n      createdAt\n      lastUsedAt\n      amr\n      current\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SecurityEnrolTotp($label: String) {\n    enrolTotp(label: $label) {\n      factorId\n      secret\n      otpauthUri\n    }\n  }\n"): (typeof documents)["\n  mutation SecurityEnrolTotp($label: String) {\n    enrolTotp(label: $label) {\n      factorId\n      secret\n      otpauthUri\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SecurityConfirmTotp($factorId: ID!, $code: String!) {\n    confirmTotp(factorId: $factorId, code: $code) {\n      factorId\n      recoveryCodes\n    }\n  }\n"): (typeof documents)["\n  mutation SecurityConfirmTotp($factorId: ID!, $code: String!) {\n    confirmTotp(factorId: $factorId, code: $code) {\n      factorId\n      recoveryCodes\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SecurityPasskeyOptions {\n    webauthnRegistrationOptions\n  }\n"): (typeof documents)["\n  mutation SecurityPasskeyOptions {\n    webauthnRegistrationOptions\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SecurityRegisterPasskey($credential: JSON!, $label: String) {\n    registerWebauthn(credential: $credential, label: $label) {\n      factorId\n      recoveryCodes\n    }\n  }\n"): (typeof documents)["\n  mutation SecurityRegisterPasskey($credential: JSON!, $label: String) {\n    registerWebauthn(credential: $credential, label: $label) {\n      factorId\n      recoveryCodes\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SecurityRenameFactor($id: ID!, $label: String) {\n    renameMfaFactor(id: $id, label: $label)\n  }\n"): (typeof documents)["\n  mutation SecurityRenameFactor($id: ID!, $label: String) {\n    renameMfaFactor(id: $id, label: $label)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SecurityRemoveFactor($id: ID!) {\n    removeMfaFactor(id: $id)\n  }\n"): (typeof documents)["\n  mutation SecurityRemoveFactor($id: ID!) {\n    removeMfaFactor(id: $id)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SecurityRevokeSession($id: ID!) {\n    revokeSession(id: $id)\n  }\n"): (typeof documents)["\n  mutation SecurityRevokeSession($id: ID!) {\n    revokeSession(id: $id)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query WorkflowExecutions($status: WorkflowStatus) {\n    workflowExecutions(status: $status, first: 20) {\n      nodes {\n        id\n        status\n        workflowType\n        packId\n        packVersion\n        requestedBy\n        error\n        payload\n        createdAt\n        completedAt\n        steps {\n          step\n          path\n          type\n          status\n          attempts\n          error\n          compensationStatus\n          compensationError\n          compensatedAt\n        }\n        compensation {\n          reason\n          status\n          steps\n          parked\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query WorkflowExecutions($status: WorkflowStatus) {\n    workflowExecutions(status: $status, first: 20) {\n      nodes {\n        id\n        status\n        workflowType\n        packId\n        packVersion\n        requestedBy\n        error\n        payload\n        createdAt\n        completedAt\n        steps {\n          step\n          path\n          type\n          status\n          attempts\n          error\n          compensationStatus\n          compensationError\n          compensatedAt\n        }\n        compensation {\n          reason\n          status\n          steps\n          parked\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation PasskeySignInOptions($mfaToken: String!) {\n    webauthnAuthenticationOptions(mfaToken: $mfaToken)\n  }\n"): (typeof documents)["\n  mutation PasskeySignInOptions($mfaToken: String!) {\n    webauthnAuthenticationOptions(mfaToken: $mfaToken)\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -9,6 +9,7 @@ import { LedgerPage } from './ledger.page';
 import { OcrPage } from './ocr.page';
 import { ReportsPage } from './reports.page';
 import { RulePacksPage } from './rule-packs.page';
+import { SecurityPage } from './security.page';
 import { WorkflowsPage } from './workflows.page';
 
 export interface ConsolePage {
@@ -27,4 +28,5 @@ export const PAGES: readonly ConsolePage[] = [
   { path: 'dead-letters', label: 'Dead letters', component: DeadLettersPage },
   { path: 'charts', label: 'Charts', component: ChartsPage },
   { path: 'reports', label: 'Compliance reports', component: ReportsPage },
+  { path: 'security', label: 'Security', component: SecurityPage },
 ];

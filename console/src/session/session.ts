@@ -121,6 +121,17 @@ export async function verifyMfa(mfaToken: string, code: string, method: 'totp' |
   return accept(res);
 }
 
+/** The second step with a passkey: the assertion (navigator.credentials.get() as JSON) for the challenge. */
+export async function verifyPasskey(mfaToken: string, credential: unknown): Promise<Session> {
+  const res = await fetch(`${SESSION_URL}/webauthn`, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ mfaToken, credential }),
+  });
+  return accept(res);
+}
+
 async function exclusive<T>(work: () => Promise<T>): Promise<T> {
   const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
   return locks ? locks.request('console-session-refresh', work) : work();

@@ -1,8 +1,10 @@
 // The sign-in form: identity's password grant through the router's /console/session route, then,
 // when identity asks for a second factor, a code from the authenticator app (or a recovery code)
-// through /console/session/mfa. Enrolling an authenticator is not in the console yet: a person
-// whose role needs one is told to enrol through the API (docs/identity.md).
+// through /console/session/mfa, or a passkey (passkey.ts). Enrolling happens on the Security page
+// once signed in; a person whose role needs a factor and has none is told to enrol through the API
+// first (docs/identity.md).
 import { useState } from 'react';
+import { signInWithPasskey } from './passkey';
 import { signIn, SessionError, verifyMfa, type MfaChallenge } from './session';
 
 function messageOf(err: unknown, fallback401: string): string {
@@ -29,7 +31,7 @@ export function SignIn({ notice }: { notice?: string }) {
         setChallenge(err.challenge);
         setPassword('');
       } else if (err instanceof SessionError && err.challenge) {
-        setError(`${err.message}. Enrol an authenticator app, then sign in again.`);
+        setError(`${err.message}. Enrol an authenticator app or a passkey, then sign in again.`);
       } else {
         setError(messageOf(err, 'Wrong username, password or tenant.'));
       }
@@ -92,6 +94,19 @@ function SecondFactor({ challenge, onRestart }: { challenge: MfaChallenge; onRes
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const canRecover = challenge.factors.includes('recovery_code');
+  const canCode = challenge.factors.includes('totp') || canRecover;
+  const canPasskey = challenge.factors.includes('webauthn') && typeof PublicKeyCredential !== 'undefined';
+  const usePasskey = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await signInWithPasskey(challenge.mfaToken);
+    } catch (err) {
+      setError(messageOf(err, 'The passkey was not accepted. Try again, or sign in again.'));
+    } finally {
+      setBusy(false);
+    }
+  };
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
     setBusy(true);
@@ -108,35 +123,49 @@ function SecondFactor({ challenge, onRestart }: { challenge: MfaChallenge; onRes
   return (
     <main id="main" className="sign-in">
       <h1>Reviewer console</h1>
-      <form onSubmit={submit} aria-label="Second factor">
-        <label htmlFor="mfa-code">{recovery ? 'Recovery code' : 'Code from your authenticator app'}</label>
-        <input
-          id="mfa-code"
-          name="code"
-          autoComplete="one-time-code"
-          inputMode={recovery ? 'text' : 'numeric'}
-          required
-          autoFocus
-          value={code}
-          onChange={(e) => setCode(e.target.value)}
-        />
-        <button type="submit" disabled={busy}>
-          {busy ? 'Checking…' : 'Verify'}
-        </button>
-        {canRecover && (
-          <button type="button" className="secondary" onClick={() => setRecovery(!recovery)}>
-            {recovery ? 'Use the authenticator app' : 'Use a recovery code'}
+      {canPasskey && (
+        <p>
+          <button type="button" onClick={() => void usePasskey()} disabled={busy}>
+            Use a passkey
           </button>
-        )}
+        </p>
+      )}
+      {canCode && (
+        <form onSubmit={submit} aria-label="Second factor">
+          <label htmlFor="mfa-code">{recovery ? 'Recovery code' : 'Code from your authenticator app'}</label>
+          <input
+            id="mfa-code"
+            name="code"
+            autoComplete="one-time-code"
+            inputMode={recovery ? 'text' : 'numeric'}
+            required
+            autoFocus
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+          />
+          <button type="submit" disabled={busy}>
+            {busy ? 'Checking…' : 'Verify'}
+          </button>
+          {canRecover && (
+            <button type="button" className="secondary" onClick={() => setRecovery(!recovery)}>
+              {recovery ? 'Use the authenticator app' : 'Use a recovery code'}
+            </button>
+          )}
+          <button type="button" className="secondary" onClick={onRestart}>
+            Start again
+          </button>
+        </form>
+      )}
+      {!canCode && (
         <button type="button" className="secondary" onClick={onRestart}>
           Start again
         </button>
-        {error && (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        )}
-      </form>
+      )}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
     </main>
   );
 }
