@@ -53,7 +53,9 @@ export function prismaMfaFactorStore(db: PrismaLike): MfaFactorStore {
       await db.mfaFactor.updateMany({ where: { tenantId, id: factorId }, data: { lastUsedAt: at } });
     },
     async rename(tenantId, userId, factorId, label) {
-      return (await db.mfaFactor.updateMany({ where: { tenantId, userId, id: factorId }, data: { label } })).count === 1;
+      return (
+        (await db.mfaFactor.updateMany({ where: { tenantId, userId, id: factorId }, data: { label } })).count === 1
+      );
     },
     async removePending(tenantId, userId, kind) {
       return (await db.mfaFactor.deleteMany({ where: { tenantId, userId, kind, confirmedAt: null } })).count;

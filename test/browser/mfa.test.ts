@@ -27,7 +27,10 @@ let ritaTotp: TotpVerifier;
 async function post(path: string, json: unknown, token?: string): Promise<any> {
   const res = await fetch(`${identity}${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      ...(json === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
     body: json === undefined ? undefined : JSON.stringify(json),
   });
   const text = await res.text();
