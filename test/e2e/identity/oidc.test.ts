@@ -49,7 +49,8 @@ beforeAll(async () => {
   gateway = front.services.gateway!.url;
   rootToken = (await login(identity, TEST_ENV.DEV_ADMIN_USERNAME, TEST_ENV.DEV_ADMIN_PASSWORD)).access_token;
   operatorToken = (await loginOperator(identity)).access_token;
-});
+  // Three services and two databases' worth of migrations: slow on a loaded machine, not a speed test.
+}, 240_000);
 
 afterAll(async () => {
   await front?.close();
