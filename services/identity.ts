@@ -36,7 +36,12 @@ export function defineIdentityService(_options: IdentityServiceOptions = {}): Se
         ? redisThrottleStore(config.redisUrl, `${redisKeyPrefix(config.namespace)}identity:login-throttle:`)
         : undefined;
       // The OIDC provider's keys come first: identity verifies its asymmetric tokens from that table.
-      const oidcConfig = loadOidcConfig(env, config.auth.oidc.issuer, identityConfig.mfa.key, config.auth.refreshTokenExpireDays);
+      const oidcConfig = loadOidcConfig(
+        env,
+        config.auth.oidc.issuer,
+        identityConfig.mfa.key,
+        config.auth.refreshTokenExpireDays,
+      );
       const oidcKeys = createOidcKeys(db.prisma, oidcConfig, identityConfig.mfa.key);
       const services = createIdentityServices(
         stores,

@@ -40,7 +40,11 @@ export const RotateBody = Type.Object(
   { additionalProperties: false },
 );
 export type RotateBodyT = Static<typeof RotateBody>;
-export const Rotated = Type.Object({ kid: Type.String(), alg: Type.String(), activates_at: Type.String({ format: 'date-time' }) });
+export const Rotated = Type.Object({
+  kid: Type.String(),
+  alg: Type.String(),
+  activates_at: Type.String({ format: 'date-time' }),
+});
 
 export const InteractionParams = Type.Object({ uid: Type.String({ minLength: 1, maxLength: 100 }) });
 export type InteractionParamsT = Static<typeof InteractionParams>;

@@ -14,7 +14,10 @@ export class KeyRotationService {
     private readonly afterRotation: () => void,
   ) {}
 
-  async rotate(caller: Caller, input: { immediate: boolean }): Promise<{ kid: string; alg: string; activatesAt: Date }> {
+  async rotate(
+    caller: Caller,
+    input: { immediate: boolean },
+  ): Promise<{ kid: string; alg: string; activatesAt: Date }> {
     const auth = requirePlatformOperator(caller);
     const rotated = await this.stores.transaction(async (s) => {
       const key = await this.keysIn(s.keys).rotate(input);

@@ -34,10 +34,16 @@ export class OidcClientService {
     const auth = requireAdmin(caller);
     const issues = input.redirectUris.flatMap((uri, i) => {
       const problem = redirectUriProblem(uri);
-      return problem ? [{ loc: ['body', 'redirect_uris', i], msg: `redirect_uri ${problem}`, type: 'value_error' }] : [];
+      return problem
+        ? [{ loc: ['body', 'redirect_uris', i], msg: `redirect_uri ${problem}`, type: 'value_error' }]
+        : [];
     });
     if (input.redirectUris.length === 0)
-      issues.push({ loc: ['body', 'redirect_uris'], msg: 'at least one redirect_uri is required', type: 'value_error' });
+      issues.push({
+        loc: ['body', 'redirect_uris'],
+        msg: 'at least one redirect_uri is required',
+        type: 'value_error',
+      });
     if (issues.length > 0) throw new InputError(issues);
     const tenantId = await this.access.resolve(caller, input.tenantId, ['tenant_id'], 'identity.oidc.clients.create');
     const clientId = randomBytes(16).toString('base64url');

@@ -24,7 +24,15 @@ export interface InteractionIo {
 
 export type InteractionOutcome =
   | { view: 'login'; uid: string; clientName: string; error?: string; status?: number }
-  | { view: 'mfa'; uid: string; clientName: string; mfaToken: string; factors: string[]; error?: string; status?: number }
+  | {
+      view: 'mfa';
+      uid: string;
+      clientName: string;
+      mfaToken: string;
+      factors: string[];
+      error?: string;
+      status?: number;
+    }
   | { view: 'enrol_required'; uid: string; clientName: string }
   | { view: 'consent'; uid: string; clientName: string; scopes: string[] }
   | { redirect: string };
@@ -47,12 +55,19 @@ export class OidcInteractions {
     const client = await this.clientOf(details.params.client_id);
     if (details.prompt.name === 'login') return { view: 'login', uid: details.uid, clientName: client.name };
     if (client.firstParty) return this.grant(io, true);
-    const d = details.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
+    const d = details.prompt.details as {
+      missingOIDCScope?: string[];
+      missingResourceScopes?: Record<string, string[]>;
+    };
     const scopes = [...(d.missingOIDCScope ?? []), ...Object.values(d.missingResourceScopes ?? {}).flat()];
     return { view: 'consent', uid: details.uid, clientName: client.name, scopes: [...new Set(scopes)] };
   }
 
-  async login(caller: Caller, io: InteractionIo, form: { username: string; password: string }): Promise<InteractionOutcome> {
+  async login(
+    caller: Caller,
+    io: InteractionIo,
+    form: { username: string; password: string },
+  ): Promise<InteractionOutcome> {
     const { provider } = await this.host.get();
     const details = await provider.interactionDetails(io.req, io.res);
     const client = await this.clientOf(details.params.client_id);
@@ -88,7 +103,14 @@ export class OidcInteractions {
       if (err instanceof RateLimitedError) return { view: 'login', ...base, error: err.message, status: 429 };
       // A wrong code keeps the challenge (until its attempts run out: then the password again).
       if (err instanceof AuthenticationError)
-        return { view: 'mfa', ...base, mfaToken: form.mfaToken, factors: ['totp', 'recovery_code'], error: BAD_CODE, status: 401 };
+        return {
+          view: 'mfa',
+          ...base,
+          mfaToken: form.mfaToken,
+          factors: ['totp', 'recovery_code'],
+          error: BAD_CODE,
+          status: 401,
+        };
       throw err;
     }
   }
@@ -127,7 +149,8 @@ export class OidcInteractions {
     const accountId = details.session?.accountId;
     if (details.prompt.name !== 'consent' || !accountId) throw new AuthenticationError('Sign in first');
     const grant = details.grantId
-      ? ((await provider.Grant.find(details.grantId)) ?? new provider.Grant({ accountId, clientId: String(details.params.client_id) }))
+      ? ((await provider.Grant.find(details.grantId)) ??
+        new provider.Grant({ accountId, clientId: String(details.params.client_id) }))
       : new provider.Grant({ accountId, clientId: String(details.params.client_id) });
     const missing = details.prompt.details as {
       missingOIDCScope?: string[];
@@ -139,7 +162,12 @@ export class OidcInteractions {
     for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {}))
       grant.addResourceScope(indicator, scopes.join(' '));
     const grantId = await grant.save();
-    const redirect = await provider.interactionResult(io.req, io.res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+    const redirect = await provider.interactionResult(
+      io.req,
+      io.res,
+      { consent: { grantId } },
+      { mergeWithLastSubmission: true },
+    );
     return { redirect };
   }
 

@@ -5,8 +5,12 @@ import type { OidcPayloadRow, OidcPayloadStore } from './oidc.types';
 
 const select = { payload: true, expiresAt: true, consumedAt: true } as const;
 
-function toRow(row: { payload: unknown; expiresAt: Date | null; consumedAt: Date | null } | null): OidcPayloadRow | null {
-  return row ? { payload: row.payload as Record<string, unknown>, expiresAt: row.expiresAt, consumedAt: row.consumedAt } : null;
+function toRow(
+  row: { payload: unknown; expiresAt: Date | null; consumedAt: Date | null } | null,
+): OidcPayloadRow | null {
+  return row
+    ? { payload: row.payload as Record<string, unknown>, expiresAt: row.expiresAt, consumedAt: row.consumedAt }
+    : null;
 }
 
 export function prismaOidcPayloadStore(db: PrismaLike): OidcPayloadStore {

@@ -33,7 +33,11 @@ export interface OidcServices {
 export function createOidcKeys(prisma: PrismaClient, config: OidcConfig, secretKey: Buffer) {
   const stores = prismaOidcUnitOfWork(prisma);
   const box = new SecretBox(secretKey);
-  const settings = { alg: config.keyAlg, publishSeconds: config.keyPublishSeconds, tokenLifetimeSeconds: config.accessTokenSeconds };
+  const settings = {
+    alg: config.keyAlg,
+    publishSeconds: config.keyPublishSeconds,
+    tokenLifetimeSeconds: config.accessTokenSeconds,
+  };
   const keysIn = (store: OidcUnitOfWork['keys']) => new SigningKeys(store, box, settings);
   const signingKeys = keysIn(stores.keys);
   // Reread at most every keyReloadSeconds (or at once after a rotation here).
@@ -60,7 +64,12 @@ export function createOidcKeys(prisma: PrismaClient, config: OidcConfig, secretK
 
 export function createOidcServices(
   keys: ReturnType<typeof createOidcKeys>,
-  identity: { stores: Pick<IdentityStores, 'users'>; auth: AuthService; mfaSignIn: MfaSignInService; access: TenantAccess },
+  identity: {
+    stores: Pick<IdentityStores, 'users'>;
+    auth: AuthService;
+    mfaSignIn: MfaSignInService;
+    access: TenantAccess;
+  },
   config: OidcConfig,
   onServerError: (err: unknown) => void,
 ): OidcServices {

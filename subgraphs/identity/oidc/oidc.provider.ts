@@ -8,7 +8,7 @@ import { PLATFORM_AUDIENCE } from '../../../platform/auth/asymmetric-tokens';
 import { acrOf } from '../../../platform/auth/mfa';
 import type { UserRecord } from '../identity.types';
 import { roleNamesOf, scopesOf } from '../user.view';
-import { tenantOfAccount, userOfAccount } from './oidc.account';
+import { tenantOfAccount } from './oidc.account';
 import type { OidcConfig } from './oidc.config';
 import type { ProviderKeys } from './signing-keys.service';
 
@@ -95,7 +95,8 @@ export function buildProvider(config: OidcConfig, keys: ProviderKeys, deps: Prov
       },
     },
     interactions: {
-      url: (_ctx, interaction) => `${new URL(config.issuer).pathname.replace(/\/$/, '')}/interaction/${interaction.uid}`,
+      url: (_ctx, interaction) =>
+        `${new URL(config.issuer).pathname.replace(/\/$/, '')}/interaction/${interaction.uid}`,
       policy: policy(),
     },
     async findAccount(ctx, sub) {

@@ -51,7 +51,14 @@ export interface OidcPayloadStore {
   upsert(
     model: string,
     id: string,
-    row: { payload: Record<string, unknown>; tenantId: string | null; grantId: string | null; userCode: string | null; uid: string | null; expiresAt: Date | null },
+    row: {
+      payload: Record<string, unknown>;
+      tenantId: string | null;
+      grantId: string | null;
+      userCode: string | null;
+      uid: string | null;
+      expiresAt: Date | null;
+    },
   ): Promise<void>;
   find(model: string, id: string): Promise<OidcPayloadRow | null>;
   findBy(model: string, field: 'uid' | 'userCode', value: string): Promise<OidcPayloadRow | null>;

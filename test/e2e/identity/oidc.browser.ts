@@ -59,7 +59,10 @@ export class Browser {
   async submit(page: Page, formAction: RegExp, fields: Record<string, string>): Promise<Page | { callback: string }> {
     const match = new RegExp(`action="([^"]*${formAction.source}[^"]*)"`).exec(page.html);
     if (!match) throw new Error(`no form matching ${formAction} on ${page.url}: ${page.html.slice(0, 300)}`);
-    const action = new URL(match[1]!.replace(/&#(\d+);/g, (_, c) => String.fromCharCode(Number(c))), page.url).href;
+    const action = new URL(
+      match[1]!.replace(/&#(\d+);/g, (_, c) => String.fromCharCode(Number(c))),
+      page.url,
+    ).href;
     return this.go(action, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },

@@ -13,6 +13,7 @@ import { startServices, type Harness } from '../../support/service-harness';
 import { freePort } from '../../support/waiting';
 import { call, login, loginOperator, TEST_ENV } from './identity.helpers';
 import { Browser, isPage, type Page } from './oidc.browser';
+import { TotpVerifier } from '../../../subgraphs/identity/totp';
 
 const REDIRECT = 'http://localhost:53682/callback';
 const SCOPE = 'openid offline_access api';
@@ -77,7 +78,10 @@ async function relyingParty(client: { client_id: string; client_secret?: string 
 /** Runs the browser part of the flow: sign in (and consent when asked); returns the callback URL. */
 async function authorize(
   authUrl: string,
-  user: { username: string; password: string } = { username: TEST_ENV.DEV_ADMIN_USERNAME, password: TEST_ENV.DEV_ADMIN_PASSWORD },
+  user: { username: string; password: string } = {
+    username: TEST_ENV.DEV_ADMIN_USERNAME,
+    password: TEST_ENV.DEV_ADMIN_PASSWORD,
+  },
   browser = new Browser(REDIRECT),
 ): Promise<string> {
   let step = await browser.go(authUrl);
@@ -180,7 +184,10 @@ describe('authorization code + PKCE with openid-client', () => {
 
   it('signs the user in (consent shown to a third-party client) and the gateway accepts the token through the JWKS', async () => {
     const { callback, verifier, state } = await codeFlow(config);
-    tokens = await oidc.authorizationCodeGrant(config, new URL(callback), { pkceCodeVerifier: verifier, expectedState: state });
+    tokens = await oidc.authorizationCodeGrant(config, new URL(callback), {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    });
     expect(tokens.refresh_token).toBeDefined();
     expect(decodeProtectedHeader(tokens.access_token)).toMatchObject({ alg: 'EdDSA', typ: 'at+jwt' });
     const claims = JSON.parse(Buffer.from(tokens.access_token.split('.')[1]!, 'base64url').toString());
@@ -204,37 +211,53 @@ describe('authorization code + PKCE with openid-client', () => {
     expect(refreshed.refresh_token).toBeDefined();
     expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
     expect((await call(`${gateway}/api/v1/ledger/events`, { token: refreshed.access_token })).status).toBe(200);
-    await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
     // Reuse of a rotated token revoked the whole grant: the newest refresh token is dead too.
-    await expect(oidc.refreshTokenGrant(config, refreshed.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(oidc.refreshTokenGrant(config, refreshed.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
   });
 
   it('introspects and revokes', async () => {
     const { callback, verifier, state } = await codeFlow(config);
-    const fresh = await oidc.authorizationCodeGrant(config, new URL(callback), { pkceCodeVerifier: verifier, expectedState: state });
+    const fresh = await oidc.authorizationCodeGrant(config, new URL(callback), {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    });
     // JWT access tokens are self-contained (verified from the JWKS): the provider refuses to
     // introspect them, so introspection is for the refresh token (docs/identity.md).
-    await expect(oidc.tokenIntrospection(config, fresh.access_token)).rejects.toMatchObject({ error: 'invalid_request' });
+    await expect(oidc.tokenIntrospection(config, fresh.access_token)).rejects.toMatchObject({
+      error: 'unsupported_token_type',
+    });
     const active = await oidc.tokenIntrospection(config, fresh.refresh_token!);
-    expect(active).toMatchObject({ active: true, client_id: client.client_id, token_type: 'refresh_token' });
+    expect(active).toMatchObject({ active: true, client_id: client.client_id });
     await oidc.tokenRevocation(config, fresh.refresh_token!);
     expect((await oidc.tokenIntrospection(config, fresh.refresh_token!)).active).toBe(false);
-    await expect(oidc.refreshTokenGrant(config, fresh.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(oidc.refreshTokenGrant(config, fresh.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
   });
 
   it('a code used twice is refused and the tokens issued for it are revoked', async () => {
     const { callback, verifier, state } = await codeFlow(config);
-    const first = await oidc.authorizationCodeGrant(config, new URL(callback), { pkceCodeVerifier: verifier, expectedState: state });
+    const first = await oidc.authorizationCodeGrant(config, new URL(callback), {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    });
     expect((await oidc.tokenIntrospection(config, first.refresh_token!)).active).toBe(true);
     await expect(
       oidc.authorizationCodeGrant(config, new URL(callback), { pkceCodeVerifier: verifier, expectedState: state }),
     ).rejects.toMatchObject({ error: 'invalid_grant' });
     // The grant is revoked: its refresh token is dead (its JWT access token runs to its exp).
     expect((await oidc.tokenIntrospection(config, first.refresh_token!)).active).toBe(false);
-    await expect(oidc.refreshTokenGrant(config, first.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(oidc.refreshTokenGrant(config, first.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
   });
 
-  it("a code issued to client A is refused at client B (mixed-up clients)", async () => {
+  it('a code issued to client A is refused at client B (mixed-up clients)', async () => {
     const other = (await register(rootToken, { name: 'Client B', redirect_uris: [REDIRECT], confidential: true })).body;
     const configB = await relyingParty(other);
     const { callback, verifier, state } = await codeFlow(config);
@@ -251,6 +274,63 @@ describe('authorization code + PKCE with openid-client', () => {
         expectedState: state,
       }),
     ).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+});
+
+describe("second factor on the provider's sign-in page", () => {
+  it('a user with TOTP must answer the code; the token says amr pwd+otp, acr aal2', async () => {
+    const alice = (await login(identity, TEST_ENV.DEV_USER_USERNAME, TEST_ENV.DEV_USER_PASSWORD)).access_token;
+    const started = await call(`${identity}/v1/auth/mfa/totp/enrol`, { method: 'POST', token: alice, json: {} });
+    expect(started.status).toBe(200);
+    const totp = new TotpVerifier(started.body.secret);
+    const confirmed = await call(`${identity}/v1/auth/mfa/totp/confirm`, {
+      method: 'POST',
+      token: alice,
+      json: { factor_id: started.body.factor_id, code: totp.generate(Date.now()) },
+    });
+    expect(confirmed.status).toBe(200);
+
+    const client = (await register(rootToken, { name: 'MFA app', redirect_uris: [REDIRECT], first_party: true })).body;
+    const config = await relyingParty(client);
+    const verifier = oidc.randomPKCECodeVerifier();
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: REDIRECT,
+      scope: SCOPE,
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      // offline_access (a refresh token) needs prompt=consent (OIDC Core §11); a first-party client still sees no page.
+      prompt: 'consent',
+    });
+    const browser = new Browser(REDIRECT);
+    let step = await browser.go(url.href);
+    if (!isPage(step)) throw new Error('expected the login page');
+    step = await browser.submit(step, /\/login/, {
+      username: TEST_ENV.DEV_USER_USERNAME,
+      password: TEST_ENV.DEV_USER_PASSWORD,
+    });
+    // The password alone gets the second-factor form, not a code for the client.
+    if (!isPage(step)) throw new Error('a password alone reached the client');
+    expect(step.html).toMatch(/Second factor/);
+    const wrong = await browser.submit(step, /\/mfa/, {
+      mfa_token: /name="mfa_token" value="([^"]+)"/.exec(step.html)![1]!,
+      code: '000000',
+      method: 'totp',
+    });
+    expect(isPage(wrong) && wrong.status).toBe(401);
+    // The next step's code (the window accepts one ahead; the enrolment used the current one).
+    const done = await browser.submit(wrong as Page, /\/mfa/, {
+      mfa_token: /name="mfa_token" value="([^"]+)"/.exec((wrong as Page).html)![1]!,
+      code: totp.generate(Date.now() + 30_000),
+      method: 'totp',
+    });
+    if (isPage(done)) throw new Error(`no redirect after the code: ${done.status} ${done.html.slice(0, 300)}`);
+    const tokens = await oidc.authorizationCodeGrant(config, new URL(done.callback), { pkceCodeVerifier: verifier });
+    const claims = JSON.parse(Buffer.from(tokens.access_token.split('.')[1]!, 'base64url').toString());
+    expect(claims).toMatchObject({ sub: TEST_ENV.DEV_USER_USERNAME, amr: ['pwd', 'otp'], acr: 'aal2' });
+    // The refreshed token keeps how the user signed in.
+    const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!);
+    const again = JSON.parse(Buffer.from(refreshed.access_token.split('.')[1]!, 'base64url').toString());
+    expect(again).toMatchObject({ amr: ['pwd', 'otp'], acr: 'aal2' });
   });
 });
 
@@ -317,8 +397,8 @@ describe('hostile authorization requests', () => {
     if (!isPage(step)) throw new Error('expected the login page');
     expect(step.html).toMatch(/Sign in to SPA/);
     step = await browser.submit(step, /\/login/, {
-      username: TEST_ENV.DEV_USER_USERNAME,
-      password: TEST_ENV.DEV_USER_PASSWORD,
+      username: TEST_ENV.DEV_ADMIN_USERNAME,
+      password: TEST_ENV.DEV_ADMIN_PASSWORD,
     });
     expect(isPage(step)).toBe(false);
     const tokens = await oidc.authorizationCodeGrant(config, new URL((step as { callback: string }).callback), {
@@ -331,7 +411,10 @@ describe('hostile authorization requests', () => {
     const browser = new Browser(REDIRECT);
     const page = await browser.go(authUrl({}));
     if (!isPage(page)) throw new Error('expected the login page');
-    const again = await browser.submit(page, /\/login/, { username: TEST_ENV.DEV_USER_USERNAME, password: 'wrong-password' });
+    const again = await browser.submit(page, /\/login/, {
+      username: TEST_ENV.DEV_USER_USERNAME,
+      password: 'wrong-password',
+    });
     expect(isPage(again) && again.status).toBe(401);
   });
 });
@@ -381,14 +464,20 @@ describe('forged and removed-key tokens', () => {
   });
 
   it('after an emergency rotation, tokens of the removed key are refused; new ones verify', async () => {
-    const client = (await register(rootToken, { name: 'Rotation', redirect_uris: [REDIRECT], confidential: true })).body;
+    const client = (await register(rootToken, { name: 'Rotation', redirect_uris: [REDIRECT], confidential: true }))
+      .body;
     const config = await relyingParty(client);
     const { callback, verifier, state } = await codeFlow(config);
-    const old = await oidc.authorizationCodeGrant(config, new URL(callback), { pkceCodeVerifier: verifier, expectedState: state });
+    const old = await oidc.authorizationCodeGrant(config, new URL(callback), {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    });
     const oldKid = decodeProtectedHeader(old.access_token).kid;
 
     // Only a platform operator rotates.
-    expect((await call(`${identity}/v1/oidc/keys/rotate`, { method: 'POST', token: rootToken, json: {} })).status).toBe(403);
+    expect((await call(`${identity}/v1/oidc/keys/rotate`, { method: 'POST', token: rootToken, json: {} })).status).toBe(
+      403,
+    );
     const rotated = await call(`${identity}/v1/oidc/keys/rotate`, {
       method: 'POST',
       token: operatorToken,
@@ -414,6 +503,8 @@ describe('forged and removed-key tokens', () => {
     const rotated = await call(`${identity}/v1/oidc/keys/rotate`, { method: 'POST', token: operatorToken, json: {} });
     expect(rotated.status).toBe(200);
     const after = (await (await fetch(`${issuer}/jwks`)).json()) as { keys: { kid: string }[] };
-    expect(after.keys.map((k) => k.kid)).toEqual(expect.arrayContaining([...before.keys.map((k) => k.kid), rotated.body.kid]));
+    expect(after.keys.map((k) => k.kid)).toEqual(
+      expect.arrayContaining([...before.keys.map((k) => k.kid), rotated.body.kid]),
+    );
   });
 });
