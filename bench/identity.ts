@@ -3,7 +3,8 @@
 //   - GET /v1/auth/verify at 50 connections (req/s, p50, p99);
 //   - POST /v1/auth/token logins/s (bounded by the password hash by design);
 // and prints the scrypt cost per hash and TOTP verifications per second on one core
-// (bench/identity-totp.ts; `npm run bench -- identity totp` runs that alone). The load generator runs in a worker thread so it does not
+// (bench/identity-totp.ts; `npm run bench -- identity totp` runs that alone), and the gateway's
+// token verification by algorithm, HS256 vs EdDSA vs RS256 (bench/identity-jwks.ts; `identity jwks` alone). The load generator runs in a worker thread so it does not
 // share the server's event loop. Numbers only: nothing here passes or fails on time.
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +18,7 @@ import { prismaUnitOfWork } from '../subgraphs/identity/identity.stores';
 import { ScryptPasswordHasher } from '../subgraphs/identity/password.hasher';
 import { registryOf } from '../launcher/registry';
 import { measureTotp, printTotp } from './identity-totp';
+import { measureJwks, printJwks } from './identity-jwks';
 
 interface Histogram {
   average: number;
@@ -42,6 +44,10 @@ function fmt(n: number, digits = 0): string {
 export async function run(args: string[]): Promise<void> {
   if (args[0] === 'totp') {
     printTotp(measureTotp(Number(args[1] ?? 3) || 3));
+    return;
+  }
+  if (args[0] === 'jwks') {
+    printJwks(await measureJwks(Number(args[1] ?? 3) || 3));
     return;
   }
   const seconds = Number(args[0] ?? 10) || 10;
@@ -124,6 +130,7 @@ export async function run(args: string[]): Promise<void> {
       `POST /v1/auth/token, 8 connections, ${seconds}s: ${fmt(logins.requests.average, 1)} logins/s, p50 ${fmt(logins.latency.p50, 1)} ms, p99 ${fmt(logins.latency.p99, 1)} ms, non-2xx ${logins.non2xx}, errors ${logins.errors}`,
     );
     printTotp(totp);
+    printJwks(await measureJwks());
   } finally {
     // Close the app first: it lets requests still in flight when autocannon stopped finish.
     await built.app.close();

@@ -7,6 +7,7 @@ import { buildSubgraphSchema } from '@apollo/subgraph';
 import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parse, type GraphQLSchema } from 'graphql';
+import { acceptingAsymmetric } from './auth/asymmetric-tokens';
 import type { Caller } from './auth/caller';
 import { databaseIsReady } from './db/database';
 import { graphqlCallerOf } from './graphql/caller-context';
@@ -56,6 +57,8 @@ export async function buildServiceApp<TContext extends BaseContext>(
     ...(manifest.usesDatabase === false ? {} : { database: () => databaseIsReady(deps.db) }),
     ...spec.readiness,
   };
+  // Every service accepts the OIDC provider's asymmetric tokens beside its HS256 ones.
+  const tokens = acceptingAsymmetric(spec.tokens, deps.config.auth.oidc);
   const app = await createServiceApp({
     name: manifest.name,
     title: spec.title,
@@ -65,7 +68,7 @@ export async function buildServiceApp<TContext extends BaseContext>(
     health: { readiness, details: spec.health, readinessDetails: spec.readinessDetails },
   });
   await app.register(async (routes) => {
-    routes.addHook('onRequest', authenticationHook(spec.tokens, spec.restAuth));
+    routes.addHook('onRequest', authenticationHook(tokens, spec.restAuth));
     await spec.rest(routes);
   });
   if (!spec.subgraph || !manifest.subgraph) return { app };
@@ -76,7 +79,7 @@ export async function buildServiceApp<TContext extends BaseContext>(
     typeDefs,
     resolvers,
     uploads,
-    context: async (request) => context(await graphqlCallerOf(request, spec.tokens), request),
+    context: async (request) => context(await graphqlCallerOf(request, tokens), request),
   });
   return { app, schema: buildSubgraphSchema({ typeDefs, resolvers: resolvers as GraphQLResolverMap<unknown> }) };
 }

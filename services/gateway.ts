@@ -61,6 +61,7 @@ export const gatewayService = defineService({
       strategy: config.tokenVerification,
       jwtSecret: platform.auth.jwtSecret,
       identityUrl: config.backends.identity ?? '',
+      oidc: platform.auth.oidc,
       cache: config.tokenCache,
     });
     const limiter = createRateLimiter(config.rateLimit, platform.redisUrl, redisKeyPrefix(platform.namespace));

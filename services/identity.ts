@@ -13,6 +13,9 @@ import { memoryThrottleStore } from '../subgraphs/identity/login.throttle';
 import { prismaUnitOfWork } from '../subgraphs/identity/identity.stores';
 import { resolvers } from '../subgraphs/identity/resolvers';
 import { seedIdentity } from '../subgraphs/identity/seed.service';
+import { loadOidcConfig } from '../subgraphs/identity/oidc/oidc.config';
+import { createOidcKeys, createOidcServices } from '../subgraphs/identity/oidc/oidc.module';
+import { registerOidcRoutes } from '../rest-compat/identity/oidc.routes';
 
 // Nothing to override yet; the options object keeps every service's assembly one shape.
 export type IdentityServiceOptions = Record<string, never>;
@@ -32,7 +35,24 @@ export function defineIdentityService(_options: IdentityServiceOptions = {}): Se
       const redisThrottle = config.redisUrl
         ? redisThrottleStore(config.redisUrl, `${redisKeyPrefix(config.namespace)}identity:login-throttle:`)
         : undefined;
-      const services = createIdentityServices(stores, config, identityConfig, redisThrottle ?? memoryThrottleStore());
+      // The OIDC provider's keys come first: identity verifies its asymmetric tokens from that table.
+      const oidcConfig = loadOidcConfig(
+        env,
+        config.auth.oidc.issuer,
+        identityConfig.mfa.key,
+        config.auth.refreshTokenExpireDays,
+      );
+      const oidcKeys = createOidcKeys(db.prisma, oidcConfig, identityConfig.mfa.key);
+      const services = createIdentityServices(
+        stores,
+        config,
+        identityConfig,
+        redisThrottle ?? memoryThrottleStore(),
+        oidcKeys.verifier,
+      );
+      const oidc = createOidcServices(oidcKeys, { ...services, stores }, oidcConfig, (err) =>
+        logger.error({ err }, 'oidc provider error'),
+      );
       const seeded = await seedIdentity(stores, services.hasher, identityConfig);
       if (seeded.created.length > 0) logger.info({ created: seeded.created }, 'identity seed data created');
       if (identityConfig.mfa.keyDerived && config.auth.jwtSecretGenerated)
@@ -48,12 +68,14 @@ export function defineIdentityService(_options: IdentityServiceOptions = {}): Se
           'Authentication, authorization, tenant and role management (spec 01). Errors use FastAPI shapes: 401 `{detail}` with `WWW-Authenticate: Bearer`, 403 `{detail}`, 422 `{detail: [{loc, msg, type}]}`.',
         tokens: services.verifier,
         restAuth: 'required',
-        rest: (routes) =>
+        rest: async (routes) => {
           registerIdentityRoutes(routes, services, {
             version: definition.version,
             expiresIn: config.auth.accessTokenExpireMinutes * 60,
             refreshDays: config.auth.refreshTokenExpireDays,
-          }),
+          });
+          await registerOidcRoutes(routes, oidc);
+        },
         subgraph: { resolvers, context: (caller) => identityContext(services, caller) },
       });
       return { app, stop: async () => redisThrottle?.close() };

@@ -117,7 +117,7 @@ const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every
 const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
 /** The claims with the types spec 01 gives them, or AuthenticationError. */
-export function parseClaims(payload: Record<string, unknown>): AccessClaims {
+export function parseClaims(payload: Record<string, unknown>, issuer: string = ISSUER): AccessClaims {
   const { sub, tenant_id, roles, scopes, exp, iat, iss, amr, acr, sid } = payload;
   if (
     !isNonEmptyString(sub) ||
@@ -126,7 +126,7 @@ export function parseClaims(payload: Record<string, unknown>): AccessClaims {
     !isStringArray(scopes) ||
     !isTime(exp) ||
     !isTime(iat) ||
-    iss !== ISSUER ||
+    iss !== issuer ||
     (amr !== undefined && !isStringArray(amr)) ||
     (acr !== undefined && !isNonEmptyString(acr)) ||
     (sid !== undefined && !isNonEmptyString(sid))

@@ -33,6 +33,17 @@ export interface AuthConfig {
    * under NODE_ENV=test, where suites sign in with passwords (docs/identity.md).
    */
   mfa: MfaPolicy;
+  /** Where asymmetric (OIDC) access tokens come from and how their keys are found (docs/router.md). */
+  oidc: OidcVerification;
+}
+
+export interface OidcVerification {
+  /** IDENTITY_OIDC_ISSUER: the provider's issuer URL; default the gateway's URL + `/oidc`. */
+  issuer: string;
+  /** IDENTITY_JWKS_URL: the provider's key set; default identity's URL + `/oidc/jwks`. */
+  jwksUrl: string;
+  /** IDENTITY_JWKS_CACHE_SECONDS: how long a fetched key set is trusted before it is fetched again. */
+  jwksCacheSeconds: number;
 }
 
 export interface HttpConfig {
@@ -116,6 +127,15 @@ export function loadPlatformConfig(env: Env = process.env): PlatformConfig {
       refreshTokenExpireDays: readInt(env, 'REFRESH_TOKEN_EXPIRE_DAYS', 7, { min: 1 }),
       requireAuth: readBool(env, 'REQUIRE_AUTH', true),
       mfa: { requiredRoles: readMfaRoles(env, nodeEnv === 'test' ? [] : DEFAULT_MFA_REQUIRED_ROLES) },
+      oidc: {
+        issuer:
+          readUrl(env, 'IDENTITY_OIDC_ISSUER', ['http:', 'https:']) ??
+          `${serviceUrl(env, { name: 'gateway', port: 8080 })}/oidc`,
+        jwksUrl:
+          readUrl(env, 'IDENTITY_JWKS_URL', ['http:', 'https:']) ??
+          `${serviceUrl(env, { name: 'identity', port: 8082 })}/oidc/jwks`,
+        jwksCacheSeconds: readInt(env, 'IDENTITY_JWKS_CACHE_SECONDS', 300, { min: 0, max: 86_400 }),
+      },
     },
     http: {
       host: readString(env, 'HOST', '127.0.0.1'),

@@ -9,6 +9,8 @@ import { AuthenticationError } from '../errors/domain-errors';
 
 export interface TokenAuthenticator {
   authenticate(token: string): Promise<AuthContext>;
+  /** True when it verifies the OIDC provider's asymmetric tokens itself (else the platform adds it). */
+  readonly verifiesAsymmetric?: boolean;
 }
 
 /**

@@ -1,5 +1,6 @@
 // Wires identity's services from their dependencies. REST routes and GraphQL resolvers receive
 // this one bundle, so both doors call the same instances.
+import { DualTokenVerifier } from '../../platform/auth/asymmetric-tokens';
 import { AccessTokens } from '../../platform/auth/jwt';
 import { operatorAccessData, OPERATOR_ACCESS_EVENT, TenantAccess } from '../../platform/auth/tenant-access';
 import type { PlatformConfig } from '../../platform/config/platform.config';
@@ -35,6 +36,8 @@ export interface IdentityServices {
   webauthn: WebauthnService;
   webauthnSignIn: WebauthnSignInService;
   verifier: CachedTokenVerifier;
+  /** Operator cross-tenant checks and audit (shared with the OIDC client registration). */
+  access: TenantAccess;
   hasher: PasswordHasher;
   config: IdentityConfig;
 }
@@ -44,9 +47,18 @@ export function createIdentityServices(
   platform: PlatformConfig,
   config: IdentityConfig,
   throttleStore: ThrottleStore = memoryThrottleStore(),
+  /** The OIDC provider's tokens, verified against identity's own key table (oidc/oidc.module.ts). */
+  asymmetric?: Pick<AccessTokens, 'verify'>,
 ): IdentityServices {
   const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
-  const verifier = new CachedTokenVerifier(tokens, config.verifyCacheSize);
+  const verifier = asymmetric
+    ? new CachedTokenVerifier(
+        new DualTokenVerifier(tokens, asymmetric, { ttlMs: 0, maxEntries: 0 }),
+        config.verifyCacheSize,
+        Date.now,
+        true,
+      )
+    : new CachedTokenVerifier(tokens, config.verifyCacheSize);
   const hasher = new ScryptPasswordHasher(config.scryptLogN);
   // An operator's action in another tenant reaches that tenant's ledger through the outbox.
   const access = new TenantAccess(
@@ -103,6 +115,7 @@ export function createIdentityServices(
     roles: new RoleService(stores, access),
     serviceAccounts: new ServiceAccountService(stores, hasher),
     verifier,
+    access,
     hasher,
     config,
   };

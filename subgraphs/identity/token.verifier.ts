@@ -1,6 +1,7 @@
 // Access-token verification for /v1/auth/verify and the subgraph, with the platform's bounded
 // token cache in front of jose: a hit skips the HMAC and JSON parsing; entries die at the
-// token's own `exp`. Failures are not cached (they are cheap and unbounded in variety).
+// token's own `exp`. Failures are not cached (they are cheap and unbounded in variety). With the
+// OIDC provider's keys, `tokens` is a DualTokenVerifier (HS256 legacy + the provider's asymmetric tokens).
 import type { AuthContext } from '../../platform/auth/auth-context';
 import { contextFromClaims, type AccessTokens } from '../../platform/auth/jwt';
 import { TokenCache } from '../../platform/auth/token-cache';
@@ -13,6 +14,7 @@ export class CachedTokenVerifier implements TokenAuthenticator {
     private readonly tokens: Pick<AccessTokens, 'verify'>,
     maxEntries: number,
     now: () => number = Date.now,
+    readonly verifiesAsymmetric = false,
   ) {
     this.cache = new TokenCache(Infinity, maxEntries, now);
   }
