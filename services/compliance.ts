@@ -85,7 +85,10 @@ export function defineComplianceService(options: ComplianceServiceOptions = {}):
         tokens,
         restAuth: config.requireAuth ? 'required' : 'optional',
         rest: (routes) => registerComplianceRoutes(routes, compliance),
-        subgraph: { resolvers, context: (caller, request) => complianceContext(caller, request, compliance, config.requireAuth) },
+        subgraph: {
+          resolvers,
+          context: (caller, request) => complianceContext(caller, request, compliance, config.requireAuth),
+        },
       });
       let stopIntake: (() => Promise<void>) | undefined;
       let stopSignOffs: (() => Promise<void>) | undefined;

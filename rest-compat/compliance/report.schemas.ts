@@ -121,7 +121,9 @@ export const ReportSchema = Type.Object({
   ledger_chain_hash: Nullable(Type.String()),
   workflow_id: Nullable(Type.String({ description: 'The sign-off workflow execution (workflow service)' })),
   approval_task_id: Nullable(
-    Type.String({ description: "The sign-off's approval task: decide it at POST /approve/{id} of the workflow service" }),
+    Type.String({
+      description: "The sign-off's approval task: decide it at POST /approve/{id} of the workflow service",
+    }),
   ),
 });
 

@@ -12,7 +12,7 @@
 import type { Database } from '../../platform/db/database';
 import { contractHandler } from '../../platform/events/backbone/contract-handler';
 import { consume, type ConsumeOptions } from '../../platform/events/backbone/durable-consumer';
-import { WORKFLOW_TRANSITIONS } from '../../platform/contracts/workflow.events';
+import { APPROVAL_DECIDED } from '../../platform/contracts/workflow.events';
 import type { ReportSignOffService } from './report-signoff.service';
 
 export const SIGN_OFF_GROUP = 'compliance.report_sign_off';
@@ -22,7 +22,7 @@ export async function consumeSignOffDecisions(
   signOff: Pick<ReportSignOffService, 'settleFromWorkflow'>,
   options: Pick<ConsumeOptions, 'bus' | 'logger' | 'pollMs' | 'backoffMs'>,
 ): Promise<() => Promise<void>> {
-  const decided = WORKFLOW_TRANSITIONS['approval.decided'];
+  const decided = APPROVAL_DECIDED;
   const consumer = await consume(db, {
     ...options,
     subscription: SIGN_OFF_GROUP,

@@ -15,16 +15,8 @@ import canonicalize from 'canonicalize';
 import type { Caller } from '../../platform/auth/caller';
 import type { TenantAccess } from '../../platform/auth/tenant-access';
 import type { LedgerCheckpoint } from '../../platform/clients/ledger.client';
-import { ServiceCallError } from '../../platform/clients/service-request';
 import type { SqlExecutor } from '../../platform/db/sql';
-import {
-  ConflictError,
-  ForbiddenError,
-  InputError,
-  NotFoundError,
-  RateLimitedError,
-  UnavailableError,
-} from '../../platform/errors/domain-errors';
+import { InputError, NotFoundError } from '../../platform/errors/domain-errors';
 import type { Logger } from '../../platform/logging/logger';
 import { textCursor } from '../../platform/pagination/cursor';
 import type { CatalogService } from './catalog.service';

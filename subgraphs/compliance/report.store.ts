@@ -132,7 +132,13 @@ export interface ReportStore {
     },
   ): Promise<boolean>;
   /** Records the sign-off's workflow execution and approval task on a report pending review. */
-  attachWorkflow(q: SqlQuery, tenantId: string, id: string, workflowId: string, approvalTaskId: string | null): Promise<void>;
+  attachWorkflow(
+    q: SqlQuery,
+    tenantId: string,
+    id: string,
+    workflowId: string,
+    approvalTaskId: string | null,
+  ): Promise<void>;
   /** The report whose sign-off runs in this workflow execution, if any. */
   reportByWorkflow(q: SqlQuery, tenantId: string, workflowId: string): Promise<ComplianceReport | null>;
   /** A report in any status but `generating`. */

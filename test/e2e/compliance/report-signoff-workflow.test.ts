@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { AccessTokens } from '../../../platform/auth/jwt';
-import { WORKFLOW_TRANSITIONS } from '../../../platform/contracts/workflow.events';
+import { APPROVAL_DECIDED } from '../../../platform/contracts/workflow.events';
 import { createEventsStore } from '../../../platform/events/backbone/backbone.store';
 import { complianceService } from '../../../services/compliance';
 import { SIGN_OFF_GROUP } from '../../../subgraphs/compliance/report-signoff.consumer';
@@ -172,7 +172,7 @@ describe('sign-off through the workflow approval step', () => {
 
   it('a decision delivered again appends nothing more; a forged decision in the stream decides nothing', async () => {
     const store = createEventsStore(h.db.sql);
-    const decided = WORKFLOW_TRANSITIONS['approval.decided'].topic;
+    const decided = APPROVAL_DECIDED.topic;
     const publish = async (workflowId: string, decision: string) => {
       const out = await store.publish(
         A,
