@@ -13,6 +13,7 @@
 //    proof path, and the rate that gives for all of them.
 // The ledger runs in process (bench/compliance.support.ts): real appends, checkpoints and proofs
 // without the HTTP hop. PostgreSQL when DATABASE_URL is set (a throwaway database), else PGlite.
+import { WorkflowClient } from '../platform/clients/workflow.client';
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -70,10 +71,13 @@ export async function run(argv: string[]): Promise<void> {
         evidenceTtlDays: 90,
         expiringDays: 14,
         ledgerUrl: 'in-process',
+        workflowUrl: 'unused',
         legalMinimums: loadLegalMinimums({}),
       },
       vault: new SubjectVault(randomBytes(32)),
       ledger: ledger.evidence,
+      // Reports are not signed off here: no workflow service answers.
+      workflow: new WorkflowClient('http://127.0.0.1:9'),
       reportLedger: ledger.reports,
       logger: createLogger('ERROR', 'compliance-bench'),
     });

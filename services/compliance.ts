@@ -6,6 +6,7 @@
 // The intake consumes the compliance topics from the events backbone (docs/compliance.md, "Intake").
 import { AccessTokens } from '../platform/auth/jwt';
 import { ServiceIdentity } from '../platform/auth/service-identity';
+import { WorkflowClient } from '../platform/clients/workflow.client';
 import type { EventBus } from '../platform/events/event-bus';
 import { serviceBus } from '../platform/events/service-bus';
 import { defineService, type ServiceDefinition } from '../platform/service';
@@ -18,6 +19,8 @@ import { consumeIntake } from '../subgraphs/compliance/compliance.intake';
 import { createComplianceModule } from '../subgraphs/compliance/compliance.module';
 import { createEvidenceLedger, type EvidenceLedger } from '../subgraphs/compliance/evidence-ledger';
 import { createReportLedger, type ReportLedger } from '../subgraphs/compliance/report-ledger';
+import { consumeSignOffDecisions } from '../subgraphs/compliance/report-signoff.consumer';
+import type { SignOffWorkflow } from '../subgraphs/compliance/report-signoff.service';
 import { complianceContext, type ComplianceGraphQLContext } from '../subgraphs/compliance/graphql.context';
 import { resolvers } from '../subgraphs/compliance/resolvers';
 
@@ -30,6 +33,8 @@ export interface ComplianceServiceOptions {
   ledger?: EvidenceLedger;
   /** Where reports take checkpoints, proofs and sign-offs instead of the ledger service (tests). */
   reportLedger?: ReportLedger;
+  /** Where report sign-offs run instead of the workflow service (tests). */
+  workflow?: SignOffWorkflow;
   /** The clock of freshness (tests). */
   now?: () => Date;
 }
@@ -59,7 +64,17 @@ export function defineComplianceService(options: ComplianceServiceOptions = {}):
       const ledger = options.ledger ?? createEvidenceLedger(config.ledgerUrl, identity);
       const reportLedger = options.reportLedger ?? createReportLedger(config.ledgerUrl, identity);
       const vault = new SubjectVault(subjectVaultKey(env, platform.auth.jwtSecret));
-      const compliance = createComplianceModule({ db, config, ledger, reportLedger, logger, vault, now: options.now });
+      const workflow = options.workflow ?? new WorkflowClient(config.workflowUrl, identity);
+      const compliance = createComplianceModule({
+        db,
+        config,
+        ledger,
+        reportLedger,
+        workflow,
+        logger,
+        vault,
+        now: options.now,
+      });
       const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
       const { app } = await buildServiceApp<ComplianceGraphQLContext>(definition, deps, {
         title: 'Compliance',
@@ -70,9 +85,13 @@ export function defineComplianceService(options: ComplianceServiceOptions = {}):
         tokens,
         restAuth: config.requireAuth ? 'required' : 'optional',
         rest: (routes) => registerComplianceRoutes(routes, compliance),
-        subgraph: { resolvers, context: (caller) => complianceContext(caller, compliance, config.requireAuth) },
+        subgraph: {
+          resolvers,
+          context: (caller, request) => complianceContext(caller, request, compliance, config.requireAuth),
+        },
       });
       let stopIntake: (() => Promise<void>) | undefined;
+      let stopSignOffs: (() => Promise<void>) | undefined;
       return {
         app,
         async start() {
@@ -81,8 +100,10 @@ export function defineComplianceService(options: ComplianceServiceOptions = {}):
             bus,
             logger,
           });
+          stopSignOffs = await consumeSignOffDecisions(db, compliance.signOff, { bus, logger });
         },
         async stop() {
+          await stopSignOffs?.();
           await stopIntake?.();
           await releaseBus();
         },

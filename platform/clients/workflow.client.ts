@@ -6,11 +6,20 @@ import type { DelegatedIdentity } from '../auth/service-identity';
 import { serviceRequest, type ServiceCallContext, type ServiceEndpoint } from './service-request';
 import type {
   ApprovalTaskView,
+  DecideApprovalRequest,
+  DecideApprovalResponse,
   ExecuteWorkflowRequest,
   ExecuteWorkflowResponse,
   WorkflowStatusView,
 } from '../contracts/clients/workflow.api';
-export type { ApprovalTaskView, ExecuteWorkflowRequest, ExecuteWorkflowResponse, WorkflowStatusView };
+export type {
+  ApprovalTaskView,
+  DecideApprovalRequest,
+  DecideApprovalResponse,
+  ExecuteWorkflowRequest,
+  ExecuteWorkflowResponse,
+  WorkflowStatusView,
+};
 
 export class WorkflowClient {
   private readonly endpoint: ServiceEndpoint;
@@ -38,6 +47,24 @@ export class WorkflowClient {
     return serviceRequest(this.endpoint, `status/${encodeURIComponent(workflowId)}`, context, {
       method: 'GET',
       timeoutMs: 10_000,
+    });
+  }
+
+  /**
+   * A reviewer's decision on an approval task, with the reviewer's own token (`reviewer` must be
+   * its user); 403 the requester of the work or a missing role, 404 unknown, 409 already decided.
+   */
+  decide(
+    context: ServiceCallContext,
+    approvalTaskId: string,
+    reviewer: string,
+    request: DecideApprovalRequest,
+  ): Promise<DecideApprovalResponse> {
+    return serviceRequest(this.endpoint, `approve/${encodeURIComponent(approvalTaskId)}`, context, {
+      method: 'POST',
+      body: request,
+      headers: { 'x-user-id': reviewer },
+      timeoutMs: 30_000,
     });
   }
 }

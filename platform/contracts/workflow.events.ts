@@ -78,6 +78,9 @@ export const WORKFLOW_TRANSITIONS: {
   },
 );
 
+/** A decision on an approval task: what services waiting on a person's approval consume (compliance sign-offs). */
+export const APPROVAL_DECIDED = WORKFLOW_TRANSITIONS['approval.decided'];
+
 /** The contract of a transition event named at run time (a stored row), if it has one. */
 export function transitionContractOf(event: string): WorkflowTransitionContract | undefined {
   return Object.hasOwn(WORKFLOW_TRANSITIONS, event)

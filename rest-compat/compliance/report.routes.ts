@@ -2,7 +2,8 @@
 // "Reports"): generate, list, read (JSON), the evidence with proofs (paged), the OSCAL
 // assessment-results export, the HTML document, submit for review and sign off. Thin adapters
 // over subgraphs/compliance/report.service.ts.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { bearerToken } from '../../platform/auth/jwt';
 import { callerOf } from '../../platform/http/caller';
 import type { ComplianceModule } from '../../subgraphs/compliance/compliance.module';
 import type { EvidenceProofResult } from '../../subgraphs/compliance/report.document';
@@ -47,6 +48,8 @@ export function reportJson(r: ComplianceReport) {
     review_notes: r.reviewNotes,
     ledger_entry_id: r.ledgerEntryId,
     ledger_chain_hash: r.ledgerChainHash,
+    workflow_id: r.workflowId,
+    approval_task_id: r.approvalTaskId,
   };
 }
 
@@ -76,7 +79,11 @@ function evidenceJson(e: ReportEvidence & { proof?: EvidenceProofResult }) {
   };
 }
 
-export function registerReportRoutes(routes: FastifyInstance, { reports }: ComplianceModule): void {
+export function registerReportRoutes(routes: FastifyInstance, { reports, signOff }: ComplianceModule): void {
+  const signOffCaller = (request: FastifyRequest) => ({
+    ...callerOf(request),
+    token: bearerToken(request.headers.authorization),
+  });
   routes.post<{ Body: GenerateBody }>(
     PREFIX,
     {
@@ -215,7 +222,7 @@ export function registerReportRoutes(routes: FastifyInstance, { reports }: Compl
       },
     },
     async (request) =>
-      reportJson(await reports.submit(callerOf(request), request.params.report_id, request.body?.tenant_id)),
+      reportJson(await signOff.submit(signOffCaller(request), request.params.report_id, request.body?.tenant_id)),
   );
 
   routes.post<{ Params: ReportParams; Body: SignOffBody }>(
@@ -232,7 +239,7 @@ export function registerReportRoutes(routes: FastifyInstance, { reports }: Compl
     },
     async (request) =>
       reportJson(
-        await reports.signOff(callerOf(request), {
+        await signOff.signOff(signOffCaller(request), {
           id: request.params.report_id,
           decision: request.body.decision,
           notes: request.body.notes,

@@ -119,6 +119,12 @@ export const ReportSchema = Type.Object({
   review_notes: Nullable(Type.String()),
   ledger_entry_id: Nullable(Type.String()),
   ledger_chain_hash: Nullable(Type.String()),
+  workflow_id: Nullable(Type.String({ description: 'The sign-off workflow execution (workflow service)' })),
+  approval_task_id: Nullable(
+    Type.String({
+      description: "The sign-off's approval task: decide it at POST /approve/{id} of the workflow service",
+    }),
+  ),
 });
 
 const ReportControl = Type.Object({

@@ -75,6 +75,8 @@ export interface CatalogStore {
   controls(q: SqlQuery, tenantId: string, framework: string, ids?: string[]): Promise<Control[]>;
   /** Which of `refs` exist in the tenant's frameworks. */
   existing(q: SqlQuery, tenantId: string, refs: ControlRef[]): Promise<ControlRef[]>;
+  /** Every control of the tenant's frameworks whose id is one of `ids` (a scanner finding names ids, not frameworks). */
+  controlsNamed(q: SqlQuery, tenantId: string, ids: string[]): Promise<ControlRef[]>;
 }
 
 export const catalogStore: CatalogStore = {
@@ -163,6 +165,16 @@ export const catalogStore: CatalogStore = {
          ON c.framework = x.framework AND c.control_id = x.control_id
        WHERE c.tenant_id = $1`,
       [tenantId, JSON.stringify(refsJson(refs))],
+    );
+    return rows.map((r) => ({ framework: r.framework, controlId: r.control_id }));
+  },
+
+  async controlsNamed(q, tenantId, ids) {
+    if (ids.length === 0) return [];
+    const { rows } = await q.query<{ framework: string; control_id: string }>(
+      `SELECT framework, control_id FROM compliance_controls WHERE tenant_id = $1 AND control_id = ANY($2::text[])
+       ORDER BY framework, control_id`,
+      [tenantId, ids],
     );
     return rows.map((r) => ({ framework: r.framework, controlId: r.control_id }));
   },

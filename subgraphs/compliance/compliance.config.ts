@@ -17,11 +17,14 @@ export interface ComplianceConfig {
   signingKeyPem?: string;
   /** Where evidence is recorded and proved: LEDGER_URL, else the ledger's registry port. */
   ledgerUrl: string;
+  /** Where report sign-offs run as approval workflows: WORKFLOW_URL, else the workflow's registry port. */
+  workflowUrl: string;
   /** The legal minimum of each record type (RETENTION_MIN_DAYS_<TYPE>): no policy may be shorter. */
   legalMinimums: LegalMinimums;
 }
 
 const LEDGER = { name: 'ledger', port: 8136 };
+const WORKFLOW = { name: 'workflow', port: 8085 };
 
 export function loadComplianceConfig(env: Env, registry: readonly ServiceManifest[] = []): ComplianceConfig {
   const pem = readOptional(env, 'COMPLIANCE_SIGNING_KEY')?.replace(/\\n/g, '\n');
@@ -40,6 +43,7 @@ export function loadComplianceConfig(env: Env, registry: readonly ServiceManifes
     expiringDays: readInt(env, 'COMPLIANCE_EXPIRING_DAYS', 14, { min: 0, max: 365 }),
     signingKeyPem: pem,
     ledgerUrl: serviceUrl(env, registry.find((s) => s.name === LEDGER.name) ?? LEDGER),
+    workflowUrl: serviceUrl(env, registry.find((s) => s.name === WORKFLOW.name) ?? WORKFLOW),
     legalMinimums: loadLegalMinimums(env),
   };
 }

@@ -12,6 +12,12 @@ import {
   type ComplianceRuleExecution,
   type ComplianceWorkflowEvent,
 } from '../../platform/contracts/compliance.events';
+import {
+  DATAFLOW_RECONCILIATION_COMPLETED,
+  SCANNER_FINDING,
+  type DataflowReconciliationCompleted,
+  type ScannerFinding,
+} from '../../platform/contracts/pipeline.events';
 import type { Database } from '../../platform/db/database';
 import { contractHandler } from '../../platform/events/backbone/contract-handler';
 import { consume, type ConsumeOptions, type DurableConsumer } from '../../platform/events/backbone/durable-consumer';
@@ -55,8 +61,64 @@ export function workflowEvent(p: ComplianceWorkflowEvent, meta?: { id?: string }
   };
 }
 
+/** Mapping packs match a reconciliation by `reconciliation`, its topic, or `reconciliation.passed|failed`. */
+export const RECONCILIATION_TYPE = 'reconciliation';
+/** And a scanner finding by `scanner_finding`, its topic, or `scanner.finding.open|suppressed|reopened|resolved`. */
+export const SCANNER_FINDING_TYPE = 'scanner_finding';
+
+export function reconciliationEvent(p: DataflowReconciliationCompleted, meta?: { id?: string }): ComplianceEventInput {
+  const topic = DATAFLOW_RECONCILIATION_COMPLETED.topic;
+  return {
+    id: idOf(topic, p, meta),
+    tenantId: p.tenant_id,
+    topic,
+    types: [RECONCILIATION_TYPE, topic, `${RECONCILIATION_TYPE}.${p.result}`],
+    rulePackId: p.pack_id,
+    occurredAt: new Date(p.at),
+    data: { ...p },
+  };
+}
+
+/** A finding is evidence for the controls it names, in every framework of the tenant that has them, and for mapped ones. */
+export function scannerFindingEvent(p: ScannerFinding, meta?: { id?: string }): ComplianceEventInput {
+  const topic = SCANNER_FINDING.topic;
+  return {
+    id: idOf(topic, p, meta),
+    tenantId: p.tenant_id,
+    topic,
+    types: [SCANNER_FINDING_TYPE, topic, `${topic}.${p.status}`],
+    rulePackId: p.pack_id,
+    controlIds: [...new Set(p.controls)],
+    occurredAt: new Date(p.at),
+    data: { ...p },
+  };
+}
+
 /** The topics the REST intake accepts, each with its conversion (the payload already parsed by its contract). */
-export const INTAKE_CONTRACTS = [COMPLIANCE_RULE_EXECUTION, COMPLIANCE_WORKFLOW_EVENT] as const;
+export const INTAKE_CONTRACTS = [
+  COMPLIANCE_RULE_EXECUTION,
+  COMPLIANCE_WORKFLOW_EVENT,
+  DATAFLOW_RECONCILIATION_COMPLETED,
+  SCANNER_FINDING,
+] as const;
+
+/** A payload its topic's contract accepted, as the intake takes it. */
+export function intakeEventOf(
+  contract: (typeof INTAKE_CONTRACTS)[number],
+  payload: unknown,
+  meta: { id?: string },
+): ComplianceEventInput {
+  switch (contract.topic) {
+    case COMPLIANCE_RULE_EXECUTION.topic:
+      return ruleExecutionEvent(payload as ComplianceRuleExecution, meta);
+    case COMPLIANCE_WORKFLOW_EVENT.topic:
+      return workflowEvent(payload as ComplianceWorkflowEvent, meta);
+    case DATAFLOW_RECONCILIATION_COMPLETED.topic:
+      return reconciliationEvent(payload as DataflowReconciliationCompleted, meta);
+    case SCANNER_FINDING.topic:
+      return scannerFindingEvent(payload as ScannerFinding, meta);
+  }
+}
 
 export type Ingest = (event: ComplianceEventInput) => Promise<IngestResult>;
 
@@ -64,6 +126,8 @@ export type Ingest = (event: ComplianceEventInput) => Promise<IngestResult>;
 export const INTAKE_GROUPS = {
   [COMPLIANCE_RULE_EXECUTION.topic]: 'compliance.intake.rule_execution',
   [COMPLIANCE_WORKFLOW_EVENT.topic]: 'compliance.intake.workflow_event',
+  [DATAFLOW_RECONCILIATION_COMPLETED.topic]: 'compliance.intake.reconciliation',
+  [SCANNER_FINDING.topic]: 'compliance.intake.scanner_finding',
 } as const;
 
 /**
@@ -92,6 +156,24 @@ export async function consumeIntake(
       from: 'start',
       handler: contractHandler(COMPLIANCE_WORKFLOW_EVENT, async (p, event) => {
         await ingest(workflowEvent(p, event));
+      }),
+    }),
+    await consume(db, {
+      ...options,
+      subscription: INTAKE_GROUPS[DATAFLOW_RECONCILIATION_COMPLETED.topic],
+      topic: DATAFLOW_RECONCILIATION_COMPLETED.topic,
+      from: 'start',
+      handler: contractHandler(DATAFLOW_RECONCILIATION_COMPLETED, async (p, event) => {
+        await ingest(reconciliationEvent(p, event));
+      }),
+    }),
+    await consume(db, {
+      ...options,
+      subscription: INTAKE_GROUPS[SCANNER_FINDING.topic],
+      topic: SCANNER_FINDING.topic,
+      from: 'start',
+      handler: contractHandler(SCANNER_FINDING, async (p, event) => {
+        await ingest(scannerFindingEvent(p, event));
       }),
     }),
   ];

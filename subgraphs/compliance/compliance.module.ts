@@ -17,6 +17,7 @@ import { evidenceStore } from './evidence.store';
 import { MappingPackService } from './mapping-pack.service';
 import { mappingPackKeyStore, mappingPackStore } from './mapping-pack.store';
 import type { ReportLedger } from './report-ledger';
+import { ReportSignOffService, type SignOffWorkflow } from './report-signoff.service';
 import { ReportService } from './report.service';
 import { reportStore } from './report.store';
 import { RetentionService } from './retention.service';
@@ -26,6 +27,7 @@ export interface ComplianceModule {
   packs: MappingPackService;
   evidence: EvidenceService;
   reports: ReportService;
+  signOff: ReportSignOffService;
   retention: RetentionService;
   erasure: ErasureService;
 }
@@ -36,6 +38,8 @@ export function createComplianceModule(deps: {
   ledger: EvidenceLedger;
   /** Checkpoints, proofs and sign-offs of reports. */
   reportLedger: ReportLedger;
+  /** Where report sign-offs run as approval workflows. */
+  workflow: SignOffWorkflow;
   logger: Pick<Logger, 'warn'>;
   /** The subject vault whose keys an erasure destroys (platform/vault). */
   vault: SubjectVault;
@@ -84,7 +88,8 @@ export function createComplianceModule(deps: {
     deps.logger,
     deps.now,
   );
+  const signOff = new ReportSignOffService(sql, reportStore, deps.reportLedger, deps.workflow, access, deps.logger);
   const retention = new RetentionService(sql, access, deps.vault, deps.config.legalMinimums);
   const erasure = new ErasureService(sql, access, deps.vault);
-  return { catalog, packs, evidence, reports, retention, erasure };
+  return { catalog, packs, evidence, reports, signOff, retention, erasure };
 }

@@ -146,8 +146,10 @@ export interface ComplianceEventInput {
   topic: string;
   /** The event types mapping packs match (the topic, its ledger event type, a workflow transition). */
   types: string[];
-  /** The rule pack a validation run used, for rules that name packs. */
+  /** The rule pack a validation run used (or the dataflow or scanner pack), for rules that name packs. */
   rulePackId: string | null;
+  /** Control ids the event names itself (a scanner finding's): evidence for them in every framework that has them. */
+  controlIds?: string[];
   occurredAt: Date;
   data: Record<string, unknown>;
 }

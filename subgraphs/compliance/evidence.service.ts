@@ -17,14 +17,9 @@ import type { SqlExecutor } from '../../platform/db/sql';
 import { InputError, NotFoundError, PayloadTooLargeError, UnavailableError } from '../../platform/errors/domain-errors';
 import type { Logger } from '../../platform/logging/logger';
 import { textCursor } from '../../platform/pagination/cursor';
-import {
-  COMPLIANCE_RULE_EXECUTION,
-  type ComplianceRuleExecution,
-  type ComplianceWorkflowEvent,
-} from '../../platform/contracts/compliance.events';
 import { parsePayload } from '../../platform/contracts/event-contract';
 import type { CatalogService } from './catalog.service';
-import { INTAKE_CONTRACTS, ruleExecutionEvent, workflowEvent } from './compliance.intake';
+import { INTAKE_CONTRACTS, intakeEventOf } from './compliance.intake';
 import type { CatalogStore } from './catalog.store';
 import type { ComplianceConfig } from './compliance.config';
 import { assertMayRead, assertMayWrite } from './compliance.policy';
@@ -149,10 +144,15 @@ export class EvidenceService {
     return { created: true, itemId, controls };
   }
 
-  /** The controls every certified mapping rule matching the event names, and the shortest evidence lifetime among them. */
+  /**
+   * The controls the event names itself (found in the tenant's frameworks) and those every
+   * certified mapping rule matching it names, and the shortest evidence lifetime among the rules.
+   */
   private async controlsFor(event: ComplianceEventInput): Promise<{ controls: ControlRef[]; ttlDays: number }> {
     const packs = await this.packs.certified(event.tenantId);
     const controls = new Map<string, ControlRef>();
+    for (const c of await this.catalogStore.controlsNamed(this.sql, event.tenantId, event.controlIds ?? []))
+      controls.set(`${c.framework}\u0000${c.controlId}`, c);
     let ttlDays: number | undefined;
     for (const p of packs)
       for (const rule of p.pack.mappings) {
@@ -194,11 +194,7 @@ export class EvidenceService {
       throw InputError.of(['data', ...path], issue?.message ?? 'Invalid payload', 'value_error');
     }
     await this.access.resolve(caller, parsed.value.tenant_id, ['data', 'tenant_id'], 'compliance.intake');
-    const event =
-      contract === COMPLIANCE_RULE_EXECUTION
-        ? ruleExecutionEvent(parsed.value as ComplianceRuleExecution, { id: input.id })
-        : workflowEvent(parsed.value as ComplianceWorkflowEvent, { id: input.id });
-    return this.ingestComplianceEvent(event);
+    return this.ingestComplianceEvent(intakeEventOf(contract, parsed.value, { id: input.id }));
   }
 
   /** Evidence uploaded by a person (a screenshot's hash, a review's minutes, a configuration export). */

@@ -5,6 +5,8 @@
 // `compliance_report` (spec 03: report_id, report_type, period, result) with the report's id as
 // its idempotency key, so a retried sign-off lands on the same entry.
 import type { DelegatedIdentity } from '../../platform/auth/service-identity';
+import { ServiceCallError } from '../../platform/clients/service-request';
+import { RateLimitedError, UnavailableError } from '../../platform/errors/domain-errors';
 import {
   createLedgerClient,
   createLedgerProofClient,
@@ -75,4 +77,13 @@ export function createReportLedger(ledgerUrl: string, identity: DelegatedIdentit
       return { entryId: answer.id, chainHash: answer.chain_hash };
     },
   };
+}
+
+/** A ledger failure as the doors answer it: 429 the checkpoint limit, 503 an outage. */
+export function ledgerFailure(err: unknown, message: string): Error {
+  if (err instanceof ServiceCallError && err.status === 429)
+    return new RateLimitedError(`${message}: the ledger limits checkpoints per tenant; try again shortly`, 60);
+  if (err instanceof ServiceCallError || (err as Error).name === 'LedgerClientError')
+    return new UnavailableError(`${message}; try again shortly`);
+  return err as Error;
 }

@@ -80,9 +80,9 @@ export const reportResolvers = {
         reportType: opt(input.reportType),
         tenantId: opt(input.tenantId),
       }),
-    submitComplianceReport: (_, args, ctx) => ctx.compliance.reports.submit(callerOf(ctx), args.id, opt(args.tenantId)),
+    submitComplianceReport: (_, args, ctx) => ctx.compliance.signOff.submit(callerOf(ctx), args.id, opt(args.tenantId)),
     signOffComplianceReport: (_, args, ctx) =>
-      ctx.compliance.reports.signOff(callerOf(ctx), {
+      ctx.compliance.signOff.signOff(callerOf(ctx), {
         id: args.id,
         decision: args.decision,
         notes: opt(args.notes),

@@ -8,37 +8,24 @@
 // checkpoint cannot be had, the rows are removed: nothing half-applied. Proofs are not stored:
 // exports build them against the checkpoint's tree size when asked (the same proof every time).
 //
-// Sign-off is four-eyes, kept here rather than in the workflow service (docs/compliance.md,
-// "Why not a workflow"): the generator submits, an admin or reviewer of the tenant who did not
-// generate it decides (the rule-pack registry's `mayDecide`). Approving moves the report to
-// `signing`, appends it to the ledger (idempotency key: the report id), then `signed_off`; a
-// failed append puts it back to `pending_review`.
+// Sign-off (four eyes, through the workflow's approval step) is report-signoff.service.ts.
 import { randomUUID } from 'node:crypto';
 import crypto from 'node:crypto';
 import canonicalize from 'canonicalize';
 import type { Caller } from '../../platform/auth/caller';
 import type { TenantAccess } from '../../platform/auth/tenant-access';
 import type { LedgerCheckpoint } from '../../platform/clients/ledger.client';
-import { ServiceCallError } from '../../platform/clients/service-request';
 import type { SqlExecutor } from '../../platform/db/sql';
-import {
-  ConflictError,
-  ForbiddenError,
-  InputError,
-  NotFoundError,
-  RateLimitedError,
-  UnavailableError,
-} from '../../platform/errors/domain-errors';
+import { InputError, NotFoundError } from '../../platform/errors/domain-errors';
 import type { Logger } from '../../platform/logging/logger';
 import { textCursor } from '../../platform/pagination/cursor';
-import { mayDecide } from '../rulepack-registry/rulepack-registry.policy';
 import type { CatalogService } from './catalog.service';
 import type { ComplianceConfig } from './compliance.config';
 import { assertMayRead, assertMayWrite } from './compliance.policy';
 import type { EvidenceService } from './evidence.service';
 import { schemaIssues } from './oscal/oscal-schemas';
 import { reportDocument, type EvidenceProofResult } from './report.document';
-import type { ReportLedger } from './report-ledger';
+import { ledgerFailure, type ReportLedger } from './report-ledger';
 import { assessmentResults } from './report.oscal';
 import { asOfInstant, parsePeriod, type PeriodInput } from './report.period';
 import type { ReportStore } from './report.store';
@@ -304,75 +291,6 @@ export class ReportService {
     return out;
   }
 
-  /** `generated` -> `pending_review`: the report is put in front of a reviewer. */
-  async submit(caller: Caller, id: string, requestedTenant?: string): Promise<ComplianceReport> {
-    assertMayWrite(caller);
-    const tenantId = await this.access.resolve(caller, requestedTenant, ['tenant_id'], 'compliance.report.submit');
-    const report = await this.reportIn(tenantId, id);
-    if (report.status === 'pending_review') return report;
-    if (
-      !(await this.store.transition(this.sql, tenantId, id, 'generated', 'pending_review', {
-        submittedBy: caller.auth?.username ?? null,
-      }))
-    )
-      throw new ConflictError(`Report ${id} is ${report.status}; only a generated report is submitted for review`);
-    return (await this.store.report(this.sql, tenantId, id))!;
-  }
-
-  /** The reviewer's decision. Approve: appended to the ledger as `compliance_report`, then `signed_off`. */
-  async signOff(
-    caller: Caller,
-    input: { id: string; decision: 'approve' | 'reject'; notes?: string; tenantId?: string },
-  ): Promise<ComplianceReport> {
-    assertMayWrite(caller);
-    const auth = caller.auth;
-    if (!auth) throw new ForbiddenError('Signing off a report needs a person: present a token');
-    const tenantId = await this.access.resolve(caller, input.tenantId, ['tenant_id'], 'compliance.report.sign_off');
-    if (input.notes !== undefined && input.notes.length > REPORT_LIMITS.notesLength)
-      throw InputError.of(
-        ['notes'],
-        `String should have at most ${REPORT_LIMITS.notesLength} characters`,
-        'string_too_long',
-      );
-    const report = await this.reportIn(tenantId, input.id);
-    const verdict = mayDecide(auth, { ownerTenant: report.tenantId, author: report.generatedBy ?? '' });
-    if (verdict === 'author') throw new ForbiddenError('The person who generated a report cannot sign it off');
-    if (verdict === 'role') throw new ForbiddenError("Signing off needs the tenant's admin or reviewer role");
-    if (report.status !== 'pending_review')
-      throw new ConflictError(`Report ${report.id} is ${report.status}; only a report pending review is decided`);
-    const who = { reviewedBy: auth.username, reviewNotes: input.notes ?? null };
-    if (input.decision === 'reject') {
-      if (!(await this.store.transition(this.sql, tenantId, report.id, 'pending_review', 'rejected', who)))
-        throw new ConflictError(`Report ${report.id} was decided meanwhile`);
-      return (await this.store.report(this.sql, tenantId, report.id))!;
-    }
-    if (!(await this.store.transition(this.sql, tenantId, report.id, 'pending_review', 'signing', who)))
-      throw new ConflictError(`Report ${report.id} was decided meanwhile`);
-    let entry: { entryId: string; chainHash: string };
-    try {
-      entry = await this.ledger.record(tenantId, {
-        reportId: report.id,
-        reportType: report.reportType,
-        period: report.period.label,
-        result: report.result ?? 'fail',
-        framework: report.framework,
-        contentSha256: report.contentSha256 ?? '',
-        checkpointTreeSize: report.checkpoint?.tree_size ?? null,
-        generatedBy: report.generatedBy,
-        signedOffBy: auth.username,
-        correlationId: caller.correlationId,
-      });
-    } catch (err) {
-      await this.store.transition(this.sql, tenantId, report.id, 'signing', 'pending_review', { clearReview: true });
-      throw ledgerFailure(err, 'The ledger did not record the sign-off; the report is still pending review');
-    }
-    await this.store.transition(this.sql, tenantId, report.id, 'signing', 'signed_off', {
-      ledgerEntryId: entry.entryId,
-      ledgerChainHash: entry.chainHash,
-    });
-    return (await this.store.report(this.sql, tenantId, report.id))!;
-  }
-
   /** The report as OSCAL 1.0.0 assessment results, checked against NIST's schema before it is served. */
   async oscal(caller: Caller, id: string, requestedTenant?: string): Promise<Record<string, unknown>> {
     const report = await this.report(caller, id, requestedTenant);
@@ -405,12 +323,4 @@ export class ReportService {
     const proofs = await this.proofs(report, evidence, caller.correlationId);
     return reportDocument(report, framework, controls, evidence, proofs);
   }
-}
-
-function ledgerFailure(err: unknown, message: string): Error {
-  if (err instanceof ServiceCallError && err.status === 429)
-    return new RateLimitedError(`${message}: the ledger limits checkpoints per tenant; try again shortly`, 60);
-  if (err instanceof ServiceCallError || (err as Error).name === 'LedgerClientError')
-    return new UnavailableError(`${message}; try again shortly`);
-  return err as Error;
 }

@@ -39,12 +39,15 @@ interface ReportRow {
   review_notes: string | null;
   ledger_entry_id: string | null;
   ledger_chain_hash: string | null;
+  workflow_id: string | null;
+  approval_task_id: string | null;
 }
 
 const REPORT_COLUMNS = `tenant_id, id::text AS id, framework, report_type, ${ms('period_start', 'start_ms')},
   ${ms('period_end', 'end_ms')}, period_label, status, result, summary, checkpoint, content_sha256, generated_by,
   ${ms('generated_at', 'generated_ms')}, submitted_by, ${ms('submitted_at', 'submitted_ms')}, reviewed_by,
-  ${ms('reviewed_at', 'reviewed_ms')}, review_notes, ledger_entry_id::text AS ledger_entry_id, ledger_chain_hash`;
+  ${ms('reviewed_at', 'reviewed_ms')}, review_notes, ledger_entry_id::text AS ledger_entry_id, ledger_chain_hash,
+  workflow_id, approval_task_id`;
 
 const json = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
 
@@ -69,6 +72,8 @@ function toReport(r: ReportRow): ComplianceReport {
     reviewNotes: r.review_notes,
     ledgerEntryId: r.ledger_entry_id,
     ledgerChainHash: r.ledger_chain_hash?.trim() ?? null,
+    workflowId: r.workflow_id,
+    approvalTaskId: r.approval_task_id,
   };
 }
 
@@ -126,6 +131,16 @@ export interface ReportStore {
       clearReview?: boolean;
     },
   ): Promise<boolean>;
+  /** Records the sign-off's workflow execution and approval task on a report pending review. */
+  attachWorkflow(
+    q: SqlQuery,
+    tenantId: string,
+    id: string,
+    workflowId: string,
+    approvalTaskId: string | null,
+  ): Promise<void>;
+  /** The report whose sign-off runs in this workflow execution, if any. */
+  reportByWorkflow(q: SqlQuery, tenantId: string, workflowId: string): Promise<ComplianceReport | null>;
   /** A report in any status but `generating`. */
   report(q: SqlQuery, tenantId: string, id: string): Promise<ComplianceReport | null>;
   reports(q: SqlQuery, tenantId: string, query: ReportListQuery): Promise<ComplianceReport[]>;
@@ -306,6 +321,21 @@ export const reportStore: ReportStore = {
       ],
     );
     return rows.length > 0;
+  },
+
+  async attachWorkflow(q, tenantId, id, workflowId, approvalTaskId) {
+    await q.query(
+      `UPDATE compliance_reports SET workflow_id = $3, approval_task_id = $4 WHERE tenant_id = $1 AND id = $2::uuid`,
+      [tenantId, id, workflowId, approvalTaskId],
+    );
+  },
+
+  async reportByWorkflow(q, tenantId, workflowId) {
+    const { rows } = await q.query<ReportRow>(
+      `SELECT ${REPORT_COLUMNS} FROM compliance_reports WHERE tenant_id = $1 AND workflow_id = $2`,
+      [tenantId, workflowId],
+    );
+    return rows[0] ? toReport(rows[0]) : null;
   },
 
   async report(q, tenantId, id) {

@@ -65,6 +65,9 @@ export interface ComplianceReport {
   /** The `compliance_report` ledger entry written at sign-off. */
   ledgerEntryId: string | null;
   ledgerChainHash: string | null;
+  /** The sign-off's workflow execution and approval task (null before submission). */
+  workflowId: string | null;
+  approvalTaskId: string | null;
 }
 
 export interface ReportControl {

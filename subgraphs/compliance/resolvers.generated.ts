@@ -282,6 +282,10 @@ export type ComplianceReport = {
   /** The compliance_report ledger entry written at sign-off. */
   ledgerEntryId?: Maybe<Scalars['String']['output']>;
   ledgerChainHash?: Maybe<Scalars['String']['output']>;
+  /** The sign-off workflow execution (workflow service), once submitted. */
+  workflowId?: Maybe<Scalars['String']['output']>;
+  /** The sign-off's approval task, decided in the workflow (approveWorkflowTask, POST /approve/{id}) or by signOffComplianceReport. */
+  approvalTaskId?: Maybe<Scalars['String']['output']>;
   controls: Array<ComplianceReportControl>;
   /** The report's evidence by control, paged; at most 100 a page with proofs. */
   evidence: ComplianceReportEvidencePage;
@@ -931,6 +935,8 @@ export type ComplianceReportResolvers<ContextType = ComplianceGraphQLContext, Pa
   reviewNotes?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   ledgerEntryId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   ledgerChainHash?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  workflowId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  approvalTaskId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   controls?: Resolver<Array<ResolversTypes['ComplianceReportControl']>, ParentType, ContextType>;
   evidence?: Resolver<ResolversTypes['ComplianceReportEvidencePage'], ParentType, ContextType, Partial<ComplianceReportEvidenceArgs>>;
   oscal?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;

@@ -49,3 +49,21 @@ export interface WorkflowStatusView {
   completed_at: string | null;
   approval_tasks: ApprovalTaskView[];
 }
+
+/** A reviewer's decision on an approval task (`X-User-ID` names the reviewer; with a token, its user). */
+export interface DecideApprovalRequest {
+  decision: 'approve' | 'reject' | 'defer';
+  notes?: string | null;
+}
+
+export interface DecideApprovalResponse {
+  approval_task_id: string;
+  workflow_id: string;
+  status: string;
+  decision: string;
+  reviewer: string;
+  notes: string | null;
+  decided_at: string | null;
+  workflow_status: string;
+  message: string;
+}

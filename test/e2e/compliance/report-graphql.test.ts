@@ -8,6 +8,7 @@ import path from 'node:path';
 import { AccessTokens } from '../../../platform/auth/jwt';
 import { complianceService } from '../../../services/compliance';
 import { ledgerService } from '../../../services/ledger';
+import { workflowService } from '../../../services/workflow';
 import { startServices, TEST_JWT_SECRET, type Harness } from '../../support/service-harness';
 import { freePort } from '../../support/waiting';
 
@@ -31,14 +32,17 @@ async function gql(token: string, query: string, variables: Record<string, unkno
 
 beforeAll(async () => {
   const ledgerPort = await freePort();
+  const workflowPort = await freePort();
   h = await startServices(
-    [ledgerService, complianceService],
+    [ledgerService, workflowService, complianceService],
     {
       REQUIRE_AUTH: 'true',
       LEDGER_URL: `http://127.0.0.1:${ledgerPort}`,
+      // Sign-offs run as the workflow's approval step (report-signoff-workflow.test.ts).
+      WORKFLOW_URL: `http://127.0.0.1:${workflowPort}`,
       LEDGER_CHECKPOINT_REQUESTS_PER_MINUTE: '100',
     },
-    { ports: { ledger: ledgerPort } },
+    { ports: { ledger: ledgerPort, workflow: workflowPort } },
   );
   t.alice = await tokens.issue({ username: 'alice', tenantId: 'gr-a', roles: ['user'], scopes: ['read', 'write'] });
   t.rita = await tokens.issue({ username: 'rita', tenantId: 'gr-a', roles: ['reviewer'], scopes: ['read', 'write'] });

@@ -14,6 +14,7 @@ import addFormats from 'ajv-formats';
 import { AccessTokens } from '../../../platform/auth/jwt';
 import { complianceService } from '../../../services/compliance';
 import { ledgerService } from '../../../services/ledger';
+import { workflowService } from '../../../services/workflow';
 import { startServices, TEST_JWT_SECRET, type Harness } from '../../support/service-harness';
 import { freePort } from '../../support/waiting';
 
@@ -74,15 +75,18 @@ async function evidence(token: string, controls: string[], collectedAt: string, 
 
 beforeAll(async () => {
   const ledgerPort = await freePort();
+  const workflowPort = await freePort();
   h = await startServices(
-    [ledgerService, complianceService],
+    [ledgerService, workflowService, complianceService],
     {
       REQUIRE_AUTH: 'true',
       LEDGER_URL: `http://127.0.0.1:${ledgerPort}`,
+      // Sign-offs run as the workflow's approval step (report-signoff-workflow.test.ts).
+      WORKFLOW_URL: `http://127.0.0.1:${workflowPort}`,
       // Each generation takes a checkpoint on demand; the file generates more than the default 6 a minute.
       LEDGER_CHECKPOINT_REQUESTS_PER_MINUTE: '1000',
     },
-    { ports: { ledger: ledgerPort } },
+    { ports: { ledger: ledgerPort, workflow: workflowPort } },
   );
   url = h.services.compliance!.url;
   ledgerUrl = h.services.ledger!.url;

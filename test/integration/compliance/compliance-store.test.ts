@@ -3,6 +3,7 @@
 // controls, evidence or freshness; the same event taken twice (also concurrently) is one item
 // (the unique index, not a read-then-write); and with the ledger unreachable the evidence is kept
 // with no ledger entry yet, and a redelivery still adds nothing.
+import { WorkflowClient } from '../../../platform/clients/workflow.client';
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -63,10 +64,13 @@ beforeAll(async () => {
       evidenceTtlDays: 90,
       expiringDays: 14,
       ledgerUrl: 'unused',
+      workflowUrl: 'unused',
       legalMinimums: loadLegalMinimums({}),
     },
     vault: new SubjectVault(randomBytes(32)),
     ledger,
+    // Reports are not signed off here: no workflow service answers.
+    workflow: new WorkflowClient('http://127.0.0.1:9'),
     reportLedger: createReportLedger(
       `http://127.0.0.1:${await freePort()}`,
       new ServiceIdentity(TEST_JWT_SECRET, 'compliance'),

@@ -15,6 +15,7 @@ import { createLogger } from '../../../platform/logging/logger';
 import { createComplianceModule, type ComplianceModule } from '../../../subgraphs/compliance/compliance.module';
 import { createEvidenceLedger } from '../../../subgraphs/compliance/evidence-ledger';
 import { evidenceStore } from '../../../subgraphs/compliance/evidence.store';
+import type { SignOffWorkflow } from '../../../subgraphs/compliance/report-signoff.service';
 import { createReportLedger, type ReportLedger } from '../../../subgraphs/compliance/report-ledger';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
 import { TEST_JWT_SECRET } from '../../support/service-harness';
@@ -45,6 +46,24 @@ async function count(table: string): Promise<number> {
   return Number(rows[0]!.n);
 }
 
+/** Starts one approval task per report and answers a decision the way the workflow's /approve does. */
+const signOffWorkflow: SignOffWorkflow = {
+  execute: () =>
+    Promise.resolve({
+      status: 'pending_approval',
+      workflow_id: randomUUID(),
+      approval_task_id: randomUUID(),
+      requires_human_approval: true,
+      correlation_id: 'c',
+      message: 'pending',
+      pack_id: 'builtin-compliance',
+      pack_version: '1.0.0',
+      pack_source: 'builtin',
+    }),
+  decide: () => Promise.reject(new Error('decided through applyDecision in this suite')),
+  status: () => Promise.reject(new Error('unused')),
+};
+
 beforeAll(async () => {
   db = await createTestDatabase();
   const identity = new ServiceIdentity(TEST_JWT_SECRET, 'compliance');
@@ -58,11 +77,14 @@ beforeAll(async () => {
       evidenceTtlDays: 90,
       expiringDays: 14,
       ledgerUrl: 'unused',
+      workflowUrl: 'unused',
       legalMinimums: loadLegalMinimums({}),
     },
     vault: new SubjectVault(randomBytes(32)),
     ledger: createEvidenceLedger(nowhere, identity),
     reportLedger: { ...unreachable, record: (tenantId, entry) => record(tenantId, entry) },
+    // The workflow's approval step as its client answers (the real one: e2e report-rest).
+    workflow: signOffWorkflow,
     logger: createLogger('ERROR', 'compliance-report-test'),
   });
   await m.catalog.importCatalog(person('ann'), {
@@ -138,13 +160,13 @@ it('leaves nothing behind when the checkpoint cannot be taken', async () => {
 
 it('puts a report back to pending review when the ledger does not record its sign-off', async () => {
   const ann = person('ann');
-  const rex = person('rex', ['reviewer']);
   const report = await m.reports.generate(ann, {
     framework: 'nist-800-53',
     period: { start: '2026-01-01', end: '2026-02-01' },
   });
-  await m.reports.submit(ann, report.id);
-  await expect(m.reports.signOff(rex, { id: report.id, decision: 'approve' })).rejects.toBeInstanceOf(UnavailableError);
+  const submitted = await m.signOff.submit(ann, report.id);
+  const decision = { tenantId: T, workflowId: submitted.workflowId!, decision: 'approve' as const, notes: 'ok' };
+  await expect(m.signOff.applyDecision({ ...decision, reviewer: 'rex' })).rejects.toBeInstanceOf(UnavailableError);
   expect(await m.reports.report(ann, report.id)).toMatchObject({
     status: 'pending_review',
     reviewedBy: null,
@@ -154,6 +176,8 @@ it('puts a report back to pending review when the ledger does not record its sig
   // The ledger answers again (a stand-in for its append only: the rest of the path is real).
   const entryId = randomUUID();
   record = () => Promise.resolve({ entryId, chainHash: 'b'.repeat(64) });
-  const signed = await m.reports.signOff(rex, { id: report.id, decision: 'approve', notes: 'ok' });
+  // The generator named as the reviewer (only a service account can do that in the workflow): ignored.
+  expect(await m.signOff.applyDecision({ ...decision, reviewer: 'ann' })).toMatchObject({ status: 'pending_review' });
+  const signed = await m.signOff.applyDecision({ ...decision, reviewer: 'rex' });
   expect(signed).toMatchObject({ status: 'signed_off', reviewedBy: 'rex', reviewNotes: 'ok', ledgerEntryId: entryId });
 });

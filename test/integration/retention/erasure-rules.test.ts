@@ -2,6 +2,7 @@
 // "Erasure"): a hold naming no subject covers every subject and blocks every erasure; a hold on
 // another subject does not; a refused erasure changes nothing (keys, holds, records, outbox); the
 // outbox names subjects by reference only; a platform operator acts in a tenant only by naming it.
+import { WorkflowClient } from '../../../platform/clients/workflow.client';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Caller } from '../../../platform/auth/caller';
 import { ServiceIdentity } from '../../../platform/auth/service-identity';
@@ -55,9 +56,12 @@ beforeAll(async () => {
       evidenceTtlDays: 90,
       expiringDays: 14,
       ledgerUrl: 'unused',
+      workflowUrl: 'unused',
       legalMinimums: loadLegalMinimums({}),
     },
     ledger: createEvidenceLedger('http://127.0.0.1:9', new ServiceIdentity(TEST_JWT_SECRET, 'compliance')),
+    // Reports are not signed off here: no workflow service answers.
+    workflow: new WorkflowClient('http://127.0.0.1:9'),
     reportLedger: createReportLedger('http://127.0.0.1:9', new ServiceIdentity(TEST_JWT_SECRET, 'compliance')),
     logger: createLogger('ERROR', 'erasure-test'),
     vault,

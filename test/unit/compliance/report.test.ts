@@ -64,6 +64,8 @@ const report: ComplianceReport = {
   reviewNotes: HOSTILE,
   ledgerEntryId: '0b7d6b0e-8f55-4d3f-9a57-6c1d7b2b1a11',
   ledgerChainHash: 'c'.repeat(64),
+  workflowId: null,
+  approvalTaskId: null,
 };
 
 const controls: ReportControl[] = [

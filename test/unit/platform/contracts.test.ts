@@ -289,7 +289,11 @@ const clientContracts: [
   Assignable<WorkflowApi.ExecuteWorkflowRequest, Static<typeof WorkflowRest.ExecuteBody>>,
   Assignable<Static<typeof WorkflowRest.ExecuteResponse>, WorkflowApi.ExecuteWorkflowResponse>,
   Assignable<Static<typeof WorkflowRest.StatusResponse>, WorkflowApi.WorkflowStatusView>,
+  Assignable<WorkflowApi.DecideApprovalRequest, Static<typeof WorkflowRest.ApproveBody>>,
+  Assignable<Static<typeof WorkflowRest.ApproveResponse>, WorkflowApi.DecideApprovalResponse>,
 ] = [
+  true,
+  true,
   true,
   true,
   true,
