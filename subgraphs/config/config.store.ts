@@ -171,8 +171,8 @@ export function createConfigStore(q: SqlQuery) {
     async insertBundle(b: Omit<Bundle, 'version' | 'createdAt'>): Promise<Bundle> {
       const { rows } = await q.query<BundleRow>(
         `INSERT INTO config_bundles (id, tenant_id, layer, scope, namespace, version, content, sha256, schema_version, author)
-         SELECT $1::uuid, $2, $3, $4, $5, COALESCE(MAX(version), 0) + 1, $6::jsonb, $7, $8, $9
-           FROM config_bundles WHERE layer = $3 AND scope = $4 AND namespace = $5
+         SELECT $1::uuid, $2::text, $3::text, $4::text, $5::text, COALESCE(MAX(version), 0) + 1, $6::jsonb, $7::text, $8::text, $9::text
+           FROM config_bundles WHERE layer = $3::text AND scope = $4::text AND namespace = $5::text
          RETURNING ${BUNDLE_COLUMNS}`,
         [b.id, b.tenantId, b.layer, b.scope, b.namespace, JSON.stringify(b.content), b.sha256, b.schemaVersion, b.author],
       );

@@ -28,8 +28,11 @@ export interface PromoteInput {
   scheduledAt?: string;
 }
 
-/** The workflow pack id config promotions run under (the built-in compliance pack: approval first). */
-export const PROMOTION_PACK = { id: 'config-promotion', type: 'compliance' } as const;
+/**
+ * Promotions run the workflow's built-in pack of this type, whose first step is a human approval
+ * (docs/workflow.md, "Human approval"); no registry pack is needed.
+ */
+export const PROMOTION_WORKFLOW_TYPE = 'compliance';
 
 export interface RolloutHooks {
   /** After a change committed: refresh what this process serves, wake the notice relay. */
@@ -70,8 +73,7 @@ export class RolloutService {
       started = await this.workflow.execute(
         { token: caller.token, tenantId, correlationId: caller.correlationId },
         {
-          workflow_pack_id: PROMOTION_PACK.id,
-          workflow_type: PROMOTION_PACK.type,
+          workflow_type: PROMOTION_WORKFLOW_TYPE,
           payload: {
             bundle_id: bundle.id,
             layer: bundle.layer,
