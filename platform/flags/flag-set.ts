@@ -58,19 +58,30 @@ function countNodes(value: unknown): number {
 export class FlagSet {
   private readonly core: FlagdCore;
 
-  /** Throws FlagSetError when `content` is not a valid flagd flag set within the limits. */
-  constructor(content: unknown) {
+  /**
+   * Checks the limits of a flag set, or of a layer's patch to one (a suite, module or tenant layer
+   * overriding a member of a platform flag): a `flags` object of objects, targeting rules within
+   * MAX_TARGETING_NODES. Throws FlagSetError.
+   */
+  static checkLimits(content: unknown): void {
     const flags = (content as { flags?: unknown } | null)?.flags;
     if (typeof flags !== 'object' || flags === null || Array.isArray(flags))
       throw new FlagSetError('/flags', 'a flag set needs a `flags` object (flagd flag-definition format)');
     for (const [key, flag] of Object.entries(flags as Record<string, unknown>)) {
-      const targeting = (flag as { targeting?: unknown } | null)?.targeting;
+      if (typeof flag !== 'object' || flag === null || Array.isArray(flag))
+        throw new FlagSetError(`/flags/${key}`, 'a flag is an object (or null to remove it)');
+      const targeting = (flag as { targeting?: unknown }).targeting;
       if (targeting !== undefined && countNodes(targeting) > MAX_TARGETING_NODES)
         throw new FlagSetError(
           `/flags/${key}/targeting`,
           `targeting rule exceeds ${MAX_TARGETING_NODES} JSON Logic nodes (evaluation limit)`,
         );
     }
+  }
+
+  /** Throws FlagSetError when `content` is not a complete, valid flagd flag set within the limits. */
+  constructor(content: unknown) {
+    FlagSet.checkLimits(content);
     const storage = new MemoryStorage(SILENT);
     try {
       storage.setConfigurations(JSON.stringify(content), true);

@@ -14,6 +14,7 @@ import {
   BundleList,
   BundleParams,
   BundleView,
+  Detail,
   ChangeList,
   ChangeView,
   DiffQuery,
@@ -241,7 +242,7 @@ export function registerConfigRoutes(routes: FastifyInstance, config: ConfigModu
         summary: 'OFREP: evaluate one flag of the caller’s tenant',
         params: FlagParams,
         body: OfrepBody,
-        response: { 200: OfrepResult, 400: OfrepResult, 404: OfrepResult, 401: OfrepResult, 403: OfrepResult, 422: OfrepResult },
+        response: { 200: OfrepResult, 400: OfrepResult, 404: OfrepResult, 401: Detail, 403: Detail, 422: Detail },
       },
     },
     async (request, reply) => {
@@ -258,7 +259,12 @@ export function registerConfigRoutes(routes: FastifyInstance, config: ConfigModu
   routes.post<{ Body: OfrepBody }>(
     '/ofrep/v1/evaluate/flags',
     {
-      schema: { tags: ['ofrep'], summary: 'OFREP: evaluate every flag of the caller’s tenant', body: OfrepBody, response: { 200: OfrepBulk } },
+      schema: {
+        tags: ['ofrep'],
+        summary: 'OFREP: evaluate every flag of the caller’s tenant',
+        body: OfrepBody,
+        response: { 200: OfrepBulk, 401: Detail, 403: Detail, 422: Detail },
+      },
     },
     async (request, reply) => {
       const { flags, etag } = await config.flags.evaluateAll(callerFor(request), (request.body?.context ?? {}) as EvaluationContext);

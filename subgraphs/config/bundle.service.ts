@@ -57,7 +57,10 @@ export class BundleService {
     let schemaVersion: string | null = null;
     if (input.namespace === FLAGS_NAMESPACE) {
       try {
-        new FlagSet(input.content);
+        // The platform layer holds complete flag definitions; the layers above patch them
+        // (merge rules), so only their limits can be checked alone.
+        if (input.layer === 'platform') new FlagSet(input.content);
+        else FlagSet.checkLimits(input.content);
       } catch (err) {
         if (err instanceof FlagSetError) throw InputError.of([...CONTENT, err.pointer], err.message, 'value_error.flags');
         throw err;

@@ -2,7 +2,9 @@
 // namespace: one flag, or every flag in bulk, evaluated by flagd's rules (platform/flags). The
 // evaluation context's `targetingKey` buckets `fractional`; the tenant is added as `tenantId`
 // so rules can target tenants.
+import { createHash } from 'node:crypto';
 import type { EvaluationContext } from '@openfeature/core';
+import canonicalize from 'canonicalize';
 import type { OfrepResult } from '../../platform/flags/flag-set';
 import type { ConfigCaller } from './config.types';
 import type { EffectiveService } from './effective.service';
@@ -22,9 +24,10 @@ export class FlagService {
     return set.evaluate(key, ctx);
   }
 
-  /** Every flag, and an ETag (the change-log position) so a client can skip unchanged sets. */
+  /** Every flag, and an ETag (of the change-log position, tenant and context) so a client can skip unchanged answers. */
   async evaluateAll(caller: ConfigCaller, context: EvaluationContext): Promise<{ flags: OfrepResult[]; etag: string }> {
     const { set, ctx, seq } = await this.flagSet(caller, context);
-    return { flags: set ? set.evaluateAll(ctx) : [], etag: `"${seq}"` };
+    const etag = createHash('sha256').update(`${seq}\u0000${canonicalize(ctx) ?? ''}`).digest('base64url');
+    return { flags: set ? set.evaluateAll(ctx) : [], etag: `"${etag}"` };
   }
 }

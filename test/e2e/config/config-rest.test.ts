@@ -236,8 +236,8 @@ describe('promotion, merge, provenance, as_of', () => {
       { op: 'replace', path: '/rate/per_second', value: 75 },
     ]);
     // A version never in force cannot be "rolled back" to (that would skip the approval).
-    expect((await call(`${url}/api/config/bundles/${ids.tenant2}/rollback`, { token: p.t.admin, json: {} })).status).toBe(409);
-    await promoteAndApprove(ids.tenant2, p.t.admin, { token: p.t.bob, username: 'bob' });
+    expect((await call(`${url}/api/config/bundles/${ids.tenant2!}/rollback`, { token: p.t.admin, json: {} })).status).toBe(409);
+    await promoteAndApprove(ids.tenant2!, p.t.admin, { token: p.t.bob, username: 'bob' });
     expect((await effective(p.t.admin)).body.config.limits.mode).toBe('lenient');
     const rb = await call(`${url}/api/config/bundles/${ids.tenant1}/rollback`, { token: p.t.admin, json: {} });
     expect(rb.status).toBe(200);
