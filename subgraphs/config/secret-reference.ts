@@ -39,10 +39,11 @@ export function parseReference(value: string, rules: SecretRules): SecretReferen
     return { kind: 'env', name };
   }
   if (rest.startsWith('file/')) {
-    const raw = rest.slice(5);
-    // Refused before any normalisation: `..` segments, encoded or not, and relative paths.
-    if (!raw.startsWith('/') || raw.split('/').some((s) => s === '..' || s === '.') || /%2e|%2f|\0/i.test(raw))
-      return 'secret://file/ needs an absolute path without . or .. segments';
+    // The path is absolute (`secret://file/run/secrets/db` is /run/secrets/db, like file:///).
+    const raw = `/${rest.slice(5).replace(/^\/+/, '')}`;
+    // Refused before any normalisation: `.` and `..` segments, percent-encoded ones, NUL.
+    if (raw.split('/').some((s) => s === '..' || s === '.') || /%2e|%2f|\0/i.test(raw))
+      return 'secret://file/ needs a path without . or .. segments';
     const normal = path.normalize(raw);
     if (!rules.fileRoots.some((root) => inside(root, normal))) return 'secret://file/ path is outside the allowed roots';
     return { kind: 'file', path: normal };
