@@ -93,6 +93,7 @@ export class RolloutService {
     }
     if (!started.approval_task_id)
       throw new ConflictError(`The promotion workflow did not ask for an approval (status ${started.status}); nothing was promoted`);
+    this.mayHaveOpen = true;
     return this.db.sql.transaction(async (q) => {
       const rollout = await createConfigStore(q).insertRollout({
         id: randomUUID(),
@@ -232,9 +233,18 @@ export class RolloutService {
     return createConfigStore(this.db.sql).changes(viewerOf(requireAuth(caller)), bundle);
   }
 
+  /**
+   * Whether waiting rollouts may exist: true at start and after a promotion request here, false
+   * once a pass found none, so an idle service's poller touches no table.
+   */
+  private mayHaveOpen = true;
+
   /** One poller pass: every waiting rollout, in creation order. */
   async syncOpen(now = new Date()): Promise<void> {
-    for (const rollout of await createConfigStore(this.db.sql).openRollouts()) await this.sync(rollout, now);
+    if (!this.mayHaveOpen) return;
+    const open = await createConfigStore(this.db.sql).openRollouts();
+    if (open.length === 0) this.mayHaveOpen = false;
+    for (const rollout of open) await this.sync(rollout, now);
   }
 
   private async writeChange(

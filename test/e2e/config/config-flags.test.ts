@@ -8,9 +8,11 @@ import { ServiceIdentity } from '../../../platform/auth/service-identity';
 import { CachedConfig } from '../../../platform/clients/config-cache';
 import { ConfigClient } from '../../../platform/clients/config.client';
 import { FlagSet } from '../../../platform/flags/flag-set';
+import { MemoryRateLimiter } from '../../../router/edge/rate-limit/memory-rate-limiter';
+import { TenantRateLimits } from '../../../router/edge/rate-limit/tenant-rate-limits';
 import { TEST_JWT_SECRET } from '../../support/service-harness';
 import { until } from '../../support/waiting';
-import { call, decide, startConfigPlatform, type ConfigPlatform } from './config.support';
+import { call, decide, registerSchema, startConfigPlatform, type ConfigPlatform } from './config.support';
 
 jest.setTimeout(180_000);
 
@@ -133,6 +135,57 @@ describe('OFREP with an OpenFeature client', () => {
       json: { layer: 'platform', namespace: 'flags', content: { flags: { x: { state: 'MAYBE' } } } },
     });
     expect(bad.status).toBe(422);
+  });
+});
+
+describe('a real consumer: the gateway’s per-tenant rate limits', () => {
+  it('takes a tenant’s limits from config and changes them at run time, without a restart', async () => {
+    await registerSchema(p, p.t.admin, 'gateway', {
+      type: 'object',
+      properties: {
+        rate_limit: {
+          type: 'object',
+          properties: { per_second: { type: 'number', exclusiveMinimum: 0 }, burst: { type: 'integer', minimum: 1 } },
+          required: ['per_second', 'burst'],
+        },
+      },
+    });
+    const cache = new CachedConfig(new ConfigClient(p.url, new ServiceIdentity(TEST_JWT_SECRET, 'gateway')), {
+      bus: p.h.bus,
+      logger: { warn() {} },
+      refreshMs: 0,
+    });
+    await cache.start();
+    // A clock that never moves: buckets do not refill during the test.
+    const limits = new TenantRateLimits(new MemoryRateLimiter({ perSecond: 100, burst: 200 }, () => 0), cache);
+    const burst = async (key: string, n: number) => {
+      let allowed = 0;
+      for (let i = 0; i < n; i++) if ((await limits.take(key)).allowed) allowed += 1;
+      return allowed;
+    };
+    await cache.effective('default');
+    expect(await burst('tenant:default', 10)).toBe(10); // the default burst (200)
+    const publish = async (burstSize: number) => {
+      const b = await call(`${p.url}/api/config/bundles`, {
+        token: p.t.admin,
+        json: { layer: 'tenant', namespace: 'gateway', content: { rate_limit: { per_second: 1, burst: burstSize } } },
+      });
+      expect(b.status).toBe(201);
+      await promote(b.body.id, p.t.admin, [p.t.bob, 'bob']);
+    };
+    await publish(3);
+    await until(() => limits.settingsOf('default')?.burst === 3, 'limits refreshed');
+    expect(await burst('tenant:fresh-key-default', 0)).toBe(0);
+    // A new bucket under the tenant's limits: 3 then refused (the key is the tenant's).
+    const decision = await limits.take('tenant:default');
+    expect(decision.limit).toBe(3);
+    await publish(7);
+    await until(() => limits.settingsOf('default')?.burst === 7, 'limits changed again');
+    expect((await limits.take('tenant:default')).limit).toBe(7);
+    // Another tenant keeps the default.
+    await cache.effective('tenant-b');
+    expect((await limits.take('tenant:tenant-b')).limit).toBe(200);
+    await cache.stop();
   });
 });
 
