@@ -43,7 +43,8 @@ export class CachedConfig {
   async start(): Promise<void> {
     if (this.options.bus) {
       this.unsubscribe = await contractBus(this.options.bus, this.options.logger).subscribe(CONFIG_CHANGED, (c) => {
-        const tenants = c.tenant_id === null ? [...this.copies.keys()] : this.copies.has(c.tenant_id) ? [c.tenant_id] : [];
+        const tenants =
+          c.tenant_id === null ? [...this.copies.keys()] : this.copies.has(c.tenant_id) ? [c.tenant_id] : [];
         return Promise.all(tenants.map((t) => this.refresh(t))).then(() => undefined);
       });
     }
@@ -69,7 +70,7 @@ export class CachedConfig {
         const previous = this.copies.get(tenantId);
         // A slower, older answer never replaces a newer one.
         if (previous && previous.view.seq > view.seq) return previous;
-        let flags: FlagSet | null = null;
+        let flags: FlagSet | null;
         try {
           flags = view.config[FLAGS_NAMESPACE] ? new FlagSet(view.config[FLAGS_NAMESPACE]) : null;
         } catch {
@@ -82,7 +83,10 @@ export class CachedConfig {
       })
       .catch((err: unknown) => {
         this.failures += 1;
-        this.options.logger.warn({ tenantId, err: (err as Error).message }, 'config refresh failed; serving the last good copy');
+        this.options.logger.warn(
+          { tenantId, err: (err as Error).message },
+          'config refresh failed; serving the last good copy',
+        );
         return this.copies.get(tenantId);
       })
       .finally(() => this.inflight.delete(tenantId));

@@ -15,7 +15,11 @@ export class ConfigClient {
   }
 
   /** 403 another tenant (unless a service or operator), 422 a bad query; a ServiceCallError says whether a retry can help. */
-  effective(context: ServiceCallContext, tenantId: string, query: EffectiveConfigQuery = {}): Promise<EffectiveConfigView> {
+  effective(
+    context: ServiceCallContext,
+    tenantId: string,
+    query: EffectiveConfigQuery = {},
+  ): Promise<EffectiveConfigView> {
     return serviceRequest(this.endpoint, `api/config/${encodeURIComponent(tenantId)}/effective`, context, {
       query: {
         suite: query.suite,

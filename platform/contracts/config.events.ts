@@ -10,7 +10,12 @@ export const ConfigChangedSchema = Type.Object(
   {
     /** The tenant of a tenant-layer change; null for the platform, suite and module layers (every tenant may be affected). */
     tenant_id: Type.Union([Type.String({ minLength: 1, maxLength: 255 }), Type.Null()]),
-    layer: Type.Union([Type.Literal('platform'), Type.Literal('suite'), Type.Literal('module'), Type.Literal('tenant')]),
+    layer: Type.Union([
+      Type.Literal('platform'),
+      Type.Literal('suite'),
+      Type.Literal('module'),
+      Type.Literal('tenant'),
+    ]),
     scope: Type.String({ maxLength: 255 }),
     namespace: Type.String({ minLength: 1, maxLength: 100 }),
     bundle_id: Type.String({ minLength: 1 }),

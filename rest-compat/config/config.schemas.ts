@@ -8,7 +8,12 @@ const Name = Type.String({ minLength: 1, maxLength: 100, pattern: NAME_PATTERN.s
 const TenantId = Type.String({ minLength: 1, maxLength: 255, description: "Tenant; defaults to the caller's" });
 const Id = Type.String({ minLength: 1, maxLength: 64, description: 'A bundle id (UUID)' });
 const NullableString = Type.Unsafe<string | null>({ type: ['string', 'null'] });
-const Layer = Type.Union([Type.Literal('platform'), Type.Literal('suite'), Type.Literal('module'), Type.Literal('tenant')]);
+const Layer = Type.Union([
+  Type.Literal('platform'),
+  Type.Literal('suite'),
+  Type.Literal('module'),
+  Type.Literal('tenant'),
+]);
 const HashBy = Type.Union([Type.Literal('tenant'), Type.Literal('user')]);
 
 export const TenantParams = Type.Object({ tenant_id: TenantId });
@@ -24,9 +29,19 @@ export const EffectiveQuery = Type.Object({
   suite: Type.Optional(Name),
   module: Type.Optional(Name),
   namespace: Type.Optional(Name),
-  user: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'The user a per-user rollout buckets (default: the caller)' })),
-  as_of: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'A change-log seq, or an ISO 8601 time' })),
-  resolve_secrets: Type.Optional(Type.Boolean({ description: "Resolve secret references (a service token with the 'config:secrets' scope)" })),
+  user: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description: 'The user a per-user rollout buckets (default: the caller)',
+    }),
+  ),
+  as_of: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 40, description: 'A change-log seq, or an ISO 8601 time' }),
+  ),
+  resolve_secrets: Type.Optional(
+    Type.Boolean({ description: "Resolve secret references (a service token with the 'config:secrets' scope)" }),
+  ),
 });
 export type EffectiveQuery = Static<typeof EffectiveQuery>;
 
@@ -36,7 +51,11 @@ export const PublishBody = strictMembers(
       layer: Layer,
       scope: Type.Optional(Name),
       namespace: Name,
-      content: Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true, description: 'The configuration of this namespace at this layer' }),
+      content: Type.Unsafe<Record<string, unknown>>({
+        type: 'object',
+        additionalProperties: true,
+        description: 'The configuration of this namespace at this layer',
+      }),
       tenant_id: Type.Optional(TenantId),
     },
     { additionalProperties: false },
@@ -48,7 +67,9 @@ export const PromoteBody = Type.Object(
   {
     percentage: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })),
     hash_by: Type.Optional(HashBy),
-    scheduled_at: Type.Optional(Type.String({ format: 'date-time', description: 'Apply the approved change at this time' })),
+    scheduled_at: Type.Optional(
+      Type.String({ format: 'date-time', description: 'Apply the approved change at this time' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -58,7 +79,9 @@ export const DiffQuery = Type.Object({ to: Id });
 export type DiffQuery = Static<typeof DiffQuery>;
 
 export const OfrepBody = Type.Object({
-  context: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'The OpenFeature evaluation context' })),
+  context: Type.Optional(
+    Type.Record(Type.String(), Type.Unknown(), { description: 'The OpenFeature evaluation context' }),
+  ),
 });
 export type OfrepBody = Static<typeof OfrepBody>;
 

@@ -34,7 +34,8 @@ import {
   TenantParams,
 } from './config.schemas';
 
-const callerFor = (request: FastifyRequest): ConfigCaller => configCaller(callerOf(request), request.headers.authorization);
+const callerFor = (request: FastifyRequest): ConfigCaller =>
+  configCaller(callerOf(request), request.headers.authorization);
 
 const bundleSummary = (b: Bundle) => ({
   id: b.id,
@@ -87,7 +88,13 @@ export const effectiveJson = (e: Effective) => ({
   tenant_id: e.tenantId,
   seq: e.seq,
   config: e.config,
-  provenance: e.provenance.map((p) => ({ pointer: p.pointer, layer: p.layer, bundle_id: p.bundleId, version: p.version, seq: p.seq })),
+  provenance: e.provenance.map((p) => ({
+    pointer: p.pointer,
+    layer: p.layer,
+    bundle_id: p.bundleId,
+    version: p.version,
+    seq: p.seq,
+  })),
 });
 
 export function registerConfigRoutes(routes: FastifyInstance, config: ConfigModule): void {
@@ -96,7 +103,8 @@ export function registerConfigRoutes(routes: FastifyInstance, config: ConfigModu
     {
       schema: {
         tags: ['config'],
-        summary: 'The merged configuration (platform ← suite ← module ← tenant) for the caller context, with each key’s provenance',
+        summary:
+          'The merged configuration (platform ← suite ← module ← tenant) for the caller context, with each key’s provenance',
         params: TenantParams,
         querystring: EffectiveQuery,
         response: responses(EffectiveView),
@@ -124,7 +132,8 @@ export function registerConfigRoutes(routes: FastifyInstance, config: ConfigModu
     {
       schema: {
         tags: ['config'],
-        summary: 'Publish a new bundle version (201); the same content again for the same target returns the stored bundle (200)',
+        summary:
+          'Publish a new bundle version (201); the same content again for the same target returns the stored bundle (200)',
         body: PublishBody,
         response: { ...responses(BundleView, 201), 200: BundleView },
       },
@@ -144,16 +153,30 @@ export function registerConfigRoutes(routes: FastifyInstance, config: ConfigModu
 
   routes.get<{ Params: BundleParams }>(
     '/api/config/bundles/:bundle_id',
-    { schema: { tags: ['config'], summary: 'One bundle with its content', params: BundleParams, response: responses(BundleView) } },
+    {
+      schema: {
+        tags: ['config'],
+        summary: 'One bundle with its content',
+        params: BundleParams,
+        response: responses(BundleView),
+      },
+    },
     async (request) => bundleJson(await config.bundles.get(callerFor(request), request.params.bundle_id)),
   );
 
   routes.get<{ Params: BundleParams }>(
     '/api/config/bundles/:bundle_id/versions',
     {
-      schema: { tags: ['config'], summary: 'Every version of the bundle’s layer, scope and namespace', params: BundleParams, response: responses(BundleList) },
+      schema: {
+        tags: ['config'],
+        summary: 'Every version of the bundle’s layer, scope and namespace',
+        params: BundleParams,
+        response: responses(BundleList),
+      },
     },
-    async (request) => ({ versions: (await config.bundles.versions(callerFor(request), request.params.bundle_id)).map(bundleSummary) }),
+    async (request) => ({
+      versions: (await config.bundles.versions(callerFor(request), request.params.bundle_id)).map(bundleSummary),
+    }),
   );
 
   routes.get<{ Params: BundleParams; Querystring: DiffQuery }>(
@@ -177,9 +200,16 @@ export function registerConfigRoutes(routes: FastifyInstance, config: ConfigModu
   routes.get<{ Params: BundleParams }>(
     '/api/config/bundles/:bundle_id/changes',
     {
-      schema: { tags: ['config'], summary: 'The signed change log of the bundle’s target', params: BundleParams, response: responses(ChangeList) },
+      schema: {
+        tags: ['config'],
+        summary: 'The signed change log of the bundle’s target',
+        params: BundleParams,
+        response: responses(ChangeList),
+      },
     },
-    async (request) => ({ changes: (await config.rollouts.history(callerFor(request), request.params.bundle_id)).map(changeJson) }),
+    async (request) => ({
+      changes: (await config.rollouts.history(callerFor(request), request.params.bundle_id)).map(changeJson),
+    }),
   );
 
   routes.post<{ Params: BundleParams }>(
@@ -200,7 +230,8 @@ export function registerConfigRoutes(routes: FastifyInstance, config: ConfigModu
     {
       schema: {
         tags: ['config'],
-        summary: 'Promote a bundle rollout: a percentage of tenants (or users), applied once a second person approves the workflow task',
+        summary:
+          'Promote a bundle rollout: a percentage of tenants (or users), applied once a second person approves the workflow task',
         params: BundleParams,
         body: PromoteBody,
         response: responses(RolloutView, 202),
@@ -220,7 +251,12 @@ export function registerConfigRoutes(routes: FastifyInstance, config: ConfigModu
   routes.get<{ Params: RolloutParams }>(
     '/api/config/rollouts/:rollout_id',
     {
-      schema: { tags: ['config'], summary: 'A rollout, moved on if its approval was decided', params: RolloutParams, response: responses(RolloutView) },
+      schema: {
+        tags: ['config'],
+        summary: 'A rollout, moved on if its approval was decided',
+        params: RolloutParams,
+        response: responses(RolloutView),
+      },
     },
     async (request) => rolloutJson(await config.rollouts.get(callerFor(request), request.params.rollout_id)),
   );
@@ -228,7 +264,11 @@ export function registerConfigRoutes(routes: FastifyInstance, config: ConfigModu
   routes.get(
     '/.well-known/config-keys.json',
     {
-      schema: { tags: ['config'], summary: 'JWKS of the Ed25519 keys promotions are signed with', response: { 200: Jwks } },
+      schema: {
+        tags: ['config'],
+        summary: 'JWKS of the Ed25519 keys promotions are signed with',
+        response: { 200: Jwks },
+      },
       config: { auth: 'public' },
     },
     async () => config.signer.jwks(),
@@ -267,7 +307,10 @@ export function registerConfigRoutes(routes: FastifyInstance, config: ConfigModu
       },
     },
     async (request, reply) => {
-      const { flags, etag } = await config.flags.evaluateAll(callerFor(request), (request.body?.context ?? {}) as EvaluationContext);
+      const { flags, etag } = await config.flags.evaluateAll(
+        callerFor(request),
+        (request.body?.context ?? {}) as EvaluationContext,
+      );
       if (request.headers['if-none-match'] === etag) return reply.code(304).send();
       return reply.header('etag', etag).send({ flags });
     },

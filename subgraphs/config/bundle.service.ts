@@ -42,12 +42,23 @@ export class BundleService {
   ) {}
 
   async publish(caller: ConfigCaller, input: PublishInput): Promise<{ bundle: Bundle; created: boolean }> {
-    const { auth, tenantId } = await writerTenant(this.access, caller, input.layer, input.tenantId, 'config.bundles.publish');
+    const { auth, tenantId } = await writerTenant(
+      this.access,
+      caller,
+      input.layer,
+      input.tenantId,
+      'config.bundles.publish',
+    );
     checkName(input.namespace, 'namespace');
     let scope = '';
     if (input.layer === 'tenant') scope = tenantId!;
     else if (input.layer !== 'platform') {
-      if (!input.scope) throw InputError.of(['body', 'scope'], `a ${input.layer} bundle names its ${input.layer}`, 'value_error.missing');
+      if (!input.scope)
+        throw InputError.of(
+          ['body', 'scope'],
+          `a ${input.layer} bundle names its ${input.layer}`,
+          'value_error.missing',
+        );
       checkName(input.scope, 'scope');
       scope = input.scope;
     }
@@ -62,7 +73,8 @@ export class BundleService {
         if (input.layer === 'platform') new FlagSet(input.content);
         else FlagSet.checkLimits(input.content);
       } catch (err) {
-        if (err instanceof FlagSetError) throw InputError.of([...CONTENT, err.pointer], err.message, 'value_error.flags');
+        if (err instanceof FlagSetError)
+          throw InputError.of([...CONTENT, err.pointer], err.message, 'value_error.flags');
         throw err;
       }
     } else {

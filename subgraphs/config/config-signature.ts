@@ -48,6 +48,9 @@ export function verifyStatement(statement: ChangeStatement, signature: string, j
 export function publicJwkOf(key: KeyObject): PublicJwk {
   const { x } = crypto.createPublicKey(key).export({ format: 'jwk' }) as { x: string };
   // RFC 7638: the required members in lexicographic order, no whitespace.
-  const kid = crypto.createHash('sha256').update(JSON.stringify({ crv: 'Ed25519', kty: 'OKP', x })).digest('base64url');
+  const kid = crypto
+    .createHash('sha256')
+    .update(JSON.stringify({ crv: 'Ed25519', kty: 'OKP', x }))
+    .digest('base64url');
   return { kty: 'OKP', crv: 'Ed25519', x, kid, use: 'sig', alg: 'EdDSA' };
 }

@@ -24,7 +24,8 @@ export async function writerTenant(
 ): Promise<{ auth: AuthContext; tenantId: string | null }> {
   const auth = requireAuth(caller);
   if (layer !== 'tenant') {
-    if (!isPlatformOperator(auth)) throw new ForbiddenError('The platform, suite and module layers are for platform operators');
+    if (!isPlatformOperator(auth))
+      throw new ForbiddenError('The platform, suite and module layers are for platform operators');
     return { auth, tenantId: null };
   }
   if (!isAdmin(auth)) throw new ForbiddenError('Admin access required');

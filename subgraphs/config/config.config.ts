@@ -42,7 +42,8 @@ export function loadConfigConfig(env: Env, registry: readonly ServiceManifest[] 
   for (const root of fileRoots)
     if (!path.isAbsolute(root) || path.normalize(root) === '/')
       throw new ConfigError('CONFIG_SECRET_FILE_ROOTS must list absolute directories other than /');
-  const address = (fallback: { name: string; port: number }) => registry.find((s) => s.name === fallback.name) ?? fallback;
+  const address = (fallback: { name: string; port: number }) =>
+    registry.find((s) => s.name === fallback.name) ?? fallback;
   return {
     requireAuth: serviceRequiresAuth(env, { name: 'config' }),
     signingKeyPem: pem,

@@ -38,15 +38,25 @@ export interface ConfigModuleOptions {
   secretBackend?: SecretBackend;
 }
 
-export function createConfigModule(db: Database, config: ConfigConfig, options: ConfigModuleOptions = {}): ConfigModule {
+export function createConfigModule(
+  db: Database,
+  config: ConfigConfig,
+  options: ConfigModuleOptions = {},
+): ConfigModule {
   const access = new TenantAccess(
     (a) =>
       sqlOutboxWriter(db.sql, 'config').append(
-        auditEvent(a, { tenantId: a.tenantId, type: OPERATOR_ACCESS_EVENT, actor: a.operator, data: operatorAccessData(a) }),
+        auditEvent(a, {
+          tenantId: a.tenantId,
+          type: OPERATOR_ACCESS_EVENT,
+          actor: a.operator,
+          data: operatorAccessData(a),
+        }),
       ),
     options.mfa ?? NO_MFA_POLICY,
   );
-  const schemas = options.schemas ?? registryNamespaceSchemas(new SchemaRegistryClient(config.schemaRegistryUrl, options.identity));
+  const schemas =
+    options.schemas ?? registryNamespaceSchemas(new SchemaRegistryClient(config.schemaRegistryUrl, options.identity));
   const workflow = options.workflow ?? new WorkflowClient(config.workflowUrl, options.identity);
   const signer = new ConfigSigner(db.sql, config.signingKeyPem);
   const effective = new EffectiveService(db, access, config.secrets, options.secretBackend);

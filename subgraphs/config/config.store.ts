@@ -174,7 +174,17 @@ export function createConfigStore(q: SqlQuery) {
          SELECT $1::uuid, $2::text, $3::text, $4::text, $5::text, COALESCE(MAX(version), 0) + 1, $6::jsonb, $7::text, $8::text, $9::text
            FROM config_bundles WHERE layer = $3::text AND scope = $4::text AND namespace = $5::text
          RETURNING ${BUNDLE_COLUMNS}`,
-        [b.id, b.tenantId, b.layer, b.scope, b.namespace, JSON.stringify(b.content), b.sha256, b.schemaVersion, b.author],
+        [
+          b.id,
+          b.tenantId,
+          b.layer,
+          b.scope,
+          b.namespace,
+          JSON.stringify(b.content),
+          b.sha256,
+          b.schemaVersion,
+          b.author,
+        ],
       );
       return toBundle(rows[0]!);
     },

@@ -12,7 +12,16 @@ import type { Database } from '../../platform/db/database';
 import { InputError } from '../../platform/errors/domain-errors';
 import { FLAGS_NAMESPACE, FlagSet } from '../../platform/flags/flag-set';
 import { createConfigStore, OPERATOR_VIEW } from './config.store';
-import { LAYERS, NAME_PATTERN, type Bundle, type Change, type ConfigCaller, type Effective, type Layer, type Provenance } from './config.types';
+import {
+  LAYERS,
+  NAME_PATTERN,
+  type Bundle,
+  type Change,
+  type ConfigCaller,
+  type Effective,
+  type Layer,
+  type Provenance,
+} from './config.types';
 import { mergeLayers, pointerToken } from './merge.rules';
 import { inRollout } from './rollout.rules';
 import { builtInBackend, resolveReferences, type SecretBackend, type SecretRules } from './secret-reference';
@@ -102,12 +111,26 @@ export class EffectiveService {
   /** The caller's effective configuration (the tenant rule applies: a tenant reads its own only). */
   async effective(caller: ConfigCaller, query: EffectiveQuery): Promise<Effective> {
     const tenantId = await this.access.resolve(caller, query.tenantId, ['path', 'tenant_id'], 'config.effective');
-    for (const [field, value] of [['suite', query.suite], ['module', query.module], ['namespace', query.namespace]] as const)
+    for (const [field, value] of [
+      ['suite', query.suite],
+      ['module', query.module],
+      ['namespace', query.namespace],
+    ] as const)
       if (value !== undefined && !NAME_PATTERN.test(value))
         throw InputError.of(['query', field], `must match ${NAME_PATTERN.source}`, 'value_error.str.regex');
     const user = query.user ?? caller.auth?.username ?? '';
-    if (query.user !== undefined && caller.auth && query.user !== caller.auth.username && !isAdmin(caller.auth) && !caller.auth.isService)
-      throw InputError.of(['query', 'user'], "only admins and services read another user's configuration", 'value_error');
+    if (
+      query.user !== undefined &&
+      caller.auth &&
+      query.user !== caller.auth.username &&
+      !isAdmin(caller.auth) &&
+      !caller.auth.isService
+    )
+      throw InputError.of(
+        ['query', 'user'],
+        "only admins and services read another user's configuration",
+        'value_error',
+      );
     const asOf = parseAsOf(query.asOf);
     let result = asOf
       ? await this.computeAsOf(tenantId, query.suite, query.module, user, asOf)
@@ -116,8 +139,15 @@ export class EffectiveService {
     if (query.resolveSecrets) {
       const auth = requireAuth(caller);
       if (!auth.isService || !auth.scopes.includes(SECRETS_SCOPE) || isPlatformOperator(auth))
-        throw InputError.of(['query', 'resolve_secrets'], `resolving secrets needs a service token with the '${SECRETS_SCOPE}' scope`, 'value_error.scope');
-      result = { ...result, config: (await resolveReferences(result.config, this.secrets, this.backend)) as Effective['config'] };
+        throw InputError.of(
+          ['query', 'resolve_secrets'],
+          `resolving secrets needs a service token with the '${SECRETS_SCOPE}' scope`,
+          'value_error.scope',
+        );
+      result = {
+        ...result,
+        config: (await resolveReferences(result.config, this.secrets, this.backend)) as Effective['config'],
+      };
     }
     return result;
   }
@@ -126,7 +156,7 @@ export class EffectiveService {
   flagSetOf(effective: Effective): FlagSet | null {
     if (this.flagSets.has(effective)) return this.flagSets.get(effective)!;
     const content = effective.config[FLAGS_NAMESPACE];
-    let set: FlagSet | null = null;
+    let set: FlagSet | null;
     try {
       set = content ? new FlagSet(content) : null;
     } catch {
@@ -176,9 +206,13 @@ export class EffectiveService {
   private merge(tenantId: string, user: string, entries: InForce[], seq: number): Effective {
     const byNamespace = new Map<string, { content: Record<string, unknown>; source: Provenance }[]>();
     const order = (l: Layer) => LAYERS.indexOf(l);
-    for (const { change, bundle, previous } of [...entries].sort((a, b) => order(a.change.layer) - order(b.change.layer))) {
+    for (const { change, bundle, previous } of [...entries].sort(
+      (a, b) => order(a.change.layer) - order(b.change.layer),
+    )) {
       const key = change.hashBy === 'user' && user ? user : tenantId;
-      const chosen = inRollout(targetKey(change.layer, change.scope, change.namespace), key, change.percentage) ? bundle : previous;
+      const chosen = inRollout(targetKey(change.layer, change.scope, change.namespace), key, change.percentage)
+        ? bundle
+        : previous;
       if (!chosen) continue;
       const list = byNamespace.get(change.namespace) ?? [];
       list.push({

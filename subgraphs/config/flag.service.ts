@@ -27,7 +27,9 @@ export class FlagService {
   /** Every flag, and an ETag (of the change-log position, tenant and context) so a client can skip unchanged answers. */
   async evaluateAll(caller: ConfigCaller, context: EvaluationContext): Promise<{ flags: OfrepResult[]; etag: string }> {
     const { set, ctx, seq } = await this.flagSet(caller, context);
-    const etag = createHash('sha256').update(`${seq}\u0000${canonicalize(ctx) ?? ''}`).digest('base64url');
+    const etag = createHash('sha256')
+      .update(`${seq}\u0000${canonicalize(ctx) ?? ''}`)
+      .digest('base64url');
     return { flags: set ? set.evaluateAll(ctx) : [], etag: `"${etag}"` };
   }
 }

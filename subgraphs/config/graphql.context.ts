@@ -15,6 +15,10 @@ export function configCaller(caller: Caller, authorization: string | undefined):
   return { ...caller, token: bearerToken(authorization) };
 }
 
-export function configContext(caller: Caller, request: FastifyRequest | undefined, config: ConfigModule): ConfigGraphQLContext {
+export function configContext(
+  caller: Caller,
+  request: FastifyRequest | undefined,
+  config: ConfigModule,
+): ConfigGraphQLContext {
   return { caller: configCaller(caller, request?.headers.authorization), config };
 }

@@ -15,7 +15,12 @@ export interface NamespaceCheck {
 }
 
 export interface NamespaceSchemas {
-  check(context: ServiceCallContext, namespace: string, content: unknown, field: (string | number)[]): Promise<NamespaceCheck>;
+  check(
+    context: ServiceCallContext,
+    namespace: string,
+    content: unknown,
+    field: (string | number)[],
+  ): Promise<NamespaceCheck>;
 }
 
 export const schemaNameOf = (namespace: string) => `config.${namespace}`;
@@ -41,7 +46,11 @@ export function registryNamespaceSchemas(registry: Pick<SchemaRegistryClient, 'g
       if (!validate(content)) {
         const e = validate.errors?.[0];
         const pointer = e?.instancePath || '/';
-        throw InputError.of([...field, pointer], `${e?.message ?? 'invalid'} (schema ${name}@${view.version})`, 'value_error.schema');
+        throw InputError.of(
+          [...field, pointer],
+          `${e?.message ?? 'invalid'} (schema ${name}@${view.version})`,
+          'value_error.schema',
+        );
       }
       return { version: view.version };
     },

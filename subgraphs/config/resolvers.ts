@@ -8,7 +8,8 @@ import type { Resolvers } from './resolvers.generated';
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 function layerOf(value: string): Layer {
-  if (!(LAYERS as readonly string[]).includes(value)) throw InputError.of(['input', 'layer'], `one of ${LAYERS.join(', ')}`);
+  if (!(LAYERS as readonly string[]).includes(value))
+    throw InputError.of(['input', 'layer'], `one of ${LAYERS.join(', ')}`);
   return value as Layer;
 }
 

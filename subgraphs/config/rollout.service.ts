@@ -58,14 +58,21 @@ export class RolloutService {
   /** Requests a promotion: a rollout waiting for a second person's approval in the workflow service. */
   async promote(caller: ConfigCaller, bundleId: string, input: PromoteInput): Promise<Rollout> {
     const bundle = await this.visibleBundle(caller, bundleId);
-    const { auth } = await writerTenant(this.access, caller, bundle.layer, bundle.tenantId ?? undefined, 'config.rollouts.promote');
+    const { auth } = await writerTenant(
+      this.access,
+      caller,
+      bundle.layer,
+      bundle.tenantId ?? undefined,
+      'config.rollouts.promote',
+    );
     const percentage = input.percentage ?? 100;
     if (!Number.isInteger(percentage) || percentage < 1 || percentage > 100)
       throw InputError.of(['body', 'percentage'], 'an integer from 1 to 100', 'value_error.number');
     let scheduledAt: Date | null = null;
     if (input.scheduledAt !== undefined) {
       scheduledAt = new Date(input.scheduledAt);
-      if (Number.isNaN(scheduledAt.getTime())) throw InputError.of(['body', 'scheduled_at'], 'an ISO 8601 time', 'value_error.datetime');
+      if (Number.isNaN(scheduledAt.getTime()))
+        throw InputError.of(['body', 'scheduled_at'], 'an ISO 8601 time', 'value_error.datetime');
     }
     const tenantId = bundle.tenantId ?? auth.tenantId;
     let started;
@@ -92,7 +99,9 @@ export class RolloutService {
       throw new UnavailableError('The workflow service is unavailable; nothing was promoted');
     }
     if (!started.approval_task_id)
-      throw new ConflictError(`The promotion workflow did not ask for an approval (status ${started.status}); nothing was promoted`);
+      throw new ConflictError(
+        `The promotion workflow did not ask for an approval (status ${started.status}); nothing was promoted`,
+      );
     this.mayHaveOpen = true;
     return this.db.sql.transaction(async (q) => {
       const rollout = await createConfigStore(q).insertRollout({
@@ -112,7 +121,13 @@ export class RolloutService {
           tenantId,
           type: CONFIG_AUDIT.promotionRequested,
           actor: auth.username,
-          data: { rollout_id: rollout.id, bundle_id: bundle.id, version: bundle.version, percentage, workflow_id: started.workflow_id },
+          data: {
+            rollout_id: rollout.id,
+            bundle_id: bundle.id,
+            version: bundle.version,
+            percentage,
+            workflow_id: started.workflow_id,
+          },
         }),
       );
       return rollout;
@@ -123,7 +138,8 @@ export class RolloutService {
     const auth = requireAuth(caller);
     const rollout = await createConfigStore(this.db.sql).rollout(viewerOf(auth), rolloutId);
     if (!rollout) throw new NotFoundError('Rollout not found');
-    if (rollout.status === 'pending_approval' || rollout.status === 'scheduled') return (await this.sync(rollout)) ?? rollout;
+    if (rollout.status === 'pending_approval' || rollout.status === 'scheduled')
+      return (await this.sync(rollout)) ?? rollout;
     return rollout;
   }
 
@@ -143,7 +159,8 @@ export class RolloutService {
       }
       const task = status.approval_tasks.find((t) => t.approval_task_id === rollout.approvalTaskId);
       const decision = (task?.decision ?? task?.status ?? '').toLowerCase();
-      if (decision.startsWith('reject') || status.status === 'rejected') return this.finish(rollout, 'rejected', task?.reviewer ?? null);
+      if (decision.startsWith('reject') || status.status === 'rejected')
+        return this.finish(rollout, 'rejected', task?.reviewer ?? null);
       if (!decision.startsWith('approve')) return rollout;
       approver = task?.reviewer ?? null;
       // The workflow refuses a requester's own decision; checked here too, so no path applies one.
@@ -195,7 +212,10 @@ export class RolloutService {
         correlationId: rollout.id,
       });
       await store.updateRollout(rollout.id, { status: 'applied', approvedBy: approver, changeSeq: change.seq });
-      return { rollout: { ...rollout, status: 'applied' as const, approvedBy: approver, changeSeq: change.seq }, change };
+      return {
+        rollout: { ...rollout, status: 'applied' as const, approvedBy: approver, changeSeq: change.seq },
+        change,
+      };
     });
     if (result.change) await this.hooks.changed(result.change);
     return result.rollout ?? undefined;
@@ -204,15 +224,24 @@ export class RolloutService {
   /** Puts an earlier version back in force for everyone, at once (it must have been in force before). */
   async rollback(caller: ConfigCaller, bundleId: string): Promise<Change> {
     const bundle = await this.visibleBundle(caller, bundleId);
-    const { auth } = await writerTenant(this.access, caller, bundle.layer, bundle.tenantId ?? undefined, 'config.rollback');
+    const { auth } = await writerTenant(
+      this.access,
+      caller,
+      bundle.layer,
+      bundle.tenantId ?? undefined,
+      'config.rollback',
+    );
     const change = await this.db.sql.transaction(async (q) => {
       const store = createConfigStore(q);
       await store.lockTarget(bundle);
       const history = await store.changes(OPERATOR_VIEW, bundle);
       if (!history.some((c) => c.bundleId === bundle.id))
-        throw new ConflictError('Only a version that was in force before can be rolled back to (promote a new one instead)');
+        throw new ConflictError(
+          'Only a version that was in force before can be rolled back to (promote a new one instead)',
+        );
       const current = history[history.length - 1]!;
-      if (current.bundleId === bundle.id && current.percentage === 100) throw new ConflictError('This version is already in force');
+      if (current.bundleId === bundle.id && current.percentage === 100)
+        throw new ConflictError('This version is already in force');
       return this.writeChange(q, bundle, {
         kind: 'rollback',
         percentage: 100,
@@ -265,7 +294,11 @@ export class RolloutService {
     await store.lockTarget(bundle);
     const latest = await store.latestChange(bundle);
     // Widening the same bundle's rollout keeps what the others had; a new bundle replaces the one in force.
-    const previousBundleId = latest ? (latest.bundleId === bundle.id ? latest.previousBundleId : latest.bundleId) : null;
+    const previousBundleId = latest
+      ? latest.bundleId === bundle.id
+        ? latest.previousBundleId
+        : latest.bundleId
+      : null;
     const { signature, keyId } = this.signer.sign({
       bundle_id: bundle.id,
       sha256: bundle.sha256,
@@ -335,10 +368,13 @@ export class RolloutService {
           kind: c.kind,
           at: change.at.toISOString(),
         },
-        { tenantId: bundle.tenantId ?? c.auditTenant, subject: `${bundle.layer}/${bundle.scope}/${bundle.namespace}`, correlationId: c.correlationId },
+        {
+          tenantId: bundle.tenantId ?? c.auditTenant,
+          subject: `${bundle.layer}/${bundle.scope}/${bundle.namespace}`,
+          correlationId: c.correlationId,
+        },
       ),
     ]);
     return change;
   }
 }
-

@@ -45,7 +45,8 @@ export function parseReference(value: string, rules: SecretRules): SecretReferen
     if (raw.split('/').some((s) => s === '..' || s === '.') || /%2e|%2f|\0/i.test(raw))
       return 'secret://file/ needs a path without . or .. segments';
     const normal = path.normalize(raw);
-    if (!rules.fileRoots.some((root) => inside(root, normal))) return 'secret://file/ path is outside the allowed roots';
+    if (!rules.fileRoots.some((root) => inside(root, normal)))
+      return 'secret://file/ path is outside the allowed roots';
     return { kind: 'file', path: normal };
   }
   return 'unknown secret reference scheme (secret://env/NAME or secret://file/PATH)';

@@ -24,7 +24,12 @@ const PLATFORM_FLAGS = {
       state: 'ENABLED',
       variants: { on: true, off: false },
       defaultVariant: 'off',
-      targeting: { fractional: [['on', 50], ['off', 50]] },
+      targeting: {
+        fractional: [
+          ['on', 50],
+          ['off', 50],
+        ],
+      },
     },
     'rate-per-second': {
       state: 'ENABLED',
@@ -46,7 +51,8 @@ async function promote(bundleId: string, requester: string, approver: [string, s
   expect(r.status).toBe(202);
   expect((await decide(p, approver[0], approver[1], r.body.approval_task_id)).status).toBe(200);
   await until(
-    async () => (await call(`${p.url}/api/config/rollouts/${r.body.id}`, { token: requester })).body.status === 'applied',
+    async () =>
+      (await call(`${p.url}/api/config/rollouts/${r.body.id}`, { token: requester })).body.status === 'applied',
     'applied',
   );
 }
@@ -81,7 +87,9 @@ describe('OFREP with an OpenFeature client', () => {
     const local = new FlagSet(PLATFORM_FLAGS);
     for (const key of ['u1', 'u2', 'u3', 'u4', 'u5', 'u6']) {
       const expected = local.evaluate('new-ui', { targetingKey: key, tenantId: 'default' });
-      expect(await client.getBooleanValue('new-ui', false, { targetingKey: key })).toBe((expected as { value: boolean }).value);
+      expect(await client.getBooleanValue('new-ui', false, { targetingKey: key })).toBe(
+        (expected as { value: boolean }).value,
+      );
     }
     const missing = await client.getBooleanDetails('no-such-flag', true, {});
     expect(missing).toMatchObject({ value: true, errorCode: 'FLAG_NOT_FOUND' });
@@ -98,11 +106,23 @@ describe('OFREP with an OpenFeature client', () => {
     expect(body.flags.find((f) => f.key === 'rate-per-second')?.value).toBe(100);
     const again = await fetch(`${p.url}/ofrep/v1/evaluate/flags`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${p.t.admin}`, 'content-type': 'application/json', 'if-none-match': res.headers.get('etag')! },
+      headers: {
+        authorization: `Bearer ${p.t.admin}`,
+        'content-type': 'application/json',
+        'if-none-match': res.headers.get('etag')!,
+      },
       body: JSON.stringify({ context: { targetingKey: 'u1', tier: 'gold' } }),
     });
     expect(again.status).toBe(304);
-    expect((await fetch(`${p.url}/ofrep/v1/evaluate/flags/new-ui`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status).toBe(401);
+    expect(
+      (
+        await fetch(`${p.url}/ofrep/v1/evaluate/flags/new-ui`, {
+          method: 'POST',
+          body: '{}',
+          headers: { 'content-type': 'application/json' },
+        })
+      ).status,
+    ).toBe(401);
   });
 
   it('refuses a targeting rule beyond the evaluation limit, naming its pointer', async () => {
@@ -202,11 +222,18 @@ describe('the in-process cached client', () => {
     // The tenant's admin overrides the flag's variants in its own layer; bob approves.
     const t = await call(`${p.url}/api/config/bundles`, {
       token: p.t.admin,
-      json: { layer: 'tenant', namespace: 'flags', content: { flags: { 'rate-per-second': { variants: { gold: 500 } } } } },
+      json: {
+        layer: 'tenant',
+        namespace: 'flags',
+        content: { flags: { 'rate-per-second': { variants: { gold: 500 } } } },
+      },
     });
     expect(t.status).toBe(201);
     await promote(t.body.id, p.t.admin, [p.t.bob, 'bob']);
-    await until(() => cache.evaluate<number>('default', 'rate-per-second', 1, { tier: 'gold' }) === 500, 'cache refreshed by config.changed');
+    await until(
+      () => cache.evaluate<number>('default', 'rate-per-second', 1, { tier: 'gold' }) === 500,
+      'cache refreshed by config.changed',
+    );
     expect(cache.evaluate<number>('default', 'rate-per-second', 1, { tier: 'silver' })).toBe(10);
     // Other tenants keep the platform's.
     await cache.effective('tenant-b');

@@ -40,7 +40,8 @@ const LIMITS_SCHEMA = {
 };
 
 const publish = (token: string, json: Record<string, unknown>) => call(`${url}/api/config/bundles`, { token, json });
-const effective = (token: string, tenant = 'default', query = '') => call(`${url}/api/config/${tenant}/effective${query}`, { token });
+const effective = (token: string, tenant = 'default', query = '') =>
+  call(`${url}/api/config/${tenant}/effective${query}`, { token });
 
 /** Requests a promotion as `requester` and has `approver` approve it in the workflow; waits until applied. */
 async function promoteAndApprove(
@@ -99,12 +100,25 @@ describe('publishing bundles', () => {
   });
 
   it('keeps the platform, suite and module layers for operators, and a tenant layer for its admins', async () => {
-    expect((await publish(p.t.admin, { layer: 'platform', namespace: 'limits', content: { mode: 'x' } })).status).toBe(403);
-    expect((await publish(p.t.admin, { layer: 'suite', scope: 'finance', namespace: 'limits', content: {} })).status).toBe(403);
-    expect((await publish(p.t.user, { layer: 'tenant', namespace: 'limits', content: { mode: 'x' } })).status).toBe(403);
+    expect((await publish(p.t.admin, { layer: 'platform', namespace: 'limits', content: { mode: 'x' } })).status).toBe(
+      403,
+    );
+    expect(
+      (await publish(p.t.admin, { layer: 'suite', scope: 'finance', namespace: 'limits', content: {} })).status,
+    ).toBe(403);
+    expect((await publish(p.t.user, { layer: 'tenant', namespace: 'limits', content: { mode: 'x' } })).status).toBe(
+      403,
+    );
     // Another tenant's layer: the tenant rule.
     expect(
-      (await publish(p.t.otherAdmin, { layer: 'tenant', namespace: 'limits', tenant_id: 'default', content: { mode: 'x' } })).status,
+      (
+        await publish(p.t.otherAdmin, {
+          layer: 'tenant',
+          namespace: 'limits',
+          tenant_id: 'default',
+          content: { mode: 'x' },
+        })
+      ).status,
     ).toBe(403);
     const r = await publish(p.t.admin, {
       layer: 'tenant',
@@ -112,13 +126,23 @@ describe('publishing bundles', () => {
       content: { rate: { per_second: 50 }, tags: ['c'], obsolete: null },
     });
     expect(r.status).toBe(201);
-    expect(r.body).toMatchObject({ layer: 'tenant', scope: 'default', tenant_id: 'default', version: 1, author: 'admin' });
+    expect(r.body).toMatchObject({
+      layer: 'tenant',
+      scope: 'default',
+      tenant_id: 'default',
+      version: 1,
+      author: 'admin',
+    });
     ids.tenant1 = r.body.id;
   });
 
   it('refuses content that breaks its namespace schema with a 422 naming the pointer, and stores nothing', async () => {
     const before = await p.h.db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM config_bundles');
-    const r = await publish(p.t.admin, { layer: 'tenant', namespace: 'limits', content: { rate: { per_second: 'fast' } } });
+    const r = await publish(p.t.admin, {
+      layer: 'tenant',
+      namespace: 'limits',
+      content: { rate: { per_second: 'fast' } },
+    });
     expect(r.status).toBe(422);
     expect(r.body.detail[0].loc).toEqual(['body', 'content', '/rate/per_second']);
     expect(r.body.detail[0].msg).toMatch(/integer/);
@@ -138,7 +162,11 @@ describe('publishing bundles', () => {
     const nested = await call(`${url}/api/config/bundles`, { token: p.t.admin, raw: deep });
     expect(nested.status).toBeGreaterThanOrEqual(400);
     expect(nested.status).toBeLessThan(500);
-    const wide = await publish(p.t.admin, { layer: 'tenant', namespace: 'limits', content: { mode: 'y'.repeat(300 * 1024) } });
+    const wide = await publish(p.t.admin, {
+      layer: 'tenant',
+      namespace: 'limits',
+      content: { mode: 'y'.repeat(300 * 1024) },
+    });
     expect(wide.status).toBe(422);
     expect(wide.body.detail[0].msg).toMatch(/bytes/);
     const after = await p.h.db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM config_bundles');
@@ -172,7 +200,9 @@ describe('promotion, merge, provenance, as_of', () => {
     // The author approving its own promotion: refused by the workflow, nothing applied.
     const own = await decide(p, p.t.operator, 'operator', r.body.approval_task_id);
     expect(own.status).toBe(403);
-    expect((await call(`${url}/api/config/rollouts/${r.body.id}`, { token: p.t.operator })).body.status).toBe('pending_approval');
+    expect((await call(`${url}/api/config/rollouts/${r.body.id}`, { token: p.t.operator })).body.status).toBe(
+      'pending_approval',
+    );
     expect((await effective(p.t.admin)).body.config).toEqual({});
     // A second operator approves: the poller applies it.
     expect((await decide(p, p.t.operator2, 'operator2', r.body.approval_task_id)).status).toBe(200);
@@ -189,12 +219,18 @@ describe('promotion, merge, provenance, as_of', () => {
     expect(r.body.config).toEqual({ limits: { rate: { per_second: 50, burst: 20 }, tags: ['c'], mode: 'strict' } });
     const by = Object.fromEntries(r.body.provenance.map((x: { pointer: string }) => [x.pointer, x]));
     expect(by['/limits/rate/per_second']).toMatchObject({ layer: 'tenant', bundle_id: ids.tenant1, version: 1 });
-    expect(by['/limits/rate/burst']).toMatchObject({ layer: 'platform', bundle_id: ids.platform1, seq: Number(ids.platformSeq) });
+    expect(by['/limits/rate/burst']).toMatchObject({
+      layer: 'platform',
+      bundle_id: ids.platform1,
+      seq: Number(ids.platformSeq),
+    });
     expect(by['/limits/tags']).toMatchObject({ layer: 'tenant' });
     expect(by['/limits/obsolete']).toBeUndefined();
     // as_of the platform change's seq: the configuration then, platform only.
     const then = await effective(p.t.admin, 'default', `?as_of=${ids.platformSeq}`);
-    expect(then.body.config).toEqual({ limits: { rate: { per_second: 10, burst: 20 }, tags: ['a', 'b'], obsolete: 1, mode: 'strict' } });
+    expect(then.body.config).toEqual({
+      limits: { rate: { per_second: 10, burst: 20 }, tags: ['a', 'b'], obsolete: 1, mode: 'strict' },
+    });
     expect((await effective(p.t.admin, 'default', '?as_of=2000-01-01T00:00:00Z')).body.config).toEqual({});
     expect((await effective(p.t.admin, 'default', '?as_of=yesterday')).status).toBe(422);
   });
@@ -225,7 +261,11 @@ describe('promotion, merge, provenance, as_of', () => {
   });
 
   it('diffs two versions, and rolls back to an earlier one in one call', async () => {
-    const v2 = await publish(p.t.admin, { layer: 'tenant', namespace: 'limits', content: { rate: { per_second: 75 }, mode: 'lenient' } });
+    const v2 = await publish(p.t.admin, {
+      layer: 'tenant',
+      namespace: 'limits',
+      content: { rate: { per_second: 75 }, mode: 'lenient' },
+    });
     expect(v2.body.version).toBe(2);
     ids.tenant2 = v2.body.id;
     const d = await call(`${url}/api/config/bundles/${ids.tenant1}/diff?to=${ids.tenant2}`, { token: p.t.admin });
@@ -236,23 +276,37 @@ describe('promotion, merge, provenance, as_of', () => {
       { op: 'replace', path: '/rate/per_second', value: 75 },
     ]);
     // A version never in force cannot be "rolled back" to (that would skip the approval).
-    expect((await call(`${url}/api/config/bundles/${ids.tenant2!}/rollback`, { token: p.t.admin, json: {} })).status).toBe(409);
+    expect(
+      (await call(`${url}/api/config/bundles/${ids.tenant2!}/rollback`, { token: p.t.admin, json: {} })).status,
+    ).toBe(409);
     await promoteAndApprove(ids.tenant2!, p.t.admin, { token: p.t.bob, username: 'bob' });
     expect((await effective(p.t.admin)).body.config.limits.mode).toBe('lenient');
     const rb = await call(`${url}/api/config/bundles/${ids.tenant1}/rollback`, { token: p.t.admin, json: {} });
     expect(rb.status).toBe(200);
     expect(rb.body).toMatchObject({ kind: 'rollback', bundle_id: ids.tenant1, percentage: 100, actor: 'admin' });
-    expect((await effective(p.t.admin)).body.config.limits).toEqual({ rate: { per_second: 50, burst: 20 }, tags: ['c'], mode: 'strict' });
-    const versions = (await call(`${url}/api/config/bundles/${ids.tenant1}/versions`, { token: p.t.admin })).body.versions;
+    expect((await effective(p.t.admin)).body.config.limits).toEqual({
+      rate: { per_second: 50, burst: 20 },
+      tags: ['c'],
+      mode: 'strict',
+    });
+    const versions = (await call(`${url}/api/config/bundles/${ids.tenant1}/versions`, { token: p.t.admin })).body
+      .versions;
     expect(versions.map((v: { version: number }) => v.version)).toEqual([1, 2]);
   });
 
   it('rolls a bundle out to a percentage of users by flagd-style consistent hashing, then to all', async () => {
     const v3 = await publish(p.t.admin, { layer: 'tenant', namespace: 'limits', content: { mode: 'canary' } });
-    const rollout = await promoteAndApprove(v3.body.id, p.t.admin, { token: p.t.bob, username: 'bob' }, { percentage: 10, hash_by: 'user' });
+    const rollout = await promoteAndApprove(
+      v3.body.id,
+      p.t.admin,
+      { token: p.t.bob, username: 'bob' },
+      { percentage: 10, hash_by: 'user' },
+    );
     const users = Array.from({ length: 60 }, (_, i) => `user-${i}`);
     const key = `tenant\u0000default\u0000limits`;
-    const modes = await Promise.all(users.map(async (u) => (await effective(p.t.admin, 'default', `?user=${u}`)).body.config.limits.mode));
+    const modes = await Promise.all(
+      users.map(async (u) => (await effective(p.t.admin, 'default', `?user=${u}`)).body.config.limits.mode),
+    );
     const expected = users.map((u) => (inRollout(key, u, 10) ? 'canary' : 'strict'));
     expect(modes).toEqual(expected);
     expect(expected.filter((m) => m === 'canary').length).toBeGreaterThan(0);
@@ -261,16 +315,29 @@ describe('promotion, merge, provenance, as_of', () => {
     // A plain user cannot read as somebody else.
     expect((await effective(p.t.user, 'default', '?user=user-1')).status).toBe(422);
     await promoteAndApprove(v3.body.id, p.t.admin, { token: p.t.bob, username: 'bob' }, { percentage: 100 });
-    const all = await Promise.all(users.slice(0, 10).map(async (u) => (await effective(p.t.admin, 'default', `?user=${u}`)).body.config.limits.mode));
+    const all = await Promise.all(
+      users
+        .slice(0, 10)
+        .map(async (u) => (await effective(p.t.admin, 'default', `?user=${u}`)).body.config.limits.mode),
+    );
     expect(new Set(all)).toEqual(new Set(['canary']));
   });
 
   it('applies a scheduled promotion at its time, not before', async () => {
     const v = await publish(p.t.admin, { layer: 'tenant', namespace: 'limits', content: { mode: 'scheduled' } });
     const at = new Date(Date.now() + 1500).toISOString();
-    const rollout = await promoteAndApprove(v.body.id, p.t.admin, { token: p.t.bob, username: 'bob' }, { scheduled_at: at });
-    if (rollout.status === 'scheduled') expect((await effective(p.t.admin)).body.config.limits.mode).not.toBe('scheduled');
-    await until(async () => (await effective(p.t.admin)).body.config.limits.mode === 'scheduled', 'scheduled change applied');
+    const rollout = await promoteAndApprove(
+      v.body.id,
+      p.t.admin,
+      { token: p.t.bob, username: 'bob' },
+      { scheduled_at: at },
+    );
+    if (rollout.status === 'scheduled')
+      expect((await effective(p.t.admin)).body.config.limits.mode).not.toBe('scheduled');
+    await until(
+      async () => (await effective(p.t.admin)).body.config.limits.mode === 'scheduled',
+      'scheduled change applied',
+    );
     const final = (await call(`${url}/api/config/rollouts/${rollout.id}`, { token: p.t.admin })).body;
     expect(final.status).toBe('applied');
   });
@@ -280,7 +347,8 @@ describe('promotion, merge, provenance, as_of', () => {
       "SELECT event_type, event_data FROM outbox_events WHERE service = 'config' ORDER BY id",
     );
     const types = audit.rows.map((r) => r.event_type);
-    for (const t of ['config_bundle_published', 'config_promotion_requested', 'config_promoted', 'config_rolled_back']) expect(types).toContain(t);
+    for (const t of ['config_bundle_published', 'config_promotion_requested', 'config_promoted', 'config_rolled_back'])
+      expect(types).toContain(t);
     const notices = await p.h.db.sql.query<{ topic: string; envelope: unknown }>(
       "SELECT topic, envelope FROM notice_outbox WHERE service = 'config'",
     );
@@ -297,11 +365,22 @@ describe('the tenant rule', () => {
     expect((await effective(p.t.otherAdmin, 'default')).status).toBe(403);
     const own = await effective(p.t.otherAdmin, 'tenant-b');
     expect(own.status).toBe(200);
-    expect(own.body.config.limits).toEqual({ rate: { per_second: 10, burst: 20 }, tags: ['a', 'b'], obsolete: 1, mode: 'strict' });
+    expect(own.body.config.limits).toEqual({
+      rate: { per_second: 10, burst: 20 },
+      tags: ['a', 'b'],
+      obsolete: 1,
+      mode: 'strict',
+    });
     for (const tail of ['', '/versions', '/changes', `/diff?to=${ids.tenant1}`])
-      expect((await call(`${url}/api/config/bundles/${ids.tenant1}${tail}`, { token: p.t.otherAdmin })).status).toBe(404);
-    expect((await call(`${url}/api/config/rollouts/${ids.tenant1}/promote`, { token: p.t.otherAdmin, json: {} })).status).toBe(404);
-    expect((await call(`${url}/api/config/bundles/${ids.tenant1}/rollback`, { token: p.t.otherAdmin, json: {} })).status).toBe(404);
+      expect((await call(`${url}/api/config/bundles/${ids.tenant1}${tail}`, { token: p.t.otherAdmin })).status).toBe(
+        404,
+      );
+    expect(
+      (await call(`${url}/api/config/rollouts/${ids.tenant1}/promote`, { token: p.t.otherAdmin, json: {} })).status,
+    ).toBe(404);
+    expect(
+      (await call(`${url}/api/config/bundles/${ids.tenant1}/rollback`, { token: p.t.otherAdmin, json: {} })).status,
+    ).toBe(404);
     expect((await call(`${url}/api/config/bundles/not-a-uuid`, { token: p.t.admin })).status).toBe(404);
     // The operator layers' bundles are the operators'.
     expect((await call(`${url}/api/config/bundles/${ids.platform1}`, { token: p.t.admin })).status).toBe(404);
@@ -322,7 +401,12 @@ describe('secret references', () => {
     expect((await effective(p.t.admin, 'default', '?namespace=db&resolve_secrets=true')).status).toBe(422);
     expect((await effective(p.t.operator, 'default', '?namespace=db&resolve_secrets=true')).status).toBe(422);
     const tokens = new AccessTokens(TEST_JWT_SECRET, 60);
-    const unscoped = await tokens.issue({ username: 'svc-gateway', tenantId: 'platform', roles: ['service:gateway'], scopes: ['read'] });
+    const unscoped = await tokens.issue({
+      username: 'svc-gateway',
+      tenantId: 'platform',
+      roles: ['service:gateway'],
+      scopes: ['read'],
+    });
     expect((await effective(unscoped, 'default', '?namespace=db&resolve_secrets=true')).status).toBe(422);
     const scoped = await tokens.issue({
       username: 'svc-ai-broker',

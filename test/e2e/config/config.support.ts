@@ -35,7 +35,10 @@ export interface ConfigPlatform {
   close(): Promise<void>;
 }
 
-export async function startConfigPlatform(env: Record<string, string> = {}, options: ConfigServiceOptions = {}): Promise<ConfigPlatform> {
+export async function startConfigPlatform(
+  env: Record<string, string> = {},
+  options: ConfigServiceOptions = {},
+): Promise<ConfigPlatform> {
   const ports = { identity: await freePort(), 'schema-registry': await freePort(), workflow: await freePort() };
   const at = (p: number) => `http://127.0.0.1:${p}`;
   const h = await startServices(
@@ -61,7 +64,12 @@ export async function startConfigPlatform(env: Record<string, string> = {}, opti
   const tb = await call(`${identity}/v1/tenants`, { token: operator, json: { id: 'tenant-b', name: 'Tenant B' } });
   if (tb.status !== 201) throw new Error(`tenant-b: ${tb.status}`);
   await mk({ username: 'bravo', password: 'bravo-password-1', tenant_id: 'tenant-b', roles: ['admin', 'user'] });
-  await mk({ username: 'operator2', password: 'operator2-password-1', tenant_id: 'platform', roles: ['platform-admin'] });
+  await mk({
+    username: 'operator2',
+    password: 'operator2-password-1',
+    tenant_id: 'platform',
+    roles: ['platform-admin'],
+  });
   const t: ConfigTokens = {
     admin,
     operator,
@@ -82,14 +90,27 @@ export async function startConfigPlatform(env: Record<string, string> = {}, opti
 }
 
 /** Registers `config.<namespace>` in the schema registry (as the given caller). */
-export async function registerSchema(p: ConfigPlatform, token: string, namespace: string, schema: Record<string, unknown>, version = '1.0.0') {
+export async function registerSchema(
+  p: ConfigPlatform,
+  token: string,
+  namespace: string,
+  schema: Record<string, unknown>,
+  version = '1.0.0',
+) {
   const r = await call(`${p.registry}/schemas/config.${namespace}/versions`, { token, json: { version, schema } });
-  if (r.status !== 201 && r.status !== 200) throw new Error(`schema config.${namespace}: ${r.status} ${JSON.stringify(r.body)}`);
+  if (r.status !== 201 && r.status !== 200)
+    throw new Error(`schema config.${namespace}: ${r.status} ${JSON.stringify(r.body)}`);
   return r;
 }
 
 /** Decides a promotion's approval task in the workflow service as `username`. */
-export async function decide(p: ConfigPlatform, token: string, username: string, taskId: string, decision = 'approve'): Promise<Res> {
+export async function decide(
+  p: ConfigPlatform,
+  token: string,
+  username: string,
+  taskId: string,
+  decision = 'approve',
+): Promise<Res> {
   const res = await fetch(`${p.workflow}/approve/${taskId}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'x-user-id': username, 'content-type': 'application/json' },

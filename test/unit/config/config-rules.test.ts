@@ -42,7 +42,9 @@ describe('merge rules', () => {
 describe('bundles', () => {
   it('hashes the RFC 8785 canonical JSON', () => {
     const content = { b: 1, a: [true, null, 'x'], c: { z: 1.5, y: 'é' } };
-    expect(sha256Hex(canonicalText(content, []))).toBe(createHash('sha256').update(canonicalize(content)!).digest('hex'));
+    expect(sha256Hex(canonicalText(content, []))).toBe(
+      createHash('sha256').update(canonicalize(content)!).digest('hex'),
+    );
     expect(sha256Hex(canonicalText({ c: { y: 'é', z: 1.5 }, a: [true, null, 'x'], b: 1 }, []))).toBe(
       sha256Hex(canonicalText(content, [])),
     );
@@ -69,7 +71,17 @@ describe('rollout hashing', () => {
   it('puts a target in a rollout exactly when flagd’s fractional gives it the first bucket', () => {
     const flags = new FlagSet({
       flags: {
-        k: { state: 'ENABLED', variants: { new: 'new', old: 'old' }, defaultVariant: 'old', targeting: { fractional: [['new', 10], ['old', 90]] } },
+        k: {
+          state: 'ENABLED',
+          variants: { new: 'new', old: 'old' },
+          defaultVariant: 'old',
+          targeting: {
+            fractional: [
+              ['new', 10],
+              ['old', 90],
+            ],
+          },
+        },
       },
     });
     for (let i = 0; i < 500; i++) {
