@@ -102,8 +102,7 @@ export class RolloutService {
       throw new ConflictError(
         `The promotion workflow did not ask for an approval (status ${started.status}); nothing was promoted`,
       );
-    this.mayHaveOpen = true;
-    return this.db.sql.transaction(async (q) => {
+    const created = await this.db.sql.transaction(async (q) => {
       const rollout = await createConfigStore(q).insertRollout({
         id: randomUUID(),
         tenantId,
@@ -132,6 +131,8 @@ export class RolloutService {
       );
       return rollout;
     });
+    this.promotions += 1;
+    return created;
   }
 
   async get(caller: ConfigCaller, rolloutId: string): Promise<Rollout> {
@@ -266,13 +267,17 @@ export class RolloutService {
    * Whether waiting rollouts may exist: true at start and after a promotion request here, false
    * once a pass found none, so an idle service's poller touches no table.
    */
-  private mayHaveOpen = true;
+  private promotions = 0;
+  /** The `promotions` count at which a pass last found nothing waiting (-1: never). */
+  private idleAt = -1;
 
   /** One poller pass: every waiting rollout, in creation order. */
   async syncOpen(now = new Date()): Promise<void> {
-    if (!this.mayHaveOpen) return;
+    // Counted after each request's commit, so a pass racing a promotion never marks it idle.
+    const seen = this.promotions;
+    if (this.idleAt === seen) return;
     const open = await createConfigStore(this.db.sql).openRollouts();
-    if (open.length === 0) this.mayHaveOpen = false;
+    if (open.length === 0) this.idleAt = seen;
     for (const rollout of open) await this.sync(rollout, now);
   }
 
