@@ -9,6 +9,8 @@ import { BackendRegistry } from '../router/edge/backends/backend.registry';
 import { corsOriginCheck } from '../router/edge/cors.policy';
 import { proxyRoutesOf } from '../router/edge/proxy-routes';
 import { createRateLimiter } from '../router/edge/rate-limit/rate-limiter.factory';
+import { tenantConfigOf } from '../router/edge/rate-limit/tenant-config';
+import { TenantRateLimits } from '../router/edge/rate-limit/tenant-rate-limits';
 import { registerRestGateway } from '../router/rest-gateway';
 import { createGateway } from '../router/gateway.factory';
 import { loadGatewayConfig, subgraphUrl } from '../router/gateway.config';
@@ -27,7 +29,7 @@ export const gatewayService = defineService({
   version: '0.1.0',
   port: 8080,
   usesDatabase: false,
-  async build({ config: platform, env, logger, registry }): Promise<BuiltService> {
+  async build({ config: platform, env, logger, registry, bus }): Promise<BuiltService> {
     const config = loadGatewayConfig(env, registry);
     const app = await createServiceApp({
       name: 'gateway',
@@ -64,7 +66,10 @@ export const gatewayService = defineService({
       oidc: platform.auth.oidc,
       cache: config.tokenCache,
     });
-    const limiter = createRateLimiter(config.rateLimit, platform.redisUrl, redisKeyPrefix(platform.namespace));
+    // Tenants' own limits come from the config service when one is registered (gateway.rate_limit).
+    const tenantConfig = tenantConfigOf(config.backends, platform.auth.jwtSecret, bus, logger);
+    const baseLimiter = createRateLimiter(config.rateLimit, platform.redisUrl, redisKeyPrefix(platform.namespace));
+    const limiter = tenantConfig ? new TenantRateLimits(baseLimiter, tenantConfig) : baseLimiter;
     const ipLimiter = createClientIpLimiter(config.ipRateLimit, platform.redisUrl, redisKeyPrefix(platform.namespace));
     const backends = new BackendRegistry(config);
     await registerRestGateway(app, {
@@ -139,7 +144,8 @@ export const gatewayService = defineService({
       backends.shutdown();
       await limiter.close();
       await ipLimiter?.close();
+      await tenantConfig?.stop();
     });
-    return { app };
+    return { app, start: async () => tenantConfig?.start() };
   },
 });

@@ -3,6 +3,7 @@
 // (test/unit/platform/contracts.test.ts) holds the code to it: no topic is named outside this
 // folder, and every entry has a schema. A new topic is added to its `*.events.ts` and here.
 import type { EventContract } from './event-contract';
+import { CONFIG_CHANGED } from './config.events';
 import { COMPLIANCE_RULE_EXECUTION, COMPLIANCE_WORKFLOW_EVENT } from './compliance.events';
 import { EVENTS_EVENT_PUBLISHED } from './events.events';
 import { OCR_JOB_COMPLETED, RAG_DOCUMENT_INGESTED } from './ingestion.events';
@@ -25,6 +26,7 @@ export const EVENT_CATALOGUE: readonly EventContract[] = Object.freeze([
   INGESTION_COMPLETED,
   DATAFLOW_RECONCILIATION_COMPLETED,
   SCANNER_FINDING,
+  CONFIG_CHANGED,
   ...Object.values(WORKFLOW_TRANSITIONS),
 ]);
 

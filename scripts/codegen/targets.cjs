@@ -70,6 +70,16 @@ const targets = [
     scalars: { Upload: "Promise<import('graphql-upload-ts').FileUpload>" },
   },
   {
+    name: 'config',
+    contextType: './graphql.context#ConfigGraphQLContext',
+    mappers: {
+      ConfigBundle: './config.types#Bundle',
+      ConfigRollout: './config.types#Rollout',
+      ConfigChange: './config.types#Change',
+      ConfigEffective: './config.types#Effective',
+    },
+  },
+  {
     name: 'packs-registry',
     contextType: './graphql.context#PacksRegistryGraphQLContext',
     mappers: { PackEntry: './pack.types#PackEntry' },

@@ -19,22 +19,19 @@ export class MemoryRateLimiter implements RateLimiter {
     this.sweeper = setInterval(() => this.sweep(fullAfterMs), Math.max(1_000, fullAfterMs)).unref();
   }
 
-  async take(key: string): Promise<RateDecision> {
-    return this.takeSync(key);
+  async take(key: string, settings?: BucketSettings): Promise<RateDecision> {
+    return this.takeSync(key, settings);
   }
 
-  takeSync(key: string): RateDecision {
+  takeSync(key: string, settings: BucketSettings = this.settings): RateDecision {
     const now = this.now();
-    const bucket = this.buckets.get(key) ?? { tokens: this.settings.burst, updatedAt: now };
-    bucket.tokens = Math.min(
-      this.settings.burst,
-      bucket.tokens + ((now - bucket.updatedAt) / 1000) * this.settings.perSecond,
-    );
+    const bucket = this.buckets.get(key) ?? { tokens: settings.burst, updatedAt: now };
+    bucket.tokens = Math.min(settings.burst, bucket.tokens + ((now - bucket.updatedAt) / 1000) * settings.perSecond);
     bucket.updatedAt = now;
     const allowed = bucket.tokens >= 1;
     if (allowed) bucket.tokens -= 1;
     this.buckets.set(key, bucket);
-    return decisionFrom(this.settings, allowed, bucket.tokens);
+    return decisionFrom(settings, allowed, bucket.tokens);
   }
 
   private sweep(fullAfterMs: number): void {

@@ -12,7 +12,8 @@ export interface RateDecision {
 }
 
 export interface RateLimiter {
-  take(key: string): Promise<RateDecision>;
+  /** `settings`: this key's own bucket (a tenant's limits from config), else the limiter's default. */
+  take(key: string, settings?: BucketSettings): Promise<RateDecision>;
   close(): Promise<void>;
 }
 

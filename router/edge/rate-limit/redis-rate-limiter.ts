@@ -37,13 +37,9 @@ export class RedisRateLimiter implements RateLimiter {
     this.redis = redis as RedisWithTake;
   }
 
-  async take(key: string): Promise<RateDecision> {
-    const [allowed, tokens] = await this.redis.rateLimitTake(
-      this.prefix + key,
-      this.settings.perSecond,
-      this.settings.burst,
-    );
-    return decisionFrom(this.settings, allowed === 1, Number(tokens));
+  async take(key: string, settings: BucketSettings = this.settings): Promise<RateDecision> {
+    const [allowed, tokens] = await this.redis.rateLimitTake(this.prefix + key, settings.perSecond, settings.burst);
+    return decisionFrom(settings, allowed === 1, Number(tokens));
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,121 @@
+// The in-process view of the config service a consuming service keeps: per tenant, the last
+// effective configuration it read and its feature flags, evaluated locally by flagd's rules
+// (platform/flags/flag-set.ts, no network call per evaluation). A tenant's copy is fetched on
+// first use, refreshed when `config.changed` announces a change that may touch it (its own layer,
+// or an operator layer, which touches every tenant) and every `refreshMs` as a safety net; when
+// the service is down the last good copy keeps being served.
+import type { EvaluationContext, JsonValue } from '@openfeature/core';
+import { CONFIG_CHANGED } from '../contracts/config.events';
+import { contractBus } from '../events/contract-bus';
+import type { EventBus, Unsubscribe } from '../events/event-bus';
+import { FLAGS_NAMESPACE, FlagSet, isOfrepFailure } from '../flags/flag-set';
+import type { Logger } from '../logging/logger';
+import type { ConfigClient, EffectiveConfigQuery, EffectiveConfigView } from './config.client';
+
+export interface CachedConfigOptions {
+  /** What the service reads with (a service identity for the tenant, usually). */
+  query?: Omit<EffectiveConfigQuery, 'as_of' | 'user' | 'namespace'>;
+  /** Safety-net refresh period (ms); 0 turns it off. */
+  refreshMs?: number;
+  bus?: Pick<EventBus, 'publish' | 'subscribe'>;
+  logger: Pick<Logger, 'warn'>;
+}
+
+interface TenantCopy {
+  view: EffectiveConfigView;
+  flags: FlagSet | null;
+  fetchedAt: number;
+}
+
+export class CachedConfig {
+  private readonly copies = new Map<string, TenantCopy>();
+  private readonly inflight = new Map<string, Promise<TenantCopy | undefined>>();
+  private unsubscribe?: Unsubscribe;
+  private timer?: NodeJS.Timeout;
+  /** Failed refreshes since the last success (observability; the copy stays). */
+  failures = 0;
+
+  constructor(
+    private readonly client: Pick<ConfigClient, 'effective'>,
+    private readonly options: CachedConfigOptions,
+  ) {}
+
+  async start(): Promise<void> {
+    if (this.options.bus) {
+      this.unsubscribe = await contractBus(this.options.bus, this.options.logger).subscribe(CONFIG_CHANGED, (c) => {
+        const tenants =
+          c.tenant_id === null ? [...this.copies.keys()] : this.copies.has(c.tenant_id) ? [c.tenant_id] : [];
+        return Promise.all(tenants.map((t) => this.refresh(t))).then(() => undefined);
+      });
+    }
+    const every = this.options.refreshMs ?? 30_000;
+    if (every > 0) {
+      this.timer = setInterval(() => void Promise.all([...this.copies.keys()].map((t) => this.refresh(t))), every);
+      this.timer.unref();
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.unsubscribe?.();
+  }
+
+  /** Re-reads a tenant's configuration; on failure the last good copy stays. */
+  refresh(tenantId: string): Promise<TenantCopy | undefined> {
+    const running = this.inflight.get(tenantId);
+    if (running) return running.then(() => this.refresh(tenantId));
+    const work = this.client
+      .effective({ tenantId }, tenantId, this.options.query ?? {})
+      .then((view) => {
+        const previous = this.copies.get(tenantId);
+        // A slower, older answer never replaces a newer one.
+        if (previous && previous.view.seq > view.seq) return previous;
+        let flags: FlagSet | null;
+        try {
+          flags = view.config[FLAGS_NAMESPACE] ? new FlagSet(view.config[FLAGS_NAMESPACE]) : null;
+        } catch {
+          flags = previous?.flags ?? null;
+        }
+        const copy = { view, flags, fetchedAt: Date.now() };
+        this.copies.set(tenantId, copy);
+        this.failures = 0;
+        return copy;
+      })
+      .catch((err: unknown) => {
+        this.failures += 1;
+        this.options.logger.warn(
+          { tenantId, err: (err as Error).message },
+          'config refresh failed; serving the last good copy',
+        );
+        return this.copies.get(tenantId);
+      })
+      .finally(() => this.inflight.delete(tenantId));
+    this.inflight.set(tenantId, work);
+    return work;
+  }
+
+  /** The tenant's configuration (fetched on first use, then from memory). */
+  async effective(tenantId: string): Promise<EffectiveConfigView | undefined> {
+    const copy = this.copies.get(tenantId) ?? (await this.refresh(tenantId));
+    return copy?.view;
+  }
+
+  /** What is in memory now, without waiting (undefined before the first fetch). */
+  peek(tenantId: string): EffectiveConfigView | undefined {
+    return this.copies.get(tenantId)?.view;
+  }
+
+  /** One namespace of a tenant's configuration. */
+  async namespace<T = Record<string, unknown>>(tenantId: string, namespace: string): Promise<T | undefined> {
+    return (await this.effective(tenantId))?.config[namespace] as T | undefined;
+  }
+
+  /** Evaluates a flag in process; `fallback` when the tenant has no such flag or it fails. */
+  evaluate<T extends JsonValue>(tenantId: string, key: string, fallback: T, context: EvaluationContext = {}): T {
+    const flags = this.copies.get(tenantId)?.flags;
+    if (!flags) return fallback;
+    const r = flags.evaluate(key, { ...context, tenantId });
+    if (isOfrepFailure(r) || r.value === undefined || typeof r.value !== typeof fallback) return fallback;
+    return r.value as T;
+  }
+}
