@@ -9,6 +9,7 @@ import { openDatabase, type Database } from '../platform/db/database';
 import { noDatabase } from '../platform/db/no-database';
 import { processBus } from '../platform/events/service-bus';
 import { createLogger, type Logger } from '../platform/logging/logger';
+import { activeTracing } from '../platform/telemetry/tracing';
 import type { BuiltService, Env, ServiceDefinition, ServiceManifest } from '../platform/service';
 import { registryOf } from './registry';
 
@@ -102,6 +103,10 @@ export async function runServices(
       }
       await bus.close().catch((err) => logger.error({ err }, 'event bus close failed'));
       await db.close();
+      // Spans still buffered go out before the process exits.
+      await activeTracing()
+        ?.shutdown()
+        .catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'trace export at shutdown failed'));
       clearTimeout(force);
       logger.info({ reason }, 'stopped');
     })();
