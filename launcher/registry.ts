@@ -6,6 +6,7 @@
 import type { ServiceDefinition, ServiceManifest } from '../platform/service';
 import { gatewayService } from '../services/gateway';
 import { aiBrokerService } from '../services/ai-broker';
+import { observabilityService } from '../services/observability';
 import { complianceService } from '../services/compliance';
 import { eventsService } from '../services/events';
 import { identityService } from '../services/identity';
@@ -31,6 +32,7 @@ export const SERVICES: readonly ServiceDefinition[] = [
   ragService,
   eventsService,
   complianceService,
+  observabilityService,
   gatewayService,
 ];
 
