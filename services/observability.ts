@@ -41,7 +41,9 @@ export function defineObservabilityService(options: ObservabilityServiceOptions 
         async start() {
           // Retention, hourly (and once at start).
           const prune = () =>
-            traces.prune(config.retentionMs).catch((err: unknown) => deps.logger.warn({ err: (err as Error).message }, 'span retention failed'));
+            traces
+              .prune(config.retentionMs)
+              .catch((err: unknown) => deps.logger.warn({ err: (err as Error).message }, 'span retention failed'));
           void prune();
           timer = setInterval(prune, 3600_000);
           timer.unref();

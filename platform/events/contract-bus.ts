@@ -63,8 +63,11 @@ export function contractBus(bus: Pick<EventBus, 'publish' | 'subscribe'>, logger
         }
         if (!meta) return handler(parsed.value, meta);
         // The consumer's work joins the trace of the request that wrote the notice.
-        return continueTrace(meta.traceparent, `consume ${contract.topic}`, { 'messaging.message.id': meta.id }, async () =>
-          handler(parsed.value, meta),
+        return continueTrace(
+          meta.traceparent,
+          `consume ${contract.topic}`,
+          { 'messaging.message.id': meta.id },
+          async () => handler(parsed.value, meta),
         );
       }),
   };

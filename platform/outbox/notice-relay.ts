@@ -118,8 +118,11 @@ export function startNoticeRelay(options: NoticeRelayOptions): NoticeRelay {
         [...bySubject.values()].map(async (rows) => {
           for (const row of rows) {
             try {
-              await continueTrace(row.envelope.traceparent, `publish ${row.topic}`, { 'messaging.message.id': row.envelope.id }, () =>
-                options.bus.publish(row.topic, row.envelope),
+              await continueTrace(
+                row.envelope.traceparent,
+                `publish ${row.topic}`,
+                { 'messaging.message.id': row.envelope.id },
+                () => options.bus.publish(row.topic, row.envelope),
               );
               published.push(row.id);
             } catch (err) {

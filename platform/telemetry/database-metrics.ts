@@ -36,10 +36,15 @@ export function registerDatabaseMetrics(db: Database): void {
       lag.age.set(r.queue, Number(r.age ?? 0));
     }
   };
-  processGauge('outbox_pending_events', 'Outbox rows not yet delivered, by queue (audit → ledger, notice → bus)', ['queue'], async (g) => {
-    await fresh();
-    for (const [queue, n] of lag.pending) g.set({ queue }, n);
-  });
+  processGauge(
+    'outbox_pending_events',
+    'Outbox rows not yet delivered, by queue (audit → ledger, notice → bus)',
+    ['queue'],
+    async (g) => {
+      await fresh();
+      for (const [queue, n] of lag.pending) g.set({ queue }, n);
+    },
+  );
   processGauge('outbox_lag_seconds', 'Age of the oldest undelivered outbox row, by queue', ['queue'], async (g) => {
     await fresh();
     for (const [queue, s] of lag.age) g.set({ queue }, s);

@@ -11,7 +11,8 @@ export interface TelemetryConfig {
   tracesUrl: string;
 }
 
-const truthy = (v: string | undefined) => v !== undefined && ['1', 'true', 'yes', 'on'].includes(v.trim().toLowerCase());
+const truthy = (v: string | undefined) =>
+  v !== undefined && ['1', 'true', 'yes', 'on'].includes(v.trim().toLowerCase());
 
 export function loadTelemetryConfig(env: NodeJS.ProcessEnv): TelemetryConfig {
   const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();

@@ -48,7 +48,13 @@ export function registerObservabilityRoutes(routes: FastifyInstance, traces: Tra
   routes.get<{ Params: TraceParams; Querystring: TenantQuery }>(
     '/traces/:trace_id',
     {
-      schema: { tags, summary: "A trace of the caller's tenant", params: TraceParams, querystring: TenantQuery, response: responses(Trace) },
+      schema: {
+        tags,
+        summary: "A trace of the caller's tenant",
+        params: TraceParams,
+        querystring: TenantQuery,
+        response: responses(Trace),
+      },
     },
     async (request) => {
       const t = await traces.trace(callerOf(request), request.params.trace_id, request.query.tenant_id);

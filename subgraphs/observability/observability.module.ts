@@ -10,7 +10,12 @@ export function createObservabilityModule(db: Database): { traces: TraceService 
   const outbox = sqlOutboxWriter(db.sql, 'observability');
   const access = new TenantAccess((a) =>
     outbox.append(
-      auditEvent(a, { tenantId: a.tenantId, type: OPERATOR_ACCESS_EVENT, actor: a.operator, data: operatorAccessData(a) }),
+      auditEvent(a, {
+        tenantId: a.tenantId,
+        type: OPERATOR_ACCESS_EVENT,
+        actor: a.operator,
+        data: operatorAccessData(a),
+      }),
     ),
   );
   return { traces: new TraceService(createSpanStore(db.sql), access) };

@@ -65,12 +65,14 @@ export function decodeOtlpTraces(body: unknown): SpanRecord[] {
     const resourceService = typeof resource['service.name'] === 'string' ? resource['service.name'] : 'unknown';
     for (const ss of (Array.isArray(rs?.scopeSpans) ? rs.scopeSpans : []) as { spans?: unknown }[]) {
       for (const s of (Array.isArray(ss?.spans) ? ss.spans : []) as Record<string, unknown>[]) {
-        if (spans.length >= MAX_SPANS_PER_REQUEST) throw bad('resourceSpans', `At most ${MAX_SPANS_PER_REQUEST} spans per request`);
+        if (spans.length >= MAX_SPANS_PER_REQUEST)
+          throw bad('resourceSpans', `At most ${MAX_SPANS_PER_REQUEST} spans per request`);
         // PII in attributes is masked before storage, whoever sent them.
         const attributes = redactValue(attributesOf(s.attributes, 'span.attributes')) as Record<string, unknown>;
         const start = nanosOf(s.startTimeUnixNano, 'span.startTimeUnixNano');
         const end = nanosOf(s.endTimeUnixNano ?? s.startTimeUnixNano, 'span.endTimeUnixNano');
-        const service = typeof attributes['platform.service'] === 'string' ? attributes['platform.service'] : resourceService;
+        const service =
+          typeof attributes['platform.service'] === 'string' ? attributes['platform.service'] : resourceService;
         const tenant = attributes['platform.tenant_id'];
         spans.push({
           traceId: idOf(s.traceId, 16, 'span.traceId')!,

@@ -37,7 +37,10 @@ export interface SpanStore {
   insert(spans: readonly SpanRecord[]): Promise<void>;
   /** The trace's spans, start order, when one of them is the tenant's; else none. */
   trace(tenantId: string, traceId: string, limit: number): Promise<SpanRecord[]>;
-  search(tenantId: string, search: Required<Pick<SpanSearch, 'from' | 'to' | 'limit'>> & SpanSearch): Promise<SpanRecord[]>;
+  search(
+    tenantId: string,
+    search: Required<Pick<SpanSearch, 'from' | 'to' | 'limit'>> & SpanSearch,
+  ): Promise<SpanRecord[]>;
   /** Deletes spans received before `before`; returns how many. */
   prune(before: Date): Promise<number>;
 }

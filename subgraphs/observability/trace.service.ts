@@ -48,7 +48,8 @@ export class TraceService {
     const to = search.to === undefined ? this.clock() : Date.parse(search.to);
     const from = search.from === undefined ? to - 3600_000 : Date.parse(search.from);
     if (Number.isNaN(to)) issues.push({ loc: ['to'], msg: 'Input should be an ISO 8601 time', type: 'value_error' });
-    if (Number.isNaN(from)) issues.push({ loc: ['from'], msg: 'Input should be an ISO 8601 time', type: 'value_error' });
+    if (Number.isNaN(from))
+      issues.push({ loc: ['from'], msg: 'Input should be an ISO 8601 time', type: 'value_error' });
     else if (to - from > MAX_SEARCH_WINDOW_MS || to < from)
       issues.push({ loc: ['from'], msg: 'The window must be at most 7 days, from before to', type: 'value_error' });
     const limit = search.limit ?? 50;

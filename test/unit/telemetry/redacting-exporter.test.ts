@@ -5,7 +5,9 @@ import { RedactingExporter, MAX_ATTRIBUTE_LENGTH } from '../../../platform/telem
 
 test('PII in span and event attributes is masked before export', async () => {
   const memory = new InMemorySpanExporter();
-  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(new RedactingExporter(memory))] });
+  const provider = new BasicTracerProvider({
+    spanProcessors: [new SimpleSpanProcessor(new RedactingExporter(memory))],
+  });
   const span = provider.getTracer('t').startSpan('db.query', {
     attributes: {
       'db.statement': "SELECT * FROM users WHERE email = 'jane.doe@example.com'",
