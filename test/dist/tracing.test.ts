@@ -114,8 +114,10 @@ test('one trace from the router through the subgraph, the outbox relay and the l
     // delivery, the ledger's append with the position it wrote.
     const ofTrace = () => spans.filter((s) => s.traceId === traceId);
     await until(
-      async () => ofTrace().some((s) => attr(s, 'ledger.seq') !== undefined),
-      'the ledger append span in the exported trace',
+      // The relay's span ends after the append's, so it may come in a later export batch.
+      async () =>
+        ofTrace().some((s) => attr(s, 'ledger.seq') !== undefined) && ofTrace().some((s) => s.name === 'outbox.deliver'),
+      'the ledger append and the relay delivery spans in the exported trace',
       { tries: 300, everyMs: 100 },
     );
     const trace = ofTrace();
