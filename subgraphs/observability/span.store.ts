@@ -35,7 +35,10 @@ function toRecord(r: SpanRow): SpanRecord {
 
 export interface SpanStore {
   insert(spans: readonly SpanRecord[]): Promise<void>;
-  /** The trace's spans, start order, when one of them is the tenant's; else none. */
+  /**
+   * The trace's spans, start order, when one of them is the tenant's; else none. Spans of another
+   * tenant are left out even then (a span posted into someone else's trace id shows them nothing of it).
+   */
   trace(tenantId: string, traceId: string, limit: number): Promise<SpanRecord[]>;
   search(
     tenantId: string,
@@ -71,7 +74,7 @@ export function createSpanStore(sql: SqlExecutor): SpanStore {
     async trace(tenantId, traceId, limit) {
       const res = await sql.query<SpanRow>(
         `SELECT ${COLUMNS} FROM observability_spans
-          WHERE trace_id = $2
+          WHERE trace_id = $2 AND (tenant_id = $1 OR tenant_id IS NULL)
             AND EXISTS (SELECT 1 FROM observability_spans o WHERE o.trace_id = $2 AND o.tenant_id = $1)
           ORDER BY start_time, id LIMIT $3`,
         [tenantId, traceId, limit],
