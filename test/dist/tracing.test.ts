@@ -160,16 +160,23 @@ test('the observability service stores OTLP spans and answers a trace of the ten
     });
     const { access_token: token } = (await login.json()) as { access_token: string };
     // What the platform exported (to this test's receiver) replayed into the embedded receiver.
-    for (const body of bodies) {
+    // A snapshot: the platform keeps exporting while this test posts.
+    const sent = bodies.slice();
+    const sentSpans = sent.flatMap((b) =>
+      (JSON.parse(b) as { resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[] }).resourceSpans.flatMap((rs) =>
+        rs.scopeSpans.flatMap((ss) => ss.spans),
+      ),
+    );
+    for (const body of sent) {
       const res = await fetch(`${url.observability}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
       expect(res.status).toBe(200);
     }
-    const tenantSpan = spans.find((s) => attr(s, 'platform.tenant_id') === 'default')!;
+    const tenantSpan = sentSpans.find((s) => attr(s, 'platform.tenant_id') === 'default')!;
     const auth = { authorization: `Bearer ${token}` };
     const found = await fetch(`${url.observability}/traces/${tenantSpan.traceId}`, { headers: auth });
     expect(found.status).toBe(200);
     const trace = (await found.json()) as { spans: { span_id: string }[] };
-    expect(trace.spans.length).toBe(spans.filter((s) => s.traceId === tenantSpan.traceId).length);
+    expect(trace.spans.length).toBe(sentSpans.filter((s) => s.traceId === tenantSpan.traceId).length);
     // A trace of no span of this tenant is 404, as a missing one is.
     expect((await fetch(`${url.observability}/traces/${'ab'.repeat(16)}`, { headers: auth })).status).toBe(404);
     // Malformed OTLP is refused as input, never a 500.
