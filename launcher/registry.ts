@@ -6,6 +6,7 @@
 import type { ServiceDefinition, ServiceManifest } from '../platform/service';
 import { gatewayService } from '../services/gateway';
 import { aiBrokerService } from '../services/ai-broker';
+import { observabilityService } from '../services/observability';
 import { complianceService } from '../services/compliance';
 import { configService } from '../services/config';
 import { eventsService } from '../services/events';
@@ -33,6 +34,7 @@ export const SERVICES: readonly ServiceDefinition[] = [
   eventsService,
   complianceService,
   configService,
+  observabilityService,
   gatewayService,
 ];
 

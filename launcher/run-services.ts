@@ -9,6 +9,8 @@ import { openDatabase, type Database } from '../platform/db/database';
 import { noDatabase } from '../platform/db/no-database';
 import { processBus } from '../platform/events/service-bus';
 import { createLogger, type Logger } from '../platform/logging/logger';
+import { registerDatabaseMetrics } from '../platform/telemetry/database-metrics';
+import { activeTracing } from '../platform/telemetry/tracing';
 import type { BuiltService, Env, ServiceDefinition, ServiceManifest } from '../platform/service';
 import { registryOf } from './registry';
 
@@ -56,6 +58,7 @@ export async function runServices(
   const needsDatabase = definitions.some((d) => d.usesDatabase !== false);
   const db = needsDatabase ? await openDatabase(config.database) : noDatabase();
   if (needsDatabase) logger.info({ database: db.description }, 'database ready (migrations applied)');
+  if (needsDatabase) registerDatabaseMetrics(db);
 
   // One bus for every service of this process, so they hear each other (on PGlite it is in memory).
   const bus = await processBus({ config, db, logger });
@@ -102,6 +105,10 @@ export async function runServices(
       }
       await bus.close().catch((err) => logger.error({ err }, 'event bus close failed'));
       await db.close();
+      // Spans still buffered go out before the process exits.
+      await activeTracing()
+        ?.shutdown()
+        .catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'trace export at shutdown failed'));
       clearTimeout(force);
       logger.info({ reason }, 'stopped');
     })();

@@ -1,5 +1,7 @@
 // `npm start`: every service in one process, each on its documented port, on the embedded
 // database unless DATABASE_URL is set.
+// First: the tracing SDK must patch libraries before anything requires them.
+import '../platform/telemetry/register';
 import { runServices } from './run-services';
 import { startOutboxTask } from './outbox-task';
 import { registryOf, SERVICES } from './registry';

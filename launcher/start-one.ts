@@ -1,6 +1,8 @@
 // `npm run service -- <name>`: one service in its own process, on PORT or its documented port.
 // Several processes share state through PostgreSQL, so DATABASE_URL is required (PGlite serves
 // one process only).
+// First: the tracing SDK must patch libraries before anything requires them.
+import '../platform/telemetry/register';
 import { runServices } from './run-services';
 import { startOutboxTask } from './outbox-task';
 import { registryOf, SERVICES } from './registry';

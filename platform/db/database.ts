@@ -19,6 +19,8 @@ export interface Database {
   sql: SqlExecutor;
   /** Where the data lives, for the start banner (never includes a password). */
   description: string;
+  /** The connection pool's sizes (PostgreSQL; PGlite has one connection and none), for /metrics. */
+  pool?: { readonly totalCount: number; readonly idleCount: number; readonly waitingCount: number };
   close(): Promise<void>;
 }
 
@@ -40,6 +42,7 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
       prisma,
       sql,
       description: `PostgreSQL ${url.host}${url.pathname}`,
+      pool,
       async close() {
         await prisma.$disconnect();
         await pool.end();

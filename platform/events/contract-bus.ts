@@ -14,6 +14,7 @@ import type { EventContract, PayloadOf } from '../contracts/event-contract';
 import { parsePayload } from '../contracts/event-contract';
 import type { Logger } from '../logging/logger';
 import { isNoticeEnvelope, type NoticeEnvelope } from '../outbox/notice.envelope';
+import { continueTrace } from '../telemetry/trace-context';
 import type { EventBus, Unsubscribe } from './event-bus';
 
 /** The CloudEvents attributes of a notice (its envelope without the data). */
@@ -60,7 +61,14 @@ export function contractBus(bus: Pick<EventBus, 'publish' | 'subscribe'>, logger
           );
           return;
         }
-        return handler(parsed.value, meta);
+        if (!meta) return handler(parsed.value, meta);
+        // The consumer's work joins the trace of the request that wrote the notice.
+        return continueTrace(
+          meta.traceparent,
+          `consume ${contract.topic}`,
+          { 'messaging.message.id': meta.id },
+          async () => handler(parsed.value, meta),
+        );
       }),
   };
 }

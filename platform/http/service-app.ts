@@ -2,6 +2,7 @@
 // guard (body size, URL and header size, strict JSON, no NUL or lone surrogate in query, path or
 // form values; see docs/security.md), one JSON log line per request (method, path, status, duration, tenant, correlation id), health
 // routes, OpenAPI generated from the route schemas, and a graceful close.
+import { registerRequestTelemetry } from '../telemetry/request-telemetry';
 import swagger from '@fastify/swagger';
 import formbody from '@fastify/formbody';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
@@ -113,5 +114,6 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Fast
   });
   app.get('/docs/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   registerHealthRoutes(app, { ...options.health, service: options.name, version: options.version });
+  registerRequestTelemetry(app, options.name);
   return app;
 }

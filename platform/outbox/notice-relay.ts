@@ -16,6 +16,7 @@
 // that follows is the live wake-up of the notice's old subscribers; after the commit, each newly
 // stored event also publishes `events.event_published`, which wakes the events service's live
 // feeds and the durable consumers (platform/events/backbone/durable-consumer.ts).
+import { continueTrace } from '../telemetry/trace-context';
 import { EVENTS_EVENT_PUBLISHED } from '../contracts/events.events';
 import type { Database } from '../db/database';
 import { appendNotices, type BackboneStoreFactory } from '../events/backbone/notice-append';
@@ -117,7 +118,12 @@ export function startNoticeRelay(options: NoticeRelayOptions): NoticeRelay {
         [...bySubject.values()].map(async (rows) => {
           for (const row of rows) {
             try {
-              await options.bus.publish(row.topic, row.envelope);
+              await continueTrace(
+                row.envelope.traceparent,
+                `publish ${row.topic}`,
+                { 'messaging.message.id': row.envelope.id },
+                () => options.bus.publish(row.topic, row.envelope),
+              );
               published.push(row.id);
             } catch (err) {
               const delay = backoffDelay(row.attempts, backoff);

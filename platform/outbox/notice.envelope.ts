@@ -6,6 +6,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { CloudEvent } from 'cloudevents';
 import type { EventContract, PayloadOf } from '../contracts/event-contract';
+import { currentTraceparent } from '../telemetry/trace-context';
 
 /** A notice as it is stored and published: the CloudEvents 1.0 attributes plus the contract's payload. */
 export interface NoticeEnvelope<T = unknown> {
@@ -37,6 +38,9 @@ const TRACEPARENT = /^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
 /** A valid traceparent: the given one, else one whose trace id is a digest of the correlation id. */
 export function traceparentOf(ctx: Pick<NoticeContext, 'traceparent' | 'correlationId'>): string {
   if (ctx.traceparent && TRACEPARENT.test(ctx.traceparent)) return ctx.traceparent;
+  // The writing request's own trace, when tracing is on: consumers then join it.
+  const active = currentTraceparent();
+  if (active) return active;
   const traceId = ctx.correlationId
     ? createHash('sha256').update(ctx.correlationId).digest('hex').slice(0, 32)
     : randomBytes(16).toString('hex');

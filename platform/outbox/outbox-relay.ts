@@ -6,6 +6,7 @@
 import type { Database } from '../db/database';
 import { LedgerClientError, type LedgerClient } from '../clients/ledger.client';
 import type { Logger } from '../logging/logger';
+import { continueTrace } from '../telemetry/trace-context';
 import { createOutboxStore, type OutboxRow, type OutboxStore } from './outbox.store';
 
 export interface OutboxRelayOptions {
@@ -57,6 +58,12 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   let inFlight: Promise<number> | undefined;
 
   async function deliver(row: OutboxRow): Promise<void> {
+    // A child of the request that wrote the row: the ledger append joins that request's trace.
+    const attributes = { 'outbox.id': row.id, 'outbox.service': row.service, 'outbox.event_type': row.event_type };
+    await continueTrace(row.traceparent, 'outbox.deliver', attributes, () => send(row));
+  }
+
+  async function send(row: OutboxRow): Promise<void> {
     await options.ledger.append(
       {
         tenant_id: row.tenant_id,

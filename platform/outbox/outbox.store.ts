@@ -14,6 +14,8 @@ export interface OutboxRow {
   correlation_id: string | null;
   description: string | null;
   idempotency_key: string;
+  /** The writing request's W3C traceparent, when it was traced. */
+  traceparent?: string | null;
   attempts: number;
   due: boolean;
 }
@@ -54,7 +56,7 @@ function tenantOutbox(q: SqlQuery, tenantId: string, services: string[] | null, 
       // ORDER BY the table's bigint id, not the text alias (which would put 10 before 2).
       const res = await q.query<OutboxRow>(
         `SELECT id::text AS id, service, tenant_id, event_type, event_data, user_id, correlation_id, description, idempotency_key,
-                attempts, next_attempt_at <= now() AS due
+                traceparent, attempts, next_attempt_at <= now() AS due
          FROM outbox_events WHERE tenant_id = $1 AND delivered_at IS NULL AND dead_lettered_at IS NULL AND ${SERVICE_FILTER}
          ORDER BY outbox_events.id LIMIT $3 ${lockRows ? 'FOR UPDATE SKIP LOCKED' : ''}`,
         [tenantId, services, limit],

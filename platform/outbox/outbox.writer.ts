@@ -7,6 +7,7 @@ import type { Caller } from '../auth/caller';
 import type { PrismaLike } from '../db/prisma-like';
 import { groupCommit } from '../db/group-commit';
 import type { SqlQuery } from '../db/sql';
+import { currentTraceparent } from '../telemetry/trace-context';
 
 export interface AuditEventInput {
   tenantId: string;
@@ -32,6 +33,8 @@ export function outboxRow(service: string, event: AuditEventInput): Prisma.Outbo
     correlationId: event.correlationId,
     description: event.description ?? null,
     idempotencyKey: event.idempotencyKey,
+    // The writing request's trace, continued by the relay (null with tracing off).
+    traceparent: currentTraceparent(),
   };
 }
 
@@ -57,8 +60,8 @@ export function outboxInsert(
 ): { text: string; params: unknown[] } {
   const $ = (i: number) => `$${first + i}`;
   return {
-    text: `INSERT INTO outbox_events (service, tenant_id, event_type, event_data, user_id, correlation_id, description, idempotency_key)
-SELECT ${$(0)}::text, e.tenant_id, e.event_type, e.event_data::jsonb, e.user_id, e.correlation_id, e.description, e.idempotency_key
+    text: `INSERT INTO outbox_events (service, tenant_id, event_type, event_data, user_id, correlation_id, description, idempotency_key, traceparent)
+SELECT ${$(0)}::text, e.tenant_id, e.event_type, e.event_data::jsonb, e.user_id, e.correlation_id, e.description, e.idempotency_key, ${$(8)}::text
   FROM unnest(${$(1)}::text[], ${$(2)}::text[], ${$(3)}::text[], ${$(4)}::text[], ${$(5)}::text[], ${$(6)}::text[], ${$(7)}::text[])
     AS e(tenant_id, event_type, event_data, user_id, correlation_id, description, idempotency_key)`,
     params: [
@@ -70,6 +73,7 @@ SELECT ${$(0)}::text, e.tenant_id, e.event_type, e.event_data::jsonb, e.user_id,
       events.map((e) => e.correlationId),
       events.map((e) => e.description ?? null),
       events.map((e) => e.idempotencyKey),
+      currentTraceparent(),
     ],
   };
 }

@@ -17,5 +17,6 @@ export function eventJson(e: LedgerEvent) {
     correlation_id: e.correlationId,
     description: e.description,
     written_by: e.writtenBy,
+    trace_id: e.traceId,
   };
 }

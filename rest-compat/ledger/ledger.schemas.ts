@@ -98,6 +98,10 @@ export const LedgerEventSchema = Type.Object({
     ...NullableString(),
     description: 'The authenticated caller who wrote the event (not covered by the hash rules)',
   },
+  trace_id: {
+    ...NullableString(),
+    description: 'The trace of the request that caused the event, 32 hex characters (not covered by the hash rules)',
+  },
 });
 
 export const EventPageSchema = Type.Object({

@@ -5,6 +5,11 @@
 const targets = [
   { name: 'ai-broker', contextType: './graphql.context#AiBrokerGraphQLContext' },
   {
+    name: 'observability',
+    contextType: './graphql.context#ObservabilityGraphQLContext',
+    mappers: { ObservedSpan: './observability.types#SpanRecord' },
+  },
+  {
     name: 'compliance',
     contextType: './graphql.context#ComplianceGraphQLContext',
     mappers: {

@@ -23,6 +23,8 @@ export interface PreparedAppend {
   idempotencyKey: string | null;
   /** The authenticated writer (username of the token), or null for anonymous gateway traffic. */
   writtenBy: string | null;
+  /** The trace of the request appending it (platform/telemetry), stored beside the hashed fields. */
+  traceId?: string | null;
 }
 
 interface Pending {
@@ -259,6 +261,7 @@ export class GroupCommitter {
           description: input.description,
           idempotencyKey: input.idempotencyKey,
           writtenBy: input.writtenBy,
+          traceId: input.traceId ?? null,
         };
         head.lastSeq = row.seq;
         head.lastHash = row.chainHash;

@@ -2,6 +2,7 @@
 // adapters over these methods. Each begins with the tenant access check, then validates, then
 // reads or writes through the store with database retries. Input problems name domain fields
 // (`eventType`); each door reports them in its own names.
+import { annotateActiveSpan, currentTraceId } from '../../platform/telemetry/trace-context';
 import type { Readable } from 'node:stream';
 import { hasScope } from '../../platform/auth/auth-context';
 import type { Caller } from '../../platform/auth/caller';
@@ -189,6 +190,7 @@ export function prepareAppend(input: AppendInput): PreparedAppend {
     description: input.description ?? null,
     idempotencyKey: input.idempotencyKey ?? null,
     writtenBy: null,
+    traceId: null,
   };
 }
 
@@ -235,7 +237,18 @@ export class LedgerService {
     if (caller.auth && !hasScope(caller.auth, 'write') && !hasScope(caller.auth, LEDGER_WRITE_SCOPE)) {
       throw new ForbiddenError(`Scope 'write' or '${LEDGER_WRITE_SCOPE}' required`);
     }
-    return this.committer.append({ ...prepared, writtenBy: caller.auth?.username ?? null });
+    const result = await this.committer.append({
+      ...prepared,
+      writtenBy: caller.auth?.username ?? null,
+      traceId: currentTraceId(),
+    });
+    // The trace shows where the event landed in the chain.
+    annotateActiveSpan({
+      'ledger.tenant_id': result.event.tenantId,
+      'ledger.seq': result.event.seq,
+      'ledger.replayed': result.replayed,
+    });
+    return result;
   }
 
   async listEvents(

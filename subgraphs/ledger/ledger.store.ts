@@ -10,7 +10,7 @@ import type { ChainHead, ChainRow, EventFilter, LedgerEvent, NewEventRow } from 
 // Careful: `seq::float8 AS seq` means a bare `ORDER BY seq` would sort by the cast output column
 // (no index, a full sort of the tenant's rows); every ORDER BY names `ledger_events.seq`.
 const EVENT_COLUMNS = `id::text AS id, tenant_id, seq::float8 AS seq, event_type, event_data::text AS event_data,
-  created_at_text, content_hash, previous_hash, chain_hash, user_id, correlation_id, description, written_by`;
+  created_at_text, content_hash, previous_hash, chain_hash, user_id, correlation_id, description, written_by, trace_id`;
 
 interface EventRecord {
   id: string;
@@ -26,6 +26,7 @@ interface EventRecord {
   correlation_id: string | null;
   description: string | null;
   written_by: string | null;
+  trace_id: string | null;
 }
 
 function toEvent(r: EventRecord): LedgerEvent {
@@ -43,6 +44,7 @@ function toEvent(r: EventRecord): LedgerEvent {
     correlationId: r.correlation_id,
     description: r.description,
     writtenBy: r.written_by,
+    traceId: r.trace_id,
   };
 }
 
@@ -138,13 +140,13 @@ function appendTx(tx: SqlQuery): LedgerAppendTx {
            SELECT * FROM unnest($20::text[], $21::int2[], $22::int8[], $23::text[])
          ), inserted AS (
            INSERT INTO ledger_events (id, tenant_id, seq, event_type, event_data, created_at, created_at_text,
-             content_hash, previous_hash, chain_hash, user_id, correlation_id, description, idempotency_key, written_by)
+             content_hash, previous_hash, chain_hash, user_id, correlation_id, description, idempotency_key, written_by, trace_id)
            SELECT u.id, u.tenant_id, u.seq, u.event_type, u.event_data::json, u.created_at_text::timestamptz, u.created_at_text,
-             u.content_hash, u.previous_hash, u.chain_hash, u.user_id, u.correlation_id, u.description, u.idempotency_key, u.written_by
+             u.content_hash, u.previous_hash, u.chain_hash, u.user_id, u.correlation_id, u.description, u.idempotency_key, u.written_by, u.trace_id
            FROM unnest($1::uuid[], $2::text[], $3::int8[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-                       $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $19::text[])
+                       $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $19::text[], $25::text[])
              AS u(id, tenant_id, seq, event_type, event_data, created_at_text, content_hash, previous_hash, chain_hash,
-                  user_id, correlation_id, description, idempotency_key, written_by)
+                  user_id, correlation_id, description, idempotency_key, written_by, trace_id)
            RETURNING 1
          )
          UPDATE ledger_chain_heads h
@@ -176,6 +178,7 @@ function appendTx(tx: SqlQuery): LedgerAppendTx {
           nodes.map((n) => n.index),
           nodes.map((n) => n.hash),
           heads.map((h) => h.treeFrontier),
+          col('traceId'),
         ],
       );
     },

@@ -17,6 +17,8 @@ export interface LedgerEvent {
   description: string | null;
   /** Who wrote it: the authenticated caller (user or service account); null for anonymous gateway traffic. */
   writtenBy: string | null;
+  /** The trace of the request that caused it (observability), outside the hash rules; null when untraced. */
+  traceId: string | null;
 }
 
 export interface AppendInput {

@@ -3,6 +3,7 @@
 // hours, or gives up. A receiver that answers 410 Gone has asked to stop: its endpoint is
 // disabled. A receiver that hangs costs one of this process's slots until its endpoint's
 // timeout, and never more than its endpoint's concurrency: other endpoints keep being served.
+import { continueTrace, traceparentInJson } from '../../../platform/telemetry/trace-context';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../../platform/logging/logger';
 import type { ClaimedDelivery, DeliveryStore } from './delivery.store';
@@ -71,7 +72,13 @@ export function createDeliveryWorker(deps: WorkerDeps): DeliveryWorker {
     wakeUp?.();
   }
 
-  async function attempt(d: ClaimedDelivery): Promise<void> {
+  /** A delivery continues the trace of the request that published the event (its envelope's traceparent). */
+  function attempt(d: ClaimedDelivery): Promise<void> {
+    const attributes = { 'webhook.endpoint_id': d.endpoint_id, 'webhook.event_type': d.event_type };
+    return continueTrace(traceparentInJson(d.payload), 'webhook.deliver', attributes, () => attemptOnce(d));
+  }
+
+  async function attemptOnce(d: ClaimedDelivery): Promise<void> {
     const attemptNo = d.attempts + 1;
     const [secrets, keys] = await Promise.all([
       endpoints.liveSecrets(d.tenant_id, d.endpoint_id),

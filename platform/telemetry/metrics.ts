@@ -1,0 +1,118 @@
+// Prometheus metrics (prom-client): one registry per service for what its requests do, and one
+// for the process (Node's own metrics, the database pool, the outbox's lag), which every service
+// of the process serves beside its own on GET /metrics. Names follow Prometheus conventions
+// (`_total`, `_seconds`); labels are bounded: routes are Fastify's templates (never a raw path,
+// which could carry an id or an email), tenants and GraphQL operation names go through a
+// cardinality budget (label-budget.ts).
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { LabelBudget } from './label-budget';
+
+/** Distinct tenants (and operation names) per service that keep their own series. */
+export const TENANT_BUDGET = 50;
+export const OPERATION_BUDGET = 200;
+
+export interface ServiceMetrics {
+  registry: Registry;
+  requests: Counter<'method' | 'route' | 'status'>;
+  errors: Counter<'method' | 'route' | 'status'>;
+  duration: Histogram<'method' | 'route'>;
+  tenantRequests: Counter<'tenant'>;
+  operations: Counter<'operation' | 'outcome'>;
+  rateLimited: Counter<'route'>;
+  tenants: LabelBudget;
+  operationNames: LabelBudget;
+}
+
+const services = new Map<string, ServiceMetrics>();
+let processRegistry: Registry | undefined;
+
+/** Process-wide metrics: Node's defaults plus whatever platform parts register (pool, outbox). */
+export function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+/** The metrics of one service of this process (created on first use; one set per service name). */
+export function serviceMetrics(service: string): ServiceMetrics {
+  const known = services.get(service);
+  if (known) return known;
+  const registry = new Registry();
+  registry.setDefaultLabels({ service });
+  const registers = [registry];
+  const metrics: ServiceMetrics = {
+    registry,
+    requests: new Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests answered, by route template and status',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+    }),
+    errors: new Counter({
+      name: 'http_request_errors_total',
+      help: 'HTTP requests answered with a 5xx status',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+    }),
+    duration: new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time from request to response',
+      labelNames: ['method', 'route'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    }),
+    tenantRequests: new Counter({
+      name: 'tenant_requests_total',
+      help: `Requests per tenant: the first ${TENANT_BUDGET} tenants seen have their own series, the rest are "other"`,
+      labelNames: ['tenant'],
+      registers,
+    }),
+    operations: new Counter({
+      name: 'graphql_operations_total',
+      help: `GraphQL operations by name (first ${OPERATION_BUDGET} names, then "other") and outcome`,
+      labelNames: ['operation', 'outcome'],
+      registers,
+    }),
+    rateLimited: new Counter({
+      name: 'rate_limit_rejections_total',
+      help: 'Requests refused with 429 (rate limits, quotas)',
+      labelNames: ['route'],
+      registers,
+    }),
+    tenants: new LabelBudget(TENANT_BUDGET),
+    operationNames: new LabelBudget(OPERATION_BUDGET),
+  };
+  services.set(service, metrics);
+  return metrics;
+}
+
+/** The text GET /metrics answers for a service: its own metrics, then the process's. */
+export async function metricsText(service: string): Promise<{ contentType: string; body: string }> {
+  // Concatenated, not Registry.merge()d: a merged registry drops the service's default label.
+  const own = serviceMetrics(service).registry;
+  const [mine, shared] = await Promise.all([own.metrics(), processMetrics().metrics()]);
+  return { contentType: own.contentType, body: `${mine}\n${shared}` };
+}
+
+/** A gauge of the process registry whose value is read at scrape time (pool sizes, queue depths). */
+export function processGauge<L extends string>(
+  name: string,
+  help: string,
+  labelNames: readonly L[],
+  collect: (gauge: Gauge<L>) => void | Promise<void>,
+): Gauge<L> {
+  const registry = processMetrics();
+  const existing = registry.getSingleMetric(name);
+  if (existing) registry.removeSingleMetric(name);
+  return new Gauge<L>({
+    name,
+    help,
+    labelNames: labelNames as L[],
+    registers: [registry],
+    async collect() {
+      await collect(this);
+    },
+  });
+}

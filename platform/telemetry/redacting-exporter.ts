@@ -1,0 +1,54 @@
+// Span attributes leave the process only after the platform's redactor has run over them: an
+// instrumentation records what it sees (a SQL statement's text, a URL's query, a GraphQL
+// variable), and any of those may carry an email or a card number a user typed. Names and ids
+// stay; string values are masked where the detectors find PII (platform/redaction).
+import type { ExportResult } from '@opentelemetry/core';
+import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
+import type { Attributes, AttributeValue } from '@opentelemetry/api';
+import { redactText } from '../redaction';
+
+/** Longest attribute text exported: a huge SQL text or payload is cut, not shipped whole. */
+export const MAX_ATTRIBUTE_LENGTH = 2048;
+
+function redactString(value: string): string {
+  return redactText(value.length > MAX_ATTRIBUTE_LENGTH ? value.slice(0, MAX_ATTRIBUTE_LENGTH) : value).text;
+}
+
+function redactAttributeValue(value: AttributeValue | undefined): AttributeValue | undefined {
+  if (typeof value === 'string') return redactString(value);
+  if (Array.isArray(value)) return value.map((v) => (typeof v === 'string' ? redactString(v) : v)) as AttributeValue;
+  return value;
+}
+
+export function redactAttributes(attributes: Attributes): Attributes {
+  const out: Attributes = {};
+  for (const [key, value] of Object.entries(attributes)) out[key] = redactAttributeValue(value);
+  return out;
+}
+
+/** The span as exported: its attributes and its events' attributes redacted, all else unchanged. */
+export function redactedSpan(span: ReadableSpan): ReadableSpan {
+  return Object.create(span, {
+    attributes: { value: redactAttributes(span.attributes), enumerable: true },
+    events: {
+      value: span.events.map((e) => (e.attributes ? { ...e, attributes: redactAttributes(e.attributes) } : e)),
+      enumerable: true,
+    },
+  }) as ReadableSpan;
+}
+
+export class RedactingExporter implements SpanExporter {
+  constructor(private readonly inner: SpanExporter) {}
+
+  export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
+    this.inner.export(spans.map(redactedSpan), done);
+  }
+
+  shutdown(): Promise<void> {
+    return this.inner.shutdown();
+  }
+
+  forceFlush(): Promise<void> {
+    return this.inner.forceFlush?.() ?? Promise.resolve();
+  }
+}
