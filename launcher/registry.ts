@@ -9,6 +9,7 @@ import { aiBrokerService } from '../services/ai-broker';
 import { complianceService } from '../services/compliance';
 import { eventsService } from '../services/events';
 import { identityService } from '../services/identity';
+import { ingestionService } from '../services/ingestion';
 import { ledgerService } from '../services/ledger';
 import { ocrService } from '../services/ocr';
 import { packsRegistryService } from '../services/packs-registry';
@@ -31,6 +32,7 @@ export const SERVICES: readonly ServiceDefinition[] = [
   ragService,
   eventsService,
   complianceService,
+  ingestionService,
   gatewayService,
 ];
 
