@@ -53,6 +53,7 @@ export function defineIngestionService(options: IngestionServiceOptions = {}): S
         db,
         config,
         identity: new ServiceIdentity(platform.auth.jwtSecret, 'ingestion'),
+        logger: deps.logger,
       });
       const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
       const { app, schema } = await buildServiceApp<IngestionGraphQLContext>(definition, deps, {
@@ -69,7 +70,11 @@ export function defineIngestionService(options: IngestionServiceOptions = {}): S
       serveIngestionSubscriptions({ app, schema: schema!, tokens, requireAuth: config.requireAuth, ingestion });
       return {
         app,
+        async start() {
+          await ingestion.fileDrop?.start();
+        },
         async stop() {
+          await ingestion.fileDrop?.stop();
           await notices.stop();
           await releaseBus();
         },

@@ -19,6 +19,10 @@ export interface IngestionConfig {
   /** INGESTION_SPOOL_DIR: where sources are spooled while a batch runs (the system's temporary directory). */
   spoolDir: string;
   schemaRegistryUrl: string;
+  /** INGESTION_DROP_ROOT: the file-drop root (`<root>/<tenant>/<pipeline name>/<file>`); unset, no file drop runs. */
+  dropRoot?: string;
+  /** INGESTION_DROP_STABLE_MS (2,000): how long a dropped file's size must stay unchanged before it is taken. */
+  dropStableMs: number;
 }
 
 /** INGESTION_MAX_BYTES (1 GiB), INGESTION_MAX_RECORD_BYTES (1 MiB), INGESTION_MAX_COLUMNS (2,000). */
@@ -40,5 +44,7 @@ export function loadIngestionConfig(env: Env, jwtSecret: string): IngestionConfi
     secretRoots: (readOptional(env, 'INGESTION_SECRET_ROOTS') ?? '/run/secrets').split(':').filter(Boolean),
     spoolDir: readOptional(env, 'INGESTION_SPOOL_DIR') ?? os.tmpdir(),
     schemaRegistryUrl: serviceUrl(env, { name: 'schema-registry', port: 8084 }),
+    dropRoot: readOptional(env, 'INGESTION_DROP_ROOT'),
+    dropStableMs: readInt(env, 'INGESTION_DROP_STABLE_MS', 2000, { min: 50 }),
   };
 }

@@ -7,6 +7,8 @@ import { SchemaRegistryClient } from '../../platform/clients/schema-registry.cli
 import type { Database } from '../../platform/db/database';
 import { auditEvent, outboxWriter } from '../../platform/outbox/outbox.writer';
 import { createBatchStore } from './batch.store';
+import { FileDropConnector } from './file-drop.connector';
+import type { Logger } from '../../platform/logging/logger';
 import { BatchService } from './batch.service';
 import type { IngestionConfig } from './ingestion.config';
 import { PipelineSchemaSource } from './pipeline-schema.source';
@@ -16,12 +18,15 @@ import { PipelineService } from './pipeline.service';
 export interface IngestionModule {
   pipelines: PipelineService;
   batches: BatchService;
+  /** The file-drop watcher, when INGESTION_DROP_ROOT is set (started and stopped with the service). */
+  fileDrop?: FileDropConnector;
 }
 
 export function createIngestionModule(deps: {
   db: Database;
   config: IngestionConfig;
   identity?: DelegatedIdentity;
+  logger: Pick<Logger, 'warn' | 'info'>;
 }): IngestionModule {
   const { db, config } = deps;
   const outbox = outboxWriter(db.prisma, 'ingestion');
@@ -50,5 +55,14 @@ export function createIngestionModule(deps: {
     piiSecret: config.piiSecret,
     spoolDir: config.spoolDir,
   });
-  return { pipelines, batches };
+  const fileDrop = config.dropRoot
+    ? new FileDropConnector({
+        root: config.dropRoot,
+        stableMs: config.dropStableMs,
+        pipelines: pipelineStore,
+        batches,
+        logger: deps.logger,
+      })
+    : undefined;
+  return { pipelines, batches, fileDrop };
 }

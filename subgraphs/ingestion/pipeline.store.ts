@@ -64,6 +64,8 @@ export interface PipelineStore {
   ): Promise<Pipeline | null>;
   get(tenantId: string, id: string): Promise<Pipeline | null>;
   byIds(tenantId: string, ids: readonly string[]): Promise<Pipeline[]>;
+  /** The tenant's active pipeline of that name (a file drop finds its pipeline by its directory). */
+  byName(tenantId: string, name: string): Promise<Pipeline | null>;
   /** A stored version (the one a batch ran). */
   version(tenantId: string, id: string, version: number): Promise<PipelineVersion | null>;
   versions(tenantId: string, id: string): Promise<PipelineVersion[]>;
@@ -147,6 +149,14 @@ export function createPipelineStore(sql: SqlExecutor): PipelineStore {
         [tenantId, valid],
       );
       return res.rows.map(pipeline);
+    },
+
+    async byName(tenantId, name) {
+      const res = await sql.query<Row>(
+        `SELECT ${COLUMNS} FROM ${FROM} WHERE p.tenant_id = $1 AND p.name = $2 AND p.status = 'active'`,
+        [tenantId, name],
+      );
+      return res.rows[0] ? pipeline(res.rows[0]) : null;
     },
 
     async version(tenantId, id, version) {

@@ -21,6 +21,7 @@ export interface PipelineDefinition {
     private_key?: string;
     host_key_sha256?: string;
     table?: string;
+    complete?: 'stable' | 'done_marker';
     pagination?: { next_field?: string; items_field?: string; max_pages?: number };
   };
   format: { type: FormatType; delimiter?: string; quote?: string; header?: boolean; encoding?: BufferEncoding };

@@ -27,7 +27,7 @@ export async function push(
   options: { contentType?: string; multipart?: string; sourceName?: string } = {},
 ) {
   const q = options.sourceName ? `?source_name=${encodeURIComponent(options.sourceName)}` : '';
-  let body: BodyInit;
+  let body: FormData | string | Buffer;
   const headers: Record<string, string> = { authorization: `Bearer ${tok}` };
   if (options.multipart) {
     const form = new FormData();
