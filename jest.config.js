@@ -12,6 +12,7 @@ const common = {
   transformIgnorePatterns: [
     '/node_modules/(?!(jose|@electric-sql|@seriousme|auto-bind|oidc-provider|openid-client|oauth4webapi|koa|@koa)/)',
   ],
+  transformIgnorePatterns: ['/node_modules/(?!(jose|@electric-sql|@seriousme|auto-bind|chokidar|readdirp)/)'],
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
 };

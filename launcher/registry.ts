@@ -11,6 +11,7 @@ import { complianceService } from '../services/compliance';
 import { configService } from '../services/config';
 import { eventsService } from '../services/events';
 import { identityService } from '../services/identity';
+import { ingestionService } from '../services/ingestion';
 import { ledgerService } from '../services/ledger';
 import { ocrService } from '../services/ocr';
 import { packsRegistryService } from '../services/packs-registry';
@@ -35,6 +36,7 @@ export const SERVICES: readonly ServiceDefinition[] = [
   complianceService,
   configService,
   observabilityService,
+  ingestionService,
   gatewayService,
 ];
 

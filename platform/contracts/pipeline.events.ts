@@ -54,6 +54,38 @@ export const INGESTION_COMPLETED = eventContract({
   description: 'An ingestion batch was normalised, scrubbed and committed to its target dataset.',
 });
 
+/** An ingestion batch that did not land (v1): the source could not be read, or its schema changed (quarantined). */
+export const IngestionFailedSchema = Type.Object(
+  {
+    tenant_id: TenantId,
+    pipeline_id: Id,
+    pipeline_version: Type.Integer({ minimum: 1 }),
+    run_id: Id,
+    batch_id: Id,
+    dataset: Type.String({ minLength: 1, maxLength: 200 }),
+    source_kind: IngestionCompletedSchema.properties.source_kind,
+    /** failed: the batch stopped (a retry resumes from its checkpoint); quarantined: it waits for a person (schema change). */
+    status: Type.Union([Type.Literal('failed'), Type.Literal('quarantined')]),
+    /** Why, without values: a format error, a limit, a schema change's column names. */
+    reason: Type.String({ maxLength: 2000 }),
+    /** Records committed before it stopped (they stay; a retry continues after them). */
+    records: Type.Integer({ minimum: 0 }),
+    at: Timestamp,
+  },
+  { $id: 'ingestion.failed.v1' },
+);
+export type IngestionFailed = Static<typeof IngestionFailedSchema>;
+
+export const INGESTION_FAILED = eventContract({
+  topic: 'ingestion.failed',
+  version: 1,
+  schema: IngestionFailedSchema,
+  producer: 'ingestion',
+  consumers: [],
+  description:
+    'An ingestion batch failed (resumable from its checkpoint) or was quarantined for a source schema change.',
+});
+
 /** One reconciliation run of a dataflow pack (v1): the spec's gtas_reconciliation counts and more. */
 export const DataflowReconciliationCompletedSchema = Type.Object(
   {

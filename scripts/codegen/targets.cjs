@@ -56,6 +56,15 @@ const targets = [
       WebhookMessage: './webhooks/delivery.store#MessageRow',
     },
   },
+  {
+    name: 'ingestion',
+    contextType: './graphql.context#IngestionGraphQLContext',
+    mappers: {
+      IngestionPipeline: './pipeline.types#Pipeline',
+      IngestionBatch: './pipeline.types#Batch',
+      IngestionQuarantinedRecord: './pipeline.types#QuarantinedRecord',
+    },
+  },
   { name: 'identity', contextType: './graphql.context#IdentityGraphQLContext' },
   {
     name: 'ledger',

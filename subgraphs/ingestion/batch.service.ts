@@ -1,0 +1,319 @@
+// The core path of a batch: a spooled source read record by record (record-reader.ts), each
+// record normalised by the pipeline's mapping and checked against its target schema
+// (normaliser.ts), scrubbed by its PII policy (pii-scrubber.ts), then staged with its lineage
+// (source, batch, offset), or quarantined with the reason. Chunks of `batch_size` records commit
+// with their checkpoint (batch.store.ts), so a batch cut short resumes after its last committed
+// record when the same content is sent again, and each record lands once. A source whose
+// columns differ from the last batch's is quarantined whole, for a person to look at, instead of
+// being guessed at. The end writes the manifest to the ledger and `ingestion.completed` or
+// `ingestion.failed` to the events backbone, in the transaction that ends the batch.
+import canonicalize from 'canonicalize';
+import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { Caller } from '../../platform/auth/caller';
+import { INGESTION_COMPLETED, INGESTION_FAILED } from '../../platform/contracts/pipeline.events';
+import { ConflictError, NotFoundError } from '../../platform/errors/domain-errors';
+import { pendingNotice } from '../../platform/outbox/notice.writer';
+import { auditEvent } from '../../platform/outbox/outbox.writer';
+import type { BatchStore, Chunk } from './batch.store';
+import { INGESTION_BATCH_EVENT } from './ingestion.audit';
+import { inputDataset, outputDataset, runEvent } from './lineage';
+import { compileNormaliser, type Normaliser } from './normaliser';
+import { piiScrubber, tenantPiiKey } from './pii-scrubber';
+import type { PipelineService } from './pipeline.service';
+import type { PipelineStore } from './pipeline.store';
+import type {
+  Batch,
+  BatchManifest,
+  IngestionLimits,
+  LineageEvent,
+  Pipeline,
+  QuarantinedRecord,
+  StagedRecord,
+} from './pipeline.types';
+import { readRecords, SourceFormatError } from './record-reader';
+import { spool, type Spooled } from './spool';
+
+const DEFAULT_BATCH_SIZE = 1000;
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+export class BatchService {
+  private readonly normalisers = new Map<string, Normaliser>();
+
+  constructor(
+    private readonly deps: {
+      pipelines: PipelineService;
+      pipelineStore: PipelineStore;
+      store: BatchStore;
+      limits: IngestionLimits;
+      /** The secret tenants' PII keys are derived from (INGESTION_PII_SECRET). */
+      piiSecret: string;
+      spoolDir?: string;
+    },
+  ) {}
+
+  get limits(): IngestionLimits {
+    return this.deps.limits;
+  }
+
+  /** A source pushed by a caller (REST push): spooled, then ingested as one batch. */
+  async push(
+    caller: Caller,
+    pipelineId: string,
+    input: { stream: Readable; sourceName: string; tenantId?: string },
+  ): Promise<Batch> {
+    const tenantId = await this.deps.pipelines.tenant(caller, input.tenantId, 'push to an ingestion pipeline', true);
+    const pipeline = await this.pipeline(tenantId, pipelineId);
+    const spooled = await spool(input.stream, this.deps.limits.maxBytes, this.deps.spoolDir);
+    try {
+      return await this.ingest(caller, tenantId, pipeline, spooled, input.sourceName);
+    } finally {
+      await spooled.release();
+    }
+  }
+
+  /**
+   * A spooled source for a pipeline of the tenant's (the connectors call this): a new batch, the
+   * rest of an interrupted one, or the completed batch of the same content (nothing lands twice).
+   */
+  async ingest(
+    caller: Caller,
+    tenantId: string,
+    pipeline: Pipeline,
+    source: Spooled,
+    sourceName: string,
+  ): Promise<Batch> {
+    const inputs = [inputDataset(tenantId, pipeline.definition, sourceName)];
+    const outputs = [outputDataset(tenantId, pipeline.definition)];
+    const opened = await this.deps.store.open(
+      tenantId,
+      { pipelineId: pipeline.id, pipelineVersion: pipeline.version, sourceName, contentSha256: source.sha256 },
+      (runId) => runEvent({ eventType: 'START', tenantId, pipelineName: pipeline.name, runId, inputs, outputs }),
+    );
+    let batch = opened.batch;
+    if (batch.status !== 'running') return batch;
+    // A batch resumed under a later version of the pipeline finishes with the version it began with.
+    if (batch.pipelineVersion !== pipeline.version) {
+      const began = await this.deps.pipelineStore.version(tenantId, pipeline.id, batch.pipelineVersion);
+      if (began)
+        pipeline = {
+          ...pipeline,
+          version: began.version,
+          definition: began.definition,
+          definitionSha256: began.definitionSha256,
+        };
+    }
+    const definition = pipeline.definition;
+    const normaliser = this.normaliser(pipeline);
+    const scrub = piiScrubber(definition.pii?.fields, tenantPiiKey(this.deps.piiSecret, tenantId));
+    const size = definition.batch_size ?? DEFAULT_BATCH_SIZE;
+    let committed = opened.committedOffset;
+    let columns: string[] = [];
+    let chunk: Chunk = { staged: [], quarantined: [], from: committed, to: committed };
+    const progress = { ...batch };
+    const flush = async () => {
+      if (chunk.to === chunk.from) return;
+      await this.deps.store.commitChunk(tenantId, batch, definition.target.dataset, chunk);
+      progress.rowsRead = chunk.to;
+      progress.rowsStaged += chunk.staged.length;
+      progress.rowsQuarantined += chunk.quarantined.length;
+      committed = chunk.to;
+      chunk = { staged: [], quarantined: [], from: committed, to: committed };
+    };
+    const end = (status: Batch['status'], error: string | null, manifest: BatchManifest | null) =>
+      this.deps.store.end(tenantId, batch, {
+        status,
+        error,
+        manifest,
+        sourceColumns: status === 'completed' && columns.length > 0 ? columns : null,
+        audit: manifest
+          ? auditEvent(caller, {
+              tenantId,
+              type: INGESTION_BATCH_EVENT,
+              actor: caller.auth?.username ?? null,
+              data: { ...manifest },
+            })
+          : null,
+        notice:
+          status === 'completed'
+            ? pendingNotice(
+                'ingestion',
+                INGESTION_COMPLETED,
+                {
+                  tenant_id: tenantId,
+                  pipeline_id: pipeline.id,
+                  pipeline_version: batch.pipelineVersion,
+                  run_id: batch.runId,
+                  batch_id: batch.id,
+                  dataset: definition.target.dataset,
+                  source_kind: definition.source.kind,
+                  records: manifest!.row_count,
+                  rejected: manifest!.rejected,
+                  content_sha256: source.sha256,
+                  schema_version:
+                    typeof definition.target.schema.$id === 'string' ? definition.target.schema.$id : null,
+                  lineage: { inputs, outputs },
+                  at: new Date().toISOString(),
+                },
+                { tenantId, subject: `ingestion-batch/${batch.id}` },
+              )
+            : pendingNotice(
+                'ingestion',
+                INGESTION_FAILED,
+                {
+                  tenant_id: tenantId,
+                  pipeline_id: pipeline.id,
+                  pipeline_version: batch.pipelineVersion,
+                  run_id: batch.runId,
+                  batch_id: batch.id,
+                  dataset: definition.target.dataset,
+                  source_kind: definition.source.kind,
+                  status: status === 'quarantined' ? 'quarantined' : 'failed',
+                  reason: (error ?? '').slice(0, 2000),
+                  records: progress.rowsStaged,
+                  at: new Date().toISOString(),
+                },
+                { tenantId, subject: `ingestion-batch/${batch.id}` },
+              ),
+        lineage: runEvent({
+          eventType: status === 'completed' ? 'COMPLETE' : 'FAIL',
+          tenantId,
+          pipelineName: pipeline.name,
+          runId: batch.runId,
+          inputs,
+          outputs,
+          facets:
+            status === 'completed'
+              ? { rowCount: manifest!.row_count, rejected: manifest!.rejected }
+              : { errorMessage: { message: error } },
+        }),
+      });
+    try {
+      const read = await readRecords(
+        source.open,
+        definition.format,
+        this.deps.limits,
+        definition.source.pagination?.items_field,
+      );
+      columns = read.columns;
+      let first = true;
+      for await (const r of read.records) {
+        if (first) {
+          first = false;
+          if (columns.length === 0) columns = Object.keys(r.record).sort();
+          const drift = await this.drift(tenantId, pipeline.id, columns);
+          if (drift) {
+            batch = await end('quarantined', drift, null);
+            return batch;
+          }
+        }
+        if (r.offset < committed) continue;
+        const n = await normaliser.normalise(r.record);
+        if (n.ok) chunk.staged.push({ offset: r.offset, data: scrub(n.record) });
+        else
+          chunk.quarantined.push({
+            offset: r.offset,
+            reason: n.reason,
+            record: n.record ? scrub(n.record) : null,
+            rawSha256: r.rawSha256,
+          });
+        chunk.to = r.offset + 1;
+        if (chunk.staged.length + chunk.quarantined.length >= size) await flush();
+      }
+      await flush();
+      const checksums = await this.deps.store.columnChecksums(tenantId, batch.id);
+      const manifest: BatchManifest = {
+        run_id: batch.runId,
+        batch_id: batch.id,
+        pipeline_id: pipeline.id,
+        pipeline_version: batch.pipelineVersion,
+        dataset: definition.target.dataset,
+        row_count: progress.rowsStaged,
+        rejected: progress.rowsQuarantined,
+        content_sha256: source.sha256,
+        schema_hash: sha256(canonicalize({ target: definition.target.schema, columns }) ?? ''),
+        column_checksums: checksums,
+      };
+      batch = await end('completed', null, manifest);
+      return batch;
+    } catch (err) {
+      // Lost to another runner: it owns the batch's end.
+      if (err instanceof ConflictError) throw err;
+      const reason = err instanceof SourceFormatError ? err.issues[0]!.msg : (err as Error).message;
+      batch = await end('failed', reason, null).catch(() => batch);
+      throw err;
+    }
+  }
+
+  async batch(caller: Caller, id: string, requestedTenant?: string): Promise<Batch> {
+    const tenantId = await this.deps.pipelines.tenant(caller, requestedTenant, 'read an ingestion batch');
+    const found = await this.deps.store.get(tenantId, id);
+    if (!found) throw new NotFoundError('Batch not found');
+    return found;
+  }
+
+  async batches(caller: Caller, pipelineId: string, requestedTenant?: string, limit = 50): Promise<Batch[]> {
+    const tenantId = await this.deps.pipelines.tenant(caller, requestedTenant, 'list ingestion batches');
+    await this.pipeline(tenantId, pipelineId);
+    return this.deps.store.list(tenantId, pipelineId, Math.min(Math.max(limit, 1), 500));
+  }
+
+  async quarantine(
+    caller: Caller,
+    batchId: string,
+    requestedTenant?: string,
+    limit = 100,
+  ): Promise<QuarantinedRecord[]> {
+    const batch = await this.batch(caller, batchId, requestedTenant);
+    return this.deps.store.quarantine(batch.tenantId, batch.id, Math.min(Math.max(limit, 1), 1000));
+  }
+
+  async records(
+    caller: Caller,
+    batchId: string,
+    opts: { tenantId?: string; after?: number; limit?: number } = {},
+  ): Promise<StagedRecord[]> {
+    const batch = await this.batch(caller, batchId, opts.tenantId);
+    return this.deps.store.staged(
+      batch.tenantId,
+      batch.id,
+      opts.after ?? -1,
+      Math.min(Math.max(opts.limit ?? 100, 1), 1000),
+    );
+  }
+
+  async lineage(caller: Caller, batchId: string, requestedTenant?: string): Promise<LineageEvent[]> {
+    const batch = await this.batch(caller, batchId, requestedTenant);
+    return this.deps.store.lineage(batch.tenantId, batch.runId);
+  }
+
+  private async pipeline(tenantId: string, id: string): Promise<Pipeline> {
+    const found = await this.deps.pipelineStore.get(tenantId, id);
+    if (!found) throw new NotFoundError('Pipeline not found');
+    return found;
+  }
+
+  /** The reason a source's columns differ from the last completed batch's, or null. */
+  private async drift(tenantId: string, pipelineId: string, columns: string[]): Promise<string | null> {
+    const before = await this.deps.pipelineStore.sourceColumns(tenantId, pipelineId);
+    if (!before) return null;
+    const added = columns.filter((c) => !before.includes(c));
+    const removed = before.filter((c) => !columns.includes(c));
+    if (added.length === 0 && removed.length === 0) return null;
+    return `source schema changed: added [${added.join(', ')}], removed [${removed.join(', ')}]; approve the change with a new pipeline version`.slice(
+      0,
+      2000,
+    );
+  }
+
+  private normaliser(pipeline: Pipeline): Normaliser {
+    const key = `${pipeline.id}:${pipeline.version}`;
+    let n = this.normalisers.get(key);
+    if (!n) {
+      n = compileNormaliser(pipeline.definition);
+      if (this.normalisers.size > 500) this.normalisers.clear();
+      this.normalisers.set(key, n);
+    }
+    return n;
+  }
+}

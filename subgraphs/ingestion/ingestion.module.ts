@@ -1,0 +1,68 @@
+// Wires the ingestion domain: the stores over the database, the pipeline schema from the schema
+// registry (the contract file when it cannot be reached), the tenant rule with operator audit,
+// and the batch service with its limits and PII secret.
+import type { DelegatedIdentity } from '../../platform/auth/service-identity';
+import { operatorAccessData, OPERATOR_ACCESS_EVENT, TenantAccess } from '../../platform/auth/tenant-access';
+import { SchemaRegistryClient } from '../../platform/clients/schema-registry.client';
+import type { Database } from '../../platform/db/database';
+import { auditEvent, outboxWriter } from '../../platform/outbox/outbox.writer';
+import { createBatchStore } from './batch.store';
+import { FileDropConnector } from './file-drop.connector';
+import type { Logger } from '../../platform/logging/logger';
+import { BatchService } from './batch.service';
+import type { IngestionConfig } from './ingestion.config';
+import { PipelineSchemaSource } from './pipeline-schema.source';
+import { createPipelineStore } from './pipeline.store';
+import { PipelineService } from './pipeline.service';
+
+export interface IngestionModule {
+  pipelines: PipelineService;
+  batches: BatchService;
+  /** The file-drop watcher, when INGESTION_DROP_ROOT is set (started and stopped with the service). */
+  fileDrop?: FileDropConnector;
+}
+
+export function createIngestionModule(deps: {
+  db: Database;
+  config: IngestionConfig;
+  identity?: DelegatedIdentity;
+  logger: Pick<Logger, 'warn' | 'info'>;
+}): IngestionModule {
+  const { db, config } = deps;
+  const outbox = outboxWriter(db.prisma, 'ingestion');
+  const access = new TenantAccess((a) =>
+    outbox.append(
+      auditEvent(a, {
+        tenantId: a.tenantId,
+        type: OPERATOR_ACCESS_EVENT,
+        actor: a.operator,
+        data: operatorAccessData(a),
+      }),
+    ),
+  );
+  const pipelineStore = createPipelineStore(db.sql);
+  const pipelines = new PipelineService({
+    store: pipelineStore,
+    schema: new PipelineSchemaSource(new SchemaRegistryClient(config.schemaRegistryUrl, deps.identity)),
+    access,
+    requireAuth: config.requireAuth,
+  });
+  const batches = new BatchService({
+    pipelines,
+    pipelineStore,
+    store: createBatchStore(db.sql),
+    limits: config.limits,
+    piiSecret: config.piiSecret,
+    spoolDir: config.spoolDir,
+  });
+  const fileDrop = config.dropRoot
+    ? new FileDropConnector({
+        root: config.dropRoot,
+        stableMs: config.dropStableMs,
+        pipelines: pipelineStore,
+        batches,
+        logger: deps.logger,
+      })
+    : undefined;
+  return { pipelines, batches, fileDrop };
+}

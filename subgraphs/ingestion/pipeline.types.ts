@@ -1,0 +1,123 @@
+// The records of the ingestion service: a pipeline definition (the JSON document the schema
+// registry's `ingestion-pipeline` schema describes, platform/contracts/ingestion-pipeline.schema.json),
+// its stored versions, runs, batches, quarantined records and lineage events.
+
+export type SourceKind = 'rest_push' | 'file_drop' | 'rest_pull' | 'sftp' | 'postgres_cdc';
+export type FormatType = 'csv' | 'json' | 'ndjson';
+export type PiiAction = 'tokenize' | 'mask' | 'hash' | 'remove';
+export type RunStatus = 'running' | 'completed' | 'failed' | 'quarantined';
+
+export interface PipelineDefinition {
+  name: string;
+  description?: string;
+  source: {
+    kind: SourceKind;
+    url?: string;
+    host?: string;
+    port?: number;
+    path?: string;
+    username?: string;
+    password?: string;
+    private_key?: string;
+    host_key_sha256?: string;
+    table?: string;
+    complete?: 'stable' | 'done_marker';
+    pagination?: { next_field?: string; items_field?: string; max_pages?: number };
+  };
+  format: { type: FormatType; delimiter?: string; quote?: string; header?: boolean; encoding?: BufferEncoding };
+  /** Target field -> JSONata expression over the source record. */
+  mapping: Record<string, string>;
+  target: { dataset: string; schema: Record<string, unknown> };
+  pii?: { fields?: Record<string, PiiAction> };
+  schedule?: { interval_seconds?: number };
+  batch_size?: number;
+}
+
+export interface Pipeline {
+  id: string;
+  tenantId: string;
+  name: string;
+  sourceKind: SourceKind;
+  version: number;
+  status: 'active' | 'deleted';
+  definition: PipelineDefinition;
+  definitionSha256: string;
+  createdBy: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface PipelineVersion {
+  version: number;
+  definition: PipelineDefinition;
+  definitionSha256: string;
+  createdBy: string | null;
+  createdAt: Date;
+}
+
+export interface Batch {
+  id: string;
+  tenantId: string;
+  pipelineId: string;
+  pipelineVersion: number;
+  runId: string;
+  sourceName: string;
+  contentSha256: string;
+  status: RunStatus;
+  rowsRead: number;
+  rowsStaged: number;
+  rowsQuarantined: number;
+  error: string | null;
+  manifest: BatchManifest | null;
+  createdAt: Date;
+  completedAt: Date | null;
+}
+
+/** What the ledger keeps of a batch (the `ingestion_batch` audit event's data). */
+export interface BatchManifest {
+  run_id: string;
+  batch_id: string;
+  pipeline_id: string;
+  pipeline_version: number;
+  dataset: string;
+  row_count: number;
+  rejected: number;
+  content_sha256: string;
+  /** SHA-256 of the canonical target schema and the source's columns. */
+  schema_hash: string;
+  /** Per target column: SHA-256 over the staged values in offset order. */
+  column_checksums: Record<string, string>;
+}
+
+export interface QuarantinedRecord {
+  batchId: string;
+  offset: number;
+  reason: string;
+  record: Record<string, unknown> | null;
+  rawSha256: string;
+  createdAt: Date;
+}
+
+export interface StagedRecord {
+  batchId: string;
+  offset: number;
+  dataset: string;
+  source: string;
+  data: Record<string, unknown>;
+}
+
+export interface LineageEvent {
+  eventType: 'START' | 'COMPLETE' | 'FAIL';
+  event: Record<string, unknown>;
+  createdAt: Date;
+}
+
+/** Input limits shared by the REST door and the domain. */
+export interface IngestionLimits {
+  /** Largest upload or pulled body, in bytes. */
+  maxBytes: number;
+  /** Longest record (a CSV line, an NDJSON line), in bytes. */
+  maxRecordBytes: number;
+  /** Most columns a CSV record may have. */
+  maxColumns: number;
+}

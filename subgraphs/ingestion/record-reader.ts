@@ -1,0 +1,221 @@
+// Reads a source's bytes as records, streamed: CSV (csv-parse; the delimiter detected from the
+// header line when the pipeline names none), NDJSON (split by line here, with a bound on a line's
+// length, which readline has not), and JSON (an array, or an object whose `items_field` holds
+// one: read whole, so bounded by the upload limit). Each record comes with its offset, its
+// position in the source counting from 0: the checkpoint and lineage name records by it.
+import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { parse as parseCsv } from 'csv-parse';
+import sjson from 'secure-json-parse';
+import { InputError } from '../../platform/errors/domain-errors';
+import type { IngestionLimits, PipelineDefinition } from './pipeline.types';
+
+export interface SourceRecord {
+  offset: number;
+  record: Record<string, unknown>;
+  /** SHA-256 of the record as read (quarantine names a record by it, never by its values). */
+  rawSha256: string;
+}
+
+/** A source that could not be read as its format says: the batch fails with this reason. */
+export class SourceFormatError extends InputError {
+  constructor(reason: string) {
+    super([{ loc: ['source'], msg: reason, type: 'value_error.source_format' }]);
+  }
+}
+
+const sha = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+const CANDIDATE_DELIMITERS = [',', ';', '\t', '|'];
+
+/** The delimiter that splits the header line most often (RFC 4180's comma when none does). */
+export function detectDelimiter(headerLine: string): string {
+  let best = ',';
+  let bestCount = 0;
+  for (const d of CANDIDATE_DELIMITERS) {
+    const count = headerLine.split(d).length - 1;
+    if (count > bestCount) [best, bestCount] = [d, count];
+  }
+  return best;
+}
+
+/** UTF-8 unless a byte-order mark says UTF-16LE, or the pipeline names an encoding. */
+function encodingOf(head: Buffer, declared?: BufferEncoding): BufferEncoding {
+  if (head[0] === 0xff && head[1] === 0xfe) return 'utf16le';
+  return declared === ('utf-16le' as BufferEncoding) ? 'utf16le' : (declared ?? 'utf8');
+}
+
+/** The source's column names: a CSV header, or the keys of the first JSON record. */
+export interface ReadResult {
+  columns: string[];
+  records: AsyncIterable<SourceRecord>;
+}
+
+export async function readRecords(
+  open: () => Readable,
+  format: PipelineDefinition['format'],
+  limits: IngestionLimits,
+  itemsField?: string,
+): Promise<ReadResult> {
+  const head = await peek(open(), 64 * 1024);
+  const encoding = encodingOf(head, format.encoding);
+  const text = head.toString(encoding).replace(/^\uFEFF/, '');
+  if (format.type === 'csv') return readCsv(open, format, limits, text, encoding);
+  if (format.type === 'ndjson') return readNdjson(open, limits, encoding);
+  return readJson(open, limits, encoding, itemsField);
+}
+
+async function peek(stream: Readable, bytes: number): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of stream) {
+    parts.push(chunk as Buffer);
+    length += (chunk as Buffer).length;
+    if (length >= bytes) break;
+  }
+  stream.destroy();
+  return Buffer.concat(parts).subarray(0, bytes);
+}
+
+function readCsv(
+  open: () => Readable,
+  format: PipelineDefinition['format'],
+  limits: IngestionLimits,
+  headText: string,
+  encoding: BufferEncoding,
+): ReadResult {
+  const firstLine = headText.split(/\r?\n/, 1)[0] ?? '';
+  const delimiter = format.delimiter ?? detectDelimiter(firstLine);
+  const header = format.header !== false;
+  // csv-parse itself enforces the record length (max_record_size, in characters); the column
+  // bound is checked on the header and on each record before a record is built.
+  let columns: string[] = [];
+  const parser = parseCsv({
+    delimiter,
+    quote: format.quote ?? '"',
+    bom: true,
+    encoding,
+    relax_column_count: false,
+    skip_empty_lines: true,
+    max_record_size: limits.maxRecordBytes,
+    info: true,
+  });
+  const records = async function* (): AsyncGenerator<SourceRecord> {
+    const input = open();
+    input.pipe(parser);
+    input.on('error', (err) => parser.destroy(err));
+    let offset = 0;
+    let first = true;
+    try {
+      for await (const item of parser as AsyncIterable<{ record: string[]; raw?: string }>) {
+        const fields = item.record;
+        if (fields.length > limits.maxColumns) {
+          throw new SourceFormatError(`a record has ${fields.length} columns; at most ${limits.maxColumns} are read`);
+        }
+        if (first && header) {
+          columns = fields.map((c) => c.trim());
+          first = false;
+          continue;
+        }
+        first = false;
+        if (columns.length === 0) columns = fields.map((_, i) => `column_${i + 1}`);
+        const record: Record<string, unknown> = {};
+        columns.forEach((c, i) => (record[c] = fields[i]));
+        yield { offset: offset++, record, rawSha256: sha(fields.join('\u0000')) };
+      }
+    } catch (err) {
+      throw err instanceof SourceFormatError ? err : new SourceFormatError(`CSV: ${(err as Error).message}`);
+    }
+  };
+  // The header is read before the first record is yielded, so columns are known to the caller
+  // once it starts iterating; the header line is also read here for the schema check.
+  const headerColumns = header ? firstLine.split(delimiter).map((c) => c.trim().replace(/^"|"$/g, '')) : [];
+  if (headerColumns.length > limits.maxColumns) {
+    throw new SourceFormatError(
+      `the header has ${headerColumns.length} columns; at most ${limits.maxColumns} are read`,
+    );
+  }
+  return { columns: headerColumns, records: records() };
+}
+
+/** Lines of a stream, each at most `maxBytes` long: a longer one fails the read instead of filling memory. */
+async function* lines(stream: Readable, maxBytes: number, encoding: BufferEncoding): AsyncGenerator<string> {
+  let pending = Buffer.alloc(0);
+  for await (const chunk of stream) {
+    let data = pending.length ? Buffer.concat([pending, chunk as Buffer]) : (chunk as Buffer);
+    let nl: number;
+    while ((nl = data.indexOf(0x0a)) >= 0) {
+      if (nl > maxBytes) throw new SourceFormatError(`a line is longer than ${maxBytes} bytes`);
+      yield data.subarray(0, nl).toString(encoding).replace(/\r$/, '');
+      data = data.subarray(nl + 1);
+    }
+    if (data.length > maxBytes) throw new SourceFormatError(`a line is longer than ${maxBytes} bytes`);
+    pending = Buffer.from(data);
+  }
+  if (pending.length) yield pending.toString(encoding);
+}
+
+function readNdjson(open: () => Readable, limits: IngestionLimits, encoding: BufferEncoding): ReadResult {
+  const records = async function* (): AsyncGenerator<SourceRecord> {
+    let offset = 0;
+    for await (const line of lines(open(), limits.maxRecordBytes, encoding)) {
+      const trimmed = line.replace(/^\uFEFF/, '').trim();
+      if (!trimmed) continue;
+      let value: unknown;
+      try {
+        value = sjson.parse(trimmed, undefined, { protoAction: 'remove', constructorAction: 'remove' });
+      } catch (err) {
+        throw new SourceFormatError(`NDJSON line ${offset + 1}: ${(err as Error).message}`);
+      }
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        throw new SourceFormatError(`NDJSON line ${offset + 1} is not an object`);
+      }
+      yield { offset: offset++, record: value as Record<string, unknown>, rawSha256: sha(trimmed) };
+    }
+  };
+  return { columns: [], records: records() };
+}
+
+function readJson(
+  open: () => Readable,
+  limits: IngestionLimits,
+  encoding: BufferEncoding,
+  itemsField?: string,
+): ReadResult {
+  const records = async function* (): AsyncGenerator<SourceRecord> {
+    const parts: Buffer[] = [];
+    let length = 0;
+    for await (const chunk of open()) {
+      length += (chunk as Buffer).length;
+      if (length > limits.maxBytes)
+        throw new SourceFormatError(`a JSON document is read whole: at most ${limits.maxBytes} bytes`);
+      parts.push(chunk as Buffer);
+    }
+    let value: unknown;
+    try {
+      value = sjson.parse(
+        Buffer.concat(parts)
+          .toString(encoding)
+          .replace(/^\uFEFF/, ''),
+        undefined,
+        {
+          protoAction: 'remove',
+          constructorAction: 'remove',
+        },
+      );
+    } catch (err) {
+      throw new SourceFormatError(`JSON: ${(err as Error).message}`);
+    }
+    const items =
+      itemsField && value && typeof value === 'object' ? (value as Record<string, unknown>)[itemsField] : value;
+    if (!Array.isArray(items))
+      throw new SourceFormatError(`JSON: expected an array of records${itemsField ? ` in '${itemsField}'` : ''}`);
+    let offset = 0;
+    for (const item of items) {
+      if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+        throw new SourceFormatError(`JSON record ${offset} is not an object`);
+      }
+      yield { offset: offset++, record: item as Record<string, unknown>, rawSha256: sha(JSON.stringify(item)) };
+    }
+  };
+  return { columns: [], records: records() };
+}
