@@ -89,7 +89,9 @@ export function registerDataflowRoutes(routes: FastifyInstance, service: Dataflo
       config: { inputLocation: 'path' },
     },
     async (request) =>
-      runJson(await service.getRun(callerFor(request), { runId: request.params.run_id, tenantId: request.query.tenant_id })),
+      runJson(
+        await service.getRun(callerFor(request), { runId: request.params.run_id, tenantId: request.query.tenant_id }),
+      ),
   );
 
   routes.get<{ Params: RunParams; Querystring: BreakQuery }>(

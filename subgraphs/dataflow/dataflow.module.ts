@@ -22,7 +22,12 @@ export function createDataflowModule(
   const outbox = sqlOutboxWriter(sql, 'dataflow');
   const access = new TenantAccess((a) =>
     outbox.append(
-      auditEvent(a, { tenantId: a.tenantId, type: OPERATOR_ACCESS_EVENT, actor: a.operator, data: operatorAccessData(a) }),
+      auditEvent(a, {
+        tenantId: a.tenantId,
+        type: OPERATOR_ACCESS_EVENT,
+        actor: a.operator,
+        data: operatorAccessData(a),
+      }),
     ),
   );
   const service = new DataflowService({

@@ -28,11 +28,21 @@ export interface DatasetStore {
   /** Records after `afterSeq` (all when null), in seq order, at most `limit`. */
   read(tenantId: string, dataset: string, afterSeq: string | null, limit: number): Promise<SeqRecord[]>;
   /** Count and checksum of each side's rows in the range. */
-  checksums(tenantId: string, left: string, right: string, range: KeyRange): Promise<{ left: RangeSums; right: RangeSums }>;
+  checksums(
+    tenantId: string,
+    left: string,
+    right: string,
+    range: KeyRange,
+  ): Promise<{ left: RangeSums; right: RangeSums }>;
   /** Up to `parts - 1` keys splitting the left side's rows in the range into about equal parts. */
   splitKeys(tenantId: string, left: string, right: string, range: KeyRange, parts: number): Promise<string[]>;
   /** Both sides' rows in the range (a leaf of the diff), ordered by key. */
-  rowsIn(tenantId: string, left: string, right: string, range: KeyRange): Promise<{ left: StagedRecord[]; right: StagedRecord[] }>;
+  rowsIn(
+    tenantId: string,
+    left: string,
+    right: string,
+    range: KeyRange,
+  ): Promise<{ left: StagedRecord[]; right: StagedRecord[] }>;
 }
 
 export function sqlDatasetStore(db: SqlQuery): DatasetStore {

@@ -26,7 +26,8 @@ export function registryPackSource(registry: Pick<PacksRegistryClient, 'get'>): 
           throw new NotFoundError(`Dataflow pack '${packId}'${version ? ` version ${version}` : ''} not found`);
         throw new UnavailableError(`The packs registry did not answer: ${(err as Error).message}`);
       }
-      if (view.kind !== 'dataflow') throw new ConflictError(`Pack '${packId}' is a ${view.kind} pack, not a dataflow pack`);
+      if (view.kind !== 'dataflow')
+        throw new ConflictError(`Pack '${packId}' is a ${view.kind} pack, not a dataflow pack`);
       if (view.status !== 'certified')
         throw new ConflictError(`Pack '${packId}' version ${view.version} is ${view.status}: only certified packs run`);
       return view.artifact.content as unknown as DataflowPack;

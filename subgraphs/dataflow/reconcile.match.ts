@@ -37,7 +37,8 @@ export function masked(record: Record<string, unknown>, pii: readonly string[]):
   for (const path of pii) {
     const parts = path.split('.');
     let at: unknown = copy;
-    for (const p of parts.slice(0, -1)) at = at && typeof at === 'object' ? (at as Record<string, unknown>)[p] : undefined;
+    for (const p of parts.slice(0, -1))
+      at = at && typeof at === 'object' ? (at as Record<string, unknown>)[p] : undefined;
     const last = parts[parts.length - 1]!;
     if (at && typeof at === 'object' && last in (at as object)) (at as Record<string, unknown>)[last] = '***';
   }
@@ -52,12 +53,14 @@ export function checkSchemas(
   loc: (string | number)[],
 ): void {
   const missing: string[] = [];
-  const has = (rows: StagedRecord[], path: string) => rows.length === 0 || rows.some((r) => fieldOf(r.data, path) !== undefined);
+  const has = (rows: StagedRecord[], path: string) =>
+    rows.length === 0 || rows.some((r) => fieldOf(r.data, path) !== undefined);
   for (const c of spec.compare ?? []) {
     if (!has(left, c.left)) missing.push(`left '${spec.left}' has no field '${c.left}'`);
     if (!has(right, c.right ?? c.left)) missing.push(`right '${spec.right}' has no field '${c.right ?? c.left}'`);
   }
-  if (spec.left_key && !has(left, spec.left_key)) missing.push(`left '${spec.left}' has no key field '${spec.left_key}'`);
+  if (spec.left_key && !has(left, spec.left_key))
+    missing.push(`left '${spec.left}' has no key field '${spec.left_key}'`);
   if (spec.right_key && !has(right, spec.right_key))
     missing.push(`right '${spec.right}' has no key field '${spec.right_key}'`);
   if (missing.length > 0)
@@ -75,7 +78,9 @@ function ruleFails(c: CompareSpec, l: unknown, r: unknown): string | null {
       if (!Number.isFinite(a) || !Number.isFinite(b)) return 'not a number';
       const diff = Math.abs(a - b);
       // Rounded to cents' precision so 0.1 + 0.2 style noise never breaks a pair at tolerance 0.
-      return Math.round(diff * 1e6) / 1e6 <= (c.tolerance ?? 0) ? null : `amounts differ by ${Math.round(diff * 100) / 100}`;
+      return Math.round(diff * 1e6) / 1e6 <= (c.tolerance ?? 0)
+        ? null
+        : `amounts differ by ${Math.round(diff * 100) / 100}`;
     }
     case 'date': {
       const a = Date.parse(String(l));
@@ -85,8 +90,12 @@ function ruleFails(c: CompareSpec, l: unknown, r: unknown): string | null {
       return days <= (c.days ?? 0) ? null : `dates ${Math.round(days)} days apart`;
     }
     case 'fuzzy': {
-      const a = String(l ?? '').trim().toLowerCase();
-      const b = String(r ?? '').trim().toLowerCase();
+      const a = String(l ?? '')
+        .trim()
+        .toLowerCase();
+      const b = String(r ?? '')
+        .trim()
+        .toLowerCase();
       const longest = Math.max(a.length, b.length);
       const similarity = longest === 0 ? 1 : 1 - levenshtein(a, b) / longest;
       return similarity >= (c.threshold ?? 0.85) ? null : `similarity ${similarity.toFixed(2)}`;

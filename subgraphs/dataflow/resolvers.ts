@@ -36,7 +36,9 @@ export const resolvers = {
         })
       ).map(runOut),
     dataflowRun: (_, args, ctx) =>
-      orNull(async () => runOut(await ctx.service.getRun(ctx.caller, { runId: args.id, tenantId: opt(args.tenantId) }))),
+      orNull(async () =>
+        runOut(await ctx.service.getRun(ctx.caller, { runId: args.id, tenantId: opt(args.tenantId) })),
+      ),
   },
   Mutation: {
     runDataflowPack: async (_, { input }, ctx) =>
@@ -63,7 +65,13 @@ export const resolvers = {
           limit: opt(args.first),
           after: opt(args.after),
         })
-      ).map((b) => ({ cursor: b.seq, reconciliation: b.reconciliation, category: b.category, key: b.key, detail: b.detail })),
+      ).map((b) => ({
+        cursor: b.seq,
+        reconciliation: b.reconciliation,
+        category: b.category,
+        key: b.key,
+        detail: b.detail,
+      })),
     evidence: (run, _, ctx) =>
       orNull(async () => {
         const e = await ctx.service.evidence(ctx.caller, { runId: run.id, tenantId: run.tenantId });

@@ -90,7 +90,11 @@ export class DataflowService {
   }
 
   /** An ingestion batch landed: every pack given that triggers on its dataset runs once for it. */
-  async onIngestion(event: IngestionCompleted, packs: readonly DataflowPack[], correlationId: string): Promise<RunRecord[]> {
+  async onIngestion(
+    event: IngestionCompleted,
+    packs: readonly DataflowPack[],
+    correlationId: string,
+  ): Promise<RunRecord[]> {
     const runs: RunRecord[] = [];
     for (const pack of packs) {
       const wanted = pack.triggers.some(
@@ -221,7 +225,12 @@ export class DataflowService {
       if (cached) return cached;
       const input = pack.inputs.find((i) => i.name === name);
       const after = input?.incremental ? await this.deps.runs.watermark(tenantId, pack.metadata.pack_id, name) : null;
-      const rows = await this.deps.datasets.read(tenantId, datasetOf(name), after, this.deps.config.maxInputRecords + 1);
+      const rows = await this.deps.datasets.read(
+        tenantId,
+        datasetOf(name),
+        after,
+        this.deps.config.maxInputRecords + 1,
+      );
       if (rows.length > this.deps.config.maxInputRecords)
         throw InputError.of(
           ['inputs', name],
@@ -420,4 +429,3 @@ function pageSize(limit: number | undefined): number {
     throw InputError.of(['limit'], `Input should be between 1 and ${MAX_PAGE}`, 'value_error');
   return limit;
 }
-

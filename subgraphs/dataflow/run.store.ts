@@ -74,8 +74,15 @@ export interface RunStore {
   get(tenantId: string, runId: string): Promise<RunRecord | undefined>;
   byIds(tenantId: string, ids: readonly string[]): Promise<RunRecord[]>;
   list(tenantId: string, filter: { packId?: string; limit: number; before?: string }): Promise<RunRecord[]>;
-  breaks(tenantId: string, runId: string, filter: { category?: string; limit: number; afterSeq?: string }): Promise<BreakView[]>;
-  evidence(tenantId: string, runId: string): Promise<{ sha256: string; content: Record<string, unknown>; createdAt: Date } | undefined>;
+  breaks(
+    tenantId: string,
+    runId: string,
+    filter: { category?: string; limit: number; afterSeq?: string },
+  ): Promise<BreakView[]>;
+  evidence(
+    tenantId: string,
+    runId: string,
+  ): Promise<{ sha256: string; content: Record<string, unknown>; createdAt: Date } | undefined>;
   watermark(tenantId: string, packId: string, input: string): Promise<string | null>;
 }
 

@@ -39,8 +39,7 @@ export async function runSqlTransform(
   const names = Object.keys(input.inputs);
   for (const n of names) if (!IDENT.test(n)) throw InputError.of(loc, `Input name '${n}' is not an identifier`);
   const ctes = names.map(
-    (n, i) =>
-      `"${n}" AS (SELECT e->>'key' AS key, e->'data' AS data FROM jsonb_array_elements($${i + 1}::jsonb) AS e)`,
+    (n, i) => `"${n}" AS (SELECT e->>'key' AS key, e->'data' AS data FROM jsonb_array_elements($${i + 1}::jsonb) AS e)`,
   );
   const offset = names.length;
   // The pack's own parameters follow the inputs': its $1 is renumbered to $<inputs+1>.

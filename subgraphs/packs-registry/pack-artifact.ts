@@ -251,7 +251,10 @@ export function extractDependencies(pack: WorkflowPackDocument): PackDependencie
 
 /** A dataflow pack's schema references (its inputs' and the explicit ones), each listed once. */
 function dataflowDependencies(pack: DataflowPackDocument): PackDependencies {
-  const schemas = [...pack.inputs.flatMap((i) => (i.schema_ref ? [i.schema_ref] : [])), ...(pack.dependencies?.schemas ?? [])];
+  const schemas = [
+    ...pack.inputs.flatMap((i) => (i.schema_ref ? [i.schema_ref] : [])),
+    ...(pack.dependencies?.schemas ?? []),
+  ];
   return {
     rule_packs: [],
     schemas: uniqueBy(schemas, (s) => `${s.name}@${s.version}`).map((s) => ({ name: s.name, version: s.version })),

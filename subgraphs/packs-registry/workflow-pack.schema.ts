@@ -20,7 +20,9 @@ addFormats(ajv);
 const validate = ajv.compile(loadWorkflowPackSchema());
 // Dataflow packs (issue 33) are the registry's second stored kind, checked against their own contract.
 const validateDataflow = ajv.compile(
-  JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'platform/contracts/dataflow-pack.schema.json'), 'utf8')) as object,
+  JSON.parse(
+    fs.readFileSync(path.join(PROJECT_ROOT, 'platform/contracts/dataflow-pack.schema.json'), 'utf8'),
+  ) as object,
 );
 
 /** The workflow-pack schema's complaints about `value`, or none. */
