@@ -31,7 +31,7 @@ beforeAll(async () => {
   h = await startServices(
     [
       defineDataflowService({
-        config: { sqlTimeoutMs: 300, jsonataTimeoutMs: 1000, packsRegistryUrl: registryUrl },
+        config: { sqlTimeoutMs: 300, jsonataTimeoutMs: 5000, packsRegistryUrl: registryUrl },
       }),
     ],
     {},
@@ -260,6 +260,7 @@ describe('a certified pack from the packs registry', () => {
     const cert = await call(registryUrl, 'POST', '/packs/bank-rec/versions/1.0.0/certify', reviewer);
     expect(cert.status).toBe(200);
     const res = await run(acme, { pack_id: 'bank-rec', version: '1.0.0' });
+    expect(res.body.detail).toBeUndefined();
     expect(res.status).toBe(200);
     const r = res.body.result.reconciliations[0];
     expect(r.matched.count).toBe(1);
