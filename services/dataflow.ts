@@ -4,7 +4,7 @@
 // dataflow.reconciliation_completed for the compliance service's evidence intake.
 import { AccessTokens } from '../platform/auth/jwt';
 import { ServiceIdentity } from '../platform/auth/service-identity';
-import { DATAFLOW_RECONCILIATION_COMPLETED, INGESTION_COMPLETED } from '../platform/contracts/pipeline.events';
+import { DATAFLOW_RECONCILIATION_COMPLETED } from '../platform/contracts/pipeline.events';
 import { contractBus } from '../platform/events/contract-bus';
 import type { EventBus } from '../platform/events/event-bus';
 import { serviceBus } from '../platform/events/service-bus';
@@ -13,8 +13,8 @@ import { buildServiceApp } from '../platform/service-app';
 import { registerDataflowRoutes } from '../rest-compat/dataflow';
 import { loadDataflowConfig, type DataflowConfig } from '../subgraphs/dataflow/dataflow.config';
 import { createDataflowModule } from '../subgraphs/dataflow/dataflow.module';
-import { BUILTIN_PACKS } from '../subgraphs/dataflow/gtas.pack';
 import { dataflowContext, type DataflowGraphQLContext } from '../subgraphs/dataflow/graphql.context';
+import { consumeIngestion } from '../subgraphs/dataflow/ingestion.consumer';
 import { resolvers } from '../subgraphs/dataflow/resolvers';
 import { ensureSandboxRole } from '../subgraphs/dataflow/sql.transform';
 
@@ -22,6 +22,8 @@ export interface DataflowServiceOptions {
   config?: Partial<DataflowConfig>;
   /** An event bus to use instead of the process's (tests); the caller then owns closing it. */
   bus?: EventBus;
+  /** The ingestion consumer's fallback poll and retry backoff (tests). */
+  consumer?: { pollMs?: number; backoffMs?: number };
 }
 
 export function defineDataflowService(options: DataflowServiceOptions = {}): ServiceDefinition {
@@ -81,19 +83,15 @@ export function defineDataflowService(options: DataflowServiceOptions = {}): Ser
         rest: (routes) => registerDataflowRoutes(routes, service),
         subgraph: { resolvers, context: (caller, request) => dataflowContext(caller, request, service) },
       });
-      let unsubscribe: (() => Promise<void>) | undefined;
+      let stopConsumer: (() => Promise<void>) | undefined;
       return {
         app,
         async start() {
-          // Built-in packs run on the ingestion batches their triggers name (one run per batch).
-          unsubscribe = await events.subscribe(INGESTION_COMPLETED, async (event) => {
-            await service
-              .onIngestion(event, BUILTIN_PACKS, `ingestion:${event.batch_id}`)
-              .catch((err: unknown) => logger.error({ err, batch: event.batch_id }, 'dataflow run failed'));
-          });
+          // ingestion.completed from the backbone (durable, every tenant's stream): one run per batch and pack.
+          stopConsumer = await consumeIngestion(db, service, { bus, logger, ...options.consumer });
         },
         async stop() {
-          await unsubscribe?.();
+          await stopConsumer?.();
           await release();
         },
       };

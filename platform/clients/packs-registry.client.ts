@@ -33,6 +33,18 @@ export class PacksRegistryClient {
     return serviceRequest(this.endpoint, path, context);
   }
 
+  /** Catalog entries visible to the caller (without their artifacts), by pack id and version; one page. */
+  list(
+    context: ServiceCallContext,
+    filter: { kind?: PackKind; status?: PackStatus; limit?: number },
+  ): Promise<{ packs: PackVersionView[]; next_cursor: string | null }> {
+    const query = new URLSearchParams();
+    if (filter.kind) query.set('kind', filter.kind);
+    if (filter.status) query.set('status', filter.status);
+    if (filter.limit) query.set('limit', String(filter.limit));
+    return serviceRequest(this.endpoint, `packs?${query.toString()}`, context);
+  }
+
   /** The newest certified version (ServiceCallError 404 when there is none). */
   latestCertified(context: ServiceCallContext, packId: string): Promise<PackVersionView> {
     return this.get(context, packId);

@@ -89,13 +89,10 @@ export class DataflowService {
     return done;
   }
 
-  /** An ingestion batch landed: every pack given that triggers on its dataset runs once for it. */
-  async onIngestion(
-    event: IngestionCompleted,
-    packs: readonly DataflowPack[],
-    correlationId: string,
-  ): Promise<RunRecord[]> {
+  /** An ingestion batch landed: every certified pack that triggers on its dataset runs once for it (filters apply). */
+  async onIngestion(event: IngestionCompleted, correlationId: string): Promise<RunRecord[]> {
     const runs: RunRecord[] = [];
+    const packs = await this.deps.packs.triggeredBy({ tenantId: event.tenant_id, correlationId }, event.dataset);
     for (const pack of packs) {
       const wanted = pack.triggers.some(
         (t) =>

@@ -4,7 +4,10 @@
 // ingestion.completed event triggering a run, a certified pack from the packs registry with
 // JSONata and SQL transforms and tolerance rules, the hostile cases (cross-tenant and writing SQL,
 // endless SQL, looping JSONata, mismatched schemas), and tenant isolation.
+import { randomUUID } from 'node:crypto';
 import { AccessTokens } from '../../../platform/auth/jwt';
+import { createEventsStore } from '../../../platform/events/backbone/backbone.store';
+import { seedPlatformTopics } from '../../../platform/events/backbone/platform-topics';
 import {
   DATAFLOW_RECONCILIATION_COMPLETED,
   INGESTION_COMPLETED,
@@ -32,6 +35,7 @@ beforeAll(async () => {
     [
       defineDataflowService({
         config: { sqlTimeoutMs: 300, jsonataTimeoutMs: 5000, packsRegistryUrl: registryUrl },
+        consumer: { pollMs: 100, backoffMs: 100 },
       }),
     ],
     {},
@@ -183,8 +187,9 @@ describe('the built-in GTAS pack', () => {
       lineage: { inputs: [], outputs: [{ namespace: 'ingestion', name: 'vouchers' }] },
       at: new Date().toISOString(),
     };
-    await h.bus.publish(INGESTION_COMPLETED.topic, event);
-    await h.bus.publish(INGESTION_COMPLETED.topic, event);
+    // Two deliveries of the same batch (a producer's retry under a new event id): one run.
+    await appendToBackbone('other', event);
+    await appendToBackbone('other', event);
     await waitFor(async () => (await call(url, 'GET', '/api/dataflow/runs', other)).body.runs.length > 0);
     await new Promise((r) => setTimeout(r, 300));
     const runs = (await call(url, 'GET', '/api/dataflow/runs', other)).body.runs;
@@ -272,6 +277,37 @@ describe('a certified pack from the packs registry', () => {
     expect(JSON.stringify(breaks)).not.toContain('DE002');
   });
 
+  it('runs a certified registry pack whose trigger names the ingested dataset, once per batch', async () => {
+    await certify(
+      pack('on-bank', {
+        triggers: [{ type: 'ingestion', dataset: 'bank', filter: { source_kind: 'rest_push' } }],
+        reconciliations: [{ name: 'r', left: 'bank', right: 'ledger', left_key: 'ref' }],
+      }),
+    );
+    const event = (batch: string, source_kind: string) => ({
+      tenant_id: 'acme',
+      pipeline_id: 'bank-feed',
+      pipeline_version: 1,
+      run_id: 'ir',
+      batch_id: batch,
+      dataset: 'bank',
+      source_kind,
+      records: 2,
+      rejected: 0,
+      content_sha256: 'b'.repeat(64),
+      schema_version: null,
+      lineage: { inputs: [], outputs: [] },
+      at: new Date().toISOString(),
+    });
+    await appendToBackbone('acme', event('skipped', 'sftp'));
+    await appendToBackbone('acme', event('bank-1', 'rest_push'));
+    const runsOf = async () => (await call(url, 'GET', '/api/dataflow/runs?pack_id=on-bank', acme)).body.runs as any[];
+    await waitFor(async () => (await runsOf()).length > 0);
+    const runs = await runsOf();
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ trigger_key: 'ingestion:bank-1', status: 'passed' });
+  });
+
   it('compares by checksum-and-split, reading only the ranges that differ', async () => {
     const many = (n: number, change: (i: number) => number) =>
       Array.from({ length: n }, (_, i) => ({ key: `k${String(i).padStart(5, '0')}`, data: { v: change(i) } }));
@@ -357,6 +393,27 @@ describe('a certified pack from the packs registry', () => {
     expect((await call(url, 'GET', '/healthz', undefined)).status).toBe(200);
   });
 });
+
+async function appendToBackbone(tenantId: string, data: unknown): Promise<void> {
+  await seedPlatformTopics(h.db.sql);
+  const out = await createEventsStore(h.db.sql).publish(
+    tenantId,
+    {
+      id: randomUUID(),
+      tenantId,
+      topic: INGESTION_COMPLETED.topic,
+      source: '/services/ingestion',
+      type: INGESTION_COMPLETED.topic,
+      time: new Date().toISOString(),
+      subject: null,
+      traceparent: null,
+      data,
+      size: 100,
+    },
+    1e12,
+  );
+  expect(out.kind).toBe('stored');
+}
 
 async function waitFor(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
   for (let waited = 0; waited < ms; waited += 50) {
