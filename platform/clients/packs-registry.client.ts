@@ -38,11 +38,9 @@ export class PacksRegistryClient {
     context: ServiceCallContext,
     filter: { kind?: PackKind; status?: PackStatus; limit?: number },
   ): Promise<{ packs: PackVersionView[]; next_cursor: string | null }> {
-    const query = new URLSearchParams();
-    if (filter.kind) query.set('kind', filter.kind);
-    if (filter.status) query.set('status', filter.status);
-    if (filter.limit) query.set('limit', String(filter.limit));
-    return serviceRequest(this.endpoint, `packs?${query.toString()}`, context);
+    return serviceRequest(this.endpoint, 'packs', context, {
+      query: { kind: filter.kind, status: filter.status, limit: filter.limit },
+    });
   }
 
   /** The newest certified version (ServiceCallError 404 when there is none). */

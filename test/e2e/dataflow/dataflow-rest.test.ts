@@ -6,6 +6,7 @@
 // endless SQL, looping JSONata, mismatched schemas), and tenant isolation.
 import { randomUUID } from 'node:crypto';
 import { AccessTokens } from '../../../platform/auth/jwt';
+import { DataflowClient } from '../../../platform/clients/dataflow.client';
 import { createEventsStore } from '../../../platform/events/backbone/backbone.store';
 import { seedPlatformTopics } from '../../../platform/events/backbone/platform-topics';
 import {
@@ -112,6 +113,16 @@ describe('the built-in GTAS pack', () => {
     expect(again.body.run_id).toBe(runId);
     const { rows } = await h.db.sql.query(`SELECT count(*)::int AS n FROM dataflow_runs WHERE tenant_id = 'acme'`);
     expect(rows[0]).toEqual({ n: 1 });
+  });
+
+  it('answers the typed client with the same run for the same key', async () => {
+    const client = new DataflowClient(url);
+    const view = await client.run(
+      { token: await acme },
+      { pack_id: 'builtin.gtas-reconciliation', idempotency_key: 'gtas-1' },
+    );
+    expect(view).toMatchObject({ run_id: runId, status: 'failed' });
+    expect((await client.get({ token: await acme }, runId)).result?.reconciliations[0]?.breaks.count).toBe(1);
   });
 
   it('lists breaks with their failed rules, and keeps hashed evidence', async () => {
