@@ -9,6 +9,7 @@ import { aiBrokerService } from '../services/ai-broker';
 import { observabilityService } from '../services/observability';
 import { complianceService } from '../services/compliance';
 import { configService } from '../services/config';
+import { dataflowService } from '../services/dataflow';
 import { eventsService } from '../services/events';
 import { identityService } from '../services/identity';
 import { ingestionService } from '../services/ingestion';
@@ -37,6 +38,7 @@ export const SERVICES: readonly ServiceDefinition[] = [
   configService,
   observabilityService,
   ingestionService,
+  dataflowService,
   gatewayService,
 ];
 

@@ -33,6 +33,16 @@ export class PacksRegistryClient {
     return serviceRequest(this.endpoint, path, context);
   }
 
+  /** Catalog entries visible to the caller (without their artifacts), by pack id and version; one page. */
+  list(
+    context: ServiceCallContext,
+    filter: { kind?: PackKind; status?: PackStatus; limit?: number },
+  ): Promise<{ packs: PackVersionView[]; next_cursor: string | null }> {
+    return serviceRequest(this.endpoint, 'packs', context, {
+      query: { kind: filter.kind, status: filter.status, limit: filter.limit },
+    });
+  }
+
   /** The newest certified version (ServiceCallError 404 when there is none). */
   latestCertified(context: ServiceCallContext, packId: string): Promise<PackVersionView> {
     return this.get(context, packId);

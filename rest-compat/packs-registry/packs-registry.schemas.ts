@@ -63,7 +63,7 @@ export const SubmitBody = strictMembers(
 export type SubmitBody = Static<typeof SubmitBody>;
 
 export const ListQuery = Type.Object({
-  kind: Type.Optional(Type.Union([Type.Literal('workflow'), Type.Literal('rule')])),
+  kind: Type.Optional(Type.Union([Type.Literal('workflow'), Type.Literal('rule'), Type.Literal('dataflow')])),
   status: Type.Optional(Type.Union([Type.Literal('draft'), Type.Literal('certified'), Type.Literal('deprecated')])),
   limit: Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE }),
   cursor: Type.Optional(
@@ -101,7 +101,7 @@ const artifactMembers = {
 const entryMembers = {
   pack_id: Type.String(),
   version: Type.String(),
-  kind: Type.Union([Type.Literal('workflow'), Type.Literal('rule')]),
+  kind: Type.Union([Type.Literal('workflow'), Type.Literal('rule'), Type.Literal('dataflow')]),
   status: Type.Union([Type.Literal('draft'), Type.Literal('certified'), Type.Literal('deprecated')]),
   owner_tenant: Type.String(),
   author: NullableString,

@@ -41,6 +41,11 @@ const targets = [
     },
   },
   {
+    name: 'dataflow',
+    contextType: './graphql.context#DataflowGraphQLContext',
+    mappers: { DataflowRun: './resolvers#RunNode' },
+  },
+  {
     name: 'events',
     contextType: './graphql.context#EventsGraphQLContext',
     mappers: {

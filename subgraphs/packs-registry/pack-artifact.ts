@@ -9,8 +9,8 @@ import secureJson from 'secure-json-parse';
 import { parseAllDocuments } from 'yaml';
 import { InputError, type InputIssue } from '../../platform/errors/domain-errors';
 import { unstorableText } from '../../platform/text';
-import type { ArtifactFormat, PackDependencies, PackRef, SchemaRef } from './pack.types';
-import { workflowPackIssues } from './workflow-pack.schema';
+import type { ArtifactFormat, PackDependencies, PackKind, PackRef, SchemaRef } from './pack.types';
+import { dataflowPackIssues, workflowPackIssues } from './workflow-pack.schema';
 
 /** Larger artifacts are refused (the body limit caps them anyway; this keeps the row small). */
 export const MAX_ARTIFACT_CHARS = 512 * 1024;
@@ -22,10 +22,12 @@ const MAX_YAML_ALIASES = 100;
 const MAX_ISSUES = 20;
 
 export interface ParsedArtifact {
+  /** `dataflow` when the artifact says `kind: dataflow` (its own contract), else a workflow pack. */
+  kind: Exclude<PackKind, 'rule'>;
   format: ArtifactFormat;
   /** The artifact exactly as submitted (a JSON object is kept as its JSON text). */
   source: string;
-  content: WorkflowPackDocument;
+  content: WorkflowPackDocument | DataflowPackDocument;
   sha256: string;
   dependencies: PackDependencies;
 }
@@ -36,6 +38,14 @@ export interface WorkflowPackDocument extends Record<string, unknown> {
   steps: StepDocument[];
   input_schema_ref?: SchemaRef;
   dependencies?: Partial<PackDependencies>;
+}
+
+/** The members of a dataflow pack the registry itself reads (the schema guarantees them). */
+export interface DataflowPackDocument extends Record<string, unknown> {
+  kind: 'dataflow';
+  metadata: { pack_id: string; version: string; name: string } & Record<string, unknown>;
+  inputs: { schema_ref?: SchemaRef }[];
+  dependencies?: { schemas?: SchemaRef[] };
 }
 
 interface StepDocument extends Record<string, unknown> {
@@ -56,13 +66,18 @@ const fail = (loc: (string | number)[], msg: string, type = 'value_error'): Inpu
 export function parseArtifact(artifact: unknown, format: unknown): ParsedArtifact {
   if (format !== 'json' && format !== 'yaml') throw fail(['format'], "Input should be 'json' or 'yaml'", 'enum');
   const { source, value } = readArtifact(artifact, format);
-  const schemaIssues = workflowPackIssues(value);
+  const kind = (value as { kind?: unknown } | null)?.kind === 'dataflow' ? 'dataflow' : 'workflow';
+  const schemaIssues = kind === 'dataflow' ? dataflowPackIssues(value) : workflowPackIssues(value);
   if (schemaIssues.length > 0) throw new InputError(schemaIssues.slice(0, MAX_ISSUES));
+  const canonical = canonicalize(value);
+  if (canonical === undefined) throw fail(['artifact'], 'Artifact is not serialisable as JSON');
+  if (kind === 'dataflow') {
+    const content = value as DataflowPackDocument;
+    return { kind, format, source, content, sha256: sha256Hex(canonical), dependencies: dataflowDependencies(content) };
+  }
   const content = value as WorkflowPackDocument;
   checkStepNames(content.steps);
-  const canonical = canonicalize(content);
-  if (canonical === undefined) throw fail(['artifact'], 'Artifact is not serialisable as JSON');
-  return { format, source, content, sha256: sha256Hex(canonical), dependencies: extractDependencies(content) };
+  return { kind, format, source, content, sha256: sha256Hex(canonical), dependencies: extractDependencies(content) };
 }
 
 export function sha256Hex(text: string): string {
@@ -231,6 +246,19 @@ export function extractDependencies(pack: WorkflowPackDocument): PackDependencie
       pack_id: r.pack_id,
       version: r.version,
     })),
+  };
+}
+
+/** A dataflow pack's schema references (its inputs' and the explicit ones), each listed once. */
+function dataflowDependencies(pack: DataflowPackDocument): PackDependencies {
+  const schemas = [
+    ...pack.inputs.flatMap((i) => (i.schema_ref ? [i.schema_ref] : [])),
+    ...(pack.dependencies?.schemas ?? []),
+  ];
+  return {
+    rule_packs: [],
+    schemas: uniqueBy(schemas, (s) => `${s.name}@${s.version}`).map((s) => ({ name: s.name, version: s.version })),
+    workflow_packs: [],
   };
 }
 

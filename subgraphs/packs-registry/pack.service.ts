@@ -78,8 +78,10 @@ export class PacksService {
     const { pack_id: packId, version } = parsed.content.metadata;
     return this.stores.transaction(async ({ packs, outbox }) => {
       const owner = await packs.ownerOf(packId);
-      if (owner && owner.kind !== 'workflow')
+      if (owner && owner.kind === 'rule')
         throw new ConflictError(`Pack id '${packId}' names a rule pack (owned by the rule-pack registry)`);
+      if (owner && owner.kind !== parsed.kind)
+        throw new ConflictError(`Pack id '${packId}' names a ${owner.kind} pack, not a ${parsed.kind} pack`);
       if (owner && owner.ownerTenant !== tenantId)
         throw new ConflictError(`Pack id '${packId}' belongs to another tenant`);
       const existing = await packs.lockForUpdate(packId, version);
@@ -94,7 +96,7 @@ export class PacksService {
       const entry = await packs.insert({
         packId,
         version,
-        kind: 'workflow',
+        kind: parsed.kind,
         status: 'draft',
         ownerTenant: tenantId,
         author: auth.username,
@@ -114,7 +116,7 @@ export class PacksService {
           data: {
             pack_id: packId,
             version,
-            kind: 'workflow',
+            kind: parsed.kind,
             format: parsed.format,
             sha256: parsed.sha256,
             dependencies: parsed.dependencies,

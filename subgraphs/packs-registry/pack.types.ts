@@ -3,8 +3,8 @@
 // also part of a stored artifact or the bus payload, so they never need translating.
 import type { Caller } from '../../platform/auth/caller';
 
-export type PackKind = 'workflow' | 'rule';
-export const PACK_KINDS: readonly PackKind[] = ['workflow', 'rule'];
+export type PackKind = 'workflow' | 'rule' | 'dataflow';
+export const PACK_KINDS: readonly PackKind[] = ['workflow', 'rule', 'dataflow'];
 
 /** Spec 01's pack status table for the packs registry: draft → certified → deprecated. */
 export type PackStatus = 'draft' | 'certified' | 'deprecated';

@@ -375,7 +375,7 @@ export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes
   name: 'JSON';
 }
 
-export type PackKindResolvers = EnumResolverSignature<{ WORKFLOW?: any, RULE?: any }, ResolversTypes['PackKind']>;
+export type PackKindResolvers = EnumResolverSignature<{ WORKFLOW?: any, RULE?: any, DATAFLOW?: any }, ResolversTypes['PackKind']>;
 
 export type PackStatusResolvers = EnumResolverSignature<{ DRAFT?: any, CERTIFIED?: any, DEPRECATED?: any }, ResolversTypes['PackStatus']>;
 

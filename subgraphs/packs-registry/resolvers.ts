@@ -17,7 +17,7 @@ function graphOut(g: DependencyGraph) {
 
 export const resolvers = {
   JSON: JSONScalar,
-  PackKind: { WORKFLOW: 'workflow', RULE: 'rule' },
+  PackKind: { WORKFLOW: 'workflow', RULE: 'rule', DATAFLOW: 'dataflow' },
   PackStatus: { DRAFT: 'draft', CERTIFIED: 'certified', DEPRECATED: 'deprecated' },
   PackArtifactFormat: { JSON: 'json', YAML: 'yaml' },
   DependencyKind: { WORKFLOW: 'workflow', RULE: 'rule', SCHEMA: 'schema' },

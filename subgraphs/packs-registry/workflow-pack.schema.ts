@@ -3,7 +3,7 @@
 // the same wording as the route schemas' 422s).
 import fs from 'node:fs';
 import path from 'node:path';
-import Ajv, { type ErrorObject } from 'ajv';
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { InputIssue } from '../../platform/errors/domain-errors';
 import { issuesFromValidation } from '../../platform/http/validation';
@@ -18,9 +18,24 @@ export function loadWorkflowPackSchema(): Record<string, unknown> {
 const ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false, strictRequired: false });
 addFormats(ajv);
 const validate = ajv.compile(loadWorkflowPackSchema());
+// Dataflow packs (issue 33) are the registry's second stored kind, checked against their own contract.
+const validateDataflow = ajv.compile(
+  JSON.parse(
+    fs.readFileSync(path.join(PROJECT_ROOT, 'platform/contracts/dataflow-pack.schema.json'), 'utf8'),
+  ) as object,
+);
 
-/** The schema's complaints about `value`, or none. */
+/** The workflow-pack schema's complaints about `value`, or none. */
 export function workflowPackIssues(value: unknown): InputIssue[] {
+  return issuesOf(validate, value);
+}
+
+/** The dataflow-pack schema's complaints about `value`, or none. */
+export function dataflowPackIssues(value: unknown): InputIssue[] {
+  return issuesOf(validateDataflow, value);
+}
+
+function issuesOf(validate: ValidateFunction, value: unknown): InputIssue[] {
   if (validate(value)) return [];
   const errors = (validate.errors ?? []).filter((e) => e.keyword !== 'if' && !isPropertyNameDetail(e));
   const issues: InputIssue[] = [];

@@ -2,7 +2,7 @@
 // response types of platform/clients/packs-registry.client.ts. What the serving routes send and accept must stay
 // assignable to these (compile-time checks in test/unit/platform/contracts.test.ts).
 
-export type PackKind = 'workflow' | 'rule';
+export type PackKind = 'workflow' | 'rule' | 'dataflow';
 
 export type PackStatus = 'draft' | 'certified' | 'deprecated';
 

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { InputError } from '../../../platform/errors/domain-errors';
-import { extractDependencies, parseArtifact } from '../../../subgraphs/packs-registry/pack-artifact';
+import { extractDependencies, parseArtifact, type WorkflowPackDocument } from '../../../subgraphs/packs-registry/pack-artifact';
 import { parsePayload } from '../../../platform/contracts/event-contract';
 import { RULEPACK_CERTIFIED } from '../../../platform/contracts/rulepack.events';
 import { loadWorkflowPackSchema } from '../../../subgraphs/packs-registry/workflow-pack.schema';
@@ -104,7 +104,7 @@ describe('parseArtifact', () => {
     const yaml =
       'metadata: {pack_id: p, version: 1.0.0, workflow_type: risk, name: "no"}\nsteps: [{step: s, type: action, action: x, parameters: {on: yes, when: 2001-12-14}}]\n';
     const { content } = parseArtifact(yaml, 'yaml');
-    expect(content.steps[0]!.parameters).toEqual({ on: 'yes', when: '2001-12-14' });
+    expect((content as WorkflowPackDocument).steps[0]!.parameters).toEqual({ on: 'yes', when: '2001-12-14' });
   });
 
   it('refuses alias bombs', () => {

@@ -1,0 +1,43 @@
+// Wires DataFlow's domain: the stores over the raw SQL executor, the packs registry client (with
+// the service's identity for callers without a token), the tenant rule whose operator-access
+// records go through the outbox, and the bus publisher for finished reconciliations.
+import type { ServiceIdentity } from '../../platform/auth/service-identity';
+import { operatorAccessData, OPERATOR_ACCESS_EVENT, TenantAccess } from '../../platform/auth/tenant-access';
+import { PacksRegistryClient } from '../../platform/clients/packs-registry.client';
+import type { SqlExecutor } from '../../platform/db/sql';
+import { auditEvent, sqlOutboxWriter } from '../../platform/outbox/outbox.writer';
+import type { DataflowConfig } from './dataflow.config';
+import type { RunRecord } from './dataflow.types';
+import { sqlDatasetStore } from './dataset.store';
+import { registryPackSource } from './pack.source';
+import { DataflowService } from './run.service';
+import { sqlRunStore } from './run.store';
+
+export function createDataflowModule(
+  sql: SqlExecutor,
+  config: DataflowConfig,
+  identity: ServiceIdentity,
+  onFinished?: (run: RunRecord) => Promise<void>,
+): { service: DataflowService } {
+  const outbox = sqlOutboxWriter(sql, 'dataflow');
+  const access = new TenantAccess((a) =>
+    outbox.append(
+      auditEvent(a, {
+        tenantId: a.tenantId,
+        type: OPERATOR_ACCESS_EVENT,
+        actor: a.operator,
+        data: operatorAccessData(a),
+      }),
+    ),
+  );
+  const service = new DataflowService({
+    runs: sqlRunStore(sql),
+    datasets: sqlDatasetStore(sql),
+    sql,
+    packs: registryPackSource(new PacksRegistryClient(config.packsRegistryUrl, identity)),
+    access,
+    config,
+    onFinished,
+  });
+  return { service };
+}
