@@ -9,7 +9,7 @@
 const transform = { '^.+\\.(t|j|mj|cj)s$': '<rootDir>/test/support/jest-transformer.js' };
 const common = {
   transform,
-  transformIgnorePatterns: ['/node_modules/(?!(jose|@electric-sql|@seriousme|auto-bind)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(jose|@electric-sql|@seriousme|auto-bind|@marcbachmann)/)'],
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
 };
