@@ -7,6 +7,7 @@ import type { ServiceDefinition, ServiceManifest } from '../platform/service';
 import { gatewayService } from '../services/gateway';
 import { aiBrokerService } from '../services/ai-broker';
 import { complianceService } from '../services/compliance';
+import { complianceScannerService } from '../services/compliance-scanner';
 import { eventsService } from '../services/events';
 import { identityService } from '../services/identity';
 import { ledgerService } from '../services/ledger';
@@ -31,6 +32,7 @@ export const SERVICES: readonly ServiceDefinition[] = [
   ragService,
   eventsService,
   complianceService,
+  complianceScannerService,
   gatewayService,
 ];
 

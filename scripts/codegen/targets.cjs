@@ -36,6 +36,23 @@ const targets = [
     },
   },
   {
+    name: 'compliance-scanner',
+    contextType: './graphql.context#ComplianceScannerGraphQLContext',
+    mappers: {
+      ScannerPack: './scanner.types#ScannerPack',
+      ScannerTarget: './scanner.types#ScanTarget',
+      ScannerScan: './scanner.types#Scan',
+      ScannerFinding: './scanner.types#Finding',
+      ScannerSuppression: './scanner.types#Suppression',
+    },
+    // Mapped to the domain's lower-case words in resolvers.ts.
+    enumValues: {
+      ScannerFindingStatus: './scanner.types#FindingStatus',
+      ScannerSuppressionStatus: './scanner.types#SuppressionStatus',
+      ScannerSuppressionScope: './scanner.types#SuppressionScope',
+    },
+  },
+  {
     name: 'events',
     contextType: './graphql.context#EventsGraphQLContext',
     mappers: {

@@ -78,14 +78,6 @@ export const findingStore = {
     return rows.map(toFinding);
   },
 
-  async byIds(q: SqlQuery, tenantId: string, ids: readonly string[]): Promise<Finding[]> {
-    const { rows } = await q.query<Row>(
-      `SELECT ${COLUMNS} FROM scanner_findings WHERE tenant_id = $1 AND id = ANY($2::text[])`,
-      [tenantId, [...ids]],
-    );
-    return rows.map(toFinding);
-  },
-
   /** Findings a suppression covers (it names them) or held (suppression_id), for approval and expiry. */
   async bySuppression(q: SqlQuery, tenantId: string, suppressionId: string): Promise<Finding[]> {
     const { rows } = await q.query<Row>(

@@ -157,14 +157,6 @@ export class ScanService {
     });
   }
 
-  /** For the entity DataLoader: one read for a request's references; null where unknown. */
-  async findingsByIds(caller: Caller, ids: readonly string[]): Promise<(Finding | null)[]> {
-    assertMayRead(caller, this.config.requireAuth);
-    const tenantId = await this.access.resolve(caller, undefined, ['tenantId'], 'scanner.finding.read');
-    const found = new Map((await findingStore.byIds(this.sql, tenantId, ids)).map((f) => [f.id, f]));
-    return ids.map((id) => found.get(id) ?? null);
-  }
-
   /**
    * The scan's report in SARIF 2.1.0, validated against the schema: the findings whose latest
    * sighting is this scan (suppressed ones with their justification and expiry).
