@@ -26,7 +26,9 @@ const SECURITY_SEVERITY: Record<ScannerSeverity, string> = {
   info: '0.0',
 };
 
-const ajv = new Ajv({ allErrors: false, strict: false });
+// unicodeRegExp off: the published schema's `language` pattern has a stray `]`
+// (`^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$`), an error only in a `u` regular expression.
+const ajv = new Ajv({ allErrors: false, strict: false, unicodeRegExp: false });
 addFormats(ajv);
 const validateSarif = ajv.compile(sarifSchema as object);
 
