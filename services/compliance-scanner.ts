@@ -13,7 +13,7 @@ import { startServiceNotices } from '../platform/outbox/service-notices';
 import { defineService, type ServiceDefinition } from '../platform/service';
 import { buildServiceApp } from '../platform/service-app';
 import { registerComplianceScannerRoutes } from '../rest-compat/compliance-scanner';
-import { loadScannerConfig, type ScannerConfig } from '../subgraphs/compliance-scanner/compliance-scanner.config';
+import { loadComplianceScannerConfig, type ScannerConfig } from '../subgraphs/compliance-scanner/compliance-scanner.config';
 import { createScannerModule } from '../subgraphs/compliance-scanner/compliance-scanner.module';
 import {
   complianceScannerContext,
@@ -48,7 +48,7 @@ export function defineComplianceScannerService(options: ComplianceScannerService
     ],
     async build(deps) {
       const { config: platform, db, env, logger, registry } = deps;
-      const config = { ...loadScannerConfig(env, registry), ...options.config };
+      const config = { ...loadComplianceScannerConfig(env, registry), ...options.config };
       const { bus, release: releaseBus } = await serviceBus(deps, options.bus);
       // scanner.finding notices are written with each scan's changes and published by this relay.
       const notices = startServiceNotices(deps, bus, definition.name);

@@ -29,7 +29,7 @@ export interface ScannerConfig {
 
 const WORKFLOW = { name: 'workflow', port: 8130 };
 
-export function loadScannerConfig(env: Env, registry: readonly ServiceManifest[] = []): ScannerConfig {
+export function loadComplianceScannerConfig(env: Env, registry: readonly ServiceManifest[] = []): ScannerConfig {
   const pem = readOptional(env, 'SCANNER_SIGNING_KEY')?.replace(/\\n/g, '\n');
   if (pem !== undefined) {
     try {

@@ -18,7 +18,7 @@ import { canonicalPackBytes, packSha256, signPack, verifyPack } from '../rulepac
 import { mayDecide } from '../rulepack-registry/rulepack-registry.policy';
 import type { SigningKeys } from '../rulepack-registry/signing-keys.service';
 import { scannerPackStore } from './pack.store';
-import { SCANNER_PACK_CERTIFIED_EVENT, SCANNER_PACK_SUBMITTED_EVENT } from './scanner.audit';
+import { SCANNER_PACK_CERTIFIED_EVENT, SCANNER_PACK_SUBMITTED_EVENT } from './compliance-scanner.audit';
 import { assertMayRead, assertMayWrite } from './scanner.policy';
 import { compilePack, type CompiledPack } from './scanner-pack';
 import type { ScannerPack, ScannerPackStatus } from './scanner.types';

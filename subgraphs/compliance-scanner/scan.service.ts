@@ -18,7 +18,7 @@ import { allowedRoot, readRepository } from './repository-reader';
 import { buildSarif, sarifProblem } from './sarif';
 import { runPack, type ScanInput } from './scan-engine';
 import { scanStore } from './scan.store';
-import { SCANNER_SCAN_COMPLETED_EVENT } from './scanner.audit';
+import { SCANNER_SCAN_COMPLETED_EVENT } from './compliance-scanner.audit';
 import { assertMayRead, assertMayWrite } from './scanner.policy';
 import { scannerPackStore } from './pack.store';
 import { effectiveSettings } from './settings-input';

@@ -25,7 +25,7 @@ import {
   SCANNER_SUPPRESSION_DECIDED_EVENT,
   SCANNER_SUPPRESSION_EXPIRED_EVENT,
   SCANNER_SUPPRESSION_REQUESTED_EVENT,
-} from './scanner.audit';
+} from './compliance-scanner.audit';
 import { assertMayRead, assertMayWrite } from './scanner.policy';
 import { LIMITS, type Finding, type Suppression, type SuppressionScope, type SuppressionStatus } from './scanner.types';
 import { suppressionStore } from './suppression.store';

@@ -10,7 +10,7 @@ import { ConflictError, InputError, NotFoundError } from '../../platform/errors/
 import { auditEvent, sqlOutboxWriter } from '../../platform/outbox/outbox.writer';
 import { SERVICE } from './pack.service';
 import { allowedRoot } from './repository-reader';
-import { SCANNER_TARGET_CREATED_EVENT } from './scanner.audit';
+import { SCANNER_TARGET_CREATED_EVENT } from './compliance-scanner.audit';
 import type { ScannerConfig } from './compliance-scanner.config';
 import { assertMayRead, assertMayWrite } from './scanner.policy';
 import { effectiveSettings } from './settings-input';
