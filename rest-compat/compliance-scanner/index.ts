@@ -198,6 +198,8 @@ export function registerComplianceScannerRoutes(routes: FastifyInstance, scanner
   routes.post<{ Body: CreateTargetBody }>(
     `${PREFIX}/targets`,
     {
+      // The domain says repositoryPath where a scan may also mean a file's path.
+      config: { inputNames: { repositoryPath: 'path' } },
       schema: {
         tags: ['targets'],
         summary: 'Registers a target: a repository inside SCANNER_ALLOWED_ROOTS, or a configuration',

@@ -38,18 +38,18 @@ const inside = (root: string, candidate: string) =>
 export async function allowedRoot(requested: string, allowedRoots: readonly string[]): Promise<string> {
   if (allowedRoots.length === 0)
     throw new ForbiddenError('No repository root is allowed on this scanner (SCANNER_ALLOWED_ROOTS is empty)');
-  if (!path.isAbsolute(requested)) throw InputError.of(['path'], 'The path must be absolute');
+  if (!path.isAbsolute(requested)) throw InputError.of(['repositoryPath'], 'The path must be absolute');
   let real: string;
   try {
     real = await fs.realpath(requested);
   } catch {
-    throw InputError.of(['path'], 'The path does not exist or cannot be read');
+    throw InputError.of(['repositoryPath'], 'The path does not exist or cannot be read');
   }
   const roots = await Promise.all(allowedRoots.map((r) => fs.realpath(r).catch(() => null)));
   if (!roots.some((r) => r !== null && inside(r, real)))
     throw new ForbiddenError(`The path is outside the roots this scanner may read (SCANNER_ALLOWED_ROOTS)`);
   const stat = await fs.stat(real);
-  if (!stat.isDirectory()) throw InputError.of(['path'], 'The path is not a directory');
+  if (!stat.isDirectory()) throw InputError.of(['repositoryPath'], 'The path is not a directory');
   return real;
 }
 

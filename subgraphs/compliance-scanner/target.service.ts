@@ -38,11 +38,11 @@ export class TargetService {
     let path: string | null = null;
     let settings: Record<string, string> | null = null;
     if (input.kind === 'repository') {
-      if (!input.path) throw InputError.of(['path'], 'Field required', 'missing');
+      if (!input.path) throw InputError.of(['repositoryPath'], 'Field required', 'missing');
       if (input.settings) throw InputError.of(['settings'], 'A repository target takes no settings');
       path = await allowedRoot(input.path, this.config.allowedRoots);
     } else {
-      if (input.path) throw InputError.of(['path'], 'A configuration target takes no path');
+      if (input.path) throw InputError.of(['repositoryPath'], 'A configuration target takes no path');
       if (input.settings) {
         const plain: Record<string, string> = {};
         for (const [k, v] of Object.entries(input.settings)) {
