@@ -13,7 +13,10 @@ import { startServiceNotices } from '../platform/outbox/service-notices';
 import { defineService, type ServiceDefinition } from '../platform/service';
 import { buildServiceApp } from '../platform/service-app';
 import { registerComplianceScannerRoutes } from '../rest-compat/compliance-scanner';
-import { loadComplianceScannerConfig, type ScannerConfig } from '../subgraphs/compliance-scanner/compliance-scanner.config';
+import {
+  loadComplianceScannerConfig,
+  type ScannerConfig,
+} from '../subgraphs/compliance-scanner/compliance-scanner.config';
 import { createScannerModule } from '../subgraphs/compliance-scanner/compliance-scanner.module';
 import {
   complianceScannerContext,
@@ -80,7 +83,9 @@ export function defineComplianceScannerService(options: ComplianceScannerService
           await scanner.packs.ensureSigningKey();
           // Expiries reopen findings and pending approvals are read, every SCANNER_SWEEP_SECONDS.
           sweep = setInterval(() => {
-            sweeping = scanner.suppressions.sweep().catch((err: unknown) => logger.warn({ err }, 'suppression sweep failed'));
+            sweeping = scanner.suppressions
+              .sweep()
+              .catch((err: unknown) => logger.warn({ err }, 'suppression sweep failed'));
           }, config.sweepSeconds * 1000);
           sweep.unref();
         },

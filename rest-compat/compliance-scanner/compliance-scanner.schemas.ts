@@ -4,7 +4,9 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { SCANNER_SEVERITIES } from '../../platform/contracts/scanner-pack.schema';
 
 const Detail = Type.Object({ detail: Type.Unknown() });
-const Tenant = Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: "Tenant; defaults to the caller's" }));
+const Tenant = Type.Optional(
+  Type.String({ minLength: 1, maxLength: 255, description: "Tenant; defaults to the caller's" }),
+);
 const Id = (description: string) => Type.String({ minLength: 1, maxLength: 64, description });
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 const Limit = Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'At most this many (200)' }));
@@ -20,7 +22,10 @@ export type TenantBody = Static<typeof TenantBody>;
 
 // ---- packs
 export const SubmitPackBody = Type.Object({
-  pack: Type.Object({}, { additionalProperties: true, description: 'The scanner pack (platform/contracts/scanner-pack.schema.ts)' }),
+  pack: Type.Object(
+    {},
+    { additionalProperties: true, description: 'The scanner pack (platform/contracts/scanner-pack.schema.ts)' },
+  ),
   tenant_id: Tenant,
 });
 export type SubmitPackBody = Static<typeof SubmitPackBody>;
@@ -54,7 +59,14 @@ export const PackList = Type.Object({ packs: Type.Array(PackSchema) });
 
 export const KeySet = Type.Object({
   keys: Type.Array(
-    Type.Object({ kty: Type.String(), crv: Type.String(), x: Type.String(), kid: Type.String(), use: Type.String(), alg: Type.String() }),
+    Type.Object({
+      kty: Type.String(),
+      crv: Type.String(),
+      x: Type.String(),
+      kid: Type.String(),
+      use: Type.String(),
+      alg: Type.String(),
+    }),
   ),
 });
 
@@ -62,11 +74,18 @@ export const KeySet = Type.Object({
 export const CreateTargetBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9][A-Za-z0-9._ -]*$' }),
   kind: Type.Union([Type.Literal('repository'), Type.Literal('configuration')]),
-  path: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: 'repository: an absolute directory inside SCANNER_ALLOWED_ROOTS' })),
+  path: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 4096,
+      description: 'repository: an absolute directory inside SCANNER_ALLOWED_ROOTS',
+    }),
+  ),
   settings: Type.Optional(
     Type.Record(Type.String({ pattern: '^[A-Z][A-Z0-9_]*$', maxLength: 200 }), Type.String({ maxLength: 4096 }), {
       maxProperties: 2000,
-      description: "configuration: a profile's settings (secrets are kept as their length only); absent, the platform's effective settings",
+      description:
+        "configuration: a profile's settings (secrets are kept as their length only); absent, the platform's effective settings",
     }),
   ),
   tenant_id: Tenant,
@@ -91,7 +110,9 @@ export const TargetList = Type.Object({ targets: Type.Array(TargetSchema) });
 export const RunScanBody = Type.Object({
   target_id: Id('Target id'),
   pack_id: Type.String({ minLength: 1, maxLength: 200 }),
-  pack_version: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Absent: the newest certified version' })),
+  pack_version: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 64, description: 'Absent: the newest certified version' }),
+  ),
   tenant_id: Tenant,
 });
 export type RunScanBody = Static<typeof RunScanBody>;
@@ -105,7 +126,12 @@ const SummarySchema = Type.Object({
   rule_errors: Type.Array(Type.Object({ rule_id: Type.String(), path: Type.String(), message: Type.String() })),
   skipped_files: Type.Array(Type.Object({ path: Type.String(), reason: Type.String() })),
   ignored_inline_skips: Type.Array(
-    Type.Object({ rule_id: Type.String(), path: Type.String(), line: Nullable(Type.Integer()), fingerprint: Type.String() }),
+    Type.Object({
+      rule_id: Type.String(),
+      path: Type.String(),
+      line: Nullable(Type.Integer()),
+      fingerprint: Type.String(),
+    }),
   ),
 });
 
@@ -123,12 +149,24 @@ export const ScanSchema = Type.Object({
   error: Nullable(Type.String()),
 });
 export const ScanList = Type.Object({ scans: Type.Array(ScanSchema) });
-export const ScanListQuery = Type.Object({ target_id: Type.Optional(Id('Target id')), limit: Limit, tenant_id: Tenant });
+export const ScanListQuery = Type.Object({
+  target_id: Type.Optional(Id('Target id')),
+  limit: Limit,
+  tenant_id: Tenant,
+});
 export type ScanListQuery = Static<typeof ScanListQuery>;
 
-export const Sarif = Type.Object({ version: Type.Literal('2.1.0') }, { additionalProperties: true, description: 'A SARIF 2.1.0 log' });
+export const Sarif = Type.Object(
+  { version: Type.Literal('2.1.0') },
+  { additionalProperties: true, description: 'A SARIF 2.1.0 log' },
+);
 
-const Status = Type.Union([Type.Literal('open'), Type.Literal('fixed'), Type.Literal('suppressed'), Type.Literal('reopened')]);
+const Status = Type.Union([
+  Type.Literal('open'),
+  Type.Literal('fixed'),
+  Type.Literal('suppressed'),
+  Type.Literal('reopened'),
+]);
 export const FindingQuery = Type.Object({
   target_id: Type.Optional(Id('Target id')),
   scan_id: Type.Optional(Id('Scan id: the findings it saw last')),
@@ -168,7 +206,10 @@ export const SuppressionBody = Type.Object({
   purl: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
   owner: Type.String({ minLength: 1, maxLength: 255 }),
   justification: Type.String({ minLength: 1, maxLength: 4000 }),
-  expires_at: Type.String({ format: 'date-time', description: 'Mandatory; at most SCANNER_SUPPRESSION_MAX_DAYS ahead' }),
+  expires_at: Type.String({
+    format: 'date-time',
+    description: 'Mandatory; at most SCANNER_SUPPRESSION_MAX_DAYS ahead',
+  }),
   tenant_id: Tenant,
 });
 export type SuppressionBody = Static<typeof SuppressionBody>;

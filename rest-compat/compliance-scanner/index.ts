@@ -6,7 +6,13 @@ import type { FastifyInstance } from 'fastify';
 import { bearerToken } from '../../platform/auth/jwt';
 import { callerOf } from '../../platform/http/caller';
 import type { ScannerModule } from '../../subgraphs/compliance-scanner/compliance-scanner.module';
-import type { Finding, Scan, ScannerPack, ScanTarget, Suppression } from '../../subgraphs/compliance-scanner/scanner.types';
+import type {
+  Finding,
+  Scan,
+  ScannerPack,
+  ScanTarget,
+  Suppression,
+} from '../../subgraphs/compliance-scanner/scanner.types';
 import {
   CreateTargetBody,
   FindingList,
@@ -146,15 +152,34 @@ export function registerComplianceScannerRoutes(routes: FastifyInstance, scanner
 
   routes.get<{ Querystring: PackListQuery }>(
     `${PREFIX}/packs`,
-    { config: query, schema: { tags: ['packs'], summary: "The tenant's scanner packs", querystring: PackListQuery, response: responses(PackList) } },
+    {
+      config: query,
+      schema: {
+        tags: ['packs'],
+        summary: "The tenant's scanner packs",
+        querystring: PackListQuery,
+        response: responses(PackList),
+      },
+    },
     async (request) => ({
-      packs: (await packs.list(callerOf(request), { status: request.query.status, tenantId: request.query.tenant_id })).map(packJson),
+      packs: (
+        await packs.list(callerOf(request), { status: request.query.status, tenantId: request.query.tenant_id })
+      ).map(packJson),
     }),
   );
 
   routes.get<{ Params: PackParams; Querystring: TenantQuery }>(
     `${PREFIX}/packs/:pack_id/versions/:version`,
-    { config: query, schema: { tags: ['packs'], summary: 'One scanner pack version', params: PackParams, querystring: TenantQuery, response: responses(PackSchema) } },
+    {
+      config: query,
+      schema: {
+        tags: ['packs'],
+        summary: 'One scanner pack version',
+        params: PackParams,
+        querystring: TenantQuery,
+        response: responses(PackSchema),
+      },
+    },
     async (request) =>
       packJson(
         await packs.get(callerOf(request), {
@@ -190,7 +215,11 @@ export function registerComplianceScannerRoutes(routes: FastifyInstance, scanner
     `${PREFIX}/pack-keys`,
     {
       config: { auth: 'public' },
-      schema: { tags: ['packs'], summary: 'The public keys that sign certified scanner packs (JWK Set, Ed25519)', response: { 200: KeySet } },
+      schema: {
+        tags: ['packs'],
+        summary: 'The public keys that sign certified scanner packs (JWK Set, Ed25519)',
+        response: { 200: KeySet },
+      },
     },
     () => packs.keySet(),
   );
@@ -222,14 +251,34 @@ export function registerComplianceScannerRoutes(routes: FastifyInstance, scanner
 
   routes.get<{ Querystring: TenantQuery }>(
     `${PREFIX}/targets`,
-    { config: query, schema: { tags: ['targets'], summary: "The tenant's targets", querystring: TenantQuery, response: responses(TargetList) } },
-    async (request) => ({ targets: (await targets.list(callerOf(request), { tenantId: request.query.tenant_id })).map(targetJson) }),
+    {
+      config: query,
+      schema: {
+        tags: ['targets'],
+        summary: "The tenant's targets",
+        querystring: TenantQuery,
+        response: responses(TargetList),
+      },
+    },
+    async (request) => ({
+      targets: (await targets.list(callerOf(request), { tenantId: request.query.tenant_id })).map(targetJson),
+    }),
   );
 
   routes.get<{ Params: IdParams; Querystring: TenantQuery }>(
     `${PREFIX}/targets/:id`,
-    { config: query, schema: { tags: ['targets'], summary: 'One target', params: IdParams, querystring: TenantQuery, response: responses(TargetSchema) } },
-    async (request) => targetJson(await targets.get(callerOf(request), { id: request.params.id, tenantId: request.query.tenant_id })),
+    {
+      config: query,
+      schema: {
+        tags: ['targets'],
+        summary: 'One target',
+        params: IdParams,
+        querystring: TenantQuery,
+        response: responses(TargetSchema),
+      },
+    },
+    async (request) =>
+      targetJson(await targets.get(callerOf(request), { id: request.params.id, tenantId: request.query.tenant_id })),
   );
 
   routes.post<{ Body: RunScanBody }>(
@@ -256,7 +305,15 @@ export function registerComplianceScannerRoutes(routes: FastifyInstance, scanner
 
   routes.get<{ Querystring: ScanListQuery }>(
     `${PREFIX}/scans`,
-    { config: query, schema: { tags: ['scans'], summary: 'Scans, newest first', querystring: ScanListQuery, response: responses(ScanList) } },
+    {
+      config: query,
+      schema: {
+        tags: ['scans'],
+        summary: 'Scans, newest first',
+        querystring: ScanListQuery,
+        response: responses(ScanList),
+      },
+    },
     async (request) => ({
       scans: (
         await scans.list(callerOf(request), {
@@ -270,8 +327,18 @@ export function registerComplianceScannerRoutes(routes: FastifyInstance, scanner
 
   routes.get<{ Params: IdParams; Querystring: TenantQuery }>(
     `${PREFIX}/scans/:id`,
-    { config: query, schema: { tags: ['scans'], summary: 'One scan with its summary', params: IdParams, querystring: TenantQuery, response: responses(ScanSchema) } },
-    async (request) => scanJson(await scans.get(callerOf(request), { id: request.params.id, tenantId: request.query.tenant_id })),
+    {
+      config: query,
+      schema: {
+        tags: ['scans'],
+        summary: 'One scan with its summary',
+        params: IdParams,
+        querystring: TenantQuery,
+        response: responses(ScanSchema),
+      },
+    },
+    async (request) =>
+      scanJson(await scans.get(callerOf(request), { id: request.params.id, tenantId: request.query.tenant_id })),
   );
 
   routes.get<{ Params: IdParams; Querystring: TenantQuery }>(
@@ -287,14 +354,25 @@ export function registerComplianceScannerRoutes(routes: FastifyInstance, scanner
       },
     },
     async (request, reply) => {
-      const log = await scans.sarif(callerOf(request), { scanId: request.params.id, tenantId: request.query.tenant_id });
+      const log = await scans.sarif(callerOf(request), {
+        scanId: request.params.id,
+        tenantId: request.query.tenant_id,
+      });
       return reply.type('application/sarif+json').send(log);
     },
   );
 
   routes.get<{ Querystring: FindingQuery }>(
     `${PREFIX}/findings`,
-    { config: query, schema: { tags: ['findings'], summary: 'Findings by target, scan and status', querystring: FindingQuery, response: responses(FindingList) } },
+    {
+      config: query,
+      schema: {
+        tags: ['findings'],
+        summary: 'Findings by target, scan and status',
+        querystring: FindingQuery,
+        response: responses(FindingList),
+      },
+    },
     async (request) => {
       const q = request.query;
       const found = await scans.findings(callerOf(request), {
@@ -341,7 +419,15 @@ export function registerComplianceScannerRoutes(routes: FastifyInstance, scanner
 
   routes.get<{ Querystring: SuppressionQuery }>(
     `${PREFIX}/suppressions`,
-    { config: query, schema: { tags: ['suppressions'], summary: 'Suppressions, newest first', querystring: SuppressionQuery, response: responses(SuppressionList) } },
+    {
+      config: query,
+      schema: {
+        tags: ['suppressions'],
+        summary: 'Suppressions, newest first',
+        querystring: SuppressionQuery,
+        response: responses(SuppressionList),
+      },
+    },
     async (request) => ({
       suppressions: (
         await suppressions.list(callerOf(request), {
@@ -355,8 +441,20 @@ export function registerComplianceScannerRoutes(routes: FastifyInstance, scanner
 
   routes.get<{ Params: IdParams; Querystring: TenantQuery }>(
     `${PREFIX}/suppressions/:id`,
-    { config: query, schema: { tags: ['suppressions'], summary: 'One suppression', params: IdParams, querystring: TenantQuery, response: responses(SuppressionSchema) } },
-    async (request) => suppressionJson(await suppressions.get(callerOf(request), { id: request.params.id, tenantId: request.query.tenant_id })),
+    {
+      config: query,
+      schema: {
+        tags: ['suppressions'],
+        summary: 'One suppression',
+        params: IdParams,
+        querystring: TenantQuery,
+        response: responses(SuppressionSchema),
+      },
+    },
+    async (request) =>
+      suppressionJson(
+        await suppressions.get(callerOf(request), { id: request.params.id, tenantId: request.query.tenant_id }),
+      ),
   );
 
   routes.post<{ Params: IdParams; Body: TenantBody }>(
@@ -364,13 +462,16 @@ export function registerComplianceScannerRoutes(routes: FastifyInstance, scanner
     {
       schema: {
         tags: ['suppressions'],
-        summary: "Reads the approval's outcome from the workflow service now (the sweep also does, every SCANNER_SWEEP_SECONDS)",
+        summary:
+          "Reads the approval's outcome from the workflow service now (the sweep also does, every SCANNER_SWEEP_SECONDS)",
         params: IdParams,
         body: TenantBody,
         response: responses(SuppressionSchema),
       },
     },
     async (request) =>
-      suppressionJson(await suppressions.refresh(callerOf(request), { id: request.params.id, tenantId: request.body?.tenant_id })),
+      suppressionJson(
+        await suppressions.refresh(callerOf(request), { id: request.params.id, tenantId: request.body?.tenant_id }),
+      ),
   );
 }

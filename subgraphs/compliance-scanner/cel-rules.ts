@@ -74,6 +74,7 @@ export function capped(value: unknown, depth = 0): unknown {
   if (Array.isArray(value)) return value.slice(0, MAX_LIST).map((v) => capped(v, depth + 1));
   if (value instanceof Date) return value.toISOString();
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value).slice(0, MAX_LIST)) out[key] = capped((value as Record<string, unknown>)[key], depth + 1);
+  for (const key of Object.keys(value).slice(0, MAX_LIST))
+    out[key] = capped((value as Record<string, unknown>)[key], depth + 1);
   return out;
 }

@@ -32,10 +32,20 @@ export function createScannerModule(deps: {
   const sql = deps.db.sql;
   const access = new TenantAccess((a) =>
     sqlOutboxWriter(sql, SERVICE).append(
-      auditEvent(a, { tenantId: a.tenantId, type: OPERATOR_ACCESS_EVENT, actor: a.operator, data: operatorAccessData(a) }),
+      auditEvent(a, {
+        tenantId: a.tenantId,
+        type: OPERATOR_ACCESS_EVENT,
+        actor: a.operator,
+        data: operatorAccessData(a),
+      }),
     ),
   );
-  const packs = new PackService(sql, new SigningKeys(scannerPackKeyStore(sql), deps.config.signingKeyPem), access, deps.config.requireAuth);
+  const packs = new PackService(
+    sql,
+    new SigningKeys(scannerPackKeyStore(sql), deps.config.signingKeyPem),
+    access,
+    deps.config.requireAuth,
+  );
   return {
     packs,
     targets: new TargetService(sql, access, deps.config),

@@ -36,7 +36,11 @@ export function coveringSuppression(
 ): Suppression | null {
   for (const s of suppressions) {
     if (s.scope === 'fingerprint' && s.fingerprint === match.fingerprint) return s;
-    if (s.scope === 'rule_path' && s.ruleId === match.ruleId && picomatch.isMatch(match.path, s.pathGlob ?? '', { dot: true }))
+    if (
+      s.scope === 'rule_path' &&
+      s.ruleId === match.ruleId &&
+      picomatch.isMatch(match.path, s.pathGlob ?? '', { dot: true })
+    )
       return s;
     if (s.scope === 'purl' && purl !== null && s.purl !== null && (purl === s.purl || purl.startsWith(`${s.purl}@`)))
       return s;
@@ -114,7 +118,10 @@ export function reconcile(input: {
     if (suppression) {
       status = 'suppressed';
       suppressionId = suppression.id;
-    } else if (prior.status === 'fixed' || (prior.status === 'suppressed' && !(prior.suppressionId && inForce.has(prior.suppressionId)))) {
+    } else if (
+      prior.status === 'fixed' ||
+      (prior.status === 'suppressed' && !(prior.suppressionId && inForce.has(prior.suppressionId)))
+    ) {
       status = 'reopened';
       suppressionId = null;
     }

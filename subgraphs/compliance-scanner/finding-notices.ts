@@ -48,6 +48,8 @@ export async function writeFindingNotices(
       q,
       notices
         .slice(i, i + 500)
-        .map((n) => pendingNotice(service, SCANNER_FINDING, n, { tenantId: n.tenant_id, subject: n.finding_id, correlationId })),
+        .map((n) =>
+          pendingNotice(service, SCANNER_FINDING, n, { tenantId: n.tenant_id, subject: n.finding_id, correlationId }),
+        ),
     );
 }

@@ -35,7 +35,10 @@ export class PackService {
   ) {}
 
   /** A draft; the same content again answers the stored version (created false); other content under its version is 409. */
-  async submit(caller: Caller, input: { pack: unknown; tenantId?: string }): Promise<{ pack: ScannerPack; created: boolean }> {
+  async submit(
+    caller: Caller,
+    input: { pack: unknown; tenantId?: string },
+  ): Promise<{ pack: ScannerPack; created: boolean }> {
     const auth = assertMayWrite(caller);
     const tenantId = await this.access.resolve(caller, input.tenantId, ['tenantId'], 'scanner.pack.submit');
     let canonical: string;
@@ -44,12 +47,19 @@ export class PackService {
     } catch {
       throw InputError.of(['pack'], 'The pack is not serialisable as JSON');
     }
-    if (canonical.length > MAX_PACK_BYTES) throw InputError.of(['pack'], `The pack is larger than ${MAX_PACK_BYTES} bytes`);
+    if (canonical.length > MAX_PACK_BYTES)
+      throw InputError.of(['pack'], `The pack is larger than ${MAX_PACK_BYTES} bytes`);
     const { document } = compilePack(input.pack);
     const { pack_id: packId, version } = document.metadata;
     const sha256 = packSha256(document);
     return this.sql.transaction(async (tx) => {
-      const inserted = await scannerPackStore.insert(tx, tenantId, { packId, version, sha256, author: auth.username, canonical });
+      const inserted = await scannerPackStore.insert(tx, tenantId, {
+        packId,
+        version,
+        sha256,
+        author: auth.username,
+        canonical,
+      });
       const stored = (await scannerPackStore.get(tx, tenantId, packId, version))!;
       if (!inserted) {
         if (stored.sha256 !== sha256)
@@ -79,16 +89,25 @@ export class PackService {
       const verdict = mayDecide(auth, { ownerTenant: pack.tenantId, author: pack.author });
       if (verdict === 'author') throw new ForbiddenError('The author of a scanner pack cannot certify it');
       if (verdict === 'role') throw new ForbiddenError('Certifying a scanner pack needs the admin or reviewer role');
-      if (pack.status !== 'draft') throw new ConflictError(`Scanner pack ${input.packId} ${input.version} is already ${pack.status}`);
+      if (pack.status !== 'draft')
+        throw new ConflictError(`Scanner pack ${input.packId} ${input.version} is already ${pack.status}`);
       const signature = signPack(pack.pack, key.privateKey);
       if (!(await scannerPackStore.certify(tx, tenantId, pack.packId, pack.version, auth.username, signature, key.kid)))
-        throw new ConflictError(`Scanner pack ${input.packId} ${input.version} was certified by someone else meanwhile`);
+        throw new ConflictError(
+          `Scanner pack ${input.packId} ${input.version} was certified by someone else meanwhile`,
+        );
       await sqlOutboxWriter(tx, SERVICE).append(
         auditEvent(caller, {
           tenantId,
           type: SCANNER_PACK_CERTIFIED_EVENT,
           actor: auth.username,
-          data: { pack_id: pack.packId, version: pack.version, sha256: pack.sha256, key_id: key.kid, author: pack.author },
+          data: {
+            pack_id: pack.packId,
+            version: pack.version,
+            sha256: pack.sha256,
+            key_id: key.kid,
+            author: pack.author,
+          },
         }),
       );
       return (await scannerPackStore.get(tx, tenantId, pack.packId, pack.version))!;
@@ -110,7 +129,11 @@ export class PackService {
   }
 
   /** The certified pack a scan runs, its signature checked against every key the service has used. */
-  async forScan(tenantId: string, packId: string, version: string | undefined): Promise<{ pack: ScannerPack; compiled: CompiledPack }> {
+  async forScan(
+    tenantId: string,
+    packId: string,
+    version: string | undefined,
+  ): Promise<{ pack: ScannerPack; compiled: CompiledPack }> {
     const candidates = version
       ? [await scannerPackStore.get(this.sql, tenantId, packId, version)]
       : (await scannerPackStore.list(this.sql, tenantId, 'certified'))
@@ -119,7 +142,9 @@ export class PackService {
     const pack = candidates[0];
     if (!pack) throw new NotFoundError(`Scanner pack ${packId}${version ? ` ${version}` : ''} not found`);
     if (pack.status !== 'certified' || !pack.signature)
-      throw new ConflictError(`Scanner pack ${packId} ${pack.version} is a draft: a second person must certify it first`);
+      throw new ConflictError(
+        `Scanner pack ${packId} ${pack.version} is a draft: a second person must certify it first`,
+      );
     const { keys } = await this.keys.keySet();
     const key = keys.find((k) => k.kid === pack.keyId);
     if (!key || !verifyPack(pack.pack, pack.signature, key))

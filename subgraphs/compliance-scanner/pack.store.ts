@@ -127,9 +127,7 @@ function toKey(r: KeyRow): SigningKeyRecord {
 export function scannerPackKeyStore(q: SqlExecutor): SigningKeyStore {
   return {
     async active() {
-      const { rows } = await q.query<KeyRow>(
-        `SELECT ${KEY_COLUMNS} FROM scanner_signing_keys WHERE slot = 'active'`,
-      );
+      const { rows } = await q.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM scanner_signing_keys WHERE slot = 'active'`);
       return rows[0] ? toKey(rows[0]) : null;
     },
     async all() {

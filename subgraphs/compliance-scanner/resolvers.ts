@@ -45,11 +45,16 @@ export const resolvers = {
         status: opt(a.status),
         limit: opt(a.limit),
       }),
-    scannerSuppressions: (_, a, ctx) => ctx.scanner.suppressions.list(ctx.caller, { status: opt(a.status), limit: opt(a.limit) }),
+    scannerSuppressions: (_, a, ctx) =>
+      ctx.scanner.suppressions.list(ctx.caller, { status: opt(a.status), limit: opt(a.limit) }),
   },
   Mutation: {
     runScan: (_, { input }, ctx) =>
-      ctx.scanner.scans.run(ctx.caller, { targetId: input.targetId, packId: input.packId, packVersion: opt(input.packVersion) }),
+      ctx.scanner.scans.run(ctx.caller, {
+        targetId: input.targetId,
+        packId: input.packId,
+        packVersion: opt(input.packVersion),
+      }),
     requestScannerSuppression: (_, { input }, ctx) =>
       ctx.scanner.suppressions.request(
         ctx.caller,

@@ -112,12 +112,18 @@ export function buildSarif(input: {
               shortDescription: { text: r.description },
               help: { text: r.remediation },
               defaultConfiguration: { level: LEVEL[r.severity] },
-              properties: { tags: r.controls, 'security-severity': SECURITY_SEVERITY[r.severity], severity: r.severity },
+              properties: {
+                tags: r.controls,
+                'security-severity': SECURITY_SEVERITY[r.severity],
+                severity: r.severity,
+              },
             })),
           },
         },
         automationDetails: { id: `${target.name}/${scan.id}` },
-        ...(target.kind === 'repository' ? { originalUriBaseIds: { TARGET: { description: { text: target.name } } } } : {}),
+        ...(target.kind === 'repository'
+          ? { originalUriBaseIds: { TARGET: { description: { text: target.name } } } }
+          : {}),
         invocations: [
           {
             executionSuccessful: scan.status === 'completed',

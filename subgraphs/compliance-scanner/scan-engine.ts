@@ -3,7 +3,15 @@
 // A rule that fails on a file (a CEL error on a value it did not expect, a file that does not
 // parse) gives no finding there and is counted in `errors`, so a report says what was not judged.
 import type { CompiledPack, CompiledRule } from './scanner-pack';
-import { dockerfile, lines, lineWindows, packageJson, UnparsableFile, yamlDocuments, type Located } from './file-inputs';
+import {
+  dockerfile,
+  lines,
+  lineWindows,
+  packageJson,
+  UnparsableFile,
+  yamlDocuments,
+  type Located,
+} from './file-inputs';
 import { findSecrets } from './secret-patterns';
 import { fingerprintOf, normaliseContent } from './fingerprint';
 import type { RepositoryFile } from './repository-reader';
@@ -34,7 +42,8 @@ export interface EngineResult {
   filesScanned: number;
 }
 
-export type ScanInput = { kind: 'repository'; files: readonly RepositoryFile[] } | { kind: 'configuration'; settings: Settings };
+export type ScanInput =
+  { kind: 'repository'; files: readonly RepositoryFile[] } | { kind: 'configuration'; settings: Settings };
 
 const INLINE_SKIP = /scanner:ignore(?:\s+([A-Za-z0-9._:,-]+))?/;
 
@@ -56,7 +65,10 @@ function located(result: unknown): (Located & { detail: string | null })[] {
     if (typeof item === 'object' && item !== null && !Array.isArray(item)) {
       const rec = item as Record<string, unknown>;
       const line = typeof rec.line === 'bigint' ? Number(rec.line) : typeof rec.line === 'number' ? rec.line : 0;
-      const text = typeof rec.text === 'string' ? rec.text : JSON.stringify(item, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
+      const text =
+        typeof rec.text === 'string'
+          ? rec.text
+          : JSON.stringify(item, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
       return { line, text, detail: typeof rec.key === 'string' ? rec.key : null };
     }
     const text = String(item);
@@ -135,10 +147,12 @@ export function runPack(pack: CompiledPack, targetId: string, input: ScanInput):
           for (const s of findSecrets(view.lines)) add(rule, file.path, { ...s, detail: s.kind }, view.lines);
         } else if (rule.pattern) {
           for (const l of view.lines)
-            if (l.text.length <= 4096 && rule.pattern.test(l.text)) add(rule, file.path, { ...l, detail: null }, view.lines);
+            if (l.text.length <= 4096 && rule.pattern.test(l.text))
+              add(rule, file.path, { ...l, detail: null }, view.lines);
         } else {
           for (const parsed of view.parsed(kind))
-            for (const hit of located(rule.cel!({ file: parsed, path: file.path }))) add(rule, file.path, hit, view.lines);
+            for (const hit of located(rule.cel!({ file: parsed, path: file.path })))
+              add(rule, file.path, hit, view.lines);
         }
       } catch (err) {
         const message = err instanceof UnparsableFile ? `file does not parse: ${err.message}` : (err as Error).message;

@@ -33,13 +33,19 @@ export class ScanService {
     private readonly sql: SqlExecutor,
     private readonly access: TenantAccess,
     private readonly packs: PackService,
-    private readonly config: Pick<ScannerConfig, 'allowedRoots' | 'maxFileBytes' | 'maxFiles' | 'environment' | 'requireAuth'>,
+    private readonly config: Pick<
+      ScannerConfig,
+      'allowedRoots' | 'maxFileBytes' | 'maxFiles' | 'environment' | 'requireAuth'
+    >,
     private readonly onCommitted: () => void,
     private readonly now: () => Date = () => new Date(),
     private readonly version = '0.1.0',
   ) {}
 
-  async run(caller: Caller, input: { targetId: string; packId: string; packVersion?: string; tenantId?: string }): Promise<Scan> {
+  async run(
+    caller: Caller,
+    input: { targetId: string; packId: string; packVersion?: string; tenantId?: string },
+  ): Promise<Scan> {
     const auth = assertMayWrite(caller);
     const tenantId = await this.access.resolve(caller, input.tenantId, ['tenantId'], 'scanner.scan.run');
     const target = await targetStore.get(this.sql, tenantId, input.targetId);
@@ -60,7 +66,10 @@ export class ScanService {
         // Checked again: the allowed roots or the disk may have changed since registration.
         const root = await allowedRoot(target.path!, this.config.allowedRoots);
         const globs = [...new Set(compiled.rules.flatMap((r) => r.globs))];
-        const read = await readRepository(root, globs, { maxFileBytes: this.config.maxFileBytes, maxFiles: this.config.maxFiles });
+        const read = await readRepository(root, globs, {
+          maxFileBytes: this.config.maxFileBytes,
+          maxFiles: this.config.maxFiles,
+        });
         scanInput = { kind: 'repository', files: read.files };
         skipped = read.skipped;
       } else {
@@ -68,7 +77,12 @@ export class ScanService {
       }
     } catch (err) {
       const message = err instanceof DomainError ? err.message : 'the target could not be read';
-      await scanStore.finish(this.sql, tenantId, scanId, { status: 'failed', filesScanned: 0, summary: null, error: message });
+      await scanStore.finish(this.sql, tenantId, scanId, {
+        status: 'failed',
+        filesScanned: 0,
+        summary: null,
+        error: message,
+      });
       throw err;
     }
     const result = runPack(compiled, target.id, scanInput);

@@ -58,7 +58,14 @@ export const scanStore = {
     await q.query(
       `UPDATE scanner_scans SET status = $3, files_scanned = $4, summary = $5::json, error = $6, finished_at = now()
        WHERE tenant_id = $1 AND id = $2`,
-      [tenantId, id, result.status, result.filesScanned, result.summary ? JSON.stringify(result.summary) : null, result.error],
+      [
+        tenantId,
+        id,
+        result.status,
+        result.filesScanned,
+        result.summary ? JSON.stringify(result.summary) : null,
+        result.error,
+      ],
     );
   },
 

@@ -88,7 +88,12 @@ export class SuppressionService {
           tenantId,
           type: SCANNER_SUPPRESSION_REQUESTED_EVENT,
           actor: auth.username,
-          data: { suppression_id: suppression.id, ...scopeData(suppression), owner: input.owner, expires_at: expiresAt.toISOString() },
+          data: {
+            suppression_id: suppression.id,
+            ...scopeData(suppression),
+            owner: input.owner,
+            expires_at: expiresAt.toISOString(),
+          },
         }),
       );
     });
@@ -149,14 +154,18 @@ export class SuppressionService {
       const outcome: SuppressionStatus = approved ? (s.expiresAt <= at ? 'expired' : 'approved') : 'rejected';
       await suppressionStore.decide(tx, tenantId, s.id, { status: outcome, approver: decided.reviewer });
       await sqlOutboxWriter(tx, SERVICE).append(
-        auditEvent({ correlationId }, {
-          tenantId,
-          type: SCANNER_SUPPRESSION_DECIDED_EVENT,
-          actor: decided.reviewer,
-          data: { suppression_id: s.id, status: outcome, workflow_id: s.workflowId, requested_by: s.requestedBy },
-        }),
+        auditEvent(
+          { correlationId },
+          {
+            tenantId,
+            type: SCANNER_SUPPRESSION_DECIDED_EVENT,
+            actor: decided.reviewer,
+            data: { suppression_id: s.id, status: outcome, workflow_id: s.workflowId, requested_by: s.requestedBy },
+          },
+        ),
       );
-      if (outcome === 'approved') await this.suppressOpenFindings(tx, tenantId, { ...s, status: 'approved' }, at, correlationId);
+      if (outcome === 'approved')
+        await this.suppressOpenFindings(tx, tenantId, { ...s, status: 'approved' }, at, correlationId);
     });
     this.onCommitted();
   }
@@ -173,7 +182,8 @@ export class SuppressionService {
         rules.set(key, new Map((pack?.pack.rules ?? []).map((r) => [r.id, r])));
       }
       const rule = rules.get(key)!.get(f.ruleId);
-      if (rule && coveringSuppression([s], f, purlOf(rule, f))) moved.push({ ...f, status: 'suppressed', suppressionId: s.id });
+      if (rule && coveringSuppression([s], f, purlOf(rule, f)))
+        moved.push({ ...f, status: 'suppressed', suppressionId: s.id });
     }
     await this.moveFindings(tx, tenantId, moved, at, correlationId);
   }
@@ -183,7 +193,8 @@ export class SuppressionService {
     await findingStore.update(tx, tenantId, moved);
     const kinds = new Map<string, 'repository' | 'configuration'>();
     for (const f of moved)
-      if (!kinds.has(f.targetId)) kinds.set(f.targetId, (await targetStore.get(tx, tenantId, f.targetId))?.kind ?? 'repository');
+      if (!kinds.has(f.targetId))
+        kinds.set(f.targetId, (await targetStore.get(tx, tenantId, f.targetId))?.kind ?? 'repository');
     await writeFindingNotices(
       tx,
       SERVICE,
@@ -212,12 +223,15 @@ export class SuppressionService {
           .map((f): Finding => ({ ...f, status: 'reopened', suppressionId: null }));
         await this.moveFindings(tx, tenantId, reopened, at, correlationId);
         await sqlOutboxWriter(tx, SERVICE).append(
-          auditEvent({ correlationId }, {
-            tenantId,
-            type: SCANNER_SUPPRESSION_EXPIRED_EVENT,
-            actor: null,
-            data: { suppression_id: id, expired_at: s.expiresAt.toISOString(), reopened: reopened.length },
-          }),
+          auditEvent(
+            { correlationId },
+            {
+              tenantId,
+              type: SCANNER_SUPPRESSION_EXPIRED_EVENT,
+              actor: null,
+              data: { suppression_id: id, expired_at: s.expiresAt.toISOString(), reopened: reopened.length },
+            },
+          ),
         );
       });
     }
@@ -242,12 +256,16 @@ export class SuppressionService {
     }
   }
 
-  async list(caller: Caller, input: { status?: SuppressionStatus; limit?: number; tenantId?: string } = {}): Promise<Suppression[]> {
+  async list(
+    caller: Caller,
+    input: { status?: SuppressionStatus; limit?: number; tenantId?: string } = {},
+  ): Promise<Suppression[]> {
     assertMayRead(caller, this.config.requireAuth);
     const tenantId = await this.access.resolve(caller, input.tenantId, ['tenantId'], 'scanner.suppression.list');
     await this.sweep(false);
     const limit = input.limit ?? LIMITS.pageSize;
-    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw InputError.of(['limit'], 'Input should be between 1 and 1000');
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+      throw InputError.of(['limit'], 'Input should be between 1 and 1000');
     return suppressionStore.list(this.sql, tenantId, input.status ?? null, limit);
   }
 
@@ -259,11 +277,13 @@ export class SuppressionService {
     return s;
   }
 
-  private checkScope(input: RequestSuppressionInput): Pick<Suppression, 'scope' | 'fingerprint' | 'ruleId' | 'pathGlob' | 'purl'> {
+  private checkScope(
+    input: RequestSuppressionInput,
+  ): Pick<Suppression, 'scope' | 'fingerprint' | 'ruleId' | 'pathGlob' | 'purl'> {
     const none = { fingerprint: null, ruleId: null, pathGlob: null, purl: null };
     if (input.scope === 'fingerprint') {
       if (!input.fingerprint || !/^[0-9a-f]{64}$/.test(input.fingerprint))
-        throw InputError.of(['fingerprint'], 'A fingerprint scope needs the finding\'s fingerprint (64 hex characters)');
+        throw InputError.of(['fingerprint'], "A fingerprint scope needs the finding's fingerprint (64 hex characters)");
       return { ...none, scope: 'fingerprint', fingerprint: input.fingerprint };
     }
     if (input.scope === 'rule_path') {
@@ -277,7 +297,8 @@ export class SuppressionService {
       return { ...none, scope: 'rule_path', ruleId: input.ruleId, pathGlob: input.pathGlob };
     }
     if (input.scope === 'purl') {
-      if (!input.purl || !PURL.test(input.purl)) throw InputError.of(['purl'], 'A purl scope needs a package URL (pkg:type/name)');
+      if (!input.purl || !PURL.test(input.purl))
+        throw InputError.of(['purl'], 'A purl scope needs a package URL (pkg:type/name)');
       return { ...none, scope: 'purl', purl: input.purl };
     }
     throw InputError.of(['scope'], "Input should be 'fingerprint', 'rule_path' or 'purl'", 'enum');
@@ -285,7 +306,8 @@ export class SuppressionService {
 
   private checkExpiry(value: string): Date {
     const at = new Date(value);
-    if (!value || Number.isNaN(at.getTime())) throw InputError.of(['expiresAt'], 'An expiry (ISO 8601) is required', 'missing');
+    if (!value || Number.isNaN(at.getTime()))
+      throw InputError.of(['expiresAt'], 'An expiry (ISO 8601) is required', 'missing');
     const now = this.now();
     if (at <= now) throw InputError.of(['expiresAt'], 'The expiry must lie in the future');
     if (at.getTime() - now.getTime() > this.config.suppressionMaxDays * 86_400_000)
@@ -297,4 +319,3 @@ export class SuppressionService {
 function scopeData(s: Pick<Suppression, 'scope' | 'fingerprint' | 'ruleId' | 'pathGlob' | 'purl'>) {
   return { scope: s.scope, fingerprint: s.fingerprint, rule_id: s.ruleId, path_glob: s.pathGlob, purl: s.purl };
 }
-

@@ -46,7 +46,11 @@ const toSuppression = (r: Row): Suppression => ({
 });
 
 export const suppressionStore = {
-  async insert(q: SqlQuery, tenantId: string, s: Omit<Suppression, 'tenantId' | 'createdAt' | 'decidedAt'>): Promise<void> {
+  async insert(
+    q: SqlQuery,
+    tenantId: string,
+    s: Omit<Suppression, 'tenantId' | 'createdAt' | 'decidedAt'>,
+  ): Promise<void> {
     await q.query(
       `INSERT INTO scanner_suppressions (id, tenant_id, scope, fingerprint, rule_id, path_glob, purl, owner, justification,
          expires_at, status, requested_by, approver, workflow_id)

@@ -46,7 +46,8 @@ export class TargetService {
       if (input.settings) {
         const plain: Record<string, string> = {};
         for (const [k, v] of Object.entries(input.settings)) {
-          if (typeof v !== 'string') throw InputError.of(['settings', k], 'Input should be a valid string', 'string_type');
+          if (typeof v !== 'string')
+            throw InputError.of(['settings', k], 'Input should be a valid string', 'string_type');
           plain[k] = v;
         }
         settings = effectiveSettings(plain);

@@ -39,13 +39,22 @@ const api = (token: string, p: string, body?: unknown) => call(`${url}/api/scann
 
 function writeFixture() {
   // A copy of the platform's own files, so the scan is of the real thing without touching it.
-  for (const file of ['deploy/Dockerfile', 'deploy/compose.yaml', 'deploy/k8s/platform.yaml', 'package.json', 'deploy/platform.env.example']) {
+  for (const file of [
+    'deploy/Dockerfile',
+    'deploy/compose.yaml',
+    'deploy/k8s/platform.yaml',
+    'package.json',
+    'deploy/platform.env.example',
+  ]) {
     fs.mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
     fs.copyFileSync(path.join(ROOT, file), path.join(repo, file));
   }
   fs.writeFileSync(path.join(repo, 'Dockerfile.dev'), 'FROM node:latest\nRUN npm ci\n');
   fs.mkdirSync(path.join(repo, 'src'), { recursive: true });
-  fs.writeFileSync(path.join(repo, 'src/run.ts'), 'export const run = (s: string) => eval(s);\nconst t = eval("1"); // scanner:ignore code.dynamic-eval\n');
+  fs.writeFileSync(
+    path.join(repo, 'src/run.ts'),
+    'export const run = (s: string) => eval(s);\nconst t = eval("1"); // scanner:ignore code.dynamic-eval\n',
+  );
   fs.writeFileSync(path.join(outside, 'secret.ts'), `export const key = "AKIA${'B'.repeat(16)}";\n`);
   fs.symlinkSync(path.join(outside, 'secret.ts'), path.join(repo, 'src/escape.ts'));
   fs.writeFileSync(path.join(repo, 'src/huge.ts'), `// ${'x'.repeat(300 * 1024)}\n`);
@@ -96,7 +105,12 @@ describe('packs', () => {
       pack: {
         ...baseline,
         metadata: { ...baseline.metadata, version: '9.9.9' },
-        rules: [{ ...baseline.rules[0], cel: 'file.instructions.all(a, file.instructions.all(b, file.instructions.exists(c, a.cmd == b.cmd + c.cmd)))' }],
+        rules: [
+          {
+            ...baseline.rules[0],
+            cel: 'file.instructions.all(a, file.instructions.all(b, file.instructions.exists(c, a.cmd == b.cmd + c.cmd)))',
+          },
+        ],
       },
     });
     expect(r.status).toBe(422);
@@ -121,7 +135,9 @@ describe('packs', () => {
 describe('targets', () => {
   it('refuses paths outside the allowed roots, by traversal or not', async () => {
     expect((await api(t.alice!, '/targets', { name: 'etc', kind: 'repository', path: '/etc' })).status).toBe(403);
-    expect((await api(t.alice!, '/targets', { name: 'up', kind: 'repository', path: `${allowed}/../` })).status).toBe(403);
+    expect((await api(t.alice!, '/targets', { name: 'up', kind: 'repository', path: `${allowed}/../` })).status).toBe(
+      403,
+    );
     const relative = await api(t.alice!, '/targets', { name: 'rel', kind: 'repository', path: 'platform' });
     expect([relative.status, relative.body.detail[0].loc]).toEqual([422, ['body', 'path']]);
   });
@@ -183,7 +199,12 @@ describe('scans', () => {
     const isSecret = (e: any) => e.scan_id === ids.scan && e.rule_id === 'secrets.hardcoded';
     await until(() => events.some(isSecret), 'the secret finding on the backbone');
     const secret = events.find(isSecret);
-    expect(secret).toMatchObject({ tenant_id: A, status: 'open', target_kind: 'repository', controls: ['ia-5', 'sc-28'] });
+    expect(secret).toMatchObject({
+      tenant_id: A,
+      status: 'open',
+      target_kind: 'repository',
+      controls: ['ia-5', 'sc-28'],
+    });
     expect(JSON.stringify(events)).not.toContain('platform:platform');
   });
 
@@ -193,7 +214,9 @@ describe('scans', () => {
     expect(sarifProblem(r.body)).toBeNull();
     const results = r.body.runs[0].results;
     expect(results.length).toBe((await api(t.alice!, `/findings?scan_id=${ids.scan}`)).body.findings.length);
-    const skipped = results.find((x: any) => x.locations[0].physicalLocation.region?.startLine === 2 && x.ruleId === 'code.dynamic-eval');
+    const skipped = results.find(
+      (x: any) => x.locations[0].physicalLocation.region?.startLine === 2 && x.ruleId === 'code.dynamic-eval',
+    );
     expect(skipped.suppressions).toEqual([expect.objectContaining({ kind: 'inSource', status: 'rejected' })]);
   });
 
@@ -214,13 +237,17 @@ describe('scans', () => {
     fs.writeFileSync(path.join(repo, 'Dockerfile.dev'), 'FROM node:latest\nRUN npm ci\n');
     const third = await api(t.alice!, '/scans', { target_id: ids.repo, pack_id: 'platform-baseline' });
     expect(third.body.summary).toMatchObject({ reopened: 1 });
-    expect((await api(t.alice!, `/findings?target_id=${ids.repo}&status=reopened`)).body.findings.map((f: any) => f.id)).toEqual([root.id]);
+    expect(
+      (await api(t.alice!, `/findings?target_id=${ids.repo}&status=reopened`)).body.findings.map((f: any) => f.id),
+    ).toEqual([root.id]);
   });
 
   it('scans the production profile: introspection, CORS *, a short JWT secret, any workflow host', async () => {
     const r = await api(t.alice!, '/scans', { target_id: ids.config, pack_id: 'platform-baseline' });
     expect(r.status).toBe(201);
-    const found = (await api(t.alice!, `/findings?target_id=${ids.config}`)).body.findings.map((f: any) => f.rule_id).sort();
+    const found = (await api(t.alice!, `/findings?target_id=${ids.config}`)).body.findings
+      .map((f: any) => f.rule_id)
+      .sort();
     expect(found).toEqual([
       'settings.cors-any-origin',
       'settings.introspection-in-production',
@@ -233,12 +260,22 @@ describe('scans', () => {
 
 describe('suppressions', () => {
   it('needs an expiry in the future and a reason', async () => {
-    const base = { scope: 'rule_path', rule_id: 'code.dynamic-eval', path_glob: 'src/**', owner: 'alice', justification: 'Sandboxed evaluation, ticket SEC-12' };
+    const base = {
+      scope: 'rule_path',
+      rule_id: 'code.dynamic-eval',
+      path_glob: 'src/**',
+      owner: 'alice',
+      justification: 'Sandboxed evaluation, ticket SEC-12',
+    };
     const missing = await api(t.alice!, '/suppressions', base);
     expect([missing.status, missing.body.detail[0].loc]).toEqual([422, ['body', 'expires_at']]);
     const past = await api(t.alice!, '/suppressions', { ...base, expires_at: new Date(clock - 1000).toISOString() });
     expect([past.status, past.body.detail[0].loc]).toEqual([422, ['body', 'expires_at']]);
-    const short = await api(t.alice!, '/suppressions', { ...base, justification: 'ok', expires_at: new Date(clock + 86_400_000).toISOString() });
+    const short = await api(t.alice!, '/suppressions', {
+      ...base,
+      justification: 'ok',
+      expires_at: new Date(clock + 86_400_000).toISOString(),
+    });
     expect([short.status, short.body.detail[0].loc]).toEqual([422, ['body', 'justification']]);
   });
 
@@ -261,10 +298,18 @@ describe('suppressions', () => {
     const wf = await call(`${workflowUrl}/status/${r.body.workflow_id}`, { token: t.alice });
     const task = wf.body.approval_tasks[0].approval_task_id;
     // The requester cannot approve her own suppression.
-    const self = await call(`${workflowUrl}/approve/${task}`, { token: t.alice, body: { decision: 'approve' }, headers: { 'x-user-id': 'alice' } });
+    const self = await call(`${workflowUrl}/approve/${task}`, {
+      token: t.alice,
+      body: { decision: 'approve' },
+      headers: { 'x-user-id': 'alice' },
+    });
     expect(self.status).toBe(403);
     expect((await api(t.alice!, `/suppressions/${r.body.id}/refresh`, {})).body.status).toBe('pending');
-    const ok = await call(`${workflowUrl}/approve/${task}`, { token: t.rita, body: { decision: 'approve', notes: 'accepted risk' }, headers: { 'x-user-id': 'rita' } });
+    const ok = await call(`${workflowUrl}/approve/${task}`, {
+      token: t.rita,
+      body: { decision: 'approve', notes: 'accepted risk' },
+      headers: { 'x-user-id': 'rita' },
+    });
     expect(ok.status).toBe(200);
     let approved: any;
     await until(async () => {
@@ -272,9 +317,14 @@ describe('suppressions', () => {
       return approved.status === 'approved';
     }, 'the approval read from the workflow');
     expect(approved.approver).toBe('rita');
-    const now = (await api(t.alice!, `/findings?target_id=${ids.repo}`)).body.findings.find((f: any) => f.id === evalFinding.id);
+    const now = (await api(t.alice!, `/findings?target_id=${ids.repo}`)).body.findings.find(
+      (f: any) => f.id === evalFinding.id,
+    );
     expect([now.status, now.suppression_id]).toEqual(['suppressed', r.body.id]);
-    await until(() => events.some((e) => e.finding_id === evalFinding.id && e.status === 'suppressed'), 'suppressed notice');
+    await until(
+      () => events.some((e) => e.finding_id === evalFinding.id && e.status === 'suppressed'),
+      'suppressed notice',
+    );
 
     // The next scan keeps it suppressed, and the report shows it with its justification.
     const scan = await api(t.alice!, '/scans', { target_id: ids.repo, pack_id: 'platform-baseline' });
@@ -291,9 +341,14 @@ describe('suppressions', () => {
     clock += 31 * 86_400_000;
     const expired = (await api(t.alice!, '/suppressions?status=expired')).body.suppressions;
     expect(expired.map((s: any) => s.id)).toEqual([r.body.id]);
-    const reopened = (await api(t.alice!, `/findings?target_id=${ids.repo}`)).body.findings.find((f: any) => f.id === evalFinding.id);
+    const reopened = (await api(t.alice!, `/findings?target_id=${ids.repo}`)).body.findings.find(
+      (f: any) => f.id === evalFinding.id,
+    );
     expect([reopened.status, reopened.suppression_id]).toEqual(['reopened', null]);
-    await until(() => events.some((e) => e.finding_id === evalFinding.id && e.status === 'reopened'), 'reopened notice');
+    await until(
+      () => events.some((e) => e.finding_id === evalFinding.id && e.status === 'reopened'),
+      'reopened notice',
+    );
   });
 });
 

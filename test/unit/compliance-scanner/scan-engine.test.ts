@@ -18,7 +18,7 @@ describe('scan engine', () => {
       pack,
       't1',
       repo({
-        'Dockerfile': 'FROM node:latest\nRUN npm ci\n',
+        Dockerfile: 'FROM node:latest\nRUN npm ci\n',
         'svc/Dockerfile': 'FROM node:22 AS build\nUSER node\n',
         'package.json': JSON.stringify({ dependencies: { a: '^1.0.0', b: '2.0.0' } }),
         'src/x.ts': `const k = "AKIA${'A'.repeat(16)}";\nconst y = eval(k);\nobj.eval(1);\n`,
@@ -52,7 +52,10 @@ describe('scan engine', () => {
     const { matches } = runPack(
       pack,
       't1',
-      repo({ 'a.ts': 'eval(a) // scanner:ignore code.dynamic-eval\n// scanner:ignore\neval(b)\neval(c) // scanner:ignore other.rule\n' }),
+      repo({
+        'a.ts':
+          'eval(a) // scanner:ignore code.dynamic-eval\n// scanner:ignore\neval(b)\neval(c) // scanner:ignore other.rule\n',
+      }),
     );
     expect(matches.map((m) => [m.line, m.inlineSkip])).toEqual([
       [1, true],
@@ -79,7 +82,11 @@ describe('scan engine', () => {
       'settings.short-jwt-secret',
       'settings.workflow-any-host',
     ]);
-    const safe = effectiveSettings({ NODE_ENV: 'production', JWT_SECRET_KEY: 'x'.repeat(48), CORS_ORIGINS: 'https://a' });
+    const safe = effectiveSettings({
+      NODE_ENV: 'production',
+      JWT_SECRET_KEY: 'x'.repeat(48),
+      CORS_ORIGINS: 'https://a',
+    });
     expect(runPack(pack, 'cfg', { kind: 'configuration', settings: safe }).matches).toEqual([]);
   });
 
@@ -90,7 +97,14 @@ describe('scan engine', () => {
   });
 
   it('refuses YAML alias bombs instead of expanding them', () => {
-    const bomb = ['a: &a [x,x,x,x,x,x,x,x,x,x]', ...Array.from({ length: 9 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)}]`)].join('\n');
+    const bomb = [
+      'a: &a [x,x,x,x,x,x,x,x,x,x]',
+      ...Array.from(
+        { length: 9 },
+        (_, i) =>
+          `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)}]`,
+      ),
+    ].join('\n');
     const { errors } = runPack(pack, 't1', repo({ 'compose.yaml': bomb }));
     expect(errors).toHaveLength(1);
   });
@@ -99,7 +113,9 @@ describe('scan engine', () => {
 describe('pack checks', () => {
   const withRule = (rule: Record<string, unknown>) => ({
     ...baseline,
-    rules: [{ id: 'r', severity: 'low', description: 'd', remediation: 'r', controls: ['cm-2'], input: 'lines', ...rule }],
+    rules: [
+      { id: 'r', severity: 'low', description: 'd', remediation: 'r', controls: ['cm-2'], input: 'lines', ...rule },
+    ],
   });
   const issue = (pack: unknown) => {
     try {
@@ -112,7 +128,9 @@ describe('pack checks', () => {
   };
 
   it('refuses a rule whose nested macros could run for too long (cost limit)', () => {
-    const i = issue(withRule({ cel: 'file.lines.all(a, file.lines.all(b, file.lines.exists(c, a.text == b.text + c.text)))' }));
+    const i = issue(
+      withRule({ cel: 'file.lines.all(a, file.lines.all(b, file.lines.exists(c, a.text == b.text + c.text)))' }),
+    );
     expect(i).toMatchObject({ loc: ['pack', 'rules', 0, 'cel'] });
     expect(i!.msg).toMatch(/above the limit/);
   });
