@@ -13,6 +13,7 @@ const common = {
     '/node_modules/(?!(jose|@electric-sql|@seriousme|auto-bind|oidc-provider|openid-client|oauth4webapi|koa|@koa)/)',
   ],
   transformIgnorePatterns: ['/node_modules/(?!(jose|@electric-sql|@seriousme|auto-bind|chokidar|readdirp)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(jose|@electric-sql|@seriousme|auto-bind|@marcbachmann)/)'],
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
 };

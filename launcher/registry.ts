@@ -10,6 +10,7 @@ import { observabilityService } from '../services/observability';
 import { complianceService } from '../services/compliance';
 import { configService } from '../services/config';
 import { dataflowService } from '../services/dataflow';
+import { complianceScannerService } from '../services/compliance-scanner';
 import { eventsService } from '../services/events';
 import { identityService } from '../services/identity';
 import { ingestionService } from '../services/ingestion';
@@ -39,6 +40,7 @@ export const SERVICES: readonly ServiceDefinition[] = [
   observabilityService,
   ingestionService,
   dataflowService,
+  complianceScannerService,
   gatewayService,
 ];
 

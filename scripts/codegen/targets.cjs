@@ -44,6 +44,20 @@ const targets = [
     name: 'dataflow',
     contextType: './graphql.context#DataflowGraphQLContext',
     mappers: { DataflowRun: './resolvers#RunNode' },
+    name: 'compliance-scanner',
+    contextType: './graphql.context#ComplianceScannerGraphQLContext',
+    mappers: {
+      ScannerPack: './scanner.types#ScannerPack',
+      ScannerTarget: './scanner.types#ScanTarget',
+      ScannerScan: './scanner.types#Scan',
+      ScannerFinding: './scanner.types#Finding',
+      ScannerSuppression: './scanner.types#Suppression',
+    },
+    // Mapped to the domain's lower-case words in resolvers.ts.
+    enumValues: {
+      ScannerFindingStatus: './scanner.types#FindingStatus',
+      ScannerSuppressionStatus: './scanner.types#SuppressionStatus',
+      ScannerSuppressionScope: './scanner.types#SuppressionScope',
   },
   {
     name: 'events',

@@ -1,0 +1,104 @@
+// The compliance scanner (spec 01, port 8140; issue 34): runs certified, signed scanner packs
+// (CEL or pattern rules) over repositories inside SCANNER_ALLOWED_ROOTS and over the platform's
+// configuration, keeps findings with stable fingerprints through open/fixed/suppressed/reopened,
+// reports in SARIF 2.1.0, and takes suppressions through a workflow approval by a second person,
+// expiring on their date. Findings reach the compliance service as `scanner.finding` notices on
+// the backbone. REST under /api/scanner/... and the subgraph at /graphql over one domain.
+import { AccessTokens } from '../platform/auth/jwt';
+import { ServiceIdentity } from '../platform/auth/service-identity';
+import { WorkflowClient } from '../platform/clients/workflow.client';
+import type { EventBus } from '../platform/events/event-bus';
+import { serviceBus } from '../platform/events/service-bus';
+import { startServiceNotices } from '../platform/outbox/service-notices';
+import { defineService, type ServiceDefinition } from '../platform/service';
+import { buildServiceApp } from '../platform/service-app';
+import { registerComplianceScannerRoutes } from '../rest-compat/compliance-scanner';
+import {
+  loadComplianceScannerConfig,
+  type ScannerConfig,
+} from '../subgraphs/compliance-scanner/compliance-scanner.config';
+import { createScannerModule } from '../subgraphs/compliance-scanner/compliance-scanner.module';
+import {
+  complianceScannerContext,
+  type ComplianceScannerGraphQLContext,
+} from '../subgraphs/compliance-scanner/graphql.context';
+import { resolvers } from '../subgraphs/compliance-scanner/resolvers';
+
+export interface ComplianceScannerServiceOptions {
+  /** An event bus to use instead of the process's (tests); the caller then owns closing it. */
+  bus?: EventBus;
+  /** Settings over the environment's (tests). */
+  config?: Partial<ScannerConfig>;
+  /** The clock of expiries (tests). */
+  now?: () => Date;
+}
+
+export function defineComplianceScannerService(options: ComplianceScannerServiceOptions = {}): ServiceDefinition {
+  const definition: ServiceDefinition = defineService({
+    name: 'compliance-scanner',
+    version: '0.1.0',
+    port: 8140,
+    subgraph: 'subgraphs/compliance-scanner/schema.graphql',
+    producesAudit: true,
+    gatewayRoutes: [
+      {
+        method: ['GET', 'POST'],
+        url: '/api/scanner/*',
+        upstreamPath: '/api/scanner/',
+        wildcard: true,
+        summary: 'Scanner packs, targets, scans, findings (SARIF) and suppressions (compliance scanner)',
+      },
+    ],
+    async build(deps) {
+      const { config: platform, db, env, logger, registry } = deps;
+      const config = { ...loadComplianceScannerConfig(env, registry), ...options.config };
+      const { bus, release: releaseBus } = await serviceBus(deps, options.bus);
+      // scanner.finding notices are written with each scan's changes and published by this relay.
+      const notices = startServiceNotices(deps, bus, definition.name);
+      const identity = new ServiceIdentity(platform.auth.jwtSecret, definition.name);
+      const scanner = createScannerModule({
+        db,
+        config,
+        workflow: new WorkflowClient(config.workflowUrl, identity),
+        onCommitted: () => notices.wake(),
+        now: options.now,
+      });
+      const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
+      const { app } = await buildServiceApp<ComplianceScannerGraphQLContext>(definition, deps, {
+        title: 'Compliance scanner',
+        description:
+          'Compliance scanner (spec 01, port 8140): certified, signed scanner packs (CEL with a cost limit, or patterns) over ' +
+          'repositories inside SCANNER_ALLOWED_ROOTS and the platform configuration; findings with stable fingerprints, ' +
+          'SARIF 2.1.0 reports, suppressions approved by a second person through a workflow and expiring. Errors use FastAPI shapes.',
+        tokens,
+        restAuth: config.requireAuth ? 'required' : 'optional',
+        rest: (routes) => registerComplianceScannerRoutes(routes, scanner),
+        subgraph: { resolvers, context: (caller, request) => complianceScannerContext(caller, request, scanner) },
+      });
+      let sweep: NodeJS.Timeout | undefined;
+      let sweeping: Promise<unknown> = Promise.resolve();
+      return {
+        app,
+        async start() {
+          await scanner.packs.ensureSigningKey();
+          // Expiries reopen findings and pending approvals are read, every SCANNER_SWEEP_SECONDS.
+          sweep = setInterval(() => {
+            sweeping = scanner.suppressions
+              .sweep()
+              .catch((err: unknown) => logger.warn({ err }, 'suppression sweep failed'));
+          }, config.sweepSeconds * 1000);
+          sweep.unref();
+        },
+        async stop() {
+          if (sweep) clearInterval(sweep);
+          await sweeping;
+          await notices.stop();
+          await releaseBus();
+        },
+      };
+    },
+  });
+  return definition;
+}
+
+export const complianceScannerService: ServiceDefinition = defineComplianceScannerService();

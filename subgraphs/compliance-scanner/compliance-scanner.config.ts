@@ -1,0 +1,58 @@
+// The scanner's own settings, parsed once at build time: a bad value stops the service with a
+// message naming the variable.
+import path from 'node:path';
+import { ConfigError, readInt, readOptional } from '../../platform/config/env';
+import { serviceRequiresAuth, serviceUrl } from '../../platform/config/platform.config';
+import type { Env, ServiceManifest } from '../../platform/service';
+import { parseSigningKeyPem } from '../rulepack-registry/pack-signature';
+
+export interface ScannerConfig {
+  /** COMPLIANCE_SCANNER_REQUIRE_AUTH, else REQUIRE_AUTH, else true. */
+  requireAuth: boolean;
+  /** SCANNER_ALLOWED_ROOTS: absolute directories (comma-separated) repository targets must lie in; none by default. */
+  allowedRoots: string[];
+  /** SCANNER_MAX_FILE_BYTES: a larger file is reported as skipped, never read (1 MiB). */
+  maxFileBytes: number;
+  /** SCANNER_MAX_FILES: files read per scan at most (20,000). */
+  maxFiles: number;
+  /** SCANNER_SUPPRESSION_MAX_DAYS: the furthest a suppression's expiry may lie (365). */
+  suppressionMaxDays: number;
+  /** SCANNER_SWEEP_SECONDS: how often expiries and pending approvals are checked (60). */
+  sweepSeconds: number;
+  /** SCANNER_SIGNING_KEY: PKCS8 PEM Ed25519 key signing certified packs; absent, one is generated and kept in the database. */
+  signingKeyPem?: string;
+  /** Where suppressions are approved: WORKFLOW_URL, else the workflow service's registry port. */
+  workflowUrl: string;
+  /** The environment a configuration target without settings reads (the platform's effective settings). */
+  environment: Record<string, string | undefined>;
+}
+
+const WORKFLOW = { name: 'workflow', port: 8130 };
+
+export function loadComplianceScannerConfig(env: Env, registry: readonly ServiceManifest[] = []): ScannerConfig {
+  const pem = readOptional(env, 'SCANNER_SIGNING_KEY')?.replace(/\\n/g, '\n');
+  if (pem !== undefined) {
+    try {
+      parseSigningKeyPem(pem);
+    } catch (err) {
+      throw new ConfigError(`SCANNER_SIGNING_KEY must be a PKCS8 PEM Ed25519 private key: ${(err as Error).message}`);
+    }
+  }
+  const roots = (readOptional(env, 'SCANNER_ALLOWED_ROOTS') ?? '')
+    .split(',')
+    .map((r) => r.trim())
+    .filter((r) => r !== '');
+  for (const r of roots)
+    if (!path.isAbsolute(r)) throw new ConfigError(`SCANNER_ALLOWED_ROOTS must list absolute directories, got "${r}"`);
+  return {
+    requireAuth: serviceRequiresAuth(env, { name: 'compliance-scanner' }),
+    allowedRoots: roots,
+    maxFileBytes: readInt(env, 'SCANNER_MAX_FILE_BYTES', 1024 * 1024, { min: 1024, max: 64 * 1024 * 1024 }),
+    maxFiles: readInt(env, 'SCANNER_MAX_FILES', 20_000, { min: 1, max: 1_000_000 }),
+    suppressionMaxDays: readInt(env, 'SCANNER_SUPPRESSION_MAX_DAYS', 365, { min: 1, max: 3650 }),
+    sweepSeconds: readInt(env, 'SCANNER_SWEEP_SECONDS', 60, { min: 1, max: 86_400 }),
+    signingKeyPem: pem,
+    workflowUrl: serviceUrl(env, registry.find((s) => s.name === WORKFLOW.name) ?? WORKFLOW),
+    environment: env,
+  };
+}

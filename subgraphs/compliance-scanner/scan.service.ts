@@ -1,0 +1,202 @@
+// Scans on demand: a certified, signature-checked pack over one of the tenant's targets. The
+// target is read (a repository inside the allowed roots, within the size limits; or settings),
+// the engine runs, and in one transaction the findings move (finding-lifecycle.ts), their
+// `scanner.finding` notices are written and the scan's audit event is recorded. A scan that
+// cannot read its target ends `failed` with the reason, and the error is the caller's answer.
+import { randomUUID } from 'node:crypto';
+import type { Caller } from '../../platform/auth/caller';
+import type { TenantAccess } from '../../platform/auth/tenant-access';
+import type { SqlExecutor } from '../../platform/db/sql';
+import { DomainError, InputError, NotFoundError } from '../../platform/errors/domain-errors';
+import { auditEvent, sqlOutboxWriter } from '../../platform/outbox/outbox.writer';
+import type { ScannerConfig } from './compliance-scanner.config';
+import { reconcile } from './finding-lifecycle';
+import { findingNotice, writeFindingNotices } from './finding-notices';
+import { findingStore } from './finding.store';
+import { SERVICE, type PackService } from './pack.service';
+import { allowedRoot, readRepository } from './repository-reader';
+import { buildSarif, sarifProblem } from './sarif';
+import { runPack, type ScanInput } from './scan-engine';
+import { scanStore } from './scan.store';
+import { SCANNER_SCAN_COMPLETED_EVENT } from './compliance-scanner.audit';
+import { assertMayRead, assertMayWrite } from './scanner.policy';
+import { scannerPackStore } from './pack.store';
+import { effectiveSettings } from './settings-input';
+import { suppressionStore } from './suppression.store';
+import { targetStore } from './target.store';
+import type { Finding, FindingStatus, Scan, ScanSummary } from './scanner.types';
+
+export const MAX_LIST_LIMIT = 1000;
+
+export class ScanService {
+  constructor(
+    private readonly sql: SqlExecutor,
+    private readonly access: TenantAccess,
+    private readonly packs: PackService,
+    private readonly config: Pick<
+      ScannerConfig,
+      'allowedRoots' | 'maxFileBytes' | 'maxFiles' | 'environment' | 'requireAuth'
+    >,
+    private readonly onCommitted: () => void,
+    private readonly now: () => Date = () => new Date(),
+    private readonly version = '0.1.0',
+  ) {}
+
+  async run(
+    caller: Caller,
+    input: { targetId: string; packId: string; packVersion?: string; tenantId?: string },
+  ): Promise<Scan> {
+    const auth = assertMayWrite(caller);
+    const tenantId = await this.access.resolve(caller, input.tenantId, ['tenantId'], 'scanner.scan.run');
+    const target = await targetStore.get(this.sql, tenantId, input.targetId);
+    if (!target) throw new NotFoundError(`Target ${input.targetId} not found`);
+    const { pack, compiled } = await this.packs.forScan(tenantId, input.packId, input.packVersion);
+    const scanId = randomUUID();
+    await scanStore.insert(this.sql, tenantId, {
+      id: scanId,
+      targetId: target.id,
+      packId: pack.packId,
+      packVersion: pack.version,
+      requestedBy: auth.username,
+    });
+    let scanInput: ScanInput;
+    let skipped: ScanSummary['skipped_files'] = [];
+    try {
+      if (target.kind === 'repository') {
+        // Checked again: the allowed roots or the disk may have changed since registration.
+        const root = await allowedRoot(target.path!, this.config.allowedRoots);
+        const globs = [...new Set(compiled.rules.flatMap((r) => r.globs))];
+        const read = await readRepository(root, globs, {
+          maxFileBytes: this.config.maxFileBytes,
+          maxFiles: this.config.maxFiles,
+        });
+        scanInput = { kind: 'repository', files: read.files };
+        skipped = read.skipped;
+      } else {
+        scanInput = { kind: 'configuration', settings: target.settings ?? effectiveSettings(this.config.environment) };
+      }
+    } catch (err) {
+      const message = err instanceof DomainError ? err.message : 'the target could not be read';
+      await scanStore.finish(this.sql, tenantId, scanId, {
+        status: 'failed',
+        filesScanned: 0,
+        summary: null,
+        error: message,
+      });
+      throw err;
+    }
+    const result = runPack(compiled, target.id, scanInput);
+    const at = this.now();
+    await this.sql.transaction(async (tx) => {
+      const existing = await findingStore.ofTarget(tx, tenantId, target.id, pack.packId);
+      const suppressions = await suppressionStore.inForce(tx, tenantId, at);
+      const moved = reconcile({
+        tenantId,
+        targetId: target.id,
+        scanId,
+        pack: { packId: pack.packId, version: pack.version, rules: pack.pack.rules },
+        existing,
+        matches: result.matches,
+        suppressions,
+        now: at,
+      });
+      await findingStore.insert(tx, tenantId, moved.inserted);
+      await findingStore.update(tx, tenantId, moved.updated);
+      await writeFindingNotices(
+        tx,
+        SERVICE,
+        moved.transitions.map((t) => findingNotice(t.finding, scanId, target.kind, at)),
+        caller.correlationId,
+      );
+      const summary: ScanSummary = {
+        matches: result.matches.length,
+        ...moved.counts,
+        rule_errors: result.errors.slice(0, 1000).map((e) => ({ rule_id: e.ruleId, path: e.path, message: e.message })),
+        skipped_files: skipped.slice(0, 1000),
+        ignored_inline_skips: moved.ignoredInlineSkips.slice(0, 1000),
+      };
+      await scanStore.finish(tx, tenantId, scanId, {
+        status: 'completed',
+        filesScanned: result.filesScanned,
+        summary,
+        error: null,
+      });
+      await sqlOutboxWriter(tx, SERVICE).append(
+        auditEvent(caller, {
+          tenantId,
+          type: SCANNER_SCAN_COMPLETED_EVENT,
+          actor: auth.username,
+          data: {
+            scan_id: scanId,
+            target_id: target.id,
+            pack_id: pack.packId,
+            pack_version: pack.version,
+            pack_sha256: pack.sha256,
+            files_scanned: result.filesScanned,
+            ...moved.counts,
+            ignored_inline_skips: moved.ignoredInlineSkips.length,
+          },
+        }),
+      );
+    });
+    this.onCommitted();
+    return (await scanStore.get(this.sql, tenantId, scanId))!;
+  }
+
+  async get(caller: Caller, input: { id: string; tenantId?: string }): Promise<Scan> {
+    assertMayRead(caller, this.config.requireAuth);
+    const tenantId = await this.access.resolve(caller, input.tenantId, ['tenantId'], 'scanner.scan.read');
+    const scan = await scanStore.get(this.sql, tenantId, input.id);
+    if (!scan) throw new NotFoundError(`Scan ${input.id} not found`);
+    return scan;
+  }
+
+  async list(caller: Caller, input: { targetId?: string; limit?: number; tenantId?: string }): Promise<Scan[]> {
+    assertMayRead(caller, this.config.requireAuth);
+    const tenantId = await this.access.resolve(caller, input.tenantId, ['tenantId'], 'scanner.scan.list');
+    return scanStore.list(this.sql, tenantId, input.targetId ?? null, checkLimit(input.limit));
+  }
+
+  async findings(
+    caller: Caller,
+    input: { targetId?: string; status?: FindingStatus; scanId?: string; limit?: number; tenantId?: string },
+  ): Promise<Finding[]> {
+    assertMayRead(caller, this.config.requireAuth);
+    const tenantId = await this.access.resolve(caller, input.tenantId, ['tenantId'], 'scanner.finding.list');
+    return findingStore.list(this.sql, tenantId, {
+      targetId: input.targetId,
+      status: input.status,
+      scanId: input.scanId,
+      limit: checkLimit(input.limit),
+    });
+  }
+
+  /**
+   * The scan's report in SARIF 2.1.0, validated against the schema: the findings whose latest
+   * sighting is this scan (suppressed ones with their justification and expiry).
+   */
+  async sarif(caller: Caller, input: { scanId: string; tenantId?: string }): Promise<Record<string, unknown>> {
+    const scan = await this.get(caller, { id: input.scanId, tenantId: input.tenantId });
+    const tenantId = scan.tenantId;
+    const target = await targetStore.get(this.sql, tenantId, scan.targetId);
+    const pack = await scannerPackStore.get(this.sql, tenantId, scan.packId, scan.packVersion);
+    if (!target || !pack) throw new NotFoundError(`Scan ${input.scanId} not found`);
+    const findings = (await findingStore.list(this.sql, tenantId, { scanId: scan.id, limit: 100_000 })).filter(
+      (f) => f.status !== 'fixed',
+    );
+    const ids = [...new Set(findings.map((f) => f.suppressionId).filter((id): id is string => id !== null))];
+    const suppressions = new Map((await suppressionStore.byIds(this.sql, tenantId, ids)).map((s) => [s.id, s]));
+    const log = buildSarif({ scan, target, pack: pack.pack, findings, suppressions, serviceVersion: this.version });
+    const problem = sarifProblem(log);
+    // A report that is not valid SARIF is our bug, never the caller's: say so rather than serve it.
+    if (problem) throw new Error(`the SARIF report failed its schema: ${problem}`);
+    return log;
+  }
+}
+
+function checkLimit(limit: number | undefined): number {
+  if (limit === undefined) return 200;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT)
+    throw InputError.of(['limit'], `Input should be between 1 and ${MAX_LIST_LIMIT}`);
+  return limit;
+}
