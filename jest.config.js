@@ -10,10 +10,8 @@ const transform = { '^.+\\.(t|j|mj|cj)s$': '<rootDir>/test/support/jest-transfor
 const common = {
   transform,
   transformIgnorePatterns: [
-    '/node_modules/(?!(jose|@electric-sql|@seriousme|auto-bind|oidc-provider|openid-client|oauth4webapi|koa|@koa)/)',
+    '/node_modules/(?!(jose|@electric-sql|@seriousme|auto-bind|oidc-provider|openid-client|oauth4webapi|koa|@koa|chokidar|readdirp|@marcbachmann)/)',
   ],
-  transformIgnorePatterns: ['/node_modules/(?!(jose|@electric-sql|@seriousme|auto-bind|chokidar|readdirp)/)'],
-  transformIgnorePatterns: ['/node_modules/(?!(jose|@electric-sql|@seriousme|auto-bind|@marcbachmann)/)'],
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
 };

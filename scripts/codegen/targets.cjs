@@ -44,6 +44,8 @@ const targets = [
     name: 'dataflow',
     contextType: './graphql.context#DataflowGraphQLContext',
     mappers: { DataflowRun: './resolvers#RunNode' },
+  },
+  {
     name: 'compliance-scanner',
     contextType: './graphql.context#ComplianceScannerGraphQLContext',
     mappers: {
@@ -58,6 +60,7 @@ const targets = [
       ScannerFindingStatus: './scanner.types#FindingStatus',
       ScannerSuppressionStatus: './scanner.types#SuppressionStatus',
       ScannerSuppressionScope: './scanner.types#SuppressionScope',
+    },
   },
   {
     name: 'events',

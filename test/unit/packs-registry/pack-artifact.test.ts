@@ -5,7 +5,11 @@ import { createHash } from 'node:crypto';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { InputError } from '../../../platform/errors/domain-errors';
-import { extractDependencies, parseArtifact, type WorkflowPackDocument } from '../../../subgraphs/packs-registry/pack-artifact';
+import {
+  extractDependencies,
+  parseArtifact,
+  type WorkflowPackDocument,
+} from '../../../subgraphs/packs-registry/pack-artifact';
 import { parsePayload } from '../../../platform/contracts/event-contract';
 import { RULEPACK_CERTIFIED } from '../../../platform/contracts/rulepack.events';
 import { loadWorkflowPackSchema } from '../../../subgraphs/packs-registry/workflow-pack.schema';
