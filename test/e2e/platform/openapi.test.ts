@@ -20,7 +20,8 @@ describe('OpenAPI documents', () => {
     expect(res.status).toBe(200);
     const doc = (await res.json()) as { openapi: string; paths: Record<string, unknown> };
     expect(doc.openapi).toMatch(/^3\.0\./);
-    expect(Object.keys(doc.paths).length).toBeGreaterThan(3);
+    // Its own routes are documented (the health probes are not listed; the smallest service, observability, has three).
+    expect(Object.keys(doc.paths).length).toBeGreaterThanOrEqual(3);
     const result = await new Validator().validate(doc);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
