@@ -38,7 +38,10 @@ export interface AuthConfig {
 }
 
 export interface OidcVerification {
-  /** IDENTITY_OIDC_ISSUER: the provider's issuer URL; default the gateway's URL + `/oidc`. */
+  /**
+   * IDENTITY_OIDC_ISSUER: the provider's issuer URL; default identity's own URL + `/oidc`, where the
+   * provider answers (the gateway does not proxy `/oidc`: its routes are authenticated REST).
+   */
   issuer: string;
   /** IDENTITY_JWKS_URL: the provider's key set; default identity's URL + `/oidc/jwks`. */
   jwksUrl: string;
@@ -130,7 +133,7 @@ export function loadPlatformConfig(env: Env = process.env): PlatformConfig {
       oidc: {
         issuer:
           readUrl(env, 'IDENTITY_OIDC_ISSUER', ['http:', 'https:']) ??
-          `${serviceUrl(env, { name: 'gateway', port: 8080 })}/oidc`,
+          `${serviceUrl(env, { name: 'identity', port: 8082 })}/oidc`,
         jwksUrl:
           readUrl(env, 'IDENTITY_JWKS_URL', ['http:', 'https:']) ??
           `${serviceUrl(env, { name: 'identity', port: 8082 })}/oidc/jwks`,
