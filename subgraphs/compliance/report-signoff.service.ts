@@ -201,8 +201,13 @@ export class ReportSignOffService {
       await this.store.transition(this.sql, d.tenantId, report.id, 'pending_review', 'rejected', who);
       return this.store.report(this.sql, d.tenantId, report.id);
     }
-    if (!(await this.store.transition(this.sql, d.tenantId, report.id, 'pending_review', 'signing', who)))
-      return this.store.report(this.sql, d.tenantId, report.id);
+    if (!(await this.store.transition(this.sql, d.tenantId, report.id, 'pending_review', 'signing', who))) {
+      // Another delivery (the consumer, or the route) took it between the read and the transition:
+      // while it appends, say so, so the route waits for its outcome instead of answering `signing`.
+      const now = await this.store.report(this.sql, d.tenantId, report.id);
+      if (now?.status === 'signing') throw new SigningInProgress(report.id);
+      return now;
+    }
     let entry: { entryId: string; chainHash: string };
     try {
       entry = await this.ledger.record(d.tenantId, {
