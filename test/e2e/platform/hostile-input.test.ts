@@ -181,9 +181,18 @@ async function routes(): Promise<Route[]> {
   return all;
 }
 
+/**
+ * OFREP's routes answer in OFREP's own documented error shape (`{key, errorCode, errorDetails}`,
+ * 400 or 404), which OpenFeature clients parse; a body OFREP tolerates (extra fields, no context)
+ * evaluates the flag, here an unknown one.
+ */
+function ofrepRefusal(a: Answer): boolean {
+  return / \/ofrep\/v1\//.test(a.door) && [400, 404].includes(a.status) && /^\{"key":.*"errorCode":/.test(a.text);
+}
+
 function refusedBadly(answers: Answer[]): { door: string; status: number; text: string }[] {
   return answers
-    .filter((a) => a.status >= 500 || (a.status >= 400 && !/^\{"detail":/.test(a.text)))
+    .filter((a) => a.status >= 500 || (a.status >= 400 && !/^\{"detail":/.test(a.text) && !ofrepRefusal(a)))
     .map((a) => ({ door: a.door, status: a.status, text: a.text.slice(0, 200) }));
 }
 
