@@ -12,6 +12,7 @@
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { AuthenticationError } from '../errors/domain-errors';
 import type { AuthContext } from './auth-context';
+import { TokenCache } from './token-cache';
 
 export const ISSUER = 'platform-identity';
 export const SERVICE_ROLE_PREFIX = 'service:';
@@ -41,6 +42,13 @@ export interface SignInClaims {
 
 export class AccessTokens {
   private readonly key: Uint8Array;
+  /**
+   * Verified tokens, until their own expiry (10,000 at most, least recently used out first). A
+   * signature check is an HMAC through WebCrypto's thread pool plus a key import per call: a
+   * quarter of the ledger's CPU per append under load (issue 35's profile). An access token cannot
+   * be revoked before it expires, so a cached answer is never more permissive than a fresh one.
+   */
+  private readonly verified = new TokenCache(Infinity, 10_000);
 
   constructor(
     secret: string,
@@ -89,8 +97,10 @@ export class AccessTokens {
   }
 
   async authenticate(token: string): Promise<AuthContext> {
+    const hit = this.verified.get(token);
+    if (hit) return hit;
     const claims = await this.verify(token);
-    return contextFromClaims(claims);
+    return this.verified.set(token, contextFromClaims(claims), claims.exp * 1000);
   }
 }
 

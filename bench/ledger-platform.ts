@@ -1,0 +1,266 @@
+// `npm run bench -- ledger-platform [seconds]` (needs DATABASE_URL, PostgreSQL; build first):
+// issue 35's ledger figure, every number taken in the same run on the same database server:
+//   1. pgbench, 50 clients, one single-row INSERT per transaction (the baseline);
+//   2. the ledger alone (`npm run service -- ledger`, a child process from dist/): POST /append,
+//      50 connections over 50 tenants, each request with its tenant's bearer token; then over one;
+//   3. the same inside the whole platform (`npm start`'s launcher, a child process).
+// Prints appends/s, the ratio to pgbench's tps, and p50/p99 for many tenants against one.
+// Measures only; `--json` prints the ratios as one JSON line last (read by bench/ci-ratios.ts).
+import { execFile, fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { AccessTokens } from '../platform/auth/jwt';
+
+interface Histogram {
+  average: number;
+  p50: number;
+  p99: number;
+}
+interface AutocannonResult {
+  requests: Histogram & { total: number };
+  latency: Histogram;
+  non2xx: number;
+  errors: number;
+}
+type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;
+// autocannon ships no types; this is the slice of its programmatic API used here.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const autocannon = require('autocannon') as Autocannon;
+
+const SECRET = randomBytes(32).toString('hex');
+const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function admin(baseUrl: string, sql: string): Promise<void> {
+  const c = new pg.Client({ connectionString: baseUrl });
+  await c.connect();
+  try {
+    await c.query(sql);
+  } finally {
+    await c.end();
+  }
+}
+
+async function freshDatabase(baseUrl: string): Promise<{ url: string; name: string; drop(): Promise<void> }> {
+  const name = `bench_ledger_${randomBytes(4).toString('hex')}`;
+  await admin(baseUrl, `CREATE DATABASE "${name}"`);
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), name, drop: () => admin(baseUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+}
+
+/** pgbench's single-row insert, 50 clients, as the baseline a durable append is compared with. */
+async function pgbenchTps(baseUrl: string, seconds: number): Promise<number> {
+  const db = await freshDatabase(baseUrl);
+  const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'pgbench-')), 'insert.sql');
+  try {
+    await admin(
+      db.url,
+      'CREATE TABLE bench_rows (id bigserial PRIMARY KEY, tenant text NOT NULL, data jsonb NOT NULL)',
+    );
+    fs.writeFileSync(
+      script,
+      "\\set t random(1, 50)\nINSERT INTO bench_rows (tenant, data) VALUES ('bench-' || :t, '{\"rules_executed\": 12}');\n",
+    );
+    const u = new URL(db.url);
+    const { stdout } = await promisify(execFile)(
+      'pgbench',
+      [
+        '-n',
+        '-c',
+        '50',
+        '-j',
+        '2',
+        '-T',
+        String(seconds),
+        '-f',
+        script,
+        '-h',
+        u.hostname,
+        '-p',
+        u.port || '5432',
+        '-U',
+        decodeURIComponent(u.username || 'postgres'),
+        db.name,
+      ],
+      { env: { ...process.env, PGPASSWORD: decodeURIComponent(u.password) } },
+    );
+    const m = /tps = ([\d.]+)/.exec(stdout);
+    if (!m) throw new Error(`pgbench printed no tps:\n${stdout}`);
+    return Number(m[1]);
+  } finally {
+    fs.rmSync(path.dirname(script), { recursive: true, force: true });
+    await db.drop();
+  }
+}
+
+async function waitReady(url: string, child: ChildProcess): Promise<void> {
+  let exited: number | null | undefined;
+  child.once('exit', (code) => (exited = code));
+  for (let i = 0; i < 600; i++) {
+    if (exited !== undefined) throw new Error(`the process exited with ${exited} before ${url} was ready`);
+    try {
+      const res = await fetch(`${url}/readyz`);
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} was not ready in 150 s`);
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function tokensFor(tenants: string[]): Promise<Map<string, string>> {
+  const issuer = new AccessTokens(SECRET, 3600);
+  const out = new Map<string, string>();
+  for (const t of tenants) {
+    out.set(t, await issuer.issue({ username: `bench-${t}`, tenantId: t, roles: ['user'], scopes: ['read', 'write'] }));
+  }
+  return out;
+}
+
+async function appendLoad(url: string, tenants: string[], seconds: number): Promise<AutocannonResult> {
+  const tokens = await tokensFor(tenants);
+  return autocannon({
+    url: `${url}/append`,
+    method: 'POST',
+    connections: 50,
+    duration: seconds,
+    // The load generator gets its own thread, so it does not compete with the server's event loop.
+    workers: 1,
+    requests: tenants.map((t) => ({
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens.get(t)}` },
+      body: JSON.stringify({
+        tenant_id: t,
+        event_type: 'rule_execution',
+        user_id: `bench-${t}`,
+        correlation_id: 'bench',
+        event_data: { rulepack_id: 'rp-1', rules_executed: 12, violations: 1, result: 'warning' },
+      }),
+    })),
+  });
+}
+
+interface Figures {
+  many: AutocannonResult;
+  one: AutocannonResult;
+}
+
+async function measure(url: string, seconds: number): Promise<Figures> {
+  const tenants = Array.from({ length: 50 }, (_, i) => `bench-${i}`);
+  await appendLoad(url, tenants, 2); // warm-up: JIT, pool, token cache
+  const many = await appendLoad(url, tenants, seconds);
+  const one = await appendLoad(url, ['bench-solo'], seconds);
+  for (const [label, r] of [
+    ['many', many],
+    ['one', one],
+  ] as const) {
+    if (r.non2xx || r.errors) console.log(`  ! ${label}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  }
+  return { many, one };
+}
+
+const quiet = { LOG_LEVEL: 'WARNING', NODE_ENV: 'production', JWT_SECRET_KEY: SECRET, OTEL_SDK_DISABLED: 'true' };
+
+async function ledgerAlone(baseUrl: string, seconds: number): Promise<Figures> {
+  const db = await freshDatabase(baseUrl);
+  const port = await freePort();
+  const child = fork(path.join(__dirname, '..', 'launcher', 'start-one.js'), ['ledger'], {
+    env: { ...process.env, ...quiet, DATABASE_URL: db.url, PORT: String(port), LEDGER_PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  try {
+    await waitReady(`http://127.0.0.1:${port}`, child);
+    return await measure(`http://127.0.0.1:${port}`, seconds);
+  } finally {
+    await stop(child);
+    await db.drop();
+  }
+}
+
+async function ledgerInPlatform(baseUrl: string, seconds: number): Promise<Figures> {
+  const db = await freshDatabase(baseUrl);
+  const [gateway, identity, ledger] = [await freePort(), await freePort(), await freePort()];
+  const child = fork(path.join(__dirname, '..', 'launcher', 'start-all.js'), [], {
+    env: {
+      ...process.env,
+      ...quiet,
+      DATABASE_URL: db.url,
+      GATEWAY_PORT: String(gateway),
+      IDENTITY_PORT: String(identity),
+      LEDGER_PORT: String(ledger),
+    },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  try {
+    await waitReady(`http://127.0.0.1:${ledger}`, child);
+    return await measure(`http://127.0.0.1:${ledger}`, seconds);
+  } finally {
+    await stop(child);
+    await db.drop();
+  }
+}
+
+function report(label: string, f: Figures, tps: number): { ratio: number; p99Ratio: number } {
+  const ratio = f.many.requests.average / tps;
+  const p99Ratio = f.many.latency.p99 / Math.max(1, f.one.latency.p99);
+  console.log(
+    `${label.padEnd(22)} ${fmt(f.many.requests.average).padStart(7)}/s = ${fmt(ratio, 2)}× pgbench   ` +
+      `p50/p99 ${f.many.latency.p50}/${f.many.latency.p99} ms (50 tenants) vs ${f.one.latency.p50}/${f.one.latency.p99} ms ` +
+      `(one tenant, ${fmt(f.one.requests.average)}/s): p99 ${fmt(p99Ratio, 1)}×`,
+  );
+  return { ratio, p99Ratio };
+}
+
+export async function run(args: string[]): Promise<void> {
+  const json = args.includes('--json');
+  const seconds = Number(args.find((a) => /^\d+$/.test(a)) ?? 10);
+  const baseUrl = process.env.DATABASE_URL;
+  if (!baseUrl) throw new Error('ledger-platform needs DATABASE_URL (PostgreSQL): pgbench is its baseline');
+  console.log(
+    `ledger vs pgbench, ${seconds} s per load, 50 connections, bearer tokens; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+  const tps = await pgbenchTps(baseUrl, seconds);
+  console.log(`${'pgbench single-row insert'.padEnd(22)} ${fmt(tps).padStart(7)} tps`);
+  const alone = report('ledger alone', await ledgerAlone(baseUrl, seconds), tps);
+  const platform = report('ledger in npm start', await ledgerInPlatform(baseUrl, seconds), tps);
+  if (json) {
+    console.log(
+      JSON.stringify({
+        bench: 'ledger-platform',
+        pgbench_tps: tps,
+        alone_ratio: alone.ratio,
+        platform_ratio: platform.ratio,
+        platform_p99_ratio: platform.p99Ratio,
+      }),
+    );
+  }
+}
