@@ -253,9 +253,16 @@ describe("REQUIRE_AUTH=false alone: the whole platform trusts the gateway's X-Te
       body: { decision: 'approve' },
       headers: { 'x-user-id': 'bob' },
     });
-    expect(d.body).toMatchObject({ workflow_status: 'completed' });
-    const status = await send(`${url.workflow}/status/${r.body.workflow_id}`, { tenant: A });
+    // The decision answers once the run settles or its sync wait ends (a loaded machine): either way
+    // the run goes on to completion, which /status shows.
+    expect(['running', 'completed']).toContain(d.body.workflow_status);
+    let status = await send(`${url.workflow}/status/${r.body.workflow_id}`, { tenant: A });
+    await until(async () => {
+      status = await send(`${url.workflow}/status/${r.body.workflow_id}`, { tenant: A });
+      return status.body.status !== 'running';
+    }, 'the approved run to finish', { tries: 1200, everyMs: 100 });
     expect(status.status).toBe(200);
+    expect(status.body.status).toBe('completed');
     const steps = Object.fromEntries(status.body.steps.map((s: any) => [s.step, s]));
     expect(steps.check).toMatchObject({ status: 'completed' });
     expect(steps.summarise).toMatchObject({ status: 'completed' });
