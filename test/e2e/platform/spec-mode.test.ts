@@ -257,10 +257,14 @@ describe("REQUIRE_AUTH=false alone: the whole platform trusts the gateway's X-Te
     // the run goes on to completion, which /status shows.
     expect(['running', 'completed']).toContain(d.body.workflow_status);
     let status = await send(`${url.workflow}/status/${r.body.workflow_id}`, { tenant: A });
-    await until(async () => {
-      status = await send(`${url.workflow}/status/${r.body.workflow_id}`, { tenant: A });
-      return status.body.status !== 'running';
-    }, 'the approved run to finish', { tries: 1200, everyMs: 100 });
+    await until(
+      async () => {
+        status = await send(`${url.workflow}/status/${r.body.workflow_id}`, { tenant: A });
+        return status.body.status !== 'running';
+      },
+      'the approved run to finish',
+      { tries: 1200, everyMs: 100 },
+    );
     expect(status.status).toBe(200);
     expect(status.body.status).toBe('completed');
     const steps = Object.fromEntries(status.body.steps.map((s: any) => [s.step, s]));
