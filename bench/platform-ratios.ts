@@ -1,12 +1,14 @@
-// `npm run bench -- ledger-platform [seconds]` (needs DATABASE_URL, PostgreSQL; build first):
-// issue 35's ledger figure, every number taken in the same run on the same database server:
-//   1. pgbench, 50 clients, one single-row INSERT per transaction (the baseline);
+// `npm run bench -- platform-ratios [seconds] [--json]` (needs DATABASE_URL, PostgreSQL; build
+// first): issue 35's figures, each a ratio of two numbers taken in the same run on this machine:
+//   1. pgbench, 50 clients, one single-row INSERT per transaction (the ledger's baseline);
 //   2. the ledger alone (`npm run service -- ledger`, a child process from dist/): POST /append,
 //      50 connections over 50 tenants, each request with its tenant's bearer token; then over one;
-//   3. the same inside the whole platform (`npm start`'s launcher, a child process).
-// Prints appends/s, the ratio to pgbench's tps, and p50/p99 for many tenants against one.
-// Measures only; `--json` prints the ratios as one JSON line last (read by bench/ci-ratios.ts).
-import { execFile, fork, type ChildProcess } from 'node:child_process';
+//   3. the same inside the whole platform (`npm start`'s launcher, a child process), then
+//      GET /v1/auth/verify at 50 connections on identity there, against a Fastify hello-world
+//      answering the same JSON in its own process while the platform runs.
+// Prints the figures and ratios. Measures only; `--json` prints the ratios as one JSON line last
+// (read by bench/ci-ratios.ts, CI's performance check).
+import { execFile, fork, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
@@ -15,6 +17,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { AccessTokens } from '../platform/auth/jwt';
+import { DEV_DEFAULTS } from '../subgraphs/identity/identity.config';
 
 interface Histogram {
   average: number;
@@ -203,7 +206,54 @@ async function ledgerAlone(baseUrl: string, seconds: number): Promise<Figures> {
   }
 }
 
-async function ledgerInPlatform(baseUrl: string, seconds: number): Promise<Figures> {
+/** A Fastify hello-world answering what /v1/auth/verify answers, in its own process. */
+async function helloWorld(body: unknown): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const source = `const app = require(${JSON.stringify(require.resolve('fastify'))})({ logger: false });
+const body = ${JSON.stringify(JSON.stringify(body))};
+app.get('/v1/auth/verify', (req, reply) => { reply.header('content-type', 'application/json'); return body; });
+app.listen({ port: ${port}, host: '127.0.0.1' });`;
+  const child = spawn(process.execPath, ['-e', source], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(`${url}/v1/auth/verify`)).status === 200) return { url, child };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the hello-world did not start');
+}
+
+interface VerifyFigures {
+  platform: AutocannonResult;
+  hello: AutocannonResult;
+}
+
+async function verifyAgainstHelloWorld(identityUrl: string, seconds: number): Promise<VerifyFigures> {
+  const { username, password } = DEV_DEFAULTS.user;
+  const login = await fetch(`${identityUrl}/v1/auth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ username, password, grant_type: 'password' }).toString(),
+  });
+  const { access_token: token } = (await login.json()) as { access_token: string };
+  const opts = { connections: 50, headers: { authorization: `Bearer ${token}` }, workers: 1 };
+  const verifyUrl = `${identityUrl}/v1/auth/verify`;
+  const answer = await (await fetch(verifyUrl, { headers: opts.headers })).json();
+  await autocannon({ ...opts, url: verifyUrl, duration: 2 });
+  const platform = await autocannon({ ...opts, url: verifyUrl, duration: seconds });
+  const hello = await helloWorld(answer);
+  try {
+    await autocannon({ ...opts, url: `${hello.url}/v1/auth/verify`, duration: 2 });
+    return { platform, hello: await autocannon({ ...opts, url: `${hello.url}/v1/auth/verify`, duration: seconds }) };
+  } finally {
+    await stop(hello.child);
+  }
+}
+
+async function ledgerInPlatform(baseUrl: string, seconds: number): Promise<Figures & { verify: VerifyFigures }> {
   const db = await freshDatabase(baseUrl);
   const [gateway, identity, ledger] = [await freePort(), await freePort(), await freePort()];
   const child = fork(path.join(__dirname, '..', 'launcher', 'start-all.js'), [], {
@@ -214,12 +264,19 @@ async function ledgerInPlatform(baseUrl: string, seconds: number): Promise<Figur
       GATEWAY_PORT: String(gateway),
       IDENTITY_PORT: String(identity),
       LEDGER_PORT: String(ledger),
+      IDENTITY_SEED_DEV_USERS: 'true',
+      RATE_LIMIT_PER_SECOND: '1000000',
+      RATE_LIMIT_BURST: '1000000',
+      IP_RATE_LIMIT_PER_SECOND: '1000000',
+      IP_RATE_LIMIT_BURST: '1000000',
     },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   try {
     await waitReady(`http://127.0.0.1:${ledger}`, child);
-    return await measure(`http://127.0.0.1:${ledger}`, seconds);
+    await waitReady(`http://127.0.0.1:${identity}`, child);
+    const appends = await measure(`http://127.0.0.1:${ledger}`, seconds);
+    return { ...appends, verify: await verifyAgainstHelloWorld(`http://127.0.0.1:${identity}`, seconds) };
   } finally {
     await stop(child);
     await db.drop();
@@ -241,7 +298,7 @@ export async function run(args: string[]): Promise<void> {
   const json = args.includes('--json');
   const seconds = Number(args.find((a) => /^\d+$/.test(a)) ?? 10);
   const baseUrl = process.env.DATABASE_URL;
-  if (!baseUrl) throw new Error('ledger-platform needs DATABASE_URL (PostgreSQL): pgbench is its baseline');
+  if (!baseUrl) throw new Error('platform-ratios needs DATABASE_URL (PostgreSQL): pgbench is its baseline');
   console.log(
     `ledger vs pgbench, ${seconds} s per load, 50 connections, bearer tokens; load average ${os
       .loadavg()
@@ -251,15 +308,23 @@ export async function run(args: string[]): Promise<void> {
   const tps = await pgbenchTps(baseUrl, seconds);
   console.log(`${'pgbench single-row insert'.padEnd(22)} ${fmt(tps).padStart(7)} tps`);
   const alone = report('ledger alone', await ledgerAlone(baseUrl, seconds), tps);
-  const platform = report('ledger in npm start', await ledgerInPlatform(baseUrl, seconds), tps);
+  const inPlatform = await ledgerInPlatform(baseUrl, seconds);
+  const platform = report('ledger in npm start', inPlatform, tps);
+  const { verify } = inPlatform;
+  const verifyRatio = verify.platform.requests.average / verify.hello.requests.average;
+  console.log(
+    `${'verify in npm start'.padEnd(22)} ${fmt(verify.platform.requests.average).padStart(7)}/s = ${fmt(verifyRatio, 2)}× ` +
+      `a Fastify hello-world (${fmt(verify.hello.requests.average)}/s), p99 ${verify.platform.latency.p99} vs ${verify.hello.latency.p99} ms`,
+  );
   if (json) {
     console.log(
       JSON.stringify({
-        bench: 'ledger-platform',
+        bench: 'platform-ratios',
         pgbench_tps: tps,
-        alone_ratio: alone.ratio,
-        platform_ratio: platform.ratio,
-        platform_p99_ratio: platform.p99Ratio,
+        ledger_alone_ratio: alone.ratio,
+        ledger_platform_ratio: platform.ratio,
+        ledger_platform_p99_ratio: platform.p99Ratio,
+        verify_hello_ratio: verifyRatio,
       }),
     );
   }
