@@ -11,6 +11,7 @@ import type { MfaSignInService } from '../mfa-sign-in.service';
 import { SecretBox } from '../secret.box';
 import { KeyRotationService } from './key-rotation.service';
 import { adapterClass } from './oidc.adapter';
+import { OidcPayloadPurger } from './oidc-payload.purger';
 import { tenantOfAccount, userOfAccount } from './oidc.account';
 import { OidcClientService } from './oidc-client.service';
 import type { OidcConfig } from './oidc.config';
@@ -26,6 +27,7 @@ export interface OidcServices {
   clients: OidcClientService;
   keys: KeyRotationService;
   interactions: OidcInteractions;
+  purger: OidcPayloadPurger;
   config: OidcConfig;
 }
 
@@ -93,6 +95,7 @@ export function createOidcServices(
       host.invalidate();
     }),
     interactions: new OidcInteractions(host, stores.clients, identity.stores.users, identity.auth, identity.mfaSignIn),
+    purger: new OidcPayloadPurger(stores.payloads, { intervalMs: config.purgeSeconds * 1000, onError: onServerError }),
     config,
   };
 }
