@@ -57,7 +57,9 @@ export function App() {
     } catch (err) {
       history.replaceState(null, '', '/console/');
       setPath(pathOf());
-      setNotice(`The sign-in through the identity provider did not complete: ${err instanceof Error ? err.message : String(err)}`);
+      setNotice(
+        `The sign-in through the identity provider did not complete: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
   };
 

@@ -51,7 +51,9 @@ export function SignIn({ notice }: { notice?: string }) {
       await startProviderSignIn(tenant.trim() || 'default');
     } catch (err) {
       // Unreachable or misconfigured provider: the password form still works.
-      setError(`The identity provider cannot be reached (${err instanceof Error ? err.message : String(err)}). Sign in with your password instead.`);
+      setError(
+        `The identity provider cannot be reached (${err instanceof Error ? err.message : String(err)}). Sign in with your password instead.`,
+      );
       setBusy(false);
     }
   };
@@ -93,7 +95,9 @@ export function SignIn({ notice }: { notice?: string }) {
         <button type="submit" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
-        <p className="muted">Or through the platform&apos;s identity provider (single sign-on, for the tenant above):</p>
+        <p className="muted">
+          Or through the platform&apos;s identity provider (single sign-on, for the tenant above):
+        </p>
         <button type="button" className="secondary" disabled={busy} onClick={() => void viaProvider()}>
           Continue with the identity provider
         </button>
