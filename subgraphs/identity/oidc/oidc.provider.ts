@@ -69,7 +69,7 @@ export function buildProvider(config: OidcConfig, keys: ProviderKeys, deps: Prov
     clientBasedCORS(ctx, origin, client) {
       if (origin === 'null') return false;
       if (ctx.oidc.route !== 'userinfo' && client.clientAuthMethod !== 'none') return false;
-      return client.redirectUris.some((uri) => URL.canParse(uri) && new URL(uri).origin === origin);
+      return (client.redirectUris ?? []).some((uri) => URL.canParse(uri) && new URL(uri).origin === origin);
     },
     rotateRefreshToken: true,
     ttl: {
