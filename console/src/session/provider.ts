@@ -98,8 +98,18 @@ function tokensOf(result: oauth.TokenEndpointResponse): ProviderTokens {
   };
 }
 
-/** On /console/callback: checks the state, exchanges the code (with the PKCE verifier). */
-export async function finishProviderSignIn(): Promise<{ tokens: ProviderTokens; returnTo: string }> {
+let finishing: Promise<{ tokens: ProviderTokens; returnTo: string }> | undefined;
+
+/**
+ * On /console/callback: checks the state, exchanges the code (with the PKCE verifier). Once per
+ * page load: a second call (React's StrictMode runs effects twice in development) shares the first.
+ */
+export function finishProviderSignIn(): Promise<{ tokens: ProviderTokens; returnTo: string }> {
+  finishing ??= exchangeCode();
+  return finishing;
+}
+
+async function exchangeCode(): Promise<{ tokens: ProviderTokens; returnTo: string }> {
   const pending = takePending();
   const as = await discover(pending.issuer);
   client = { client_id: pending.clientId };

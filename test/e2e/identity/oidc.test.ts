@@ -537,6 +537,13 @@ describe("the console's client per tenant (console.<tenant id>)", () => {
     }
   });
 
+  // Someone without a second factor (earlier cases enrolled alice's).
+  const CAROL = { username: 'carol', password: 'carol-password-1' };
+  beforeAll(async () => {
+    const created = await call(`${identity}/v1/users`, { method: 'POST', token: rootToken, json: CAROL });
+    expect(created.status).toBe(201);
+  });
+
   it("signs a tenant's user in with PKCE; the page admits the console's origin in form-action; no consent page", async () => {
     const config = await relyingParty({ client_id: 'console.default' });
     const verifier = oidc.randomPKCECodeVerifier();
@@ -555,15 +562,12 @@ describe("the console's client per tenant (console.<tenant id>)", () => {
     expect(page.headers.get('content-security-policy')).toContain(
       "form-action 'self' http://127.0.0.1:8080 http://localhost:8080;",
     );
-    const back = await browser.submit(login, /\/login/, {
-      username: TEST_ENV.DEV_USER_USERNAME,
-      password: TEST_ENV.DEV_USER_PASSWORD,
-    });
+    const back = await browser.submit(login, /\/login/, CAROL);
     if (isPage(back)) throw new Error(`expected the redirect to the console: ${back.html.slice(0, 300)}`);
     const tokens = await oidc.authorizationCodeGrant(config, new URL(back.callback), { pkceCodeVerifier: verifier });
     expect(tokens.refresh_token).toBeDefined();
     expect(decodeJwt(tokens.access_token)).toMatchObject({
-      sub: TEST_ENV.DEV_USER_USERNAME,
+      sub: CAROL.username,
       tenant_id: 'default',
     });
     expect((await call(`${gateway}/api/v1/ledger/events`, { token: tokens.access_token })).status).toBe(200);
