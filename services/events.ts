@@ -4,6 +4,7 @@
 // over one domain service whose catalog is seeded from platform/contracts at start. Webhooks
 // (docs/webhooks.md): every event the backbone stores is queued for the tenant's matching
 // endpoints in the event's own transaction, and this process's delivery worker sends them.
+import { acceptingAsymmetric } from '../platform/auth/asymmetric-tokens';
 import { AccessTokens } from '../platform/auth/jwt';
 import { contractPublisher } from '../platform/events/contract-bus';
 import { EVENTS_EVENT_PUBLISHED } from '../platform/contracts/events.events';
@@ -91,7 +92,12 @@ export function defineEventsService(options: EventsServiceOptions = {}): Service
       const webhookDoors = new WebhookService(webhooks.endpoints, access);
       // Operators' doors on the platform's consumer groups (their dead letters, the redrive).
       const platformGroups = new PlatformGroupsService(db.sql, access);
-      const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
+      // One authenticator for HTTP and the WebSocket: HS256 (legacy) and the OIDC provider's
+      // asymmetric tokens from the JWKS, as the gateway accepts them (docs/identity.md).
+      const tokens = acceptingAsymmetric(
+        new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60),
+        platform.auth.oidc,
+      );
       const { app, schema } = await buildServiceApp(definition, deps, {
         title: 'Events',
         description:

@@ -108,6 +108,7 @@ export const gatewayService = defineService({
       config: loadConsoleConfig(env, production),
       identityUrl: config.backends.identity ?? '',
       refreshTokenDays: platform.auth.refreshTokenExpireDays,
+      oidcIssuer: platform.auth.oidc.issuer,
       logger,
       ipLimiter,
     });

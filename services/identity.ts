@@ -78,7 +78,14 @@ export function defineIdentityService(_options: IdentityServiceOptions = {}): Se
         },
         subgraph: { resolvers, context: (caller) => identityContext(services, caller) },
       });
-      return { app, stop: async () => redisThrottle?.close() };
+      return {
+        app,
+        start: async () => oidc.purger.start(),
+        stop: async () => {
+          await oidc.purger.stop();
+          await redisThrottle?.close();
+        },
+      };
     },
   });
   return definition;

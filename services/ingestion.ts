@@ -5,6 +5,7 @@
 // the staged rows), a manifest per batch in the ledger (the outbox) and ingestion.completed /
 // ingestion.failed on the events backbone (the notice outbox). REST under /api/ingestion/...
 // (rest-compat/ingestion, proxied by the gateway) and the subgraph at /graphql. docs/ingestion.md.
+import { acceptingAsymmetric } from '../platform/auth/asymmetric-tokens';
 import { AccessTokens } from '../platform/auth/jwt';
 import { ServiceIdentity } from '../platform/auth/service-identity';
 import type { EventBus } from '../platform/events/event-bus';
@@ -55,7 +56,11 @@ export function defineIngestionService(options: IngestionServiceOptions = {}): S
         identity: new ServiceIdentity(platform.auth.jwtSecret, 'ingestion'),
         logger: deps.logger,
       });
-      const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
+      // HTTP and graphql-ws alike: HS256 and the OIDC provider's tokens (the router forwards the caller's).
+      const tokens = acceptingAsymmetric(
+        new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60),
+        platform.auth.oidc,
+      );
       const { app, schema } = await buildServiceApp<IngestionGraphQLContext>(definition, deps, {
         title: 'Ingestion',
         description:

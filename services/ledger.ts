@@ -1,6 +1,7 @@
 // The ledger service (spec 03, port 8136): REST routes (rest-compat/ledger), the ledger subgraph
 // at /graphql and its subscription over graphql-ws on the same path, over one domain service with
 // a group-committing appender.
+import { acceptingAsymmetric } from '../platform/auth/asymmetric-tokens';
 import { AccessTokens } from '../platform/auth/jwt';
 import { serviceBus } from '../platform/events/service-bus';
 import type { EventBus } from '../platform/events/event-bus';
@@ -58,7 +59,11 @@ export function defineLedgerService(options: LedgerServiceOptions = {}): Service
       const ledgerModule = createLedgerModule(db, () => relay?.wake());
       const { service, committer } = ledgerModule;
       const proofs = await createLedgerProofs(db, ledgerModule, checkpoints, logger);
-      const tokens = new AccessTokens(config.auth.jwtSecret, config.auth.accessTokenExpireMinutes * 60);
+      // HTTP and graphql-ws alike: HS256 and the OIDC provider's tokens (the router forwards the caller's).
+      const tokens = acceptingAsymmetric(
+        new AccessTokens(config.auth.jwtSecret, config.auth.accessTokenExpireMinutes * 60),
+        config.auth.oidc,
+      );
 
       const { app, schema } = await buildServiceApp(ledger, deps, {
         title: 'Audit ledger',

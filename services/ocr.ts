@@ -3,6 +3,7 @@
 // PDFs by text layer or rendering; per-tenant cache by SHA-256; `ocr_extract` audited through
 // the outbox. docs/ocr.md.
 import { ServiceIdentity } from '../platform/auth/service-identity';
+import { acceptingAsymmetric } from '../platform/auth/asymmetric-tokens';
 import { AccessTokens, bearerToken } from '../platform/auth/jwt';
 import { databaseIsReady } from '../platform/db/database';
 import { serviceBus } from '../platform/events/service-bus';
@@ -47,7 +48,11 @@ export function defineOcrService(_options: OcrServiceOptions = {}): ServiceDefin
         env,
         identity: new ServiceIdentity(platform.auth.jwtSecret, 'ocr'),
       });
-      const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
+      // HTTP and graphql-ws alike: HS256 and the OIDC provider's tokens (the router forwards the caller's).
+      const tokens = acceptingAsymmetric(
+        new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60),
+        platform.auth.oidc,
+      );
       // OCR_REQUIRE_AUTH, else REQUIRE_AUTH, else a token (the platform's one rule).
       const {
         requireAuth,

@@ -5,6 +5,7 @@
 import { serviceBus } from '../platform/events/service-bus';
 import { startServiceNotices } from '../platform/outbox/service-notices';
 import { ServiceIdentity } from '../platform/auth/service-identity';
+import { acceptingAsymmetric } from '../platform/auth/asymmetric-tokens';
 import { AccessTokens } from '../platform/auth/jwt';
 import { serviceRequiresAuth } from '../platform/config/platform.config';
 import { defineService, type ServiceDefinition } from '../platform/service';
@@ -48,7 +49,11 @@ export function defineRagService(_options: RagServiceOptions = {}): ServiceDefin
         // Conversation messages are their user's PII: sealed under the user's subject key.
         vault: new SubjectVault(subjectVaultKey(env, platform.auth.jwtSecret)),
       });
-      const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
+      // HTTP and graphql-ws alike: HS256 and the OIDC provider's tokens (the router forwards the caller's).
+      const tokens = acceptingAsymmetric(
+        new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60),
+        platform.auth.oidc,
+      );
       const { app, schema } = await buildServiceApp(definition, deps, {
         title: 'Knowledge retrieval',
         description:

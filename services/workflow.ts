@@ -1,6 +1,7 @@
 // The workflow service (spec 03, port 8130): REST routes (rest-compat/workflow), the workflow
 // subgraph at /graphql with its subscriptions over graphql-ws on the same path, and the durable
 // executor that drives executions from the platform database (docs/workflow.md).
+import { acceptingAsymmetric } from '../platform/auth/asymmetric-tokens';
 import { AccessTokens } from '../platform/auth/jwt';
 import { bearerToken } from '../platform/auth/jwt';
 import type { EventBus } from '../platform/events/event-bus';
@@ -80,7 +81,11 @@ export function defineWorkflowService(options: WorkflowServiceOptions = {}): Ser
       });
       // Workflows started by events (docs/workflow.md, "Triggers"): one platform group per triggered topic.
       const consumers: TriggerConsumers = triggerConsumers({ db, bus, logger, store, triggers, config });
-      const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
+      // HTTP and graphql-ws alike: HS256 and the OIDC provider's tokens (the router forwards the caller's).
+      const tokens = acceptingAsymmetric(
+        new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60),
+        platform.auth.oidc,
+      );
       const { app, schema } = await buildServiceApp(workflow, deps, {
         title: 'Workflow',
         description:

@@ -5,7 +5,8 @@ import { useEffect, useMemo, useState } from 'react';
 import { ApolloProvider } from '@apollo/client/react';
 import { createConsoleClient, setActingTenant } from './apollo/client';
 import { PAGES } from './pages/pages';
-import { currentSession, onSession, refresh, signOut, type Session } from './session/session';
+import { CALLBACK_PATH, finishProviderSignIn } from './session/provider';
+import { adoptProviderTokens, currentSession, onSession, refresh, signOut, type Session } from './session/session';
 import { SignIn } from './session/sign-in';
 import { Layout } from './ui/layout';
 
@@ -30,9 +31,9 @@ export function App() {
         return s;
       });
     });
-    refresh()
-      .catch(() => undefined)
-      .finally(() => setStarting(false));
+    // Back from the provider: exchange the code; otherwise resume the password session's cookie.
+    const start = location.pathname === CALLBACK_PATH ? fromProvider() : refresh();
+    start.catch(() => undefined).finally(() => setStarting(false));
     const back = () => setPath(pathOf());
     addEventListener('popstate', back);
     return () => {
@@ -46,6 +47,21 @@ export function App() {
   const key = session ? `${session.claims.username}@${session.claims.tenantId}>${tenant ?? ''}` : '';
   const apollo = useMemo(() => (key ? createConsoleClient() : undefined), [key]);
   useEffect(() => () => apollo?.close(), [apollo]);
+
+  const fromProvider = async () => {
+    try {
+      const { tokens, returnTo } = await finishProviderSignIn();
+      history.replaceState(null, '', returnTo);
+      setPath(pathOf());
+      adoptProviderTokens(tokens);
+    } catch (err) {
+      history.replaceState(null, '', '/console/');
+      setPath(pathOf());
+      setNotice(
+        `The sign-in through the identity provider did not complete: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    }
+  };
 
   const page = PAGES.find((p) => p.path === path) ?? PAGES[0]!;
   useEffect(() => {

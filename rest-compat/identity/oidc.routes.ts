@@ -46,6 +46,9 @@ function clientOut(c: OidcClientRecord) {
   };
 }
 
+/** An origin as a CSP source expression (origins never hold `;`, `,` or spaces; checked anyway). */
+const cspSource = (origin: string) => origin.replace(/[;,\s]/g, '');
+
 function answer(reply: FastifyReply, outcome: InteractionOutcome) {
   if ('redirect' in outcome) return reply.redirect(outcome.redirect, 303);
   const status = 'status' in outcome && outcome.status ? outcome.status : 200;
@@ -55,7 +58,10 @@ function answer(reply: FastifyReply, outcome: InteractionOutcome) {
     .header('Content-Type', 'text/html; charset=utf-8')
     .header('Cache-Control', 'no-store')
     .header('X-Frame-Options', 'DENY')
-    .header('Content-Security-Policy', "default-src 'none'; form-action 'self'; frame-ancestors 'none'")
+    .header(
+      'Content-Security-Policy',
+      `default-src 'none'; form-action ${["'self'", ...outcome.formTargets.map(cspSource)].join(' ')}; frame-ancestors 'none'`,
+    )
     .send(renderInteraction(OIDC_MOUNT_PATH, outcome));
 }
 

@@ -16,6 +16,21 @@ export const CONSOLE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/**
+ * The policy when the console signs in through the OIDC provider: the page talks to the
+ * provider's origin too (discovery, token, revocation; the provider answers them with CORS for
+ * the console's origin), and to nothing else. The sign-in itself is a navigation, which
+ * connect-src does not govern.
+ */
+export function consoleCsp(providerOrigin?: string): string {
+  if (!providerOrigin) return CONSOLE_CSP;
+  return CONSOLE_CSP.replace("connect-src 'self'", `connect-src 'self' ${providerOrigin.replace(/[;,\s]/g, '')}`);
+}
+
+export function consoleHeaders(providerOrigin?: string): Readonly<Record<string, string>> {
+  return { ...CONSOLE_HEADERS, 'content-security-policy': consoleCsp(providerOrigin) };
+}
+
 export const CONSOLE_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy': CONSOLE_CSP,
   'x-content-type-options': 'nosniff',

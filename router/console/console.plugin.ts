@@ -10,13 +10,15 @@ import type { RateLimiter } from '../edge/rate-limit/rate-limiter';
 import { limitClientIp } from '../http/client-ip.limit';
 import { loadConsoleAssets, type ConsoleAsset } from './console.assets';
 import type { ConsoleConfig } from './console.config';
-import { CONSOLE_HEADERS } from './console.csp';
+import { consoleHeaders } from './console.csp';
 import { registerSessionRoutes } from './session.routes';
 
 export interface ConsoleOptions {
   config: ConsoleConfig;
   identityUrl: string;
   refreshTokenDays: number;
+  /** The OIDC provider's issuer (platform config auth.oidc): the console signs in through it. */
+  oidcIssuer?: string;
   logger: Pick<Logger, 'warn'>;
   ipLimiter?: RateLimiter;
 }
@@ -27,9 +29,15 @@ function acceptsGzip(header: string | undefined): boolean {
   return /(^|,)\s*(gzip|\*)\s*(;\s*q=(?!0(\.0*)?\s*(,|$))[\d.]+)?\s*(,|$)/i.test(header ?? '');
 }
 
-function send(request: FastifyRequest, reply: FastifyReply, asset: ConsoleAsset, cacheControl: string): FastifyReply {
+function send(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  asset: ConsoleAsset,
+  cacheControl: string,
+  headers: Readonly<Record<string, string>>,
+): FastifyReply {
   reply.headers({
-    ...CONSOLE_HEADERS,
+    ...headers,
     'content-type': asset.contentType,
     'cache-control': cacheControl,
     etag: asset.etag,
@@ -50,6 +58,17 @@ export function mountConsole(app: FastifyInstance, options: ConsoleOptions): voi
       { dir: options.config.dir },
       'the console is on but not built (run `npm run build`): /console answers 503',
     );
+  const providerOrigin = options.oidcIssuer ? new URL(options.oidcIssuer).origin : undefined;
+  const headers = consoleHeaders(providerOrigin);
+  // Where the page starts a provider sign-in: the issuer, and the console's client per tenant
+  // (`console.<tenant id>`, derived by identity: docs/identity.md "The console's client").
+  app.get('/console/session/provider', { schema: { hide: true } }, async (request, reply) => {
+    if (!(await limitClientIp(options.ipLimiter, request, reply))) return reply;
+    if (!options.oidcIssuer) return reply.code(404).headers(headers).send({ detail: 'Not Found' });
+    return reply
+      .headers({ ...headers, 'cache-control': 'no-store' })
+      .send({ issuer: options.oidcIssuer, client_id_prefix: 'console.' });
+  });
   registerSessionRoutes(app, {
     identity: new IdentityClient(options.identityUrl),
     refreshTokenDays: options.refreshTokenDays,
@@ -61,10 +80,10 @@ export function mountConsole(app: FastifyInstance, options: ConsoleOptions): voi
     if (!assets.index) {
       return reply
         .code(503)
-        .headers({ ...CONSOLE_HEADERS, 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' })
+        .headers({ ...headers, 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' })
         .send('The console is not built: run `npm run build`.');
     }
-    return send(request, reply, assets.index, 'no-cache');
+    return send(request, reply, assets.index, 'no-cache', headers);
   };
   app.get('/console', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/console/', 301));
   app.get('/console/', { schema: { hide: true } }, page);
@@ -73,7 +92,7 @@ export function mountConsole(app: FastifyInstance, options: ConsoleOptions): voi
   app.get<{ Params: { file: string } }>('/console/assets/:file', { schema: { hide: true } }, async (request, reply) => {
     if (!(await limitClientIp(options.ipLimiter, request, reply))) return reply;
     const asset = assets.files.get(request.params.file);
-    if (!asset) return reply.code(404).headers(CONSOLE_HEADERS).send({ detail: 'Not Found' });
-    return send(request, reply, asset, `public, max-age=${YEAR_SECONDS}, immutable`);
+    if (!asset) return reply.code(404).headers(headers).send({ detail: 'Not Found' });
+    return send(request, reply, asset, `public, max-age=${YEAR_SECONDS}, immutable`, headers);
   });
 }

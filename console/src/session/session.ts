@@ -4,12 +4,21 @@
 // reload keeps the person signed in without keeping a token in the page). Refreshes across tabs
 // are serialised with a Web Lock: identity rotates refresh tokens and treats a reused one as
 // theft, so two tabs must never present the same cookie at once.
+//
+// A sign-in through the OIDC provider (provider.ts) holds its refresh token in this module's
+// memory instead (the provider issued it to the page, not to the router): refreshes go to the
+// provider's token endpoint, sign-out revokes it there. Such a session is the tab's own, so no
+// lock is needed, and it does not survive a reload: the provider's session brings the person
+// back in one step (docs/console.md).
 import { claimsOf, type Claims } from './claims';
+import { refreshWithProvider, revokeAtProvider, type ProviderTokens } from './provider';
 
 export interface Session {
   accessToken: string;
   expiresAt: number;
   claims: Claims;
+  /** How the person signed in: the password form (legacy, via the router) or the OIDC provider. */
+  via: 'password' | 'provider';
 }
 
 /** A right password that still owes a second factor: answer with verifyMfa (or enrol first). */
@@ -38,6 +47,8 @@ let current: Session | null = null;
 let timer: ReturnType<typeof setTimeout> | undefined;
 let refreshAt = 0;
 let inFlight: Promise<Session | null> | undefined;
+/** The provider's refresh token, for a provider session only (never stored). */
+let providerRefresh: string | undefined;
 const listeners = new Set<Listener>();
 
 export const currentSession = () => current;
@@ -91,13 +102,46 @@ async function accept(res: Response): Promise<Session> {
   }
   if (!res.ok) throw new SessionError(await detailOf(res), res.status);
   const body = (await res.json()) as { accessToken: string; expiresIn: number };
-  const session = {
+  const session: Session = {
     accessToken: body.accessToken,
     expiresAt: Date.now() + body.expiresIn * 1000,
     claims: claimsOf(body.accessToken),
+    via: 'password',
   };
+  providerRefresh = undefined;
   set(session);
   return session;
+}
+
+/** Adopts the tokens of a provider sign-in (or refresh). */
+export function adoptProviderTokens(tokens: ProviderTokens): Session {
+  const session: Session = {
+    accessToken: tokens.accessToken,
+    expiresAt: Date.now() + tokens.expiresIn * 1000,
+    claims: claimsOf(tokens.accessToken),
+    via: 'provider',
+  };
+  providerRefresh = tokens.refreshToken ?? providerRefresh;
+  set(session);
+  return session;
+}
+
+async function refreshProviderSession(): Promise<Session | null> {
+  if (!providerRefresh) {
+    set(null);
+    return null;
+  }
+  try {
+    return adoptProviderTokens(await refreshWithProvider(providerRefresh));
+  } catch (err) {
+    // The provider refused the refresh token (revoked, expired, reused): signed out.
+    if (!(err instanceof TypeError)) {
+      providerRefresh = undefined;
+      set(null);
+      return null;
+    }
+    throw err;
+  }
 }
 
 export async function signIn(username: string, password: string, tenantId?: string): Promise<Session> {
@@ -139,8 +183,9 @@ async function exclusive<T>(work: () => Promise<T>): Promise<T> {
 
 /** A new access token from the cookie; null (signed out) when there is no session any more. */
 export function refresh(): Promise<Session | null> {
-  inFlight ??= exclusive(async () => {
+  const work = async () => {
     try {
+      if (current?.via === 'provider') return await refreshProviderSession();
       const res = await fetch(`${SESSION_URL}/refresh`, { method: 'POST', credentials: 'same-origin' });
       if (res.status === 401) {
         set(null);
@@ -156,14 +201,20 @@ export function refresh(): Promise<Session | null> {
       }
       throw err;
     }
-  }).finally(() => (inFlight = undefined));
+  };
+  // A provider session's refresh token is this tab's alone: no cross-tab lock to wait for.
+  inFlight ??= (current?.via === 'provider' ? work() : exclusive(work)).finally(() => (inFlight = undefined));
   return inFlight;
 }
 
 export async function signOut(): Promise<void> {
+  const refreshToken = current?.via === 'provider' ? providerRefresh : undefined;
   try {
-    await fetch(SESSION_URL, { method: 'DELETE', credentials: 'same-origin' });
+    if (current?.via === 'provider') {
+      if (refreshToken) await revokeAtProvider(refreshToken);
+    } else await fetch(SESSION_URL, { method: 'DELETE', credentials: 'same-origin' });
   } finally {
+    providerRefresh = undefined;
     set(null);
   }
 }

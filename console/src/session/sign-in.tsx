@@ -1,10 +1,15 @@
-// The sign-in form: identity's password grant through the router's /console/session route, then,
+// The sign-in form. "Continue with the identity provider" leaves for the platform's OpenID Connect
+// provider (authorization code + PKCE, provider.ts), whose pages ask for the password and the
+// second factor; the password fields below are the legacy path, kept as the fallback when the
+// provider is unreachable and for what its pages do not offer yet (a passkey as second factor).
+// The password path: identity's password grant through the router's /console/session route, then,
 // when identity asks for a second factor, a code from the authenticator app (or a recovery code)
 // through /console/session/mfa, or a passkey (passkey.ts). Enrolling happens on the Security page
 // once signed in; a person whose role needs a factor and has none is told to enrol through the API
 // first (docs/identity.md).
 import { useState } from 'react';
 import { signInWithPasskey } from './passkey';
+import { startProviderSignIn } from './provider';
 import { signIn, SessionError, verifyMfa, type MfaChallenge } from './session';
 
 function messageOf(err: unknown, fallback401: string): string {
@@ -36,6 +41,19 @@ export function SignIn({ notice }: { notice?: string }) {
         setError(messageOf(err, 'Wrong username, password or tenant.'));
       }
     } finally {
+      setBusy(false);
+    }
+  };
+  const viaProvider = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await startProviderSignIn(tenant.trim() || 'default');
+    } catch (err) {
+      // Unreachable or misconfigured provider: the password form still works.
+      setError(
+        `The identity provider cannot be reached (${err instanceof Error ? err.message : String(err)}). Sign in with your password instead.`,
+      );
       setBusy(false);
     }
   };
@@ -76,6 +94,12 @@ export function SignIn({ notice }: { notice?: string }) {
         />
         <button type="submit" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}
+        </button>
+        <p className="muted">
+          Or through the platform&apos;s identity provider (single sign-on, for the tenant above):
+        </p>
+        <button type="button" className="secondary" disabled={busy} onClick={() => void viaProvider()}>
+          Continue with the identity provider
         </button>
         {error && (
           <p role="alert" className="error">

@@ -15,27 +15,41 @@ import type { MfaSignInService } from '../mfa-sign-in.service';
 import type { TokenPair } from '../identity.types';
 import { accountIdOf } from './oidc.account';
 import type { ProviderHost } from './oidc.provider';
-import type { OidcClientStore } from './oidc.types';
+import type { OidcClientRecord, OidcClientStore } from './oidc.types';
 
 export interface InteractionIo {
   req: IncomingMessage;
   res: ServerResponse;
 }
 
+/**
+ * Every page names its client and where the sign-in may end: the origins of the client's
+ * redirect URIs. The page's CSP must admit them in form-action, since browsers check that
+ * directive on every redirect a form submission leads to (the last one goes to the client).
+ */
+interface PageBase {
+  uid: string;
+  clientName: string;
+  formTargets: string[];
+}
+
 export type InteractionOutcome =
-  | { view: 'login'; uid: string; clientName: string; error?: string; status?: number }
-  | {
-      view: 'mfa';
-      uid: string;
-      clientName: string;
-      mfaToken: string;
-      factors: string[];
-      error?: string;
-      status?: number;
-    }
-  | { view: 'enrol_required'; uid: string; clientName: string }
-  | { view: 'consent'; uid: string; clientName: string; scopes: string[] }
+  | ({ view: 'login'; error?: string; status?: number } & PageBase)
+  | ({ view: 'mfa'; mfaToken: string; factors: string[]; error?: string; status?: number } & PageBase)
+  | ({ view: 'enrol_required' } & PageBase)
+  | ({ view: 'consent'; scopes: string[] } & PageBase)
   | { redirect: string };
+
+function pageBase(uid: string, client: OidcClientRecord): PageBase {
+  const origins = client.redirectUris.flatMap((uri) => {
+    try {
+      return [new URL(uri).origin];
+    } catch {
+      return [];
+    }
+  });
+  return { uid, clientName: client.name, formTargets: [...new Set(origins)] };
+}
 
 const BAD_LOGIN = 'Invalid username or password';
 const BAD_CODE = 'That code was not accepted';
@@ -53,14 +67,15 @@ export class OidcInteractions {
     const { provider } = await this.host.get();
     const details = await provider.interactionDetails(io.req, io.res);
     const client = await this.clientOf(details.params.client_id);
-    if (details.prompt.name === 'login') return { view: 'login', uid: details.uid, clientName: client.name };
+    const base = pageBase(details.uid, client);
+    if (details.prompt.name === 'login') return { view: 'login', ...base };
     if (client.firstParty) return this.grant(io, true);
     const d = details.prompt.details as {
       missingOIDCScope?: string[];
       missingResourceScopes?: Record<string, string[]>;
     };
     const scopes = [...(d.missingOIDCScope ?? []), ...Object.values(d.missingResourceScopes ?? {}).flat()];
-    return { view: 'consent', uid: details.uid, clientName: client.name, scopes: [...new Set(scopes)] };
+    return { view: 'consent', ...base, scopes: [...new Set(scopes)] };
   }
 
   async login(
@@ -71,7 +86,7 @@ export class OidcInteractions {
     const { provider } = await this.host.get();
     const details = await provider.interactionDetails(io.req, io.res);
     const client = await this.clientOf(details.params.client_id);
-    const base = { uid: details.uid, clientName: client.name };
+    const base = pageBase(details.uid, client);
     try {
       const pair = await this.auth.login(caller, { ...form, tenantId: client.tenantId });
       return await this.finishLogin(caller, io, pair);
@@ -95,7 +110,7 @@ export class OidcInteractions {
     const { provider } = await this.host.get();
     const details = await provider.interactionDetails(io.req, io.res);
     const client = await this.clientOf(details.params.client_id);
-    const base = { uid: details.uid, clientName: client.name };
+    const base = pageBase(details.uid, client);
     try {
       const pair = await this.mfa.verify(caller, form);
       return await this.finishLogin(caller, io, pair);

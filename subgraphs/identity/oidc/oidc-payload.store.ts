@@ -34,5 +34,17 @@ export function prismaOidcPayloadStore(db: PrismaLike): OidcPayloadStore {
     async revokeByGrantId(grantId) {
       await db.oidcPayload.deleteMany({ where: { grantId } });
     },
+    // Not tenant data read for a tenant: housekeeping over every tenant's expired rows, which the
+    // adapter already treats as absent. Bounded (LIMIT) and SKIP LOCKED, so several identity
+    // processes purging at once neither wait on nor double-count each other's rows.
+    async purgeExpired(before, limit) {
+      return db.$executeRaw`
+        DELETE FROM oidc_payloads WHERE (model, id) IN (
+          SELECT model, id FROM oidc_payloads
+          WHERE expires_at <= ${before}
+          ORDER BY expires_at
+          LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED)`;
+    },
   };
 }

@@ -1,7 +1,7 @@
 // oidc-provider's storage adapter over the database (one table, oidc_payloads), so sessions,
 // codes and tokens are shared by every identity process; clients come from oidc_clients. The
 // provider calls `new Adapter(modelName)` once per model; this module hands it a class bound to
-// the stores. Rows past their expiry read as absent; a purge of expired rows is not built yet.
+// the stores. Rows past their expiry read as absent (oidc-payload.purger.ts deletes them later).
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { SecretBox } from '../secret.box';
 import { clientMetadataOf } from './oidc-client.metadata';

@@ -3,6 +3,7 @@
 import { createHmac } from 'node:crypto';
 import { readEnum, readInt } from '../../../platform/config/env';
 import type { Env } from '../../../platform/service';
+import { loadConsoleRedirectUris } from './console-client';
 import { ASYMMETRIC_ALGORITHMS, type AsymmetricAlgorithm } from '../../../platform/auth/asymmetric-tokens';
 
 /** Where the provider is mounted in identity's app (and, through the gateway, in the issuer). */
@@ -19,6 +20,10 @@ export interface OidcConfig {
   /** IDENTITY_OIDC_ACCESS_TOKEN_SECONDS (and ID tokens). */
   accessTokenSeconds: number;
   refreshTokenSeconds: number;
+  /** The console's redirect URIs (console-client.ts); empty: no console client. */
+  consoleRedirectUris: string[];
+  /** IDENTITY_OIDC_PURGE_SECONDS: how often expired oidc_payloads rows are deleted (0: never). */
+  purgeSeconds: number;
   /** Keys signing the provider's cookies, derived from the MFA key (so every process agrees). */
   cookieKeys: string[];
 }
@@ -31,6 +36,8 @@ export function loadOidcConfig(env: Env, issuer: string, secretKey: Buffer, refr
     keyReloadSeconds: readInt(env, 'IDENTITY_OIDC_KEY_RELOAD_SECONDS', 30, { min: 1, max: 3600 }),
     accessTokenSeconds: readInt(env, 'IDENTITY_OIDC_ACCESS_TOKEN_SECONDS', 3600, { min: 60, max: 86_400 }),
     refreshTokenSeconds: refreshTokenDays * 86_400,
+    consoleRedirectUris: loadConsoleRedirectUris(env),
+    purgeSeconds: readInt(env, 'IDENTITY_OIDC_PURGE_SECONDS', 600, { min: 0, max: 86_400 }),
     cookieKeys: [createHmac('sha256', secretKey).update('identity-oidc:cookies').digest('base64url')],
   };
 }

@@ -10,7 +10,9 @@ import type { IdentityStores } from '../identity.types';
 import type { MfaSignInService } from '../mfa-sign-in.service';
 import { SecretBox } from '../secret.box';
 import { KeyRotationService } from './key-rotation.service';
+import { withConsoleClients } from './console-client';
 import { adapterClass } from './oidc.adapter';
+import { OidcPayloadPurger } from './oidc-payload.purger';
 import { tenantOfAccount, userOfAccount } from './oidc.account';
 import { OidcClientService } from './oidc-client.service';
 import type { OidcConfig } from './oidc.config';
@@ -26,6 +28,7 @@ export interface OidcServices {
   clients: OidcClientService;
   keys: KeyRotationService;
   interactions: OidcInteractions;
+  purger: OidcPayloadPurger;
   config: OidcConfig;
 }
 
@@ -74,8 +77,10 @@ export function createOidcServices(
   onServerError: (err: unknown) => void,
 ): OidcServices {
   const { stores, box } = keys;
+  // Registered clients, and the console's derived one per tenant (console-client.ts).
+  const clients = withConsoleClients(stores.clients, config.consoleRedirectUris);
   const host = new ProviderHost(config, keys.load, {
-    adapter: adapterClass(stores.payloads, stores.clients, box),
+    adapter: adapterClass(stores.payloads, clients, box),
     async findUser(accountId) {
       const tenantId = tenantOfAccount(accountId);
       const userId = userOfAccount(accountId);
@@ -92,7 +97,8 @@ export function createOidcServices(
       keys.invalidate();
       host.invalidate();
     }),
-    interactions: new OidcInteractions(host, stores.clients, identity.stores.users, identity.auth, identity.mfaSignIn),
+    interactions: new OidcInteractions(host, clients, identity.stores.users, identity.auth, identity.mfaSignIn),
+    purger: new OidcPayloadPurger(stores.payloads, { intervalMs: config.purgeSeconds * 1000, onError: onServerError }),
     config,
   };
 }

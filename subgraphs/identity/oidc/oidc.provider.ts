@@ -64,6 +64,13 @@ export function buildProvider(config: OidcConfig, keys: ProviderKeys, deps: Prov
     claims: { openid: ['sub'], profile: ['preferred_username', 'tenant_id'], email: ['email'] },
     cookies: { keys: config.cookieKeys },
     pkce: { required: () => true },
+    // Browsers may call the token, revocation and userinfo endpoints from a public client's own
+    // origins (those of its redirect URIs: the console's is its callback's) and from nowhere else.
+    clientBasedCORS(ctx, origin, client) {
+      if (origin === 'null') return false;
+      if (ctx.oidc.route !== 'userinfo' && client.clientAuthMethod !== 'none') return false;
+      return (client.redirectUris ?? []).some((uri) => URL.canParse(uri) && new URL(uri).origin === origin);
+    },
     rotateRefreshToken: true,
     ttl: {
       AccessToken: config.accessTokenSeconds,

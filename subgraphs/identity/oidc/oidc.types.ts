@@ -65,4 +65,9 @@ export interface OidcPayloadStore {
   consume(model: string, id: string, at: Date): Promise<void>;
   destroy(model: string, id: string): Promise<void>;
   revokeByGrantId(grantId: string): Promise<void>;
+  /**
+   * Deletes at most `limit` rows whose expiry is at or before `before` (rows without one stay);
+   * rows another process is deleting are skipped. Returns how many went.
+   */
+  purgeExpired(before: Date, limit: number): Promise<number>;
 }

@@ -1,10 +1,11 @@
 // The OpenID Connect provider end to end: openid-client (a certified relying party) runs the
 // authorization code + PKCE flow against identity, a "browser" (fetch + cookies) signs in on the
 // provider's pages, and the access token is used through the gateway to the ledger, both of which
-// verify it from the JWKS. Then refresh rotation, introspection, revocation, and the hostile cases.
+// verify it from the JWKS. Then refresh rotation, introspection, revocation, the hostile cases, and
+// the console's derived client per tenant (redirect, tenant, CORS).
 import { generateKeyPairSync } from 'node:crypto';
 import * as oidc from 'openid-client';
-import { decodeProtectedHeader, SignJWT } from 'jose';
+import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
 import { gatewayService } from '../../../services/gateway';
 import { identityService } from '../../../services/identity';
 import { ledgerService } from '../../../services/ledger';
@@ -506,5 +507,102 @@ describe('forged and removed-key tokens', () => {
     expect(after.keys.map((k) => k.kid)).toEqual(
       expect.arrayContaining([...before.keys.map((k) => k.kid), rotated.body.kid]),
     );
+  });
+});
+
+describe("the console's client per tenant (console.<tenant id>)", () => {
+  // IDENTITY_CONSOLE_REDIRECT_URIS is unset: the router's default URL and its localhost twin.
+  const CONSOLE_CALLBACK = 'http://127.0.0.1:8080/console/callback';
+
+  function consoleAuthUrl(clientId: string, params: Record<string, string> = {}): string {
+    const q = new URLSearchParams({
+      client_id: clientId,
+      response_type: 'code',
+      scope: SCOPE,
+      redirect_uri: CONSOLE_CALLBACK,
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+      prompt: 'consent',
+      state: 'st',
+      ...params,
+    });
+    return `${issuer}/auth?${q}`;
+  }
+
+  it('redirects only to the configured console callback', async () => {
+    for (const uri of ['https://evil.example/console/callback', 'http://127.0.0.1:8081/console/callback']) {
+      const res = await fetch(consoleAuthUrl('console.default', { redirect_uri: uri }), { redirect: 'manual' });
+      expect(res.status).toBe(400);
+      expect(res.headers.get('location')).toBeNull();
+    }
+  });
+
+  // Someone without a second factor (earlier cases enrolled alice's).
+  const CAROL = { username: 'carol', password: 'carol-password-1' };
+  beforeAll(async () => {
+    const created = await call(`${identity}/v1/users`, { method: 'POST', token: rootToken, json: CAROL });
+    expect(created.status).toBe(201);
+  });
+
+  it("signs a tenant's user in with PKCE; the page admits the console's origin in form-action; no consent page", async () => {
+    const config = await relyingParty({ client_id: 'console.default' });
+    const verifier = oidc.randomPKCECodeVerifier();
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: CONSOLE_CALLBACK,
+      scope: SCOPE,
+      prompt: 'consent',
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+    });
+    const browser = new Browser(CONSOLE_CALLBACK);
+    const login = await browser.go(url.href);
+    if (!isPage(login)) throw new Error('expected the login page');
+    expect(login.html).toMatch(/Sign in to Reviewer console/);
+    const page = await fetch(login.url, { headers: { cookie: browser.jar.header() } });
+    expect(page.headers.get('content-security-policy')).toContain(
+      "form-action 'self' http://127.0.0.1:8080 http://localhost:8080;",
+    );
+    const back = await browser.submit(login, /\/login/, CAROL);
+    if (isPage(back)) throw new Error(`expected the redirect to the console: ${back.html.slice(0, 300)}`);
+    const tokens = await oidc.authorizationCodeGrant(config, new URL(back.callback), { pkceCodeVerifier: verifier });
+    expect(tokens.refresh_token).toBeDefined();
+    expect(decodeJwt(tokens.access_token)).toMatchObject({
+      sub: CAROL.username,
+      tenant_id: 'default',
+    });
+    expect((await call(`${gateway}/api/v1/ledger/events`, { token: tokens.access_token })).status).toBe(200);
+  });
+
+  it("another tenant's console client does not sign this tenant's user in", async () => {
+    const browser = new Browser(CONSOLE_CALLBACK);
+    const login = await browser.go(consoleAuthUrl('console.acme'));
+    if (!isPage(login)) throw new Error('expected the login page');
+    const again = await browser.submit(login, /\/login/, {
+      username: TEST_ENV.DEV_USER_USERNAME,
+      password: TEST_ENV.DEV_USER_PASSWORD,
+    });
+    expect(isPage(again) && again.status).toBe(401);
+  });
+
+  it("answers CORS from the console's origin only", async () => {
+    const preflight = (origin: string) =>
+      fetch(`${issuer}/token`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST' },
+      });
+    const token = (origin: string) =>
+      fetch(`${issuer}/token`, {
+        method: 'POST',
+        headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'x', client_id: 'console.default' }),
+      });
+    expect((await preflight('http://localhost:8080')).status).toBeLessThan(300);
+    // A made-up refresh token: refused either way, but only the console's origin may read why.
+    const ours = await token('http://localhost:8080');
+    expect(ours.headers.get('access-control-allow-origin')).toBe('http://localhost:8080');
+    expect(await ours.json()).toMatchObject({ error: 'invalid_grant' });
+    const theirs = await token('https://evil.example');
+    expect(theirs.headers.get('access-control-allow-origin')).toBeNull();
+    expect(await theirs.json()).toMatchObject({ error: 'invalid_request' });
   });
 });

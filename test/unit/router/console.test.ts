@@ -1,6 +1,6 @@
 // The console's settings, its refresh-token cookie, and the page's line diff and version order.
 import { loadConsoleConfig } from '../../../router/console/console.config';
-import { CONSOLE_CSP } from '../../../router/console/console.csp';
+import { CONSOLE_CSP, consoleCsp } from '../../../router/console/console.csp';
 import { clearedSessionCookie, refreshTokenOf, sessionCookie } from '../../../router/console/session.cookie';
 import { compareVersions, diffLines } from '../../../console/src/pages/text-diff';
 
@@ -19,6 +19,14 @@ describe('the CSP', () => {
     expect(CONSOLE_CSP).toContain("script-src 'self'");
     expect(CONSOLE_CSP).toContain("frame-ancestors 'none'");
     expect(CONSOLE_CSP).not.toMatch(/unsafe-|https?:|\bws:|\*/);
+  });
+
+  it("names the OIDC provider's origin in connect-src only, when the console signs in through it", () => {
+    const csp = consoleCsp('https://id.example');
+    expect(csp).toContain("connect-src 'self' https://id.example;");
+    expect(csp.replace(' https://id.example', '')).toBe(CONSOLE_CSP);
+    expect(consoleCsp('https://a.example; script-src *')).not.toMatch(/; script-src \*/);
+    expect(consoleCsp()).toBe(CONSOLE_CSP);
   });
 });
 
