@@ -15,7 +15,7 @@ import type { TenantAccess } from '../../platform/auth/tenant-access';
 import type { ServiceCallContext } from '../../platform/clients/service-request';
 import type { IngestionCompleted } from '../../platform/contracts/pipeline.events';
 import type { SqlExecutor } from '../../platform/db/sql';
-import { InputError, NotFoundError } from '../../platform/errors/domain-errors';
+import { ConflictError, InputError, NotFoundError } from '../../platform/errors/domain-errors';
 import { auditEvent, type AuditEventInput } from '../../platform/outbox/outbox.writer';
 import { checksumDiff } from './checksum-diff';
 import type { DataflowConfig } from './dataflow.config';
@@ -56,6 +56,8 @@ export interface RunRequest {
   tenantId?: string;
   /** On demand: the caller's idempotency key (a fresh run without one). */
   idempotencyKey?: string;
+  /** `workflow_step`: a workflow's dataflow step asks (the pack must declare that trigger; the key is required). */
+  trigger?: 'on_demand' | 'workflow_step';
 }
 
 export interface RunDeps {
@@ -81,8 +83,16 @@ export class DataflowService {
     assertScope(auth, 'write');
     const tenantId = await this.deps.access.resolve(caller, input.tenantId, ['tenantId'], 'dataflow.run');
     const context: ServiceCallContext = { token: caller.token, tenantId, correlationId: caller.correlationId };
+    if (input.trigger === 'workflow_step' && !input.idempotencyKey)
+      throw InputError.of(['idempotency_key'], 'A workflow step names its idempotency key', 'missing');
     const pack = await this.deps.packs.get(context, input.packId, input.version);
-    const t = trigger ?? { kind: 'on_demand', key: `demand:${input.idempotencyKey ?? randomUUID()}` };
+    if (input.trigger === 'workflow_step' && !pack.triggers.some((x) => x.type === 'workflow_step'))
+      throw new ConflictError(`Pack '${input.packId}' does not declare a workflow_step trigger`);
+    const t =
+      trigger ??
+      (input.trigger === 'workflow_step'
+        ? { kind: 'workflow_step' as const, key: `workflow:${input.idempotencyKey!}` }
+        : { kind: 'on_demand' as const, key: `demand:${input.idempotencyKey ?? randomUUID()}` });
     const done = await this.execute(tenantId, pack, t, auth.username, caller.correlationId);
     // The pack's own problem (bad SQL, a looping expression, mismatched schemas): recorded, and the caller's 422.
     if (done.status === 'error') throw InputError.of(['pack'], done.error ?? 'The run failed', 'dataflow_run_failed');
