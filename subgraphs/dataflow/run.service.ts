@@ -12,7 +12,8 @@ import canonicalize from 'canonicalize';
 import { assertScope } from '../../platform/auth/auth-context';
 import { requireAuth, type Caller } from '../../platform/auth/caller';
 import type { TenantAccess } from '../../platform/auth/tenant-access';
-import type { ServiceCallContext } from '../../platform/clients/service-request';
+import type { IngestionClient } from '../../platform/clients/ingestion.client';
+import { ServiceCallError, type ServiceCallContext } from '../../platform/clients/service-request';
 import type { IngestionCompleted } from '../../platform/contracts/pipeline.events';
 import type { SqlExecutor } from '../../platform/db/sql';
 import { ConflictError, InputError, NotFoundError } from '../../platform/errors/domain-errors';
@@ -24,6 +25,7 @@ import type {
   DataflowPack,
   PackInput,
   ReconciliationResult,
+  RunProgress,
   RunRecord,
   RunResult,
   StagedRecord,
@@ -67,8 +69,12 @@ export interface RunDeps {
   packs: PackSource;
   access: TenantAccess;
   config: Pick<DataflowConfig, 'sqlTimeoutMs' | 'jsonataTimeoutMs' | 'jsonataHeapMb' | 'maxInputRecords'>;
+  /** The ingestion service's staged records of a batch (landed into the batch's dataset before its packs run). */
+  ingestion?: Pick<IngestionClient, 'allRecords'>;
   /** Called after a run commits: the bus events (dataflow.reconciliation_completed). */
   onFinished?: (run: RunRecord) => Promise<void>;
+  /** Called after a run's progress or end commits: the subscriptions' wake-up (dataflow.run_changed). */
+  onChanged?: (run: Pick<RunRecord, 'tenantId' | 'id' | 'status'>) => Promise<void>;
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -102,7 +108,9 @@ export class DataflowService {
   /** An ingestion batch landed: every certified pack that triggers on its dataset runs once for it (filters apply). */
   async onIngestion(event: IngestionCompleted, correlationId: string): Promise<RunRecord[]> {
     const runs: RunRecord[] = [];
-    const packs = await this.deps.packs.triggeredBy({ tenantId: event.tenant_id, correlationId }, event.dataset);
+    const context = { tenantId: event.tenant_id, correlationId };
+    const packs = await this.deps.packs.triggeredBy(context, event.dataset);
+    let landed = false;
     for (const pack of packs) {
       const wanted = pack.triggers.some(
         (t) =>
@@ -113,6 +121,8 @@ export class DataflowService {
           (t.filter?.min_records === undefined || event.records >= t.filter.min_records),
       );
       if (!wanted) continue;
+      if (!landed) await this.land(context, event);
+      landed = true;
       runs.push(
         await this.execute(
           event.tenant_id,
@@ -124,6 +134,42 @@ export class DataflowService {
       );
     }
     return runs;
+  }
+
+  /**
+   * Copies the batch's staged records from the ingestion service into the dataset the packs read,
+   * keyed `<batch_id>:<offset>` (a pack re-keys with a transform), page by page. Upserts, so a
+   * redelivered event lands the same rows again without duplicates.
+   */
+  private async land(context: ServiceCallContext, event: IngestionCompleted): Promise<void> {
+    if (!this.deps.ingestion) return;
+    let page: StagedRecord[] = [];
+    const flush = async () => {
+      if (page.length > 0)
+        await this.deps.datasets.stage(event.tenant_id, event.dataset, page, `ingestion:${event.batch_id}`);
+      page = [];
+    };
+    try {
+      for await (const r of this.deps.ingestion.allRecords(context, event.batch_id)) {
+        page.push({ key: `${event.batch_id}:${r.offset}`, data: r.data });
+        if (page.length >= 1000) await flush();
+      }
+    } catch (err) {
+      // A batch the ingestion service does not hold (its records were staged here directly): nothing to land.
+      if (err instanceof ServiceCallError && err.status === 404) return;
+      throw err;
+    }
+    await flush();
+  }
+
+  /** A schedule's slot came (schedule.runner.ts): the pack runs once for it in its owner tenant. */
+  async onSchedule(
+    tenantId: string,
+    pack: DataflowPack,
+    triggerKey: string,
+    correlationId: string,
+  ): Promise<RunRecord> {
+    return this.execute(tenantId, pack, { kind: 'schedule', key: triggerKey }, null, correlationId);
   }
 
   /** Loads records into a dataset (the ingestion service's landing, or a test's). */
@@ -205,6 +251,7 @@ export class DataflowService {
     if (run.status !== 'running') return run;
     const done = await this.drive(run, pack, trigger, actor, correlationId);
     await this.deps.onFinished?.(done);
+    await this.deps.onChanged?.(done);
     return done;
   }
 
@@ -283,7 +330,7 @@ export class DataflowService {
         if (!(progress.transforms_done ?? []).includes(t.name)) {
           await this.deps.datasets.stage(tenantId, datasetOf(t.output), out, run.id);
           progress.transforms_done = [...(progress.transforms_done ?? []), t.name];
-          await this.deps.runs.saveProgress(tenantId, run.id, progress);
+          await this.saveProgress(run, progress);
         }
       }
       for (const [i, r] of (pack.reconciliations ?? []).entries()) {
@@ -299,6 +346,11 @@ export class DataflowService {
         }
         results.push(outcome.result);
         breaks.push(...outcome.rows);
+        // Reported for progress only: a resumed run reconciles again, as its breaks are written at the finish.
+        if (!(progress.reconciliations_done ?? []).includes(r.name)) {
+          progress.reconciliations_done = [...(progress.reconciliations_done ?? []), r.name];
+          await this.saveProgress(run, progress);
+        }
         if (r.ledger_event === GTAS_EVENT)
           gtas.push(gtasData(run.id, outcome.result, outcome.rows, datasets.get(r.left), datasets.get(r.right)));
       }
@@ -321,6 +373,11 @@ export class DataflowService {
       watermarks,
       gtas,
     });
+  }
+
+  private async saveProgress(run: RunRecord, progress: RunProgress): Promise<void> {
+    await this.deps.runs.saveProgress(run.tenantId, run.id, progress);
+    await this.deps.onChanged?.({ tenantId: run.tenantId, id: run.id, status: 'running' });
   }
 
   private async finishWith(
