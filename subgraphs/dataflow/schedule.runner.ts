@@ -52,7 +52,11 @@ export class ScheduleRunner {
     this.stopped = false;
     const loop = () => {
       if (this.stopped) return;
-      this.inFlight = this.tick().finally(() => {
+      this.inFlight = this.tick().then(
+        () => undefined,
+        (err: unknown) => this.deps.logger.warn({ err }, 'dataflow schedules: poll failed'),
+      );
+      void this.inFlight.finally(() => {
         this.inFlight = undefined;
         if (!this.stopped) this.timer = setTimeout(loop, this.deps.pollMs);
       });

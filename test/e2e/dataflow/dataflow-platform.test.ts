@@ -8,6 +8,11 @@
 // (The console shows the same run: test/browser/console.test.ts.)
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
+import { relayTokenProvider } from '../../../launcher/outbox-task';
+import { createLedgerClient } from '../../../platform/clients/ledger.client';
+import { createLogger } from '../../../platform/logging/logger';
+import { startOutboxRelay, type OutboxRelay } from '../../../platform/outbox/outbox-relay';
+import { TEST_JWT_SECRET } from '../../support/service-harness';
 import { until } from '../../support/waiting';
 import { call, push } from '../ingestion/ingestion.support';
 import { gql, startPlatform, tenantToken, type Platform } from '../router/platform.support';
@@ -18,14 +23,24 @@ let p: Platform;
 let acme: string;
 let other: string;
 const clients: Client[] = [];
+let relay: OutboxRelay;
 
 beforeAll(async () => {
   p = await startPlatform({ PASSWORD_SCRYPT_LOG_N: '10' });
+  // The launcher's outbox relay (not part of the test harness) delivers DataFlow's audit events to the ledger.
+  relay = startOutboxRelay({
+    db: p.db,
+    ledger: createLedgerClient({ baseUrl: p.ledger, timeoutMs: 10_000, token: relayTokenProvider(TEST_JWT_SECRET) }),
+    logger: createLogger('ERROR', 'outbox-relay'),
+    services: ['dataflow'],
+    pollMs: 100,
+  });
   acme = await tenantToken('df-acme');
   other = await tenantToken('df-other');
 });
 afterAll(async () => {
   for (const c of clients) await c.dispose();
+  await relay?.stop();
   await p?.close();
 });
 
@@ -101,13 +116,15 @@ it('the same breaks by GraphQL through the router; the ledger holds the run and 
     variables: { id: runId },
   });
   expect(hidden.body.data.dataflowRun).toBeNull();
-  const ledger = async (type: string) =>
-    (
-      await gql(p.gateway, `query ($t: String) { ledgerEvents(filter: { eventType: $t }) { nodes { eventData } } }`, {
-        token: acme,
-        variables: { t: type },
-      })
-    ).body.data?.ledgerEvents.nodes ?? [];
+  const ledger = async (type: string): Promise<any[]> => {
+    const r = await gql(
+      p.gateway,
+      `query ($t: String) { ledgerEvents(filter: { eventType: $t }) { nodes { eventData } } }`,
+      { token: acme, variables: { t: type } },
+    );
+    if (r.body.errors) throw new Error(JSON.stringify(r.body.errors));
+    return r.body.data.ledgerEvents.nodes;
+  };
   await until(async () => (await ledger('gtas_reconciliation')).length > 0, 'gtas_reconciliation in the ledger');
   expect((await ledger('gtas_reconciliation'))[0].eventData).toMatchObject({
     trial_balance_id: 'TB-DONE',
