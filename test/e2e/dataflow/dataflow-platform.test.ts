@@ -165,8 +165,16 @@ it("dataflowRunProgress through the router replays the run's final state and end
     );
     return { items, errors, done: () => done };
   };
-  const mine = subscribe(acme);
-  await until(() => mine.done(), 'the subscription to end');
+  // On a machine loaded past ~30, the router's own graphql-ws handshake with the subgraph can time
+  // out (4408, SUBGRAPH_UNAVAILABLE) before anything is asked: that is the transport, so ask once more.
+  const settled = async (tok: string) => {
+    for (let attempt = 0; ; attempt++) {
+      const s = subscribe(tok);
+      await until(() => s.done() || s.errors.length > 0, 'the subscription to end');
+      if (attempt > 0 || !JSON.stringify(s.errors).includes('SUBGRAPH_UNAVAILABLE')) return s;
+    }
+  };
+  const mine = await settled(acme);
   expect(mine.errors).toEqual([]);
   expect(mine.items).toEqual([
     {
@@ -180,8 +188,7 @@ it("dataflowRunProgress through the router replays the run's final state and end
       },
     },
   ]);
-  const theirs = subscribe(other);
-  await until(() => theirs.done() || theirs.errors.length > 0, "the other tenant's answer");
+  const theirs = await settled(other);
   expect(theirs.items).toEqual([]);
   expect(JSON.stringify(theirs.errors)).toContain('NOT_FOUND');
 });
