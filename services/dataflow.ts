@@ -2,9 +2,11 @@
 // ingestion events. REST under /api/dataflow (rest-compat/dataflow) and the subgraph at /graphql
 // over one domain service (subgraphs/dataflow). Each finished reconciliation is published as
 // dataflow.reconciliation_completed for the compliance service's evidence intake.
+import { randomUUID } from 'node:crypto';
 import { AccessTokens } from '../platform/auth/jwt';
+import { DEFAULT_TENANT } from '../platform/auth/tenant.rule';
 import { ServiceIdentity } from '../platform/auth/service-identity';
-import { DATAFLOW_RECONCILIATION_COMPLETED } from '../platform/contracts/pipeline.events';
+import { DATAFLOW_RECONCILIATION_COMPLETED, DATAFLOW_RUN_CHANGED } from '../platform/contracts/pipeline.events';
 import { contractBus } from '../platform/events/contract-bus';
 import type { EventBus } from '../platform/events/event-bus';
 import { serviceBus } from '../platform/events/service-bus';
@@ -16,6 +18,8 @@ import { createDataflowModule } from '../subgraphs/dataflow/dataflow.module';
 import { dataflowContext, type DataflowGraphQLContext } from '../subgraphs/dataflow/graphql.context';
 import { consumeIngestion } from '../subgraphs/dataflow/ingestion.consumer';
 import { resolvers } from '../subgraphs/dataflow/resolvers';
+import { serveDataflowSubscriptions } from '../subgraphs/dataflow/run.subscriptions';
+import { ScheduleRunner } from '../subgraphs/dataflow/schedule.runner';
 import { ensureSandboxRole } from '../subgraphs/dataflow/sql.transform';
 
 export interface DataflowServiceOptions {
@@ -24,6 +28,8 @@ export interface DataflowServiceOptions {
   bus?: EventBus;
   /** The ingestion consumer's fallback poll and retry backoff (tests). */
   consumer?: { pollMs?: number; backoffMs?: number };
+  /** The schedule runner's clock (tests move it). */
+  now?: () => Date;
 }
 
 export function defineDataflowService(options: DataflowServiceOptions = {}): ServiceDefinition {
@@ -48,7 +54,7 @@ export function defineDataflowService(options: DataflowServiceOptions = {}): Ser
       const { bus, release } = await serviceBus(deps, options.bus);
       const events = contractBus(bus, logger);
       await ensureSandboxRole(db.sql);
-      const { service } = createDataflowModule(
+      const { service, runs, packs } = createDataflowModule(
         db.sql,
         config,
         new ServiceIdentity(platform.auth.jwtSecret, 'dataflow'),
@@ -71,17 +77,40 @@ export function defineDataflowService(options: DataflowServiceOptions = {}): Ser
               })
               .catch((err: unknown) => logger.warn({ err, run: run.id }, 'reconciliation notice not published'));
         },
+        // Only a wake-up for dataflowRunProgress (the feed reads the run): a lost one is caught up by the next.
+        (run) =>
+          events
+            .publish(DATAFLOW_RUN_CHANGED, { tenant_id: run.tenantId, run_id: run.id, status: run.status })
+            .catch((err: unknown) => logger.warn({ err, run: run.id }, 'run notice not published')),
       );
-      const { app } = await buildServiceApp<DataflowGraphQLContext>(definition, deps, {
+      const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
+      const { app, schema } = await buildServiceApp<DataflowGraphQLContext>(definition, deps, {
         title: 'DataFlow',
         description:
           'Pack-defined ETL and reconciliation (issue 33): certified dataflow packs run on ingestion events, from a workflow ' +
           'step or on demand; JSONata and sandboxed SQL transforms; key matching with tolerance rules and the checksum-and-split ' +
           'diff; breaks with PII masked; hashed evidence of every run. Errors use FastAPI shapes.',
-        tokens: new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60),
+        tokens,
         restAuth: config.requireAuth ? 'required' : 'optional',
         rest: (routes) => registerDataflowRoutes(routes, service),
         subgraph: { resolvers, context: (caller, request) => dataflowContext(caller, request, service) },
+      });
+      serveDataflowSubscriptions({
+        app,
+        schema: schema!,
+        bus,
+        service,
+        runs,
+        tokens,
+        requireAuth: config.requireAuth,
+      });
+      // Scheduled packs run in their owner tenant; the registry is asked with a tenant delegate's token.
+      const schedules = new ScheduleRunner({
+        scheduled: () => packs.scheduled({ tenantId: DEFAULT_TENANT, correlationId: randomUUID() }),
+        run: (tenantId, pack, key) => service.onSchedule(tenantId, pack, key, randomUUID()),
+        now: options.now ?? (() => new Date()),
+        pollMs: config.schedulePollMs,
+        logger,
       });
       let stopConsumer: (() => Promise<void>) | undefined;
       return {
@@ -89,8 +118,10 @@ export function defineDataflowService(options: DataflowServiceOptions = {}): Ser
         async start() {
           // ingestion.completed from the backbone (durable, every tenant's stream): one run per batch and pack.
           stopConsumer = await consumeIngestion(db, service, { bus, logger, ...options.consumer });
+          if (config.schedulePollMs > 0) schedules.start();
         },
         async stop() {
+          await schedules.stop();
           await stopConsumer?.();
           await release();
         },

@@ -116,6 +116,32 @@ export const DATAFLOW_RECONCILIATION_COMPLETED = eventContract({
   description: 'A dataflow pack reconciled two datasets: matched, unmatched and break counts.',
 });
 
+/** A dataflow run's progress or end was committed (v1): a wake-up, the subscription then reads the run. */
+export const DataflowRunChangedSchema = Type.Object(
+  {
+    tenant_id: TenantId,
+    run_id: Id,
+    status: Type.Union([
+      Type.Literal('running'),
+      Type.Literal('passed'),
+      Type.Literal('failed'),
+      Type.Literal('error'),
+    ]),
+  },
+  { $id: 'dataflow.run_changed.v1' },
+);
+export type DataflowRunChanged = Static<typeof DataflowRunChangedSchema>;
+
+export const DATAFLOW_RUN_CHANGED = eventContract({
+  topic: 'dataflow.run_changed',
+  version: 1,
+  schema: DataflowRunChangedSchema,
+  producer: 'dataflow',
+  consumers: ['dataflow'],
+  description:
+    "Wake-up after a dataflow run's progress or end is committed: dataflowRunProgress subscriptions then read the run.",
+});
+
 /** A scanner finding that was opened, suppressed, reopened or resolved (v1). */
 export const ScannerFindingSchema = Type.Object(
   {

@@ -22,6 +22,8 @@ export const RunBody = Type.Object(
     version: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     idempotency_key: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     tenant_id: Type.Optional(TenantId),
+    /** `workflow_step`: a workflow's `dataflow` step (the pack must declare that trigger; the key is required). */
+    trigger: Type.Optional(Type.Union([Type.Literal('on_demand'), Type.Literal('workflow_step')])),
   },
   { additionalProperties: false },
 );

@@ -63,6 +63,7 @@ export function registerDataflowRoutes(routes: FastifyInstance, service: Dataflo
           version: request.body.version,
           idempotencyKey: request.body.idempotency_key,
           tenantId: request.body.tenant_id,
+          trigger: request.body.trigger,
         }),
       ),
   );

@@ -124,6 +124,8 @@ export interface RunRecord {
 /** How far a run got: a resumed run skips the transforms and reconciliations already done. */
 export interface RunProgress {
   transforms_done?: string[];
+  /** The reconciliations this drive finished (progress reports; they run again on resume). */
+  reconciliations_done?: string[];
   reconciliations?: ReconciliationResult[];
   watermarks?: Record<string, string>;
 }

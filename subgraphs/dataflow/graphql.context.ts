@@ -11,11 +11,13 @@ export interface DataflowGraphQLContext {
   caller: DataflowCaller;
   service: DataflowService;
   loaders: { runById: DataLoader<string, RunRecord | null> };
+  /** Over graphql-ws only (run.subscriptions.ts). */
+  subscribeProgress?: (runId: string) => Promise<AsyncIterableIterator<RunRecord>>;
 }
 
 export function dataflowContext(
   caller: Caller,
-  request: FastifyRequest,
+  request: Pick<FastifyRequest, 'headers'>,
   service: DataflowService,
 ): DataflowGraphQLContext {
   const withToken: DataflowCaller = { ...caller, token: bearerToken(request.headers.authorization) };

@@ -6,11 +6,14 @@ import type { PacksRegistryClient } from '../../platform/clients/packs-registry.
 import { ConflictError, NotFoundError, UnavailableError } from '../../platform/errors/domain-errors';
 import type { DataflowPack } from './dataflow.types';
 import { BUILTIN_PACKS } from './gtas.pack';
+import type { ScheduledPack } from './schedule.runner';
 
 export interface PackSource {
   get(context: ServiceCallContext, packId: string, version?: string): Promise<DataflowPack>;
   /** The certified packs (built-in ones first) whose triggers name an ingestion of `dataset`. */
   triggeredBy(context: ServiceCallContext, dataset: string): Promise<DataflowPack[]>;
+  /** The certified packs with a schedule trigger, each with its owner tenant (where it runs). */
+  scheduled(context: ServiceCallContext): Promise<ScheduledPack[]>;
 }
 
 /** How many certified dataflow packs one ingestion event looks at (the registry's page). */
@@ -20,7 +23,29 @@ const triggersOn = (pack: DataflowPack, dataset: string) =>
   pack.triggers.some((t) => t.type === 'ingestion' && t.dataset === dataset);
 
 export function registryPackSource(registry: Pick<PacksRegistryClient, 'get' | 'list'>): PackSource {
+  // A certified version's artifact never changes: the schedule's polls fetch each one once.
+  const certified = new Map<string, DataflowPack | null>();
   return {
+    async scheduled(context) {
+      const page = await registry.list(context, { kind: 'dataflow', status: 'certified', limit: MAX_TRIGGERED });
+      const found: ScheduledPack[] = [];
+      for (const entry of page.packs) {
+        const id = `${entry.pack_id}@${entry.version}`;
+        if (!certified.has(id)) {
+          const view = await registry.get(context, entry.pack_id, entry.version);
+          if (certified.size > 5000) certified.clear();
+          certified.set(id, (view.artifact.content as unknown as DataflowPack | null) ?? null);
+        }
+        const pack = certified.get(id);
+        if (pack?.triggers.some((t) => t.type === 'schedule'))
+          found.push({
+            tenantId: entry.owner_tenant,
+            pack,
+            certifiedAt: entry.certified_at ? new Date(entry.certified_at) : null,
+          });
+      }
+      return found;
+    },
     async triggeredBy(context, dataset) {
       const builtins = BUILTIN_PACKS.filter((p) => triggersOn(p, dataset));
       let page;

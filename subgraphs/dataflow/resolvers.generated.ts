@@ -5,6 +5,7 @@ import type { RunNode as RunNodeModel } from './resolvers';
 import type { DataflowGraphQLContext } from './graphql.context';
 export type Maybe<T> = T | null | undefined;
 export type InputMaybe<T> = T | null | undefined;
+export type Omit<T, K extends keyof T> = Pick<T, Exclude<keyof T, K>>;
 export type RequireFields<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullable<T[P]> };
 /** All built-in and custom scalars, mapped to their actual values */
 export type Scalars = {
@@ -112,6 +113,32 @@ export type MutationRunDataflowPackArgs = {
   input: RunDataflowPackInput;
 };
 
+/** A run's state after a committed step: what is done so far, and the run. */
+export type DataflowRunProgress = {
+  __typename?: 'DataflowRunProgress';
+  runId: Scalars['ID']['output'];
+  status: DataflowRunStatus;
+  /** Parts done (transforms, reconciliations), plus one once finished: grows with every step. */
+  position: Scalars['Int']['output'];
+  transformsDone: Array<Scalars['String']['output']>;
+  reconciliationsDone: Array<Scalars['String']['output']>;
+  run: DataflowRun;
+};
+
+export type Subscription = {
+  __typename?: 'Subscription';
+  /**
+   * A run's progress in the caller's tenant: its current state first, then each committed step
+   * (transform, reconciliation), ending with the final state (PASSED, FAILED or ERROR).
+   */
+  dataflowRunProgress: DataflowRunProgress;
+};
+
+
+export type SubscriptionDataflowRunProgressArgs = {
+  runId: Scalars['ID']['input'];
+};
+
 
 
 export type ResolverTypeWrapper<T> = Promise<T> | T;
@@ -217,6 +244,8 @@ export type ResolversTypes = {
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RunDataflowPackInput: RunDataflowPackInput;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  DataflowRunProgress: ResolverTypeWrapper<Omit<DataflowRunProgress, 'run'> & { run: ResolversTypes['DataflowRun'] }>;
+  Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
 };
 
@@ -232,6 +261,8 @@ export type ResolversParentTypes = {
   Query: Record<PropertyKey, never>;
   RunDataflowPackInput: RunDataflowPackInput;
   Mutation: Record<PropertyKey, never>;
+  DataflowRunProgress: Omit<DataflowRunProgress, 'run'> & { run: ResolversParentTypes['DataflowRun'] };
+  Subscription: Record<PropertyKey, never>;
   Boolean: Scalars['Boolean']['output'];
 };
 
@@ -280,6 +311,19 @@ export type MutationResolvers<ContextType = DataflowGraphQLContext, ParentType e
   runDataflowPack?: Resolver<ResolversTypes['DataflowRun'], ParentType, ContextType, RequireFields<MutationRunDataflowPackArgs, 'input'>>;
 };
 
+export type DataflowRunProgressResolvers<ContextType = DataflowGraphQLContext, ParentType extends ResolversParentTypes['DataflowRunProgress'] = ResolversParentTypes['DataflowRunProgress']> = {
+  runId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['DataflowRunStatus'], ParentType, ContextType>;
+  position?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  transformsDone?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  reconciliationsDone?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  run?: Resolver<ResolversTypes['DataflowRun'], ParentType, ContextType>;
+};
+
+export type SubscriptionResolvers<ContextType = DataflowGraphQLContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
+  dataflowRunProgress?: SubscriptionResolver<ResolversTypes['DataflowRunProgress'], "dataflowRunProgress", ParentType, ContextType, RequireFields<SubscriptionDataflowRunProgressArgs, 'runId'>>;
+};
+
 export type Resolvers<ContextType = DataflowGraphQLContext> = {
   JSON?: GraphQLScalarType;
   DataflowRun?: DataflowRunResolvers<ContextType>;
@@ -287,4 +331,6 @@ export type Resolvers<ContextType = DataflowGraphQLContext> = {
   DataflowEvidence?: DataflowEvidenceResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
+  DataflowRunProgress?: DataflowRunProgressResolvers<ContextType>;
+  Subscription?: SubscriptionResolvers<ContextType>;
 };

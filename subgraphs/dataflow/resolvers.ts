@@ -1,8 +1,10 @@
 // The DataFlow subgraph's resolvers: one call into run.service per field (the REST door's functions).
+import { InputError } from '../../platform/errors/domain-errors';
 import { JSONScalar } from '../../platform/graphql/json-scalar';
 import { opt, orNull } from '../../platform/graphql/resolver-args';
 import type { RunRecord } from './dataflow.types';
 import type { Resolvers } from './resolvers.generated';
+import { progressPosition } from './run.subscriptions';
 
 /** A DataflowRun as GraphQL shows it (the generated types' mapper). */
 export function runOut(r: RunRecord) {
@@ -50,6 +52,23 @@ export const resolvers = {
           tenantId: opt(input.tenantId),
         }),
       ),
+  },
+  Subscription: {
+    dataflowRunProgress: {
+      subscribe: (_, args, ctx) => {
+        if (!ctx.subscribeProgress)
+          throw InputError.of(['subscription'], 'Subscriptions are served over graphql-ws on /graphql');
+        return ctx.subscribeProgress(args.runId);
+      },
+      resolve: (run: RunRecord) => ({
+        runId: run.id,
+        status: runOut(run).status,
+        position: progressPosition(run),
+        transformsDone: run.progress.transforms_done ?? [],
+        reconciliationsDone: run.progress.reconciliations_done ?? [],
+        run: runOut(run),
+      }),
+    },
   },
   DataflowRun: {
     __resolveReference: async (ref, ctx) => {

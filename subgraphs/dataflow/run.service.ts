@@ -12,10 +12,11 @@ import canonicalize from 'canonicalize';
 import { assertScope } from '../../platform/auth/auth-context';
 import { requireAuth, type Caller } from '../../platform/auth/caller';
 import type { TenantAccess } from '../../platform/auth/tenant-access';
-import type { ServiceCallContext } from '../../platform/clients/service-request';
+import type { IngestionClient } from '../../platform/clients/ingestion.client';
+import { ServiceCallError, type ServiceCallContext } from '../../platform/clients/service-request';
 import type { IngestionCompleted } from '../../platform/contracts/pipeline.events';
 import type { SqlExecutor } from '../../platform/db/sql';
-import { InputError, NotFoundError } from '../../platform/errors/domain-errors';
+import { ConflictError, InputError, NotFoundError } from '../../platform/errors/domain-errors';
 import { auditEvent, type AuditEventInput } from '../../platform/outbox/outbox.writer';
 import { checksumDiff } from './checksum-diff';
 import type { DataflowConfig } from './dataflow.config';
@@ -24,6 +25,7 @@ import type {
   DataflowPack,
   PackInput,
   ReconciliationResult,
+  RunProgress,
   RunRecord,
   RunResult,
   StagedRecord,
@@ -56,6 +58,8 @@ export interface RunRequest {
   tenantId?: string;
   /** On demand: the caller's idempotency key (a fresh run without one). */
   idempotencyKey?: string;
+  /** `workflow_step`: a workflow's dataflow step asks (the pack must declare that trigger; the key is required). */
+  trigger?: 'on_demand' | 'workflow_step';
 }
 
 export interface RunDeps {
@@ -65,8 +69,12 @@ export interface RunDeps {
   packs: PackSource;
   access: TenantAccess;
   config: Pick<DataflowConfig, 'sqlTimeoutMs' | 'jsonataTimeoutMs' | 'jsonataHeapMb' | 'maxInputRecords'>;
+  /** The ingestion service's staged records of a batch (landed into the batch's dataset before its packs run). */
+  ingestion?: Pick<IngestionClient, 'allRecords'>;
   /** Called after a run commits: the bus events (dataflow.reconciliation_completed). */
   onFinished?: (run: RunRecord) => Promise<void>;
+  /** Called after a run's progress or end commits: the subscriptions' wake-up (dataflow.run_changed). */
+  onChanged?: (run: Pick<RunRecord, 'tenantId' | 'id' | 'status'>) => Promise<void>;
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -81,8 +89,16 @@ export class DataflowService {
     assertScope(auth, 'write');
     const tenantId = await this.deps.access.resolve(caller, input.tenantId, ['tenantId'], 'dataflow.run');
     const context: ServiceCallContext = { token: caller.token, tenantId, correlationId: caller.correlationId };
+    if (input.trigger === 'workflow_step' && !input.idempotencyKey)
+      throw InputError.of(['idempotency_key'], 'A workflow step names its idempotency key', 'missing');
     const pack = await this.deps.packs.get(context, input.packId, input.version);
-    const t = trigger ?? { kind: 'on_demand', key: `demand:${input.idempotencyKey ?? randomUUID()}` };
+    if (input.trigger === 'workflow_step' && !pack.triggers.some((x) => x.type === 'workflow_step'))
+      throw new ConflictError(`Pack '${input.packId}' does not declare a workflow_step trigger`);
+    const t =
+      trigger ??
+      (input.trigger === 'workflow_step'
+        ? { kind: 'workflow_step' as const, key: `workflow:${input.idempotencyKey!}` }
+        : { kind: 'on_demand' as const, key: `demand:${input.idempotencyKey ?? randomUUID()}` });
     const done = await this.execute(tenantId, pack, t, auth.username, caller.correlationId);
     // The pack's own problem (bad SQL, a looping expression, mismatched schemas): recorded, and the caller's 422.
     if (done.status === 'error') throw InputError.of(['pack'], done.error ?? 'The run failed', 'dataflow_run_failed');
@@ -92,7 +108,9 @@ export class DataflowService {
   /** An ingestion batch landed: every certified pack that triggers on its dataset runs once for it (filters apply). */
   async onIngestion(event: IngestionCompleted, correlationId: string): Promise<RunRecord[]> {
     const runs: RunRecord[] = [];
-    const packs = await this.deps.packs.triggeredBy({ tenantId: event.tenant_id, correlationId }, event.dataset);
+    const context = { tenantId: event.tenant_id, correlationId };
+    const packs = await this.deps.packs.triggeredBy(context, event.dataset);
+    let landed = false;
     for (const pack of packs) {
       const wanted = pack.triggers.some(
         (t) =>
@@ -103,6 +121,8 @@ export class DataflowService {
           (t.filter?.min_records === undefined || event.records >= t.filter.min_records),
       );
       if (!wanted) continue;
+      if (!landed) await this.land(context, event);
+      landed = true;
       runs.push(
         await this.execute(
           event.tenant_id,
@@ -114,6 +134,42 @@ export class DataflowService {
       );
     }
     return runs;
+  }
+
+  /**
+   * Copies the batch's staged records from the ingestion service into the dataset the packs read,
+   * keyed `<batch_id>:<offset>` (a pack re-keys with a transform), page by page. Upserts, so a
+   * redelivered event lands the same rows again without duplicates.
+   */
+  private async land(context: ServiceCallContext, event: IngestionCompleted): Promise<void> {
+    if (!this.deps.ingestion) return;
+    let page: StagedRecord[] = [];
+    const flush = async () => {
+      if (page.length > 0)
+        await this.deps.datasets.stage(event.tenant_id, event.dataset, page, `ingestion:${event.batch_id}`);
+      page = [];
+    };
+    try {
+      for await (const r of this.deps.ingestion.allRecords(context, event.batch_id)) {
+        page.push({ key: `${event.batch_id}:${r.offset}`, data: r.data });
+        if (page.length >= 1000) await flush();
+      }
+    } catch (err) {
+      // A batch the ingestion service does not hold (its records were staged here directly): nothing to land.
+      if (err instanceof ServiceCallError && err.status === 404) return;
+      throw err;
+    }
+    await flush();
+  }
+
+  /** A schedule's slot came (schedule.runner.ts): the pack runs once for it in its owner tenant. */
+  async onSchedule(
+    tenantId: string,
+    pack: DataflowPack,
+    triggerKey: string,
+    correlationId: string,
+  ): Promise<RunRecord> {
+    return this.execute(tenantId, pack, { kind: 'schedule', key: triggerKey }, null, correlationId);
   }
 
   /** Loads records into a dataset (the ingestion service's landing, or a test's). */
@@ -195,6 +251,7 @@ export class DataflowService {
     if (run.status !== 'running') return run;
     const done = await this.drive(run, pack, trigger, actor, correlationId);
     await this.deps.onFinished?.(done);
+    await this.deps.onChanged?.(done);
     return done;
   }
 
@@ -273,7 +330,7 @@ export class DataflowService {
         if (!(progress.transforms_done ?? []).includes(t.name)) {
           await this.deps.datasets.stage(tenantId, datasetOf(t.output), out, run.id);
           progress.transforms_done = [...(progress.transforms_done ?? []), t.name];
-          await this.deps.runs.saveProgress(tenantId, run.id, progress);
+          await this.saveProgress(run, progress);
         }
       }
       for (const [i, r] of (pack.reconciliations ?? []).entries()) {
@@ -289,6 +346,11 @@ export class DataflowService {
         }
         results.push(outcome.result);
         breaks.push(...outcome.rows);
+        // Reported for progress only: a resumed run reconciles again, as its breaks are written at the finish.
+        if (!(progress.reconciliations_done ?? []).includes(r.name)) {
+          progress.reconciliations_done = [...(progress.reconciliations_done ?? []), r.name];
+          await this.saveProgress(run, progress);
+        }
         if (r.ledger_event === GTAS_EVENT)
           gtas.push(gtasData(run.id, outcome.result, outcome.rows, datasets.get(r.left), datasets.get(r.right)));
       }
@@ -311,6 +373,11 @@ export class DataflowService {
       watermarks,
       gtas,
     });
+  }
+
+  private async saveProgress(run: RunRecord, progress: RunProgress): Promise<void> {
+    await this.deps.runs.saveProgress(run.tenantId, run.id, progress);
+    await this.deps.onChanged?.({ tenantId: run.tenantId, id: run.id, status: 'running' });
   }
 
   private async finishWith(

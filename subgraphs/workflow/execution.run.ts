@@ -14,7 +14,7 @@ import { RunJournal } from './execution.journal';
 import { stepData, stepsByPath } from './workflow.data';
 import type { ApprovalTask, Execution, PackStep, StepRecord } from './workflow.types';
 
-const LEAF_TYPES = new Set(['action', 'validation', 'ai']);
+const LEAF_TYPES = new Set(['action', 'validation', 'ai', 'dataflow']);
 /** Actions with no effect outside the saga's own records: safe to run again, so batched. */
 const IN_PROCESS_ACTIONS = new Set(['noop', 'record', 'set']);
 
@@ -74,7 +74,7 @@ export class Run implements RunScope {
     return this.parallel(step, path);
   }
 
-  /** A step that calls out (an action, a validation, an ai step): started durably, then called; retried on its timer, or failed. */
+  /** A step that calls out (an action, a validation, an ai or dataflow step): started durably, then called; retried on its timer, or failed. */
   private async leaf(step: PackStep, path: string): Promise<Outcome> {
     const { config, runner } = this.deps;
     const { journal } = this;

@@ -1,7 +1,8 @@
-// Runs one leaf step (action, validation, ai) or a compensation: picks the action from the
-// catalogue, calls the validation service or the AI broker, and turns every error into a
-// StepFailure that says whether a retry may help.
+// Runs one leaf step (action, validation, ai, dataflow) or a compensation: picks the action from
+// the catalogue, calls the validation service, the AI broker or DataFlow, and turns every error
+// into a StepFailure that says whether a retry may help.
 import type { AiBrokerClient } from '../../platform/clients/ai-broker.client';
+import type { DataflowClient } from '../../platform/clients/dataflow.client';
 import { ServiceCallError, type ServiceCallContext } from '../../platform/clients/service-request';
 import type { ValidationClient } from '../../platform/clients/validation.client';
 import { ACTIONS, StepFailure, type ActionEnvironment } from './action.catalogue';
@@ -23,6 +24,7 @@ export class StepRunner {
     private readonly validation: Pick<ValidationClient, 'validate'>,
     private readonly env: ActionEnvironment,
     private readonly ai: Pick<AiBrokerClient, 'inference'>,
+    private readonly dataflow: Pick<DataflowClient, 'run'>,
   ) {}
 
   async run(r: LeafRun): Promise<unknown> {
@@ -33,6 +35,8 @@ export class StepRunner {
         return this.validate(r);
       case 'ai':
         return this.infer(r);
+      case 'dataflow':
+        return this.runDataflow(r);
       default:
         throw new StepFailure(`step '${r.step.step}': a ${r.step.type} step is not a leaf`, false);
     }
@@ -81,6 +85,58 @@ export class StepRunner {
       }
       throw new StepFailure(`step '${s.step}': ${(err as Error).message}`, true);
     }
+  }
+
+  /**
+   * POST /api/dataflow/runs of DataFlow (trigger `workflow_step`) with the step's idempotency key:
+   * the same key is the same run, so a retried or resumed step waits on (or resumes) the run it
+   * started instead of starting another. Breaks are not a failure: the step completes with the
+   * counts, and decisions branch on them (`<output_field>.outcome`, `.breaks`, `.discrepancies`).
+   * A pack that cannot run (unknown, uncertified, not declaring the trigger, its own error: 4xx)
+   * fails the step for good; no answer or a 5xx is retried.
+   */
+  private async runDataflow(r: LeafRun): Promise<unknown> {
+    const s = r.step;
+    let run;
+    try {
+      run = await this.dataflow.run(
+        r.call,
+        {
+          pack_id: s.dataflow_pack_id!,
+          version: s.dataflow_pack_version,
+          idempotency_key: r.idempotencyKey,
+          trigger: 'workflow_step',
+        },
+        { timeoutMs: (s.timeout_seconds ?? 300) * 1000 },
+      );
+    } catch (err) {
+      if (err instanceof ServiceCallError)
+        throw new StepFailure(`step '${s.step}': DataFlow: ${err.message}${detailOf(err.body)}`, err.retryable);
+      throw new StepFailure(`step '${s.step}': ${(err as Error).message}`, true);
+    }
+    if (!run.result) throw new StepFailure(`step '${s.step}': DataFlow run ${run.run_id} is still ${run.status}`, true);
+    const recs = run.result.reconciliations.map((x) => ({
+      name: x.name,
+      result: x.result,
+      matched: x.matched.count,
+      unmatched_left: x.unmatched_left.count,
+      unmatched_right: x.unmatched_right.count,
+      breaks: x.breaks.count,
+    }));
+    const sum = (k: 'matched' | 'unmatched_left' | 'unmatched_right' | 'breaks') => recs.reduce((n, x) => n + x[k], 0);
+    return {
+      run_id: run.run_id,
+      pack_id: run.pack_id,
+      pack_version: run.pack_version,
+      outcome: run.result.outcome,
+      matched: sum('matched'),
+      unmatched_left: sum('unmatched_left'),
+      unmatched_right: sum('unmatched_right'),
+      breaks: sum('breaks'),
+      discrepancies: sum('breaks') + sum('unmatched_left') + sum('unmatched_right'),
+      reconciliations: recs,
+      evidence_sha256: run.result.evidence_sha256,
+    };
   }
 
   private async validate(r: LeafRun): Promise<unknown> {

@@ -35,6 +35,8 @@ export interface WorkflowConfig {
   validationUrl: string;
   /** The AI broker (ai steps): AI_BROKER_URL, else its registry port. */
   aiBrokerUrl: string;
+  /** DataFlow (dataflow steps): DATAFLOW_URL, else its registry port. */
+  dataflowUrl: string;
   /** Workflow triggers' consumers: deliveries of an event before the dead-letter queue. */
   triggerMaxDeliveries: number;
   /** First redelivery delay of an event whose trigger failed; doubled per attempt. */
@@ -46,6 +48,7 @@ export interface WorkflowConfig {
 const PACKS_REGISTRY = { name: 'packs-registry', port: 8089 };
 const VALIDATION = { name: 'validation', port: 8083 };
 const AI_BROKER = { name: 'ai-broker', port: 8085 };
+const DATAFLOW = { name: 'dataflow', port: 8145 };
 
 function addressOf(
   registry: readonly ServiceManifest[],
@@ -79,6 +82,7 @@ export function loadWorkflowConfig(env: Env, registry: readonly ServiceManifest[
     packsRegistryUrl: serviceUrl(env, addressOf(registry, PACKS_REGISTRY)),
     validationUrl: serviceUrl(env, addressOf(registry, VALIDATION)),
     aiBrokerUrl: serviceUrl(env, addressOf(registry, AI_BROKER)),
+    dataflowUrl: serviceUrl(env, addressOf(registry, DATAFLOW)),
     triggerMaxDeliveries: readInt(env, 'WORKFLOW_TRIGGER_MAX_DELIVERIES', 5, { min: 1, max: 100 }),
     triggerBackoffMs: readInt(env, 'WORKFLOW_TRIGGER_BACKOFF_MS', 1000, { min: 1, max: 3_600_000 }),
     triggerRefreshMs: readInt(env, 'WORKFLOW_TRIGGER_REFRESH_MS', 30_000, { min: 10, max: 3_600_000 }),

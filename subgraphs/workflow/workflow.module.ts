@@ -7,6 +7,7 @@ import { ServiceIdentity } from '../../platform/auth/service-identity';
 import type { MfaPolicy } from '../../platform/auth/mfa';
 import { operatorAccessData, OPERATOR_ACCESS_EVENT, TenantAccess } from '../../platform/auth/tenant-access';
 import { AiBrokerClient } from '../../platform/clients/ai-broker.client';
+import { DataflowClient } from '../../platform/clients/dataflow.client';
 import { PacksRegistryClient } from '../../platform/clients/packs-registry.client';
 import { ValidationClient } from '../../platform/clients/validation.client';
 import type { Database } from '../../platform/db/database';
@@ -35,6 +36,7 @@ export interface WorkflowModuleDeps {
   packs?: Pick<PacksRegistryClient, 'get'>;
   validation?: Pick<ValidationClient, 'validate'>;
   ai?: Pick<AiBrokerClient, 'inference'>;
+  dataflow?: Pick<DataflowClient, 'run'>;
   /** The executor's id (tests run two executors over one database). */
   owner?: string;
   /** A trigger on a topic was created here (the service starts consuming the topic). */
@@ -64,6 +66,7 @@ export function createWorkflowModule(deps: WorkflowModuleDeps): WorkflowModule {
       publish: (contract, payload) => events.publish(contract, payload),
     },
     deps.ai ?? new AiBrokerClient(config.aiBrokerUrl, { identity }),
+    deps.dataflow ?? new DataflowClient(config.dataflowUrl, identity),
   );
   const executor = new WorkflowExecutor({
     store,

@@ -5,7 +5,7 @@
 export const WORKFLOW_TYPES = ['legal', 'financial', 'compliance', 'risk', 'operational'] as const;
 export type WorkflowType = (typeof WORKFLOW_TYPES)[number];
 
-export type StepType = 'validation' | 'ai' | 'action' | 'hil_approval' | 'decision' | 'parallel';
+export type StepType = 'validation' | 'ai' | 'action' | 'hil_approval' | 'decision' | 'parallel' | 'dataflow';
 
 /** A rule-pack condition (decision steps' `when`). */
 export interface Condition {
@@ -42,6 +42,8 @@ export interface PackStep {
   parameters?: Record<string, unknown>;
   workflow_pack_id?: string;
   workflow_pack_version?: string;
+  dataflow_pack_id?: string;
+  dataflow_pack_version?: string;
   reviewer_role?: string;
   instructions?: string;
   branches?: { name?: string; when: Condition; steps: PackStep[] }[];

@@ -462,6 +462,37 @@ test("dead letters: another tenant's reviewer sees only its own subscription of 
   expect(other.body.data?.deadLetter ?? null).toBeNull();
 });
 
+test('dataflow: a reconciliation run with breaks shows its breaks and its evidence hash', async () => {
+  const rootToken = await token(PEOPLE.root);
+  const stage = async (dataset: string, records: unknown[]) => {
+    const res = await fetch(`${p.urls.dataflow}/api/dataflow/datasets/${dataset}/records`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${rootToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ records }),
+    });
+    expect(res.status).toBe(200);
+  };
+  await stage('trial_balance', [
+    { key: '1010', data: { account: '1010', amount: 150, trial_balance_id: 'TB-C' } },
+    { key: '2020', data: { account: '2020', amount: 80, trial_balance_id: 'TB-C' } },
+  ]);
+  await stage('vouchers', [
+    { key: 'v1', data: { account: '1010', amount: 150 } },
+    { key: 'v2', data: { account: '2020', amount: 75 } },
+  ]);
+  const ran = await api(
+    PEOPLE.root,
+    `mutation { runDataflowPack(input: { packId: "builtin.gtas-reconciliation", idempotencyKey: "console-1" }) { id status evidence { sha256 } } }`,
+  );
+  expect(ran.runDataflowPack.status).toBe('FAILED');
+  const page = await signedIn(PEOPLE.rita, 'dataflow');
+  await seen(page.getByTestId('dataflow-run'), 'builtin.gtas-reconciliation');
+  await page.getByTestId('dataflow-run').first().getByRole('button', { name: 'Breaks and evidence' }).click();
+  await seen(page.getByTestId('dataflow-break'), '2020');
+  await seen(page.getByTestId('dataflow-evidence-sha'), ran.runDataflowPack.evidence.sha256);
+  expect(await page.getByRole('link', { name: 'open the ledger' }).getAttribute('href')).toBe('/console/ledger');
+});
+
 test('every page: zero axe-core WCAG AA violations at 1280 and 390 px', async () => {
   const pages = [
     ['Approvals', 'Approvals inbox', 'approvals'],
@@ -471,6 +502,7 @@ test('every page: zero axe-core WCAG AA violations at 1280 and 390 px', async ()
     ['Workflows', 'Workflows', 'workflows'],
     ['Dead letters', 'Dead letters', 'dead-letters'],
     ['Charts', 'Charts', 'charts'],
+    ['DataFlow', 'DataFlow runs', 'dataflow'],
   ] as const;
   // A second doubtful scan, so the OCR page is seen with a job in it.
   const rootToken = await token(PEOPLE.root);

@@ -9,6 +9,8 @@ export interface RunDataflowPackRequest {
   /** The same key runs the pack once (a workflow step sends its execution and step). */
   idempotency_key?: string;
   tenant_id?: string;
+  /** `workflow_step` (a workflow's dataflow step): the pack must declare that trigger, and the key is required. */
+  trigger?: 'on_demand' | 'workflow_step';
 }
 
 export interface DataflowCategoryView {

@@ -35,7 +35,8 @@ beforeAll(async () => {
   h = await startServices(
     [
       defineDataflowService({
-        config: { sqlTimeoutMs: 300, jsonataTimeoutMs: 5000, packsRegistryUrl: registryUrl },
+        // No ingestion service here: the batches' records are staged by the test (the registry's 404: nothing to land).
+        config: { sqlTimeoutMs: 300, jsonataTimeoutMs: 5000, packsRegistryUrl: registryUrl, ingestionUrl: registryUrl },
         consumer: { pollMs: 100, backoffMs: 100 },
       }),
     ],

@@ -50,6 +50,7 @@ const config: WorkflowConfig = {
   packsRegistryUrl: 'http://packs',
   validationUrl: 'http://validation',
   aiBrokerUrl: 'http://ai',
+  dataflowUrl: 'http://dataflow',
   triggerMaxDeliveries: 5,
   triggerBackoffMs: 1_000,
   triggerRefreshMs: 30_000,
