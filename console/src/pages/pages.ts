@@ -4,6 +4,7 @@ import type { ComponentType } from 'react';
 import type { Claims } from '../session/claims';
 import { ApprovalsPage } from './approvals.page';
 import { ChartsPage } from './charts.page';
+import { ConfigPage } from './config.page';
 import { DeadLettersPage } from './dead-letters.page';
 import { LedgerPage } from './ledger.page';
 import { OcrPage } from './ocr.page';
@@ -29,4 +30,5 @@ export const PAGES: readonly ConsolePage[] = [
   { path: 'charts', label: 'Charts', component: ChartsPage },
   { path: 'reports', label: 'Compliance reports', component: ReportsPage },
   { path: 'security', label: 'Security', component: SecurityPage },
+  { path: 'config', label: 'Configuration', component: ConfigPage },
 ];
