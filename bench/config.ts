@@ -81,7 +81,9 @@ function approvingWorkflow() {
       const id = workflowId.slice('wf-'.length);
       return {
         status: 'completed',
-        approval_tasks: [{ approval_task_id: `task-${id}`, status: 'approved', decision: 'approve', reviewer: 'bench-approver' }],
+        approval_tasks: [
+          { approval_task_id: `task-${id}`, status: 'approved', decision: 'approve', reviewer: 'bench-approver' },
+        ],
       } as never;
     },
   };
@@ -111,7 +113,12 @@ export async function run(args: string[]): Promise<void> {
   await built.start?.();
   const url = `http://127.0.0.1:${(built.app.server.address() as AddressInfo).port}`;
   const tokens = new AccessTokens(platform.auth.jwtSecret, 3600);
-  const admin = await tokens.issue({ username: 'bench-admin', tenantId: 'default', roles: ['admin', 'user'], scopes: ['read', 'write'] });
+  const admin = await tokens.issue({
+    username: 'bench-admin',
+    tenantId: 'default',
+    roles: ['admin', 'user'],
+    scopes: ['read', 'write'],
+  });
   const post = async (path: string, body: unknown) => {
     const res = await fetch(`${url}${path}`, {
       method: 'POST',
@@ -134,12 +141,16 @@ export async function run(args: string[]): Promise<void> {
   try {
     // Content: flags and a settings namespace of a realistic size.
     await promoted('flags', FLAGS);
-    const settings = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`key_${i}`, { limit: i, on: i % 2 === 0 }]));
+    const settings = Object.fromEntries(
+      Array.from({ length: 40 }, (_, i) => [`key_${i}`, { limit: i, on: i % 2 === 0 }]),
+    );
     const lastWf = await promoted('service', settings);
     await until(() => workflow.approvedAt.has(lastWf));
     const read = async () =>
       (await fetch(`${url}/api/config/default/effective`, { headers: { authorization: `Bearer ${admin}` } })).text();
-    await until(async () => (JSON.parse(await read()) as { config: Record<string, unknown> }).config.service !== undefined);
+    await until(
+      async () => (JSON.parse(await read()) as { config: Record<string, unknown> }).config.service !== undefined,
+    );
     const body = await read();
 
     // 1. In-process flag evaluation.
@@ -149,7 +160,8 @@ export async function run(args: string[]): Promise<void> {
     const evalEnd = performance.now() + evalSeconds * 1000;
     const t0 = performance.now();
     while (performance.now() < evalEnd)
-      for (let i = 0; i < 1000; i++) flags.evaluate('new-checkout', { targetingKey: `u${n++ & 1023}`, tenantId: 'default', plan: 'free' });
+      for (let i = 0; i < 1000; i++)
+        flags.evaluate('new-checkout', { targetingKey: `u${n++ & 1023}`, tenantId: 'default', plan: 'free' });
     const evalRate = n / ((performance.now() - t0) / 1000);
 
     // 2. Cached effective reads (what a consuming service does per request).
@@ -178,7 +190,8 @@ export async function run(args: string[]): Promise<void> {
     hello.get('/effective', async (_req, reply) => reply.type('application/json').send(body));
     await hello.listen({ port: 0, host: '127.0.0.1' });
     const helloUrl = `http://127.0.0.1:${(hello.server.address() as AddressInfo).port}/effective`;
-    const load = (opts: Record<string, unknown>) => autocannon({ connections: 50, workers: 1, duration: seconds, ...opts });
+    const load = (opts: Record<string, unknown>) =>
+      autocannon({ connections: 50, workers: 1, duration: seconds, ...opts });
     const effOpts = { url: `${url}/api/config/default/effective`, headers: { authorization: `Bearer ${admin}` } };
     await load({ ...effOpts, duration: 2 }); // warm-up
     const effective = await load(effOpts);
@@ -205,10 +218,15 @@ export async function run(args: string[]): Promise<void> {
     lags.sort((a, b) => a - b);
 
     console.log(
-      `config benchmark — ${os.cpus().length} CPU(s) ${os.cpus()[0]?.model ?? ''}, Node ${process.version}, ${db.description}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`,
+      `config benchmark — ${os.cpus().length} CPU(s) ${os.cpus()[0]?.model ?? ''}, Node ${process.version}, ${db.description}, load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
     );
     console.log(`effective configuration answered: ${fmt(Buffer.byteLength(body))} bytes (with provenance)`);
-    console.log(`in-process flag evaluation (flagd-core, JSON Logic + fractional), one thread: ${fmt(evalRate)} evaluations/s`);
+    console.log(
+      `in-process flag evaluation (flagd-core, JSON Logic + fractional), one thread: ${fmt(evalRate)} evaluations/s`,
+    );
     console.log(
       `cached effective reads (CachedConfig.namespace): ${fmt(readRate)} reads/s, p50 ${fmt(percentile(samples, 50) * 1000, 2)} µs, p99 ${fmt(percentile(samples, 99) * 1000, 2)} µs`,
     );

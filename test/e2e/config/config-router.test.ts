@@ -13,6 +13,7 @@ import { AccessTokens } from '../../../platform/auth/jwt';
 import { configService } from '../../../services/config';
 import { gatewayService } from '../../../services/gateway';
 import { identityService } from '../../../services/identity';
+import { ledgerService } from '../../../services/ledger';
 import { schemaRegistryService } from '../../../services/schema-registry';
 import { workflowService } from '../../../services/workflow';
 import { inRollout } from '../../../subgraphs/config/rollout.rules';
@@ -30,10 +31,14 @@ const person = (username: string, tenantId: string, roles: string[]) =>
 const t: Record<'root' | 'bob' | 'bravo' | 'operator' | 'operator2', string> = {} as never;
 
 beforeAll(async () => {
-  p = await startPlatform(
-    { PASSWORD_SCRYPT_LOG_N: '10', WORKFLOW_POLL_MS: '50', CONFIG_ROLLOUT_POLL_MS: '100' },
-    [identityService, schemaRegistryService, workflowService, configService, gatewayService],
-  );
+  p = await startPlatform({ PASSWORD_SCRYPT_LOG_N: '10', WORKFLOW_POLL_MS: '50', CONFIG_ROLLOUT_POLL_MS: '100' }, [
+    identityService,
+    ledgerService,
+    schemaRegistryService,
+    workflowService,
+    configService,
+    gatewayService,
+  ]);
   t.root = await person('root', 'default', ['admin', 'user']);
   t.bob = await person('bob', 'default', ['admin', 'user']);
   t.bravo = await person('bravo', 'tenant-b', ['admin', 'user']);
@@ -48,10 +53,18 @@ afterAll(async () => {
 });
 
 /** REST through the gateway (/api/v1/config/... → config's /api/config/...). */
-async function rest(token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+async function rest(
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
   const res = await fetch(`${p.gateway}/api/v1/config${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -71,7 +84,7 @@ async function publishAndPromote(
   expect(r.status).toBe(202);
   const decided = await gql(
     p.gateway,
-    `mutation ($id: ID!) { decideApproval(taskId: $id, decision: "approve") { decision } }`,
+    `mutation ($id: ID!) { decideApproval(taskId: $id, decision: "approve") { message } }`,
     { token: approver, variables: { id: r.body.approval_task_id } },
   );
   expect(decided.body.errors).toBeUndefined();
@@ -95,7 +108,11 @@ function listen(token: string) {
   const errors: unknown[] = [];
   c.subscribe(
     { query: 'subscription { configChanged(afterSeq: 0) { seq tenantId layer namespace version kind percentage } }' },
-    { next: (v) => (v.errors ? errors.push(v.errors) : items.push(v.data!.configChanged)), error: (e) => errors.push(e), complete: () => {} },
+    {
+      next: (v) => (v.errors ? errors.push(v.errors) : items.push(v.data!.configChanged)),
+      error: (e) => errors.push(e),
+      complete: () => {},
+    },
   );
   return { items, errors };
 }
@@ -111,7 +128,12 @@ it('a bundle is published, rolled out to 10% of tenants, promoted by a second pe
   expect(await rpm(t.root, 'default')).toBe(1000);
   // v2 to 10% of tenants: which ones is flagd's fractional hash of the target and the tenant.
   const v2 = await publishAndPromote(t.operator, t.operator2, bundle(2000), { percentage: 10, hash_by: 'tenant' });
-  expect(v2.rollout).toMatchObject({ percentage: 10, hash_by: 'tenant', requested_by: 'operator', approved_by: 'operator2' });
+  expect(v2.rollout).toMatchObject({
+    percentage: 10,
+    hash_by: 'tenant',
+    requested_by: 'operator',
+    approved_by: 'operator2',
+  });
   const key = 'platform\u0000\u0000ai_broker';
   for (const [tenant, token] of [
     ['default', t.root],
@@ -122,7 +144,7 @@ it('a bundle is published, rolled out to 10% of tenants, promoted by a second pe
   const own = await rest(t.operator, 'POST', `/rollouts/${v2.bundleId}/promote`, {});
   const self = await gql(
     p.gateway,
-    `mutation ($id: ID!) { decideApproval(taskId: $id, decision: "approve") { decision } }`,
+    `mutation ($id: ID!) { decideApproval(taskId: $id, decision: "approve") { message } }`,
     { token: t.operator, variables: { id: own.body.approval_task_id } },
   );
   expect(self.body.errors?.length).toBeGreaterThan(0);
@@ -189,7 +211,8 @@ it('an OpenFeature client using OFREP reads a tenant’s flag through the gatewa
 });
 
 it('the gateway’s rate limit for a tenant changes without a restart', async () => {
-  const hit = () => fetch(`${p.gateway}/api/v1/config/default/effective`, { headers: { authorization: `Bearer ${t.root}` } });
+  const hit = () =>
+    fetch(`${p.gateway}/api/v1/config/default/effective`, { headers: { authorization: `Bearer ${t.root}` } });
   for (let i = 0; i < 5; i++) expect((await hit()).status).toBe(200);
   await publishAndPromote(t.root, t.bob, {
     layer: 'tenant',
