@@ -128,9 +128,14 @@ export async function run(args: string[]): Promise<void> {
     if (res.status >= 300) throw new Error(`${path}: ${res.status} ${await res.text()}`);
     return (await res.json()) as Record<string, any>;
   };
-  const until = async (what: () => Promise<boolean> | boolean) => {
-    for (let i = 0; i < 10_000 && !(await what()); i++) await new Promise((r) => setTimeout(r, 5));
+  const until = async (what: () => Promise<boolean> | boolean, label: string) => {
+    const deadline = Date.now() + 30_000;
+    while (!(await what())) {
+      if (Date.now() > deadline) throw new Error(`config bench: timed out waiting for ${label}`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
   };
+  const step = (what: string) => console.error(`… ${what}`);
   const promoted = async (namespace: string, content: Record<string, unknown>) => {
     const b = await post('/api/config/bundles', { layer: 'tenant', namespace, content });
     const r = await post(`/api/config/rollouts/${b.id}/promote`, {});
@@ -145,11 +150,12 @@ export async function run(args: string[]): Promise<void> {
       Array.from({ length: 40 }, (_, i) => [`key_${i}`, { limit: i, on: i % 2 === 0 }]),
     );
     const lastWf = await promoted('service', settings);
-    await until(() => workflow.approvedAt.has(lastWf));
+    await until(() => workflow.approvedAt.has(lastWf), 'the approval to be asked for');
     const read = async () =>
       (await fetch(`${url}/api/config/default/effective`, { headers: { authorization: `Bearer ${admin}` } })).text();
     await until(
       async () => (JSON.parse(await read()) as { config: Record<string, unknown> }).config.service !== undefined,
+      'the first promotion to apply',
     );
     const body = await read();
 
@@ -164,6 +170,7 @@ export async function run(args: string[]): Promise<void> {
         flags.evaluate('new-checkout', { targetingKey: `u${n++ & 1023}`, tenantId: 'default', plan: 'free' });
     const evalRate = n / ((performance.now() - t0) / 1000);
 
+    step('flag evaluation measured');
     // 2. Cached effective reads (what a consuming service does per request).
     const identity = new ServiceIdentity(platform.auth.jwtSecret, 'bench');
     for (let i = 0; i < 10; i++) {
@@ -186,6 +193,7 @@ export async function run(args: string[]): Promise<void> {
     const readRate = reads / ((performance.now() - r0) / 1000);
     samples.sort((a, b) => a - b);
 
+    step('cached reads measured');
     // 3. GET /effective over HTTP vs a Fastify hello-world returning the same JSON.
     hello.get('/effective', async (_req, reply) => reply.type('application/json').send(body));
     await hello.listen({ port: 0, host: '127.0.0.1' });
@@ -198,6 +206,7 @@ export async function run(args: string[]): Promise<void> {
     await load({ url: helloUrl, duration: 2 });
     const baseline = await load({ url: helloUrl });
 
+    step('HTTP effective and baseline measured');
     // 4. OFREP single-flag evaluation over HTTP.
     const ofrep = await load({
       url: `${url}/ofrep/v1/evaluate/flags/new-checkout`,
@@ -206,14 +215,22 @@ export async function run(args: string[]): Promise<void> {
       body: JSON.stringify({ context: { targetingKey: 'u1', plan: 'free' } }),
     });
 
+    step('OFREP measured');
     // 5. Propagation: approved → every one of the 10 cached clients holds the new change.
     const lags: number[] = [];
-    for (let i = 0; i < 20; i++) {
-      const before = cache.peek('default')!.seq;
-      const wf = await promoted('service', { ...settings, round: i });
-      await until(() => clients.every((c) => (c.peek('default')?.seq ?? 0) > before));
-      const end = performance.now();
-      lags.push(end - workflow.approvedAt.get(wf)!);
+    let propagation = '';
+    try {
+      for (let i = 0; i < 20; i++) {
+        const before = cache.peek('default')!.seq;
+        const wf = await promoted('service', { ...settings, round: i });
+        await until(() => clients.every((c) => (c.peek('default')?.seq ?? 0) > before), 'every client updated');
+        lags.push(performance.now() - workflow.approvedAt.get(wf)!);
+      }
+    } catch (err) {
+      // Say where it stopped: the service's own answer against the clients' copies.
+      const served = (JSON.parse(await read()) as { seq: number }).seq;
+      const held = clients.map((c) => c.peek('default')?.seq ?? 0);
+      propagation = `stopped after ${lags.length} changes (${(err as Error).message}): the service answers seq ${served}, the clients hold ${[...new Set(held)].join(', ')}`;
     }
     lags.sort((a, b) => a - b);
 
@@ -240,7 +257,7 @@ export async function run(args: string[]): Promise<void> {
       `POST /ofrep/v1/evaluate/flags/new-checkout, 50 connections, ${seconds}s: ${fmt(ofrep.requests.average)} evaluations/s, p50 ${ofrep.latency.p50} ms, p99 ${ofrep.latency.p99} ms, non-2xx ${ofrep.non2xx}`,
     );
     console.log(
-      `propagation, approved → 10 cached clients updated (config.changed, in-process bus), 20 changes: p50 ${fmt(percentile(lags, 50), 1)} ms, p99 ${fmt(percentile(lags, 99), 1)} ms (includes the rollout poll, CONFIG_ROLLOUT_POLL_MS=20)`,
+      `propagation, approved → 10 cached clients updated (config.changed, in-process bus), ${lags.length} changes: p50 ${fmt(percentile(lags, 50), 1)} ms, p99 ${fmt(percentile(lags, 99), 1)} ms (includes the rollout poll, CONFIG_ROLLOUT_POLL_MS=20)${propagation ? `; ${propagation}` : ''}`,
     );
   } finally {
     for (const c of clients) await c.stop();
