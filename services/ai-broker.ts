@@ -4,7 +4,11 @@
 // to the ledger through the outbox. docs/ai-broker.md.
 import { ServiceIdentity } from '../platform/auth/service-identity';
 import { AccessTokens } from '../platform/auth/jwt';
+import { CachedConfig } from '../platform/clients/config-cache';
+import { ConfigClient } from '../platform/clients/config.client';
 import type { SchemaRegistryClient } from '../platform/clients/schema-registry.client';
+import type { EventBus } from '../platform/events/event-bus';
+import { serviceBus } from '../platform/events/service-bus';
 import { defineService, type ServiceDefinition } from '../platform/service';
 import { buildServiceApp } from '../platform/service-app';
 import { registerAiBrokerRoutes } from '../rest-compat/ai-broker';
@@ -18,6 +22,8 @@ import { purgeAiUsage } from '../subgraphs/ai-broker/usage.store';
 export interface AiBrokerServiceOptions {
   /** A stand-in for the schema registry's client (tests). */
   schemas?: Pick<SchemaRegistryClient, 'get'>;
+  /** An event bus to use instead of the process's (tests); the caller then owns closing it. */
+  bus?: EventBus;
 }
 
 export function defineAiBrokerService(options: AiBrokerServiceOptions = {}): ServiceDefinition {
@@ -30,12 +36,24 @@ export function defineAiBrokerService(options: AiBrokerServiceOptions = {}): Ser
     async build(deps) {
       const { config: platform, db, env, registry } = deps;
       const config = loadAiBrokerConfig(env, registry, { jwtSecret: platform.auth.jwtSecret });
+      const identity = new ServiceIdentity(platform.auth.jwtSecret, 'ai-broker');
+      // Tenant policies from the config service (namespace ai_broker), refreshed on config.changed.
+      const tenantBus = config.tenantConfig.url ? await serviceBus(deps, options.bus) : undefined;
+      const tenantConfig = config.tenantConfig.url
+        ? new CachedConfig(new ConfigClient(config.tenantConfig.url, identity), {
+            bus: tenantBus?.bus,
+            logger: deps.logger,
+            refreshMs: config.tenantConfig.refreshMs,
+          })
+        : undefined;
       const { broker, assist, health } = createAiBrokerModule({
         db,
         env,
         config,
         schemas: options.schemas,
-        identity: new ServiceIdentity(platform.auth.jwtSecret, 'ai-broker'),
+        identity,
+        tenantConfig,
+        logger: deps.logger,
       });
       const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
       const { app } = await buildServiceApp(aiBroker, deps, {
@@ -57,10 +75,13 @@ export function defineAiBrokerService(options: AiBrokerServiceOptions = {}): Ser
         async start() {
           health.start();
           retention.start();
+          await tenantConfig?.start();
         },
         async stop() {
           health.stop();
           await retention.stop();
+          await tenantConfig?.stop();
+          await tenantBus?.release();
         },
       };
     },

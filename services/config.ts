@@ -2,7 +2,8 @@
 // suite, module, tenant), immutable content-addressed bundles validated against their
 // namespace's schema, rollouts approved by a second person through the workflow service and
 // signed (Ed25519, JWKS at /.well-known/config-keys.json), rollbacks, feature flags over OFREP
-// and secret references. REST (rest-compat/config) and the subgraph at /graphql over one domain.
+// and secret references. REST (rest-compat/config) and the subgraph at /graphql over one domain,
+// with the `configChanged` subscription over graphql-ws on the same path.
 import { AccessTokens } from '../platform/auth/jwt';
 import { ServiceIdentity } from '../platform/auth/service-identity';
 import { CONFIG_CHANGED } from '../platform/contracts/config.events';
@@ -16,6 +17,7 @@ import { registerConfigRoutes } from '../rest-compat/config';
 import { loadConfigConfig, type ConfigConfig } from '../subgraphs/config/config.config';
 import { createConfigModule, type ConfigModuleOptions } from '../subgraphs/config/config.module';
 import { configContext, type ConfigGraphQLContext } from '../subgraphs/config/graphql.context';
+import { serveConfigSubscriptions } from '../subgraphs/config/config.subscriptions';
 import { resolvers } from '../subgraphs/config/resolvers';
 
 export interface ConfigServiceOptions {
@@ -73,7 +75,7 @@ export function defineConfigService(options: ConfigServiceOptions = {}): Service
       await config.signer.ensureKey();
       await config.effective.load();
       const tokens = new AccessTokens(deps.config.auth.jwtSecret, deps.config.auth.accessTokenExpireMinutes * 60);
-      const { app } = await buildServiceApp<ConfigGraphQLContext>(definition, deps, {
+      const { app, schema } = await buildServiceApp<ConfigGraphQLContext>(definition, deps, {
         title: 'Config',
         description:
           'Hierarchical configuration registry (spec 01): layers platform ← suite ← module ← tenant with per-key provenance and as_of, ' +
@@ -83,6 +85,15 @@ export function defineConfigService(options: ConfigServiceOptions = {}): Service
         restAuth: settings.requireAuth ? 'required' : 'optional',
         rest: (routes) => registerConfigRoutes(routes, config),
         subgraph: { resolvers, context: (caller, request) => configContext(caller, request, config) },
+      });
+      serveConfigSubscriptions({
+        app,
+        schema: schema!,
+        bus,
+        db,
+        config,
+        tokens,
+        requireAuth: settings.requireAuth,
       });
       let timer: NodeJS.Timeout | undefined;
       let unsubscribe: (() => Promise<void>) | undefined;

@@ -45,7 +45,11 @@ export class CachedConfig {
       this.unsubscribe = await contractBus(this.options.bus, this.options.logger).subscribe(CONFIG_CHANGED, (c) => {
         const tenants =
           c.tenant_id === null ? [...this.copies.keys()] : this.copies.has(c.tenant_id) ? [c.tenant_id] : [];
-        return Promise.all(tenants.map((t) => this.refresh(t))).then(() => undefined);
+        // Platform and tenant layers touch every read of the tenant: its answer must reach c.seq.
+        const reaches = c.layer === 'platform' || c.layer === 'tenant';
+        return Promise.all(tenants.map((t) => (reaches ? this.catchUp(t, c.seq) : this.refresh(t)))).then(
+          () => undefined,
+        );
       });
     }
     const every = this.options.refreshMs ?? 30_000;
@@ -58,6 +62,20 @@ export class CachedConfig {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     await this.unsubscribe?.();
+  }
+
+  /**
+   * Re-reads until the answer reflects change `seq`. The notice can outrun the service's own
+   * in-memory view (its relay publishes once the change commits, and another replica learns of it
+   * from the same notice), so an answer older than the notice is asked again, backing off from
+   * 25 ms; after about 3 s the safety-net refresh is left to catch up.
+   */
+  private async catchUp(tenantId: string, seq: number): Promise<void> {
+    for (let delay = 25; ; delay *= 2) {
+      const copy = await this.refresh(tenantId);
+      if (!copy || copy.view.seq >= seq || delay > 1_600) return;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
   }
 
   /** Re-reads a tenant's configuration; on failure the last good copy stays. */

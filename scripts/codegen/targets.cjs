@@ -112,6 +112,7 @@ const targets = [
       ConfigBundle: './config.types#Bundle',
       ConfigRollout: './config.types#Rollout',
       ConfigChange: './config.types#Change',
+      ConfigChanged: './config.types#ChangeNotice',
       ConfigEffective: './config.types#Effective',
     },
   },

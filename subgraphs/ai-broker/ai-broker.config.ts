@@ -30,6 +30,12 @@ export interface AiBrokerConfig {
   /** Key of the PII vault (AES-256-GCM) and of keyed hashes; 32 bytes. */
   vaultKey: Buffer;
   ragTimeoutMs: number;
+  /**
+   * Where the tenants' `ai_broker` policies are read at run time (the config service), and how
+   * often as a safety net beside `config.changed`; url undefined (AI_POLICIES_FROM_CONFIG=false):
+   * the catalogue file's policies only.
+   */
+  tenantConfig: { url: string | undefined; refreshMs: number };
 }
 
 export const DEFAULT_CONFIG_FILE = path.join(PROJECT_ROOT, 'subgraphs/ai-broker/ai-broker.defaults.json');
@@ -46,7 +52,12 @@ export function loadAiBrokerConfig(
   const vaultKeyText = readOptional(env, 'PII_VAULT_KEY');
   const rag = registry.find((s) => s.name === 'rag') ?? { name: 'rag', port: 8138 };
   const schemaRegistry = registry.find((s) => s.name === 'schema-registry') ?? { name: 'schema-registry', port: 8084 };
+  const configService = registry.find((s) => s.name === 'config') ?? { name: 'config', port: 8086 };
   return {
+    tenantConfig: {
+      url: readBool(env, 'AI_POLICIES_FROM_CONFIG', true) ? serviceUrl(env, configService) : undefined,
+      refreshMs: readInt(env, 'AI_POLICY_REFRESH_SECONDS', 30, { min: 0 }) * 1000,
+    },
     requireAuth: serviceRequiresAuth(env, { name: 'ai-broker' }),
     redactionEnabled: readBool(env, 'ENABLE_PII_REDACTION', true),
     redactionMode: readEnum(env, 'REDACTION_MODE', REDACTION_MODES, 'mask'),

@@ -11,6 +11,7 @@ import type { PromptTemplateStore } from './prompt-template.store';
 import type { ProviderAdapter, ProviderName } from './providers/provider';
 import type { RetrievalSource } from './retrieval.source';
 import type { TenantLimits } from './tenant-limits';
+import type { TenantPolicies } from './tenant-policies';
 import type { TokenVaultStore } from './token-vault.store';
 import type { UsageAudit } from './ai-broker.audit';
 import type { UsageStore } from './usage.store';
@@ -22,6 +23,8 @@ export interface AiBrokerDeps {
   executor: ModelExecutor;
   guard: PiiGuard;
   limits: TenantLimits;
+  /** The tenants' policies: the catalogue file's under the config service's (tenant-policies.ts). */
+  policies: Pick<TenantPolicies, 'load' | 'of'>;
   templates: PromptTemplateStore;
   tokens: TokenVaultStore;
   usage: Pick<UsageStore, 'summary'>;

@@ -2,6 +2,8 @@
 // the redaction guard and token vault, templates, usage audit through the outbox, budgets and
 // rate limits, the retrieval service and the schema registry.
 import type { DelegatedIdentity } from '../../platform/auth/service-identity';
+import type { CachedConfig } from '../../platform/clients/config-cache';
+import type { Logger } from '../../platform/logging/logger';
 import { operatorAccessData, OPERATOR_ACCESS_EVENT, TenantAccess } from '../../platform/auth/tenant-access';
 import { SchemaRegistryClient } from '../../platform/clients/schema-registry.client';
 import type { Database } from '../../platform/db/database';
@@ -21,6 +23,7 @@ import type { ProviderAdapter, ProviderName } from './providers/provider';
 import { CredentialSource } from './providers/provider-credentials';
 import { RetrievalSource } from './retrieval.source';
 import { TenantLimits } from './tenant-limits';
+import { TenantPolicies } from './tenant-policies';
 import { prismaTokenVaultStore, TokenVault } from './token-vault.store';
 import { groupedUsageAudit } from './ai-broker.audit';
 import { prismaIdempotentReplyStore } from './idempotent-reply.store';
@@ -49,8 +52,12 @@ export function createAiBrokerModule(deps: {
   config: AiBrokerConfig;
   schemas?: Pick<SchemaRegistryClient, 'get'>;
   identity?: DelegatedIdentity;
+  /** The tenants' configuration (services/ai-broker.ts); absent: the catalogue file's policies only. */
+  tenantConfig?: Pick<CachedConfig, 'peek' | 'refresh'>;
+  logger?: Pick<Logger, 'warn'>;
 }): AiBrokerModule {
   const { config, db } = deps;
+  const policies = new TenantPolicies(config.catalogue.tenants, deps.tenantConfig, deps.logger);
   const adapters = createProviders(deps.env);
   const health = new ModelHealth(adapters, config.health);
   const vault = new TokenVault(config.vaultKey);
@@ -75,8 +82,9 @@ export function createAiBrokerModule(deps: {
       { enabled: config.redactionEnabled, mode: config.redactionMode },
       vault,
       config.vaultKey,
-      config.catalogue.tenants,
+      policies,
     ),
+    policies,
     limits: new TenantLimits(usage, {
       requestsPerMinute: config.requestsPerMinute,
       dailyTokenBudget: config.dailyTokenBudget,

@@ -12,17 +12,20 @@ import type { TenantPolicy } from './model-catalogue';
 const TENANT_FIELD = ['header', 'x-tenant-id'];
 
 export class BrokerAccess {
-  constructor(private readonly deps: Pick<AiBrokerDeps, 'config' | 'access'>) {}
+  constructor(private readonly deps: Pick<AiBrokerDeps, 'config' | 'access' | 'policies'>) {}
 
+  /** The caller's tenant, with its policy loaded (the config service is asked on first use). */
   async tenantOf(caller: Caller, scope: 'read' | 'write', action: string): Promise<string> {
     if (this.deps.config.requireAuth) requireAuth(caller);
     if (caller.auth) assertScope(caller.auth, scope);
-    return this.deps.access.resolve(caller, undefined, TENANT_FIELD, action);
+    const tenantId = await this.deps.access.resolve(caller, undefined, TENANT_FIELD, action);
+    await this.deps.policies.load(tenantId);
+    return tenantId;
   }
 
-  /** The tenant's entry in the catalogue file; a tenant without one gets the service defaults. */
+  /** The policy in force now: the catalogue file's entry under the tenant's `ai_broker` config. */
   policyOf(tenantId: string): TenantPolicy {
-    return this.deps.config.catalogue.tenants[tenantId] ?? {};
+    return this.deps.policies.of(tenantId);
   }
 
   /** What a call to another service (retrieval) carries: the caller's token, tenant and correlation. */

@@ -80,11 +80,29 @@ export function parseCatalogue(raw: unknown): BrokerCatalogue {
   });
   const tenants: Record<string, TenantPolicy> = {};
   for (const [tenant, p] of Object.entries((doc.tenants ?? {}) as Record<string, Record<string, unknown>>)) {
-    const where = `tenants.${tenant}`;
-    const patterns = (p.custom_patterns ?? []) as { category: string; pattern: string; ignore_case?: boolean }[];
+    tenants[tenant] = parseTenantPolicy(p, `tenants.${tenant}`);
+  }
+  return { models, tenants };
+}
+
+/**
+ * One tenant's policy in the file's (and the config service's `ai_broker` namespace's) snake_case
+ * shape. Only the members present are set, so a policy can be laid over another.
+ */
+export function parseTenantPolicy(raw: unknown, where: string): TenantPolicy {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail(where, 'must be an object');
+  const p = raw as Record<string, unknown>;
+  const policy: TenantPolicy = {};
+  if (p.required_tags !== undefined) policy.requiredTags = strings(p.required_tags, `${where}.required_tags`);
+  if (p.daily_token_budget !== undefined)
+    policy.dailyTokenBudget = num(p.daily_token_budget, `${where}.daily_token_budget`);
+  if (p.requests_per_minute !== undefined)
+    policy.requestsPerMinute = num(p.requests_per_minute, `${where}.requests_per_minute`, 1);
+  if (p.custom_patterns !== undefined) {
+    const patterns = p.custom_patterns as { category: string; pattern: string; ignore_case?: boolean }[];
     if (!Array.isArray(patterns)) fail(`${where}.custom_patterns`, 'must be a list');
-    const customPatterns = patterns.map((c, i) => {
-      const spec = { category: c.category, pattern: c.pattern, ignoreCase: c.ignore_case === true };
+    policy.customPatterns = patterns.map((c, i) => {
+      const spec = { category: c?.category, pattern: c?.pattern, ignoreCase: c?.ignore_case === true };
       try {
         customPatternDetector(spec);
       } catch (err) {
@@ -92,19 +110,13 @@ export function parseCatalogue(raw: unknown): BrokerCatalogue {
       }
       return spec;
     });
-    if (p.redaction_mode !== undefined && !REDACTION_MODES.includes(p.redaction_mode as RedactionMode))
-      fail(`${where}.redaction_mode`, `must be one of ${REDACTION_MODES.join(', ')}`);
-    tenants[tenant] = {
-      requiredTags: strings(p.required_tags, `${where}.required_tags`),
-      dailyTokenBudget:
-        p.daily_token_budget === undefined ? undefined : num(p.daily_token_budget, `${where}.daily_token_budget`),
-      requestsPerMinute:
-        p.requests_per_minute === undefined ? undefined : num(p.requests_per_minute, `${where}.requests_per_minute`, 1),
-      customPatterns,
-      redactionMode: p.redaction_mode as RedactionMode | undefined,
-    };
   }
-  return { models, tenants };
+  if (p.redaction_mode !== undefined) {
+    if (!REDACTION_MODES.includes(p.redaction_mode as RedactionMode))
+      fail(`${where}.redaction_mode`, `must be one of ${REDACTION_MODES.join(', ')}`);
+    policy.redactionMode = p.redaction_mode as RedactionMode;
+  }
+  return policy;
 }
 
 export function loadCatalogue(file: string): BrokerCatalogue {

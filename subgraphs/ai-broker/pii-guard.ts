@@ -1,6 +1,6 @@
 // Redaction both ways for the broker: the platform redactor (platform/redaction) with addresses
 // and the tenant's own RE2 patterns, in the mode ENABLE_PII_REDACTION / REDACTION_MODE (or the
-// tenant's policy) ask for. `tokenize` mints reversible tokens into the tenant's vault; `hash` is
+// tenant's policy, which may change at run time: tenant-policies.ts) ask for. `tokenize` mints reversible tokens into the tenant's vault; `hash` is
 // SHA-256 keyed per tenant (a bare SHA-256 of an SSN is reversed by enumeration). Nothing here
 // logs or returns a detected value.
 import { createHmac } from 'node:crypto';
@@ -15,7 +15,8 @@ import {
   type Redactor,
   type RedactionStrategy,
 } from '../../platform/redaction';
-import type { RedactionMode, TenantPolicy } from './model-catalogue';
+import type { RedactionMode } from './model-catalogue';
+import type { TenantPolicies } from './tenant-policies';
 import type { MintedToken, TokenVault } from './token-vault.store';
 import type { RedactionCounts } from './ai-broker.types';
 
@@ -32,28 +33,31 @@ export interface RedactionSession {
 }
 
 export class PiiGuard {
-  private readonly redactors = new Map<string, Redactor>();
+  /** Per tenant, with the custom patterns it was built from (a policy change rebuilds it). */
+  private readonly redactors = new Map<string, { patterns: string; redactor: Redactor }>();
 
   constructor(
     private readonly settings: { enabled: boolean; mode: RedactionMode },
     private readonly vault: TokenVault,
     private readonly key: Buffer,
-    private readonly policies: Record<string, TenantPolicy>,
+    private readonly policies: Pick<TenantPolicies, 'of'>,
   ) {}
 
   private redactorFor(tenantId: string): Redactor {
+    const custom = this.policies.of(tenantId).customPatterns ?? [];
+    const patterns = JSON.stringify(custom);
     let r = this.redactors.get(tenantId);
-    if (!r) {
-      const custom = (this.policies[tenantId]?.customPatterns ?? []).map(customPatternDetector);
-      r = createRedactor({ detectors: [...EXTENDED_DETECTORS, ...custom], strategies: { mask, remove } });
+    if (!r || r.patterns !== patterns) {
+      const detectors = [...EXTENDED_DETECTORS, ...custom.map(customPatternDetector)];
+      r = { patterns, redactor: createRedactor({ detectors, strategies: { mask, remove } }) };
       this.redactors.set(tenantId, r);
     }
-    return r;
+    return r.redactor;
   }
 
   modeOf(tenantId: string): RedactionMode | 'off' {
     if (!this.settings.enabled) return 'off';
-    return this.policies[tenantId]?.redactionMode ?? this.settings.mode;
+    return this.policies.of(tenantId).redactionMode ?? this.settings.mode;
   }
 
   /** A session for one request and direction: one strategy, counts and minted tokens gathered. */

@@ -14,7 +14,7 @@ import { canonicalText, diff, sha256Hex, type DiffOp } from './bundle.rules';
 import { viewerOf, writerTenant } from './config.access';
 import { CONFIG_AUDIT } from './config.audit';
 import { createConfigStore } from './config.store';
-import { NAME_PATTERN, type Bundle, type ConfigCaller, type Layer, type Target } from './config.types';
+import { clampLimit, NAME_PATTERN, type Bundle, type ConfigCaller, type Layer, type Target } from './config.types';
 import type { NamespaceSchemas } from './namespace-schemas';
 import { checkReferences, type SecretRules } from './secret-reference';
 
@@ -114,6 +114,12 @@ export class BundleService {
     const [bundle] = await createConfigStore(this.db.sql).bundles(viewerOf(auth), [id]);
     if (!bundle) throw new NotFoundError('Bundle not found');
     return bundle;
+  }
+
+  /** The newest bundles the caller may see (its tenant's, or every one for an operator). */
+  async recent(caller: ConfigCaller, limit = 50): Promise<Bundle[]> {
+    const auth = requireAuth(caller);
+    return createConfigStore(this.db.sql).recentBundles(viewerOf(auth), clampLimit(limit));
   }
 
   async versions(caller: ConfigCaller, id: string): Promise<Bundle[]> {

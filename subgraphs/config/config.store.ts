@@ -3,7 +3,7 @@
 // for a platform operator, who sees every layer. Writes run inside the caller's transaction, so a
 // change, its audit event and its notice commit together or not at all.
 import type { SqlQuery } from '../../platform/db/sql';
-import type { Bundle, Change, HashBy, Layer, Rollout, RolloutStatus, Target } from './config.types';
+import type { Bundle, Change, ChangeNotice, HashBy, Layer, Rollout, RolloutStatus, Target } from './config.types';
 
 /** What an operator reads with: every tenant's rows and the operator layers. */
 export const OPERATOR_VIEW = Symbol('operator-view');
@@ -148,6 +148,17 @@ export function createConfigStore(q: SqlQuery) {
       const { rows } = await q.query<BundleRow>(
         `SELECT ${BUNDLE_COLUMNS} FROM config_bundles WHERE layer = $1 AND scope = $2 AND namespace = $3
            AND ${visible(viewer, params)} ORDER BY version`,
+        params,
+      );
+      return rows.map(toBundle);
+    },
+
+    /** The newest bundles the viewer may see (the console's list), newest first. */
+    async recentBundles(viewer: Viewer, limit: number): Promise<Bundle[]> {
+      const params: unknown[] = [limit];
+      const { rows } = await q.query<BundleRow>(
+        `SELECT ${BUNDLE_COLUMNS} FROM config_bundles WHERE ${visible(viewer, params)}
+          ORDER BY created_at DESC, version DESC LIMIT $1`,
         params,
       );
       return rows.map(toBundle);
@@ -314,6 +325,41 @@ export function createConfigStore(q: SqlQuery) {
            change_seq = COALESCE($4::bigint, change_seq), updated_at = now() WHERE id = $1::uuid`,
         [id, set.status, set.approvedBy ?? null, set.changeSeq ?? null],
       );
+    },
+
+    /** The newest rollouts the viewer may see, in any state, newest first. */
+    async recentRollouts(viewer: Viewer, limit: number): Promise<Rollout[]> {
+      const params: unknown[] = [limit];
+      const { rows } = await q.query<RolloutRow>(
+        `SELECT ${ROLLOUT_COLUMNS} FROM config_rollouts WHERE ${visible(viewer, params)}
+          ORDER BY created_at DESC LIMIT $1`,
+        params,
+      );
+      return rows.map(toRollout);
+    },
+
+    /**
+     * Changes after `after` that may touch the tenant's effective configuration: its own layer's
+     * and the operator layers' (tenant_id null), in order, with the bundle's version and hash.
+     */
+    async changesAfter(tenantId: string, after: number, limit: number): Promise<ChangeNotice[]> {
+      const { rows } = await q.query<ChangeRow & { version: number; sha256: string }>(
+        `SELECT c.seq::text AS seq, c.tenant_id, c.layer, c.scope, c.namespace, c.bundle_id::text AS bundle_id,
+                c.previous_bundle_id::text AS previous_bundle_id, c.percentage, c.hash_by, c.kind,
+                c.rollout_id::text AS rollout_id, c.actor, c.approved_by, c.signature, c.key_id,
+                (extract(epoch FROM c.at) * 1000)::float8 AS at_ms, b.version, b.sha256
+           FROM config_changes c JOIN config_bundles b ON b.id = c.bundle_id
+          WHERE c.seq > $2::bigint AND (c.tenant_id = $1 OR c.tenant_id IS NULL)
+          ORDER BY c.seq LIMIT $3`,
+        [tenantId, after, limit],
+      );
+      return rows.map((r) => ({ ...toChange(r), version: r.version, sha256: r.sha256 }));
+    },
+
+    /** The change log's last position (0 when empty): where a live-only subscription starts. */
+    async headSeq(): Promise<number> {
+      const { rows } = await q.query<{ seq: string | null }>('SELECT max(seq)::text AS seq FROM config_changes');
+      return Number(rows[0]?.seq ?? 0);
     },
 
     /** Rollouts waiting on an approval or a time (the service's poller). */

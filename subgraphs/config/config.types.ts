@@ -1,5 +1,6 @@
 // Records of the config service and the limits its doors share (REST schemas, GraphQL, domain).
 import type { Caller } from '../../platform/auth/caller';
+import { InputError } from '../../platform/errors/domain-errors';
 
 export const LAYERS = ['platform', 'suite', 'module', 'tenant'] as const;
 export type Layer = (typeof LAYERS)[number];
@@ -11,6 +12,16 @@ export const NAME_PATTERN = /^[a-z][a-z0-9_.-]{0,99}$/;
 export const MAX_BUNDLE_BYTES = 256 * 1024;
 /** And nest at most this deep (objects and arrays). */
 export const MAX_BUNDLE_DEPTH = 32;
+
+/** Lists (bundles, rollouts) answer at most this many. */
+export const MAX_LIST = 200;
+
+/** A list's limit: 1 to MAX_LIST, a 422 naming `limit` otherwise. */
+export function clampLimit(limit: number): number {
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST)
+    throw InputError.of(['query', 'limit'], `must be an integer from 1 to ${MAX_LIST}`, 'value_error.number');
+  return limit;
+}
 
 export interface Target {
   layer: Layer;
@@ -44,6 +55,12 @@ export interface Change extends Target {
   signature: string;
   keyId: string;
   at: Date;
+}
+
+/** A change as a tenant's subscriber sees it: with its bundle's version and hash. */
+export interface ChangeNotice extends Change {
+  version: number;
+  sha256: string;
 }
 
 export type RolloutStatus = 'pending_approval' | 'scheduled' | 'applied' | 'rejected' | 'failed';

@@ -108,6 +108,12 @@ export class EffectiveService {
     }));
   }
 
+  /** Whose changes a `configChanged` subscriber hears: its own tenant (an operator may name one, audited). */
+  subscriptionTenant(caller: ConfigCaller, tenantId: string | undefined): Promise<string> {
+    requireAuth(caller);
+    return this.access.resolve(caller, tenantId, ['tenantId'], 'config.subscribe');
+  }
+
   /** The caller's effective configuration (the tenant rule applies: a tenant reads its own only). */
   async effective(caller: ConfigCaller, query: EffectiveQuery): Promise<Effective> {
     const tenantId = await this.access.resolve(caller, query.tenantId, ['path', 'tenant_id'], 'config.effective');

@@ -4,11 +4,16 @@ import type { FastifyRequest } from 'fastify';
 import { bearerToken } from '../../platform/auth/jwt';
 import type { Caller } from '../../platform/auth/caller';
 import type { ConfigModule } from './config.module';
-import type { ConfigCaller } from './config.types';
+import type { ChangeNotice, ConfigCaller } from './config.types';
 
 export interface ConfigGraphQLContext {
   caller: ConfigCaller;
   config: ConfigModule;
+  /** Set on graphql-ws connections only (config.subscriptions.ts). */
+  subscribeChanges?: (
+    afterSeq: number | undefined,
+    tenantId: string | undefined,
+  ) => Promise<AsyncIterableIterator<ChangeNotice>>;
 }
 
 export function configCaller(caller: Caller, authorization: string | undefined): ConfigCaller {

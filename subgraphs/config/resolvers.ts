@@ -2,7 +2,7 @@
 import { InputError } from '../../platform/errors/domain-errors';
 import { JSONScalar } from '../../platform/graphql/json-scalar';
 import { opt, orNull } from '../../platform/graphql/resolver-args';
-import { LAYERS, type HashBy, type Layer } from './config.types';
+import { LAYERS, type ChangeNotice, type HashBy, type Layer } from './config.types';
 import type { Resolvers } from './resolvers.generated';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -24,6 +24,7 @@ export const resolvers = {
   ConfigBundle: { createdAt: (b) => b.createdAt.toISOString() },
   ConfigRollout: { scheduledAt: (r) => iso(r.scheduledAt) },
   ConfigChange: { at: (c) => c.at.toISOString() },
+  ConfigChanged: { at: (c) => c.at.toISOString() },
   Query: {
     configEffective: (_, args, ctx) =>
       ctx.config.effective.effective(ctx.caller, {
@@ -35,6 +36,8 @@ export const resolvers = {
       }),
     configBundle: (_, args, ctx) => orNull(() => ctx.config.bundles.get(ctx.caller, args.id)),
     configRollout: (_, args, ctx) => orNull(() => ctx.config.rollouts.get(ctx.caller, args.id)),
+    configBundles: (_, args, ctx) => ctx.config.bundles.recent(ctx.caller, opt(args.limit)),
+    configRollouts: (_, args, ctx) => ctx.config.rollouts.recent(ctx.caller, opt(args.limit)),
   },
   Mutation: {
     publishConfigBundle: async (_, { input }, ctx) =>
@@ -54,5 +57,18 @@ export const resolvers = {
         scheduledAt: opt(args.scheduledAt),
       }),
     rollbackConfigBundle: (_, args, ctx) => ctx.config.rollouts.rollback(ctx.caller, args.bundleId),
+  },
+  Subscription: {
+    configChanged: {
+      subscribe: (_, args, ctx) => {
+        if (!ctx.subscribeChanges)
+          throw InputError.of(['subscription'], 'Subscriptions are served over graphql-ws on /graphql');
+        const after = opt(args.afterSeq);
+        if (after !== undefined && after < 0)
+          throw InputError.of(['afterSeq'], 'Input should be greater than or equal to 0', 'greater_than_equal');
+        return ctx.subscribeChanges(after, opt(args.tenantId));
+      },
+      resolve: (c: ChangeNotice) => c,
+    },
   },
 } satisfies Resolvers;

@@ -20,7 +20,7 @@ import { viewerOf, writerTenant } from './config.access';
 import { CONFIG_AUDIT } from './config.audit';
 import type { ConfigSigner } from './config-signer';
 import { createConfigStore, OPERATOR_VIEW } from './config.store';
-import type { Bundle, Change, ConfigCaller, HashBy, Rollout } from './config.types';
+import { clampLimit, type Bundle, type Change, type ConfigCaller, type HashBy, type Rollout } from './config.types';
 
 export interface PromoteInput {
   percentage?: number;
@@ -133,6 +133,12 @@ export class RolloutService {
     });
     this.promotions += 1;
     return created;
+  }
+
+  /** The newest rollouts the caller may see, in any state (waiting ones as they were last moved on). */
+  async recent(caller: ConfigCaller, limit = 50): Promise<Rollout[]> {
+    const auth = requireAuth(caller);
+    return createConfigStore(this.db.sql).recentRollouts(viewerOf(auth), clampLimit(limit));
   }
 
   async get(caller: ConfigCaller, rolloutId: string): Promise<Rollout> {

@@ -5,6 +5,7 @@ import type { Claims } from '../session/claims';
 import { ApprovalsPage } from './approvals.page';
 import { ChartsPage } from './charts.page';
 import { DataflowPage } from './dataflow.page';
+import { ConfigPage } from './config.page';
 import { DeadLettersPage } from './dead-letters.page';
 import { LedgerPage } from './ledger.page';
 import { OcrPage } from './ocr.page';
@@ -31,4 +32,5 @@ export const PAGES: readonly ConsolePage[] = [
   { path: 'reports', label: 'Compliance reports', component: ReportsPage },
   { path: 'security', label: 'Security', component: SecurityPage },
   { path: 'dataflow', label: 'DataFlow', component: DataflowPage },
+  { path: 'config', label: 'Configuration', component: ConfigPage },
 ];

@@ -12,7 +12,7 @@ import { MemoryRateLimiter } from '../../../router/edge/rate-limit/memory-rate-l
 import { TenantRateLimits } from '../../../router/edge/rate-limit/tenant-rate-limits';
 import { TEST_JWT_SECRET } from '../../support/service-harness';
 import { until } from '../../support/waiting';
-import { call, decide, registerSchema, startConfigPlatform, type ConfigPlatform } from './config.support';
+import { call, decide, startConfigPlatform, type ConfigPlatform } from './config.support';
 
 jest.setTimeout(180_000);
 
@@ -160,16 +160,7 @@ describe('OFREP with an OpenFeature client', () => {
 
 describe('a real consumer: the gateway’s per-tenant rate limits', () => {
   it('takes a tenant’s limits from config and changes them at run time, without a restart', async () => {
-    await registerSchema(p, p.t.admin, 'gateway', {
-      type: 'object',
-      properties: {
-        rate_limit: {
-          type: 'object',
-          properties: { per_second: { type: 'number', exclusiveMinimum: 0 }, burst: { type: 'integer', minimum: 1 } },
-          required: ['per_second', 'burst'],
-        },
-      },
-    });
+    // The namespace's schema is built in (platform/contracts/config.gateway.schema.json).
     const cache = new CachedConfig(new ConfigClient(p.url, new ServiceIdentity(TEST_JWT_SECRET, 'gateway')), {
       bus: p.h.bus,
       logger: { warn() {} },

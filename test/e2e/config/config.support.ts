@@ -5,6 +5,7 @@ import { identityService } from '../../../services/identity';
 import { schemaRegistryService } from '../../../services/schema-registry';
 import { workflowService } from '../../../services/workflow';
 import { defineConfigService, type ConfigServiceOptions } from '../../../services/config';
+import type { ServiceDefinition } from '../../../platform/service';
 import { startServices, type Harness } from '../../support/service-harness';
 import { freePort } from '../../support/waiting';
 import { call, IDENTITY_ENV, login, type Res } from '../packs-registry/packs.support';
@@ -35,19 +36,27 @@ export interface ConfigPlatform {
   close(): Promise<void>;
 }
 
+/** `consumers`: services that read config at run time (the AI broker), started after it on the same bus. */
 export async function startConfigPlatform(
   env: Record<string, string> = {},
   options: ConfigServiceOptions = {},
+  consumers: ServiceDefinition[] = [],
 ): Promise<ConfigPlatform> {
-  const ports = { identity: await freePort(), 'schema-registry': await freePort(), workflow: await freePort() };
+  const ports = {
+    identity: await freePort(),
+    'schema-registry': await freePort(),
+    workflow: await freePort(),
+    config: await freePort(),
+  };
   const at = (p: number) => `http://127.0.0.1:${p}`;
   const h = await startServices(
-    [identityService, schemaRegistryService, workflowService, defineConfigService(options)],
+    [identityService, schemaRegistryService, workflowService, defineConfigService(options), ...consumers],
     {
       ...IDENTITY_ENV,
       IDENTITY_URL: at(ports.identity),
       SCHEMA_REGISTRY_URL: at(ports['schema-registry']),
       WORKFLOW_URL: at(ports.workflow),
+      CONFIG_URL: at(ports.config),
       CONFIG_ROLLOUT_POLL_MS: '100',
       ...env,
     },

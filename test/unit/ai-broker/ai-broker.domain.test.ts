@@ -15,6 +15,7 @@ import { parseCatalogue, type TenantPolicy } from '../../../subgraphs/ai-broker/
 import { AllModelsFailedError, ModelExecutor } from '../../../subgraphs/ai-broker/model-executor';
 import { ModelHealth } from '../../../subgraphs/ai-broker/model-health';
 import { PiiGuard } from '../../../subgraphs/ai-broker/pii-guard';
+import { TenantPolicies } from '../../../subgraphs/ai-broker/tenant-policies';
 import type { PromptTemplateStore } from '../../../subgraphs/ai-broker/prompt-template.store';
 import {
   ProviderError,
@@ -108,14 +109,17 @@ function build(ports: Ports = {}) {
     requestsPerMinute: 100,
     vaultKey: KEY,
     ragTimeoutMs: 1_000,
+    tenantConfig: { url: undefined, refreshMs: 0 },
   };
+  const policies = new TenantPolicies(tenants);
   const audited: UsageEvent[] = [];
   const broker = new AiBrokerService({
     config,
     adapters,
     health,
     executor: new ModelExecutor(adapters, health, 5_000),
-    guard: new PiiGuard({ enabled: true, mode: 'mask' }, new TokenVault(KEY), KEY, tenants),
+    guard: new PiiGuard({ enabled: true, mode: 'mask' }, new TokenVault(KEY), KEY, policies),
+    policies,
     // A fixed clock: the rate bucket does not refill between calls of one case.
     limits: new TenantLimits(
       fakes.make<Pick<UsageStore, 'tokensSince'>>('usage', {}),
