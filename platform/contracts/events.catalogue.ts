@@ -8,6 +8,7 @@ import { COMPLIANCE_RULE_EXECUTION, COMPLIANCE_WORKFLOW_EVENT } from './complian
 import { EVENTS_EVENT_PUBLISHED } from './events.events';
 import { OCR_JOB_COMPLETED, RAG_DOCUMENT_INGESTED } from './ingestion.events';
 import { LEDGER_EVENT_APPENDED } from './ledger.events';
+import { OBSERVABILITY_ALERT } from './observability.events';
 import {
   DATAFLOW_RECONCILIATION_COMPLETED,
   INGESTION_COMPLETED,
@@ -33,6 +34,7 @@ export const EVENT_CATALOGUE: readonly EventContract[] = Object.freeze([
   DATAFLOW_RECONCILIATION_COMPLETED,
   SCANNER_FINDING,
   CONFIG_CHANGED,
+  OBSERVABILITY_ALERT,
   ...Object.values(WORKFLOW_TRANSITIONS),
 ]);
 
