@@ -6,6 +6,7 @@ import { ApprovalsPage } from './approvals.page';
 import { ChartsPage } from './charts.page';
 import { DeadLettersPage } from './dead-letters.page';
 import { LedgerPage } from './ledger.page';
+import { ObservabilityPage } from './observability.page';
 import { OcrPage } from './ocr.page';
 import { ReportsPage } from './reports.page';
 import { RulePacksPage } from './rule-packs.page';
@@ -29,4 +30,5 @@ export const PAGES: readonly ConsolePage[] = [
   { path: 'charts', label: 'Charts', component: ChartsPage },
   { path: 'reports', label: 'Compliance reports', component: ReportsPage },
   { path: 'security', label: 'Security', component: SecurityPage },
+  { path: 'observability', label: 'Observability', component: ObservabilityPage },
 ];
