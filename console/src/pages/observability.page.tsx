@@ -249,7 +249,8 @@ function TraceSearch({ onOpen }: { onOpen(traceId: string): void }) {
 }
 
 function Alerts() {
-  const { data, loading, error, refetch } = useQuery(ALERTS);
+  // Rules are evaluated every 15 s by default: the list follows.
+  const { data, loading, error, refetch } = useQuery(ALERTS, { pollInterval: 15_000 });
   const [silence, silencing] = useMutation(SILENCE);
   const [expire, expiring] = useMutation(EXPIRE);
   const [reason, setReason] = useState('');
