@@ -1,5 +1,5 @@
 // The console's observability page (issue 31) in Debian's Chromium over a started platform
-// (identity, config, observability, the router): an alert rule of the tenant fires (the service's
+// (identity, config, ledger, observability, the router): an alert rule of the tenant fires (the service's
 // own evaluation loop, every second here) and shows as firing; it is silenced from its row with a
 // justification, and the silence lists who and why; a trace posted over OTLP is found by the
 // span search and opens as a waterfall of its spans; no axe-core WCAG AA violation.
@@ -11,6 +11,7 @@ import { until } from '../support/waiting';
 import { configService } from '../../services/config';
 import { gatewayService } from '../../services/gateway';
 import { identityService } from '../../services/identity';
+import { ledgerService } from '../../services/ledger';
 import { observabilityService } from '../../services/observability';
 import { axeViolations, buildConsole, launchChromium } from './browser.support';
 
@@ -54,7 +55,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   p = await startPlatform(
     { ...TEST_ENV, CONSOLE_DIR: built.dir, OBSERVABILITY_ALERT_EVAL_MS: '1000' },
-    [identityService, configService, observabilityService, gatewayService],
+    [identityService, configService, ledgerService, observabilityService, gatewayService],
   );
   rootToken = await p.login(TEST_ENV.DEV_ADMIN_USERNAME, TEST_ENV.DEV_ADMIN_PASSWORD);
   // The tenant's own request count (tenant_requests_total{tenant="default"}): the sign-in made it at least 1.
