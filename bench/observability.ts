@@ -207,7 +207,9 @@ async function receiver(label: string, url: string | undefined): Promise<void> {
     };
     await Promise.all([worker(), worker(), worker(), worker()]);
     const s = (performance.now() - t0) / 1000;
-    console.log(`receiver on ${label}: ${fmt((bodies.length - 1) * 1000)} spans in ${fmt(s, 2)} s = ${fmt(((bodies.length - 1) * 1000) / s)} spans/s`);
+    console.log(
+      `receiver on ${label}: ${fmt((bodies.length - 1) * 1000)} spans in ${fmt(s, 2)} s = ${fmt(((bodies.length - 1) * 1000) / s)} spans/s`,
+    );
   } finally {
     await db.close();
     if (url && scratch) await admin(url, `DROP DATABASE IF EXISTS "${scratch}" WITH (FORCE)`);
@@ -226,9 +228,16 @@ async function admin(url: string, sql: string): Promise<void> {
 
 export async function run(args: string[]): Promise<void> {
   const seconds = Number(args[0] ?? 10);
-  console.log(`# observability bench — ${new Date().toISOString()}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, ${os.cpus().length} cores`);
+  console.log(
+    `# observability bench — ${new Date().toISOString()}, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}, ${os.cpus().length} cores`,
+  );
   const rows = await overhead(seconds);
-  console.log('\n| tracing | appends/s | append p50/p99 ms | router queries/s | query p50/p99 ms | spans exported/s | non-2xx |');
+  console.log(
+    '\n| tracing | appends/s | append p50/p99 ms | router queries/s | query p50/p99 ms | spans exported/s | non-2xx |',
+  );
   console.log('|---|---|---|---|---|---|---|');
   for (const r of rows)
     console.log(
@@ -242,5 +251,10 @@ export async function run(args: string[]): Promise<void> {
   console.log('');
   await receiver('PGlite (in memory)', undefined);
   if (process.env.DATABASE_URL) await receiver('PostgreSQL', process.env.DATABASE_URL);
-  console.log(`load average after: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `load average after: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
 }

@@ -89,7 +89,8 @@ export function aiBrokerUsage(e: AiUsage): void {
   if (e.promptTokens > 0) m.tokens.inc({ model, kind: 'prompt' }, e.promptTokens);
   if (e.completionTokens > 0) m.tokens.inc({ model, kind: 'completion' }, e.completionTokens);
   if (e.cost > 0) m.cost.inc({ model }, e.cost);
-  for (const a of e.attempts) if (a.outcome !== 'ok' && a.outcome !== 'skipped') m.failovers.inc({ outcome: a.outcome.slice(0, 32) });
+  for (const a of e.attempts)
+    if (a.outcome !== 'ok' && a.outcome !== 'skipped') m.failovers.inc({ outcome: a.outcome.slice(0, 32) });
 }
 
 /** A platform consumer handled an event: how long after the event's time (producer to consumer). */

@@ -99,13 +99,23 @@ export function nextState(
   const activeSince = prev && prev.state !== 'inactive' && prev.activeSince ? prev.activeSince : at;
   if (now - Date.parse(activeSince) < rule.forSeconds * 1000) {
     return {
-      state: { ...base, state: 'pending', activeSince, firedAt: prev?.firedAt ?? null, notified: false, silencedBy: null },
+      state: {
+        ...base,
+        state: 'pending',
+        activeSince,
+        firedAt: prev?.firedAt ?? null,
+        notified: false,
+        silencedBy: null,
+      },
       notify: null,
     };
   }
   const firedAt = prev?.state === 'firing' && prev.firedAt ? prev.firedAt : at;
   if (prev?.state === 'firing' && prev.notified) {
-    return { state: { ...base, state: 'firing', activeSince, firedAt, notified: true, silencedBy: null }, notify: null };
+    return {
+      state: { ...base, state: 'firing', activeSince, firedAt, notified: true, silencedBy: null },
+      notify: null,
+    };
   }
   const silence = silenceFor(rule, silences, now);
   return {

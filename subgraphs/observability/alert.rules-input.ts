@@ -24,8 +24,7 @@ function checkMatchers(field: string, m: Matchers | undefined, issues: InputIssu
   if (typeof m !== 'object' || Array.isArray(m)) return void issues.push(issue(field, 'Input should be an object'));
   const entries = Object.entries(m);
   if (required && entries.length === 0) issues.push(issue(field, 'At least one matcher is required'));
-  if (entries.length > ALERT_LIMITS.matchers)
-    issues.push(issue(field, `At most ${ALERT_LIMITS.matchers} matchers`));
+  if (entries.length > ALERT_LIMITS.matchers) issues.push(issue(field, `At most ${ALERT_LIMITS.matchers} matchers`));
   for (const [k, v] of entries) {
     if (!LABEL.test(k)) issues.push(issue(field, 'Label names are [a-zA-Z_][a-zA-Z0-9_]*'));
     if (typeof v !== 'string' || v.length > ALERT_LIMITS.labelLength)
@@ -35,7 +34,8 @@ function checkMatchers(field: string, m: Matchers | undefined, issues: InputIssu
 
 function checkSeconds(field: string, v: number | undefined, max: number, issues: InputIssue[], min = 0): void {
   if (v === undefined) return;
-  if (!Number.isInteger(v) || v < min || v > max) issues.push(issue(field, `Input should be between ${min} and ${max}`));
+  if (!Number.isInteger(v) || v < min || v > max)
+    issues.push(issue(field, `Input should be between ${min} and ${max}`));
 }
 
 export function ruleInputIssues(input: AlertRuleInput): InputIssue[] {

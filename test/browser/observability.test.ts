@@ -53,30 +53,29 @@ function otlpSpan(spanId: string, name: string, startMs: number, ms: number, par
 beforeAll(async () => {
   built = buildConsole();
   browser = await launchChromium();
-  p = await startPlatform(
-    { ...TEST_ENV, CONSOLE_DIR: built.dir, OBSERVABILITY_ALERT_EVAL_MS: '1000' },
-    [identityService, configService, ledgerService, observabilityService, gatewayService],
-  );
+  p = await startPlatform({ ...TEST_ENV, CONSOLE_DIR: built.dir, OBSERVABILITY_ALERT_EVAL_MS: '1000' }, [
+    identityService,
+    configService,
+    ledgerService,
+    observabilityService,
+    gatewayService,
+  ]);
   rootToken = await p.login(TEST_ENV.DEV_ADMIN_USERNAME, TEST_ENV.DEV_ADMIN_PASSWORD);
   // The tenant's own request count (tenant_requests_total{tenant="default"}): the sign-in made it at least 1.
-  const rule = await gql(
-    p.gateway,
-    `mutation($input: AlertRuleInput!) { createAlertRule(input: $input) { id } }`,
-    {
-      token: rootToken,
-      variables: {
-        input: {
-          name: 'default tenant busy',
-          kind: 'threshold',
-          metric: 'tenant_requests_total',
-          op: '>=',
-          threshold: 1,
-          severity: 'page',
-          summary: 'Any request at all',
-        },
+  const rule = await gql(p.gateway, `mutation($input: AlertRuleInput!) { createAlertRule(input: $input) { id } }`, {
+    token: rootToken,
+    variables: {
+      input: {
+        name: 'default tenant busy',
+        kind: 'threshold',
+        metric: 'tenant_requests_total',
+        op: '>=',
+        threshold: 1,
+        severity: 'page',
+        summary: 'Any request at all',
       },
     },
-  );
+  });
   expect(rule.body.errors).toBeUndefined();
   const now = Date.now() - 5_000;
   const posted = await fetch(`${p.urls.observability}/v1/traces`, {
@@ -136,7 +135,10 @@ test('alerts fire and are silenced with a reason; a trace is found and opens as 
   await page.getByLabel('Service').fill('console-demo');
   await page.getByRole('button', { name: 'Search' }).click();
   await seen(page.locator('table'), 'ledger append');
-  await page.getByRole('button', { name: `${traceId.slice(0, 8)}…` }).first().click();
+  await page
+    .getByRole('button', { name: `${traceId.slice(0, 8)}…` })
+    .first()
+    .click();
   const waterfall = page.getByTestId('waterfall');
   await seen(waterfall, '3 spans over 120.0 ms');
   expect(await waterfall.getByTestId('waterfall-span').count()).toBe(3);

@@ -256,7 +256,9 @@ function Alerts() {
   const [reason, setReason] = useState('');
   const silenceFor = async (alertname: string) => {
     const endsAt = new Date(Date.now() + 3600_000).toISOString();
-    await silence({ variables: { input: { matchers: { alertname }, endsAt, comment: reason } } }).catch(() => undefined);
+    await silence({ variables: { input: { matchers: { alertname }, endsAt, comment: reason } } }).catch(
+      () => undefined,
+    );
     await refetch();
   };
   return (
@@ -320,7 +322,12 @@ function Alerts() {
               <code>{JSON.stringify(s.matchers)}</code> until {when(s.endsAt)} by {s.createdBy}: {s.comment}{' '}
               <button
                 type="button"
-                onClick={() => void expire({ variables: { id: s.id } }).then(() => refetch(), () => undefined)}
+                onClick={() =>
+                  void expire({ variables: { id: s.id } }).then(
+                    () => refetch(),
+                    () => undefined,
+                  )
+                }
               >
                 End now
               </button>

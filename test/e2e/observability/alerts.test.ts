@@ -141,7 +141,10 @@ it('fires to a webhook receiver after `for`, resolves, and a silence holds the n
   // No failures for a window: the rate has no data, the alert resolves, and says so.
   expect((await step(130)).notifications).toEqual([{ ruleId, status: 'resolved' }]);
   await until(() => alertHooks('/a').length === 2, 'the resolved webhook');
-  expect(alertHooks('/a')[1]!.data).toMatchObject({ status: 'resolved', ends_at: new Date(t0 + 130_000).toISOString() });
+  expect(alertHooks('/a')[1]!.data).toMatchObject({
+    status: 'resolved',
+    ends_at: new Date(t0 + 130_000).toISOString(),
+  });
 
   // A silence on the alert's name: the next firing writes no notice at all.
   const silence = await call(obs, 'POST', '/silences', tenantA, {
@@ -204,12 +207,19 @@ it("another tenant sees none of it, and a tenant's rule reads its own tenant's s
 });
 
 it('validates rules and silences (422 naming the field), and keeps platform scope for operators', async () => {
-  const bad = await call(obs, 'POST', '/alert-rules', tenantA, { ...rule, name: 'x', window_seconds: 5, severity: 'BAD' });
+  const bad = await call(obs, 'POST', '/alert-rules', tenantA, {
+    ...rule,
+    name: 'x',
+    window_seconds: 5,
+    severity: 'BAD',
+  });
   expect(bad.status).toBe(422);
   const fields = (bad.body.detail as { loc: string[] }[]).map((d) => d.loc[d.loc.length - 1]);
   expect(fields).toEqual(expect.arrayContaining(['window_seconds', 'severity']));
   expect((await call(obs, 'POST', '/alert-rules', tenantA, rule)).status).toBe(409);
-  expect((await call(obs, 'POST', '/alert-rules', tenantA, { ...rule, name: 'p', scope: 'platform' })).status).toBe(403);
+  expect((await call(obs, 'POST', '/alert-rules', tenantA, { ...rule, name: 'p', scope: 'platform' })).status).toBe(
+    403,
+  );
   const op = await call(obs, 'POST', '/alert-rules', tenantA, { ...rule, name: 'p', scope: 'platform' }, [
     'platform-admin',
   ]);

@@ -95,11 +95,19 @@ describe('alert states', () => {
     step = nextState(r, step.state, 5, [], 20_000);
     expect([step.state.state, step.notify]).toEqual(['pending', null]);
     step = nextState(r, step.state, 5, [], 30_000);
-    expect([step.state.state, step.notify, step.state.firedAt]).toEqual(['firing', 'firing', new Date(30_000).toISOString()]);
+    expect([step.state.state, step.notify, step.state.firedAt]).toEqual([
+      'firing',
+      'firing',
+      new Date(30_000).toISOString(),
+    ]);
     step = nextState(r, step.state, 5, [], 45_000);
     expect([step.state.state, step.notify]).toEqual(['firing', null]);
     step = nextState(r, step.state, 0.5, [], 60_000);
-    expect([step.state.state, step.notify, step.state.resolvedAt]).toEqual(['inactive', 'resolved', new Date(60_000).toISOString()]);
+    expect([step.state.state, step.notify, step.state.resolvedAt]).toEqual([
+      'inactive',
+      'resolved',
+      new Date(60_000).toISOString(),
+    ]);
     step = nextState(r, step.state, null, [], 75_000);
     expect([step.state.state, step.notify]).toEqual(['inactive', null]);
   });

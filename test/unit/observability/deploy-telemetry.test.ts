@@ -23,7 +23,10 @@ it('the Collector exports traces to Jaeger and, as OTLP JSON, to the observabili
     service: { pipelines: { traces: { exporters: string[] } } };
   };
   expect(config.service.pipelines.traces.exporters).toEqual(['otlp/jaeger', 'otlphttp/platform']);
-  expect(config.exporters['otlphttp/platform']).toMatchObject({ encoding: 'json', traces_endpoint: 'http://balancer:8096/v1/traces' });
+  expect(config.exporters['otlphttp/platform']).toMatchObject({
+    encoding: 'json',
+    traces_endpoint: 'http://balancer:8096/v1/traces',
+  });
   const compose = parse(read('compose.telemetry.yaml')) as { services: Record<string, { profiles: string[] }> };
   for (const s of Object.values(compose.services)) expect(s.profiles).toEqual(['telemetry']);
 });
