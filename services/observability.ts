@@ -1,7 +1,11 @@
 // The observability service (spec 01, port 8096: logs, metrics, traces, alert definitions):
 // an OTLP/HTTP receiver storing spans in the platform database with retention, and trace
-// queries over REST and the subgraph (docs/observability.md). Alert rules: not yet.
+// queries over REST and the subgraph, alert rules evaluated every OBSERVABILITY_ALERT_EVAL_MS
+// over the platform's metrics, silences, and the alerts' notices relayed to the tenants' event
+// streams and webhooks (docs/observability.md).
 import { AccessTokens } from '../platform/auth/jwt';
+import { serviceBus } from '../platform/events/service-bus';
+import { startServiceNotices } from '../platform/outbox/service-notices';
 import { defineService, type ServiceDefinition } from '../platform/service';
 import { buildServiceApp } from '../platform/service-app';
 import { registerObservabilityRoutes } from '../rest-compat/observability';
@@ -24,7 +28,11 @@ export function defineObservabilityService(options: ObservabilityServiceOptions 
     producesAudit: true,
     async build(deps) {
       const config = { ...loadObservabilityConfig(deps.env), ...options.config };
-      const { traces } = createObservabilityModule(deps.db);
+      const { traces, alerts, evaluator } = createObservabilityModule(deps.db, { scrapeTargets: config.scrapeTargets });
+      // observability.alert notices: this relay appends them to the tenant's stream and queues
+      // them for its webhooks (the events service's worker sends those).
+      const { bus, release: releaseBus } = await serviceBus(deps);
+      const notices = startServiceNotices(deps, bus, definition.name);
       const { app } = await buildServiceApp<ObservabilityGraphQLContext>(definition, deps, {
         title: 'Observability',
         description:
@@ -32,10 +40,12 @@ export function defineObservabilityService(options: ObservabilityServiceOptions 
           "within the caller's tenant (another tenant's trace is 404), bounded windows and sizes. Errors use FastAPI shapes.",
         tokens: new AccessTokens(deps.config.auth.jwtSecret, deps.config.auth.accessTokenExpireMinutes * 60),
         restAuth: config.requireAuth ? 'required' : 'optional',
-        rest: (routes) => registerObservabilityRoutes(routes, traces),
-        subgraph: { resolvers, context: (caller) => observabilityContext(caller, traces) },
+        rest: (routes) => registerObservabilityRoutes(routes, traces, alerts),
+        subgraph: { resolvers, context: (caller) => observabilityContext(caller, traces, alerts) },
       });
       let timer: NodeJS.Timeout | undefined;
+      let evalTimer: NodeJS.Timeout | undefined;
+      let evaluating: Promise<unknown> | undefined;
       return {
         app,
         async start() {
@@ -47,9 +57,24 @@ export function defineObservabilityService(options: ObservabilityServiceOptions 
           void prune();
           timer = setInterval(prune, 3600_000);
           timer.unref();
+          if (config.alertEvalMs > 0) {
+            // One pass at a time: a slow pass (a scrape timing out) skips the next tick, never overlaps it.
+            evalTimer = setInterval(() => {
+              evaluating ??= evaluator
+                .evaluate(Date.now())
+                .then((r) => r.notifications.length > 0 && notices.wake())
+                .catch((err: unknown) => deps.logger.warn({ err: (err as Error).message }, 'alert evaluation failed'))
+                .finally(() => (evaluating = undefined));
+            }, config.alertEvalMs);
+            evalTimer.unref();
+          }
         },
         async stop() {
           if (timer) clearInterval(timer);
+          if (evalTimer) clearInterval(evalTimer);
+          await evaluating;
+          await notices.stop();
+          await releaseBus();
         },
       };
     },

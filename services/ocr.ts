@@ -17,7 +17,8 @@ import { serveOcrSubscriptions } from '../subgraphs/ocr/ocr.subscriptions';
 import { ocrContext, type OcrGraphQLContext } from '../subgraphs/ocr/graphql.context';
 import { resolvers } from '../subgraphs/ocr/resolvers';
 import { serviceRetention } from '../platform/retention/retention-sweeper';
-import { purgeOcrJobs } from '../subgraphs/ocr/ocr.store';
+import { countQueuedOcrJobs, purgeOcrJobs } from '../subgraphs/ocr/ocr.store';
+import { registerOcrQueueGauge } from '../platform/telemetry/domain-metrics';
 
 // Nothing to override yet; the options object keeps every service's assembly one shape.
 export type OcrServiceOptions = Record<string, never>;
@@ -42,6 +43,7 @@ export function defineOcrService(_options: OcrServiceOptions = {}): ServiceDefin
       const { config: platform, db, env } = deps;
       // ocr.job_completed is written with each job's end (the notice outbox); this relay publishes it.
       const { bus, release: releaseBus } = await serviceBus(deps);
+      if (db.kind !== 'none') registerOcrQueueGauge(() => countQueuedOcrJobs(db.sql)); // ocr_queue_jobs
       const notices = startServiceNotices(deps, bus, definition.name);
       const { ocr, engine, decoder, preprocess, sweepIntervalMs } = createOcrModule({
         db,

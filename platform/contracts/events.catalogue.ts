@@ -8,6 +8,7 @@ import { COMPLIANCE_RULE_EXECUTION, COMPLIANCE_WORKFLOW_EVENT } from './complian
 import { EVENTS_EVENT_PUBLISHED } from './events.events';
 import { OCR_JOB_COMPLETED, RAG_DOCUMENT_INGESTED } from './ingestion.events';
 import { LEDGER_EVENT_APPENDED } from './ledger.events';
+import { OBSERVABILITY_ALERT } from './observability.events';
 import {
   DATAFLOW_RECONCILIATION_COMPLETED,
   DATAFLOW_RUN_CHANGED,
@@ -35,6 +36,7 @@ export const EVENT_CATALOGUE: readonly EventContract[] = Object.freeze([
   DATAFLOW_RUN_CHANGED,
   SCANNER_FINDING,
   CONFIG_CHANGED,
+  OBSERVABILITY_ALERT,
   ...Object.values(WORKFLOW_TRANSITIONS),
 ]);
 

@@ -88,6 +88,14 @@ export function serviceMetrics(service: string): ServiceMetrics {
   return metrics;
 }
 
+/** Every registry of this process with its default labels: each service's, then the process's (alert rules read them in-process). */
+export function allRegistries(): { registry: Registry; labels: Record<string, string> }[] {
+  return [
+    ...[...services.entries()].map(([service, m]) => ({ registry: m.registry, labels: { service } })),
+    { registry: processMetrics(), labels: {} },
+  ];
+}
+
 /** The text GET /metrics answers for a service: its own metrics, then the process's. */
 export async function metricsText(service: string): Promise<{ contentType: string; body: string }> {
   // Concatenated, not Registry.merge()d: a merged registry drops the service's default label.

@@ -7,7 +7,12 @@ const targets = [
   {
     name: 'observability',
     contextType: './graphql.context#ObservabilityGraphQLContext',
-    mappers: { ObservedSpan: './observability.types#SpanRecord' },
+    mappers: {
+      ObservedSpan: './observability.types#SpanRecord',
+      AlertRule: './alert.types#AlertRule',
+      Alert: './alert.types#AlertView',
+      Silence: './alert.types#Silence',
+    },
   },
   {
     name: 'compliance',

@@ -15,6 +15,7 @@ import { auditEvent, outboxInsert, type AuditEventInput } from '../../platform/o
 import type { RedactionCounts } from './ai-broker.types';
 import type { Attempt } from './model-router';
 import { usageRow, type UsageRecord } from './usage.store';
+import { aiBrokerUsage } from '../../platform/telemetry/domain-metrics';
 
 export const AI_INFERENCE_EVENT = 'ai_inference';
 export const AI_REDACTION_EVENT = 'ai_redaction';
@@ -130,6 +131,7 @@ export function groupedUsageAudit(sql: SqlQuery, maxBatch = 200): UsageAudit {
   const write = groupCommit<Pending>((batch) => writeBatch(sql, batch), maxBatch);
   return {
     record(caller, tenantId, e) {
+      aiBrokerUsage(e); // tokens, cost, failovers on /metrics
       const usage = usageRow({
         tenantId,
         userId: caller.auth?.username ?? null,

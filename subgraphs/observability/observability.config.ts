@@ -7,12 +7,22 @@ export interface ObservabilityConfig {
   requireAuth: boolean;
   /** OBSERVABILITY_RETENTION_HOURS (default 72): spans older than this are deleted hourly. */
   retentionMs: number;
+  /** OBSERVABILITY_ALERT_EVAL_MS (default 15000): how often alert rules are evaluated; 0 = never (tests step it). */
+  alertEvalMs: number;
+  /** OBSERVABILITY_SCRAPE_TARGETS: base URLs whose /metrics the rules also read (services in other processes). */
+  scrapeTargets: string[];
 }
 
 export function loadObservabilityConfig(env: Env): ObservabilityConfig {
   const hours = Number(env.OBSERVABILITY_RETENTION_HOURS ?? '72');
+  const evalMs = Number(env.OBSERVABILITY_ALERT_EVAL_MS ?? '15000');
   return {
     requireAuth: serviceRequiresAuth(env, { name: 'observability' }),
     retentionMs: (Number.isFinite(hours) && hours > 0 ? hours : 72) * 3600_000,
+    alertEvalMs: Number.isInteger(evalMs) && evalMs >= 0 ? (evalMs === 0 ? 0 : Math.max(1000, evalMs)) : 15000,
+    scrapeTargets: (env.OBSERVABILITY_SCRAPE_TARGETS ?? '')
+      .split(',')
+      .map((t) => t.trim())
+      .filter((t) => /^https?:\/\//.test(t)),
   };
 }

@@ -2,6 +2,7 @@
 /* eslint-disable */
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { SpanRecord as SpanRecordModel } from './observability.types';
+import type { AlertRule as AlertRuleModel, AlertView as AlertViewModel, Silence as SilenceModel } from './alert.types';
 import type { ObservabilityGraphQLContext } from './graphql.context';
 export type Maybe<T> = T | null | undefined;
 export type InputMaybe<T> = T | null | undefined;
@@ -48,6 +49,10 @@ export type Query = {
   observedTrace: ObservedTrace;
   /** Spans of the caller's tenant, newest first; a window of at most 7 days (default the last hour), at most 100. */
   observedSpans: Array<ObservedSpan>;
+  /** The tenant's rules with their state; `firing: true` keeps the firing ones. */
+  observabilityAlerts: Array<Alert>;
+  /** The tenant's silences in force or to come; `all: true` includes expired ones. */
+  observabilitySilences: Array<Silence>;
 };
 
 
@@ -65,6 +70,133 @@ export type QueryObservedSpansArgs = {
   from?: InputMaybe<Scalars['String']['input']>;
   to?: InputMaybe<Scalars['String']['input']>;
   limit?: InputMaybe<Scalars['Int']['input']>;
+  tenantId?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryObservabilityAlertsArgs = {
+  firing?: InputMaybe<Scalars['Boolean']['input']>;
+  tenantId?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryObservabilitySilencesArgs = {
+  all?: InputMaybe<Scalars['Boolean']['input']>;
+  tenantId?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** An alert rule (docs/observability.md "Alerts"): THRESHOLD on the current sum, RATE per second, or RATIO of two increases over a window, held `forSeconds`. */
+export type AlertRule = {
+  __typename?: 'AlertRule';
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  /** TENANT: only series labelled with the tenant; PLATFORM (platform operators): every series. */
+  scope: Scalars['String']['output'];
+  /** threshold, rate or ratio. */
+  kind: Scalars['String']['output'];
+  metric: Scalars['String']['output'];
+  /** Label equality matchers, an object of strings. */
+  matchers: Scalars['JSON']['output'];
+  denominatorMetric?: Maybe<Scalars['String']['output']>;
+  denominatorMatchers?: Maybe<Scalars['JSON']['output']>;
+  /** One of > >= < <=. */
+  op: Scalars['String']['output'];
+  threshold: Scalars['Float']['output'];
+  windowSeconds: Scalars['Int']['output'];
+  forSeconds: Scalars['Int']['output'];
+  severity: Scalars['String']['output'];
+  summary: Scalars['String']['output'];
+  enabled: Scalars['Boolean']['output'];
+  createdBy: Scalars['String']['output'];
+  createdAt: Scalars['String']['output'];
+};
+
+/** A rule and where it stands. */
+export type Alert = {
+  __typename?: 'Alert';
+  rule: AlertRule;
+  /** The alert's labels (its matchers, alertname, severity, scope, rule_id), which silences match. */
+  labels: Scalars['JSON']['output'];
+  /** inactive, pending or firing. */
+  state: Scalars['String']['output'];
+  value?: Maybe<Scalars['Float']['output']>;
+  activeSince?: Maybe<Scalars['String']['output']>;
+  firedAt?: Maybe<Scalars['String']['output']>;
+  resolvedAt?: Maybe<Scalars['String']['output']>;
+  /** Receivers were told it fires (false while a silence holds the notification). */
+  notified: Scalars['Boolean']['output'];
+  silencedBy?: Maybe<Scalars['ID']['output']>;
+  evaluatedAt?: Maybe<Scalars['String']['output']>;
+};
+
+/** Matching alerts notify nobody from startsAt to endsAt; who made it and why are kept. */
+export type Silence = {
+  __typename?: 'Silence';
+  id: Scalars['ID']['output'];
+  matchers: Scalars['JSON']['output'];
+  startsAt: Scalars['String']['output'];
+  endsAt: Scalars['String']['output'];
+  createdBy: Scalars['String']['output'];
+  comment: Scalars['String']['output'];
+  createdAt: Scalars['String']['output'];
+};
+
+export type AlertRuleInput = {
+  name: Scalars['String']['input'];
+  scope?: InputMaybe<Scalars['String']['input']>;
+  kind: Scalars['String']['input'];
+  metric: Scalars['String']['input'];
+  matchers?: InputMaybe<Scalars['JSON']['input']>;
+  denominatorMetric?: InputMaybe<Scalars['String']['input']>;
+  denominatorMatchers?: InputMaybe<Scalars['JSON']['input']>;
+  op: Scalars['String']['input'];
+  threshold: Scalars['Float']['input'];
+  windowSeconds?: InputMaybe<Scalars['Int']['input']>;
+  forSeconds?: InputMaybe<Scalars['Int']['input']>;
+  severity?: InputMaybe<Scalars['String']['input']>;
+  summary?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type SilenceInput = {
+  matchers: Scalars['JSON']['input'];
+  /** ISO 8601; default now. */
+  startsAt?: InputMaybe<Scalars['String']['input']>;
+  endsAt: Scalars['String']['input'];
+  /** The justification (required). */
+  comment: Scalars['String']['input'];
+};
+
+export type Mutation = {
+  __typename?: 'Mutation';
+  createAlertRule: AlertRule;
+  /** NOT_FOUND for a missing rule or another tenant's. */
+  deleteAlertRule: Scalars['Boolean']['output'];
+  createSilence: Silence;
+  /** Ends a silence now; NOT_FOUND for another tenant's. */
+  expireSilence: Silence;
+};
+
+
+export type MutationCreateAlertRuleArgs = {
+  input: AlertRuleInput;
+  tenantId?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationDeleteAlertRuleArgs = {
+  id: Scalars['ID']['input'];
+  tenantId?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationCreateSilenceArgs = {
+  input: SilenceInput;
+  tenantId?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationExpireSilenceArgs = {
+  id: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['String']['input']>;
 };
 
@@ -149,6 +281,13 @@ export type ResolversTypes = {
   ObservedTrace: ResolverTypeWrapper<Omit<ObservedTrace, 'spans'> & { spans: Array<ResolversTypes['ObservedSpan']> }>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
+  AlertRule: ResolverTypeWrapper<AlertRuleModel>;
+  ID: ResolverTypeWrapper<Scalars['ID']['output']>;
+  Alert: ResolverTypeWrapper<AlertViewModel>;
+  Silence: ResolverTypeWrapper<SilenceModel>;
+  AlertRuleInput: AlertRuleInput;
+  SilenceInput: SilenceInput;
+  Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -161,6 +300,13 @@ export type ResolversParentTypes = {
   ObservedTrace: Omit<ObservedTrace, 'spans'> & { spans: Array<ResolversParentTypes['ObservedSpan']> };
   Query: Record<PropertyKey, never>;
   Int: Scalars['Int']['output'];
+  AlertRule: AlertRuleModel;
+  ID: Scalars['ID']['output'];
+  Alert: AlertViewModel;
+  Silence: SilenceModel;
+  AlertRuleInput: AlertRuleInput;
+  SilenceInput: SilenceInput;
+  Mutation: Record<PropertyKey, never>;
 };
 
 export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['JSON'], any> {
@@ -187,6 +333,58 @@ export type ObservedTraceResolvers<ContextType = ObservabilityGraphQLContext, Pa
 export type QueryResolvers<ContextType = ObservabilityGraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   observedTrace?: Resolver<ResolversTypes['ObservedTrace'], ParentType, ContextType, RequireFields<QueryObservedTraceArgs, 'traceId'>>;
   observedSpans?: Resolver<Array<ResolversTypes['ObservedSpan']>, ParentType, ContextType, Partial<QueryObservedSpansArgs>>;
+  observabilityAlerts?: Resolver<Array<ResolversTypes['Alert']>, ParentType, ContextType, Partial<QueryObservabilityAlertsArgs>>;
+  observabilitySilences?: Resolver<Array<ResolversTypes['Silence']>, ParentType, ContextType, Partial<QueryObservabilitySilencesArgs>>;
+};
+
+export type AlertRuleResolvers<ContextType = ObservabilityGraphQLContext, ParentType extends ResolversParentTypes['AlertRule'] = ResolversParentTypes['AlertRule']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  scope?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  metric?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  matchers?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  denominatorMetric?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  denominatorMatchers?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  op?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  threshold?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  windowSeconds?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  forSeconds?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  severity?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  summary?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  enabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  createdBy?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type AlertResolvers<ContextType = ObservabilityGraphQLContext, ParentType extends ResolversParentTypes['Alert'] = ResolversParentTypes['Alert']> = {
+  rule?: Resolver<ResolversTypes['AlertRule'], ParentType, ContextType>;
+  labels?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  value?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  activeSince?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  firedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  resolvedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  notified?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  silencedBy?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  evaluatedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type SilenceResolvers<ContextType = ObservabilityGraphQLContext, ParentType extends ResolversParentTypes['Silence'] = ResolversParentTypes['Silence']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  matchers?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  startsAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  endsAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  createdBy?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  comment?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type MutationResolvers<ContextType = ObservabilityGraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  createAlertRule?: Resolver<ResolversTypes['AlertRule'], ParentType, ContextType, RequireFields<MutationCreateAlertRuleArgs, 'input'>>;
+  deleteAlertRule?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteAlertRuleArgs, 'id'>>;
+  createSilence?: Resolver<ResolversTypes['Silence'], ParentType, ContextType, RequireFields<MutationCreateSilenceArgs, 'input'>>;
+  expireSilence?: Resolver<ResolversTypes['Silence'], ParentType, ContextType, RequireFields<MutationExpireSilenceArgs, 'id'>>;
 };
 
 export type Resolvers<ContextType = ObservabilityGraphQLContext> = {
@@ -194,4 +392,8 @@ export type Resolvers<ContextType = ObservabilityGraphQLContext> = {
   ObservedSpan?: ObservedSpanResolvers<ContextType>;
   ObservedTrace?: ObservedTraceResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  AlertRule?: AlertRuleResolvers<ContextType>;
+  Alert?: AlertResolvers<ContextType>;
+  Silence?: SilenceResolvers<ContextType>;
+  Mutation?: MutationResolvers<ContextType>;
 };

@@ -506,3 +506,16 @@ export async function purgeOcrJobs(
   );
   return ids.length + cache.rowCount;
 }
+
+/**
+ * The OCR queue's depth for /metrics: jobs pending or processing, by status, over every tenant
+ * (a count, no tenant data; the gauge has no tenant label).
+ */
+export async function countQueuedOcrJobs(q: SqlQuery): Promise<Record<string, number>> {
+  const res = await q.query<{ status: string; n: number }>(
+    `SELECT status, count(*)::float8 AS n FROM ocr_jobs WHERE status IN ('pending', 'processing') GROUP BY status`,
+  );
+  const counts: Record<string, number> = { pending: 0, processing: 0 };
+  for (const r of res.rows) counts[r.status] = Number(r.n);
+  return counts;
+}

@@ -15,6 +15,7 @@ import { workflowAudit } from './workflow.audit';
 import { idempotencyKeyOf } from './workflow.data';
 import type { TransitionInput } from './workflow.store';
 import type { CompensationRecord, Execution, PackStep, StepRecord, Transition } from './workflow.types';
+import { workflowExecutionEnded } from '../../platform/telemetry/domain-metrics';
 
 /** A transition as a run states it: the execution, owner and lease are the run's. */
 export type RunTransition = Omit<TransitionInput, 'workflowId' | 'owner' | 'leaseMs'>;
@@ -177,6 +178,7 @@ export class RunJournal {
       await store.appendAudit(q, workflowAudit(this.execution, status, executed));
       return tr;
     });
+    workflowExecutionEnded(status);
   }
 
   /** Gives the lease up; with a retry pending, the execution is not claimed again before its timer. */

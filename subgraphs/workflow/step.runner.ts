@@ -9,6 +9,7 @@ import { ACTIONS, StepFailure, type ActionEnvironment } from './action.catalogue
 import { inferenceRequestOf } from './ai.request';
 import { readPath } from './workflow.data';
 import type { PackStep } from './workflow.types';
+import { workflowStepTimer } from '../../platform/telemetry/domain-metrics';
 
 export interface LeafRun {
   tenantId: string;
@@ -28,6 +29,17 @@ export class StepRunner {
   ) {}
 
   async run(r: LeafRun): Promise<unknown> {
+    const done = workflowStepTimer(r.step.type); // workflow_step_duration_seconds
+    return this.leaf(r).then(
+      (out) => (done('ok'), out),
+      (err: unknown) => {
+        done('error');
+        throw err;
+      },
+    );
+  }
+
+  private async leaf(r: LeafRun): Promise<unknown> {
     switch (r.step.type) {
       case 'action':
         return this.action(r.step.action!, r);

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { freePort, until } from '../support/waiting';
 import { buildDist, createDistDatabase, startDist, type DistProcess } from './dist.support';
 import { SERVICES } from '../../launcher/registry';
+import { AccessTokens } from '../../platform/auth/jwt';
 
 jest.setTimeout(300_000);
 
@@ -30,6 +31,8 @@ let platform: DistProcess;
 let dataDir: string;
 let database: { url: string; drop(): Promise<void> } | undefined;
 const url: Record<string, string> = {};
+
+const JWT_SECRET = 'dist-tracing-secret-that-is-long-enough-for-hs256-0123456789';
 
 const attr = (s: OtlpSpan, key: string) => {
   const v = s.attributes?.find((a) => a.key === key)?.value;
@@ -54,7 +57,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'dist-tracing-'));
   database = await createDistDatabase();
   const env: NodeJS.ProcessEnv = {
-    JWT_SECRET_KEY: 'dist-tracing-secret-that-is-long-enough-for-hs256-0123456789',
+    JWT_SECRET_KEY: JWT_SECRET,
     PASSWORD_SCRYPT_LOG_N: '10',
     OCR_WORKERS: '1',
     LOG_LEVEL: 'WARNING',
@@ -135,6 +138,67 @@ test('one trace from the router through the subgraph, the outbox relay and the l
     expect(roots).toHaveLength(1);
     // Telemetry requests are not traced themselves (no span for the exporter's own posts).
     expect(spans.some((s) => attr(s, 'url.path') === '/v1/traces')).toBe(false);
+  } catch (err) {
+    throw platform.explain(err);
+  }
+});
+
+// Issue 31's "done when": a request through the router to a workflow with an AI step is one trace
+// across the router, the workflow service, its call to the AI broker, the outbox relay and the
+// ledger append, and the workflow's ledger entry links to it.
+test('one trace from the router through a workflow with an AI step to the ledger entry that links to it', async () => {
+  try {
+    const tokens = new AccessTokens(JWT_SECRET, 3600);
+    const alice = await tokens.issue({ username: 'alice', tenantId: 'default', roles: ['user'], scopes: ['read', 'write'] });
+    const rita = await tokens.issue({ username: 'rita', tenantId: 'default', roles: ['reviewer'], scopes: ['read', 'write'] });
+    const post = (path: string, token: string, body?: unknown) =>
+      fetch(`${url.gateway}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    const artifact = {
+      metadata: { pack_id: 'trace-ai', version: '1.0.0', workflow_type: 'operational', name: 'Traced AI step' },
+      steps: [
+        { step: 'ticket', type: 'action', action: 'set', parameters: { value: 'T-1' }, output_field: 'ticket' },
+        { step: 'summarise', type: 'ai', model: 'extractive', prompt: 'Summarise ticket {{ticket}}.', output_field: 'summary' },
+      ],
+    };
+    expect((await post('/api/v1/packs', alice, { artifact, format: 'json' })).status).toBe(201);
+    expect((await post('/api/v1/packs/trace-ai/versions/1.0.0/certify', rita)).status).toBe(200);
+    const res = await post('/graphql', alice, {
+      query: 'mutation ($input: ExecuteWorkflowInput!) { executeWorkflow(input: $input) { status workflowId } }',
+      variables: { input: { workflowPackId: 'trace-ai', workflowType: 'operational', payload: {} } },
+    });
+    const answer = (await res.json()) as { errors?: unknown; data: { executeWorkflow: { status: string; workflowId: string } } };
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data.executeWorkflow.status).toBe('COMPLETED');
+    const workflowId = answer.data.executeWorkflow.workflowId;
+
+    let entry: { trace_id: string | null; seq: number } | undefined;
+    await until(async () => {
+      const page = await fetch(`${url.ledger}/events?tenant_id=default&event_type=workflow_execution&limit=20`, {
+        headers: { authorization: `Bearer ${alice}` },
+      }).then((r) => r.json() as Promise<{ events: { trace_id: string | null; seq: number; event_data: { workflow_id?: string } }[] }>);
+      entry = page.events.find((e) => e.event_data.workflow_id === workflowId);
+      return entry !== undefined;
+    }, 'the workflow_execution entry in the ledger', { tries: 600, everyMs: 100 });
+    expect(entry!.trace_id).toMatch(/^[0-9a-f]{32}$/);
+    const traceId = entry!.trace_id!;
+    const ofTrace = () => spans.filter((s) => s.traceId === traceId);
+    await until(
+      async () =>
+        ofTrace().some((s) => Number(attr(s, 'ledger.seq')) === entry!.seq) &&
+        ofTrace().some((s) => s.name === 'outbox.deliver') &&
+        ofTrace().some((s) => attr(s, 'platform.service') === 'ai-broker'),
+      'the AI broker, relay and ledger append spans in the exported trace',
+      { tries: 300, everyMs: 100 },
+    );
+    const trace = ofTrace();
+    const services = new Set(trace.map((s) => attr(s, 'platform.service')).filter(Boolean));
+    expect([...services]).toEqual(expect.arrayContaining(['gateway', 'workflow', 'ai-broker', 'ledger']));
+    const ids = new Set(trace.map((s) => s.spanId));
+    expect(trace.filter((s) => !s.parentSpanId || !ids.has(s.parentSpanId))).toHaveLength(1);
   } catch (err) {
     throw platform.explain(err);
   }

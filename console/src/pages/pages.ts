@@ -8,6 +8,7 @@ import { DataflowPage } from './dataflow.page';
 import { ConfigPage } from './config.page';
 import { DeadLettersPage } from './dead-letters.page';
 import { LedgerPage } from './ledger.page';
+import { ObservabilityPage } from './observability.page';
 import { OcrPage } from './ocr.page';
 import { ReportsPage } from './reports.page';
 import { RulePacksPage } from './rule-packs.page';
@@ -33,4 +34,5 @@ export const PAGES: readonly ConsolePage[] = [
   { path: 'security', label: 'Security', component: SecurityPage },
   { path: 'dataflow', label: 'DataFlow', component: DataflowPage },
   { path: 'config', label: 'Configuration', component: ConfigPage },
+  { path: 'observability', label: 'Observability', component: ObservabilityPage },
 ];

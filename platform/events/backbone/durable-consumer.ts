@@ -32,6 +32,7 @@ import {
   pullPlatformGroup,
 } from './platform-group.store';
 import { ensurePlatformTopics } from './platform-topics';
+import { eventConsumed } from '../../telemetry/domain-metrics';
 
 export interface Delivery {
   /** 1 on the first delivery, higher on redeliveries. */
@@ -172,6 +173,7 @@ export async function consume(db: Db, options: ConsumeOptions): Promise<DurableC
     }
     try {
       await options.handler(m.event, { attempt: m.attempt, leaseId: m.leaseId });
+      eventConsumed(options.subscription, m.event.time); // events_consumer_lag_seconds
     } catch (err) {
       const message = (err as Error)?.message ?? String(err);
       const state = await port.nack(m.leaseId, message);
