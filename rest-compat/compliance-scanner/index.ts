@@ -402,7 +402,10 @@ export function registerComplianceScannerRoutes(routes: FastifyInstance, scanner
       },
     },
     async (request, reply) => {
-      const sbom = await scans.sbom(callerOf(request), { scanId: request.params.id, tenantId: request.query.tenant_id });
+      const sbom = await scans.sbom(callerOf(request), {
+        scanId: request.params.id,
+        tenantId: request.query.tenant_id,
+      });
       return reply.type('application/vnd.cyclonedx+json').send(sbom);
     },
   );
@@ -460,7 +463,9 @@ export function registerComplianceScannerRoutes(routes: FastifyInstance, scanner
       },
     },
     async (request) =>
-      scheduleJson(await schedules.get(callerOf(request), { id: request.params.id, tenantId: request.query.tenant_id })),
+      scheduleJson(
+        await schedules.get(callerOf(request), { id: request.params.id, tenantId: request.query.tenant_id }),
+      ),
   );
 
   routes.delete<{ Params: IdParams; Querystring: TenantQuery }>(

@@ -65,7 +65,10 @@ export function loadComplianceScannerConfig(env: Env, registry: readonly Service
     configUrl: serviceUrl(env, registry.find((s) => s.name === CONFIG.name) ?? CONFIG),
     scheduleTickSeconds: readInt(env, 'SCANNER_SCHEDULE_TICK_SECONDS', 30, { min: 1, max: 3600 }),
     scheduleMinSeconds: readInt(env, 'SCANNER_SCHEDULE_MIN_SECONDS', 300, { min: 1, max: 86_400 }),
-    maxLockfileBytes: readInt(env, 'SCANNER_MAX_LOCKFILE_BYTES', 32 * 1024 * 1024, { min: 1024, max: 256 * 1024 * 1024 }),
+    maxLockfileBytes: readInt(env, 'SCANNER_MAX_LOCKFILE_BYTES', 32 * 1024 * 1024, {
+      min: 1024,
+      max: 256 * 1024 * 1024,
+    }),
     environment: env,
   };
 }

@@ -169,7 +169,8 @@ export class ScanService {
 
   /** The tenant's configuration in force, `{namespace: content}` (one namespace, or all). */
   private async readConfig(tenantId: string, target: ScanTarget, correlationId: string) {
-    if (!this.configService) throw new UnavailableError('No config service is configured: config targets cannot be read');
+    if (!this.configService)
+      throw new UnavailableError('No config service is configured: config targets cannot be read');
     try {
       const view = await this.configService.effective(
         { tenantId, correlationId },

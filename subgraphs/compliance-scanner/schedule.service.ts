@@ -45,7 +45,10 @@ export class ScheduleService {
     const events = [...new Set(input.onEvents ?? [])];
     events.forEach((e, i) => {
       if (!(SCAN_EVENT_TRIGGERS as readonly string[]).includes(e))
-        throw InputError.of(['onEvents', i], `Input should be ${SCAN_EVENT_TRIGGERS.map((t) => `'${t}'`).join(' or ')}`);
+        throw InputError.of(
+          ['onEvents', i],
+          `Input should be ${SCAN_EVENT_TRIGGERS.map((t) => `'${t}'`).join(' or ')}`,
+        );
     });
     if (every === null && events.length === 0)
       throw InputError.of(['everySeconds'], 'A schedule needs an interval, events to run on, or both', 'missing');

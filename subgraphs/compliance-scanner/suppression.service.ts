@@ -27,7 +27,14 @@ import {
   SCANNER_SUPPRESSION_REQUESTED_EVENT,
 } from './compliance-scanner.audit';
 import { assertMayRead, assertMayWrite } from './scanner.policy';
-import { LIMITS, type Finding, type Suppression, type SuppressionScope, type SuppressionStatus, type TargetKind } from './scanner.types';
+import {
+  LIMITS,
+  type Finding,
+  type Suppression,
+  type SuppressionScope,
+  type SuppressionStatus,
+  type TargetKind,
+} from './scanner.types';
 import { suppressionStore } from './suppression.store';
 import { targetStore } from './target.store';
 

@@ -50,7 +50,11 @@ export class TargetService {
       if (input.path) throw InputError.of(['repositoryPath'], 'A config target takes no path');
       if (input.settings) throw InputError.of(['settings'], 'A config target takes no settings');
       if (input.namespace !== undefined && input.namespace !== null && !NAMESPACE.test(input.namespace))
-        throw InputError.of(['namespace'], `String should match pattern '${NAMESPACE.source}'`, 'string_pattern_mismatch');
+        throw InputError.of(
+          ['namespace'],
+          `String should match pattern '${NAMESPACE.source}'`,
+          'string_pattern_mismatch',
+        );
     } else if (input.kind === 'repository') {
       if (!input.path) throw InputError.of(['repositoryPath'], 'Field required', 'missing');
       if (input.settings) throw InputError.of(['settings'], 'A repository target takes no settings');

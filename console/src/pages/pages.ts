@@ -9,6 +9,7 @@ import { LedgerPage } from './ledger.page';
 import { OcrPage } from './ocr.page';
 import { ReportsPage } from './reports.page';
 import { RulePacksPage } from './rule-packs.page';
+import { ScannerPage } from './scanner.page';
 import { SecurityPage } from './security.page';
 import { WorkflowsPage } from './workflows.page';
 
@@ -29,4 +30,5 @@ export const PAGES: readonly ConsolePage[] = [
   { path: 'charts', label: 'Charts', component: ChartsPage },
   { path: 'reports', label: 'Compliance reports', component: ReportsPage },
   { path: 'security', label: 'Security', component: SecurityPage },
+  { path: 'scanner', label: 'Compliance scanner', component: ScannerPage },
 ];
