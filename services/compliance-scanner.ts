@@ -27,6 +27,7 @@ import {
   type ComplianceScannerGraphQLContext,
 } from '../subgraphs/compliance-scanner/graphql.context';
 import { resolvers } from '../subgraphs/compliance-scanner/resolvers';
+import type { ScanEventTrigger } from '../subgraphs/compliance-scanner/scanner.types';
 
 export interface ComplianceScannerServiceOptions {
   /** An event bus to use instead of the process's (tests); the caller then owns closing it. */
@@ -87,7 +88,7 @@ export function defineComplianceScannerService(options: ComplianceScannerService
       const unsubscribe: (() => Promise<void>)[] = [];
       // An event's scans run beside the bus's delivery, not inside it; stop waits for them.
       const inFlight = new Set<Promise<unknown>>();
-      const onEvent = (event: 'config.changed' | 'ingestion.completed', tenantId: string | null) => {
+      const onEvent = (event: ScanEventTrigger, tenantId: string | null) => {
         const work = scanner.scheduler
           .onEvent(event, tenantId)
           .catch((err: unknown) => logger.warn({ err, event }, 'event-triggered scans failed'))
@@ -113,8 +114,8 @@ export function defineComplianceScannerService(options: ComplianceScannerService
           ticker.unref();
           const events = contractBus(bus, logger);
           unsubscribe.push(
-            await events.subscribe(CONFIG_CHANGED, (c) => onEvent('config.changed', c.tenant_id)),
-            await events.subscribe(INGESTION_COMPLETED, (c) => onEvent('ingestion.completed', c.tenant_id)),
+            await events.subscribe(CONFIG_CHANGED, (c) => onEvent(CONFIG_CHANGED.topic, c.tenant_id)),
+            await events.subscribe(INGESTION_COMPLETED, (c) => onEvent(INGESTION_COMPLETED.topic, c.tenant_id)),
           );
         },
         async stop() {

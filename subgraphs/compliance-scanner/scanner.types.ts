@@ -1,4 +1,6 @@
 // The scanner's records and the limits both doors share.
+import { CONFIG_CHANGED } from '../../platform/contracts/config.events';
+import { INGESTION_COMPLETED } from '../../platform/contracts/pipeline.events';
 import type { ScannerPackDocument, ScannerSeverity } from '../../platform/contracts/scanner-pack.schema';
 
 export type ScannerPackStatus = 'draft' | 'certified';
@@ -37,7 +39,8 @@ export interface ScanTarget {
 
 export type ScanStatus = 'running' | 'completed' | 'failed';
 
-export const SCAN_EVENT_TRIGGERS = ['config.changed', 'ingestion.completed'] as const;
+/** The topics a schedule may run on (their contracts' topics, so a renamed topic cannot drift). */
+export const SCAN_EVENT_TRIGGERS = [CONFIG_CHANGED.topic, INGESTION_COMPLETED.topic] as const;
 export type ScanEventTrigger = (typeof SCAN_EVENT_TRIGGERS)[number];
 export type ScanTrigger = 'manual' | 'schedule' | ScanEventTrigger;
 
