@@ -6,7 +6,11 @@
 // the backbone. REST under /api/scanner/... and the subgraph at /graphql over one domain.
 import { AccessTokens } from '../platform/auth/jwt';
 import { ServiceIdentity } from '../platform/auth/service-identity';
+import { ConfigClient } from '../platform/clients/config.client';
 import { WorkflowClient } from '../platform/clients/workflow.client';
+import { CONFIG_CHANGED } from '../platform/contracts/config.events';
+import { INGESTION_COMPLETED } from '../platform/contracts/pipeline.events';
+import { contractBus } from '../platform/events/contract-bus';
 import type { EventBus } from '../platform/events/event-bus';
 import { serviceBus } from '../platform/events/service-bus';
 import { startServiceNotices } from '../platform/outbox/service-notices';
@@ -23,6 +27,7 @@ import {
   type ComplianceScannerGraphQLContext,
 } from '../subgraphs/compliance-scanner/graphql.context';
 import { resolvers } from '../subgraphs/compliance-scanner/resolvers';
+import type { ScanEventTrigger } from '../subgraphs/compliance-scanner/scanner.types';
 
 export interface ComplianceScannerServiceOptions {
   /** An event bus to use instead of the process's (tests); the caller then owns closing it. */
@@ -42,7 +47,7 @@ export function defineComplianceScannerService(options: ComplianceScannerService
     producesAudit: true,
     gatewayRoutes: [
       {
-        method: ['GET', 'POST'],
+        method: ['GET', 'POST', 'DELETE'],
         url: '/api/scanner/*',
         upstreamPath: '/api/scanner/',
         wildcard: true,
@@ -60,8 +65,10 @@ export function defineComplianceScannerService(options: ComplianceScannerService
         db,
         config,
         workflow: new WorkflowClient(config.workflowUrl, identity),
+        configService: new ConfigClient(config.configUrl, identity),
         onCommitted: () => notices.wake(),
         now: options.now,
+        logger,
       });
       const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
       const { app } = await buildServiceApp<ComplianceScannerGraphQLContext>(definition, deps, {
@@ -77,6 +84,17 @@ export function defineComplianceScannerService(options: ComplianceScannerService
       });
       let sweep: NodeJS.Timeout | undefined;
       let sweeping: Promise<unknown> = Promise.resolve();
+      let ticker: NodeJS.Timeout | undefined;
+      const unsubscribe: (() => Promise<void>)[] = [];
+      // An event's scans run beside the bus's delivery, not inside it; stop waits for them.
+      const inFlight = new Set<Promise<unknown>>();
+      const onEvent = (event: ScanEventTrigger, tenantId: string | null) => {
+        const work = scanner.scheduler
+          .onEvent(event, tenantId)
+          .catch((err: unknown) => logger.warn({ err, event }, 'event-triggered scans failed'))
+          .finally(() => inFlight.delete(work));
+        inFlight.add(work);
+      };
       return {
         app,
         async start() {
@@ -88,8 +106,23 @@ export function defineComplianceScannerService(options: ComplianceScannerService
               .catch((err: unknown) => logger.warn({ err }, 'suppression sweep failed'));
           }, config.sweepSeconds * 1000);
           sweep.unref();
+          // Schedules: due ones every SCANNER_SCHEDULE_TICK_SECONDS; those listening to an event
+          // when it arrives (the bus is at most once: a missed event waits for the interval, if any).
+          ticker = setInterval(() => {
+            scanner.scheduler.tick().catch((err: unknown) => logger.warn({ err }, 'scheduled scans failed'));
+          }, config.scheduleTickSeconds * 1000);
+          ticker.unref();
+          const events = contractBus(bus, logger);
+          unsubscribe.push(
+            await events.subscribe(CONFIG_CHANGED, (c) => onEvent(CONFIG_CHANGED.topic, c.tenant_id)),
+            await events.subscribe(INGESTION_COMPLETED, (c) => onEvent(INGESTION_COMPLETED.topic, c.tenant_id)),
+          );
         },
         async stop() {
+          if (ticker) clearInterval(ticker);
+          for (const u of unsubscribe.splice(0)) await u();
+          await Promise.all([...inFlight]);
+          await scanner.scheduler.stop();
           if (sweep) clearInterval(sweep);
           await sweeping;
           await notices.stop();

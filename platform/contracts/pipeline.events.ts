@@ -50,7 +50,7 @@ export const INGESTION_COMPLETED = eventContract({
   version: 1,
   schema: IngestionCompletedSchema,
   producer: 'ingestion',
-  consumers: ['dataflow'],
+  consumers: ['dataflow', 'scanner'],
   description: 'An ingestion batch was normalised, scrubbed and committed to its target dataset.',
 });
 

@@ -5,8 +5,19 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { PackId, SemVer } from './contract.types';
 
-/** What a rule reads: a file's lines, a parsed file, or the platform's effective settings. */
-export const SCANNER_RULE_INPUTS = ['lines', 'dockerfile', 'yaml', 'package_json', 'settings', 'secrets'] as const;
+/**
+ * What a rule reads: a file's lines, a parsed file, the platform's effective settings, or one
+ * namespace of a tenant's configuration from the config service (`config`).
+ */
+export const SCANNER_RULE_INPUTS = [
+  'lines',
+  'dockerfile',
+  'yaml',
+  'package_json',
+  'settings',
+  'secrets',
+  'config',
+] as const;
 export type ScannerRuleInput = (typeof SCANNER_RULE_INPUTS)[number];
 
 export const SCANNER_SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;

@@ -73,7 +73,17 @@ export const KeySet = Type.Object({
 // ---- targets
 export const CreateTargetBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9][A-Za-z0-9._ -]*$' }),
-  kind: Type.Union([Type.Literal('repository'), Type.Literal('configuration')]),
+  kind: Type.Union([Type.Literal('repository'), Type.Literal('configuration'), Type.Literal('config')], {
+    description:
+      "repository (a path), configuration (settings, or the platform's), config (the tenant's configuration at the config service)",
+  }),
+  namespace: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: 'config: the config-service namespace to scan; absent, every namespace in force',
+    }),
+  ),
   path: Type.Optional(
     Type.String({
       minLength: 1,
@@ -101,6 +111,7 @@ export const TargetSchema = Type.Object({
   kind: Type.String(),
   path: Nullable(Type.String()),
   settings: Nullable(Type.Record(Type.String(), Type.String())),
+  namespace: Nullable(Type.String()),
   created_by: Type.String(),
   created_at: Type.String(),
 });
@@ -142,6 +153,8 @@ export const ScanSchema = Type.Object({
   pack_version: Type.String(),
   status: Type.String(),
   requested_by: Type.String(),
+  trigger: Type.String({ description: 'manual, schedule, config.changed or ingestion.completed' }),
+  schedule_id: Nullable(Type.String()),
   started_at: Type.String(),
   finished_at: Nullable(Type.String()),
   files_scanned: Type.Integer(),
@@ -155,6 +168,44 @@ export const ScanListQuery = Type.Object({
   tenant_id: Tenant,
 });
 export type ScanListQuery = Static<typeof ScanListQuery>;
+
+export const Sbom = Type.Object(
+  { bomFormat: Type.Literal('CycloneDX'), specVersion: Type.String() },
+  { additionalProperties: true, description: 'A CycloneDX 1.5 SBOM (JSON)' },
+);
+
+// ---- schedules
+export const CreateScheduleBody = Type.Object({
+  target_id: Id('Target id'),
+  pack_id: Type.String({ minLength: 1, maxLength: 200, description: 'Its newest certified version runs' }),
+  every_seconds: Type.Optional(
+    Type.Integer({ description: 'Run this often (at least SCANNER_SCHEDULE_MIN_SECONDS, 300)' }),
+  ),
+  on_events: Type.Optional(
+    Type.Array(Type.String({ maxLength: 64 }), {
+      maxItems: 2,
+      description: "Also run when these arrive for the tenant: 'config.changed', 'ingestion.completed'",
+    }),
+  ),
+  tenant_id: Tenant,
+});
+export type CreateScheduleBody = Static<typeof CreateScheduleBody>;
+
+export const ScheduleSchema = Type.Object({
+  id: Type.String(),
+  target_id: Type.String(),
+  pack_id: Type.String(),
+  every_seconds: Nullable(Type.Integer()),
+  on_events: Type.Array(Type.String()),
+  due_at: Nullable(Type.String()),
+  due_trigger: Nullable(Type.String()),
+  last_run_at: Nullable(Type.String()),
+  last_scan_id: Nullable(Type.String()),
+  last_error: Nullable(Type.String()),
+  created_by: Type.String(),
+  created_at: Type.String(),
+});
+export const ScheduleList = Type.Object({ schedules: Type.Array(ScheduleSchema) });
 
 export const Sarif = Type.Object(
   { version: Type.Literal('2.1.0') },

@@ -2,6 +2,7 @@
 // paths), thin adapters over subgraphs/compliance-scanner: each handler builds the Caller, calls
 // one domain method and shapes the JSON (snake_case). Authentication is the kernel's hook on the
 // whole prefix; the pack key set is public (verifiers need no account).
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { bearerToken } from '../../platform/auth/jwt';
 import { callerOf } from '../../platform/http/caller';
@@ -10,10 +11,12 @@ import type {
   Finding,
   Scan,
   ScannerPack,
+  ScanSchedule,
   ScanTarget,
   Suppression,
 } from '../../subgraphs/compliance-scanner/scanner.types';
 import {
+  CreateScheduleBody,
   CreateTargetBody,
   FindingList,
   FindingQuery,
@@ -26,6 +29,9 @@ import {
   responses,
   RunScanBody,
   Sarif,
+  Sbom,
+  ScheduleList,
+  ScheduleSchema,
   ScanList,
   ScanListQuery,
   ScanSchema,
@@ -67,6 +73,7 @@ function targetJson(t: ScanTarget) {
     kind: t.kind,
     path: t.path,
     settings: t.settings,
+    namespace: t.namespace,
     created_by: t.createdBy,
     created_at: t.createdAt.toISOString(),
   };
@@ -80,11 +87,30 @@ export function scanJson(s: Scan) {
     pack_version: s.packVersion,
     status: s.status,
     requested_by: s.requestedBy,
+    trigger: s.trigger,
+    schedule_id: s.scheduleId,
     started_at: s.startedAt.toISOString(),
     finished_at: iso(s.finishedAt),
     files_scanned: s.filesScanned,
     summary: s.summary,
     error: s.error,
+  };
+}
+
+export function scheduleJson(s: ScanSchedule) {
+  return {
+    id: s.id,
+    target_id: s.targetId,
+    pack_id: s.packId,
+    every_seconds: s.everySeconds,
+    on_events: s.onEvents,
+    due_at: iso(s.dueAt),
+    due_trigger: s.dueTrigger,
+    last_run_at: iso(s.lastRunAt),
+    last_scan_id: s.lastScanId,
+    last_error: s.lastError,
+    created_by: s.createdBy,
+    created_at: s.createdAt.toISOString(),
   };
 }
 
@@ -131,7 +157,7 @@ export function suppressionJson(s: Suppression) {
 }
 
 export function registerComplianceScannerRoutes(routes: FastifyInstance, scanner: ScannerModule): void {
-  const { packs, targets, scans, suppressions } = scanner;
+  const { packs, targets, scans, suppressions, schedules } = scanner;
 
   routes.post<{ Body: SubmitPackBody }>(
     `${PREFIX}/packs`,
@@ -243,6 +269,7 @@ export function registerComplianceScannerRoutes(routes: FastifyInstance, scanner
         kind: b.kind,
         path: b.path,
         settings: b.settings,
+        namespace: b.namespace,
         tenantId: b.tenant_id,
       });
       return reply.code(201).send(targetJson(t));
@@ -359,6 +386,103 @@ export function registerComplianceScannerRoutes(routes: FastifyInstance, scanner
         tenantId: request.query.tenant_id,
       });
       return reply.type('application/sarif+json').send(log);
+    },
+  );
+
+  routes.get<{ Params: IdParams; Querystring: TenantQuery }>(
+    `${PREFIX}/scans/:id/sbom`,
+    {
+      config: query,
+      schema: {
+        tags: ['scans'],
+        summary: "The scanned repository's CycloneDX 1.5 SBOM (from its package-lock.json, with licences)",
+        params: IdParams,
+        querystring: TenantQuery,
+        response: responses(Sbom),
+      },
+    },
+    async (request, reply) => {
+      const sbom = await scans.sbom(callerOf(request), {
+        scanId: request.params.id,
+        tenantId: request.query.tenant_id,
+      });
+      return reply.type('application/vnd.cyclonedx+json').send(sbom);
+    },
+  );
+
+  routes.post<{ Body: CreateScheduleBody }>(
+    `${PREFIX}/schedules`,
+    {
+      config: { inputNames: { everySeconds: 'every_seconds', onEvents: 'on_events', targetId: 'target_id' } },
+      schema: {
+        tags: ['schedules'],
+        summary: 'Scans a target with a pack every so often and/or on config.changed or ingestion.completed',
+        body: CreateScheduleBody,
+        response: { ...responses(ScheduleSchema), 201: ScheduleSchema },
+      },
+    },
+    async (request, reply) => {
+      const b = request.body;
+      const s = await schedules.create(callerOf(request), {
+        targetId: b.target_id,
+        packId: b.pack_id,
+        everySeconds: b.every_seconds,
+        onEvents: b.on_events,
+        tenantId: b.tenant_id,
+      });
+      return reply.code(201).send(scheduleJson(s));
+    },
+  );
+
+  routes.get<{ Querystring: TenantQuery }>(
+    `${PREFIX}/schedules`,
+    {
+      config: query,
+      schema: {
+        tags: ['schedules'],
+        summary: "The tenant's scan schedules",
+        querystring: TenantQuery,
+        response: responses(ScheduleList),
+      },
+    },
+    async (request) => ({
+      schedules: (await schedules.list(callerOf(request), { tenantId: request.query.tenant_id })).map(scheduleJson),
+    }),
+  );
+
+  routes.get<{ Params: IdParams; Querystring: TenantQuery }>(
+    `${PREFIX}/schedules/:id`,
+    {
+      config: query,
+      schema: {
+        tags: ['schedules'],
+        summary: 'One schedule with its last run',
+        params: IdParams,
+        querystring: TenantQuery,
+        response: responses(ScheduleSchema),
+      },
+    },
+    async (request) =>
+      scheduleJson(
+        await schedules.get(callerOf(request), { id: request.params.id, tenantId: request.query.tenant_id }),
+      ),
+  );
+
+  routes.delete<{ Params: IdParams; Querystring: TenantQuery }>(
+    `${PREFIX}/schedules/:id`,
+    {
+      config: query,
+      schema: {
+        tags: ['schedules'],
+        summary: 'Deletes a schedule (its past scans stay)',
+        params: IdParams,
+        querystring: TenantQuery,
+        response: { ...responses(Type.Null()), 204: Type.Null() },
+      },
+    },
+    async (request, reply) => {
+      await schedules.remove(callerOf(request), { id: request.params.id, tenantId: request.query.tenant_id });
+      return reply.code(204).send();
     },
   );
 

@@ -59,6 +59,7 @@ const targets = [
       ScannerScan: './scanner.types#Scan',
       ScannerFinding: './scanner.types#Finding',
       ScannerSuppression: './scanner.types#Suppression',
+      ScannerSchedule: './scanner.types#ScanSchedule',
     },
     // Mapped to the domain's lower-case words in resolvers.ts.
     enumValues: {

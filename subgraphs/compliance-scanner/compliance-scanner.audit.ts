@@ -6,3 +6,5 @@ export const SCANNER_SCAN_COMPLETED_EVENT = 'scanner_scan_completed';
 export const SCANNER_SUPPRESSION_REQUESTED_EVENT = 'scanner_suppression_requested';
 export const SCANNER_SUPPRESSION_DECIDED_EVENT = 'scanner_suppression_decided';
 export const SCANNER_SUPPRESSION_EXPIRED_EVENT = 'scanner_suppression_expired';
+export const SCANNER_SCHEDULE_CREATED_EVENT = 'scanner_schedule_created';
+export const SCANNER_SCHEDULE_DELETED_EVENT = 'scanner_schedule_deleted';

@@ -23,11 +23,20 @@ export interface ScannerConfig {
   signingKeyPem?: string;
   /** Where suppressions are approved: WORKFLOW_URL, else the workflow service's registry port. */
   workflowUrl: string;
+  /** Where config targets are read: CONFIG_URL, else the config service's registry port. */
+  configUrl: string;
+  /** SCANNER_SCHEDULE_TICK_SECONDS: how often due schedules are looked for (30). */
+  scheduleTickSeconds: number;
+  /** SCANNER_SCHEDULE_MIN_SECONDS: the shortest interval a schedule may ask for (300). */
+  scheduleMinSeconds: number;
+  /** SCANNER_MAX_LOCKFILE_BYTES: the largest package-lock.json an SBOM is made from (32 MiB). */
+  maxLockfileBytes: number;
   /** The environment a configuration target without settings reads (the platform's effective settings). */
   environment: Record<string, string | undefined>;
 }
 
 const WORKFLOW = { name: 'workflow', port: 8130 };
+const CONFIG = { name: 'config', port: 8086 };
 
 export function loadComplianceScannerConfig(env: Env, registry: readonly ServiceManifest[] = []): ScannerConfig {
   const pem = readOptional(env, 'SCANNER_SIGNING_KEY')?.replace(/\\n/g, '\n');
@@ -53,6 +62,13 @@ export function loadComplianceScannerConfig(env: Env, registry: readonly Service
     sweepSeconds: readInt(env, 'SCANNER_SWEEP_SECONDS', 60, { min: 1, max: 86_400 }),
     signingKeyPem: pem,
     workflowUrl: serviceUrl(env, registry.find((s) => s.name === WORKFLOW.name) ?? WORKFLOW),
+    configUrl: serviceUrl(env, registry.find((s) => s.name === CONFIG.name) ?? CONFIG),
+    scheduleTickSeconds: readInt(env, 'SCANNER_SCHEDULE_TICK_SECONDS', 30, { min: 1, max: 3600 }),
+    scheduleMinSeconds: readInt(env, 'SCANNER_SCHEDULE_MIN_SECONDS', 300, { min: 1, max: 86_400 }),
+    maxLockfileBytes: readInt(env, 'SCANNER_MAX_LOCKFILE_BYTES', 32 * 1024 * 1024, {
+      min: 1024,
+      max: 256 * 1024 * 1024,
+    }),
     environment: env,
   };
 }

@@ -1,16 +1,21 @@
 // Wires the scanner's domain from its dependencies: the SQL stores, the signing keys (the
 // rule-pack registry's SigningKeys over scanner_signing_keys), the workflow client for
-// suppressions' approvals and the tenant access rule (an operator's action in another tenant
-// reaches that tenant's ledger through the outbox).
+// suppressions' approvals, the config client for config targets, the scheduler and the tenant
+// access rule (an operator's action in another tenant reaches that tenant's ledger through the
+// outbox).
 import type { Database } from '../../platform/db/database';
 import { operatorAccessData, OPERATOR_ACCESS_EVENT, TenantAccess } from '../../platform/auth/tenant-access';
+import type { ConfigClient } from '../../platform/clients/config.client';
 import type { WorkflowClient } from '../../platform/clients/workflow.client';
+import type { Logger } from '../../platform/logging/logger';
 import { auditEvent, sqlOutboxWriter } from '../../platform/outbox/outbox.writer';
 import { SigningKeys } from '../rulepack-registry/signing-keys.service';
 import type { ScannerConfig } from './compliance-scanner.config';
 import { PackService, SERVICE } from './pack.service';
 import { scannerPackKeyStore } from './pack.store';
+import { ScanScheduler } from './scan-scheduler';
 import { ScanService } from './scan.service';
+import { ScheduleService } from './schedule.service';
 import { SuppressionService } from './suppression.service';
 import { TargetService } from './target.service';
 
@@ -19,12 +24,17 @@ export interface ScannerModule {
   targets: TargetService;
   scans: ScanService;
   suppressions: SuppressionService;
+  schedules: ScheduleService;
+  scheduler: ScanScheduler;
 }
 
 export function createScannerModule(deps: {
   db: Database;
   config: ScannerConfig;
   workflow: Pick<WorkflowClient, 'execute' | 'status'>;
+  /** Reads config targets; absent, their scans fail with a clear error. */
+  configService?: Pick<ConfigClient, 'effective'>;
+  logger?: Pick<Logger, 'warn'>;
   /** Wakes the notice relay after a commit that wrote `scanner.finding` notices. */
   onCommitted: () => void;
   now?: () => Date;
@@ -46,10 +56,14 @@ export function createScannerModule(deps: {
     access,
     deps.config.requireAuth,
   );
+  const now = deps.now ?? (() => new Date());
+  const scans = new ScanService(sql, access, packs, deps.config, deps.onCommitted, now, deps.configService);
   return {
     packs,
     targets: new TargetService(sql, access, deps.config),
-    scans: new ScanService(sql, access, packs, deps.config, deps.onCommitted, deps.now),
+    scans,
+    schedules: new ScheduleService(sql, access, packs, deps.config, now),
+    scheduler: new ScanScheduler(sql, scans, now, deps.logger ?? { warn: () => undefined }),
     suppressions: new SuppressionService(sql, access, deps.workflow, deps.config, deps.onCommitted, deps.now),
   };
 }

@@ -25,6 +25,7 @@ export const DEFAULT_GLOBS: Record<ScannerRuleInput, string[]> = {
   yaml: ['**/*.yaml', '**/*.yml'],
   package_json: ['**/package.json'],
   settings: [],
+  config: [],
 };
 
 /** Every line of the file (pattern and secrets rules read them all). */

@@ -28,7 +28,8 @@ export function findingNotice(f: Finding, scanId: string, targetKind: TargetKind
     rule_id: f.ruleId,
     severity: f.severity,
     status: WIRE_STATUS[f.status],
-    target_kind: targetKind,
+    // A config-service target is configuration to the compliance service, as a settings profile is.
+    target_kind: targetKind === 'config' ? 'configuration' : targetKind,
     location: locationOf(f),
     fingerprint: f.fingerprint,
     controls: f.controls.slice(0, 100),

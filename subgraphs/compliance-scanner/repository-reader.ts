@@ -117,3 +117,13 @@ async function readBounded(file: string, maxBytes: number): Promise<string | { r
     return { reason: 'unreadable' };
   }
 }
+
+/**
+ * The repository's root package-lock.json (the SBOM's source), read with the same care as any
+ * file (never through a symlink, measured before it is read) but under its own, larger limit:
+ * a lockfile is routinely bigger than a source file. Null when there is none or it is refused.
+ */
+export async function readLockfile(root: string, maxBytes: number): Promise<string | null> {
+  const text = await readBounded(path.join(root, 'package-lock.json'), maxBytes);
+  return typeof text === 'string' ? text : null;
+}

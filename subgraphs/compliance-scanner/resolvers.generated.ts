@@ -4,7 +4,7 @@ import type { FindingStatus as ScannerFindingStatus } from './scanner.types';
 import type { SuppressionStatus as ScannerSuppressionStatus } from './scanner.types';
 import type { SuppressionScope as ScannerSuppressionScope } from './scanner.types';
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
-import type { ScannerPack as ScannerPackModel, ScanTarget as ScanTargetModel, Scan as ScanModel, Finding as FindingModel, Suppression as SuppressionModel } from './scanner.types';
+import type { ScannerPack as ScannerPackModel, ScanTarget as ScanTargetModel, Scan as ScanModel, Finding as FindingModel, Suppression as SuppressionModel, ScanSchedule as ScanScheduleModel } from './scanner.types';
 import type { ComplianceScannerGraphQLContext } from './graphql.context';
 export type Maybe<T> = T | null | undefined;
 export type InputMaybe<T> = T | null | undefined;
@@ -43,13 +43,16 @@ export type ScannerPack = {
   pack: Scalars['JSON']['output'];
 };
 
-/** What a scan reads: a repository inside the allowed roots, or a configuration. */
+/** What a scan reads: a repository inside the allowed roots, a configuration, or the tenant's configuration at the config service. */
 export type ScannerTarget = {
   __typename?: 'ScannerTarget';
   id: Scalars['ID']['output'];
   name: Scalars['String']['output'];
+  /** repository, configuration or config. */
   kind: Scalars['String']['output'];
   path?: Maybe<Scalars['String']['output']>;
+  /** A config target's namespace (null: every namespace). */
+  namespace?: Maybe<Scalars['String']['output']>;
   createdBy: Scalars['String']['output'];
   createdAt: Scalars['String']['output'];
 };
@@ -62,6 +65,9 @@ export type ScannerScan = {
   packVersion: Scalars['String']['output'];
   status: Scalars['String']['output'];
   requestedBy: Scalars['String']['output'];
+  /** manual, schedule, config.changed or ingestion.completed. */
+  trigger: Scalars['String']['output'];
+  scheduleId?: Maybe<Scalars['ID']['output']>;
   startedAt: Scalars['String']['output'];
   finishedAt?: Maybe<Scalars['String']['output']>;
   filesScanned: Scalars['Int']['output'];
@@ -70,6 +76,25 @@ export type ScannerScan = {
   error?: Maybe<Scalars['String']['output']>;
   /** The report as SARIF 2.1.0. */
   sarif: Scalars['JSON']['output'];
+  /** The repository's CycloneDX 1.5 SBOM (null: not a repository, or no package-lock.json). */
+  sbom?: Maybe<Scalars['JSON']['output']>;
+};
+
+/** A standing order: scan a target with a pack every so often and/or on events. */
+export type ScannerSchedule = {
+  __typename?: 'ScannerSchedule';
+  id: Scalars['ID']['output'];
+  targetId: Scalars['ID']['output'];
+  packId: Scalars['String']['output'];
+  everySeconds?: Maybe<Scalars['Int']['output']>;
+  /** config.changed, ingestion.completed. */
+  onEvents: Array<Scalars['String']['output']>;
+  dueAt?: Maybe<Scalars['String']['output']>;
+  lastRunAt?: Maybe<Scalars['String']['output']>;
+  lastScanId?: Maybe<Scalars['ID']['output']>;
+  lastError?: Maybe<Scalars['String']['output']>;
+  createdBy: Scalars['String']['output'];
+  createdAt: Scalars['String']['output'];
 };
 
 export type ScannerFinding = {
@@ -110,6 +135,32 @@ export type ScannerSuppression = {
   createdAt: Scalars['String']['output'];
 };
 
+export type SubmitScannerPackInput = {
+  /** The pack document (platform/contracts/scanner-pack.schema.ts). */
+  pack: Scalars['JSON']['input'];
+};
+
+export type CreateScannerTargetInput = {
+  name: Scalars['String']['input'];
+  /** repository, configuration or config. */
+  kind: Scalars['String']['input'];
+  /** repository: an absolute directory inside SCANNER_ALLOWED_ROOTS. */
+  path?: InputMaybe<Scalars['String']['input']>;
+  /** configuration: a profile's settings (NAME: value); absent, the platform's effective settings. */
+  settings?: InputMaybe<Scalars['JSON']['input']>;
+  /** config: the config-service namespace; absent, every namespace. */
+  namespace?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type CreateScannerScheduleInput = {
+  targetId: Scalars['ID']['input'];
+  packId: Scalars['String']['input'];
+  /** At least SCANNER_SCHEDULE_MIN_SECONDS (300). */
+  everySeconds?: InputMaybe<Scalars['Int']['input']>;
+  /** config.changed, ingestion.completed. */
+  onEvents?: InputMaybe<Array<Scalars['String']['input']>>;
+};
+
 export type RunScanInput = {
   targetId: Scalars['ID']['input'];
   packId: Scalars['String']['input'];
@@ -138,6 +189,7 @@ export type Query = {
   scannerFindings: Array<ScannerFinding>;
   /** Suppressions; PENDING lists those awaiting a second person's approval. */
   scannerSuppressions: Array<ScannerSuppression>;
+  scannerSchedules: Array<ScannerSchedule>;
 };
 
 
@@ -167,10 +219,43 @@ export type QueryScannerSuppressionsArgs = {
 
 export type Mutation = {
   __typename?: 'Mutation';
+  /** A draft until a second person certifies it. */
+  submitScannerPack: ScannerPack;
+  /** Admin or reviewer of the tenant, never the pack's author; signs it. */
+  certifyScannerPack: ScannerPack;
+  createScannerTarget: ScannerTarget;
+  createScannerSchedule: ScannerSchedule;
+  deleteScannerSchedule: Scalars['Boolean']['output'];
   runScan: ScannerScan;
   requestScannerSuppression: ScannerSuppression;
   /** Reads the approval's outcome from the workflow service now. */
   refreshScannerSuppression: ScannerSuppression;
+};
+
+
+export type MutationSubmitScannerPackArgs = {
+  input: SubmitScannerPackInput;
+};
+
+
+export type MutationCertifyScannerPackArgs = {
+  packId: Scalars['String']['input'];
+  version: Scalars['String']['input'];
+};
+
+
+export type MutationCreateScannerTargetArgs = {
+  input: CreateScannerTargetInput;
+};
+
+
+export type MutationCreateScannerScheduleArgs = {
+  input: CreateScannerScheduleInput;
+};
+
+
+export type MutationDeleteScannerScheduleArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -271,9 +356,13 @@ export type ResolversTypes = {
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   ScannerScan: ResolverTypeWrapper<ScanModel>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
+  ScannerSchedule: ResolverTypeWrapper<ScanScheduleModel>;
   ScannerFinding: ResolverTypeWrapper<FindingModel>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   ScannerSuppression: ResolverTypeWrapper<SuppressionModel>;
+  SubmitScannerPackInput: SubmitScannerPackInput;
+  CreateScannerTargetInput: CreateScannerTargetInput;
+  CreateScannerScheduleInput: CreateScannerScheduleInput;
   RunScanInput: RunScanInput;
   RequestScannerSuppressionInput: RequestScannerSuppressionInput;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
@@ -289,9 +378,13 @@ export type ResolversParentTypes = {
   ID: Scalars['ID']['output'];
   ScannerScan: ScanModel;
   Int: Scalars['Int']['output'];
+  ScannerSchedule: ScanScheduleModel;
   ScannerFinding: FindingModel;
   Boolean: Scalars['Boolean']['output'];
   ScannerSuppression: SuppressionModel;
+  SubmitScannerPackInput: SubmitScannerPackInput;
+  CreateScannerTargetInput: CreateScannerTargetInput;
+  CreateScannerScheduleInput: CreateScannerScheduleInput;
   RunScanInput: RunScanInput;
   RequestScannerSuppressionInput: RequestScannerSuppressionInput;
   Query: Record<PropertyKey, never>;
@@ -325,6 +418,7 @@ export type ScannerTargetResolvers<ContextType = ComplianceScannerGraphQLContext
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   kind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   path?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  namespace?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   createdBy?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
@@ -336,12 +430,29 @@ export type ScannerScanResolvers<ContextType = ComplianceScannerGraphQLContext, 
   packVersion?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   requestedBy?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  trigger?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  scheduleId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   startedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   finishedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   filesScanned?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   summary?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   sarif?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  sbom?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+};
+
+export type ScannerScheduleResolvers<ContextType = ComplianceScannerGraphQLContext, ParentType extends ResolversParentTypes['ScannerSchedule'] = ResolversParentTypes['ScannerSchedule']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  targetId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  packId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  everySeconds?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  onEvents?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  dueAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  lastRunAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  lastScanId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  lastError?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  createdBy?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type ScannerFindingResolvers<ContextType = ComplianceScannerGraphQLContext, ParentType extends ResolversParentTypes['ScannerFinding'] = ResolversParentTypes['ScannerFinding']> = {
@@ -387,9 +498,15 @@ export type QueryResolvers<ContextType = ComplianceScannerGraphQLContext, Parent
   scannerScan?: Resolver<Maybe<ResolversTypes['ScannerScan']>, ParentType, ContextType, RequireFields<QueryScannerScanArgs, 'id'>>;
   scannerFindings?: Resolver<Array<ResolversTypes['ScannerFinding']>, ParentType, ContextType, Partial<QueryScannerFindingsArgs>>;
   scannerSuppressions?: Resolver<Array<ResolversTypes['ScannerSuppression']>, ParentType, ContextType, Partial<QueryScannerSuppressionsArgs>>;
+  scannerSchedules?: Resolver<Array<ResolversTypes['ScannerSchedule']>, ParentType, ContextType>;
 };
 
 export type MutationResolvers<ContextType = ComplianceScannerGraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  submitScannerPack?: Resolver<ResolversTypes['ScannerPack'], ParentType, ContextType, RequireFields<MutationSubmitScannerPackArgs, 'input'>>;
+  certifyScannerPack?: Resolver<ResolversTypes['ScannerPack'], ParentType, ContextType, RequireFields<MutationCertifyScannerPackArgs, 'packId' | 'version'>>;
+  createScannerTarget?: Resolver<ResolversTypes['ScannerTarget'], ParentType, ContextType, RequireFields<MutationCreateScannerTargetArgs, 'input'>>;
+  createScannerSchedule?: Resolver<ResolversTypes['ScannerSchedule'], ParentType, ContextType, RequireFields<MutationCreateScannerScheduleArgs, 'input'>>;
+  deleteScannerSchedule?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteScannerScheduleArgs, 'id'>>;
   runScan?: Resolver<ResolversTypes['ScannerScan'], ParentType, ContextType, RequireFields<MutationRunScanArgs, 'input'>>;
   requestScannerSuppression?: Resolver<ResolversTypes['ScannerSuppression'], ParentType, ContextType, RequireFields<MutationRequestScannerSuppressionArgs, 'input'>>;
   refreshScannerSuppression?: Resolver<ResolversTypes['ScannerSuppression'], ParentType, ContextType, RequireFields<MutationRefreshScannerSuppressionArgs, 'id'>>;
@@ -403,6 +520,7 @@ export type Resolvers<ContextType = ComplianceScannerGraphQLContext> = {
   ScannerPack?: ScannerPackResolvers<ContextType>;
   ScannerTarget?: ScannerTargetResolvers<ContextType>;
   ScannerScan?: ScannerScanResolvers<ContextType>;
+  ScannerSchedule?: ScannerScheduleResolvers<ContextType>;
   ScannerFinding?: ScannerFindingResolvers<ContextType>;
   ScannerSuppression?: ScannerSuppressionResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;

@@ -2,11 +2,14 @@
 // Enum values are the domain's lower-case words inside, GraphQL's upper case outside.
 import { JSONScalar } from '../../platform/graphql/json-scalar';
 import { opt, orNull } from '../../platform/graphql/resolver-args';
+import { InputError } from '../../platform/errors/domain-errors';
 import type { ComplianceScannerGraphQLContext } from './graphql.context';
+import type { TargetKind } from './scanner.types';
 import type { Resolvers } from './resolvers.generated';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 type Ctx = ComplianceScannerGraphQLContext;
+const TARGET_KINDS = ['repository', 'configuration', 'config'] as const satisfies readonly TargetKind[];
 
 export const resolvers = {
   JSON: JSONScalar,
@@ -24,6 +27,12 @@ export const resolvers = {
     finishedAt: (s) => iso(s.finishedAt),
     summary: (s) => s.summary as unknown as Record<string, unknown> | null,
     sarif: (s, _, ctx: Ctx) => ctx.scanner.scans.sarif(ctx.caller, { scanId: s.id, tenantId: s.tenantId }),
+    sbom: (s, _, ctx: Ctx) => orNull(ctx.scanner.scans.sbom(ctx.caller, { scanId: s.id, tenantId: s.tenantId })),
+  },
+  ScannerSchedule: {
+    dueAt: (s) => iso(s.dueAt),
+    lastRunAt: (s) => iso(s.lastRunAt),
+    createdAt: (s) => s.createdAt.toISOString(),
   },
   ScannerFinding: {
     firstSeen: (f) => f.firstSeen.toISOString(),
@@ -47,8 +56,37 @@ export const resolvers = {
       }),
     scannerSuppressions: (_, a, ctx) =>
       ctx.scanner.suppressions.list(ctx.caller, { status: opt(a.status), limit: opt(a.limit) }),
+    scannerSchedules: (_, __, ctx) => ctx.scanner.schedules.list(ctx.caller),
   },
   Mutation: {
+    submitScannerPack: async (_, { input }, ctx) =>
+      (await ctx.scanner.packs.submit(ctx.caller, { pack: input.pack })).pack,
+    certifyScannerPack: (_, a, ctx) => ctx.scanner.packs.certify(ctx.caller, { packId: a.packId, version: a.version }),
+    createScannerTarget: (_, { input }, ctx) => {
+      if (!(TARGET_KINDS as readonly string[]).includes(input.kind))
+        throw InputError.of(['input', 'kind'], `Input should be ${TARGET_KINDS.map((k) => `'${k}'`).join(', ')}`);
+      const settings = input.settings ?? null;
+      if (settings !== null && (typeof settings !== 'object' || Array.isArray(settings)))
+        throw InputError.of(['input', 'settings'], 'Input should be an object of NAME: value');
+      return ctx.scanner.targets.create(ctx.caller, {
+        name: input.name,
+        kind: input.kind as TargetKind,
+        path: input.path,
+        settings: settings as Record<string, unknown> | null,
+        namespace: input.namespace,
+      });
+    },
+    createScannerSchedule: (_, { input }, ctx) =>
+      ctx.scanner.schedules.create(ctx.caller, {
+        targetId: input.targetId,
+        packId: input.packId,
+        everySeconds: input.everySeconds,
+        onEvents: input.onEvents,
+      }),
+    deleteScannerSchedule: async (_, a, ctx) => {
+      await ctx.scanner.schedules.remove(ctx.caller, { id: a.id });
+      return true;
+    },
     runScan: (_, { input }, ctx) =>
       ctx.scanner.scans.run(ctx.caller, {
         targetId: input.targetId,

@@ -13,6 +13,7 @@ import {
   type Located,
 } from './file-inputs';
 import { findSecrets } from './secret-patterns';
+import { capped, MAX_LIST } from './cel-rules';
 import { fingerprintOf, normaliseContent } from './fingerprint';
 import type { RepositoryFile } from './repository-reader';
 import type { Settings } from './settings-input';
@@ -43,7 +44,10 @@ export interface EngineResult {
 }
 
 export type ScanInput =
-  { kind: 'repository'; files: readonly RepositoryFile[] } | { kind: 'configuration'; settings: Settings };
+  | { kind: 'repository'; files: readonly RepositoryFile[] }
+  | { kind: 'configuration'; settings: Settings }
+  /** The config service's effective configuration: `{ <namespace>: content }`. */
+  | { kind: 'config'; config: Record<string, unknown> };
 
 const INLINE_SKIP = /scanner:ignore(?:\s+([A-Za-z0-9._:,-]+))?/;
 
@@ -84,7 +88,8 @@ class FileView {
   }
   /** What `file` is for a CEL rule: one parsed value, or several windows of lines. */
   parsed(input: CompiledRule['rule']['input']): unknown[] {
-    return this.memo(input, () => {
+    // Its own key: `lines` (the located lines) and the windows a CEL `lines` rule reads differ.
+    return this.memo(`parsed:${input}`, () => {
       if (input === 'dockerfile') return [dockerfile(this.file.text)];
       if (input === 'yaml') return [yamlDocuments(this.file.text)];
       if (input === 'package_json') return [packageJson(this.file.text)];
@@ -136,7 +141,24 @@ export function runPack(pack: CompiledPack, targetId: string, input: ScanInput):
     return { matches, errors, filesScanned: 0 };
   }
 
-  const fileRules = pack.rules.filter((r) => r.rule.input !== 'settings');
+  if (input.kind === 'config') {
+    // Each namespace is judged on its own, at `config/<namespace>`: `file` is its content.
+    const namespaces = Object.keys(input.config).sort().slice(0, MAX_LIST);
+    for (const rule of pack.rules.filter((r) => r.rule.input === 'config' && r.cel)) {
+      for (const namespace of namespaces) {
+        const at = `config/${namespace}`;
+        try {
+          const file = capped(input.config[namespace]);
+          for (const hit of located(rule.cel!({ file, namespace, path: at }))) add(rule, at, hit);
+        } catch (err) {
+          errors.push({ ruleId: rule.rule.id, path: at, message: (err as Error).message.split('\n')[0]! });
+        }
+      }
+    }
+    return { matches, errors, filesScanned: 0 };
+  }
+
+  const fileRules = pack.rules.filter((r) => r.rule.input !== 'settings' && r.rule.input !== 'config');
   for (const file of input.files) {
     const view = new FileView(file);
     for (const rule of fileRules) {

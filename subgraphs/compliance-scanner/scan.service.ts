@@ -1,5 +1,7 @@
-// Scans on demand: a certified, signature-checked pack over one of the tenant's targets. The
-// target is read (a repository inside the allowed roots, within the size limits; or settings),
+// Scans, on demand or for a schedule or an event (scan-scheduler.ts): a certified,
+// signature-checked pack over one of the tenant's targets. The target is read (a repository
+// inside the allowed roots, within the size limits, with its package-lock.json as a CycloneDX
+// SBOM; settings; or the tenant's configuration through the typed config client),
 // the engine runs, and in one transaction the findings move (finding-lifecycle.ts), their
 // `scanner.finding` notices are written and the scan's audit event is recorded. A scan that
 // cannot read its target ends `failed` with the reason, and the error is the caller's answer.
@@ -7,14 +9,17 @@ import { randomUUID } from 'node:crypto';
 import type { Caller } from '../../platform/auth/caller';
 import type { TenantAccess } from '../../platform/auth/tenant-access';
 import type { SqlExecutor } from '../../platform/db/sql';
-import { DomainError, InputError, NotFoundError } from '../../platform/errors/domain-errors';
+import type { ConfigClient } from '../../platform/clients/config.client';
+import { ServiceCallError } from '../../platform/clients/service-request';
+import { DomainError, InputError, NotFoundError, UnavailableError } from '../../platform/errors/domain-errors';
 import { auditEvent, sqlOutboxWriter } from '../../platform/outbox/outbox.writer';
 import type { ScannerConfig } from './compliance-scanner.config';
 import { reconcile } from './finding-lifecycle';
 import { findingNotice, writeFindingNotices } from './finding-notices';
 import { findingStore } from './finding.store';
 import { SERVICE, type PackService } from './pack.service';
-import { allowedRoot, readRepository } from './repository-reader';
+import { allowedRoot, readLockfile, readRepository } from './repository-reader';
+import { cycloneDxFromLockfile, LockfileError } from './sbom';
 import { buildSarif, sarifProblem } from './sarif';
 import { runPack, type ScanInput } from './scan-engine';
 import { scanStore } from './scan.store';
@@ -24,7 +29,7 @@ import { scannerPackStore } from './pack.store';
 import { effectiveSettings } from './settings-input';
 import { suppressionStore } from './suppression.store';
 import { targetStore } from './target.store';
-import type { Finding, FindingStatus, Scan, ScanSummary } from './scanner.types';
+import type { Finding, FindingStatus, Scan, ScanSummary, ScanTarget, ScanTrigger } from './scanner.types';
 
 export const MAX_LIST_LIMIT = 1000;
 
@@ -36,15 +41,26 @@ export class ScanService {
     private readonly config: Pick<
       ScannerConfig,
       'allowedRoots' | 'maxFileBytes' | 'maxFiles' | 'environment' | 'requireAuth'
-    >,
+    > &
+      Partial<Pick<ScannerConfig, 'maxLockfileBytes'>>,
     private readonly onCommitted: () => void,
     private readonly now: () => Date = () => new Date(),
+    /** Reads config targets (the config service, with the scanner's own identity); absent, they fail. */
+    private readonly configService?: Pick<ConfigClient, 'effective'>,
     private readonly version = '0.1.0',
   ) {}
 
   async run(
     caller: Caller,
-    input: { targetId: string; packId: string; packVersion?: string; tenantId?: string },
+    input: {
+      targetId: string;
+      packId: string;
+      packVersion?: string;
+      tenantId?: string;
+      /** Set by the scheduler: what started the scan, and which schedule. */
+      trigger?: ScanTrigger;
+      scheduleId?: string;
+    },
   ): Promise<Scan> {
     const auth = assertMayWrite(caller);
     const tenantId = await this.access.resolve(caller, input.tenantId, ['tenantId'], 'scanner.scan.run');
@@ -58,11 +74,16 @@ export class ScanService {
       packId: pack.packId,
       packVersion: pack.version,
       requestedBy: auth.username,
+      trigger: input.trigger ?? 'manual',
+      scheduleId: input.scheduleId ?? null,
     });
     let scanInput: ScanInput;
     let skipped: ScanSummary['skipped_files'] = [];
+    let sbom: Record<string, unknown> | null = null;
     try {
-      if (target.kind === 'repository') {
+      if (target.kind === 'config') {
+        scanInput = { kind: 'config', config: await this.readConfig(tenantId, target, caller.correlationId) };
+      } else if (target.kind === 'repository') {
         // Checked again: the allowed roots or the disk may have changed since registration.
         const root = await allowedRoot(target.path!, this.config.allowedRoots);
         const globs = [...new Set(compiled.rules.flatMap((r) => r.globs))];
@@ -72,6 +93,7 @@ export class ScanService {
         });
         scanInput = { kind: 'repository', files: read.files };
         skipped = read.skipped;
+        sbom = await this.sbomOf(root, skipped);
       } else {
         scanInput = { kind: 'configuration', settings: target.settings ?? effectiveSettings(this.config.environment) };
       }
@@ -121,6 +143,7 @@ export class ScanService {
         summary,
         error: null,
       });
+      if (sbom) await scanStore.setSbom(tx, tenantId, scanId, sbom);
       await sqlOutboxWriter(tx, SERVICE).append(
         auditEvent(caller, {
           tenantId,
@@ -132,6 +155,7 @@ export class ScanService {
             pack_id: pack.packId,
             pack_version: pack.version,
             pack_sha256: pack.sha256,
+            trigger: input.trigger ?? 'manual',
             files_scanned: result.filesScanned,
             ...moved.counts,
             ignored_inline_skips: moved.ignoredInlineSkips.length,
@@ -141,6 +165,49 @@ export class ScanService {
     });
     this.onCommitted();
     return (await scanStore.get(this.sql, tenantId, scanId))!;
+  }
+
+  /** The tenant's configuration in force, `{namespace: content}` (one namespace, or all). */
+  private async readConfig(tenantId: string, target: ScanTarget, correlationId: string) {
+    if (!this.configService)
+      throw new UnavailableError('No config service is configured: config targets cannot be read');
+    try {
+      const view = await this.configService.effective(
+        { tenantId, correlationId },
+        tenantId,
+        target.namespace ? { namespace: target.namespace } : {},
+      );
+      return view.config;
+    } catch (err) {
+      if (err instanceof ServiceCallError)
+        throw new UnavailableError(
+          `The config service could not be read (${err.status ?? 'unreachable'}): the configuration was not scanned`,
+        );
+      throw err;
+    }
+  }
+
+  /** The CycloneDX SBOM of the repository's package-lock.json; null without one (or one that does not parse, listed as skipped). */
+  private async sbomOf(root: string, skipped: ScanSummary['skipped_files']): Promise<Record<string, unknown> | null> {
+    const text = await readLockfile(root, this.config.maxLockfileBytes ?? 32 * 1024 * 1024);
+    if (text === null) return null;
+    try {
+      return cycloneDxFromLockfile(text, { tool: { name: SERVICE, version: this.version }, now: this.now() });
+    } catch (err) {
+      if (err instanceof LockfileError) {
+        skipped.push({ path: 'package-lock.json', reason: 'sbom_unparsable' });
+        return null;
+      }
+      throw err;
+    }
+  }
+
+  /** The scan's CycloneDX 1.5 SBOM (404 when the scan has none: not a repository, or no package-lock.json). */
+  async sbom(caller: Caller, input: { scanId: string; tenantId?: string }): Promise<Record<string, unknown>> {
+    const scan = await this.get(caller, { id: input.scanId, tenantId: input.tenantId });
+    const sbom = await scanStore.sbom(this.sql, scan.tenantId, scan.id);
+    if (!sbom) throw new NotFoundError(`Scan ${input.scanId} has no SBOM`);
+    return sbom;
   }
 
   async get(caller: Caller, input: { id: string; tenantId?: string }): Promise<Scan> {

@@ -1,6 +1,6 @@
 // The only code that reads and writes scans; the tenant id comes first in every read.
 import type { SqlQuery } from '../../platform/db/sql';
-import type { Scan, ScanStatus, ScanSummary } from './scanner.types';
+import type { Scan, ScanStatus, ScanSummary, ScanTrigger } from './scanner.types';
 
 interface Row {
   id: string;
@@ -10,6 +10,8 @@ interface Row {
   pack_version: string;
   status: string;
   requested_by: string;
+  trigger: string;
+  schedule_id: string | null;
   started_ms: number;
   finished_ms: number | null;
   files_scanned: number;
@@ -17,7 +19,7 @@ interface Row {
   error: string | null;
 }
 
-const COLUMNS = `id, tenant_id, target_id, pack_id, pack_version, status, requested_by,
+const COLUMNS = `id, tenant_id, target_id, pack_id, pack_version, status, requested_by, trigger, schedule_id,
   (extract(epoch FROM started_at) * 1000)::float8 AS started_ms, (extract(epoch FROM finished_at) * 1000)::float8 AS finished_ms,
   files_scanned, summary::text AS summary, error`;
 
@@ -29,6 +31,8 @@ const toScan = (r: Row): Scan => ({
   packVersion: r.pack_version,
   status: r.status as ScanStatus,
   requestedBy: r.requested_by,
+  trigger: r.trigger as ScanTrigger,
+  scheduleId: r.schedule_id,
   startedAt: new Date(Number(r.started_ms)),
   finishedAt: r.finished_ms === null ? null : new Date(Number(r.finished_ms)),
   filesScanned: Number(r.files_scanned),
@@ -40,12 +44,20 @@ export const scanStore = {
   async insert(
     q: SqlQuery,
     tenantId: string,
-    s: { id: string; targetId: string; packId: string; packVersion: string; requestedBy: string },
+    s: {
+      id: string;
+      targetId: string;
+      packId: string;
+      packVersion: string;
+      requestedBy: string;
+      trigger: ScanTrigger;
+      scheduleId: string | null;
+    },
   ): Promise<void> {
     await q.query(
-      `INSERT INTO scanner_scans (id, tenant_id, target_id, pack_id, pack_version, status, requested_by)
-       VALUES ($1, $2, $3, $4, $5, 'running', $6)`,
-      [s.id, tenantId, s.targetId, s.packId, s.packVersion, s.requestedBy],
+      `INSERT INTO scanner_scans (id, tenant_id, target_id, pack_id, pack_version, status, requested_by, trigger, schedule_id)
+       VALUES ($1, $2, $3, $4, $5, 'running', $6, $7, $8)`,
+      [s.id, tenantId, s.targetId, s.packId, s.packVersion, s.requestedBy, s.trigger, s.scheduleId],
     );
   },
 
@@ -84,5 +96,24 @@ export const scanStore = {
       [tenantId, targetId, limit],
     );
     return rows.map(toScan);
+  },
+
+  /** Keeps a repository scan's CycloneDX SBOM beside it. */
+  async setSbom(q: SqlQuery, tenantId: string, id: string, sbom: Record<string, unknown>): Promise<void> {
+    await q.query(`UPDATE scanner_scans SET sbom = $3::jsonb WHERE tenant_id = $1 AND id = $2`, [
+      tenantId,
+      id,
+      JSON.stringify(sbom),
+    ]);
+  },
+
+  /** The scan's SBOM; undefined when there is no such scan, null when it has none. */
+  async sbom(q: SqlQuery, tenantId: string, id: string): Promise<Record<string, unknown> | null | undefined> {
+    const { rows } = await q.query<{ sbom: string | null }>(
+      `SELECT sbom::text AS sbom FROM scanner_scans WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, id],
+    );
+    if (!rows[0]) return undefined;
+    return rows[0].sbom === null ? null : (JSON.parse(rows[0].sbom) as Record<string, unknown>);
   },
 };

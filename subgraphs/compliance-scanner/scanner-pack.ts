@@ -53,7 +53,8 @@ export function compilePack(pack: unknown): CompiledPack {
       if (rule.cel || rule.pattern) throw InputError.of(at('input'), 'A secrets rule takes neither cel nor pattern');
       return compiled;
     }
-    if (rule.input === 'settings' && rule.files) throw InputError.of(at('files'), 'A settings rule reads no files');
+    if ((rule.input === 'settings' || rule.input === 'config') && rule.files)
+      throw InputError.of(at('files'), `A ${rule.input} rule reads no files`);
     if (rule.pattern !== undefined) {
       if (rule.input !== 'lines') throw InputError.of(at('pattern'), 'Only a lines rule may give a pattern');
       if (rule.cel !== undefined) throw InputError.of(at('pattern'), 'Give cel or pattern, not both');

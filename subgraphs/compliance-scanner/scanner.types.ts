@@ -1,4 +1,6 @@
 // The scanner's records and the limits both doors share.
+import { CONFIG_CHANGED } from '../../platform/contracts/config.events';
+import { INGESTION_COMPLETED } from '../../platform/contracts/pipeline.events';
 import type { ScannerPackDocument, ScannerSeverity } from '../../platform/contracts/scanner-pack.schema';
 
 export type ScannerPackStatus = 'draft' | 'certified';
@@ -18,7 +20,8 @@ export interface ScannerPack {
   keyId: string | null;
 }
 
-export type TargetKind = 'repository' | 'configuration';
+/** `config`: the tenant's effective configuration, read from the config service at scan time. */
+export type TargetKind = 'repository' | 'configuration' | 'config';
 
 export interface ScanTarget {
   id: string;
@@ -28,11 +31,36 @@ export interface ScanTarget {
   path: string | null;
   /** Null: the scanner's own environment, the platform's effective settings. */
   settings: Record<string, string> | null;
+  /** A config target's namespace; null reads every namespace in force for the tenant. */
+  namespace: string | null;
   createdBy: string;
   createdAt: Date;
 }
 
 export type ScanStatus = 'running' | 'completed' | 'failed';
+
+/** The topics a schedule may run on (their contracts' topics, so a renamed topic cannot drift). */
+export const SCAN_EVENT_TRIGGERS = [CONFIG_CHANGED.topic, INGESTION_COMPLETED.topic] as const;
+export type ScanEventTrigger = (typeof SCAN_EVENT_TRIGGERS)[number];
+export type ScanTrigger = 'manual' | 'schedule' | ScanEventTrigger;
+
+/** A standing order: scan a target with a pack every `everySeconds`, and/or on events. */
+export interface ScanSchedule {
+  id: string;
+  tenantId: string;
+  targetId: string;
+  packId: string;
+  everySeconds: number | null;
+  onEvents: ScanEventTrigger[];
+  /** When it runs next; null: only an event will make it due. */
+  dueAt: Date | null;
+  dueTrigger: Exclude<ScanTrigger, 'manual'> | null;
+  lastRunAt: Date | null;
+  lastScanId: string | null;
+  lastError: string | null;
+  createdBy: string;
+  createdAt: Date;
+}
 
 export interface IgnoredInlineSkip {
   rule_id: string;
@@ -61,6 +89,9 @@ export interface Scan {
   packVersion: string;
   status: ScanStatus;
   requestedBy: string;
+  /** What started it: a person (`manual`), its schedule, or an event. */
+  trigger: ScanTrigger;
+  scheduleId: string | null;
   startedAt: Date;
   finishedAt: Date | null;
   filesScanned: number;

@@ -27,7 +27,14 @@ import {
   SCANNER_SUPPRESSION_REQUESTED_EVENT,
 } from './compliance-scanner.audit';
 import { assertMayRead, assertMayWrite } from './scanner.policy';
-import { LIMITS, type Finding, type Suppression, type SuppressionScope, type SuppressionStatus } from './scanner.types';
+import {
+  LIMITS,
+  type Finding,
+  type Suppression,
+  type SuppressionScope,
+  type SuppressionStatus,
+  type TargetKind,
+} from './scanner.types';
 import { suppressionStore } from './suppression.store';
 import { targetStore } from './target.store';
 
@@ -191,7 +198,7 @@ export class SuppressionService {
   private async moveFindings(tx: SqlQuery, tenantId: string, moved: Finding[], at: Date, correlationId: string) {
     if (moved.length === 0) return;
     await findingStore.update(tx, tenantId, moved);
-    const kinds = new Map<string, 'repository' | 'configuration'>();
+    const kinds = new Map<string, TargetKind>();
     for (const f of moved)
       if (!kinds.has(f.targetId))
         kinds.set(f.targetId, (await targetStore.get(tx, tenantId, f.targetId))?.kind ?? 'repository');

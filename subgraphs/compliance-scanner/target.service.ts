@@ -1,7 +1,9 @@
 // Scan targets: a repository on the local disk inside SCANNER_ALLOWED_ROOTS (checked when the
-// target is registered and again at every scan, since the disk may change), or a configuration:
+// target is registered and again at every scan, since the disk may change); a configuration:
 // settings given inline (a profile, e.g. production's), or none for the platform's effective
-// settings, read from the scanner's environment at scan time. Secret values are never stored.
+// settings, read from the scanner's environment at scan time; or a config target: the tenant's
+// configuration in force at the config service (one namespace, or all), read through the typed
+// config client at scan time. Secret values are never stored.
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '../../platform/auth/caller';
 import type { TenantAccess } from '../../platform/auth/tenant-access';
@@ -17,11 +19,16 @@ import { effectiveSettings } from './settings-input';
 import type { ScanTarget, TargetKind } from './scanner.types';
 import { targetStore } from './target.store';
 
+/** A config-service namespace name. */
+const NAMESPACE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
+
 export interface CreateTargetInput {
   name: string;
   kind: TargetKind;
   path?: string | null;
   settings?: Record<string, unknown> | null;
+  /** A config target's namespace (absent: every namespace). */
+  namespace?: string | null;
   tenantId?: string;
 }
 
@@ -37,7 +44,18 @@ export class TargetService {
     const tenantId = await this.access.resolve(caller, input.tenantId, ['tenantId'], 'scanner.target.create');
     let path: string | null = null;
     let settings: Record<string, string> | null = null;
-    if (input.kind === 'repository') {
+    if (input.kind !== 'config' && input.namespace)
+      throw InputError.of(['namespace'], 'Only a config target takes a namespace');
+    if (input.kind === 'config') {
+      if (input.path) throw InputError.of(['repositoryPath'], 'A config target takes no path');
+      if (input.settings) throw InputError.of(['settings'], 'A config target takes no settings');
+      if (input.namespace !== undefined && input.namespace !== null && !NAMESPACE.test(input.namespace))
+        throw InputError.of(
+          ['namespace'],
+          `String should match pattern '${NAMESPACE.source}'`,
+          'string_pattern_mismatch',
+        );
+    } else if (input.kind === 'repository') {
       if (!input.path) throw InputError.of(['repositoryPath'], 'Field required', 'missing');
       if (input.settings) throw InputError.of(['settings'], 'A repository target takes no settings');
       path = await allowedRoot(input.path, this.config.allowedRoots);
@@ -53,7 +71,15 @@ export class TargetService {
         settings = effectiveSettings(plain);
       }
     }
-    const target = { id: randomUUID(), name: input.name, kind: input.kind, path, settings, createdBy: auth.username };
+    const target = {
+      id: randomUUID(),
+      name: input.name,
+      kind: input.kind,
+      path,
+      settings,
+      namespace: input.kind === 'config' ? (input.namespace ?? null) : null,
+      createdBy: auth.username,
+    };
     return this.sql.transaction(async (tx) => {
       if (!(await targetStore.insert(tx, tenantId, target)))
         throw new ConflictError(`A target named '${input.name}' exists already`);
@@ -62,7 +88,13 @@ export class TargetService {
           tenantId,
           type: SCANNER_TARGET_CREATED_EVENT,
           actor: auth.username,
-          data: { target_id: target.id, name: target.name, kind: target.kind, profile: settings !== null },
+          data: {
+            target_id: target.id,
+            name: target.name,
+            kind: target.kind,
+            profile: settings !== null,
+            namespace: target.namespace,
+          },
         }),
       );
       return (await targetStore.get(tx, tenantId, target.id))!;

@@ -9,11 +9,12 @@ interface Row {
   kind: string;
   path: string | null;
   settings: string | null;
+  namespace: string | null;
   created_by: string;
   created_ms: number;
 }
 
-const COLUMNS = `id, tenant_id, name, kind, path, settings::text AS settings, created_by,
+const COLUMNS = `id, tenant_id, name, kind, path, settings::text AS settings, namespace, created_by,
   (extract(epoch FROM created_at) * 1000)::float8 AS created_ms`;
 
 const toTarget = (r: Row): ScanTarget => ({
@@ -23,6 +24,7 @@ const toTarget = (r: Row): ScanTarget => ({
   kind: r.kind as TargetKind,
   path: r.path,
   settings: r.settings === null ? null : (JSON.parse(r.settings) as Record<string, string>),
+  namespace: r.namespace,
   createdBy: r.created_by,
   createdAt: new Date(Number(r.created_ms)),
 });
@@ -31,9 +33,18 @@ export const targetStore = {
   /** False when the tenant has a target of that name already. */
   async insert(q: SqlQuery, tenantId: string, t: Omit<ScanTarget, 'tenantId' | 'createdAt'>): Promise<boolean> {
     const r = await q.query(
-      `INSERT INTO scanner_targets (id, tenant_id, name, kind, path, settings, created_by)
-       VALUES ($1, $2, $3, $4, $5, $6::json, $7) ON CONFLICT (tenant_id, name) DO NOTHING RETURNING id`,
-      [t.id, tenantId, t.name, t.kind, t.path, t.settings === null ? null : JSON.stringify(t.settings), t.createdBy],
+      `INSERT INTO scanner_targets (id, tenant_id, name, kind, path, settings, namespace, created_by)
+       VALUES ($1, $2, $3, $4, $5, $6::json, $7, $8) ON CONFLICT (tenant_id, name) DO NOTHING RETURNING id`,
+      [
+        t.id,
+        tenantId,
+        t.name,
+        t.kind,
+        t.path,
+        t.settings === null ? null : JSON.stringify(t.settings),
+        t.namespace,
+        t.createdBy,
+      ],
     );
     return r.rows.length > 0;
   },

@@ -619,3 +619,57 @@ describe('compliance reports page', () => {
     expect(await other.getByTestId('report-list').count()).toBe(0);
   });
 });
+
+describe('compliance scanner page', () => {
+  test('shows findings and a suppression awaiting a second person, linked to the approvals inbox; markup stays text; zero axe violations', async () => {
+    const { readFileSync } = await import('node:fs');
+    const pack = JSON.parse(
+      readFileSync(path.join(PROJECT_ROOT, 'subgraphs/compliance-scanner/baseline.pack.json'), 'utf8'),
+    ) as Record<string, unknown>;
+    await api(
+      PEOPLE.root,
+      `mutation($input: SubmitScannerPackInput!) { submitScannerPack(input: $input) { status } }`,
+      {
+        input: { pack },
+      },
+    );
+    await api(PEOPLE.rita, `mutation { certifyScannerPack(packId: "platform-baseline", version: "1.0.0") { status } }`);
+    const target = await api(
+      PEOPLE.root,
+      `mutation($input: CreateScannerTargetInput!) { createScannerTarget(input: $input) { id } }`,
+      { input: { name: 'production', kind: 'configuration', settings: { NODE_ENV: 'production', CORS_ORIGINS: '*' } } },
+    );
+    await api(PEOPLE.root, `mutation($input: RunScanInput!) { runScan(input: $input) { status } }`, {
+      input: { targetId: target.createScannerTarget.id, packId: 'platform-baseline' },
+    });
+    const { scannerFindings } = await api(PEOPLE.root, `{ scannerFindings(status: OPEN) { ruleId fingerprint } }`);
+    const cors = scannerFindings.find((f: { ruleId: string }) => f.ruleId === 'settings.cors-any-origin');
+    await api(
+      PEOPLE.root,
+      `mutation($input: RequestScannerSuppressionInput!) { requestScannerSuppression(input: $input) { status } }`,
+      {
+        input: {
+          scope: 'FINGERPRINT',
+          fingerprint: cors.fingerprint,
+          owner: 'root',
+          justification: `Staging only until Q4 ${HOSTILE}`,
+          expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+        },
+      },
+    );
+
+    const reviewer = await signedIn(PEOPLE.rita, 'scanner');
+    await reviewer.getByRole('heading', { level: 1, name: 'Compliance scanner' }).waitFor();
+    await seen(reviewer.getByTestId('scanner-findings'), 'settings.cors-any-origin');
+    await seen(reviewer.getByTestId('pending-suppression'), `Staging only until Q4 ${HOSTILE}`);
+    await expectNothingRan(reviewer);
+    expect(await axeViolations(reviewer)).toEqual([]);
+    await reviewer.getByRole('link', { name: 'approvals inbox' }).first().click();
+    await reviewer.getByRole('heading', { level: 1, name: 'Approvals' }).waitFor();
+    await seen(reviewer.getByTestId('approval-task'), 'scanner_suppression');
+
+    const other = await signedIn(PEOPLE.bravo, 'scanner');
+    await seen(other.getByText('No suppression is waiting for approval.'));
+    await seen(other.getByText('No findings here.'));
+  });
+});

@@ -12,6 +12,7 @@ import { ObservabilityPage } from './observability.page';
 import { OcrPage } from './ocr.page';
 import { ReportsPage } from './reports.page';
 import { RulePacksPage } from './rule-packs.page';
+import { ScannerPage } from './scanner.page';
 import { SecurityPage } from './security.page';
 import { WorkflowsPage } from './workflows.page';
 
@@ -35,4 +36,5 @@ export const PAGES: readonly ConsolePage[] = [
   { path: 'dataflow', label: 'DataFlow', component: DataflowPage },
   { path: 'config', label: 'Configuration', component: ConfigPage },
   { path: 'observability', label: 'Observability', component: ObservabilityPage },
+  { path: 'scanner', label: 'Compliance scanner', component: ScannerPage },
 ];

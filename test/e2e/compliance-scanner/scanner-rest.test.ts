@@ -10,6 +10,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AccessTokens } from '../../../platform/auth/jwt';
+import { parsePayload } from '../../../platform/contracts/event-contract';
+import { SCANNER_FINDING } from '../../../platform/contracts/pipeline.events';
+import { scannerFindingEvent } from '../../../subgraphs/compliance/compliance.intake';
 import { verifyPack } from '../../../subgraphs/rulepack-registry/pack-signature';
 import { sarifProblem } from '../../../subgraphs/compliance-scanner/sarif';
 import baseline from '../../../subgraphs/compliance-scanner/baseline.pack.json';
@@ -206,6 +209,17 @@ describe('scans', () => {
       controls: ['ia-5', 'sc-28'],
     });
     expect(JSON.stringify(events)).not.toContain('platform:platform');
+    // What the compliance service's intake makes of it (its consumer parses by the same contract):
+    // evidence for the rule's controls (test/integration/compliance/pipeline-intake.test.ts maps
+    // such payloads to the tenant's frameworks).
+    expect(parsePayload(SCANNER_FINDING, secret).ok).toBe(true);
+    expect(scannerFindingEvent(secret)).toMatchObject({
+      tenantId: A,
+      topic: 'scanner.finding',
+      types: ['scanner_finding', 'scanner.finding', 'scanner.finding.open'],
+      rulePackId: 'platform-baseline',
+      controlIds: ['ia-5', 'sc-28'],
+    });
   });
 
   it('serves the report as valid SARIF 2.1.0, the ignored inline skip marked rejected', async () => {

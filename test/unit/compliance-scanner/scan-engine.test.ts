@@ -37,6 +37,41 @@ describe('scan engine', () => {
     expect(JSON.stringify(matches)).not.toContain('AKIA');
   });
 
+  it('runs pattern rules and CEL lines rules over the same file (each sees its own view of the lines)', () => {
+    const base = { severity: 'low', description: 'd', remediation: 'r', controls: ['cm-2'], input: 'lines' };
+    const both = compilePack({
+      metadata: { pack_id: 'p', version: '1.0.0', name: 'p' },
+      rules: [
+        { ...base, id: 'by-pattern', pattern: 'TODO' },
+        { ...base, id: 'by-cel', cel: "file.lines.filter(l, l.text.contains('TODO'))" },
+      ],
+    });
+    for (const order of [both, { ...both, rules: [...both.rules].reverse() }]) {
+      const { matches, errors } = runPack(order, 't1', repo({ 'a.ts': 'x\n// TODO\n' }));
+      expect(errors).toEqual([]);
+      expect(matches.map((m) => `${m.ruleId}:${m.line}`).sort()).toEqual(['by-cel:2', 'by-pattern:2']);
+    }
+  });
+
+  it("judges each namespace of the config service's configuration, naming keys, never values", () => {
+    const { matches, errors } = runPack(pack, 't1', {
+      kind: 'config',
+      config: {
+        gateway: { cors_origins: ['https://console.example', '*'], timeout_ms: 100 },
+        billing: { api_key: 'sk-live-123456', db_password: 'secret://env/CONFIG_SECRET_DB', retries: 3 },
+        flags: 7,
+      },
+    });
+    expect(errors).toEqual([]);
+    expect(matches.map((m) => `${m.ruleId} ${m.path} ${m.detail}`).sort()).toEqual([
+      'config.cors-any-origin config/gateway cors_origins',
+      'config.plaintext-secret config/billing api_key',
+    ]);
+    expect(JSON.stringify(matches)).not.toContain('sk-live');
+    // No repository or settings rule runs on a configuration, and no config rule on files.
+    expect(runPack(pack, 't1', repo({ 'a.yaml': 'cors_origins: "*"\n' })).matches).toEqual([]);
+  });
+
   it('keeps fingerprints when lines shift and tells identical lines apart', () => {
     const before = runPack(pack, 't1', repo({ 'a.ts': 'eval(x)\neval(x)\n' })).matches;
     const after = runPack(pack, 't1', repo({ 'a.ts': '// new header\n\n  eval(x)\neval(x)\n' })).matches;
