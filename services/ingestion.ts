@@ -54,6 +54,7 @@ export function defineIngestionService(options: IngestionServiceOptions = {}): S
         config,
         identity: new ServiceIdentity(platform.auth.jwtSecret, 'ingestion'),
         logger: deps.logger,
+        env,
       });
       const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
       const { app, schema } = await buildServiceApp<IngestionGraphQLContext>(definition, deps, {
@@ -72,8 +73,10 @@ export function defineIngestionService(options: IngestionServiceOptions = {}): S
         app,
         async start() {
           await ingestion.fileDrop?.start();
+          ingestion.scheduler?.start();
         },
         async stop() {
+          await ingestion.scheduler?.stop();
           await ingestion.fileDrop?.stop();
           await notices.stop();
           await releaseBus();

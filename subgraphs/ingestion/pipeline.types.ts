@@ -22,7 +22,16 @@ export interface PipelineDefinition {
     host_key_sha256?: string;
     table?: string;
     complete?: 'stable' | 'done_marker';
-    pagination?: { next_field?: string; items_field?: string; max_pages?: number };
+    pagination?: {
+      next_field?: string;
+      /** With next_field: the value is a cursor sent back as this query parameter (else it is a URL). */
+      cursor_param?: string;
+      /** Page-number pagination: this query parameter counts from page_start (1) until a page is empty. */
+      page_param?: string;
+      page_start?: number;
+      items_field?: string;
+      max_pages?: number;
+    };
   };
   format: { type: FormatType; delimiter?: string; quote?: string; header?: boolean; encoding?: BufferEncoding };
   /** Target field -> JSONata expression over the source record. */
