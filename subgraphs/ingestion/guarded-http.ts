@@ -71,10 +71,13 @@ function guardedLookup(guard: PullGuard): LookupFunction {
       const bad = guard.allowPrivate ? undefined : list.find((a) => !isPublicAddress(a.address));
       if (bad) {
         return (callback as (e: Error) => void)(
-          refuse(`${hostname} resolves to ${bad.address}, a private or reserved address; pulls reach public addresses only`),
+          refuse(
+            `${hostname} resolves to ${bad.address}, a private or reserved address; pulls reach public addresses only`,
+          ),
         );
       }
-      if ((options as dns.LookupOptions).all) return (callback as (e: null, a: dns.LookupAddress[]) => void)(null, list);
+      if ((options as dns.LookupOptions).all)
+        return (callback as (e: null, a: dns.LookupAddress[]) => void)(null, list);
       (callback as (e: null, a: string, f: number) => void)(null, list[0]!.address, list[0]!.family);
     });
   };
@@ -88,29 +91,40 @@ export async function guardedGet(
   checkPullUrl(url.toString(), guard);
   const client = url.protocol === 'https:' ? https : http;
   return new Promise<GuardedResponse>((resolve, reject) => {
+    let settled = false;
+    const fail = (err: Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      req.destroy();
+      reject(err);
+    };
+    const tooLarge = () => new PayloadTooLargeError(`a pulled response is larger than ${options.maxBytes} bytes`);
     const req = client.get(
       url,
       { lookup: guardedLookup(guard), headers: { accept: 'application/json, text/csv, */*', ...options.headers } },
       (res) => {
+        if (Number(res.headers['content-length'] ?? 0) > options.maxBytes) return fail(tooLarge());
         const parts: Buffer[] = [];
         let length = 0;
         res.on('data', (chunk: Buffer) => {
           length += chunk.length;
-          if (length > options.maxBytes) {
-            req.destroy(new PayloadTooLargeError(`a pulled response is larger than ${options.maxBytes} bytes`));
-            return;
-          }
+          if (length > options.maxBytes) return fail(tooLarge());
           parts.push(chunk);
         });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts) }));
-        res.on('error', reject);
+        res.on('end', () => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(deadline);
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts) });
+        });
+        res.on('error', fail);
       },
     );
     const deadline = setTimeout(
-      () => req.destroy(refuse(`the pull did not answer within ${guard.timeoutMs} ms`)),
+      () => fail(refuse(`the pull did not answer within ${guard.timeoutMs} ms`)),
       guard.timeoutMs,
     );
-    req.on('error', reject);
-    req.on('close', () => clearTimeout(deadline));
+    req.on('error', fail);
   });
 }

@@ -60,7 +60,10 @@ export async function pullSftp(
     throw InputError.of(['definition', 'source', 'host_key_sha256'], "an sftp source pins its server's host key");
   }
   if (options.password === undefined && options.privateKey === undefined) {
-    throw InputError.of(['definition', 'source', 'password'], 'an sftp source needs a password or private_key reference');
+    throw InputError.of(
+      ['definition', 'source', 'password'],
+      'an sftp source needs a password or private_key reference',
+    );
   }
   const dir = checkSftpPath(source.path);
   const pin = source.host_key_sha256;
@@ -83,7 +86,8 @@ export async function pullSftp(
     const refused = listing.find((f) => !safeRemoteName(f.name));
     if (refused) throw new SourceFormatError(`the server listed a name that is not a plain file name`);
     for (const f of files) {
-      if (f.size > options.maxBytes) throw new PayloadTooLargeError(`${f.name} is larger than ${options.maxBytes} bytes`);
+      if (f.size > options.maxBytes)
+        throw new PayloadTooLargeError(`${f.name} is larger than ${options.maxBytes} bytes`);
       const spooled = await spool(
         client.createReadStream(path.posix.join(dir, f.name)),
         options.maxBytes,
