@@ -74,9 +74,11 @@ export function defineIngestionService(options: IngestionServiceOptions = {}): S
         async start() {
           await ingestion.fileDrop?.start();
           ingestion.scheduler?.start();
+          ingestion.replication?.start();
         },
         async stop() {
           await ingestion.scheduler?.stop();
+          await ingestion.replication?.stop();
           await ingestion.fileDrop?.stop();
           await notices.stop();
           await releaseBus();

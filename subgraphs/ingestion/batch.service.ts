@@ -270,6 +270,11 @@ export class BatchService {
     return this.deps.store.list(tenantId, pipelineId, Math.min(Math.max(limit, 1), 500));
   }
 
+  /** A pipeline's batches, newest first, for a connector of this service (no caller: the connector is the service). */
+  recent(tenantId: string, pipelineId: string, limit: number): Promise<Batch[]> {
+    return this.deps.store.list(tenantId, pipelineId, limit);
+  }
+
   async quarantine(
     caller: Caller,
     batchId: string,

@@ -35,6 +35,10 @@ export interface IngestionConfig {
   pullGuard: PullGuard;
   /** INGESTION_SCHEDULER_TICK_MS (5,000): how often the scheduler looks for due pulls; 0 turns it off. */
   schedulerTickMs: number;
+  /** INGESTION_CDC_FLUSH_MS (500): how long replicated changes wait to fill a batch. */
+  cdcFlushMs: number;
+  /** INGESTION_CDC_HEARTBEAT_MS (10,000): how often a quiet replication stream acknowledges the server's position. */
+  cdcHeartbeatMs: number;
 }
 
 /** INGESTION_MAX_BYTES (1 GiB), INGESTION_MAX_RECORD_BYTES (1 MiB), INGESTION_MAX_COLUMNS (2,000). */
@@ -68,6 +72,8 @@ export function loadIngestionConfig(env: Env, jwtSecret: string): IngestionConfi
       timeoutMs: readInt(env, 'INGESTION_PULL_TIMEOUT_MS', 30_000, { min: 100 }),
     },
     schedulerTickMs: readInt(env, 'INGESTION_SCHEDULER_TICK_MS', 5000, { min: 0 }),
+    cdcFlushMs: readInt(env, 'INGESTION_CDC_FLUSH_MS', 500, { min: 10 }),
+    cdcHeartbeatMs: readInt(env, 'INGESTION_CDC_HEARTBEAT_MS', 10_000, { min: 100 }),
   };
 }
 

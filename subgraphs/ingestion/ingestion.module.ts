@@ -15,6 +15,7 @@ import { PipelineSchemaSource } from './pipeline-schema.source';
 import { createPipelineStore } from './pipeline.store';
 import { PipelineService } from './pipeline.service';
 import { PullScheduler } from './pull-scheduler';
+import { CdcManager } from './cdc.manager';
 import { SourcePuller } from './source-puller';
 import type { Env } from '../../platform/service';
 
@@ -27,6 +28,8 @@ export interface IngestionModule {
   puller: SourcePuller;
   /** Runs scheduled pulls (started and stopped with the service; absent when INGESTION_SCHEDULER_TICK_MS=0). */
   scheduler?: PullScheduler;
+  /** Runs postgres_cdc pipelines' replication (started and stopped with the service, like the scheduler). */
+  replication?: CdcManager;
 }
 
 export function createIngestionModule(deps: {
@@ -87,5 +90,19 @@ export function createIngestionModule(deps: {
     config.schedulerTickMs > 0
       ? new PullScheduler({ store: pipelineStore, puller, tickMs: config.schedulerTickMs, logger: deps.logger })
       : undefined;
-  return { pipelines, batches, fileDrop, puller, scheduler };
+  const replication =
+    config.schedulerTickMs > 0
+      ? new CdcManager({
+          store: pipelineStore,
+          batches,
+          env: deps.env ?? process.env,
+          secretRoots: config.secretRoots,
+          tickMs: config.schedulerTickMs,
+          flushMs: config.cdcFlushMs,
+          heartbeatMs: config.cdcHeartbeatMs,
+          spoolDir: config.spoolDir,
+          logger: deps.logger,
+        })
+      : undefined;
+  return { pipelines, batches, fileDrop, puller, scheduler, replication };
 }

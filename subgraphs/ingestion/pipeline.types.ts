@@ -20,7 +20,9 @@ export interface PipelineDefinition {
     password?: string;
     private_key?: string;
     host_key_sha256?: string;
+    /** postgres_cdc: `schema.table` (or `table`) captured, in `database`. */
     table?: string;
+    database?: string;
     complete?: 'stable' | 'done_marker';
     pagination?: {
       next_field?: string;
