@@ -244,6 +244,7 @@ export function registerIngestionRoutes(routes: FastifyInstance, ingestion: Inge
             'text/csv',
             'application/x-ndjson',
             'application/json',
+            'application/xml',
             'application/octet-stream',
           ],
           params: PipelineParams,

@@ -3,7 +3,7 @@
 // its stored versions, runs, batches, quarantined records and lineage events.
 
 export type SourceKind = 'rest_push' | 'file_drop' | 'rest_pull' | 'sftp' | 'postgres_cdc';
-export type FormatType = 'csv' | 'json' | 'ndjson';
+export type FormatType = 'csv' | 'json' | 'ndjson' | 'xml';
 export type PiiAction = 'tokenize' | 'mask' | 'hash' | 'remove';
 export type RunStatus = 'running' | 'completed' | 'failed' | 'quarantined';
 
@@ -35,7 +35,15 @@ export interface PipelineDefinition {
       max_pages?: number;
     };
   };
-  format: { type: FormatType; delimiter?: string; quote?: string; header?: boolean; encoding?: BufferEncoding };
+  format: {
+    type: FormatType;
+    delimiter?: string;
+    quote?: string;
+    header?: boolean;
+    encoding?: BufferEncoding;
+    /** XML: the element each record is. */
+    record_element?: string;
+  };
   /** Target field -> JSONata expression over the source record. */
   mapping: Record<string, string>;
   target: { dataset: string; schema: Record<string, unknown> };

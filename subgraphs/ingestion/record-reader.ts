@@ -1,4 +1,4 @@
-// Reads a source's bytes as records, streamed: CSV (csv-parse; the delimiter detected from the
+// Reads a source's bytes as records, streamed: XML (xml-reader.ts), CSV (csv-parse; the delimiter detected from the
 // header line when the pipeline names none), NDJSON (split by line here, with a bound on a line's
 // length, which readline has not), and JSON (an array, or an object whose `items_field` holds
 // one: read whole, so bounded by the upload limit). Each record comes with its offset, its
@@ -9,6 +9,7 @@ import { parse as parseCsv } from 'csv-parse';
 import sjson from 'secure-json-parse';
 import { InputError } from '../../platform/errors/domain-errors';
 import type { IngestionLimits, PipelineDefinition } from './pipeline.types';
+import { readXml } from './xml-reader';
 
 export interface SourceRecord {
   offset: number;
@@ -61,6 +62,7 @@ export async function readRecords(
   const text = head.toString(encoding).replace(/^\uFEFF/, '');
   if (format.type === 'csv') return readCsv(open, format, limits, text, encoding);
   if (format.type === 'ndjson') return readNdjson(open, limits, encoding);
+  if (format.type === 'xml') return readXml(open, format, limits, encoding);
   return readJson(open, limits, encoding, itemsField);
 }
 
