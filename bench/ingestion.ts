@@ -17,6 +17,8 @@ import { openDatabase } from '../platform/db/database';
 import { createLogger } from '../platform/logging/logger';
 import { loadIngestionConfig } from '../subgraphs/ingestion/ingestion.config';
 import { createIngestionModule } from '../subgraphs/ingestion/ingestion.module';
+import { compileNormaliser } from '../subgraphs/ingestion/normaliser';
+import type { PipelineDefinition } from '../subgraphs/ingestion/pipeline.types';
 
 const fmt = (n: number, digits = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
@@ -41,6 +43,18 @@ async function parseOnly(file: string): Promise<number> {
   const t0 = performance.now();
   let n = 0;
   for await (const _ of fs.createReadStream(file).pipe(parse({ columns: true }))) n++;
+  return n / ((performance.now() - t0) / 1000);
+}
+
+/** The mapping and target-schema check alone (no spool, no database): where the core path's time goes. */
+async function mapOnly(file: string): Promise<number> {
+  const normaliser = compileNormaliser(definition('bench-map', false) as unknown as PipelineDefinition);
+  const t0 = performance.now();
+  let n = 0;
+  for await (const record of fs.createReadStream(file).pipe(parse({ columns: true }))) {
+    await normaliser.normalise(record as Record<string, unknown>);
+    n++;
+  }
   return n / ((performance.now() - t0) / 1000);
 }
 
@@ -138,6 +152,7 @@ export async function run(args: string[]): Promise<void> {
         .join(' ')}, ${fmt(rows)} rows (${fmt(fs.statSync(file).size / 1e6, 1)} MB), node ${process.version}`,
     );
     console.log(`baseline, csv-parse alone on the same file: ${fmt(await parseOnly(file))} rows/s`);
+    console.log(`csv-parse + JSONata mapping + Ajv check, no database: ${fmt(await mapOnly(file))} rows/s`);
     await benchOn('PGlite (in memory)', { pgliteDir: 'memory://', poolSize: 1 }, file, rows);
     const base = process.env.DATABASE_URL;
     if (!base) {
