@@ -7,23 +7,11 @@ import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { parse as parseCsv } from 'csv-parse';
 import sjson from 'secure-json-parse';
-import { InputError } from '../../platform/errors/domain-errors';
 import type { IngestionLimits, PipelineDefinition } from './pipeline.types';
+import { SourceFormatError, type ReadResult, type SourceRecord } from './source-format';
 import { readXml } from './xml-reader';
 
-export interface SourceRecord {
-  offset: number;
-  record: Record<string, unknown>;
-  /** SHA-256 of the record as read (quarantine names a record by it, never by its values). */
-  rawSha256: string;
-}
-
-/** A source that could not be read as its format says: the batch fails with this reason. */
-export class SourceFormatError extends InputError {
-  constructor(reason: string) {
-    super([{ loc: ['source'], msg: reason, type: 'value_error.source_format' }]);
-  }
-}
+export { SourceFormatError, type ReadResult, type SourceRecord } from './source-format';
 
 const sha = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 const CANDIDATE_DELIMITERS = [',', ';', '\t', '|'];
@@ -43,12 +31,6 @@ export function detectDelimiter(headerLine: string): string {
 function encodingOf(head: Buffer, declared?: BufferEncoding): BufferEncoding {
   if (head[0] === 0xff && head[1] === 0xfe) return 'utf16le';
   return declared === ('utf-16le' as BufferEncoding) ? 'utf16le' : (declared ?? 'utf8');
-}
-
-/** The source's column names: a CSV header, or the keys of the first JSON record. */
-export interface ReadResult {
-  columns: string[];
-  records: AsyncIterable<SourceRecord>;
 }
 
 export async function readRecords(

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { SaxesParser } from 'saxes';
 import type { IngestionLimits, PipelineDefinition } from './pipeline.types';
-import { SourceFormatError, type ReadResult, type SourceRecord } from './record-reader';
+import { SourceFormatError, type ReadResult, type SourceRecord } from './source-format';
 
 const sha = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
