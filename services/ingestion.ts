@@ -55,6 +55,7 @@ export function defineIngestionService(options: IngestionServiceOptions = {}): S
         config,
         identity: new ServiceIdentity(platform.auth.jwtSecret, 'ingestion'),
         logger: deps.logger,
+        env,
       });
       // HTTP and graphql-ws alike: HS256 and the OIDC provider's tokens (the router forwards the caller's).
       const tokens = acceptingAsymmetric(
@@ -77,8 +78,12 @@ export function defineIngestionService(options: IngestionServiceOptions = {}): S
         app,
         async start() {
           await ingestion.fileDrop?.start();
+          ingestion.scheduler?.start();
+          ingestion.replication?.start();
         },
         async stop() {
+          await ingestion.scheduler?.stop();
+          await ingestion.replication?.stop();
           await ingestion.fileDrop?.stop();
           await notices.stop();
           await releaseBus();

@@ -6,7 +6,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
-import { InputError, PayloadTooLargeError } from '../../platform/errors/domain-errors';
+import { InputError, NotFoundError, PayloadTooLargeError } from '../../platform/errors/domain-errors';
 import { callerOf } from '../../platform/http/caller';
 import type { IngestionModule } from '../../subgraphs/ingestion/ingestion.module';
 import type { Batch, Pipeline, PipelineVersion } from '../../subgraphs/ingestion/pipeline.types';
@@ -204,6 +204,25 @@ export function registerIngestionRoutes(routes: FastifyInstance, ingestion: Inge
     }),
   );
 
+  routes.post<{ Params: { pipeline_id: string }; Body: { tenant_id?: string } | undefined }>(
+    `${PREFIX}/pipelines/:pipeline_id/pull`,
+    {
+      schema: {
+        tags: TAGS,
+        summary:
+          'Pull a rest_pull or sftp source now (the scheduler does so every schedule.interval_seconds): answers the batches it made; ' +
+          'content already ingested answers its completed batch',
+        params: PipelineParams,
+        body: { ...TenantQuery, nullable: true },
+      },
+    },
+    async (request) => {
+      if (!ingestion.puller) throw new NotFoundError('Pulling is not configured');
+      const made = await ingestion.puller.pull(callerOf(request), request.params.pipeline_id, request.body?.tenant_id);
+      return { batches: made.map(batchJson) };
+    },
+  );
+
   // The push route reads its body as a stream: its own scope drops the JSON parser (a pushed JSON
   // source is a source, not a request body) and takes every content type as a stream; the spool
   // counts the bytes against INGESTION_MAX_BYTES.
@@ -225,6 +244,7 @@ export function registerIngestionRoutes(routes: FastifyInstance, ingestion: Inge
             'text/csv',
             'application/x-ndjson',
             'application/json',
+            'application/xml',
             'application/octet-stream',
           ],
           params: PipelineParams,

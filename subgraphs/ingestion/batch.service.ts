@@ -9,6 +9,7 @@
 // `ingestion.failed` to the events backbone, in the transaction that ends the batch.
 import canonicalize from 'canonicalize';
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { Caller } from '../../platform/auth/caller';
 import { INGESTION_COMPLETED, INGESTION_FAILED } from '../../platform/contracts/pipeline.events';
@@ -28,6 +29,7 @@ import type {
   IngestionLimits,
   LineageEvent,
   Pipeline,
+  PipelineDefinition,
   QuarantinedRecord,
   StagedRecord,
 } from './pipeline.types';
@@ -35,6 +37,11 @@ import { readRecords, SourceFormatError } from './record-reader';
 import { spool, type Spooled } from './spool';
 
 const DEFAULT_BATCH_SIZE = 1000;
+
+/** The crash test's hold (NODE_ENV=test only, see ingestion.config.ts): waits for a file to appear. */
+async function stallUntil(file: string): Promise<void> {
+  while (!fs.existsSync(file)) await new Promise((resolve) => setTimeout(resolve, 50));
+}
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 export class BatchService {
@@ -49,6 +56,8 @@ export class BatchService {
       /** The secret tenants' PII keys are derived from (INGESTION_PII_SECRET). */
       piiSecret: string;
       spoolDir?: string;
+      /** Tests only: hold a batch after this many committed chunks until the file exists. */
+      testStall?: { afterChunks: number; untilFile: string };
     },
   ) {}
 
@@ -82,6 +91,7 @@ export class BatchService {
     pipeline: Pipeline,
     source: Spooled,
     sourceName: string,
+    options: { format?: PipelineDefinition['format'] } = {},
   ): Promise<Batch> {
     const inputs = [inputDataset(tenantId, pipeline.definition, sourceName)];
     const outputs = [outputDataset(tenantId, pipeline.definition)];
@@ -111,9 +121,11 @@ export class BatchService {
     let columns: string[] = [];
     let chunk: Chunk = { staged: [], quarantined: [], from: committed, to: committed };
     const progress = { ...batch };
+    let chunks = 0;
     const flush = async () => {
       if (chunk.to === chunk.from) return;
       await this.deps.store.commitChunk(tenantId, batch, definition.target.dataset, chunk);
+      if (++chunks === this.deps.testStall?.afterChunks) await stallUntil(this.deps.testStall.untilFile);
       progress.rowsRead = chunk.to;
       progress.rowsStaged += chunk.staged.length;
       progress.rowsQuarantined += chunk.quarantined.length;
@@ -191,7 +203,7 @@ export class BatchService {
     try {
       const read = await readRecords(
         source.open,
-        definition.format,
+        options.format ?? definition.format,
         this.deps.limits,
         definition.source.pagination?.items_field,
       );
@@ -256,6 +268,11 @@ export class BatchService {
     const tenantId = await this.deps.pipelines.tenant(caller, requestedTenant, 'list ingestion batches');
     await this.pipeline(tenantId, pipelineId);
     return this.deps.store.list(tenantId, pipelineId, Math.min(Math.max(limit, 1), 500));
+  }
+
+  /** A pipeline's batches, newest first, for a connector of this service (no caller: the connector is the service). */
+  recent(tenantId: string, pipelineId: string, limit: number): Promise<Batch[]> {
+    return this.deps.store.list(tenantId, pipelineId, limit);
   }
 
   async quarantine(

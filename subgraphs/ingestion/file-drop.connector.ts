@@ -143,6 +143,12 @@ export class FileDropConnector {
     await fs.promises.mkdir(target, { recursive: true });
     const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${fileName}`;
     await fs.promises.rename(from, path.join(target, name));
-    if (reason) await fs.promises.writeFile(path.join(target, `${name}.error.txt`), reason + '\n');
+    if (reason) {
+      // Written beside .processing and renamed in, so whoever watches failed/ never reads it half-written.
+      const draft = path.join(dir, '.processing', `${randomUUID()}.error.txt`);
+      await fs.promises.mkdir(path.dirname(draft), { recursive: true });
+      await fs.promises.writeFile(draft, reason + '\n');
+      await fs.promises.rename(draft, path.join(target, `${name}.error.txt`));
+    }
   }
 }

@@ -3,9 +3,10 @@
 // where the schema registry is.
 import os from 'node:os';
 import { createHash } from 'node:crypto';
-import { readInt, readOptional } from '../../platform/config/env';
+import { readBool, readInt, readOptional } from '../../platform/config/env';
 import { serviceRequiresAuth, serviceUrl } from '../../platform/config/platform.config';
 import type { Env } from '../../platform/service';
+import type { PullGuard } from './guarded-http';
 import type { IngestionLimits } from './pipeline.types';
 
 export interface IngestionConfig {
@@ -23,6 +24,21 @@ export interface IngestionConfig {
   dropRoot?: string;
   /** INGESTION_DROP_STABLE_MS (2,000): how long a dropped file's size must stay unchanged before it is taken. */
   dropStableMs: number;
+  /**
+   * NODE_ENV=test only: INGESTION_TEST_STALL_AFTER_CHUNKS and INGESTION_TEST_STALL_UNTIL_FILE hold
+   * a batch after that many committed chunks until the file exists, so a crash test can kill the
+   * process at a point it chose instead of racing the batch (test/e2e/ingestion/ingestion-kill).
+   */
+  testStall?: { afterChunks: number; untilFile: string };
+  /** The pull connectors' guard: INGESTION_PULL_ALLOWED_HOSTS (comma-separated, `*.suffix` allowed;
+   * empty: any public host), INGESTION_PULL_ALLOW_PRIVATE (false), INGESTION_PULL_TIMEOUT_MS (30,000). */
+  pullGuard: PullGuard;
+  /** INGESTION_SCHEDULER_TICK_MS (5,000): how often the scheduler looks for due pulls; 0 turns it off. */
+  schedulerTickMs: number;
+  /** INGESTION_CDC_FLUSH_MS (500): how long replicated changes wait to fill a batch. */
+  cdcFlushMs: number;
+  /** INGESTION_CDC_HEARTBEAT_MS (10,000): how often a quiet replication stream acknowledges the server's position. */
+  cdcHeartbeatMs: number;
 }
 
 /** INGESTION_MAX_BYTES (1 GiB), INGESTION_MAX_RECORD_BYTES (1 MiB), INGESTION_MAX_COLUMNS (2,000). */
@@ -46,5 +62,23 @@ export function loadIngestionConfig(env: Env, jwtSecret: string): IngestionConfi
     schemaRegistryUrl: serviceUrl(env, { name: 'schema-registry', port: 8084 }),
     dropRoot: readOptional(env, 'INGESTION_DROP_ROOT'),
     dropStableMs: readInt(env, 'INGESTION_DROP_STABLE_MS', 2000, { min: 50 }),
+    testStall: testStall(env),
+    pullGuard: {
+      allowedHosts: (readOptional(env, 'INGESTION_PULL_ALLOWED_HOSTS') ?? '')
+        .split(',')
+        .map((h) => h.trim())
+        .filter(Boolean),
+      allowPrivate: readBool(env, 'INGESTION_PULL_ALLOW_PRIVATE', false),
+      timeoutMs: readInt(env, 'INGESTION_PULL_TIMEOUT_MS', 30_000, { min: 100 }),
+    },
+    schedulerTickMs: readInt(env, 'INGESTION_SCHEDULER_TICK_MS', 5000, { min: 0 }),
+    cdcFlushMs: readInt(env, 'INGESTION_CDC_FLUSH_MS', 500, { min: 10 }),
+    cdcHeartbeatMs: readInt(env, 'INGESTION_CDC_HEARTBEAT_MS', 10_000, { min: 100 }),
   };
+}
+
+function testStall(env: Env): IngestionConfig['testStall'] {
+  const untilFile = readOptional(env, 'INGESTION_TEST_STALL_UNTIL_FILE');
+  if (env.NODE_ENV !== 'test' || !untilFile) return undefined;
+  return { afterChunks: readInt(env, 'INGESTION_TEST_STALL_AFTER_CHUNKS', 1, { min: 1 }), untilFile };
 }

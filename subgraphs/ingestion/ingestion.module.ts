@@ -14,12 +14,22 @@ import type { IngestionConfig } from './ingestion.config';
 import { PipelineSchemaSource } from './pipeline-schema.source';
 import { createPipelineStore } from './pipeline.store';
 import { PipelineService } from './pipeline.service';
+import { PullScheduler } from './pull-scheduler';
+import { CdcManager } from './cdc.manager';
+import { SourcePuller } from './source-puller';
+import type { Env } from '../../platform/service';
 
 export interface IngestionModule {
   pipelines: PipelineService;
   batches: BatchService;
   /** The file-drop watcher, when INGESTION_DROP_ROOT is set (started and stopped with the service). */
   fileDrop?: FileDropConnector;
+  /** Pulls of rest_pull and sftp sources, on request and by schedule. */
+  puller: SourcePuller;
+  /** Runs scheduled pulls (started and stopped with the service; absent when INGESTION_SCHEDULER_TICK_MS=0). */
+  scheduler?: PullScheduler;
+  /** Runs postgres_cdc pipelines' replication (started and stopped with the service, like the scheduler). */
+  replication?: CdcManager;
 }
 
 export function createIngestionModule(deps: {
@@ -27,6 +37,8 @@ export function createIngestionModule(deps: {
   config: IngestionConfig;
   identity?: DelegatedIdentity;
   logger: Pick<Logger, 'warn' | 'info'>;
+  /** Where `secret://env/` references are read (the process environment). */
+  env?: Env;
 }): IngestionModule {
   const { db, config } = deps;
   const outbox = outboxWriter(db.prisma, 'ingestion');
@@ -54,6 +66,7 @@ export function createIngestionModule(deps: {
     limits: config.limits,
     piiSecret: config.piiSecret,
     spoolDir: config.spoolDir,
+    testStall: config.testStall,
   });
   const fileDrop = config.dropRoot
     ? new FileDropConnector({
@@ -64,5 +77,32 @@ export function createIngestionModule(deps: {
         logger: deps.logger,
       })
     : undefined;
-  return { pipelines, batches, fileDrop };
+  const puller = new SourcePuller({
+    pipelines,
+    pipelineStore,
+    batches,
+    guard: config.pullGuard,
+    env: deps.env ?? process.env,
+    secretRoots: config.secretRoots,
+    spoolDir: config.spoolDir,
+  });
+  const scheduler =
+    config.schedulerTickMs > 0
+      ? new PullScheduler({ store: pipelineStore, puller, tickMs: config.schedulerTickMs, logger: deps.logger })
+      : undefined;
+  const replication =
+    config.schedulerTickMs > 0
+      ? new CdcManager({
+          store: pipelineStore,
+          batches,
+          env: deps.env ?? process.env,
+          secretRoots: config.secretRoots,
+          tickMs: config.schedulerTickMs,
+          flushMs: config.cdcFlushMs,
+          heartbeatMs: config.cdcHeartbeatMs,
+          spoolDir: config.spoolDir,
+          logger: deps.logger,
+        })
+      : undefined;
+  return { pipelines, batches, fileDrop, puller, scheduler, replication };
 }

@@ -74,6 +74,30 @@ export interface PipelineStore {
   remove(tenantId: string, id: string, audit: AuditEventInput): Promise<boolean>;
   /** The source's columns as the last completed batch had them. */
   sourceColumns(tenantId: string, id: string): Promise<string[] | null>;
+  /**
+   * The scheduler's one cross-tenant read: which active pipelines of these source kinds have a
+   * schedule (tenant, id and interval only; their data is read per tenant afterwards).
+   */
+  scheduled(kinds: readonly SourceKind[], limit: number): Promise<ScheduledPipeline[]>;
+  /**
+   * The replication manager's cross-tenant read: pipelines of these kinds, active or deleted in the
+   * last `deletedWithinDays` (a deleted one's slot is dropped), with tenant, id, version and status only.
+   */
+  ofKinds(kinds: readonly SourceKind[], deletedWithinDays: number, limit: number): Promise<PipelineRef[]>;
+}
+
+export interface PipelineRef {
+  tenantId: string;
+  id: string;
+  version: number;
+  status: Pipeline['status'];
+}
+
+export interface ScheduledPipeline {
+  tenantId: string;
+  id: string;
+  version: number;
+  intervalSeconds: number;
 }
 
 export function createPipelineStore(sql: SqlExecutor): PipelineStore {
@@ -223,6 +247,40 @@ export function createPipelineStore(sql: SqlExecutor): PipelineStore {
       );
       const v = res.rows[0]?.source_columns;
       return v === null || v === undefined ? null : json(v);
+    },
+
+    async ofKinds(kinds, deletedWithinDays, limit) {
+      const res = await sql.query<{ tenant_id: string; id: string; version: number; status: string }>(
+        `SELECT tenant_id, id::text, current_version AS version, status FROM ingestion_pipelines
+         WHERE source_kind = ANY($1::text[])
+           AND (status = 'active' OR updated_at > now() - make_interval(days => $2::int))
+         ORDER BY created_at LIMIT $3`,
+        [kinds, deletedWithinDays, limit],
+      );
+      return res.rows.map((r) => ({
+        tenantId: r.tenant_id,
+        id: r.id,
+        version: r.version,
+        status: r.status as Pipeline['status'],
+      }));
+    },
+
+    async scheduled(kinds, limit) {
+      const res = await sql.query<{ tenant_id: string; id: string; version: number; interval: number | string }>(
+        `SELECT p.tenant_id, p.id::text, p.current_version AS version,
+                (v.definition->'schedule'->>'interval_seconds')::int AS interval
+         FROM ${FROM}
+         WHERE p.status = 'active' AND p.source_kind = ANY($1::text[])
+           AND v.definition->'schedule'->>'interval_seconds' IS NOT NULL
+         ORDER BY p.created_at LIMIT $2`,
+        [kinds, limit],
+      );
+      return res.rows.map((r) => ({
+        tenantId: r.tenant_id,
+        id: r.id,
+        version: r.version,
+        intervalSeconds: Number(r.interval),
+      }));
     },
   };
 }

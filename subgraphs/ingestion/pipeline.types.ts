@@ -3,7 +3,7 @@
 // its stored versions, runs, batches, quarantined records and lineage events.
 
 export type SourceKind = 'rest_push' | 'file_drop' | 'rest_pull' | 'sftp' | 'postgres_cdc';
-export type FormatType = 'csv' | 'json' | 'ndjson';
+export type FormatType = 'csv' | 'json' | 'ndjson' | 'xml';
 export type PiiAction = 'tokenize' | 'mask' | 'hash' | 'remove';
 export type RunStatus = 'running' | 'completed' | 'failed' | 'quarantined';
 
@@ -20,11 +20,30 @@ export interface PipelineDefinition {
     password?: string;
     private_key?: string;
     host_key_sha256?: string;
+    /** postgres_cdc: `schema.table` (or `table`) captured, in `database`. */
     table?: string;
+    database?: string;
     complete?: 'stable' | 'done_marker';
-    pagination?: { next_field?: string; items_field?: string; max_pages?: number };
+    pagination?: {
+      next_field?: string;
+      /** With next_field: the value is a cursor sent back as this query parameter (else it is a URL). */
+      cursor_param?: string;
+      /** Page-number pagination: this query parameter counts from page_start (1) until a page is empty. */
+      page_param?: string;
+      page_start?: number;
+      items_field?: string;
+      max_pages?: number;
+    };
   };
-  format: { type: FormatType; delimiter?: string; quote?: string; header?: boolean; encoding?: BufferEncoding };
+  format: {
+    type: FormatType;
+    delimiter?: string;
+    quote?: string;
+    header?: boolean;
+    encoding?: BufferEncoding;
+    /** XML: the element each record is. */
+    record_element?: string;
+  };
   /** Target field -> JSONata expression over the source record. */
   mapping: Record<string, string>;
   target: { dataset: string; schema: Record<string, unknown> };

@@ -1,4 +1,4 @@
-// Reads a source's bytes as records, streamed: CSV (csv-parse; the delimiter detected from the
+// Reads a source's bytes as records, streamed: XML (xml-reader.ts), CSV (csv-parse; the delimiter detected from the
 // header line when the pipeline names none), NDJSON (split by line here, with a bound on a line's
 // length, which readline has not), and JSON (an array, or an object whose `items_field` holds
 // one: read whole, so bounded by the upload limit). Each record comes with its offset, its
@@ -7,22 +7,11 @@ import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { parse as parseCsv } from 'csv-parse';
 import sjson from 'secure-json-parse';
-import { InputError } from '../../platform/errors/domain-errors';
 import type { IngestionLimits, PipelineDefinition } from './pipeline.types';
+import { SourceFormatError, type ReadResult, type SourceRecord } from './source-format';
+import { readXml } from './xml-reader';
 
-export interface SourceRecord {
-  offset: number;
-  record: Record<string, unknown>;
-  /** SHA-256 of the record as read (quarantine names a record by it, never by its values). */
-  rawSha256: string;
-}
-
-/** A source that could not be read as its format says: the batch fails with this reason. */
-export class SourceFormatError extends InputError {
-  constructor(reason: string) {
-    super([{ loc: ['source'], msg: reason, type: 'value_error.source_format' }]);
-  }
-}
+export { SourceFormatError, type ReadResult, type SourceRecord } from './source-format';
 
 const sha = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 const CANDIDATE_DELIMITERS = [',', ';', '\t', '|'];
@@ -44,12 +33,6 @@ function encodingOf(head: Buffer, declared?: BufferEncoding): BufferEncoding {
   return declared === ('utf-16le' as BufferEncoding) ? 'utf16le' : (declared ?? 'utf8');
 }
 
-/** The source's column names: a CSV header, or the keys of the first JSON record. */
-export interface ReadResult {
-  columns: string[];
-  records: AsyncIterable<SourceRecord>;
-}
-
 export async function readRecords(
   open: () => Readable,
   format: PipelineDefinition['format'],
@@ -61,6 +44,7 @@ export async function readRecords(
   const text = head.toString(encoding).replace(/^\uFEFF/, '');
   if (format.type === 'csv') return readCsv(open, format, limits, text, encoding);
   if (format.type === 'ndjson') return readNdjson(open, limits, encoding);
+  if (format.type === 'xml') return readXml(open, format, limits, encoding);
   return readJson(open, limits, encoding, itemsField);
 }
 
