@@ -85,13 +85,15 @@ async function deliverAll() {
   throw new Error('outbox not drained');
 }
 
-/** Evidence items of the tenant that came from one topic, with their controls. */
+/** Evidence items of the tenant that came from one topic, with their controls and (workflow) event. */
 async function evidenceFrom(topic: string) {
-  const { rows } = await h.db.sql.query<{ id: string; event_id: string; controls: string[] }>(
-    `SELECT i.id::text AS id, i.event_id,
-            array_agg(c.control_id ORDER BY c.control_id) AS controls
-       FROM compliance_evidence_items i JOIN compliance_evidence_controls c ON c.tenant_id = i.tenant_id AND c.item_id = i.id
-      WHERE i.tenant_id = $1 AND i.source = $2 GROUP BY i.id, i.event_id`,
+  const { rows } = await h.db.sql.query<{ id: string; event_id: string; event: string | null; controls: string[] }>(
+    `SELECT i.id::text AS id, i.event_id, min(r.content->'data'->>'event') AS event,
+            array_agg(DISTINCT c.control_id ORDER BY c.control_id) AS controls
+       FROM compliance_evidence_items i
+       JOIN compliance_evidence_controls c ON c.tenant_id = i.tenant_id AND c.item_id = i.id
+       JOIN compliance_evidence_revisions r ON r.tenant_id = i.tenant_id AND r.item_id = i.id AND r.revision = 1
+      WHERE i.tenant_id = $1 AND i.source = $2 GROUP BY i.id, i.event_id ORDER BY i.event_id`,
     [A, `event:${topic}`],
   );
   return rows;
@@ -159,7 +161,8 @@ afterAll(async () => {
 
 describe('Done when (issue 28)', () => {
   let ruleRun: { id: string; event_id: string; controls: string[] };
-  let workflowRun: { id: string; event_id: string; controls: string[] };
+  /** A rejection is two compliance events: `workflow.compensating`, then `workflow.rejected`. */
+  let workflowRuns: { id: string; event_id: string; event: string | null; controls: string[] }[];
   let workflowId: string;
   let report: any;
 
@@ -189,11 +192,15 @@ describe('Done when (issue 28)', () => {
       { 'x-user-id': 'rita' },
     );
     expect(rejected.status).toBe(200);
-    await until(async () => (await evidenceFrom('compliance.workflow_event')).length > 0, 'the workflow as evidence');
-    [workflowRun] = await evidenceFrom('compliance.workflow_event');
-    expect(workflowRun!.controls).toEqual(['au-6', 'cm-3']);
-    const item = await compliance(t.alice!, 'GET', `/api/compliance/evidence/${workflowRun!.id}`);
-    expect(item.body.revisions[0].content.data).toMatchObject({ workflow_id: workflowId, event: 'workflow.rejected' });
+    await until(
+      async () => (await evidenceFrom('compliance.workflow_event')).some((e) => e.event === 'workflow.rejected'),
+      'the rejection as evidence',
+    );
+    workflowRuns = await evidenceFrom('compliance.workflow_event');
+    expect(workflowRuns.map((e) => e.event).sort()).toEqual(['workflow.compensating', 'workflow.rejected']);
+    for (const e of workflowRuns) expect(e.controls).toEqual(['au-6', 'cm-3']);
+    const item = await compliance(t.alice!, 'GET', `/api/compliance/evidence/${workflowRuns[0]!.id}`);
+    expect(item.body.revisions[0].content.data).toMatchObject({ workflow_id: workflowId, tenant_id: A });
   });
 
   it('the backbone delivers the same events again and nothing is counted twice', async () => {
@@ -224,12 +231,12 @@ describe('Done when (issue 28)', () => {
       },
       { bus: h.bus, logger: quiet, pollMs: 100 },
     );
-    const ids = [ruleRun.event_id, workflowRun.event_id];
+    const ids = [ruleRun.event_id, ...workflowRuns.map((e) => e.event_id)];
     await until(() => ids.every((id) => delivered.some((d) => d.eventId === id)), 'both events from the backbone');
     for (const id of ids) expect(delivered.find((d) => d.eventId === id)!.result).toMatchObject({ created: false });
     expect(delivered.every((d) => !d.result.created)).toBe(true);
     expect(await evidenceFrom('compliance.rule_execution')).toHaveLength(1);
-    expect(await evidenceFrom('compliance.workflow_event')).toHaveLength(1);
+    expect(await evidenceFrom('compliance.workflow_event')).toEqual(workflowRuns);
   });
 
   it('a report is generated from that evidence and signed off by a second person in the workflow', async () => {
@@ -239,7 +246,7 @@ describe('Done when (issue 28)', () => {
       period,
     });
     expect(generated.status).toBe(201);
-    expect(generated.body.summary).toMatchObject({ evidence_items: 2, unrecorded: 0 });
+    expect(generated.body.summary).toMatchObject({ evidence_items: 1 + workflowRuns.length, unrecorded: 0 });
     const detail = await compliance(t.alice!, 'GET', `/api/compliance/reports/${generated.body.id}`);
     const satisfied = detail.body.controls.filter((c: any) => c.satisfied).map((c: any) => c.control_id);
     expect(satisfied).toEqual(expect.arrayContaining(['si-10', 'au-2', 'au-12', 'au-6', 'cm-3']));
