@@ -1,6 +1,6 @@
 // The compliance benchmark (issue 28 item 4; numbers only, nothing passes or fails):
 //   npm run bench -- compliance [--store pg|pglite] [--events 20000] [--concurrency 64]
-//                               [--items 1000000] [--proofs 10000]
+//                               [--items 1000000] [--proofs 10000] [--unbatched]
 // 1. intake: `--events` compliance events through `ingestComplianceEvent` (the domain function
 //    the bus, REST and client doors call), `--concurrency` at a time, each mapped by a certified
 //    mapping pack to three controls and appended to the ledger: events/s (target >= 2,000 on
@@ -56,6 +56,7 @@ function parseArgs(args: string[]) {
     concurrency: int('concurrency', 64),
     items: int('items', 1_000_000),
     proofs: int('proofs', 10_000),
+    unbatched: args.includes('--unbatched'),
   };
 }
 
@@ -91,13 +92,18 @@ export async function run(argv: string[]): Promise<void> {
     await m.packs.submit(person('ann'), { pack: fixture('platform-events.mapping-pack.json') });
     await m.packs.certify(person('rex', ['reviewer']), { packId: 'platform-events-800-53', version: '1.0.0' });
 
-    // 1. Intake. Batches counted (the batcher calls the instance's ingestBatch).
+    // 1. Intake. Batches counted (the batcher calls the instance's takeBatch). `--unbatched`: each
+    // event alone (`ingestBatch([event])`: its own transaction, append and write-back), which is
+    // the intake before batching, for a comparison under the same load.
     let batches = 0;
-    const ingestBatch = m.evidence.ingestBatch.bind(m.evidence);
-    m.evidence.ingestBatch = (events) => {
+    const takeBatch = m.evidence.takeBatch.bind(m.evidence);
+    m.evidence.takeBatch = (events) => {
       batches++;
-      return ingestBatch(events);
+      return takeBatch(events);
     };
+    const ingest = args.unbatched
+      ? async (e: Parameters<typeof m.evidence.ingestComplianceEvent>[0]) => (await m.evidence.ingestBatch([e]))[0]
+      : (e: Parameters<typeof m.evidence.ingestComplianceEvent>[0]) => m.evidence.ingestComplianceEvent(e);
     const occurredAt = new Date(Date.UTC(2026, 7, 15));
     let next = 0;
     const t0 = performance.now();
@@ -105,7 +111,7 @@ export async function run(argv: string[]): Promise<void> {
       Array.from({ length: args.concurrency }, async () => {
         while (next < args.events) {
           const i = next++;
-          await m.evidence.ingestComplianceEvent({
+          await ingest({
             id: `bench-${i}`,
             tenantId: TENANT,
             topic: COMPLIANCE_RULE_EXECUTION.topic,
@@ -124,7 +130,7 @@ export async function run(argv: string[]): Promise<void> {
     );
     console.log(
       `intake: ${fmt(args.events)} events in ${fmt(intakeSeconds, 2)} s = ${fmt(args.events / intakeSeconds)} events/s ` +
-        `(${args.concurrency} at a time, ${fmt(batches)} batches of ${fmt(args.events / batches, 1)} on average; ` +
+        `(${args.unbatched ? 'unbatched, ' : ''}${args.concurrency} at a time, ${fmt(batches)} batches of ${fmt(args.events / batches, 1)} on average; ` +
         `${fmt(Number(recorded[0]!.n))} revisions in the ledger) (${loadNote()})`,
     );
 

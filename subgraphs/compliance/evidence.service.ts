@@ -84,6 +84,11 @@ export interface EvidenceProof {
   ledger: LedgerInclusionProof;
 }
 
+/** An event of a committed batch: `done` settles once its ledger append was tried. */
+export interface TakenEvent {
+  done: Promise<IngestResult>;
+}
+
 export class EvidenceService {
   constructor(
     private readonly sql: SqlExecutor,
@@ -98,30 +103,39 @@ export class EvidenceService {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** Concurrent intakes share one transaction (intake.batcher.ts); at most this many a batch. */
-  private readonly intake = resultBatcher<ComplianceEventInput, IngestResult>((batch) => this.ingestBatch(batch), 200);
+  /**
+   * Concurrent intakes share one transaction (intake.batcher.ts); at most this many a batch. The
+   * batcher waits only for a batch's commit: its ledger appends run while the next batch is
+   * written (each caller still waits for its own event's append before it is answered).
+   */
+  private readonly intake = resultBatcher<ComplianceEventInput, TakenEvent>((batch) => this.takeBatch(batch), 200);
 
   /**
    * Takes one compliance event (at least once from the bus or the durable consumer, or through
    * the REST door): at most one evidence item per event id and tenant, whatever the redeliveries.
    * The controls come from the tenant's certified mapping packs; an event no rule maps is still
    * recorded as taken (so a redelivery is recognised) but makes no evidence. Events taken
-   * concurrently are written together (`ingestBatch`).
+   * concurrently are written together (`takeBatch`).
    */
-  ingestComplianceEvent(event: ComplianceEventInput): Promise<IngestResult> {
-    return this.intake(event);
+  async ingestComplianceEvent(event: ComplianceEventInput): Promise<IngestResult> {
+    return (await this.intake(event)).done;
+  }
+
+  /** A batch written and recorded in the ledger, one result per event in order (no batcher: tests, the bench). */
+  async ingestBatch(events: readonly ComplianceEventInput[]): Promise<IngestResult[]> {
+    return Promise.all((await this.takeBatch(events)).map((t) => t.done));
   }
 
   /**
    * A batch of events, in ONE transaction of a few multi-row statements per tenant: the intake
    * rows (`ON CONFLICT DO NOTHING`: the ids already taken are the redeliveries), then the new
    * items, their controls and first revisions. The tenant's certified packs are read once per
-   * batch. After the commit the new revisions go to the ledger together (the ledger group-commits
-   * concurrent appends) and their entries are written back in one statement; a failed append
-   * leaves its revision for the redelivery, a report, a proof or the periodic sweep. Answers one
-   * result per event, in order.
+   * batch. Resolves once that commits, with each event's `done`: after the commit the new
+   * revisions go to the ledger together (the ledger group-commits concurrent appends) and their
+   * entries are written back in one statement; a failed append leaves its revision for the
+   * redelivery, a report, a proof or the periodic sweep.
    */
-  async ingestBatch(events: readonly ComplianceEventInput[]): Promise<IngestResult[]> {
+  async takeBatch(events: readonly ComplianceEventInput[]): Promise<TakenEvent[]> {
     const packs = new Map<string, Promise<MappingPack[]>>();
     const packsOf = (tenantId: string) => {
       let p = packs.get(tenantId);
@@ -182,9 +196,25 @@ export class EvidenceService {
         );
       }
     });
-    // The new revisions to the ledger, together; their entries back in one statement per tenant.
+    const recorded = this.recordCreated([...created]);
+    return planned.map((p) => ({
+      done: created.has(p)
+        ? recorded.then(() => ({ created: true, itemId: p.itemId, controls: p.controls }))
+        : recorded.then(() => this.redelivered(p.event)),
+    }));
+  }
+
+  /** The batch's new revisions to the ledger, together; their entries back in one statement per tenant. Never rejects. */
+  private async recordCreated(
+    created: readonly {
+      event: ComplianceEventInput;
+      itemId: string | null;
+      controls: ControlRef[];
+      revision: NewRevision;
+    }[],
+  ): Promise<void> {
     const recorded = await Promise.all(
-      [...created]
+      created
         .filter((p) => p.itemId !== null)
         .map(async (p) => {
           try {
@@ -213,12 +243,11 @@ export class EvidenceService {
       list.push(r);
       entries.set(r.tenantId, list);
     }
-    for (const [tenantId, list] of entries) await this.store.setLedgerEntries(this.sql, tenantId, list);
-    return Promise.all(
-      planned.map(async (p) =>
-        created.has(p) ? { created: true, itemId: p.itemId, controls: p.controls } : this.redelivered(p.event),
-      ),
-    );
+    for (const [tenantId, list] of entries)
+      await this.store.setLedgerEntries(this.sql, tenantId, list).catch((err: unknown) =>
+        // The entries exist in the ledger; the sweep (same idempotency keys) writes their ids back.
+        this.logger.warn({ err, tenantId }, 'compliance: ledger entries not written back yet'),
+      );
   }
 
   /** A redelivery: finish what the first delivery may have left (its ledger entry), add nothing. */
