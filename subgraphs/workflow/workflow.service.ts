@@ -591,9 +591,11 @@ function unknownActions(steps: PackStep[]): string[] {
 function messageOf(view: ExecutionView, source: PackSource, packId: string): string {
   const e = view.execution;
   const packNote =
-    source === 'builtin'
-      ? ` (pack '${packId}' is not in the packs registry: ran the built-in ${e.workflowType} pack)`
-      : '';
+    source !== 'builtin'
+      ? ''
+      : namedBuiltinPack(packId)
+        ? ` (ran the reserved built-in pack '${packId}')`
+        : ` (pack '${packId}' is not in the packs registry: ran the built-in ${e.workflowType} pack)`;
   switch (e.status) {
     case 'completed':
       return `Workflow completed${packNote}`;

@@ -250,6 +250,7 @@ function SignOffTask({ taskId }: { taskId: string }) {
         {task?.reviewerRole ? ` (role ${task.reviewerRole})` : ''}
         {task?.reviewer ? ` by ${task.reviewer}, ${when(task.decidedAt)}` : ''}{' '}
         <a href={`/console/approvals#task-${taskId}`}>Open in the approvals inbox</a>
+        <ErrorNote error={error} />
       </dd>
     </>
   );
