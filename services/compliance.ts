@@ -18,6 +18,8 @@ import { loadComplianceConfig, type ComplianceConfig } from '../subgraphs/compli
 import { consumeIntake } from '../subgraphs/compliance/compliance.intake';
 import { createComplianceModule } from '../subgraphs/compliance/compliance.module';
 import { createEvidenceLedger, type EvidenceLedger } from '../subgraphs/compliance/evidence-ledger';
+import { ledgerSweep } from '../subgraphs/compliance/evidence.sweep';
+import { evidenceStore } from '../subgraphs/compliance/evidence.store';
 import { createReportLedger, type ReportLedger } from '../subgraphs/compliance/report-ledger';
 import { consumeSignOffDecisions } from '../subgraphs/compliance/report-signoff.consumer';
 import type { SignOffWorkflow } from '../subgraphs/compliance/report-signoff.service';
@@ -37,6 +39,8 @@ export interface ComplianceServiceOptions {
   workflow?: SignOffWorkflow;
   /** The clock of freshness (tests). */
   now?: () => Date;
+  /** false: no durable intake consumers, so evidence comes only through the REST door and the client (tests). */
+  intake?: boolean;
 }
 
 export function defineComplianceService(options: ComplianceServiceOptions = {}): ServiceDefinition {
@@ -90,19 +94,27 @@ export function defineComplianceService(options: ComplianceServiceOptions = {}):
           context: (caller, request) => complianceContext(caller, request, compliance, config.requireAuth),
         },
       });
+      // Evidence the ledger did not take at once is appended again on a timer (docs/compliance.md).
+      const sweep = ledgerSweep(db.sql, evidenceStore, compliance.evidence, {
+        intervalMs: (config.ledgerSweepSeconds ?? 300) * 1000,
+        logger,
+      });
       let stopIntake: (() => Promise<void>) | undefined;
       let stopSignOffs: (() => Promise<void>) | undefined;
       return {
         app,
         async start() {
           await compliance.packs.ensureSigningKey();
-          stopIntake = await consumeIntake(db, (event) => compliance.evidence.ingestComplianceEvent(event), {
-            bus,
-            logger,
-          });
+          if (options.intake !== false)
+            stopIntake = await consumeIntake(db, (event) => compliance.evidence.ingestComplianceEvent(event), {
+              bus,
+              logger,
+            });
           stopSignOffs = await consumeSignOffDecisions(db, compliance.signOff, { bus, logger });
+          sweep.start();
         },
         async stop() {
+          await sweep.stop();
           await stopSignOffs?.();
           await stopIntake?.();
           await releaseBus();

@@ -18,6 +18,7 @@ import { RULEPACK_DEPRECATED } from '../platform/contracts/rulepack.events';
 import { contractHandler } from '../platform/events/backbone/contract-handler';
 import { consume, type DurableConsumer } from '../platform/events/backbone/durable-consumer';
 import { startServiceNotices } from '../platform/outbox/service-notices';
+import { complianceForwarder } from '../platform/clients/compliance.forwarder';
 
 export interface ValidationServiceOptions {
   /** An event bus to use instead of the process's (tests); the caller then owns closing it. */
@@ -52,14 +53,19 @@ export function defineValidationService(options: ValidationServiceOptions = {}):
       const { bus, release: releaseBus } = await serviceBus(deps, options.bus);
       // compliance.rule_execution is written with each run's audit event and published from there.
       const notices = startServiceNotices(deps, bus, validation.name);
+      const identity = new ServiceIdentity(platform.auth.jwtSecret, 'validation');
+      // PLATFORM_COMPLIANCE_URL set: each run is also submitted through the typed ComplianceClient
+      // (the backbone stays the at-least-once path; the intake takes each event id once).
+      const compliance = complianceForwarder(env, identity, logger);
       const { service, packs } = createValidationModule({
         db,
         onNoticeCommitted: () => notices.wake(),
+        forwardCompliance: (notice) => compliance.forward([notice]),
         config,
         logger,
         registry: options.registry,
         schemas: options.schemas,
-        identity: new ServiceIdentity(platform.auth.jwtSecret, 'validation'),
+        identity,
       });
       const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
 
@@ -98,6 +104,7 @@ export function defineValidationService(options: ValidationServiceOptions = {}):
         },
         async stop() {
           await deprecations?.stop();
+          await compliance.drain();
           await notices.stop();
           await releaseBus();
         },

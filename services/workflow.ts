@@ -7,6 +7,8 @@ import { bearerToken } from '../platform/auth/jwt';
 import type { EventBus } from '../platform/events/event-bus';
 import { serviceBus } from '../platform/events/service-bus';
 import { startServiceNotices } from '../platform/outbox/service-notices';
+import { ServiceIdentity } from '../platform/auth/service-identity';
+import { complianceForwarder } from '../platform/clients/compliance.forwarder';
 import { defineService, type ServiceDefinition } from '../platform/service';
 import { buildServiceApp } from '../platform/service-app';
 import { registerWorkflowRoutes } from '../rest-compat/workflow';
@@ -62,10 +64,14 @@ export function defineWorkflowService(options: WorkflowServiceOptions = {}): Ser
       // Lifecycle, compliance and workflow.changed notices are written with each transition
       // (the notice outbox); this relay publishes them, woken after each such commit.
       const notices = startServiceNotices(deps, bus, workflow.name);
+      // PLATFORM_COMPLIANCE_URL set: failures and compensations are also submitted through the typed
+      // ComplianceClient (the backbone stays the at-least-once path; the intake takes each id once).
+      const compliance = complianceForwarder(env, new ServiceIdentity(platform.auth.jwtSecret, workflow.name), logger);
       const { service, triggers, executor, store } = createWorkflowModule({
         db,
         bus,
         onNoticeCommitted: () => notices.wake(),
+        forwardCompliance: (committed) => compliance.forward(committed),
         config,
         logger,
         jwtSecret: platform.auth.jwtSecret,
@@ -130,6 +136,7 @@ export function defineWorkflowService(options: WorkflowServiceOptions = {}): Ser
           await consumers.stop();
           await executor.stop();
           await retention.stop();
+          await compliance.drain();
           await notices.stop();
           await releaseBus();
         },

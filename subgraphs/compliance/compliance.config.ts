@@ -21,6 +21,8 @@ export interface ComplianceConfig {
   workflowUrl: string;
   /** The legal minimum of each record type (RETENTION_MIN_DAYS_<TYPE>): no policy may be shorter. */
   legalMinimums: LegalMinimums;
+  /** How often evidence still without a ledger entry is appended again (COMPLIANCE_LEDGER_SWEEP_SECONDS, 300; 0 never). */
+  ledgerSweepSeconds?: number;
 }
 
 const LEDGER = { name: 'ledger', port: 8136 };
@@ -45,5 +47,6 @@ export function loadComplianceConfig(env: Env, registry: readonly ServiceManifes
     ledgerUrl: serviceUrl(env, registry.find((s) => s.name === LEDGER.name) ?? LEDGER),
     workflowUrl: serviceUrl(env, registry.find((s) => s.name === WORKFLOW.name) ?? WORKFLOW),
     legalMinimums: loadLegalMinimums(env),
+    ledgerSweepSeconds: readInt(env, 'COMPLIANCE_LEDGER_SWEEP_SECONDS', 300, { min: 0, max: 86_400 }),
   };
 }

@@ -31,12 +31,14 @@ import {
   type EvidenceItem,
   type EvidenceRevision,
   type IngestResult,
+  type MappingPack,
 } from './compliance.types';
 import type { EvidenceLedger } from './evidence-ledger';
 import { freshnessOf } from './evidence.freshness';
 import type { EvidenceStore, NewRevision } from './evidence.store';
 import { jsonBytes, jsonDepth } from './oscal/document-limits';
 import type { MappingPackService } from './mapping-pack.service';
+import { resultBatcher } from './intake.batcher';
 
 const DAY_MS = 86_400_000;
 const cursor = textCursor('ev');
@@ -82,6 +84,11 @@ export interface EvidenceProof {
   ledger: LedgerInclusionProof;
 }
 
+/** An event of a committed batch: `done` settles once its ledger append was tried. */
+export interface TakenEvent {
+  done: Promise<IngestResult>;
+}
+
 export class EvidenceService {
   constructor(
     private readonly sql: SqlExecutor,
@@ -97,59 +104,168 @@ export class EvidenceService {
   ) {}
 
   /**
+   * Concurrent intakes share one transaction (intake.batcher.ts); at most this many a batch. The
+   * batcher waits only for a batch's commit: its ledger appends run while the next batch is
+   * written (each caller still waits for its own event's append before it is answered).
+   */
+  private readonly intake = resultBatcher<ComplianceEventInput, TakenEvent>((batch) => this.takeBatch(batch), 200);
+
+  /**
    * Takes one compliance event (at least once from the bus or the durable consumer, or through
    * the REST door): at most one evidence item per event id and tenant, whatever the redeliveries.
    * The controls come from the tenant's certified mapping packs; an event no rule maps is still
-   * recorded as taken (so a redelivery is recognised) but makes no evidence.
+   * recorded as taken (so a redelivery is recognised) but makes no evidence. Events taken
+   * concurrently are written together (`takeBatch`).
    */
   async ingestComplianceEvent(event: ComplianceEventInput): Promise<IngestResult> {
-    const { controls, ttlDays } = await this.controlsFor(event);
-    const itemId = controls.length > 0 ? randomUUID() : null;
-    const revision: NewRevision = {
-      content: { topic: event.topic, event_id: event.id, data: event.data },
-      contentSha256: '',
-      collectedAt: event.occurredAt,
-      expiresAt: new Date(event.occurredAt.getTime() + ttlDays * DAY_MS),
-      recordedBy: null,
+    return (await this.intake(event)).done;
+  }
+
+  /** A batch written and recorded in the ledger, one result per event in order (no batcher: tests, the bench). */
+  async ingestBatch(events: readonly ComplianceEventInput[]): Promise<IngestResult[]> {
+    return Promise.all((await this.takeBatch(events)).map((t) => t.done));
+  }
+
+  /**
+   * A batch of events, in ONE transaction of a few multi-row statements per tenant: the intake
+   * rows (`ON CONFLICT DO NOTHING`: the ids already taken are the redeliveries), then the new
+   * items, their controls and first revisions. The tenant's certified packs are read once per
+   * batch. Resolves once that commits, with each event's `done`: after the commit the new
+   * revisions go to the ledger together (the ledger group-commits concurrent appends) and their
+   * entries are written back in one statement; a failed append leaves its revision for the
+   * redelivery, a report, a proof or the periodic sweep.
+   */
+  async takeBatch(events: readonly ComplianceEventInput[]): Promise<TakenEvent[]> {
+    const packs = new Map<string, Promise<MappingPack[]>>();
+    const packsOf = (tenantId: string) => {
+      let p = packs.get(tenantId);
+      if (!p) packs.set(tenantId, (p = this.packs.certified(tenantId)));
+      return p;
     };
-    revision.contentSha256 = contentSha256(revision.content);
-    const source = `event:${event.topic}`;
-    const created = await this.sql.transaction(async (tx) => {
-      if (!(await this.store.recordIntake(tx, event.tenantId, event.id, event.topic, itemId))) return false;
-      if (itemId)
-        await this.store.insertItem(
-          tx,
-          event.tenantId,
-          { id: itemId, source, eventId: event.id, eventType: event.types[0] ?? null, createdBy: null, controls },
-          revision,
-        );
-      return true;
-    });
-    if (!created) {
-      // A redelivery: finish what the first delivery may have left (its ledger entry), add nothing.
-      const taken = await this.store.intakeItem(this.sql, event.tenantId, event.id);
-      if (taken?.itemId) await this.recordPending(event.tenantId, taken.itemId);
-      const item = taken?.itemId ? await this.store.item(this.sql, event.tenantId, taken.itemId) : null;
-      return { created: false, itemId: taken?.itemId ?? null, controls: item?.controls ?? [] };
+    const planned = await Promise.all(
+      events.map(async (event) => {
+        const { controls, ttlDays } = await this.controlsFor(event, await packsOf(event.tenantId));
+        const revision: NewRevision = {
+          content: { topic: event.topic, event_id: event.id, data: event.data },
+          contentSha256: '',
+          collectedAt: event.occurredAt,
+          expiresAt: new Date(event.occurredAt.getTime() + ttlDays * DAY_MS),
+          recordedBy: null,
+        };
+        revision.contentSha256 = contentSha256(revision.content);
+        return { event, controls, revision, itemId: controls.length > 0 ? randomUUID() : null };
+      }),
+    );
+    // The first of each (tenant, id) in the batch is written; a repeat is answered as a redelivery.
+    const byTenant = new Map<string, typeof planned>();
+    const seen = new Set<string>();
+    for (const p of planned) {
+      const key = `${p.event.tenantId}\u0000${p.event.id}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const list = byTenant.get(p.event.tenantId);
+      if (list) list.push(p);
+      else byTenant.set(p.event.tenantId, [p]);
     }
-    if (itemId)
-      await this.recordQuietly(event.tenantId, {
-        itemId,
-        revision: 1,
-        source,
-        eventId: event.id,
-        controls,
-        ...revision,
-      });
-    return { created: true, itemId, controls };
+    const created = new Set<(typeof planned)[number]>();
+    await this.sql.transaction(async (tx) => {
+      for (const [tenantId, list] of byTenant) {
+        const taken = await this.store.recordIntakes(
+          tx,
+          tenantId,
+          list.map((p) => ({ eventId: p.event.id, topic: p.event.topic, itemId: p.itemId })),
+        );
+        const fresh = list.filter((p) => taken.has(p.event.id));
+        for (const p of fresh) created.add(p);
+        await this.store.insertItems(
+          tx,
+          tenantId,
+          fresh
+            .filter((p) => p.itemId !== null)
+            .map((p) => ({
+              item: {
+                id: p.itemId!,
+                source: `event:${p.event.topic}`,
+                eventId: p.event.id,
+                eventType: p.event.types[0] ?? null,
+                createdBy: null,
+                controls: p.controls,
+              },
+              first: p.revision,
+            })),
+        );
+      }
+    });
+    const recorded = this.recordCreated([...created]);
+    return planned.map((p) => ({
+      done: created.has(p)
+        ? recorded.then(() => ({ created: true, itemId: p.itemId, controls: p.controls }))
+        : recorded.then(() => this.redelivered(p.event)),
+    }));
+  }
+
+  /** The batch's new revisions to the ledger, together; their entries back in one statement per tenant. Never rejects. */
+  private async recordCreated(
+    created: readonly {
+      event: ComplianceEventInput;
+      itemId: string | null;
+      controls: ControlRef[];
+      revision: NewRevision;
+    }[],
+  ): Promise<void> {
+    const recorded = await Promise.all(
+      created
+        .filter((p) => p.itemId !== null)
+        .map(async (p) => {
+          try {
+            const entry = await this.ledger.record(p.event.tenantId, {
+              itemId: p.itemId!,
+              revision: 1,
+              source: `event:${p.event.topic}`,
+              eventId: p.event.id,
+              controls: p.controls,
+              ...p.revision,
+            });
+            return { tenantId: p.event.tenantId, itemId: p.itemId!, revision: 1, ...entry };
+          } catch (err) {
+            this.logger.warn(
+              { err, tenantId: p.event.tenantId, itemId: p.itemId, revision: 1 },
+              'compliance: evidence not yet in the ledger',
+            );
+            return null;
+          }
+        }),
+    );
+    const entries = new Map<string, { itemId: string; revision: number; entryId: string; chainHash: string }[]>();
+    for (const r of recorded) {
+      if (!r) continue;
+      const list = entries.get(r.tenantId) ?? [];
+      list.push(r);
+      entries.set(r.tenantId, list);
+    }
+    for (const [tenantId, list] of entries)
+      await this.store.setLedgerEntries(this.sql, tenantId, list).catch((err: unknown) =>
+        // The entries exist in the ledger; the sweep (same idempotency keys) writes their ids back.
+        this.logger.warn({ err, tenantId }, 'compliance: ledger entries not written back yet'),
+      );
+  }
+
+  /** A redelivery: finish what the first delivery may have left (its ledger entry), add nothing. */
+  private async redelivered(event: ComplianceEventInput): Promise<IngestResult> {
+    const taken = await this.store.intakeItem(this.sql, event.tenantId, event.id);
+    if (taken?.itemId) await this.recordPending(event.tenantId, taken.itemId);
+    const item = taken?.itemId ? await this.store.item(this.sql, event.tenantId, taken.itemId) : null;
+    return { created: false, itemId: taken?.itemId ?? null, controls: item?.controls ?? [] };
   }
 
   /**
    * The controls the event names itself (found in the tenant's frameworks) and those every
    * certified mapping rule matching it names, and the shortest evidence lifetime among the rules.
    */
-  private async controlsFor(event: ComplianceEventInput): Promise<{ controls: ControlRef[]; ttlDays: number }> {
-    const packs = await this.packs.certified(event.tenantId);
+  private async controlsFor(
+    event: ComplianceEventInput,
+    packs: readonly MappingPack[],
+  ): Promise<{ controls: ControlRef[]; ttlDays: number }> {
     const controls = new Map<string, ControlRef>();
     for (const c of await this.catalogStore.controlsNamed(this.sql, event.tenantId, event.controlIds ?? []))
       controls.set(`${c.framework}\u0000${c.controlId}`, c);

@@ -121,6 +121,24 @@ export interface EvidenceStore {
   /** The item an earlier delivery of the event became (undefined: the event was never taken). */
   intakeItem(q: SqlQuery, tenantId: string, eventId: string): Promise<{ itemId: string | null } | undefined>;
   insertItem(q: SqlQuery, tenantId: string, item: NewItem, first: NewRevision): Promise<void>;
+  /**
+   * The intake's batch (one tenant's events of one delivered batch): every (event id, item) taken
+   * in ONE multi-row insert, `ON CONFLICT DO NOTHING`; answers the event ids that were new. Ids
+   * must be distinct within the call.
+   */
+  recordIntakes(
+    q: SqlQuery,
+    tenantId: string,
+    rows: readonly { eventId: string; topic: string; itemId: string | null }[],
+  ): Promise<Set<string>>;
+  /** New items with their first revision: three multi-row inserts whatever the count. */
+  insertItems(q: SqlQuery, tenantId: string, items: readonly { item: NewItem; first: NewRevision }[]): Promise<void>;
+  /** `setLedgerEntry` for many revisions in one statement. */
+  setLedgerEntries(
+    q: SqlQuery,
+    tenantId: string,
+    entries: readonly { itemId: string; revision: number; entryId: string; chainHash: string }[],
+  ): Promise<void>;
   /** Appends the next revision under the item's row lock; null when the item does not exist. */
   appendRevision(q: SqlQuery, tenantId: string, itemId: string, next: NewRevision): Promise<number | null>;
   setLedgerEntry(
@@ -136,6 +154,11 @@ export interface EvidenceStore {
   freshness(q: SqlQuery, tenantId: string, framework: string, controlId?: string): Promise<FreshnessRow[]>;
   /** Revisions still waiting for their ledger entry (the ledger was unreachable when they were written). */
   unrecorded(q: SqlQuery, tenantId: string, limit: number): Promise<{ itemId: string; revision: number }[]>;
+  /**
+   * The tenants that have such revisions (the periodic sweep's list; tenant ids only, no tenant
+   * data, so it is the one read without a tenant, as the retention pass reads every tenant's policy).
+   */
+  tenantsWithUnrecorded(q: SqlQuery, limit: number): Promise<string[]>;
 }
 
 export const evidenceStore: EvidenceStore = {
@@ -173,6 +196,82 @@ export const evidenceStore: EvidenceStore = {
       ],
     );
     await insertRevision(q, tenantId, item.id, 1, first);
+  },
+
+  async recordIntakes(q, tenantId, rows) {
+    if (rows.length === 0) return new Set();
+    const r = await q.query<{ event_id: string }>(
+      `INSERT INTO compliance_intake (tenant_id, event_id, topic, item_id)
+       SELECT $1, x.event_id, x.topic, x.item_id FROM unnest($2::text[], $3::text[], $4::uuid[]) AS x(event_id, topic, item_id)
+       ON CONFLICT (tenant_id, event_id) DO NOTHING RETURNING event_id`,
+      [tenantId, rows.map((x) => x.eventId), rows.map((x) => x.topic), rows.map((x) => x.itemId)],
+    );
+    return new Set(r.rows.map((x) => x.event_id));
+  },
+
+  async insertItems(q, tenantId, items) {
+    if (items.length === 0) return;
+    const list = items.map((x) => x.item);
+    await q.query(
+      `INSERT INTO compliance_evidence_items (tenant_id, id, source, event_id, event_type, created_by)
+       SELECT $1, x.id, x.source, x.event_id, x.event_type, x.created_by
+         FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[]) AS x(id, source, event_id, event_type, created_by)`,
+      [
+        tenantId,
+        list.map((i) => i.id),
+        list.map((i) => i.source),
+        list.map((i) => i.eventId),
+        list.map((i) => i.eventType),
+        list.map((i) => i.createdBy),
+      ],
+    );
+    await q.query(
+      `INSERT INTO compliance_evidence_controls (tenant_id, item_id, framework, control_id)
+       SELECT $1, x.item_id, x.framework, x.control_id
+         FROM jsonb_to_recordset($2::jsonb) AS x(item_id uuid, framework text, control_id text)
+       ON CONFLICT DO NOTHING`,
+      [
+        tenantId,
+        JSON.stringify(
+          list.flatMap((i) =>
+            i.controls.map((c) => ({ item_id: i.id, framework: c.framework, control_id: c.controlId })),
+          ),
+        ),
+      ],
+    );
+    const revs = items.map((x) => x.first);
+    await q.query(
+      `INSERT INTO compliance_evidence_revisions
+         (tenant_id, item_id, revision, content, content_sha256, collected_at, expires_at, recorded_by)
+       SELECT $1, x.item_id, 1, x.content::jsonb, x.sha, x.collected_at, x.expires_at, x.recorded_by
+         FROM unnest($2::uuid[], $3::text[], $4::text[], $5::timestamptz[], $6::timestamptz[], $7::text[])
+           AS x(item_id, content, sha, collected_at, expires_at, recorded_by)`,
+      [
+        tenantId,
+        list.map((i) => i.id),
+        revs.map((r) => JSON.stringify(r.content)),
+        revs.map((r) => r.contentSha256),
+        revs.map((r) => r.collectedAt.toISOString()),
+        revs.map((r) => r.expiresAt.toISOString()),
+        revs.map((r) => r.recordedBy),
+      ],
+    );
+  },
+
+  async setLedgerEntries(q, tenantId, entries) {
+    if (entries.length === 0) return;
+    await q.query(
+      `UPDATE compliance_evidence_revisions r SET ledger_entry_id = x.entry_id, ledger_chain_hash = x.chain_hash
+         FROM unnest($2::uuid[], $3::int[], $4::uuid[], $5::text[]) AS x(item_id, revision, entry_id, chain_hash)
+        WHERE r.tenant_id = $1 AND r.item_id = x.item_id AND r.revision = x.revision AND r.ledger_entry_id IS NULL`,
+      [
+        tenantId,
+        entries.map((e) => e.itemId),
+        entries.map((e) => e.revision),
+        entries.map((e) => e.entryId),
+        entries.map((e) => e.chainHash),
+      ],
+    );
   },
 
   async appendRevision(q, tenantId, itemId, next) {
@@ -272,6 +371,14 @@ export const evidenceStore: EvidenceStore = {
       [tenantId, limit],
     );
     return rows.map((r) => ({ itemId: r.item_id, revision: Number(r.revision) }));
+  },
+
+  async tenantsWithUnrecorded(q, limit) {
+    const { rows } = await q.query<{ tenant_id: string }>(
+      `SELECT DISTINCT tenant_id FROM compliance_evidence_revisions WHERE ledger_entry_id IS NULL ORDER BY tenant_id LIMIT $1`,
+      [limit],
+    );
+    return rows.map((r) => r.tenant_id);
   },
 };
 

@@ -1,6 +1,8 @@
 // A report's sign-off through the workflow service's approval step (issue 28 item 4): submitting
-// a report starts the built-in `compliance` workflow with the submitter's own token, so the
-// workflow's four-eyes rule (the requester never decides their own request: 403) knows who asked.
+// a report starts the reserved `compliance-report-sign-off` pack (platform/contracts/compliance.sign-off.ts:
+// its approval step has `reviewer_role: reviewer`) with the submitter's own token, so the
+// workflow's four-eyes rule (the requester never decides their own request: 403) knows who asked
+// and its role rule refuses a tenant user who is neither reviewer nor admin.
 // The reviewer decides in the workflow (its REST /approve, GraphQL, the console's approvals page,
 // or this service's sign-off door, which forwards the decision with the reviewer's token).
 // Compliance learns the decision from `approval.decided` on the backbone (a durable consumer,
@@ -12,6 +14,7 @@
 // The compliance-local rule stays as a second check: whoever the decision names, a report is never
 // signed off by the person who generated it.
 import type { Caller } from '../../platform/auth/caller';
+import { COMPLIANCE_SIGN_OFF_PACK_ID } from '../../platform/contracts/compliance.sign-off';
 import type { WorkflowClient } from '../../platform/clients/workflow.client';
 import { ServiceCallError, type ServiceCallContext } from '../../platform/clients/service-request';
 import type { SqlExecutor } from '../../platform/db/sql';
@@ -95,6 +98,7 @@ export class ReportSignOffService {
       throw new ConflictError(`Report ${id} is ${report.status}; only a generated report is submitted for review`);
     try {
       const started = await this.workflow.execute(context(caller, tenantId), {
+        workflow_pack_id: COMPLIANCE_SIGN_OFF_PACK_ID,
         workflow_type: SIGN_OFF_WORKFLOW_TYPE,
         payload: {
           action: 'compliance_report_sign_off',

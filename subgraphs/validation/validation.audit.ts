@@ -4,7 +4,7 @@
 // carries anything of the payload: ids, counts and SHA-256 digests only.
 import type { Caller } from '../../platform/auth/caller';
 import { COMPLIANCE_RULE_EXECUTION, type ComplianceRuleExecution } from '../../platform/contracts/compliance.events';
-import { pendingNotice, type AuditedNoticeWriter } from '../../platform/outbox/notice.writer';
+import { pendingNotice, type AuditedNoticeWriter, type PendingNotice } from '../../platform/outbox/notice.writer';
 import { auditEvent } from '../../platform/outbox/outbox.writer';
 import type { RuleExecutionData } from './validation.types';
 
@@ -15,6 +15,8 @@ export class RunAudit {
     private readonly outbox: AuditedNoticeWriter,
     /** Wakes the notice relay once a run's notice is committed. */
     private readonly onCommitted: () => void = () => {},
+    /** Hands the committed notice to the compliance service's client (PLATFORM_COMPLIANCE_URL; best effort). */
+    private readonly forward: (notice: PendingNotice) => void = () => {},
   ) {}
 
   /**
@@ -32,6 +34,11 @@ export class RunAudit {
       correlation_id: caller.correlationId,
       occurred_at: new Date().toISOString(),
     };
+    const notice = pendingNotice('validation', COMPLIANCE_RULE_EXECUTION, event, {
+      tenantId,
+      subject: `rulepack/${data.rulepack_id}`,
+      correlationId: caller.correlationId,
+    });
     await this.outbox.append(
       auditEvent(caller, {
         tenantId,
@@ -40,12 +47,9 @@ export class RunAudit {
         data,
         description: `Rule pack ${data.rulepack_id}${data.rule_pack_version ? ` ${data.rule_pack_version}` : ''} ${data.result}`,
       }),
-      pendingNotice('validation', COMPLIANCE_RULE_EXECUTION, event, {
-        tenantId,
-        subject: `rulepack/${data.rulepack_id}`,
-        correlationId: caller.correlationId,
-      }),
+      notice,
     );
     this.onCommitted();
+    this.forward(notice);
   }
 }

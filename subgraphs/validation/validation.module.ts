@@ -7,7 +7,7 @@ import { RulePackRegistryClient } from '../../platform/clients/rulepack-registry
 import { SchemaRegistryClient } from '../../platform/clients/schema-registry.client';
 import type { Database } from '../../platform/db/database';
 import type { Logger } from '../../platform/logging/logger';
-import { groupedAuditNoticeWriter } from '../../platform/outbox/notice.writer';
+import { groupedAuditNoticeWriter, type PendingNotice } from '../../platform/outbox/notice.writer';
 import { auditEvent } from '../../platform/outbox/outbox.writer';
 import { TtlLru } from './pack.cache';
 import { PackSignatureVerifier } from './pack-signature';
@@ -32,6 +32,8 @@ export interface ValidationModuleDeps {
   schemas?: SchemaLister;
   /** The service's own identity for registry calls of callers without a token (service-identity.ts). */
   identity?: DelegatedIdentity;
+  /** Each run's committed compliance notice, also handed to the compliance service's client (PLATFORM_COMPLIANCE_URL). */
+  forwardCompliance?: (notice: PendingNotice) => void;
 }
 
 export function createValidationModule(deps: ValidationModuleDeps): ValidationModule {
@@ -59,7 +61,7 @@ export function createValidationModule(deps: ValidationModuleDeps): ValidationMo
   const service = new ValidationService({
     packs,
     schemas: deps.schemas ?? new SchemaRegistryClient(config.schemaRegistryUrl, deps.identity),
-    audit: new RunAudit(outbox, deps.onNoticeCommitted),
+    audit: new RunAudit(outbox, deps.onNoticeCommitted, deps.forwardCompliance),
     access,
     config,
   });

@@ -4,6 +4,12 @@
 // WORKFLOW_REQUIRE_REGISTERED_PACKS=true turns that into a 404. Every step uses the action
 // catalogue's `record` action: it keeps a note of what was done in the execution's context, so
 // the saga shape (steps, compensations, approval gate) is real even without outside systems.
+import {
+  COMPLIANCE_SIGN_OFF_PACK_ID,
+  COMPLIANCE_SIGN_OFF_PACK_VERSION,
+  SIGN_OFF_REVIEW_STEP,
+  SIGN_OFF_REVIEWER_ROLE,
+} from '../../platform/contracts/compliance.sign-off';
 import type { PackStep, WorkflowPack, WorkflowType } from './workflow.types';
 
 const record = (step: string, compensation?: string, description?: string): PackStep => ({
@@ -55,4 +61,38 @@ export function builtinPack(workflowType: WorkflowType): WorkflowPack {
     },
     steps: STEPS[workflowType],
   };
+}
+
+/**
+ * Built-in packs known by id, resolved before the registry: their ids are reserved, so a tenant
+ * cannot register a pack of the same id that weakens the gate. The compliance report sign-off
+ * starts with its approval (`reviewer_role: reviewer`: the workflow itself refuses a tenant user
+ * without the role, and the submitter by its four-eyes rule), then records the sign-off.
+ */
+const NAMED: Record<string, WorkflowPack> = {
+  [COMPLIANCE_SIGN_OFF_PACK_ID]: {
+    metadata: {
+      pack_id: COMPLIANCE_SIGN_OFF_PACK_ID,
+      version: COMPLIANCE_SIGN_OFF_PACK_VERSION,
+      workflow_type: 'compliance',
+      name: 'Compliance report sign-off',
+      description: 'A second person with the reviewer role reviews a generated compliance report and signs it off',
+    },
+    requires_approval: true,
+    steps: [
+      {
+        step: SIGN_OFF_REVIEW_STEP,
+        type: 'hil_approval',
+        reviewer_role: SIGN_OFF_REVIEWER_ROLE,
+        instructions:
+          "Review the report's verdicts, evidence and proofs; approve to sign it off (it is then appended to the ledger as compliance_report)",
+      },
+      record('record-sign-off', undefined, 'Record the decision with the report'),
+    ],
+  },
+};
+
+/** The reserved built-in pack of that id, if it is one. */
+export function namedBuiltinPack(packId: string | undefined): WorkflowPack | undefined {
+  return packId !== undefined && Object.hasOwn(NAMED, packId) ? NAMED[packId] : undefined;
 }

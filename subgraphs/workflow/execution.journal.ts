@@ -111,14 +111,14 @@ export class RunJournal {
   /** One transaction: the queued transitions, then `work`, then the notices of them all, in order. */
   async write<T extends Transition | undefined>(work: (q: SqlQuery) => Promise<T>): Promise<T> {
     const { store, events } = this.deps;
-    const { written, result } = await store.transaction(async (q) => {
+    const { written, result, compliance } = await store.transaction(async (q) => {
       const before = await this.flush(q);
       const result = await work(q);
       const written = result ? [...before, result] : before;
-      if (written.length > 0) await events.written(q, written, this.execution.correlationId);
-      return { written, result };
+      const compliance = written.length > 0 ? await events.written(q, written, this.execution.correlationId) : [];
+      return { written, result, compliance };
     });
-    if (written.length > 0) events.committed();
+    if (written.length > 0) events.committed(compliance);
     return result;
   }
 

@@ -42,6 +42,8 @@ export class WorkflowEvents {
     private readonly logger: Logger,
     /** Wakes the notice relay after a commit that wrote notices. */
     private readonly onCommitted: () => void = () => {},
+    /** Committed compliance notices, also handed to the compliance service's client (PLATFORM_COMPLIANCE_URL). */
+    private readonly forwardCompliance: (notices: readonly PendingNotice[]) => void = () => {},
   ) {
     this.bus = contractPublisher(bus);
   }
@@ -50,9 +52,11 @@ export class WorkflowEvents {
    * The notices of transitions written in the transaction `q`, in order: each one's lifecycle
    * notice (and compliance notice), then ONE `workflow.changed` notice per execution, since a
    * notice is only a wake-up (on PostgreSQL every bus message is a NOTIFY: fewer is cheaper).
+   * Resolves with the compliance notices among them: pass them to `committed` once `q` commits.
    */
-  async written(q: SqlQuery, ts: readonly Transition[], correlationId?: string | null): Promise<void> {
+  async written(q: SqlQuery, ts: readonly Transition[], correlationId?: string | null): Promise<PendingNotice[]> {
     const notices: PendingNotice[] = [];
+    const compliance: PendingNotice[] = [];
     const byExecution = new Map<string, Transition[]>();
     for (const t of ts) {
       const list = byExecution.get(t.workflowId);
@@ -77,8 +81,11 @@ export class WorkflowEvents {
         // one without is still recorded and still wakes subscriptions below, only not announced.
         if (contract) notices.push(pendingNotice(SERVICE, contract, payload, ctx));
         else this.logger.warn({ event: t.event }, 'a workflow transition without an event contract was not announced');
-        if (forCompliance(t.event))
-          notices.push(pendingNotice(SERVICE, COMPLIANCE_WORKFLOW_EVENT, { ...payload, event: t.event }, ctx));
+        if (forCompliance(t.event)) {
+          const notice = pendingNotice(SERVICE, COMPLIANCE_WORKFLOW_EVENT, { ...payload, event: t.event }, ctx);
+          notices.push(notice);
+          compliance.push(notice);
+        }
       }
       const last = list.at(-1)!;
       const changed: ChangedNotice = {
@@ -92,11 +99,17 @@ export class WorkflowEvents {
       notices.push(pendingNotice(SERVICE, WORKFLOW_CHANGED, changed, ctx));
     }
     await this.store.appendNotices(q, notices);
+    return compliance;
   }
 
-  /** The transaction that wrote notices committed: the relay publishes them now. */
-  committed(): void {
+  /**
+   * The transaction that wrote notices committed: the relay publishes them now, and its compliance
+   * notices (what `written` answered; only committed ones, never a rolled-back transaction's) go
+   * to the compliance client too.
+   */
+  committed(compliance: readonly PendingNotice[] = []): void {
     this.onCommitted();
+    if (compliance.length > 0) this.forwardCompliance(compliance);
   }
 
   /**

@@ -13,6 +13,7 @@ import { ValidationClient } from '../../platform/clients/validation.client';
 import type { Database } from '../../platform/db/database';
 import type { EventBus } from '../../platform/events/event-bus';
 import type { Logger } from '../../platform/logging/logger';
+import type { PendingNotice } from '../../platform/outbox/notice.writer';
 import { StepRunner } from './step.runner';
 import type { WorkflowConfig } from './workflow.config';
 import { WorkflowEvents } from './workflow.events';
@@ -41,6 +42,8 @@ export interface WorkflowModuleDeps {
   owner?: string;
   /** A trigger on a topic was created here (the service starts consuming the topic). */
   onTriggerTopic?: (topic: string) => void;
+  /** Committed compliance notices, also handed to the compliance service's client (PLATFORM_COMPLIANCE_URL). */
+  forwardCompliance?: (notices: readonly PendingNotice[]) => void;
 }
 
 export interface WorkflowModule {
@@ -53,7 +56,7 @@ export interface WorkflowModule {
 export function createWorkflowModule(deps: WorkflowModuleDeps): WorkflowModule {
   const { config, logger, db } = deps;
   const store = createWorkflowStore(db.sql);
-  const events = new WorkflowEvents(store, deps.bus, logger, deps.onNoticeCommitted);
+  const events = new WorkflowEvents(store, deps.bus, logger, deps.onNoticeCommitted, deps.forwardCompliance);
   // The workflow's own identity, scoped to one tenant (platform/auth/service-identity.ts): used for
   // calls of callers without a token (the spec's trust-the-gateway mode) and of runs with no caller
   // at hand (resumed after a restart, an approval or a retry). Never a platform-wide service account.

@@ -19,7 +19,7 @@ import {
 import { encodeCursor, decodeTextCursor } from '../../platform/pagination/cursor';
 import { ACTIONS } from './action.catalogue';
 import { parseDecision, requiresApproval } from './approval.policy';
-import { builtinPack } from './builtin-packs';
+import { builtinPack, namedBuiltinPack } from './builtin-packs';
 import { checkPayload, packProblems } from './pack.check';
 import type { WorkflowConfig } from './workflow.config';
 import type { WorkflowEvents } from './workflow.events';
@@ -262,6 +262,21 @@ export class WorkflowService {
       };
     };
     if (!input.workflowPackId) return builtin();
+    // A reserved built-in pack (the compliance report sign-off) runs as shipped, never a registry's.
+    const named = namedBuiltinPack(input.workflowPackId);
+    if (named) {
+      if (named.metadata.workflow_type !== workflowType)
+        throw InputError.of(
+          ['workflowType'],
+          `Workflow pack '${named.metadata.pack_id}' is ${named.metadata.workflow_type} work, not ${workflowType}`,
+        );
+      return {
+        pack: named,
+        source: 'builtin' as const,
+        packId: named.metadata.pack_id,
+        packVersion: named.metadata.version,
+      };
+    }
     let entry: PackVersionView;
     try {
       entry = await this.deps.packs.get(
@@ -576,9 +591,11 @@ function unknownActions(steps: PackStep[]): string[] {
 function messageOf(view: ExecutionView, source: PackSource, packId: string): string {
   const e = view.execution;
   const packNote =
-    source === 'builtin'
-      ? ` (pack '${packId}' is not in the packs registry: ran the built-in ${e.workflowType} pack)`
-      : '';
+    source !== 'builtin'
+      ? ''
+      : namedBuiltinPack(packId)
+        ? ` (ran the reserved built-in pack '${packId}')`
+        : ` (pack '${packId}' is not in the packs registry: ran the built-in ${e.workflowType} pack)`;
   switch (e.status) {
     case 'completed':
       return `Workflow completed${packNote}`;

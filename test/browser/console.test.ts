@@ -601,6 +601,11 @@ describe('compliance reports page', () => {
     await seen(author.getByTestId('report-status'), 'pending review');
     await seen(author.getByText('You generated this report'));
     expect(await author.getByRole('button', { name: 'Sign off' }).count()).toBe(0);
+    // The sign-off task's state in the workflow, linked to the approvals inbox.
+    await seen(author.getByTestId('report-approval-state'), 'pending');
+    await seen(author.getByTestId('report-approval-task'), /role reviewer/);
+    const inbox = await author.getByRole('link', { name: 'Open in the approvals inbox' }).getAttribute('href');
+    expect(inbox).toMatch(/^\/console\/approvals#task-[0-9a-f-]{36}$/);
     await expectNothingRan(author);
 
     const reviewer = await signedIn(PEOPLE.rita, 'reports');
@@ -611,6 +616,7 @@ describe('compliance reports page', () => {
     await reviewer.getByRole('button', { name: 'Sign off' }).click();
     await seen(reviewer.getByTestId('report-status'), 'signed off');
     await seen(reviewer.getByTestId('report-ledger-entry'), /^[0-9a-f-]{36}$/);
+    await seen(reviewer.getByTestId('report-approval-state'), 'approved');
     await expectNothingRan(reviewer);
     if (SCREENSHOTS) await reviewer.screenshot({ path: path.join(SCREENSHOTS, 'reports-1280.png'), fullPage: true });
 

@@ -1,7 +1,8 @@
 // Compliance reports: the tenant's reports, generating one (framework and quarter, or a start and
 // end), a report's verdicts per control, its exports (OSCAL assessment results from the subgraph;
 // the HTML document from the REST door, opened as text-safe HTML in a new tab), submitting it for
-// review, and the reviewer's sign-off. The sign-off buttons never show to the report's generator
+// review (the sign-off task's state in the workflow, linked to the approvals inbox), and the
+// reviewer's sign-off. The sign-off buttons never show to the report's generator
 // (the API refuses it too: four eyes).
 import { useState } from 'react';
 import { useLazyQuery, useMutation, useQuery } from '@apollo/client/react';
@@ -67,6 +68,8 @@ const DETAIL = graphql(`
       reviewNotes
       ledgerEntryId
       documentPath
+      workflowId
+      approvalTaskId
       controls {
         controlId
         title
@@ -75,6 +78,19 @@ const DETAIL = graphql(`
         evidenceCount
         lastCollectedAt
       }
+    }
+  }
+`);
+
+// The sign-off's approval task, read from the workflow subgraph through the router.
+const APPROVAL = graphql(`
+  query ReportApprovalTask($id: ID!) {
+    approvalTask(id: $id) {
+      id
+      status
+      reviewer
+      reviewerRole
+      decidedAt
     }
   }
 `);
@@ -103,6 +119,8 @@ const SUBMIT = graphql(`
     submitComplianceReport(id: $id) {
       id
       status
+      workflowId
+      approvalTaskId
     }
   }
 `);
@@ -220,6 +238,24 @@ function Review({ report, me }: { report: Report; me: Claims }) {
   );
 }
 
+/** The sign-off task's state in the workflow, with a link to it in the approvals inbox. */
+function SignOffTask({ taskId }: { taskId: string }) {
+  const { data, error } = useQuery(APPROVAL, { variables: { id: taskId }, fetchPolicy: 'network-only' });
+  const task = data?.approvalTask;
+  return (
+    <>
+      <dt>Sign-off task</dt>
+      <dd data-testid="report-approval-task">
+        <span data-testid="report-approval-state">{task ? task.status : error ? 'unavailable' : '…'}</span>
+        {task?.reviewerRole ? ` (role ${task.reviewerRole})` : ''}
+        {task?.reviewer ? ` by ${task.reviewer}, ${when(task.decidedAt)}` : ''}{' '}
+        <a href={`/console/approvals#task-${taskId}`}>Open in the approvals inbox</a>
+        <ErrorNote error={error} />
+      </dd>
+    </>
+  );
+}
+
 function Detail({ id, me }: { id: string; me: Claims }) {
   const { data, loading, error } = useQuery(DETAIL, { variables: { id } });
   const [fetchOscal, oscal] = useLazyQuery(OSCAL, { fetchPolicy: 'network-only' });
@@ -249,6 +285,7 @@ function Detail({ id, me }: { id: string; me: Claims }) {
         <dd>
           {when(r.generatedAt)} by {r.generatedBy ?? 'the service'}
         </dd>
+        {r.approvalTaskId && <SignOffTask key={`${r.approvalTaskId}-${r.status}`} taskId={r.approvalTaskId} />}
         <dt>Reviewed</dt>
         <dd>{r.reviewedBy ? `${when(r.reviewedAt)} by ${r.reviewedBy}: ${r.reviewNotes ?? ''}` : 'not yet'}</dd>
         <dt>Ledger entry</dt>

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AccessTokens } from '../../../platform/auth/jwt';
 import { APPROVAL_DECIDED } from '../../../platform/contracts/workflow.events';
+import { COMPLIANCE_SIGN_OFF_PACK_ID } from '../../../platform/contracts/compliance.sign-off';
 import { createEventsStore } from '../../../platform/events/backbone/backbone.store';
 import { complianceService } from '../../../services/compliance';
 import { SIGN_OFF_GROUP } from '../../../subgraphs/compliance/report-signoff.consumer';
@@ -97,6 +98,7 @@ beforeAll(async () => {
     tokens.issue({ username, tenantId, roles, scopes: ['read', 'write'] });
   t.alice = await user('alice', A, ['user']);
   t.rita = await user('rita', A, ['reviewer']);
+  t.carl = await user('carl', A, ['user']);
   t.bob = await user('bob', B, ['admin']);
   const r = await call(t.alice, 'POST', '/api/compliance/catalogs', {
     framework: 'nist-800-53',
@@ -138,6 +140,18 @@ describe('sign-off through the workflow approval step', () => {
       decision: 'approve',
     });
     expect(viaCompliance.status).toBe(403);
+    expect(await reportOf(report.id)).toMatchObject({ status: 'pending_review', reviewed_by: null });
+    expect(await reportEntries(report.id)).toEqual([]);
+  });
+
+  it('runs the reserved sign-off pack, whose approval step refuses a tenant user without the reviewer role', async () => {
+    const s = await call(t.alice!, 'GET', `${workflowUrl}/status/${report.workflow_id}`);
+    expect(s.body).toMatchObject({ pack_id: COMPLIANCE_SIGN_OFF_PACK_ID, pack_source: 'builtin' });
+    expect(s.body.approval_tasks[0]).toMatchObject({ reviewer_role: 'reviewer', status: 'pending' });
+    // carl may write in tenant A, but is no reviewer: the workflow's own decide says no.
+    const d = await approve(t.carl!, report.approval_task_id, 'carl', 'approve');
+    expect(d.status).toBe(403);
+    expect(d.body.detail).toMatch(/reviewer/);
     expect(await reportOf(report.id)).toMatchObject({ status: 'pending_review', reviewed_by: null });
     expect(await reportEntries(report.id)).toEqual([]);
   });

@@ -2,7 +2,8 @@
 // two tenants with the same framework key and control ids never see each other's frameworks,
 // controls, evidence or freshness; the same event taken twice (also concurrently) is one item
 // (the unique index, not a read-then-write); and with the ledger unreachable the evidence is kept
-// with no ledger entry yet, and a redelivery still adds nothing.
+// with no ledger entry yet, and a redelivery still adds nothing; the periodic sweep appends it
+// once the ledger answers, and stops cleanly.
 import { WorkflowClient } from '../../../platform/clients/workflow.client';
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -18,7 +19,8 @@ import type { ComplianceEventInput } from '../../../subgraphs/compliance/complia
 import { createEvidenceLedger } from '../../../subgraphs/compliance/evidence-ledger';
 import { evidenceStore } from '../../../subgraphs/compliance/evidence.store';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
-import { freePort } from '../../support/waiting';
+import { freePort, until } from '../../support/waiting';
+import { ledgerSweep } from '../../../subgraphs/compliance/evidence.sweep';
 import { TEST_JWT_SECRET } from '../../support/service-harness';
 import { loadLegalMinimums } from '../../../platform/retention/retention.types';
 import { SubjectVault } from '../../../platform/vault/subject-vault';
@@ -154,5 +156,61 @@ describe('intake', () => {
     const unmapped = { ...event(A, 'unmapped'), types: ['something_else'] };
     expect(await m.evidence.ingestComplianceEvent(unmapped)).toEqual({ created: true, itemId: null, controls: [] });
     expect(await m.evidence.ingestComplianceEvent(unmapped)).toEqual({ created: false, itemId: null, controls: [] });
+  });
+});
+
+describe('the periodic ledger sweep', () => {
+  it('appends, on its timer, every revision the unreachable ledger left without an entry, then stops cleanly', async () => {
+    const left = await m.evidence.ingestComplianceEvent(event(B, 'swept-later'));
+    expect((await evidenceStore.unrecorded(db.sql, B, 100)).map((u) => u.itemId)).toContain(left.itemId);
+    // The ledger is back: a module over the same database whose ledger answers.
+    const entries = new Map<string, { tenantId: string; itemId: string; revision: number }>();
+    const back = createComplianceModule({
+      db,
+      config: {
+        requireAuth: true,
+        evidenceTtlDays: 90,
+        expiringDays: 14,
+        ledgerUrl: 'unused',
+        workflowUrl: 'unused',
+        legalMinimums: loadLegalMinimums({}),
+      },
+      vault: new SubjectVault(randomBytes(32)),
+      ledger: {
+        async record(tenantId, e) {
+          const entryId = randomUUID();
+          entries.set(entryId, { tenantId, itemId: e.itemId, revision: e.revision });
+          return { entryId, chainHash: 'a'.repeat(64) };
+        },
+        inclusionProof: () => Promise.reject(new Error('unused')),
+      },
+      workflow: new WorkflowClient('http://127.0.0.1:9'),
+      reportLedger: createReportLedger('http://127.0.0.1:9', new ServiceIdentity(TEST_JWT_SECRET, 'compliance')),
+      logger: createLogger('ERROR', 'compliance-test'),
+    });
+    const pending = async () =>
+      (await evidenceStore.unrecorded(db.sql, A, 1000)).length +
+      (await evidenceStore.unrecorded(db.sql, B, 1000)).length;
+    expect(await pending()).toBeGreaterThan(0);
+    expect(await evidenceStore.tenantsWithUnrecorded(db.sql, 100)).toEqual(expect.arrayContaining([A, B]));
+    const sweep = ledgerSweep(db.sql, evidenceStore, back.evidence, {
+      intervalMs: 20,
+      logger: createLogger('ERROR', 'compliance-test'),
+    });
+    sweep.start();
+    try {
+      await until(async () => (await pending()) === 0, 'every revision swept into the ledger');
+    } finally {
+      await sweep.stop();
+    }
+    // Each revision went to its own tenant's ledger, and its entry is on the revision.
+    const item = (await evidenceStore.item(db.sql, B, left.itemId!))!;
+    const entry = entries.get(item.revisions[0]!.ledgerEntryId!);
+    expect(entry).toEqual({ tenantId: B, itemId: left.itemId, revision: 1 });
+    expect(await evidenceStore.tenantsWithUnrecorded(db.sql, 100)).toEqual([]);
+    // Stopped: new unrecorded evidence stays unrecorded (no timer left running).
+    const after = await m.evidence.ingestComplianceEvent(event(B, 'after-stop'));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await evidenceStore.unrecorded(db.sql, B, 100)).map((u) => u.itemId)).toEqual([after.itemId]);
   });
 });
