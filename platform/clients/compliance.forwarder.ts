@@ -6,6 +6,7 @@
 // event id once per tenant, so whichever of the two arrives second changes nothing (no double
 // count), and a call that fails or is skipped loses nothing.
 import type { DelegatedIdentity } from '../auth/service-identity';
+import { COMPLIANCE_RULE_EXECUTION, COMPLIANCE_WORKFLOW_EVENT } from '../contracts/compliance.events';
 import { readUrl } from '../config/env';
 import type { Logger } from '../logging/logger';
 import type { NoticeEnvelope } from '../outbox/notice.envelope';
@@ -14,7 +15,7 @@ import type { Env } from '../service';
 import { ComplianceClient } from './compliance.client';
 
 /** The compliance topics a producer forwards (the intake's topics). */
-const FORWARDED_TOPICS = new Set(['compliance.rule_execution', 'compliance.workflow_event']);
+const FORWARDED_TOPICS = new Set<string>([COMPLIANCE_RULE_EXECUTION.topic, COMPLIANCE_WORKFLOW_EVENT.topic]);
 
 /** Calls in flight at most; beyond it a notice is left to the backbone (a burst never queues unbounded). */
 const MAX_IN_FLIGHT = 64;
