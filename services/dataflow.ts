@@ -18,7 +18,7 @@ import { createDataflowModule } from '../subgraphs/dataflow/dataflow.module';
 import { dataflowContext, type DataflowGraphQLContext } from '../subgraphs/dataflow/graphql.context';
 import { consumeIngestion } from '../subgraphs/dataflow/ingestion.consumer';
 import { resolvers } from '../subgraphs/dataflow/resolvers';
-import { serveDataflowSubscriptions } from '../subgraphs/dataflow/run.subscriptions';
+import { serveDataflowSubscriptions } from '../subgraphs/dataflow/dataflow.subscriptions';
 import { ScheduleRunner } from '../subgraphs/dataflow/schedule.runner';
 import { ensureSandboxRole } from '../subgraphs/dataflow/sql.transform';
 

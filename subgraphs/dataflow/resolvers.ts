@@ -4,7 +4,7 @@ import { JSONScalar } from '../../platform/graphql/json-scalar';
 import { opt, orNull } from '../../platform/graphql/resolver-args';
 import type { RunRecord } from './dataflow.types';
 import type { Resolvers } from './resolvers.generated';
-import { progressPosition } from './run.subscriptions';
+import { progressPosition } from './dataflow.subscriptions';
 
 /** A DataflowRun as GraphQL shows it (the generated types' mapper). */
 export function runOut(r: RunRecord) {
