@@ -125,6 +125,11 @@ export const RunScanBody = Type.Object({
     Type.String({ minLength: 1, maxLength: 64, description: 'Absent: the newest certified version' }),
   ),
   tenant_id: Tenant,
+  background: Type.Optional(
+    Type.Boolean({
+      description: 'true: answer the running scan at once (202) and finish it in the background (scannerScanProgress)',
+    }),
+  ),
 });
 export type RunScanBody = Static<typeof RunScanBody>;
 

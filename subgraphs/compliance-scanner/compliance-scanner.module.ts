@@ -16,6 +16,7 @@ import { scannerPackKeyStore } from './pack.store';
 import { ScanScheduler } from './scan-scheduler';
 import { ScanService } from './scan.service';
 import { ScheduleService } from './schedule.service';
+import type { ScanStatus } from './scanner.types';
 import { SuppressionService } from './suppression.service';
 import { TargetService } from './target.service';
 
@@ -37,6 +38,8 @@ export function createScannerModule(deps: {
   logger?: Pick<Logger, 'warn'>;
   /** Wakes the notice relay after a commit that wrote `scanner.finding` notices. */
   onCommitted: () => void;
+  /** After a scan's start, read or end commits: the progress subscriptions' wake-up. */
+  onScanChanged?: (tenantId: string, scanId: string, status: ScanStatus) => void;
   now?: () => Date;
 }): ScannerModule {
   const sql = deps.db.sql;
@@ -57,7 +60,17 @@ export function createScannerModule(deps: {
     deps.config.requireAuth,
   );
   const now = deps.now ?? (() => new Date());
-  const scans = new ScanService(sql, access, packs, deps.config, deps.onCommitted, now, deps.configService);
+  const scans = new ScanService(
+    sql,
+    access,
+    packs,
+    deps.config,
+    deps.onCommitted,
+    now,
+    deps.configService,
+    undefined,
+    deps.onScanChanged,
+  );
   return {
     packs,
     targets: new TargetService(sql, access, deps.config),
