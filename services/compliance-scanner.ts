@@ -7,6 +7,7 @@
 import { AccessTokens } from '../platform/auth/jwt';
 import { ServiceIdentity } from '../platform/auth/service-identity';
 import { ConfigClient } from '../platform/clients/config.client';
+import { IngestionClient } from '../platform/clients/ingestion.client';
 import { WorkflowClient } from '../platform/clients/workflow.client';
 import { CONFIG_CHANGED } from '../platform/contracts/config.events';
 import { INGESTION_COMPLETED, SCANNER_SCAN_CHANGED } from '../platform/contracts/pipeline.events';
@@ -68,6 +69,7 @@ export function defineComplianceScannerService(options: ComplianceScannerService
         config,
         workflow: new WorkflowClient(config.workflowUrl, identity),
         configService: new ConfigClient(config.configUrl, identity),
+        ingestion: new IngestionClient(config.ingestionUrl, identity),
         onCommitted: () => notices.wake(),
         // Only a wake-up for scannerScanProgress (the feed reads the scan): a lost one is caught up by the next.
         onScanChanged: (tenantId, scanId, status) =>

@@ -6,6 +6,7 @@
 import type { Database } from '../../platform/db/database';
 import { operatorAccessData, OPERATOR_ACCESS_EVENT, TenantAccess } from '../../platform/auth/tenant-access';
 import type { ConfigClient } from '../../platform/clients/config.client';
+import type { IngestionClient } from '../../platform/clients/ingestion.client';
 import type { WorkflowClient } from '../../platform/clients/workflow.client';
 import type { Logger } from '../../platform/logging/logger';
 import { auditEvent, sqlOutboxWriter } from '../../platform/outbox/outbox.writer';
@@ -35,6 +36,8 @@ export function createScannerModule(deps: {
   workflow: Pick<WorkflowClient, 'execute' | 'status'>;
   /** Reads config targets; absent, their scans fail with a clear error. */
   configService?: Pick<ConfigClient, 'effective'>;
+  /** Reads data assets (ingestion batches); absent, their scans fail with a clear error. */
+  ingestion?: Pick<IngestionClient, 'allRecords'>;
   logger?: Pick<Logger, 'warn'>;
   /** Wakes the notice relay after a commit that wrote `scanner.finding` notices. */
   onCommitted: () => void;
@@ -70,6 +73,7 @@ export function createScannerModule(deps: {
     deps.configService,
     undefined,
     deps.onScanChanged,
+    deps.ingestion,
   );
   return {
     packs,

@@ -10,7 +10,7 @@ import type { Resolvers } from './resolvers.generated';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 type Ctx = ComplianceScannerGraphQLContext;
-const TARGET_KINDS = ['repository', 'configuration', 'config'] as const satisfies readonly TargetKind[];
+const TARGET_KINDS = ['repository', 'configuration', 'config', 'data_asset'] as const satisfies readonly TargetKind[];
 
 export const resolvers = {
   JSON: JSONScalar,

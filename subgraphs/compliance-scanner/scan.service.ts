@@ -1,7 +1,8 @@
 // Scans, on demand or for a schedule or an event (scan-scheduler.ts): a certified,
 // signature-checked pack over one of the tenant's targets. The target is read (a repository
 // inside the allowed roots, within the size limits, with its package-lock.json as a CycloneDX
-// SBOM; settings; or the tenant's configuration through the typed config client),
+// SBOM; settings; the tenant's configuration through the typed config client; or an ingestion
+// batch through the typed ingestion client, sampled for unmasked PII),
 // the engine runs, and in one transaction the findings move (finding-lifecycle.ts), their
 // `scanner.finding` notices are written and the scan's audit event is recorded. A scan that
 // cannot read its target ends `failed` with the reason, and the error is the caller's answer.
@@ -10,6 +11,7 @@ import type { Caller } from '../../platform/auth/caller';
 import type { TenantAccess } from '../../platform/auth/tenant-access';
 import type { SqlExecutor } from '../../platform/db/sql';
 import type { ConfigClient } from '../../platform/clients/config.client';
+import type { IngestionClient } from '../../platform/clients/ingestion.client';
 import { ServiceCallError } from '../../platform/clients/service-request';
 import { DomainError, InputError, NotFoundError, UnavailableError } from '../../platform/errors/domain-errors';
 import { auditEvent, sqlOutboxWriter } from '../../platform/outbox/outbox.writer';
@@ -28,6 +30,8 @@ import { assertMayRead, assertMayWrite } from './scanner.policy';
 import { scannerPackStore } from './pack.store';
 import { effectiveSettings } from './settings-input';
 import { suppressionStore } from './suppression.store';
+import { DATA_ASSET } from './target.service';
+import { samplePii } from './data-asset-pii';
 import { targetStore } from './target.store';
 import type { Finding, FindingStatus, Scan, ScanStatus, ScanSummary, ScanTarget, ScanTrigger } from './scanner.types';
 
@@ -47,6 +51,7 @@ export interface ScanRequest {
 function inputCount(input: ScanInput): number {
   if (input.kind === 'repository') return input.files.length;
   if (input.kind === 'config') return Object.keys(input.config).length;
+  if (input.kind === 'data_asset') return input.sightings.length;
   return 1;
 }
 
@@ -59,7 +64,7 @@ export class ScanService {
       ScannerConfig,
       'allowedRoots' | 'maxFileBytes' | 'maxFiles' | 'environment' | 'requireAuth'
     > &
-      Partial<Pick<ScannerConfig, 'maxLockfileBytes'>>,
+      Partial<Pick<ScannerConfig, 'maxLockfileBytes' | 'maxDataAssetRecords'>>,
     private readonly onCommitted: () => void,
     private readonly now: () => Date = () => new Date(),
     /** Reads config targets (the config service, with the scanner's own identity); absent, they fail. */
@@ -67,6 +72,8 @@ export class ScanService {
     private readonly version = '0.1.0',
     /** Called after a scan's start, read or end commits: the progress subscriptions' wake-up. */
     private readonly onScanChanged: (tenantId: string, scanId: string, status: ScanStatus) => void = () => undefined,
+    /** Reads data assets (ingestion batches, with the scanner's own identity); absent, they fail. */
+    private readonly ingestion?: Pick<IngestionClient, 'allRecords'>,
   ) {}
 
   private readonly background = new Set<Promise<unknown>>();
@@ -148,6 +155,8 @@ export class ScanService {
         scanInput = { kind: 'repository', files: read.files };
         skipped = read.skipped;
         sbom = await this.sbomOf(root, skipped);
+      } else if (target.kind === 'data_asset') {
+        scanInput = await this.readDataAsset(tenantId, target, caller.correlationId);
       } else {
         scanInput = { kind: 'configuration', settings: target.settings ?? effectiveSettings(this.config.environment) };
       }
@@ -237,6 +246,31 @@ export class ScanService {
     this.onCommitted();
     this.onScanChanged(tenantId, scanId, 'completed');
     return (await scanStore.get(this.sql, tenantId, scanId))!;
+  }
+
+  /**
+   * An ingestion batch's records, read through the typed IngestionClient as the scanner for that
+   * tenant and sampled for unmasked PII (data-asset-pii.ts): only where it was seen is kept.
+   */
+  private async readDataAsset(tenantId: string, target: ScanTarget, correlationId: string): Promise<ScanInput> {
+    if (!this.ingestion) throw new UnavailableError('No ingestion service is configured: data assets cannot be read');
+    const batchId = DATA_ASSET.exec(target.path ?? '')![1]!;
+    try {
+      const sample = await samplePii(
+        target.path!,
+        this.ingestion.allRecords({ tenantId, correlationId }, batchId, 500),
+        { maxRecords: this.config.maxDataAssetRecords ?? 10_000 },
+      );
+      return { kind: 'data_asset', asset: target.path!, sightings: sample.sightings };
+    } catch (err) {
+      if (err instanceof ServiceCallError) {
+        if (err.status === 404) throw new NotFoundError(`Batch ${batchId} not found at the ingestion service`);
+        throw new UnavailableError(
+          `The ingestion service could not be read (${err.status ?? 'unreachable'}): the data asset was not scanned`,
+        );
+      }
+      throw err;
+    }
   }
 
   /** The tenant's configuration in force, `{namespace: content}` (one namespace, or all). */

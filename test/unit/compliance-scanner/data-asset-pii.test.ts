@@ -1,6 +1,8 @@
 // Unmasked PII in a data asset's records: found with the platform's detectors, named by asset,
 // record offset, field and span, never by value; masked values pass; the sample is bounded.
+import { InputError } from '../../../platform/errors/domain-errors';
 import { samplePii } from '../../../subgraphs/compliance-scanner/data-asset-pii';
+import { compilePack } from '../../../subgraphs/compliance-scanner/scanner-pack';
 
 const EMAIL = 'jane.doe@example.com';
 const SSN = '123-45-6789';
@@ -63,4 +65,22 @@ it('reads no more than the sample and keeps no more than the limit of sightings'
   expect(read).toBe(50);
   const small = await samplePii('x', [{ offset: 7, data: [[[EMAIL]]] }], { maxDepth: 2 });
   expect(small.sightings).toEqual([]);
+});
+
+it('a pii rule takes neither cel, pattern nor files', () => {
+  const rule = {
+    id: 'data.unmasked-pii',
+    severity: 'high',
+    description: 'PII in the clear.',
+    remediation: 'Mask it.',
+    controls: ['sc-28'],
+    input: 'pii',
+  };
+  const pack = (r: Record<string, unknown>) => ({
+    metadata: { pack_id: 'p', version: '1.0.0', name: 'P' },
+    rules: [r],
+  });
+  expect(compilePack(pack(rule)).rules[0]!.rule.input).toBe('pii');
+  expect(() => compilePack(pack({ ...rule, cel: 'true' }))).toThrow(InputError);
+  expect(() => compilePack(pack({ ...rule, files: ['**/*'] }))).toThrow(InputError);
 });
