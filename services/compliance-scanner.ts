@@ -7,9 +7,10 @@
 import { AccessTokens } from '../platform/auth/jwt';
 import { ServiceIdentity } from '../platform/auth/service-identity';
 import { ConfigClient } from '../platform/clients/config.client';
+import { IngestionClient } from '../platform/clients/ingestion.client';
 import { WorkflowClient } from '../platform/clients/workflow.client';
 import { CONFIG_CHANGED } from '../platform/contracts/config.events';
-import { INGESTION_COMPLETED } from '../platform/contracts/pipeline.events';
+import { INGESTION_COMPLETED, SCANNER_SCAN_CHANGED } from '../platform/contracts/pipeline.events';
 import { contractBus } from '../platform/events/contract-bus';
 import type { EventBus } from '../platform/events/event-bus';
 import { serviceBus } from '../platform/events/service-bus';
@@ -27,6 +28,7 @@ import {
   type ComplianceScannerGraphQLContext,
 } from '../subgraphs/compliance-scanner/graphql.context';
 import { resolvers } from '../subgraphs/compliance-scanner/resolvers';
+import { serveScannerSubscriptions } from '../subgraphs/compliance-scanner/scan.subscriptions';
 import type { ScanEventTrigger } from '../subgraphs/compliance-scanner/scanner.types';
 
 export interface ComplianceScannerServiceOptions {
@@ -60,18 +62,25 @@ export function defineComplianceScannerService(options: ComplianceScannerService
       const { bus, release: releaseBus } = await serviceBus(deps, options.bus);
       // scanner.finding notices are written with each scan's changes and published by this relay.
       const notices = startServiceNotices(deps, bus, definition.name);
+      const events = contractBus(bus, logger);
       const identity = new ServiceIdentity(platform.auth.jwtSecret, definition.name);
       const scanner = createScannerModule({
         db,
         config,
         workflow: new WorkflowClient(config.workflowUrl, identity),
         configService: new ConfigClient(config.configUrl, identity),
+        ingestion: new IngestionClient(config.ingestionUrl, identity),
         onCommitted: () => notices.wake(),
+        // Only a wake-up for scannerScanProgress (the feed reads the scan): a lost one is caught up by the next.
+        onScanChanged: (tenantId, scanId, status) =>
+          void events
+            .publish(SCANNER_SCAN_CHANGED, { tenant_id: tenantId, scan_id: scanId, status })
+            .catch((err: unknown) => logger.warn({ err, scan: scanId }, 'scan notice not published')),
         now: options.now,
         logger,
       });
       const tokens = new AccessTokens(platform.auth.jwtSecret, platform.auth.accessTokenExpireMinutes * 60);
-      const { app } = await buildServiceApp<ComplianceScannerGraphQLContext>(definition, deps, {
+      const { app, schema } = await buildServiceApp<ComplianceScannerGraphQLContext>(definition, deps, {
         title: 'Compliance scanner',
         description:
           'Compliance scanner (spec 01, port 8140): certified, signed scanner packs (CEL with a cost limit, or patterns) over ' +
@@ -81,6 +90,15 @@ export function defineComplianceScannerService(options: ComplianceScannerService
         restAuth: config.requireAuth ? 'required' : 'optional',
         rest: (routes) => registerComplianceScannerRoutes(routes, scanner),
         subgraph: { resolvers, context: (caller, request) => complianceScannerContext(caller, request, scanner) },
+      });
+      serveScannerSubscriptions({
+        app,
+        schema: schema!,
+        bus,
+        scanner,
+        sql: db.sql,
+        tokens,
+        requireAuth: config.requireAuth,
       });
       let sweep: NodeJS.Timeout | undefined;
       let sweeping: Promise<unknown> = Promise.resolve();
@@ -112,7 +130,6 @@ export function defineComplianceScannerService(options: ComplianceScannerService
             scanner.scheduler.tick().catch((err: unknown) => logger.warn({ err }, 'scheduled scans failed'));
           }, config.scheduleTickSeconds * 1000);
           ticker.unref();
-          const events = contractBus(bus, logger);
           unsubscribe.push(
             await events.subscribe(CONFIG_CHANGED, (c) => onEvent(CONFIG_CHANGED.topic, c.tenant_id)),
             await events.subscribe(INGESTION_COMPLETED, (c) => onEvent(INGESTION_COMPLETED.topic, c.tenant_id)),
@@ -122,6 +139,7 @@ export function defineComplianceScannerService(options: ComplianceScannerService
           if (ticker) clearInterval(ticker);
           for (const u of unsubscribe.splice(0)) await u();
           await Promise.all([...inFlight]);
+          await scanner.scans.drain();
           await scanner.scheduler.stop();
           if (sweep) clearInterval(sweep);
           await sweeping;

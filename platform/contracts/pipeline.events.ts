@@ -142,6 +142,27 @@ export const DATAFLOW_RUN_CHANGED = eventContract({
     "Wake-up after a dataflow run's progress or end is committed: dataflowRunProgress subscriptions then read the run.",
 });
 
+/** A compliance scan's progress or end was committed (v1): a wake-up, the subscription then reads the scan. */
+export const ScannerScanChangedSchema = Type.Object(
+  {
+    tenant_id: TenantId,
+    scan_id: Id,
+    status: Type.Union([Type.Literal('running'), Type.Literal('completed'), Type.Literal('failed')]),
+  },
+  { $id: 'scanner.scan_changed.v1' },
+);
+export type ScannerScanChanged = Static<typeof ScannerScanChangedSchema>;
+
+export const SCANNER_SCAN_CHANGED = eventContract({
+  topic: 'scanner.scan_changed',
+  version: 1,
+  schema: ScannerScanChangedSchema,
+  producer: 'compliance-scanner',
+  consumers: ['compliance-scanner'],
+  description:
+    "Wake-up after a compliance scan's progress or end is committed: scannerScanProgress subscriptions then read the scan.",
+});
+
 /** A scanner finding that was opened, suppressed, reopened or resolved (v1). */
 export const ScannerFindingSchema = Type.Object(
   {

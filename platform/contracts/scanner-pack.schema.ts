@@ -17,6 +17,8 @@ export const SCANNER_RULE_INPUTS = [
   'settings',
   'secrets',
   'config',
+  /** A data asset's records sampled for unmasked PII with platform/redaction's detectors (no cel, no pattern). */
+  'pii',
 ] as const;
 export type ScannerRuleInput = (typeof SCANNER_RULE_INPUTS)[number];
 

@@ -73,10 +73,13 @@ export const KeySet = Type.Object({
 // ---- targets
 export const CreateTargetBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9][A-Za-z0-9._ -]*$' }),
-  kind: Type.Union([Type.Literal('repository'), Type.Literal('configuration'), Type.Literal('config')], {
-    description:
-      "repository (a path), configuration (settings, or the platform's), config (the tenant's configuration at the config service)",
-  }),
+  kind: Type.Union(
+    [Type.Literal('repository'), Type.Literal('configuration'), Type.Literal('config'), Type.Literal('data_asset')],
+    {
+      description:
+        "repository (a path), configuration (settings, or the platform's), config (the tenant's configuration at the config service), data_asset (path `ingestion:batch/<batch id>`: the batch's records sampled for unmasked PII)",
+    },
+  ),
   namespace: Type.Optional(
     Type.String({
       minLength: 1,
@@ -88,7 +91,8 @@ export const CreateTargetBody = Type.Object({
     Type.String({
       minLength: 1,
       maxLength: 4096,
-      description: 'repository: an absolute directory inside SCANNER_ALLOWED_ROOTS',
+      description:
+        'repository: an absolute directory inside SCANNER_ALLOWED_ROOTS; data_asset: ingestion:batch/<batch id>',
     }),
   ),
   settings: Type.Optional(
@@ -125,6 +129,11 @@ export const RunScanBody = Type.Object({
     Type.String({ minLength: 1, maxLength: 64, description: 'Absent: the newest certified version' }),
   ),
   tenant_id: Tenant,
+  background: Type.Optional(
+    Type.Boolean({
+      description: 'true: answer the running scan at once (202) and finish it in the background (scannerScanProgress)',
+    }),
+  ),
 });
 export type RunScanBody = Static<typeof RunScanBody>;
 

@@ -313,19 +313,16 @@ export function registerComplianceScannerRoutes(routes: FastifyInstance, scanner
     {
       schema: {
         tags: ['scans'],
-        summary: 'Runs a certified pack over a target now; answers the finished scan',
+        summary: 'Runs a certified pack over a target now; answers the finished scan (or the running one, background)',
         body: RunScanBody,
-        response: { ...responses(ScanSchema), 201: ScanSchema },
+        response: { ...responses(ScanSchema), 201: ScanSchema, 202: ScanSchema },
       },
     },
     async (request, reply) => {
       const b = request.body;
-      const scan = await scans.run(callerOf(request), {
-        targetId: b.target_id,
-        packId: b.pack_id,
-        packVersion: b.pack_version,
-        tenantId: b.tenant_id,
-      });
+      const input = { targetId: b.target_id, packId: b.pack_id, packVersion: b.pack_version, tenantId: b.tenant_id };
+      if (b.background) return reply.code(202).send(scanJson(await scans.startInBackground(callerOf(request), input)));
+      const scan = await scans.run(callerOf(request), input);
       return reply.code(201).send(scanJson(scan));
     },
   );

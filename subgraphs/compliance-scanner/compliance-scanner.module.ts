@@ -6,6 +6,7 @@
 import type { Database } from '../../platform/db/database';
 import { operatorAccessData, OPERATOR_ACCESS_EVENT, TenantAccess } from '../../platform/auth/tenant-access';
 import type { ConfigClient } from '../../platform/clients/config.client';
+import type { IngestionClient } from '../../platform/clients/ingestion.client';
 import type { WorkflowClient } from '../../platform/clients/workflow.client';
 import type { Logger } from '../../platform/logging/logger';
 import { auditEvent, sqlOutboxWriter } from '../../platform/outbox/outbox.writer';
@@ -16,6 +17,7 @@ import { scannerPackKeyStore } from './pack.store';
 import { ScanScheduler } from './scan-scheduler';
 import { ScanService } from './scan.service';
 import { ScheduleService } from './schedule.service';
+import type { ScanStatus } from './scanner.types';
 import { SuppressionService } from './suppression.service';
 import { TargetService } from './target.service';
 
@@ -34,9 +36,13 @@ export function createScannerModule(deps: {
   workflow: Pick<WorkflowClient, 'execute' | 'status'>;
   /** Reads config targets; absent, their scans fail with a clear error. */
   configService?: Pick<ConfigClient, 'effective'>;
+  /** Reads data assets (ingestion batches); absent, their scans fail with a clear error. */
+  ingestion?: Pick<IngestionClient, 'allRecords'>;
   logger?: Pick<Logger, 'warn'>;
   /** Wakes the notice relay after a commit that wrote `scanner.finding` notices. */
   onCommitted: () => void;
+  /** After a scan's start, read or end commits: the progress subscriptions' wake-up. */
+  onScanChanged?: (tenantId: string, scanId: string, status: ScanStatus) => void;
   now?: () => Date;
 }): ScannerModule {
   const sql = deps.db.sql;
@@ -57,7 +63,18 @@ export function createScannerModule(deps: {
     deps.config.requireAuth,
   );
   const now = deps.now ?? (() => new Date());
-  const scans = new ScanService(sql, access, packs, deps.config, deps.onCommitted, now, deps.configService);
+  const scans = new ScanService(
+    sql,
+    access,
+    packs,
+    deps.config,
+    deps.onCommitted,
+    now,
+    deps.configService,
+    undefined,
+    deps.onScanChanged,
+    deps.ingestion,
+  );
   return {
     packs,
     targets: new TargetService(sql, access, deps.config),

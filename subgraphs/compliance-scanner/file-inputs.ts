@@ -26,6 +26,7 @@ export const DEFAULT_GLOBS: Record<ScannerRuleInput, string[]> = {
   package_json: ['**/package.json'],
   settings: [],
   config: [],
+  pii: [],
 };
 
 /** Every line of the file (pattern and secrets rules read them all). */

@@ -29,7 +29,7 @@ export function findingNotice(f: Finding, scanId: string, targetKind: TargetKind
     severity: f.severity,
     status: WIRE_STATUS[f.status],
     // A config-service target is configuration to the compliance service, as a settings profile is.
-    target_kind: targetKind === 'config' ? 'configuration' : targetKind,
+    target_kind: targetKind === 'config' ? 'configuration' : targetKind === 'data_asset' ? 'data' : targetKind,
     location: locationOf(f),
     fingerprint: f.fingerprint,
     controls: f.controls.slice(0, 100),

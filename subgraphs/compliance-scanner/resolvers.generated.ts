@@ -8,6 +8,7 @@ import type { ScannerPack as ScannerPackModel, ScanTarget as ScanTargetModel, Sc
 import type { ComplianceScannerGraphQLContext } from './graphql.context';
 export type Maybe<T> = T | null | undefined;
 export type InputMaybe<T> = T | null | undefined;
+export type Omit<T, K extends keyof T> = Pick<T, Exclude<keyof T, K>>;
 export type EnumResolverSignature<T, AllowedValues = any> = { [key in keyof T]?: AllowedValues };
 export type RequireFields<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullable<T[P]> };
 /** All built-in and custom scalars, mapped to their actual values */
@@ -142,9 +143,9 @@ export type SubmitScannerPackInput = {
 
 export type CreateScannerTargetInput = {
   name: Scalars['String']['input'];
-  /** repository, configuration or config. */
+  /** repository, configuration, config or data_asset. */
   kind: Scalars['String']['input'];
-  /** repository: an absolute directory inside SCANNER_ALLOWED_ROOTS. */
+  /** repository: an absolute directory inside SCANNER_ALLOWED_ROOTS; data_asset: ingestion:batch/<batch id>. */
   path?: InputMaybe<Scalars['String']['input']>;
   /** configuration: a profile's settings (NAME: value); absent, the platform's effective settings. */
   settings?: InputMaybe<Scalars['JSON']['input']>;
@@ -166,6 +167,8 @@ export type RunScanInput = {
   packId: Scalars['String']['input'];
   /** Absent: the newest certified version. */
   packVersion?: InputMaybe<Scalars['String']['input']>;
+  /** True: answer the running scan at once and let it finish in the background (follow it with scannerScanProgress). */
+  background?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
 export type RequestScannerSuppressionInput = {
@@ -226,6 +229,7 @@ export type Mutation = {
   createScannerTarget: ScannerTarget;
   createScannerSchedule: ScannerSchedule;
   deleteScannerSchedule: Scalars['Boolean']['output'];
+  /** Answers the finished scan, or the running one with background: true. */
   runScan: ScannerScan;
   requestScannerSuppression: ScannerSuppression;
   /** Reads the approval's outcome from the workflow service now. */
@@ -271,6 +275,32 @@ export type MutationRequestScannerSuppressionArgs = {
 
 export type MutationRefreshScannerSuppressionArgs = {
   id: Scalars['ID']['input'];
+};
+
+/** A scan's state after a committed step. */
+export type ScannerScanProgress = {
+  __typename?: 'ScannerScanProgress';
+  scanId: Scalars['ID']['output'];
+  /** running, completed or failed. */
+  status: Scalars['String']['output'];
+  /** 0: recorded, reading its target; 1: target read, filesScanned inputs under evaluation; 2: finished. */
+  position: Scalars['Int']['output'];
+  filesScanned: Scalars['Int']['output'];
+  scan: ScannerScan;
+};
+
+export type Subscription = {
+  __typename?: 'Subscription';
+  /**
+   * A scan's progress in the caller's tenant (another tenant's is NOT_FOUND): its current state
+   * first, then each committed step, ending with the final state (completed or failed).
+   */
+  scannerScanProgress: ScannerScanProgress;
+};
+
+
+export type SubscriptionScannerScanProgressArgs = {
+  scanId: Scalars['ID']['input'];
 };
 
 
@@ -367,6 +397,8 @@ export type ResolversTypes = {
   RequestScannerSuppressionInput: RequestScannerSuppressionInput;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  ScannerScanProgress: ResolverTypeWrapper<Omit<ScannerScanProgress, 'scan'> & { scan: ResolversTypes['ScannerScan'] }>;
+  Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -389,6 +421,8 @@ export type ResolversParentTypes = {
   RequestScannerSuppressionInput: RequestScannerSuppressionInput;
   Query: Record<PropertyKey, never>;
   Mutation: Record<PropertyKey, never>;
+  ScannerScanProgress: Omit<ScannerScanProgress, 'scan'> & { scan: ResolversParentTypes['ScannerScan'] };
+  Subscription: Record<PropertyKey, never>;
 };
 
 export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['JSON'], any> {
@@ -512,6 +546,18 @@ export type MutationResolvers<ContextType = ComplianceScannerGraphQLContext, Par
   refreshScannerSuppression?: Resolver<ResolversTypes['ScannerSuppression'], ParentType, ContextType, RequireFields<MutationRefreshScannerSuppressionArgs, 'id'>>;
 };
 
+export type ScannerScanProgressResolvers<ContextType = ComplianceScannerGraphQLContext, ParentType extends ResolversParentTypes['ScannerScanProgress'] = ResolversParentTypes['ScannerScanProgress']> = {
+  scanId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  position?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  filesScanned?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  scan?: Resolver<ResolversTypes['ScannerScan'], ParentType, ContextType>;
+};
+
+export type SubscriptionResolvers<ContextType = ComplianceScannerGraphQLContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
+  scannerScanProgress?: SubscriptionResolver<ResolversTypes['ScannerScanProgress'], "scannerScanProgress", ParentType, ContextType, RequireFields<SubscriptionScannerScanProgressArgs, 'scanId'>>;
+};
+
 export type Resolvers<ContextType = ComplianceScannerGraphQLContext> = {
   JSON?: GraphQLScalarType;
   ScannerFindingStatus?: ScannerFindingStatusResolvers;
@@ -525,4 +571,6 @@ export type Resolvers<ContextType = ComplianceScannerGraphQLContext> = {
   ScannerSuppression?: ScannerSuppressionResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
+  ScannerScanProgress?: ScannerScanProgressResolvers<ContextType>;
+  Subscription?: SubscriptionResolvers<ContextType>;
 };

@@ -4,12 +4,13 @@ import { JSONScalar } from '../../platform/graphql/json-scalar';
 import { opt, orNull } from '../../platform/graphql/resolver-args';
 import { InputError } from '../../platform/errors/domain-errors';
 import type { ComplianceScannerGraphQLContext } from './graphql.context';
-import type { TargetKind } from './scanner.types';
+import { scanPosition } from './scan.subscriptions';
+import type { Scan, TargetKind } from './scanner.types';
 import type { Resolvers } from './resolvers.generated';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 type Ctx = ComplianceScannerGraphQLContext;
-const TARGET_KINDS = ['repository', 'configuration', 'config'] as const satisfies readonly TargetKind[];
+const TARGET_KINDS = ['repository', 'configuration', 'config', 'data_asset'] as const satisfies readonly TargetKind[];
 
 export const resolvers = {
   JSON: JSONScalar,
@@ -58,6 +59,22 @@ export const resolvers = {
       ctx.scanner.suppressions.list(ctx.caller, { status: opt(a.status), limit: opt(a.limit) }),
     scannerSchedules: (_, __, ctx) => ctx.scanner.schedules.list(ctx.caller),
   },
+  Subscription: {
+    scannerScanProgress: {
+      subscribe: (_, args, ctx) => {
+        if (!ctx.subscribeScanProgress)
+          throw InputError.of(['subscription'], 'Subscriptions are served over graphql-ws on /graphql');
+        return ctx.subscribeScanProgress(args.scanId);
+      },
+      resolve: (scan: Scan) => ({
+        scanId: scan.id,
+        status: scan.status,
+        position: scanPosition(scan),
+        filesScanned: scan.filesScanned,
+        scan,
+      }),
+    },
+  },
   Mutation: {
     submitScannerPack: async (_, { input }, ctx) =>
       (await ctx.scanner.packs.submit(ctx.caller, { pack: input.pack })).pack,
@@ -87,12 +104,12 @@ export const resolvers = {
       await ctx.scanner.schedules.remove(ctx.caller, { id: a.id });
       return true;
     },
-    runScan: (_, { input }, ctx) =>
-      ctx.scanner.scans.run(ctx.caller, {
-        targetId: input.targetId,
-        packId: input.packId,
-        packVersion: opt(input.packVersion),
-      }),
+    runScan: (_, { input }, ctx) => {
+      const request = { targetId: input.targetId, packId: input.packId, packVersion: opt(input.packVersion) };
+      return input.background
+        ? ctx.scanner.scans.startInBackground(ctx.caller, request)
+        : ctx.scanner.scans.run(ctx.caller, request);
+    },
     requestScannerSuppression: (_, { input }, ctx) =>
       ctx.scanner.suppressions.request(
         ctx.caller,

@@ -2,6 +2,7 @@
 // pure (no database, no disk), so the service, the tests and the benchmark run the same code.
 // A rule that fails on a file (a CEL error on a value it did not expect, a file that does not
 // parse) gives no finding there and is counted in `errors`, so a report says what was not judged.
+import type { PiiSighting } from './data-asset-pii';
 import type { CompiledPack, CompiledRule } from './scanner-pack';
 import {
   dockerfile,
@@ -47,7 +48,9 @@ export type ScanInput =
   | { kind: 'repository'; files: readonly RepositoryFile[] }
   | { kind: 'configuration'; settings: Settings }
   /** The config service's effective configuration: `{ <namespace>: content }`. */
-  | { kind: 'config'; config: Record<string, unknown> };
+  | { kind: 'config'; config: Record<string, unknown> }
+  /** A data asset's sample: where unmasked PII was seen (never the values). */
+  | { kind: 'data_asset'; asset: string; sightings: readonly PiiSighting[] };
 
 const INLINE_SKIP = /scanner:ignore(?:\s+([A-Za-z0-9._:,-]+))?/;
 
@@ -158,7 +161,20 @@ export function runPack(pack: CompiledPack, targetId: string, input: ScanInput):
     return { matches, errors, filesScanned: 0 };
   }
 
-  const fileRules = pack.rules.filter((r) => r.rule.input !== 'settings' && r.rule.input !== 'config');
+  if (input.kind === 'data_asset') {
+    // One finding per sighting, at `<asset>/records/<offset>`; its text (what the fingerprint
+    // hashes) is the field, category and span, so it never holds the value.
+    for (const rule of pack.rules.filter((r) => r.rule.input === 'pii'))
+      for (const s of input.sightings) {
+        const text = `${s.field} ${s.category} ${s.start}-${s.end}`;
+        add(rule, `${input.asset}/records/${s.offset}`, { line: 0, text, detail: `${s.field}:${s.category}` });
+      }
+    return { matches, errors, filesScanned: 0 };
+  }
+
+  const fileRules = pack.rules.filter(
+    (r) => r.rule.input !== 'settings' && r.rule.input !== 'config' && r.rule.input !== 'pii',
+  );
   for (const file of input.files) {
     const view = new FileView(file);
     for (const rule of fileRules) {

@@ -1,7 +1,8 @@
 // Scans, on demand or for a schedule or an event (scan-scheduler.ts): a certified,
 // signature-checked pack over one of the tenant's targets. The target is read (a repository
 // inside the allowed roots, within the size limits, with its package-lock.json as a CycloneDX
-// SBOM; settings; or the tenant's configuration through the typed config client),
+// SBOM; settings; the tenant's configuration through the typed config client; or an ingestion
+// batch through the typed ingestion client, sampled for unmasked PII),
 // the engine runs, and in one transaction the findings move (finding-lifecycle.ts), their
 // `scanner.finding` notices are written and the scan's audit event is recorded. A scan that
 // cannot read its target ends `failed` with the reason, and the error is the caller's answer.
@@ -10,6 +11,7 @@ import type { Caller } from '../../platform/auth/caller';
 import type { TenantAccess } from '../../platform/auth/tenant-access';
 import type { SqlExecutor } from '../../platform/db/sql';
 import type { ConfigClient } from '../../platform/clients/config.client';
+import type { IngestionClient } from '../../platform/clients/ingestion.client';
 import { ServiceCallError } from '../../platform/clients/service-request';
 import { DomainError, InputError, NotFoundError, UnavailableError } from '../../platform/errors/domain-errors';
 import { auditEvent, sqlOutboxWriter } from '../../platform/outbox/outbox.writer';
@@ -28,10 +30,30 @@ import { assertMayRead, assertMayWrite } from './scanner.policy';
 import { scannerPackStore } from './pack.store';
 import { effectiveSettings } from './settings-input';
 import { suppressionStore } from './suppression.store';
+import { DATA_ASSET } from './target.service';
+import { samplePii } from './data-asset-pii';
 import { targetStore } from './target.store';
-import type { Finding, FindingStatus, Scan, ScanSummary, ScanTarget, ScanTrigger } from './scanner.types';
+import type { Finding, FindingStatus, Scan, ScanStatus, ScanSummary, ScanTarget, ScanTrigger } from './scanner.types';
 
 export const MAX_LIST_LIMIT = 1000;
+
+export interface ScanRequest {
+  targetId: string;
+  packId: string;
+  packVersion?: string;
+  tenantId?: string;
+  /** Set by the scheduler: what started the scan, and which schedule. */
+  trigger?: ScanTrigger;
+  scheduleId?: string;
+}
+
+/** How many inputs a read target gives the engine: files, namespaces, or the one settings set. */
+function inputCount(input: ScanInput): number {
+  if (input.kind === 'repository') return input.files.length;
+  if (input.kind === 'config') return Object.keys(input.config).length;
+  if (input.kind === 'data_asset') return input.sightings.length;
+  return 1;
+}
 
 export class ScanService {
   constructor(
@@ -42,26 +64,31 @@ export class ScanService {
       ScannerConfig,
       'allowedRoots' | 'maxFileBytes' | 'maxFiles' | 'environment' | 'requireAuth'
     > &
-      Partial<Pick<ScannerConfig, 'maxLockfileBytes'>>,
+      Partial<Pick<ScannerConfig, 'maxLockfileBytes' | 'maxDataAssetRecords'>>,
     private readonly onCommitted: () => void,
     private readonly now: () => Date = () => new Date(),
     /** Reads config targets (the config service, with the scanner's own identity); absent, they fail. */
     private readonly configService?: Pick<ConfigClient, 'effective'>,
     private readonly version = '0.1.0',
+    /** Called after a scan's start, read or end commits: the progress subscriptions' wake-up. */
+    private readonly onScanChanged: (tenantId: string, scanId: string, status: ScanStatus) => void = () => undefined,
+    /** Reads data assets (ingestion batches, with the scanner's own identity); absent, they fail. */
+    private readonly ingestion?: Pick<IngestionClient, 'allRecords'>,
   ) {}
 
-  async run(
-    caller: Caller,
-    input: {
-      targetId: string;
-      packId: string;
-      packVersion?: string;
-      tenantId?: string;
-      /** Set by the scheduler: what started the scan, and which schedule. */
-      trigger?: ScanTrigger;
-      scheduleId?: string;
-    },
-  ): Promise<Scan> {
+  private readonly background = new Set<Promise<unknown>>();
+
+  /** Runs a scan and answers the finished scan (the target's read failure is the caller's error). */
+  async run(caller: Caller, input: ScanRequest): Promise<Scan> {
+    return (await this.start(caller, input)).done;
+  }
+
+  /**
+   * Checks the request and records the scan as running, then answers it at once; `done` settles
+   * with the finished scan (or the read failure, the scan then recorded as failed). Each
+   * committed step is announced through `onScanChanged`, the progress subscription's wake-up.
+   */
+  async start(caller: Caller, input: ScanRequest): Promise<{ scan: Scan; done: Promise<Scan> }> {
     const auth = assertMayWrite(caller);
     const tenantId = await this.access.resolve(caller, input.tenantId, ['tenantId'], 'scanner.scan.run');
     const target = await targetStore.get(this.sql, tenantId, input.targetId);
@@ -77,6 +104,40 @@ export class ScanService {
       trigger: input.trigger ?? 'manual',
       scheduleId: input.scheduleId ?? null,
     });
+    this.onScanChanged(tenantId, scanId, 'running');
+    const scan = (await scanStore.get(this.sql, tenantId, scanId))!;
+    const done = this.complete(caller, auth.username, input, tenantId, target, { pack, compiled }, scanId);
+    // Marked handled here: whoever awaits `done` still gets the error, and none escapes unawaited.
+    done.catch(() => undefined);
+    return { scan, done };
+  }
+
+  /**
+   * Starts a scan and lets it finish in the background (the progress subscription follows it);
+   * `drain` waits for those under way, so a stopping service never leaves one half-recorded.
+   */
+  async startInBackground(caller: Caller, input: ScanRequest): Promise<Scan> {
+    const { scan, done } = await this.start(caller, input);
+    // The failure is recorded on the scan itself (status failed, error): nobody else awaits it.
+    const settled: Promise<unknown> = done.catch(() => undefined).finally(() => this.background.delete(settled));
+    this.background.add(settled);
+    return scan;
+  }
+
+  /** Waits for the background scans under way. */
+  async drain(): Promise<void> {
+    await Promise.all([...this.background]);
+  }
+
+  private async complete(
+    caller: Caller,
+    actor: string,
+    input: ScanRequest,
+    tenantId: string,
+    target: ScanTarget,
+    { pack, compiled }: Awaited<ReturnType<PackService['forScan']>>,
+    scanId: string,
+  ): Promise<Scan> {
     let scanInput: ScanInput;
     let skipped: ScanSummary['skipped_files'] = [];
     let sbom: Record<string, unknown> | null = null;
@@ -94,6 +155,8 @@ export class ScanService {
         scanInput = { kind: 'repository', files: read.files };
         skipped = read.skipped;
         sbom = await this.sbomOf(root, skipped);
+      } else if (target.kind === 'data_asset') {
+        scanInput = await this.readDataAsset(tenantId, target, caller.correlationId);
       } else {
         scanInput = { kind: 'configuration', settings: target.settings ?? effectiveSettings(this.config.environment) };
       }
@@ -105,66 +168,109 @@ export class ScanService {
         summary: null,
         error: message,
       });
+      this.onScanChanged(tenantId, scanId, 'failed');
       throw err;
     }
-    const result = runPack(compiled, target.id, scanInput);
-    const at = this.now();
-    await this.sql.transaction(async (tx) => {
-      const existing = await findingStore.ofTarget(tx, tenantId, target.id, pack.packId);
-      const suppressions = await suppressionStore.inForce(tx, tenantId, at);
-      const moved = reconcile({
-        tenantId,
-        targetId: target.id,
-        scanId,
-        pack: { packId: pack.packId, version: pack.version, rules: pack.pack.rules },
-        existing,
-        matches: result.matches,
-        suppressions,
-        now: at,
-      });
-      await findingStore.insert(tx, tenantId, moved.inserted);
-      await findingStore.update(tx, tenantId, moved.updated);
-      await writeFindingNotices(
-        tx,
-        SERVICE,
-        moved.transitions.map((t) => findingNotice(t.finding, scanId, target.kind, at)),
-        caller.correlationId,
-      );
-      const summary: ScanSummary = {
-        matches: result.matches.length,
-        ...moved.counts,
-        rule_errors: result.errors.slice(0, 1000).map((e) => ({ rule_id: e.ruleId, path: e.path, message: e.message })),
-        skipped_files: skipped.slice(0, 1000),
-        ignored_inline_skips: moved.ignoredInlineSkips.slice(0, 1000),
-      };
-      await scanStore.finish(tx, tenantId, scanId, {
-        status: 'completed',
-        filesScanned: result.filesScanned,
-        summary,
-        error: null,
-      });
-      if (sbom) await scanStore.setSbom(tx, tenantId, scanId, sbom);
-      await sqlOutboxWriter(tx, SERVICE).append(
-        auditEvent(caller, {
+    try {
+      await scanStore.markRead(this.sql, tenantId, scanId, inputCount(scanInput));
+      this.onScanChanged(tenantId, scanId, 'running');
+      const result = runPack(compiled, target.id, scanInput);
+      const at = this.now();
+      await this.sql.transaction(async (tx) => {
+        const existing = await findingStore.ofTarget(tx, tenantId, target.id, pack.packId);
+        const suppressions = await suppressionStore.inForce(tx, tenantId, at);
+        const moved = reconcile({
           tenantId,
-          type: SCANNER_SCAN_COMPLETED_EVENT,
-          actor: auth.username,
-          data: {
-            scan_id: scanId,
-            target_id: target.id,
-            pack_id: pack.packId,
-            pack_version: pack.version,
-            pack_sha256: pack.sha256,
-            trigger: input.trigger ?? 'manual',
-            files_scanned: result.filesScanned,
-            ...moved.counts,
-            ignored_inline_skips: moved.ignoredInlineSkips.length,
-          },
-        }),
-      );
-    });
+          targetId: target.id,
+          scanId,
+          pack: { packId: pack.packId, version: pack.version, rules: pack.pack.rules },
+          existing,
+          matches: result.matches,
+          suppressions,
+          now: at,
+        });
+        await findingStore.insert(tx, tenantId, moved.inserted);
+        await findingStore.update(tx, tenantId, moved.updated);
+        await writeFindingNotices(
+          tx,
+          SERVICE,
+          moved.transitions.map((t) => findingNotice(t.finding, scanId, target.kind, at)),
+          caller.correlationId,
+        );
+        const summary: ScanSummary = {
+          matches: result.matches.length,
+          ...moved.counts,
+          rule_errors: result.errors
+            .slice(0, 1000)
+            .map((e) => ({ rule_id: e.ruleId, path: e.path, message: e.message })),
+          skipped_files: skipped.slice(0, 1000),
+          ignored_inline_skips: moved.ignoredInlineSkips.slice(0, 1000),
+        };
+        await scanStore.finish(tx, tenantId, scanId, {
+          status: 'completed',
+          filesScanned: result.filesScanned,
+          summary,
+          error: null,
+        });
+        if (sbom) await scanStore.setSbom(tx, tenantId, scanId, sbom);
+        await sqlOutboxWriter(tx, SERVICE).append(
+          auditEvent(caller, {
+            tenantId,
+            type: SCANNER_SCAN_COMPLETED_EVENT,
+            actor,
+            data: {
+              scan_id: scanId,
+              target_id: target.id,
+              pack_id: pack.packId,
+              pack_version: pack.version,
+              pack_sha256: pack.sha256,
+              trigger: input.trigger ?? 'manual',
+              files_scanned: result.filesScanned,
+              ...moved.counts,
+              ignored_inline_skips: moved.ignoredInlineSkips.length,
+            },
+          }),
+        );
+      });
+    } catch (err) {
+      // Nothing of the scan's outcome was committed (one transaction): it ends failed, never running forever.
+      await scanStore.finish(this.sql, tenantId, scanId, {
+        status: 'failed',
+        filesScanned: 0,
+        summary: null,
+        error: 'the scan could not be recorded',
+      });
+      this.onScanChanged(tenantId, scanId, 'failed');
+      throw err;
+    }
     this.onCommitted();
+    this.onScanChanged(tenantId, scanId, 'completed');
     return (await scanStore.get(this.sql, tenantId, scanId))!;
+  }
+
+  /**
+   * An ingestion batch's records, read through the typed IngestionClient as the scanner for that
+   * tenant and sampled for unmasked PII (data-asset-pii.ts): only where it was seen is kept.
+   */
+  private async readDataAsset(tenantId: string, target: ScanTarget, correlationId: string): Promise<ScanInput> {
+    if (!this.ingestion) throw new UnavailableError('No ingestion service is configured: data assets cannot be read');
+    const batchId = DATA_ASSET.exec(target.path ?? '')![1]!;
+    try {
+      const sample = await samplePii(
+        target.path!,
+        this.ingestion.allRecords({ tenantId, correlationId }, batchId, 500),
+        { maxRecords: this.config.maxDataAssetRecords ?? 10_000 },
+      );
+      return { kind: 'data_asset', asset: target.path!, sightings: sample.sightings };
+    } catch (err) {
+      if (err instanceof ServiceCallError) {
+        if (err.status === 404) throw new NotFoundError(`Batch ${batchId} not found at the ingestion service`);
+        throw new UnavailableError(
+          `The ingestion service could not be read (${err.status ?? 'unreachable'}): the data asset was not scanned`,
+        );
+      }
+      throw err;
+    }
   }
 
   /** The tenant's configuration in force, `{namespace: content}` (one namespace, or all). */

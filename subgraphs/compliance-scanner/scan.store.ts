@@ -61,6 +61,14 @@ export const scanStore = {
     );
   },
 
+  /** A running scan's target was read: `files_scanned` says how many inputs it is now evaluating. */
+  async markRead(q: SqlQuery, tenantId: string, id: string, inputs: number): Promise<void> {
+    await q.query(
+      `UPDATE scanner_scans SET files_scanned = $3 WHERE tenant_id = $1 AND id = $2 AND status = 'running'`,
+      [tenantId, id, inputs],
+    );
+  },
+
   async finish(
     q: SqlQuery,
     tenantId: string,

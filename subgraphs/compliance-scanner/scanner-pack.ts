@@ -53,6 +53,11 @@ export function compilePack(pack: unknown): CompiledPack {
       if (rule.cel || rule.pattern) throw InputError.of(at('input'), 'A secrets rule takes neither cel nor pattern');
       return compiled;
     }
+    if (rule.input === 'pii') {
+      if (rule.cel || rule.pattern) throw InputError.of(at('input'), 'A pii rule takes neither cel nor pattern');
+      if (rule.files) throw InputError.of(at('files'), 'A pii rule reads no files');
+      return compiled;
+    }
     if ((rule.input === 'settings' || rule.input === 'config') && rule.files)
       throw InputError.of(at('files'), `A ${rule.input} rule reads no files`);
     if (rule.pattern !== undefined) {

@@ -21,7 +21,7 @@ export interface ScannerPack {
 }
 
 /** `config`: the tenant's effective configuration, read from the config service at scan time. */
-export type TargetKind = 'repository' | 'configuration' | 'config';
+export type TargetKind = 'repository' | 'configuration' | 'config' | 'data_asset';
 
 export interface ScanTarget {
   id: string;

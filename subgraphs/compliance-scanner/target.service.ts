@@ -3,7 +3,8 @@
 // settings given inline (a profile, e.g. production's), or none for the platform's effective
 // settings, read from the scanner's environment at scan time; or a config target: the tenant's
 // configuration in force at the config service (one namespace, or all), read through the typed
-// config client at scan time. Secret values are never stored.
+// config client at scan time; or a data asset (an ingestion batch, `ingestion:batch/<id>` in
+// `path`), its records sampled at scan time. Secret values are never stored.
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '../../platform/auth/caller';
 import type { TenantAccess } from '../../platform/auth/tenant-access';
@@ -18,6 +19,9 @@ import { assertMayRead, assertMayWrite } from './scanner.policy';
 import { effectiveSettings } from './settings-input';
 import type { ScanTarget, TargetKind } from './scanner.types';
 import { targetStore } from './target.store';
+
+/** A data asset: an ingestion batch (retrieval documents are not readable through a typed client yet). */
+export const DATA_ASSET = /^ingestion:batch\/([A-Za-z0-9][A-Za-z0-9_.:-]{0,127})$/;
 
 /** A config-service namespace name. */
 const NAMESPACE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
@@ -59,6 +63,16 @@ export class TargetService {
       if (!input.path) throw InputError.of(['repositoryPath'], 'Field required', 'missing');
       if (input.settings) throw InputError.of(['settings'], 'A repository target takes no settings');
       path = await allowedRoot(input.path, this.config.allowedRoots);
+    } else if (input.kind === 'data_asset') {
+      if (!input.path) throw InputError.of(['repositoryPath'], 'Field required', 'missing');
+      if (!DATA_ASSET.test(input.path))
+        throw InputError.of(
+          ['repositoryPath'],
+          `String should match pattern '${DATA_ASSET.source}'`,
+          'string_pattern_mismatch',
+        );
+      if (input.settings) throw InputError.of(['settings'], 'A data_asset target takes no settings');
+      path = input.path;
     } else {
       if (input.path) throw InputError.of(['repositoryPath'], 'A configuration target takes no path');
       if (input.settings) {

@@ -284,12 +284,16 @@ describe('schedules', () => {
       kind: 'promote',
       at: new Date(clock).toISOString(),
     });
-    await until(async () => (await scansOf('config.changed')).length === 1, 'the scan config.changed started');
+    // Listed as soon as it is recorded (running): waited for until it has finished and the schedule knows it.
+    const finished = async (trigger: string) =>
+      (await scansOf(trigger)).filter((s: any) => s.status !== 'running').length === 1 &&
+      (await api(t.alice!, `/schedules/${ids.schedule}`)).body.last_scan_id === (await scansOf(trigger))[0].id;
+    await until(() => finished('config.changed'), 'the scan config.changed started');
     const [byEvent] = await scansOf('config.changed');
     expect([byEvent.status, byEvent.requested_by]).toEqual(['completed', 'compliance-scanner-scheduler']);
 
     clock += 3601_000;
-    await until(async () => (await scansOf('schedule')).length === 1, 'the scheduled scan');
+    await until(() => finished('schedule'), 'the scheduled scan');
     const schedule = (await api(t.alice!, `/schedules/${ids.schedule}`)).body;
     expect(schedule.last_scan_id).toBe((await scansOf('schedule'))[0].id);
     expect(Date.parse(schedule.due_at)).toBeGreaterThan(clock);
