@@ -28,7 +28,7 @@ import {
   type ComplianceScannerGraphQLContext,
 } from '../subgraphs/compliance-scanner/graphql.context';
 import { resolvers } from '../subgraphs/compliance-scanner/resolvers';
-import { serveScannerSubscriptions } from '../subgraphs/compliance-scanner/scan.subscriptions';
+import { serveScannerSubscriptions } from '../subgraphs/compliance-scanner/compliance-scanner.subscriptions';
 import type { ScanEventTrigger } from '../subgraphs/compliance-scanner/scanner.types';
 
 export interface ComplianceScannerServiceOptions {

@@ -12,7 +12,7 @@ export interface ComplianceScannerGraphQLContext {
   caller: Caller;
   forward: Forward;
   scanner: ScannerModule;
-  /** Over graphql-ws only (scan.subscriptions.ts): a scan's progress, tenant-checked. */
+  /** Over graphql-ws only (compliance-scanner.subscriptions.ts): a scan's progress, tenant-checked. */
   subscribeScanProgress?: (scanId: string) => Promise<AsyncIterableIterator<Scan>>;
 }
 

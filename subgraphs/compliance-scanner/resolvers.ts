@@ -4,7 +4,7 @@ import { JSONScalar } from '../../platform/graphql/json-scalar';
 import { opt, orNull } from '../../platform/graphql/resolver-args';
 import { InputError } from '../../platform/errors/domain-errors';
 import type { ComplianceScannerGraphQLContext } from './graphql.context';
-import { scanPosition } from './scan.subscriptions';
+import { scanPosition } from './compliance-scanner.subscriptions';
 import type { Scan, TargetKind } from './scanner.types';
 import type { Resolvers } from './resolvers.generated';
 
