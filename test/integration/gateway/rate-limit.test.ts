@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { startFakeBackend, type FakeBackend } from '../../support/fixtures/fake-backend';
 import { deadUrl, fixtureSupergraphFile, redisAvailable, startGateway, tokenFor } from './gateway.support';
 
-jest.setTimeout(60_000);
+// Generous: each case starts gateway processes, which took over 60 s on a loaded CI machine (stop 39).
+jest.setTimeout(180_000);
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 

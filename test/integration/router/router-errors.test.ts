@@ -7,7 +7,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { deadUrl, fixtureSupergraphFile, startGateway, tokenFor } from '../gateway/gateway.support';
 
-jest.setTimeout(60_000);
+// Generous: each case starts gateway processes, which took over 60 s on a loaded CI machine (stop 39).
+jest.setTimeout(180_000);
 
 type Mode = 'html502' | 'notJson' | 'leaky' | 'domain' | 'reset';
 
