@@ -1,13 +1,15 @@
 // The compliance scanner (spec 01, port 8140; issue 34): runs certified, signed scanner packs
 // (CEL or pattern rules) over repositories inside SCANNER_ALLOWED_ROOTS and over the platform's
-// configuration, keeps findings with stable fingerprints through open/fixed/suppressed/reopened,
-// reports in SARIF 2.1.0, and takes suppressions through a workflow approval by a second person,
-// expiring on their date. Findings reach the compliance service as `scanner.finding` notices on
+// configuration, samples data assets (ingestion batches, retrieval documents) for unmasked PII,
+// keeps findings with stable fingerprints through open/fixed/suppressed/reopened, reports in
+// SARIF 2.1.0, and takes suppressions through a workflow approval by a second person, expiring
+// on their date. Findings reach the compliance service as `scanner.finding` notices on
 // the backbone. REST under /api/scanner/... and the subgraph at /graphql over one domain.
 import { AccessTokens } from '../platform/auth/jwt';
 import { ServiceIdentity } from '../platform/auth/service-identity';
 import { ConfigClient } from '../platform/clients/config.client';
 import { IngestionClient } from '../platform/clients/ingestion.client';
+import { RetrievalClient } from '../platform/clients/retrieval.client';
 import { WorkflowClient } from '../platform/clients/workflow.client';
 import { CONFIG_CHANGED } from '../platform/contracts/config.events';
 import { INGESTION_COMPLETED, SCANNER_SCAN_CHANGED } from '../platform/contracts/pipeline.events';
@@ -70,6 +72,7 @@ export function defineComplianceScannerService(options: ComplianceScannerService
         workflow: new WorkflowClient(config.workflowUrl, identity),
         configService: new ConfigClient(config.configUrl, identity),
         ingestion: new IngestionClient(config.ingestionUrl, identity),
+        retrieval: new RetrievalClient(config.retrievalUrl, undefined, identity),
         onCommitted: () => notices.wake(),
         // Only a wake-up for scannerScanProgress (the feed reads the scan): a lost one is caught up by the next.
         onScanChanged: (tenantId, scanId, status) =>

@@ -21,6 +21,8 @@ import { createEvidenceLedger, type EvidenceLedger } from '../subgraphs/complian
 import { ledgerSweep } from '../subgraphs/compliance/evidence.sweep';
 import { evidenceStore } from '../subgraphs/compliance/evidence.store';
 import { createReportLedger, type ReportLedger } from '../subgraphs/compliance/report-ledger';
+import { reportStore } from '../subgraphs/compliance/report.store';
+import { reportSweep } from '../subgraphs/compliance/report.sweep';
 import { consumeSignOffDecisions } from '../subgraphs/compliance/report-signoff.consumer';
 import type { SignOffWorkflow } from '../subgraphs/compliance/report-signoff.service';
 import { complianceContext, type ComplianceGraphQLContext } from '../subgraphs/compliance/graphql.context';
@@ -99,6 +101,13 @@ export function defineComplianceService(options: ComplianceServiceOptions = {}):
         intervalMs: (config.ledgerSweepSeconds ?? 300) * 1000,
         logger,
       });
+      // Reports a crash left `generating` are discarded on a timer (report.sweep.ts).
+      const reports = reportSweep(db.sql, reportStore, {
+        intervalMs: (config.reportSweepSeconds ?? 300) * 1000,
+        timeoutMs: (config.reportGeneratingTimeoutSeconds ?? 900) * 1000,
+        logger,
+        now: options.now,
+      });
       let stopIntake: (() => Promise<void>) | undefined;
       let stopSignOffs: (() => Promise<void>) | undefined;
       return {
@@ -112,9 +121,11 @@ export function defineComplianceService(options: ComplianceServiceOptions = {}):
             });
           stopSignOffs = await consumeSignOffDecisions(db, compliance.signOff, { bus, logger });
           sweep.start();
+          reports.start();
         },
         async stop() {
           await sweep.stop();
+          await reports.stop();
           await stopSignOffs?.();
           await stopIntake?.();
           await releaseBus();

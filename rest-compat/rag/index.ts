@@ -11,7 +11,7 @@ import type { AnswerService } from '../../subgraphs/rag/answer.service';
 import type { DocumentService } from '../../subgraphs/rag/document.service';
 import type { Conversation, IngestJob, RagDocument, RetrievedChunk } from '../../subgraphs/rag/rag.types';
 import type { RetrievalService } from '../../subgraphs/rag/retrieval.service';
-import { IdParams, IngestBody, ListQuery, QueryBody, RetrieveBody } from './rag.schemas';
+import { ChunkPageQuery, IdParams, IngestBody, ListQuery, QueryBody, RetrieveBody } from './rag.schemas';
 
 const forwarding = (request: FastifyRequest) => ({ token: bearerToken(request.headers.authorization) });
 
@@ -327,6 +327,28 @@ export async function registerRagRoutes(routes: FastifyInstance, deps: RagRouteD
       schema: { tags, summary: 'One active document', params: IdParams },
     },
     async (request) => documentJson(await documents.get(callerOf(request), request.params.id)),
+  );
+
+  routes.get<{ Params: IdParams; Querystring: ChunkPageQuery }>(
+    '/documents/:id/chunks',
+    {
+      config: { inputLocation: 'query' },
+      schema: {
+        tags,
+        summary:
+          "One active document's text as its chunks in order, paged (after, limit); next_after null on the last page",
+        params: IdParams,
+        querystring: ChunkPageQuery,
+      },
+    },
+    async (request) => {
+      const page = await documents.chunks(callerOf(request), request.params.id, request.query);
+      return {
+        document_id: request.params.id,
+        chunks: page.chunks.map((c) => ({ ord: c.ord, heading: c.heading, content: c.content })),
+        next_after: page.nextAfter,
+      };
+    },
   );
 
   const remove = async (request: FastifyRequest<{ Params: IdParams }>) => {

@@ -78,5 +78,16 @@ export const ListQuery = Type.Object(
 );
 export type ListQuery = Static<typeof ListQuery>;
 
+export const ChunkPageQuery = Type.Object(
+  {
+    after: Type.Optional(
+      Type.Integer({ description: 'the last chunk ord of the previous page; -1 (default) for the first' }),
+    ),
+    limit: Type.Optional(Type.Integer({ description: '1-500, default 100' })),
+  },
+  { additionalProperties: false },
+);
+export type ChunkPageQuery = Static<typeof ChunkPageQuery>;
+
 export const IdParams = Type.Object({ id: Type.String() });
 export type IdParams = Static<typeof IdParams>;

@@ -27,6 +27,8 @@ export interface ScannerConfig {
   configUrl: string;
   /** Where data assets (ingestion batches) are read: INGESTION_URL, else the ingestion service's registry port. */
   ingestionUrl: string;
+  /** Where retrieval documents (data assets) are read: RAG_URL, else the retrieval service's registry port. */
+  retrievalUrl: string;
   /** SCANNER_MAX_DATA_ASSET_RECORDS: the records of a data asset sampled for PII (10,000). */
   maxDataAssetRecords: number;
   /** SCANNER_SCHEDULE_TICK_SECONDS: how often due schedules are looked for (30). */
@@ -42,6 +44,7 @@ export interface ScannerConfig {
 const WORKFLOW = { name: 'workflow', port: 8130 };
 const CONFIG = { name: 'config', port: 8086 };
 const INGESTION = { name: 'ingestion', port: 8092 };
+const RETRIEVAL = { name: 'rag', port: 8138 };
 
 export function loadComplianceScannerConfig(env: Env, registry: readonly ServiceManifest[] = []): ScannerConfig {
   const pem = readOptional(env, 'SCANNER_SIGNING_KEY')?.replace(/\\n/g, '\n');
@@ -69,6 +72,7 @@ export function loadComplianceScannerConfig(env: Env, registry: readonly Service
     workflowUrl: serviceUrl(env, registry.find((s) => s.name === WORKFLOW.name) ?? WORKFLOW),
     configUrl: serviceUrl(env, registry.find((s) => s.name === CONFIG.name) ?? CONFIG),
     ingestionUrl: serviceUrl(env, registry.find((s) => s.name === INGESTION.name) ?? INGESTION),
+    retrievalUrl: serviceUrl(env, registry.find((s) => s.name === RETRIEVAL.name) ?? RETRIEVAL),
     maxDataAssetRecords: readInt(env, 'SCANNER_MAX_DATA_ASSET_RECORDS', 10_000, { min: 1, max: 1_000_000 }),
     scheduleTickSeconds: readInt(env, 'SCANNER_SCHEDULE_TICK_SECONDS', 30, { min: 1, max: 3600 }),
     scheduleMinSeconds: readInt(env, 'SCANNER_SCHEDULE_MIN_SECONDS', 300, { min: 1, max: 86_400 }),

@@ -7,6 +7,7 @@ import type { Database } from '../../platform/db/database';
 import { operatorAccessData, OPERATOR_ACCESS_EVENT, TenantAccess } from '../../platform/auth/tenant-access';
 import type { ConfigClient } from '../../platform/clients/config.client';
 import type { IngestionClient } from '../../platform/clients/ingestion.client';
+import type { RetrievalClient } from '../../platform/clients/retrieval.client';
 import type { WorkflowClient } from '../../platform/clients/workflow.client';
 import type { Logger } from '../../platform/logging/logger';
 import { auditEvent, sqlOutboxWriter } from '../../platform/outbox/outbox.writer';
@@ -38,6 +39,8 @@ export function createScannerModule(deps: {
   configService?: Pick<ConfigClient, 'effective'>;
   /** Reads data assets (ingestion batches); absent, their scans fail with a clear error. */
   ingestion?: Pick<IngestionClient, 'allRecords'>;
+  /** Reads data assets (retrieval documents); absent, their scans fail with a clear error. */
+  retrieval?: Pick<RetrievalClient, 'document' | 'allDocuments' | 'allChunks'>;
   logger?: Pick<Logger, 'warn'>;
   /** Wakes the notice relay after a commit that wrote `scanner.finding` notices. */
   onCommitted: () => void;
@@ -74,6 +77,7 @@ export function createScannerModule(deps: {
     undefined,
     deps.onScanChanged,
     deps.ingestion,
+    deps.retrieval,
   );
   return {
     packs,

@@ -5,14 +5,24 @@
 // priority order, so one span is one category. A masked value no longer matches, so what is found
 // is PII left in the clear. A sighting names the asset, the record's offset, the field (a JSONPath)
 // and the span's [start, end) and category: never the value, which must not travel into findings,
-// notices, SARIF or logs. Not wired as a target kind yet (docs/scanner.md, "Not done yet").
+// notices, SARIF or logs. Where the records come from: data-asset-source.ts.
 import { BUILT_IN_DETECTORS, type PiiCategory } from '../../platform/redaction';
+
+/** One record of a data asset: its offset in the sample and, where the asset names it so, where it is. */
+export interface SampledRecord {
+  offset: number;
+  data: unknown;
+  /** Where the record is, e.g. `retrieval:document/<id>/chunks/3`; absent: `<asset>/records/<offset>`. */
+  at?: string;
+}
 
 export interface PiiSighting {
   /** The asset, e.g. `ingestion:batch/<id>`. */
   asset: string;
   /** The record's offset in the asset. */
   offset: number;
+  /** The record's own location, when the asset gives one (see SampledRecord). */
+  at?: string;
   /** JSONPath of the field inside the record, e.g. `$.customer.emails[1]`. */
   field: string;
   category: PiiCategory;
@@ -59,7 +69,7 @@ export function piiSpans(text: string): { category: PiiCategory; start: number; 
 /** Samples `records` (offset order) for unmasked PII; stops reading at `maxRecords`. */
 export async function samplePii(
   asset: string,
-  records: AsyncIterable<{ offset: number; data: unknown }> | Iterable<{ offset: number; data: unknown }>,
+  records: AsyncIterable<SampledRecord> | Iterable<SampledRecord>,
   limits: PiiSampleLimits = {},
 ): Promise<PiiSample> {
   const maxRecords = limits.maxRecords ?? 1000;
@@ -70,7 +80,7 @@ export async function samplePii(
   let truncated = false;
   let recordsSampled = 0;
 
-  const walk = (offset: number, value: unknown, field: string, depth: number): void => {
+  const walk = (record: SampledRecord, value: unknown, field: string, depth: number): void => {
     if (truncated || depth > maxDepth) return;
     if (typeof value === 'string') {
       for (const span of piiSpans(value.slice(0, maxStringLength))) {
@@ -78,19 +88,19 @@ export async function samplePii(
           truncated = true;
           return;
         }
-        sightings.push({ asset, offset, field, ...span });
+        sightings.push({ asset, offset: record.offset, ...(record.at ? { at: record.at } : {}), field, ...span });
       }
     } else if (Array.isArray(value)) {
-      value.forEach((v, i) => walk(offset, v, childPath(field, i), depth + 1));
+      value.forEach((v, i) => walk(record, v, childPath(field, i), depth + 1));
     } else if (value !== null && typeof value === 'object') {
-      for (const [k, v] of Object.entries(value)) walk(offset, v, childPath(field, k), depth + 1);
+      for (const [k, v] of Object.entries(value)) walk(record, v, childPath(field, k), depth + 1);
     }
   };
 
   if (maxRecords > 0)
     for await (const record of records) {
       recordsSampled++;
-      walk(record.offset, record.data, '$', 0);
+      walk(record, record.data, '$', 0);
       // Checked after the record, so no record past the sample is read from the source.
       if (recordsSampled >= maxRecords || truncated) break;
     }

@@ -145,7 +145,7 @@ export type CreateScannerTargetInput = {
   name: Scalars['String']['input'];
   /** repository, configuration, config or data_asset. */
   kind: Scalars['String']['input'];
-  /** repository: an absolute directory inside SCANNER_ALLOWED_ROOTS; data_asset: ingestion:batch/<batch id>. */
+  /** repository: an absolute directory inside SCANNER_ALLOWED_ROOTS; data_asset: ingestion:batch/<batch id>, retrieval:documents or retrieval:document/<document id>. */
   path?: InputMaybe<Scalars['String']['input']>;
   /** configuration: a profile's settings (NAME: value); absent, the platform's effective settings. */
   settings?: InputMaybe<Scalars['JSON']['input']>;

@@ -162,12 +162,13 @@ export function runPack(pack: CompiledPack, targetId: string, input: ScanInput):
   }
 
   if (input.kind === 'data_asset') {
-    // One finding per sighting, at `<asset>/records/<offset>`; its text (what the fingerprint
+    // One finding per sighting, at the record's own location (a retrieval chunk) or
+    // `<asset>/records/<offset>`; its text (what the fingerprint
     // hashes) is the field, category and span, so it never holds the value.
     for (const rule of pack.rules.filter((r) => r.rule.input === 'pii'))
       for (const s of input.sightings) {
         const text = `${s.field} ${s.category} ${s.start}-${s.end}`;
-        add(rule, `${input.asset}/records/${s.offset}`, { line: 0, text, detail: `${s.field}:${s.category}` });
+        add(rule, s.at ?? `${input.asset}/records/${s.offset}`, { line: 0, text, detail: `${s.field}:${s.category}` });
       }
     return { matches, errors, filesScanned: 0 };
   }

@@ -1,8 +1,8 @@
 // Scans, on demand or for a schedule or an event (scan-scheduler.ts): a certified,
 // signature-checked pack over one of the tenant's targets. The target is read (a repository
 // inside the allowed roots, within the size limits, with its package-lock.json as a CycloneDX
-// SBOM; settings; the tenant's configuration through the typed config client; or an ingestion
-// batch through the typed ingestion client, sampled for unmasked PII),
+// SBOM; settings; the tenant's configuration through the typed config client; or a data asset,
+// an ingestion batch or retrieval documents through their typed clients, sampled for unmasked PII),
 // the engine runs, and in one transaction the findings move (finding-lifecycle.ts), their
 // `scanner.finding` notices are written and the scan's audit event is recorded. A scan that
 // cannot read its target ends `failed` with the reason, and the error is the caller's answer.
@@ -12,6 +12,7 @@ import type { TenantAccess } from '../../platform/auth/tenant-access';
 import type { SqlExecutor } from '../../platform/db/sql';
 import type { ConfigClient } from '../../platform/clients/config.client';
 import type { IngestionClient } from '../../platform/clients/ingestion.client';
+import type { RetrievalClient } from '../../platform/clients/retrieval.client';
 import { ServiceCallError } from '../../platform/clients/service-request';
 import { DomainError, InputError, NotFoundError, UnavailableError } from '../../platform/errors/domain-errors';
 import { auditEvent, sqlOutboxWriter } from '../../platform/outbox/outbox.writer';
@@ -30,8 +31,8 @@ import { assertMayRead, assertMayWrite } from './scanner.policy';
 import { scannerPackStore } from './pack.store';
 import { effectiveSettings } from './settings-input';
 import { suppressionStore } from './suppression.store';
-import { DATA_ASSET } from './target.service';
-import { samplePii } from './data-asset-pii';
+import { samplePii, type SampledRecord } from './data-asset-pii';
+import { dataAssetOf, ingestionRecords, retrievalRecords } from './data-asset-source';
 import { targetStore } from './target.store';
 import type { Finding, FindingStatus, Scan, ScanStatus, ScanSummary, ScanTarget, ScanTrigger } from './scanner.types';
 
@@ -74,6 +75,8 @@ export class ScanService {
     private readonly onScanChanged: (tenantId: string, scanId: string, status: ScanStatus) => void = () => undefined,
     /** Reads data assets (ingestion batches, with the scanner's own identity); absent, they fail. */
     private readonly ingestion?: Pick<IngestionClient, 'allRecords'>,
+    /** Reads data assets (retrieval documents, with the scanner's own identity); absent, they fail. */
+    private readonly retrieval?: Pick<RetrievalClient, 'document' | 'allDocuments' | 'allChunks'>,
   ) {}
 
   private readonly background = new Set<Promise<unknown>>();
@@ -249,24 +252,33 @@ export class ScanService {
   }
 
   /**
-   * An ingestion batch's records, read through the typed IngestionClient as the scanner for that
-   * tenant and sampled for unmasked PII (data-asset-pii.ts): only where it was seen is kept.
+   * A data asset's records (an ingestion batch's, or retrieval documents'), read through the typed
+   * client as the scanner for that tenant (data-asset-source.ts) and sampled for unmasked PII
+   * (data-asset-pii.ts): only where it was seen is kept.
    */
   private async readDataAsset(tenantId: string, target: ScanTarget, correlationId: string): Promise<ScanInput> {
-    if (!this.ingestion) throw new UnavailableError('No ingestion service is configured: data assets cannot be read');
-    const batchId = DATA_ASSET.exec(target.path ?? '')![1]!;
+    const asset = dataAssetOf(target.path ?? '')!;
+    const context = { tenantId, correlationId };
+    let records: AsyncIterable<SampledRecord>;
+    let what: string;
+    if (asset.source === 'ingestion') {
+      if (!this.ingestion) throw new UnavailableError('No ingestion service is configured: data assets cannot be read');
+      records = ingestionRecords(this.ingestion, context, asset.batchId);
+      what = `Batch ${asset.batchId} not found at the ingestion service`;
+    } else {
+      if (!this.retrieval)
+        throw new UnavailableError('No retrieval service is configured: its documents cannot be read');
+      records = retrievalRecords(this.retrieval, context, asset.documentId);
+      what = `Document ${asset.documentId} not found at the retrieval service`;
+    }
     try {
-      const sample = await samplePii(
-        target.path!,
-        this.ingestion.allRecords({ tenantId, correlationId }, batchId, 500),
-        { maxRecords: this.config.maxDataAssetRecords ?? 10_000 },
-      );
+      const sample = await samplePii(target.path!, records, { maxRecords: this.config.maxDataAssetRecords ?? 10_000 });
       return { kind: 'data_asset', asset: target.path!, sightings: sample.sightings };
     } catch (err) {
       if (err instanceof ServiceCallError) {
-        if (err.status === 404) throw new NotFoundError(`Batch ${batchId} not found at the ingestion service`);
+        if (err.status === 404) throw new NotFoundError(what);
         throw new UnavailableError(
-          `The ingestion service could not be read (${err.status ?? 'unreachable'}): the data asset was not scanned`,
+          `The ${asset.source} service could not be read (${err.status ?? 'unreachable'}): the data asset was not scanned`,
         );
       }
       throw err;

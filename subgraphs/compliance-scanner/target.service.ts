@@ -3,14 +3,16 @@
 // settings given inline (a profile, e.g. production's), or none for the platform's effective
 // settings, read from the scanner's environment at scan time; or a config target: the tenant's
 // configuration in force at the config service (one namespace, or all), read through the typed
-// config client at scan time; or a data asset (an ingestion batch, `ingestion:batch/<id>` in
-// `path`), its records sampled at scan time. Secret values are never stored.
+// config client at scan time; or a data asset (an ingestion batch, `ingestion:batch/<id>`, or
+// retrieval documents, `retrieval:documents` or `retrieval:document/<id>`, in `path`; see
+// data-asset-source.ts), its records sampled at scan time. Secret values are never stored.
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '../../platform/auth/caller';
 import type { TenantAccess } from '../../platform/auth/tenant-access';
 import type { SqlExecutor } from '../../platform/db/sql';
 import { ConflictError, InputError, NotFoundError } from '../../platform/errors/domain-errors';
 import { auditEvent, sqlOutboxWriter } from '../../platform/outbox/outbox.writer';
+import { DATA_ASSET } from './data-asset-source';
 import { SERVICE } from './pack.service';
 import { allowedRoot } from './repository-reader';
 import { SCANNER_TARGET_CREATED_EVENT } from './compliance-scanner.audit';
@@ -19,9 +21,6 @@ import { assertMayRead, assertMayWrite } from './scanner.policy';
 import { effectiveSettings } from './settings-input';
 import type { ScanTarget, TargetKind } from './scanner.types';
 import { targetStore } from './target.store';
-
-/** A data asset: an ingestion batch (retrieval documents are not readable through a typed client yet). */
-export const DATA_ASSET = /^ingestion:batch\/([A-Za-z0-9][A-Za-z0-9_.:-]{0,127})$/;
 
 /** A config-service namespace name. */
 const NAMESPACE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;

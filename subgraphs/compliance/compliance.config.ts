@@ -23,6 +23,10 @@ export interface ComplianceConfig {
   legalMinimums: LegalMinimums;
   /** How often evidence still without a ledger entry is appended again (COMPLIANCE_LEDGER_SWEEP_SECONDS, 300; 0 never). */
   ledgerSweepSeconds?: number;
+  /** How often report generations a crash cut short are discarded (COMPLIANCE_REPORT_SWEEP_SECONDS, 300; 0 never). */
+  reportSweepSeconds?: number;
+  /** How long a report may stay `generating` before the sweep counts it as cut (COMPLIANCE_REPORT_GENERATING_TIMEOUT_SECONDS, 900). */
+  reportGeneratingTimeoutSeconds?: number;
 }
 
 const LEDGER = { name: 'ledger', port: 8136 };
@@ -48,5 +52,10 @@ export function loadComplianceConfig(env: Env, registry: readonly ServiceManifes
     workflowUrl: serviceUrl(env, registry.find((s) => s.name === WORKFLOW.name) ?? WORKFLOW),
     legalMinimums: loadLegalMinimums(env),
     ledgerSweepSeconds: readInt(env, 'COMPLIANCE_LEDGER_SWEEP_SECONDS', 300, { min: 0, max: 86_400 }),
+    reportSweepSeconds: readInt(env, 'COMPLIANCE_REPORT_SWEEP_SECONDS', 300, { min: 0, max: 86_400 }),
+    reportGeneratingTimeoutSeconds: readInt(env, 'COMPLIANCE_REPORT_GENERATING_TIMEOUT_SECONDS', 900, {
+      min: 60,
+      max: 86_400,
+    }),
   };
 }

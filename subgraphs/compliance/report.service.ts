@@ -5,7 +5,8 @@
 // Generation is a snapshot: the report's evidence rows and verdicts are written in one
 // transaction (status `generating`), then ONE ledger checkpoint is taken (after the snapshot, so
 // it covers every entry the snapshot names) and the report becomes `generated`. If the
-// checkpoint cannot be had, the rows are removed: nothing half-applied. Proofs are not stored:
+// checkpoint cannot be had, the rows are removed: nothing half-applied. A crash between the two
+// leaves a `generating` report nobody is shown; report.sweep.ts removes it later the same way. Proofs are not stored:
 // exports build them against the checkpoint's tree size when asked (the same proof every time).
 //
 // Sign-off (four eyes, through the workflow's approval step) is report-signoff.service.ts.
@@ -16,7 +17,7 @@ import type { Caller } from '../../platform/auth/caller';
 import type { TenantAccess } from '../../platform/auth/tenant-access';
 import type { LedgerCheckpoint } from '../../platform/clients/ledger.client';
 import type { SqlExecutor } from '../../platform/db/sql';
-import { InputError, NotFoundError } from '../../platform/errors/domain-errors';
+import { InputError, NotFoundError, UnavailableError } from '../../platform/errors/domain-errors';
 import type { Logger } from '../../platform/logging/logger';
 import { textCursor } from '../../platform/pagination/cursor';
 import type { CatalogService } from './catalog.service';
@@ -167,7 +168,9 @@ export class ReportService {
       checkpoint,
       controls,
     );
-    await this.store.markGenerated(this.sql, tenantId, id, { result, checkpoint, contentSha256: digest });
+    if (!(await this.store.markGenerated(this.sql, tenantId, id, { result, checkpoint, contentSha256: digest })))
+      // The sweep (report.sweep.ts) took it for a generation a crash had cut: nothing of it is left.
+      throw new UnavailableError('The report took too long to generate and was discarded: generate it again');
     return (await this.store.report(this.sql, tenantId, id))!;
   }
 

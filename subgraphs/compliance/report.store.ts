@@ -105,15 +105,25 @@ export interface ReportEvidenceQuery {
 export interface ReportStore {
   /** Writes the report (status `generating`), copies its evidence and computes its verdicts; answers the summary. */
   snapshot(q: SqlQuery, tenantId: string, report: NewReport, asOf: Date, expiringDays: number): Promise<ReportSummary>;
-  /** `generating` -> `generated` with its result, checkpoint and digest. */
+  /** `generating` -> `generated` with its result, checkpoint and digest; false when it was no longer generating (swept). */
   markGenerated(
     q: SqlQuery,
     tenantId: string,
     id: string,
     fields: { result: ReportResult; checkpoint: LedgerCheckpoint | null; contentSha256: string },
-  ): Promise<void>;
+  ): Promise<boolean>;
   /** Removes a report whose generation failed half way (nothing of it stays). */
   discard(q: SqlQuery, tenantId: string, id: string): Promise<void>;
+  /**
+   * Every tenant's reports still `generating` whose generation began before `before` (the sweep of
+   * generations a crash cut between snapshot and checkpoint), oldest first.
+   */
+  stalledGenerations(q: SqlQuery, before: Date, limit: number): Promise<{ tenantId: string; id: string }[]>;
+  /**
+   * Discards one such report, if it is still `generating` since before `before` (its row locked
+   * first, so a generation finishing at that moment either wins or finds it gone); false otherwise.
+   */
+  discardStalled(q: SqlQuery, tenantId: string, id: string, before: Date): Promise<boolean>;
   /** Moves a report from one status to another; false when it was not in `from` (a race or a replay). */
   transition(
     q: SqlQuery,
@@ -282,17 +292,38 @@ export const reportStore: ReportStore = {
   },
 
   async markGenerated(q, tenantId, id, f) {
-    await q.query(
+    const r = await q.query(
       `UPDATE compliance_reports SET status = 'generated', result = $3, checkpoint = $4::jsonb, content_sha256 = $5
        WHERE tenant_id = $1 AND id = $2::uuid AND status = 'generating'`,
       [tenantId, id, f.result, f.checkpoint === null ? null : JSON.stringify(f.checkpoint), f.contentSha256],
     );
+    return (r.rowCount ?? 0) > 0;
   },
 
   async discard(q, tenantId, id) {
     for (const table of ['compliance_report_evidence', 'compliance_report_controls'])
       await q.query(`DELETE FROM ${table} WHERE tenant_id = $1 AND report_id = $2::uuid`, [tenantId, id]);
     await q.query(`DELETE FROM compliance_reports WHERE tenant_id = $1 AND id = $2::uuid`, [tenantId, id]);
+  },
+
+  async stalledGenerations(q, before, limit) {
+    const { rows } = await q.query<{ tenant_id: string; id: string }>(
+      `SELECT tenant_id, id::text AS id FROM compliance_reports
+        WHERE status = 'generating' AND generated_at < $1 ORDER BY generated_at, tenant_id, id LIMIT $2`,
+      [before, limit],
+    );
+    return rows.map((r) => ({ tenantId: r.tenant_id, id: r.id }));
+  },
+
+  async discardStalled(q, tenantId, id, before) {
+    const { rows } = await q.query<{ id: string }>(
+      `SELECT id::text AS id FROM compliance_reports
+        WHERE tenant_id = $1 AND id = $2::uuid AND status = 'generating' AND generated_at < $3 FOR UPDATE`,
+      [tenantId, id, before],
+    );
+    if (rows.length === 0) return false;
+    await reportStore.discard(q, tenantId, id);
+    return true;
   },
 
   async transition(q, tenantId, id, from, to, set = {}) {

@@ -400,6 +400,34 @@ export class DocumentService {
     return doc;
   }
 
+  /**
+   * One readable document's chunks in order, a page after `after` (-1 for the first): what a
+   * reader of the document's text needs (the compliance scanner samples it for unmasked PII).
+   * The same rule as get(): another tenant's, a deleted or an unreadable document is NOT_FOUND.
+   */
+  async chunks(
+    caller: Caller,
+    id: string,
+    q: { after?: unknown; limit?: unknown } = {},
+  ): Promise<{ chunks: { ord: number; heading: string | null; content: string }[]; nextAfter: number | null }> {
+    const issues: InputIssue[] = [];
+    const int = (v: unknown, name: string, fallback: number, min: number, max: number) => {
+      if (v === undefined || v === null || v === '') return fallback;
+      const n = typeof v === 'number' ? v : Number(v);
+      if (!Number.isInteger(n) || n < min || n > max) {
+        issues.push({ loc: [name], msg: `Input should be an integer from ${min} to ${max}`, type: 'value_error' });
+        return fallback;
+      }
+      return n;
+    };
+    const after = int(q.after, 'after', -1, -1, 10_000_000);
+    const limit = int(q.limit, 'limit', 100, 1, 500);
+    if (issues.length > 0) throw new InputError(issues);
+    const doc = await this.get(caller, id);
+    const chunks = await this.deps.documents.chunks(doc.tenantId, doc.id, { after, limit });
+    return { chunks, nextAfter: chunks.length === limit ? chunks.at(-1)!.ord : null };
+  }
+
   /** Several documents in one read (entity references): null where get() would be NOT_FOUND. */
   async getMany(caller: Caller, ids: readonly string[]): Promise<(RagDocument | null)[]> {
     const tenantId = await this.tenant(caller, 'read a document');

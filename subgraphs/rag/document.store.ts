@@ -236,6 +236,20 @@ export function createDocumentStore(sql: SqlExecutor) {
       return { items: res.rows.map(doc), total: Number(total.rows[0]?.n ?? 0) };
     },
 
+    /** A page of one document's chunks in order, after `after` (-1 for the first); the tenant's only. */
+    async chunks(
+      tenantId: string,
+      documentId: string,
+      page: { after: number; limit: number },
+    ): Promise<{ ord: number; heading: string | null; content: string }[]> {
+      const res = await sql.query<{ ord: number; heading: string | null; content: string }>(
+        `SELECT ord, heading, content FROM rag_chunks
+          WHERE tenant_id = $1 AND document_id = $2::uuid AND ord > $3 ORDER BY ord LIMIT $4`,
+        [tenantId, documentId, page.after, page.limit],
+      );
+      return res.rows.map((r) => ({ ord: Number(r.ord), heading: r.heading, content: r.content }));
+    },
+
     /** Soft delete: the row stays (audit), its chunks stop being searched; cache entries drawing on it go. */
     async softDelete(tenantId: string, id: string, audit: AuditEventInput): Promise<boolean> {
       return sql.transaction(async (tx) => {

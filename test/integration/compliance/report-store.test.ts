@@ -3,7 +3,9 @@
 // no report, no verdict and no evidence row behind (503); a sign-off whose ledger append fails
 // puts the report back to pending review with no reviewer (503) and a later sign-off can succeed
 // once the ledger answers; a snapshot copies only the period's evidence, an item's newest revision
-// in it, per control.
+// in it, per control; a generation a crash cut between snapshot and checkpoint is discarded by the
+// sweep (every tenant's, only once it is older than the timeout), and a generation still running
+// when swept answers 503 and leaves nothing.
 import { randomBytes } from 'node:crypto';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -17,6 +19,8 @@ import { createEvidenceLedger } from '../../../subgraphs/compliance/evidence-led
 import { evidenceStore } from '../../../subgraphs/compliance/evidence.store';
 import type { SignOffWorkflow } from '../../../subgraphs/compliance/report-signoff.service';
 import { createReportLedger, type ReportLedger } from '../../../subgraphs/compliance/report-ledger';
+import { reportStore } from '../../../subgraphs/compliance/report.store';
+import { reportSweep } from '../../../subgraphs/compliance/report.sweep';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
 import { TEST_JWT_SECRET } from '../../support/service-harness';
 import { freePort } from '../../support/waiting';
@@ -33,6 +37,8 @@ let db: TestDatabase;
 let m: ComplianceModule;
 /** The report ledger's sign-off append: the real client to a port nothing listens on, until a test swaps it. */
 let record: ReportLedger['record'];
+/** The report ledger's checkpoint: the real client to a port nothing listens on, until a test swaps it. */
+let checkpoint: ReportLedger['checkpoint'];
 
 const person = (username: string, roles = ['user']): Caller => ({
   auth: { username, tenantId: T, roles, scopes: ['read', 'write'], isService: false },
@@ -70,6 +76,7 @@ beforeAll(async () => {
   const nowhere = `http://127.0.0.1:${await freePort()}`;
   const unreachable = createReportLedger(nowhere, identity);
   record = unreachable.record;
+  checkpoint = unreachable.checkpoint;
   m = createComplianceModule({
     db,
     config: {
@@ -82,7 +89,11 @@ beforeAll(async () => {
     },
     vault: new SubjectVault(randomBytes(32)),
     ledger: createEvidenceLedger(nowhere, identity),
-    reportLedger: { ...unreachable, record: (tenantId, entry) => record(tenantId, entry) },
+    reportLedger: {
+      ...unreachable,
+      record: (tenantId, entry) => record(tenantId, entry),
+      checkpoint: (tenantId, correlationId) => checkpoint(tenantId, correlationId),
+    },
     // The workflow's approval step as its client answers (the real one: e2e report-rest).
     workflow: signOffWorkflow,
     logger: createLogger('ERROR', 'compliance-report-test'),
@@ -180,4 +191,118 @@ it('puts a report back to pending review when the ledger does not record its sig
   expect(await m.signOff.applyDecision({ ...decision, reviewer: 'ann' })).toMatchObject({ status: 'pending_review' });
   const signed = await m.signOff.applyDecision({ ...decision, reviewer: 'rex' });
   expect(signed).toMatchObject({ status: 'signed_off', reviewedBy: 'rex', reviewNotes: 'ok', ledgerEntryId: entryId });
+});
+
+describe('a generation a crash cut between snapshot and checkpoint', () => {
+  const MINUTE = 60_000;
+  const rowsOf = async (id: string) => {
+    const n = async (table: string, column: string) =>
+      Number(
+        (await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${column} = $1::uuid`, [id]))
+          .rows[0]!.n,
+      );
+    return [
+      await n('compliance_reports', 'id'),
+      await n('compliance_report_controls', 'report_id'),
+      await n('compliance_report_evidence', 'report_id'),
+    ];
+  };
+  /** What a generation has committed when its process dies before the checkpoint: the snapshot only. */
+  const crashedSnapshot = (tenantId: string, generatedAt: Date) => {
+    const id = randomUUID();
+    return db.sql
+      .transaction((tx) =>
+        reportStore.snapshot(
+          tx,
+          tenantId,
+          {
+            id,
+            framework: 'nist-800-53',
+            reportType: 'periodic',
+            periodStart: new Date('2026-07-01T00:00:00Z'),
+            periodEnd: new Date('2026-10-01T00:00:00Z'),
+            periodLabel: '2026-Q3',
+            generatedBy: 'ann',
+            generatedAt,
+          },
+          new Date('2026-10-01T00:00:00Z'),
+          14,
+        ),
+      )
+      .then(() => id);
+  };
+  const logger = { warn: jest.fn() };
+
+  it('is never served, and is discarded by the sweep once older than the timeout, whatever its tenant', async () => {
+    const now = new Date();
+    const old = await crashedSnapshot(T, new Date(now.getTime() - 20 * MINUTE));
+    const otherTenant = await crashedSnapshot('report-store-b', new Date(now.getTime() - 30 * MINUTE));
+    const recent = await crashedSnapshot(T, new Date(now.getTime() - 2 * MINUTE));
+    expect((await rowsOf(old))[1]).toBeGreaterThan(0);
+    // Never served while it waits.
+    await expect(m.reports.report(person('ann'), old)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect((await m.reports.list(person('ann'), {})).reports.map((r) => r.id)).not.toContain(old);
+    const finished = (await m.reports.list(person('ann'), {})).reports.map((r) => [r.id, r.status]);
+
+    const sweep = reportSweep(db.sql, reportStore, { intervalMs: 0, timeoutMs: 15 * MINUTE, logger, now: () => now });
+    const discarded = await sweep.runOnce();
+    expect(discarded.map((r) => r.id).sort()).toEqual([old, otherTenant].sort());
+    expect(await rowsOf(old)).toEqual([0, 0, 0]);
+    expect(await rowsOf(otherTenant)).toEqual([0, 0, 0]);
+    // Within the timeout it may still be running: left alone. Finished reports are never touched.
+    expect((await rowsOf(recent))[0]).toBe(1);
+    expect((await m.reports.list(person('ann'), {})).reports.map((r) => [r.id, r.status])).toEqual(finished);
+    expect(logger.warn).toHaveBeenCalledWith(
+      { reports: expect.arrayContaining([`${T}/${old}`]) },
+      expect.stringContaining('discarded'),
+    );
+    // A second pass finds nothing more.
+    expect(await sweep.runOnce()).toEqual([]);
+    await db.sql.transaction((tx) => reportStore.discard(tx, T, recent));
+  });
+
+  it('a generation still running when swept answers 503 and leaves nothing behind', async () => {
+    const ann = person('ann');
+    // Recorded evidence in the period (the earlier test's ia-2 item): the generation needs a checkpoint.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let asked!: () => void;
+    const waiting = new Promise<void>((resolve) => (asked = resolve));
+    checkpoint = async (tenantId) => {
+      asked();
+      await held;
+      return {
+        format: 'checkpoint/v1',
+        id: randomUUID(),
+        tenant_id: tenantId,
+        tree_size: 10,
+        root_hash: 'c'.repeat(64),
+        timestamp: new Date().toISOString(),
+        key_id: 'k',
+        signature: 's',
+      };
+    };
+    const before = await Promise.all(
+      ['compliance_reports', 'compliance_report_controls', 'compliance_report_evidence'].map(count),
+    );
+    const generating = m.reports.generate(ann, { framework: 'nist-800-53', period: '2026-Q3' });
+    generating.catch(() => undefined);
+    await waiting;
+    // Swept as if the timeout had passed while it waited for the checkpoint.
+    const later = () => new Date(Date.now() + 60 * MINUTE);
+    const swept = await reportSweep(db.sql, reportStore, {
+      intervalMs: 0,
+      timeoutMs: 15 * MINUTE,
+      logger,
+      now: later,
+    }).runOnce();
+    expect(swept).toHaveLength(1);
+    release();
+    await expect(generating).rejects.toBeInstanceOf(UnavailableError);
+    const after = await Promise.all(
+      ['compliance_reports', 'compliance_report_controls', 'compliance_report_evidence'].map(count),
+    );
+    expect(after).toEqual(before);
+    checkpoint = () => Promise.reject(new Error('unreachable'));
+  });
 });
