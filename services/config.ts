@@ -108,7 +108,9 @@ export function defineConfigService(options: ConfigServiceOptions = {}): Service
             if (polling) return;
             polling = true;
             config.rollouts
-              .syncOpen()
+              .syncOpen(new Date(), (rollout, err) =>
+                logger.warn({ rolloutId: rollout.id, err: (err as Error).message }, 'rollout could not be moved on'),
+              )
               .catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'rollout poll failed'))
               .finally(() => (polling = false));
           }, settings.rolloutPollMs);

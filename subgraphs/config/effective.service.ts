@@ -90,10 +90,17 @@ export class EffectiveService {
   async refresh(target: { layer: Layer; scope: string; namespace: string }): Promise<void> {
     const change = await createConfigStore(this.db.sql).latestChange(target);
     if (!change) return;
-    const current = this.inForce.get(targetKey(target.layer, target.scope, target.namespace));
-    if (current && current.change.seq >= change.seq) return;
+    const key = targetKey(target.layer, target.scope, target.namespace);
+    const newer = () => {
+      const current = this.inForce.get(key);
+      return current !== undefined && current.change.seq >= change.seq;
+    };
+    if (newer()) return;
     const [entry] = await this.withBundles([change]);
-    this.inForce.set(targetKey(target.layer, target.scope, target.namespace), entry!);
+    // Checked again: a refresh of a later change (this process's hook and the bus notice of the
+    // previous change run side by side) may have finished while this one read its bundles.
+    if (newer()) return;
+    this.inForce.set(key, entry!);
     this.headSeq = Math.max(this.headSeq, change.seq);
     this.cache.clear();
   }
