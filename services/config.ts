@@ -83,7 +83,7 @@ export function defineConfigService(options: ConfigServiceOptions = {}): Service
           'second person (workflow) and Ed25519-signed, rollback, feature flags over OFREP, secret references. Errors use FastAPI shapes.',
         tokens,
         restAuth: settings.requireAuth ? 'required' : 'optional',
-        rest: (routes) => registerConfigRoutes(routes, config),
+        rest: (routes) => registerConfigRoutes(routes, config, { effectiveBodyCache: settings.effectiveBodyCache }),
         subgraph: { resolvers, context: (caller, request) => configContext(caller, request, config) },
       });
       serveConfigSubscriptions({

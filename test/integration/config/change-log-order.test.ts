@@ -21,7 +21,13 @@ beforeAll(async () => {
 });
 afterAll(async () => db?.drop());
 
-const admin: AuthContext = { username: 'first', tenantId: 'default', roles: ['admin', 'user'], scopes: ['read', 'write'], isService: false };
+const admin: AuthContext = {
+  username: 'first',
+  tenantId: 'default',
+  roles: ['admin', 'user'],
+  scopes: ['read', 'write'],
+  isService: false,
+};
 const caller: ConfigCaller = { auth: admin, correlationId: 'test' } as ConfigCaller;
 
 /** A workflow whose every approval task was approved by a second person. */
@@ -32,7 +38,9 @@ const approved: Pick<WorkflowClient, 'execute' | 'status'> = {
   status: async (_c, workflowId) =>
     ({
       status: 'completed',
-      approval_tasks: [{ approval_task_id: `task-${workflowId}`, status: 'approved', decision: 'approve', reviewer: 'second' }],
+      approval_tasks: [
+        { approval_task_id: `task-${workflowId}`, status: 'approved', decision: 'approve', reviewer: 'second' },
+      ],
     }) as never,
 };
 
