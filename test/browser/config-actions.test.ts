@@ -92,7 +92,9 @@ test('publish, request a promotion approved by a second person, and roll back, f
     /Published ai_broker v1 \(tenant\), SHA-256 [0-9a-f]{12}/,
   );
   // The promotion form now holds the bundle just published.
-  expect(await page.getByLabel('Bundle').locator('option:checked').innerText()).toBe('ai_broker v1 (tenant)');
+  expect(await page.getByLabel('Bundle', { exact: true }).locator('option:checked').innerText()).toBe(
+    'ai_broker v1 (tenant)',
+  );
   const task1 = await requestPromotion(page);
   await page.getByTestId('config-rollout').filter({ hasText: 'pending approval' }).waitFor();
   expect(await axeViolations(page)).toEqual([]);
@@ -112,7 +114,7 @@ test('publish, request a promotion approved by a second person, and roll back, f
   await until(async () => /requests_per_minute\s+tenant\s+v2/.test(await provenance.innerText()), 'v2 in force', {
     tries: 2400,
   });
-  expect(await page.getByRole('region', { name: 'Effective configuration' }).innerText()).toContain(
+  expect(await page.getByRole('region', { name: 'Effective configuration', exact: true }).innerText()).toContain(
     '"requests_per_minute": 60',
   );
 
@@ -122,7 +124,7 @@ test('publish, request a promotion approved by a second person, and roll back, f
   await until(async () => /requests_per_minute\s+tenant\s+v1/.test(await provenance.innerText()), 'v1 back', {
     tries: 2400,
   });
-  expect(await page.getByRole('region', { name: 'Effective configuration' }).innerText()).toContain(
+  expect(await page.getByRole('region', { name: 'Effective configuration', exact: true }).innerText()).toContain(
     '"requests_per_minute": 30',
   );
   // Rolling back to the version already in force is refused with the service's reason.
