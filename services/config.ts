@@ -83,7 +83,7 @@ export function defineConfigService(options: ConfigServiceOptions = {}): Service
           'second person (workflow) and Ed25519-signed, rollback, feature flags over OFREP, secret references. Errors use FastAPI shapes.',
         tokens,
         restAuth: settings.requireAuth ? 'required' : 'optional',
-        rest: (routes) => registerConfigRoutes(routes, config),
+        rest: (routes) => registerConfigRoutes(routes, config, { effectiveBodyCache: settings.effectiveBodyCache }),
         subgraph: { resolvers, context: (caller, request) => configContext(caller, request, config) },
       });
       serveConfigSubscriptions({
@@ -108,7 +108,9 @@ export function defineConfigService(options: ConfigServiceOptions = {}): Service
             if (polling) return;
             polling = true;
             config.rollouts
-              .syncOpen()
+              .syncOpen(new Date(), (rollout, err) =>
+                logger.warn({ rolloutId: rollout.id, err: (err as Error).message }, 'rollout could not be moved on'),
+              )
               .catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'rollout poll failed'))
               .finally(() => (polling = false));
           }, settings.rolloutPollMs);

@@ -3,7 +3,9 @@
 // (platform/flags/flag-set.ts, no network call per evaluation). A tenant's copy is fetched on
 // first use, refreshed when `config.changed` announces a change that may touch it (its own layer,
 // or an operator layer, which touches every tenant) and every `refreshMs` as a safety net; when
-// the service is down the last good copy keeps being served.
+// the service is down the last good copy keeps being served. Copies are bounded: at most
+// `maxTenants` (default 1,000) tenants are held, the least recently read dropped first (and
+// fetched again on its next read), so a process serving very many tenants stays bounded.
 import type { EvaluationContext, JsonValue } from '@openfeature/core';
 import { CONFIG_CHANGED } from '../contracts/config.events';
 import { contractBus } from '../events/contract-bus';
@@ -11,6 +13,7 @@ import type { EventBus, Unsubscribe } from '../events/event-bus';
 import { FLAGS_NAMESPACE, FlagSet, isOfrepFailure } from '../flags/flag-set';
 import type { Logger } from '../logging/logger';
 import type { ConfigClient, EffectiveConfigQuery, EffectiveConfigView } from './config.client';
+import { LruMap } from './lru-map';
 
 export interface CachedConfigOptions {
   /** What the service reads with (a service identity for the tenant, usually). */
@@ -19,7 +22,11 @@ export interface CachedConfigOptions {
   refreshMs?: number;
   bus?: Pick<EventBus, 'publish' | 'subscribe'>;
   logger: Pick<Logger, 'warn'>;
+  /** Tenants whose copies are held at most (least recently read dropped first); default 1,000. */
+  maxTenants?: number;
 }
+
+export const DEFAULT_MAX_TENANTS = 1_000;
 
 interface TenantCopy {
   view: EffectiveConfigView;
@@ -28,7 +35,7 @@ interface TenantCopy {
 }
 
 export class CachedConfig {
-  private readonly copies = new Map<string, TenantCopy>();
+  private readonly copies: LruMap<string, TenantCopy>;
   private readonly inflight = new Map<string, Promise<TenantCopy | undefined>>();
   private unsubscribe?: Unsubscribe;
   private timer?: NodeJS.Timeout;
@@ -38,13 +45,19 @@ export class CachedConfig {
   constructor(
     private readonly client: Pick<ConfigClient, 'effective'>,
     private readonly options: CachedConfigOptions,
-  ) {}
+  ) {
+    this.copies = new LruMap(options.maxTenants ?? DEFAULT_MAX_TENANTS);
+  }
+
+  /** How many tenants' copies are held now. */
+  get size(): number {
+    return this.copies.size;
+  }
 
   async start(): Promise<void> {
     if (this.options.bus) {
       this.unsubscribe = await contractBus(this.options.bus, this.options.logger).subscribe(CONFIG_CHANGED, (c) => {
-        const tenants =
-          c.tenant_id === null ? [...this.copies.keys()] : this.copies.has(c.tenant_id) ? [c.tenant_id] : [];
+        const tenants = c.tenant_id === null ? this.copies.keys() : this.copies.has(c.tenant_id) ? [c.tenant_id] : [];
         // Platform and tenant layers touch every read of the tenant: its answer must reach c.seq.
         const reaches = c.layer === 'platform' || c.layer === 'tenant';
         return Promise.all(tenants.map((t) => (reaches ? this.catchUp(t, c.seq) : this.refresh(t)))).then(
@@ -54,7 +67,7 @@ export class CachedConfig {
     }
     const every = this.options.refreshMs ?? 30_000;
     if (every > 0) {
-      this.timer = setInterval(() => void Promise.all([...this.copies.keys()].map((t) => this.refresh(t))), every);
+      this.timer = setInterval(() => void Promise.all(this.copies.keys().map((t) => this.refresh(t))), every);
       this.timer.unref();
     }
   }
@@ -85,7 +98,7 @@ export class CachedConfig {
     const work = this.client
       .effective({ tenantId }, tenantId, this.options.query ?? {})
       .then((view) => {
-        const previous = this.copies.get(tenantId);
+        const previous = this.copies.peek(tenantId);
         // A slower, older answer never replaces a newer one.
         if (previous && previous.view.seq > view.seq) return previous;
         let flags: FlagSet | null;
@@ -105,7 +118,7 @@ export class CachedConfig {
           { tenantId, err: (err as Error).message },
           'config refresh failed; serving the last good copy',
         );
-        return this.copies.get(tenantId);
+        return this.copies.peek(tenantId);
       })
       .finally(() => this.inflight.delete(tenantId));
     this.inflight.set(tenantId, work);
@@ -120,7 +133,7 @@ export class CachedConfig {
 
   /** What is in memory now, without waiting (undefined before the first fetch). */
   peek(tenantId: string): EffectiveConfigView | undefined {
-    return this.copies.get(tenantId)?.view;
+    return this.copies.peek(tenantId)?.view;
   }
 
   /** One namespace of a tenant's configuration. */

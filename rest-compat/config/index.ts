@@ -10,6 +10,7 @@ import { isOfrepFailure } from '../../platform/flags/flag-set';
 import type { ConfigModule } from '../../subgraphs/config/config.module';
 import type { Bundle, Change, ConfigCaller, Effective, Rollout } from '../../subgraphs/config/config.types';
 import { configCaller } from '../../subgraphs/config/graphql.context';
+import { EffectiveBodies } from './effective-bodies';
 import {
   BundleList,
   BundleParams,
@@ -97,7 +98,17 @@ export const effectiveJson = (e: Effective) => ({
   })),
 });
 
-export function registerConfigRoutes(routes: FastifyInstance, config: ConfigModule): void {
+export interface ConfigRouteOptions {
+  /** Serialised `/effective` answers kept (CONFIG_EFFECTIVE_BODY_CACHE); 0 keeps none. */
+  effectiveBodyCache?: number;
+}
+
+export function registerConfigRoutes(
+  routes: FastifyInstance,
+  config: ConfigModule,
+  options: ConfigRouteOptions = {},
+): void {
+  const bodies = new EffectiveBodies(options.effectiveBodyCache ?? 1024);
   routes.get<{ Params: TenantParams; Querystring: EffectiveQuery }>(
     '/api/config/:tenant_id/effective',
     {
@@ -111,19 +122,22 @@ export function registerConfigRoutes(routes: FastifyInstance, config: ConfigModu
       },
       config: { inputLocation: 'query' },
     },
-    async (request) => {
+    async (request, reply) => {
       const q = request.query;
-      return effectiveJson(
-        await config.effective.effective(callerFor(request), {
-          tenantId: request.params.tenant_id,
-          suite: q.suite,
-          module: q.module,
-          namespace: q.namespace,
-          user: q.user,
-          asOf: q.as_of,
-          resolveSecrets: q.resolve_secrets,
-        }),
-      );
+      const answer = await config.effective.effective(callerFor(request), {
+        tenantId: request.params.tenant_id,
+        suite: q.suite,
+        module: q.module,
+        namespace: q.namespace,
+        user: q.user,
+        asOf: q.as_of,
+        resolveSecrets: q.resolve_secrets,
+      });
+      const body = bodies.body(config.effective.servedKey(answer), () => effectiveJson(answer));
+      reply.header('etag', body.etag);
+      if (request.headers['if-none-match'] === body.etag) return reply.code(304).send();
+      // Already JSON: sent as it is, without the route's serialiser.
+      return reply.type('application/json; charset=utf-8').send(body.text);
     },
   );
 
@@ -310,8 +324,9 @@ export function registerConfigRoutes(routes: FastifyInstance, config: ConfigModu
       const { flags, etag } = await config.flags.evaluateAll(
         callerFor(request),
         (request.body?.context ?? {}) as EvaluationContext,
+        request.headers['if-none-match'],
       );
-      if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+      if (!flags) return reply.code(304).send();
       return reply.header('etag', etag).send({ flags });
     },
   );

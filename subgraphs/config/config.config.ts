@@ -16,6 +16,8 @@ export interface ConfigConfig {
   secrets: SecretRules;
   /** CONFIG_ROLLOUT_POLL_MS: how often waiting rollouts ask the workflow for their approval (and scheduled ones come due). */
   rolloutPollMs: number;
+  /** CONFIG_EFFECTIVE_BODY_CACHE: serialised `/effective` answers kept in memory (0 keeps none; default 1024). */
+  effectiveBodyCache: number;
   schemaRegistryUrl: string;
   workflowUrl: string;
 }
@@ -52,6 +54,7 @@ export function loadConfigConfig(env: Env, registry: readonly ServiceManifest[] 
       fileRoots: fileRoots.map((r) => path.normalize(r)),
     },
     rolloutPollMs: readInt(env, 'CONFIG_ROLLOUT_POLL_MS', 2000, { min: 10, max: 600_000 }),
+    effectiveBodyCache: readInt(env, 'CONFIG_EFFECTIVE_BODY_CACHE', 1024, { min: 0, max: 1_000_000 }),
     schemaRegistryUrl: serviceUrl(env, address(SCHEMA_REGISTRY)),
     workflowUrl: serviceUrl(env, address(WORKFLOW)),
   };

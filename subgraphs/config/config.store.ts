@@ -61,6 +61,11 @@ interface RolloutRow {
 
 const BUNDLE_COLUMNS = `id::text AS id, tenant_id, layer, scope, namespace, version, content, sha256, schema_version, author,
   (extract(epoch FROM created_at) * 1000)::float8 AS created_ms`;
+// CHANGE_COLUMNS renders `seq` (bigint) as text, and an unqualified `ORDER BY seq` names that text output column, not the table's bigint: "9"
+// sorted after "10", so from the tenth change on the newest change looked older than the ninth
+// and the service stopped moving its in-memory view on (the benchmark's stalled promotion).
+// Every order by position therefore names the table's column: CHANGE_ORDER.
+const CHANGE_ORDER = 'config_changes.seq';
 const CHANGE_COLUMNS = `seq::text AS seq, tenant_id, layer, scope, namespace, bundle_id::text AS bundle_id,
   previous_bundle_id::text AS previous_bundle_id, percentage, hash_by, kind, rollout_id::text AS rollout_id, actor,
   approved_by, signature, key_id, (extract(epoch FROM at) * 1000)::float8 AS at_ms`;
@@ -211,11 +216,11 @@ export function createConfigStore(q: SqlQuery) {
       if (targets.length === 0) return [];
       const { rows } = await q.query<ChangeRow>(
         `SELECT DISTINCT ON (layer, scope, namespace) ${CHANGE_COLUMNS}
-           FROM config_changes c
+           FROM config_changes
           WHERE (layer, scope) IN (SELECT * FROM unnest($1::text[], $2::text[]))
-            AND ($3::bigint IS NULL OR seq <= $3::bigint)
+            AND ($3::bigint IS NULL OR ${CHANGE_ORDER} <= $3::bigint)
             AND ($4::timestamptz IS NULL OR at <= $4::timestamptz)
-          ORDER BY layer, scope, namespace, seq DESC`,
+          ORDER BY layer, scope, namespace, ${CHANGE_ORDER} DESC`,
         [targets.map((t) => t.layer), targets.map((t) => t.scope), asOf.seq ?? null, asOf.at?.toISOString() ?? null],
       );
       return rows.map(toChange);
@@ -225,7 +230,7 @@ export function createConfigStore(q: SqlQuery) {
     async allInForce(): Promise<Change[]> {
       const { rows } = await q.query<ChangeRow>(
         `SELECT DISTINCT ON (layer, scope, namespace) ${CHANGE_COLUMNS} FROM config_changes
-          ORDER BY layer, scope, namespace, seq DESC`,
+          ORDER BY layer, scope, namespace, ${CHANGE_ORDER} DESC`,
       );
       return rows.map(toChange);
     },
@@ -233,7 +238,7 @@ export function createConfigStore(q: SqlQuery) {
     async latestChange(target: Target): Promise<Change | null> {
       const { rows } = await q.query<ChangeRow>(
         `SELECT ${CHANGE_COLUMNS} FROM config_changes WHERE layer = $1 AND scope = $2 AND namespace = $3
-          ORDER BY seq DESC LIMIT 1`,
+          ORDER BY ${CHANGE_ORDER} DESC LIMIT 1`,
         [target.layer, target.scope, target.namespace],
       );
       return rows[0] ? toChange(rows[0]) : null;
@@ -243,7 +248,7 @@ export function createConfigStore(q: SqlQuery) {
       const params: unknown[] = [target.layer, target.scope, target.namespace];
       const { rows } = await q.query<ChangeRow>(
         `SELECT ${CHANGE_COLUMNS} FROM config_changes WHERE layer = $1 AND scope = $2 AND namespace = $3
-           AND ${visible(viewer, params)} ORDER BY seq`,
+           AND ${visible(viewer, params)} ORDER BY ${CHANGE_ORDER}`,
         params,
       );
       return rows.map(toChange);

@@ -59,11 +59,24 @@ function parseAsOf(asOf: string | undefined): { seq?: number; at?: Date } | unde
   return { at };
 }
 
+/**
+ * What identifies a current answer: the same for every read that serialises to the same body,
+ * new after every change of what this process serves. `seq` alone cannot say that: a replica may
+ * learn of change 12 of one target before change 11 of another, and its answer at seq 12 then
+ * changes when 11 arrives; `view` (bumped by every load and refresh that moved a target) does.
+ */
+export interface ServedKey {
+  view: number;
+  key: string;
+}
+
 export class EffectiveService {
   private inForce = new Map<string, InForce>();
   private cache = new Map<string, Effective>();
   private flagSets = new WeakMap<Effective, FlagSet | null>();
+  private served = new WeakMap<Effective, ServedKey>();
   private headSeq = 0;
+  private view = 0;
   private readonly backend: SecretBackend;
 
   constructor(
@@ -83,6 +96,7 @@ export class EffectiveService {
       next.set(targetKey(entry.change.layer, entry.change.scope, entry.change.namespace), entry);
     this.inForce = next;
     this.headSeq = Math.max(0, ...changes.map((c) => c.seq));
+    this.view += 1;
     this.cache.clear();
   }
 
@@ -90,11 +104,19 @@ export class EffectiveService {
   async refresh(target: { layer: Layer; scope: string; namespace: string }): Promise<void> {
     const change = await createConfigStore(this.db.sql).latestChange(target);
     if (!change) return;
-    const current = this.inForce.get(targetKey(target.layer, target.scope, target.namespace));
-    if (current && current.change.seq >= change.seq) return;
+    const key = targetKey(target.layer, target.scope, target.namespace);
+    const newer = () => {
+      const current = this.inForce.get(key);
+      return current !== undefined && current.change.seq >= change.seq;
+    };
+    if (newer()) return;
     const [entry] = await this.withBundles([change]);
-    this.inForce.set(targetKey(target.layer, target.scope, target.namespace), entry!);
+    // Checked again: a refresh of a later change (this process's hook and the bus notice of the
+    // previous change run side by side) may have finished while this one read its bundles.
+    if (newer()) return;
+    this.inForce.set(key, entry!);
     this.headSeq = Math.max(this.headSeq, change.seq);
+    this.view += 1;
     this.cache.clear();
   }
 
@@ -158,6 +180,14 @@ export class EffectiveService {
     return result;
   }
 
+  /**
+   * The identity of a current answer (`effective()` without `asOf` or `resolveSecrets`), so a
+   * door can keep its serialised form; undefined for any other answer.
+   */
+  servedKey(effective: Effective): ServedKey | undefined {
+    return this.served.get(effective);
+  }
+
   /** The merged flag set of a tenant (null when it has none), for OFREP. */
   flagSetOf(effective: Effective): FlagSet | null {
     if (this.flagSets.has(effective)) return this.flagSets.get(effective)!;
@@ -186,6 +216,10 @@ export class EffectiveService {
     const result = this.merge(tenantId, user, entries, this.headSeq);
     if (this.cache.size >= MAX_CACHED) this.cache.clear();
     this.cache.set(key, result);
+    this.served.set(result, {
+      view: this.view,
+      key: JSON.stringify([tenantId, result.seq, this.view, suite ?? '', module ?? '', user]),
+    });
     return result;
   }
 
@@ -240,10 +274,14 @@ export class EffectiveService {
 
   private onlyNamespace(e: Effective, namespace: string): Effective {
     const prefix = `/${pointerToken(namespace)}/`;
-    return {
+    const narrowed = {
       ...e,
       config: namespace in e.config ? { [namespace]: e.config[namespace]! } : {},
       provenance: e.provenance.filter((p) => p.pointer.startsWith(prefix)),
     };
+    const served = this.served.get(e);
+    if (served)
+      this.served.set(narrowed, { view: served.view, key: `${served.key.slice(0, -1)},${JSON.stringify(namespace)}]` });
+    return narrowed;
   }
 }

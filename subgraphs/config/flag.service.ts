@@ -24,12 +24,20 @@ export class FlagService {
     return set.evaluate(key, ctx);
   }
 
-  /** Every flag, and an ETag (of the change-log position, tenant and context) so a client can skip unchanged answers. */
-  async evaluateAll(caller: ConfigCaller, context: EvaluationContext): Promise<{ flags: OfrepResult[]; etag: string }> {
+  /**
+   * Every flag, and an ETag (of the change-log position, tenant and context) so a client can skip
+   * unchanged answers. When `ifNoneMatch` is that ETag, nothing is evaluated (`flags` null).
+   */
+  async evaluateAll(
+    caller: ConfigCaller,
+    context: EvaluationContext,
+    ifNoneMatch?: string,
+  ): Promise<{ flags: OfrepResult[] | null; etag: string }> {
     const { set, ctx, seq } = await this.flagSet(caller, context);
-    const etag = createHash('sha256')
+    const etag = `"${createHash('sha256')
       .update(`${seq}\u0000${canonicalize(ctx) ?? ''}`)
-      .digest('base64url');
-    return { flags: set ? set.evaluateAll(ctx) : [], etag: `"${etag}"` };
+      .digest('base64url')}"`;
+    if (ifNoneMatch === etag) return { flags: null, etag };
+    return { flags: set ? set.evaluateAll(ctx) : [], etag };
   }
 }

@@ -277,14 +277,24 @@ export class RolloutService {
   /** The `promotions` count at which a pass last found nothing waiting (-1: never). */
   private idleAt = -1;
 
-  /** One poller pass: every waiting rollout, in creation order. */
-  async syncOpen(now = new Date()): Promise<void> {
+  /**
+   * One poller pass: every waiting rollout, in creation order. A rollout whose move fails (its
+   * transaction, its refresh) is reported to `onError` and left waiting for the next pass; it
+   * never holds back the rollouts after it.
+   */
+  async syncOpen(now = new Date(), onError: (rollout: Rollout, err: unknown) => void = () => {}): Promise<void> {
     // Counted after each request's commit, so a pass racing a promotion never marks it idle.
     const seen = this.promotions;
     if (this.idleAt === seen) return;
     const open = await createConfigStore(this.db.sql).openRollouts();
     if (open.length === 0) this.idleAt = seen;
-    for (const rollout of open) await this.sync(rollout, now);
+    for (const rollout of open) {
+      try {
+        await this.sync(rollout, now);
+      } catch (err) {
+        onError(rollout, err);
+      }
+    }
   }
 
   private async writeChange(
