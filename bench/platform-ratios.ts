@@ -128,6 +128,23 @@ async function waitReady(url: string, child: ChildProcess): Promise<void> {
   throw new Error(`${url} was not ready in 150 s`);
 }
 
+/** Resolves when the launcher prints its "Platform running" banner (all services started). */
+async function platformRunning(child: ChildProcess): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => reject(new Error('the platform did not start in 300 s')), 300_000);
+    child.once('exit', (code) => reject(new Error(`the platform exited with ${code} before it was running`)));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      seen = (seen + chunk.toString('utf8')).slice(-4096);
+      if (seen.includes('Platform running')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  });
+  child.stdout!.resume();
+}
+
 async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   const exited = new Promise((r) => child.once('exit', r));
@@ -270,9 +287,12 @@ async function ledgerInPlatform(baseUrl: string, seconds: number): Promise<Figur
       IP_RATE_LIMIT_PER_SECOND: '1000000',
       IP_RATE_LIMIT_BURST: '1000000',
     },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
   try {
+    // Every service, not just the two measured: the ledger answers /readyz while the services
+    // after it are still starting, and a load started then measured their start-up too.
+    await platformRunning(child);
     await waitReady(`http://127.0.0.1:${ledger}`, child);
     await waitReady(`http://127.0.0.1:${identity}`, child);
     const appends = await measure(`http://127.0.0.1:${ledger}`, seconds);
