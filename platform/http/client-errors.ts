@@ -81,9 +81,11 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
 }
 
 export function registerUrlLimit(app: FastifyInstance, maxUrlLength: number): void {
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.raw.url !== undefined && request.raw.url.length > maxUrlLength)
-      return reply.code(414).send({ detail: URL_TOO_LONG });
-    return undefined;
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.raw.url !== undefined && request.raw.url.length > maxUrlLength) {
+      reply.code(414).send({ detail: URL_TOO_LONG });
+      return;
+    }
+    done();
   });
 }
