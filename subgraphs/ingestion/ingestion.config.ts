@@ -7,6 +7,7 @@ import { readBool, readInt, readOptional } from '../../platform/config/env';
 import { serviceRequiresAuth, serviceUrl } from '../../platform/config/platform.config';
 import type { Env } from '../../platform/service';
 import type { PullGuard } from './guarded-http';
+import { DEFAULT_MAX_ROW_GROUP_BYTES } from './parquet-reader';
 import type { IngestionLimits } from './pipeline.types';
 import { DEFAULT_MAX_SHARED_STRINGS_BYTES } from './xlsx-reader';
 import { DEFAULT_ARCHIVE_LIMITS } from './zip-archive';
@@ -46,7 +47,8 @@ export interface IngestionConfig {
 /**
  * INGESTION_MAX_BYTES (1 GiB), INGESTION_MAX_RECORD_BYTES (1 MiB), INGESTION_MAX_COLUMNS (2,000);
  * for ZIP containers (XLSX) INGESTION_MAX_ARCHIVE_ENTRIES (10,000), INGESTION_MAX_INFLATED_BYTES
- * (1 GiB an entry), INGESTION_MAX_INFLATE_RATIO (100) and INGESTION_XLSX_MAX_SHARED_STRINGS_BYTES (64 MiB).
+ * (1 GiB an entry), INGESTION_MAX_INFLATE_RATIO (100) and INGESTION_XLSX_MAX_SHARED_STRINGS_BYTES (64 MiB);
+ * for Parquet INGESTION_PARQUET_MAX_ROW_GROUP_BYTES (256 MiB).
  */
 export function ingestionLimits(env: Env): IngestionLimits {
   return {
@@ -61,6 +63,7 @@ export function ingestionLimits(env: Env): IngestionLimits {
     maxSharedStringsBytes: readInt(env, 'INGESTION_XLSX_MAX_SHARED_STRINGS_BYTES', DEFAULT_MAX_SHARED_STRINGS_BYTES, {
       min: 1,
     }),
+    maxRowGroupBytes: readInt(env, 'INGESTION_PARQUET_MAX_ROW_GROUP_BYTES', DEFAULT_MAX_ROW_GROUP_BYTES, { min: 1 }),
   };
 }
 

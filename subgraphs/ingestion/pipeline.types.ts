@@ -145,6 +145,8 @@ export interface IngestionLimits {
   archive?: ArchiveLimits;
   /** XLSX: the most characters of shared strings held while a sheet is read (xlsx-reader.ts's default when unset). */
   maxSharedStringsBytes?: number;
+  /** Parquet: the most uncompressed bytes a row group may hold (parquet-reader.ts's default when unset). */
+  maxRowGroupBytes?: number;
 }
 
 /** Bounds on a ZIP container's directory and on inflating its entries (zip-archive.ts). */

@@ -1,14 +1,15 @@
 // Binary sources through the REST door on a real database: an XLSX workbook pushed as the body
 // (and as a multipart file) is read, normalised, scrubbed and staged like a CSV; a zip bomb and a
 // malformed workbook fail their batch with the reason (422, ingestion.failed) and the service
-// keeps serving; the pipeline contract takes `xlsx` with a sheet name.
+// keeps serving; the pipeline contract takes `xlsx` with a sheet name. A Parquet file (SNAPPY,
+// several row groups) is staged the same way; one that is not Parquet fails with the reason.
 import { INGESTION_FAILED } from '../../../platform/contracts/pipeline.events';
 import { contractBus } from '../../../platform/events/contract-bus';
 import { createLogger } from '../../../platform/logging/logger';
 import { ingestionService } from '../../../services/ingestion';
 import { startServices, type Harness } from '../../support/service-harness';
 import { until } from '../../support/waiting';
-import { xlsx, xlsxParts, zip } from './formats.support';
+import { parquet, xlsx, xlsxParts, zip } from './formats.support';
 import { call, customersPipeline, push, token } from './ingestion.support';
 
 jest.setTimeout(120_000);
@@ -129,5 +130,49 @@ describe('XLSX', () => {
     });
     expect(bad.status).toBe(422);
     expect(bad.body.detail[0].loc).toEqual(['body', 'definition', 'format', 'sheet']);
+  });
+});
+
+describe('Parquet', () => {
+  it('stages a pushed Parquet file read by row groups, and fails one that is not Parquet with the reason', async () => {
+    const created = await call(url, a, 'POST', '/api/ingestion/pipelines', {
+      definition: customersPipeline('parquet', {
+        format: { type: 'parquet' },
+        mapping: { ...customersPipeline().mapping, customer_id: 'id' },
+      }),
+    });
+    expect(created.status).toBe(201);
+    const column = (i: number) => CUSTOMERS.slice(1).map((row) => row[i]);
+    const file = parquet(
+      [
+        { name: 'id', data: column(0).map((v) => BigInt(v as number)), type: 'INT64' },
+        ...['first', 'last', 'email', 'ssn', 'phone'].map((name, i) => ({
+          name,
+          data: column(i + 1),
+          type: 'STRING' as const,
+        })),
+        { name: 'balance', data: column(6), type: 'DOUBLE' },
+      ],
+      { rowGroupSize: 2 },
+    );
+    const res = await push(url, a, created.body.id, file, { multipart: 'customers.parquet' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      status: 'completed',
+      progress: { rows_read: 3, rows_staged: 2, rows_quarantined: 1 },
+    });
+    expect(res.body.manifest.column_checksums).toHaveProperty('customer_id');
+    const records = await call(url, a, 'GET', `/api/ingestion/batches/${res.body.id}/records`);
+    expect(records.body.records.map((r: any) => [r.offset, r.data.customer_id, r.data.ssn])).toEqual([
+      [0, 1, '***-**-****'],
+      [1, 2, '***-**-****'],
+    ]);
+
+    const bad = await push(url, a, created.body.id, Buffer.from('not parquet at all'), {
+      contentType: 'application/vnd.apache.parquet',
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail[0].msg).toMatch(/^Parquet: /);
+    expect((await call(url, a, 'GET', '/api/ingestion/pipelines')).status).toBe(200);
   });
 });
