@@ -10,7 +10,7 @@ const transform = { '^.+\\.(t|j|mj|cj)s$': '<rootDir>/test/support/jest-transfor
 const common = {
   transform,
   transformIgnorePatterns: [
-    '/node_modules/(?!(jose|@electric-sql|@seriousme|auto-bind|oidc-provider|openid-client|oauth4webapi|koa|@koa|chokidar|readdirp|@marcbachmann)/)',
+    '/node_modules/(?!(jose|@electric-sql|@seriousme|auto-bind|oidc-provider|openid-client|oauth4webapi|koa|@koa|chokidar|readdirp|@marcbachmann|hyparquet|hyparquet-compressors|hyparquet-writer|hysnappy)/)',
   ],
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],

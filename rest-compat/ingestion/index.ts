@@ -237,7 +237,7 @@ export function registerIngestionRoutes(routes: FastifyInstance, ingestion: Inge
         schema: {
           tags: TAGS,
           summary:
-            'Push a source to a pipeline: multipart/form-data `file`, or the body itself (text/csv, application/x-ndjson, application/json) streamed. ' +
+            'Push a source to a pipeline: multipart/form-data `file`, or the body itself (CSV, NDJSON, JSON, XML, XLSX, Parquet) streamed. ' +
             'Answers the batch; the same content again answers (or resumes) the same batch',
           consumes: [
             'multipart/form-data',
@@ -245,6 +245,8 @@ export function registerIngestionRoutes(routes: FastifyInstance, ingestion: Inge
             'application/x-ndjson',
             'application/json',
             'application/xml',
+            'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+            'application/vnd.apache.parquet',
             'application/octet-stream',
           ],
           params: PipelineParams,

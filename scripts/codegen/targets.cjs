@@ -91,6 +91,7 @@ const targets = [
       IngestionPipeline: './pipeline.types#Pipeline',
       IngestionBatch: './pipeline.types#Batch',
       IngestionQuarantinedRecord: './pipeline.types#QuarantinedRecord',
+      IngestionPipelineVersion: './pipeline.types#PipelineVersion',
     },
   },
   { name: 'identity', contextType: './graphql.context#IdentityGraphQLContext' },

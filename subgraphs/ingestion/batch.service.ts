@@ -206,6 +206,7 @@ export class BatchService {
         options.format ?? definition.format,
         this.deps.limits,
         definition.source.pagination?.items_field,
+        source.path,
       );
       columns = read.columns;
       let first = true;

@@ -7,7 +7,10 @@ import { readBool, readInt, readOptional } from '../../platform/config/env';
 import { serviceRequiresAuth, serviceUrl } from '../../platform/config/platform.config';
 import type { Env } from '../../platform/service';
 import type { PullGuard } from './guarded-http';
+import { DEFAULT_MAX_ROW_GROUP_BYTES } from './parquet-reader';
 import type { IngestionLimits } from './pipeline.types';
+import { DEFAULT_MAX_SHARED_STRINGS_BYTES } from './xlsx-reader';
+import { DEFAULT_ARCHIVE_LIMITS } from './zip-archive';
 
 export interface IngestionConfig {
   /** INGESTION_REQUIRE_AUTH, else REQUIRE_AUTH, else true. */
@@ -41,12 +44,26 @@ export interface IngestionConfig {
   cdcHeartbeatMs: number;
 }
 
-/** INGESTION_MAX_BYTES (1 GiB), INGESTION_MAX_RECORD_BYTES (1 MiB), INGESTION_MAX_COLUMNS (2,000). */
+/**
+ * INGESTION_MAX_BYTES (1 GiB), INGESTION_MAX_RECORD_BYTES (1 MiB), INGESTION_MAX_COLUMNS (2,000);
+ * for ZIP containers (XLSX) INGESTION_MAX_ARCHIVE_ENTRIES (10,000), INGESTION_MAX_INFLATED_BYTES
+ * (1 GiB an entry), INGESTION_MAX_INFLATE_RATIO (100) and INGESTION_XLSX_MAX_SHARED_STRINGS_BYTES (64 MiB);
+ * for Parquet INGESTION_PARQUET_MAX_ROW_GROUP_BYTES (256 MiB).
+ */
 export function ingestionLimits(env: Env): IngestionLimits {
   return {
     maxBytes: readInt(env, 'INGESTION_MAX_BYTES', 1024 * 1024 * 1024, { min: 1 }),
     maxRecordBytes: readInt(env, 'INGESTION_MAX_RECORD_BYTES', 1024 * 1024, { min: 64 }),
     maxColumns: readInt(env, 'INGESTION_MAX_COLUMNS', 2000, { min: 1 }),
+    archive: {
+      maxEntries: readInt(env, 'INGESTION_MAX_ARCHIVE_ENTRIES', DEFAULT_ARCHIVE_LIMITS.maxEntries, { min: 1 }),
+      maxEntryBytes: readInt(env, 'INGESTION_MAX_INFLATED_BYTES', DEFAULT_ARCHIVE_LIMITS.maxEntryBytes, { min: 1 }),
+      maxRatio: readInt(env, 'INGESTION_MAX_INFLATE_RATIO', DEFAULT_ARCHIVE_LIMITS.maxRatio, { min: 1 }),
+    },
+    maxSharedStringsBytes: readInt(env, 'INGESTION_XLSX_MAX_SHARED_STRINGS_BYTES', DEFAULT_MAX_SHARED_STRINGS_BYTES, {
+      min: 1,
+    }),
+    maxRowGroupBytes: readInt(env, 'INGESTION_PARQUET_MAX_ROW_GROUP_BYTES', DEFAULT_MAX_ROW_GROUP_BYTES, { min: 1 }),
   };
 }
 

@@ -3,7 +3,7 @@
 // its stored versions, runs, batches, quarantined records and lineage events.
 
 export type SourceKind = 'rest_push' | 'file_drop' | 'rest_pull' | 'sftp' | 'postgres_cdc';
-export type FormatType = 'csv' | 'json' | 'ndjson' | 'xml';
+export type FormatType = 'csv' | 'json' | 'ndjson' | 'xml' | 'xlsx' | 'parquet';
 export type PiiAction = 'tokenize' | 'mask' | 'hash' | 'remove';
 export type RunStatus = 'running' | 'completed' | 'failed' | 'quarantined';
 
@@ -43,6 +43,8 @@ export interface PipelineDefinition {
     encoding?: BufferEncoding;
     /** XML: the element each record is. */
     record_element?: string;
+    /** XLSX: the sheet read (the workbook's first when unnamed). */
+    sheet?: string;
   };
   /** Target field -> JSONata expression over the source record. */
   mapping: Record<string, string>;
@@ -139,4 +141,20 @@ export interface IngestionLimits {
   maxRecordBytes: number;
   /** Most columns a CSV record may have. */
   maxColumns: number;
+  /** ZIP containers (XLSX): entries and inflation (zip-archive.ts's defaults when unset). */
+  archive?: ArchiveLimits;
+  /** XLSX: the most characters of shared strings held while a sheet is read (xlsx-reader.ts's default when unset). */
+  maxSharedStringsBytes?: number;
+  /** Parquet: the most uncompressed bytes a row group may hold (parquet-reader.ts's default when unset). */
+  maxRowGroupBytes?: number;
+}
+
+/** Bounds on a ZIP container's directory and on inflating its entries (zip-archive.ts). */
+export interface ArchiveLimits {
+  /** Most entries an archive may list. */
+  maxEntries: number;
+  /** Largest an entry may be once inflated, in bytes. */
+  maxEntryBytes: number;
+  /** Largest inflated/compressed ratio an entry may have (checked once it is past 1 MiB inflated). */
+  maxRatio: number;
 }

@@ -1,4 +1,5 @@
-// Reads a source's bytes as records, streamed: XML (xml-reader.ts), CSV (csv-parse; the delimiter detected from the
+// Reads a source's bytes as records, streamed: XLSX (xlsx-reader.ts) and Parquet
+// (parquet-reader.ts) from the spooled file, XML (xml-reader.ts), CSV (csv-parse; the delimiter detected from the
 // header line when the pipeline names none), NDJSON (split by line here, with a bound on a line's
 // length, which readline has not), and JSON (an array, or an object whose `items_field` holds
 // one: read whole, so bounded by the upload limit). Each record comes with its offset, its
@@ -9,6 +10,8 @@ import { parse as parseCsv } from 'csv-parse';
 import sjson from 'secure-json-parse';
 import type { IngestionLimits, PipelineDefinition } from './pipeline.types';
 import { SourceFormatError, type ReadResult, type SourceRecord } from './source-format';
+import { readParquet } from './parquet-reader';
+import { readXlsx } from './xlsx-reader';
 import { readXml } from './xml-reader';
 
 export { SourceFormatError, type ReadResult, type SourceRecord } from './source-format';
@@ -38,7 +41,13 @@ export async function readRecords(
   format: PipelineDefinition['format'],
   limits: IngestionLimits,
   itemsField?: string,
+  /** The spooled file itself: XLSX and Parquet are read from it (their indexes are at the end). */
+  file?: string,
 ): Promise<ReadResult> {
+  if (format.type === 'xlsx' || format.type === 'parquet') {
+    if (!file) throw new SourceFormatError(`a ${format.type} source is read from its spooled file`);
+    return format.type === 'xlsx' ? readXlsx(file, format, limits) : readParquet(file, limits);
+  }
   const head = await peek(open(), 64 * 1024);
   const encoding = encodingOf(head, format.encoding);
   const text = head.toString(encoding).replace(/^\uFEFF/, '');

@@ -73,6 +73,11 @@ export const resolvers = {
     createdAt: (p) => p.createdAt.toISOString(),
     updatedAt: (p) => p.updatedAt.toISOString(),
     batches: (p, args, ctx) => ctx.ingestion.batches.batches(ctx.caller, p.id, undefined, args.limit ?? 20),
+    versions: (p, _args, ctx) => ctx.ingestion.pipelines.versions(ctx.caller, p.id),
+  },
+  IngestionPipelineVersion: {
+    definition: (v): PipelineDefinition => v.definition,
+    createdAt: (v) => v.createdAt.toISOString(),
   },
   IngestionBatch: {
     status: (b) => upper(b.status),

@@ -7,6 +7,7 @@ import { ChartsPage } from './charts.page';
 import { DataflowPage } from './dataflow.page';
 import { ConfigPage } from './config.page';
 import { DeadLettersPage } from './dead-letters.page';
+import { IngestionPage } from './ingestion.page';
 import { LedgerPage } from './ledger.page';
 import { ObservabilityPage } from './observability.page';
 import { OcrPage } from './ocr.page';
@@ -33,6 +34,7 @@ export const PAGES: readonly ConsolePage[] = [
   { path: 'charts', label: 'Charts', component: ChartsPage },
   { path: 'reports', label: 'Compliance reports', component: ReportsPage },
   { path: 'security', label: 'Security', component: SecurityPage },
+  { path: 'ingestion', label: 'Ingestion', component: IngestionPage },
   { path: 'dataflow', label: 'DataFlow', component: DataflowPage },
   { path: 'config', label: 'Configuration', component: ConfigPage },
   { path: 'observability', label: 'Observability', component: ObservabilityPage },
