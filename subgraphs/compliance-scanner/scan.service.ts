@@ -1,6 +1,6 @@
 // Scans, on demand or for a schedule or an event (scan-scheduler.ts): a certified,
 // signature-checked pack over one of the tenant's targets. The target is read (a repository
-// inside the allowed roots, within the size limits, with its package-lock.json as a CycloneDX
+// inside the allowed roots or shallow-cloned from an allowed remote, within the size limits, with its package-lock.json as a CycloneDX
 // SBOM; settings; the tenant's configuration through the typed config client; or a data asset,
 // an ingestion batch or retrieval documents through their typed clients, sampled for unmasked PII),
 // the engine runs, and in one transaction the findings move (finding-lifecycle.ts), their
@@ -21,7 +21,9 @@ import { reconcile } from './finding-lifecycle';
 import { findingNotice, writeFindingNotices } from './finding-notices';
 import { findingStore } from './finding.store';
 import { SERVICE, type PackService } from './pack.service';
-import { allowedRoot, readLockfile, readRepository } from './repository-reader';
+import { cloneRemote } from './remote-clone';
+import { checkRemote, isRemotePath } from './remote-url';
+import { allowedRoot, readLockfile, readRepository, type RepositoryRead } from './repository-reader';
 import { cycloneDxFromLockfile, LockfileError } from './sbom';
 import { buildSarif, sarifProblem } from './sarif';
 import { runPack, type ScanInput } from './scan-engine';
@@ -65,7 +67,17 @@ export class ScanService {
       ScannerConfig,
       'allowedRoots' | 'maxFileBytes' | 'maxFiles' | 'environment' | 'requireAuth'
     > &
-      Partial<Pick<ScannerConfig, 'maxLockfileBytes' | 'maxDataAssetRecords'>>,
+      Partial<
+        Pick<
+          ScannerConfig,
+          | 'maxLockfileBytes'
+          | 'maxDataAssetRecords'
+          | 'allowedRemotes'
+          | 'remoteAllowLoopback'
+          | 'maxCloneBytes'
+          | 'cloneTimeoutSeconds'
+        >
+      >,
     private readonly onCommitted: () => void,
     private readonly now: () => Date = () => new Date(),
     /** Reads config targets (the config service, with the scanner's own identity); absent, they fail. */
@@ -148,16 +160,11 @@ export class ScanService {
       if (target.kind === 'config') {
         scanInput = { kind: 'config', config: await this.readConfig(tenantId, target, caller.correlationId) };
       } else if (target.kind === 'repository') {
-        // Checked again: the allowed roots or the disk may have changed since registration.
-        const root = await allowedRoot(target.path!, this.config.allowedRoots);
         const globs = [...new Set(compiled.rules.flatMap((r) => r.globs))];
-        const read = await readRepository(root, globs, {
-          maxFileBytes: this.config.maxFileBytes,
-          maxFiles: this.config.maxFiles,
-        });
+        const read = await this.readRepositoryTarget(target.path!, globs);
         scanInput = { kind: 'repository', files: read.files };
         skipped = read.skipped;
-        sbom = await this.sbomOf(root, skipped);
+        sbom = read.sbom;
       } else if (target.kind === 'data_asset') {
         scanInput = await this.readDataAsset(tenantId, target, caller.correlationId);
       } else {
@@ -249,6 +256,36 @@ export class ScanService {
     this.onCommitted();
     this.onScanChanged(tenantId, scanId, 'completed');
     return (await scanStore.get(this.sql, tenantId, scanId))!;
+  }
+
+  /**
+   * A repository's files and SBOM: a local root checked again (the allowed roots or the disk may
+   * have changed since registration), or a remote checked again against the allowlist and cloned
+   * shallow into a temporary directory that is removed once read, whatever happens.
+   */
+  private async readRepositoryTarget(
+    where: string,
+    globs: string[],
+  ): Promise<RepositoryRead & { sbom: Record<string, unknown> | null }> {
+    const limits = { maxFileBytes: this.config.maxFileBytes, maxFiles: this.config.maxFiles };
+    const readRoot = async (root: string) => {
+      const read = await readRepository(root, globs, limits);
+      return { ...read, sbom: await this.sbomOf(root, read.skipped) };
+    };
+    if (!isRemotePath(where)) return readRoot(await allowedRoot(where, this.config.allowedRoots));
+    const policy = {
+      allowedRemotes: this.config.allowedRemotes ?? [],
+      remoteAllowLoopback: this.config.remoteAllowLoopback ?? false,
+    };
+    const checkout = await cloneRemote(checkRemote(where, policy), policy, {
+      maxBytes: this.config.maxCloneBytes ?? 256 * 1024 * 1024,
+      timeoutMs: (this.config.cloneTimeoutSeconds ?? 120) * 1000,
+    });
+    try {
+      return await readRoot(checkout.dir);
+    } finally {
+      await checkout.dispose();
+    }
   }
 
   /**
