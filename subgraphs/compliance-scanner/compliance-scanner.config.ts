@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { ConfigError, readBool, readInt, readOptional } from '../../platform/config/env';
 import { serviceRequiresAuth, serviceUrl } from '../../platform/config/platform.config';
+import { complianceUrl } from '../../platform/clients/compliance.client';
 import type { Env, ServiceManifest } from '../../platform/service';
 import { parseSigningKeyPem } from '../rulepack-registry/pack-signature';
 
@@ -37,6 +38,8 @@ export interface ScannerConfig {
   ingestionUrl: string;
   /** Where retrieval documents (data assets) are read: RAG_URL, else the retrieval service's registry port. */
   retrievalUrl: string;
+  /** Where retention policies are read: PLATFORM_COMPLIANCE_URL, else COMPLIANCE_URL, else the registry's port. */
+  complianceUrl: string;
   /** SCANNER_MAX_DATA_ASSET_RECORDS: the records of a data asset sampled for PII (10,000). */
   maxDataAssetRecords: number;
   /** SCANNER_SCHEDULE_TICK_SECONDS: how often due schedules are looked for (30). */
@@ -97,6 +100,7 @@ export function loadComplianceScannerConfig(env: Env, registry: readonly Service
     configUrl: serviceUrl(env, registry.find((s) => s.name === CONFIG.name) ?? CONFIG),
     ingestionUrl: serviceUrl(env, registry.find((s) => s.name === INGESTION.name) ?? INGESTION),
     retrievalUrl: serviceUrl(env, registry.find((s) => s.name === RETRIEVAL.name) ?? RETRIEVAL),
+    complianceUrl: complianceUrl(env),
     maxDataAssetRecords: readInt(env, 'SCANNER_MAX_DATA_ASSET_RECORDS', 10_000, { min: 1, max: 1_000_000 }),
     scheduleTickSeconds: readInt(env, 'SCANNER_SCHEDULE_TICK_SECONDS', 30, { min: 1, max: 3600 }),
     scheduleMinSeconds: readInt(env, 'SCANNER_SCHEDULE_MIN_SECONDS', 300, { min: 1, max: 86_400 }),
