@@ -7,6 +7,7 @@
 // the backbone. REST under /api/scanner/... and the subgraph at /graphql over one domain.
 import { AccessTokens } from '../platform/auth/jwt';
 import { ServiceIdentity } from '../platform/auth/service-identity';
+import { ComplianceClient } from '../platform/clients/compliance.client';
 import { ConfigClient } from '../platform/clients/config.client';
 import { IngestionClient } from '../platform/clients/ingestion.client';
 import { RetrievalClient } from '../platform/clients/retrieval.client';
@@ -73,6 +74,7 @@ export function defineComplianceScannerService(options: ComplianceScannerService
         configService: new ConfigClient(config.configUrl, identity),
         ingestion: new IngestionClient(config.ingestionUrl, identity),
         retrieval: new RetrievalClient(config.retrievalUrl, undefined, identity),
+        compliance: new ComplianceClient(config.complianceUrl, identity),
         onCommitted: () => notices.wake(),
         // Only a wake-up for scannerScanProgress (the feed reads the scan): a lost one is caught up by the next.
         onScanChanged: (tenantId, scanId, status) =>

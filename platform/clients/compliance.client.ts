@@ -1,6 +1,7 @@
 // Typed client for the compliance service (8135): how producers hand it compliance events when
-// they call instead of publishing (validation and workflow, spec 03), and how a reader (the
-// reports to come) pages evidence. Its address is PLATFORM_COMPLIANCE_URL (spec 03's variable for
+// they call instead of publishing (validation and workflow, spec 03), how a reader (the
+// reports to come) pages evidence, and how a checker (the compliance scanner) reads a tenant's
+// retention policies. Its address is PLATFORM_COMPLIANCE_URL (spec 03's variable for
 // validation and workflow), else COMPLIANCE_URL, else the registry's port. Submitting with the
 // same event id again is safe: the service takes each id once (ServiceCallError.retryable says
 // whether to try again).
@@ -14,6 +15,8 @@ import type {
   ComplianceEvidencePageJson,
   ComplianceEvidenceQuery,
   ComplianceIngestResponse,
+  ComplianceRetentionPoliciesJson,
+  ComplianceRetentionRuleJson,
 } from '../contracts/clients/compliance.api';
 import { serviceRequest, type ServiceCallContext, type ServiceEndpoint } from './service-request';
 
@@ -24,6 +27,8 @@ export type {
   ComplianceEvidencePageJson,
   ComplianceEvidenceQuery,
   ComplianceIngestResponse,
+  ComplianceRetentionPoliciesJson,
+  ComplianceRetentionRuleJson,
 };
 
 /** PLATFORM_COMPLIANCE_URL, else COMPLIANCE_URL, else http://127.0.0.1:<COMPLIANCE_PORT or 8135>. */
@@ -54,5 +59,10 @@ export class ComplianceClient {
 
   evidenceItem(context: ServiceCallContext, itemId: string): Promise<ComplianceEvidenceJson> {
     return serviceRequest(this.endpoint, `api/compliance/evidence/${seg(itemId)}`, context);
+  }
+
+  /** Every record type with its legal minimum and the context's tenant's policy (`retain_days` null: none). */
+  retentionPolicies(context: ServiceCallContext): Promise<ComplianceRetentionPoliciesJson> {
+    return serviceRequest(this.endpoint, 'api/compliance/retention/policies', context);
   }
 }

@@ -19,6 +19,8 @@ export const SCANNER_RULE_INPUTS = [
   'config',
   /** A data asset's records sampled for unmasked PII with platform/redaction's detectors (no cel, no pattern). */
   'pii',
+  /** A data asset's records older than the tenant's retention policy for their type (no cel, no pattern). */
+  'retention',
 ] as const;
 export type ScannerRuleInput = (typeof SCANNER_RULE_INPUTS)[number];
 

@@ -77,7 +77,7 @@ export const CreateTargetBody = Type.Object({
     [Type.Literal('repository'), Type.Literal('configuration'), Type.Literal('config'), Type.Literal('data_asset')],
     {
       description:
-        "repository (a path), configuration (settings, or the platform's), config (the tenant's configuration at the config service), data_asset (path `ingestion:batch/<batch id>`, `retrieval:documents` or `retrieval:document/<document id>`: the records or documents sampled for unmasked PII)",
+        "repository (a path, or an https URL under SCANNER_ALLOWED_REMOTES, cloned at each scan), configuration (settings, or the platform's), config (the tenant's configuration at the config service), data_asset (path `ingestion:batch/<batch id>`, `retrieval:documents` or `retrieval:document/<document id>`: the records or documents sampled for unmasked PII and, with retention rules, checked against the tenant's retention policies)",
     },
   ),
   namespace: Type.Optional(
@@ -92,7 +92,7 @@ export const CreateTargetBody = Type.Object({
       minLength: 1,
       maxLength: 4096,
       description:
-        'repository: an absolute directory inside SCANNER_ALLOWED_ROOTS; data_asset: ingestion:batch/<batch id>, retrieval:documents or retrieval:document/<document id>',
+        'repository: an absolute directory inside SCANNER_ALLOWED_ROOTS, or an https URL under SCANNER_ALLOWED_REMOTES (`#<branch or tag>` chooses the ref); data_asset: ingestion:batch/<batch id>, retrieval:documents or retrieval:document/<document id>',
     }),
   ),
   settings: Type.Optional(

@@ -1,8 +1,9 @@
 // The scanner's own settings, parsed once at build time: a bad value stops the service with a
 // message naming the variable.
 import path from 'node:path';
-import { ConfigError, readInt, readOptional } from '../../platform/config/env';
+import { ConfigError, readBool, readInt, readOptional } from '../../platform/config/env';
 import { serviceRequiresAuth, serviceUrl } from '../../platform/config/platform.config';
+import { complianceUrl } from '../../platform/clients/compliance.client';
 import type { Env, ServiceManifest } from '../../platform/service';
 import { parseSigningKeyPem } from '../rulepack-registry/pack-signature';
 
@@ -11,6 +12,14 @@ export interface ScannerConfig {
   requireAuth: boolean;
   /** SCANNER_ALLOWED_ROOTS: absolute directories (comma-separated) repository targets must lie in; none by default. */
   allowedRoots: string[];
+  /** SCANNER_ALLOWED_REMOTES: URL prefixes or host names (comma-separated) remote repositories must match; none by default. */
+  allowedRemotes: string[];
+  /** SCANNER_REMOTE_ALLOW_LOOPBACK: remotes on loopback addresses (plain http too) allowed: tests, local mirrors (false). */
+  remoteAllowLoopback: boolean;
+  /** SCANNER_MAX_CLONE_BYTES: what one clone may download at most (256 MiB). */
+  maxCloneBytes: number;
+  /** SCANNER_CLONE_TIMEOUT_SECONDS: one clone's deadline (120). */
+  cloneTimeoutSeconds: number;
   /** SCANNER_MAX_FILE_BYTES: a larger file is reported as skipped, never read (1 MiB). */
   maxFileBytes: number;
   /** SCANNER_MAX_FILES: files read per scan at most (20,000). */
@@ -29,6 +38,8 @@ export interface ScannerConfig {
   ingestionUrl: string;
   /** Where retrieval documents (data assets) are read: RAG_URL, else the retrieval service's registry port. */
   retrievalUrl: string;
+  /** Where retention policies are read: PLATFORM_COMPLIANCE_URL, else COMPLIANCE_URL, else the registry's port. */
+  complianceUrl: string;
   /** SCANNER_MAX_DATA_ASSET_RECORDS: the records of a data asset sampled for PII (10,000). */
   maxDataAssetRecords: number;
   /** SCANNER_SCHEDULE_TICK_SECONDS: how often due schedules are looked for (30). */
@@ -61,9 +72,25 @@ export function loadComplianceScannerConfig(env: Env, registry: readonly Service
     .filter((r) => r !== '');
   for (const r of roots)
     if (!path.isAbsolute(r)) throw new ConfigError(`SCANNER_ALLOWED_ROOTS must list absolute directories, got "${r}"`);
+  const remotes = (readOptional(env, 'SCANNER_ALLOWED_REMOTES') ?? '')
+    .split(',')
+    .map((r) => r.trim())
+    .filter((r) => r !== '');
+  for (const r of remotes)
+    if (r.includes('://') && !/^https?:\/\/[^/@?#]+(\/[^?#]*)?$/i.test(r))
+      throw new ConfigError(
+        `SCANNER_ALLOWED_REMOTES must list URL prefixes (https://host/path/) or host names, got "${r}"`,
+      );
   return {
     requireAuth: serviceRequiresAuth(env, { name: 'compliance-scanner' }),
     allowedRoots: roots,
+    allowedRemotes: remotes,
+    remoteAllowLoopback: readBool(env, 'SCANNER_REMOTE_ALLOW_LOOPBACK', false),
+    maxCloneBytes: readInt(env, 'SCANNER_MAX_CLONE_BYTES', 256 * 1024 * 1024, {
+      min: 1024,
+      max: 4 * 1024 * 1024 * 1024,
+    }),
+    cloneTimeoutSeconds: readInt(env, 'SCANNER_CLONE_TIMEOUT_SECONDS', 120, { min: 1, max: 3600 }),
     maxFileBytes: readInt(env, 'SCANNER_MAX_FILE_BYTES', 1024 * 1024, { min: 1024, max: 64 * 1024 * 1024 }),
     maxFiles: readInt(env, 'SCANNER_MAX_FILES', 20_000, { min: 1, max: 1_000_000 }),
     suppressionMaxDays: readInt(env, 'SCANNER_SUPPRESSION_MAX_DAYS', 365, { min: 1, max: 3650 }),
@@ -73,6 +100,7 @@ export function loadComplianceScannerConfig(env: Env, registry: readonly Service
     configUrl: serviceUrl(env, registry.find((s) => s.name === CONFIG.name) ?? CONFIG),
     ingestionUrl: serviceUrl(env, registry.find((s) => s.name === INGESTION.name) ?? INGESTION),
     retrievalUrl: serviceUrl(env, registry.find((s) => s.name === RETRIEVAL.name) ?? RETRIEVAL),
+    complianceUrl: complianceUrl(env),
     maxDataAssetRecords: readInt(env, 'SCANNER_MAX_DATA_ASSET_RECORDS', 10_000, { min: 1, max: 1_000_000 }),
     scheduleTickSeconds: readInt(env, 'SCANNER_SCHEDULE_TICK_SECONDS', 30, { min: 1, max: 3600 }),
     scheduleMinSeconds: readInt(env, 'SCANNER_SCHEDULE_MIN_SECONDS', 300, { min: 1, max: 86_400 }),

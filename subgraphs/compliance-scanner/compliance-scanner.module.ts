@@ -5,6 +5,7 @@
 // outbox).
 import type { Database } from '../../platform/db/database';
 import { operatorAccessData, OPERATOR_ACCESS_EVENT, TenantAccess } from '../../platform/auth/tenant-access';
+import type { ComplianceClient } from '../../platform/clients/compliance.client';
 import type { ConfigClient } from '../../platform/clients/config.client';
 import type { IngestionClient } from '../../platform/clients/ingestion.client';
 import type { RetrievalClient } from '../../platform/clients/retrieval.client';
@@ -41,6 +42,8 @@ export function createScannerModule(deps: {
   ingestion?: Pick<IngestionClient, 'allRecords'>;
   /** Reads data assets (retrieval documents); absent, their scans fail with a clear error. */
   retrieval?: Pick<RetrievalClient, 'document' | 'allDocuments' | 'allChunks'>;
+  /** Reads the tenant's retention policies (retention rules); absent, their scans fail with a clear error. */
+  compliance?: Pick<ComplianceClient, 'retentionPolicies'>;
   logger?: Pick<Logger, 'warn'>;
   /** Wakes the notice relay after a commit that wrote `scanner.finding` notices. */
   onCommitted: () => void;
@@ -78,6 +81,7 @@ export function createScannerModule(deps: {
     deps.onScanChanged,
     deps.ingestion,
     deps.retrieval,
+    deps.compliance,
   );
   return {
     packs,

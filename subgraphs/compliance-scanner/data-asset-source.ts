@@ -42,6 +42,8 @@ export async function* retrievalRecords(
   client: Pick<RetrievalClient, 'document' | 'allDocuments' | 'allChunks'>,
   context: ServiceCallContext,
   documentId: string | null,
+  /** Told of each document read (the retention check's ages). */
+  onDocument: (doc: { id: string; created_at: string }) => void = () => undefined,
 ): AsyncGenerator<SampledRecord> {
   const documents =
     documentId === null
@@ -52,6 +54,7 @@ export async function* retrievalRecords(
   let offset = 0;
   for await (const doc of documents) {
     const at = `retrieval:document/${doc.id}`;
+    onDocument(doc);
     yield {
       offset: offset++,
       at,

@@ -27,6 +27,7 @@ export const DEFAULT_GLOBS: Record<ScannerRuleInput, string[]> = {
   settings: [],
   config: [],
   pii: [],
+  retention: [],
 };
 
 /** Every line of the file (pattern and secrets rules read them all). */

@@ -3,6 +3,7 @@
 // A rule that fails on a file (a CEL error on a value it did not expect, a file that does not
 // parse) gives no finding there and is counted in `errors`, so a report says what was not judged.
 import type { PiiSighting } from './data-asset-pii';
+import type { RetentionOverdue } from './data-asset-retention';
 import type { CompiledPack, CompiledRule } from './scanner-pack';
 import {
   dockerfile,
@@ -50,7 +51,13 @@ export type ScanInput =
   /** The config service's effective configuration: `{ <namespace>: content }`. */
   | { kind: 'config'; config: Record<string, unknown> }
   /** A data asset's sample: where unmasked PII was seen (never the values). */
-  | { kind: 'data_asset'; asset: string; sightings: readonly PiiSighting[] };
+  | {
+      kind: 'data_asset';
+      asset: string;
+      sightings: readonly PiiSighting[];
+      /** The assets kept past the tenant's retention policy (absent: not checked). */
+      overdue?: readonly RetentionOverdue[];
+    };
 
 const INLINE_SKIP = /scanner:ignore(?:\s+([A-Za-z0-9._:,-]+))?/;
 
@@ -170,11 +177,25 @@ export function runPack(pack: CompiledPack, targetId: string, input: ScanInput):
         const text = `${s.field} ${s.category} ${s.start}-${s.end}`;
         add(rule, s.at ?? `${input.asset}/records/${s.offset}`, { line: 0, text, detail: `${s.field}:${s.category}` });
       }
+    // One finding per overdue asset and policy: the fingerprint hashes the record type and the
+    // days kept, so a changed policy is a new finding (and the old one fixed), the age is not
+    // hashed (it grows every day).
+    for (const rule of pack.rules.filter((r) => r.rule.input === 'retention'))
+      for (const o of input.overdue ?? [])
+        add(rule, o.at, {
+          line: 0,
+          text: `${o.recordType} retain_days=${o.retainDays}`,
+          detail: `${o.recordType}:${o.retainDays}d`,
+        });
     return { matches, errors, filesScanned: 0 };
   }
 
   const fileRules = pack.rules.filter(
-    (r) => r.rule.input !== 'settings' && r.rule.input !== 'config' && r.rule.input !== 'pii',
+    (r) =>
+      r.rule.input !== 'settings' &&
+      r.rule.input !== 'config' &&
+      r.rule.input !== 'pii' &&
+      r.rule.input !== 'retention',
   );
   for (const file of input.files) {
     const view = new FileView(file);

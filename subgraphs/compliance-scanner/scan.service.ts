@@ -1,8 +1,9 @@
 // Scans, on demand or for a schedule or an event (scan-scheduler.ts): a certified,
 // signature-checked pack over one of the tenant's targets. The target is read (a repository
-// inside the allowed roots, within the size limits, with its package-lock.json as a CycloneDX
+// inside the allowed roots or shallow-cloned from an allowed remote, within the size limits, with its package-lock.json as a CycloneDX
 // SBOM; settings; the tenant's configuration through the typed config client; or a data asset,
-// an ingestion batch or retrieval documents through their typed clients, sampled for unmasked PII),
+// an ingestion batch or retrieval documents through their typed clients, sampled for unmasked PII
+// and, for retention rules, checked against the tenant's retention policies at compliance),
 // the engine runs, and in one transaction the findings move (finding-lifecycle.ts), their
 // `scanner.finding` notices are written and the scan's audit event is recorded. A scan that
 // cannot read its target ends `failed` with the reason, and the error is the caller's answer.
@@ -10,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { Caller } from '../../platform/auth/caller';
 import type { TenantAccess } from '../../platform/auth/tenant-access';
 import type { SqlExecutor } from '../../platform/db/sql';
+import type { ComplianceClient, ComplianceRetentionRuleJson } from '../../platform/clients/compliance.client';
 import type { ConfigClient } from '../../platform/clients/config.client';
 import type { IngestionClient } from '../../platform/clients/ingestion.client';
 import type { RetrievalClient } from '../../platform/clients/retrieval.client';
@@ -21,7 +23,9 @@ import { reconcile } from './finding-lifecycle';
 import { findingNotice, writeFindingNotices } from './finding-notices';
 import { findingStore } from './finding.store';
 import { SERVICE, type PackService } from './pack.service';
-import { allowedRoot, readLockfile, readRepository } from './repository-reader';
+import { cloneRemote } from './remote-clone';
+import { checkRemote, isRemotePath } from './remote-url';
+import { allowedRoot, readLockfile, readRepository, type RepositoryRead } from './repository-reader';
 import { cycloneDxFromLockfile, LockfileError } from './sbom';
 import { buildSarif, sarifProblem } from './sarif';
 import { runPack, type ScanInput } from './scan-engine';
@@ -32,6 +36,7 @@ import { scannerPackStore } from './pack.store';
 import { effectiveSettings } from './settings-input';
 import { suppressionStore } from './suppression.store';
 import { samplePii, type SampledRecord } from './data-asset-pii';
+import { overdueAssets, type AssetAge } from './data-asset-retention';
 import { dataAssetOf, ingestionRecords, retrievalRecords } from './data-asset-source';
 import { targetStore } from './target.store';
 import type { Finding, FindingStatus, Scan, ScanStatus, ScanSummary, ScanTarget, ScanTrigger } from './scanner.types';
@@ -65,7 +70,17 @@ export class ScanService {
       ScannerConfig,
       'allowedRoots' | 'maxFileBytes' | 'maxFiles' | 'environment' | 'requireAuth'
     > &
-      Partial<Pick<ScannerConfig, 'maxLockfileBytes' | 'maxDataAssetRecords'>>,
+      Partial<
+        Pick<
+          ScannerConfig,
+          | 'maxLockfileBytes'
+          | 'maxDataAssetRecords'
+          | 'allowedRemotes'
+          | 'remoteAllowLoopback'
+          | 'maxCloneBytes'
+          | 'cloneTimeoutSeconds'
+        >
+      >,
     private readonly onCommitted: () => void,
     private readonly now: () => Date = () => new Date(),
     /** Reads config targets (the config service, with the scanner's own identity); absent, they fail. */
@@ -77,6 +92,8 @@ export class ScanService {
     private readonly ingestion?: Pick<IngestionClient, 'allRecords'>,
     /** Reads data assets (retrieval documents, with the scanner's own identity); absent, they fail. */
     private readonly retrieval?: Pick<RetrievalClient, 'document' | 'allDocuments' | 'allChunks'>,
+    /** Reads the tenant's retention policies (retention rules, with the scanner's own identity); absent, they fail. */
+    private readonly compliance?: Pick<ComplianceClient, 'retentionPolicies'>,
   ) {}
 
   private readonly background = new Set<Promise<unknown>>();
@@ -148,18 +165,14 @@ export class ScanService {
       if (target.kind === 'config') {
         scanInput = { kind: 'config', config: await this.readConfig(tenantId, target, caller.correlationId) };
       } else if (target.kind === 'repository') {
-        // Checked again: the allowed roots or the disk may have changed since registration.
-        const root = await allowedRoot(target.path!, this.config.allowedRoots);
         const globs = [...new Set(compiled.rules.flatMap((r) => r.globs))];
-        const read = await readRepository(root, globs, {
-          maxFileBytes: this.config.maxFileBytes,
-          maxFiles: this.config.maxFiles,
-        });
+        const read = await this.readRepositoryTarget(target.path!, globs);
         scanInput = { kind: 'repository', files: read.files };
         skipped = read.skipped;
-        sbom = await this.sbomOf(root, skipped);
+        sbom = read.sbom;
       } else if (target.kind === 'data_asset') {
-        scanInput = await this.readDataAsset(tenantId, target, caller.correlationId);
+        const retention = compiled.rules.some((r) => r.rule.input === 'retention');
+        scanInput = await this.readDataAsset(tenantId, target, caller.correlationId, retention);
       } else {
         scanInput = { kind: 'configuration', settings: target.settings ?? effectiveSettings(this.config.environment) };
       }
@@ -252,13 +265,51 @@ export class ScanService {
   }
 
   /**
+   * A repository's files and SBOM: a local root checked again (the allowed roots or the disk may
+   * have changed since registration), or a remote checked again against the allowlist and cloned
+   * shallow into a temporary directory that is removed once read, whatever happens.
+   */
+  private async readRepositoryTarget(
+    where: string,
+    globs: string[],
+  ): Promise<RepositoryRead & { sbom: Record<string, unknown> | null }> {
+    const limits = { maxFileBytes: this.config.maxFileBytes, maxFiles: this.config.maxFiles };
+    const readRoot = async (root: string) => {
+      const read = await readRepository(root, globs, limits);
+      return { ...read, sbom: await this.sbomOf(root, read.skipped) };
+    };
+    if (!isRemotePath(where)) return readRoot(await allowedRoot(where, this.config.allowedRoots));
+    const policy = {
+      allowedRemotes: this.config.allowedRemotes ?? [],
+      remoteAllowLoopback: this.config.remoteAllowLoopback ?? false,
+    };
+    const checkout = await cloneRemote(checkRemote(where, policy), policy, {
+      maxBytes: this.config.maxCloneBytes ?? 256 * 1024 * 1024,
+      timeoutMs: (this.config.cloneTimeoutSeconds ?? 120) * 1000,
+    });
+    try {
+      return await readRoot(checkout.dir);
+    } finally {
+      await checkout.dispose();
+    }
+  }
+
+  /**
    * A data asset's records (an ingestion batch's, or retrieval documents'), read through the typed
    * client as the scanner for that tenant (data-asset-source.ts) and sampled for unmasked PII
    * (data-asset-pii.ts): only where it was seen is kept.
    */
-  private async readDataAsset(tenantId: string, target: ScanTarget, correlationId: string): Promise<ScanInput> {
+  private async readDataAsset(
+    tenantId: string,
+    target: ScanTarget,
+    correlationId: string,
+    checkRetention: boolean,
+  ): Promise<ScanInput> {
     const asset = dataAssetOf(target.path ?? '')!;
     const context = { tenantId, correlationId };
+    // Read before the asset, so a compliance service that cannot answer fails the scan at once.
+    const policies = checkRetention ? await this.retentionPolicies(context) : null;
+    const ages: AssetAge[] = [];
     let records: AsyncIterable<SampledRecord>;
     let what: string;
     if (asset.source === 'ingestion') {
@@ -268,12 +319,20 @@ export class ScanService {
     } else {
       if (!this.retrieval)
         throw new UnavailableError('No retrieval service is configured: its documents cannot be read');
-      records = retrievalRecords(this.retrieval, context, asset.documentId);
+      records = retrievalRecords(this.retrieval, context, asset.documentId, (doc) =>
+        ages.push({
+          at: `retrieval:document/${doc.id}`,
+          recordType: 'rag_document',
+          createdAt: new Date(doc.created_at),
+        }),
+      );
       what = `Document ${asset.documentId} not found at the retrieval service`;
     }
     try {
       const sample = await samplePii(target.path!, records, { maxRecords: this.config.maxDataAssetRecords ?? 10_000 });
-      return { kind: 'data_asset', asset: target.path!, sightings: sample.sightings };
+      // Ingestion batches have no retention record type (platform/retention): nothing to check there.
+      const overdue = policies ? overdueAssets(ages, policies, this.now()) : undefined;
+      return { kind: 'data_asset', asset: target.path!, sightings: sample.sightings, overdue };
     } catch (err) {
       if (err instanceof ServiceCallError) {
         if (err.status === 404) throw new NotFoundError(what);
@@ -281,6 +340,21 @@ export class ScanService {
           `The ${asset.source} service could not be read (${err.status ?? 'unreachable'}): the data asset was not scanned`,
         );
       }
+      throw err;
+    }
+  }
+
+  /** The context's tenant's retention policies at the compliance service (only that tenant's: the call is made as it). */
+  private async retentionPolicies(context: { tenantId: string; correlationId: string }) {
+    if (!this.compliance)
+      throw new UnavailableError('No compliance service is configured: retention rules cannot be checked');
+    try {
+      return (await this.compliance.retentionPolicies(context)).policies as ComplianceRetentionRuleJson[];
+    } catch (err) {
+      if (err instanceof ServiceCallError)
+        throw new UnavailableError(
+          `The compliance service could not be read (${err.status ?? 'unreachable'}): retention was not checked`,
+        );
       throw err;
     }
   }

@@ -53,9 +53,10 @@ export function compilePack(pack: unknown): CompiledPack {
       if (rule.cel || rule.pattern) throw InputError.of(at('input'), 'A secrets rule takes neither cel nor pattern');
       return compiled;
     }
-    if (rule.input === 'pii') {
-      if (rule.cel || rule.pattern) throw InputError.of(at('input'), 'A pii rule takes neither cel nor pattern');
-      if (rule.files) throw InputError.of(at('files'), 'A pii rule reads no files');
+    if (rule.input === 'pii' || rule.input === 'retention') {
+      if (rule.cel || rule.pattern)
+        throw InputError.of(at('input'), `A ${rule.input} rule takes neither cel nor pattern`);
+      if (rule.files) throw InputError.of(at('files'), `A ${rule.input} rule reads no files`);
       return compiled;
     }
     if ((rule.input === 'settings' || rule.input === 'config') && rule.files)

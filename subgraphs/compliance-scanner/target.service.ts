@@ -1,5 +1,6 @@
 // Scan targets: a repository on the local disk inside SCANNER_ALLOWED_ROOTS (checked when the
-// target is registered and again at every scan, since the disk may change); a configuration:
+// target is registered and again at every scan, since the disk may change), or a remote one under
+// SCANNER_ALLOWED_REMOTES (remote-url.ts; checked likewise, cloned at every scan); a configuration:
 // settings given inline (a profile, e.g. production's), or none for the platform's effective
 // settings, read from the scanner's environment at scan time; or a config target: the tenant's
 // configuration in force at the config service (one namespace, or all), read through the typed
@@ -14,6 +15,7 @@ import { ConflictError, InputError, NotFoundError } from '../../platform/errors/
 import { auditEvent, sqlOutboxWriter } from '../../platform/outbox/outbox.writer';
 import { DATA_ASSET } from './data-asset-source';
 import { SERVICE } from './pack.service';
+import { checkRemote, isRemotePath, remotePath } from './remote-url';
 import { allowedRoot } from './repository-reader';
 import { SCANNER_TARGET_CREATED_EVENT } from './compliance-scanner.audit';
 import type { ScannerConfig } from './compliance-scanner.config';
@@ -39,7 +41,10 @@ export class TargetService {
   constructor(
     private readonly sql: SqlExecutor,
     private readonly access: TenantAccess,
-    private readonly config: Pick<ScannerConfig, 'allowedRoots' | 'requireAuth'>,
+    private readonly config: Pick<
+      ScannerConfig,
+      'allowedRoots' | 'allowedRemotes' | 'remoteAllowLoopback' | 'requireAuth'
+    >,
   ) {}
 
   async create(caller: Caller, input: CreateTargetInput): Promise<ScanTarget> {
@@ -61,7 +66,9 @@ export class TargetService {
     } else if (input.kind === 'repository') {
       if (!input.path) throw InputError.of(['repositoryPath'], 'Field required', 'missing');
       if (input.settings) throw InputError.of(['settings'], 'A repository target takes no settings');
-      path = await allowedRoot(input.path, this.config.allowedRoots);
+      path = isRemotePath(input.path)
+        ? remotePath(checkRemote(input.path, this.config))
+        : await allowedRoot(input.path, this.config.allowedRoots);
     } else if (input.kind === 'data_asset') {
       if (!input.path) throw InputError.of(['repositoryPath'], 'Field required', 'missing');
       if (!DATA_ASSET.test(input.path))

@@ -58,3 +58,18 @@ export interface ComplianceEvidenceQuery {
   limit?: number;
   cursor?: string;
 }
+
+/** One record type's retention rule for the caller's tenant (GET /api/compliance/retention/policies). */
+export interface ComplianceRetentionRuleJson {
+  /** A platform/retention record type (`rag_document`, `ocr_job`, ...). */
+  record_type: string;
+  legal_minimum_days: number;
+  /** Days a record is kept after its creation; null: the tenant has no policy (kept). */
+  retain_days: number | null;
+  updated_by: string | null;
+  updated_at: string | null;
+}
+
+export interface ComplianceRetentionPoliciesJson {
+  policies: ComplianceRetentionRuleJson[];
+}
