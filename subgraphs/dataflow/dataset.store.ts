@@ -1,6 +1,6 @@
 // Staged records (dataflow_records): ingestion datasets and pack outputs, one current record per
-// key, in `seq` order for watermarks; and the per-range checksums the checksum-and-split diff
-// asks for. Raw SQL over bound parameters; the tenant id comes first in every function.
+// key, in `seq` order for watermarks; and the per-cell checksums and in-SQL comparison the
+// checksum-and-split diff asks for. Raw SQL over bound parameters; the tenant id comes first in every function.
 import type { SqlQuery } from '../../platform/db/sql';
 import type { StagedRecord } from './dataflow.types';
 
@@ -16,33 +16,40 @@ export interface KeyRange {
 
 export interface RangeSums {
   count: number;
-  /** The sum of each row's 60-bit MD5 prefix, as text (a numeric). */
+  /** The sum of each row's 64-bit hash of its key and data, as text (a numeric). */
   sum: string;
 }
 
-const RANGE = `($4::text IS NULL OR record_key >= $4) AND ($5::text IS NULL OR record_key < $5)`;
+/** A key on one side only (the other side null) or on both with other data. */
+export interface DifferingRow {
+  key: string;
+  left: Record<string, unknown> | null;
+  right: Record<string, unknown> | null;
+}
+
+/** The diff's grid (`bounds`, ascending in the database's key order) and every cell's sums. */
+export interface CellSums {
+  bounds: string[];
+  /** Cell i holds the keys k with bounds[i-1] <= k < bounds[i] (no bound below cell 0 or above the last). */
+  cells: { left: RangeSums; right: RangeSums }[];
+}
+
+// The per-row checksum: PostgreSQL's 64-bit text hash of key and data, computed once per row per
+// diff (both sides are in this one database, so the hash needs to agree only with itself).
+const ROW_HASH = `hashtextextended(record_key || '|' || data::text, 0)`;
 
 export interface DatasetStore {
   /** Inserts or replaces records by key; a replaced record moves past every watermark. */
   stage(tenantId: string, dataset: string, records: StagedRecord[], origin: string | null): Promise<number>;
   /** Records after `afterSeq` (all when null), in seq order, at most `limit`. */
   read(tenantId: string, dataset: string, afterSeq: string | null, limit: number): Promise<SeqRecord[]>;
-  /** Count and checksum of each side's rows in the range. */
-  checksums(
-    tenantId: string,
-    left: string,
-    right: string,
-    range: KeyRange,
-  ): Promise<{ left: RangeSums; right: RangeSums }>;
-  /** Up to `parts - 1` keys splitting the left side's rows in the range into about equal parts. */
-  splitKeys(tenantId: string, left: string, right: string, range: KeyRange, parts: number): Promise<string[]>;
-  /** Both sides' rows in the range (a leaf of the diff), ordered by key. */
-  rowsIn(
-    tenantId: string,
-    left: string,
-    right: string,
-    range: KeyRange,
-  ): Promise<{ left: StagedRecord[]; right: StagedRecord[] }>;
+  /**
+   * Cuts both sides' keys into cells of about `cellRows` rows (at most `maxCells` cells) and
+   * returns each side's count and checksum per cell: two statements, whatever the size.
+   */
+  cellSums(tenantId: string, left: string, right: string, cellRows: number, maxCells: number): Promise<CellSums>;
+  /** The keys in `ranges` (all keys when null) missing on a side or whose data differ, in key order. */
+  differences(tenantId: string, left: string, right: string, ranges: KeyRange[] | null): Promise<DifferingRow[]>;
 }
 
 export function sqlDatasetStore(db: SqlQuery): DatasetStore {
@@ -67,44 +74,62 @@ export function sqlDatasetStore(db: SqlQuery): DatasetStore {
       );
       return rows;
     },
-    async checksums(tenantId, left, right, range) {
-      const { rows } = await db.query<{ dataset: string; n: string; s: string | null }>(
-        `SELECT dataset, count(*)::text AS n,
-                sum(('x' || substr(md5(record_key || '|' || data::text), 1, 15))::bit(60)::bigint)::text AS s
-           FROM dataflow_records
-          WHERE tenant_id = $1 AND dataset IN ($2, $3) AND ${RANGE}
-          GROUP BY dataset`,
-        [tenantId, left, right, range.from, range.to],
-      );
-      const of = (d: string): RangeSums => {
-        const row = rows.find((r) => r.dataset === d);
-        return { count: row ? Number(row.n) : 0, sum: row?.s ?? '0' };
-      };
-      return { left: of(left), right: of(right) };
-    },
-    async splitKeys(tenantId, left, right, range, parts) {
-      // Both sides' keys: a range present on one side only must still split.
-      const { rows } = await db.query<{ k: string }>(
+    async cellSums(tenantId, left, right, cellRows, maxCells) {
+      // Every step-th key of both sides in key order (a merge of the two index scans): the grid.
+      const grid = await db.query<{ k: string }>(
         `SELECT k FROM (
-           SELECT record_key AS k, row_number() OVER (ORDER BY record_key) AS rn, count(*) OVER () AS total
-             FROM dataflow_records WHERE tenant_id = $1 AND dataset IN ($2, $3) AND ${RANGE}
+           SELECT k, row_number() OVER (ORDER BY k) AS rn, count(*) OVER () AS total FROM (
+             SELECT record_key AS k FROM dataflow_records WHERE tenant_id = $1 AND dataset = $2
+             UNION ALL
+             SELECT record_key AS k FROM dataflow_records WHERE tenant_id = $1 AND dataset = $3
+           ) AS keys
          ) AS ranked
-         WHERE rn > 1 AND (rn - 1) % GREATEST(1, total / $6) = 0
+         WHERE rn % GREATEST($4::bigint, CEIL(total::numeric / $5)::bigint) = 0
          ORDER BY k`,
-        [tenantId, left, right, range.from, range.to, parts],
+        [tenantId, left, right, cellRows, maxCells],
       );
-      return [...new Set(rows.map((r) => r.k))];
+      // A key present on both sides can be picked twice: a bound once is enough.
+      const bounds = grid.rows.map((r) => r.k).filter((k, i, all) => i === 0 || all[i - 1] !== k);
+      const { rows } = await db.query<{ dataset: string; cell: number; n: number; s: string }>(
+        `SELECT dataset, width_bucket(record_key::text, $4::text[]) AS cell, count(*)::int AS n, sum(${ROW_HASH})::text AS s
+           FROM dataflow_records
+          WHERE tenant_id = $1 AND dataset IN ($2, $3)
+          GROUP BY 1, 2`,
+        [tenantId, left, right, bounds],
+      );
+      const empty = (): RangeSums => ({ count: 0, sum: '0' });
+      const cells = Array.from({ length: bounds.length + 1 }, () => ({ left: empty(), right: empty() }));
+      for (const r of rows) cells[r.cell]![r.dataset === left ? 'left' : 'right'] = { count: r.n, sum: r.s };
+      return { bounds, cells };
     },
-    async rowsIn(tenantId, left, right, range) {
-      const { rows } = await db.query<{ dataset: string; key: string; data: Record<string, unknown> }>(
-        `SELECT dataset, record_key AS key, data FROM dataflow_records
-          WHERE tenant_id = $1 AND dataset IN ($2, $3) AND ${RANGE} ORDER BY record_key`,
-        [tenantId, left, right, range.from, range.to],
+    async differences(tenantId, left, right, ranges) {
+      const compare = (l: string, r: string) => `
+        SELECT coalesce(l.k, r.k) AS key, l.data AS left, r.data AS right
+          FROM (SELECT record_key AS k, data FROM dataflow_records WHERE tenant_id = $1 AND dataset = $2 AND ${l}) AS l
+          FULL JOIN (SELECT record_key AS k, data FROM dataflow_records WHERE tenant_id = $1 AND dataset = $3 AND ${r}) AS r
+            ON l.k = r.k
+         WHERE l.k IS NULL OR r.k IS NULL OR l.data <> r.data`;
+      if (ranges === null) {
+        const { rows } = await db.query<DifferingRow>(`${compare('true', 'true')} ORDER BY 1`, [tenantId, left, right]);
+        return rows;
+      }
+      if (ranges.length === 0) return [];
+      // One statement for all ranges, each read by its own index range scan. The bounds are
+      // closed for the index ('' is below every key; the top is the largest key), and the
+      // exclusive upper bound is applied as a filter.
+      const inRange = `record_key >= b.lo AND record_key <= b.top AND (b.hi IS NULL OR record_key < b.hi)`;
+      const { rows } = await db.query<DifferingRow>(
+        `SELECT d.key, d.left, d.right
+           FROM (SELECT coalesce(lo, '') AS lo, hi,
+                        coalesce(hi, GREATEST(
+                          (SELECT max(record_key) FROM dataflow_records WHERE tenant_id = $1 AND dataset = $2),
+                          (SELECT max(record_key) FROM dataflow_records WHERE tenant_id = $1 AND dataset = $3))) AS top
+                   FROM unnest($4::text[], $5::text[]) AS u(lo, hi)) AS b
+           CROSS JOIN LATERAL (${compare(inRange, inRange)}) AS d
+          ORDER BY 1`,
+        [tenantId, left, right, ranges.map((r) => r.from), ranges.map((r) => r.to)],
       );
-      return {
-        left: rows.filter((r) => r.dataset === left).map(({ key, data }) => ({ key, data })),
-        right: rows.filter((r) => r.dataset === right).map(({ key, data }) => ({ key, data })),
-      };
+      return rows;
     },
   };
 }
