@@ -44,6 +44,9 @@ export async function evaluatePerRecord(
     workerData: { expression },
     resourceLimits: { maxOldGenerationSizeMb: limits.maxHeapMb, maxYoungGenerationSizeMb: 16 },
   });
+  // A thread stopped at the deadline can still report running out of heap afterwards: with no
+  // listener left, that 'error' event would be thrown in the service's own thread.
+  worker.on('error', () => {});
   try {
     const out: unknown[] = [];
     for (let at = 0; at < records.length; at += BATCH_RECORDS) {

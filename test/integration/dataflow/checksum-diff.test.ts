@@ -106,13 +106,21 @@ it('settles equal datasets from the sums alone and reads only the cells that dif
 
 it('compares everything in one join when most cells differ, with the same answer', async () => {
   const left = records(600, (i) => ({ v: i }));
-  const right = records(600, (i) => ({ v: i % 3 === 0 ? i : -i }));
+  const right = records(600, (i) => (i === 7 ? null : { v: i % 3 === 0 ? i : -i }));
+  right.push({ key: 'k9999', data: { v: 1 } });
   await store.stage('acme', 'c_l', left, null);
   await store.stage('acme', 'c_r', right, null);
   const { result, rows } = await checksumDiff(store, 'acme', spec('c_l', 'c_r'), 'c_l', 'c_r', small);
   expect(result.rows_compared).toBe(1200);
-  expect(result).toMatchObject({ matched: { count: 200 }, breaks: { count: 400 } });
-  expect(rows.map((r) => r.key)).toEqual(expected(left, right).break);
+  expect(result.differing_ranges).toEqual([{ from: null, to: null, rows: 1200 }]);
+  expect(result).toMatchObject({
+    matched: { count: 200 },
+    breaks: { count: 399 },
+    unmatched_left: { count: 1 },
+    unmatched_right: { count: 1 },
+  });
+  const want = expected(left, right);
+  expect(rows.filter((r) => r.category === 'break').map((r) => r.key)).toEqual(want.break);
 });
 
 it('handles an empty side and never reads another tenant', async () => {
