@@ -1,20 +1,28 @@
-// The checksum-and-split diff (data-diff's method, issue 33): compare the two datasets' count and
-// checksum over a key range; equal ranges are settled without reading a row; a differing range is
-// split into parts and each part compared again, until a range is small enough to compare row
-// by row. Only the ranges that differ are ever read. Exact comparison: a key on one side only is
+// The checksum-and-split diff (data-diff's method, issue 33): cut both datasets' keys into small
+// ranges (cells), compare each side's count and checksum per cell, and read only the cells that
+// differ. Equal cells are settled without reading a row. Both sides live in this one database, so
+// the split is done once at the leaf size, and one statement returns every cell's sums (data-diff
+// descends level by level to save round trips between two databases; here a level costs a pass
+// over the rows, and the finest cut in one pass reads least). A sample of the cells is summed
+// first: when most of it differs, the cells would not spare a read, and one join compares all.
+// The differing cells are compared in SQL, which returns only the keys that differ. Exact comparison: a key on one side only is
 // unmatched, the same key with other data a break (tolerance rules need the `match` method).
 import type { BreakRow, CategoryReport, PackReconciliation, ReconciliationResult } from './dataflow.types';
-import type { DatasetStore, KeyRange } from './dataset.store';
+import type { DatasetStore, KeyRange, RangeSums } from './dataset.store';
 import { DEFAULT_SAMPLE_SIZE, masked } from './reconcile.match';
 
 export interface DiffOptions {
-  /** A range with at most this many rows (both sides) is compared row by row. */
-  leafRows: number;
-  /** How many parts a differing range is split into. */
-  fanout: number;
+  /** About how many rows (both sides) a cell holds: the most rows read for one differing key. */
+  cellRows: number;
+  /** At most this many cells (bigger cells for bigger tables, so the sums stay a small answer). */
+  maxCells: number;
+  /** How many cells, evenly spread, are summed first to decide whether the cells are worth it. */
+  sampleCells: number;
+  /** When the differing cells hold more than this share of the rows, compare everything in one join. */
+  wholeShare: number;
 }
 
-export const DEFAULT_DIFF: DiffOptions = { leafRows: 2000, fanout: 16 };
+export const DEFAULT_DIFF: DiffOptions = { cellRows: 256, maxCells: 16_384, sampleCells: 32, wholeShare: 0.5 };
 
 export async function checksumDiff(
   store: DatasetStore,
@@ -29,44 +37,42 @@ export async function checksumDiff(
   const cat = (): CategoryReport => ({ count: 0, total: 0, samples: [] });
   const out = { matched: cat(), unmatched_left: cat(), unmatched_right: cat(), breaks: cat() };
   const rows: BreakRow[] = [];
-  const differing: { from: string | null; to: string | null; rows: number }[] = [];
-  let compared = 0;
-  const add = (c: keyof typeof out, key: string, detail: Record<string, unknown>, n = 1) => {
-    out[c].count += n;
-    if (c === 'matched') return;
+  const add = (c: Exclude<keyof typeof out, 'matched'>, key: string, detail: Record<string, unknown>) => {
+    out[c].count += 1;
     if (out[c].samples.length < sampleSize) out[c].samples.push({ key, ...detail });
     rows.push({ reconciliation: spec.name, category: c === 'breaks' ? 'break' : c, key, detail });
   };
 
-  const visit = async (range: KeyRange): Promise<void> => {
-    const sums = await store.checksums(tenantId, left, right, range);
-    if (sums.left.count === sums.right.count && sums.left.sum === sums.right.sum) {
-      out.matched.count += sums.left.count;
-      return;
-    }
-    const total = sums.left.count + sums.right.count;
-    const parts = total > options.leafRows ? await store.splitKeys(tenantId, left, right, range, options.fanout) : [];
-    if (parts.length === 0) {
-      differing.push({ ...range, rows: total });
-      const both = await store.rowsIn(tenantId, left, right, range);
-      compared += total;
-      const byKey = new Map(both.right.map((r) => [r.key, r]));
-      for (const l of both.left) {
-        const r = byKey.get(l.key);
-        if (!r) add('unmatched_left', l.key, { left: masked(l.data, pii) });
-        else {
-          byKey.delete(l.key);
-          if (JSON.stringify(sorted(l.data)) === JSON.stringify(sorted(r.data))) add('matched', l.key, {});
-          else add('breaks', l.key, { left: masked(l.data, pii), right: masked(r.data, pii) });
-        }
-      }
-      for (const r of byKey.values()) add('unmatched_right', r.key, { right: masked(r.data, pii) });
-      return;
-    }
-    const bounds = [range.from, ...parts, range.to];
-    for (let i = 0; i < bounds.length - 1; i++) await visit({ from: bounds[i]!, to: bounds[i + 1]! });
-  };
-  await visit({ from: null, to: null });
+  // Cells of about cellRows rows (both sides), cut at every (cellRows/2)-th left key.
+  const { keys, count: leftCount } = await store.grid(tenantId, left, Math.max(1, Math.floor(options.cellRows / 2)));
+  const thin = Math.ceil(keys.length / options.maxCells);
+  const bounds = keys.filter((_, i) => (i + 1) % thin === 0);
+  const cells: KeyRange[] = [...bounds, null].map((to, i) => ({ from: bounds[i - 1] ?? null, to }));
+  const differs = (s: { left: RangeSums; right: RangeSums }) =>
+    s.left.count !== s.right.count || s.left.sum !== s.right.sum;
+
+  const every = Math.max(1, Math.floor(cells.length / options.sampleCells));
+  const sampled = cells.filter((_, i) => i % every === 0);
+  const sample = await store.rangeSums(tenantId, left, right, sampled);
+  const whole = cells.length > 1 && sample.filter(differs).length > options.wholeShare * sampled.length;
+  const differing: (KeyRange & { rows: number })[] = [];
+  let allRows = 0;
+  if (!whole) {
+    const sums = await store.rangeSums(tenantId, left, right, cells);
+    sums.forEach((s, i) => {
+      allRows += s.left.count + s.right.count;
+      if (differs(s)) differing.push({ ...cells[i]!, rows: s.left.count + s.right.count });
+    });
+  }
+  const compared = differing.reduce((n, r) => n + r.rows, 0);
+  for (const d of await store.differences(tenantId, left, right, whole ? null : differing)) {
+    if (d.right === null) add('unmatched_left', d.key, { left: masked(d.left!, pii) });
+    else if (d.left === null) add('unmatched_right', d.key, { right: masked(d.right, pii) });
+    else add('breaks', d.key, { left: masked(d.left, pii), right: masked(d.right, pii) });
+  }
+  out.matched.count = leftCount - out.unmatched_left.count - out.breaks.count;
+  // Not summed: every right key is matched, a break or unmatched on the right.
+  if (whole) allRows = leftCount + out.matched.count + out.breaks.count + out.unmatched_right.count;
 
   const failed = out.unmatched_left.count + out.unmatched_right.count + out.breaks.count > 0;
   return {
@@ -75,21 +81,10 @@ export async function checksumDiff(
       method: 'checksum_diff',
       result: failed ? 'failed' : 'passed',
       ...out,
-      differing_ranges: differing,
-      rows_compared: compared,
+      // Compared as one range when the sample said most cells differ.
+      differing_ranges: whole ? [{ from: null, to: null, rows: allRows }] : differing,
+      rows_compared: whole ? allRows : compared,
     },
     rows,
   };
-}
-
-/** Key order does not make two records differ (jsonb already sorts them; this is for the leaf's JS side). */
-function sorted(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sorted);
-  if (value && typeof value === 'object')
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((k) => [k, sorted((value as Record<string, unknown>)[k])]),
-    );
-  return value;
 }

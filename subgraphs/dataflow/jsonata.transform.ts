@@ -2,6 +2,10 @@
 // limit and a deadline: a looping or allocating expression is stopped and reported as the pack's
 // input error, and the service keeps serving. The expression is compiled first in this thread
 // (cheap, bounded by its length) so a syntax error names its position without starting a thread.
+// One thread per call compiles the expression once and evaluates the records in batches of
+// BATCH_RECORDS per message: a message per record would cost more than the evaluation, and the
+// whole input in one message (or in workerData) would count against the thread's heap limit.
+// The deadline applies to each batch.
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import jsonata from 'jsonata';
@@ -9,10 +13,18 @@ import { InputError } from '../../platform/errors/domain-errors';
 import { PROJECT_ROOT } from '../../platform/project-root';
 
 const WORKER = path.join(PROJECT_ROOT, 'subgraphs', 'dataflow', 'jsonata.worker.mjs');
+export const BATCH_RECORDS = 500;
 
 export interface JsonataLimits {
+  /** The most one batch of BATCH_RECORDS records may take. */
   timeoutMs: number;
   maxHeapMb: number;
+}
+
+interface Answer {
+  ok: boolean;
+  out?: unknown[];
+  error?: string;
 }
 
 /** The expression's result for each record, in order; InputError naming `loc` when it fails or exceeds a limit. */
@@ -27,29 +39,49 @@ export async function evaluatePerRecord(
   } catch (err) {
     throw InputError.of(loc, `JSONata syntax error: ${(err as Error).message}`, 'jsonata_syntax');
   }
-  const answer = await new Promise<{ ok: boolean; out?: unknown[]; error?: string }>((resolve) => {
-    const worker = new Worker(WORKER, {
-      workerData: { expression, records },
-      resourceLimits: { maxOldGenerationSizeMb: limits.maxHeapMb, maxYoungGenerationSizeMb: 16 },
-    });
-    const timer = setTimeout(() => {
-      void worker.terminate();
-      resolve({ ok: false, error: `JSONata took longer than ${limits.timeoutMs} ms and was stopped` });
-    }, limits.timeoutMs);
-    worker.once('message', (msg: { ok: boolean; out?: unknown[]; error?: string }) => {
+  if (records.length === 0) return [];
+  const worker = new Worker(WORKER, {
+    workerData: { expression },
+    resourceLimits: { maxOldGenerationSizeMb: limits.maxHeapMb, maxYoungGenerationSizeMb: 16 },
+  });
+  // A thread stopped at the deadline can still report running out of heap afterwards: with no
+  // listener left, that 'error' event would be thrown in the service's own thread.
+  worker.on('error', () => {});
+  try {
+    const out: unknown[] = [];
+    for (let at = 0; at < records.length; at += BATCH_RECORDS) {
+      const answer = await evaluateBatch(worker, records.slice(at, at + BATCH_RECORDS), limits);
+      if (!answer.ok) throw InputError.of(loc, answer.error ?? 'JSONata failed', 'jsonata_failed');
+      for (const v of answer.out ?? []) out.push(v);
+    }
+    return out;
+  } finally {
+    void worker.terminate();
+  }
+}
+
+/** One batch's answer, or the reason the thread was stopped (deadline, heap) or died. */
+function evaluateBatch(worker: Worker, batch: unknown[], limits: JsonataLimits): Promise<Answer> {
+  return new Promise<Answer>((resolve) => {
+    const done = (answer: Answer) => {
       clearTimeout(timer);
-      void worker.terminate();
-      resolve(msg);
-    });
-    worker.once('error', (err) => {
-      clearTimeout(timer);
+      worker.off('message', done);
+      worker.off('error', failed);
+      resolve(answer);
+    };
+    const failed = (err: Error) => {
       const heap = /memory|heap/i.test(err.message) || (err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
-      resolve({
+      done({
         ok: false,
         error: heap ? `JSONata exceeded its memory limit (${limits.maxHeapMb} MB) and was stopped` : err.message,
       });
-    });
+    };
+    const timer = setTimeout(() => {
+      void worker.terminate();
+      done({ ok: false, error: `JSONata took longer than ${limits.timeoutMs} ms and was stopped` });
+    }, limits.timeoutMs);
+    worker.on('message', done);
+    worker.on('error', failed);
+    worker.postMessage(batch);
   });
-  if (!answer.ok) throw InputError.of(loc, answer.error ?? 'JSONata failed', 'jsonata_failed');
-  return answer.out ?? [];
 }
