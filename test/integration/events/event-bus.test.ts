@@ -70,6 +70,16 @@ describe.each(factories)('%s event bus', (_name, make) => {
     await unsubscribeOther();
   });
 
+  it('delivers many publishes made at once, each once and in publish order (PostgreSQL sends them in batches)', async () => {
+    const seen = collector();
+    const unsubscribe = await b.subscribe('t.burst', seen.handler);
+    await Promise.all(Array.from({ length: 300 }, (_, i) => a.publish('t.burst', { i })));
+    expect(await seen.waitFor(300)).toEqual(Array.from({ length: 300 }, (_, i) => ({ i })));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(seen.seen).toHaveLength(300);
+    await unsubscribe();
+  });
+
   it('stops delivering after unsubscribe, and a failing handler does not affect others', async () => {
     const kept = collector();
     const dropped = collector();
