@@ -62,6 +62,8 @@ const keyOf = (tenantId: string, key: string) => `${tenantId}\u0000${key}`;
 
 export class GroupCommitter {
   private queue: Pending[] = [];
+  /** The head this process committed last, per tenant (commitIfUnchanged). */
+  private readonly knownHeads = new Map<string, ChainHead>();
   private readonly busyTenants = new Set<string>();
   private inFlight = 0;
   private readonly maxBatch: number;
@@ -91,6 +93,7 @@ export class GroupCommitter {
    * though it has entries), under the head's lock like an append. Answers whether it built one.
    */
   catchUpTree(tenantId: string): Promise<boolean> {
+    this.knownHeads.delete(tenantId);
     return this.store.appendTransaction(async (tx) => {
       const head = (await tx.lockHeads([tenantId])).get(tenantId)!;
       if (head.lastSeq === 0 || head.treeFrontier !== '') return false;
@@ -182,9 +185,136 @@ export class GroupCommitter {
     }
   }
 
-  private commit(batch: Pending[], attempt: number): Promise<{ results: AppendResult[]; fresh: NewEventRow[] }> {
-    return this.store.appendTransaction(async (tx) => {
-      const tenants = [...new Set(batch.map((p) => p.input.tenantId))].sort();
+  private async commit(batch: Pending[], attempt: number): Promise<Committed> {
+    if (attempt === 0 && batch.every((p) => !p.input.idempotencyKey)) {
+      const done = await this.commitIfUnchanged(batch);
+      if (done) return done;
+    }
+    return this.commitLocked(batch, attempt);
+  }
+
+  /**
+   * The common case in one statement: every tenant's head is the one this process wrote last, so
+   * the rows are computed from memory and stored only where the head is still that one (no BEGIN,
+   * no lock round trip, no COMMIT: four round trips become one; issue 35). Tenants another
+   * process appended to meanwhile go through the locked path. Undefined: not applicable.
+   */
+  private async commitIfUnchanged(batch: Pending[]): Promise<Committed | undefined> {
+    const tenants = [...new Set(batch.map((p) => p.input.tenantId))];
+    if (!tenants.every((t) => this.knownHeads.has(t))) return undefined;
+    const expected = new Map(tenants.map((t) => [t, this.knownHeads.get(t)!]));
+    const heads = new Map(tenants.map((t) => [t, { ...expected.get(t)! }]));
+    const startSeqs = new Map(tenants.map((t) => [t, expected.get(t)!.lastSeq]));
+    const results: (AppendResult | undefined)[] = new Array(batch.length);
+    const { fresh, moved } = this.plan(batch, heads, results);
+    let nodes: (TreeNode & { tenantId: string })[] = [];
+    if (this.options.keepTree !== false) {
+      // A known head always has its tree; a chain older than the tree goes the locked way.
+      const noOlderChain = (): Promise<string[]> => Promise.reject(new OlderChain());
+      try {
+        nodes = await growTrees(noOlderChain, fresh, heads, startSeqs);
+      } catch (err) {
+        if (err instanceof OlderChain) return undefined;
+        throw err;
+      }
+    }
+    let applied: Set<string>;
+    try {
+      applied = await this.store.appendIfUnchanged(fresh, [...moved.values()], expected, nodes);
+    } catch (err) {
+      for (const t of tenants) this.knownHeads.delete(t);
+      throw err;
+    }
+    for (const t of tenants) {
+      if (applied.has(t)) this.remember(heads.get(t)!);
+      else this.knownHeads.delete(t);
+    }
+    if (applied.size === tenants.length) return { results: results as AppendResult[], fresh };
+    // Another process moved these heads since this one wrote them: their events again, locked.
+    const restIndexes = batch.flatMap((p, i) => (applied.has(p.input.tenantId) ? [] : [i]));
+    const again = await this.commitLocked(
+      restIndexes.map((i) => batch[i]!),
+      0,
+    );
+    restIndexes.forEach((i, k) => (results[i] = again.results[k]));
+    return {
+      results: results as AppendResult[],
+      fresh: [...fresh.filter((r) => applied.has(r.tenantId)), ...again.fresh],
+    };
+  }
+
+  /** Keeps a head this process just committed (least recently written out first). */
+  private remember(head: ChainHead): void {
+    this.knownHeads.delete(head.tenantId);
+    this.knownHeads.set(head.tenantId, head);
+    if (this.knownHeads.size > KNOWN_HEADS) this.knownHeads.delete(this.knownHeads.keys().next().value!);
+  }
+
+  /** The rows of a batch's new events, extending `heads` (moved in place) in arrival order. */
+  private plan(
+    batch: Pending[],
+    heads: Map<string, ChainHead>,
+    results: (AppendResult | undefined)[],
+  ): { fresh: NewEventRow[]; moved: Map<string, ChainHead> } {
+    const now = this.clock();
+    const fresh: NewEventRow[] = [];
+    const inBatch = new Map<string, NewEventRow>();
+    const moved = new Map<string, ChainHead>();
+    batch.forEach((p, i) => {
+      if (results[i]) return;
+      const input = p.input;
+      if (input.idempotencyKey) {
+        const twin = inBatch.get(keyOf(input.tenantId, input.idempotencyKey));
+        if (twin) {
+          results[i] = { event: twin, replayed: true };
+          return;
+        }
+      }
+      const head = heads.get(input.tenantId)!;
+      // Strictly increasing along the chain, whatever this process's clock says.
+      const us = Math.max(now, head.lastCreatedAtUs + 1);
+      const createdAt = formatMicros(us);
+      const content = contentHash({
+        tenantId: input.tenantId,
+        eventType: input.eventType,
+        eventDataCanonical: input.eventDataText,
+        userId: input.userId,
+        createdAt,
+      });
+      const row: NewEventRow = {
+        id: p.id,
+        tenantId: input.tenantId,
+        seq: head.lastSeq + 1,
+        eventType: input.eventType,
+        eventDataText: input.eventDataText,
+        createdAt,
+        createdAtUs: us,
+        contentHash: content,
+        previousHash: head.lastHash,
+        chainHash: chainHash(content, head.lastHash),
+        userId: input.userId,
+        correlationId: input.correlationId,
+        description: input.description,
+        idempotencyKey: input.idempotencyKey,
+        writtenBy: input.writtenBy,
+        traceId: input.traceId ?? null,
+      };
+      head.lastSeq = row.seq;
+      head.lastHash = row.chainHash;
+      head.lastCreatedAtUs = us;
+      moved.set(head.tenantId, head);
+      if (input.idempotencyKey) inBatch.set(keyOf(input.tenantId, input.idempotencyKey), row);
+      fresh.push(row);
+      results[i] = { event: row, replayed: false };
+    });
+    return { fresh, moved };
+  }
+
+  private async commitLocked(batch: Pending[], attempt: number): Promise<Committed> {
+    const tenants = [...new Set(batch.map((p) => p.input.tenantId))].sort();
+    for (const t of tenants) this.knownHeads.delete(t);
+    let finalHeads: ChainHead[] = [];
+    const committed = await this.store.appendTransaction(async (tx) => {
       const heads = await tx.lockHeads(tenants);
       const results: (AppendResult | undefined)[] = new Array(batch.length);
 
@@ -220,67 +350,32 @@ export class GroupCommitter {
       }
 
       const startSeqs = new Map([...heads.values()].map((h) => [h.tenantId, h.lastSeq]));
-      const now = this.clock();
-      const fresh: NewEventRow[] = [];
-      const inBatch = new Map<string, NewEventRow>();
-      const moved = new Map<string, ChainHead>();
-      batch.forEach((p, i) => {
-        if (results[i]) return;
-        const input = p.input;
-        if (input.idempotencyKey) {
-          const twin = inBatch.get(keyOf(input.tenantId, input.idempotencyKey));
-          if (twin) {
-            results[i] = { event: twin, replayed: true };
-            return;
-          }
-        }
-        const head = heads.get(input.tenantId)!;
-        // Strictly increasing along the chain, whatever this process's clock says.
-        const us = Math.max(now, head.lastCreatedAtUs + 1);
-        const createdAt = formatMicros(us);
-        const content = contentHash({
-          tenantId: input.tenantId,
-          eventType: input.eventType,
-          eventDataCanonical: input.eventDataText,
-          userId: input.userId,
-          createdAt,
-        });
-        const row: NewEventRow = {
-          id: p.id,
-          tenantId: input.tenantId,
-          seq: head.lastSeq + 1,
-          eventType: input.eventType,
-          eventDataText: input.eventDataText,
-          createdAt,
-          createdAtUs: us,
-          contentHash: content,
-          previousHash: head.lastHash,
-          chainHash: chainHash(content, head.lastHash),
-          userId: input.userId,
-          correlationId: input.correlationId,
-          description: input.description,
-          idempotencyKey: input.idempotencyKey,
-          writtenBy: input.writtenBy,
-          traceId: input.traceId ?? null,
-        };
-        head.lastSeq = row.seq;
-        head.lastHash = row.chainHash;
-        head.lastCreatedAtUs = us;
-        moved.set(head.tenantId, head);
-        if (input.idempotencyKey) inBatch.set(keyOf(input.tenantId, input.idempotencyKey), row);
-        fresh.push(row);
-        results[i] = { event: row, replayed: false };
-      });
+      const { fresh, moved } = this.plan(batch, heads, results);
       if (fresh.length > 0)
         await tx.insertEvents(
           fresh,
           [...moved.values()],
-          this.options.keepTree === false ? [] : await growTrees(tx, fresh, heads, startSeqs),
+          this.options.keepTree === false
+            ? []
+            : await growTrees((t, after) => tx.chainHashesAfter(t, after), fresh, heads, startSeqs),
         );
+      finalHeads = [...heads.values()];
       return { results: results as AppendResult[], fresh };
     });
+    // Committed: these heads are this process's until another one writes (keepTree off leaves
+    // the frontier behind, so those heads are not kept).
+    if (this.options.keepTree !== false) for (const h of finalHeads) this.remember(h);
+    return committed;
   }
 }
+
+/** Raised inside the one-statement path when a chain predates the tree (needs its stored hashes). */
+class OlderChain extends Error {}
+
+type Committed = { results: AppendResult[]; fresh: NewEventRow[] };
+
+/** Heads kept per process for the one-statement path (a tenant beyond it takes the locked path). */
+const KNOWN_HEADS = 10_000;
 
 const popcount = (n: number) => n.toString(2).replace(/0/g, '').length;
 
@@ -291,7 +386,7 @@ const popcount = (n: number) => n.toString(2).replace(/0/g, '').length;
  * frontier does not match its length) is caught up once, here, from its stored chain hashes.
  */
 async function growTrees(
-  tx: import('./ledger.store').LedgerAppendTx,
+  chainHashesAfter: (tenantId: string, afterSeq: number) => Promise<string[]>,
   fresh: NewEventRow[],
   heads: Map<string, ChainHead>,
   startSeqs: Map<string, number>,
@@ -305,7 +400,7 @@ async function growTrees(
     let frontier = frontierOf(head.treeFrontier);
     let size = start;
     if (frontier.length !== popcount(start)) {
-      const older = await tx.chainHashesAfter(tenantId, 0);
+      const older = await chainHashesAfter(tenantId, 0);
       const built = appendLeaves(0, [], older.slice(0, start));
       frontier = built.frontier;
       nodes.push(...built.nodes.map((n) => ({ ...n, tenantId })));

@@ -206,6 +206,18 @@ export interface ExportRow {
 
 export interface LedgerStore {
   appendTransaction<T>(work: (tx: LedgerAppendTx) => Promise<T>): Promise<T>;
+  /**
+   * One statement, no transaction around it: moves each tenant's head from `expected` to its new
+   * value only where the stored head is still exactly `expected`, and inserts the rows and tree
+   * nodes of the tenants whose head moved. Answers those tenants; the others' rows are not stored
+   * (another process appended since `expected` was read).
+   */
+  appendIfUnchanged(
+    rows: NewEventRow[],
+    heads: ChainHead[],
+    expected: Map<string, ChainHead>,
+    nodes: (TreeNode & { tenantId: string })[],
+  ): Promise<Set<string>>;
   listEvents(
     tenantId: string,
     filter: EventFilter,
@@ -254,6 +266,74 @@ type ChainTuple = [number, string, string, string | null, string, string, string
 export function createLedgerStore(sql: SqlExecutor, options: LedgerStoreOptions = {}): LedgerStore {
   return {
     appendTransaction: (work) => sql.transaction((tx) => work(appendTx(tx))),
+
+    async appendIfUnchanged(rows, heads, expected, nodes) {
+      const col = <K extends keyof NewEventRow>(k: K) => rows.map((r) => r[k]);
+      const was = heads.map((h) => expected.get(h.tenantId)!);
+      // The head's UPDATE runs first (its RETURNING feeds both INSERTs); a head another process
+      // holds makes it wait, and once that commits the re-checked condition fails: nothing of that
+      // tenant is written. One statement is one transaction: all of it lands or none.
+      const res = await sql.query<{ tenant_id: string }>(
+        `WITH moved AS (
+           UPDATE ledger_chain_heads h
+              SET last_seq = v.last_seq, last_hash = v.last_hash, last_created_at_us = v.last_us, tree_frontier = v.frontier
+             FROM unnest($14::text[], $15::int8[], $16::text[], $17::int8[], $24::text[],
+                         $26::int8[], $27::text[], $28::int8[], $29::text[])
+                  AS v(tenant_id, last_seq, last_hash, last_us, frontier, was_seq, was_hash, was_us, was_frontier)
+            WHERE h.tenant_id = v.tenant_id AND h.last_seq = v.was_seq AND h.last_hash = v.was_hash
+              AND h.last_created_at_us = v.was_us AND h.tree_frontier = v.was_frontier
+           RETURNING h.tenant_id
+         ), nodes AS (
+           INSERT INTO ledger_tree_nodes (tenant_id, level, node_index, hash)
+           SELECT n.* FROM unnest($20::text[], $21::int2[], $22::int8[], $23::text[]) AS n(tenant_id, level, node_index, hash)
+            WHERE n.tenant_id IN (SELECT tenant_id FROM moved)
+         ), inserted AS (
+           INSERT INTO ledger_events (id, tenant_id, seq, event_type, event_data, created_at, created_at_text,
+             content_hash, previous_hash, chain_hash, user_id, correlation_id, description, idempotency_key, written_by, trace_id)
+           SELECT u.id, u.tenant_id, u.seq, u.event_type, u.event_data::json, u.created_at_text::timestamptz, u.created_at_text,
+             u.content_hash, u.previous_hash, u.chain_hash, u.user_id, u.correlation_id, u.description, u.idempotency_key, u.written_by, u.trace_id
+           FROM unnest($1::uuid[], $2::text[], $3::int8[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+                       $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $19::text[], $25::text[])
+             AS u(id, tenant_id, seq, event_type, event_data, created_at_text, content_hash, previous_hash, chain_hash,
+                  user_id, correlation_id, description, idempotency_key, written_by, trace_id)
+            WHERE u.tenant_id IN (SELECT tenant_id FROM moved)
+           RETURNING 1
+         )
+         SELECT tenant_id FROM moved WHERE (SELECT count(*) FROM inserted) >= $18::int`,
+        [
+          col('id'),
+          col('tenantId'),
+          col('seq'),
+          col('eventType'),
+          col('eventDataText'),
+          col('createdAt'),
+          col('contentHash'),
+          col('previousHash'),
+          col('chainHash'),
+          col('userId'),
+          col('correlationId'),
+          col('description'),
+          col('idempotencyKey'),
+          heads.map((h) => h.tenantId),
+          heads.map((h) => h.lastSeq),
+          heads.map((h) => h.lastHash),
+          heads.map((h) => h.lastCreatedAtUs),
+          0, // (the answer waits for the insert; numbering shared with insertEvents)
+          col('writtenBy'),
+          nodes.map((n) => n.tenantId),
+          nodes.map((n) => n.level),
+          nodes.map((n) => n.index),
+          nodes.map((n) => n.hash),
+          heads.map((h) => h.treeFrontier),
+          col('traceId'),
+          was.map((h) => h.lastSeq),
+          was.map((h) => h.lastHash),
+          was.map((h) => h.lastCreatedAtUs),
+          was.map((h) => h.treeFrontier),
+        ],
+      );
+      return new Set(res.rows.map((r) => r.tenant_id));
+    },
 
     async listEvents(tenantId, filter, page) {
       if (isEmpty(filter) && !page.newestFirst) {

@@ -113,6 +113,15 @@ describe('concurrent appends', () => {
       expect(new Set(results.map((r) => r.event.chainHash)).size).toBe(results.length);
       expect(await ledger.verify(anon, { tenantId: 'shared' })).toEqual({ valid: true, totalEvents: 300, error: null });
       for (let t = 0; t < 5; t++) expect((await second.verify(anon, { tenantId: `other-${t}` })).totalEvents).toBe(30);
+      // Taking turns: each append finds the head moved by the other ledger since its own last
+      // write, so the one-statement path must write nothing and the locked path link it.
+      for (let i = 0; i < 10; i++) {
+        const a = await ledger.append(anon, { tenantId: 'shared', eventType: 'turn-a', eventData: { i } });
+        const b = await second.append(anon, { tenantId: 'shared', eventType: 'turn-b', eventData: { i } });
+        expect(b.event.seq).toBe(a.event.seq + 1);
+        expect(b.event.previousHash).toBe(a.event.chainHash);
+      }
+      expect(await second.verify(anon, { tenantId: 'shared' })).toEqual({ valid: true, totalEvents: 320, error: null });
     } finally {
       if (other !== db) await other.close();
     }

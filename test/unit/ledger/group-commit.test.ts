@@ -5,6 +5,7 @@ import { GroupCommitter, type PreparedAppend } from '../../../subgraphs/ledger/l
 import { chainHash, contentHash, GENESIS_HASH } from '../../../subgraphs/ledger/ledger.hash';
 import type { LedgerAppendTx, LedgerStore } from '../../../subgraphs/ledger/ledger.store';
 import { formatMicros } from '../../../subgraphs/ledger/ledger.time';
+import { appendLeaves, frontierOf, frontierText } from '../../../subgraphs/ledger/merkle';
 import type { ChainHead, LedgerEvent, NewEventRow } from '../../../subgraphs/ledger/ledger.types';
 import { strictFake } from '../../support/strict-fake';
 
@@ -15,6 +16,8 @@ function memoryStore(hooks: { beforeInsert?: (rows: NewEventRow[]) => void } = {
   const heads = new Map<string, ChainHead>();
   const events: NewEventRow[] = [];
   const transactions: number[] = [];
+  /** The tenants each one-statement append wrote. */
+  const statements: string[][] = [];
   const store = strictFake<LedgerStore>(
     {
       async appendTransaction(work) {
@@ -61,10 +64,25 @@ function memoryStore(hooks: { beforeInsert?: (rows: NewEventRow[]) => void } = {
         transactions.push(staged.length);
         return result;
       },
+      // One statement: only tenants whose stored head is exactly the expected one are written.
+      async appendIfUnchanged(rows, moved, expected) {
+        const applied = new Set<string>();
+        for (const [t, was] of expected) {
+          const now = heads.get(t);
+          if (now && JSON.stringify(now) === JSON.stringify(was)) applied.add(t);
+        }
+        const mine = rows.filter((r) => applied.has(r.tenantId));
+        hooks.beforeInsert?.(mine);
+        events.push(...mine);
+        for (const h of moved) if (applied.has(h.tenantId)) heads.set(h.tenantId, { ...h });
+        if (mine.length > 0) transactions.push(mine.length);
+        statements.push([...applied]);
+        return applied;
+      },
     },
     'store',
   );
-  return { store, events, heads, transactions };
+  return { store, events, heads, transactions, statements };
 }
 
 const input = (tenantId: string, n: number, extra: Partial<PreparedAppend> = {}): PreparedAppend => ({
@@ -112,6 +130,38 @@ it('batches concurrent appends into few transactions and links every chain corre
   const later = await committer.append(input('t0', 99));
   expect(later.event.createdAt > t0[t0.length - 1]!.createdAt).toBe(true);
   expect(later.event.createdAt).toBe(formatMicros(t0[t0.length - 1]!.createdAtUs + 1));
+});
+
+it('appends in one statement once it knows a head, and re-links under the lock when another process moved it', async () => {
+  const db = memoryStore();
+  const committer = new GroupCommitter(db.store, { retry: FAST_RETRY, maxInFlight: 1 });
+  await committer.append(input('t', 1)); // locked: the head is unknown to this process
+  await committer.append(input('t', 2)); // one statement
+  expect(db.statements).toEqual([['t']]);
+  // Another process appends seq 3 (its own head move).
+  const head = db.heads.get('t')!;
+  const other: NewEventRow = {
+    ...db.events[1]!,
+    id: 'other-process',
+    seq: 3,
+    previousHash: head.lastHash,
+    chainHash: chainHash('c', head.lastHash),
+    createdAtUs: head.lastCreatedAtUs + 1,
+  };
+  db.events.push(other);
+  const grown = appendLeaves(2, frontierOf(head.treeFrontier), [other.chainHash]);
+  db.heads.set('t', {
+    ...head,
+    lastSeq: 3,
+    lastHash: other.chainHash,
+    lastCreatedAtUs: other.createdAtUs,
+    treeFrontier: frontierText(grown.frontier),
+  });
+  const r = await committer.append(input('t', 4));
+  // The statement wrote nothing for t; the locked path linked the event after the other's.
+  expect(db.statements).toEqual([['t'], []]);
+  expect(r.event).toMatchObject({ seq: 4, previousHash: other.chainHash });
+  expect(db.events.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
 });
 
 it('returns the original event for a repeated idempotency key, within and across batches', async () => {
