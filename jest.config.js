@@ -22,6 +22,10 @@ module.exports = {
   // Every core: jest's default leaves one idle for itself, but its parent process only schedules,
   // and on CI's two cores that halved the run. JEST_WORKERS overrides (e.g. 1 on a busy machine).
   maxWorkers: process.env.JEST_WORKERS ?? '100%',
+  // A worker runs suite after suite and keeps what each leaves behind (module registries, PGlite
+  // instances): on 2026-11-28 one reached V8's 4 GB heap limit at suite 259 of 265 and died mid-suite.
+  // A worker over 1.5 GB after a suite is replaced (its transform cache is on disk).
+  workerIdleMemoryLimit: '1536MB',
   // Generous: PGlite starts in a few seconds on a loaded 2-core machine. Not a speed assertion.
   testTimeout: 60_000,
   projects: [
