@@ -15,6 +15,7 @@ import Fastify, {
 import type { PlatformConfig } from '../config/platform.config';
 import type { AuthContext } from '../auth/auth-context';
 import { loggerOptions } from '../logging/logger';
+import { lazyChildLoggerFactory } from '../logging/lazy-child-logger';
 import { redactText } from '../redaction';
 import { clientErrorHandler, frameworkErrors, registerUrlLimit } from './client-errors';
 import { correlationIdFor } from './correlation';
@@ -59,6 +60,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Fast
     logger: loggerOptions(config.logLevel, options.name),
     bodyLimit: config.http.bodyLimitBytes,
     genReqId: correlationIdFor,
+    childLoggerFactory: lazyChildLoggerFactory,
     // Our own one-line-per-request log (onResponse below) replaces Fastify's two lines.
     logController: new LogController({ requestIdLogLabel: 'correlationId', disableRequestLogging: true }),
     return503OnClosing: true,

@@ -28,3 +28,17 @@ describe('TokenCache', () => {
     expect(cache.get('e')).toBe(auth);
   });
 });
+
+describe('TokenCache eviction order', () => {
+  it('evicts the least recently used half first: a token read while old survives a flood', () => {
+    const now = 1_000;
+    const cache = new TokenCache(Infinity, 10, () => now);
+    for (let i = 0; i < 10; i++) cache.set(`t${i}`, auth, now + 10_000);
+    expect(cache.get('t0')).toBe(auth); // the oldest, read: moved to the newest end
+    for (let i = 10; i < 15; i++) cache.set(`t${i}`, auth, now + 10_000); // five new ones evict five
+    expect(cache.size).toBe(10);
+    expect(cache.get('t0')).toBe(auth);
+    for (const gone of ['t1', 't2', 't3', 't4', 't5']) expect(cache.get(gone)).toBeUndefined();
+    expect(cache.get('t6')).toBe(auth);
+  });
+});
