@@ -14,6 +14,7 @@ import {
   type ExecutionResult,
 } from 'graphql';
 import { createClient, type Client } from 'graphql-ws';
+import { UpstreamPool, type UpstreamKey } from './upstream.pool';
 import { useServer } from 'graphql-ws/use/ws';
 import WebSocket, { WebSocketServer } from 'ws';
 import type { ApolloServer } from '@apollo/server';
@@ -52,6 +53,7 @@ export interface SubscriptionServerOptions {
 
 interface Connection {
   context: RouterContext;
+  /** This connection's shares of the caller's upstream sockets, by subgraph (upstream.pool.ts). */
   upstream: Map<string, Client>;
   /** Aborted when the client's socket ends, however it ends (close, drop, error). */
   ended: AbortController;
@@ -60,15 +62,17 @@ interface Connection {
 /** Ends everything upstream of one client connection; safe to call more than once. graphql-ws
  * calls onClose only after every subscription's return() settles, which for one waiting on an
  * upstream event is never, so this runs on the socket's own 'close' event instead. */
-function endConnection(conn: Connection, logger: Logger): void {
+function endConnection(conn: Connection, pool: UpstreamPool): void {
   if (conn.ended.signal.aborted) return;
+  // Aborting ends each of this connection's subscriptions upstream (`complete` on the shared
+  // socket, forwardSubscription); the shares are then given back, the last one closing the socket.
   conn.ended.abort();
-  for (const client of conn.upstream.values()) {
-    Promise.resolve(client.dispose()).catch((err: unknown) =>
-      logger.debug({ err }, 'upstream subscription client already gone'),
-    );
-  }
+  for (const subgraph of conn.upstream.keys()) pool.release(upstreamKey(conn, subgraph));
   conn.upstream.clear();
+}
+
+function upstreamKey(conn: Connection, subgraph: string): UpstreamKey {
+  return { subgraph, token: conn.context.token ?? '', tenantId: conn.context.tenantId ?? '' };
 }
 
 const NO_PROXIES = parseTrustedProxies('');
@@ -81,6 +85,10 @@ export function attachSubscriptionServer(
 ): { close(): Promise<void> } {
   const wss = new WebSocketServer({ noServer: true });
   const connections = new WeakMap<object, Connection>();
+  const pool = new UpstreamPool(
+    (key, eager) => openUpstream(key, eager, options),
+    (err, subgraph) => options.logger.debug({ err, subgraph }, 'upstream subscription client already gone'),
+  );
 
   app.server.on('upgrade', (request, socket, head) => {
     const path = (request.url ?? '').split('?')[0];
@@ -140,16 +148,16 @@ export function attachSubscriptionServer(
           ended: new AbortController(),
         };
         connections.set(ctx, conn);
-        socket.once('close', () => endConnection(conn, options.logger));
-        // The upstream sockets open now, while the client receives its ack, so a subscribe that
-        // follows only sends one message upstream instead of a WebSocket handshake and an init.
-        for (const subgraph of subscriptionOwners(options.model()))
-          upstreamClient(conn, subgraph, options, { eager: true });
+        socket.once('close', () => endConnection(conn, pool));
+        // The caller's upstream sockets open now if none is open yet, while the client receives
+        // its ack, so a subscribe that follows only sends one message upstream instead of a
+        // WebSocket handshake and an init.
+        for (const subgraph of subscriptionOwners(options.model())) upstreamClient(conn, subgraph, pool, true);
         return true;
       },
       onClose: async (ctx) => {
         const conn = connections.get(ctx);
-        if (conn) endConnection(conn, options.logger);
+        if (conn) endConnection(conn, pool);
       },
       // Every error sent over the socket is reduced to message and code like on HTTP: upstream
       // subscription errors, entity-completion errors and the router's own refusals alike.
@@ -223,7 +231,7 @@ export function attachSubscriptionServer(
             document: args.document,
             operation,
             variables: (args.variableValues ?? {}) as Record<string, unknown>,
-            upstream: (subgraph) => upstreamClient(conn, subgraph, options),
+            upstream: (subgraph) => upstreamClient(conn, subgraph, pool),
             fetchEntities: async (subgraph, query, representations) => {
               const res = await fetch(options.resolveUrl(subgraph), {
                 method: 'POST',
@@ -293,32 +301,34 @@ function subscriptionOwners(model: SupergraphModel): string[] {
   return owners;
 }
 
-function upstreamClient(
-  conn: Connection,
-  subgraph: string,
-  options: SubscriptionServerOptions,
-  opening: { eager?: boolean } = {},
-): Client {
-  // A connection that has ended opens nothing new upstream (its clients were disposed).
+/** This connection's share of the caller's socket to `subgraph`, taken at the first use. */
+function upstreamClient(conn: Connection, subgraph: string, pool: UpstreamPool, eager = false): Client {
+  // A connection that has ended takes no new share (it gave its shares back).
   if (conn.ended.signal.aborted) throw new Error('client connection closed');
   let client = conn.upstream.get(subgraph);
   if (!client) {
-    const url = options.resolveUrl(subgraph).replace(/^http/, 'ws');
-    const headers = forwardedHeaders(conn.context);
-    client = createClient({
-      url,
-      webSocketImpl: WebSocket,
-      lazy: !opening.eager,
-      // An eager socket that fails is not an error yet: a later subscribe reconnects and reports.
-      onNonLazyError: (err) =>
-        options.logger.debug({ err, subgraph }, 'upstream subscription socket could not open early'),
-      retryAttempts: 0,
-      // The subgraph authenticates the same caller: token and tenant travel in connectionParams.
-      connectionParams: { ...headers, Authorization: headers.authorization, tenantId: conn.context.tenantId },
-    });
+    client = pool.acquire(upstreamKey(conn, subgraph), eager);
     conn.upstream.set(subgraph, client);
   }
   return client;
+}
+
+function openUpstream(key: UpstreamKey, eager: boolean, options: SubscriptionServerOptions): Client {
+  const url = options.resolveUrl(key.subgraph).replace(/^http/, 'ws');
+  // The caller's token and tenant: the subgraph authenticates the same caller (the key is exactly
+  // these two). The socket is shared, so it carries a correlation id of its own, not one client
+  // connection's, and no traceparent.
+  const headers = forwardedHeaders({ token: key.token, tenantId: key.tenantId, correlationId: crypto.randomUUID() });
+  return createClient({
+    url,
+    webSocketImpl: WebSocket,
+    lazy: !eager,
+    // An eager socket that fails is not an error yet: a later subscribe reconnects and reports.
+    onNonLazyError: (err) =>
+      options.logger.debug({ err, subgraph: key.subgraph }, 'upstream subscription socket could not open early'),
+    retryAttempts: 0,
+    connectionParams: { ...headers, Authorization: headers.authorization, tenantId: key.tenantId },
+  });
 }
 
 async function rateLimited(

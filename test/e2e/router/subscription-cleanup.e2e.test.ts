@@ -3,6 +3,9 @@
 // ledger subgraph closes (counted at the ledger: the upgraded sockets its HTTP server holds open);
 // a client that completes one subscription gets it completed upstream at once (the router opens
 // its upstream socket with the client's connection and keeps it while the client stays).
+// Connections of one caller (the same token and tenant) share one upstream socket per subgraph
+// (router/subscriptions/upstream.pool.ts): it closes with the last of them; another caller never
+// shares it.
 import type { Duplex } from 'node:stream';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
@@ -48,12 +51,15 @@ describe('router subscriptions end upstream when the client goes', () => {
   });
 
   /** A client with one subscription through the router, and its raw socket once connected. */
-  async function subscribed(lazy = true): Promise<{ client: Client; socket: WebSocket; unsubscribe: () => void }> {
+  async function subscribed(
+    lazy = true,
+    as = token,
+  ): Promise<{ client: Client; socket: WebSocket; unsubscribe: () => void }> {
     let socket: WebSocket | undefined;
     const client = createClient({
       url: `${p.gateway.replace('http', 'ws')}/graphql`,
       webSocketImpl: WebSocket,
-      connectionParams: { authorization: `Bearer ${token}` },
+      connectionParams: { authorization: `Bearer ${as}` },
       retryAttempts: 0,
       lazy,
       onNonLazyError: () => {},
@@ -72,11 +78,21 @@ describe('router subscriptions end upstream when the client goes', () => {
 
   it('closes every upstream socket after clients terminate, close without complete, or break the protocol', async () => {
     const before = live.size;
+    const completes = () => upstreamMessages.filter((t) => t === 'complete').length;
+    const subscribes = () => upstreamMessages.filter((t) => t === 'subscribe').length;
+    const subscribedBefore = subscribes();
     const subs = [];
     for (let i = 0; i < 6; i++) subs.push(await subscribed());
-    // Each client connection has its own upstream connection to the ledger.
-    await until(async () => live.size === before + 6, 'six upstream subscriptions to reach the ledger');
+    // One caller's six connections share one upstream socket, with six subscriptions on it.
+    await until(
+      async () => live.size === before + 1 && subscribes() === subscribedBefore + 6,
+      'six upstream subscriptions to reach the ledger over one socket',
+    );
+    // Another caller gets a socket of its own.
+    const other = await subscribed(true, await p.login(DEV.user.username, DEV.user.password));
+    await until(async () => live.size === before + 2, "the other caller's upstream socket");
 
+    const completedBefore = completes();
     subs[0]!.socket.terminate(); // network drop: no close frame, no complete
     subs[1]!.socket.terminate();
     subs[2]!.socket.close(4000, 'going'); // a close frame, but no complete first
@@ -84,8 +100,12 @@ describe('router subscriptions end upstream when the client goes', () => {
     // Garbage on the wire: the router's socket errors (invalid frame) and closes.
     const raw = (s: WebSocket) => (s as unknown as { _socket: Duplex })._socket;
     raw(subs[4]!.socket).write(Buffer.from([0x8f, 0x80, 0, 0, 0, 0]));
+    // Five gone: their subscriptions end upstream at once; the shared socket stays for the sixth.
+    await until(async () => completes() === completedBefore + 5, 'five upstream subscriptions to be completed');
+    expect(live.size).toBe(before + 2);
     raw(subs[5]!.socket).write(Buffer.from([0x8f, 0x80, 0, 0, 0, 0]));
-
+    await until(async () => live.size === before + 1, 'the shared upstream socket to close with its last client');
+    other.socket.terminate();
     await until(async () => live.size === before, 'the ledger to see every upstream socket close');
     expect(live.size).toBe(before);
   });
