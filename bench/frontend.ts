@@ -84,14 +84,23 @@ async function login(gateway: string): Promise<string> {
   return ((await res.json()) as { data: { login: { accessToken: string } } }).data.login.accessToken;
 }
 
-async function append(ledger: string, token: string, n: number): Promise<void> {
+async function append(ledger: string, token: string, n: number, eventType = 'bench_fe'): Promise<void> {
   const res = await fetch(`${ledger}/append`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ tenant_id: 'default', event_type: 'bench_fe', event_data: { n }, user_id: 'admin' }),
+    body: JSON.stringify({ tenant_id: 'default', event_type: eventType, event_data: { n }, user_id: 'admin' }),
   });
   if (res.status !== 200) throw new Error(`append answered ${res.status}`);
   await res.arrayBuffer();
+}
+
+/** File descriptors the process holds (sockets included), or -1 where /proc is not there. */
+function openFiles(pid: number): number {
+  try {
+    return fs.readdirSync(`/proc/${pid}/fd`).length;
+  } catch {
+    return -1;
+  }
 }
 
 const ws = (url: string, token: string): Client =>
@@ -249,27 +258,36 @@ export async function run(args: string[]): Promise<void> {
     await new Promise((r) => setTimeout(r, 2000));
     const after = rssMiB(p.child.pid!);
     console.log(
-      `idle subscribers: ${live} of ${subscribers} connections acknowledged, 1 subscription each: platform RSS ${fmt(before, 0)} -> ${fmt(after, 0)} MiB, ${fmt(((after - before) * 1024) / Math.max(1, live), 1)} KiB per subscriber (router + ledger; each connection also holds one upstream socket)`,
+      `idle subscribers: ${live} of ${subscribers} connections acknowledged, 1 subscription each: platform RSS ${fmt(before, 0)} -> ${fmt(after, 0)} MiB, ${fmt(((after - before) * 1024) / Math.max(1, live), 1)} KiB per subscriber (router + ledger; one caller's connections share one upstream socket per subgraph)`,
     );
     await Promise.all(clients.map((c) => c.dispose()));
     await new Promise((r) => setTimeout(r, 3000));
 
     const base = rssMiB(p.child.pid!);
+    const fdsBase = openFiles(p.child.pid!);
     const shared: Client[] = [];
     for (let i = 0; i < 100; i++) shared.push(ws(p.gateway, token));
     let subscribed = 0;
+    let delivered = 0;
+    let failed = 0;
     for (let i = 0; i < 10_000; i++) {
       shared[i % 100]!.subscribe(
-        { query: 'subscription { ledgerEventAppended(eventType: "never") { seq } }' },
-        { next: () => {}, error: () => {}, complete: () => {} },
+        { query: 'subscription { ledgerEventAppended(eventType: "bench_probe") { seq } }' },
+        { next: () => (delivered += 1), error: () => (failed += 1), complete: () => {} },
       );
       subscribed += 1;
       if (i % 500 === 499) await new Promise((r) => setTimeout(r, 100));
     }
     await new Promise((r) => setTimeout(r, 3000));
     const multiplexed = rssMiB(p.child.pid!);
+    const fds = openFiles(p.child.pid!);
+    // Proof they hold: one probe event must reach every one of them.
+    const probeAt = performance.now();
+    await append(p.ledger, token, 0, 'bench_probe');
+    for (let waited = 0; delivered < subscribed && waited < 300; waited++) await new Promise((r) => setTimeout(r, 100));
+    const fanOut = performance.now() - probeAt;
     console.log(
-      `idle subscriptions: ${subscribed} over 100 connections: platform RSS ${fmt(base, 0)} -> ${fmt(multiplexed, 0)} MiB, ${fmt(((multiplexed - base) * 1024) / subscribed, 1)} KiB per subscription`,
+      `idle subscriptions: ${subscribed} over 100 connections: platform RSS ${fmt(base, 0)} -> ${fmt(multiplexed, 0)} MiB, ${fmt(((multiplexed - base) * 1024) / subscribed, 1)} KiB per subscription; open files ${fdsBase} -> ${fds}; one event then reached ${delivered} of them in ${fmt(fanOut, 0)} ms (${failed} errored)`,
     );
     await Promise.all(shared.map((c) => c.dispose()));
   } finally {
