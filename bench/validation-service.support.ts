@@ -5,6 +5,7 @@
 // registry pack from the validation service's cache (signature checked once), one engine run, and
 // one outbox row committed for the ledger: the path a real caller takes.
 import type { AddressInfo } from 'node:net';
+import { ACR, AMR } from '../platform/auth/mfa';
 import { AccessTokens } from '../platform/auth/jwt';
 import { loadPlatformConfig } from '../platform/config/platform.config';
 import { openDatabase } from '../platform/db/database';
@@ -51,12 +52,17 @@ export async function measureValidateRoute(
     tenantId: 'bench',
     roles: ['admin'],
     scopes: ['read', 'write', 'admin'],
+    // Certifying is a sensitive action: the author and the reviewer signed in with a second factor.
+    amr: [AMR.password, AMR.oneTimeCode],
+    acr: ACR.multiFactor,
   });
   const reviewer = await tokens.issue({
     username: 'bench-reviewer',
     tenantId: 'bench',
     roles: ['reviewer'],
     scopes: ['read', 'write'],
+    amr: [AMR.password, AMR.oneTimeCode],
+    acr: ACR.multiFactor,
   });
   const caller = await tokens.issue({
     username: 'bench-caller',
