@@ -55,9 +55,29 @@ export class AsymmetricTokens {
 
 export type TokenKind = 'symmetric' | 'asymmetric';
 
+/**
+ * The kind of each protected header seen lately, by its encoded text. Tokens from one issuer share
+ * a handful of headers (one per key), so every service's per-request dispatch (acceptingAsymmetric,
+ * before its caches) is a lookup instead of a base64url decode and a JSON parse (issue 35).
+ * Bounded: past HEADER_KINDS_MAX distinct headers it starts over.
+ */
+const headerKinds = new Map<string, TokenKind | undefined>();
+const HEADER_KINDS_MAX = 256;
+
 /** Which verifier a token goes to; undefined (refused) for `none`, unknown algorithms or a malformed header. */
 export function tokenKind(token: string): TokenKind | undefined {
+  const header = token.slice(0, Math.max(0, token.indexOf('.')));
+  // A known header says which verifier; that verifier checks the whole token (or finds it, exactly
+  // as it verified it before, in its cache), so a malformed rest is refused there.
+  if (headerKinds.has(header)) return headerKinds.get(header);
   if (!isCompactJws(token)) return undefined;
+  const kind = kindOfHeader(token);
+  if (headerKinds.size >= HEADER_KINDS_MAX) headerKinds.clear();
+  headerKinds.set(header, kind);
+  return kind;
+}
+
+function kindOfHeader(token: string): TokenKind | undefined {
   let alg: unknown;
   try {
     alg = decodeProtectedHeader(token).alg;
