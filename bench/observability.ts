@@ -8,9 +8,14 @@
 //   2. the embedded receiver: OTLP/HTTP JSON bodies of 1,000 spans decoded, redacted and stored
 //      (TraceService.ingest, 4 at a time), spans/s; on PGlite, and on PostgreSQL when DATABASE_URL
 //      is set (a throwaway database).
+// `npm run bench -- observability receiver` runs part 2 only.
+// `npm run bench -- observability trace-query [spans]` (PostgreSQL, DATABASE_URL): seeds a
+//   throwaway database with `spans` (default 10,000,000) spans by generate_series, 10 a trace over
+//   100 tenants, checks the migration's indexes and the trace query's plan, then times 2,000
+//   trace-by-id queries (the store's query, one client) and prints p50/p99.
 // Numbers only: nothing passes or fails on time.
 import { fork, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -19,6 +24,7 @@ import pg from 'pg';
 import { AccessTokens } from '../platform/auth/jwt';
 import { openDatabase } from '../platform/db/database';
 import { createObservabilityModule } from '../subgraphs/observability/observability.module';
+import { createSpanStore } from '../subgraphs/observability/span.store';
 
 interface AutocannonResult {
   requests: { average: number };
@@ -185,20 +191,21 @@ function otlpBody(spans: number): unknown {
   };
 }
 
+/** A throwaway database beside DATABASE_URL's: its URL and its name (to drop). */
+async function scratchDatabase(url: string): Promise<{ url: string; name: string }> {
+  const name = `bench_obs_${randomBytes(4).toString('hex')}`;
+  await admin(url, `CREATE DATABASE "${name}"`);
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return { url: u.toString(), name };
+}
+
 async function receiver(label: string, url: string | undefined): Promise<void> {
-  let scratch: string | undefined;
-  let dbUrl = url;
-  if (url) {
-    scratch = `bench_obs_${randomBytes(4).toString('hex')}`;
-    await admin(url, `CREATE DATABASE "${scratch}"`);
-    const u = new URL(url);
-    u.pathname = `/${scratch}`;
-    dbUrl = u.toString();
-  }
-  const db = await openDatabase({ url: dbUrl, pgliteDir: 'memory://', poolSize: 10 });
+  const scratch = url ? await scratchDatabase(url) : undefined;
+  const db = await openDatabase({ url: scratch?.url, pgliteDir: 'memory://', poolSize: 10 });
   try {
     const { traces } = createObservabilityModule(db);
-    const bodies = Array.from({ length: 40 }, () => otlpBody(1000));
+    const bodies = Array.from({ length: 61 }, () => otlpBody(1000));
     await traces.ingest(bodies[0]); // warm-up
     const t0 = performance.now();
     let next = 1;
@@ -212,7 +219,78 @@ async function receiver(label: string, url: string | undefined): Promise<void> {
     );
   } finally {
     await db.close();
-    if (url && scratch) await admin(url, `DROP DATABASE IF EXISTS "${scratch}" WITH (FORCE)`);
+    if (url && scratch) await admin(url, `DROP DATABASE IF EXISTS "${scratch.name}" WITH (FORCE)`);
+  }
+}
+
+const SPAN_INDEXES = ['observability_spans_pkey', 'observability_spans_tenant_id_start_time_idx'];
+
+/**
+ * Seeds `total` spans (10 a trace, 100 tenants) and times trace-by-id queries. The B-tree indexes
+ * are dropped for the load and rebuilt after it (one sort beats 10M inserts into a B-tree), then
+ * checked to exist under the migration's names and to be what the trace query's plan reads.
+ */
+async function traceQuery(url: string, total: number): Promise<void> {
+  const scratch = await scratchDatabase(url);
+  const db = await openDatabase({ url: scratch.url, pgliteDir: 'memory://', poolSize: 2 });
+  try {
+    const t0 = performance.now();
+    await db.sql.exec(`ALTER TABLE observability_spans DROP CONSTRAINT observability_spans_pkey;
+      DROP INDEX observability_spans_tenant_id_start_time_idx;`);
+    const chunk = 1_000_000;
+    for (let from = 0; from < total; from += chunk) {
+      await db.sql.query(
+        `INSERT INTO observability_spans (trace_id, span_id, parent_span_id, tenant_id, service, name, start_time,
+                                          duration_ms, error, attributes)
+         SELECT md5((g / 10)::text), lpad(to_hex(g), 16, '0'),
+                CASE WHEN g % 10 = 0 THEN NULL ELSE lpad(to_hex(g - g % 10), 16, '0') END,
+                'tenant-' || ((g / 10) % 100), 'svc-' || (g % 7), 'GET /things/{id}',
+                now() - make_interval(secs => (${total} - g) / 1000.0), (g % 97)::float8, g % 50 = 0,
+                jsonb_build_object('http.route', '/things/{id}', 'http.response.status_code', 200)
+           FROM generate_series($1::bigint, $2::bigint) AS g`,
+        [from, Math.min(total, from + chunk) - 1],
+      );
+    }
+    const loaded = performance.now();
+    await db.sql
+      .exec(`ALTER TABLE observability_spans ADD CONSTRAINT observability_spans_pkey PRIMARY KEY (trace_id, span_id);
+      CREATE INDEX observability_spans_tenant_id_start_time_idx ON observability_spans (tenant_id, start_time);
+      ANALYZE observability_spans;`);
+    const indexed = performance.now();
+    console.log(
+      `seeded ${fmt(total)} spans in ${fmt((loaded - t0) / 1000, 1)} s, indexes rebuilt in ${fmt((indexed - loaded) / 1000, 1)} s`,
+    );
+    const present = await db.sql.query<{ indexname: string }>(
+      `SELECT indexname FROM pg_indexes WHERE tablename = 'observability_spans'`,
+    );
+    const names = new Set(present.rows.map((r) => r.indexname));
+    const missing = SPAN_INDEXES.filter((n) => !names.has(n));
+    if (missing.length > 0) throw new Error(`indexes missing after the load: ${missing.join(', ')}`);
+    const traceOf = (n: number) => createHash('md5').update(String(n)).digest('hex');
+    const plan = await db.sql.query<{ 'QUERY PLAN': string }>(
+      `EXPLAIN SELECT * FROM observability_spans WHERE trace_id = $1`,
+      [traceOf(1)],
+    );
+    console.log(`trace query plan: ${plan.rows.map((r) => r['QUERY PLAN'].trim()).join(' / ')}`);
+    const store = createSpanStore(db.sql);
+    const traces = Math.floor(total / 10);
+    const timings: number[] = [];
+    let spans = 0;
+    for (let i = 0; i < 2_200; i++) {
+      const n = Math.floor(Math.random() * traces);
+      const q0 = performance.now();
+      const found = await store.trace(`tenant-${n % 100}`, traceOf(n), 5000);
+      if (i >= 200) timings.push(performance.now() - q0); // the first 200 warm the connection and cache
+      spans += found.length;
+    }
+    timings.sort((a, b) => a - b);
+    const at = (p: number) => timings[Math.min(timings.length - 1, Math.floor(p * timings.length))]!;
+    console.log(
+      `trace by id at ${fmt(total)} spans: ${fmt(timings.length)} queries, ${fmt(spans / 2200, 1)} spans each, p50 ${fmt(at(0.5), 2)} ms, p99 ${fmt(at(0.99), 2)} ms, max ${fmt(timings[timings.length - 1]!, 2)} ms`,
+    );
+  } finally {
+    await db.close();
+    await admin(url, `DROP DATABASE IF EXISTS "${scratch.name}" WITH (FORCE)`);
   }
 }
 
@@ -226,14 +304,27 @@ async function admin(url: string, sql: string): Promise<void> {
   }
 }
 
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
 export async function run(args: string[]): Promise<void> {
+  console.log(`# observability bench — ${new Date().toISOString()}, load average ${load()}, ${os.cpus().length} cores`);
+  if (args[0] === 'receiver' || args[0] === 'trace-query') {
+    const url = process.env.DATABASE_URL;
+    if (args[0] === 'receiver') {
+      await receiver('PGlite (in memory)', undefined);
+      if (url) await receiver('PostgreSQL', url);
+    } else {
+      if (!url) throw new Error('trace-query needs DATABASE_URL (PostgreSQL)');
+      await traceQuery(url, Number(args[1] ?? 10_000_000));
+    }
+    console.log(`load average after: ${load()}`);
+    return;
+  }
   const seconds = Number(args[0] ?? 10);
-  console.log(
-    `# observability bench — ${new Date().toISOString()}, load average ${os
-      .loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}, ${os.cpus().length} cores`,
-  );
   const rows = await overhead(seconds);
   console.log(
     '\n| tracing | appends/s | append p50/p99 ms | router queries/s | query p50/p99 ms | spans exported/s | non-2xx |',

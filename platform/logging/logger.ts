@@ -2,6 +2,7 @@
 // serialised at all, and the usual secret-bearing fields are redacted wherever they appear.
 import pino, { type Logger, type LoggerOptions } from 'pino';
 import type { LogLevel } from '../config/platform.config';
+import { traceLogFields } from '../telemetry/log-trace';
 
 const PINO_LEVEL: Record<LogLevel, string> = {
   TRACE: 'trace',
@@ -34,6 +35,8 @@ export function loggerOptions(level: LogLevel, service: string): LoggerOptions {
     base: { service },
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
+    // trace_id / span_id of the active span, when tracing is on (platform/telemetry/log-trace.ts).
+    mixin: traceLogFields,
     serializers: {
       // Method and path only: query strings may carry tenant ids but never tokens; headers not at all.
       req: (req: { method?: string; url?: string; id?: string }) => ({

@@ -7,6 +7,7 @@
 import { FastifyOtelInstrumentation } from '@fastify/otel';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
+import { DataloaderInstrumentation } from '@opentelemetry/instrumentation-dataloader';
 import { GraphQLInstrumentation } from '@opentelemetry/instrumentation-graphql';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
@@ -63,6 +64,8 @@ export function startTracing(config: TelemetryConfig, options: TracingOptions): 
         ignorePaths: ({ url }) => UNTRACED.test(url),
       }),
       new GraphQLInstrumentation({ mergeItems: true, ignoreTrivialResolveSpans: true }),
+      // A batch's load and its batch function, inside the resolver's span only (require hook: dist).
+      new DataloaderInstrumentation({ requireParentSpan: true }),
       // Only inside a request or a job's span: a poller's idle queries would each be a trace.
       new PgInstrumentation({ requireParentSpan: true, enhancedDatabaseReporting: false }),
       new IORedisInstrumentation({ requireParentSpan: true }),

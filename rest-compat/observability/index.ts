@@ -1,10 +1,13 @@
 // The observability service's REST routes (port 8096): the OTLP/HTTP traces receiver and the
-// trace queries, each one call into subgraphs/observability's trace service; alerting in alerts.routes.ts.
+// trace queries, each one call into subgraphs/observability's trace service; alerting in alerts.routes.ts,
+// metrics in metrics.routes.ts.
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../../platform/http/caller';
 import type { AlertService } from '../../subgraphs/observability/alert.service';
 import type { TraceService } from '../../subgraphs/observability/trace.service';
+import type { MetricService } from '../../subgraphs/observability/metric.service';
 import { registerAlertRoutes } from './alerts.routes';
+import { registerMetricRoutes } from './metrics.routes';
 import type { SpanRecord } from '../../subgraphs/observability/observability.types';
 import {
   ExportResponse,
@@ -32,8 +35,14 @@ function spanJson(s: SpanRecord) {
   };
 }
 
-export function registerObservabilityRoutes(routes: FastifyInstance, traces: TraceService, alerts: AlertService): void {
+export function registerObservabilityRoutes(
+  routes: FastifyInstance,
+  traces: TraceService,
+  alerts: AlertService,
+  metrics: MetricService,
+): void {
   registerAlertRoutes(routes, alerts);
+  registerMetricRoutes(routes, metrics);
 
   // OTLP/HTTP with JSON encoding. The platform's exporters send without a token (like the health
   // probes, it is for the deployment's own processes); protobuf is 415 (see docs/observability.md).

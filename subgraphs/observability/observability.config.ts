@@ -11,11 +11,17 @@ export interface ObservabilityConfig {
   alertEvalMs: number;
   /** OBSERVABILITY_SCRAPE_TARGETS: base URLs whose /metrics the rules also read (services in other processes). */
   scrapeTargets: string[];
+  /** OBSERVABILITY_SERIES_PER_TENANT (default 10000): metric series one tenant may hold; platform series 10x. */
+  seriesPerTenant: number;
+  /** OBSERVABILITY_RECORD_MS (default 15000): how often the platform's own key metrics are stored; 0 = never. */
+  recordMs: number;
 }
 
 export function loadObservabilityConfig(env: Env): ObservabilityConfig {
   const hours = Number(env.OBSERVABILITY_RETENTION_HOURS ?? '72');
   const evalMs = Number(env.OBSERVABILITY_ALERT_EVAL_MS ?? '15000');
+  const series = Number(env.OBSERVABILITY_SERIES_PER_TENANT ?? '10000');
+  const recordMs = Number(env.OBSERVABILITY_RECORD_MS ?? '15000');
   return {
     requireAuth: serviceRequiresAuth(env, { name: 'observability' }),
     retentionMs: (Number.isFinite(hours) && hours > 0 ? hours : 72) * 3600_000,
@@ -24,5 +30,7 @@ export function loadObservabilityConfig(env: Env): ObservabilityConfig {
       .split(',')
       .map((t) => t.trim())
       .filter((t) => /^https?:\/\//.test(t)),
+    seriesPerTenant: Number.isInteger(series) && series > 0 ? series : 10_000,
+    recordMs: Number.isInteger(recordMs) && recordMs >= 0 ? (recordMs === 0 ? 0 : Math.max(1000, recordMs)) : 15000,
   };
 }

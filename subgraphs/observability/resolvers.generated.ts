@@ -36,6 +36,22 @@ export type ObservedSpan = {
   attributes: Scalars['JSON']['output'];
 };
 
+/** One value of a series: the last one in the step starting at `t` (or its per-second increase). */
+export type MetricPoint = {
+  __typename?: 'MetricPoint';
+  /** ISO 8601, the step's start. */
+  t: Scalars['String']['output'];
+  v: Scalars['Float']['output'];
+};
+
+/** A stored metric series (OTLP/HTTP or the platform's own recorded metrics). */
+export type MetricSeries = {
+  __typename?: 'MetricSeries';
+  metric: Scalars['String']['output'];
+  labels: Scalars['JSON']['output'];
+  points: Array<MetricPoint>;
+};
+
 export type ObservedTrace = {
   __typename?: 'ObservedTrace';
   traceId: Scalars['String']['output'];
@@ -49,6 +65,12 @@ export type Query = {
   observedTrace: ObservedTrace;
   /** Spans of the caller's tenant, newest first; a window of at most 7 days (default the last hour), at most 100. */
   observedSpans: Array<ObservedSpan>;
+  /**
+   * One metric's series of the caller's tenant (scope PLATFORM: platform series, platform operators):
+   * label equality matchers, a window of at most 7 days (default the last hour), at most 11,000 points
+   * a series and 500 series. `rate: true` gives the per-second increase per step (counters).
+   */
+  metricSeries: Array<MetricSeries>;
   /** The tenant's rules with their state; `firing: true` keeps the firing ones. */
   observabilityAlerts: Array<Alert>;
   /** The tenant's silences in force or to come; `all: true` includes expired ones. */
@@ -70,6 +92,18 @@ export type QueryObservedSpansArgs = {
   from?: InputMaybe<Scalars['String']['input']>;
   to?: InputMaybe<Scalars['String']['input']>;
   limit?: InputMaybe<Scalars['Int']['input']>;
+  tenantId?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryMetricSeriesArgs = {
+  metric: Scalars['String']['input'];
+  matchers?: InputMaybe<Scalars['JSON']['input']>;
+  from?: InputMaybe<Scalars['String']['input']>;
+  to?: InputMaybe<Scalars['String']['input']>;
+  stepSeconds?: InputMaybe<Scalars['Int']['input']>;
+  rate?: InputMaybe<Scalars['Boolean']['input']>;
+  scope?: InputMaybe<Scalars['String']['input']>;
   tenantId?: InputMaybe<Scalars['String']['input']>;
 };
 
@@ -278,6 +312,8 @@ export type ResolversTypes = {
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  MetricPoint: ResolverTypeWrapper<MetricPoint>;
+  MetricSeries: ResolverTypeWrapper<MetricSeries>;
   ObservedTrace: ResolverTypeWrapper<Omit<ObservedTrace, 'spans'> & { spans: Array<ResolversTypes['ObservedSpan']> }>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
@@ -297,6 +333,8 @@ export type ResolversParentTypes = {
   String: Scalars['String']['output'];
   Float: Scalars['Float']['output'];
   Boolean: Scalars['Boolean']['output'];
+  MetricPoint: MetricPoint;
+  MetricSeries: MetricSeries;
   ObservedTrace: Omit<ObservedTrace, 'spans'> & { spans: Array<ResolversParentTypes['ObservedSpan']> };
   Query: Record<PropertyKey, never>;
   Int: Scalars['Int']['output'];
@@ -325,6 +363,17 @@ export type ObservedSpanResolvers<ContextType = ObservabilityGraphQLContext, Par
   attributes?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
 };
 
+export type MetricPointResolvers<ContextType = ObservabilityGraphQLContext, ParentType extends ResolversParentTypes['MetricPoint'] = ResolversParentTypes['MetricPoint']> = {
+  t?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  v?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+};
+
+export type MetricSeriesResolvers<ContextType = ObservabilityGraphQLContext, ParentType extends ResolversParentTypes['MetricSeries'] = ResolversParentTypes['MetricSeries']> = {
+  metric?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  labels?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  points?: Resolver<Array<ResolversTypes['MetricPoint']>, ParentType, ContextType>;
+};
+
 export type ObservedTraceResolvers<ContextType = ObservabilityGraphQLContext, ParentType extends ResolversParentTypes['ObservedTrace'] = ResolversParentTypes['ObservedTrace']> = {
   traceId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   spans?: Resolver<Array<ResolversTypes['ObservedSpan']>, ParentType, ContextType>;
@@ -333,6 +382,7 @@ export type ObservedTraceResolvers<ContextType = ObservabilityGraphQLContext, Pa
 export type QueryResolvers<ContextType = ObservabilityGraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   observedTrace?: Resolver<ResolversTypes['ObservedTrace'], ParentType, ContextType, RequireFields<QueryObservedTraceArgs, 'traceId'>>;
   observedSpans?: Resolver<Array<ResolversTypes['ObservedSpan']>, ParentType, ContextType, Partial<QueryObservedSpansArgs>>;
+  metricSeries?: Resolver<Array<ResolversTypes['MetricSeries']>, ParentType, ContextType, RequireFields<QueryMetricSeriesArgs, 'metric'>>;
   observabilityAlerts?: Resolver<Array<ResolversTypes['Alert']>, ParentType, ContextType, Partial<QueryObservabilityAlertsArgs>>;
   observabilitySilences?: Resolver<Array<ResolversTypes['Silence']>, ParentType, ContextType, Partial<QueryObservabilitySilencesArgs>>;
 };
@@ -390,6 +440,8 @@ export type MutationResolvers<ContextType = ObservabilityGraphQLContext, ParentT
 export type Resolvers<ContextType = ObservabilityGraphQLContext> = {
   JSON?: GraphQLScalarType;
   ObservedSpan?: ObservedSpanResolvers<ContextType>;
+  MetricPoint?: MetricPointResolvers<ContextType>;
+  MetricSeries?: MetricSeriesResolvers<ContextType>;
   ObservedTrace?: ObservedTraceResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   AlertRule?: AlertRuleResolvers<ContextType>;

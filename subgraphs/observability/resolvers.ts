@@ -1,4 +1,4 @@
-// The observability subgraph's resolvers: one call into the trace or alert service each. JSON
+// The observability subgraph's resolvers: one call into the trace, metric or alert service each. JSON
 // matchers arrive unchecked (the JSON scalar) and are checked by the alert service's input rules.
 import { JSONScalar } from '../../platform/graphql/json-scalar';
 import { opt } from '../../platform/graphql/resolver-args';
@@ -20,6 +20,17 @@ export const resolvers = {
         from: opt(args.from),
         to: opt(args.to),
         limit: opt(args.limit),
+        tenantId: opt(args.tenantId),
+      }),
+    metricSeries: (_parent, args, { caller, metrics }) =>
+      metrics.series(caller, {
+        metric: args.metric,
+        matchers: matchers(args.matchers),
+        from: opt(args.from),
+        to: opt(args.to),
+        stepSeconds: opt(args.stepSeconds),
+        rate: opt(args.rate),
+        scope: opt(args.scope) as 'tenant' | 'platform' | undefined,
         tenantId: opt(args.tenantId),
       }),
     observabilityAlerts: (_parent, args, { caller, alerts }) =>

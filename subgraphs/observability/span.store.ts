@@ -50,13 +50,17 @@ export interface SpanStore {
 
 export function createSpanStore(sql: SqlExecutor): SpanStore {
   return {
+    // One statement per body: every column as one array parameter, unnested into rows (a
+    // multi-row VALUES list would need 10 parameters a span and a parse of each). A span already
+    // stored (an exporter's retry) is skipped.
     async insert(spans) {
       if (spans.length === 0) return;
       const col = <K extends keyof SpanRecord>(k: K) => spans.map((s) => s[k]);
       await sql.query(
         `INSERT INTO observability_spans (${COLUMNS})
          SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
-                              $7::timestamptz[], $8::float8[], $9::bool[], $10::jsonb[])`,
+                              $7::timestamptz[], $8::float8[], $9::bool[], $10::jsonb[])
+         ON CONFLICT (trace_id, span_id) DO NOTHING`,
         [
           col('traceId'),
           col('spanId'),
@@ -76,7 +80,7 @@ export function createSpanStore(sql: SqlExecutor): SpanStore {
         `SELECT ${COLUMNS} FROM observability_spans
           WHERE trace_id = $2 AND (tenant_id = $1 OR tenant_id IS NULL)
             AND EXISTS (SELECT 1 FROM observability_spans o WHERE o.trace_id = $2 AND o.tenant_id = $1)
-          ORDER BY start_time, id LIMIT $3`,
+          ORDER BY start_time, span_id LIMIT $3`,
         [tenantId, traceId, limit],
       );
       return res.rows.map(toRecord);
@@ -95,7 +99,7 @@ export function createSpanStore(sql: SqlExecutor): SpanStore {
       params.push(s.limit);
       const res = await sql.query<SpanRow>(
         `SELECT ${COLUMNS} FROM observability_spans WHERE ${where.join(' AND ')}
-          ORDER BY start_time DESC, id DESC LIMIT $${params.length}`,
+          ORDER BY start_time DESC, span_id DESC LIMIT $${params.length}`,
         params,
       );
       return res.rows.map(toRecord);

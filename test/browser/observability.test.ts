@@ -2,7 +2,8 @@
 // (identity, config, ledger, observability, the router): an alert rule of the tenant fires (the service's
 // own evaluation loop, every second here) and shows as firing; it is silenced from its row with a
 // justification, and the silence lists who and why; a trace posted over OTLP is found by the
-// span search and opens as a waterfall of its spans; no axe-core WCAG AA violation.
+// span search and opens as a waterfall of its spans; the tenant's request rate, from metric
+// samples posted over OTLP, is drawn on the dashboards; no axe-core WCAG AA violation.
 import { randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { TEST_ENV } from '../e2e/identity/identity.helpers';
@@ -53,13 +54,11 @@ function otlpSpan(spanId: string, name: string, startMs: number, ms: number, par
 beforeAll(async () => {
   built = buildConsole();
   browser = await launchChromium();
-  p = await startPlatform({ ...TEST_ENV, CONSOLE_DIR: built.dir, OBSERVABILITY_ALERT_EVAL_MS: '1000' }, [
-    identityService,
-    configService,
-    ledgerService,
-    observabilityService,
-    gatewayService,
-  ]);
+  p = await startPlatform(
+    // The platform's own metrics are not recorded here: the dashboard draws the series posted below only.
+    { ...TEST_ENV, CONSOLE_DIR: built.dir, OBSERVABILITY_ALERT_EVAL_MS: '1000', OBSERVABILITY_RECORD_MS: '0' },
+    [identityService, configService, ledgerService, observabilityService, gatewayService],
+  );
   rootToken = await p.login(TEST_ENV.DEV_ADMIN_USERNAME, TEST_ENV.DEV_ADMIN_PASSWORD);
   // The tenant's own request count (tenant_requests_total{tenant="default"}): the sign-in made it at least 1.
   const rule = await gql(p.gateway, `mutation($input: AlertRuleInput!) { createAlertRule(input: $input) { id } }`, {
@@ -99,6 +98,41 @@ beforeAll(async () => {
     }),
   });
   expect(posted.status).toBe(200);
+  // The tenant's request counter at two minutes: 60, then 180 a minute later (2 requests/s).
+  const minute = Math.floor(Date.now() / 60_000) * 60_000;
+  const metrics = await fetch(`${p.urls.observability}/v1/metrics`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      resourceMetrics: [
+        {
+          resource: { attributes: [{ key: 'service.name', value: { stringValue: 'console-demo' } }] },
+          scopeMetrics: [
+            {
+              metrics: [
+                {
+                  name: 'tenant_requests_total',
+                  sum: {
+                    isMonotonic: true,
+                    aggregationTemporality: 2,
+                    dataPoints: [
+                      [minute - 180_000, 60],
+                      [minute - 120_000, 180],
+                    ].map(([t, v]) => ({
+                      attributes: [{ key: 'tenant', value: { stringValue: 'default' } }],
+                      timeUnixNano: String(BigInt(t!) * 1_000_000n),
+                      asDouble: v,
+                    })),
+                  },
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    }),
+  });
+  expect(metrics.status).toBe(200);
   // The loop evaluates every second: wait for the firing state by the API before the page looks.
   await until(
     async () => {
@@ -125,6 +159,13 @@ test('alerts fire and are silenced with a reason; a trace is found and opens as 
   await page.getByLabel('Password').fill(TEST_ENV.DEV_ADMIN_PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { level: 1, name: 'Observability' }).waitFor();
+
+  // Dashboards: the tenant's request rate from the stored series; the platform's are for operators.
+  const dashboards = page.getByTestId('dashboards');
+  await seen(dashboards, 'Your requests per second');
+  await seen(dashboards, 'Latest minute: 2.00 requests/s');
+  await seen(dashboards, 'for platform operators');
+  expect(await dashboards.locator('canvas').count()).toBeGreaterThan(0);
 
   await seen(page.getByTestId('alert-state'), 'firing');
   await seen(page.getByTestId('alerts'), 'default tenant busy');

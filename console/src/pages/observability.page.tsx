@@ -1,4 +1,4 @@
-// Observability (issue 31): search the tenant's spans, open a trace as a waterfall (each span a
+// Observability (issue 31): key dashboards (observability.dashboards.tsx), search the tenant's spans, open a trace as a waterfall (each span a
 // bar placed by its start and length within the trace, indented by depth), the alert rules with
 // where they stand, and silences (who, why, until when; a firing alert can be silenced from its
 // row, a silence ended early). Span attributes are the redacted ones the service stored.
@@ -7,6 +7,7 @@ import { useMutation, useQuery } from '@apollo/client/react';
 import { graphql } from '../gql';
 import type { ObservedTraceQuery } from '../gql/graphql';
 import { Empty, ErrorNote, Json, Loading, when } from '../ui/states';
+import { Dashboards } from './observability.dashboards';
 
 const SPANS = graphql(`
   query ObservedSpans($service: String, $operation: String, $minDurationMs: Float, $error: Boolean) {
@@ -344,6 +345,7 @@ export function ObservabilityPage() {
   return (
     <>
       <h1>Observability</h1>
+      <Dashboards />
       <Alerts />
       <TraceSearch onOpen={setTraceId} />
       {traceId && <Waterfall traceId={traceId} />}
