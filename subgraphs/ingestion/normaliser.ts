@@ -1,11 +1,13 @@
 // Normalisation: a pipeline's mapping (target field -> JSONata expression over the source record)
 // compiled once into one JSONata object expression, so each record costs one evaluation; the
-// result is checked against the pipeline's target JSON Schema (Ajv). A record that fails either
+// result is checked against the pipeline's target JSON Schema (Ajv). A mapping of plain renames
+// and casts is evaluated as JavaScript (fast-mapping.ts), with JSONata for any record it declines. A record that fails either
 // is not dropped: the caller quarantines it with the reason this answers.
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import jsonata from 'jsonata';
 import { InputError } from '../../platform/errors/domain-errors';
+import { compileFastMapping, FALLBACK } from './fast-mapping';
 import type { PipelineDefinition } from './pipeline.types';
 
 export type Normalised =
@@ -35,6 +37,7 @@ export function compileNormaliser(definition: Pick<PipelineDefinition, 'mapping'
     }
     throw InputError.of(['mapping'], `JSONata: ${e.message}`);
   }
+  const fast = fastMapping(fields);
   let validate: ValidateFunction;
   try {
     const ajv = new Ajv({ allErrors: false, strict: false });
@@ -46,13 +49,14 @@ export function compileNormaliser(definition: Pick<PipelineDefinition, 'mapping'
   }
   return {
     async normalise(source) {
-      let mapped: unknown;
-      try {
-        mapped = await expression.evaluate(source);
-      } catch (err) {
-        return { ok: false, reason: `mapping: ${(err as Error).message}`, record: null };
+      let record = fast ? fast(source) : FALLBACK;
+      if (record === FALLBACK) {
+        try {
+          record = plain(await expression.evaluate(source));
+        } catch (err) {
+          return { ok: false, reason: `mapping: ${(err as Error).message}`, record: null };
+        }
       }
-      const record = plain(mapped);
       if (!validate(record)) {
         const e = validate.errors?.[0];
         const where = e?.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '(record)';
@@ -61,6 +65,15 @@ export function compileNormaliser(definition: Pick<PipelineDefinition, 'mapping'
       return { ok: true, record };
     },
   };
+}
+
+/** The plain-JavaScript mapping, or null (an expression outside its subset, or one that only parses within the whole). */
+function fastMapping(fields: [string, string][]) {
+  try {
+    return compileFastMapping(fields.map(([name, expr]) => [name, jsonata(expr)]));
+  } catch {
+    return null;
+  }
 }
 
 /** JSONata answers its own sequence objects; staging keeps plain JSON (undefined members dropped). */
