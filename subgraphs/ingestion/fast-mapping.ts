@@ -13,7 +13,13 @@ type Value = string | number | boolean | null | undefined;
 type Field = (record: Record<string, unknown>) => Value | typeof FALLBACK;
 export type FastMapping = (record: Record<string, unknown>) => Record<string, unknown> | typeof FALLBACK;
 
-type Node = jsonata.ExprNode & { procedure?: { type: string; value: string }; lhs?: Node; rhs?: Node };
+// jsonata's ExprNode type lacks some node types its parser makes (`path`, `binary`'s sides).
+type Node = Omit<jsonata.ExprNode, 'type'> & {
+  type: string;
+  procedure?: { type: string; value: string };
+  lhs?: Node;
+  rhs?: Node;
+};
 
 // JSONata's own test for a string `$number` accepts (jsonata 2.2.2, functions.js `number`); the
 // hexadecimal, octal and binary forms it also takes are left to JSONata.
