@@ -132,7 +132,13 @@ export class BatchService {
     const resumeFrom = opened.committedOffset;
     let columns: string[] = [];
     const checksums = new ColumnChecksums();
-    const fresh = (from: number): Chunk & { bytes: number } => ({ staged: [], quarantined: [], from, to: from, bytes: 0 });
+    const fresh = (from: number): Chunk & { bytes: number } => ({
+      staged: [],
+      quarantined: [],
+      from,
+      to: from,
+      bytes: 0,
+    });
     let chunk = fresh(resumeFrom);
     const progress = { ...batch };
     let chunks = 0;
@@ -353,7 +359,7 @@ export class BatchService {
 
   /** A resumed batch's checksums start from the rows staged before its checkpoint, in offset order. */
   private async foldStaged(tenantId: string, batchId: string, checksums: ColumnChecksums): Promise<void> {
-    for (let after = -1; ; ) {
+    for (let after = -1; ;) {
       const page = await this.deps.store.staged(tenantId, batchId, after, RESUME_PAGE);
       for (const row of page) checksums.add(row.data);
       checksums.fold();

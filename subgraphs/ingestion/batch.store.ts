@@ -121,7 +121,8 @@ async function stage(q: SqlQuery, tenantId: string, b: Batch, dataset: string, r
     // JSON text holds no raw newline, CR or tab (JSON.stringify escapes them); its backslashes are doubled.
     const tail = `\t${[b.id, tenantId, b.pipelineId, dataset, b.sourceName].map(copyText).join('\t')}\n`;
     let data = '';
-    for (const r of rows) data += `${r.offset}\t${r.json.includes('\\') ? r.json.replace(/\\/g, '\\\\') : r.json}${tail}`;
+    for (const r of rows)
+      data += `${r.offset}\t${r.json.includes('\\') ? r.json.replace(/\\/g, '\\\\') : r.json}${tail}`;
     await q.copyFrom(
       'COPY ingestion_staged_records (record_offset, data, batch_id, tenant_id, pipeline_id, dataset, source) FROM STDIN',
       data,

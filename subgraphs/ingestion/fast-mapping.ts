@@ -89,7 +89,13 @@ function compileNode(node: Node): Field | null {
       return v === FALLBACK ? FALLBACK : fn(v);
     };
   }
-  if (node.type === 'binary' && node.value === '&' && node.lhs && node.rhs && only(node, 'type', 'value', 'lhs', 'rhs')) {
+  if (
+    node.type === 'binary' &&
+    node.value === '&' &&
+    node.lhs &&
+    node.rhs &&
+    only(node, 'type', 'value', 'lhs', 'rhs')
+  ) {
     const lhs = compileNode(node.lhs);
     const rhs = compileNode(node.rhs);
     if (!lhs || !rhs) return null;
