@@ -255,7 +255,7 @@ export class BatchService {
             }
           }
           if (r.offset < resumeFrom) continue;
-          const n = await normaliser.normalise(r.record);
+          const n = normaliser.normaliseNow(r.record) ?? (await normaliser.normalise(r.record));
           if (n.ok) {
             const data = scrub(n.record);
             const json = JSON.stringify(data);

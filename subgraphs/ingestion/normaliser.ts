@@ -15,6 +15,8 @@ export type Normalised =
 
 export interface Normaliser {
   normalise(source: Record<string, unknown>): Promise<Normalised>;
+  /** The same answer without an await when the plain-JavaScript mapping takes the record, else null. */
+  normaliseNow(source: Record<string, unknown>): Normalised | null;
 }
 
 /** Compiles the mapping and the target schema; a definition whose expressions or schema do not compile is an InputError. */
@@ -47,22 +49,30 @@ export function compileNormaliser(definition: Pick<PipelineDefinition, 'mapping'
   } catch (err) {
     throw InputError.of(['target', 'schema'], `not a usable JSON Schema: ${(err as Error).message}`);
   }
+  const check = (record: Record<string, unknown>): Normalised => {
+    if (!validate(record)) {
+      const e = validate.errors?.[0];
+      const where = e?.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '(record)';
+      return { ok: false, reason: `target schema: ${where} ${e?.message ?? 'invalid'}`, record };
+    }
+    return { ok: true, record };
+  };
+  const normaliseNow = (source: Record<string, unknown>): Normalised | null => {
+    const record = fast ? fast(source) : FALLBACK;
+    return record === FALLBACK ? null : check(record);
+  };
   return {
+    normaliseNow,
     async normalise(source) {
-      let record = fast ? fast(source) : FALLBACK;
-      if (record === FALLBACK) {
-        try {
-          record = plain(await expression.evaluate(source));
-        } catch (err) {
-          return { ok: false, reason: `mapping: ${(err as Error).message}`, record: null };
-        }
+      const now = normaliseNow(source);
+      if (now) return now;
+      let record: Record<string, unknown>;
+      try {
+        record = plain(await expression.evaluate(source));
+      } catch (err) {
+        return { ok: false, reason: `mapping: ${(err as Error).message}`, record: null };
       }
-      if (!validate(record)) {
-        const e = validate.errors?.[0];
-        const where = e?.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '(record)';
-        return { ok: false, reason: `target schema: ${where} ${e?.message ?? 'invalid'}`, record };
-      }
-      return { ok: true, record };
+      return check(record);
     },
   };
 }
