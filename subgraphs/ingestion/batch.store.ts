@@ -114,7 +114,7 @@ const copyText = (text: string) => text.replace(/[\\\n\r\t]/g, (c) => COPY_ESCAP
 /**
  * A chunk's staged rows, in the chunk's transaction. On PostgreSQL one `COPY ... FROM STDIN`
  * (the batch's own columns written once a row, the record as JSON); on PGlite, which has no COPY
- * from a client stream here, one INSERT over `jsonb_to_recordset` of the whole chunk.
+ * from a client stream here, one INSERT over `json_to_recordset` of the whole chunk.
  */
 async function stage(q: SqlQuery, tenantId: string, b: Batch, dataset: string, rows: Chunk['staged']): Promise<void> {
   if (q.copyFrom) {
@@ -133,7 +133,7 @@ async function stage(q: SqlQuery, tenantId: string, b: Batch, dataset: string, r
   for (let i = 0; i < rows.length; i++) json += `${i ? ',' : ''}{"o":${rows[i]!.offset},"d":${rows[i]!.json}}`;
   await q.query(
     `INSERT INTO ingestion_staged_records (batch_id, record_offset, tenant_id, pipeline_id, dataset, source, data)
-     SELECT $1::uuid, t.o, $2, $3::uuid, $4, $5, t.d FROM jsonb_to_recordset($6::jsonb) AS t(o bigint, d jsonb)`,
+     SELECT $1::uuid, t.o, $2, $3::uuid, $4, $5, t.d FROM json_to_recordset($6::json) AS t(o bigint, d json)`,
     [b.id, tenantId, b.pipelineId, dataset, b.sourceName, `${json}]`],
   );
 }
