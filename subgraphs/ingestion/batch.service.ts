@@ -12,6 +12,7 @@
 import canonicalize from 'canonicalize';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import { setImmediate as turnOfTheEventLoop } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
 import type { Caller } from '../../platform/auth/caller';
 import { INGESTION_COMPLETED, INGESTION_FAILED } from '../../platform/contracts/pipeline.events';
@@ -272,6 +273,9 @@ export class BatchService {
           chunk.to = r.offset + 1;
           if (chunk.staged.length + chunk.quarantined.length >= size || chunk.bytes >= MAX_CHUNK_BYTES) await flush();
         }
+        // A run is parsed and normalised without giving the event loop a turn; the chunk committing
+        // meanwhile needs turns for its socket (its COPY data and the server's answer), so one is given a run.
+        if (inFlight) await turnOfTheEventLoop();
       }
       await flush();
       await settle();
