@@ -1,5 +1,8 @@
 // PostgreSQL through node-postgres: one pool shared by Prisma's adapter and the raw SQL paths.
 import pg from 'pg';
+import { from as copyFromStdin } from 'pg-copy-streams';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { SqlExecutor, SqlQuery, SqlResult } from './sql';
 
 function wrap(conn: pg.Pool | pg.PoolClient): SqlQuery {
@@ -10,6 +13,17 @@ function wrap(conn: pg.Pool | pg.PoolClient): SqlQuery {
     },
     async exec(text: string) {
       await conn.query(text);
+    },
+    async copyFrom(text: string, data: string) {
+      // A pool has no connection of its own: COPY needs one for its whole exchange.
+      const client = conn instanceof pg.Pool ? await conn.connect() : conn;
+      try {
+        const stream = client.query(copyFromStdin(text));
+        await pipeline(Readable.from([data]), stream);
+        return stream.rowCount ?? 0;
+      } finally {
+        if (conn instanceof pg.Pool) (client as pg.PoolClient).release();
+      }
     },
   };
 }

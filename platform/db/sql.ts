@@ -11,6 +11,11 @@ export interface SqlQuery {
   query<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<SqlResult<Row>>;
   /** Several statements without parameters (migrations). */
   exec(text: string): Promise<void>;
+  /**
+   * PostgreSQL only: `COPY ... FROM STDIN` fed with `data` (already in the COPY's format), on this
+   * connection (inside a transaction when called on one). Absent on PGlite: callers keep an INSERT path.
+   */
+  copyFrom?(text: string, data: string): Promise<number>;
 }
 
 export interface SqlExecutor extends SqlQuery {

@@ -3,13 +3,16 @@
 // (normaliser.ts), scrubbed by its PII policy (pii-scrubber.ts), then staged with its lineage
 // (source, batch, offset), or quarantined with the reason. Chunks of `batch_size` records commit
 // with their checkpoint (batch.store.ts), so a batch cut short resumes after its last committed
-// record when the same content is sent again, and each record lands once. A source whose
+// record when the same content is sent again, and each record lands once. One chunk commits while
+// the next is read and normalised (the database and this process work at once); chunks still
+// commit one after the other, each moving the checkpoint from where the previous one left it. A source whose
 // columns differ from the last batch's is quarantined whole, for a person to look at, instead of
 // being guessed at. The end writes the manifest to the ledger and `ingestion.completed` or
 // `ingestion.failed` to the events backbone, in the transaction that ends the batch.
 import canonicalize from 'canonicalize';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import { setImmediate as turnOfTheEventLoop } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
 import type { Caller } from '../../platform/auth/caller';
 import { INGESTION_COMPLETED, INGESTION_FAILED } from '../../platform/contracts/pipeline.events';
@@ -17,6 +20,7 @@ import { ConflictError, NotFoundError } from '../../platform/errors/domain-error
 import { pendingNotice } from '../../platform/outbox/notice.writer';
 import { auditEvent } from '../../platform/outbox/outbox.writer';
 import type { BatchStore, Chunk } from './batch.store';
+import { ColumnChecksums } from './column-checksums';
 import { INGESTION_BATCH_EVENT } from './ingestion.audit';
 import { inputDataset, outputDataset, runEvent } from './lineage';
 import { compileNormaliser, type Normaliser } from './normaliser';
@@ -36,13 +40,22 @@ import type {
 import { readRecords, SourceFormatError } from './record-reader';
 import { spool, type Spooled } from './spool';
 
-const DEFAULT_BATCH_SIZE = 1000;
+const DEFAULT_BATCH_SIZE = 10_000;
+/** A chunk is committed at this many bytes of staged JSON even when short of `batch_size` (memory stays bounded). */
+const MAX_CHUNK_BYTES = 16 * 1024 * 1024;
+/** Staged rows read back a page at a time when a resumed batch rebuilds its column checksums. */
+const RESUME_PAGE = 5000;
 
 /** The crash test's hold (NODE_ENV=test only, see ingestion.config.ts): waits for a file to appear. */
 async function stallUntil(file: string): Promise<void> {
   while (!fs.existsSync(file)) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** A reader without runs gives its records one at a time. */
+async function* oneByOne<T>(records: AsyncIterable<T>): AsyncGenerator<T[]> {
+  for await (const r of records) yield [r];
+}
 
 export class BatchService {
   private readonly normalisers = new Map<string, Normaliser>();
@@ -117,20 +130,40 @@ export class BatchService {
     const normaliser = this.normaliser(pipeline);
     const scrub = piiScrubber(definition.pii?.fields, tenantPiiKey(this.deps.piiSecret, tenantId));
     const size = definition.batch_size ?? DEFAULT_BATCH_SIZE;
-    let committed = opened.committedOffset;
+    const resumeFrom = opened.committedOffset;
     let columns: string[] = [];
-    let chunk: Chunk = { staged: [], quarantined: [], from: committed, to: committed };
+    const checksums = new ColumnChecksums();
+    const fresh = (from: number): Chunk & { bytes: number } => ({
+      staged: [],
+      quarantined: [],
+      from,
+      to: from,
+      bytes: 0,
+    });
+    let chunk = fresh(resumeFrom);
     const progress = { ...batch };
     let chunks = 0;
+    // The chunk being committed while the next is built (at most one: memory holds two chunks).
+    let inFlight: Promise<void> | null = null;
+    const settle = async () => {
+      const p = inFlight;
+      inFlight = null;
+      if (p) await p;
+    };
     const flush = async () => {
       if (chunk.to === chunk.from) return;
-      await this.deps.store.commitChunk(tenantId, batch, definition.target.dataset, chunk);
-      if (++chunks === this.deps.testStall?.afterChunks) await stallUntil(this.deps.testStall.untilFile);
-      progress.rowsRead = chunk.to;
-      progress.rowsStaged += chunk.staged.length;
-      progress.rowsQuarantined += chunk.quarantined.length;
-      committed = chunk.to;
-      chunk = { staged: [], quarantined: [], from: committed, to: committed };
+      await settle();
+      const c = chunk;
+      chunk = fresh(c.to);
+      checksums.fold();
+      inFlight = this.deps.store.commitChunk(tenantId, batch, definition.target.dataset, c).then(async () => {
+        progress.rowsRead = c.to;
+        progress.rowsStaged += c.staged.length;
+        progress.rowsQuarantined += c.quarantined.length;
+        if (++chunks === this.deps.testStall?.afterChunks) await stallUntil(this.deps.testStall.untilFile);
+      });
+      // Awaited by the next flush or the end; marked handled so a failure waits for it without a warning.
+      inFlight.catch(() => {});
     };
     const end = (status: Batch['status'], error: string | null, manifest: BatchManifest | null) =>
       this.deps.store.end(tenantId, batch, {
@@ -210,31 +243,42 @@ export class BatchService {
       );
       columns = read.columns;
       let first = true;
-      for await (const r of read.records) {
-        if (first) {
-          first = false;
-          if (columns.length === 0) columns = Object.keys(r.record).sort();
-          const drift = await this.drift(tenantId, pipeline.id, columns);
-          if (drift) {
-            batch = await end('quarantined', drift, null);
-            return batch;
+      if (resumeFrom > 0) await this.foldStaged(tenantId, batch.id, checksums);
+      for await (const run of read.batches ?? oneByOne(read.records)) {
+        for (const r of run) {
+          if (first) {
+            first = false;
+            if (columns.length === 0) columns = Object.keys(r.record).sort();
+            const drift = await this.drift(tenantId, pipeline.id, columns);
+            if (drift) {
+              batch = await end('quarantined', drift, null);
+              return batch;
+            }
           }
+          if (r.offset < resumeFrom) continue;
+          const n = normaliser.normaliseNow(r.record) ?? (await normaliser.normalise(r.record));
+          if (n.ok) {
+            const data = scrub(n.record);
+            const json = JSON.stringify(data);
+            chunk.staged.push({ offset: r.offset, json });
+            chunk.bytes += json.length;
+            checksums.add(data);
+          } else
+            chunk.quarantined.push({
+              offset: r.offset,
+              reason: n.reason,
+              record: n.record ? scrub(n.record) : null,
+              rawSha256: r.rawSha256,
+            });
+          chunk.to = r.offset + 1;
+          if (chunk.staged.length + chunk.quarantined.length >= size || chunk.bytes >= MAX_CHUNK_BYTES) await flush();
         }
-        if (r.offset < committed) continue;
-        const n = await normaliser.normalise(r.record);
-        if (n.ok) chunk.staged.push({ offset: r.offset, data: scrub(n.record) });
-        else
-          chunk.quarantined.push({
-            offset: r.offset,
-            reason: n.reason,
-            record: n.record ? scrub(n.record) : null,
-            rawSha256: r.rawSha256,
-          });
-        chunk.to = r.offset + 1;
-        if (chunk.staged.length + chunk.quarantined.length >= size) await flush();
+        // A run is parsed and normalised without giving the event loop a turn; the chunk committing
+        // meanwhile needs turns for its socket (its COPY data and the server's answer), so one is given a run.
+        if (inFlight) await turnOfTheEventLoop();
       }
       await flush();
-      const checksums = await this.deps.store.columnChecksums(tenantId, batch.id);
+      await settle();
       const manifest: BatchManifest = {
         run_id: batch.runId,
         batch_id: batch.id,
@@ -245,13 +289,19 @@ export class BatchService {
         rejected: progress.rowsQuarantined,
         content_sha256: source.sha256,
         schema_hash: sha256(canonicalize({ target: definition.target.schema, columns }) ?? ''),
-        column_checksums: checksums,
+        column_checksums: checksums.digest(),
       };
       batch = await end('completed', null, manifest);
       return batch;
     } catch (err) {
+      // A chunk still committing finishes (or fails) before the batch's end is written.
+      const committing = await settle().then(
+        () => null,
+        (e: unknown) => e,
+      );
       // Lost to another runner: it owns the batch's end.
       if (err instanceof ConflictError) throw err;
+      if (committing instanceof ConflictError) throw committing;
       const reason = err instanceof SourceFormatError ? err.issues[0]!.msg : (err as Error).message;
       batch = await end('failed', reason, null).catch(() => batch);
       throw err;
@@ -309,6 +359,17 @@ export class BatchService {
     const found = await this.deps.pipelineStore.get(tenantId, id);
     if (!found) throw new NotFoundError('Pipeline not found');
     return found;
+  }
+
+  /** A resumed batch's checksums start from the rows staged before its checkpoint, in offset order. */
+  private async foldStaged(tenantId: string, batchId: string, checksums: ColumnChecksums): Promise<void> {
+    for (let after = -1; ;) {
+      const page = await this.deps.store.staged(tenantId, batchId, after, RESUME_PAGE);
+      for (const row of page) checksums.add(row.data);
+      checksums.fold();
+      if (page.length < RESUME_PAGE) return;
+      after = page[page.length - 1]!.offset;
+    }
   }
 
   /** The reason a source's columns differ from the last completed batch's, or null. */

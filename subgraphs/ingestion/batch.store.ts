@@ -62,7 +62,8 @@ export interface OpenedBatch {
 }
 
 export interface Chunk {
-  staged: { offset: number; data: Record<string, unknown> }[];
+  /** Staged records, each serialised once (`json`, the record's JSON text). */
+  staged: { offset: number; json: string }[];
   quarantined: { offset: number; reason: string; record: Record<string, unknown> | null; rawSha256: string }[];
   /** The checkpoint before this chunk and after it. */
   from: number;
@@ -86,8 +87,6 @@ export interface BatchStore {
     start: (runId: string) => Record<string, unknown>,
   ): Promise<OpenedBatch>;
   commitChunk(tenantId: string, b: Batch, dataset: string, chunk: Chunk): Promise<void>;
-  /** Per target column: SHA-256 over the staged values (as text) in offset order. */
-  columnChecksums(tenantId: string, batchId: string): Promise<Record<string, string>>;
   end(tenantId: string, b: Batch, end: BatchEnd): Promise<Batch>;
   get(tenantId: string, id: string): Promise<Batch | null>;
   list(tenantId: string, pipelineId: string, limit: number): Promise<Batch[]>;
@@ -105,6 +104,37 @@ async function appendLineage(
   await q.query(
     `INSERT INTO ingestion_lineage_events (id, tenant_id, run_id, event_type, event) VALUES ($1::uuid, $2, $3::uuid, $4, $5::jsonb)`,
     [randomUUID(), tenantId, runId, event.eventType, JSON.stringify(event)],
+  );
+}
+
+/** COPY's text format: backslash, and the characters that end a field or a row, escaped. */
+const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+const copyText = (text: string) => text.replace(/[\\\n\r\t]/g, (c) => COPY_ESCAPES[c]!);
+
+/**
+ * A chunk's staged rows, in the chunk's transaction. On PostgreSQL one `COPY ... FROM STDIN`
+ * (the batch's own columns written once a row, the record as JSON); on PGlite, which has no COPY
+ * from a client stream here, one INSERT over `json_to_recordset` of the whole chunk.
+ */
+async function stage(q: SqlQuery, tenantId: string, b: Batch, dataset: string, rows: Chunk['staged']): Promise<void> {
+  if (q.copyFrom) {
+    // JSON text holds no raw newline, CR or tab (JSON.stringify escapes them); its backslashes are doubled.
+    const tail = `\t${[b.id, tenantId, b.pipelineId, dataset, b.sourceName].map(copyText).join('\t')}\n`;
+    let data = '';
+    for (const r of rows)
+      data += `${r.offset}\t${r.json.includes('\\') ? r.json.replace(/\\/g, '\\\\') : r.json}${tail}`;
+    await q.copyFrom(
+      'COPY ingestion_staged_records (record_offset, data, batch_id, tenant_id, pipeline_id, dataset, source) FROM STDIN',
+      data,
+    );
+    return;
+  }
+  let json = '[';
+  for (let i = 0; i < rows.length; i++) json += `${i ? ',' : ''}{"o":${rows[i]!.offset},"d":${rows[i]!.json}}`;
+  await q.query(
+    `INSERT INTO ingestion_staged_records (batch_id, record_offset, tenant_id, pipeline_id, dataset, source, data)
+     SELECT $1::uuid, t.o, $2, $3::uuid, $4, $5, t.d FROM json_to_recordset($6::json) AS t(o bigint, d json)`,
+    [b.id, tenantId, b.pipelineId, dataset, b.sourceName, `${json}]`],
   );
 }
 
@@ -182,20 +212,7 @@ export function createBatchStore(sql: SqlExecutor): BatchStore {
           [tenantId, b.id, chunk.from, chunk.to],
         );
         if (moved.rowCount === 0) throw new ConflictError('another runner has moved this batch on; this one stops');
-        if (chunk.staged.length > 0) {
-          await q.query(
-            `INSERT INTO ingestion_staged_records (batch_id, record_offset, tenant_id, pipeline_id, dataset, source, data)
-             SELECT $1::uuid, t.o, $2, $3::uuid, $4, $5, t.d FROM jsonb_to_recordset($6::jsonb) AS t(o bigint, d jsonb)`,
-            [
-              b.id,
-              tenantId,
-              b.pipelineId,
-              dataset,
-              b.sourceName,
-              JSON.stringify(chunk.staged.map((s) => ({ o: s.offset, d: s.data }))),
-            ],
-          );
-        }
+        if (chunk.staged.length > 0) await stage(q, tenantId, b, dataset, chunk.staged);
         if (chunk.quarantined.length > 0) {
           await q.query(
             `INSERT INTO ingestion_quarantine (batch_id, record_offset, tenant_id, pipeline_id, reason, record, raw_sha256)
@@ -216,16 +233,6 @@ export function createBatchStore(sql: SqlExecutor): BatchStore {
           [tenantId, b.id, chunk.to, chunk.staged.length, chunk.quarantined.length],
         );
       });
-    },
-
-    async columnChecksums(tenantId, batchId) {
-      const res = await sql.query<{ k: string; h: string }>(
-        `SELECT e.key AS k, encode(sha256(convert_to(string_agg(coalesce(e.value, 'null'), E'\\n' ORDER BY s.record_offset), 'UTF8')), 'hex') AS h
-           FROM ingestion_staged_records s, jsonb_each_text(s.data) AS e(key, value)
-          WHERE s.tenant_id = $1 AND s.batch_id = $2::uuid GROUP BY e.key ORDER BY e.key`,
-        [tenantId, batchId],
-      );
-      return Object.fromEntries(res.rows.map((r) => [r.k, r.h]));
     },
 
     async end(tenantId, b, e) {

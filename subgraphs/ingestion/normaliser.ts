@@ -1,11 +1,13 @@
 // Normalisation: a pipeline's mapping (target field -> JSONata expression over the source record)
 // compiled once into one JSONata object expression, so each record costs one evaluation; the
-// result is checked against the pipeline's target JSON Schema (Ajv). A record that fails either
+// result is checked against the pipeline's target JSON Schema (Ajv). A mapping of plain renames
+// and casts is evaluated as JavaScript (fast-mapping.ts), with JSONata for any record it declines. A record that fails either
 // is not dropped: the caller quarantines it with the reason this answers.
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import jsonata from 'jsonata';
 import { InputError } from '../../platform/errors/domain-errors';
+import { compileFastMapping, FALLBACK } from './fast-mapping';
 import type { PipelineDefinition } from './pipeline.types';
 
 export type Normalised =
@@ -13,6 +15,8 @@ export type Normalised =
 
 export interface Normaliser {
   normalise(source: Record<string, unknown>): Promise<Normalised>;
+  /** The same answer without an await when the plain-JavaScript mapping takes the record, else null. */
+  normaliseNow(source: Record<string, unknown>): Normalised | null;
 }
 
 /** Compiles the mapping and the target schema; a definition whose expressions or schema do not compile is an InputError. */
@@ -35,6 +39,7 @@ export function compileNormaliser(definition: Pick<PipelineDefinition, 'mapping'
     }
     throw InputError.of(['mapping'], `JSONata: ${e.message}`);
   }
+  const fast = fastMapping(fields);
   let validate: ValidateFunction;
   try {
     const ajv = new Ajv({ allErrors: false, strict: false });
@@ -44,23 +49,41 @@ export function compileNormaliser(definition: Pick<PipelineDefinition, 'mapping'
   } catch (err) {
     throw InputError.of(['target', 'schema'], `not a usable JSON Schema: ${(err as Error).message}`);
   }
+  const check = (record: Record<string, unknown>): Normalised => {
+    if (!validate(record)) {
+      const e = validate.errors?.[0];
+      const where = e?.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '(record)';
+      return { ok: false, reason: `target schema: ${where} ${e?.message ?? 'invalid'}`, record };
+    }
+    return { ok: true, record };
+  };
+  const normaliseNow = (source: Record<string, unknown>): Normalised | null => {
+    const record = fast ? fast(source) : FALLBACK;
+    return record === FALLBACK ? null : check(record);
+  };
   return {
+    normaliseNow,
     async normalise(source) {
-      let mapped: unknown;
+      const now = normaliseNow(source);
+      if (now) return now;
+      let record: Record<string, unknown>;
       try {
-        mapped = await expression.evaluate(source);
+        record = plain(await expression.evaluate(source));
       } catch (err) {
         return { ok: false, reason: `mapping: ${(err as Error).message}`, record: null };
       }
-      const record = plain(mapped);
-      if (!validate(record)) {
-        const e = validate.errors?.[0];
-        const where = e?.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '(record)';
-        return { ok: false, reason: `target schema: ${where} ${e?.message ?? 'invalid'}`, record };
-      }
-      return { ok: true, record };
+      return check(record);
     },
   };
+}
+
+/** The plain-JavaScript mapping, or null (an expression outside its subset, or one that only parses within the whole). */
+function fastMapping(fields: [string, string][]) {
+  try {
+    return compileFastMapping(fields.map(([name, expr]) => [name, jsonata(expr)]));
+  } catch {
+    return null;
+  }
 }
 
 /** JSONata answers its own sequence objects; staging keeps plain JSON (undefined members dropped). */

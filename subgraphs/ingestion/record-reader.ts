@@ -5,6 +5,7 @@
 // one: read whole, so bounded by the upload limit). Each record comes with its offset, its
 // position in the source counting from 0: the checkpoint and lineage name records by it.
 import { createHash } from 'node:crypto';
+import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import { parse as parseCsv } from 'csv-parse';
 import sjson from 'secure-json-parse';
@@ -90,34 +91,56 @@ function readCsv(
     relax_column_count: false,
     skip_empty_lines: true,
     max_record_size: limits.maxRecordBytes,
-    info: true,
   });
-  const records = async function* (): AsyncGenerator<SourceRecord> {
+  const RUN = 1000;
+  // Records are taken with read() while the parser has them, so a run costs one await.
+  const batches = async function* (): AsyncGenerator<SourceRecord[]> {
     const input = open();
-    input.pipe(parser);
+    let failure: Error | null = null;
+    parser.on('error', (err: Error) => (failure ??= err));
     input.on('error', (err) => parser.destroy(err));
+    input.pipe(parser);
     let offset = 0;
     let first = true;
     try {
-      for await (const item of parser as AsyncIterable<{ record: string[]; raw?: string }>) {
-        const fields = item.record;
-        if (fields.length > limits.maxColumns) {
-          throw new SourceFormatError(`a record has ${fields.length} columns; at most ${limits.maxColumns} are read`);
-        }
-        if (first && header) {
-          columns = fields.map((c) => c.trim());
+      for (;;) {
+        const run: SourceRecord[] = [];
+        let fields: string[] | null;
+        while (run.length < RUN && (fields = parser.read() as string[] | null) !== null) {
+          if (fields.length > limits.maxColumns) {
+            throw new SourceFormatError(`a record has ${fields.length} columns; at most ${limits.maxColumns} are read`);
+          }
+          if (first && header) {
+            columns = fields.map((c) => c.trim());
+            first = false;
+            continue;
+          }
           first = false;
+          if (columns.length === 0) columns = fields.map((_, i) => `column_${i + 1}`);
+          const record: Record<string, unknown> = {};
+          for (let i = 0; i < columns.length; i++) record[columns[i]!] = fields[i];
+          run.push(sourceRecord(offset++, record, fields));
+        }
+        if (failure) throw failure;
+        if (run.length > 0) {
+          yield run;
           continue;
         }
-        first = false;
-        if (columns.length === 0) columns = fields.map((_, i) => `column_${i + 1}`);
-        const record: Record<string, unknown> = {};
-        columns.forEach((c, i) => (record[c] = fields[i]));
-        yield { offset: offset++, record, rawSha256: sha(fields.join('\u0000')) };
+        if (parser.readableEnded) return;
+        await waitForMore(parser);
       }
     } catch (err) {
       throw err instanceof SourceFormatError ? err : new SourceFormatError(`CSV: ${(err as Error).message}`);
+    } finally {
+      // Left before the end (a schema change, a failure): the file and the parser are closed.
+      if (!parser.readableEnded) {
+        input.destroy();
+        parser.destroy();
+      }
     }
+  };
+  const records = async function* (): AsyncGenerator<SourceRecord> {
+    for await (const run of batches()) yield* run;
   };
   // The header is read before the first record is yielded, so columns are known to the caller
   // once it starts iterating; the header line is also read here for the schema check.
@@ -127,7 +150,33 @@ function readCsv(
       `the header has ${headerColumns.length} columns; at most ${limits.maxColumns} are read`,
     );
   }
-  return { columns: headerColumns, records: records() };
+  return { columns: headerColumns, records: records(), batches: batches() };
+}
+
+/** A CSV record; its raw hash is computed only when asked for (quarantine needs it, staging does not). */
+function sourceRecord(offset: number, record: Record<string, unknown>, fields: string[]): SourceRecord {
+  let raw: string | undefined;
+  return {
+    offset,
+    record,
+    get rawSha256() {
+      return (raw ??= sha(fields.join('\u0000')));
+    },
+  };
+}
+
+/** Until the stream has more to read, ends or fails (the listeners of the two that did not happen are removed). */
+async function waitForMore(stream: Readable): Promise<void> {
+  const ac = new AbortController();
+  try {
+    await Promise.race([
+      once(stream, 'readable', { signal: ac.signal }),
+      once(stream, 'end', { signal: ac.signal }),
+      once(stream, 'close', { signal: ac.signal }),
+    ]);
+  } finally {
+    ac.abort();
+  }
 }
 
 /** Lines of a stream, each at most `maxBytes` long: a longer one fails the read instead of filling memory. */

@@ -21,4 +21,9 @@ export class SourceFormatError extends InputError {
 export interface ReadResult {
   columns: string[];
   records: AsyncIterable<SourceRecord>;
+  /**
+   * The same records in runs of those already parsed (CSV): one await a run instead of one a
+   * record, which the batch path takes when a reader offers it. Iterate one of the two, once.
+   */
+  batches?: AsyncIterable<SourceRecord[]>;
 }

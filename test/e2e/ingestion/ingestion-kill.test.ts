@@ -1,5 +1,6 @@
 // Kill in the middle of a batch: the ingestion service runs as a real child process
-// (launcher/start-one.ts) on a PGlite directory; a 5,000-row CSV is pushed in chunks of 50
+// (launcher/start-one.ts) on a PGlite directory, or with DATABASE_URL set on a throwaway
+// PostgreSQL database (where chunks are staged with COPY FROM STDIN); a 5,000-row CSV is pushed in chunks of 50
 // records. The first process is told (INGESTION_TEST_STALL_*, honoured under NODE_ENV=test only)
 // to hold the batch after its 4th committed chunk until a file appears that never does, so the
 // SIGKILL lands mid-batch on every machine, however fast: no race with the batch's end. A new process on the same directory is sent the same content: it resumes after the
@@ -12,6 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AccessTokens } from '../../../platform/auth/jwt';
+import { createTestDatabase, type TestDatabase } from '../../support/database';
 import { freePort, until } from '../../support/waiting';
 
 // Two cold starts of a TypeScript child process: minutes on a loaded machine.
@@ -21,6 +23,11 @@ const ROOT = path.join(__dirname, '../../..');
 const SECRET = 'kill-test-secret-that-is-long-enough-0123456789';
 const ROWS = 5_000;
 const children: ChildProcess[] = [];
+let database: TestDatabase | null = null;
+
+beforeAll(async () => {
+  if (process.env.DATABASE_URL) database = await createTestDatabase();
+});
 
 async function startIngestion(
   dataDir: string,
@@ -38,6 +45,7 @@ async function startIngestion(
     ...extra,
   };
   for (const name of ['DATABASE_URL', 'POSTGRES_URL', 'NATS_URL', 'REDIS_URL', 'INGESTION_PORT']) delete env[name];
+  if (database?.config.url) env.DATABASE_URL = database.config.url;
   const child = spawn(
     process.execPath,
     [path.join(ROOT, 'test/support/run-ts.js'), path.join(ROOT, 'launcher/start-one.ts'), 'ingestion'],
@@ -65,8 +73,9 @@ async function startIngestion(
   return { child, url, exited };
 }
 
-afterAll(() => {
+afterAll(async () => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await database?.drop();
 });
 
 it('a batch killed with SIGKILL mid-way resumes in a new process, and each row lands once', async () => {
