@@ -20,6 +20,18 @@ export interface RangeSums {
   sum: string;
 }
 
+/** What the maintained per-cell sums (dataflow_cells) say about two datasets. */
+export interface CellComparison {
+  /** False when a side has records but no cells (written with the trigger off): use the key ranges. */
+  ready: boolean;
+  leftCount: number;
+  rightCount: number;
+  /** Rows (both sides) in the cells whose count or checksum sum differ. */
+  differingRows: number;
+  /** The differing cells and their rows (both sides), in cell order; null when they hold more than the share asked. */
+  cells: { cell: number; rows: number }[] | null;
+}
+
 /** A key on one side only (the other side null) or on both with other data. */
 export interface DifferingRow {
   key: string;
@@ -27,9 +39,10 @@ export interface DifferingRow {
   right: Record<string, unknown> | null;
 }
 
-// The per-row checksum: PostgreSQL's 64-bit text hash of key and data, computed once per row per
-// diff (both sides are in this one database, so the hash needs to agree only with itself).
-const ROW_HASH = `hashtextextended(record_key || '|' || data::text, 0)`;
+// The per-row checksum: PostgreSQL's 64-bit text hash of key and data, stored with the row (a
+// generated column, `row_hash`); both sides are in this one database, so it needs to agree only
+// with itself.
+const ROW_HASH = `row_hash`;
 
 // The ranges $4 (from) and $5 (to), numbered `i`, with index-friendly closed bounds: '' is below
 // every key and `top` is the largest key of either side; the exclusive `to` is applied as a
@@ -40,6 +53,16 @@ const BOUNDS = `(SELECT coalesce(lo, '') AS lo, hi, i,
             (SELECT max(record_key) FROM dataflow_records WHERE tenant_id = $1 AND dataset = $3))) AS top
      FROM unnest($4::text[], $5::text[]) WITH ORDINALITY AS u(lo, hi, i))`;
 const IN_RANGE = `record_key >= b.lo AND record_key <= b.top AND (b.hi IS NULL OR record_key < b.hi)`;
+
+// Both sides' rows under `where`, joined by key, returning the keys missing on a side or whose
+// data differ. Equal stored row checksums settle a pair without comparing the jsonb (which
+// decides only when they differ: key order or 1.0 against 1 are not differences).
+const compareRows = (where: string) => `
+  SELECT coalesce(l.k, r.k) AS key, l.data AS left, r.data AS right
+    FROM (SELECT record_key AS k, data, row_hash AS h FROM dataflow_records WHERE tenant_id = $1 AND dataset = $2 AND ${where}) AS l
+    FULL JOIN (SELECT record_key AS k, data, row_hash AS h FROM dataflow_records WHERE tenant_id = $1 AND dataset = $3 AND ${where}) AS r
+      ON l.k = r.k
+   WHERE l.k IS NULL OR r.k IS NULL OR (l.h <> r.h AND l.data <> r.data)`;
 
 export interface DatasetStore {
   /** Inserts or replaces records by key; a replaced record moves past every watermark. */
@@ -55,6 +78,10 @@ export interface DatasetStore {
     right: string,
     ranges: KeyRange[],
   ): Promise<{ left: RangeSums; right: RangeSums }[]>;
+  /** Compares the two datasets' cell sums in one statement; lists the differing cells when they hold at most `share` of the rows. */
+  compareCells(tenantId: string, left: string, right: string, share: number): Promise<CellComparison>;
+  /** The keys in `cells` missing on a side or whose data differ, in key order. */
+  cellDifferences(tenantId: string, left: string, right: string, cells: number[]): Promise<DifferingRow[]>;
   /** The keys in `ranges` (all keys when null) missing on a side or whose data differ, in key order. */
   differences(tenantId: string, left: string, right: string, ranges: KeyRange[] | null): Promise<DifferingRow[]>;
 }
@@ -118,22 +145,61 @@ export function sqlDatasetStore(db: SqlQuery): DatasetStore {
       for (const r of rows) sums[Number(r.i) - 1]![r.dataset === left ? 'left' : 'right'] = { count: r.n, sum: r.s };
       return sums;
     },
+    async compareCells(tenantId, left, right, share) {
+      // Cells missing on one side count as (0, 0); cells at (0, 0) stay after deletes. A side is
+      // unready when it has records but no cell at all (rows written past the trigger).
+      const { rows } = await db.query<{
+        ln: string;
+        rn: string;
+        dn: string;
+        cells: [number, number][] | null;
+        ready: boolean;
+      }>(
+        `WITH l AS (SELECT cell, n, s FROM dataflow_cells WHERE tenant_id = $1 AND dataset = $2),
+              r AS (SELECT cell, n, s FROM dataflow_cells WHERE tenant_id = $1 AND dataset = $3),
+              d AS (SELECT coalesce(l.cell, r.cell) AS cell, coalesce(l.n, 0) + coalesce(r.n, 0) AS rows
+                      FROM l FULL JOIN r ON l.cell = r.cell
+                     WHERE coalesce(l.n, 0) <> coalesce(r.n, 0) OR coalesce(l.s, 0) <> coalesce(r.s, 0)),
+              t AS (SELECT (SELECT coalesce(sum(n), 0) FROM l) AS ln, (SELECT coalesce(sum(n), 0) FROM r) AS rn,
+                           (SELECT coalesce(sum(rows), 0) FROM d) AS dn)
+         SELECT t.ln::text AS ln, t.rn::text AS rn, t.dn::text AS dn,
+                CASE WHEN t.dn <= $4::float8 * (t.ln + t.rn)
+                     THEN (SELECT coalesce(json_agg(json_build_array(cell, rows) ORDER BY cell), '[]') FROM d) END AS cells,
+                (EXISTS (SELECT 1 FROM l) OR NOT EXISTS (SELECT 1 FROM dataflow_records WHERE tenant_id = $1 AND dataset = $2))
+                AND (EXISTS (SELECT 1 FROM r) OR NOT EXISTS (SELECT 1 FROM dataflow_records WHERE tenant_id = $1 AND dataset = $3))
+                  AS ready
+           FROM t`,
+        [tenantId, left, right, share],
+      );
+      const r = rows[0]!;
+      return {
+        ready: r.ready,
+        leftCount: Number(r.ln),
+        rightCount: Number(r.rn),
+        differingRows: Number(r.dn),
+        cells: r.cells && r.cells.map(([cell, n]) => ({ cell, rows: Number(n) })),
+      };
+    },
+    async cellDifferences(tenantId, left, right, cells) {
+      if (cells.length === 0) return [];
+      const { rows } = await db.query<DifferingRow>(`${compareRows('cell = ANY($4::int[])')} ORDER BY 1`, [
+        tenantId,
+        left,
+        right,
+        cells,
+      ]);
+      return rows;
+    },
     async differences(tenantId, left, right, ranges) {
-      const compare = (l: string, r: string) => `
-        SELECT coalesce(l.k, r.k) AS key, l.data AS left, r.data AS right
-          FROM (SELECT record_key AS k, data FROM dataflow_records WHERE tenant_id = $1 AND dataset = $2 AND ${l}) AS l
-          FULL JOIN (SELECT record_key AS k, data FROM dataflow_records WHERE tenant_id = $1 AND dataset = $3 AND ${r}) AS r
-            ON l.k = r.k
-         WHERE l.k IS NULL OR r.k IS NULL OR l.data <> r.data`;
       if (ranges === null) {
-        const { rows } = await db.query<DifferingRow>(`${compare('true', 'true')} ORDER BY 1`, [tenantId, left, right]);
+        const { rows } = await db.query<DifferingRow>(`${compareRows('true')} ORDER BY 1`, [tenantId, left, right]);
         return rows;
       }
       if (ranges.length === 0) return [];
       const { rows } = await db.query<DifferingRow>(
         `SELECT d.key, d.left, d.right
            FROM ${BOUNDS} AS b
-          CROSS JOIN LATERAL (${compare(IN_RANGE, IN_RANGE)}) AS d
+          CROSS JOIN LATERAL (${compareRows(IN_RANGE)}) AS d
           ORDER BY 1`,
         [tenantId, left, right, ranges.map((r) => r.from), ranges.map((r) => r.to)],
       );
