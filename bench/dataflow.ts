@@ -3,7 +3,8 @@
 // DATABASE_URL is set, on a throwaway PostgreSQL database. For 10% and for 0.05% of rows
 // differing: the checksum-and-split diff (checksum_diff), the in-memory key match (`match`,
 // reading both sides), and beside them, in the same run on the same rows, a plain SQL FULL OUTER
-// JOIN counting the differing keys (the baseline). Then JSONata transforms per record (the
+// JOIN counting the differing keys (the baseline). `npm run bench -- dataflow <rows> postgres`
+// runs PostgreSQL only, `... jsonata` the JSONata rate only. Then JSONata transforms per record (the
 // worker thread the service uses) in records/s. Times are wall clock on whatever the machine is
 // doing: the load average is printed with them.
 import { randomBytes } from 'node:crypto';
@@ -97,7 +98,9 @@ async function benchOn(label: string, config: { url?: string; pgliteDir: string;
       line('SQL FULL OUTER JOIN (baseline)', join.ms, join.value);
       const d = diff.value.result;
       line(
-        `checksum_diff (${d.rows_compared} rows compared, ${d.differing_ranges?.length ?? 0} ranges)`,
+        d.differing_cells
+          ? `checksum_diff by kept cells (${d.rows_compared} rows compared, ${d.differing_cells.length} cells)`
+          : `checksum_diff by key ranges (${d.rows_compared} rows compared, ${d.differing_ranges?.length ?? 0} ranges)`,
         diff.ms,
         d.breaks.count + d.unmatched_left.count + d.unmatched_right.count,
       );
@@ -125,9 +128,12 @@ async function jsonataRate(records: number): Promise<void> {
 
 export async function run(args: string[]): Promise<void> {
   const rows = Number(args[0] ?? 200_000) || 200_000;
+  // `postgres` as the second argument skips PGlite (and the JSONata rate); `jsonata` runs only that.
+  const only = args[1];
   console.log(`# dataflow benchmark: ${os.cpus().length} CPUs, node ${process.version}, load average ${load()}`);
-  await jsonataRate(Math.min(rows, 100_000));
-  await benchOn('PGlite (in memory)', { pgliteDir: 'memory://', poolSize: 1 }, rows);
+  if (only !== 'postgres') await jsonataRate(Math.min(rows, 100_000));
+  if (only === 'jsonata') return;
+  if (only !== 'postgres') await benchOn('PGlite (in memory)', { pgliteDir: 'memory://', poolSize: 1 }, rows);
   const base = process.env.DATABASE_URL;
   if (!base) {
     console.log('\n(DATABASE_URL not set: PostgreSQL skipped)');

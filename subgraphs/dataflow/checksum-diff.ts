@@ -14,29 +14,41 @@
 // comparison: a key on one side only is unmatched, the same key with other data a break
 // (tolerance rules need the `match` method).
 import type { BreakRow, CategoryReport, PackReconciliation, ReconciliationResult } from './dataflow.types';
-import type { DatasetStore, DifferingRow, KeyRange, RangeSums } from './dataset.store';
+import type { CellSums, DatasetStore, DifferingRow, KeyRange, RangeSums } from './dataset.store';
 import { DEFAULT_SAMPLE_SIZE, masked } from './reconcile.match';
 
 export interface DiffOptions {
   /** Use the cells kept at write time when both sides have them (false: always cut key ranges). */
   useCells: boolean;
-  /** About how many rows (both sides) a cell holds: the most rows read for one differing key. */
+  /** Kept cells numbered below this are read first, with the totals (of 65,536: 1/64). */
+  sampleBelow: number;
+  /**
+   * Kept cells: when the differing cells hold more than this share of the rows, compare
+   * everything in one join. Low, since a kept cell's rows are scattered (a hash of the key), so
+   * reading 5% of the rows by cell touches most pages a join reads once, in order.
+   */
+  cellShare: number;
+  /** Key ranges: about how many rows (both sides) a range holds: the most rows read for one differing key. */
   cellRows: number;
   /** At most this many cells (bigger cells for bigger tables, so the sums stay a small answer). */
   maxCells: number;
   /** How many cells, evenly spread, are summed first to decide whether the cells are worth it. */
   sampleCells: number;
-  /** When the differing cells hold more than this share of the rows, compare everything in one join. */
+  /** Key ranges: when the sampled ranges differ in more than this share, compare everything in one join. */
   wholeShare: number;
 }
 
 export const DEFAULT_DIFF: DiffOptions = {
   useCells: true,
+  sampleBelow: 1024,
+  cellShare: 0.05,
   cellRows: 256,
   maxCells: 16_384,
   sampleCells: 32,
   wholeShare: 0.5,
 };
+
+const MIN_SAMPLED_ROWS = 1000;
 
 type Located = Pick<ReconciliationResult, 'differing_ranges' | 'differing_cells' | 'rows_compared'>;
 
@@ -93,27 +105,49 @@ async function byCells(
   right: string,
   options: DiffOptions,
 ): Promise<Found | null> {
-  const cells = await store.compareCells(tenantId, left, right, options.wholeShare);
-  if (!cells.ready) return null;
-  const allRows = cells.leftCount + cells.rightCount;
-  if (cells.cells === null) {
-    // Most rows lie in differing cells: compared as one range.
-    return {
-      differing: await store.differences(tenantId, left, right, null),
-      leftCount: cells.leftCount,
-      located: { differing_ranges: [{ from: null, to: null, rows: allRows }], rows_compared: allRows },
-    };
+  const sample = await store.sampleCells(tenantId, left, right, options.sampleBelow);
+  if (!sample.left || !sample.right) return null;
+  const leftCount = sample.left.total.count;
+  const allRows = leftCount + sample.right.total.count;
+  const same = (a: CellSums | undefined, b: CellSums | undefined) =>
+    (a?.count ?? 0) === (b?.count ?? 0) && (a?.sum ?? '0') === (b?.sum ?? '0');
+  if (same(sample.left.total, sample.right.total)) {
+    return { differing: [], leftCount, located: { differing_cells: [], rows_compared: 0 } };
   }
-  const differing = await store.cellDifferences(
-    tenantId,
-    left,
-    right,
-    cells.cells.map((c) => c.cell),
-  );
+  const whole = async (): Promise<Found> => ({
+    differing: await store.differences(tenantId, left, right, null),
+    leftCount,
+    // Most rows lie in differing cells: compared as one range.
+    located: { differing_ranges: [{ from: null, to: null, rows: allRows }], rows_compared: allRows },
+  });
+  // The sampled cells (a hash of the key: a fair sample) say how many rows lie in differing cells.
+  const rightSample = new Map(sample.right.cells.map((c) => [c.cell, c]));
+  let sampledRows = 0;
+  let differingRows = 0;
+  for (const l of sample.left.cells) {
+    const r = rightSample.get(l.cell);
+    rightSample.delete(l.cell);
+    sampledRows += l.count + (r?.count ?? 0);
+    if (!same(l, r)) differingRows += l.count + (r?.count ?? 0);
+  }
+  for (const r of rightSample.values()) {
+    sampledRows += r.count;
+    if (r.count !== 0) differingRows += r.count;
+  }
+  // Too few sampled rows say nothing (and comparing every cell of a small dataset is cheap).
+  if (sampledRows >= MIN_SAMPLED_ROWS && differingRows > options.cellShare * sampledRows) return whole();
+
+  const compared = await store.compareCells(tenantId, left, right, options.cellShare);
+  if (compared.cells === null) return whole();
   return {
-    differing,
-    leftCount: cells.leftCount,
-    located: { differing_cells: cells.cells, rows_compared: cells.differingRows },
+    differing: await store.cellDifferences(
+      tenantId,
+      left,
+      right,
+      compared.cells.map((c) => c.cell),
+    ),
+    leftCount,
+    located: { differing_cells: compared.cells, rows_compared: compared.differingRows },
   };
 }
 

@@ -20,13 +20,20 @@ export interface RangeSums {
   sum: string;
 }
 
-/** What the maintained per-cell sums (dataflow_cells) say about two datasets. */
+/** A cell's record count and checksum sum (cell -1: the dataset's totals). */
+export interface CellSums {
+  cell: number;
+  count: number;
+  /** A numeric, as text. */
+  sum: string;
+}
+
+/** A side's totals and the sums of its cells below a bound, or null when it has records but no cells. */
+export type CellSample = { total: CellSums; cells: CellSums[] } | null;
+
+/** The cells whose count or checksum sum differ between two datasets. */
 export interface CellComparison {
-  /** False when a side has records but no cells (written with the trigger off): use the key ranges. */
-  ready: boolean;
-  leftCount: number;
-  rightCount: number;
-  /** Rows (both sides) in the cells whose count or checksum sum differ. */
+  /** Rows (both sides) in the differing cells. */
   differingRows: number;
   /** The differing cells and their rows (both sides), in cell order; null when they hold more than the share asked. */
   cells: { cell: number; rows: number }[] | null;
@@ -78,7 +85,14 @@ export interface DatasetStore {
     right: string,
     ranges: KeyRange[],
   ): Promise<{ left: RangeSums; right: RangeSums }[]>;
-  /** Compares the two datasets' cell sums in one statement; lists the differing cells when they hold at most `share` of the rows. */
+  /** Each side's kept totals and cells numbered below `below` (a sample: cells are a hash of the key). */
+  sampleCells(
+    tenantId: string,
+    left: string,
+    right: string,
+    below: number,
+  ): Promise<{ left: CellSample; right: CellSample }>;
+  /** Compares every cell of the two datasets in one statement; lists the differing ones when they hold at most `share` of the rows. */
   compareCells(tenantId: string, left: string, right: string, share: number): Promise<CellComparison>;
   /** The keys in `cells` missing on a side or whose data differ, in key order. */
   cellDifferences(tenantId: string, left: string, right: string, cells: number[]): Promise<DifferingRow[]>;
@@ -145,40 +159,58 @@ export function sqlDatasetStore(db: SqlQuery): DatasetStore {
       for (const r of rows) sums[Number(r.i) - 1]![r.dataset === left ? 'left' : 'right'] = { count: r.n, sum: r.s };
       return sums;
     },
+    async sampleCells(tenantId, left, right, below) {
+      const { rows } = await db.query<{ side: string; cell: number | null; n: string; s: string }>(
+        `SELECT 'left' AS side, cell, n::text AS n, s::text AS s
+           FROM dataflow_cells WHERE tenant_id = $1 AND dataset = $2 AND cell < $4
+         UNION ALL
+         SELECT 'right', cell, n::text, s::text FROM dataflow_cells WHERE tenant_id = $1 AND dataset = $3 AND cell < $4
+         UNION ALL
+         SELECT 'left', NULL, '0', '0' WHERE EXISTS (SELECT 1 FROM dataflow_records WHERE tenant_id = $1 AND dataset = $2)
+         UNION ALL
+         SELECT 'right', NULL, '0', '0' WHERE EXISTS (SELECT 1 FROM dataflow_records WHERE tenant_id = $1 AND dataset = $3)`,
+        [tenantId, left, right, below],
+      );
+      const side = (name: string): CellSample => {
+        const mine = rows.filter((r) => r.side === name);
+        const sums = mine.filter((r) => r.cell !== null).map((r) => ({ cell: r.cell!, count: Number(r.n), sum: r.s }));
+        const total = sums.find((c) => c.cell === -1);
+        const hasRecords = mine.some((r) => r.cell === null);
+        // No totals: an empty dataset has none, one written past the trigger has records.
+        if (!total) return hasRecords ? null : { total: { cell: -1, count: 0, sum: '0' }, cells: [] };
+        return { total, cells: sums.filter((c) => c.cell >= 0) };
+      };
+      return { left: side('left'), right: side('right') };
+    },
     async compareCells(tenantId, left, right, share) {
-      // Cells missing on one side count as (0, 0); cells at (0, 0) stay after deletes. A side is
-      // unready when it has records but no cell at all (rows written past the trigger).
+      // One pass over both sides' cells (a cell missing on a side counts as (0, 0); cells at
+      // (0, 0) stay after deletes). Counts and sums come as text (bigint and numeric).
       const { rows } = await db.query<{
         ln: string;
         rn: string;
         dn: string;
-        cells: [number, number][] | null;
-        ready: boolean;
+        cells: number[] | null;
+        sizes: string[] | null;
       }>(
-        `WITH l AS (SELECT cell, n, s FROM dataflow_cells WHERE tenant_id = $1 AND dataset = $2),
-              r AS (SELECT cell, n, s FROM dataflow_cells WHERE tenant_id = $1 AND dataset = $3),
-              d AS (SELECT coalesce(l.cell, r.cell) AS cell, coalesce(l.n, 0) + coalesce(r.n, 0) AS rows
-                      FROM l FULL JOIN r ON l.cell = r.cell
-                     WHERE coalesce(l.n, 0) <> coalesce(r.n, 0) OR coalesce(l.s, 0) <> coalesce(r.s, 0)),
-              t AS (SELECT (SELECT coalesce(sum(n), 0) FROM l) AS ln, (SELECT coalesce(sum(n), 0) FROM r) AS rn,
-                           (SELECT coalesce(sum(rows), 0) FROM d) AS dn)
-         SELECT t.ln::text AS ln, t.rn::text AS rn, t.dn::text AS dn,
-                CASE WHEN t.dn <= $4::float8 * (t.ln + t.rn)
-                     THEN (SELECT coalesce(json_agg(json_build_array(cell, rows) ORDER BY cell), '[]') FROM d) END AS cells,
-                (EXISTS (SELECT 1 FROM l) OR NOT EXISTS (SELECT 1 FROM dataflow_records WHERE tenant_id = $1 AND dataset = $2))
-                AND (EXISTS (SELECT 1 FROM r) OR NOT EXISTS (SELECT 1 FROM dataflow_records WHERE tenant_id = $1 AND dataset = $3))
-                  AS ready
-           FROM t`,
-        [tenantId, left, right, share],
+        `SELECT coalesce(sum(l.n), 0)::text AS ln, coalesce(sum(r.n), 0)::text AS rn,
+                coalesce(sum(x.rows) FILTER (WHERE x.differs), 0)::text AS dn,
+                array_agg(x.cell) FILTER (WHERE x.differs) AS cells,
+                array_agg(x.rows::text) FILTER (WHERE x.differs) AS sizes
+           FROM (SELECT cell, n, s FROM dataflow_cells WHERE tenant_id = $1 AND dataset = $2 AND cell >= 0) AS l
+           FULL JOIN (SELECT cell, n, s FROM dataflow_cells WHERE tenant_id = $1 AND dataset = $3 AND cell >= 0) AS r
+             ON l.cell = r.cell
+           CROSS JOIN LATERAL (
+             SELECT coalesce(l.cell, r.cell) AS cell, coalesce(l.n, 0) + coalesce(r.n, 0) AS rows,
+                    coalesce(l.n, 0) <> coalesce(r.n, 0) OR coalesce(l.s, 0) <> coalesce(r.s, 0) AS differs
+           ) AS x`,
+        [tenantId, left, right],
       );
       const r = rows[0]!;
-      return {
-        ready: r.ready,
-        leftCount: Number(r.ln),
-        rightCount: Number(r.rn),
-        differingRows: Number(r.dn),
-        cells: r.cells && r.cells.map(([cell, n]) => ({ cell, rows: Number(n) })),
-      };
+      const differingRows = Number(r.dn);
+      const cells = (r.cells ?? [])
+        .map((cell, i) => ({ cell, rows: Number(r.sizes![i]) }))
+        .sort((a, b) => a.cell - b.cell);
+      return { differingRows, cells: differingRows <= share * (Number(r.ln) + Number(r.rn)) ? cells : null };
     },
     async cellDifferences(tenantId, left, right, cells) {
       if (cells.length === 0) return [];
