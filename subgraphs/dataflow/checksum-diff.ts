@@ -1,28 +1,63 @@
-// The checksum-and-split diff (data-diff's method, issue 33): cut both datasets' keys into small
-// ranges (cells), compare each side's count and checksum per cell, and read only the cells that
-// differ. Equal cells are settled without reading a row. Both sides live in this one database, so
-// the split is done once at the leaf size, and one statement returns every cell's sums (data-diff
-// descends level by level to save round trips between two databases; here a level costs a pass
-// over the rows, and the finest cut in one pass reads least). A sample of the cells is summed
-// first: when most of it differs, the cells would not spare a read, and one join compares all.
-// The differing cells are compared in SQL, which returns only the keys that differ. Exact comparison: a key on one side only is
-// unmatched, the same key with other data a break (tolerance rules need the `match` method).
+// The checksum-and-split diff (data-diff's method, issue 33): cut both datasets into cells,
+// compare each side's count and checksum per cell, and read only the cells that differ. Equal
+// cells are settled without reading a row.
+//
+// The cells are kept at write time (dataflow_cells, one per 16-bit hash of the key, summed by a
+// trigger in the writing transaction), so a diff of nearly equal datasets reads two small
+// tables and the differing cells' rows: no pass over the data. When most rows lie in differing
+// cells, one join compares everything instead. When a side's cells are missing (rows written
+// past the trigger), the diff falls back to key ranges cut at read time: cells of about
+// `cellRows` rows, one statement summing every cell's stored row checksums (one index range scan
+// per cell), a sample of cells summed first to decide whether they are worth it.
+//
+// The differing rows are found in SQL, which returns only the keys that differ. Exact
+// comparison: a key on one side only is unmatched, the same key with other data a break
+// (tolerance rules need the `match` method).
 import type { BreakRow, CategoryReport, PackReconciliation, ReconciliationResult } from './dataflow.types';
-import type { DatasetStore, KeyRange, RangeSums } from './dataset.store';
+import type { CellSums, DatasetStore, DifferingRow, KeyRange, RangeSums } from './dataset.store';
 import { DEFAULT_SAMPLE_SIZE, masked } from './reconcile.match';
 
 export interface DiffOptions {
-  /** About how many rows (both sides) a cell holds: the most rows read for one differing key. */
+  /** Use the cells kept at write time when both sides have them (false: always cut key ranges). */
+  useCells: boolean;
+  /** Kept cells numbered below this are read first, with the totals (of 65,536: 1/64). */
+  sampleBelow: number;
+  /**
+   * Kept cells: when the differing cells hold more than this share of the rows, compare
+   * everything in one join. Low, since a kept cell's rows are scattered (a hash of the key), so
+   * reading 5% of the rows by cell touches most pages a join reads once, in order.
+   */
+  cellShare: number;
+  /** Key ranges: about how many rows (both sides) a range holds: the most rows read for one differing key. */
   cellRows: number;
   /** At most this many cells (bigger cells for bigger tables, so the sums stay a small answer). */
   maxCells: number;
   /** How many cells, evenly spread, are summed first to decide whether the cells are worth it. */
   sampleCells: number;
-  /** When the differing cells hold more than this share of the rows, compare everything in one join. */
+  /** Key ranges: when the sampled ranges differ in more than this share, compare everything in one join. */
   wholeShare: number;
 }
 
-export const DEFAULT_DIFF: DiffOptions = { cellRows: 256, maxCells: 16_384, sampleCells: 32, wholeShare: 0.5 };
+export const DEFAULT_DIFF: DiffOptions = {
+  useCells: true,
+  sampleBelow: 1024,
+  cellShare: 0.05,
+  cellRows: 256,
+  maxCells: 16_384,
+  sampleCells: 32,
+  wholeShare: 0.5,
+};
+
+const MIN_SAMPLED_ROWS = 1000;
+
+type Located = Pick<ReconciliationResult, 'differing_ranges' | 'differing_cells' | 'rows_compared'>;
+
+/** The differing rows, the left side's count, and where they were looked for. */
+interface Found {
+  differing: DifferingRow[];
+  leftCount: number;
+  located: Located;
+}
 
 export async function checksumDiff(
   store: DatasetStore,
@@ -32,6 +67,9 @@ export async function checksumDiff(
   right: string,
   options: DiffOptions = DEFAULT_DIFF,
 ): Promise<{ result: ReconciliationResult; rows: BreakRow[] }> {
+  const found =
+    (options.useCells ? await byCells(store, tenantId, left, right, options) : null) ??
+    (await byKeyRanges(store, tenantId, left, right, options));
   const pii = spec.pii ?? [];
   const sampleSize = spec.sample_size ?? DEFAULT_SAMPLE_SIZE;
   const cat = (): CategoryReport => ({ count: 0, total: 0, samples: [] });
@@ -42,7 +80,85 @@ export async function checksumDiff(
     if (out[c].samples.length < sampleSize) out[c].samples.push({ key, ...detail });
     rows.push({ reconciliation: spec.name, category: c === 'breaks' ? 'break' : c, key, detail });
   };
+  for (const d of found.differing) {
+    if (d.right === null) add('unmatched_left', d.key, { left: masked(d.left!, pii) });
+    else if (d.left === null) add('unmatched_right', d.key, { right: masked(d.right, pii) });
+    else add('breaks', d.key, { left: masked(d.left, pii), right: masked(d.right, pii) });
+  }
+  out.matched.count = found.leftCount - out.unmatched_left.count - out.breaks.count;
+  const failed = out.unmatched_left.count + out.unmatched_right.count + out.breaks.count > 0;
+  const result: ReconciliationResult = {
+    name: spec.name,
+    method: 'checksum_diff',
+    result: failed ? 'failed' : 'passed',
+    ...out,
+    ...found.located,
+  };
+  return { result, rows };
+}
 
+/** By the cells kept at write time; null when a side's cells are missing. */
+async function byCells(
+  store: DatasetStore,
+  tenantId: string,
+  left: string,
+  right: string,
+  options: DiffOptions,
+): Promise<Found | null> {
+  const sample = await store.sampleCells(tenantId, left, right, options.sampleBelow);
+  if (!sample.left || !sample.right) return null;
+  const leftCount = sample.left.total.count;
+  const allRows = leftCount + sample.right.total.count;
+  const same = (a: CellSums | undefined, b: CellSums | undefined) =>
+    (a?.count ?? 0) === (b?.count ?? 0) && (a?.sum ?? '0') === (b?.sum ?? '0');
+  if (same(sample.left.total, sample.right.total)) {
+    return { differing: [], leftCount, located: { differing_cells: [], rows_compared: 0 } };
+  }
+  const whole = async (): Promise<Found> => ({
+    differing: await store.differences(tenantId, left, right, null),
+    leftCount,
+    // Most rows lie in differing cells: compared as one range.
+    located: { differing_ranges: [{ from: null, to: null, rows: allRows }], rows_compared: allRows },
+  });
+  // The sampled cells (a hash of the key: a fair sample) say how many rows lie in differing cells.
+  const rightSample = new Map(sample.right.cells.map((c) => [c.cell, c]));
+  let sampledRows = 0;
+  let differingRows = 0;
+  for (const l of sample.left.cells) {
+    const r = rightSample.get(l.cell);
+    rightSample.delete(l.cell);
+    sampledRows += l.count + (r?.count ?? 0);
+    if (!same(l, r)) differingRows += l.count + (r?.count ?? 0);
+  }
+  for (const r of rightSample.values()) {
+    sampledRows += r.count;
+    if (r.count !== 0) differingRows += r.count;
+  }
+  // Too few sampled rows say nothing (and comparing every cell of a small dataset is cheap).
+  if (sampledRows >= MIN_SAMPLED_ROWS && differingRows > options.cellShare * sampledRows) return whole();
+
+  const compared = await store.compareCells(tenantId, left, right, options.cellShare);
+  if (compared.cells === null) return whole();
+  return {
+    differing: await store.cellDifferences(
+      tenantId,
+      left,
+      right,
+      compared.cells.map((c) => c.cell),
+    ),
+    leftCount,
+    located: { differing_cells: compared.cells, rows_compared: compared.differingRows },
+  };
+}
+
+/** By key ranges cut and summed at read time (the rows' stored checksums, one pass). */
+async function byKeyRanges(
+  store: DatasetStore,
+  tenantId: string,
+  left: string,
+  right: string,
+  options: DiffOptions,
+): Promise<Found> {
   // Cells of about cellRows rows (both sides), cut at every (cellRows/2)-th left key.
   const { keys, count: leftCount } = await store.grid(tenantId, left, Math.max(1, Math.floor(options.cellRows / 2)));
   const thin = Math.ceil(keys.length / options.maxCells);
@@ -55,36 +171,26 @@ export async function checksumDiff(
   const sampled = cells.filter((_, i) => i % every === 0);
   const sample = await store.rangeSums(tenantId, left, right, sampled);
   const whole = cells.length > 1 && sample.filter(differs).length > options.wholeShare * sampled.length;
-  const differing: (KeyRange & { rows: number })[] = [];
-  let allRows = 0;
-  if (!whole) {
-    const sums = await store.rangeSums(tenantId, left, right, cells);
-    sums.forEach((s, i) => {
-      allRows += s.left.count + s.right.count;
-      if (differs(s)) differing.push({ ...cells[i]!, rows: s.left.count + s.right.count });
-    });
+  if (whole) {
+    const differing = await store.differences(tenantId, left, right, null);
+    // Not summed: the right side is its matched keys, breaks and right-only keys.
+    const onlyLeft = differing.filter((d) => d.right === null).length;
+    const onlyRight = differing.filter((d) => d.left === null).length;
+    const allRows = 2 * leftCount - onlyLeft + onlyRight;
+    return {
+      differing,
+      leftCount,
+      // Compared as one range: the sample said most cells differ.
+      located: { differing_ranges: [{ from: null, to: null, rows: allRows }], rows_compared: allRows },
+    };
   }
-  const compared = differing.reduce((n, r) => n + r.rows, 0);
-  for (const d of await store.differences(tenantId, left, right, whole ? null : differing)) {
-    if (d.right === null) add('unmatched_left', d.key, { left: masked(d.left!, pii) });
-    else if (d.left === null) add('unmatched_right', d.key, { right: masked(d.right, pii) });
-    else add('breaks', d.key, { left: masked(d.left, pii), right: masked(d.right, pii) });
-  }
-  out.matched.count = leftCount - out.unmatched_left.count - out.breaks.count;
-  // Not summed: every right key is matched, a break or unmatched on the right.
-  if (whole) allRows = leftCount + out.matched.count + out.breaks.count + out.unmatched_right.count;
-
-  const failed = out.unmatched_left.count + out.unmatched_right.count + out.breaks.count > 0;
+  const ranges: (KeyRange & { rows: number })[] = [];
+  (await store.rangeSums(tenantId, left, right, cells)).forEach((s, i) => {
+    if (differs(s)) ranges.push({ ...cells[i]!, rows: s.left.count + s.right.count });
+  });
   return {
-    result: {
-      name: spec.name,
-      method: 'checksum_diff',
-      result: failed ? 'failed' : 'passed',
-      ...out,
-      // Compared as one range when the sample said most cells differ.
-      differing_ranges: whole ? [{ from: null, to: null, rows: allRows }] : differing,
-      rows_compared: whole ? allRows : compared,
-    },
-    rows,
+    differing: await store.differences(tenantId, left, right, ranges),
+    leftCount,
+    located: { differing_ranges: ranges, rows_compared: ranges.reduce((n, r) => n + r.rows, 0) },
   };
 }

@@ -91,6 +91,8 @@ export interface ReconciliationResult {
   breaks: CategoryReport;
   /** checksum_diff: the key ranges whose checksums differed, down to the leaves compared row by row. */
   differing_ranges?: { from: string | null; to: string | null; rows: number }[];
+  /** checksum_diff by maintained cells: the cells (16-bit hash of the key) whose sums differed, and their rows. */
+  differing_cells?: { cell: number; rows: number }[];
   /** checksum_diff: how many rows were compared one by one (the rest were settled by checksums). */
   rows_compared?: number;
 }
