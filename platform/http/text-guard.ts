@@ -53,12 +53,13 @@ function isForm(request: FastifyRequest): boolean {
 }
 
 export function registerTextGuard(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
+  // A callback hook: no promise and microtask turn on every request (issue 35).
+  app.addHook('preValidation', (request, _reply, done) => {
     const issues: InputIssue[] = [];
     checkFields(request.params, 'path', issues);
     checkFields(request.query, 'query', issues);
     // JSON bodies were checked while parsing (json-scan.ts); form bodies are flat strings.
     if (isForm(request)) checkFields(request.body, 'body', issues);
-    if (issues.length > 0) throw new InputError(issues);
+    done(issues.length > 0 ? new InputError(issues) : undefined);
   });
 }

@@ -20,6 +20,18 @@ export function currentTraceId(): string | null {
   return id && /^[0-9a-f]{32}$/.test(id) && !/^0+$/.test(id) ? id : null;
 }
 
+let tracing = false;
+
+/** Said once by tracing.ts when the SDK starts (it starts before any service app is built). */
+export function markTracingStarted(): void {
+  tracing = true;
+}
+
+/** Whether spans are recorded in this process: per-request span annotations are skipped otherwise. */
+export function tracingStarted(): boolean {
+  return tracing;
+}
+
 /** Sets attributes on the active span, if any (e.g. the ledger position an append wrote). */
 export function annotateActiveSpan(attributes: Attributes): void {
   trace.getActiveSpan()?.setAttributes(attributes);

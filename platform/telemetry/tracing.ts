@@ -18,6 +18,7 @@ import { BatchSpanProcessor, type SpanExporter, type SpanProcessor } from '@open
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { PrismaInstrumentation } from '@prisma/instrumentation';
 import { RedactingExporter } from './redacting-exporter';
+import { markTracingStarted } from './trace-context';
 import type { TelemetryConfig } from './telemetry.config';
 
 /** Paths whose requests are telemetry or probes themselves: tracing them would trace the exporter. */
@@ -72,6 +73,7 @@ export function startTracing(config: TelemetryConfig, options: TracingOptions): 
       new PrismaInstrumentation(),
     ],
   });
+  markTracingStarted();
   started = {
     flush: () => provider.forceFlush(),
     shutdown: () => provider.shutdown(),
