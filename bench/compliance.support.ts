@@ -5,7 +5,7 @@
 import { TenantAccess } from '../platform/auth/tenant-access';
 import type { Database } from '../platform/db/database';
 import { createLogger } from '../platform/logging/logger';
-import { checkpointJson, inclusionJson } from '../rest-compat/ledger/ledger-proofs.routes';
+import { checkpointJson, inclusionBatchJson, inclusionJson } from '../rest-compat/ledger/ledger-proofs.routes';
 import type { EvidenceLedger } from '../subgraphs/compliance/evidence-ledger';
 import { evidenceIdempotencyKey } from '../subgraphs/compliance/evidence-ledger';
 import { reportIdempotencyKey, REPORT_LEDGER_EVENT, type ReportLedger } from '../subgraphs/compliance/report-ledger';
@@ -79,8 +79,8 @@ export async function inProcessLedger(db: Database): Promise<InProcessLedger> {
     },
     reports: {
       checkpoint: async (tenantId) => checkpointJson(await proofs.checkpoint(tenantId)),
-      inclusionProof: async (tenantId, entryId, treeSize) =>
-        inclusionJson(await proofs.inclusion(caller(tenantId), { entryId, treeSize })) as never,
+      inclusionProofs: async (tenantId, entryIds, treeSize) =>
+        inclusionBatchJson(await proofs.inclusionBatch(caller(tenantId), { entryIds, treeSize })) as never,
       record: (tenantId, e) =>
         append(
           tenantId,
