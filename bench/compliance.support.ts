@@ -5,7 +5,7 @@
 import { TenantAccess } from '../platform/auth/tenant-access';
 import type { Database } from '../platform/db/database';
 import { createLogger } from '../platform/logging/logger';
-import { checkpointJson, inclusionJson } from '../rest-compat/ledger/ledger-proofs.routes';
+import { checkpointJson, inclusionBatchJson, inclusionJson } from '../rest-compat/ledger/ledger-proofs.routes';
 import type { EvidenceLedger } from '../subgraphs/compliance/evidence-ledger';
 import { evidenceIdempotencyKey } from '../subgraphs/compliance/evidence-ledger';
 import { reportIdempotencyKey, REPORT_LEDGER_EVENT, type ReportLedger } from '../subgraphs/compliance/report-ledger';
@@ -15,6 +15,7 @@ import { LedgerProofService } from '../subgraphs/ledger/ledger-proof.service';
 import { createLedgerProofStore } from '../subgraphs/ledger/ledger-proof.store';
 import { createLedgerStore } from '../subgraphs/ledger/ledger.store';
 import canonicalize from 'canonicalize';
+import fs from 'node:fs';
 
 export interface InProcessLedger {
   evidence: EvidenceLedger;
@@ -78,8 +79,8 @@ export async function inProcessLedger(db: Database): Promise<InProcessLedger> {
     },
     reports: {
       checkpoint: async (tenantId) => checkpointJson(await proofs.checkpoint(tenantId)),
-      inclusionProof: async (tenantId, entryId, treeSize) =>
-        inclusionJson(await proofs.inclusion(caller(tenantId), { entryId, treeSize })) as never,
+      inclusionProofs: async (tenantId, entryIds, treeSize) =>
+        inclusionBatchJson(await proofs.inclusionBatch(caller(tenantId), { entryIds, treeSize })) as never,
       record: (tenantId, e) =>
         append(
           tenantId,
@@ -91,4 +92,40 @@ export async function inProcessLedger(db: Database): Promise<InProcessLedger> {
     },
     drain: () => committer.drain(),
   };
+}
+
+/**
+ * CPU seconds used so far by the PostgreSQL backends serving this database (Linux /proc, local
+ * server only; null elsewhere). Sampled before and after a phase, it gives the database's CPU per
+ * event, which, beside this process's own, says what the intake costs whatever else the machine
+ * is running. Backends that ended in between are missed (a pool keeps its connections while busy).
+ */
+export async function backendCpu(db: Database): Promise<Map<number, number> | null> {
+  if (db.kind !== 'postgres' || process.platform !== 'linux') return null;
+  const { rows } = await db.sql.query<{ pid: number }>(
+    'SELECT pid FROM pg_stat_activity WHERE datname = current_database()',
+  );
+  const ticks = new Map<number, number>();
+  for (const { pid } of rows) {
+    try {
+      // Fields after the parenthesised command name: utime and stime are the 12th and 13th.
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks.set(pid, (Number(f[11]) + Number(f[12])) / 100);
+    } catch {
+      return null; // not visible from here (a server in another container or host)
+    }
+  }
+  return ticks;
+}
+
+/** Seconds of backend CPU between two `backendCpu` samples (a backend new since the first counts from zero). */
+export function backendCpuBetween(
+  before: Map<number, number> | null,
+  after: Map<number, number> | null,
+): number | null {
+  if (!before || !after) return null;
+  let s = 0;
+  for (const [pid, t] of after) s += t - (before.get(pid) ?? 0);
+  return s;
 }

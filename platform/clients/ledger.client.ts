@@ -1,11 +1,16 @@
 // Typed HTTP client for the ledger's append route (spec 03: POST /append), used by the outbox
 // relay and by any service that logs to the ledger. Errors say whether a retry can help.
 import type { DelegatedIdentity } from '../auth/service-identity';
-import type { LedgerAppendRequest, LedgerAppendResponse, LedgerInclusionProof } from '../contracts/clients/ledger.api';
+import type {
+  LedgerAppendRequest,
+  LedgerAppendResponse,
+  LedgerInclusionBatch,
+  LedgerInclusionProof,
+} from '../contracts/clients/ledger.api';
 import { serviceRequest, type ServiceCallContext } from './service-request';
 
 // Re-exported so callers keep importing the client's module; the types live in platform/contracts.
-export type { LedgerAppendRequest, LedgerAppendResponse, LedgerInclusionProof };
+export type { LedgerAppendRequest, LedgerAppendResponse, LedgerInclusionBatch, LedgerInclusionProof };
 
 export class LedgerClientError extends Error {
   override name = 'LedgerClientError';
@@ -66,6 +71,12 @@ export function createLedgerClient(options: LedgerClientOptions): LedgerClient {
 export interface LedgerProofClient {
   /** An entry's inclusion proof against the tenant's latest signed checkpoint (ServiceCallError 404: no such entry). */
   inclusion(context: ServiceCallContext, entryId: string, treeSize?: number): Promise<LedgerInclusionProof>;
+  /** Up to 1,000 entries' proofs against the existing checkpoint of `treeSize`, in one call. */
+  inclusionBatch(
+    context: ServiceCallContext & { tenantId: string },
+    entryIds: string[],
+    treeSize: number,
+  ): Promise<LedgerInclusionBatch>;
   /** A checkpoint of the tenant's log as it stands now (ServiceCallError 429: the ledger's per-tenant limit). */
   checkpoint(context: ServiceCallContext & { tenantId: string }): Promise<LedgerCheckpoint>;
 }
@@ -91,11 +102,33 @@ export function createLedgerProofClient(baseUrl: string, identity?: DelegatedIde
         query: { entry_id: entryId, tree_size: treeSize },
         timeoutMs: 10_000,
       }),
+    inclusionBatch: (context, entryIds, treeSize) =>
+      serviceRequest(endpoint, 'v1/ledger/proofs/inclusion/batch', context, {
+        method: 'POST',
+        body: { tenant_id: context.tenantId, entry_ids: entryIds, tree_size: treeSize },
+        timeoutMs: 30_000,
+      }),
     checkpoint: (context) =>
       serviceRequest(endpoint, 'v1/ledger/checkpoints', context, {
         method: 'POST',
         body: { tenant_id: context.tenantId },
         timeoutMs: 10_000,
       }),
+  };
+}
+
+/** One proof of a batch as the single-entry route answers it (what verifier/verify-proof.cjs reads). */
+export function inclusionOf(
+  batch: LedgerInclusionBatch,
+  proof: LedgerInclusionBatch['proofs'][number],
+): LedgerInclusionProof {
+  return {
+    type: 'inclusion',
+    tenant_id: batch.tenant_id,
+    leaf_index: proof.leaf_index,
+    tree_size: batch.tree_size,
+    entry: proof.entry,
+    audit_path: proof.audit_path,
+    checkpoint: batch.checkpoint,
   };
 }

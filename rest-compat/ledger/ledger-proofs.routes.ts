@@ -5,7 +5,12 @@ import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../../platform/http/caller';
 import { CHECKPOINT_FORMAT } from '../../subgraphs/ledger/checkpoint.signer';
 import type { Checkpoint } from '../../subgraphs/ledger/ledger-proof.store';
-import type { ConsistencyProof, InclusionProof, LedgerProofService } from '../../subgraphs/ledger/ledger-proof.service';
+import type {
+  ConsistencyProof,
+  InclusionProof,
+  InclusionProofBatch,
+  LedgerProofService,
+} from '../../subgraphs/ledger/ledger-proof.service';
 import { eventJson } from './ledger-event.view';
 import {
   CheckpointBody,
@@ -13,6 +18,8 @@ import {
   CheckpointSchema,
   ConsistencyQuery,
   ConsistencyResponse,
+  InclusionBatchBody,
+  InclusionBatchResponse,
   InclusionQuery,
   InclusionResponse,
   JwksResponse,
@@ -42,6 +49,18 @@ export function inclusionJson(p: InclusionProof) {
     entry: eventJson(p.entry),
     audit_path: p.auditPath,
     checkpoint: checkpointJson(p.checkpoint),
+  };
+}
+
+/** Each proof pairs with the one checkpoint: `{...proof, type: 'inclusion', tenant_id, tree_size, checkpoint}` is a single proof's answer. */
+export function inclusionBatchJson(b: InclusionProofBatch) {
+  return {
+    type: 'inclusion_batch' as const,
+    tenant_id: b.tenantId,
+    tree_size: b.treeSize,
+    checkpoint: checkpointJson(b.checkpoint),
+    proofs: b.proofs.map((p) => ({ leaf_index: p.leafIndex, entry: eventJson(p.entry), audit_path: p.auditPath })),
+    not_found: b.notFound,
   };
 }
 
@@ -134,6 +153,27 @@ export function registerLedgerProofRoutes(routes: FastifyInstance, proofs: Ledge
         }),
       );
     },
+  );
+
+  // A POST because a page of entry ids does not fit a query string; it reads, it changes nothing.
+  routes.post<{ Body: InclusionBatchBody }>(
+    '/v1/ledger/proofs/inclusion/batch',
+    {
+      schema: {
+        tags: ['ledger proofs'],
+        summary: "Inclusion proofs of up to 1,000 entries against one checkpoint's tree",
+        body: InclusionBatchBody,
+        response: proofResponses(InclusionBatchResponse),
+      },
+    },
+    async (request) =>
+      inclusionBatchJson(
+        await proofs.inclusionBatch(callerOf(request), {
+          tenantId: request.body.tenant_id,
+          entryIds: request.body.entry_ids,
+          treeSize: request.body.tree_size,
+        }),
+      ),
   );
 
   routes.get<{ Querystring: ConsistencyQuery }>(

@@ -176,6 +176,30 @@ export const InclusionResponse = Type.Object({
   checkpoint: CheckpointSchema,
 });
 
+export const InclusionBatchBody = Type.Object({
+  tenant_id: Type.Optional(Id("Tenant; defaults to the caller's")),
+  entry_ids: Type.Array(Type.String({ maxLength: 64 }), {
+    minItems: 1,
+    maxItems: 1000,
+    description: 'The entries, by id (at most 1,000)',
+  }),
+  tree_size: Size("An existing checkpoint's tree size: every proof is against that checkpoint"),
+});
+export type InclusionBatchBody = Static<typeof InclusionBatchBody>;
+
+export const InclusionBatchResponse = Type.Object({
+  type: Type.Literal('inclusion_batch'),
+  tenant_id: Type.String(),
+  tree_size: Type.Integer(),
+  checkpoint: CheckpointSchema,
+  proofs: Type.Array(
+    Type.Object({ leaf_index: Type.Integer(), entry: LedgerEventSchema, audit_path: Type.Array(Hash) }),
+  ),
+  not_found: Type.Array(Type.String(), {
+    description: "Ids that are not entries of the tenant's log within the tree",
+  }),
+});
+
 export const ConsistencyResponse = Type.Object({
   type: Type.Literal('consistency'),
   tenant_id: Type.String(),

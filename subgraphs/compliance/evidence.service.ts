@@ -13,7 +13,7 @@ import crypto from 'node:crypto';
 import type { Caller } from '../../platform/auth/caller';
 import type { TenantAccess } from '../../platform/auth/tenant-access';
 import type { LedgerInclusionProof } from '../../platform/clients/ledger.client';
-import type { SqlExecutor } from '../../platform/db/sql';
+import type { SqlExecutor, SqlQuery } from '../../platform/db/sql';
 import { InputError, NotFoundError, PayloadTooLargeError, UnavailableError } from '../../platform/errors/domain-errors';
 import type { Logger } from '../../platform/logging/logger';
 import { textCursor } from '../../platform/pagination/cursor';
@@ -35,12 +35,23 @@ import {
 } from './compliance.types';
 import type { EvidenceLedger } from './evidence-ledger';
 import { freshnessOf } from './evidence.freshness';
-import type { EvidenceStore, NewRevision } from './evidence.store';
+import type { EvidenceStore, IntakeRow, NewRevision } from './evidence.store';
 import { jsonBytes, jsonDepth } from './oscal/document-limits';
 import type { MappingPackService } from './mapping-pack.service';
 import { resultBatcher } from './intake.batcher';
+import { derivedUuid } from './report.oscal';
 
 const DAY_MS = 86_400_000;
+
+/**
+ * The item an intake event becomes, derived from the tenant and the event id (version-4 shaped,
+ * like every other id here): every delivery of the event names the same item, so its ledger
+ * idempotency key (`compliance-evidence:<item>:1`) is the same too and a retry can never append
+ * a second entry.
+ */
+export function intakeItemId(event: Pick<ComplianceEventInput, 'tenantId' | 'id'>): string {
+  return derivedUuid('compliance-intake', event.tenantId, event.id);
+}
 const cursor = textCursor('ev');
 
 export function contentSha256(content: unknown): string {
@@ -84,7 +95,7 @@ export interface EvidenceProof {
   ledger: LedgerInclusionProof;
 }
 
-/** An event of a committed batch: `done` settles once its ledger append was tried. */
+/** An event of a committed batch: `done` settles at once for a new event, for a redelivery once what its first delivery left is finished. */
 export interface TakenEvent {
   done: Promise<IngestResult>;
 }
@@ -104,9 +115,9 @@ export class EvidenceService {
   ) {}
 
   /**
-   * Concurrent intakes share one transaction (intake.batcher.ts); at most this many a batch. The
-   * batcher waits only for a batch's commit: its ledger appends run while the next batch is
-   * written (each caller still waits for its own event's append before it is answered).
+   * Concurrent intakes share a batch (intake.batcher.ts), at most 200 a batch. One batch at a
+   * time: measured against two in flight, the batches were twice as large and each event cost
+   * less CPU (docs/benchmarks.md, "Compliance intake, ledger first").
    */
   private readonly intake = resultBatcher<ComplianceEventInput, TakenEvent>((batch) => this.takeBatch(batch), 200);
 
@@ -127,13 +138,20 @@ export class EvidenceService {
   }
 
   /**
-   * A batch of events, in ONE transaction of a few multi-row statements per tenant: the intake
-   * rows (`ON CONFLICT DO NOTHING`: the ids already taken are the redeliveries), then the new
-   * items, their controls and first revisions. The tenant's certified packs are read once per
-   * batch. Resolves once that commits, with each event's `done`: after the commit the new
-   * revisions go to the ledger together (the ledger group-commits concurrent appends) and their
-   * entries are written back in one statement; a failed append leaves its revision for the
-   * redelivery, a report, a proof or the periodic sweep.
+   * A batch of events. Per tenant: the ids already taken are read (one query; those are
+   * redeliveries), the new events' first revisions go to the ledger together (the ledger
+   * group-commits concurrent appends), and then ONE statement (`takeIntakes`) writes the intake
+   * rows (`ON CONFLICT DO NOTHING`, for a redelivery racing this one), the new items, their
+   * controls and first revisions WITH their ledger entries. The tenant's certified packs are
+   * read once per batch.
+   *
+   * Why the ledger first: filling the entry in afterwards was an UPDATE of every revision row
+   * just written (a second write of each row, a third round trip, and a scan of the tenant's
+   * revisions whenever the planner's statistics lagged the intake: it cost as much as all the
+   * inserts together). The item's id is derived from (tenant, event id) and the ledger's
+   * idempotency key from the item, so any retry of the event, after a failure on either side,
+   * lands on the same ledger entry and the same item. A failed append leaves the revision
+   * without an entry (logged), for the redelivery, a report, a proof or the periodic sweep.
    */
   async takeBatch(events: readonly ComplianceEventInput[]): Promise<TakenEvent[]> {
     const packs = new Map<string, Promise<MappingPack[]>>();
@@ -153,7 +171,7 @@ export class EvidenceService {
           recordedBy: null,
         };
         revision.contentSha256 = contentSha256(revision.content);
-        return { event, controls, revision, itemId: controls.length > 0 ? randomUUID() : null };
+        return { event, controls, revision, itemId: controls.length > 0 ? intakeItemId(event) : null };
       }),
     );
     // The first of each (tenant, id) in the batch is written; a repeat is answered as a redelivery.
@@ -167,87 +185,80 @@ export class EvidenceService {
       if (list) list.push(p);
       else byTenant.set(p.event.tenantId, [p]);
     }
-    const created = new Set<(typeof planned)[number]>();
-    await this.sql.transaction(async (tx) => {
-      for (const [tenantId, list] of byTenant) {
-        const taken = await this.store.recordIntakes(
-          tx,
+    const rows = new Map<string, IntakeRow[]>();
+    await Promise.all(
+      [...byTenant].map(async ([tenantId, list]) => {
+        const before = await this.store.takenEventIds(
+          this.sql,
           tenantId,
-          list.map((p) => ({ eventId: p.event.id, topic: p.event.topic, itemId: p.itemId })),
+          list.map((p) => p.event.id),
         );
-        const fresh = list.filter((p) => taken.has(p.event.id));
-        for (const p of fresh) created.add(p);
-        await this.store.insertItems(
-          tx,
+        const fresh = list.filter((p) => !before.has(p.event.id));
+        rows.set(
           tenantId,
-          fresh
-            .filter((p) => p.itemId !== null)
-            .map((p) => ({
-              item: {
-                id: p.itemId!,
-                source: `event:${p.event.topic}`,
-                eventId: p.event.id,
-                eventType: p.event.types[0] ?? null,
-                createdBy: null,
-                controls: p.controls,
-              },
-              first: p.revision,
+          await Promise.all(
+            fresh.map(async (p) => ({
+              eventId: p.event.id,
+              topic: p.event.topic,
+              item:
+                p.itemId === null
+                  ? null
+                  : {
+                      id: p.itemId,
+                      source: `event:${p.event.topic}`,
+                      eventId: p.event.id,
+                      eventType: p.event.types[0] ?? null,
+                      createdBy: null,
+                      controls: p.controls,
+                    },
+              first: p.itemId === null ? null : p.revision,
+              ledger: p.itemId === null ? null : await this.appendQuietly(p.event, p.itemId, p.controls, p.revision),
             })),
+          ),
         );
+      }),
+    );
+    const created = new Set<(typeof planned)[number]>();
+    const take = async (q: SqlQuery) => {
+      for (const [tenantId, list] of byTenant) {
+        const taken = await this.store.takeIntakes(q, tenantId, rows.get(tenantId)!);
+        for (const p of list) if (taken.has(p.event.id)) created.add(p);
       }
-    });
-    const recorded = this.recordCreated([...created]);
+    };
+    // One tenant's batch is one statement, atomic by itself; several tenants share a transaction
+    // so the batch commits (or fails and is retried event by event) as a whole.
+    if (byTenant.size === 1) await take(this.sql);
+    else await this.sql.transaction(take);
     return planned.map((p) => ({
       done: created.has(p)
-        ? recorded.then(() => ({ created: true, itemId: p.itemId, controls: p.controls }))
-        : recorded.then(() => this.redelivered(p.event)),
+        ? Promise.resolve({ created: true, itemId: p.itemId, controls: p.controls })
+        : this.redelivered(p.event),
     }));
   }
 
-  /** The batch's new revisions to the ledger, together; their entries back in one statement per tenant. Never rejects. */
-  private async recordCreated(
-    created: readonly {
-      event: ComplianceEventInput;
-      itemId: string | null;
-      controls: ControlRef[];
-      revision: NewRevision;
-    }[],
-  ): Promise<void> {
-    const recorded = await Promise.all(
-      created
-        .filter((p) => p.itemId !== null)
-        .map(async (p) => {
-          try {
-            const entry = await this.ledger.record(p.event.tenantId, {
-              itemId: p.itemId!,
-              revision: 1,
-              source: `event:${p.event.topic}`,
-              eventId: p.event.id,
-              controls: p.controls,
-              ...p.revision,
-            });
-            return { tenantId: p.event.tenantId, itemId: p.itemId!, revision: 1, ...entry };
-          } catch (err) {
-            this.logger.warn(
-              { err, tenantId: p.event.tenantId, itemId: p.itemId, revision: 1 },
-              'compliance: evidence not yet in the ledger',
-            );
-            return null;
-          }
-        }),
-    );
-    const entries = new Map<string, { itemId: string; revision: number; entryId: string; chainHash: string }[]>();
-    for (const r of recorded) {
-      if (!r) continue;
-      const list = entries.get(r.tenantId) ?? [];
-      list.push(r);
-      entries.set(r.tenantId, list);
-    }
-    for (const [tenantId, list] of entries)
-      await this.store.setLedgerEntries(this.sql, tenantId, list).catch((err: unknown) =>
-        // The entries exist in the ledger; the sweep (same idempotency keys) writes their ids back.
-        this.logger.warn({ err, tenantId }, 'compliance: ledger entries not written back yet'),
+  /** A new event's first revision to the ledger; null (logged) when the ledger did not take it. */
+  private async appendQuietly(
+    event: ComplianceEventInput,
+    itemId: string,
+    controls: ControlRef[],
+    revision: NewRevision,
+  ): Promise<{ entryId: string; chainHash: string } | null> {
+    try {
+      return await this.ledger.record(event.tenantId, {
+        itemId,
+        revision: 1,
+        source: `event:${event.topic}`,
+        eventId: event.id,
+        controls,
+        ...revision,
+      });
+    } catch (err) {
+      this.logger.warn(
+        { err, tenantId: event.tenantId, itemId, revision: 1 },
+        'compliance: evidence not yet in the ledger',
       );
+      return null;
+    }
   }
 
   /** A redelivery: finish what the first delivery may have left (its ledger entry), add nothing. */

@@ -18,6 +18,16 @@ export interface NewRevision {
   recordedBy: string | null;
 }
 
+/** One event of an intake batch: its item and first revision when it makes evidence. */
+export interface IntakeRow {
+  eventId: string;
+  topic: string;
+  item: NewItem | null;
+  first: NewRevision | null;
+  /** The first revision's ledger entry, appended before the row (null: the ledger did not answer). */
+  ledger: { entryId: string; chainHash: string } | null;
+}
+
 export interface NewItem {
   id: string;
   source: string;
@@ -122,23 +132,15 @@ export interface EvidenceStore {
   intakeItem(q: SqlQuery, tenantId: string, eventId: string): Promise<{ itemId: string | null } | undefined>;
   insertItem(q: SqlQuery, tenantId: string, item: NewItem, first: NewRevision): Promise<void>;
   /**
-   * The intake's batch (one tenant's events of one delivered batch): every (event id, item) taken
-   * in ONE multi-row insert, `ON CONFLICT DO NOTHING`; answers the event ids that were new. Ids
-   * must be distinct within the call.
+   * The intake's batch (one tenant's events of one delivered batch) in ONE statement, atomic on
+   * its own: every event's intake row (`ON CONFLICT DO NOTHING`: the ids it does not answer were
+   * taken before, the redeliveries), and for each new event that makes evidence its item,
+   * control links and first revision. Answers the event ids that were new. Ids must be distinct
+   * within the call.
    */
-  recordIntakes(
-    q: SqlQuery,
-    tenantId: string,
-    rows: readonly { eventId: string; topic: string; itemId: string | null }[],
-  ): Promise<Set<string>>;
-  /** New items with their first revision: three multi-row inserts whatever the count. */
-  insertItems(q: SqlQuery, tenantId: string, items: readonly { item: NewItem; first: NewRevision }[]): Promise<void>;
-  /** `setLedgerEntry` for many revisions in one statement. */
-  setLedgerEntries(
-    q: SqlQuery,
-    tenantId: string,
-    entries: readonly { itemId: string; revision: number; entryId: string; chainHash: string }[],
-  ): Promise<void>;
+  takeIntakes(q: SqlQuery, tenantId: string, rows: readonly IntakeRow[]): Promise<Set<string>>;
+  /** Which of these event ids the tenant's intake has taken before. */
+  takenEventIds(q: SqlQuery, tenantId: string, eventIds: readonly string[]): Promise<Set<string>>;
   /** Appends the next revision under the item's row lock; null when the item does not exist. */
   appendRevision(q: SqlQuery, tenantId: string, itemId: string, next: NewRevision): Promise<number | null>;
   setLedgerEntry(
@@ -198,80 +200,65 @@ export const evidenceStore: EvidenceStore = {
     await insertRevision(q, tenantId, item.id, 1, first);
   },
 
-  async recordIntakes(q, tenantId, rows) {
+  async takenEventIds(q, tenantId, eventIds) {
+    if (eventIds.length === 0) return new Set();
+    const { rows } = await q.query<{ event_id: string }>(
+      'SELECT event_id FROM compliance_intake WHERE tenant_id = $1 AND event_id = ANY($2::text[])',
+      [tenantId, eventIds],
+    );
+    return new Set(rows.map((r) => r.event_id));
+  },
+
+  async takeIntakes(q, tenantId, rows) {
     if (rows.length === 0) return new Set();
-    const r = await q.query<{ event_id: string }>(
-      `INSERT INTO compliance_intake (tenant_id, event_id, topic, item_id)
-       SELECT $1, x.event_id, x.topic, x.item_id FROM unnest($2::text[], $3::text[], $4::uuid[]) AS x(event_id, topic, item_id)
-       ON CONFLICT (tenant_id, event_id) DO NOTHING RETURNING event_id`,
-      [tenantId, rows.map((x) => x.eventId), rows.map((x) => x.topic), rows.map((x) => x.itemId)],
+    // The batch is one jsonb parameter (cheaper to send than a text array per column); the
+    // data-modifying CTEs all run in the statement's one snapshot, and only the events whose
+    // intake row went in (`taken`) get an item. Ordered by event id, so two batches racing on
+    // the same ids take their row locks in the same order.
+    const batch = rows.map((r) => ({
+      event_id: r.eventId,
+      topic: r.topic,
+      item_id: r.item?.id ?? null,
+      source: r.item?.source ?? null,
+      event_type: r.item?.eventType ?? null,
+      controls: r.item?.controls.map((c) => ({ framework: c.framework, control_id: c.controlId })) ?? [],
+      content: r.first?.content ?? null,
+      sha: r.first?.contentSha256 ?? null,
+      collected_at: r.first?.collectedAt.toISOString() ?? null,
+      expires_at: r.first?.expiresAt.toISOString() ?? null,
+      recorded_by: r.first?.recordedBy ?? null,
+      entry_id: r.ledger?.entryId ?? null,
+      chain_hash: r.ledger?.chainHash ?? null,
+    }));
+    const { rows: taken } = await q.query<{ event_id: string }>(
+      `WITH x AS (
+         SELECT * FROM jsonb_to_recordset($2::jsonb) AS x(event_id text, topic text, item_id uuid, source text,
+           event_type text, controls jsonb, content jsonb, sha text, collected_at timestamptz,
+           expires_at timestamptz, recorded_by text, entry_id uuid, chain_hash text)
+       ), taken AS (
+         INSERT INTO compliance_intake (tenant_id, event_id, topic, item_id)
+         SELECT $1, event_id, topic, item_id FROM x ORDER BY event_id
+         ON CONFLICT (tenant_id, event_id) DO NOTHING RETURNING event_id
+       ), made AS (
+         SELECT x.* FROM x JOIN taken USING (event_id) WHERE x.item_id IS NOT NULL
+       ), items AS (
+         INSERT INTO compliance_evidence_items (tenant_id, id, source, event_id, event_type, created_by)
+         SELECT $1, item_id, source, event_id, event_type, NULL FROM made
+       ), links AS (
+         INSERT INTO compliance_evidence_controls (tenant_id, item_id, framework, control_id)
+         SELECT $1, made.item_id, c.framework, c.control_id
+           FROM made, jsonb_to_recordset(made.controls) AS c(framework text, control_id text)
+         ON CONFLICT DO NOTHING
+       ), revisions AS (
+         INSERT INTO compliance_evidence_revisions
+           (tenant_id, item_id, revision, content, content_sha256, collected_at, expires_at, recorded_by,
+            ledger_entry_id, ledger_chain_hash)
+         SELECT $1, item_id, 1, content, sha, collected_at, expires_at, recorded_by, entry_id, chain_hash FROM made
+       )
+       SELECT event_id FROM taken`,
+      [tenantId, JSON.stringify(batch)],
     );
-    return new Set(r.rows.map((x) => x.event_id));
-  },
-
-  async insertItems(q, tenantId, items) {
-    if (items.length === 0) return;
-    const list = items.map((x) => x.item);
-    await q.query(
-      `INSERT INTO compliance_evidence_items (tenant_id, id, source, event_id, event_type, created_by)
-       SELECT $1, x.id, x.source, x.event_id, x.event_type, x.created_by
-         FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[]) AS x(id, source, event_id, event_type, created_by)`,
-      [
-        tenantId,
-        list.map((i) => i.id),
-        list.map((i) => i.source),
-        list.map((i) => i.eventId),
-        list.map((i) => i.eventType),
-        list.map((i) => i.createdBy),
-      ],
-    );
-    await q.query(
-      `INSERT INTO compliance_evidence_controls (tenant_id, item_id, framework, control_id)
-       SELECT $1, x.item_id, x.framework, x.control_id
-         FROM jsonb_to_recordset($2::jsonb) AS x(item_id uuid, framework text, control_id text)
-       ON CONFLICT DO NOTHING`,
-      [
-        tenantId,
-        JSON.stringify(
-          list.flatMap((i) =>
-            i.controls.map((c) => ({ item_id: i.id, framework: c.framework, control_id: c.controlId })),
-          ),
-        ),
-      ],
-    );
-    const revs = items.map((x) => x.first);
-    await q.query(
-      `INSERT INTO compliance_evidence_revisions
-         (tenant_id, item_id, revision, content, content_sha256, collected_at, expires_at, recorded_by)
-       SELECT $1, x.item_id, 1, x.content::jsonb, x.sha, x.collected_at, x.expires_at, x.recorded_by
-         FROM unnest($2::uuid[], $3::text[], $4::text[], $5::timestamptz[], $6::timestamptz[], $7::text[])
-           AS x(item_id, content, sha, collected_at, expires_at, recorded_by)`,
-      [
-        tenantId,
-        list.map((i) => i.id),
-        revs.map((r) => JSON.stringify(r.content)),
-        revs.map((r) => r.contentSha256),
-        revs.map((r) => r.collectedAt.toISOString()),
-        revs.map((r) => r.expiresAt.toISOString()),
-        revs.map((r) => r.recordedBy),
-      ],
-    );
-  },
-
-  async setLedgerEntries(q, tenantId, entries) {
-    if (entries.length === 0) return;
-    await q.query(
-      `UPDATE compliance_evidence_revisions r SET ledger_entry_id = x.entry_id, ledger_chain_hash = x.chain_hash
-         FROM unnest($2::uuid[], $3::int[], $4::uuid[], $5::text[]) AS x(item_id, revision, entry_id, chain_hash)
-        WHERE r.tenant_id = $1 AND r.item_id = x.item_id AND r.revision = x.revision AND r.ledger_entry_id IS NULL`,
-      [
-        tenantId,
-        entries.map((e) => e.itemId),
-        entries.map((e) => e.revision),
-        entries.map((e) => e.entryId),
-        entries.map((e) => e.chainHash),
-      ],
-    );
+    return new Set(taken.map((x) => x.event_id));
   },
 
   async appendRevision(q, tenantId, itemId, next) {

@@ -1,7 +1,7 @@
 // What a compliance report needs from the ledger, through the typed ledger clients with the
 // compliance service's own identity scoped to the report's tenant: ONE signed checkpoint taken
 // when the report is generated, inclusion proofs of its evidence against that checkpoint's tree
-// size (built when a report is exported, never stored), and the signed-off report appended as
+// size (built when a report is exported, never stored; a thousand per call of the ledger's batch route), and the signed-off report appended as
 // `compliance_report` (spec 03: report_id, report_type, period, result) with the report's id as
 // its idempotency key, so a retried sign-off lands on the same entry.
 import type { DelegatedIdentity } from '../../platform/auth/service-identity';
@@ -11,7 +11,7 @@ import {
   createLedgerClient,
   createLedgerProofClient,
   type LedgerCheckpoint,
-  type LedgerInclusionProof,
+  type LedgerInclusionBatch,
 } from '../../platform/clients/ledger.client';
 
 /** The ledger event type of a signed-off report (spec 03's ledger event table). */
@@ -32,12 +32,13 @@ export interface ReportLedgerEntry {
 
 export interface ReportLedger {
   checkpoint(tenantId: string, correlationId?: string): Promise<LedgerCheckpoint>;
-  inclusionProof(
+  /** Up to 1,000 entries' proofs against the checkpoint of `treeSize`, one ledger call (its batch route). */
+  inclusionProofs(
     tenantId: string,
-    entryId: string,
+    entryIds: string[],
     treeSize: number,
     correlationId?: string,
-  ): Promise<LedgerInclusionProof>;
+  ): Promise<LedgerInclusionBatch>;
   record(tenantId: string, entry: ReportLedgerEntry): Promise<{ entryId: string; chainHash: string }>;
 }
 
@@ -49,8 +50,8 @@ export function createReportLedger(ledgerUrl: string, identity: DelegatedIdentit
   const proofs = createLedgerProofClient(ledgerUrl, identity);
   return {
     checkpoint: (tenantId, correlationId) => proofs.checkpoint({ tenantId, correlationId }),
-    inclusionProof: (tenantId, entryId, treeSize, correlationId) =>
-      proofs.inclusion({ tenantId, correlationId }, entryId, treeSize),
+    inclusionProofs: (tenantId, entryIds, treeSize, correlationId) =>
+      proofs.inclusionBatch({ tenantId, correlationId }, entryIds, treeSize),
     async record(tenantId, e) {
       const client = createLedgerClient({ baseUrl: ledgerUrl, token: () => identity.tokenFor(tenantId) });
       const answer = await client.append(

@@ -15,7 +15,7 @@ import crypto from 'node:crypto';
 import canonicalize from 'canonicalize';
 import type { Caller } from '../../platform/auth/caller';
 import type { TenantAccess } from '../../platform/auth/tenant-access';
-import type { LedgerCheckpoint } from '../../platform/clients/ledger.client';
+import { inclusionOf, type LedgerCheckpoint } from '../../platform/clients/ledger.client';
 import type { SqlExecutor } from '../../platform/db/sql';
 import { InputError, NotFoundError, UnavailableError } from '../../platform/errors/domain-errors';
 import type { Logger } from '../../platform/logging/logger';
@@ -259,34 +259,56 @@ export class ReportService {
     };
   }
 
-  /** Inclusion proofs of `items` against the report's checkpoint, a few ledger calls at a time. */
+  /**
+   * Inclusion proofs of `items` against the report's checkpoint: the ledger's batch route, up to
+   * 1,000 entries a call (the proofs of one tree share their upper nodes, which the ledger reads
+   * once), a few calls in flight.
+   */
   async proofs(
     report: ComplianceReport,
     items: ReportEvidence[],
     correlationId?: string,
   ): Promise<Map<string, EvidenceProofResult>> {
     const out = new Map<string, EvidenceProofResult>();
-    const todo = items.filter((i) => !out.has(i.itemId));
+    const byEntry = new Map<string, string[]>();
+    for (const item of items) {
+      if (out.has(item.itemId)) continue;
+      if (!item.ledgerEntryId || !report.checkpoint) {
+        out.set(item.itemId, { error: 'not recorded in the ledger when the report was generated' });
+        continue;
+      }
+      const entry = item.ledgerEntryId.toLowerCase();
+      byEntry.set(entry, [...(byEntry.get(entry) ?? []), item.itemId]);
+    }
+    const entries = [...byEntry.keys()];
+    const chunks = Array.from({ length: Math.ceil(entries.length / REPORT_LIMITS.proofBatch) }, (_, i) =>
+      entries.slice(i * REPORT_LIMITS.proofBatch, (i + 1) * REPORT_LIMITS.proofBatch),
+    );
     let next = 0;
     const worker = async () => {
-      while (next < todo.length) {
-        const item = todo[next++]!;
-        if (out.has(item.itemId)) continue;
-        if (!item.ledgerEntryId || !report.checkpoint) {
-          out.set(item.itemId, { error: 'not recorded in the ledger when the report was generated' });
-          continue;
-        }
+      while (next < chunks.length) {
+        const chunk = chunks[next++]!;
         try {
-          const proof = await this.ledger.inclusionProof(
+          const batch = await this.ledger.inclusionProofs(
             report.tenantId,
-            item.ledgerEntryId,
-            report.checkpoint.tree_size,
+            chunk,
+            report.checkpoint!.tree_size,
             correlationId,
           );
-          out.set(item.itemId, { proof });
+          for (const p of batch.proofs)
+            for (const itemId of byEntry.get(p.entry.id.toLowerCase()) ?? [])
+              out.set(itemId, { proof: inclusionOf(batch, p) });
+          for (const id of batch.not_found)
+            for (const itemId of byEntry.get(id) ?? [])
+              out.set(itemId, { error: "the ledger holds no such entry in the report's checkpoint" });
         } catch (err) {
-          this.logger.warn({ err, reportId: report.id, itemId: item.itemId }, 'compliance: report proof unavailable');
-          out.set(item.itemId, { error: 'the ledger did not answer; try again' });
+          this.logger.warn(
+            { err, reportId: report.id, entries: chunk.length },
+            'compliance: report proofs unavailable',
+          );
+          for (const id of chunk)
+            for (const itemId of byEntry.get(id) ?? [])
+              out.set(itemId, { error: 'the ledger did not answer; try again' });
         }
       }
     };

@@ -105,7 +105,9 @@ export const REPORT_LIMITS = {
   oscalEvidencePerControl: 200,
   /** Evidence listed (with proofs) per control in the human-readable document. */
   documentEvidencePerControl: 25,
+  /** Entries per call of the ledger's batch proof route (its maximum). */
+  proofBatch: 1000,
   /** Ledger proof calls in flight at once while exporting. */
-  proofConcurrency: 8,
+  proofConcurrency: 2,
   notesLength: 2000,
 } as const;

@@ -50,6 +50,20 @@ export interface InclusionProof {
   checkpoint: Checkpoint;
 }
 
+/** Many entries' inclusion proofs against ONE checkpoint (`inclusionBatch`). */
+export interface InclusionProofBatch {
+  tenantId: string;
+  treeSize: number;
+  checkpoint: Checkpoint;
+  /** In the order asked, each entry once; entries of the tenant's log within the tree. */
+  proofs: { leafIndex: number; entry: LedgerEvent; auditPath: string[] }[];
+  /** Asked-for ids that are not entries of the tenant's log within the tree (another tenant's among them). */
+  notFound: string[];
+}
+
+/** At most this many entries a batch: the proofs of a page of a report, one query for their nodes. */
+export const INCLUSION_BATCH_MAX = 1000;
+
 export interface ConsistencyProof {
   tenantId: string;
   first: Checkpoint;
@@ -179,6 +193,48 @@ export class LedgerProofService {
     };
   }
 
+  /**
+   * Inclusion proofs of many entries against one existing checkpoint, in three queries whatever
+   * their number: the entries, the checkpoint, and every leaf and stored node the proofs read
+   * (proofs against one tree share their upper nodes, which are read once). An id the tenant's
+   * log does not hold, or holds beyond the tree, is listed in `notFound` rather than failing the
+   * batch, so another tenant's entry looks exactly like no entry.
+   */
+  async inclusionBatch(
+    caller: Caller,
+    q: { tenantId?: string; entryIds: readonly string[]; treeSize: number },
+  ): Promise<InclusionProofBatch> {
+    const tenantId = await this.access.resolve(caller, q.tenantId, ['tenantId'], 'ledger.proof.inclusion');
+    if (q.entryIds.length < 1 || q.entryIds.length > INCLUSION_BATCH_MAX)
+      throw InputError.of(['entry_ids'], `Give 1 to ${INCLUSION_BATCH_MAX} entry ids`, 'too_long');
+    const bad = q.entryIds.findIndex((id) => !isUuid(id));
+    if (bad >= 0) throw InputError.of(['entry_ids', bad], 'Input should be a valid UUID', 'uuid_parsing');
+    const issue = sizeIssue('tree_size', q.treeSize);
+    if (issue) throw issue;
+    const ids = [...new Set(q.entryIds.map((id) => id.toLowerCase()))];
+    const checkpoint = await this.existingCheckpoint(tenantId, q.treeSize, 'tree_size');
+    const found = new Map(
+      (await withDbRetry(() => this.ledger.getEvents(tenantId, ids)))
+        .filter((e) => e.seq <= checkpoint.treeSize)
+        .map((e) => [e.id.toLowerCase(), e]),
+    );
+    const entries = ids.flatMap((id) => found.get(id) ?? []);
+    const paths = await this.compute(tenantId, (node) =>
+      entries.map((e) => inclusionPath(e.seq - 1, checkpoint.treeSize, node)),
+    );
+    return {
+      tenantId,
+      treeSize: checkpoint.treeSize,
+      checkpoint,
+      proofs: entries.map((entry, i) => ({
+        leafIndex: entry.seq - 1,
+        entry,
+        auditPath: paths[i]!.map((b) => b.toString('hex')),
+      })),
+      notFound: ids.filter((id) => !found.has(id)),
+    };
+  }
+
   async consistency(
     caller: Caller,
     q: { tenantId?: string; first: number; second?: number },
@@ -265,8 +321,8 @@ export class LedgerProofService {
     throw new NotFoundError(`No checkpoint of size ${size}; take one or use a size from the checkpoint list`);
   }
 
-  /** Plans the nodes a proof reads, reads them in one query, then computes it. */
-  private async compute(tenantId: string, proof: (node: NodeLookup) => Buffer[]): Promise<Buffer[]> {
+  /** Plans the nodes a proof (or several) reads, reads them in one query, then computes it. */
+  private async compute<T>(tenantId: string, proof: (node: NodeLookup) => T): Promise<T> {
     const { leafIndexes, nodes: stored } = storedRefs(plan(proof));
     const { leaves, nodes } = await withDbRetry(() => this.proofs.treeNodes(tenantId, leafIndexes, stored));
     return proof(

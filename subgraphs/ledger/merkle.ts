@@ -127,13 +127,24 @@ export function storedLookup(
   chainHash: (index: number) => string | undefined,
   stored: (level: number, index: number) => string | undefined,
 ): NodeLookup {
+  // Subtrees below STORED_LEVEL computed once per lookup: a batch of proofs of neighbouring leaves
+  // (a report's) asks for the same ones again and again.
+  const computed = new Map<string, Buffer>();
   const node: NodeLookup = (level, index) => {
     if (level === 0) {
       const chain = chainHash(index);
       if (chain === undefined) throw new Error(`leaf ${index} was not read`);
       return leafHash(chain);
     }
-    if (level < STORED_LEVEL) return nodeHash(node(level - 1, 2 * index), node(level - 1, 2 * index + 1));
+    if (level < STORED_LEVEL) {
+      const key = `${level}:${index}`;
+      let hash = computed.get(key);
+      if (!hash) {
+        hash = nodeHash(node(level - 1, 2 * index), node(level - 1, 2 * index + 1));
+        computed.set(key, hash);
+      }
+      return hash;
+    }
     const hash = stored(level, index);
     if (hash === undefined) throw new Error(`node ${level}:${index} was not read`);
     return Buffer.from(hash, 'hex');

@@ -33,3 +33,21 @@ export interface LedgerInclusionProof {
   audit_path: string[];
   checkpoint: Record<string, unknown>;
 }
+
+/** POST /v1/ledger/proofs/inclusion/batch: up to 1,000 entries' audit paths against one signed checkpoint. */
+export interface LedgerInclusionBatchRequest {
+  tenant_id?: string;
+  entry_ids: string[];
+  tree_size: number;
+}
+
+export interface LedgerInclusionBatch {
+  type: 'inclusion_batch';
+  tenant_id: string;
+  tree_size: number;
+  checkpoint: Record<string, unknown>;
+  /** Each with the batch's checkpoint is a `LedgerInclusionProof` (`inclusionOf`). */
+  proofs: Pick<LedgerInclusionProof, 'leaf_index' | 'entry' | 'audit_path'>[];
+  /** Ids that are not entries of the tenant's log within the tree (another tenant's included). */
+  not_found: string[];
+}

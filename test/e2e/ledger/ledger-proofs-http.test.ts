@@ -1,6 +1,7 @@
 // The proof routes over real HTTP and GraphQL, checked by the standalone verifier: the JWKS is
-// public, proofs need a token and follow the tenant rule, bad input is FastAPI's 422, and a
-// flood of checkpoint requests is answered 429.
+// public, proofs need a token and follow the tenant rule, bad input is FastAPI's 422, a batch of
+// proofs against one checkpoint matches the single proofs, and a flood of checkpoint requests is
+// answered 429.
 import { AccessTokens } from '../../../platform/auth/jwt';
 import { ledgerService } from '../../../services/ledger';
 import { startServices, TEST_JWT_SECRET, type Harness } from '../../support/service-harness';
@@ -94,6 +95,62 @@ it("another tenant sees none of it; garbage is 422 in FastAPI's shape", async ()
   expect((await json(garbage)).detail[0]).toMatchObject({ loc: ['query', 'seq'] });
   const beyond = await get('/v1/ledger/proofs/consistency?first=1&second=9999', tokenA);
   expect(beyond.status).toBe(422);
+});
+
+it("proves a batch of entries against one checkpoint; another tenant's entries are not found, naming it is 403", async () => {
+  const tokenC = await tokens.issue({
+    username: 'carol',
+    tenantId: 'http-proof-c',
+    roles: ['user'],
+    scopes: ['read', 'write'],
+  });
+  for (let i = 0; i < 3; i++)
+    await fetch(`${url}/append`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${tokenC}` },
+      body: JSON.stringify({ tenant_id: 'http-proof-c', event_type: 'proof_http', event_data: { i } }),
+    });
+  const checkpoint = await json(get('/v1/ledger/checkpoints/latest', tokenC));
+  expect(checkpoint.tree_size).toBe(3);
+  const own = (await json(get('/events?limit=10', tokenC))).events.map((e: { id: string }) => e.id);
+  const theirs = (await json(get('/events?tenant_id=http-proof-a&limit=2', tokenA))).events.map(
+    (e: { id: string }) => e.id,
+  );
+  const batch = (ids: string[], token: string, extra: Record<string, unknown> = {}) =>
+    fetch(`${url}/v1/ledger/proofs/inclusion/batch`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ entry_ids: ids, tree_size: 3, ...extra }),
+    });
+  const res = await batch([own[2], theirs[0], own[0], theirs[1], own[1]], tokenC);
+  expect(res.status).toBe(200);
+  const body = await json(res);
+  expect(body).toMatchObject({ type: 'inclusion_batch', tenant_id: 'http-proof-c', tree_size: 3 });
+  expect(body.proofs.map((p: { entry: { id: string } }) => p.entry.id)).toEqual([own[2], own[0], own[1]]);
+  expect(body.not_found).toEqual([theirs[0], theirs[1]]);
+  // Each proof with the batch's checkpoint is exactly what the single route answers and the verifier accepts.
+  const jwks = await json(get('/v1/ledger/jwks'));
+  for (const p of body.proofs) {
+    const single = { type: 'inclusion', tenant_id: body.tenant_id, tree_size: 3, checkpoint: body.checkpoint, ...p };
+    expect(verifier.verify(single, jwks)).toContain(`seq ${p.entry.seq}`);
+    const alone = await json(get(`/v1/ledger/proofs/inclusion?entry_id=${p.entry.id}&tree_size=3`, tokenC));
+    expect(alone.audit_path).toEqual(p.audit_path);
+  }
+  // Naming tenant A is refused; unauthenticated is 401; garbage is 422 at its place in the body.
+  expect((await batch(theirs, tokenC, { tenant_id: 'http-proof-a' })).status).toBe(403);
+  expect((await fetch(`${url}/v1/ledger/proofs/inclusion/batch`, { method: 'POST', body: '{}' })).status).toBe(401);
+  const garbage = await batch([own[0], 'not-a-uuid'], tokenC);
+  expect(garbage.status).toBe(422);
+  expect((await json(garbage)).detail[0]).toMatchObject({ loc: ['body', 'entry_ids', 1] });
+  expect(
+    (
+      await batch(
+        Array.from({ length: 1001 }, () => own[0]),
+        tokenC,
+      )
+    ).status,
+  ).toBe(422);
+  expect((await batch([own[0]], tokenC, { tree_size: 2 })).status).toBe(404);
 });
 
 it('a flood of checkpoint requests is answered 429 with Retry-After', async () => {

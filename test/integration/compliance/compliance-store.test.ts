@@ -3,7 +3,8 @@
 // controls, evidence or freshness; the same event taken twice (also concurrently) is one item
 // (the unique index, not a read-then-write); and with the ledger unreachable the evidence is kept
 // with no ledger entry yet, and a redelivery still adds nothing; the periodic sweep appends it
-// once the ledger answers, and stops cleanly.
+// once the ledger answers, and stops cleanly. The intake appends before it writes: a write that
+// fails after its append is redelivered onto the same entry and item.
 import { WorkflowClient } from '../../../platform/clients/workflow.client';
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -16,7 +17,8 @@ import { catalogStore } from '../../../subgraphs/compliance/catalog.store';
 import { createReportLedger } from '../../../subgraphs/compliance/report-ledger';
 import { createComplianceModule, type ComplianceModule } from '../../../subgraphs/compliance/compliance.module';
 import type { ComplianceEventInput } from '../../../subgraphs/compliance/compliance.types';
-import { createEvidenceLedger } from '../../../subgraphs/compliance/evidence-ledger';
+import { createEvidenceLedger, evidenceIdempotencyKey } from '../../../subgraphs/compliance/evidence-ledger';
+import { intakeItemId } from '../../../subgraphs/compliance/evidence.service';
 import { evidenceStore } from '../../../subgraphs/compliance/evidence.store';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
 import { freePort, until } from '../../support/waiting';
@@ -156,6 +158,73 @@ describe('intake', () => {
     const unmapped = { ...event(A, 'unmapped'), types: ['something_else'] };
     expect(await m.evidence.ingestComplianceEvent(unmapped)).toEqual({ created: true, itemId: null, controls: [] });
     expect(await m.evidence.ingestComplianceEvent(unmapped)).toEqual({ created: false, itemId: null, controls: [] });
+  });
+});
+
+describe('intake, ledger first', () => {
+  it('lands every delivery of an event on one ledger entry and one item, and appends nothing for a redelivery', async () => {
+    // A ledger that behaves as the real one does with idempotency keys: the same key, the same entry.
+    const byKey = new Map<string, { entryId: string; chainHash: string }>();
+    let appends = 0;
+    let failWrite = true;
+    const sql = {
+      ...db.sql,
+      query: ((text: string, params?: unknown[]) => {
+        if (failWrite && text.includes('INSERT INTO compliance_intake')) {
+          failWrite = false;
+          return Promise.reject(new Error('connection lost'));
+        }
+        return db.sql.query(text, params);
+      }) as typeof db.sql.query,
+    };
+    const mod = createComplianceModule({
+      db: { ...db, sql },
+      config: {
+        requireAuth: true,
+        evidenceTtlDays: 90,
+        expiringDays: 14,
+        ledgerUrl: 'unused',
+        workflowUrl: 'unused',
+        legalMinimums: loadLegalMinimums({}),
+      },
+      vault: new SubjectVault(randomBytes(32)),
+      ledger: {
+        async record(tenantId, e) {
+          appends++;
+          const key = `${tenantId} ${evidenceIdempotencyKey(e.itemId, e.revision)}`;
+          if (!byKey.has(key)) byKey.set(key, { entryId: randomUUID(), chainHash: 'b'.repeat(64) });
+          return byKey.get(key)!;
+        },
+        inclusionProof: () => Promise.reject(new Error('unused')),
+      },
+      workflow: new WorkflowClient('http://127.0.0.1:9'),
+      reportLedger: createReportLedger('http://127.0.0.1:9', new ServiceIdentity(TEST_JWT_SECRET, 'compliance')),
+      logger: createLogger('ERROR', 'compliance-test'),
+    });
+
+    // The append lands, the write fails: the caller sees the failure and nothing is in the store.
+    await expect(mod.evidence.ingestComplianceEvent(event(A, 'ledger-first'))).rejects.toThrow('connection lost');
+    expect(appends).toBe(1);
+    expect(await evidenceStore.intakeItem(db.sql, A, 'ledger-first')).toBeUndefined();
+
+    // The redelivery makes the item, under the same id, with the entry the first append made.
+    const taken = await mod.evidence.ingestComplianceEvent(event(A, 'ledger-first'));
+    expect(taken).toMatchObject({ created: true, itemId: intakeItemId({ tenantId: A, id: 'ledger-first' }) });
+    expect(byKey.size).toBe(1);
+    const item = (await evidenceStore.item(db.sql, A, taken.itemId!))!;
+    expect(item.revisions.map((r) => r.ledgerEntryId)).toEqual([[...byKey.values()][0]!.entryId]);
+
+    // Taken: a further delivery neither appends nor adds.
+    expect(await mod.evidence.ingestComplianceEvent(event(A, 'ledger-first'))).toMatchObject({
+      created: false,
+      itemId: taken.itemId,
+    });
+    expect(appends).toBe(2);
+    // The same event id in another tenant is another item, with its own entry.
+    const other = await mod.evidence.ingestComplianceEvent(event(B, 'ledger-first'));
+    expect(other.itemId).not.toBe(taken.itemId);
+    expect(await evidenceStore.item(db.sql, A, other.itemId!)).toBeNull();
+    expect(byKey.size).toBe(2);
   });
 });
 

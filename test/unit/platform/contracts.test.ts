@@ -269,6 +269,8 @@ const clientContracts: [
   Assignable<Static<typeof RulePackRest.KeySet>, RulePackApi.RulePackKeySet>,
   Assignable<LedgerApi.LedgerAppendRequest, Static<typeof LedgerRest.AppendBody>>,
   Assignable<Static<typeof LedgerRest.AppendResponse>, LedgerApi.LedgerAppendResponse>,
+  Assignable<LedgerApi.LedgerInclusionBatchRequest, Static<typeof LedgerRest.InclusionBatchBody>>,
+  Assignable<Static<typeof LedgerRest.InclusionBatchResponse>, LedgerApi.LedgerInclusionBatch>,
   Assignable<Static<typeof IdentityRest.VerifyResponse>, IdentityApi.VerifyResponse>,
   Assignable<
     ValidationApi.ValidateRequest,
@@ -292,6 +294,8 @@ const clientContracts: [
   Assignable<WorkflowApi.DecideApprovalRequest, Static<typeof WorkflowRest.ApproveBody>>,
   Assignable<Static<typeof WorkflowRest.ApproveResponse>, WorkflowApi.DecideApprovalResponse>,
 ] = [
+  true,
+  true,
   true,
   true,
   true,
