@@ -262,7 +262,8 @@ export async function run(args: string[]): Promise<void> {
     console.log(
       `idle subscribers: ${live} of ${subscribers} connections acknowledged, 1 subscription each: platform RSS ${fmt(before, 0)} -> ${fmt(after, 0)} MiB, ${fmt(((after - before) * 1024) / Math.max(1, live), 1)} KiB per subscriber (router + ledger; one caller's connections share one upstream socket per subgraph)`,
     );
-    await Promise.all(clients.map((c) => c.dispose()));
+    // A client whose socket the server already reset rejects its dispose(): that ends it too.
+    await Promise.allSettled(clients.map((c) => c.dispose()));
     await new Promise((r) => setTimeout(r, 3000));
 
     const base = rssMiB(p.child.pid!);
@@ -291,7 +292,7 @@ export async function run(args: string[]): Promise<void> {
     console.log(
       `idle subscriptions: ${subscribed} over 100 connections: platform RSS ${fmt(base, 0)} -> ${fmt(multiplexed, 0)} MiB, ${fmt(((multiplexed - base) * 1024) / subscribed, 1)} KiB per subscription; open files ${fdsBase} -> ${fds}; one event then reached ${delivered} of them in ${fmt(fanOut, 0)} ms (${failed} errored)`,
     );
-    await Promise.all(shared.map((c) => c.dispose()));
+    await Promise.allSettled(shared.map((c) => c.dispose()));
   } finally {
     p.child.kill('SIGTERM');
     await new Promise((r) => p.child.once('exit', r));
