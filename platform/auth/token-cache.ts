@@ -2,9 +2,10 @@
 // gateway. Entries live `ttlMs` at most and never past the token's own expiry, so a cached answer
 // is never more permissive than verifying again; a least recently used entry is evicted first
 // (Map keeps insertion order and a hit moves its entry to the end), which bounds memory under
-// floods of distinct tokens. A hit on an entry in the newer half is not moved: it cannot be
-// evicted before the older half, and the move (delete + set) was a visible share of a cached
-// verification's cost (issue 35). Cached contexts are shared between requests, so they are frozen.
+// floods of distinct tokens. A hit on an entry among the newer half is not moved (the order is
+// then least recently *moved*, a close approximation: such an entry is evicted only after every
+// entry of the older half), because the move (delete + set) was a visible share of a cached
+// verification's cost (issue 35). An evicted entry costs one verification again, never a wrong answer. Cached contexts are shared between requests, so they are frozen.
 import type { AuthContext } from './auth-context';
 
 interface Entry {
@@ -32,7 +33,7 @@ export class TokenCache {
       this.entries.delete(token);
       return undefined;
     }
-    if (this.moves - entry.stamp > this.maxEntries / 2) {
+    if (this.moves - entry.stamp >= this.maxEntries / 2) {
       this.entries.delete(token);
       entry.stamp = ++this.moves;
       this.entries.set(token, entry);
