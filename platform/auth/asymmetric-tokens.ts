@@ -120,6 +120,10 @@ export class DualTokenVerifier implements TokenAuthenticator {
     throw new AuthenticationError();
   }
 
+  cached(token: string): AuthContext | undefined {
+    return this.cache.get(token);
+  }
+
   async authenticate(token: string): Promise<AuthContext> {
     const hit = this.cache.get(token);
     if (hit) return hit;
@@ -142,6 +146,9 @@ export function acceptingAsymmetric(
   const cache = new TokenCache(Infinity, 10_000);
   return {
     verifiesAsymmetric: true,
+    cached(token: string): AuthContext | undefined {
+      return tokenKind(token) === 'asymmetric' ? cache.get(token) : tokens.cached?.(token);
+    },
     async authenticate(token: string): Promise<AuthContext> {
       if (tokenKind(token) !== 'asymmetric') return tokens.authenticate(token);
       const hit = cache.get(token);

@@ -96,6 +96,10 @@ export class AccessTokens {
     }
   }
 
+  cached(token: string): AuthContext | undefined {
+    return this.verified.get(token);
+  }
+
   async authenticate(token: string): Promise<AuthContext> {
     const hit = this.verified.get(token);
     if (hit) return hit;

@@ -26,7 +26,7 @@ export async function graphqlCaller(source: CallerSource, tokens: TokenAuthentic
   let auth: Caller['auth'];
   if (token) {
     try {
-      auth = await tokens.authenticate(token);
+      auth = tokens.cached?.(token) ?? (await tokens.authenticate(token));
     } catch {
       throw unauthenticated();
     }

@@ -199,7 +199,8 @@ export function registerAuthRoutes(app: FastifyInstance, services: IdentityServi
         response: { 200: VerifyResponse, 401: errors[401] },
       },
     },
-    async (request) => {
+    // Synchronous (no promise): the gateway calls this on every request it does not verify itself.
+    (request) => {
       const who = request.auth!;
       return {
         valid: true,

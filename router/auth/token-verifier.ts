@@ -31,6 +31,7 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenAuthent
   const identity = new IdentityClient(options.identityUrl);
   return {
     verifiesAsymmetric: true,
+    cached: (token) => cache.get(token),
     async authenticate(token: string): Promise<AuthContext> {
       const cached = cache.get(token);
       if (cached) return cached;

@@ -23,6 +23,10 @@ export class CachedTokenVerifier implements TokenAuthenticator {
     return this.cache.size;
   }
 
+  cached(token: string): AuthContext | undefined {
+    return this.cache.get(token);
+  }
+
   async authenticate(token: string): Promise<AuthContext> {
     const hit = this.cache.get(token);
     if (hit) return hit;
