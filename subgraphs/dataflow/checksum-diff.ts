@@ -15,7 +15,7 @@
 // (tolerance rules need the `match` method).
 import type { BreakRow, CategoryReport, PackReconciliation, ReconciliationResult } from './dataflow.types';
 import type { CellSums, DatasetStore, DifferingRow, KeyRange, RangeSums } from './dataset.store';
-import { DEFAULT_SAMPLE_SIZE, masked } from './reconcile.match';
+import { DEFAULT_SAMPLE_SIZE, maskInPlace } from './reconcile.match';
 
 export interface DiffOptions {
   /** Use the cells kept at write time when both sides have them (false: always cut key ranges). */
@@ -80,10 +80,11 @@ export async function checksumDiff(
     if (out[c].samples.length < sampleSize) out[c].samples.push({ key, ...detail });
     rows.push({ reconciliation: spec.name, category: c === 'breaks' ? 'break' : c, key, detail });
   };
+  // The differing rows were parsed from the database for this diff alone: masked in place.
   for (const d of found.differing) {
-    if (d.right === null) add('unmatched_left', d.key, { left: masked(d.left!, pii) });
-    else if (d.left === null) add('unmatched_right', d.key, { right: masked(d.right, pii) });
-    else add('breaks', d.key, { left: masked(d.left, pii), right: masked(d.right, pii) });
+    if (d.right === null) add('unmatched_left', d.key, { left: maskInPlace(d.left!, pii) });
+    else if (d.left === null) add('unmatched_right', d.key, { right: maskInPlace(d.right, pii) });
+    else add('breaks', d.key, { left: maskInPlace(d.left, pii), right: maskInPlace(d.right, pii) });
   }
   out.matched.count = found.leftCount - out.unmatched_left.count - out.breaks.count;
   const failed = out.unmatched_left.count + out.unmatched_right.count + out.breaks.count > 0;

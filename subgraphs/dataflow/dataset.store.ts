@@ -64,12 +64,22 @@ const IN_RANGE = `record_key >= b.lo AND record_key <= b.top AND (b.hi IS NULL O
 // Both sides' rows under `where`, joined by key, returning the keys missing on a side or whose
 // data differ. Equal stored row checksums settle a pair without comparing the jsonb (which
 // decides only when they differ: key order or 1.0 against 1 are not differences).
-const compareRows = (where: string) => `
+//
+// `ordered` (a whole dataset a side) asks for each side in key order: the planner then merges two
+// scans of the (tenant, dataset, key) index, in memory of one row a side, where a hash join of
+// two large sides spills its batches to disk (EXPLAIN ANALYZE at 300,000 rows a side: 8 batches,
+// ~7,400 temp blocks written and read; the merge none, in about half the time).
+const compareRows = (where: string, ordered = false) => {
+  const side = (dataset: string) =>
+    `SELECT record_key AS k, data, row_hash AS h FROM dataflow_records
+      WHERE tenant_id = $1 AND dataset = ${dataset} AND ${where}${ordered ? ' ORDER BY record_key' : ''}`;
+  return `
   SELECT coalesce(l.k, r.k) AS key, l.data AS left, r.data AS right
-    FROM (SELECT record_key AS k, data, row_hash AS h FROM dataflow_records WHERE tenant_id = $1 AND dataset = $2 AND ${where}) AS l
-    FULL JOIN (SELECT record_key AS k, data, row_hash AS h FROM dataflow_records WHERE tenant_id = $1 AND dataset = $3 AND ${where}) AS r
+    FROM (${side('$2')}) AS l
+    FULL JOIN (${side('$3')}) AS r
       ON l.k = r.k
    WHERE l.k IS NULL OR r.k IS NULL OR (l.h <> r.h AND l.data <> r.data)`;
+};
 
 export interface DatasetStore {
   /** Inserts or replaces records by key; a replaced record moves past every watermark. */
@@ -223,9 +233,9 @@ export function sqlDatasetStore(db: SqlQuery): DatasetStore {
     },
     async differences(tenantId, left, right, ranges) {
       if (ranges === null) {
-        // Sorted here, not by the database: with both sides' data in each row, a sort of a tenth
-        // of a large table spills to disk, and the join it follows does not need one.
-        const { rows } = await db.query<DifferingRow>(compareRows('true'), [tenantId, left, right]);
+        // Sorted here, not by the database: the merge's output is in key order, but only an
+        // ORDER BY promises that, and one over both sides' data would spill to disk.
+        const { rows } = await db.query<DifferingRow>(compareRows('true', true), [tenantId, left, right]);
         return rows.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
       }
       if (ranges.length === 0) return [];

@@ -33,16 +33,20 @@ export function fieldOf(record: Record<string, unknown>, path: string): unknown 
 
 /** `***` in place of each PII field (dotted paths), on a copy. */
 export function masked(record: Record<string, unknown>, pii: readonly string[]): Record<string, unknown> {
-  const copy = structuredClone(record);
+  return maskInPlace(structuredClone(record), pii);
+}
+
+/** `***` in place of each PII field of `record` itself: for records nobody else holds (fresh from the database). */
+export function maskInPlace(record: Record<string, unknown>, pii: readonly string[]): Record<string, unknown> {
   for (const path of pii) {
     const parts = path.split('.');
-    let at: unknown = copy;
+    let at: unknown = record;
     for (const p of parts.slice(0, -1))
       at = at && typeof at === 'object' ? (at as Record<string, unknown>)[p] : undefined;
     const last = parts[parts.length - 1]!;
     if (at && typeof at === 'object' && last in (at as object)) (at as Record<string, unknown>)[last] = '***';
   }
-  return copy;
+  return record;
 }
 
 /** Refuses a reconciliation whose compared fields the two sides do not have (mismatched schemas). */

@@ -103,8 +103,8 @@ describe.each([
   });
 
   it('compares everything in one join when most cells differ, with the same answer', async () => {
-    const left = records(600, (i) => ({ v: i }));
-    const right = records(600, (i) => (i === 7 ? null : { v: i % 3 === 0 ? i : -i }));
+    const left = records(600, (i) => ({ v: i, name: `n${i}` }));
+    const right = records(600, (i) => (i === 7 ? null : { v: i % 3 === 0 ? i : -i, name: `n${i}` }));
     right.push({ key: 'k9999', data: { v: 1 } });
     await store.stage('acme', `${p}c_l`, left, null);
     await store.stage('acme', `${p}c_r`, right, null);
@@ -126,6 +126,11 @@ describe.each([
     });
     const want = expected(left, right);
     expect(rows.filter((r) => r.category === 'break').map((r) => r.key)).toEqual(want.break);
+    // Masked in place on the rows read for this diff: every stored row and sample, both sides.
+    const breakRow = rows.find((r) => r.category === 'break')!;
+    expect(breakRow.detail).toEqual({ left: { v: 1, name: '***' }, right: { v: -1, name: '***' } });
+    expect(rows.find((r) => r.category === 'unmatched_left')!.detail).toEqual({ left: { v: 7, name: '***' } });
+    expect(result.breaks.samples[0]).toEqual({ key: breakRow.key, ...breakRow.detail });
   });
 
   it('handles an empty side and never reads another tenant', async () => {
