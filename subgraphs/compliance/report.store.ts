@@ -156,6 +156,17 @@ export interface ReportStore {
   reports(q: SqlQuery, tenantId: string, query: ReportListQuery): Promise<ComplianceReport[]>;
   controls(q: SqlQuery, tenantId: string, reportId: string): Promise<ReportControl[]>;
   evidence(q: SqlQuery, tenantId: string, reportId: string, query: ReportEvidenceQuery): Promise<ReportEvidence[]>;
+  /**
+   * A page of the report's (item, ledger entry) pairs after `afterItemId`, each item once (an item
+   * evidencing several controls has one entry): what the export of every proof asks the ledger for.
+   */
+  itemEntries(
+    q: SqlQuery,
+    tenantId: string,
+    reportId: string,
+    afterItemId: string | null,
+    limit: number,
+  ): Promise<{ itemId: string; ledgerEntryId: string | null }[]>;
   /** The newest `perControl` evidence of each control, for the OSCAL export and the document. */
   evidencePerControl(q: SqlQuery, tenantId: string, reportId: string, perControl: number): Promise<ReportEvidence[]>;
 }
@@ -438,6 +449,17 @@ export const reportStore: ReportStore = {
       params,
     );
     return rows.map(toEvidence);
+  },
+
+  async itemEntries(q, tenantId, reportId, afterItemId, limit) {
+    const { rows } = await q.query<{ item_id: string; ledger_entry_id: string | null }>(
+      `SELECT DISTINCT ON (item_id) item_id::text AS item_id, ledger_entry_id::text AS ledger_entry_id
+         FROM compliance_report_evidence
+        WHERE tenant_id = $1 AND report_id = $2::uuid AND ($3::uuid IS NULL OR item_id > $3::uuid)
+        ORDER BY item_id LIMIT $4`,
+      [tenantId, reportId, afterItemId, limit],
+    );
+    return rows.map((r) => ({ itemId: r.item_id, ledgerEntryId: r.ledger_entry_id }));
   },
 
   async evidencePerControl(q, tenantId, reportId, perControl) {

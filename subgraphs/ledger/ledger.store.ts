@@ -231,6 +231,8 @@ export interface LedgerStore {
   /** The tenant's events among `ids` (any order; another tenant's ids are absent): one statement. */
   getEvents(tenantId: string, ids: readonly string[]): Promise<LedgerEvent[]>;
   getEventBySeq(tenantId: string, seq: number): Promise<LedgerEvent | undefined>;
+  /** The tenant's entries of seq `fromSeq`..`toSeq` (an index range), in order; of one type when given. */
+  eventsBetween(tenantId: string, fromSeq: number, toSeq: number, eventType?: string): Promise<LedgerEvent[]>;
   getHead(tenantId: string): Promise<ChainHead | undefined>;
   /** Every tenant that has a chain (platform-wide verification). */
   listChainTenants(): Promise<string[]>;
@@ -407,6 +409,15 @@ export function createLedgerStore(sql: SqlExecutor, options: LedgerStoreOptions 
       const res = await sql.query<EventRecord>(
         `SELECT ${EVENT_COLUMNS} FROM ledger_events WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
         [tenantId, [...ids]],
+      );
+      return res.rows.map(toEvent);
+    },
+
+    async eventsBetween(tenantId, fromSeq, toSeq, eventType) {
+      const res = await sql.query<EventRecord>(
+        `SELECT ${EVENT_COLUMNS} FROM ledger_events WHERE tenant_id = $1 AND seq BETWEEN $2 AND $3
+           AND ($4::text IS NULL OR event_type = $4) ORDER BY ledger_events.seq`,
+        [tenantId, fromSeq, toSeq, eventType ?? null],
       );
       return res.rows.map(toEvent);
     },
