@@ -215,7 +215,7 @@ export async function run(argv: string[]): Promise<void> {
     }
     await db.sql.exec('ANALYZE');
     console.log(
-      `seeded ${fmt(extra)} more items${args.sharedEntries ? ' (sharing the intake\'s ledger entries)' : ', each with its own ledger entry,'} by SQL in ${fmt((performance.now() - s0) / 1000, 1)} s (${fmt(args.items)} in all)`,
+      `seeded ${fmt(extra)} more items${args.sharedEntries ? " (sharing the intake's ledger entries)" : ', each with its own ledger entry,'} by SQL in ${fmt((performance.now() - s0) / 1000, 1)} s (${fmt(args.items)} in all)`,
     );
 
     // 3. The quarterly report over all of them.

@@ -333,9 +333,12 @@ export class ReportService {
     const report = await this.report(caller, id, requestedTenant);
     const itemsOf = new Map<string, string[]>();
     const unrecorded: string[] = [];
-    for (let after: string | null = null; ; ) {
+    const seen = new Set<string>();
+    for (let after: { controlId: string; itemId: string } | null = null; ;) {
       const page = await this.store.itemEntries(this.sql, report.tenantId, report.id, after, EXPORT_PAGE);
       for (const { itemId, ledgerEntryId } of page) {
+        if (seen.has(itemId)) continue;
+        seen.add(itemId);
         if (!ledgerEntryId || !report.checkpoint) unrecorded.push(itemId);
         else {
           const entry = ledgerEntryId.toLowerCase();
@@ -345,8 +348,9 @@ export class ReportService {
         }
       }
       if (page.length < EXPORT_PAGE) break;
-      after = page[page.length - 1]!.itemId;
+      after = page[page.length - 1]!;
     }
+    seen.clear();
     if (unrecorded.length > 0)
       yield unrecorded.map((itemId) => ({
         itemId,
@@ -366,7 +370,12 @@ export class ReportService {
       }
       return;
     }
-    for await (const batch of stream.call(this.ledger, report.tenantId, [...itemsOf.keys()], report.checkpoint!.tree_size)) {
+    for await (const batch of stream.call(
+      this.ledger,
+      report.tenantId,
+      [...itemsOf.keys()],
+      report.checkpoint!.tree_size,
+    )) {
       const out: { itemId: string; result: EvidenceProofResult }[] = [];
       for (const p of batch.proofs)
         for (const itemId of itemsOf.get(p.entry.id.toLowerCase()) ?? [])

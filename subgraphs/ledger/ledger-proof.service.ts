@@ -67,6 +67,8 @@ export const INCLUSION_BATCH_MAX = 1000;
 
 /** Leaves read per query when a checkpoint's whole tree is built (`inclusionStream`). */
 const LEAF_PAGE = 100_000;
+/** Batches of entries being read while one is answered (`inclusionStream`). */
+const READ_AHEAD = 2;
 
 export interface ConsistencyProof {
   tenantId: string;
@@ -268,7 +270,11 @@ export class LedgerProofService {
     if (issue) throw issue;
     const byIds = q.entryIds !== undefined;
     if (byIds === (q.fromSeq !== undefined || q.toSeq !== undefined))
-      throw InputError.of(['entry_ids'], 'Name the entries by entry_ids or by from_seq/to_seq (one of them)', 'missing');
+      throw InputError.of(
+        ['entry_ids'],
+        'Name the entries by entry_ids or by from_seq/to_seq (one of them)',
+        'missing',
+      );
     const bad = (q.entryIds ?? []).findIndex((id) => !isUuid(id));
     if (bad >= 0) throw InputError.of(['entry_ids', bad], 'Input should be a valid UUID', 'uuid_parsing');
     const checkpoint = await this.existingCheckpoint(tenantId, q.treeSize, 'tree_size');
@@ -304,7 +310,9 @@ export class LedgerProofService {
     tree.build();
     // The tree read now must be the one the checkpoint signed, or no proof from it is worth giving.
     if (tree.root().toString('hex') !== checkpoint.rootHash)
-      throw new Error(`ledger of ${tenantId}: the tree of ${checkpoint.treeSize} entries does not match its checkpoint`);
+      throw new Error(
+        `ledger of ${tenantId}: the tree of ${checkpoint.treeSize} entries does not match its checkpoint`,
+      );
     const notFound = wanted ? [...wanted] : [];
 
     // The entries to prove, a batch at a time, the next batch read while this one is answered.
@@ -318,14 +326,23 @@ export class LedgerProofService {
       const events =
         seqs[b - 1]! - seqs[a]! + 1 <= 2 * (b - a)
           ? await withDbRetry(() => this.ledger.eventsBetween(tenantId, seqs[a]!, seqs[b - 1]!))
-          : (await withDbRetry(() => this.ledger.getEvents(tenantId, seqIds.slice(a, b)))).sort((x, y) => x.seq - y.seq);
+          : (await withDbRetry(() => this.ledger.getEvents(tenantId, seqIds.slice(a, b)))).sort(
+              (x, y) => x.seq - y.seq,
+            );
       return events.filter((e) => keep.has(e.seq));
     };
+    // A read the consumer never gets to (it stopped early) must not surface as an unhandled rejection.
+    const readSoon = (span: [number, number]) => {
+      const p = read(span);
+      p.catch(() => {});
+      return p;
+    };
     async function* batches(): AsyncGenerator<InclusionProofBatch> {
-      let ahead = spans.length > 0 ? read(spans[0]!) : undefined;
+      // Two reads ahead: the database's work overlaps this process's paths and JSON.
+      const ahead = spans.slice(0, READ_AHEAD).map(readSoon);
       for (let k = 0; k < spans.length; k++) {
-        const entries = await ahead!;
-        ahead = k + 1 < spans.length ? read(spans[k + 1]!) : undefined;
+        const entries = await ahead.shift()!;
+        if (k + READ_AHEAD < spans.length) ahead.push(readSoon(spans[k + READ_AHEAD]!));
         yield {
           tenantId,
           treeSize: checkpoint.treeSize,

@@ -28,8 +28,7 @@ it('has the root and every audit path of the RFC 9162 recursion, sizes 1 to 70',
     const lookup = recursive(chains);
     const t = tree(chains);
     expect(t.root().toString('hex')).toBe(rootHash(n, lookup).toString('hex'));
-    for (let m = 0; m < n; m++)
-      expect(t.path(m)).toEqual(inclusionPath(m, n, lookup).map((b) => b.toString('hex')));
+    for (let m = 0; m < n; m++) expect(t.path(m)).toEqual(inclusionPath(m, n, lookup).map((b) => b.toString('hex')));
   }
 });
 
