@@ -21,6 +21,9 @@ export interface InProcessLedger {
   evidence: EvidenceLedger;
   reports: ReportLedger;
   drain(): Promise<void>;
+  /** Appends `count` compliance_evidence entries for these items (the bench's seeding), answering their entry ids in order. */
+  seedEntries(tenantId: string, items: { itemId: string; contentSha256: string }[]): Promise<string[]>;
+  jwks(): Promise<unknown>;
 }
 
 const caller = (tenantId: string) =>
@@ -81,6 +84,10 @@ export async function inProcessLedger(db: Database): Promise<InProcessLedger> {
       checkpoint: async (tenantId) => checkpointJson(await proofs.checkpoint(tenantId)),
       inclusionProofs: async (tenantId, entryIds, treeSize) =>
         inclusionBatchJson(await proofs.inclusionBatch(caller(tenantId), { entryIds, treeSize })) as never,
+      async *inclusionProofStream(tenantId, entryIds, treeSize) {
+        const { batches } = await proofs.inclusionStream(caller(tenantId), { entryIds, treeSize });
+        for await (const b of batches) yield inclusionBatchJson(b) as never;
+      },
       record: (tenantId, e) =>
         append(
           tenantId,
@@ -91,6 +98,21 @@ export async function inProcessLedger(db: Database): Promise<InProcessLedger> {
         ),
     },
     drain: () => committer.drain(),
+    async seedEntries(tenantId, items) {
+      const done = await Promise.all(
+        items.map((e) =>
+          append(
+            tenantId,
+            'compliance_evidence',
+            { item_id: e.itemId, revision: 1, content_sha256: e.contentSha256, source: 'bench' },
+            evidenceIdempotencyKey(e.itemId, 1),
+            null,
+          ),
+        ),
+      );
+      return done.map((d) => d.entryId);
+    },
+    jwks: () => proofs.jwks(),
   };
 }
 

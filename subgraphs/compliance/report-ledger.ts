@@ -39,6 +39,13 @@ export interface ReportLedger {
     treeSize: number,
     correlationId?: string,
   ): Promise<LedgerInclusionBatch>;
+  /**
+   * Every proof of many entries (a whole report's) against the checkpoint of `treeSize`, the
+   * checkpoint's tree built once by the ledger (LedgerProofService.inclusionStream), in batches.
+   * Optional: the ledger's HTTP door has no stream route yet, so without it a report's proofs come
+   * from `inclusionProofs` a thousand at a time (the same proofs, slower).
+   */
+  inclusionProofStream?(tenantId: string, entryIds: string[], treeSize: number): AsyncIterable<LedgerInclusionBatch>;
   record(tenantId: string, entry: ReportLedgerEntry): Promise<{ entryId: string; chainHash: string }>;
 }
 

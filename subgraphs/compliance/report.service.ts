@@ -44,6 +44,8 @@ const REPORT_TYPE = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const listCursor = textCursor('rp');
 const evidenceCursor = textCursor('re');
+/** Item-entry pairs read per query by the proof export (and entries per batch-route fallback page). */
+const EXPORT_PAGE = 50_000;
 const STATUSES: ReportStatus[] = ['generated', 'pending_review', 'signing', 'signed_off', 'rejected'];
 
 export interface GenerateInput {
@@ -314,6 +316,75 @@ export class ReportService {
     };
     await Promise.all(Array.from({ length: REPORT_LIMITS.proofConcurrency }, worker));
     return out;
+  }
+
+  /**
+   * Every item of the report with its inclusion proof against the report's checkpoint (or why it
+   * has none), in batches: the full proof export an auditor checks offline. The report's
+   * (item, entry) pairs are read in pages, then the ledger proves all the entries from the
+   * checkpoint's tree built once (`inclusionProofStream`; a million entries in seconds), or, when
+   * the ledger offers no stream, through the batch route a thousand at a time.
+   */
+  async *proofExport(
+    caller: Caller,
+    id: string,
+    requestedTenant?: string,
+  ): AsyncGenerator<{ itemId: string; result: EvidenceProofResult }[]> {
+    const report = await this.report(caller, id, requestedTenant);
+    const itemsOf = new Map<string, string[]>();
+    const unrecorded: string[] = [];
+    const seen = new Set<string>();
+    for (let after: { controlId: string; itemId: string } | null = null; ;) {
+      const page = await this.store.itemEntries(this.sql, report.tenantId, report.id, after, EXPORT_PAGE);
+      for (const { itemId, ledgerEntryId } of page) {
+        if (seen.has(itemId)) continue;
+        seen.add(itemId);
+        if (!ledgerEntryId || !report.checkpoint) unrecorded.push(itemId);
+        else {
+          const entry = ledgerEntryId.toLowerCase();
+          const items = itemsOf.get(entry);
+          if (items) items.push(itemId);
+          else itemsOf.set(entry, [itemId]);
+        }
+      }
+      if (page.length < EXPORT_PAGE) break;
+      after = page[page.length - 1]!;
+    }
+    seen.clear();
+    if (unrecorded.length > 0)
+      yield unrecorded.map((itemId) => ({
+        itemId,
+        result: { error: 'not recorded in the ledger when the report was generated' },
+      }));
+    if (itemsOf.size === 0) return;
+    const stream = this.ledger.inclusionProofStream;
+    if (!stream) {
+      // No stream at the ledger: the batch route, a page of entries at a time.
+      const entries = [...itemsOf.keys()];
+      for (let i = 0; i < entries.length; i += EXPORT_PAGE) {
+        const items = entries
+          .slice(i, i + EXPORT_PAGE)
+          .flatMap((e) => itemsOf.get(e)!.map((itemId) => ({ itemId, ledgerEntryId: e }) as ReportEvidence));
+        const proofs = await this.proofs(report, items, caller.correlationId);
+        yield [...proofs].map(([itemId, result]) => ({ itemId, result }));
+      }
+      return;
+    }
+    for await (const batch of stream.call(
+      this.ledger,
+      report.tenantId,
+      [...itemsOf.keys()],
+      report.checkpoint!.tree_size,
+    )) {
+      const out: { itemId: string; result: EvidenceProofResult }[] = [];
+      for (const p of batch.proofs)
+        for (const itemId of itemsOf.get(p.entry.id.toLowerCase()) ?? [])
+          out.push({ itemId, result: { proof: inclusionOf(batch, p) } });
+      for (const entry of batch.not_found)
+        for (const itemId of itemsOf.get(entry) ?? [])
+          out.push({ itemId, result: { error: "the ledger holds no such entry in the report's checkpoint" } });
+      yield out;
+    }
   }
 
   /** The report as OSCAL 1.0.0 assessment results, checked against NIST's schema before it is served. */

@@ -156,6 +156,17 @@ export interface ReportStore {
   reports(q: SqlQuery, tenantId: string, query: ReportListQuery): Promise<ComplianceReport[]>;
   controls(q: SqlQuery, tenantId: string, reportId: string): Promise<ReportControl[]>;
   evidence(q: SqlQuery, tenantId: string, reportId: string, query: ReportEvidenceQuery): Promise<ReportEvidence[]>;
+  /**
+   * A page of the report's (control, item, ledger entry) rows after `after`, in key order: what
+   * the export of every proof asks the ledger for (an item of several controls comes once per control).
+   */
+  itemEntries(
+    q: SqlQuery,
+    tenantId: string,
+    reportId: string,
+    after: { controlId: string; itemId: string } | null,
+    limit: number,
+  ): Promise<{ controlId: string; itemId: string; ledgerEntryId: string | null }[]>;
   /** The newest `perControl` evidence of each control, for the OSCAL export and the document. */
   evidencePerControl(q: SqlQuery, tenantId: string, reportId: string, perControl: number): Promise<ReportEvidence[]>;
 }
@@ -438,6 +449,19 @@ export const reportStore: ReportStore = {
       params,
     );
     return rows.map(toEvidence);
+  },
+
+  async itemEntries(q, tenantId, reportId, after, limit) {
+    // In primary-key order (a range of the key, each page where the last ended); an item
+    // evidencing several controls comes once per control, and the caller keeps the first.
+    const { rows } = await q.query<{ control_id: string; item_id: string; ledger_entry_id: string | null }>(
+      `SELECT control_id, item_id::text AS item_id, ledger_entry_id::text AS ledger_entry_id
+         FROM compliance_report_evidence
+        WHERE tenant_id = $1 AND report_id = $2::uuid AND ($3::text IS NULL OR (control_id, item_id) > ($3, $4::uuid))
+        ORDER BY control_id, item_id LIMIT $5`,
+      [tenantId, reportId, after?.controlId ?? null, after?.itemId ?? null, limit],
+    );
+    return rows.map((r) => ({ controlId: r.control_id, itemId: r.item_id, ledgerEntryId: r.ledger_entry_id }));
   },
 
   async evidencePerControl(q, tenantId, reportId, perControl) {

@@ -186,7 +186,9 @@ export class GroupCommitter {
   }
 
   private async commit(batch: Pending[], attempt: number): Promise<Committed> {
-    if (attempt === 0 && batch.every((p) => !p.input.idempotencyKey)) {
+    // Keyed appends too: the statement leaves a tenant whose key is stored to the locked path
+    // (the compliance intake appends every evidence revision with a key).
+    if (attempt === 0) {
       const done = await this.commitIfUnchanged(batch);
       if (done) return done;
     }

@@ -208,9 +208,10 @@ export interface LedgerStore {
   appendTransaction<T>(work: (tx: LedgerAppendTx) => Promise<T>): Promise<T>;
   /**
    * One statement, no transaction around it: moves each tenant's head from `expected` to its new
-   * value only where the stored head is still exactly `expected`, and inserts the rows and tree
-   * nodes of the tenants whose head moved. Answers those tenants; the others' rows are not stored
-   * (another process appended since `expected` was read).
+   * value only where the stored head is still exactly `expected` and none of the tenant's rows'
+   * idempotency keys is stored yet, and inserts the rows and tree nodes of the tenants whose head
+   * moved. Answers those tenants; the others' rows are not stored (another process appended
+   * since `expected` was read, or a key is a replay).
    */
   appendIfUnchanged(
     rows: NewEventRow[],
@@ -230,6 +231,8 @@ export interface LedgerStore {
   /** The tenant's events among `ids` (any order; another tenant's ids are absent): one statement. */
   getEvents(tenantId: string, ids: readonly string[]): Promise<LedgerEvent[]>;
   getEventBySeq(tenantId: string, seq: number): Promise<LedgerEvent | undefined>;
+  /** The tenant's entries of seq `fromSeq`..`toSeq` (an index range), in order; of one type when given. */
+  eventsBetween(tenantId: string, fromSeq: number, toSeq: number, eventType?: string): Promise<LedgerEvent[]>;
   getHead(tenantId: string): Promise<ChainHead | undefined>;
   /** Every tenant that has a chain (platform-wide verification). */
   listChainTenants(): Promise<string[]>;
@@ -273,8 +276,16 @@ export function createLedgerStore(sql: SqlExecutor, options: LedgerStoreOptions 
       // The head's UPDATE runs first (its RETURNING feeds both INSERTs); a head another process
       // holds makes it wait, and once that commits the re-checked condition fails: nothing of that
       // tenant is written. One statement is one transaction: all of it lands or none.
+      // A tenant one of whose idempotency keys is already stored (`clash`) is not moved either:
+      // its events go the locked way, which answers the stored entry. The keys are looked up in
+      // the statement's snapshot; an entry committed after it moved the head, which fails the
+      // head's re-check, so a key can never be stored twice through here.
       const res = await sql.query<{ tenant_id: string }>(
-        `WITH moved AS (
+        `WITH clash AS (
+           SELECT DISTINCT e.tenant_id FROM ledger_events e
+             JOIN unnest($2::text[], $13::text[]) AS k(tenant_id, idempotency_key)
+               ON e.tenant_id = k.tenant_id AND e.idempotency_key = k.idempotency_key
+         ), moved AS (
            UPDATE ledger_chain_heads h
               SET last_seq = v.last_seq, last_hash = v.last_hash, last_created_at_us = v.last_us, tree_frontier = v.frontier
              FROM unnest($14::text[], $15::int8[], $16::text[], $17::int8[], $24::text[],
@@ -282,6 +293,7 @@ export function createLedgerStore(sql: SqlExecutor, options: LedgerStoreOptions 
                   AS v(tenant_id, last_seq, last_hash, last_us, frontier, was_seq, was_hash, was_us, was_frontier)
             WHERE h.tenant_id = v.tenant_id AND h.last_seq = v.was_seq AND h.last_hash = v.was_hash
               AND h.last_created_at_us = v.was_us AND h.tree_frontier = v.was_frontier
+              AND v.tenant_id NOT IN (SELECT tenant_id FROM clash)
            RETURNING h.tenant_id
          ), nodes AS (
            INSERT INTO ledger_tree_nodes (tenant_id, level, node_index, hash)
@@ -397,6 +409,15 @@ export function createLedgerStore(sql: SqlExecutor, options: LedgerStoreOptions 
       const res = await sql.query<EventRecord>(
         `SELECT ${EVENT_COLUMNS} FROM ledger_events WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
         [tenantId, [...ids]],
+      );
+      return res.rows.map(toEvent);
+    },
+
+    async eventsBetween(tenantId, fromSeq, toSeq, eventType) {
+      const res = await sql.query<EventRecord>(
+        `SELECT ${EVENT_COLUMNS} FROM ledger_events WHERE tenant_id = $1 AND seq BETWEEN $2 AND $3
+           AND ($4::text IS NULL OR event_type = $4) ORDER BY ledger_events.seq`,
+        [tenantId, fromSeq, toSeq, eventType ?? null],
       );
       return res.rows.map(toEvent);
     },

@@ -69,7 +69,14 @@ function memoryStore(hooks: { beforeInsert?: (rows: NewEventRow[]) => void } = {
         const applied = new Set<string>();
         for (const [t, was] of expected) {
           const now = heads.get(t);
-          if (now && JSON.stringify(now) === JSON.stringify(was)) applied.add(t);
+          // A tenant with an idempotency key already stored is left to the locked path.
+          const clash = rows.some(
+            (r) =>
+              r.tenantId === t &&
+              r.idempotencyKey !== null &&
+              events.some((e) => e.tenantId === t && e.idempotencyKey === r.idempotencyKey),
+          );
+          if (now && !clash && JSON.stringify(now) === JSON.stringify(was)) applied.add(t);
         }
         const mine = rows.filter((r) => applied.has(r.tenantId));
         hooks.beforeInsert?.(mine);
@@ -175,6 +182,20 @@ it('returns the original event for a repeated idempotency key, within and across
   // Same key in another tenant is another event.
   expect((await committer.append(input('u', 1, { idempotencyKey: 'k' }))).replayed).toBe(false);
   expect(db.events).toHaveLength(2);
+});
+
+it('appends keyed events in one statement once the head is known; a stored key goes the locked way', async () => {
+  const db = memoryStore();
+  const committer = new GroupCommitter(db.store, { retry: FAST_RETRY });
+  await committer.append(input('t', 1, { idempotencyKey: 'a' })); // learns the head (locked)
+  const b = await committer.append(input('t', 2, { idempotencyKey: 'b' }));
+  expect(b).toMatchObject({ replayed: false, event: { seq: 2 } });
+  expect(db.statements).toEqual([['t']]);
+  // A replay of a stored key: the statement writes nothing, the locked path answers the entry.
+  const again = await committer.append(input('t', 3, { idempotencyKey: 'a' }));
+  expect(again).toMatchObject({ replayed: true, event: { seq: 1 } });
+  expect(db.statements).toEqual([['t'], []]);
+  expect(db.events.map((e) => e.idempotencyKey)).toEqual(['a', 'b']);
 });
 
 it('retries deadlocks and serialisation failures', async () => {
