@@ -83,8 +83,10 @@ export function csvCopySource(
             if (b !== delim && b !== NL && b !== CR) throw new CopyDeclined('text after a closing quote');
           }
           if (inQuote) {
-            if (b === QUOTE) ((closed = true), (inQuote = false));
-            else if (b < 0x20 || b === BACKSLASH) escaping = true;
+            if (b === QUOTE) {
+              closed = true;
+              inQuote = false;
+            } else if (b < 0x20 || b === BACKSLASH) escaping = true;
             continue;
           }
           if (b === NL) {
