@@ -37,7 +37,10 @@ import type {
   QuarantinedRecord,
   StagedRecord,
 } from './pipeline.types';
-import { readRecords, SourceFormatError } from './record-reader';
+import { peek, readRecords, SourceFormatError } from './record-reader';
+import { csvCopySource } from './csv-copy-source';
+import type { CsvStaged, CsvStagingStore } from './csv-staging.store';
+import { compileSqlPlan } from './sql-mapping';
 import { spool, type Spooled } from './spool';
 
 const DEFAULT_BATCH_SIZE = 10_000;
@@ -65,6 +68,8 @@ export class BatchService {
       pipelines: PipelineService;
       pipelineStore: PipelineStore;
       store: BatchStore;
+      /** PostgreSQL's whole-CSV staging (null on PGlite, or with INGESTION_CSV_VIA_COPY=false). */
+      csvStaging?: CsvStagingStore | null;
       limits: IngestionLimits;
       /** The secret tenants' PII keys are derived from (INGESTION_PII_SECRET). */
       piiSecret: string;
@@ -243,8 +248,20 @@ export class BatchService {
       );
       columns = read.columns;
       let first = true;
+      // A CSV on PostgreSQL is staged whole by the server when it can be (not a resumed batch: its
+      // prefix was staged record by record, and the rest follows the same way).
+      const copied =
+        resumeFrom === 0
+          ? await this.stageByCopy(tenantId, batch, pipeline, source, options.format ?? definition.format)
+          : null;
+      if (copied) {
+        columns = copied.columns;
+        progress.rowsRead = copied.rows;
+        progress.rowsStaged += copied.rows;
+        first = false;
+      }
       if (resumeFrom > 0) await this.foldStaged(tenantId, batch.id, checksums);
-      for await (const run of read.batches ?? oneByOne(read.records)) {
+      for await (const run of copied ? [] : (read.batches ?? oneByOne(read.records))) {
         for (const r of run) {
           if (first) {
             first = false;
@@ -289,7 +306,7 @@ export class BatchService {
         rejected: progress.rowsQuarantined,
         content_sha256: source.sha256,
         schema_hash: sha256(canonicalize({ target: definition.target.schema, columns }) ?? ''),
-        column_checksums: checksums.digest(),
+        column_checksums: copied ? copied.checksums : checksums.digest(),
       };
       batch = await end('completed', null, manifest);
       return batch;
@@ -359,6 +376,49 @@ export class BatchService {
     const found = await this.deps.pipelineStore.get(tenantId, id);
     if (!found) throw new NotFoundError('Pipeline not found');
     return found;
+  }
+
+  /**
+   * The batch staged in one transaction by PostgreSQL (csv-staging.store.ts), or null when it goes
+   * record by record: not PostgreSQL, not a CSV COPY reads exactly as csv-parse does, a mapping or
+   * schema outside the SQL subset, PII scrubbing other than `remove`, a source schema change (the
+   * record path quarantines it), or a row the SQL declines or a cast that fails (rolled back whole).
+   */
+  private async stageByCopy(
+    tenantId: string,
+    batch: Batch,
+    pipeline: Pipeline,
+    source: Spooled,
+    format: PipelineDefinition['format'],
+  ): Promise<(CsvStaged & { columns: string[] }) | null> {
+    const staging = this.deps.csvStaging;
+    if (!staging || format.type !== 'csv') return null;
+    const csv = csvCopySource(source.open, await peek(source.open(), 64 * 1024), format, this.deps.limits);
+    if (!csv) return null;
+    const plan = compileSqlPlan(pipeline.definition, csv.columns);
+    if (!plan || (await this.drift(tenantId, pipeline.id, csv.columns))) return null;
+    const stall = this.deps.testStall;
+    try {
+      const staged = await staging.stage(
+        tenantId,
+        batch,
+        pipeline.definition.target.dataset,
+        plan,
+        csv,
+        stall
+          ? async () => {
+              // The crash test's hold, inside the transaction: it says where it is, then waits.
+              fs.writeFileSync(`${stall.untilFile}.held`, '');
+              await stallUntil(stall.untilFile);
+            }
+          : undefined,
+      );
+      return { ...staged, columns: csv.columns };
+    } catch (err) {
+      if (err instanceof ConflictError) throw err;
+      // Declined or failed (a cast, a malformed record): nothing was written; the record path answers.
+      return null;
+    }
   }
 
   /** A resumed batch's checksums start from the rows staged before its checkpoint, in offset order. */

@@ -36,6 +36,12 @@ export interface IngestionConfig {
   /** The pull connectors' guard: INGESTION_PULL_ALLOWED_HOSTS (comma-separated, `*.suffix` allowed;
    * empty: any public host), INGESTION_PULL_ALLOW_PRIVATE (false), INGESTION_PULL_TIMEOUT_MS (30,000). */
   pullGuard: PullGuard;
+  /**
+   * INGESTION_CSV_VIA_COPY (true): on PostgreSQL a CSV batch is parsed, mapped and staged by the
+   * server in one transaction when its mapping allows (csv-staging.store.ts); false keeps every
+   * batch on the per-record path (chunked commits with progress per chunk).
+   */
+  csvViaCopy: boolean;
   /** INGESTION_SCHEDULER_TICK_MS (5,000): how often the scheduler looks for due pulls; 0 turns it off. */
   schedulerTickMs: number;
   /** INGESTION_CDC_FLUSH_MS (500): how long replicated changes wait to fill a batch. */
@@ -88,6 +94,7 @@ export function loadIngestionConfig(env: Env, jwtSecret: string): IngestionConfi
       allowPrivate: readBool(env, 'INGESTION_PULL_ALLOW_PRIVATE', false),
       timeoutMs: readInt(env, 'INGESTION_PULL_TIMEOUT_MS', 30_000, { min: 100 }),
     },
+    csvViaCopy: readBool(env, 'INGESTION_CSV_VIA_COPY', true),
     schedulerTickMs: readInt(env, 'INGESTION_SCHEDULER_TICK_MS', 5000, { min: 0 }),
     cdcFlushMs: readInt(env, 'INGESTION_CDC_FLUSH_MS', 500, { min: 10 }),
     cdcHeartbeatMs: readInt(env, 'INGESTION_CDC_HEARTBEAT_MS', 10_000, { min: 100 }),

@@ -7,6 +7,7 @@ import { SchemaRegistryClient } from '../../platform/clients/schema-registry.cli
 import type { Database } from '../../platform/db/database';
 import { auditEvent, outboxWriter } from '../../platform/outbox/outbox.writer';
 import { createBatchStore } from './batch.store';
+import { createCsvStagingStore } from './csv-staging.store';
 import { FileDropConnector } from './file-drop.connector';
 import type { Logger } from '../../platform/logging/logger';
 import { BatchService } from './batch.service';
@@ -63,6 +64,7 @@ export function createIngestionModule(deps: {
     pipelines,
     pipelineStore,
     store: createBatchStore(db.sql),
+    csvStaging: config.csvViaCopy ? createCsvStagingStore(db.sql) : null,
     limits: config.limits,
     piiSecret: config.piiSecret,
     spoolDir: config.spoolDir,

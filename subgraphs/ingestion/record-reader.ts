@@ -37,6 +37,16 @@ function encodingOf(head: Buffer, declared?: BufferEncoding): BufferEncoding {
   return declared === ('utf-16le' as BufferEncoding) ? 'utf16le' : (declared ?? 'utf8');
 }
 
+/** A CSV's first line, its delimiter (given, else detected) and the column names the schema check compares. */
+export function csvHeader(
+  headText: string,
+  format: PipelineDefinition['format'],
+): { firstLine: string; delimiter: string; columns: string[] } {
+  const firstLine = headText.split(/\r?\n/, 1)[0] ?? '';
+  const delimiter = format.delimiter ?? detectDelimiter(firstLine);
+  return { firstLine, delimiter, columns: firstLine.split(delimiter).map((c) => c.trim().replace(/^"|"$/g, '')) };
+}
+
 export async function readRecords(
   open: () => Readable,
   format: PipelineDefinition['format'],
@@ -58,7 +68,7 @@ export async function readRecords(
   return readJson(open, limits, encoding, itemsField);
 }
 
-async function peek(stream: Readable, bytes: number): Promise<Buffer> {
+export async function peek(stream: Readable, bytes: number): Promise<Buffer> {
   const parts: Buffer[] = [];
   let length = 0;
   for await (const chunk of stream) {
@@ -77,8 +87,7 @@ function readCsv(
   headText: string,
   encoding: BufferEncoding,
 ): ReadResult {
-  const firstLine = headText.split(/\r?\n/, 1)[0] ?? '';
-  const delimiter = format.delimiter ?? detectDelimiter(firstLine);
+  const { delimiter, columns: headerColumns } = csvHeader(headText, format);
   const header = format.header !== false;
   // csv-parse itself enforces the record length (max_record_size, in characters); the column
   // bound is checked on the header and on each record before a record is built.
@@ -144,13 +153,12 @@ function readCsv(
   };
   // The header is read before the first record is yielded, so columns are known to the caller
   // once it starts iterating; the header line is also read here for the schema check.
-  const headerColumns = header ? firstLine.split(delimiter).map((c) => c.trim().replace(/^"|"$/g, '')) : [];
-  if (headerColumns.length > limits.maxColumns) {
+  if (header && headerColumns.length > limits.maxColumns) {
     throw new SourceFormatError(
       `the header has ${headerColumns.length} columns; at most ${limits.maxColumns} are read`,
     );
   }
-  return { columns: headerColumns, records: records(), batches: batches() };
+  return { columns: header ? headerColumns : [], records: records(), batches: batches() };
 }
 
 /** A CSV record; its raw hash is computed only when asked for (quarantine needs it, staging does not). */

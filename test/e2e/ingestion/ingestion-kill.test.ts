@@ -91,9 +91,11 @@ it('a batch killed with SIGKILL mid-way resumes in a new process, and each row l
   const csv = 'id,name\n' + ids.map((id) => `${id},name-${id}`).join('\n') + '\n';
 
   const never = path.join(path.dirname(dataDir), 'never-appears');
+  // The record path with its chunks (on PostgreSQL a CSV would otherwise be staged whole by COPY: see the case below).
   const first = await startIngestion(dataDir, {
     INGESTION_TEST_STALL_AFTER_CHUNKS: '4',
     INGESTION_TEST_STALL_UNTIL_FILE: never,
+    INGESTION_CSV_VIA_COPY: 'false',
   });
   const created = await fetch(`${first.url}/api/ingestion/pipelines`, {
     method: 'POST',
@@ -157,3 +159,82 @@ it('a batch killed with SIGKILL mid-way resumes in a new process, and each row l
   second.child.kill('SIGTERM');
   await second.exited;
 });
+
+// On PostgreSQL a CSV is staged whole in one transaction (COPY into a temporary table, one
+// INSERT ... SELECT, checkpoint to the end). The stall holds it inside that transaction, after the
+// INSERT and before the commit (it writes `<file>.held` when there); a SIGKILL there leaves nothing:
+// no staged row, the checkpoint at 0. The same content pushed again is staged whole, once.
+(process.env.DATABASE_URL ? it : it.skip)(
+  'a batch killed inside its COPY transaction left nothing, and is staged once when pushed again',
+  async () => {
+    const dataDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ingestion-kill-copy-')), 'pglite');
+    const token = await new AccessTokens(SECRET, 3600).issue({
+      username: 'alice',
+      tenantId: 'kill-copy',
+      roles: ['user'],
+      scopes: ['read', 'write'],
+    });
+    const headers = { authorization: `Bearer ${token}` };
+    const ids = Array.from({ length: ROWS }, (_, i) => String(i + 1));
+    const csv = 'id,name\n' + ids.map((id) => `${id},name-${id}`).join('\n') + '\n';
+    const never = path.join(path.dirname(dataDir), 'never-appears');
+    const first = await startIngestion(dataDir, { INGESTION_TEST_STALL_UNTIL_FILE: never });
+    const created = await fetch(`${first.url}/api/ingestion/pipelines`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        definition: {
+          name: 'kill-copy',
+          source: { kind: 'rest_push' },
+          format: { type: 'csv' },
+          mapping: { id: '$number(id)', name: 'name' },
+          target: { dataset: 'kill-copy', schema: { type: 'object', required: ['id'] } },
+          batch_size: 50,
+        },
+      }),
+    }).then((r) => r.json() as Promise<any>);
+    const push = (base: string) =>
+      fetch(`${base}/api/ingestion/pipelines/${created.id}/push?source_name=kill.csv`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'text/csv' },
+        body: csv,
+      });
+    const interrupted = push(first.url).catch(() => null);
+    await until(async () => fs.existsSync(`${never}.held`), 'the COPY transaction to hold before its commit', {
+      tries: 3000,
+      everyMs: 20,
+    });
+    first.child.kill('SIGKILL');
+    await first.exited;
+    await interrupted;
+
+    const second = await startIngestion(dataDir);
+    const list = (await fetch(`${second.url}/api/ingestion/pipelines/${created.id}/batches`, { headers }).then((r) =>
+      r.json(),
+    )) as any;
+    const before = list.batches[0];
+    expect(before.status).toBe('running');
+    expect(before.progress).toMatchObject({ rows_read: 0, rows_staged: 0 });
+    const records = (await fetch(`${second.url}/api/ingestion/batches/${before.id}/records`, { headers }).then((r) =>
+      r.json(),
+    )) as any;
+    expect(records.records).toEqual([]);
+
+    const resumed = (await push(second.url).then((r) => r.json())) as any;
+    expect(resumed).toMatchObject({
+      id: before.id,
+      status: 'completed',
+      progress: { rows_read: ROWS, rows_staged: ROWS },
+    });
+    expect(resumed.manifest.row_count).toBe(ROWS);
+    const expected = createHash('sha256').update(ids.join('\n'), 'utf8').digest('hex');
+    expect(resumed.manifest.column_checksums.id).toBe(expected);
+    const staged = await database!.sql.query<{ n: number; d: number }>(
+      `SELECT count(*)::int AS n, count(DISTINCT record_offset)::int AS d FROM ingestion_staged_records WHERE batch_id = $1::uuid`,
+      [before.id],
+    );
+    expect(staged.rows[0]).toEqual({ n: ROWS, d: ROWS });
+    second.child.kill('SIGTERM');
+    await second.exited;
+  },
+);

@@ -1,0 +1,146 @@
+// A spooled CSV file handed to PostgreSQL's own CSV parser (`COPY ... FROM STDIN (FORMAT csv)`) in
+// pieces of whole records, for csv-staging.store.ts. This process never parses the records: it
+// reads the header from the first line and scans the bytes once, to cut pieces at record ends
+// (a newline outside quotes) and to decline any file on which COPY and csv-parse (the per-record
+// path) could answer differently, so that taking the file this way changes nothing but the speed:
+// a quote that does not open or close a field (csv-parse refuses it, COPY takes it), a
+// carriage return alone (COPY takes it as a line end in some files only), an empty line (csv-parse
+// skips it), a line beginning with a backslash (COPY's `\.` ends the data), a record longer than
+// INGESTION_MAX_RECORD_BYTES. A declined file goes the per-record way, which gives its own answer.
+import type { Readable } from 'node:stream';
+import { csvHeader } from './record-reader';
+import type { IngestionLimits, PipelineDefinition } from './pipeline.types';
+
+/** The file cannot go through COPY exactly; the per-record path takes it. */
+export class CopyDeclined extends Error {}
+
+const NL = 0x0a;
+const CR = 0x0d;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+/** About this many bytes a COPY statement (memory holds two pieces). */
+const PIECE_BYTES = 8 * 1024 * 1024;
+
+export interface CsvCopySource {
+  columns: string[];
+  delimiter: string;
+  /** Whole records (no header), decoded as UTF-8; throws CopyDeclined while iterating when the file is not plain. */
+  pieces: AsyncIterable<string>;
+  /** After the pieces are read: some value holds a quote, a backslash or a control character (JSON must escape it). */
+  needsEscaping(): boolean;
+}
+
+/** The header and the delimiter of a CSV file that may go through COPY, or null when it may not (decided from the first line). */
+export function csvCopySource(
+  open: () => Readable,
+  head: Buffer,
+  format: PipelineDefinition['format'],
+  limits: IngestionLimits,
+): CsvCopySource | null {
+  if (format.type !== 'csv' || format.header === false) return null;
+  if ((format.quote ?? '"') !== '"') return null;
+  if (format.encoding && !['utf8', 'utf-8'].includes(format.encoding.toLowerCase())) return null;
+  if (head[0] === 0xff && head[1] === 0xfe) return null;
+  const text = head.toString('utf8').replace(/^\uFEFF/, '');
+  const { delimiter, columns, firstLine } = csvHeader(text, format);
+  const lineEnd = text.indexOf('\n');
+  // The header must be a whole line ending in LF (or CRLF), with no quotes: then its naive split is csv-parse's.
+  if (lineEnd < 0 || firstLine.includes('"') || firstLine.includes('\r')) return null;
+  if (delimiter.length !== 1 || delimiter.charCodeAt(0) > 0x7f || '"\r\n\\'.includes(delimiter)) return null;
+  if (columns.length < 2 || columns.length > limits.maxColumns || new Set(columns).size !== columns.length) return null;
+  const delim = delimiter.charCodeAt(0);
+  let escaping = false;
+  const pieces = async function* (): AsyncGenerator<string> {
+    const input = open();
+    try {
+      let pending: Buffer = Buffer.alloc(0);
+      let skipHeader = true;
+      // Scanner state, carried across reads.
+      let inQuote = false;
+      let fieldStart = true;
+      let closed = false; // a quote just closed a field: only a delimiter, a line end or a second quote may follow
+      let recordStart = true;
+      let cr = false; // a CR outside quotes: only LF may follow
+      let recordBytes = 0;
+      let scanned = 0; // bytes of `pending` already scanned
+      let boundary = 0; // end of the last whole record in `pending`
+      const scan = (buf: Buffer, from: number) => {
+        for (let i = from; i < buf.length; i++) {
+          const b = buf[i]!;
+          recordBytes++;
+          if (cr) {
+            if (b !== NL) throw new CopyDeclined('a carriage return without a line feed');
+            cr = false;
+          }
+          if (closed) {
+            closed = false;
+            if (b === QUOTE) {
+              // "" inside a quoted field: one quote in the value.
+              inQuote = true;
+              escaping = true;
+              continue;
+            }
+            if (b !== delim && b !== NL && b !== CR) throw new CopyDeclined('text after a closing quote');
+          }
+          if (inQuote) {
+            if (b === QUOTE) {
+              closed = true;
+              inQuote = false;
+            } else if (b < 0x20 || b === BACKSLASH) escaping = true;
+            continue;
+          }
+          if (b === NL) {
+            if (recordStart) throw new CopyDeclined('an empty line');
+            if (recordBytes > limits.maxRecordBytes) throw new CopyDeclined('a record over the size limit');
+            recordStart = fieldStart = true;
+            recordBytes = 0;
+            boundary = i + 1;
+            continue;
+          }
+          if (b === CR) {
+            cr = true;
+            continue;
+          }
+          if (recordStart && b === BACKSLASH) throw new CopyDeclined('a line beginning with a backslash');
+          recordStart = false;
+          if (b === QUOTE) {
+            if (!fieldStart) throw new CopyDeclined('a quote inside an unquoted field');
+            inQuote = true;
+            fieldStart = false;
+            continue;
+          }
+          fieldStart = b === delim;
+          if ((b < 0x20 && b !== delim) || b === BACKSLASH) escaping = true;
+        }
+      };
+      for await (const chunk of input) {
+        pending = pending.length === 0 ? (chunk as Buffer) : Buffer.concat([pending, chunk as Buffer]);
+        if (skipHeader) {
+          const nl = pending.indexOf(NL);
+          if (nl < 0) continue;
+          pending = pending.subarray(nl + 1);
+          skipHeader = false;
+        }
+        scan(pending, scanned);
+        scanned = pending.length;
+        if (boundary >= PIECE_BYTES) {
+          yield pending.subarray(0, boundary).toString('utf8');
+          pending = pending.subarray(boundary);
+          scanned -= boundary;
+          boundary = 0;
+        } else if (pending.length > PIECE_BYTES + limits.maxRecordBytes) {
+          throw new CopyDeclined('a record over the size limit');
+        }
+      }
+      if (inQuote || cr) throw new CopyDeclined('the file ends inside a quoted field');
+      if (!recordStart && recordBytes > limits.maxRecordBytes) throw new CopyDeclined('a record over the size limit');
+      if (pending.length > 0) {
+        const last = pending.toString('utf8');
+        yield last.endsWith('\n') ? last : `${last}\n`;
+      }
+    } finally {
+      input.destroy();
+    }
+  };
+  return { columns, delimiter, pieces: pieces(), needsEscaping: () => escaping };
+}
