@@ -123,12 +123,17 @@ export function createLedgerProofClient(baseUrl: string, identity?: DelegatedIde
       }),
     async *inclusionStream(context, entryIds, treeSize, options = {}) {
       for (let i = 0; i < entryIds.length; i += INCLUSION_STREAM_MAX)
-        yield* streamedBatches(endpoint, context, {
-          tenant_id: context.tenantId,
-          tree_size: treeSize,
-          entry_ids: entryIds.slice(i, i + INCLUSION_STREAM_MAX),
-          batch_size: options.batchSize,
-        }, options.timeoutMs ?? 600_000);
+        yield* streamedBatches(
+          endpoint,
+          context,
+          {
+            tenant_id: context.tenantId,
+            tree_size: treeSize,
+            entry_ids: entryIds.slice(i, i + INCLUSION_STREAM_MAX),
+            batch_size: options.batchSize,
+          },
+          options.timeoutMs ?? 600_000,
+        );
     },
     checkpoint: (context) =>
       serviceRequest(endpoint, 'v1/ledger/checkpoints', context, {

@@ -28,7 +28,9 @@ const STREAM_BODY_BYTES = 48 * 1024 * 1024;
 const Size = (description: string) => Type.Integer({ minimum: 1, maximum: 2 ** 52, description });
 
 export const InclusionStreamBody = Type.Object({
-  tenant_id: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_STRING, description: "Defaults to the caller's" })),
+  tenant_id: Type.Optional(
+    Type.String({ minLength: 1, maxLength: MAX_STRING, description: "Defaults to the caller's" }),
+  ),
   tree_size: Size("An existing checkpoint's tree size: every proof is against that checkpoint"),
   entry_ids: Type.Optional(
     Type.Array(Type.String({ maxLength: 64 }), {
@@ -39,7 +41,9 @@ export const InclusionStreamBody = Type.Object({
   ),
   from_seq: Type.Optional(Size('Or a seq range: its first entry')),
   to_seq: Type.Optional(Size('... and its last (default: the tree size)')),
-  event_type: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_STRING, description: 'With a seq range: only this type' })),
+  event_type: Type.Optional(
+    Type.String({ minLength: 1, maxLength: MAX_STRING, description: 'With a seq range: only this type' }),
+  ),
   batch_size: Type.Optional(
     Type.Integer({ minimum: 1, maximum: INCLUSION_STREAM_BATCH_MAX, description: 'Proofs per line (default 5,000)' }),
   ),

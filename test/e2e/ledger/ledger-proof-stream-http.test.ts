@@ -21,8 +21,8 @@ let h: Harness;
 let url: string;
 let tokenA: string;
 let tokenC: string;
-let own: string[];
-let theirs: string[];
+let own: string[] = [];
+let theirs: string[] = [];
 let jwks: unknown;
 
 const issue = (username: string, tenantId: string) =>
@@ -67,8 +67,12 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-it('streams proofs of entries by id in seq order, another tenant\'s ids not found, each verified', async () => {
-  const res = await stream(tokenC, { tree_size: 7, entry_ids: [own[6], theirs[0], own[0], own[3], theirs[1]], batch_size: 2 });
+it("streams proofs of entries by id in seq order, another tenant's ids not found, each verified", async () => {
+  const res = await stream(tokenC, {
+    tree_size: 7,
+    entry_ids: [own[6], theirs[0], own[0], own[3], theirs[1]],
+    batch_size: 2,
+  });
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toContain('application/x-ndjson');
   const body = await lines(res);
@@ -99,11 +103,11 @@ it('streams a seq range, optionally of one event type', async () => {
 it('refuses before streaming: another tenant named, no token, bad ids, unknown checkpoint', async () => {
   const refused = await stream(tokenC, { tenant_id: A, tree_size: 3, entry_ids: theirs });
   expect(refused.status).toBe(403);
-  expect(await refused.json()).toHaveProperty('detail');
+  expect((await refused.json()) as unknown).toHaveProperty('detail');
   expect((await stream(undefined, { tree_size: 7, entry_ids: [own[0]] })).status).toBe(401);
   const garbage = await stream(tokenC, { tree_size: 7, entry_ids: [own[0], 'not-a-uuid'] });
   expect(garbage.status).toBe(422);
-  expect((await garbage.json()).detail[0]).toMatchObject({ loc: ['body', 'entry_ids', 1] });
+  expect(((await garbage.json()) as any).detail[0]).toMatchObject({ loc: ['body', 'entry_ids', 1] });
   const both = await stream(tokenC, { tree_size: 7, entry_ids: [own[0]], from_seq: 1 });
   expect(both.status).toBe(422);
   expect((await stream(tokenC, { tree_size: 7 })).status).toBe(422);
@@ -119,7 +123,7 @@ it('the typed client reads the stream, and answers a refusal with its status', a
   for await (const b of client.inclusionStream({ tenantId: C, token: tokenC }, [...own, theirs[2]!], 7, {
     batchSize: 4,
   })) {
-    got.push(...b.proofs.map((p) => p.entry.seq));
+    got.push(...b.proofs.map((p) => Number(p.entry.seq)));
     notFound.push(...b.not_found);
     for (const p of b.proofs) expect(verifier.verify(inclusionOf(b, p), jwks)).toContain(`seq ${p.entry.seq}`);
   }
