@@ -14,8 +14,9 @@
 //    shared entry once). Timed: generation (snapshot, verdicts, ONE checkpoint, digest), then
 //    `--proofs` proofs through the report's page path (the batch route), then the whole export
 //    (every item's proof from the checkpoint's tree built once), and generation + export.
-// The ledger runs in process (bench/compliance.support.ts): real appends, checkpoints and proofs
-// without the HTTP hop. PostgreSQL when DATABASE_URL is set (a throwaway database), else PGlite.
+// The ledger runs in process (bench/compliance.support.ts): real appends, checkpoints and proofs;
+// the whole export goes over HTTP (the ledger's NDJSON stream route on a local port, called by
+// the compliance service's own ReportLedger client), the path `npm start` takes. PostgreSQL when DATABASE_URL is set (a throwaway database), else PGlite.
 import { WorkflowClient } from '../platform/clients/workflow.client';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -73,8 +74,8 @@ export async function run(argv: string[]): Promise<void> {
   console.log(`# compliance bench on ${args.store} (${loadNote()})`);
   const bench = await benchDatabase(args.store, args.store === 'pg' ? 16 : 1);
   const { db } = bench;
+  const ledger = await inProcessLedger(db);
   try {
-    const ledger = await inProcessLedger(db);
     const m = createComplianceModule({
       db,
       config: {
@@ -255,7 +256,7 @@ export async function run(argv: string[]): Promise<void> {
         `(${loadNote()})`,
     );
     // 5. The whole export: every item's proof against the report's checkpoint, the ledger's tree of
-    // that checkpoint built once. One proof of each batch checked by the standalone verifier.
+    // that checkpoint built once, streamed over HTTP (POST /v1/ledger/proofs/inclusion/stream). One proof of each batch checked by the standalone verifier.
     const jwks = await ledger.jwks();
     const x0 = performance.now();
     let exported = 0;
@@ -272,7 +273,7 @@ export async function run(argv: string[]): Promise<void> {
     }
     const exportSeconds = (performance.now() - x0) / 1000;
     console.log(
-      `every proof: ${fmt(exported)} items proved in ${fmt(exportSeconds, 2)} s = ${fmt(exported / exportSeconds)} proofs/s ` +
+      `every proof (over HTTP): ${fmt(exported)} items proved in ${fmt(exportSeconds, 2)} s = ${fmt(exported / exportSeconds)} proofs/s ` +
         `(${exportFailed} without a proof; ${checked} sampled proofs verified by verifier/verify-proof.cjs); ` +
         `report with its proofs: ${fmt(generateSeconds + exportSeconds, 1)} s end to end (target <= 60 s) (${loadNote()})`,
     );
@@ -283,6 +284,7 @@ export async function run(argv: string[]): Promise<void> {
       `OSCAL export (200 evidence per control, schema-validated): ${fmt((performance.now() - oscal0) / 1000, 2)} s`,
     );
   } finally {
+    await ledger.close();
     await bench.drop();
   }
 }
