@@ -50,7 +50,8 @@ const caller = (tenantId: string) =>
     auth: { username: 'bench', tenantId, roles: ['user'], scopes: ['read', 'write'], isService: false },
   }) as never;
 
-export async function inProcessLedger(db: Database): Promise<InProcessLedger> {
+/** `exportInProcess`: the whole export calls the proof service directly (no HTTP hop), for comparison. */
+export async function inProcessLedger(db: Database, exportInProcess = false): Promise<InProcessLedger> {
   const logger = createLogger('ERROR', 'compliance-bench-ledger');
   const store = createLedgerStore(db.sql, { pageAsJson: db.kind === 'pglite' });
   const committer = new GroupCommitter(store, { maxBatch: 5000, maxInFlight: db.kind === 'pglite' ? 1 : 2 });
@@ -122,8 +123,13 @@ export async function inProcessLedger(db: Database): Promise<InProcessLedger> {
       checkpoint: async (tenantId) => checkpointJson(await proofs.checkpoint(tenantId)),
       inclusionProofs: async (tenantId, entryIds, treeSize) =>
         inclusionBatchJson(await proofs.inclusionBatch(caller(tenantId), { entryIds, treeSize })) as never,
-      // The whole export: over HTTP, the production path.
-      inclusionProofStream: overHttp.inclusionProofStream,
+      // The whole export: over HTTP, the production path (or in process, `--export-in-process`).
+      inclusionProofStream: exportInProcess
+        ? async function* (tenantId, entryIds, treeSize) {
+            const { batches } = await proofs.inclusionStream(caller(tenantId), { entryIds, treeSize });
+            for await (const b of batches) yield inclusionBatchJson(b) as never;
+          }
+        : overHttp.inclusionProofStream,
       record: (tenantId, e) =>
         append(
           tenantId,
