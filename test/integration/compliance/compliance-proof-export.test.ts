@@ -3,13 +3,13 @@
 // from POST /v1/ledger/proofs/inclusion/stream (the batch route is not used: it throws here), each
 // proof accepted by the standalone verifier against the ledger's JWKS; an item whose entry is
 // another tenant's (as if its row were tampered) gets "no such entry", never that tenant's proof;
-// another tenant's caller cannot export the report.
+// another tenant's caller cannot export the report; an unreachable ledger is a 503, not a 500.
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Caller } from '../../../platform/auth/caller';
 import { ServiceIdentity } from '../../../platform/auth/service-identity';
-import { NotFoundError } from '../../../platform/errors/domain-errors';
+import { NotFoundError, UnavailableError } from '../../../platform/errors/domain-errors';
 import { createLogger } from '../../../platform/logging/logger';
 import { loadLegalMinimums } from '../../../platform/retention/retention.types';
 import { SubjectVault } from '../../../platform/vault/subject-vault';
@@ -20,6 +20,7 @@ import { createReportLedger } from '../../../subgraphs/compliance/report-ledger'
 import type { SignOffWorkflow } from '../../../subgraphs/compliance/report-signoff.service';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
 import { startServices, TEST_JWT_SECRET, type Harness } from '../../support/service-harness';
+import { freePort } from '../../support/waiting';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the verifier is a CommonJS script auditors run as is
 const verifier = require('../../../verifier/verify-proof.cjs') as { verify(doc: unknown, jwks: unknown): string };
@@ -36,6 +37,8 @@ let db: TestDatabase;
 let m: ComplianceModule;
 let ledgerUrl: string;
 let streamed = 0;
+/** Where the export's stream goes: the real ledger, or (one test) a port nothing listens on. */
+let streamVia: ReturnType<typeof createReportLedger>;
 
 const person = (username: string, tenantId = T): Caller => ({
   auth: { username, tenantId, roles: ['user'], scopes: ['read', 'write'], isService: false },
@@ -57,6 +60,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   const identity = new ServiceIdentity(TEST_JWT_SECRET, 'compliance');
   const real = createReportLedger(ledgerUrl, identity);
+  streamVia = real;
   m = createComplianceModule({
     db,
     config: {
@@ -75,7 +79,7 @@ beforeAll(async () => {
       inclusionProofs: () => Promise.reject(new Error('the whole export must not use the batch route')),
       inclusionProofStream: (tenantId, entryIds, treeSize) => {
         streamed++;
-        return real.inclusionProofStream!(tenantId, entryIds, treeSize);
+        return streamVia.inclusionProofStream!(tenantId, entryIds, treeSize);
       },
     },
     workflow: noWorkflow,
@@ -146,4 +150,19 @@ it('exports every item with a proof the verifier accepts, through the ledger str
       for await (const _ of m.reports.proofExport(person('olga', OTHER), report.id)) void _;
     })(),
   ).rejects.toBeInstanceOf(NotFoundError);
+
+  // The ledger unreachable: the export fails as a 503 (UnavailableError), not a 500.
+  streamVia = createReportLedger(
+    `http://127.0.0.1:${await freePort()}`,
+    new ServiceIdentity(TEST_JWT_SECRET, 'compliance'),
+  );
+  try {
+    await expect(
+      (async () => {
+        for await (const _ of m.reports.proofExport(ann, report.id)) void _;
+      })(),
+    ).rejects.toBeInstanceOf(UnavailableError);
+  } finally {
+    streamVia = createReportLedger(ledgerUrl, new ServiceIdentity(TEST_JWT_SECRET, 'compliance'));
+  }
 });
