@@ -1,20 +1,36 @@
 // The compliance benchmark's in-process ledger: the ledger's own group committer and proof
 // service over the bench database, behind the two ports the compliance domain calls over HTTP
-// in production (EvidenceLedger, ReportLedger). Real appends, real checkpoints, real proofs:
-// only the HTTP hop is left out, so the numbers are the domain's and the database's.
+// in production (EvidenceLedger, ReportLedger). Real appends, real checkpoints, real proofs. The
+// intake's appends skip the HTTP hop (the numbers are the domain's and the database's); a report's
+// whole proof export goes over HTTP exactly as in `npm start`: the ledger's REST routes on the
+// service app stack (kernel body guard, error handler, token hook) on a local port, called by the
+// compliance service's own ReportLedger client (createReportLedger) with its service identity.
+import { AccessTokens } from '../platform/auth/jwt';
+import { ServiceIdentity } from '../platform/auth/service-identity';
 import { TenantAccess } from '../platform/auth/tenant-access';
+import { loadPlatformConfig } from '../platform/config/platform.config';
+import { authenticationHook } from '../platform/http/auth-hooks';
+import { createServiceApp } from '../platform/http/service-app';
 import type { Database } from '../platform/db/database';
 import { createLogger } from '../platform/logging/logger';
 import { checkpointJson, inclusionBatchJson, inclusionJson } from '../rest-compat/ledger/ledger-proofs.routes';
 import type { EvidenceLedger } from '../subgraphs/compliance/evidence-ledger';
 import { evidenceIdempotencyKey } from '../subgraphs/compliance/evidence-ledger';
-import { reportIdempotencyKey, REPORT_LEDGER_EVENT, type ReportLedger } from '../subgraphs/compliance/report-ledger';
+import { registerInclusionStreamRoute } from '../rest-compat/ledger/ledger-proof-stream.route';
+import { registerLedgerProofRoutes } from '../rest-compat/ledger/ledger-proofs.routes';
+import {
+  createReportLedger,
+  reportIdempotencyKey,
+  REPORT_LEDGER_EVENT,
+  type ReportLedger,
+} from '../subgraphs/compliance/report-ledger';
 import { loadCheckpointSigner } from '../subgraphs/ledger/checkpoint.signer';
 import { GroupCommitter } from '../subgraphs/ledger/ledger-append.service';
 import { LedgerProofService } from '../subgraphs/ledger/ledger-proof.service';
 import { createLedgerProofStore } from '../subgraphs/ledger/ledger-proof.store';
 import { createLedgerStore } from '../subgraphs/ledger/ledger.store';
 import canonicalize from 'canonicalize';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 
 export interface InProcessLedger {
@@ -24,6 +40,8 @@ export interface InProcessLedger {
   /** Appends `count` compliance_evidence entries for these items (the bench's seeding), answering their entry ids in order. */
   seedEntries(tenantId: string, items: { itemId: string; contentSha256: string }[]): Promise<string[]>;
   jwks(): Promise<unknown>;
+  /** Stops the ledger's HTTP door. */
+  close(): Promise<void>;
 }
 
 const caller = (tenantId: string) =>
@@ -32,7 +50,8 @@ const caller = (tenantId: string) =>
     auth: { username: 'bench', tenantId, roles: ['user'], scopes: ['read', 'write'], isService: false },
   }) as never;
 
-export async function inProcessLedger(db: Database): Promise<InProcessLedger> {
+/** `exportInProcess`: the whole export calls the proof service directly (no HTTP hop), for comparison. */
+export async function inProcessLedger(db: Database, exportInProcess = false): Promise<InProcessLedger> {
   const logger = createLogger('ERROR', 'compliance-bench-ledger');
   const store = createLedgerStore(db.sql, { pageAsJson: db.kind === 'pglite' });
   const committer = new GroupCommitter(store, { maxBatch: 5000, maxInFlight: db.kind === 'pglite' ? 1 : 2 });
@@ -47,6 +66,26 @@ export async function inProcessLedger(db: Database): Promise<InProcessLedger> {
     { every: 1e9, intervalMs: 0, onDemandPerMinute: 1e9 },
     logger,
   );
+  // The ledger's proof routes over HTTP, on the app stack every service uses.
+  const secret = randomBytes(48).toString('base64url');
+  const config = loadPlatformConfig({ ...process.env, JWT_SECRET_KEY: secret, LOG_LEVEL: 'ERROR' });
+  const app = await createServiceApp({
+    name: 'ledger',
+    title: 'ledger (compliance bench)',
+    version: 'bench',
+    config,
+    health: { readiness: {} },
+  });
+  await app.register(
+    async (routes) => {
+      routes.addHook('onRequest', authenticationHook(new AccessTokens(secret, 3600), 'required'));
+      registerLedgerProofRoutes(routes, proofs);
+      registerInclusionStreamRoute(routes, proofs);
+    },
+    { prefix: '' },
+  );
+  const ledgerUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+  const overHttp = createReportLedger(ledgerUrl, new ServiceIdentity(secret, 'compliance'));
   const append = async (tenantId: string, eventType: string, data: unknown, key: string, userId: string | null) => {
     const { event } = await committer.append({
       tenantId,
@@ -84,10 +123,13 @@ export async function inProcessLedger(db: Database): Promise<InProcessLedger> {
       checkpoint: async (tenantId) => checkpointJson(await proofs.checkpoint(tenantId)),
       inclusionProofs: async (tenantId, entryIds, treeSize) =>
         inclusionBatchJson(await proofs.inclusionBatch(caller(tenantId), { entryIds, treeSize })) as never,
-      async *inclusionProofStream(tenantId, entryIds, treeSize) {
-        const { batches } = await proofs.inclusionStream(caller(tenantId), { entryIds, treeSize });
-        for await (const b of batches) yield inclusionBatchJson(b) as never;
-      },
+      // The whole export: over HTTP, the production path (or in process, `--export-in-process`).
+      inclusionProofStream: exportInProcess
+        ? async function* (tenantId, entryIds, treeSize) {
+            const { batches } = await proofs.inclusionStream(caller(tenantId), { entryIds, treeSize });
+            for await (const b of batches) yield inclusionBatchJson(b) as never;
+          }
+        : overHttp.inclusionProofStream,
       record: (tenantId, e) =>
         append(
           tenantId,
@@ -113,6 +155,7 @@ export async function inProcessLedger(db: Database): Promise<InProcessLedger> {
       return done.map((d) => d.entryId);
     },
     jwks: () => proofs.jwks(),
+    close: () => app.close(),
   };
 }
 

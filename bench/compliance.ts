@@ -1,6 +1,7 @@
 // The compliance benchmark (issue 28 item 4; numbers only, nothing passes or fails):
 //   npm run bench -- compliance [--store pg|pglite] [--events 20000] [--concurrency 64]
 //                               [--items 1000000] [--proofs 10000] [--unbatched] [--shared-entries]
+//                               [--export-in-process]
 // 1. intake: `--events` compliance events through `ingestComplianceEvent` (the domain function
 //    the bus, REST and client doors call), `--concurrency` at a time, each mapped by a certified
 //    mapping pack to three controls and appended to the ledger: events/s (target >= 2,000 on
@@ -14,8 +15,10 @@
 //    shared entry once). Timed: generation (snapshot, verdicts, ONE checkpoint, digest), then
 //    `--proofs` proofs through the report's page path (the batch route), then the whole export
 //    (every item's proof from the checkpoint's tree built once), and generation + export.
-// The ledger runs in process (bench/compliance.support.ts): real appends, checkpoints and proofs
-// without the HTTP hop. PostgreSQL when DATABASE_URL is set (a throwaway database), else PGlite.
+// The ledger runs in process (bench/compliance.support.ts): real appends, checkpoints and proofs;
+// the whole export goes over HTTP (the ledger's NDJSON stream route on a local port, called by
+// the compliance service's own ReportLedger client), the path `npm start` takes
+// (`--export-in-process`: the proof service called directly, to see the hop's cost). PostgreSQL when DATABASE_URL is set (a throwaway database), else PGlite.
 import { WorkflowClient } from '../platform/clients/workflow.client';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -65,6 +68,7 @@ function parseArgs(args: string[]) {
     proofs: int('proofs', 10_000),
     unbatched: args.includes('--unbatched'),
     sharedEntries: args.includes('--shared-entries'),
+    exportInProcess: args.includes('--export-in-process'),
   };
 }
 
@@ -73,8 +77,8 @@ export async function run(argv: string[]): Promise<void> {
   console.log(`# compliance bench on ${args.store} (${loadNote()})`);
   const bench = await benchDatabase(args.store, args.store === 'pg' ? 16 : 1);
   const { db } = bench;
+  const ledger = await inProcessLedger(db, args.exportInProcess);
   try {
-    const ledger = await inProcessLedger(db);
     const m = createComplianceModule({
       db,
       config: {
@@ -255,7 +259,7 @@ export async function run(argv: string[]): Promise<void> {
         `(${loadNote()})`,
     );
     // 5. The whole export: every item's proof against the report's checkpoint, the ledger's tree of
-    // that checkpoint built once. One proof of each batch checked by the standalone verifier.
+    // that checkpoint built once, streamed over HTTP (POST /v1/ledger/proofs/inclusion/stream). One proof of each batch checked by the standalone verifier.
     const jwks = await ledger.jwks();
     const x0 = performance.now();
     let exported = 0;
@@ -272,7 +276,7 @@ export async function run(argv: string[]): Promise<void> {
     }
     const exportSeconds = (performance.now() - x0) / 1000;
     console.log(
-      `every proof: ${fmt(exported)} items proved in ${fmt(exportSeconds, 2)} s = ${fmt(exported / exportSeconds)} proofs/s ` +
+      `every proof (${args.exportInProcess ? 'in process' : 'over HTTP'}): ${fmt(exported)} items proved in ${fmt(exportSeconds, 2)} s = ${fmt(exported / exportSeconds)} proofs/s ` +
         `(${exportFailed} without a proof; ${checked} sampled proofs verified by verifier/verify-proof.cjs); ` +
         `report with its proofs: ${fmt(generateSeconds + exportSeconds, 1)} s end to end (target <= 60 s) (${loadNote()})`,
     );
@@ -283,6 +287,7 @@ export async function run(argv: string[]): Promise<void> {
       `OSCAL export (200 evidence per control, schema-validated): ${fmt((performance.now() - oscal0) / 1000, 2)} s`,
     );
   } finally {
+    await ledger.close();
     await bench.drop();
   }
 }

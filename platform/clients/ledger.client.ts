@@ -7,7 +7,7 @@ import type {
   LedgerInclusionBatch,
   LedgerInclusionProof,
 } from '../contracts/clients/ledger.api';
-import { serviceRequest, type ServiceCallContext } from './service-request';
+import { credentialHeaders, serviceRequest, ServiceCallError, type ServiceCallContext } from './service-request';
 
 // Re-exported so callers keep importing the client's module; the types live in platform/contracts.
 export type { LedgerAppendRequest, LedgerAppendResponse, LedgerInclusionBatch, LedgerInclusionProof };
@@ -77,6 +77,19 @@ export interface LedgerProofClient {
     entryIds: string[],
     treeSize: number,
   ): Promise<LedgerInclusionBatch>;
+  /**
+   * Every proof of many entries against the existing checkpoint of `treeSize`, from the
+   * checkpoint's tree built once by the ledger (POST /v1/ledger/proofs/inclusion/stream, NDJSON),
+   * in batches in seq order; ids not in the tenant's tree come back in `not_found`. More ids than
+   * one request takes go in several requests, one after the other. ServiceCallError on a refusal
+   * (its status) or on an answer cut short (no status: a retry can help).
+   */
+  inclusionStream(
+    context: ServiceCallContext & { tenantId: string },
+    entryIds: readonly string[],
+    treeSize: number,
+    options?: { batchSize?: number; timeoutMs?: number },
+  ): AsyncIterable<LedgerInclusionBatch>;
   /** A checkpoint of the tenant's log as it stands now (ServiceCallError 429: the ledger's per-tenant limit). */
   checkpoint(context: ServiceCallContext & { tenantId: string }): Promise<LedgerCheckpoint>;
 }
@@ -108,6 +121,20 @@ export function createLedgerProofClient(baseUrl: string, identity?: DelegatedIde
         body: { tenant_id: context.tenantId, entry_ids: entryIds, tree_size: treeSize },
         timeoutMs: 30_000,
       }),
+    async *inclusionStream(context, entryIds, treeSize, options = {}) {
+      for (let i = 0; i < entryIds.length; i += INCLUSION_STREAM_MAX)
+        yield* streamedBatches(
+          endpoint,
+          context,
+          {
+            tenant_id: context.tenantId,
+            tree_size: treeSize,
+            entry_ids: entryIds.slice(i, i + INCLUSION_STREAM_MAX),
+            batch_size: options.batchSize,
+          },
+          options.timeoutMs ?? 600_000,
+        );
+    },
     checkpoint: (context) =>
       serviceRequest(endpoint, 'v1/ledger/checkpoints', context, {
         method: 'POST',
@@ -131,4 +158,78 @@ export function inclusionOf(
     audit_path: proof.audit_path,
     checkpoint: batch.checkpoint,
   };
+}
+
+/** The ledger's most ids a stream request (its INCLUSION_STREAM_MAX). */
+const INCLUSION_STREAM_MAX = 1_000_000;
+
+/** One stream request: its NDJSON lines, parsed as they arrive, batches yielded until the `end` line. */
+async function* streamedBatches(
+  endpoint: { baseUrl: string; identity?: DelegatedIdentity },
+  context: ServiceCallContext,
+  body: Record<string, unknown>,
+  timeoutMs: number,
+): AsyncGenerator<LedgerInclusionBatch> {
+  const path = 'v1/ledger/proofs/inclusion/stream';
+  const base = endpoint.baseUrl.endsWith('/') ? endpoint.baseUrl : `${endpoint.baseUrl}/`;
+  const url = new URL(path, base);
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method: 'POST',
+      headers: {
+        accept: 'application/x-ndjson',
+        'content-type': 'application/json',
+        ...(await credentialHeaders(context, endpoint.identity)),
+      },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (err) {
+    throw new ServiceCallError(`${url.origin} unreachable: ${(err as Error).message}`, undefined, undefined);
+  }
+  if (!res.ok) {
+    const text = await res.text().catch(() => '');
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    throw new ServiceCallError(`${url.pathname} answered ${res.status}`, res.status, parsed);
+  }
+  if (!res.body) throw new ServiceCallError(`${url.pathname} answered without a body`, undefined, undefined);
+  const decoder = new TextDecoder();
+  // A line (a batch of thousands of proofs) spans many chunks: only each new chunk is searched.
+  const parts: string[] = [];
+  let ended = false;
+  const line = (text: string): LedgerInclusionBatch | undefined => {
+    const doc = JSON.parse(text) as { type?: string; detail?: unknown };
+    if (doc.type === 'inclusion_batch') return doc as LedgerInclusionBatch;
+    if (doc.type === 'end') ended = true;
+    else if (doc.type === 'error')
+      throw new ServiceCallError(`${url.pathname} failed mid-answer: ${String(doc.detail)}`, undefined, doc);
+    return undefined;
+  };
+  try {
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      let text = decoder.decode(chunk, { stream: true });
+      for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n')) {
+        parts.push(text.slice(0, nl));
+        text = text.slice(nl + 1);
+        const whole = parts.join('');
+        parts.length = 0;
+        const batch = whole ? line(whole) : undefined;
+        if (batch) yield batch;
+      }
+      if (text) parts.push(text);
+    }
+  } catch (err) {
+    if (err instanceof ServiceCallError) throw err;
+    throw new ServiceCallError(`${url.origin} stopped answering: ${(err as Error).message}`, undefined, undefined);
+  }
+  const last = parts.join('') + decoder.decode();
+  if (last.trim()) line(last);
+  // No `end` line: the answer was cut short (the ledger stopped, a proxy's limit), never complete.
+  if (!ended) throw new ServiceCallError(`${url.pathname} answer ended before its end line`, undefined, undefined);
 }

@@ -10,6 +10,7 @@ import type { AuditReport, EntryVerification, LedgerService } from '../../subgra
 import type { VerifyResult } from '../../subgraphs/ledger/ledger.types';
 import type { LedgerProofService } from '../../subgraphs/ledger/ledger-proof.service';
 import { eventJson } from './ledger-event.view';
+import { registerInclusionStreamRoute } from './ledger-proof-stream.route';
 import { registerLedgerProofRoutes } from './ledger-proofs.routes';
 import {
   AppendBody,
@@ -67,6 +68,7 @@ export function registerLedgerRoutes(
   proofs: LedgerProofService,
 ): void {
   registerLedgerProofRoutes(routes, proofs);
+  registerInclusionStreamRoute(routes, proofs);
   {
     const append = async (request: FastifyRequest<{ Body: AppendBody }>, reply: import('fastify').FastifyReply) => {
       const b = request.body;

@@ -1,7 +1,8 @@
 // What a compliance report needs from the ledger, through the typed ledger clients with the
 // compliance service's own identity scoped to the report's tenant: ONE signed checkpoint taken
 // when the report is generated, inclusion proofs of its evidence against that checkpoint's tree
-// size (built when a report is exported, never stored; a thousand per call of the ledger's batch route), and the signed-off report appended as
+// size (built when a report is exported, never stored: a page's through the ledger's batch route, a
+// whole report's through its NDJSON stream route), and the signed-off report appended as
 // `compliance_report` (spec 03: report_id, report_type, period, result) with the report's id as
 // its idempotency key, so a retried sign-off lands on the same entry.
 import type { DelegatedIdentity } from '../../platform/auth/service-identity';
@@ -41,9 +42,9 @@ export interface ReportLedger {
   ): Promise<LedgerInclusionBatch>;
   /**
    * Every proof of many entries (a whole report's) against the checkpoint of `treeSize`, the
-   * checkpoint's tree built once by the ledger (LedgerProofService.inclusionStream), in batches.
-   * Optional: the ledger's HTTP door has no stream route yet, so without it a report's proofs come
-   * from `inclusionProofs` a thousand at a time (the same proofs, slower).
+   * checkpoint's tree built once by the ledger (POST /v1/ledger/proofs/inclusion/stream), in
+   * batches. Optional for ports that only prove pages (tests' fakes): without it a report's proofs
+   * come from `inclusionProofs` a thousand at a time (the same proofs, far slower).
    */
   inclusionProofStream?(tenantId: string, entryIds: string[], treeSize: number): AsyncIterable<LedgerInclusionBatch>;
   record(tenantId: string, entry: ReportLedgerEntry): Promise<{ entryId: string; chainHash: string }>;
@@ -59,6 +60,7 @@ export function createReportLedger(ledgerUrl: string, identity: DelegatedIdentit
     checkpoint: (tenantId, correlationId) => proofs.checkpoint({ tenantId, correlationId }),
     inclusionProofs: (tenantId, entryIds, treeSize, correlationId) =>
       proofs.inclusionBatch({ tenantId, correlationId }, entryIds, treeSize),
+    inclusionProofStream: (tenantId, entryIds, treeSize) => proofs.inclusionStream({ tenantId }, entryIds, treeSize),
     async record(tenantId, e) {
       const client = createLedgerClient({ baseUrl: ledgerUrl, token: () => identity.tokenFor(tenantId) });
       const answer = await client.append(

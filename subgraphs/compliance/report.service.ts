@@ -370,20 +370,33 @@ export class ReportService {
       }
       return;
     }
-    for await (const batch of stream.call(
-      this.ledger,
-      report.tenantId,
-      [...itemsOf.keys()],
-      report.checkpoint!.tree_size,
-    )) {
-      const out: { itemId: string; result: EvidenceProofResult }[] = [];
-      for (const p of batch.proofs)
-        for (const itemId of itemsOf.get(p.entry.id.toLowerCase()) ?? [])
-          out.push({ itemId, result: { proof: inclusionOf(batch, p) } });
-      for (const entry of batch.not_found)
-        for (const itemId of itemsOf.get(entry) ?? [])
-          out.push({ itemId, result: { error: "the ledger holds no such entry in the report's checkpoint" } });
-      yield out;
+    const batches = stream.call(this.ledger, report.tenantId, [...itemsOf.keys()], report.checkpoint!.tree_size);
+    // A ledger refusal or outage as the doors answer it (429/503), not a 500, even mid-export.
+    const iterator = batches[Symbol.asyncIterator]();
+    const nextBatch = async () => {
+      try {
+        return await iterator.next();
+      } catch (err) {
+        throw ledgerFailure(err, "The report's proofs are unavailable");
+      }
+    };
+    let finished = false;
+    try {
+      for (let step = await nextBatch(); !step.done; step = await nextBatch()) {
+        const batch = step.value;
+        const out: { itemId: string; result: EvidenceProofResult }[] = [];
+        for (const p of batch.proofs)
+          for (const itemId of itemsOf.get(p.entry.id.toLowerCase()) ?? [])
+            out.push({ itemId, result: { proof: inclusionOf(batch, p) } });
+        for (const entry of batch.not_found)
+          for (const itemId of itemsOf.get(entry) ?? [])
+            out.push({ itemId, result: { error: "the ledger holds no such entry in the report's checkpoint" } });
+        yield out;
+      }
+      finished = true;
+    } finally {
+      // A consumer that stopped early: the ledger's answer is dropped, not left open.
+      if (!finished) await iterator.return?.(undefined).catch(() => undefined);
     }
   }
 

@@ -65,10 +65,21 @@ export interface InclusionProofBatch {
 /** At most this many entries a batch: the proofs of a page of a report, one query for their nodes. */
 export const INCLUSION_BATCH_MAX = 1000;
 
+/** At most this many entry ids a stream (its HTTP body is ~40 MB); more: several streams. */
+export const INCLUSION_STREAM_MAX = 1_000_000;
+/** Proofs a batch of a stream at most (one line of its NDJSON answer). */
+export const INCLUSION_STREAM_BATCH_MAX = 50_000;
+
 /** Leaves read per query when a checkpoint's whole tree is built (`inclusionStream`). */
 const LEAF_PAGE = 100_000;
-/** Batches of entries being read while one is answered (`inclusionStream`). */
-const READ_AHEAD = 2;
+/** Leaf pages read at once: each is an ordered index range, on its own pooled connection. */
+const LEAF_PAGES_AHEAD = 3;
+/**
+ * Batches of entries being read while one is answered (`inclusionStream`), each on its own pooled
+ * connection: reading and decoding rows is most of a stream's time, and PostgreSQL does it on
+ * several cores at once while this process hashes and serialises.
+ */
+const READ_AHEAD = 4;
 
 export interface ConsistencyProof {
   tenantId: string;
@@ -275,27 +286,42 @@ export class LedgerProofService {
         'Name the entries by entry_ids or by from_seq/to_seq (one of them)',
         'missing',
       );
+    if (byIds && (q.entryIds!.length < 1 || q.entryIds!.length > INCLUSION_STREAM_MAX))
+      throw InputError.of(['entry_ids'], `Give 1 to ${INCLUSION_STREAM_MAX} entry ids`, 'too_long');
     const bad = (q.entryIds ?? []).findIndex((id) => !isUuid(id));
     if (bad >= 0) throw InputError.of(['entry_ids', bad], 'Input should be a valid UUID', 'uuid_parsing');
+    if (q.batchSize !== undefined && (!Number.isInteger(q.batchSize) || q.batchSize < 1))
+      throw InputError.of(['batch_size'], `Input should be an integer between 1 and ${INCLUSION_STREAM_BATCH_MAX}`);
     const checkpoint = await this.existingCheckpoint(tenantId, q.treeSize, 'tree_size');
     const fromSeq = q.fromSeq ?? 1;
     const toSeq = Math.min(q.toSeq ?? checkpoint.treeSize, checkpoint.treeSize);
     if (fromSeq > toSeq) throw InputError.of(['from_seq'], `from_seq (${fromSeq}) is past to_seq (${toSeq})`);
-    const batchSize = Math.max(1, Math.min(q.batchSize ?? 5000, 50_000));
+    const batchSize = Math.min(q.batchSize ?? 5000, INCLUSION_STREAM_BATCH_MAX);
     const wanted = byIds ? new Set(q.entryIds!.map((id) => id.toLowerCase())) : undefined;
 
     const tree = new CheckpointTree(checkpoint.treeSize);
     const seqs: number[] = []; // of the wanted entries, in order (by ids)
     const seqIds: string[] = []; // their ids
-    // Pages of leaves, the next one read while this one is hashed.
-    const page = (from: number) =>
-      withDbRetry(() =>
+    // Pages of leaves, several read at once while the first is hashed, taken in order.
+    const page = (from: number) => {
+      const p = withDbRetry(() =>
         this.proofs.leavesBetween(tenantId, from, Math.min(from + LEAF_PAGE - 1, checkpoint.treeSize), byIds),
       );
-    let next: ReturnType<typeof page> | undefined = page(1);
-    for (let from = 1; next; from += LEAF_PAGE) {
-      const leaves = await next;
-      next = from + LEAF_PAGE <= checkpoint.treeSize ? page(from + LEAF_PAGE) : undefined;
+      p.catch(() => {}); // awaited below in order; an earlier page's failure must not leave this one unhandled
+      return p;
+    };
+    const pages: ReturnType<typeof page>[] = [];
+    let nextPage = 1;
+    const readPages = () => {
+      while (pages.length < LEAF_PAGES_AHEAD && nextPage <= checkpoint.treeSize) {
+        pages.push(page(nextPage));
+        nextPage += LEAF_PAGE;
+      }
+    };
+    readPages();
+    for (let from = 1; pages.length > 0; from += LEAF_PAGE) {
+      const leaves = await pages.shift()!;
+      readPages();
       if (leaves.seqs.length !== Math.min(LEAF_PAGE, checkpoint.treeSize - from + 1) || leaves.seqs[0] !== from)
         throw new Error(`ledger of ${tenantId}: seq ${from}.. is not contiguous; verify the chain`);
       tree.addLeaves(leaves.chainHashes);
