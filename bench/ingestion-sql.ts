@@ -170,7 +170,7 @@ export async function run(args: string[]): Promise<void> {
       );
       await explain(q, 'after: one statement (CTE, INSERT, checksums)', stagingStatement(plan, false), all);
       // The cost of a staged row: the same rows, precomputed, into each variant of the table.
-      await q.exec(`CREATE TEMP TABLE pre (LIKE staged_nokey)`);
+      await q.exec(`CREATE TEMP TABLE pre (LIKE staged_nokey INCLUDING DEFAULTS)`);
       await q.exec(`ALTER TABLE pre ALTER COLUMN data TYPE text`);
       await q.query(insertOnly.replace('ingestion_staged_records', 'pre').replace('::json FROM', ' FROM'), all);
       const into = (table: string, cast: string) =>

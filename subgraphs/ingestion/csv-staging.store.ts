@@ -79,7 +79,7 @@ export function mappedRows(plan: SqlPlan): string {
     .filter((f) => f.staged)
     .map((f) => (f.scrub ? `${scrubSql(f.scrub, f.name, f.alias, PAD_IN, PAD_OUT)} AS ${f.alias}` : f.alias));
   const masked = scrubbed.filter((f) => f.scrub === 'mask').map((f) => `${f.alias} IS NOT NULL`);
-  return `SELECT * FROM (SELECT o, ${out.join(', ')} FROM (${mapped} OFFSET 0) c) d${masked.length > 0 ? ` WHERE ${masked.join(' AND ')}` : ''}`;
+  return `SELECT * FROM (SELECT o, ${out.join(', ')} FROM (${mapped} OFFSET 0) c OFFSET 0) d${masked.length > 0 ? ` WHERE ${masked.join(' AND ')}` : ''}`;
 }
 
 /** The record's JSON text as JSON.stringify writes it (field names are identifiers: no escaping). */

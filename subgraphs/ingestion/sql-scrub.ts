@@ -20,8 +20,6 @@ export function hmacPads(key: Buffer): { inner: Buffer; outer: Buffer } {
   return { inner: Buffer.from(k.map((b) => b ^ 0x36)), outer: Buffer.from(k.map((b) => b ^ 0x5c)) };
 }
 
-const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
 /**
  * `value`: an SQL text expression (the field's text as pii-scrubber.ts sees it: a string itself, a
  * number as JSON writes it), used more than once: pass a column, not a computation. `field` is an
@@ -32,7 +30,8 @@ export function scrubSql(action: SqlScrub, field: string, value: string, inner: 
   const hmac = (message: string) => `encode(sha256(${outer}::bytea || sha256(${inner}::bytea || ${message})), 'hex')`;
   switch (action) {
     case 'mask':
-      return `(CASE WHEN octet_length(${value}) = char_length(${value}) THEN translate(${value}, '${ALNUM}', '${'*'.repeat(ALNUM.length)}') END)`;
+      // A regular expression: translate() of 62 letters and digits measured about twice its cost.
+      return `(CASE WHEN octet_length(${value}) = char_length(${value}) THEN regexp_replace(${value}, '[A-Za-z0-9]', '*', 'g') END)`;
     case 'hash':
       // platform/redaction keyedHash: `[category:sha256:<hex>]`, the category being the field's name.
       return `('[${field}:sha256:' || ${hmac(`convert_to(${value}, 'UTF8')`)} || ']')`;
