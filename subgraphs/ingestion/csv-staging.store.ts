@@ -111,7 +111,7 @@ export function stagingStatement(plan: SqlPlan, escape: boolean): string {
   );
   return `WITH m AS MATERIALIZED (${mappedRows(plan)}),
     ins AS (INSERT INTO ingestion_staged_records (batch_id, record_offset, tenant_id, pipeline_id, dataset, source, data)
-      SELECT $1::uuid, o, $2, $3::uuid, $4, $5, ${recordJson(plan, escape)}::json FROM m RETURNING 1)
+      SELECT $1::uuid, o, $2, $3::uuid, $4, $5, ${recordJson(plan, escape)} FROM m RETURNING 1)
     SELECT (SELECT count(*) FROM ins)::float8 AS n, count(*) AS taken${sums.map((s) => `, ${s}`).join('')}
       FROM (SELECT * FROM m ORDER BY o) s`;
 }
