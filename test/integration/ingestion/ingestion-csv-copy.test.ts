@@ -175,7 +175,7 @@ const TRICKY = [
 
   it('scrubbed in SQL (mask, hash, tokenize, remove): the same JSON text, checksums and tokens as the per-record path', async () => {
     const pii = { fields: { secret: 'remove', text: 'mask', joined: 'hash', low: 'tokenize', n: 'mask' } };
-    const ascii = TRICKY.filter((line) => /^[\x00-\x7f]*$/.test(line));
+    const ascii = TRICKY.filter((line) => [...line].every((c) => c.charCodeAt(0) < 0x80));
     const r = await both(HEADER + ascii.join('\n') + '\n', { pii });
     expect(r.copy.copied).toBe(true);
     expect(r.copy.batch.status).toBe('completed');
