@@ -405,6 +405,7 @@ export class BatchService {
         pipeline.definition.target.dataset,
         plan,
         csv,
+        tenantPiiKey(this.deps.piiSecret, tenantId),
         stall
           ? async () => {
               // The crash test's hold, inside the transaction: it says where it is, then waits.

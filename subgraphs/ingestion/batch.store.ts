@@ -133,7 +133,7 @@ async function stage(q: SqlQuery, tenantId: string, b: Batch, dataset: string, r
   for (let i = 0; i < rows.length; i++) json += `${i ? ',' : ''}{"o":${rows[i]!.offset},"d":${rows[i]!.json}}`;
   await q.query(
     `INSERT INTO ingestion_staged_records (batch_id, record_offset, tenant_id, pipeline_id, dataset, source, data)
-     SELECT $1::uuid, t.o, $2, $3::uuid, $4, $5, t.d FROM json_to_recordset($6::json) AS t(o bigint, d json)`,
+     SELECT $1::uuid, t.o, $2, $3::uuid, $4, $5, t.d::text FROM json_to_recordset($6::json) AS t(o bigint, d json)`,
     [b.id, tenantId, b.pipelineId, dataset, b.sourceName, `${json}]`],
   );
 }

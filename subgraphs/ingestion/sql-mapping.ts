@@ -2,7 +2,8 @@
 // file's text columns (csv-staging.store.ts), so PostgreSQL parses and maps a CSV itself instead of
 // this process parsing it record by record (issue 32: csv-parse alone reads a tenth of COPY's rate).
 // The subset is fast-mapping.ts's (field names, string literals, `&`, `$number`, `$string`,
-// `$lowercase`, `$uppercase`, `$trim`) and a target schema of `type`, `required`, `properties`
+// `$lowercase`, `$uppercase`, `$trim`), PII scrubbing (mask of ASCII values, hash, tokenize, remove:
+// csv-staging.store.ts writes each as SQL) and a target schema of `type`, `required`, `properties`
 // with numeric bounds and string lengths, and `additionalProperties: false`. Each row gets the
 // same JSON text, the same values and the same checksums the per-record path would give it, or the
 // row is not "ok": a value this SQL cannot answer exactly as JSONata and Ajv would (a string
@@ -44,12 +45,15 @@ const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
 const only = (node: object, ...keys: string[]) =>
   Object.entries(node).every(([k, v]) => v === undefined || k === 'position' || keys.includes(k));
 
+/** The PII actions done in SQL (csv-staging.store.ts); `remove` is `staged: false`. */
+export type SqlScrub = 'mask' | 'hash' | 'tokenize';
+
 export interface SqlPlan {
   /**
    * Every mapped field in the record's key order: name, kind, SQL value over the raw columns, the
    * alias (`f1`...) the checks name it by, and whether it is staged (`remove` drops it after the check).
    */
-  fields: { name: string; kind: Kind; sql: string; alias: string; staged: boolean }[];
+  fields: { name: string; kind: Kind; sql: string; alias: string; staged: boolean; scrub?: SqlScrub }[];
   /** Over the aliases, per row: every value is exact and the record passes the target schema. */
   ok: string;
   /** Any string value is built from a literal that needs JSON escaping. */
@@ -147,11 +151,14 @@ export function compileSqlPlan(
   const checks = schemaChecks(definition.target.schema, present);
   if (checks === null) return null;
   const policy = definition.pii?.fields ?? {};
-  // Only `remove` is done here; mask, hash and tokenize leave the batch to the per-record path.
-  if (Object.values(policy).some((action) => action !== 'remove')) return null;
+  if (Object.values(policy).some((action) => !['remove', 'mask', 'hash', 'tokenize'].includes(action))) return null;
   const ok = [...present.map((f) => `${f.alias} IS NOT NULL`), ...checks];
   return {
-    fields: present.map((f) => ({ ...f, staged: policy[f.name] !== 'remove' })),
+    // Scrubbing follows the schema check, as on the record path (normalise, check, then scrub).
+    fields: present.map((f) => {
+      const action = policy[f.name];
+      return { ...f, staged: action !== 'remove', ...(action && action !== 'remove' ? { scrub: action } : {}) };
+    }),
     ok: ok.length > 0 ? ok.map((c) => `(${c})`).join(' AND ') : 'true',
     literalNeedsEscaping,
   };

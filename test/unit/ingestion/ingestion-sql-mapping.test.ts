@@ -76,7 +76,17 @@ it('declines expressions outside the subset, inherited names and scrubbing other
     { a: 'name[0]' },
   ])
     expect(compileSqlPlan(def(mapping), COLUMNS)).toBeNull();
-  expect(compileSqlPlan(def({ name: 'name' }, undefined, { name: 'mask' }), COLUMNS)).toBeNull();
+  expect(compileSqlPlan(def({ name: 'name' }, undefined, { name: 'shred' }), COLUMNS)).toBeNull();
+  const scrubbed = compileSqlPlan(
+    def({ name: 'name', id: 'id', b: 'id', c: 'id' }, undefined, { name: 'mask', id: 'hash', b: 'tokenize' }),
+    COLUMNS,
+  )!;
+  expect(scrubbed.fields.map((f) => [f.name, f.staged, f.scrub])).toEqual([
+    ['name', true, 'mask'],
+    ['id', true, 'hash'],
+    ['b', true, 'tokenize'],
+    ['c', true, undefined],
+  ]);
   const removed = compileSqlPlan(def({ name: 'name', id: 'id' }, undefined, { name: 'remove' }), COLUMNS)!;
   expect(removed.fields.map((f) => [f.name, f.staged])).toEqual([
     ['name', false],
