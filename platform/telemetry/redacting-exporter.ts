@@ -10,7 +10,25 @@ import { redactText } from '../redaction';
 /** Longest attribute text exported: a huge SQL text or payload is cut, not shipped whole. */
 export const MAX_ATTRIBUTE_LENGTH = 2048;
 
+/**
+ * Most attribute values repeat span after span (a route, a method, a statement's text, a host):
+ * each distinct short value is run through the detectors once and its redacted form remembered.
+ * The redactor's `mask` is deterministic, so the answer is the same as running it again. Bounded:
+ * the map is emptied when full (values that vary per request just pass through it).
+ */
+const CACHED_VALUE_LENGTH = 256;
+const CACHE_ENTRIES = 4096;
+const redactedValues = new Map<string, string>();
+
 function redactString(value: string): string {
+  if (value.length <= CACHED_VALUE_LENGTH) {
+    const known = redactedValues.get(value);
+    if (known !== undefined) return known;
+    const redacted = redactText(value).text;
+    if (redactedValues.size >= CACHE_ENTRIES) redactedValues.clear();
+    redactedValues.set(value, redacted);
+    return redacted;
+  }
   return redactText(value.length > MAX_ATTRIBUTE_LENGTH ? value.slice(0, MAX_ATTRIBUTE_LENGTH) : value).text;
 }
 
