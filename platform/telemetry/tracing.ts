@@ -6,8 +6,8 @@
 // diagnostics_channel and is covered whatever the order.
 //
 // What a request costs when traced is decided here (issue 31: <= 10% throughput): ONE server span
-// per HTTP request (instrumentation-http's, named `{method} {http.route}` by the route hook of
-// request-telemetry.ts), not @fastify/otel's span per hook and handler (11 spans for one ledger
+// per HTTP request, made by the service app's Fastify hooks (server-span.ts), not
+// instrumentation-http's plus @fastify/otel's span per hook and handler (12 spans for one ledger
 // append, most of the tracing cost); GraphQL resolver spans for root fields only; no pg/Prisma
 // connect or serialisation spans. docs/observability.md "What a traced request costs".
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -26,8 +26,6 @@ import { RedactingExporter } from './redacting-exporter';
 import { markTracingStarted } from './trace-context';
 import type { TelemetryConfig } from './telemetry.config';
 
-/** Paths whose requests are telemetry or probes themselves: tracing them would trace the exporter. */
-const UNTRACED = /^\/(v1\/(traces|metrics)|metrics|healthz|livez|readyz|health)(\?|$)/;
 
 export interface Tracing {
   /** Exports what is buffered (tests, shutdown). */
@@ -68,8 +66,9 @@ export function startTracing(config: TelemetryConfig, options: TracingOptions): 
   registerInstrumentations({
     tracerProvider: provider,
     instrumentations: [
-      // The request's one server span; Fastify's route reaches it through the RPC metadata.
-      new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => UNTRACED.test(req.url ?? '') }),
+      // Outgoing calls only: an incoming request's one span is made by the service app's hooks
+      // (server-span.ts), which know the route, the service and the tenant.
+      new HttpInstrumentation({ disableIncomingRequestInstrumentation: true }),
       new UndiciInstrumentation(),
       // The operation's span and its root fields' resolvers (where a subgraph does its I/O); a span
       // per nested field (`ledgerEvents.nodes.*.id`) cost more than the field's work.
