@@ -14,15 +14,7 @@
 // The context: the rest of the request runs inside the span's context (outgoing calls, queries
 // and log lines join the trace): onRequest enters it and Fastify carries it across the body's
 // parsing (an AsyncResource per request), so the handler runs in it.
-import {
-  context,
-  propagation,
-  ROOT_CONTEXT,
-  SpanKind,
-  SpanStatusCode,
-  trace,
-  type Span,
-} from '@opentelemetry/api';
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /** Paths whose requests are telemetry or probes themselves: tracing them would trace the exporter. */
@@ -38,8 +30,6 @@ declare module 'fastify' {
     tracing: Traced | null;
   }
 }
-
-const tracer = () => trace.getTracer('regulated-platform/http-server');
 
 function pathOf(url: string): string {
   const q = url.indexOf('?');
@@ -73,13 +63,15 @@ export function registerServerSpan(
   service: string,
   tenantOf: (request: FastifyRequest) => string | undefined,
 ): void {
+  // Registered only once the SDK started (request-telemetry.ts): the provider is in place.
+  const tracer = trace.getTracer('regulated-platform/http-server');
   app.decorateRequest('tracing', null);
   // Callback hooks: no promise per request (issue 35).
   app.addHook('onRequest', (request, _reply, done) => {
     if (UNTRACED.test(request.url)) return done();
     const parent = propagation.extract(ROOT_CONTEXT, request.headers);
     const route = request.routeOptions.url;
-    const span = tracer().startSpan(
+    const span = tracer.startSpan(
       route === undefined ? request.method : `${request.method} ${route}`,
       { kind: SpanKind.SERVER },
       parent,

@@ -26,7 +26,6 @@ import { RedactingExporter } from './redacting-exporter';
 import { markTracingStarted } from './trace-context';
 import type { TelemetryConfig } from './telemetry.config';
 
-
 export interface Tracing {
   /** Exports what is buffered (tests, shutdown). */
   flush(): Promise<void>;
