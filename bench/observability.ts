@@ -27,7 +27,7 @@ import pg from 'pg';
 import { AccessTokens } from '../platform/auth/jwt';
 import { openDatabase } from '../platform/db/database';
 import { createObservabilityModule } from '../subgraphs/observability/observability.module';
-import { createSpanStore } from '../subgraphs/observability/span.store';
+import { createSpanStore, TRACE_QUERY } from '../subgraphs/observability/span.store';
 
 interface AutocannonResult {
   requests: { average: number };
@@ -331,11 +331,17 @@ async function traceQuery(url: string, total: number): Promise<void> {
     const missing = SPAN_INDEXES.filter((n) => !names.has(n));
     if (missing.length > 0) throw new Error(`indexes missing after the load: ${missing.join(', ')}`);
     const traceOf = (n: number) => createHash('md5').update(String(n)).digest('hex');
-    const plan = await db.sql.query<{ 'QUERY PLAN': string }>(
-      `EXPLAIN SELECT * FROM observability_spans WHERE trace_id = $1`,
-      [traceOf(1)],
-    );
-    console.log(`trace query plan: ${plan.rows.map((r) => r['QUERY PLAN'].trim()).join(' / ')}`);
+    // The store's own query, run: the key probed twice, a sort of the trace's rows only, no scan
+    // of the table or of a tenant's spans. A bench that measured another plan would say nothing.
+    const plan = await db.sql.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${TRACE_QUERY}`, [
+      'tenant-1',
+      traceOf(1),
+      5000,
+    ]);
+    const planText = plan.rows.map((r) => r['QUERY PLAN']).join('\n');
+    console.log(`trace query plan (EXPLAIN ANALYZE, BUFFERS):\n${planText}`);
+    if (!planText.includes('observability_spans_pkey') || /Seq Scan|tenant_id_start_time_idx/.test(planText))
+      throw new Error('the trace query does not probe the key (trace_id, span_id): the timings would not be of the intended plan');
     const store = createSpanStore(db.sql);
     const traces = Math.floor(total / 10);
     const timings: number[] = [];
