@@ -212,8 +212,13 @@ async function overhead(seconds: number, rounds: number): Promise<Row[]> {
         const t = targets[i]!;
         const before = sink.spans();
         const t0 = performance.now();
-        rows[i]!.appends.push(await measured(t.child.pid, () => appendLoad(t.urls.ledger!, seconds)));
-        rows[i]!.queries.push(await measured(t.child.pid, () => queryLoad(t.urls.gateway!, token, seconds)));
+        const a = await measured(t.child.pid, () => appendLoad(t.urls.ledger!, seconds));
+        const q = await measured(t.child.pid, () => queryLoad(t.urls.gateway!, token, seconds));
+        rows[i]!.appends.push(a);
+        rows[i]!.queries.push(q);
+        console.log(
+          `round ${round + 1} ${t.mode}: appends ${fmt(a.requests)}/s (${fmt(a.cpuMicros ?? NaN)} µs CPU each), queries ${fmt(q.requests)}/s (${fmt(q.cpuMicros ?? NaN)} µs), load ${load()}`,
+        );
         // The sink counts whatever arrives meanwhile: spans of the previous target's last batch too.
         t.spans += sink.spans() - before;
         t.seconds += (performance.now() - t0) / 1000;
