@@ -346,7 +346,9 @@ async function traceQuery(url: string, total: number): Promise<void> {
     const planText = plan.rows.map((r) => r['QUERY PLAN']).join('\n');
     console.log(`trace query plan (EXPLAIN ANALYZE, BUFFERS):\n${planText}`);
     if (!planText.includes('observability_spans_pkey') || /Seq Scan|tenant_id_start_time_idx/.test(planText))
-      throw new Error('the trace query does not probe the key (trace_id, span_id): the timings would not be of the intended plan');
+      throw new Error(
+        'the trace query does not probe the key (trace_id, span_id): the timings would not be of the intended plan',
+      );
     const store = createSpanStore(db.sql);
     const traces = Math.floor(total / 10);
     const timings: number[] = [];
