@@ -1,10 +1,12 @@
-// `npm run bench -- observability [seconds]` (issue 31, "Overhead measured, not guessed"):
+// `npm run bench -- observability [seconds] [rounds]` (issue 31, "Overhead measured, not guessed"):
 //   1. tracing off vs on, in the same run: the same process (identity, config, ledger, gateway on
-//      in-memory PGlite, bench/observability-target.support.ts) started twice, once with
-//      OTEL_SDK_DISABLED=true and once with OTEL_TRACES_ENABLED=true (default sampling: parent-based,
-//      always on) exporting to a sink here that counts spans. On each: ledger appends
-//      (POST /append, 50 connections over 50 tenants) and router queries (POST /graphql on the
-//      gateway, a ledger page, 50 connections); throughput and latency, and the cost in percent.
+//      in-memory PGlite, bench/observability-target.support.ts) started three times, with
+//      OTEL_SDK_DISABLED=true, with OTEL_TRACES_ENABLED=true (the default sampler: parent-based,
+//      always on) and with a 10% ratio, exporting to a sink here that counts spans. Each takes
+//      ledger appends (POST /append, 50 connections over 50 tenants) and router queries (POST
+//      /graphql on the gateway, a ledger page, 50 connections) in turn, `rounds` times (default 3,
+//      the order rotating); medians of throughput, latency and the process's CPU per request, and
+//      the cost in percent.
 //   2. the embedded receiver: OTLP/HTTP JSON bodies of 1,000 spans decoded, redacted and stored
 //      (TraceService.ingest, 4 at a time), spans/s; on PGlite, and on PostgreSQL when DATABASE_URL
 //      is set (a throwaway database).
@@ -15,6 +17,7 @@
 //   trace-by-id queries (the store's query, one client) and prints p50/p99.
 // Numbers only: nothing passes or fails on time.
 import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -24,10 +27,11 @@ import pg from 'pg';
 import { AccessTokens } from '../platform/auth/jwt';
 import { openDatabase } from '../platform/db/database';
 import { createObservabilityModule } from '../subgraphs/observability/observability.module';
-import { createSpanStore } from '../subgraphs/observability/span.store';
+import { createSpanStore, TRACE_QUERY } from '../subgraphs/observability/span.store';
 
 interface AutocannonResult {
   requests: { average: number };
+  duration?: number;
   latency: { p50: number; p99: number };
   non2xx: number;
   errors: number;
@@ -107,14 +111,58 @@ function queryLoad(url: string, token: string, seconds: number): Promise<Autocan
   });
 }
 
+type Mode = 'off' | 'on' | 'on-10%';
+
+interface Round {
+  requests: number;
+  latency: { p50: number; p99: number };
+  /** CPU time of the target per request (µs), from /proc: steadier than req/s on a shared machine. */
+  cpuMicros: number | undefined;
+  non2xx: number;
+}
+
 interface Row {
-  mode: string;
-  appends: AutocannonResult;
-  queries: AutocannonResult;
+  mode: Mode;
+  appends: Round[];
+  queries: Round[];
   spansPerSecond: number;
 }
 
-async function overhead(seconds: number): Promise<Row[]> {
+/** The target's CPU time so far (ms), from /proc (Linux); undefined elsewhere. */
+function cpuMillis(pid: number | undefined): number | undefined {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * (1000 / 100); // utime + stime, in clock ticks of 10 ms
+  } catch {
+    return undefined;
+  }
+}
+
+async function measured(pid: number | undefined, load: () => Promise<AutocannonResult>): Promise<Round> {
+  const c0 = cpuMillis(pid);
+  const r = await load();
+  const c1 = cpuMillis(pid);
+  const total = r.requests.average * (r.duration ?? 1);
+  return {
+    requests: r.requests.average,
+    latency: r.latency,
+    cpuMicros: c0 !== undefined && c1 !== undefined && total > 0 ? ((c1 - c0) * 1000) / total : undefined,
+    non2xx: r.non2xx,
+  };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+/**
+ * Tracing off, on (the default sampler) and on at 10% (parentbased_traceidratio 0.1), each in its
+ * own process, all started first; then `rounds` rounds in which each process takes the same load
+ * in turn (the order rotating), so a burst of load from the machine's other tenants falls on one
+ * round of one mode, not on a whole mode. Medians are reported.
+ */
+async function overhead(seconds: number, rounds: number): Promise<Row[]> {
   const sink = await startSink();
   const token = await new AccessTokens(SECRET, 3600).issue({
     username: 'bench',
@@ -122,7 +170,6 @@ async function overhead(seconds: number): Promise<Row[]> {
     roles: ['admin'],
     scopes: ['read', 'write'],
   });
-  const rows: Row[] = [];
   const base: NodeJS.ProcessEnv = {
     ...process.env,
     LOG_LEVEL: 'ERROR',
@@ -136,31 +183,53 @@ async function overhead(seconds: number): Promise<Row[]> {
     IP_RATE_LIMIT_BURST: '1000000',
     DATABASE_URL: '',
   };
+  const envOf = (mode: Mode): NodeJS.ProcessEnv => {
+    const env: NodeJS.ProcessEnv =
+      mode === 'off'
+        ? { ...base, OTEL_SDK_DISABLED: 'true', OTEL_TRACES_ENABLED: 'false' }
+        : { ...base, OTEL_TRACES_ENABLED: 'true', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: sink.url };
+    delete env.OTEL_EXPORTER_OTLP_ENDPOINT;
+    // 'on' is the platform's default sampler: whatever the caller's environment says is dropped.
+    delete env.OTEL_TRACES_SAMPLER;
+    delete env.OTEL_TRACES_SAMPLER_ARG;
+    if (mode === 'on-10%')
+      Object.assign(env, { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' });
+    return env;
+  };
+  const modes: Mode[] = ['off', 'on', 'on-10%'];
+  const targets: { mode: Mode; child: ChildProcess; urls: Record<string, string>; spans: number; seconds: number }[] =
+    [];
   try {
-    for (const mode of ['off', 'on'] as const) {
-      const env: NodeJS.ProcessEnv =
-        mode === 'off'
-          ? { ...base, OTEL_SDK_DISABLED: 'true', OTEL_TRACES_ENABLED: 'false' }
-          : { ...base, OTEL_TRACES_ENABLED: 'true', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: sink.url };
-      delete env.OTEL_EXPORTER_OTLP_ENDPOINT;
-      const { child, urls } = await startTarget(env);
-      try {
-        await appendLoad(urls.ledger!, 2); // warm-up (and events for the queries to read)
-        await queryLoad(urls.gateway!, token, 2);
+    for (const mode of modes) targets.push({ mode, ...(await startTarget(envOf(mode))), spans: 0, seconds: 0 });
+    for (const t of targets) {
+      await appendLoad(t.urls.ledger!, 2); // warm-up (and events for the queries to read)
+      await queryLoad(t.urls.gateway!, token, 2);
+    }
+    const rows: Row[] = targets.map((t) => ({ mode: t.mode, appends: [], queries: [], spansPerSecond: 0 }));
+    for (let round = 0; round < rounds; round++) {
+      for (let k = 0; k < targets.length; k++) {
+        const i = (k + round) % targets.length;
+        const t = targets[i]!;
         const before = sink.spans();
         const t0 = performance.now();
-        const appends = await appendLoad(urls.ledger!, seconds);
-        const queries = await queryLoad(urls.gateway!, token, seconds);
-        const spansPerSecond = (sink.spans() - before) / ((performance.now() - t0) / 1000);
-        rows.push({ mode, appends, queries, spansPerSecond });
-      } finally {
-        await stopTarget(child);
+        const a = await measured(t.child.pid, () => appendLoad(t.urls.ledger!, seconds));
+        const q = await measured(t.child.pid, () => queryLoad(t.urls.gateway!, token, seconds));
+        rows[i]!.appends.push(a);
+        rows[i]!.queries.push(q);
+        console.log(
+          `round ${round + 1} ${t.mode}: appends ${fmt(a.requests)}/s (${fmt(a.cpuMicros ?? NaN)} µs CPU each), queries ${fmt(q.requests)}/s (${fmt(q.cpuMicros ?? NaN)} µs), load ${load()}`,
+        );
+        // The sink counts whatever arrives meanwhile: spans of the previous target's last batch too.
+        t.spans += sink.spans() - before;
+        t.seconds += (performance.now() - t0) / 1000;
       }
     }
+    targets.forEach((t, i) => (rows[i]!.spansPerSecond = t.spans / t.seconds));
+    return rows;
   } finally {
+    for (const t of targets) await stopTarget(t.child);
     await sink.close();
   }
-  return rows;
 }
 
 function otlpBody(spans: number): unknown {
@@ -267,11 +336,19 @@ async function traceQuery(url: string, total: number): Promise<void> {
     const missing = SPAN_INDEXES.filter((n) => !names.has(n));
     if (missing.length > 0) throw new Error(`indexes missing after the load: ${missing.join(', ')}`);
     const traceOf = (n: number) => createHash('md5').update(String(n)).digest('hex');
-    const plan = await db.sql.query<{ 'QUERY PLAN': string }>(
-      `EXPLAIN SELECT * FROM observability_spans WHERE trace_id = $1`,
-      [traceOf(1)],
-    );
-    console.log(`trace query plan: ${plan.rows.map((r) => r['QUERY PLAN'].trim()).join(' / ')}`);
+    // The store's own query, run: the key probed twice, a sort of the trace's rows only, no scan
+    // of the table or of a tenant's spans. A bench that measured another plan would say nothing.
+    const plan = await db.sql.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${TRACE_QUERY}`, [
+      'tenant-1',
+      traceOf(1),
+      5000,
+    ]);
+    const planText = plan.rows.map((r) => r['QUERY PLAN']).join('\n');
+    console.log(`trace query plan (EXPLAIN ANALYZE, BUFFERS):\n${planText}`);
+    if (!planText.includes('observability_spans_pkey') || /Seq Scan|tenant_id_start_time_idx/.test(planText))
+      throw new Error(
+        'the trace query does not probe the key (trace_id, span_id): the timings would not be of the intended plan',
+      );
     const store = createSpanStore(db.sql);
     const traces = Math.floor(total / 10);
     const timings: number[] = [];
@@ -325,20 +402,40 @@ export async function run(args: string[]): Promise<void> {
     return;
   }
   const seconds = Number(args[0] ?? 10);
-  const rows = await overhead(seconds);
+  const rounds = Number(args[1] ?? 3);
+  const rows = await overhead(seconds, rounds);
+  const med = (rs: Round[], f: (r: Round) => number | undefined) => {
+    const xs = rs.map(f).filter((x): x is number => x !== undefined);
+    return xs.length > 0 ? median(xs) : NaN;
+  };
+  console.log(`\nmedians of ${rounds} rounds of ${seconds} s per load and mode (50 connections each)`);
   console.log(
-    '\n| tracing | appends/s | append p50/p99 ms | router queries/s | query p50/p99 ms | spans exported/s | non-2xx |',
+    '| tracing | appends/s | append p50/p99 ms | append CPU µs/req | router queries/s | query p50/p99 ms | query CPU µs/req | spans exported/s | non-2xx |',
   );
-  console.log('|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|');
   for (const r of rows)
     console.log(
-      `| ${r.mode} | ${fmt(r.appends.requests.average)} | ${r.appends.latency.p50}/${r.appends.latency.p99} | ${fmt(r.queries.requests.average)} | ${r.queries.latency.p50}/${r.queries.latency.p99} | ${fmt(r.spansPerSecond)} | ${r.appends.non2xx + r.queries.non2xx} |`,
+      `| ${r.mode} | ${fmt(med(r.appends, (x) => x.requests))} | ${med(r.appends, (x) => x.latency.p50)}/${med(r.appends, (x) => x.latency.p99)} | ${fmt(med(r.appends, (x) => x.cpuMicros))} | ${fmt(med(r.queries, (x) => x.requests))} | ${med(r.queries, (x) => x.latency.p50)}/${med(r.queries, (x) => x.latency.p99)} | ${fmt(med(r.queries, (x) => x.cpuMicros))} | ${fmt(r.spansPerSecond)} | ${[...r.appends, ...r.queries].reduce((n, x) => n + x.non2xx, 0)} |`,
     );
-  const [off, on] = rows as [Row, Row];
+  const off = rows[0]!;
   const cost = (a: number, b: number) => `${fmt(((a - b) / a) * 100, 1)}%`;
-  console.log(
-    `\ntracing on costs ${cost(off.appends.requests.average, on.appends.requests.average)} of append throughput and ${cost(off.queries.requests.average, on.queries.requests.average)} of router query throughput`,
-  );
+  const extra = (a: number, b: number) => `${fmt(((b - a) / a) * 100, 1)}%`;
+  for (const on of rows.slice(1))
+    console.log(
+      `\ntracing ${on.mode} costs ${cost(
+        med(off.appends, (x) => x.requests),
+        med(on.appends, (x) => x.requests),
+      )} of append throughput and ${cost(
+        med(off.queries, (x) => x.requests),
+        med(on.queries, (x) => x.requests),
+      )} of router query throughput (CPU per request: +${extra(
+        med(off.appends, (x) => x.cpuMicros),
+        med(on.appends, (x) => x.cpuMicros),
+      )} appends, +${extra(
+        med(off.queries, (x) => x.cpuMicros),
+        med(on.queries, (x) => x.cpuMicros),
+      )} queries)`,
+    );
   console.log('');
   await receiver('PGlite (in memory)', undefined);
   if (process.env.DATABASE_URL) await receiver('PostgreSQL', process.env.DATABASE_URL);

@@ -1,8 +1,9 @@
 // What every service app records per request (platform/http/service-app.ts registers it): the
 // request metrics of metrics.ts, GET /metrics in Prometheus text, and the service's name and the
-// tenant on the request's span, so a trace search by service or tenant finds it.
+// tenant on the request's server span (server-span.ts), so a trace search by service or tenant finds it.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { annotateActiveSpan, tracingStarted } from './trace-context';
+import { tracingStarted } from './trace-context';
+import { registerServerSpan } from './server-span';
 import { metricsText, serviceMetrics } from './metrics';
 
 /** The tenant a request acts in, as far as the platform knows at response time. */
@@ -20,18 +21,8 @@ export function registerRequestTelemetry(app: FastifyInstance, service: string):
   const m = serviceMetrics(service);
   // Callback hooks, not async ones: these run on every request of every service, and an async
   // hook costs a promise and a microtask turn each (issue 35's per-request overhead).
-  // The span annotations only where spans are recorded: two hooks fewer on every request otherwise.
-  if (tracingStarted()) {
-    app.addHook('onRequest', (_request, _reply, done) => {
-      annotateActiveSpan({ 'platform.service': service });
-      done();
-    });
-    app.addHook('preHandler', (request, _reply, done) => {
-      const tenant = tenantOf(request);
-      if (tenant) annotateActiveSpan({ 'platform.tenant_id': tenant });
-      done();
-    });
-  }
+  // The server span's hooks only where spans are recorded: three hooks fewer on every request otherwise.
+  if (tracingStarted()) registerServerSpan(app, service, tenantOf);
   app.addHook('onResponse', (request, reply, done) => {
     record(request, reply);
     done();

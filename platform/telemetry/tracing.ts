@@ -2,9 +2,14 @@
 // propagator and AsyncLocalStorage context (provider.register()), the instrumentations of every
 // library a request crosses, and a batch exporter behind the redactor. It must start before those
 // libraries are first required (their require hooks patch them as they load), which is why the
-// entry points import platform/telemetry/register.ts first; libraries that publish on
-// diagnostics_channel (undici/fetch, Fastify) are covered whatever the order.
-import { FastifyOtelInstrumentation } from '@fastify/otel';
+// entry points import platform/telemetry/register.ts first; undici/fetch publishes on
+// diagnostics_channel and is covered whatever the order.
+//
+// What a request costs when traced is decided here (issue 31: <= 10% throughput): ONE server span
+// per HTTP request, made by the service app's Fastify hooks (server-span.ts), not
+// instrumentation-http's plus @fastify/otel's span per hook and handler (12 spans for one ledger
+// append, most of the tracing cost); GraphQL resolver spans for root fields only; no pg/Prisma
+// connect or serialisation spans. docs/observability.md "What a traced request costs".
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { DataloaderInstrumentation } from '@opentelemetry/instrumentation-dataloader';
@@ -20,9 +25,6 @@ import { PrismaInstrumentation } from '@prisma/instrumentation';
 import { RedactingExporter } from './redacting-exporter';
 import { markTracingStarted } from './trace-context';
 import type { TelemetryConfig } from './telemetry.config';
-
-/** Paths whose requests are telemetry or probes themselves: tracing them would trace the exporter. */
-const UNTRACED = /^\/(v1\/(traces|metrics)|metrics|healthz|livez|readyz|health)(\?|$)/;
 
 export interface Tracing {
   /** Exports what is buffered (tests, shutdown). */
@@ -47,6 +49,11 @@ export function activeTracing(): Tracing | undefined {
 export function startTracing(config: TelemetryConfig, options: TracingOptions): Tracing | undefined {
   if (!config.tracesEnabled) return undefined;
   if (started) return started;
+  // The current HTTP semantic conventions (`http.request.method`, `url.path`,
+  // `http.response.status_code`...) rather than the old and new ones side by side (the
+  // instrumentation's default: 17 attributes a span, each redacted and serialised). An operator's
+  // own OTEL_SEMCONV_STABILITY_OPT_IN wins.
+  process.env.OTEL_SEMCONV_STABILITY_OPT_IN ??= 'http';
   const exporter = new RedactingExporter(options.exporter ?? new OTLPTraceExporter({ url: config.tracesUrl }));
   const processor: SpanProcessor = new BatchSpanProcessor(exporter, { scheduledDelayMillis: 1000 });
   const provider = new NodeTracerProvider({
@@ -58,19 +65,22 @@ export function startTracing(config: TelemetryConfig, options: TracingOptions): 
   registerInstrumentations({
     tracerProvider: provider,
     instrumentations: [
-      new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => UNTRACED.test(req.url ?? '') }),
+      // Outgoing calls only: an incoming request's one span is made by the service app's hooks
+      // (server-span.ts), which know the route, the service and the tenant.
+      new HttpInstrumentation({ disableIncomingRequestInstrumentation: true }),
       new UndiciInstrumentation(),
-      new FastifyOtelInstrumentation({
-        registerOnInitialization: true,
-        ignorePaths: ({ url }) => UNTRACED.test(url),
-      }),
-      new GraphQLInstrumentation({ mergeItems: true, ignoreTrivialResolveSpans: true }),
-      // A batch's load and its batch function, inside the resolver's span only (require hook: dist).
+      // The operation's span and its root fields' resolvers (where a subgraph does its I/O); a span
+      // per nested field (`ledgerEvents.nodes.*.id`) cost more than the field's work.
+      new GraphQLInstrumentation({ mergeItems: true, ignoreTrivialResolveSpans: true, depth: 1 }),
+      // A batch's load and its batch function, inside a request's span only (require hook: dist).
       new DataloaderInstrumentation({ requireParentSpan: true }),
-      // Only inside a request or a job's span: a poller's idle queries would each be a trace.
-      new PgInstrumentation({ requireParentSpan: true, enhancedDatabaseReporting: false }),
+      // Only inside a request or a job's span: a poller's idle queries would each be a trace. One
+      // span per query; pool checkouts and connects are not worth a span each.
+      new PgInstrumentation({ requireParentSpan: true, enhancedDatabaseReporting: false, ignoreConnectSpans: true }),
       new IORedisInstrumentation({ requireParentSpan: true }),
-      new PrismaInstrumentation(),
+      // The operation and its queries; the client's CPU-only steps (argument serialisation, query
+      // compilation) are left out.
+      new PrismaInstrumentation({ ignoreSpanTypes: ['prisma:client:serialize', 'prisma:client:compile'] }),
     ],
   });
   markTracingStarted();
