@@ -1,11 +1,13 @@
 // Typed HTTP client for the ledger's append route (spec 03: POST /append), used by the outbox
 // relay and by any service that logs to the ledger. Errors say whether a retry can help.
 import type { DelegatedIdentity } from '../auth/service-identity';
-import type {
-  LedgerAppendRequest,
-  LedgerAppendResponse,
-  LedgerInclusionBatch,
-  LedgerInclusionProof,
+import {
+  expandIndexedBatch,
+  type LedgerAppendRequest,
+  type LedgerAppendResponse,
+  type LedgerIndexedInclusionBatch,
+  type LedgerInclusionBatch,
+  type LedgerInclusionProof,
 } from '../contracts/clients/ledger.api';
 import { credentialHeaders, serviceRequest, ServiceCallError, type ServiceCallContext } from './service-request';
 
@@ -205,7 +207,7 @@ async function* streamedBatches(
   let ended = false;
   const line = (text: string): LedgerInclusionBatch | undefined => {
     const doc = JSON.parse(text) as { type?: string; detail?: unknown };
-    if (doc.type === 'inclusion_batch') return doc as LedgerInclusionBatch;
+    if (doc.type === 'inclusion_batch') return expandIndexedBatch(doc as LedgerIndexedInclusionBatch);
     if (doc.type === 'end') ended = true;
     else if (doc.type === 'error')
       throw new ServiceCallError(`${url.pathname} failed mid-answer: ${String(doc.detail)}`, undefined, doc);

@@ -1,9 +1,12 @@
 // POST /v1/ledger/proofs/inclusion/stream (docs/ledger.md, "Many proofs against one checkpoint"):
 // the inclusion proofs of many entries (a compliance report's every item) against ONE existing
 // checkpoint, from the checkpoint's tree built once (LedgerProofService.inclusionStream). The
-// answer is NDJSON: one `inclusion_batch` line per batch (the batch route's shape, so each proof
-// with the line's checkpoint is what verifier/verify-proof.cjs reads), then one `end` line with the
-// count, so a reader can tell a complete answer from a cut one. Everything that can be refused
+// answer is NDJSON: one `inclusion_batch` line per batch (the batch route's shape, except that each
+// proof's audit path is a list of indices into the line's `nodes`, its distinct path nodes written
+// once: a million proofs' paths repeat their upper nodes in every proof, and spelt out they were
+// most of the answer's bytes and of both sides' JSON work; `expandIndexedBatch` in
+// platform/contracts gives each proof back as verifier/verify-proof.cjs reads it), then one `end`
+// line with the count, so a reader can tell a complete answer from a cut one. Everything that can be refused
 // (the tenant rule, the checkpoint, the ids, the signed root) is checked before the first byte, so
 // refusals are ordinary 4xx answers; a failure after that (the database gone mid-stream) ends the
 // answer with an `error` line and no `end` line.
@@ -19,7 +22,9 @@ import {
   type LedgerProofService,
 } from '../../subgraphs/ledger/ledger-proof.service';
 import { MAX_STRING } from '../../subgraphs/ledger/ledger.service';
-import { inclusionBatchJson } from './ledger-proofs.routes';
+import { checkpointJson } from './ledger-proofs.routes';
+import { eventJson } from './ledger-event.view';
+import type { LedgerIndexedInclusionBatch } from '../../platform/contracts/clients/ledger.api';
 import { Detail } from './ledger.schemas';
 
 /** A million ids of 36 characters with their quotes and commas, and room for the rest. */
@@ -50,6 +55,34 @@ export const InclusionStreamBody = Type.Object({
 });
 export type InclusionStreamBody = Static<typeof InclusionStreamBody>;
 
+/** A batch with its audit paths as indices into the line's distinct nodes. */
+function indexedBatchJson(b: InclusionProofBatch): LedgerIndexedInclusionBatch {
+  const nodes: string[] = [];
+  const index = new Map<string, number>();
+  const at = (node: string) => {
+    let i = index.get(node);
+    if (i === undefined) {
+      i = nodes.push(node) - 1;
+      index.set(node, i);
+    }
+    return i;
+  };
+  const proofs = b.proofs.map((p) => ({
+    leaf_index: p.leafIndex,
+    entry: eventJson(p.entry),
+    path: p.auditPath.map(at),
+  }));
+  return {
+    type: 'inclusion_batch',
+    tenant_id: b.tenantId,
+    tree_size: b.treeSize,
+    checkpoint: checkpointJson(b.checkpoint),
+    nodes,
+    proofs,
+    not_found: b.notFound,
+  };
+}
+
 /** The answer's lines, each a JSON text and a newline. */
 async function* ndjson(batches: AsyncIterable<InclusionProofBatch>, log: FastifyBaseLogger): AsyncGenerator<string> {
   let proofs = 0;
@@ -58,7 +91,7 @@ async function* ndjson(batches: AsyncIterable<InclusionProofBatch>, log: Fastify
     for await (const b of batches) {
       proofs += b.proofs.length;
       notFound += b.notFound.length;
-      yield `${JSON.stringify(inclusionBatchJson(b))}\n`;
+      yield `${JSON.stringify(indexedBatchJson(b))}\n`;
     }
   } catch (err) {
     // The status is long sent: say so in the answer itself, and leave out the `end` line.

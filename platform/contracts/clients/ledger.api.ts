@@ -51,3 +51,30 @@ export interface LedgerInclusionBatch {
   /** Ids that are not entries of the tenant's log within the tree (another tenant's included). */
   not_found: string[];
 }
+
+/**
+ * A line of POST /v1/ledger/proofs/inclusion/stream: a batch whose audit paths are indices into
+ * `nodes`, the batch's distinct path nodes written once (consecutive entries share most of their
+ * paths, which the batch route's form repeats in every proof). `expandIndexedBatch` gives the
+ * batch route's form back.
+ */
+export interface LedgerIndexedInclusionBatch extends Omit<LedgerInclusionBatch, 'proofs'> {
+  nodes: string[];
+  proofs: (Pick<LedgerInclusionProof, 'leaf_index' | 'entry'> & { path: number[] })[];
+}
+
+/** The batch route's form of a stream line (each proof's audit path spelt out). */
+export function expandIndexedBatch(line: LedgerIndexedInclusionBatch): LedgerInclusionBatch {
+  const { nodes, proofs, ...rest } = line;
+  return {
+    ...rest,
+    proofs: proofs.map(({ path, ...p }) => ({
+      ...p,
+      audit_path: path.map((i) => {
+        const node = nodes[i];
+        if (node === undefined) throw new RangeError(`path index ${i} outside the line's ${nodes.length} nodes`);
+        return node;
+      }),
+    })),
+  };
+}

@@ -5,6 +5,7 @@
 // size without a checkpoint) before any line is sent; and the typed client reads the same stream.
 import { AccessTokens } from '../../../platform/auth/jwt';
 import { createLedgerProofClient, inclusionOf } from '../../../platform/clients/ledger.client';
+import { expandIndexedBatch } from '../../../platform/contracts/clients/ledger.api';
 import { ServiceCallError } from '../../../platform/clients/service-request';
 import { ledgerService } from '../../../services/ledger';
 import { startServices, TEST_JWT_SECRET, type Harness } from '../../support/service-harness';
@@ -79,7 +80,12 @@ it("streams proofs of entries by id in seq order, another tenant's ids not found
   const batches = body.filter((l) => l.type === 'inclusion_batch');
   expect(batches).toHaveLength(2);
   expect(body[body.length - 1]).toEqual({ type: 'end', proofs: 3, not_found: 2 });
-  const proofs = batches.flatMap((b) => b.proofs.map((p: any) => inclusionOf(b, p)));
+  // Each path is spelt once per line in `nodes`; expanded, every proof is the single route's.
+  for (const b of batches) expect(b.proofs.every((p: any) => !('audit_path' in p) && Array.isArray(p.path))).toBe(true);
+  const proofs = batches.flatMap((b) => {
+    const whole = expandIndexedBatch(b);
+    return whole.proofs.map((p) => inclusionOf(whole, p));
+  });
   expect(proofs.map((p) => p.entry.seq)).toEqual([1, 4, 7]);
   expect(proofs.map((p) => p.entry.id)).toEqual([own[0], own[3], own[6]]);
   expect(batches.flatMap((b) => b.not_found).sort()).toEqual([theirs[0], theirs[1]].sort());
