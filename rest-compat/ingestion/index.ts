@@ -1,15 +1,16 @@
 // The ingestion service's REST door (port 8092, under /api/ingestion/...; the gateway proxies the
 // same paths), thin adapters over subgraphs/ingestion: pipelines (created, versioned, read,
 // deleted), REST push (a multipart `file`, or the source itself as a streamed body: text/csv,
-// application/x-ndjson, application/json), and batches with their progress, quarantine, staged
-// records and lineage. JSON in snake_case; errors as FastAPI shapes them.
+// application/x-ndjson, application/json), batches with their progress, quarantine, staged
+// records and lineage, and source schema changes with their approval. JSON in snake_case; errors as FastAPI shapes them.
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { InputError, NotFoundError, PayloadTooLargeError } from '../../platform/errors/domain-errors';
+import { bearerToken } from '../../platform/auth/jwt';
 import { callerOf } from '../../platform/http/caller';
 import type { IngestionModule } from '../../subgraphs/ingestion/ingestion.module';
-import type { Batch, Pipeline, PipelineVersion } from '../../subgraphs/ingestion/pipeline.types';
+import type { Batch, Pipeline, PipelineVersion, SchemaChange } from '../../subgraphs/ingestion/pipeline.types';
 import {
   BatchParams,
   DefinitionBody,
@@ -62,6 +63,25 @@ export function batchJson(b: Batch) {
     manifest: b.manifest,
     created_at: b.createdAt.toISOString(),
     completed_at: iso(b.completedAt),
+  };
+}
+
+export function schemaChangeJson(c: SchemaChange) {
+  return {
+    id: c.id,
+    tenant_id: c.tenantId,
+    pipeline_id: c.pipelineId,
+    batch_id: c.batchId,
+    columns: c.columns,
+    added: c.added,
+    removed: c.removed,
+    status: c.status,
+    requested_by: c.requestedBy,
+    workflow_id: c.workflowId,
+    approval_task_id: c.approvalTaskId,
+    reviewer: c.reviewer,
+    created_at: c.createdAt.toISOString(),
+    decided_at: iso(c.decidedAt),
   };
 }
 
@@ -257,7 +277,9 @@ export function registerIngestionRoutes(routes: FastifyInstance, ingestion: Inge
         const declared = Number(request.headers['content-length'] ?? 0);
         if (declared > maxBytes) throw new PayloadTooLargeError(`the source is larger than ${maxBytes} bytes`);
         const source = await pushedSource(request);
-        const batch = await batches.push(callerOf(request), request.params.pipeline_id, {
+        // The token goes with the caller: a schema change this source meets is requested as its sender.
+        const caller = { ...callerOf(request), token: bearerToken(request.headers.authorization) };
+        const batch = await batches.push(caller, request.params.pipeline_id, {
           stream: source.stream,
           sourceName: request.query.source_name ?? source.filename ?? 'push',
           tenantId: request.query.tenant_id,
@@ -280,6 +302,45 @@ export function registerIngestionRoutes(routes: FastifyInstance, ingestion: Inge
     },
     async (request) =>
       batchJson(await batches.batch(callerOf(request), request.params.batch_id, request.query.tenant_id)),
+  );
+
+  routes.get<{ Params: { batch_id: string }; Querystring: Q }>(
+    `${PREFIX}/batches/:batch_id/schema-change`,
+    {
+      config: { inputLocation: 'query' },
+      schema: {
+        tags: TAGS,
+        summary:
+          'The source schema change a quarantined batch met, with its approval task and decision (404 when it met none)',
+        params: BatchParams,
+        querystring: TenantQuery,
+      },
+    },
+    async (request) =>
+      schemaChangeJson(await batches.schemaChange(callerOf(request), request.params.batch_id, request.query.tenant_id)),
+  );
+
+  routes.get<{ Params: { pipeline_id: string }; Querystring: Q<{ limit?: number }> }>(
+    `${PREFIX}/pipelines/:pipeline_id/schema-changes`,
+    {
+      config: { inputLocation: 'query' },
+      schema: {
+        tags: TAGS,
+        summary: "A pipeline's source schema changes, newest first, with their approval tasks and decisions",
+        params: PipelineParams,
+        querystring: ListQuery,
+      },
+    },
+    async (request) => ({
+      schema_changes: (
+        await batches.schemaChanges(
+          callerOf(request),
+          request.params.pipeline_id,
+          request.query.tenant_id,
+          request.query.limit,
+        )
+      ).map(schemaChangeJson),
+    }),
   );
 
   routes.get<{ Params: { batch_id: string }; Querystring: Q<{ limit?: number }> }>(

@@ -92,6 +92,7 @@ const targets = [
       IngestionBatch: './pipeline.types#Batch',
       IngestionQuarantinedRecord: './pipeline.types#QuarantinedRecord',
       IngestionPipelineVersion: './pipeline.types#PipelineVersion',
+      IngestionSchemaChange: './pipeline.types#SchemaChange',
     },
   },
   { name: 'identity', contextType: './graphql.context#IdentityGraphQLContext' },

@@ -6,8 +6,8 @@
 // record when the same content is sent again, and each record lands once. One chunk commits while
 // the next is read and normalised (the database and this process work at once); chunks still
 // commit one after the other, each moving the checkpoint from where the previous one left it. A source whose
-// columns differ from the last batch's is quarantined whole, for a person to look at, instead of
-// being guessed at. The end writes the manifest to the ledger and `ingestion.completed` or
+// columns differ from the last batch's is quarantined whole, and a person is asked to approve the
+// new columns (schema-change.service.ts), instead of being guessed at. The end writes the manifest to the ledger and `ingestion.completed` or
 // `ingestion.failed` to the events backbone, in the transaction that ends the batch.
 import canonicalize from 'canonicalize';
 import { createHash } from 'node:crypto';
@@ -30,16 +30,19 @@ import type { PipelineStore } from './pipeline.store';
 import type {
   Batch,
   BatchManifest,
+  IngestionCaller,
   IngestionLimits,
   LineageEvent,
   Pipeline,
   PipelineDefinition,
   QuarantinedRecord,
+  SchemaChange,
   StagedRecord,
 } from './pipeline.types';
 import { peek, readRecords, SourceFormatError } from './record-reader';
 import { csvCopySource } from './csv-copy-source';
 import type { CsvStaged, CsvStagingStore } from './csv-staging.store';
+import type { ColumnDrift, SchemaChangeService } from './schema-change.service';
 import { compileSqlPlan } from './sql-mapping';
 import { spool, type Spooled } from './spool';
 
@@ -53,6 +56,11 @@ const RESUME_PAGE = 5000;
 async function stallUntil(file: string): Promise<void> {
   while (!fs.existsSync(file)) await new Promise((resolve) => setTimeout(resolve, 50));
 }
+const driftReason = (d: ColumnDrift) =>
+  `source schema changed: added [${d.added.join(', ')}], removed [${d.removed.join(', ')}]; a reviewer approves the change (its approval task), or a new pipeline version does`.slice(
+    0,
+    2000,
+  );
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 /** A reader without runs gives its records one at a time. */
@@ -70,6 +78,8 @@ export class BatchService {
       store: BatchStore;
       /** PostgreSQL's whole-CSV staging (null on PGlite, or with INGESTION_CSV_VIA_COPY=false). */
       csvStaging?: CsvStagingStore | null;
+      /** Approvals of source schema changes (absent: a new pipeline version is the only approval). */
+      schemaChanges?: SchemaChangeService;
       limits: IngestionLimits;
       /** The secret tenants' PII keys are derived from (INGESTION_PII_SECRET). */
       piiSecret: string;
@@ -85,7 +95,7 @@ export class BatchService {
 
   /** A source pushed by a caller (REST push): spooled, then ingested as one batch. */
   async push(
-    caller: Caller,
+    caller: IngestionCaller,
     pipelineId: string,
     input: { stream: Readable; sourceName: string; tenantId?: string },
   ): Promise<Batch> {
@@ -104,7 +114,7 @@ export class BatchService {
    * rest of an interrupted one, or the completed batch of the same content (nothing lands twice).
    */
   async ingest(
-    caller: Caller,
+    caller: IngestionCaller,
     tenantId: string,
     pipeline: Pipeline,
     source: Spooled,
@@ -119,6 +129,17 @@ export class BatchService {
       (runId) => runEvent({ eventType: 'START', tenantId, pipelineName: pipeline.name, runId, inputs, outputs }),
     );
     let batch = opened.batch;
+    // Quarantined for a schema change a person has since approved: the same batch, a new run.
+    if (
+      batch.status === 'quarantined' &&
+      this.deps.schemaChanges &&
+      (await this.deps.schemaChanges.forBatch(tenantId, batch.id))?.status === 'approved'
+    ) {
+      const reopened = await this.deps.store.reopen(tenantId, batch, pipeline.version, (runId) =>
+        runEvent({ eventType: 'START', tenantId, pipelineName: pipeline.name, runId, inputs, outputs }),
+      );
+      batch = reopened ?? batch;
+    }
     if (batch.status !== 'running') return batch;
     // A batch resumed under a later version of the pipeline finishes with the version it began with.
     if (batch.pipelineVersion !== pipeline.version) {
@@ -268,7 +289,8 @@ export class BatchService {
             if (columns.length === 0) columns = Object.keys(r.record).sort();
             const drift = await this.drift(tenantId, pipeline.id, columns);
             if (drift) {
-              batch = await end('quarantined', drift, null);
+              batch = await end('quarantined', driftReason(drift), null);
+              await this.deps.schemaChanges?.request(caller, batch, pipeline, columns, drift);
               return batch;
             }
           }
@@ -330,6 +352,26 @@ export class BatchService {
     const found = await this.deps.store.get(tenantId, id);
     if (!found) throw new NotFoundError('Batch not found');
     return found;
+  }
+
+  /** The source schema change a batch met (404 when it met none), its decision read from the workflow. */
+  async schemaChange(caller: Caller, batchId: string, requestedTenant?: string): Promise<SchemaChange> {
+    const batch = await this.batch(caller, batchId, requestedTenant);
+    const found = await this.deps.schemaChanges?.forBatch(batch.tenantId, batch.id);
+    if (!found) throw new NotFoundError('This batch met no source schema change');
+    return found;
+  }
+
+  /** A pipeline's source schema changes, newest first. */
+  async schemaChanges(
+    caller: Caller,
+    pipelineId: string,
+    requestedTenant?: string,
+    limit = 50,
+  ): Promise<SchemaChange[]> {
+    const tenantId = await this.deps.pipelines.tenant(caller, requestedTenant, 'list source schema changes');
+    await this.pipeline(tenantId, pipelineId);
+    return this.deps.schemaChanges?.list(tenantId, pipelineId, Math.min(Math.max(limit, 1), 500)) ?? [];
   }
 
   async batches(caller: Caller, pipelineId: string, requestedTenant?: string, limit = 50): Promise<Batch[]> {
@@ -433,17 +475,18 @@ export class BatchService {
     }
   }
 
-  /** The reason a source's columns differ from the last completed batch's, or null. */
-  private async drift(tenantId: string, pipelineId: string, columns: string[]): Promise<string | null> {
+  /**
+   * How a source's columns differ from the ones the pipeline accepted (its last completed batch's,
+   * or a person's approval), or null: columns a person approved are accepted here.
+   */
+  private async drift(tenantId: string, pipelineId: string, columns: string[]): Promise<ColumnDrift | null> {
     const before = await this.deps.pipelineStore.sourceColumns(tenantId, pipelineId);
     if (!before) return null;
     const added = columns.filter((c) => !before.includes(c));
     const removed = before.filter((c) => !columns.includes(c));
     if (added.length === 0 && removed.length === 0) return null;
-    return `source schema changed: added [${added.join(', ')}], removed [${removed.join(', ')}]; approve the change with a new pipeline version`.slice(
-      0,
-      2000,
-    );
+    if (await this.deps.schemaChanges?.approved(tenantId, pipelineId, columns)) return null;
+    return { added, removed };
   }
 
   private normaliser(pipeline: Pipeline): Normaliser {

@@ -86,6 +86,16 @@ export interface BatchStore {
     p: { pipelineId: string; pipelineVersion: number; sourceName: string; contentSha256: string },
     start: (runId: string) => Record<string, unknown>,
   ): Promise<OpenedBatch>;
+  /**
+   * A quarantined batch given a new run under `pipelineVersion` (a person approved the schema change
+   * it met); null when it is no longer quarantined (another runner took it first).
+   */
+  reopen(
+    tenantId: string,
+    b: Batch,
+    pipelineVersion: number,
+    start: (runId: string) => Record<string, unknown>,
+  ): Promise<Batch | null>;
   commitChunk(tenantId: string, b: Batch, dataset: string, chunk: Chunk): Promise<void>;
   end(tenantId: string, b: Batch, end: BatchEnd): Promise<Batch>;
   get(tenantId: string, id: string): Promise<Batch | null>;
@@ -138,6 +148,26 @@ async function stage(q: SqlQuery, tenantId: string, b: Batch, dataset: string, r
   );
 }
 
+/** A quarantined batch (nothing staged) given a new run, under the pipeline version that now accepts it. */
+async function newRun(
+  q: SqlQuery,
+  tenantId: string,
+  b: Batch,
+  pipelineVersion: number,
+  start: (runId: string) => Record<string, unknown>,
+): Promise<void> {
+  const runId = randomUUID();
+  await q.query(
+    `INSERT INTO ingestion_runs (id, tenant_id, pipeline_id, pipeline_version, status) VALUES ($1::uuid, $2, $3::uuid, $4, 'running')`,
+    [runId, tenantId, b.pipelineId, pipelineVersion],
+  );
+  await q.query(
+    `UPDATE ingestion_batches SET status = 'running', error = NULL, completed_at = NULL, run_id = $2::uuid, pipeline_version = $3 WHERE id = $1::uuid`,
+    [b.id, runId, pipelineVersion],
+  );
+  await appendLineage(q, tenantId, runId, start(runId));
+}
+
 export function createBatchStore(sql: SqlExecutor): BatchStore {
   const get = async (q: SqlQuery, tenantId: string, id: string) => {
     const res = await q.query<BatchRow>(
@@ -147,6 +177,18 @@ export function createBatchStore(sql: SqlExecutor): BatchStore {
     return res.rows[0] ? batch(res.rows[0]) : null;
   };
   return {
+    async reopen(tenantId, b, pipelineVersion, start) {
+      return sql.transaction(async (q) => {
+        const locked = await q.query<{ status: string }>(
+          `SELECT status FROM ingestion_batches WHERE tenant_id = $1 AND id = $2::uuid FOR UPDATE`,
+          [tenantId, b.id],
+        );
+        if (locked.rows[0]?.status !== 'quarantined') return null;
+        await newRun(q, tenantId, b, pipelineVersion, start);
+        return get(q, tenantId, b.id);
+      });
+    },
+
     async open(tenantId, p, start) {
       return sql.transaction(async (q) => {
         const found = await q.query<BatchRow>(
@@ -161,16 +203,7 @@ export function createBatchStore(sql: SqlExecutor): BatchStore {
           );
           if (b.status === 'quarantined' && b.pipelineVersion < p.pipelineVersion) {
             // Quarantined for a schema change (nothing staged), and a new version approves it: a new run.
-            const runId = randomUUID();
-            await q.query(
-              `INSERT INTO ingestion_runs (id, tenant_id, pipeline_id, pipeline_version, status) VALUES ($1::uuid, $2, $3::uuid, $4, 'running')`,
-              [runId, tenantId, p.pipelineId, p.pipelineVersion],
-            );
-            await q.query(
-              `UPDATE ingestion_batches SET status = 'running', error = NULL, completed_at = NULL, run_id = $2::uuid, pipeline_version = $3 WHERE id = $1::uuid`,
-              [b.id, runId, p.pipelineVersion],
-            );
-            await appendLineage(q, tenantId, runId, start(runId));
+            await newRun(q, tenantId, b, p.pipelineVersion, start);
             return { batch: (await get(q, tenantId, b.id))!, committedOffset: cp.rows[0]?.o ?? 0, existing: true };
           }
           if (b.status === 'failed') {

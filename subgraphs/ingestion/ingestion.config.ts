@@ -1,6 +1,6 @@
 // The ingestion service's own settings, read once at build: auth mode, input limits, the PII
 // secret tenants' keys derive from, the roots a `secret://file/` reference may point into, and
-// where the schema registry is.
+// where the schema registry and the workflow service are.
 import os from 'node:os';
 import { createHash } from 'node:crypto';
 import { readBool, readInt, readOptional } from '../../platform/config/env';
@@ -23,6 +23,8 @@ export interface IngestionConfig {
   /** INGESTION_SPOOL_DIR: where sources are spooled while a batch runs (the system's temporary directory). */
   spoolDir: string;
   schemaRegistryUrl: string;
+  /** Where source schema changes are sent for a person's approval (WORKFLOW_URL, else port 8130 here). */
+  workflowUrl: string;
   /** INGESTION_DROP_ROOT: the file-drop root (`<root>/<tenant>/<pipeline name>/<file>`); unset, no file drop runs. */
   dropRoot?: string;
   /** INGESTION_DROP_STABLE_MS (2,000): how long a dropped file's size must stay unchanged before it is taken. */
@@ -83,6 +85,7 @@ export function loadIngestionConfig(env: Env, jwtSecret: string): IngestionConfi
     secretRoots: (readOptional(env, 'INGESTION_SECRET_ROOTS') ?? '/run/secrets').split(':').filter(Boolean),
     spoolDir: readOptional(env, 'INGESTION_SPOOL_DIR') ?? os.tmpdir(),
     schemaRegistryUrl: serviceUrl(env, { name: 'schema-registry', port: 8084 }),
+    workflowUrl: serviceUrl(env, { name: 'workflow', port: 8130 }),
     dropRoot: readOptional(env, 'INGESTION_DROP_ROOT'),
     dropStableMs: readInt(env, 'INGESTION_DROP_STABLE_MS', 2000, { min: 50 }),
     testStall: testStall(env),

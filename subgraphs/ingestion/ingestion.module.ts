@@ -1,9 +1,11 @@
 // Wires the ingestion domain: the stores over the database, the pipeline schema from the schema
 // registry (the contract file when it cannot be reached), the tenant rule with operator audit,
-// and the batch service with its limits and PII secret.
+// the batch service with its limits and PII secret, and source schema changes sent to the
+// workflow service for a person's approval.
 import type { DelegatedIdentity } from '../../platform/auth/service-identity';
 import { operatorAccessData, OPERATOR_ACCESS_EVENT, TenantAccess } from '../../platform/auth/tenant-access';
 import { SchemaRegistryClient } from '../../platform/clients/schema-registry.client';
+import { WorkflowClient } from '../../platform/clients/workflow.client';
 import type { Database } from '../../platform/db/database';
 import { auditEvent, outboxWriter } from '../../platform/outbox/outbox.writer';
 import { createBatchStore } from './batch.store';
@@ -16,6 +18,8 @@ import { PipelineSchemaSource } from './pipeline-schema.source';
 import { createPipelineStore } from './pipeline.store';
 import { PipelineService } from './pipeline.service';
 import { PullScheduler } from './pull-scheduler';
+import { SchemaChangeService } from './schema-change.service';
+import { createSchemaChangeStore } from './schema-change.store';
 import { CdcManager } from './cdc.manager';
 import { SourcePuller } from './source-puller';
 import type { Env } from '../../platform/service';
@@ -38,6 +42,8 @@ export function createIngestionModule(deps: {
   config: IngestionConfig;
   identity?: DelegatedIdentity;
   logger: Pick<Logger, 'warn' | 'info'>;
+  /** The workflow service asked to approve source schema changes (a client of config.workflowUrl by default). */
+  workflow?: Pick<WorkflowClient, 'execute' | 'status'>;
   /** Where `secret://env/` references are read (the process environment). */
   env?: Env;
 }): IngestionModule {
@@ -65,6 +71,11 @@ export function createIngestionModule(deps: {
     pipelineStore,
     store: createBatchStore(db.sql),
     csvStaging: config.csvViaCopy ? createCsvStagingStore(db.sql) : null,
+    schemaChanges: new SchemaChangeService({
+      store: createSchemaChangeStore(db.sql),
+      workflow: deps.workflow ?? new WorkflowClient(config.workflowUrl, deps.identity),
+      logger: deps.logger,
+    }),
     limits: config.limits,
     piiSecret: config.piiSecret,
     spoolDir: config.spoolDir,

@@ -1,6 +1,7 @@
 // The records of the ingestion service: a pipeline definition (the JSON document the schema
 // registry's `ingestion-pipeline` schema describes, platform/contracts/ingestion-pipeline.schema.json),
-// its stored versions, runs, batches, quarantined records and lineage events.
+// its stored versions, runs, batches, quarantined records, lineage events and source schema changes.
+import type { Caller } from '../../platform/auth/caller';
 
 export type SourceKind = 'rest_push' | 'file_drop' | 'rest_pull' | 'sftp' | 'postgres_cdc';
 export type FormatType = 'csv' | 'json' | 'ndjson' | 'xml' | 'xlsx' | 'parquet';
@@ -158,3 +159,29 @@ export interface ArchiveLimits {
   /** Largest inflated/compressed ratio an entry may have (checked once it is past 1 MiB inflated). */
   maxRatio: number;
 }
+
+/** pending_approval: a reviewer's task is open; unrequested: the workflow could not be asked (a new pipeline version still approves). */
+export type SchemaChangeStatus = 'pending_approval' | 'approved' | 'rejected' | 'unrequested';
+
+/** A source schema change met by a batch (quarantined whole) and the person's decision on it. */
+export interface SchemaChange {
+  id: string;
+  tenantId: string;
+  pipelineId: string;
+  batchId: string;
+  /** The source's columns as the batch had them, sorted. */
+  columns: string[];
+  added: string[];
+  removed: string[];
+  status: SchemaChangeStatus;
+  /** Who sent the batch (a user, or the service for connectors' batches). */
+  requestedBy: string | null;
+  workflowId: string | null;
+  approvalTaskId: string | null;
+  reviewer: string | null;
+  createdAt: Date;
+  decidedAt: Date | null;
+}
+
+/** A caller with the bearer token it came with, forwarded to the workflow service as the requester. */
+export type IngestionCaller = Caller & { token?: string };

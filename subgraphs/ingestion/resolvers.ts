@@ -74,6 +74,12 @@ export const resolvers = {
     updatedAt: (p) => p.updatedAt.toISOString(),
     batches: (p, args, ctx) => ctx.ingestion.batches.batches(ctx.caller, p.id, undefined, args.limit ?? 20),
     versions: (p, _args, ctx) => ctx.ingestion.pipelines.versions(ctx.caller, p.id),
+    schemaChanges: (p, args, ctx) => ctx.ingestion.batches.schemaChanges(ctx.caller, p.id, undefined, args.limit ?? 20),
+  },
+  IngestionSchemaChange: {
+    status: (c) => upper(c.status),
+    createdAt: (c) => c.createdAt.toISOString(),
+    decidedAt: (c) => c.decidedAt?.toISOString() ?? null,
   },
   IngestionPipelineVersion: {
     definition: (v): PipelineDefinition => v.definition,
@@ -92,6 +98,8 @@ export const resolvers = {
     createdAt: (b) => b.createdAt.toISOString(),
     completedAt: (b) => b.completedAt?.toISOString() ?? null,
     quarantine: (b, args, ctx) => ctx.ingestion.batches.quarantine(ctx.caller, b.id, undefined, args.limit ?? 100),
+    schemaChange: (b, _args, ctx) =>
+      b.status === 'quarantined' ? orNull(ctx.ingestion.batches.schemaChange(ctx.caller, b.id)) : null,
   },
   IngestionQuarantinedRecord: {
     offset: (r) => r.offset,

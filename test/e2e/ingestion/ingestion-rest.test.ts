@@ -34,6 +34,8 @@ beforeAll(async () => {
     NOTICE_RELAY_POLL_MS: '50',
     // No schema registry runs here: the pipeline schema comes from the contract file.
     SCHEMA_REGISTRY_URL: 'http://127.0.0.1:1',
+    // Nor a workflow service: a source schema change cannot be sent for approval (`unrequested`).
+    WORKFLOW_URL: 'http://127.0.0.1:1',
   });
   url = h.services.ingestion!.url;
   a = await token(A);
@@ -242,6 +244,9 @@ describe('a pushed CSV', () => {
     const pushed = await push(url, a, pipelineId, changed);
     expect(pushed.body.status).toBe('quarantined');
     expect(pushed.body.error).toContain('added [mobile], removed [phone]');
+    // The workflow service is down here: the quarantine does not wait on it, and the change says so.
+    const change = await call(url, a, 'GET', `/api/ingestion/batches/${pushed.body.id}/schema-change`);
+    expect(change.body).toMatchObject({ status: 'unrequested', approval_task_id: null, added: ['mobile'] });
     await until(
       async () => failed.some((f) => f.batch_id === pushed.body.id && f.status === 'quarantined'),
       'ingestion.failed',
