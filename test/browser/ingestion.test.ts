@@ -2,7 +2,8 @@
 // (identity, ledger, ingestion, gateway): the tenant's pipelines; a pipeline's versions; its
 // batches, where a batch pushed while the page is open appears and advances through the
 // ingestionBatchProgress subscription (held mid-batch by the service's test stall, then let go);
-// the quarantined records with their reasons, scrubbed; zero axe-core WCAG AA violations at 1280
+// the quarantined records with their reasons, scrubbed; a batch quarantined for a source schema
+// change, with where its approval stands; zero axe-core WCAG AA violations at 1280
 // and 390 px; another tenant's GraphQL sees none of it.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -137,10 +138,23 @@ test('pipelines, versions, a batch advancing live by subscription, quarantine wi
   expect(await axeViolations(page)).toEqual([]);
   await page.context().close();
 
+  // A source with a new column is quarantined whole; no workflow service runs here, so the page
+  // says no approval could be requested and a new pipeline version accepts it.
+  const changed = csv.replace('phone,balance', 'phone,mobile,balance').replace(/,(\d+)$/gm, ',x,$1');
+  const quarantined = await push(ingestion, root, id, changed, { sourceName: 'customers-mobile.csv' });
+  expect(quarantined.body.status).toBe('quarantined');
+
   const phone = await signedIn({ width: 390, height: 844 });
   await seen(phone.getByTestId('ingestion-pipeline'), 'console-customers');
   await phone.getByRole('button', { name: 'Versions and batches' }).first().click();
   await seen(phone.getByTestId('ingestion-batch'), 'customers-december.csv');
+  await seen(
+    phone
+      .getByTestId('ingestion-batch')
+      .filter({ hasText: 'customers-mobile.csv' })
+      .getByTestId('ingestion-schema-change'),
+    /added mobile; removed none\): no approval could be requested/,
+  );
   expect(await axeViolations(phone)).toEqual([]);
   await phone.context().close();
 

@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import { useQuery, useSubscription } from '@apollo/client/react';
 import { graphql } from '../gql';
-import type { IngestionBatchStatus } from '../gql/graphql';
+import type { IngestionBatchStatus, IngestionSchemaChangeStatus } from '../gql/graphql';
 import { Empty, ErrorNote, Json, Loading, when } from '../ui/states';
 
 const PIPELINES = graphql(`
@@ -46,6 +46,12 @@ const PIPELINE = graphql(`
         completedAt
         manifest {
           contentSha256
+        }
+        schemaChange {
+          status
+          added
+          removed
+          reviewer
         }
       }
     }
@@ -113,6 +119,32 @@ function ProgressBar({ p, label }: { p: Progress; label: string }) {
       )}{' '}
       <span data-testid="ingestion-batch-counts">{summary}</span>
     </div>
+  );
+}
+
+/** Where a quarantined batch's source schema change stands, and where a reviewer decides it. */
+function SchemaChangeNote({
+  change,
+}: {
+  change: { status: IngestionSchemaChangeStatus; added: string[]; removed: string[]; reviewer?: string | null };
+}) {
+  const diff = `added ${change.added.join(', ') || 'none'}; removed ${change.removed.join(', ') || 'none'}`;
+  return (
+    <p data-testid="ingestion-schema-change">
+      Source schema change ({diff}):{' '}
+      {change.status === 'PENDING_APPROVAL' ? (
+        <>
+          waiting for a second person in the <a href="/console/approvals">approvals inbox</a>; send the source again
+          once approved.
+        </>
+      ) : change.status === 'APPROVED' ? (
+        <>approved by {change.reviewer}; send the source again to run it.</>
+      ) : change.status === 'REJECTED' ? (
+        <>rejected by {change.reviewer}.</>
+      ) : (
+        <>no approval could be requested; a new pipeline version accepts it.</>
+      )}
+    </p>
   );
 }
 
@@ -254,6 +286,7 @@ function PipelineDetail({ id }: { id: string }) {
                             {p.status.toLowerCase()}
                           </span>
                           {b.error ? <p className="muted">{b.error}</p> : null}
+                          {b.schemaChange ? <SchemaChangeNote change={b.schemaChange} /> : null}
                         </td>
                         <td>
                           <ProgressBar p={p} label={b.sourceName} />
