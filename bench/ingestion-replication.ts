@@ -9,7 +9,7 @@
 // included, plus up to one poll interval. Both clocks are this machine's.
 // The source is INGESTION_CDC_SOURCE_URL (default: the throwaway cluster on 5433, started with
 // `PGPORT=5433 PGDATA_DIR=/tmp/pg-logical PG_WAL_LEVEL=logical bash ../shared/ci/start-postgres.sh`).
-// `npm run bench -- ingestion-replication [--rate 1000] [--seconds 30] [--flush-ms 500]`
+// `npm run bench -- ingestion-replication [--rate 1000] [--seconds 30] [--flush-ms 200]`
 // (--flush-ms: INGESTION_CDC_FLUSH_MS, how long the connector collects changes before a batch).
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
@@ -39,7 +39,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export async function run(args: string[]): Promise<void> {
   const rate = arg(args, '--rate', 1000);
   const seconds = arg(args, '--seconds', 30);
-  const flushMs = arg(args, '--flush-ms', 500);
+  const flushMs = arg(args, '--flush-ms', 200);
   const base = process.env.DATABASE_URL;
   if (!base) throw new Error('DATABASE_URL must name the PostgreSQL server the batches are staged on');
   const sourceUrl = new URL(
