@@ -3,7 +3,9 @@
 // snapshot, and the table is read in that snapshot, so the stream starts exactly where the
 // snapshot ends (nothing twice, nothing missed). Then the stream: whole transactions are
 // collected and, every `batch_size` changes or INGESTION_CDC_FLUSH_MS, ingested as one batch named
-// `wal:<first>-<end LSN>`; only after that batch is committed is the slot acknowledged. The
+// `wal:<first>-<end LSN>`; only after that batch is committed is the slot acknowledged. One batch is
+// staged at a time: changes that come meanwhile go as the next batch the moment it lands (when
+// they are due), so under load the batches grow instead of queueing behind each other. The
 // position is kept per pipeline twice over: in the slot (confirmed_flush_lsn) and in the last
 // completed batch's name, so changes replayed after a crash at or below it are skipped. Heartbeats:
 // when nothing is pending, the server's keepalive position is acknowledged every
@@ -80,6 +82,8 @@ export class CdcRunner {
   private serverLsn?: string;
   private flushing: Promise<void> = Promise.resolve();
   private inFlight = false;
+  /** The pending changes fell due (flush interval or batch_size) while a batch was in flight. */
+  private due = false;
   private timer?: NodeJS.Timeout;
   private heartbeat?: NodeJS.Timeout;
   private stopped = false;
@@ -213,13 +217,20 @@ export class CdcRunner {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.pending.length === 0) return;
+    // Cut when the batch in flight lands (issue 32's lag bench: lots cut every interval while each
+    // took longer than that to stage queued up, and each paid a batch's fixed cost).
+    if (this.inFlight) {
+      this.due = true;
+      return;
+    }
+    this.due = false;
     const rows = this.pending;
     const name = `wal:${this.firstLsn}-${this.endLsn}`;
     const end = this.endLsn!;
     this.pending = [];
     this.firstLsn = undefined;
     this.inFlight = true;
-    this.flushing = this.flushing
+    this.flushing = Promise.resolve()
       .then(async () => {
         const body = rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
         const spooled = await spool(
@@ -248,6 +259,8 @@ export class CdcRunner {
       })
       .finally(() => {
         this.inFlight = false;
+        const size = this.pipeline.definition.batch_size ?? 1000;
+        if (!this.stopped && (this.due || this.pending.length >= size)) this.flush();
       });
   }
 

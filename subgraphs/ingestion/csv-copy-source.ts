@@ -53,7 +53,11 @@ export function csvCopySource(
   const pieces = async function* (): AsyncGenerator<string> {
     const input = open();
     try {
-      let pending: Buffer = Buffer.alloc(0);
+      // The reads since the last piece, joined once a piece is cut: joining at every read copied
+      // each 8 MiB piece about 16 times over (256 KiB reads).
+      let held: Buffer[] = [];
+      let heldBytes = 0;
+      let header: Buffer = Buffer.alloc(0);
       let skipHeader = true;
       // Scanner state, carried across reads.
       let inQuote = false;
@@ -62,10 +66,10 @@ export function csvCopySource(
       let recordStart = true;
       let cr = false; // a CR outside quotes: only LF may follow
       let recordBytes = 0;
-      let scanned = 0; // bytes of `pending` already scanned
-      let boundary = 0; // end of the last whole record in `pending`
-      const scan = (buf: Buffer, from: number) => {
-        for (let i = from; i < buf.length; i++) {
+      let boundary = 0; // end of the last whole record in the held bytes
+      /** Scans `buf`, which starts `base` bytes into the held bytes. */
+      const scan = (buf: Buffer, base: number) => {
+        for (let i = 0; i < buf.length; i++) {
           const b = buf[i]!;
           recordBytes++;
           if (cr) {
@@ -94,7 +98,7 @@ export function csvCopySource(
             if (recordBytes > limits.maxRecordBytes) throw new CopyDeclined('a record over the size limit');
             recordStart = fieldStart = true;
             recordBytes = 0;
-            boundary = i + 1;
+            boundary = base + i + 1;
             continue;
           }
           if (b === CR) {
@@ -113,29 +117,33 @@ export function csvCopySource(
           if ((b < 0x20 && b !== delim) || b === BACKSLASH) escaping = true;
         }
       };
-      for await (const chunk of input) {
-        pending = pending.length === 0 ? (chunk as Buffer) : Buffer.concat([pending, chunk as Buffer]);
+      for await (const read of input) {
+        let chunk = read as Buffer;
         if (skipHeader) {
-          const nl = pending.indexOf(NL);
+          header = header.length === 0 ? chunk : Buffer.concat([header, chunk]);
+          const nl = header.indexOf(NL);
           if (nl < 0) continue;
-          pending = pending.subarray(nl + 1);
+          chunk = header.subarray(nl + 1);
           skipHeader = false;
         }
-        scan(pending, scanned);
-        scanned = pending.length;
+        scan(chunk, heldBytes);
+        held.push(chunk);
+        heldBytes += chunk.length;
         if (boundary >= PIECE_BYTES) {
-          yield pending.subarray(0, boundary).toString('utf8');
-          pending = pending.subarray(boundary);
-          scanned -= boundary;
+          const joined = Buffer.concat(held, heldBytes);
+          yield joined.subarray(0, boundary).toString('utf8');
+          const rest = joined.subarray(boundary);
+          held = rest.length > 0 ? [rest] : [];
+          heldBytes = rest.length;
           boundary = 0;
-        } else if (pending.length > PIECE_BYTES + limits.maxRecordBytes) {
+        } else if (heldBytes > PIECE_BYTES + limits.maxRecordBytes) {
           throw new CopyDeclined('a record over the size limit');
         }
       }
       if (inQuote || cr) throw new CopyDeclined('the file ends inside a quoted field');
       if (!recordStart && recordBytes > limits.maxRecordBytes) throw new CopyDeclined('a record over the size limit');
-      if (pending.length > 0) {
-        const last = pending.toString('utf8');
+      if (heldBytes > 0) {
+        const last = Buffer.concat(held, heldBytes).toString('utf8');
         yield last.endsWith('\n') ? last : `${last}\n`;
       }
     } finally {

@@ -148,6 +148,35 @@ it('acknowledges the server position while the table is quiet (heartbeats)', asy
   await source!.query(`DROP TABLE ${TABLE}_noise`);
 });
 
+it('a burst of changes arriving while batches are staged lands once each, in commit order', async () => {
+  if (skipped()) return;
+  const before = new Set((await batches()).map((b) => b.id));
+  // 300 transactions of one row each, as fast as they commit: many arrive while a batch is in
+  // flight, and go together as the next batch (cdc.connector.ts), each change once.
+  for (let id = 100; id < 400; id++) await source!.query(`INSERT INTO ${TABLE} VALUES ($1, 'b')`, [id]);
+  let ids: number[] = [];
+  await until(
+    async () => {
+      const wal = (await batches()).filter((b) => !before.has(b.id) && b.source_name.startsWith('wal:'));
+      if (wal.some((b) => b.status !== 'completed')) return false;
+      ids = [];
+      for (const b of wal.reverse()) {
+        for (let after = -1; ;) {
+          const page = (await call(url, a, 'GET', `/api/ingestion/batches/${b.id}/records?limit=100&after=${after}`))
+            .body.records as any[];
+          ids.push(...page.map((r) => r.data.id));
+          if (page.length < 100) break;
+          after = page[page.length - 1].offset;
+        }
+      }
+      return ids.length >= 300;
+    },
+    'the burst staged',
+    { tries: 600, everyMs: 100 },
+  );
+  expect(ids).toEqual(Array.from({ length: 300 }, (_, i) => 100 + i));
+});
+
 it('drops the slot and the publication with the pipeline', async () => {
   if (skipped()) return;
   expect((await call(url, a, 'DELETE', `/api/ingestion/pipelines/${pipelineId}`)).status).toBe(204);
