@@ -3,7 +3,8 @@
 // snapshot, and the table is read in that snapshot, so the stream starts exactly where the
 // snapshot ends (nothing twice, nothing missed). Then the stream: whole transactions are
 // collected and, every `batch_size` changes or INGESTION_CDC_FLUSH_MS, ingested as one batch named
-// `wal:<first>-<end LSN>`; only after that batch is committed is the slot acknowledged. One batch is
+// `wal:<first>-<end LSN>`; only after that batch is committed is the slot acknowledged (a batch
+// whose staging fails is sent again, as the same batch, before anything after it). One batch is
 // staged at a time: changes that come meanwhile go as the next batch the moment it lands (when
 // they are due), so under load the batches grow instead of queueing behind each other. The
 // position is kept per pipeline twice over: in the slot (confirmed_flush_lsn) and in the last
@@ -72,6 +73,17 @@ export function connectionOf(definition: PipelineDefinition, password?: string):
   };
 }
 
+/** Changes staged together as one batch named by their first and end LSN. */
+interface WalLot {
+  rows: Record<string, unknown>[];
+  name: string;
+  end: string;
+}
+
+/** A failed WAL batch is sent again after 1 s, doubling to at most 30 s. */
+const RETRY_FIRST_MS = 1000;
+const RETRY_MAX_MS = 30_000;
+
 export class CdcRunner {
   private service?: LogicalReplicationService;
   private pending: Record<string, unknown>[] = [];
@@ -87,6 +99,15 @@ export class CdcRunner {
   private timer?: NodeJS.Timeout;
   private heartbeat?: NodeJS.Timeout;
   private stopped = false;
+  /**
+   * A WAL batch whose staging failed (the database unreachable): sent again, as the same batch
+   * (same name, same content: it resumes from its checkpoint, so no row lands twice), before
+   * anything that came after it, and nothing is acknowledged meanwhile.
+   */
+  private failed?: WalLot;
+  private failures = 0;
+  private retryAt = 0;
+  private retryTimer?: NodeJS.Timeout;
 
   constructor(
     readonly pipeline: Pipeline,
@@ -143,6 +164,7 @@ export class CdcRunner {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    clearTimeout(this.retryTimer);
     clearInterval(this.heartbeat);
     await this.flushing;
     await this.service?.destroy().catch(() => undefined);
@@ -216,58 +238,80 @@ export class CdcRunner {
   private flush(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.pending.length === 0) return;
     // Cut when the batch in flight lands (issue 32's lag bench: lots cut every interval while each
-    // took longer than that to stage queued up, and each paid a batch's fixed cost).
-    if (this.inFlight) {
-      this.due = true;
+    // took longer than that to stage queued up, and each paid a batch's fixed cost); a failed lot
+    // goes again first, once its back-off has passed.
+    if (this.inFlight || (this.failed && Date.now() < this.retryAt)) {
+      this.due = this.pending.length > 0;
       return;
     }
-    this.due = false;
-    const rows = this.pending;
-    const name = `wal:${this.firstLsn}-${this.endLsn}`;
-    const end = this.endLsn!;
-    this.pending = [];
-    this.firstLsn = undefined;
+    let lot = this.failed;
+    if (!lot) {
+      if (this.pending.length === 0) return;
+      lot = { rows: this.pending, name: `wal:${this.firstLsn}-${this.endLsn}`, end: this.endLsn! };
+      this.pending = [];
+      this.firstLsn = undefined;
+    }
+    // Changes that came while a failed lot waited go next, as soon as it lands.
+    this.due = this.pending.length > 0;
+    this.failed = undefined;
     this.inFlight = true;
-    this.flushing = Promise.resolve()
-      .then(async () => {
-        const body = rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
-        const spooled = await spool(
-          Readable.from([Buffer.from(body, 'utf8')]),
-          this.options.maxBytes,
-          this.options.spoolDir,
-        );
-        try {
-          const batch = await this.sink.ingest(this.pipeline, spooled, name);
-          if (batch.status !== 'completed') {
-            this.options.logger.warn(
-              { pipelineId: this.pipeline.id, status: batch.status },
-              'ingestion: a WAL batch did not complete',
-            );
-          }
-        } finally {
-          await spooled.release();
-        }
-        // Landed (or quarantined for a person to look at): the slot may move past it.
-        this.applied = lsnValue(end);
-        await this.service?.acknowledge(end);
-      })
-      .catch((err: Error) => {
-        // Not acknowledged: the slot sends these changes again after a restart.
-        this.options.logger.warn({ pipelineId: this.pipeline.id, err: err.message }, 'ingestion: a WAL batch failed');
-      })
+    const staging = lot;
+    this.flushing = this.stage(staging)
+      .then(
+        () => {
+          this.failures = 0;
+        },
+        (err: Error) => {
+          // Not acknowledged, and kept: sent again (the same batch) after a back-off, before the rest.
+          this.failed = staging;
+          this.failures += 1;
+          const wait = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** (this.failures - 1));
+          this.retryAt = Date.now() + wait;
+          this.options.logger.warn(
+            { pipelineId: this.pipeline.id, err: err.message, retryInMs: wait },
+            'ingestion: a WAL batch failed; it is sent again before anything after it',
+          );
+          clearTimeout(this.retryTimer);
+          this.retryTimer = setTimeout(() => this.flush(), wait);
+          this.retryTimer.unref();
+        },
+      )
       .finally(() => {
         this.inFlight = false;
         const size = this.pipeline.definition.batch_size ?? 1000;
-        if (!this.stopped && (this.due || this.pending.length >= size)) this.flush();
+        if (!this.stopped && !this.failed && (this.due || this.pending.length >= size)) this.flush();
       });
+  }
+
+  /** Stages one lot as a batch, then lets the slot move past it. */
+  private async stage(lot: WalLot): Promise<void> {
+    const body = lot.rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
+    const spooled = await spool(
+      Readable.from([Buffer.from(body, 'utf8')]),
+      this.options.maxBytes,
+      this.options.spoolDir,
+    );
+    try {
+      const batch = await this.sink.ingest(this.pipeline, spooled, lot.name);
+      if (batch.status !== 'completed') {
+        this.options.logger.warn(
+          { pipelineId: this.pipeline.id, status: batch.status },
+          'ingestion: a WAL batch did not complete',
+        );
+      }
+    } finally {
+      await spooled.release();
+    }
+    // Landed (or quarantined for a person to look at): the slot may move past it.
+    this.applied = lsnValue(lot.end);
+    await this.service?.acknowledge(lot.end);
   }
 
   /** Acknowledges the server's position when nothing is pending (a quiet table does not hold WAL). */
   private async beat(): Promise<void> {
     if (this.stopped || !this.service || !this.serverLsn) return;
-    if (this.inFlight || this.pending.length > 0 || this.txn !== null) return;
+    if (this.inFlight || this.failed || this.pending.length > 0 || this.txn !== null) return;
     await this.service.acknowledge(this.serverLsn).catch(() => undefined);
   }
 }
