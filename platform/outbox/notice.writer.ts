@@ -2,12 +2,12 @@
 // called with the client of the transaction that makes the change, so the notice commits or rolls
 // back with it. The notice relay (notice-relay.ts) publishes it afterwards. One writer for Prisma
 // and raw-SQL stores alike, as the audit outbox (outbox.writer.ts) has.
-import type { Prisma, PrismaClient } from '../../generated/prisma/client';
+import type { Prisma } from '../../generated/prisma/client';
 import type { EventContract, PayloadOf } from '../contracts/event-contract';
 import { groupCommit } from '../db/group-commit';
 import type { PrismaLike } from '../db/prisma-like';
 import type { SqlQuery } from '../db/sql';
-import { outboxRow as auditOutboxRow, type AuditEventInput } from './outbox.writer';
+import { outboxInsert, type AuditEventInput } from './outbox.writer';
 import { noticeEnvelope, type NoticeContext, type NoticeEnvelope } from './notice.envelope';
 
 export interface NoticeWriter {
@@ -97,15 +97,30 @@ export interface AuditedNoticeWriter {
 }
 
 /**
- * For records no other write belongs to (a validation run): concurrent appends share one
- * transaction of two multi-row inserts (platform/db/group-commit.ts), each audit event with its
- * notice, and each append resolves once its own rows are committed.
+ * For records no other write belongs to (a validation run): concurrent appends are written
+ * together (platform/db/group-commit.ts) as ONE statement, the notices' multi-row insert in a
+ * data-modifying CTE ahead of the audit events' (atomic as any single statement, without
+ * BEGIN/COMMIT round trips), and each append resolves once its own rows are committed. On
+ * PostgreSQL up to `maxInFlight` groups are written at once on pooled connections.
  */
-export function groupedAuditNoticeWriter(prisma: PrismaClient, service: string, maxBatch = 500): AuditedNoticeWriter {
-  const write = groupCommit<{ event: AuditEventInput; notice?: PendingNotice }>((items) => {
-    const notices = items.flatMap((i) => (i.notice ? [noticeRow(i.notice)] : []));
-    const audit = prisma.outboxEvent.createMany({ data: items.map((i) => auditOutboxRow(service, i.event)) });
-    return notices.length > 0 ? prisma.$transaction([audit, prisma.noticeOutbox.createMany({ data: notices })]) : audit;
-  }, maxBatch);
+export function groupedAuditNoticeWriter(
+  sql: SqlQuery,
+  service: string,
+  options: { maxBatch?: number; maxInFlight?: number } = {},
+): AuditedNoticeWriter {
+  const write = groupCommit<{ event: AuditEventInput; notice?: PendingNotice }>(
+    (items) => {
+      const notices = items.flatMap((i) => (i.notice ? [i.notice] : []));
+      const events = items.map((i) => i.event);
+      if (notices.length === 0) {
+        const audit = outboxInsert(service, events);
+        return sql.query(audit.text, audit.params);
+      }
+      const n = noticeInsert(notices);
+      const audit = outboxInsert(service, events, n.params.length + 1);
+      return sql.query(`WITH notices AS (${n.text}\n  RETURNING 1)\n${audit.text}`, [...n.params, ...audit.params]);
+    },
+    { maxBatch: options.maxBatch ?? 500, maxInFlight: options.maxInFlight ?? 1 },
+  );
   return { append: (event, notice) => write({ event, notice }) };
 }
