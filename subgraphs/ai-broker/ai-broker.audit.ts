@@ -128,7 +128,10 @@ async function writeBatch(sql: SqlQuery, batch: readonly Pending[]): Promise<voi
 }
 
 /** `maxInFlight`: groups written at once (pooled PostgreSQL connections; 1 on PGlite). */
-export function groupedUsageAudit(sql: SqlQuery, options: { maxBatch?: number; maxInFlight?: number } = {}): UsageAudit {
+export function groupedUsageAudit(
+  sql: SqlQuery,
+  options: { maxBatch?: number; maxInFlight?: number } = {},
+): UsageAudit {
   const write = groupCommit<Pending>((batch) => writeBatch(sql, batch), {
     maxBatch: options.maxBatch ?? 200,
     maxInFlight: options.maxInFlight ?? 1,

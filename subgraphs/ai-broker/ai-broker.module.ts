@@ -30,8 +30,8 @@ import { prismaIdempotentReplyStore } from './idempotent-reply.store';
 import { prismaUsageStore } from './usage.store';
 import { WorkflowPackSchemaSource } from './workflow-pack.schema-source';
 
-/** Audit groups written at once on PostgreSQL: measured in docs/benchmarks.md (Speed pass). */
-const AUDIT_GROUPS_IN_FLIGHT = Number(process.env.AI_AUDIT_IN_FLIGHT ?? 2);
+/** Audit groups written at once on PostgreSQL (4 measured worse than 2: smaller groups, more statements; docs/benchmarks.md, Speed pass). */
+const AUDIT_GROUPS_IN_FLIGHT = 2;
 
 export interface AiBrokerModule {
   broker: AiBrokerService;
