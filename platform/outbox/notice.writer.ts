@@ -53,23 +53,27 @@ export function noticeWriter(db: PrismaLike, service: string): NoticeWriter {
 }
 
 /**
- * The insert for raw-SQL stores: one multi-row `INSERT ... SELECT FROM unnest(...)` whose
- * parameters are numbered from `$${first}`, so a store can append it to its own statement.
+ * The insert for raw-SQL stores: one multi-row `INSERT ... SELECT FROM json_to_recordset(...)`
+ * whose parameter is numbered `$${first}`, so a store can append it to its own statement. The rows
+ * travel as one JSON parameter, as the audit outbox's do (outbox.writer.ts, `outboxInsert`).
  */
 export function noticeInsert(notices: readonly PendingNotice[], first = 1): { text: string; params: unknown[] } {
-  const $ = (i: number) => `$${first + i}`;
   return {
     text: `INSERT INTO notice_outbox (event_id, service, tenant_id, topic, subject, envelope)
-SELECT n.event_id, n.service, n.tenant_id, n.topic, n.subject, n.envelope::jsonb
-  FROM unnest(${$(0)}::text[], ${$(1)}::text[], ${$(2)}::text[], ${$(3)}::text[], ${$(4)}::text[], ${$(5)}::text[])
-    AS n(event_id, service, tenant_id, topic, subject, envelope)`,
+SELECT n.event_id, n.service, n.tenant_id, n.topic, n.subject, n.envelope
+  FROM json_to_recordset($${first}::json)
+    AS n(event_id text, service text, tenant_id text, topic text, subject text, envelope jsonb)`,
     params: [
-      notices.map((n) => n.envelope.id),
-      notices.map((n) => n.service),
-      notices.map((n) => n.envelope.tenantid),
-      notices.map((n) => n.envelope.type),
-      notices.map((n) => n.envelope.subject),
-      notices.map((n) => JSON.stringify(n.envelope)),
+      JSON.stringify(
+        notices.map((n) => ({
+          event_id: n.envelope.id,
+          service: n.service,
+          tenant_id: n.envelope.tenantid,
+          topic: n.envelope.type,
+          subject: n.envelope.subject,
+          envelope: n.envelope,
+        })),
+      ),
     ],
   };
 }
