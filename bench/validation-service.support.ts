@@ -5,6 +5,7 @@
 // registry pack from the validation service's cache (signature checked once), one engine run, and
 // one outbox row committed for the ledger: the path a real caller takes.
 import type { AddressInfo } from 'node:net';
+import { loadavg } from 'node:os';
 import { ACR, AMR } from '../platform/auth/mfa';
 import { AccessTokens } from '../platform/auth/jwt';
 import { loadPlatformConfig } from '../platform/config/platform.config';
@@ -14,6 +15,7 @@ import { createLogger } from '../platform/logging/logger';
 import { registryOf } from '../launcher/registry';
 import { rulePackRegistryService } from '../services/rulepack-registry';
 import { validationService } from '../services/validation';
+import { cpuPerRequest, mainThreadCpuSeconds } from './main-thread-cpu.support';
 
 interface Histogram {
   average: number;
@@ -113,12 +115,16 @@ export async function measureValidateRoute(
       body,
     };
     await autocannon({ ...opts, duration: 2 }); // warm-up: JIT, pools
+    const cpuBefore = mainThreadCpuSeconds();
     const result = await autocannon({ ...opts, duration: seconds });
+    const cpu = cpuPerRequest(cpuBefore, mainThreadCpuSeconds(), result.requests.total);
     console.log(
       `  POST /validate (registry pack, cached; one record; one outbox row per run; ${db.kind === 'postgres' ? 'PostgreSQL' : 'PGlite'}), 50 connections, ${seconds} s:`,
     );
     console.log(
-      `    ${fmt(result.requests.average)} requests/s, latency p50 ${fmt(result.latency.p50)} ms, p99 ${fmt(result.latency.p99)} ms; non-2xx ${result.non2xx}, errors ${result.errors}`,
+      `    ${fmt(result.requests.average)} requests/s, latency p50 ${fmt(result.latency.p50)} ms, p99 ${fmt(result.latency.p99)} ms; non-2xx ${result.non2xx}, errors ${result.errors}; service main-thread CPU ${cpu} per request (load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')})`,
     );
   } finally {
     await validation.stop?.();

@@ -3,18 +3,33 @@
 // each caller is answered only once its own item is committed. A lone item is written at once, so
 // nothing waits for a batch to fill. When a shared write fails, each item of it is written again
 // on its own, so one bad item never fails the calls it happened to share a statement with.
+//
+// Pipelining (`maxInFlight` > 1): while one group's commit is on its way (a round trip and a WAL
+// flush during which this process has nothing to do for those callers), the next group starts on
+// another pooled connection instead of waiting for it; PostgreSQL flushes concurrent commits
+// together. Groups in flight commit in any order, which is no new freedom: they carry the records
+// of concurrent calls, and a caller that waits for its answer before calling again still gets its
+// records written in order. With one connection (PGlite) leave it at 1.
+export interface GroupCommitOptions {
+  /** The most items in one write. */
+  maxBatch: number;
+  /** How many writes may be in flight at once (default 1: the next group waits for the previous). */
+  maxInFlight?: number;
+}
+
 export function groupCommit<T>(
   write: (batch: readonly T[]) => Promise<unknown>,
-  maxBatch: number,
+  options: number | GroupCommitOptions,
 ): (item: T) => Promise<void> {
+  const { maxBatch, maxInFlight = 1 } = typeof options === 'number' ? { maxBatch: options } : options;
   let pending: { item: T; resolve(): void; reject(err: unknown): void }[] = [];
-  let writing = false;
+  let inFlight = 0;
   const drain = async () => {
-    writing = true;
+    inFlight++;
     try {
       while (pending.length > 0) {
-        const batch = pending.slice(0, maxBatch);
-        pending = pending.slice(batch.length);
+        const batch = pending.length <= maxBatch ? pending : pending.slice(0, maxBatch);
+        pending = batch === pending ? [] : pending.slice(batch.length);
         try {
           await write(batch.map((b) => b.item));
           for (const b of batch) b.resolve();
@@ -24,12 +39,12 @@ export function groupCommit<T>(
         }
       }
     } finally {
-      writing = false;
+      inFlight--;
     }
   };
   return (item) =>
     new Promise<void>((resolve, reject) => {
       pending.push({ item, resolve, reject });
-      if (!writing) void drain();
+      if (inFlight < maxInFlight) void drain();
     });
 }

@@ -2,12 +2,12 @@
 // called with the client of the transaction that makes the change, so the notice commits or rolls
 // back with it. The notice relay (notice-relay.ts) publishes it afterwards. One writer for Prisma
 // and raw-SQL stores alike, as the audit outbox (outbox.writer.ts) has.
-import type { Prisma, PrismaClient } from '../../generated/prisma/client';
+import type { Prisma } from '../../generated/prisma/client';
 import type { EventContract, PayloadOf } from '../contracts/event-contract';
 import { groupCommit } from '../db/group-commit';
 import type { PrismaLike } from '../db/prisma-like';
 import type { SqlQuery } from '../db/sql';
-import { outboxRow as auditOutboxRow, type AuditEventInput } from './outbox.writer';
+import { outboxInsert, type AuditEventInput } from './outbox.writer';
 import { noticeEnvelope, type NoticeContext, type NoticeEnvelope } from './notice.envelope';
 
 export interface NoticeWriter {
@@ -53,23 +53,27 @@ export function noticeWriter(db: PrismaLike, service: string): NoticeWriter {
 }
 
 /**
- * The insert for raw-SQL stores: one multi-row `INSERT ... SELECT FROM unnest(...)` whose
- * parameters are numbered from `$${first}`, so a store can append it to its own statement.
+ * The insert for raw-SQL stores: one multi-row `INSERT ... SELECT FROM json_to_recordset(...)`
+ * whose parameter is numbered `$${first}`, so a store can append it to its own statement. The rows
+ * travel as one JSON parameter, as the audit outbox's do (outbox.writer.ts, `outboxInsert`).
  */
 export function noticeInsert(notices: readonly PendingNotice[], first = 1): { text: string; params: unknown[] } {
-  const $ = (i: number) => `$${first + i}`;
   return {
     text: `INSERT INTO notice_outbox (event_id, service, tenant_id, topic, subject, envelope)
-SELECT n.event_id, n.service, n.tenant_id, n.topic, n.subject, n.envelope::jsonb
-  FROM unnest(${$(0)}::text[], ${$(1)}::text[], ${$(2)}::text[], ${$(3)}::text[], ${$(4)}::text[], ${$(5)}::text[])
-    AS n(event_id, service, tenant_id, topic, subject, envelope)`,
+SELECT n.event_id, n.service, n.tenant_id, n.topic, n.subject, n.envelope
+  FROM json_to_recordset($${first}::json)
+    AS n(event_id text, service text, tenant_id text, topic text, subject text, envelope jsonb)`,
     params: [
-      notices.map((n) => n.envelope.id),
-      notices.map((n) => n.service),
-      notices.map((n) => n.envelope.tenantid),
-      notices.map((n) => n.envelope.type),
-      notices.map((n) => n.envelope.subject),
-      notices.map((n) => JSON.stringify(n.envelope)),
+      JSON.stringify(
+        notices.map((n) => ({
+          event_id: n.envelope.id,
+          service: n.service,
+          tenant_id: n.envelope.tenantid,
+          topic: n.envelope.type,
+          subject: n.envelope.subject,
+          envelope: n.envelope,
+        })),
+      ),
     ],
   };
 }
@@ -97,15 +101,30 @@ export interface AuditedNoticeWriter {
 }
 
 /**
- * For records no other write belongs to (a validation run): concurrent appends share one
- * transaction of two multi-row inserts (platform/db/group-commit.ts), each audit event with its
- * notice, and each append resolves once its own rows are committed.
+ * For records no other write belongs to (a validation run): concurrent appends are written
+ * together (platform/db/group-commit.ts) as ONE statement, the notices' multi-row insert in a
+ * data-modifying CTE ahead of the audit events' (atomic as any single statement, without
+ * BEGIN/COMMIT round trips), and each append resolves once its own rows are committed. On
+ * PostgreSQL up to `maxInFlight` groups are written at once on pooled connections.
  */
-export function groupedAuditNoticeWriter(prisma: PrismaClient, service: string, maxBatch = 500): AuditedNoticeWriter {
-  const write = groupCommit<{ event: AuditEventInput; notice?: PendingNotice }>((items) => {
-    const notices = items.flatMap((i) => (i.notice ? [noticeRow(i.notice)] : []));
-    const audit = prisma.outboxEvent.createMany({ data: items.map((i) => auditOutboxRow(service, i.event)) });
-    return notices.length > 0 ? prisma.$transaction([audit, prisma.noticeOutbox.createMany({ data: notices })]) : audit;
-  }, maxBatch);
+export function groupedAuditNoticeWriter(
+  sql: SqlQuery,
+  service: string,
+  options: { maxBatch?: number; maxInFlight?: number } = {},
+): AuditedNoticeWriter {
+  const write = groupCommit<{ event: AuditEventInput; notice?: PendingNotice }>(
+    (items) => {
+      const notices = items.flatMap((i) => (i.notice ? [i.notice] : []));
+      const events = items.map((i) => i.event);
+      if (notices.length === 0) {
+        const audit = outboxInsert(service, events);
+        return sql.query(audit.text, audit.params);
+      }
+      const n = noticeInsert(notices);
+      const audit = outboxInsert(service, events, n.params.length + 1);
+      return sql.query(`WITH notices AS (${n.text}\n  RETURNING 1)\n${audit.text}`, [...n.params, ...audit.params]);
+    },
+    { maxBatch: options.maxBatch ?? 500, maxInFlight: options.maxInFlight ?? 1 },
+  );
   return { append: (event, notice) => write({ event, notice }) };
 }

@@ -127,8 +127,15 @@ async function writeBatch(sql: SqlQuery, batch: readonly Pending[]): Promise<voi
   ]);
 }
 
-export function groupedUsageAudit(sql: SqlQuery, maxBatch = 200): UsageAudit {
-  const write = groupCommit<Pending>((batch) => writeBatch(sql, batch), maxBatch);
+/** `maxInFlight`: groups written at once (pooled PostgreSQL connections; 1 on PGlite). */
+export function groupedUsageAudit(
+  sql: SqlQuery,
+  options: { maxBatch?: number; maxInFlight?: number } = {},
+): UsageAudit {
+  const write = groupCommit<Pending>((batch) => writeBatch(sql, batch), {
+    maxBatch: options.maxBatch ?? 200,
+    maxInFlight: options.maxInFlight ?? 1,
+  });
   return {
     record(caller, tenantId, e) {
       aiBrokerUsage(e); // tokens, cost, failovers on /metrics

@@ -30,6 +30,9 @@ import { prismaIdempotentReplyStore } from './idempotent-reply.store';
 import { prismaUsageStore } from './usage.store';
 import { WorkflowPackSchemaSource } from './workflow-pack.schema-source';
 
+/** Audit groups written at once on PostgreSQL (4 measured worse than 2: smaller groups, more statements; docs/benchmarks.md, Speed pass). */
+const AUDIT_GROUPS_IN_FLIGHT = 2;
+
 export interface AiBrokerModule {
   broker: AiBrokerService;
   assist: AssistService;
@@ -92,7 +95,7 @@ export function createAiBrokerModule(deps: {
     templates: prismaPromptTemplateStore(db.prisma),
     tokens: prismaTokenVaultStore(db.prisma, vault),
     usage,
-    audit: groupedUsageAudit(db.sql),
+    audit: groupedUsageAudit(db.sql, { maxInFlight: db.kind === 'postgres' ? AUDIT_GROUPS_IN_FLIGHT : 1 }),
     retrieval: new RetrievalSource(config.ragUrl, config.ragTimeoutMs, deps.identity),
     access,
     replies: prismaIdempotentReplyStore(db.prisma),

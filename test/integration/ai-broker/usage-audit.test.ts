@@ -95,3 +95,16 @@ test('a record the database refuses fails alone; its batch-mates commit', async 
   expect((await rowsOf('lone-2')).events).toHaveLength(2);
   expect((await rowsOf('x'.repeat(300))).usage).toHaveLength(0);
 });
+
+test('with two groups in flight (PostgreSQL setting), every record is committed when it resolves', async () => {
+  const audit = groupedUsageAudit(db.sql, { maxInFlight: 2 });
+  const ids = Array.from({ length: 15 }, (_, i) => `pipelined-${i}`);
+  await Promise.all(
+    ids.map(async (id, i) => {
+      await audit.record(caller(id), 't1', event(i % 3));
+      const r = await rowsOf(id);
+      expect(r.usage).toHaveLength(1);
+      expect(r.events).toHaveLength(i % 3 ? 2 : 1);
+    }),
+  );
+});
