@@ -117,6 +117,8 @@ export async function run(args: string[]): Promise<void> {
       tenantId: 'default',
       roles: ['reviewer'],
       scopes: ['read', 'write'],
+      // Deciding an approval is a step-up action: the reviewer signed in with a second factor.
+      amr: ['pwd', 'otp'],
     });
     console.log(
       `platform: one process (pid ${p.child.pid}), ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite (durable, in a temporary directory)'}; clients in this process`,

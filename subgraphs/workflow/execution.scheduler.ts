@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ExecutorDeps } from './execution.deps';
 import { Run } from './execution.run';
+import { RunWriteGroup } from './run-write.group';
 import type { WorkflowConfig } from './workflow.config';
 import { LeaseLostError } from './workflow.store';
 import type { Transition } from './workflow.types';
@@ -22,8 +23,16 @@ export class WorkflowExecutor {
   private stopped = false;
   private polling: Promise<void> | undefined;
 
+  /** Every run's writes of this executor, group-committed (run-write.group.ts). */
+  private readonly writes: RunWriteGroup;
+
   constructor(private readonly deps: ExecutorDeps) {
     this.owner = deps.owner ?? `wf-${process.pid}-${randomUUID().slice(0, 8)}`;
+    this.writes = new RunWriteGroup(deps.store, deps.events, {
+      // Runs started by requests are not counted in `concurrency`: room for them too.
+      maxBatch: 64,
+      maxInFlight: deps.config.writeTransactions,
+    });
   }
 
   get config(): WorkflowConfig {
@@ -114,7 +123,7 @@ export class WorkflowExecutor {
       // A fresh execution has no step records or tasks yet: two reads saved per start.
       const steps = fresh ? [] : await store.steps(store.sql, tenantId, id);
       const tasks = fresh ? [] : await store.tasksOf(store.sql, tenantId, id);
-      const run = new Run(this.deps, this.owner, execution, steps, tasks, token);
+      const run = new Run(this.deps, this.owner, execution, steps, tasks, token, this.writes);
       await run.go();
     } catch (err) {
       if (err instanceof LeaseLostError) {
