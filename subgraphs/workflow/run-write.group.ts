@@ -12,12 +12,19 @@
 import type { PendingNotice } from '../../platform/outbox/notice.writer';
 import type { WorkflowEvents } from './workflow.events';
 import { LeaseLostError, type RunWrite, type WorkflowStore } from './workflow.store';
-import type { StepRecord, Transition } from './workflow.types';
+import type { Execution, StepRecord, Transition } from './workflow.types';
+
+/** What one write committed (a start's execution too). */
+export interface RunCommitted {
+  transitions: Transition[];
+  steps: StepRecord[];
+  execution?: Execution;
+}
 
 interface Waiting {
   write: RunWrite;
   correlationId: string | null;
-  resolve(written: { transitions: Transition[]; steps: StepRecord[] }): void;
+  resolve(written: RunCommitted): void;
   reject(err: unknown): void;
 }
 
@@ -33,7 +40,7 @@ export class RunWriteGroup {
     private readonly limits: { maxBatch: number; maxInFlight: number },
   ) {}
 
-  write(write: RunWrite, correlationId: string | null): Promise<{ transitions: Transition[]; steps: StepRecord[] }> {
+  write(write: RunWrite, correlationId: string | null): Promise<RunCommitted> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ write, correlationId, resolve, reject });
       this.pump();
