@@ -42,7 +42,9 @@ async function startPlatformProcess(): Promise<{
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-workflow-'));
   const env = {
     ...process.env,
-    ...Object.fromEntries(SERVICES.map((s, i) => [`${s.name.toUpperCase().replace(/-/g, '_')}_PORT`, String(ports[i])])),
+    ...Object.fromEntries(
+      SERVICES.map((s, i) => [`${s.name.toUpperCase().replace(/-/g, '_')}_PORT`, String(ports[i])]),
+    ),
     PGLITE_DIR: dataDir,
     JWT_SECRET_KEY: SECRET,
     LOG_LEVEL: 'WARNING',

@@ -168,7 +168,13 @@ export class RunJournal {
     queued.forEach((item, k) => {
       if (item.path) steps.push({ record: this.records.get(item.path)!, completedAt: k });
     });
-    if (last) items.push({ event: last.event, step: last.step ?? null, taskId: last.taskId ?? null, detail: last.detail ?? null });
+    if (last)
+      items.push({
+        event: last.event,
+        step: last.step ?? null,
+        taskId: last.taskId ?? null,
+        detail: last.detail ?? null,
+      });
     if (step) steps.push({ record: step.record, ...(step.completed ? { completedAt: items.length - 1 } : {}) });
     if (items.length === 0) return undefined;
     const e = this.execution;

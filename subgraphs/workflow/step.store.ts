@@ -86,7 +86,10 @@ export function stepStore() {
     },
 
     /** Step records of several executions (each row with its tenant) in one statement, same upsert as `saveStep`. */
-    async saveStepsAcrossExecutions(q: SqlQuery, rows: readonly { tenantId: string; record: StepRecord }[]): Promise<void> {
+    async saveStepsAcrossExecutions(
+      q: SqlQuery,
+      rows: readonly { tenantId: string; record: StepRecord }[],
+    ): Promise<void> {
       if (rows.length === 0) return;
       await q.query(
         `INSERT INTO workflow_steps (workflow_id, path, tenant_id, step, type, action, compensation, idempotency_key, status, attempts, output, error,

@@ -225,7 +225,8 @@ export class WorkflowService {
     const { triggerStart } = run;
     // A start of its own is group-committed with the executor's other writes; a trigger's start
     // claims its (trigger, event) in the same transaction, so it keeps one of its own.
-    if (!triggerStart) return { id, started: true, execution: await executor.insertOwned(execution, startedEvent, audit) };
+    if (!triggerStart)
+      return { id, started: true, execution: await executor.insertOwned(execution, startedEvent, audit) };
     const started = await store.transaction(async (q) => {
       if (!(await store.claimTriggerStart(q, tenantId, { ...triggerStart, workflowId: id }))) return false;
       await store.insertExecution(q, execution);

@@ -117,7 +117,7 @@ it("the batched reads (entity references) find none of tenant A's rows with tena
   expect((await store.tasksByIds(q, 'tenant-a', [taskId, other])).map((t) => t.id)).toEqual([taskId]);
 });
 
-it("a group-committed run write moves only the execution its own tenant and lease name, and several at once", async () => {
+it('a group-committed run write moves only the execution its own tenant and lease name, and several at once', async () => {
   const started = randomUUID();
   const write = (tenantId: string, id: string, owner: string) => ({
     tenantId,

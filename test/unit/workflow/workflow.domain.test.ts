@@ -16,7 +16,12 @@ import { COMPLIANCE_WORKFLOW_EVENT } from '../../../platform/contracts/complianc
 import { WORKFLOW_CHANGED } from '../../../platform/contracts/workflow.events';
 import { WorkflowExecutor } from '../../../subgraphs/workflow/execution.scheduler';
 import { WorkflowService } from '../../../subgraphs/workflow/workflow.service';
-import type { NewExecution, RunWrite, TransitionInput, WorkflowStore } from '../../../subgraphs/workflow/workflow.store';
+import type {
+  NewExecution,
+  RunWrite,
+  TransitionInput,
+  WorkflowStore,
+} from '../../../subgraphs/workflow/workflow.store';
 import type {
   ApprovalTask,
   Execution,
@@ -189,7 +194,9 @@ const eventsOf = (fakes: Fakes): string[] =>
 /** Every audit event a case wrote, one by one or group-committed. */
 const auditsOf = (fakes: Fakes): unknown[] => [
   ...fakes.argsOf('store', 'appendAudit').map((a) => a[1]),
-  ...fakes.argsOf('store', 'writeRunsAcrossTenants').flatMap((a) => (a[1] as RunWrite[]).flatMap((w) => (w.audit ? [w.audit] : []))),
+  ...fakes
+    .argsOf('store', 'writeRunsAcrossTenants')
+    .flatMap((a) => (a[1] as RunWrite[]).flatMap((w) => (w.audit ? [w.audit] : []))),
 ];
 
 function build(store: Partial<WorkflowStore>, runner: Partial<StepRunner> = {}) {
