@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
+import { SERVICES } from '../launcher/registry';
 import { AccessTokens } from '../platform/auth/jwt';
 import { freePortPair } from './frontend.support';
 
@@ -34,13 +35,16 @@ async function startPlatformProcess(): Promise<{
   workflow: string;
   identity: string;
 }> {
-  const [gatewayPort, identityPort, workflowPort] = await freePortPair(3);
+  // Every service on a free port: other platforms may run on this machine at the documented ones.
+  const ports = await freePortPair(SERVICES.length);
+  const portOf = (name: string) => ports[SERVICES.findIndex((s) => s.name === name)]!;
+  const [gatewayPort, identityPort, workflowPort] = ['gateway', 'identity', 'workflow'].map(portOf);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-workflow-'));
   const env = {
     ...process.env,
-    GATEWAY_PORT: String(gatewayPort),
-    IDENTITY_PORT: String(identityPort),
-    WORKFLOW_PORT: String(workflowPort),
+    ...Object.fromEntries(
+      SERVICES.map((s, i) => [`${s.name.toUpperCase().replace(/-/g, '_')}_PORT`, String(ports[i])]),
+    ),
     PGLITE_DIR: dataDir,
     JWT_SECRET_KEY: SECRET,
     LOG_LEVEL: 'WARNING',
@@ -117,6 +121,8 @@ export async function run(args: string[]): Promise<void> {
       tenantId: 'default',
       roles: ['reviewer'],
       scopes: ['read', 'write'],
+      // Deciding an approval is a step-up action: the reviewer signed in with a second factor.
+      amr: ['pwd', 'otp'],
     });
     console.log(
       `platform: one process (pid ${p.child.pid}), ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite (durable, in a temporary directory)'}; clients in this process`,

@@ -9,11 +9,18 @@
 // always comes before anything acts on them (the next outside call's `step.started`, an approval,
 // the end, the answer). A process killed before that write runs those steps again on resume:
 // harmless, as they touch nothing outside. A 3-step saga of such actions is two transactions.
+//
+// Group commit (run-write.group.ts): a step's start, completion or failure, and the end, go out
+// with other runs' writes of the moment in one transaction of a few statements; the write
+// resolves once it has committed. Writes with more to them (an approval's task and timer, the
+// start of a compensation) keep a transaction of their own (`write`).
 import type { SqlQuery } from '../../platform/db/sql';
 import type { ExecutorDeps } from './execution.deps';
 import { workflowAudit } from './workflow.audit';
 import { idempotencyKeyOf } from './workflow.data';
-import type { TransitionInput } from './workflow.store';
+import type { RunWriteGroup } from './run-write.group';
+import type { AuditEventInput } from '../../platform/outbox/outbox.writer';
+import type { RunPatch, RunWrite, TransitionInput } from './workflow.store';
 import type { CompensationRecord, Execution, PackStep, StepRecord, Transition } from './workflow.types';
 import { workflowExecutionEnded } from '../../platform/telemetry/domain-metrics';
 
@@ -36,6 +43,7 @@ export class RunJournal {
     readonly owner: string,
     public execution: Execution,
     records: StepRecord[],
+    private readonly writes: RunWriteGroup,
   ) {
     this.records = new Map(records.map((r) => [r.path, r]));
   }
@@ -133,30 +141,70 @@ export class RunJournal {
 
   /** Saves a step record and a transition (and its notices) together. */
   async commit(rec: StepRecord, t: RunTransition): Promise<void> {
-    const { store } = this.deps;
     this.records.set(rec.path, rec);
-    await this.write(async (q) => {
-      const tr = await this.transition(q, t);
-      await store.saveStep(q, this.execution.tenantId, rec);
-      return tr;
+    const { context, runAfterMs, ...patch } = t.patch ?? {};
+    if (context !== undefined || runAfterMs !== undefined) throw new Error('a run write cannot set context or a timer');
+    await this.send({ ...t, patch }, { record: rec, completed: false });
+  }
+
+  /**
+   * One group-committed write: the queued transitions, then `last` (its patch applied), the step
+   * records (queued ones, and `step`, completed by `last` when `completed`), the audit event.
+   * Resolves with the last transition once it has committed.
+   */
+  private async send(
+    last: (Omit<RunTransition, 'patch'> & { patch?: RunPatch }) | undefined,
+    step?: { record: StepRecord; completed: boolean },
+    audit?: AuditEventInput,
+  ): Promise<Transition | undefined> {
+    const queued = this.queued;
+    this.queued = [];
+    const items: RunWrite['items'] = queued.map((i) => ({
+      event: i.t.event,
+      step: i.t.step ?? null,
+      detail: i.t.detail ?? null,
+    }));
+    const steps: { record: StepRecord; completedAt?: number }[] = [];
+    queued.forEach((item, k) => {
+      if (item.path) steps.push({ record: this.records.get(item.path)!, completedAt: k });
     });
+    if (last)
+      items.push({
+        event: last.event,
+        step: last.step ?? null,
+        taskId: last.taskId ?? null,
+        detail: last.detail ?? null,
+      });
+    if (step) steps.push({ record: step.record, ...(step.completed ? { completedAt: items.length - 1 } : {}) });
+    if (items.length === 0) return undefined;
+    const e = this.execution;
+    const written = await this.writes.write(
+      {
+        tenantId: e.tenantId,
+        workflowId: e.id,
+        owner: this.owner,
+        leaseMs: this.deps.config.leaseMs,
+        status: e.status,
+        items,
+        patch: last?.patch,
+        steps,
+        audit,
+      },
+      e.correlationId,
+    );
+    for (const rec of written.steps) this.records.set(rec.path, rec);
+    return written.transitions.at(-1);
   }
 
   /** The step completed: its record takes the transition's version as its completion order. */
   async complete(step: PackStep, path: string, output: unknown, detail: Record<string, unknown>): Promise<void> {
-    const { store } = this.deps;
-    await this.write(async (q) => {
-      const tr = await this.transition(q, { event: 'step.completed', step: step.step, detail });
-      const rec = this.record(step, path, {
-        status: 'completed',
-        output: output ?? null,
-        error: null,
-        finishedAt: new Date().toISOString(),
-        completedSeq: tr.version,
-      });
-      await store.saveStep(q, this.execution.tenantId, rec);
-      return tr;
+    const rec = this.record(step, path, {
+      status: 'completed',
+      output: output ?? null,
+      error: null,
+      finishedAt: new Date().toISOString(),
     });
+    await this.send({ event: 'step.completed', step: step.step, detail }, { record: rec, completed: true });
   }
 
   /** The final transition, the lease given up and the closing workflow_execution audit event, in one transaction. */
@@ -165,25 +213,20 @@ export class RunJournal {
     event: string,
     patch: { compensation?: CompensationRecord },
   ): Promise<void> {
-    const { store } = this.deps;
     const executed = [...this.records.values()].filter(
       (r) => r.status === 'completed' && r.type !== 'decision' && r.type !== 'parallel',
     ).length;
-    await this.write(async (q) => {
-      const tr = await this.transition(q, {
-        event,
-        detail: { steps_executed: executed },
-        patch: { ...patch, status, completed: true, release: true },
-      });
-      await store.appendAudit(q, workflowAudit(this.execution, status, executed));
-      return tr;
-    });
+    await this.send(
+      { event, detail: { steps_executed: executed }, patch: { ...patch, status, completed: true, release: true } },
+      undefined,
+      workflowAudit(this.execution, status, executed),
+    );
     workflowExecutionEnded(status);
   }
 
   /** Gives the lease up; with a retry pending, the execution is not claimed again before its timer. */
   async release(): Promise<void> {
-    if (this.queued.length > 0) await this.write(async () => undefined);
+    if (this.queued.length > 0) await this.send(undefined);
     await this.deps.store.releaseLease(
       this.execution.tenantId,
       this.execution.id,

@@ -11,6 +11,7 @@ import { conditionHolds } from './decision.condition';
 import { compensate, startCompensation } from './execution.compensation';
 import type { ExecutorDeps, Outcome, RunScope } from './execution.deps';
 import { RunJournal } from './execution.journal';
+import type { RunWriteGroup } from './run-write.group';
 import { stepData, stepsByPath } from './workflow.data';
 import type { ApprovalTask, Execution, PackStep, StepRecord } from './workflow.types';
 
@@ -30,9 +31,10 @@ export class Run implements RunScope {
     records: StepRecord[],
     private tasks: ApprovalTask[],
     private readonly token: string | undefined,
+    writes: RunWriteGroup,
   ) {
     this.steps = stepsByPath(execution.pack.steps);
-    this.journal = new RunJournal(deps, owner, execution, records);
+    this.journal = new RunJournal(deps, owner, execution, records, writes);
   }
 
   private get execution(): Execution {

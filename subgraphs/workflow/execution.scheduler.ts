@@ -9,9 +9,12 @@
 import { randomUUID } from 'node:crypto';
 import type { ExecutorDeps } from './execution.deps';
 import { Run } from './execution.run';
+import { RunWriteGroup } from './run-write.group';
 import type { WorkflowConfig } from './workflow.config';
 import { LeaseLostError } from './workflow.store';
-import type { Transition } from './workflow.types';
+import type { AuditEventInput } from '../../platform/outbox/outbox.writer';
+import type { NewExecution } from './workflow.store';
+import type { Execution, Transition } from './workflow.types';
 
 export type { ExecutorDeps } from './execution.deps';
 
@@ -22,8 +25,16 @@ export class WorkflowExecutor {
   private stopped = false;
   private polling: Promise<void> | undefined;
 
+  /** Every run's writes of this executor, group-committed (run-write.group.ts). */
+  private readonly writes: RunWriteGroup;
+
   constructor(private readonly deps: ExecutorDeps) {
     this.owner = deps.owner ?? `wf-${process.pid}-${randomUUID().slice(0, 8)}`;
+    this.writes = new RunWriteGroup(deps.store, deps.events, {
+      // Runs started by requests are not counted in `concurrency`: room for them too.
+      maxBatch: 64,
+      maxInFlight: deps.config.writeTransactions,
+    });
   }
 
   get config(): WorkflowConfig {
@@ -75,9 +86,39 @@ export class WorkflowExecutor {
     return true;
   }
 
-  /** Drives an execution this executor already holds (just inserted with its lease: no steps or tasks yet), with the caller's token. */
-  driveOwned(id: string, tenantId: string, token: string | undefined): Promise<void> {
-    return this.track(id, tenantId, token, true);
+  /**
+   * Inserts a new execution leased to this executor, with its start transition and audit event,
+   * group-committed with the other runs' writes (run-write.group.ts); resolves with the execution
+   * once committed.
+   */
+  async insertOwned(
+    e: NewExecution,
+    started: { event: string; detail: Record<string, unknown> },
+    audit: AuditEventInput,
+  ): Promise<Execution> {
+    const committed = await this.writes.write(
+      {
+        insert: e,
+        tenantId: e.tenantId,
+        workflowId: e.id,
+        owner: this.owner,
+        leaseMs: e.leaseMs,
+        status: 'running',
+        items: [started],
+        steps: [],
+        audit,
+      },
+      e.correlationId,
+    );
+    return committed.execution!;
+  }
+
+  /**
+   * Drives an execution this executor already holds (just inserted with its lease: no steps or
+   * tasks yet), with the caller's token; `execution` as inserted saves reading it back.
+   */
+  driveOwned(id: string, tenantId: string, token: string | undefined, execution?: Execution): Promise<void> {
+    return this.track(id, tenantId, token, true, execution);
   }
 
   /** Waits (at most `ms`) for this executor's drive of `id`, if any, to finish. */
@@ -89,16 +130,28 @@ export class WorkflowExecutor {
     clearTimeout(timeout);
   }
 
-  private track(id: string, tenantId: string, token: string | undefined, fresh = false): Promise<void> {
+  private track(
+    id: string,
+    tenantId: string,
+    token: string | undefined,
+    fresh = false,
+    execution?: Execution,
+  ): Promise<void> {
     const existing = this.active.get(id);
     if (existing) return existing;
-    const drive = this.drive(id, tenantId, token, fresh).finally(() => this.active.delete(id));
+    const drive = this.drive(id, tenantId, token, fresh, execution).finally(() => this.active.delete(id));
     this.active.set(id, drive);
     return drive;
   }
 
   /** One drive under a heartbeat that renews the lease; a lost lease stops it, any other error gives the lease up for a retry. */
-  private async drive(id: string, tenantId: string, token: string | undefined, fresh: boolean): Promise<void> {
+  private async drive(
+    id: string,
+    tenantId: string,
+    token: string | undefined,
+    fresh: boolean,
+    known: Execution | undefined,
+  ): Promise<void> {
     const { store, config, logger } = this.deps;
     const heartbeat = setInterval(
       () => {
@@ -109,12 +162,12 @@ export class WorkflowExecutor {
       Math.max(50, Math.floor(config.leaseMs / 3)),
     );
     try {
-      const execution = await store.executionById(store.sql, tenantId, id);
+      const execution = known ?? (await store.executionById(store.sql, tenantId, id));
       if (!execution) return;
       // A fresh execution has no step records or tasks yet: two reads saved per start.
       const steps = fresh ? [] : await store.steps(store.sql, tenantId, id);
       const tasks = fresh ? [] : await store.tasksOf(store.sql, tenantId, id);
-      const run = new Run(this.deps, this.owner, execution, steps, tasks, token);
+      const run = new Run(this.deps, this.owner, execution, steps, tasks, token, this.writes);
       await run.go();
     } catch (err) {
       if (err instanceof LeaseLostError) {

@@ -41,6 +41,28 @@ async function saveStep(q: SqlQuery, tenantId: string, s: StepRecord): Promise<v
   );
 }
 
+/** A record as a `jsonb_to_recordset` row. */
+const jsonRow = (s: StepRecord) => ({
+  workflow_id: s.workflowId,
+  path: s.path,
+  step: s.step,
+  type: s.type,
+  action: s.action,
+  compensation: s.compensation,
+  idempotency_key: s.idempotencyKey,
+  status: s.status,
+  attempts: s.attempts,
+  output: s.output === undefined ? null : s.output,
+  error: s.error,
+  started_at: s.startedAt,
+  finished_at: s.finishedAt,
+  completed_seq: s.completedSeq,
+  compensation_status: s.compensationStatus,
+  compensation_attempts: s.compensationAttempts,
+  compensation_error: s.compensationError,
+  compensated_at: s.compensatedAt,
+});
+
 export function stepStore() {
   return {
     saveStep,
@@ -49,26 +71,7 @@ export function stepStore() {
     async saveSteps(q: SqlQuery, tenantId: string, records: StepRecord[]): Promise<void> {
       if (records.length === 0) return;
       if (records.length === 1) return saveStep(q, tenantId, records[0]!);
-      const rows = records.map((s) => ({
-        workflow_id: s.workflowId,
-        path: s.path,
-        step: s.step,
-        type: s.type,
-        action: s.action,
-        compensation: s.compensation,
-        idempotency_key: s.idempotencyKey,
-        status: s.status,
-        attempts: s.attempts,
-        output: s.output === undefined ? null : s.output,
-        error: s.error,
-        started_at: s.startedAt,
-        finished_at: s.finishedAt,
-        completed_seq: s.completedSeq,
-        compensation_status: s.compensationStatus,
-        compensation_attempts: s.compensationAttempts,
-        compensation_error: s.compensationError,
-        compensated_at: s.compensatedAt,
-      }));
+      const rows = records.map(jsonRow);
       await q.query(
         `INSERT INTO workflow_steps (workflow_id, path, tenant_id, step, type, action, compensation, idempotency_key, status, attempts, output, error,
            started_at, finished_at, completed_seq, compensation_status, compensation_attempts, compensation_error, compensated_at)
@@ -79,6 +82,25 @@ export function stepStore() {
            compensation_status text, compensation_attempts int, compensation_error text, compensated_at timestamptz)
          ${ON_CONFLICT}`,
         [tenantId, JSON.stringify(rows)],
+      );
+    },
+
+    /** Step records of several executions (each row with its tenant) in one statement, same upsert as `saveStep`. */
+    async saveStepsAcrossExecutions(
+      q: SqlQuery,
+      rows: readonly { tenantId: string; record: StepRecord }[],
+    ): Promise<void> {
+      if (rows.length === 0) return;
+      await q.query(
+        `INSERT INTO workflow_steps (workflow_id, path, tenant_id, step, type, action, compensation, idempotency_key, status, attempts, output, error,
+           started_at, finished_at, completed_seq, compensation_status, compensation_attempts, compensation_error, compensated_at)
+         SELECT x.workflow_id::uuid, x.path, x.tenant_id, x.step, x.type, x.action, x.compensation, x.idempotency_key, x.status, x.attempts, x.output, x.error,
+           x.started_at, x.finished_at, x.completed_seq, x.compensation_status, x.compensation_attempts, x.compensation_error, x.compensated_at
+         FROM jsonb_to_recordset($1::jsonb) AS x(workflow_id text, path text, tenant_id text, step text, type text, action text, compensation text,
+           idempotency_key text, status text, attempts int, output jsonb, error text, started_at timestamptz, finished_at timestamptz, completed_seq int,
+           compensation_status text, compensation_attempts int, compensation_error text, compensated_at timestamptz)
+         ${ON_CONFLICT}`,
+        [JSON.stringify(rows.map(({ tenantId, record }) => ({ ...jsonRow(record), tenant_id: tenantId })))],
       );
     },
 

@@ -54,7 +54,12 @@ export class WorkflowEvents {
    * notice is only a wake-up (on PostgreSQL every bus message is a NOTIFY: fewer is cheaper).
    * Resolves with the compliance notices among them: pass them to `committed` once `q` commits.
    */
-  async written(q: SqlQuery, ts: readonly Transition[], correlationId?: string | null): Promise<PendingNotice[]> {
+  async written(
+    q: SqlQuery,
+    ts: readonly Transition[],
+    /** One for all, or each execution's (a group commit's transaction holds several runs). */
+    correlationId?: string | null | ReadonlyMap<string, string | null>,
+  ): Promise<PendingNotice[]> {
     const notices: PendingNotice[] = [];
     const compliance: PendingNotice[] = [];
     const byExecution = new Map<string, Transition[]>();
@@ -64,7 +69,11 @@ export class WorkflowEvents {
       else byExecution.set(t.workflowId, [t]);
     }
     for (const [workflowId, list] of byExecution) {
-      const ctx = { tenantId: list[0]!.tenantId, subject: workflowSubject(workflowId), correlationId };
+      const ctx = {
+        tenantId: list[0]!.tenantId,
+        subject: workflowSubject(workflowId),
+        correlationId: correlationId instanceof Map ? correlationId.get(workflowId) : correlationId,
+      };
       for (const t of list) {
         const payload: WorkflowTransitionPayload = {
           tenant_id: t.tenantId,

@@ -25,7 +25,7 @@ import type { WorkflowConfig } from './workflow.config';
 import type { WorkflowEvents } from './workflow.events';
 import type { WorkflowExecutor } from './execution.scheduler';
 import { workflowAudit } from './workflow.audit';
-import type { ListFilter, TaskFilter, WorkflowStore } from './workflow.store';
+import type { ListFilter, NewExecution, TaskFilter, WorkflowStore } from './workflow.store';
 import {
   WORKFLOW_TYPES,
   type ApprovalTask,
@@ -139,7 +139,7 @@ export class WorkflowService {
 
     const resolved = await this.resolvePack(caller.correlationId, tenantId, input, workflowType, forwarding);
     const { source, packId, packVersion } = resolved;
-    const { id } = await this.begin(tenantId, resolved, {
+    const { id, execution: begun } = await this.begin(tenantId, resolved, {
       workflowType,
       payload,
       metadata: input.metadata ?? {},
@@ -149,7 +149,7 @@ export class WorkflowService {
     const { store, executor, config } = this.deps;
     // The request waits (WORKFLOW_SYNC_WAIT_MS at most) while this process drives the saga to
     // its first resting point: done, failed, or waiting for a human or a retry timer.
-    const drive = executor.driveOwned(id, tenantId, forwarding.token);
+    const drive = executor.driveOwned(id, tenantId, forwarding.token, begun);
     await executor.settle(id, config.syncWaitMs);
     void drive;
     // The answer needs the execution, and its tasks only when one can be pending (reads saved per run).
@@ -191,7 +191,7 @@ export class WorkflowService {
       correlationId: string;
       triggerStart?: { triggerId: string; eventId: string };
     },
-  ): Promise<{ id: string; started: boolean }> {
+  ): Promise<{ id: string; started: boolean; execution?: Execution }> {
     const { pack, source, packId, packVersion } = resolved;
     const { workflowType, payload, requestedBy, correlationId } = run;
     checkPayload(pack, payload);
@@ -200,40 +200,43 @@ export class WorkflowService {
       approval && pack.steps[0]?.type !== 'hil_approval' ? [gateStep(pack.steps), ...pack.steps] : pack.steps;
     const id = randomUUID();
     const { store, executor, config } = this.deps;
+    const execution: NewExecution = {
+      id,
+      tenantId,
+      packId,
+      packVersion,
+      packSource: source,
+      workflowType,
+      requiresApproval: approval || hasApprovalStep(steps),
+      pack: { ...pack, steps },
+      payload,
+      metadata: run.metadata,
+      requestedBy,
+      correlationId,
+      leaseOwner: executor.owner,
+      leaseMs: config.leaseMs,
+    };
+    const startedEvent = { event: 'workflow.started', detail: { pack_id: packId, pack_source: source } };
+    const audit = workflowAudit(
+      { id, tenantId, packId, packVersion, packSource: source, workflowType, requestedBy, correlationId },
+      approval ? 'pending_approval' : 'running',
+      0,
+    );
+    const { triggerStart } = run;
+    // A start of its own is group-committed with the executor's other writes; a trigger's start
+    // claims its (trigger, event) in the same transaction, so it keeps one of its own.
+    if (!triggerStart)
+      return { id, started: true, execution: await executor.insertOwned(execution, startedEvent, audit) };
     const started = await store.transaction(async (q) => {
-      if (run.triggerStart && !(await store.claimTriggerStart(q, tenantId, { ...run.triggerStart, workflowId: id })))
-        return false;
-      await store.insertExecution(q, {
-        id,
-        tenantId,
-        packId,
-        packVersion,
-        packSource: source,
-        workflowType,
-        requiresApproval: approval || hasApprovalStep(steps),
-        pack: { ...pack, steps },
-        payload,
-        metadata: run.metadata,
-        requestedBy,
-        correlationId,
-        leaseOwner: executor.owner,
-        leaseMs: config.leaseMs,
-      });
+      if (!(await store.claimTriggerStart(q, tenantId, { ...triggerStart, workflowId: id }))) return false;
+      await store.insertExecution(q, execution);
       const t = await store.transition(q, tenantId, {
         workflowId: id,
         owner: executor.owner,
         leaseMs: config.leaseMs,
-        event: 'workflow.started',
-        detail: { pack_id: packId, pack_source: source },
+        ...startedEvent,
       });
-      await store.appendAudit(
-        q,
-        workflowAudit(
-          { id, tenantId, packId, packVersion, packSource: source, workflowType, requestedBy, correlationId },
-          approval ? 'pending_approval' : 'running',
-          0,
-        ),
-      );
+      await store.appendAudit(q, audit);
       await this.deps.events.written(q, [t], correlationId);
       return true;
     });

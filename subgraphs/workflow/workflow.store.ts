@@ -13,6 +13,7 @@ import { sqlOutboxWriter, type AuditEventInput } from '../../platform/outbox/out
 import { approvalTaskStore } from './approval-task.store';
 import { executionLeaseStore } from './execution-lease.store';
 import { executionStore } from './execution.store';
+import { writeRunsAcrossTenants } from './run-write.store';
 import { stepStore } from './step.store';
 import { timerStore } from './timer.store';
 import { transitionStore } from './transition.store';
@@ -20,6 +21,7 @@ import { triggerStore } from './trigger.store';
 
 export type { NewExecution, ListFilter } from './execution.store';
 export type { TaskFilter } from './approval-task.store';
+export type { RunWrite, RunPatch } from './run-write.store';
 export { LeaseLostError, type ExecutionPatch, type TransitionInput } from './transition.store';
 
 export function createWorkflowStore(sql: SqlExecutor) {
@@ -33,6 +35,7 @@ export function createWorkflowStore(sql: SqlExecutor) {
     ...approvalTaskStore(sql),
     ...timerStore(),
     ...triggerStore(sql),
+    writeRunsAcrossTenants,
 
     /** An audit event into the shared outbox (outbox_events), in the caller's transaction. */
     async appendAudit(q: SqlQuery, e: AuditEventInput): Promise<void> {

@@ -117,6 +117,57 @@ it("the batched reads (entity references) find none of tenant A's rows with tena
   expect((await store.tasksByIds(q, 'tenant-a', [taskId, other])).map((t) => t.id)).toEqual([taskId]);
 });
 
+it('a group-committed run write moves only the execution its own tenant and lease name, and several at once', async () => {
+  const started = randomUUID();
+  const write = (tenantId: string, id: string, owner: string) => ({
+    tenantId,
+    workflowId: id,
+    owner,
+    leaseMs: 60_000,
+    status: 'running',
+    items: [{ event: 'step.started', step: 'gate' }, { event: 'workflow.failed' }],
+    patch: { status: 'failed' as const, completed: true, release: true },
+    steps: [],
+  });
+  const written = await store.transaction((q) =>
+    store.writeRunsAcrossTenants(q, [
+      // Tenant A's execution named with tenant B's id, and with another executor's lease: no rows.
+      write('tenant-b', workflowId, 'x'),
+      write('tenant-a', workflowId, 'someone-else'),
+      // A start in tenant C, inserted and moved in the same statements.
+      {
+        ...write('tenant-c', started, 'y'),
+        insert: {
+          id: started,
+          tenantId: 'tenant-c',
+          packId: 'p',
+          packVersion: null,
+          packSource: 'registry',
+          workflowType: 'operational',
+          requiresApproval: false,
+          pack: {},
+          payload: { n: 1 },
+          metadata: {},
+          requestedBy: 'carol',
+          correlationId: 'c',
+          leaseOwner: 'y',
+          leaseMs: 60_000,
+        },
+        items: [{ event: 'workflow.started' }],
+        patch: undefined,
+      },
+    ]),
+  );
+  expect([...written.byExecution.keys()]).toEqual([started]);
+  expect(written.byExecution.get(started)).toMatchObject({
+    transitions: [{ tenantId: 'tenant-c', version: 1, event: 'workflow.started', status: 'running' }],
+    execution: { id: started, tenantId: 'tenant-c', version: 1, payload: { n: 1 } },
+  });
+  expect(await store.execution('tenant-a', workflowId)).toMatchObject({ status: 'running', version: 0 });
+  expect(await store.transitionsAfter('tenant-a', workflowId, -1, 10)).toEqual([]);
+  expect(await store.execution('tenant-b', started)).toBeUndefined();
+});
+
 it("changes nothing of tenant A's task with tenant B's id", async () => {
   await store.transaction(async (q) => {
     expect(

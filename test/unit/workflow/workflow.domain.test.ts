@@ -16,7 +16,12 @@ import { COMPLIANCE_WORKFLOW_EVENT } from '../../../platform/contracts/complianc
 import { WORKFLOW_CHANGED } from '../../../platform/contracts/workflow.events';
 import { WorkflowExecutor } from '../../../subgraphs/workflow/execution.scheduler';
 import { WorkflowService } from '../../../subgraphs/workflow/workflow.service';
-import type { NewExecution, TransitionInput, WorkflowStore } from '../../../subgraphs/workflow/workflow.store';
+import type {
+  NewExecution,
+  RunWrite,
+  TransitionInput,
+  WorkflowStore,
+} from '../../../subgraphs/workflow/workflow.store';
 import type {
   ApprovalTask,
   Execution,
@@ -54,6 +59,7 @@ const config: WorkflowConfig = {
   triggerMaxDeliveries: 5,
   triggerBackoffMs: 1_000,
   triggerRefreshMs: 30_000,
+  writeTransactions: 2,
 };
 
 const alice = { username: 'alice', tenantId: TENANT, roles: ['user'], scopes: ['read', 'write'], isService: false };
@@ -65,6 +71,10 @@ const pay: PackStep = { step: 'pay', type: 'action', action: 'http', compensatio
 const post: PackStep = { step: 'post', type: 'action', action: 'http' };
 
 function execution(status: Execution['status'], steps: PackStep[]): Execution {
+  return executionOf(status, steps);
+}
+
+function executionOf(status: Execution['status'], steps: PackStep[]): Execution {
   return {
     id: WF,
     tenantId: TENANT,
@@ -145,7 +155,49 @@ const writes = () => ({
     [TX, expect.objectContaining({ tenantId: TENANT })],
     async () => undefined,
   ) as unknown as WorkflowStore['appendAudit'],
+  // The group-committed runs' writes (run-write.store.ts): each write's transitions as `transition` would number them.
+  writeRunsAcrossTenants: withArgs([TX, expect.any(Array)], async (_q: unknown, ws: RunWrite[]) => {
+    const byExecution = new Map<string, { transitions: Transition[]; steps: StepRecord[]; execution?: Execution }>();
+    for (const w of ws) {
+      if (w.tenantId !== TENANT || (w.audit && w.audit.tenantId !== TENANT)) throw new Error(`wrote in ${w.tenantId}`);
+      const transitions = w.items.map((item, i) =>
+        transitionOf(w.tenantId, {
+          workflowId: w.workflowId,
+          owner: w.owner,
+          leaseMs: w.leaseMs,
+          ...item,
+          ...(i === w.items.length - 1 && w.patch ? { patch: w.patch } : {}),
+        }),
+      );
+      const steps = w.steps.map(({ record, completedAt }) =>
+        completedAt === undefined ? record : { ...record, completedSeq: transitions[completedAt]!.version },
+      );
+      const execution = w.insert
+        ? { ...executionOf('running', (w.insert.pack as WorkflowPack).steps), id: w.insert.id }
+        : undefined;
+      byExecution.set(w.workflowId, { transitions, steps, ...(execution ? { execution } : {}) });
+    }
+    return { byExecution };
+  }) as unknown as WorkflowStore['writeRunsAcrossTenants'],
 });
+
+/** Every transition a case wrote, one by one or group-committed, in order. */
+const eventsOf = (fakes: Fakes): string[] =>
+  fakes.calls
+    .filter((c) => c.fake === 'store' && (c.method === 'transition' || c.method === 'writeRunsAcrossTenants'))
+    .flatMap((c) =>
+      c.method === 'transition'
+        ? [(c.args[2] as TransitionInput).event]
+        : (c.args[1] as RunWrite[]).flatMap((w) => w.items.map((i) => i.event)),
+    );
+
+/** Every audit event a case wrote, one by one or group-committed. */
+const auditsOf = (fakes: Fakes): unknown[] => [
+  ...fakes.argsOf('store', 'appendAudit').map((a) => a[1]),
+  ...fakes
+    .argsOf('store', 'writeRunsAcrossTenants')
+    .flatMap((a) => (a[1] as RunWrite[]).flatMap((w) => (w.audit ? [w.audit] : []))),
+];
 
 function build(store: Partial<WorkflowStore>, runner: Partial<StepRunner> = {}) {
   const fakes = new Fakes();
@@ -307,17 +359,12 @@ describe('WorkflowService.execute', () => {
   it("runs the built-in pack behind an approval gate above the threshold, writing everything with the caller's tenant", async () => {
     let inserted: NewExecution | undefined;
     const stepsOf = (e: NewExecution) => (e.pack as WorkflowPack).steps;
+    const grouped = writes().writeRunsAcrossTenants;
     const { fakes, service, executor } = build({
-      insertExecution: withArgs(
-        [TX, expect.objectContaining({ tenantId: TENANT, leaseOwner: 'exec-1', packSource: 'builtin' })],
-        async (_q: unknown, e: NewExecution) => {
-          inserted = e;
-        },
-      ),
-      transition: withArgs(
-        [TX, TENANT, expect.objectContaining({ event: expect.any(String) })],
-        async (_q: unknown, tenantId: string, t: TransitionInput) => transitionOf(tenantId, t),
-      ) as unknown as WorkflowStore['transition'],
+      writeRunsAcrossTenants: (async (q: unknown, ws: RunWrite[]) => {
+        inserted ??= ws[0]?.insert;
+        return (grouped as unknown as (q: unknown, ws: RunWrite[]) => Promise<unknown>)(q, ws);
+      }) as unknown as WorkflowStore['writeRunsAcrossTenants'],
       execution: async (tenantId: string, id: string) =>
         tenantId === TENANT && id === inserted?.id
           ? { ...execution('pending_approval', stepsOf(inserted)), id }
@@ -333,7 +380,17 @@ describe('WorkflowService.execute', () => {
       { token: 'caller-token' },
     );
     fakes.verify();
-    expect(executor.driveOwned).toHaveBeenCalledWith(inserted!.id, TENANT, 'caller-token');
+    // The start is group-committed: the execution inserted, leased to this executor, in the caller's tenant.
+    const [start] = fakes.argsOf('store', 'writeRunsAcrossTenants')[0]![1] as RunWrite[];
+    expect(start!.insert).toBe(inserted);
+    expect(inserted).toMatchObject({ tenantId: TENANT, leaseOwner: 'exec-1', packSource: 'builtin' });
+    expect(start!.items.map((i) => i.event)).toEqual(['workflow.started']);
+    expect(executor.driveOwned).toHaveBeenCalledWith(
+      inserted!.id,
+      TENANT,
+      'caller-token',
+      expect.objectContaining({ id: inserted!.id, tenantId: TENANT }),
+    );
     expect(inserted!.requiresApproval).toBe(true);
     expect(stepsOf(inserted!).map((s) => s.step)).toEqual([
       'human-approval',
@@ -349,7 +406,7 @@ describe('WorkflowService.execute', () => {
     });
     // No pack id: the built-in pack, and no registry call (packs.get is not given: a call would fail).
     expect(fakes.trail('packs')).toEqual([]);
-    expect(fakes.argsOf('store', 'appendAudit')[0]![1]).toMatchObject({
+    expect(auditsOf(fakes)[0]).toMatchObject({
       tenantId: TENANT,
       eventType: 'workflow_execution',
       eventData: { status: 'pending_approval', steps_executed: 0 },
@@ -411,22 +468,18 @@ describe('WorkflowExecutor', () => {
     await executor.kick(WF);
     await executor.settle(WF, 5_000);
     fakes.verify();
-    const events = fakes.argsOf('store', 'transition').map((a) => (a[2] as TransitionInput).event);
-    expect(events).toEqual([
+    expect(eventsOf(fakes)).toEqual([
       'step.failed',
       'workflow.compensating',
       'step.compensating',
       'step.compensated',
       'workflow.rejected',
     ]);
-    expect(fakes.argsOf('store', 'appendAudit')).toEqual([
-      [
-        TX,
-        expect.objectContaining({
-          tenantId: TENANT,
-          eventData: expect.objectContaining({ status: 'rejected', workflow_id: WF }),
-        }),
-      ],
+    expect(auditsOf(fakes)).toEqual([
+      expect.objectContaining({
+        tenantId: TENANT,
+        eventData: expect.objectContaining({ status: 'rejected', workflow_id: WF }),
+      }),
     ]);
     expect(topics().filter((t) => t === COMPLIANCE_WORKFLOW_EVENT.topic)).toHaveLength(3); // compensating, compensated, rejected
     expect(topics()).toContain(WORKFLOW_CHANGED.topic);

@@ -1,0 +1,97 @@
+// Group commit of the executors' run writes (docs/workflow.md, "Throughput"): a run's write that
+// arrives while others are committing waits for the next transaction and goes out with every
+// other write waiting then, as the same four statements (run-write.store.ts), their notices in one
+// insert and one commit. A lone write is sent at once, so nothing waits for a batch to fill.
+//
+// Each write resolves once its own transaction has committed: "persisted before acted on" holds
+// for every run in the group. An execution has at most one write in flight, so its writes commit
+// in the order they were made. A write whose lease was lost is answered LeaseLostError, the others
+// in its transaction commit. A transaction that fails fails every write in it: their runs stop
+// and are driven again from what was committed (the executor's ordinary retry), as a run whose own
+// transaction failed always was.
+import type { PendingNotice } from '../../platform/outbox/notice.writer';
+import type { WorkflowEvents } from './workflow.events';
+import { LeaseLostError, type RunWrite, type WorkflowStore } from './workflow.store';
+import type { Execution, StepRecord, Transition } from './workflow.types';
+
+/** What one write committed (a start's execution too). */
+export interface RunCommitted {
+  transitions: Transition[];
+  steps: StepRecord[];
+  execution?: Execution;
+}
+
+interface Waiting {
+  write: RunWrite;
+  correlationId: string | null;
+  resolve(written: RunCommitted): void;
+  reject(err: unknown): void;
+}
+
+export class RunWriteGroup {
+  private waiting: Waiting[] = [];
+  private inFlight = 0;
+  /** Executions with a write in a transaction now: their next write waits for it. */
+  private readonly busy = new Set<string>();
+
+  constructor(
+    private readonly store: Pick<WorkflowStore, 'transaction' | 'writeRunsAcrossTenants'>,
+    private readonly events: Pick<WorkflowEvents, 'written' | 'committed'>,
+    private readonly limits: { maxBatch: number; maxInFlight: number },
+  ) {}
+
+  write(write: RunWrite, correlationId: string | null): Promise<RunCommitted> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ write, correlationId, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.inFlight < this.limits.maxInFlight && this.waiting.length > 0) {
+      const batch: Waiting[] = [];
+      const rest: Waiting[] = [];
+      for (const w of this.waiting) {
+        const id = w.write.workflowId;
+        if (batch.length < this.limits.maxBatch && !this.busy.has(id)) {
+          this.busy.add(id);
+          batch.push(w);
+        } else rest.push(w);
+      }
+      this.waiting = rest;
+      if (batch.length === 0) return;
+      this.inFlight++;
+      void this.commit(batch).finally(() => {
+        this.inFlight--;
+        for (const w of batch) this.busy.delete(w.write.workflowId);
+        this.pump();
+      });
+    }
+  }
+
+  private async commit(batch: Waiting[]): Promise<void> {
+    let written: Awaited<ReturnType<WorkflowStore['writeRunsAcrossTenants']>>;
+    let compliance: PendingNotice[];
+    try {
+      ({ written, compliance } = await this.store.transaction(async (q) => {
+        const written = await this.store.writeRunsAcrossTenants(
+          q,
+          batch.map((w) => w.write),
+        );
+        const transitions = [...written.byExecution.values()].flatMap((e) => e.transitions);
+        const correlation = new Map(batch.map((w) => [w.write.workflowId, w.correlationId]));
+        const compliance = transitions.length > 0 ? await this.events.written(q, transitions, correlation) : [];
+        return { written, compliance };
+      }));
+    } catch (err) {
+      for (const w of batch) w.reject(err);
+      return;
+    }
+    if (written.byExecution.size > 0) this.events.committed(compliance);
+    for (const w of batch) {
+      const mine = written.byExecution.get(w.write.workflowId);
+      if (mine) w.resolve(mine);
+      else w.reject(new LeaseLostError(`lease on workflow ${w.write.workflowId} lost`));
+    }
+  }
+}
