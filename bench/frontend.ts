@@ -96,6 +96,12 @@ async function append(ledger: string, token: string, n: number, eventType = 'ben
   await res.arrayBuffer();
 }
 
+/** User + system CPU time the process has used, all threads (/proc/<pid>/stat, clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** File descriptors the process holds (sockets included), or -1 where /proc is not there. */
 function openFiles(pid: number): number {
   try {
@@ -164,15 +170,30 @@ async function handshake(
 }
 
 export async function run(args: string[]): Promise<void> {
-  const subscribers = Number(args[0] ?? 5000);
+  // `--fanout-only` skips to the 10,000 subscriptions over 100 connections (the issue 35 item 7 figure).
+  const fanOutOnly = args.includes('--fanout-only');
+  const subscribers = Number(args.find((a) => !a.startsWith('--')) ?? 5000);
   const p = await startPlatformProcess();
   try {
     const token = await login(p.gateway);
     for (let i = 0; i < 50; i++) await append(p.ledger, token, i);
     console.log(
-      `platform: one process (pid ${p.child.pid}), ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}; clients in this process`,
+      `platform: one process (pid ${p.child.pid}), ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}; clients in this process; load average ${os
+        .loadavg()
+        .map((l) => fmt(l, 2))
+        .join(' ')}`,
     );
+    if (!fanOutOnly) await frontendFigures(p, token, subscribers);
+    await fanOut(p, token);
+  } finally {
+    p.child.kill('SIGTERM');
+    await new Promise((r) => p.child.once('exit', r));
+    fs.rmSync(p.dataDir, { recursive: true, force: true });
+  }
+}
 
+async function frontendFigures(p: Running, token: string, subscribers: number): Promise<void> {
+  {
     // Queries through Apollo Client.
     const apollo = new ApolloClient({
       link: new HttpLink({ uri: `${p.gateway}/graphql`, headers: { authorization: `Bearer ${token}` }, fetch }),
@@ -265,37 +286,67 @@ export async function run(args: string[]): Promise<void> {
     // A client whose socket the server already reset rejects its dispose(): that ends it too.
     await Promise.allSettled(clients.map((c) => c.dispose()));
     await new Promise((r) => setTimeout(r, 3000));
-
-    const base = rssMiB(p.child.pid!);
-    const fdsBase = openFiles(p.child.pid!);
-    const shared: Client[] = [];
-    for (let i = 0; i < 100; i++) shared.push(ws(p.gateway, token));
-    let subscribed = 0;
-    let delivered = 0;
-    let failed = 0;
-    for (let i = 0; i < 10_000; i++) {
-      shared[i % 100]!.subscribe(
-        { query: 'subscription { ledgerEventAppended(eventType: "bench_probe") { seq } }' },
-        { next: () => (delivered += 1), error: () => (failed += 1), complete: () => {} },
-      );
-      subscribed += 1;
-      if (i % 500 === 499) await new Promise((r) => setTimeout(r, 100));
-    }
-    await new Promise((r) => setTimeout(r, 3000));
-    const multiplexed = rssMiB(p.child.pid!);
-    const fds = openFiles(p.child.pid!);
-    // Proof they hold: one probe event must reach every one of them.
-    const probeAt = performance.now();
-    await append(p.ledger, token, 0, 'bench_probe');
-    for (let waited = 0; delivered < subscribed && waited < 300; waited++) await new Promise((r) => setTimeout(r, 100));
-    const fanOut = performance.now() - probeAt;
-    console.log(
-      `idle subscriptions: ${subscribed} over 100 connections: platform RSS ${fmt(base, 0)} -> ${fmt(multiplexed, 0)} MiB, ${fmt(((multiplexed - base) * 1024) / subscribed, 1)} KiB per subscription; open files ${fdsBase} -> ${fds}; one event then reached ${delivered} of them in ${fmt(fanOut, 0)} ms (${failed} errored)`,
-    );
-    await Promise.allSettled(shared.map((c) => c.dispose()));
-  } finally {
-    p.child.kill('SIGTERM');
-    await new Promise((r) => p.child.once('exit', r));
-    fs.rmSync(p.dataDir, { recursive: true, force: true });
   }
+}
+
+/** 10,000 subscriptions over 100 connections of one caller, then one event that must reach each. */
+async function fanOut(p: Running, token: string): Promise<void> {
+  const base = rssMiB(p.child.pid!);
+  const fdsBase = openFiles(p.child.pid!);
+  const shared: Client[] = [];
+  for (let i = 0; i < 100; i++) shared.push(ws(p.gateway, token));
+  const total = 10_000;
+  let subscribed = 0;
+  let probeAt = 0;
+  const reached: number[] = [];
+  const errors = new Map<string, number>();
+  for (let i = 0; i < total; i++) {
+    shared[i % 100]!.subscribe(
+      { query: 'subscription { ledgerEventAppended(eventType: "bench_probe") { seq } }' },
+      {
+        next: () => reached.push(performance.now() - probeAt),
+        error: (err) => {
+          const text = errorText(err);
+          errors.set(text, (errors.get(text) ?? 0) + 1);
+        },
+        complete: () => {},
+      },
+    );
+    subscribed += 1;
+    if (i % 500 === 499) await new Promise((r) => setTimeout(r, 100));
+  }
+  await new Promise((r) => setTimeout(r, 3000));
+  const multiplexed = rssMiB(p.child.pid!);
+  const fds = openFiles(p.child.pid!);
+  // Proof they hold: one probe event must reach every one of them.
+  const cpuBefore = cpuMs(p.child.pid!);
+  probeAt = performance.now();
+  await append(p.ledger, token, 0, 'bench_probe');
+  for (let waited = 0; reached.length < subscribed && waited < 300; waited++)
+    await new Promise((r) => setTimeout(r, 100));
+  const cpu = cpuMs(p.child.pid!) - cpuBefore;
+  const failed = [...errors.values()].reduce((a, b) => a + b, 0);
+  const s = [...reached].sort((a, b) => a - b);
+  const spread = s.length
+    ? `p50 ${fmt(pct(s, 0.5), 0)} ms, p99 ${fmt(pct(s, 0.99), 0)} ms, max ${fmt(s[s.length - 1]!, 0)} ms`
+    : 'none';
+  console.log(
+    `idle subscriptions: ${subscribed} over 100 connections: platform RSS ${fmt(base, 0)} -> ${fmt(multiplexed, 0)} MiB, ${fmt(((multiplexed - base) * 1024) / subscribed, 1)} KiB per subscription; open files ${fdsBase} -> ${fds}`,
+  );
+  console.log(
+    `one event (append answered -> each subscription): reached ${reached.length} of ${subscribed} (${spread}); ${failed} errored; platform CPU ${fmt(cpu, 0)} ms for it; load average ${os
+      .loadavg()
+      .map((l) => fmt(l, 2))
+      .join(' ')}`,
+  );
+  for (const [text, n] of errors) console.log(`  ${n} x ${text}`);
+  await Promise.allSettled(shared.map((c) => c.dispose()));
+}
+
+/** What a graphql-ws subscription error says: GraphQL errors, a close event, or an Error. */
+function errorText(err: unknown): string {
+  if (Array.isArray(err)) return err.map((e: { message?: string }) => e.message).join('; ');
+  const close = err as { code?: number; reason?: string; message?: string };
+  if (typeof close?.code === 'number') return `closed ${close.code} ${close.reason ?? ''}`;
+  return close?.message ?? String(err);
 }

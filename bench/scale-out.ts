@@ -2,7 +2,8 @@
 // appends/s through POST /append, 50 connections over 50 tenants, for
 //   1. one ledger process, addressed directly, without NATS (PostgreSQL NOTIFY bus),
 //   2. one ledger process behind nginx, with NATS,
-//   3. two ledger processes behind nginx, with NATS,
+//   3. two ledger processes behind nginx, with NATS, round-robin,
+//   4. two ledger processes behind nginx routing each tenant to one process (the deployed config),
 // each a real process started from dist/ by the deploy:local launcher (launcher/deploy-local.ts)
 // on a fresh database. Logging at ERROR, LEDGER_REQUIRE_AUTH=false (no token cost). Measures only.
 import { randomBytes } from 'node:crypto';
@@ -55,8 +56,10 @@ async function load(url: string, seconds: number): Promise<AutocannonResult> {
     duration: seconds,
     workers: 1,
     headers: { 'content-type': 'application/json' },
+    // The tenant header as the platform's clients send it: nginx routes a tenant to one process by it.
     requests: tenants.map((t) => ({
       method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-tenant-id': t },
       body: JSON.stringify({
         tenant_id: t,
         event_type: 'rule_execution',
@@ -69,7 +72,14 @@ async function load(url: string, seconds: number): Promise<AutocannonResult> {
 
 async function scenario(
   label: string,
-  options: { processes: number; nats: boolean; balanced: boolean; seconds: number; port: number },
+  options: {
+    processes: number;
+    nats: boolean;
+    balanced: boolean;
+    seconds: number;
+    port: number;
+    routeByTenant?: boolean;
+  },
 ): Promise<void> {
   const db = await freshDatabase(process.env.DATABASE_URL!);
   const env: NodeJS.ProcessEnv = {
@@ -89,7 +99,7 @@ async function scenario(
       processPorts: Array.from({ length: options.processes }, (_, i) => options.port + 1 + i),
     },
   ];
-  const deployment = await deployLocal({ env, plan, onLog: () => {} });
+  const deployment = await deployLocal({ env, plan, onLog: () => {}, routeByTenant: options.routeByTenant });
   try {
     const target = options.balanced ? deployment.urls.ledger! : `http://127.0.0.1:${plan[0]!.processPorts[0]}`;
     await load(target, 2); // warm-up (connections, JIT, pools)
@@ -120,12 +130,21 @@ export async function run(args: string[]): Promise<void> {
     seconds,
     port: port + 10,
   });
-  await scenario('2 ledger processes behind nginx, NATS', {
+  // Round-robin first, then the deployed config (nginx hashes the tenant, launcher/nginx.config.ts).
+  await scenario('2 ledger processes behind nginx, NATS, round-robin', {
     processes: 2,
     nats: true,
     balanced: true,
     seconds,
     port: port + 20,
+    routeByTenant: false,
+  });
+  await scenario('2 ledger processes behind nginx, NATS, by tenant', {
+    processes: 2,
+    nats: true,
+    balanced: true,
+    seconds,
+    port: port + 30,
   });
   // The bench's own stream (its namespace) is throwaway.
   const nc = await connect({ servers: process.env.NATS_URL.replace(/^nats:\/\//, '') });

@@ -11,7 +11,7 @@ import path from 'node:path';
 import YAML from 'yaml';
 import type { ServiceManifest } from '../platform/service';
 import { PROJECT_ROOT } from '../platform/project-root';
-import { nginxConfig } from './nginx.config';
+import { nginxConfig, ROUTED_BY_TENANT } from './nginx.config';
 import { SERVICES } from './registry';
 
 export const CONTAINER_REPLICAS = 2;
@@ -46,6 +46,7 @@ export function deployNginxConfig(
       name: s.name,
       listenPort: s.port,
       backends: Array.from({ length: replicas }, (_, i) => `${container(s.name, i + 1)}:${s.port}`),
+      routeByTenant: ROUTED_BY_TENANT.has(s.name),
     })),
   });
 }

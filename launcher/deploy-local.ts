@@ -16,7 +16,7 @@ import { ConfigError, readInt, readOptional, readString } from '../platform/conf
 import { servicePort } from '../platform/config/platform.config';
 import { PROJECT_ROOT } from '../platform/project-root';
 import type { Env, ServiceManifest } from '../platform/service';
-import { nginxConfig, type BalancedService } from './nginx.config';
+import { nginxConfig, ROUTED_BY_TENANT, type BalancedService } from './nginx.config';
 import { SERVICES } from './registry';
 
 export interface PlannedService {
@@ -54,11 +54,12 @@ export function planDeployment(env: Env, services: readonly ServiceManifest[] = 
     });
 }
 
-export function balancedServices(plan: readonly PlannedService[]): BalancedService[] {
+export function balancedServices(plan: readonly PlannedService[], routeByTenant = true): BalancedService[] {
   return plan.map((p) => ({
     name: p.manifest.name,
     listenPort: p.listenPort,
     backends: p.processPorts.map((port) => `127.0.0.1:${port}`),
+    routeByTenant: routeByTenant && ROUTED_BY_TENANT.has(p.manifest.name),
   }));
 }
 
@@ -118,6 +119,8 @@ export interface DeployOptions {
   /** Folder for nginx's config, pid, logs and temp files. */
   workDir?: string;
   onLog?: (line: string) => void;
+  /** false: round-robin even for the services routed by tenant (the scale-out bench's comparison). */
+  routeByTenant?: boolean;
 }
 
 function exited(child: ChildProcess): Promise<void> {
@@ -182,7 +185,7 @@ export async function deployLocal(options: DeployOptions): Promise<Deployment> {
     }
     fs.writeFileSync(
       nginxConfPath,
-      nginxConfig({ services: balancedServices(plan), prefix: workDir, bindAddress: balancer }),
+      nginxConfig({ services: balancedServices(plan, options.routeByTenant), prefix: workDir, bindAddress: balancer }),
     );
     // The balancer first: a service's first calls (the outbox relay's) already go through it.
     nginx = spawn(

@@ -10,12 +10,25 @@
 // refused): an append sent to a process that then died may have committed, so the client, which
 // got a 502, retries it with its idempotency key rather than nginx blindly.
 
+/**
+ * Services whose processes each keep per-tenant state that another process's writes invalidate:
+ * nginx sends one tenant's requests to one process (consistent hash of the tenant). The ledger
+ * appends in one statement only on heads this process wrote last (docs/ledger.md, "One statement
+ * when the head is known"); spread round-robin, two processes kept taking each other's heads and
+ * were slower than one (issue 35). The key is X-Tenant-ID, else the bearer token (one caller's
+ * requests stay together); with neither, round-robin. A process that fails is skipped as before
+ * (its tenants move to the others until it is back).
+ */
+export const ROUTED_BY_TENANT: ReadonlySet<string> = new Set(['ledger']);
+
 export interface BalancedService {
   name: string;
   /** Where the balancer listens for this service. */
   listenPort: number;
   /** The service's processes (host:port). */
   backends: string[];
+  /** One tenant's requests to one process (see ROUTED_BY_TENANT). */
+  routeByTenant?: boolean;
 }
 
 export interface NginxOptions {
@@ -58,6 +71,8 @@ export function nginxConfig(options: NginxOptions): string {
     '  client_max_body_size 64m;',
     '  # WebSocket upgrade (graphql-ws subscriptions on /graphql) passes through; plain requests keep upstream keepalive.',
     '  map $http_upgrade $connection_upgrade { default upgrade; "" ""; }',
+    '  # The tenant a request is for, for the services routed by tenant (launcher/nginx.config.ts).',
+    '  map $http_x_tenant_id $tenant_route { "" $http_authorization; default $http_x_tenant_id; }',
   ];
   for (const s of options.services) {
     const upstream = `svc_${s.name.replace(/-/g, '_')}`;
@@ -65,6 +80,7 @@ export function nginxConfig(options: NginxOptions): string {
       '',
       `  # ${s.name}: ${s.backends.length} process(es)`,
       `  upstream ${upstream} {`,
+      ...(s.routeByTenant ? ['    hash $tenant_route consistent;'] : []),
       ...s.backends.map((b) => `    server ${b} max_fails=${maxFails} fail_timeout=${failTimeout}s;`),
       '    keepalive 64;',
       '  }',

@@ -4,15 +4,9 @@
 // Each operation is validated and guarded like an HTTP one; subscriptions are carried to the
 // owning subgraph (subscription.forwarder.ts), queries and mutations run through the gateway.
 import type { FastifyInstance } from 'fastify';
-import {
-  getOperationAST,
-  GraphQLError,
-  parse,
-  print,
-  validate,
-  type DocumentNode,
-  type ExecutionResult,
-} from 'graphql';
+import { setMaxListeners } from 'node:events';
+import type { Duplex } from 'node:stream';
+import { getOperationAST, GraphQLError, print, type DocumentNode, type ExecutionResult } from 'graphql';
 import { createClient, type Client } from 'graphql-ws';
 import { UpstreamPool, type UpstreamKey } from './upstream.pool';
 import { useServer } from 'graphql-ws/use/ws';
@@ -30,7 +24,8 @@ import { sanitizeError } from '../graphql/error-format';
 import { guardOperation, type GuardLimits } from '../graphql/operation-guard';
 import { forwardedHeaders, type RouterContext } from '../router.context';
 import type { SupergraphModel } from '../supergraph/supergraph.model';
-import { promptReturn } from './prompt-return';
+import { checkedDocument } from './checked-documents';
+import { SharedSubscriptions, type StartRun } from './shared.subscriptions';
 import { forwardSubscription } from './subscription.forwarder';
 
 export interface SubscriptionServerOptions {
@@ -57,6 +52,8 @@ interface Connection {
   upstream: Map<string, Client>;
   /** Aborted when the client's socket ends, however it ends (close, drop, error). */
   ended: AbortController;
+  /** Holds this socket's writes until the current burst of deliveries is written (one write for all). */
+  batchWrites: () => void;
 }
 
 /** Ends everything upstream of one client connection; safe to call more than once. graphql-ws
@@ -85,6 +82,9 @@ export function attachSubscriptionServer(
 ): { close(): Promise<void> } {
   const wss = new WebSocketServer({ noServer: true });
   const connections = new WeakMap<object, Connection>();
+  /** The TCP socket under each client's WebSocket (corked while one event fans out to it). */
+  const transports = new WeakMap<WebSocket, Duplex>();
+  const shared = new SharedSubscriptions();
   const pool = new UpstreamPool(
     (key, eager) => openUpstream(key, eager, options),
     (err, subgraph) => options.logger.debug({ err, subgraph }, 'upstream subscription client already gone'),
@@ -103,7 +103,10 @@ export function attachSubscriptionServer(
     void limitUpgrade(options.ipLimiter, address, socket, options.logger).then((allowed) => {
       socket.off('error', dropOnError);
       if (allowed && !socket.destroyed)
-        wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+        wss.handleUpgrade(request, socket, head, (ws) => {
+          transports.set(ws, socket);
+          wss.emit('connection', ws, request);
+        });
     });
   });
 
@@ -145,7 +148,8 @@ export function attachSubscriptionServer(
             traceparent: stringParam(params, 'traceparent'),
           },
           upstream: new Map(),
-          ended: new AbortController(),
+          ended: endedSignal(),
+          batchWrites: corkForBurst(transports.get(socket)),
         };
         connections.set(ctx, conn);
         socket.once('close', () => endConnection(conn, pool));
@@ -180,17 +184,9 @@ export function attachSubscriptionServer(
         );
         if (limited) return [limited];
         const model = options.model();
-        let document: DocumentNode;
-        try {
-          document = parse(payload.query);
-        } catch (err) {
-          return [new GraphQLError((err as Error).message, { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })];
-        }
-        const invalid = validate(model.apiSchema, document);
-        if (invalid.length)
-          return invalid.map(
-            (e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }),
-          );
+        const checked = checkedDocument(model.apiSchema, payload.query);
+        if (checked.errors) return checked.errors;
+        const document = checked.document;
         const operation = getOperationAST(document, payload.operationName ?? undefined);
         if (!operation)
           return [
@@ -219,33 +215,21 @@ export function attachSubscriptionServer(
       },
       subscribe: (args) => {
         const conn = args.contextValue as Connection;
-        const model = options.model();
-        const operation = getOperationAST(args.document, args.operationName ?? undefined)!;
-        // Ends this subscription alone (the client's `complete`), or with its connection.
-        const completed = new AbortController();
-        const signal = AbortSignal.any([conn.ended.signal, completed.signal]);
-        return promptReturn(
-          forwardSubscription({
-            model,
-            signal,
-            document: args.document,
-            operation,
-            variables: (args.variableValues ?? {}) as Record<string, unknown>,
-            upstream: (subgraph) => upstreamClient(conn, subgraph, pool),
-            fetchEntities: async (subgraph, query, representations) => {
-              const res = await fetch(options.resolveUrl(subgraph), {
-                method: 'POST',
-                headers: { ...forwardedHeaders(conn.context), 'content-type': 'application/json' },
-                body: JSON.stringify({ query, variables: { representations } }),
-                signal,
-              });
-              return (await res.json()) as Awaited<
-                ReturnType<Parameters<typeof forwardSubscription>[0]['fetchEntities']>
-              >;
-            },
-          }),
-          () => completed.abort(),
-        );
+        const variables = (args.variableValues ?? {}) as Record<string, unknown>;
+        const operationName = args.operationName ?? undefined;
+        // Everything the forwarded result depends on: the caller (the upstream socket's key, the
+        // entity fetches' token and tenant), the document and the variables.
+        const key = [
+          conn.context.token ?? '',
+          conn.context.tenantId ?? '',
+          operationName ?? '',
+          JSON.stringify(variables),
+          args.document.loc?.source.body ?? print(args.document),
+        ].join('\u0000');
+        return shared.subscribe(key, forwardRun(conn, args.document, operationName, variables, pool, options), {
+          signal: conn.ended.signal,
+          beforeDeliver: conn.batchWrites,
+        });
       },
       execute: async (args): Promise<ExecutionResult> => {
         const conn = args.contextValue as Connection;
@@ -284,6 +268,85 @@ export function attachSubscriptionServer(
       await disposable.dispose();
       clearTimeout(cut);
     },
+  };
+}
+
+/** Every subscription of the connection listens for its end: a hundred are expected, not a leak. */
+function endedSignal(): AbortController {
+  const ended = new AbortController();
+  setMaxListeners(0, ended.signal);
+  return ended;
+}
+
+/** The one forwarded run of a shared subscription (shared.subscriptions.ts). It holds shares of
+ * the caller's upstream sockets of its own, so it outlives the connection that started it while
+ * other connections' members remain; entity fetches carry that first connection's correlation id. */
+function forwardRun(
+  conn: Connection,
+  document: DocumentNode,
+  operationName: string | undefined,
+  variables: Record<string, unknown>,
+  pool: UpstreamPool,
+  options: SubscriptionServerOptions,
+): StartRun {
+  return (signal) => {
+    const model = options.model();
+    const held = new Set<string>();
+    const headers = { ...forwardedHeaders(conn.context), 'content-type': 'application/json' };
+    const run = forwardSubscription({
+      model,
+      signal,
+      document,
+      operation: getOperationAST(document, operationName)!,
+      variables,
+      upstream: (subgraph) => {
+        const client = pool.acquire(upstreamKey(conn, subgraph));
+        // A run asks once per subgraph; a second share would only be given back twice.
+        if (held.has(subgraph)) pool.release(upstreamKey(conn, subgraph));
+        held.add(subgraph);
+        return client;
+      },
+      fetchEntities: async (subgraph, query, representations) => {
+        const res = await fetch(options.resolveUrl(subgraph), {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ query, variables: { representations } }),
+          signal,
+        });
+        return (await res.json()) as Awaited<ReturnType<Parameters<typeof forwardSubscription>[0]['fetchEntities']>>;
+      },
+    });
+    return releasing(run, () => {
+      for (const subgraph of held) pool.release(upstreamKey(conn, subgraph));
+    });
+  };
+}
+
+async function* releasing<T>(
+  source: AsyncGenerator<T, void, unknown>,
+  release: () => void,
+): AsyncGenerator<T, void, unknown> {
+  try {
+    yield* source;
+  } finally {
+    release();
+  }
+}
+
+/** Corks a client's TCP socket on the first delivery of a burst and writes the lot once the
+ * burst's microtasks have run: one event fanned out to a connection's many subscriptions leaves
+ * in one write instead of one per subscription. */
+function corkForBurst(transport: Duplex | undefined): () => void {
+  if (!transport) return () => {};
+  let corked = false;
+  return () => {
+    if (corked || transport.destroyed) return;
+    corked = true;
+    transport.cork();
+    setImmediate(() => {
+      corked = false;
+      transport.uncork();
+    });
   };
 }
 

@@ -5,7 +5,9 @@
 // its upstream socket with the client's connection and keeps it while the client stays).
 // Connections of one caller (the same token and tenant) share one upstream socket per subgraph
 // (router/subscriptions/upstream.pool.ts): it closes with the last of them; another caller never
-// shares it.
+// shares it. Identical subscriptions of one caller share one upstream subscription
+// (router/subscriptions/shared.subscriptions.ts), so each test below subscribes to an event type
+// of its own unless it means to share.
 import type { Duplex } from 'node:stream';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
@@ -14,8 +16,9 @@ import { DEV, startPlatform, type Platform } from './platform.support';
 
 jest.setTimeout(90_000);
 
-const SUBSCRIPTION =
-  'subscription { ledgerEventAppended(eventType: "never_appended") { eventType user { username } } }';
+const subscription = (eventType: string) =>
+  `subscription { ledgerEventAppended(eventType: "${eventType}") { eventType user { username } } }`;
+let distinct = 0;
 
 describe('router subscriptions end upstream when the client goes', () => {
   let p: Platform;
@@ -54,6 +57,7 @@ describe('router subscriptions end upstream when the client goes', () => {
   async function subscribed(
     lazy = true,
     as = token,
+    eventType = `never_appended_${++distinct}`,
   ): Promise<{ client: Client; socket: WebSocket; unsubscribe: () => void }> {
     let socket: WebSocket | undefined;
     const client = createClient({
@@ -69,7 +73,7 @@ describe('router subscriptions end upstream when the client goes', () => {
       socket = s as WebSocket;
     });
     const unsubscribe = client.subscribe(
-      { query: SUBSCRIPTION },
+      { query: subscription(eventType) },
       { next: () => {}, error: () => {}, complete: () => {} },
     );
     await until(async () => socket !== undefined, 'the client to connect to the router');
@@ -128,6 +132,27 @@ describe('router subscriptions end upstream when the client goes', () => {
     // The upstream socket lives as long as the client's connection.
     await client.dispose();
     await until(async () => live.size === before, 'the upstream socket to close with the client');
+  });
+
+  it('forwards identical subscriptions of one caller once, and completes it upstream with the last of them', async () => {
+    const completes = () => upstreamMessages.filter((t) => t === 'complete').length;
+    const subscribes = () => upstreamMessages.filter((t) => t === 'subscribe').length;
+    const subscribedBefore = subscribes();
+    const completedBefore = completes();
+    const a = await subscribed(true, token, 'shared_never_appended');
+    const b = await subscribed(true, token, 'shared_never_appended');
+    await until(async () => subscribes() === subscribedBefore + 1, 'the one upstream subscription');
+    // Another caller's identical subscription is forwarded on its own.
+    const other = await subscribed(true, await p.login(DEV.user.username, DEV.user.password), 'shared_never_appended');
+    await until(async () => subscribes() === subscribedBefore + 2, "the other caller's upstream subscription");
+    await new Promise((r) => setTimeout(r, 300));
+    expect(subscribes()).toBe(subscribedBefore + 2);
+    a.socket.terminate();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(completes()).toBe(completedBefore);
+    b.socket.terminate();
+    other.socket.terminate();
+    await until(async () => completes() === completedBefore + 2, 'both upstream subscriptions to be completed');
   });
 
   // Last: it closes the platform. A subscriber still connected at shutdown used to hold the
