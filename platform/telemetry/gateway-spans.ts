@@ -10,7 +10,10 @@
 // router/graphql/graphql.route.ts), `gateway.validate` and `gateway.postprocessing` are CPU-only
 // leaves. A dropped span's callback runs in the caller's context with a span that records
 // nothing, so a kept span below it is the child of the server span and the tree has no holes.
+// Outside a sampled request (a trace the sampler dropped, a health check) not even the kept spans
+// are started: each would ask the sampler and enter a context only to record nothing.
 import {
+  context as contexts,
   trace,
   INVALID_SPAN_CONTEXT,
   type Context,
@@ -27,13 +30,19 @@ const KEPT = new Set(['gateway.fetch', 'gateway.plan']);
 /** Shared: a span that records nothing holds no state (every method is a no-op). */
 const UNRECORDED: Span = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
 
+/** A kept span, under a span that records (the request's, when it is sampled). */
+const made = (name: string, parent: Context = contexts.active()) =>
+  KEPT.has(name) && trace.getSpan(parent)?.isRecording() === true;
+
 /** The gateway's tracer, making only the spans in KEPT; the others cost a function call. */
 export function gatewayTracer(tracer: Tracer): Tracer {
   return {
     startSpan: (name: string, options?: SpanOptions, context?: Context) =>
-      KEPT.has(name) ? tracer.startSpan(name, options, context) : UNRECORDED,
+      made(name, context) ? tracer.startSpan(name, options, context) : UNRECORDED,
     startActiveSpan: ((name: string, ...rest: unknown[]) => {
-      if (KEPT.has(name)) return (tracer.startActiveSpan as (...args: unknown[]) => unknown)(name, ...rest);
+      // startActiveSpan(name, [options, [context,]] fn): a context is the third of four.
+      if (made(name, rest.length === 3 ? (rest[1] as Context) : undefined))
+        return (tracer.startActiveSpan as (...args: unknown[]) => unknown)(name, ...rest);
       const fn = rest[rest.length - 1] as (span: Span) => unknown;
       return fn(UNRECORDED);
     }) as Tracer['startActiveSpan'],

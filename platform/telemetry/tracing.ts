@@ -15,7 +15,6 @@ import type { Tracer, TracerOptions } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { DataloaderInstrumentation } from '@opentelemetry/instrumentation-dataloader';
-import { GraphQLInstrumentation } from '@opentelemetry/instrumentation-graphql';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
@@ -25,6 +24,7 @@ import { BatchSpanProcessor, type SpanExporter, type SpanProcessor } from '@open
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { PrismaInstrumentation } from '@prisma/instrumentation';
 import { GATEWAY_SCOPE, gatewayTracer } from './gateway-spans';
+import { SampledGraphQLInstrumentation } from './graphql-spans';
 import { RedactingExporter } from './redacting-exporter';
 import { markTracingStarted } from './trace-context';
 import type { TelemetryConfig } from './telemetry.config';
@@ -83,8 +83,9 @@ export function startTracing(config: TelemetryConfig, options: TracingOptions): 
       new HttpInstrumentation({ disableIncomingRequestInstrumentation: true }),
       new UndiciInstrumentation(),
       // The operation's span and its root fields' resolvers (where a subgraph does its I/O); a span
-      // per nested field (`ledgerEvents.nodes.*.id`) cost more than the field's work.
-      new GraphQLInstrumentation({ mergeItems: true, ignoreTrivialResolveSpans: true, depth: 1 }),
+      // per nested field (`ledgerEvents.nodes.*.id`) cost more than the field's work. Only in a
+      // request whose span records (graphql-spans.ts).
+      new SampledGraphQLInstrumentation({ mergeItems: true, ignoreTrivialResolveSpans: true, depth: 1 }),
       // A batch's load and its batch function, inside a request's span only (require hook: dist).
       new DataloaderInstrumentation({ requireParentSpan: true }),
       // Only inside a request or a job's span: a poller's idle queries would each be a trace. One
