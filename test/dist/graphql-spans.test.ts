@@ -2,8 +2,8 @@
 // child process under Node's own module loader (instrumentation-graphql patches `graphql` through a
 // require hook, which jest's registry bypasses). Inside a span that records, an operation gives its
 // `query` span, its root field's `graphql.resolve` span and the parse and validate spans, in the
-// request's trace; inside a span
-// the sampler dropped, or outside any span, it gives none and still answers.
+// request's trace; inside a span the sampler dropped, or outside any span, it gives none and still
+// answers.
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
