@@ -10,7 +10,8 @@
 // instrumentation-http's plus @fastify/otel's span per hook and handler (12 spans for one ledger
 // append, most of the tracing cost); GraphQL resolver spans for root fields only; no pg/Prisma
 // connect or serialisation spans; of Apollo gateway's five spans per query, the subgraph fetch
-// (and a plan not cached) only (gateway-spans.ts). docs/observability.md "What a traced request costs".
+// (and a plan not cached) only (gateway-spans.ts); no GraphQL spans in an unsampled request
+// (graphql-spans.ts). docs/observability.md "What a traced request costs".
 import type { Tracer, TracerOptions } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
