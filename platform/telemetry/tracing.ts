@@ -9,11 +9,13 @@
 // per HTTP request, made by the service app's Fastify hooks (server-span.ts), not
 // instrumentation-http's plus @fastify/otel's span per hook and handler (12 spans for one ledger
 // append, most of the tracing cost); GraphQL resolver spans for root fields only; no pg/Prisma
-// connect or serialisation spans. docs/observability.md "What a traced request costs".
+// connect or serialisation spans; of Apollo gateway's five spans per query, the subgraph fetch
+// (and a plan not cached) only (gateway-spans.ts); no GraphQL spans in an unsampled request
+// (graphql-spans.ts). docs/observability.md "What a traced request costs".
+import type { Tracer, TracerOptions } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { DataloaderInstrumentation } from '@opentelemetry/instrumentation-dataloader';
-import { GraphQLInstrumentation } from '@opentelemetry/instrumentation-graphql';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
@@ -22,6 +24,8 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { PrismaInstrumentation } from '@prisma/instrumentation';
+import { GATEWAY_SCOPE, gatewayTracer } from './gateway-spans';
+import { SampledGraphQLInstrumentation } from './graphql-spans';
 import { RedactingExporter } from './redacting-exporter';
 import { markTracingStarted } from './trace-context';
 import type { TelemetryConfig } from './telemetry.config';
@@ -41,6 +45,16 @@ export interface TracingOptions {
 
 let started: Tracing | undefined;
 
+/** The SDK's provider, but Apollo gateway's tracer makes only the spans gateway-spans.ts keeps. */
+class PlatformTracerProvider extends NodeTracerProvider {
+  private gateway: Tracer | undefined;
+
+  override getTracer(name: string, version?: string, options?: TracerOptions): Tracer {
+    if (name !== GATEWAY_SCOPE) return super.getTracer(name, version, options);
+    return (this.gateway ??= gatewayTracer(super.getTracer(name, version, options)));
+  }
+}
+
 /** The process's tracing, when started (the launcher flushes it at shutdown). */
 export function activeTracing(): Tracing | undefined {
   return started;
@@ -56,7 +70,7 @@ export function startTracing(config: TelemetryConfig, options: TracingOptions): 
   process.env.OTEL_SEMCONV_STABILITY_OPT_IN ??= 'http';
   const exporter = new RedactingExporter(options.exporter ?? new OTLPTraceExporter({ url: config.tracesUrl }));
   const processor: SpanProcessor = new BatchSpanProcessor(exporter, { scheduledDelayMillis: 1000 });
-  const provider = new NodeTracerProvider({
+  const provider = new PlatformTracerProvider({
     resource: resourceFromAttributes({ 'service.name': options.serviceName }),
     spanProcessors: [processor],
   });
@@ -70,8 +84,9 @@ export function startTracing(config: TelemetryConfig, options: TracingOptions): 
       new HttpInstrumentation({ disableIncomingRequestInstrumentation: true }),
       new UndiciInstrumentation(),
       // The operation's span and its root fields' resolvers (where a subgraph does its I/O); a span
-      // per nested field (`ledgerEvents.nodes.*.id`) cost more than the field's work.
-      new GraphQLInstrumentation({ mergeItems: true, ignoreTrivialResolveSpans: true, depth: 1 }),
+      // per nested field (`ledgerEvents.nodes.*.id`) cost more than the field's work. Only in a
+      // request whose span records (graphql-spans.ts).
+      new SampledGraphQLInstrumentation({ mergeItems: true, ignoreTrivialResolveSpans: true, depth: 1 }),
       // A batch's load and its batch function, inside a request's span only (require hook: dist).
       new DataloaderInstrumentation({ requireParentSpan: true }),
       // Only inside a request or a job's span: a poller's idle queries would each be a trace. One

@@ -6,6 +6,7 @@
 import { ApolloServer, HeaderMap, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import type { ApolloGateway } from '@apollo/gateway';
+import { trace } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import { bearerToken } from '../../platform/auth/jwt';
@@ -45,6 +46,13 @@ function guardPlugin(options: GraphQLRouteOptions): ApolloServerPlugin<RouterCon
       return {
         async didResolveOperation({ document, operation, request, contextValue, schema }) {
           if (!operation) return;
+          // On the request's server span: Apollo gateway's own `gateway.request` span, which carried
+          // them, is not made (platform/telemetry/gateway-spans.ts).
+          const span = trace.getActiveSpan();
+          if (span?.isRecording()) {
+            span.setAttribute('graphql.operation.type', operation.operation);
+            if (operation.name) span.setAttribute('graphql.operation.name', operation.name.value);
+          }
           const denied = guardOperation(
             schema,
             options.model().authRules,
