@@ -4,7 +4,7 @@
 // changes after it go as the next batch once it lands. The sink is the batch service's interface,
 // here a recorder that fails the first call; the stream's messages are fed as pgoutput gives them.
 import fs from 'node:fs';
-import { CdcRunner, type CdcSink } from '../../../subgraphs/ingestion/cdc.connector';
+import { CdcRunner, type CdcOptions, type CdcSink } from '../../../subgraphs/ingestion/cdc.connector';
 import type { Batch, Pipeline } from '../../../subgraphs/ingestion/pipeline.types';
 import type { Spooled } from '../../../subgraphs/ingestion/spool';
 
@@ -49,7 +49,10 @@ test('a WAL batch whose staging fails is sent again as the same batch, before th
     maxBytes: 1 << 20,
     flushMs: 20,
     heartbeatMs: 60_000,
-    logger: { warn: (_o: unknown, m: string) => void warnings.push(m), info: () => undefined },
+    logger: {
+      warn: ((_o: unknown, m: string) => void warnings.push(m)) as CdcOptions['logger']['warn'],
+      info: () => undefined,
+    },
   });
   feed(runner, '0/100', [1, 2]);
   // The first lot is staged (and fails) after the flush interval; more changes arrive meanwhile.
