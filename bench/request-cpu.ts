@@ -1,4 +1,4 @@
-// `npm run bench -- request-cpu [requests] [rounds] [server...]`: the platform kernel's own cost per request
+// `npm run bench -- request-cpu [requests] [rounds] [server...] [--against <build>]`: the platform kernel's own cost per request
 // (issue 35), as main-thread CPU over a fixed number of requests rather than as a rate, which a
 // shared machine makes noisy. Three servers on this process's main thread, the load generator
 // (autocannon, 50 connections) in a worker thread, measured in alternating rounds:
@@ -6,15 +6,18 @@
 //   - kernel: createServiceApp (hooks, logging, metrics, input guard) with the same public route;
 //   - kernel+auth: the kernel, the authentication hook (a cached bearer token) and a synchronous
 //     handler answering what /v1/auth/verify answers, through its response schema.
-// Naming servers measures only those (for a --cpu-prof of one). Prints each round and the median
-// per server. No database. Numbers only.
+// Naming servers measures only those (for a --cpu-prof of one). `--against <build>` adds the
+// kernel servers built from another tsc output folder (another tree's dist/, e.g. the commit
+// before a change), measured in the same rounds: an A/B in one process, where a shared machine's
+// noise hits both sides alike. Prints each round and the median per server. No database.
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { AccessTokens } from '../platform/auth/jwt';
 import { loadPlatformConfig } from '../platform/config/platform.config';
-import { authenticationHook } from '../platform/http/auth-hooks';
-import { createServiceApp } from '../platform/http/service-app';
+import path from 'node:path';
+import * as authHooks from '../platform/http/auth-hooks';
+import * as serviceApp from '../platform/http/service-app';
 import { formatPerRequest, perRequest, threadCpu, type ThreadCpu } from './thread-cpu.support';
 
 interface AutocannonResult {
@@ -40,12 +43,36 @@ const verifyResponse = {
   },
 } as const;
 
-async function servers(body: string): Promise<Record<string, FastifyInstance>> {
+interface Kernel {
+  createServiceApp: typeof serviceApp.createServiceApp;
+  authenticationHook: typeof authHooks.authenticationHook;
+}
+
+/** The kernel of another build (its dist/ folder), for an A/B in the same rounds. */
+function kernelOf(build: string): Kernel {
+  // A path known only at run time; the build is CommonJS like this one.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const load = (file: string) => require(path.resolve(build, file)) as unknown;
+  return {
+    ...(load('platform/http/service-app.js') as Pick<Kernel, 'createServiceApp'>),
+    ...(load('platform/http/auth-hooks.js') as Pick<Kernel, 'authenticationHook'>),
+  };
+}
+
+function helloWorld(body: string): FastifyInstance {
   const hello = Fastify({ logger: false });
   hello.get('/answer', (_request, reply) => {
     reply.header('content-type', 'application/json');
     return body;
   });
+  return hello;
+}
+
+async function kernelServers(
+  { createServiceApp, authenticationHook }: Kernel,
+  body: string,
+  suffix: string,
+): Promise<Record<string, FastifyInstance>> {
   const config = loadPlatformConfig({ LOG_LEVEL: 'WARNING', JWT_SECRET_KEY: SECRET, NODE_ENV: 'production' });
   const health = { readiness: {} };
   const kernel = await createServiceApp({ name: 'bench', title: 'bench', version: '0', config, health });
@@ -62,7 +89,7 @@ async function servers(body: string): Promise<Record<string, FastifyInstance>> {
       return { valid: true, username: who.username, tenant_id: who.tenantId, roles: who.roles, scopes: who.scopes };
     });
   });
-  return { hello, kernel, 'kernel+auth': authed };
+  return { [`kernel${suffix}`]: kernel, [`kernel+auth${suffix}`]: authed };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
@@ -79,7 +106,13 @@ export async function run(args: string[]): Promise<void> {
     roles: ['user'],
     scopes: ['read'],
   });
-  const all = await servers(body);
+  const against = args.indexOf('--against');
+  const other = against >= 0 ? args.splice(against, 2)[1] : undefined;
+  const all: Record<string, FastifyInstance> = {
+    hello: helloWorld(body),
+    ...(await kernelServers({ ...serviceApp, ...authHooks }, body, '')),
+    ...(other ? await kernelServers(kernelOf(other), body, ' (other)') : {}),
+  };
   const only = args.slice(2);
   const apps = only.length ? Object.fromEntries(Object.entries(all).filter(([name]) => only.includes(name))) : all;
   const urls: Record<string, string> = {};
@@ -107,7 +140,7 @@ export async function run(args: string[]): Promise<void> {
         const cpu = perRequest(before, threadCpu(process.pid), r.requests.total);
         const bad = r.non2xx + r.errors;
         console.log(
-          `round ${round} ${name.padEnd(12)} ${formatPerRequest(cpu)}, ${Math.round(r.requests.average)} req/s${bad ? `, ${bad} failed` : ''}`,
+          `round ${round} ${name.padEnd(20)} ${formatPerRequest(cpu)}, ${Math.round(r.requests.average)} req/s${bad ? `, ${bad} failed` : ''}`,
         );
         if (cpu) {
           results[name] ??= { user: [], system: [] };
@@ -118,7 +151,7 @@ export async function run(args: string[]): Promise<void> {
     }
     for (const [name, r] of Object.entries(results)) {
       console.log(
-        `median ${name.padEnd(12)} user ${median(r.user).toFixed(1)} µs, system ${median(r.system).toFixed(1)} µs per request`,
+        `median ${name.padEnd(20)} user ${median(r.user).toFixed(1)} µs, system ${median(r.system).toFixed(1)} µs per request`,
       );
     }
     console.log(`load at the end ${loadAvg()}`);
