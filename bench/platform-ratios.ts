@@ -5,7 +5,9 @@
 //      50 connections over 50 tenants, each request with its tenant's bearer token; then over one;
 //   3. the same inside the whole platform (`npm start`'s launcher, a child process), then
 //      GET /v1/auth/verify at 50 connections on identity there, against a Fastify hello-world
-//      answering the same JSON in its own process while the platform runs.
+//      answering the same JSON in its own process while the platform runs, with each process's
+//      main-thread CPU per request (bench/thread-cpu.support.ts; all of npm start's services
+//      share that thread, so their background work is in the figure).
 // Prints the figures and ratios. Measures only; `--json` prints the ratios as one JSON line last
 // (read by bench/ci-ratios.ts, CI's performance check).
 import { execFile, fork, spawn, type ChildProcess } from 'node:child_process';
@@ -18,6 +20,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { AccessTokens } from '../platform/auth/jwt';
 import { DEV_DEFAULTS } from '../subgraphs/identity/identity.config';
+import { formatPerRequest, perRequest, threadCpu, type ThreadCpu } from './thread-cpu.support';
 
 interface Histogram {
   average: number;
@@ -246,9 +249,19 @@ app.listen({ port: ${port}, host: '127.0.0.1' });`;
 interface VerifyFigures {
   platform: AutocannonResult;
   hello: AutocannonResult;
+  /** Each server process's main-thread CPU per request over its measured load. */
+  platformCpu?: ThreadCpu;
+  helloCpu?: ThreadCpu;
 }
 
-async function verifyAgainstHelloWorld(identityUrl: string, seconds: number): Promise<VerifyFigures> {
+/** A load on a server process, with that process's main-thread CPU per request. */
+async function measuredOn(pid: number | undefined, opts: Record<string, unknown>) {
+  const before = pid ? threadCpu(pid) : undefined;
+  const result = await autocannon(opts);
+  return { result, cpu: pid ? perRequest(before, threadCpu(pid), result.requests.total) : undefined };
+}
+
+async function verifyAgainstHelloWorld(identityUrl: string, seconds: number, pid?: number): Promise<VerifyFigures> {
   const { username, password } = DEV_DEFAULTS.user;
   const login = await fetch(`${identityUrl}/v1/auth/token`, {
     method: 'POST',
@@ -260,11 +273,16 @@ async function verifyAgainstHelloWorld(identityUrl: string, seconds: number): Pr
   const verifyUrl = `${identityUrl}/v1/auth/verify`;
   const answer = await (await fetch(verifyUrl, { headers: opts.headers })).json();
   await autocannon({ ...opts, url: verifyUrl, duration: 2 });
-  const platform = await autocannon({ ...opts, url: verifyUrl, duration: seconds });
+  const platform = await measuredOn(pid, { ...opts, url: verifyUrl, duration: seconds });
   const hello = await helloWorld(answer);
   try {
     await autocannon({ ...opts, url: `${hello.url}/v1/auth/verify`, duration: 2 });
-    return { platform, hello: await autocannon({ ...opts, url: `${hello.url}/v1/auth/verify`, duration: seconds }) };
+    const baseline = await measuredOn(hello.child.pid, {
+      ...opts,
+      url: `${hello.url}/v1/auth/verify`,
+      duration: seconds,
+    });
+    return { platform: platform.result, platformCpu: platform.cpu, hello: baseline.result, helloCpu: baseline.cpu };
   } finally {
     await stop(hello.child);
   }
@@ -296,7 +314,7 @@ async function ledgerInPlatform(baseUrl: string, seconds: number): Promise<Figur
     await waitReady(`http://127.0.0.1:${ledger}`, child);
     await waitReady(`http://127.0.0.1:${identity}`, child);
     const appends = await measure(`http://127.0.0.1:${ledger}`, seconds);
-    return { ...appends, verify: await verifyAgainstHelloWorld(`http://127.0.0.1:${identity}`, seconds) };
+    return { ...appends, verify: await verifyAgainstHelloWorld(`http://127.0.0.1:${identity}`, seconds, child.pid) };
   } finally {
     await stop(child);
     await db.drop();
@@ -335,6 +353,9 @@ export async function run(args: string[]): Promise<void> {
   console.log(
     `${'verify in npm start'.padEnd(22)} ${fmt(verify.platform.requests.average).padStart(7)}/s = ${fmt(verifyRatio, 2)}× ` +
       `a Fastify hello-world (${fmt(verify.hello.requests.average)}/s), p99 ${verify.platform.latency.p99} vs ${verify.hello.latency.p99} ms`,
+  );
+  console.log(
+    `${''.padEnd(22)} main-thread CPU: npm start ${formatPerRequest(verify.platformCpu)}; hello-world ${formatPerRequest(verify.helloCpu)}`,
   );
   if (json) {
     console.log(
