@@ -18,6 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { registryOf } from '../launcher/registry';
 import { AccessTokens } from '../platform/auth/jwt';
 import { DEV_DEFAULTS } from '../subgraphs/identity/identity.config';
 import { formatPerRequest, perRequest, threadCpu, type ThreadCpu } from './thread-cpu.support';
@@ -290,15 +291,18 @@ async function verifyAgainstHelloWorld(identityUrl: string, seconds: number, pid
 
 async function ledgerInPlatform(baseUrl: string, seconds: number): Promise<Figures & { verify: VerifyFigures }> {
   const db = await freshDatabase(baseUrl);
-  const [gateway, identity, ledger] = [await freePort(), await freePort(), await freePort()];
+  // Every service on a free port, not its documented one: another platform on this machine (a
+  // second run, a developer's `npm start`) must not make this one fail to start.
+  const ports: Record<string, string> = {};
+  for (const { name } of registryOf())
+    ports[`${name.toUpperCase().replace(/-/g, '_')}_PORT`] = String(await freePort());
+  const [identity, ledger] = [ports.IDENTITY_PORT, ports.LEDGER_PORT];
   const child = fork(path.join(__dirname, '..', 'launcher', 'start-all.js'), [], {
     env: {
       ...process.env,
       ...quiet,
+      ...ports,
       DATABASE_URL: db.url,
-      GATEWAY_PORT: String(gateway),
-      IDENTITY_PORT: String(identity),
-      LEDGER_PORT: String(ledger),
       IDENTITY_SEED_DEV_USERS: 'true',
       RATE_LIMIT_PER_SECOND: '1000000',
       RATE_LIMIT_BURST: '1000000',
