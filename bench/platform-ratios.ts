@@ -253,6 +253,16 @@ interface VerifyFigures {
   /** Each server process's main-thread CPU per request over its measured load. */
   platformCpu?: ThreadCpu;
   helloCpu?: ThreadCpu;
+  /** npm start's main-thread CPU per second with no requests (the other services' background work). */
+  idleCpu?: ThreadCpu;
+}
+
+/** A process's main-thread CPU per second over `seconds` without load. */
+async function idleCpuOf(pid: number | undefined, seconds: number): Promise<ThreadCpu | undefined> {
+  const before = pid ? threadCpu(pid) : undefined;
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  const cpu = pid ? perRequest(before, threadCpu(pid), seconds) : undefined;
+  return cpu;
 }
 
 /** A load on a server process, with that process's main-thread CPU per request. */
@@ -273,6 +283,7 @@ async function verifyAgainstHelloWorld(identityUrl: string, seconds: number, pid
   const opts = { connections: 50, headers: { authorization: `Bearer ${token}` }, workers: 1 };
   const verifyUrl = `${identityUrl}/v1/auth/verify`;
   const answer = await (await fetch(verifyUrl, { headers: opts.headers })).json();
+  const idleCpu = await idleCpuOf(pid, 5);
   await autocannon({ ...opts, url: verifyUrl, duration: 2 });
   const platform = await measuredOn(pid, { ...opts, url: verifyUrl, duration: seconds });
   const hello = await helloWorld(answer);
@@ -283,7 +294,13 @@ async function verifyAgainstHelloWorld(identityUrl: string, seconds: number, pid
       url: `${hello.url}/v1/auth/verify`,
       duration: seconds,
     });
-    return { platform: platform.result, platformCpu: platform.cpu, hello: baseline.result, helloCpu: baseline.cpu };
+    return {
+      platform: platform.result,
+      platformCpu: platform.cpu,
+      hello: baseline.result,
+      helloCpu: baseline.cpu,
+      idleCpu,
+    };
   } finally {
     await stop(hello.child);
   }
@@ -361,6 +378,14 @@ export async function run(args: string[]): Promise<void> {
   console.log(
     `${''.padEnd(22)} main-thread CPU: npm start ${formatPerRequest(verify.platformCpu)}; hello-world ${formatPerRequest(verify.helloCpu)}`,
   );
+  if (verify.idleCpu) {
+    // The idle rate times the load's length, shared out over its requests: what the requests
+    // did not cause themselves.
+    const share = (verify.idleCpu.user * seconds) / verify.platform.requests.total;
+    console.log(
+      `${''.padEnd(22)} npm start idle: user ${fmt(verify.idleCpu.user / 1000, 1)} ms + system ${fmt(verify.idleCpu.system / 1000, 1)} ms of main-thread CPU a second = ${fmt(share, 1)} µs user of each verify above`,
+    );
+  }
   if (json) {
     console.log(
       JSON.stringify({
