@@ -5,7 +5,9 @@
 //      50 connections over 50 tenants, each request with its tenant's bearer token; then over one;
 //   3. the same inside the whole platform (`npm start`'s launcher, a child process), then
 //      GET /v1/auth/verify at 50 connections on identity there, against a Fastify hello-world
-//      answering the same JSON in its own process while the platform runs.
+//      answering the same JSON in its own process while the platform runs, with each process's
+//      main-thread CPU per request (bench/thread-cpu.support.ts; all of npm start's services
+//      share that thread, so their background work is in the figure).
 // Prints the figures and ratios. Measures only; `--json` prints the ratios as one JSON line last
 // (read by bench/ci-ratios.ts, CI's performance check).
 import { execFile, fork, spawn, type ChildProcess } from 'node:child_process';
@@ -16,8 +18,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { registryOf } from '../launcher/registry';
 import { AccessTokens } from '../platform/auth/jwt';
 import { DEV_DEFAULTS } from '../subgraphs/identity/identity.config';
+import { formatPerRequest, perRequest, threadCpu, type ThreadCpu } from './thread-cpu.support';
 
 interface Histogram {
   average: number;
@@ -246,9 +250,29 @@ app.listen({ port: ${port}, host: '127.0.0.1' });`;
 interface VerifyFigures {
   platform: AutocannonResult;
   hello: AutocannonResult;
+  /** Each server process's main-thread CPU per request over its measured load. */
+  platformCpu?: ThreadCpu;
+  helloCpu?: ThreadCpu;
+  /** npm start's main-thread CPU per second with no requests (the other services' background work). */
+  idleCpu?: ThreadCpu;
 }
 
-async function verifyAgainstHelloWorld(identityUrl: string, seconds: number): Promise<VerifyFigures> {
+/** A process's main-thread CPU per second over `seconds` without load. */
+async function idleCpuOf(pid: number | undefined, seconds: number): Promise<ThreadCpu | undefined> {
+  const before = pid ? threadCpu(pid) : undefined;
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  const cpu = pid ? perRequest(before, threadCpu(pid), seconds) : undefined;
+  return cpu;
+}
+
+/** A load on a server process, with that process's main-thread CPU per request. */
+async function measuredOn(pid: number | undefined, opts: Record<string, unknown>) {
+  const before = pid ? threadCpu(pid) : undefined;
+  const result = await autocannon(opts);
+  return { result, cpu: pid ? perRequest(before, threadCpu(pid), result.requests.total) : undefined };
+}
+
+async function verifyAgainstHelloWorld(identityUrl: string, seconds: number, pid?: number): Promise<VerifyFigures> {
   const { username, password } = DEV_DEFAULTS.user;
   const login = await fetch(`${identityUrl}/v1/auth/token`, {
     method: 'POST',
@@ -259,12 +283,24 @@ async function verifyAgainstHelloWorld(identityUrl: string, seconds: number): Pr
   const opts = { connections: 50, headers: { authorization: `Bearer ${token}` }, workers: 1 };
   const verifyUrl = `${identityUrl}/v1/auth/verify`;
   const answer = await (await fetch(verifyUrl, { headers: opts.headers })).json();
+  const idleCpu = await idleCpuOf(pid, 5);
   await autocannon({ ...opts, url: verifyUrl, duration: 2 });
-  const platform = await autocannon({ ...opts, url: verifyUrl, duration: seconds });
+  const platform = await measuredOn(pid, { ...opts, url: verifyUrl, duration: seconds });
   const hello = await helloWorld(answer);
   try {
     await autocannon({ ...opts, url: `${hello.url}/v1/auth/verify`, duration: 2 });
-    return { platform, hello: await autocannon({ ...opts, url: `${hello.url}/v1/auth/verify`, duration: seconds }) };
+    const baseline = await measuredOn(hello.child.pid, {
+      ...opts,
+      url: `${hello.url}/v1/auth/verify`,
+      duration: seconds,
+    });
+    return {
+      platform: platform.result,
+      platformCpu: platform.cpu,
+      hello: baseline.result,
+      helloCpu: baseline.cpu,
+      idleCpu,
+    };
   } finally {
     await stop(hello.child);
   }
@@ -272,15 +308,18 @@ async function verifyAgainstHelloWorld(identityUrl: string, seconds: number): Pr
 
 async function ledgerInPlatform(baseUrl: string, seconds: number): Promise<Figures & { verify: VerifyFigures }> {
   const db = await freshDatabase(baseUrl);
-  const [gateway, identity, ledger] = [await freePort(), await freePort(), await freePort()];
+  // Every service on a free port, not its documented one: another platform on this machine (a
+  // second run, a developer's `npm start`) must not make this one fail to start.
+  const ports: Record<string, string> = {};
+  for (const { name } of registryOf())
+    ports[`${name.toUpperCase().replace(/-/g, '_')}_PORT`] = String(await freePort());
+  const [identity, ledger] = [ports.IDENTITY_PORT, ports.LEDGER_PORT];
   const child = fork(path.join(__dirname, '..', 'launcher', 'start-all.js'), [], {
     env: {
       ...process.env,
       ...quiet,
+      ...ports,
       DATABASE_URL: db.url,
-      GATEWAY_PORT: String(gateway),
-      IDENTITY_PORT: String(identity),
-      LEDGER_PORT: String(ledger),
       IDENTITY_SEED_DEV_USERS: 'true',
       RATE_LIMIT_PER_SECOND: '1000000',
       RATE_LIMIT_BURST: '1000000',
@@ -296,7 +335,7 @@ async function ledgerInPlatform(baseUrl: string, seconds: number): Promise<Figur
     await waitReady(`http://127.0.0.1:${ledger}`, child);
     await waitReady(`http://127.0.0.1:${identity}`, child);
     const appends = await measure(`http://127.0.0.1:${ledger}`, seconds);
-    return { ...appends, verify: await verifyAgainstHelloWorld(`http://127.0.0.1:${identity}`, seconds) };
+    return { ...appends, verify: await verifyAgainstHelloWorld(`http://127.0.0.1:${identity}`, seconds, child.pid) };
   } finally {
     await stop(child);
     await db.drop();
@@ -336,6 +375,17 @@ export async function run(args: string[]): Promise<void> {
     `${'verify in npm start'.padEnd(22)} ${fmt(verify.platform.requests.average).padStart(7)}/s = ${fmt(verifyRatio, 2)}× ` +
       `a Fastify hello-world (${fmt(verify.hello.requests.average)}/s), p99 ${verify.platform.latency.p99} vs ${verify.hello.latency.p99} ms`,
   );
+  console.log(
+    `${''.padEnd(22)} main-thread CPU: npm start ${formatPerRequest(verify.platformCpu)}; hello-world ${formatPerRequest(verify.helloCpu)}`,
+  );
+  if (verify.idleCpu) {
+    // The idle rate times the load's length, shared out over its requests: what the requests
+    // did not cause themselves.
+    const share = (verify.idleCpu.user * seconds) / verify.platform.requests.total;
+    console.log(
+      `${''.padEnd(22)} npm start idle: user ${fmt(verify.idleCpu.user / 1000, 1)} ms + system ${fmt(verify.idleCpu.system / 1000, 1)} ms of main-thread CPU a second = ${fmt(share, 1)} µs user of each verify above`,
+    );
+  }
   if (json) {
     console.log(
       JSON.stringify({

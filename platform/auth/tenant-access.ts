@@ -37,6 +37,16 @@ export class TenantAccess {
     requireMfa(caller.auth, this.mfa, action);
   }
 
+  /**
+   * Whether acting in `tenantId` is an operator's access to another tenant, which resolve()
+   * checks for a second factor and records; when it is not, resolveTenant alone is the rule (a
+   * door may then answer without a promise).
+   */
+  recordsAccess(caller: Caller, tenantId: string): boolean {
+    const auth = caller.auth;
+    return auth !== undefined && isPlatformOperator(auth) && auth.tenantId !== tenantId;
+  }
+
   /** resolveTenant, then the operator's access recorded before any data is touched. */
   async resolve(
     caller: Caller,
@@ -46,7 +56,7 @@ export class TenantAccess {
   ): Promise<string> {
     const tenantId = resolveTenant(caller, requested, field);
     const auth = caller.auth;
-    if (auth && isPlatformOperator(auth) && auth.tenantId !== tenantId) {
+    if (auth && this.recordsAccess(caller, tenantId)) {
       requireMfa(auth, this.mfa, `act in tenant '${tenantId}' as a platform operator`);
       await this.audit({
         tenantId,

@@ -8,7 +8,7 @@
 // - Fastify's own early refusals (a path parameter over `maxParamLength`: 414; a malformed URL:
 //   400) arrive through `frameworkErrors`.
 import type { Socket } from 'node:net';
-import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ConnectionError, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad Request',
@@ -80,12 +80,8 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
   }
 }
 
-export function registerUrlLimit(app: FastifyInstance, maxUrlLength: number): void {
-  app.addHook('onRequest', (request, reply, done) => {
-    if (request.raw.url !== undefined && request.raw.url.length > maxUrlLength) {
-      reply.code(414).send({ detail: URL_TOO_LONG });
-      return;
-    }
-    done();
-  });
+/** A request target longer than HTTP_MAX_URL_LENGTH (the kernel's onRequest hook answers 414). */
+export function urlTooLong(request: FastifyRequest, maxUrlLength: number): boolean {
+  const url = request.raw.url;
+  return url !== undefined && url.length > maxUrlLength;
 }

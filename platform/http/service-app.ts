@@ -17,7 +17,7 @@ import type { AuthContext } from '../auth/auth-context';
 import { loggerOptions } from '../logging/logger';
 import { lazyChildLoggerFactory } from '../logging/lazy-child-logger';
 import { redactText } from '../redaction';
-import { clientErrorHandler, frameworkErrors, registerUrlLimit } from './client-errors';
+import { clientErrorHandler, frameworkErrors, URL_TOO_LONG, urlTooLong } from './client-errors';
 import { correlationIdFor } from './correlation';
 import { registerErrorHandler } from './error-handler';
 import { registerHealthRoutes, type HealthOptions } from './health';
@@ -80,12 +80,15 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Fast
   app.addHook('preClose', async () => {
     closing = true;
   });
-  // Callback hooks (not async) on the hot path: no promise per request (issue 35).
+  // Callback hooks (not async) on the hot path, one per stage where the kernel needs it: each hook
+  // Fastify runs costs a call chain per request (issue 35).
+  const maxUrlLength = config.http.maxUrlLength;
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Correlation-ID', request.id);
+    // Before authentication or any handler (client-errors.ts).
+    if (urlTooLong(request, maxUrlLength)) return void reply.code(414).send({ detail: URL_TOO_LONG });
     done();
   });
-  registerUrlLimit(app, config.http.maxUrlLength);
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('Connection', 'close');
     done(null, payload);
@@ -101,11 +104,6 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Fast
     }
     return redactText(decoded).text;
   };
-  app.addHook('onResponse', (request, reply, done) => {
-    // The line's fields (a redacted path above all) cost more than the line when it is not written.
-    if (infoEnabled(request.log)) logCompleted(request, reply);
-    done();
-  });
   const logCompleted = (request: FastifyRequest, reply: FastifyReply) => {
     request.log.info(
       {
@@ -135,6 +133,13 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Fast
   });
   app.get('/docs/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   registerHealthRoutes(app, { ...options.health, service: options.name, version: options.version });
-  registerRequestTelemetry(app, options.name);
+  // GET /metrics, and one onResponse hook for both the log line and the request metrics.
+  const recordMetrics = registerRequestTelemetry(app, options.name);
+  app.addHook('onResponse', (request, reply, done) => {
+    recordMetrics(request, reply);
+    // The line's fields (a redacted path above all) cost more than the line when it is not written.
+    if (infoEnabled(request.log)) logCompleted(request, reply);
+    done();
+  });
   return app;
 }

@@ -55,11 +55,19 @@ function isForm(request: FastifyRequest): boolean {
 export function registerTextGuard(app: FastifyInstance): void {
   // A callback hook: no promise and microtask turn on every request (issue 35).
   app.addHook('preValidation', (request, _reply, done) => {
+    // Path parameters and query values only differ from the request target's own characters
+    // through its %-escapes (and '+'): Node's HTTP parser refuses control bytes there, and other
+    // raw bytes read as Latin-1, so without a '%' neither can hold NUL or a lone surrogate.
+    const escaped = request.url.includes('%');
+    const form = isForm(request);
+    if (!escaped && !form) return done();
     const issues: InputIssue[] = [];
-    checkFields(request.params, 'path', issues);
-    checkFields(request.query, 'query', issues);
+    if (escaped) {
+      checkFields(request.params, 'path', issues);
+      checkFields(request.query, 'query', issues);
+    }
     // JSON bodies were checked while parsing (json-scan.ts); form bodies are flat strings.
-    if (isForm(request)) checkFields(request.body, 'body', issues);
+    if (form) checkFields(request.body, 'body', issues);
     done(issues.length > 0 ? new InputError(issues) : undefined);
   });
 }

@@ -3,19 +3,26 @@
 // of the process serves beside its own on GET /metrics. Names follow Prometheus conventions
 // (`_total`, `_seconds`); labels are bounded: routes are Fastify's templates (never a raw path,
 // which could carry an id or an email), tenants and GraphQL operation names go through a
-// cardinality budget (label-budget.ts).
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+// cardinality budget (label-budget.ts). Requests are counted in a tally (request-tally.ts) and
+// read into these metrics when they are read, not per request.
+import { collectDefaultMetrics, Counter, Gauge, Registry, type Metric } from 'prom-client';
 import { LabelBudget } from './label-budget';
+import { RequestTally, TalliedHistogram } from './request-tally';
 
 /** Distinct tenants (and operation names) per service that keep their own series. */
 export const TENANT_BUDGET = 50;
 export const OPERATION_BUDGET = 200;
 
+/** The request duration histogram's bounds, in seconds. */
+export const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
 export interface ServiceMetrics {
   registry: Registry;
+  /** Where the request hook counts (requests, errors, 429s, durations, tenants, operations). */
+  tally: RequestTally;
   requests: Counter<'method' | 'route' | 'status'>;
   errors: Counter<'method' | 'route' | 'status'>;
-  duration: Histogram<'method' | 'route'>;
+  duration: TalliedHistogram;
   tenantRequests: Counter<'tenant'>;
   operations: Counter<'operation' | 'outcome'>;
   rateLimited: Counter<'route'>;
@@ -42,45 +49,57 @@ export function serviceMetrics(service: string): ServiceMetrics {
   const registry = new Registry();
   registry.setDefaultLabels({ service });
   const registers = [registry];
+  const tally = new RequestTally(DURATION_BUCKETS);
+  // Every counter fed by the tally takes what it counted whenever any of them is read.
+  const collect = () => tally.flush(metrics);
+  // Created in this order, the order /metrics lists them in.
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by route template and status',
+    labelNames: ['method', 'route', 'status'],
+    registers,
+    collect,
+  });
+  const errors = new Counter({
+    name: 'http_request_errors_total',
+    help: 'HTTP requests answered with a 5xx status',
+    labelNames: ['method', 'route', 'status'],
+    registers,
+    collect,
+  });
+  const duration = new TalliedHistogram('http_request_duration_seconds', 'Time from request to response', tally);
+  // A registry takes any object shaped like its metrics; prom-client's types list only its own.
+  registry.registerMetric(duration as unknown as Metric);
+  const tenantRequests = new Counter({
+    name: 'tenant_requests_total',
+    help: `Requests per tenant: the first ${TENANT_BUDGET} tenants seen have their own series, the rest are "other"`,
+    labelNames: ['tenant'],
+    registers,
+    collect,
+  });
+  const operations = new Counter({
+    name: 'graphql_operations_total',
+    help: `GraphQL operations by name (first ${OPERATION_BUDGET} names, then "other") and outcome`,
+    labelNames: ['operation', 'outcome'],
+    registers,
+    collect,
+  });
+  const rateLimited = new Counter({
+    name: 'rate_limit_rejections_total',
+    help: 'Requests refused with 429 (rate limits, quotas)',
+    labelNames: ['route'],
+    registers,
+    collect,
+  });
   const metrics: ServiceMetrics = {
     registry,
-    requests: new Counter({
-      name: 'http_requests_total',
-      help: 'HTTP requests answered, by route template and status',
-      labelNames: ['method', 'route', 'status'],
-      registers,
-    }),
-    errors: new Counter({
-      name: 'http_request_errors_total',
-      help: 'HTTP requests answered with a 5xx status',
-      labelNames: ['method', 'route', 'status'],
-      registers,
-    }),
-    duration: new Histogram({
-      name: 'http_request_duration_seconds',
-      help: 'Time from request to response',
-      labelNames: ['method', 'route'],
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers,
-    }),
-    tenantRequests: new Counter({
-      name: 'tenant_requests_total',
-      help: `Requests per tenant: the first ${TENANT_BUDGET} tenants seen have their own series, the rest are "other"`,
-      labelNames: ['tenant'],
-      registers,
-    }),
-    operations: new Counter({
-      name: 'graphql_operations_total',
-      help: `GraphQL operations by name (first ${OPERATION_BUDGET} names, then "other") and outcome`,
-      labelNames: ['operation', 'outcome'],
-      registers,
-    }),
-    rateLimited: new Counter({
-      name: 'rate_limit_rejections_total',
-      help: 'Requests refused with 429 (rate limits, quotas)',
-      labelNames: ['route'],
-      registers,
-    }),
+    tally,
+    requests,
+    errors,
+    duration,
+    tenantRequests,
+    operations,
+    rateLimited,
     tenants: new LabelBudget(TENANT_BUDGET),
     operationNames: new LabelBudget(OPERATION_BUDGET),
   };

@@ -8,6 +8,7 @@
 import { requireAuth } from '../../platform/auth/caller';
 import { isAdmin, isPlatformOperator } from '../../platform/auth/auth-context';
 import type { TenantAccess } from '../../platform/auth/tenant-access';
+import { resolveTenant } from '../../platform/auth/tenant.rule';
 import type { Database } from '../../platform/db/database';
 import { InputError } from '../../platform/errors/domain-errors';
 import { FLAGS_NAMESPACE, FlagSet } from '../../platform/flags/flag-set';
@@ -139,26 +140,7 @@ export class EffectiveService {
   /** The caller's effective configuration (the tenant rule applies: a tenant reads its own only). */
   async effective(caller: ConfigCaller, query: EffectiveQuery): Promise<Effective> {
     const tenantId = await this.access.resolve(caller, query.tenantId, ['path', 'tenant_id'], 'config.effective');
-    for (const [field, value] of [
-      ['suite', query.suite],
-      ['module', query.module],
-      ['namespace', query.namespace],
-    ] as const)
-      if (value !== undefined && !NAME_PATTERN.test(value))
-        throw InputError.of(['query', field], `must match ${NAME_PATTERN.source}`, 'value_error.str.regex');
-    const user = query.user ?? caller.auth?.username ?? '';
-    if (
-      query.user !== undefined &&
-      caller.auth &&
-      query.user !== caller.auth.username &&
-      !isAdmin(caller.auth) &&
-      !caller.auth.isService
-    )
-      throw InputError.of(
-        ['query', 'user'],
-        "only admins and services read another user's configuration",
-        'value_error',
-      );
+    const user = this.checkedUser(caller, query);
     const asOf = parseAsOf(query.asOf);
     let result = asOf
       ? await this.computeAsOf(tenantId, query.suite, query.module, user, asOf)
@@ -178,6 +160,44 @@ export class EffectiveService {
       };
     }
     return result;
+  }
+
+  /**
+   * effective() when the answer needs nothing asynchronous: no `asOf`, no secrets to resolve, no
+   * operator access to record. The same rules in the same order; undefined means "ask
+   * effective()". Lets the REST door answer the common read without a promise (issue 35).
+   */
+  current(caller: ConfigCaller, query: EffectiveQuery): Effective | undefined {
+    if (query.asOf !== undefined || query.resolveSecrets) return undefined;
+    const tenantId = resolveTenant(caller, query.tenantId, ['path', 'tenant_id']);
+    if (this.access.recordsAccess(caller, tenantId)) return undefined;
+    const user = this.checkedUser(caller, query);
+    const result = this.cached(tenantId, query.suite, query.module, user);
+    return query.namespace !== undefined ? this.onlyNamespace(result, query.namespace) : result;
+  }
+
+  /** The query's names checked, and the user whose rollout buckets apply (another's: admins and services only). */
+  private checkedUser(caller: ConfigCaller, query: EffectiveQuery): string {
+    for (const [field, value] of [
+      ['suite', query.suite],
+      ['module', query.module],
+      ['namespace', query.namespace],
+    ] as const)
+      if (value !== undefined && !NAME_PATTERN.test(value))
+        throw InputError.of(['query', field], `must match ${NAME_PATTERN.source}`, 'value_error.str.regex');
+    if (
+      query.user !== undefined &&
+      caller.auth &&
+      query.user !== caller.auth.username &&
+      !isAdmin(caller.auth) &&
+      !caller.auth.isService
+    )
+      throw InputError.of(
+        ['query', 'user'],
+        "only admins and services read another user's configuration",
+        'value_error',
+      );
+    return query.user ?? caller.auth?.username ?? '';
   }
 
   /**
