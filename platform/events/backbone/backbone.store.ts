@@ -112,6 +112,13 @@ export interface EventsStore {
   topic(tenantId: string, name: string): Promise<Topic | null>;
   topics(tenantId: string): Promise<Topic[]>;
   publish(tenantId: string, event: NewEvent, quotaBytes: number): Promise<PublishOutcome>;
+  /**
+   * Appends events to one stream in the given order, outside the tenant's quota (platform notices:
+   * the producer's change has committed), in one statement; resolves with the events newly
+   * stored, by position (an id stored before is a retry and left out). The hooks run on the same
+   * transaction for the stored ones.
+   */
+  appendMany(tenantId: string, topic: string, events: readonly NewEvent[]): Promise<EventRecord[]>;
   eventsAfter(tenantId: string, topic: string, afterPosition: number, limit: number): Promise<EventRecord[]>;
   headPosition(tenantId: string, topic: string): Promise<number>;
   /** The position just before the first event at or after `time` (the head when there is none). */
@@ -145,6 +152,8 @@ export interface EventsStoreHooks {
    * deliveries here (docs/webhooks.md); a throw aborts the publish.
    */
   afterInsert?: (tx: SqlQuery, event: EventRecord) => Promise<void>;
+  /** The same for several events stored by one statement (`appendMany`); without it, `afterInsert` runs for each. */
+  afterInsertMany?: (tx: SqlQuery, events: readonly EventRecord[]) => Promise<void>;
 }
 
 async function eventsByIds(q: SqlQuery, tenantId: string, ids: string[]): Promise<Map<string, EventRecord>> {
@@ -209,6 +218,55 @@ async function publishStatement(
   // A concurrent publish of the same id won: this one leaves a gap in the positions, which readers skip.
   const again = (await eventsByIds(q, tenantId, [e.id])).get(e.id)!;
   return { kind: 'duplicate', event: again };
+}
+
+/**
+ * One stream's events in one statement: those whose id is not stored yet get the next positions
+ * in the given order (the stream head moves by their count, locking it as `publishStatement`
+ * does), the rest are left out. A concurrent append of the same id wins: this one leaves a gap in
+ * the positions, which readers skip.
+ */
+async function appendManyStatement(
+  q: SqlQuery,
+  tenantId: string,
+  topic: string,
+  events: readonly NewEvent[],
+): Promise<EventRecord[]> {
+  const rows = events.map((e, ord) => ({
+    ord,
+    id: e.id,
+    source: e.source,
+    type: e.type,
+    subject: e.subject,
+    time: e.time,
+    traceparent: e.traceparent,
+    data: e.data ?? null,
+    size: e.size,
+  }));
+  const res = await q.query<EventRow>(
+    `WITH input AS (
+       SELECT t.* FROM json_to_recordset($3::json)
+         AS t(ord int, id text, source text, type text, subject text, time timestamptz, traceparent text, data jsonb, size int)
+     ), fresh AS (
+       SELECT i.*, row_number() OVER (ORDER BY i.ord) AS n, count(*) OVER () AS total FROM input i
+        WHERE NOT EXISTS (SELECT 1 FROM event_records r WHERE r.tenant_id = $1 AND r.id = i.id)
+     ), head AS (
+       INSERT INTO event_streams (tenant_id, topic, last_position, bytes)
+       SELECT $1, $2, count(*), coalesce(sum(size), 0) FROM fresh HAVING count(*) > 0
+       ON CONFLICT (tenant_id, topic) DO UPDATE
+         SET last_position = event_streams.last_position + EXCLUDED.last_position, bytes = event_streams.bytes + EXCLUDED.bytes
+       RETURNING last_position
+     ), ins AS (
+       INSERT INTO event_records AS r (id, tenant_id, topic, position, source, type, subject, time, traceparent, data, size)
+       SELECT f.id, $1, $2, head.last_position - f.total + f.n, f.source, f.type, f.subject, f.time, f.traceparent, f.data, f.size
+         FROM fresh f, head
+       ON CONFLICT (tenant_id, id) DO NOTHING
+       RETURNING ${EVENT_COLUMNS}
+     )
+     SELECT * FROM ins ORDER BY position`,
+    [tenantId, topic, JSON.stringify(rows)],
+  );
+  return res.rows.map(toEvent);
 }
 
 export function createEventsStore(sql: SqlExecutor, hooks: EventsStoreHooks = {}): EventsStore {
@@ -284,6 +342,20 @@ export function createEventsStore(sql: SqlExecutor, hooks: EventsStoreHooks = {}
         const outcome = await publishStatement(tx, tenantId, e, quotaBytes);
         if (outcome.kind === 'stored') await afterInsert(tx, outcome.event);
         return outcome;
+      });
+    },
+
+    async appendMany(tenantId, topic, events) {
+      if (events.length === 0) return [];
+      const { afterInsert, afterInsertMany } = hooks;
+      if (!afterInsert && !afterInsertMany) return appendManyStatement(sql, tenantId, topic, events);
+      return sql.transaction(async (tx) => {
+        const stored = await appendManyStatement(tx, tenantId, topic, events);
+        if (stored.length > 0) {
+          if (afterInsertMany) await afterInsertMany(tx, stored);
+          else for (const e of stored) await afterInsert!(tx, e);
+        }
+        return stored;
       });
     },
 

@@ -226,6 +226,16 @@ export async function createJetStreamEventsStore(o: JetStreamStoreOptions): Prom
     topic: (tenantId, name) => meta.topic(tenantId, name),
     topics: (tenantId) => meta.topics(tenantId),
 
+    /** One publish after another (JetStream has no multi-message append); duplicates left out. */
+    async appendMany(tenantId: string, _topic: string, events: readonly NewEvent[]) {
+      const stored: EventRecord[] = [];
+      for (const e of events) {
+        const outcome = await this.publish(tenantId, e, Number.POSITIVE_INFINITY);
+        if (outcome.kind === 'stored') stored.push(outcome.event);
+      }
+      return stored;
+    },
+
     async publish(tenantId: string, e: NewEvent): Promise<PublishOutcome> {
       // The tenant quota is not kept per tenant here: the stream's limits bound storage (docs/events.md).
       const body: Body = {

@@ -11,7 +11,7 @@ import { createEventsStore, type EventsStore } from './backbone.store';
 import type { EventRecord, NewEvent } from './backbone.types';
 
 /** A store factory: the default, or one with the events service's hooks (webhooks) once it has them. */
-export type BackboneStoreFactory = (sql: SqlExecutor) => Pick<EventsStore, 'publish'>;
+export type BackboneStoreFactory = (sql: SqlExecutor) => Pick<EventsStore, 'appendMany'>;
 
 /**
  * An executor over a transaction already open: `transaction(work)` joins it instead of opening a
@@ -50,8 +50,9 @@ export interface NoticeToAppend {
 /**
  * Appends the notices in `q`'s transaction; resolves with the events newly stored (a duplicate id,
  * appended by an earlier pass, is left out). Streams are taken in (tenant, topic) order, each in
- * the given order: relays in several processes then lock stream heads in one global order and
- * never deadlock, and each stream's positions follow the outbox's order. Platform notices are
+ * the given order and in one statement (`appendMany`: a pass of many notices is a statement per
+ * stream, not per notice): relays in several processes then lock stream heads in one global order
+ * and never deadlock, and each stream's positions follow the outbox's order. Platform notices are
  * outside the tenant's storage quota: the producer's change has committed, its notice must not be
  * refused.
  */
@@ -61,17 +62,17 @@ export async function appendNotices(
   storeOf: BackboneStoreFactory = createEventsStore,
 ): Promise<EventRecord[]> {
   const store = storeOf(joinTransaction(q));
-  const byStream = notices
-    .map((n, i) => ({ n, i, key: `${n.envelope.tenantid}\u0000${n.topic}` }))
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.i - b.i));
+  const streams = new Map<string, { tenantId: string; topic: string; events: NewEvent[] }>();
+  for (const n of notices) {
+    const key = `${n.envelope.tenantid}\u0000${n.topic}`;
+    let stream = streams.get(key);
+    if (!stream) streams.set(key, (stream = { tenantId: n.envelope.tenantid, topic: n.topic, events: [] }));
+    stream.events.push(noticeEvent(n.envelope, n.topic));
+  }
   const stored: EventRecord[] = [];
-  for (const { n } of byStream) {
-    const outcome = await store.publish(
-      n.envelope.tenantid,
-      noticeEvent(n.envelope, n.topic),
-      Number.POSITIVE_INFINITY,
-    );
-    if (outcome.kind === 'stored') stored.push(outcome.event);
+  for (const key of [...streams.keys()].sort()) {
+    const s = streams.get(key)!;
+    stored.push(...(await store.appendMany(s.tenantId, s.topic, s.events)));
   }
   return stored;
 }

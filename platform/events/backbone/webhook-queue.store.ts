@@ -10,6 +10,7 @@
 // ending in `*` matches by prefix (`*` alone: everything), any other entry exactly.
 import type { SqlQuery } from '../../db/sql';
 import type { EventsStoreHooks } from './backbone.store';
+import type { EventRecord } from './backbone.types';
 import { cloudEventJson } from './cloud-event';
 
 /** The part of a CloudEvents 1.0 envelope the queue reads; the whole envelope is the body sent and signed. */
@@ -44,4 +45,31 @@ export const webhookQueueHooks: EventsStoreHooks = {
   async afterInsert(tx, event) {
     await queueWebhookDeliveries(tx, event.tenantId, { ...cloudEventJson(event), id: event.id, type: event.type });
   },
+  async afterInsertMany(tx, events) {
+    await queueWebhookDeliveriesMany(tx, events);
+  },
 };
+
+/** `queueWebhookDeliveries` for many stored events (of any tenants) in one statement. */
+export async function queueWebhookDeliveriesMany(q: SqlQuery, events: readonly EventRecord[]): Promise<number> {
+  if (events.length === 0) return 0;
+  const rows = events.map((e) => ({
+    tenant_id: e.tenantId,
+    id: e.id,
+    type: e.type,
+    payload: JSON.stringify({ ...cloudEventJson(e), id: e.id, type: e.type }),
+  }));
+  const res = await q.query(
+    `INSERT INTO webhook_queue (tenant_id, endpoint_id, event_id, event_type, payload)
+     SELECT e.tenant_id, e.id, v.id, v.type, v.payload
+       FROM json_to_recordset($1::json) AS v(tenant_id text, id text, type text, payload text)
+       JOIN webhook_endpoints e ON e.tenant_id = v.tenant_id AND e.enabled
+      WHERE cardinality(e.topics) = 0 OR EXISTS (
+              SELECT 1 FROM unnest(e.topics) AS f(entry)
+               WHERE CASE WHEN right(f.entry, 1) = '*' THEN starts_with(v.type, left(f.entry, -1))
+                          ELSE f.entry = v.type END)
+     ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
+    [JSON.stringify(rows)],
+  );
+  return res.rowCount;
+}

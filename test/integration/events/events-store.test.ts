@@ -95,6 +95,38 @@ describe('publishing', () => {
     const all = await store.eventsAfter('t-conc', 'c', 0, 100);
     expect(all.map((e) => e.position)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
   });
+
+  it('appends many events to a stream in one call: next positions in order, ids stored before left out, concurrent calls gap-free', async () => {
+    const first = await publish('t-many', 'm', null, { n: 0 });
+    const batch = [1, 2, 3].map((n) => event('t-many', 'm', 's', { n }));
+    const stored = await store.appendMany('t-many', 'm', [event('t-many', 'm', null, { n: 0 }), ...batch]);
+    expect(stored.map((e) => [e.position, e.data])).toEqual([
+      [2, { n: 0 }],
+      [3, { n: 1 }],
+      [4, { n: 2 }],
+      [5, { n: 3 }],
+    ]);
+    // A retry of the same ids stores nothing and moves no position.
+    expect(await store.appendMany('t-many', 'm', batch)).toEqual([]);
+    const more = await store.appendMany('t-many', 'm', [...batch, event('t-many', 'm', null, { n: 4 })]);
+    expect(more.map((e) => [e.position, e.data])).toEqual([[6, { n: 4 }]]);
+    expect((await store.eventsAfter('t-many', 'm', 0, 10)).map((e) => e.id)).toEqual([
+      first.id,
+      ...stored.slice(0, 1).map((e) => e.id),
+      ...batch.map((e) => e.id),
+      more[0]!.id,
+    ]);
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        (i % 2 ? store2 : store).appendMany('t-many-conc', 'c', [
+          event('t-many-conc', 'c', null),
+          event('t-many-conc', 'c', null),
+        ]),
+      ),
+    );
+    const all = await store.eventsAfter('t-many-conc', 'c', 0, 100);
+    expect(all.map((e) => e.position)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+  });
 });
 
 describe('durable subscriptions', () => {

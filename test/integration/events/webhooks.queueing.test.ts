@@ -119,3 +119,30 @@ it('stores nothing when the queueing fails: the event and its deliveries commit 
   const head = await db.sql.query(`SELECT 1 FROM event_streams WHERE tenant_id = $1`, ['q-c']);
   expect(head.rows).toHaveLength(0);
 });
+
+it('queues many events appended in one call (a relay pass) by the same filter, once per id, with the same payload as one by one', async () => {
+  const { webhooks } = setup();
+  const star = await webhooks.endpoints.create('q-m', { url: 'http://127.0.0.1:9/star', topics: ['*'] });
+  const exact = await webhooks.endpoints.create('q-m', { url: 'http://127.0.0.1:9/x', topics: ['workflow.completed'] });
+  await webhooks.endpoints.create('q-other', { url: 'http://127.0.0.1:9/other' });
+  const relayStore = createEventsStore(db.sql, webhookQueueHooks);
+  const completed = [event('q-m', 'workflow.completed'), event('q-m', 'workflow.completed')];
+  const stored = await relayStore.appendMany('q-m', 'workflow.completed', completed);
+  expect(stored).toHaveLength(2);
+  await relayStore.appendMany('q-m', 'workflow.started', [event('q-m', 'workflow.started')]);
+  // A retried pass stores and queues nothing more.
+  expect(await relayStore.appendMany('q-m', 'workflow.completed', completed)).toEqual([]);
+  const byEndpoint = (id: string) => queued('q-m').then((rows) => rows.filter((r) => r.endpoint_id === id).length);
+  expect(await byEndpoint(star.endpoint.id)).toBe(3);
+  expect(await byEndpoint(exact.endpoint.id)).toBe(2);
+  expect(await queued('q-other')).toEqual([]);
+  const payload = await db.sql.query<{ payload: string }>(
+    `SELECT payload FROM webhook_queue WHERE tenant_id = $1 AND event_id = $2 LIMIT 1`,
+    ['q-m', completed[0]!.id],
+  );
+  expect(JSON.parse(payload.rows[0]!.payload)).toEqual({
+    ...cloudEventJson(stored[0]!),
+    id: completed[0]!.id,
+    type: 'workflow.completed',
+  });
+});
