@@ -66,7 +66,9 @@ export class ScanScheduler {
     for (const key of due) {
       if (this.stopped) break;
       const schedule = await scheduleStore.get(this.sql, key.tenantId, key.id);
-      if (!schedule?.dueAt) continue;
+      // Read again after the list: another replica may have claimed it since (its due time moved
+      // on). Claiming that new due time would run the same due schedule a second time.
+      if (!schedule?.dueAt || schedule.dueAt.getTime() > this.now().getTime()) continue;
       if (await this.runOne(schedule)) started++;
     }
     return started;
