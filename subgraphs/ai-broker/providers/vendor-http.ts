@@ -44,8 +44,9 @@ export class VendorConnection {
     this.base = new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
     const secure = this.base.protocol === 'https:';
     this.transport = secure ? https : http;
-    // LIFO hands the most recently used socket out first, so idle ones age out instead of all
-    // staying warm just long enough to meet the server's keep-alive timeout mid-request.
+    // Node's agent retires an idle socket a second before the server's `Keep-Alive: timeout`
+    // hint, so a call rarely meets a connection the vendor is closing; LIFO reuses the warmest
+    // socket and lets the others age out after a burst.
     const options = { keepAlive: true, scheduling: 'lifo' as const };
     this.agent = secure ? new https.Agent(options) : new http.Agent(options);
   }
