@@ -159,7 +159,8 @@ export class InferencePipeline {
         ? prompt
         : `Answer from this context where it helps.\n\n${sources()}\n\nQuestion: ${prompt}`;
     return {
-      system: p.input.text(p.system),
+      // The platform's own system prompt holds no personal data: only a caller's is redacted.
+      system: p.system === SYSTEM_PROMPT ? SYSTEM_PROMPT : p.input.text(p.system),
       messages: [{ role: 'user', content }],
       maxTokens: p.maxTokens,
       context,

@@ -33,6 +33,8 @@ interface ModelState {
   failTimes: number[];
   cooldownUntil: number;
   latencies: number[];
+  /** The latencies' median, kept until the next call changes them: routing reads it per candidate and comparison. */
+  median?: number;
   lastError?: string;
 }
 
@@ -128,6 +130,7 @@ export class ModelHealth {
     m.lastError = undefined;
     m.latencies.push(latencyMs);
     if (m.latencies.length > this.settings.latencyWindow) m.latencies.shift();
+    m.median = undefined;
     this.providerAnswered(model.provider);
   }
 
@@ -155,10 +158,13 @@ export class ModelHealth {
 
   /** The median of the recent calls' latencies, or the catalogue's expectation before any call. */
   latencyOf(model: ModelEntry): number {
-    const l = this.models.get(model.id)?.latencies ?? [];
-    if (l.length === 0) return model.expectedLatencyMs;
-    const sorted = [...l].sort((a, b) => a - b);
-    return sorted[Math.floor(sorted.length / 2)]!;
+    const m = this.models.get(model.id);
+    if (!m || m.latencies.length === 0) return model.expectedLatencyMs;
+    if (m.median === undefined) {
+      const sorted = [...m.latencies].sort((a, b) => a - b);
+      m.median = sorted[Math.floor(sorted.length / 2)]!;
+    }
+    return m.median;
   }
 
   view(model: ModelEntry): ModelHealthView {

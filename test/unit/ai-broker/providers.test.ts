@@ -165,6 +165,24 @@ test('keys rotate without a restart: from the environment, and from a key file w
   fs.rmSync(dir, { recursive: true });
 });
 
+test('OpenAI-format answers ask for kept-alive connections, and follow a change of base URL at once', async () => {
+  const { adapter, model } = adapters().openai;
+  for (let i = 0; i < 3; i++) await adapter.complete(request(model));
+  expect(
+    openai
+      .completions()
+      .slice(-3)
+      .map((c) => c.headers.connection),
+  ).toEqual(['keep-alive', 'keep-alive', 'keep-alive']);
+  const moved: Record<string, string | undefined> = { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: openai.url };
+  const provider = new OpenAiProvider('openai', new CredentialSource(moved, 'OPENAI'));
+  await provider.complete(request(model));
+  moved.OPENAI_BASE_URL = local.url;
+  const before = local.completions().length;
+  await provider.complete(request(model));
+  expect(local.completions().length).toBe(before + 1);
+});
+
 test('a provider without its key or URL is not configured and says so when called', async () => {
   const bare = new AnthropicProvider(new CredentialSource({}, 'ANTHROPIC'));
   expect(bare.configured()).toBe(false);
