@@ -45,8 +45,10 @@ describe('noticeEnvelope', () => {
 
   it("refuses a kind whose topic or service breaks the class's rules, on every write", () => {
     const bad = eventContract({ ...contract, topic: '' });
-    const build = (service: string, c = contract) => () =>
-      noticeEnvelope(service, c, {} as never, { tenantId: 't', subject: 's' });
+    const build =
+      (service: string, c = contract) =>
+      () =>
+        noticeEnvelope(service, c, {} as never, { tenantId: 't', subject: 's' });
     expect(build('validation', bad)).toThrow(ValidationError);
     expect(build('validation', bad)).toThrow(ValidationError);
     expect(build('a service with spaces')).toThrow(ValidationError);
