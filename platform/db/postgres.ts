@@ -3,12 +3,14 @@ import pg from 'pg';
 import { from as copyFromStdin } from 'pg-copy-streams';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { SqlExecutor, SqlQuery, SqlResult } from './sql';
+import type { QueryOptions, SqlExecutor, SqlQuery, SqlResult } from './sql';
 
 function wrap(conn: pg.Pool | pg.PoolClient): SqlQuery {
   return {
-    async query<Row>(text: string, params: unknown[] = []): Promise<SqlResult<Row>> {
-      const res = await conn.query(text, params);
+    async query<Row>(text: string, params: unknown[] = [], options?: QueryOptions): Promise<SqlResult<Row>> {
+      const res = options?.prepareAs
+        ? await conn.query({ name: options.prepareAs, text, values: params })
+        : await conn.query(text, params);
       return { rows: res.rows as Row[], rowCount: res.rowCount ?? res.rows.length };
     },
     async exec(text: string) {

@@ -6,9 +6,22 @@ export interface SqlResult<Row> {
   rowCount: number;
 }
 
+export interface QueryOptions {
+  /**
+   * PostgreSQL: prepare the statement under this name on each pooled connection, so the server
+   * parses and plans it once per connection instead of on every call. Only for a hot statement
+   * whose text never changes (the rows travel as parameters); one name, one text. Ignored on PGlite.
+   */
+  prepareAs?: string;
+}
+
 export interface SqlQuery {
   /** One parameterised statement. Column types are the driver's: cast in SQL (e.g. `::text`) where it matters. */
-  query<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<SqlResult<Row>>;
+  query<Row = Record<string, unknown>>(
+    text: string,
+    params?: unknown[],
+    options?: QueryOptions,
+  ): Promise<SqlResult<Row>>;
   /** Several statements without parameters (migrations). */
   exec(text: string): Promise<void>;
   /**

@@ -10,6 +10,9 @@ import type { RuleExecutionData } from './validation.types';
 
 export const RULE_EXECUTION_EVENT = 'rule_execution';
 
+/** The subject of a run's notice: its pack, then the run (the audit event's idempotency key, unique per run). */
+export const runSubject = (packId: string, runId: string): string => `rulepack/${packId}/runs/${runId}`;
+
 export class RunAudit {
   constructor(
     private readonly outbox: AuditedNoticeWriter,
@@ -34,21 +37,23 @@ export class RunAudit {
       correlation_id: caller.correlationId,
       occurred_at: new Date().toISOString(),
     };
+    const audit = auditEvent(caller, {
+      tenantId,
+      type: RULE_EXECUTION_EVENT,
+      actor,
+      data,
+      description: `Rule pack ${data.rulepack_id}${data.rule_pack_version ? ` ${data.rule_pack_version}` : ''} ${data.result}`,
+    });
+    // The subject is the run itself: runs are independent facts, and the subject is the key that
+    // relays and durable consumers keep in order. Keyed by the pack alone, every run of a busy pack
+    // waited for the one before it, one bus round trip each (the relay fell behind from ~100
+    // runs/s under load, docs/benchmarks.md, branch val round 2).
     const notice = pendingNotice('validation', COMPLIANCE_RULE_EXECUTION, event, {
       tenantId,
-      subject: `rulepack/${data.rulepack_id}`,
+      subject: runSubject(data.rulepack_id, audit.idempotencyKey),
       correlationId: caller.correlationId,
     });
-    await this.outbox.append(
-      auditEvent(caller, {
-        tenantId,
-        type: RULE_EXECUTION_EVENT,
-        actor,
-        data,
-        description: `Rule pack ${data.rulepack_id}${data.rule_pack_version ? ` ${data.rule_pack_version}` : ''} ${data.result}`,
-      }),
-      notice,
-    );
+    await this.outbox.append(audit, notice);
     this.onCommitted();
     this.forward(notice);
   }

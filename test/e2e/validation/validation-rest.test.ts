@@ -112,10 +112,17 @@ async function post(
 }
 
 async function outboxEvents(): Promise<
-  { event_type: string; tenant_id: string; event_data: any; user_id: string | null; correlation_id: string | null }[]
+  {
+    event_type: string;
+    tenant_id: string;
+    event_data: any;
+    user_id: string | null;
+    correlation_id: string | null;
+    idempotency_key: string;
+  }[]
 > {
   const r = await h.db.sql.query<any>(
-    `SELECT event_type, tenant_id, event_data, user_id, correlation_id FROM outbox_events WHERE service = 'validation' ORDER BY outbox_events.id`,
+    `SELECT event_type, tenant_id, event_data, user_id, correlation_id, idempotency_key FROM outbox_events WHERE service = 'validation' ORDER BY outbox_events.id`,
   );
   return r.rows.map((row) => ({
     ...row,
@@ -518,7 +525,8 @@ describe('audit', () => {
       type: COMPLIANCE_RULE_EXECUTION.topic,
       source: 'urn:platform:service:validation',
       tenantid: 'default',
-      subject: `rulepack/${e!.event_data.rulepack_id}`,
+      // The run is the subject (runs of one pack are not ordered against each other).
+      subject: `rulepack/${e!.event_data.rulepack_id}/runs/${e!.idempotency_key}`,
       traceparent: expect.stringMatching(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/),
       data: {
         ...e!.event_data,

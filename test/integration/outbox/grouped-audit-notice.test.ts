@@ -64,10 +64,12 @@ async function rowsOf(correlationId: string) {
 
 test('appends arriving together share one statement; each is committed, event and notice, when it resolves', async () => {
   const statements: string[] = [];
+  const prepared = new Map<string, Set<string>>();
   const counting: SqlQuery = {
-    query: (text, params) => {
+    query: (text, params, options) => {
       statements.push(text);
-      return db.sql.query(text, params);
+      if (options?.prepareAs) prepared.set(options.prepareAs, (prepared.get(options.prepareAs) ?? new Set()).add(text));
+      return db.sql.query(text, params, options);
     },
     exec: (text) => db.sql.exec(text),
   };
@@ -92,6 +94,21 @@ test('appends arriving together share one statement; each is committed, event an
   );
   expect(statements.length).toBeLessThan(ids.length); // grouped: the first alone, the rest together
   expect(statements.every((s) => !/^\s*(BEGIN|COMMIT)/i.test(s))).toBe(true);
+  // Every statement is prepared, and a name always stands for one text (else PostgreSQL refuses it).
+  expect([...prepared.values()].reduce((n, texts) => n + texts.size, 0)).toBe(prepared.size);
+  expect(prepared.size).toBe(new Set(statements).size);
+});
+
+test('groups of any size and both forms reuse their prepared statements on the same connections', async () => {
+  const writer = groupedAuditNoticeWriter(db.sql, 'validation', { maxInFlight: 2 });
+  for (let round = 0; round < 8; round++) {
+    const ids = Array.from({ length: 1 + round * 3 }, (_, i) => `prepared-${round}-${i}`);
+    await Promise.all(ids.map((id, i) => writer.append(event(id), i % 4 === 1 ? undefined : notice(id))));
+    for (const [i, id] of ids.entries()) {
+      const r = await rowsOf(id);
+      expect([r.events.length, r.notices.length]).toEqual([1, i % 4 === 1 ? 0 : 1]);
+    }
+  }
 });
 
 test('an append the database refuses fails alone, leaving neither its event nor its notice', async () => {
