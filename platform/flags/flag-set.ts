@@ -15,7 +15,7 @@ import { targetingInputs } from './targeting-inputs';
 export const FLAGS_NAMESPACE = 'flags';
 export const MAX_TARGETING_NODES = 500;
 /** Answers kept per flag (FlagSet's memo); a full memo starts again empty. */
-export const MAX_MEMOISED = 10_000;
+export const MAX_MEMOISED = 4_096;
 
 /** OFREP's success body (https://github.com/open-feature/protocol, evaluate a flag). */
 export interface OfrepSuccess {
@@ -63,6 +63,7 @@ export class FlagSet {
   private readonly core: FlagdCore;
   /** Per flag whose rule reads only fixed context keys: its answers by their values. */
   private readonly memos = new Map<string, AnswerMemo<OfrepSuccess>>();
+  private readonly answers = new Map<string, OfrepSuccess[]>();
 
   /**
    * Checks the limits of a flag set, or of a layer's patch to one (a suite, module or tenant layer
@@ -116,7 +117,22 @@ export class FlagSet {
     if (known) return known;
     const answer = this.evaluateNow(key, context);
     // Failures are not kept: they are rare, and their details may name the context.
-    if (!isOfrepFailure(answer)) memo!.set(context, Object.freeze(answer));
+    if (isOfrepFailure(answer)) return answer;
+    const shared = this.distinct(answer);
+    memo!.set(context, shared);
+    return shared;
+  }
+
+  /**
+   * One frozen object per (flag, reason, variant): a flag's value and metadata follow from its
+   * variant, so thousands of kept contexts hold a handful of answers between them.
+   */
+  private distinct(answer: OfrepSuccess): OfrepSuccess {
+    const known = this.answers.get(answer.key) ?? [];
+    const same = known.find((a) => a.reason === answer.reason && a.variant === answer.variant);
+    if (same) return same;
+    known.push(Object.freeze(answer));
+    this.answers.set(answer.key, known);
     return answer;
   }
 

@@ -56,8 +56,8 @@ function rootOf(path: unknown): string | null | undefined {
 }
 
 /**
- * The top-level context keys `rule` reads (sorted, without duplicates), or null when its answer
- * may depend on anything else. `fractional` adds `targetingKey`, its default bucketing input.
+ * The top-level context keys `rule` reads (without duplicates, sorted, targetingKey last), or null
+ * when its answer may depend on anything else. `fractional` adds `targetingKey`, its default bucketing input.
  */
 export function targetingInputs(rule: unknown): string[] | null {
   const inputs = new Set<string>();
@@ -86,5 +86,7 @@ export function targetingInputs(rule: unknown): string[] | null {
     if (operator === 'fractional') inputs.add('targetingKey');
     stack.push(args);
   }
-  return [...inputs].sort();
+  // targetingKey last: it is usually the key with the most values, and the memo keeps one Map
+  // per distinct value of every key but the last (answer-memo.ts).
+  return [...inputs].sort((a, b) => Number(a === 'targetingKey') - Number(b === 'targetingKey') || (a < b ? -1 : 1));
 }

@@ -15,7 +15,7 @@ const valueOf = (set: FlagSet, context: Record<string, unknown>) =>
   (set.evaluate('f', context as never) as { value?: unknown }).value;
 
 describe('targeting inputs', () => {
-  it('lists the top-level keys a rule reads, with targetingKey for fractional', () => {
+  it('lists the top-level keys a rule reads, with targetingKey (last) for fractional', () => {
     expect(
       targetingInputs({
         if: [
@@ -24,7 +24,7 @@ describe('targeting inputs', () => {
           { fractional: [{ cat: [{ var: 'tenantId' }, { var: '$flagd.flagKey' }] }, ['on', 10], ['off', 90]] },
         ],
       }),
-    ).toEqual(['plan', 'targetingKey', 'tenantId']);
+    ).toEqual(['plan', 'tenantId', 'targetingKey']);
     expect(targetingInputs({ in: [{ var: 'user.email' }, ['a@x.io']] })).toEqual(['user']);
     expect(targetingInputs({ var: ['plan', { var: 'fallbackPlan' }] })).toEqual(['fallbackPlan', 'plan']);
   });
