@@ -9,9 +9,13 @@
 // Evaluation errors (a rule that throws) answer the flag's error, never a crash.
 import { FlagdCore, MemoryStorage } from '@openfeature/flagd-core';
 import type { EvaluationContext, JsonValue, Logger } from '@openfeature/core';
+import { AnswerMemo, UNKEYED } from './answer-memo';
+import { targetingInputs } from './targeting-inputs';
 
 export const FLAGS_NAMESPACE = 'flags';
 export const MAX_TARGETING_NODES = 500;
+/** Answers kept per flag (FlagSet's memo); a full memo starts again empty. */
+export const MAX_MEMOISED = 4_096;
 
 /** OFREP's success body (https://github.com/open-feature/protocol, evaluate a flag). */
 export interface OfrepSuccess {
@@ -57,6 +61,9 @@ function countNodes(value: unknown): number {
 
 export class FlagSet {
   private readonly core: FlagdCore;
+  /** Per flag whose rule reads only fixed context keys: its answers by their values. */
+  private readonly memos = new Map<string, AnswerMemo<OfrepSuccess>>();
+  private readonly answers = new Map<string, OfrepSuccess[]>();
 
   /**
    * Checks the limits of a flag set, or of a layer's patch to one (a suite, module or tenant layer
@@ -89,13 +96,47 @@ export class FlagSet {
       throw new FlagSetError('/flags', `not a valid flagd flag set: ${(err as Error).message.slice(0, 300)}`);
     }
     this.core = new FlagdCore(storage, SILENT);
+    for (const [key, flag] of Object.entries((content as { flags: Record<string, { targeting?: unknown }> }).flags)) {
+      const inputs = flag?.targeting === undefined ? [] : targetingInputs(flag.targeting);
+      if (inputs) this.memos.set(key, new AnswerMemo(inputs, MAX_MEMOISED));
+    }
   }
 
   keys(): string[] {
     return [...this.core.getFlags().keys()];
   }
 
+  /**
+   * The flag's answer for `context`. A flag whose rule reads only fixed context keys answers
+   * again from its memo for the same values there; the answer is shared, so it is frozen.
+   */
   evaluate(key: string, context: EvaluationContext = {}): OfrepResult {
+    const memo = this.memos.get(key);
+    const known = memo ? memo.get(context) : UNKEYED;
+    if (known === UNKEYED) return this.evaluateNow(key, context);
+    if (known) return known;
+    const answer = this.evaluateNow(key, context);
+    // Failures are not kept: they are rare, and their details may name the context.
+    if (isOfrepFailure(answer)) return answer;
+    const shared = this.distinct(answer);
+    memo!.set(context, shared);
+    return shared;
+  }
+
+  /**
+   * One frozen object per (flag, reason, variant): a flag's value and metadata follow from its
+   * variant, so thousands of kept contexts hold a handful of answers between them.
+   */
+  private distinct(answer: OfrepSuccess): OfrepSuccess {
+    const known = this.answers.get(answer.key) ?? [];
+    const same = known.find((a) => a.reason === answer.reason && a.variant === answer.variant);
+    if (same) return same;
+    known.push(Object.freeze(answer));
+    this.answers.set(answer.key, known);
+    return answer;
+  }
+
+  private evaluateNow(key: string, context: EvaluationContext): OfrepResult {
     const flag = this.core.getFlag(key);
     if (!flag) return { key, errorCode: 'FLAG_NOT_FOUND', errorDetails: `flag '${key}' was not found` };
     try {

@@ -60,6 +60,11 @@ function parseAsOf(asOf: string | undefined): { seq?: number; at?: Date } | unde
   return { at };
 }
 
+function checkName(field: 'suite' | 'module' | 'namespace', value: string | undefined): void {
+  if (value !== undefined && !NAME_PATTERN.test(value))
+    throw InputError.of(['query', field], `must match ${NAME_PATTERN.source}`, 'value_error.str.regex');
+}
+
 /**
  * What identifies a current answer: the same for every read that serialises to the same body,
  * new after every change of what this process serves. `seq` alone cannot say that: a replica may
@@ -178,13 +183,10 @@ export class EffectiveService {
 
   /** The query's names checked, and the user whose rollout buckets apply (another's: admins and services only). */
   private checkedUser(caller: ConfigCaller, query: EffectiveQuery): string {
-    for (const [field, value] of [
-      ['suite', query.suite],
-      ['module', query.module],
-      ['namespace', query.namespace],
-    ] as const)
-      if (value !== undefined && !NAME_PATTERN.test(value))
-        throw InputError.of(['query', field], `must match ${NAME_PATTERN.source}`, 'value_error.str.regex');
+    // Field by field rather than over a list of pairs: this runs on every read (no arrays to build).
+    checkName('suite', query.suite);
+    checkName('module', query.module);
+    checkName('namespace', query.namespace);
     if (
       query.user !== undefined &&
       caller.auth &&
