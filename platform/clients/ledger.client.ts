@@ -27,6 +27,16 @@ export class LedgerClientError extends Error {
 
 export interface LedgerClient {
   append(event: LedgerAppendRequest, options?: { correlationId?: string }): Promise<LedgerAppendResponse>;
+  /**
+   * `POST /v1/ledger/append/batch`: several events (each with an idempotency key) in one call and
+   * in order, one result each. All or nothing at the door; a failure after that may leave some
+   * stored, which the keys make safe to send again. Absent on clients that only append one.
+   */
+  appendBatch?(events: readonly LedgerAppendRequest[]): Promise<LedgerAppendBatchResult[]>;
+}
+
+export interface LedgerAppendBatchResult extends LedgerAppendResponse {
+  replayed: boolean;
 }
 
 export interface LedgerClientOptions {
@@ -41,30 +51,38 @@ export interface LedgerClientOptions {
 export function createLedgerClient(options: LedgerClientOptions): LedgerClient {
   const doFetch = options.fetch ?? fetch;
   const base = options.baseUrl.replace(/\/+$/, '');
+  async function post<T>(route: string, body: unknown, headers: Record<string, string>): Promise<T> {
+    const token = await options.token?.();
+    if (token) headers.authorization = `Bearer ${token}`;
+    let res: Response;
+    try {
+      res = await doFetch(`${base}${route}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+      });
+    } catch (err) {
+      throw new LedgerClientError(`ledger unreachable: ${(err as Error).message}`, undefined, true);
+    }
+    const text = await res.text();
+    if (!res.ok) {
+      // 408/429/5xx are passing conditions; other 4xx mean this request will never succeed as is.
+      const retryable = res.status >= 500 || res.status === 429 || res.status === 408;
+      throw new LedgerClientError(`ledger answered ${res.status}: ${text.slice(0, 500)}`, res.status, retryable);
+    }
+    return JSON.parse(text) as T;
+  }
   return {
-    async append(event, callOptions = {}) {
-      const headers: Record<string, string> = { 'content-type': 'application/json', 'x-tenant-id': event.tenant_id };
-      const token = await options.token?.();
-      if (token) headers.authorization = `Bearer ${token}`;
+    append(event, callOptions = {}) {
+      const headers: Record<string, string> = { 'x-tenant-id': event.tenant_id };
       if (callOptions.correlationId) headers['x-correlation-id'] = callOptions.correlationId;
-      let res: Response;
-      try {
-        res = await doFetch(`${base}/append`, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify(event),
-          signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
-        });
-      } catch (err) {
-        throw new LedgerClientError(`ledger unreachable: ${(err as Error).message}`, undefined, true);
-      }
-      const text = await res.text();
-      if (!res.ok) {
-        // 408/429/5xx are passing conditions; other 4xx mean this request will never succeed as is.
-        const retryable = res.status >= 500 || res.status === 429 || res.status === 408;
-        throw new LedgerClientError(`ledger answered ${res.status}: ${text.slice(0, 500)}`, res.status, retryable);
-      }
-      return JSON.parse(text) as LedgerAppendResponse;
+      return post<LedgerAppendResponse>('/append', event, headers);
+    },
+    async appendBatch(events) {
+      const headers: Record<string, string> = events[0] ? { 'x-tenant-id': events[0].tenant_id } : {};
+      return (await post<{ results: LedgerAppendBatchResult[] }>('/v1/ledger/append/batch', { events }, headers))
+        .results;
     },
   };
 }

@@ -77,6 +77,10 @@ export function startNoticeRelay(options: NoticeRelayOptions): NoticeRelay {
   let running: Promise<number> | undefined;
   let again = false;
   let idleWaiters: (() => void)[] = [];
+  // Set by a wake-up (a commit here, a caller, a full pass): the next pass claims at once. A pass
+  // of the idle poll alone first asks whether anything is due, in one cheap read: ten services'
+  // relays polling four times a second were ~120 statements and 40 transactions a second.
+  let nudged = true;
 
   const backbone = options.backbone === false ? null : (options.backbone ?? {});
 
@@ -95,6 +99,9 @@ export function startNoticeRelay(options: NoticeRelayOptions): NoticeRelay {
       const pruned = await store.prunePublished(services, new Date(Date.now() - retainMs));
       if (pruned > 0) log.info({ pruned }, 'pruned published notices');
     }
+    const nudge = nudged;
+    nudged = false;
+    if (!nudge && !(await store.hasDue(services))) return { published: 0, full: false };
     // The streams' topics must be readable by name (the events service may not have started yet).
     if (backbone) await ensurePlatformTopics(options.db.sql);
     let appended: EventRecord[] = [];
@@ -150,7 +157,7 @@ export function startNoticeRelay(options: NoticeRelayOptions): NoticeRelay {
     timer = setTimeout(() => {
       timer = undefined;
       started = true;
-      wake();
+      if (!stopped) void runOnce();
     }, ms);
     // The service's server keeps the process alive; a relay left running must not.
     timer.unref();
@@ -163,7 +170,7 @@ export function startNoticeRelay(options: NoticeRelayOptions): NoticeRelay {
       try {
         const p = await pass();
         total += p.published;
-        if (p.full) again = true;
+        if (p.full) again = nudged = true;
       } catch (err) {
         log.warn({ err: (err as Error).message }, 'notice relay pass failed');
         schedule(backoff.baseMs);
@@ -179,6 +186,8 @@ export function startNoticeRelay(options: NoticeRelayOptions): NoticeRelay {
 
   function runOnce(): Promise<number> {
     if (running) {
+      // A pass in flight: the pass after it (again) claims without asking first.
+      nudged = true;
       again = true;
       return running;
     }
@@ -191,6 +200,7 @@ export function startNoticeRelay(options: NoticeRelayOptions): NoticeRelay {
 
   function wake(): void {
     if (stopped || !started) return;
+    nudged = true;
     void runOnce();
   }
 
@@ -198,7 +208,10 @@ export function startNoticeRelay(options: NoticeRelayOptions): NoticeRelay {
 
   return {
     wake,
-    runOnce,
+    runOnce() {
+      nudged = true;
+      return runOnce();
+    },
     flush() {
       return new Promise<void>((resolve) => {
         idleWaiters.push(resolve);

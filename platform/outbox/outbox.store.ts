@@ -23,7 +23,8 @@ export interface OutboxRow {
 export interface TenantOutbox {
   /** The tenant's undelivered rows in id order (the order they must reach the ledger in). */
   pending(limit: number): Promise<OutboxRow[]>;
-  markDelivered(id: string): Promise<void>;
+  /** Marks rows delivered, in one statement however many. */
+  markDelivered(ids: readonly string[]): Promise<void>;
   markFailed(id: string, delayMs: number, error: string): Promise<void>;
   /** The ledger refused the row for good: keep it, stop delivering it. */
   markDeadLettered(id: string, error: string): Promise<void>;
@@ -63,10 +64,11 @@ function tenantOutbox(q: SqlQuery, tenantId: string, services: string[] | null, 
       );
       return res.rows;
     },
-    async markDelivered(id) {
+    async markDelivered(ids) {
+      if (ids.length === 0) return;
       await q.query(
-        'UPDATE outbox_events SET delivered_at = now(), attempts = attempts + 1, last_error = NULL WHERE id = $1::int8',
-        [id],
+        'UPDATE outbox_events SET delivered_at = now(), attempts = attempts + 1, last_error = NULL WHERE id = ANY($1::int8[])',
+        [ids],
       );
     },
     async markFailed(id, delayMs, error) {

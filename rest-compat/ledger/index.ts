@@ -13,6 +13,8 @@ import { eventJson } from './ledger-event.view';
 import { registerInclusionStreamRoute } from './ledger-proof-stream.route';
 import { registerLedgerProofRoutes } from './ledger-proofs.routes';
 import {
+  AppendBatchBody,
+  AppendBatchResponse,
   AppendBody,
   AppendHeaders,
   AppendResponse,
@@ -98,6 +100,42 @@ export function registerLedgerRoutes(
     };
     routes.post('/append', { schema: appendSchema }, append);
     routes.post('/v1/ledger/append', { schema: appendSchema }, append);
+    routes.post(
+      '/v1/ledger/append/batch',
+      {
+        schema: {
+          tags: ['ledger'],
+          summary: 'Append several events, in order',
+          description:
+            'Every event is checked first (one refused event refuses the call, nothing appended) and each must carry an idempotency_key, ' +
+            'so a call that failed part-way can be sent again without storing an event twice. Answers one result per event, in order.',
+          body: AppendBatchBody,
+          response: responses(AppendBatchResponse),
+        },
+      },
+      async (request: FastifyRequest<{ Body: AppendBatchBody }>) => {
+        const results = await service.appendBatch(
+          callerOf(request),
+          request.body.events.map((b) => ({
+            tenantId: b.tenant_id,
+            eventType: b.event_type,
+            eventData: b.event_data,
+            userId: b.user_id,
+            correlationId: b.correlation_id,
+            description: b.description,
+            idempotencyKey: b.idempotency_key,
+          })),
+        );
+        return {
+          results: results.map(({ event, replayed }) => ({
+            id: event.id,
+            chain_hash: event.chainHash,
+            created_at: event.createdAt,
+            replayed,
+          })),
+        };
+      },
+    );
 
     routes.get<{ Querystring: TenantQuery }>(
       '/verify',

@@ -1,7 +1,13 @@
 // Route schemas of the ledger's REST door (TypeBox): one source for input validation (FastAPI's
 // 422 body through the kernel's validator) and for the OpenAPI document.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, MAX_STRING } from '../../subgraphs/ledger/ledger.service';
+import {
+  DEFAULT_LIMIT,
+  MAX_APPEND_BATCH,
+  MAX_LIMIT,
+  MAX_OFFSET,
+  MAX_STRING,
+} from '../../subgraphs/ledger/ledger.service';
 
 /** An optional string that may also be sent as null (pydantic's Optional[str]). */
 const NullableString = (max?: number) =>
@@ -41,6 +47,24 @@ export const AppendResponse = Type.Object({
   id: Type.String({ format: 'uuid' }),
   chain_hash: Hash,
   created_at: Timestamp,
+});
+
+// POST /v1/ledger/append/batch: one tenant's pending audit events in one call (the outbox relay).
+export const AppendBatchBody = Type.Object({
+  events: Type.Array(AppendBody, { minItems: 1, maxItems: MAX_APPEND_BATCH, description: 'Appended in this order' }),
+});
+export type AppendBatchBody = Static<typeof AppendBatchBody>;
+
+export const AppendBatchResponse = Type.Object({
+  results: Type.Array(
+    Type.Object({
+      id: Type.String({ format: 'uuid' }),
+      chain_hash: Hash,
+      created_at: Timestamp,
+      replayed: Type.Boolean({ description: 'An earlier append with the same idempotency key' }),
+    }),
+    { description: 'One per event, in the order sent' },
+  ),
 });
 
 export const TenantQuery = Type.Object({ tenant_id: Type.Optional(Id("Tenant; defaults to the caller's")) });

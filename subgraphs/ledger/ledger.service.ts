@@ -23,6 +23,8 @@ import { seqCursor } from '../../platform/pagination/cursor';
 /** The scope a service account needs to append (besides the generic `write`). */
 export const LEDGER_WRITE_SCOPE = 'ledger:write';
 export const MAX_STRING = 255;
+/** Most events in one `POST /v1/ledger/append/batch`. */
+export const MAX_APPEND_BATCH = 500;
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
 /** Deeper event data is refused: the ledger never accepts what it could not read back. */
@@ -230,13 +232,7 @@ export class LedgerService {
     // the shape (a tenant nobody names is a 422), then whether this caller may write there.
     const prepared = prepareAppend({ ...input, tenantId: input.tenantId ?? tenantOfCaller(caller) });
     await this.access.resolve(caller, prepared.tenantId, ['tenantId'], 'ledger.append');
-    // Anyone could otherwise forge, say, `auth_login_succeeded` for anyone.
-    if (SERVICE_ONLY_EVENT_PREFIXES.some((p) => prepared.eventType.startsWith(p)) && !caller.auth?.isService) {
-      throw new ForbiddenError(`Only service accounts may write '${prepared.eventType}' events`);
-    }
-    if (caller.auth && !hasScope(caller.auth, 'write') && !hasScope(caller.auth, LEDGER_WRITE_SCOPE)) {
-      throw new ForbiddenError(`Scope 'write' or '${LEDGER_WRITE_SCOPE}' required`);
-    }
+    this.checkWriter(caller, prepared);
     const result = await this.committer.append({
       ...prepared,
       writtenBy: caller.auth?.username ?? null,
@@ -249,6 +245,49 @@ export class LedgerService {
       'ledger.replayed': result.replayed,
     });
     return result;
+  }
+
+  /**
+   * Several appends in one call, in the given order: every one is checked before any is queued
+   * (one refused event refuses the call), then all are queued together, so they share the group
+   * commit's transactions and each tenant's events keep their order in its chain. Each must carry
+   * an idempotency key: a call that failed part-way (a database error after some commits) can then
+   * be sent again, whole or one event at a time, without storing any event twice.
+   */
+  async appendBatch(caller: Caller, inputs: readonly AppendInput[]): Promise<AppendResult[]> {
+    if (inputs.length === 0 || inputs.length > MAX_APPEND_BATCH)
+      throw InputError.of(['events'], `Send between 1 and ${MAX_APPEND_BATCH} events`, 'value_error');
+    const prepared: PreparedAppend[] = [];
+    const issues: InputIssue[] = [];
+    inputs.forEach((input, i) => {
+      try {
+        const p = prepareAppend({ ...input, tenantId: input.tenantId ?? tenantOfCaller(caller) });
+        if (p.idempotencyKey === null)
+          issues.push({ loc: ['events', i, 'idempotencyKey'], msg: 'Field required', type: 'missing' });
+        prepared.push(p);
+      } catch (err) {
+        if (!(err instanceof InputError)) throw err;
+        issues.push(...err.issues.map((issue) => ({ ...issue, loc: ['events', i, ...issue.loc] })));
+      }
+    });
+    if (issues.length > 0) throw new InputError(issues);
+    for (const tenantId of new Set(prepared.map((p) => p.tenantId)))
+      await this.access.resolve(caller, tenantId, ['tenantId'], 'ledger.append');
+    for (const p of prepared) this.checkWriter(caller, p);
+    const writtenBy = caller.auth?.username ?? null;
+    const traceId = currentTraceId();
+    // Queued in one turn, in order: the committer takes them in arrival order.
+    return Promise.all(prepared.map((p) => this.committer.append({ ...p, writtenBy, traceId })));
+  }
+
+  /** Anyone could otherwise forge, say, `auth_login_succeeded` for anyone; and writing needs a write scope. */
+  private checkWriter(caller: Caller, prepared: PreparedAppend): void {
+    if (SERVICE_ONLY_EVENT_PREFIXES.some((p) => prepared.eventType.startsWith(p)) && !caller.auth?.isService) {
+      throw new ForbiddenError(`Only service accounts may write '${prepared.eventType}' events`);
+    }
+    if (caller.auth && !hasScope(caller.auth, 'write') && !hasScope(caller.auth, LEDGER_WRITE_SCOPE)) {
+      throw new ForbiddenError(`Scope 'write' or '${LEDGER_WRITE_SCOPE}' required`);
+    }
   }
 
   async listEvents(

@@ -310,6 +310,54 @@ describe('tenant isolation without a token (gateway sets X-Tenant-ID)', () => {
   });
 });
 
+describe('POST /v1/ledger/append/batch', () => {
+  const ev = (key: string, data: object = { k: key }) => ({
+    tenant_id: 't-batch',
+    event_type: 'workflow_execution',
+    event_data: data,
+    idempotency_key: key,
+  });
+
+  it('appends the events in the order sent, one result each, and replays a batch sent again', async () => {
+    const first = await post('/v1/ledger/append/batch', { events: [ev('b1'), ev('b2'), ev('b3')] });
+    expect(first.status).toBe(200);
+    expect(first.body.results).toHaveLength(3);
+    expect(first.body.results.map((r: any) => r.replayed)).toEqual([false, false, false]);
+    const listed = await get('/events?tenant_id=t-batch');
+    expect(listed.body.events.map((e: any) => [e.seq, e.event_data.k, e.id])).toEqual(
+      first.body.results.map((r: any, i: number) => [i + 1, `b${i + 1}`, r.id]),
+    );
+    // Sent again after a failure part-way: the stored ones answer as replays, the rest are appended.
+    const again = await post('/v1/ledger/append/batch', { events: [ev('b3'), ev('b4')] });
+    expect(again.status).toBe(200);
+    expect(again.body.results[0]).toMatchObject({ id: first.body.results[2].id, replayed: true });
+    expect(again.body.results[1].replayed).toBe(false);
+    expect((await get('/events?tenant_id=t-batch')).body.total).toBe(4);
+    expect((await get('/verify?tenant_id=t-batch')).body.valid).toBe(true);
+  });
+
+  it('refuses the whole call with 422 when one event is bad or has no idempotency key, appending nothing', async () => {
+    const noKey = { ...ev('n1'), idempotency_key: undefined };
+    const r = await post('/v1/ledger/append/batch', { events: [ev('n0'), noKey] });
+    expect(r.status).toBe(422);
+    expect(r.body.detail[0].loc).toEqual(['body', 'events', 1, 'idempotencyKey']);
+    const bad = await post('/v1/ledger/append/batch', { events: [ev('n2'), { ...ev('n3'), event_data: 'x' }] });
+    expect(bad.status).toBe(422);
+    expect((await post('/v1/ledger/append/batch', { events: [] })).status).toBe(422);
+    const listed = await get('/events?tenant_id=t-batch');
+    expect(listed.body.events.map((e: any) => e.event_data.k)).not.toEqual(expect.arrayContaining(['n0', 'n2']));
+  });
+
+  it("refuses another tenant's events with 403", async () => {
+    const r = await post(
+      '/v1/ledger/append/batch',
+      { events: [{ ...ev('x1'), tenant_id: 'iso-a' }] },
+      { 'x-tenant-id': 'iso-b' },
+    );
+    expect(r.status).toBe(403);
+  });
+});
+
 describe('health', () => {
   it('answers /healthz and /readyz with a database check', async () => {
     expect((await get('/healthz')).status).toBe(200);

@@ -34,8 +34,8 @@ function fakeStore(rows: OutboxRow[]) {
             .filter((r) => r.tenant_id === tenantId && !delivered.includes(r.id) && !dead.includes(r.id))
             .slice(0, limit);
         },
-        async markDelivered(id) {
-          delivered.push(id);
+        async markDelivered(ids) {
+          delivered.push(...ids);
         },
         async markFailed(id, delayMs) {
           failed.push({ id, delayMs });
@@ -124,6 +124,73 @@ it('keeps retrying what configuration can fix (401/403), in order', async () => 
   expect(dead).toEqual([]);
   expect(delivered).toEqual([]);
   await relay.stop();
+});
+
+describe('batched delivery (appendBatch)', () => {
+  const ok = { id: 'x', chain_hash: 'h', created_at: 't', replayed: false };
+
+  it("sends a tenant's due rows in one call, in id order, and stops at a row waiting for its retry", async () => {
+    const rows = [row(1, 'a'), row(2, 'b'), row(3, 'a'), row(4, 'a'), row(5, 'a')];
+    rows[3]!.due = false;
+    const { store, delivered } = fakeStore(rows);
+    const calls: string[][] = [];
+    const ledger: LedgerClient = {
+      async append(e) {
+        calls.push([e.idempotency_key!]);
+        return ok;
+      },
+      async appendBatch(events) {
+        calls.push(events.map((e) => e.idempotency_key!));
+        return events.map(() => ok);
+      },
+    };
+    const relay = startOutboxRelay({ db: {} as Database, store, ledger, logger, pollMs: 1_000_000 });
+    await relay.runOnce();
+    expect(calls).toEqual([['k-1', 'k-3'], ['k-2']]);
+    expect(delivered.sort()).toEqual(['1', '2', '3']);
+    await relay.stop();
+  });
+
+  it('sends a refused batch again row by row, dead-lettering only the bad row', async () => {
+    const rows = [row(1, 'a'), row(2, 'a'), row(3, 'a')];
+    const { store, delivered, dead, failed } = fakeStore(rows);
+    const ledger: LedgerClient = {
+      async append(e) {
+        if (e.idempotency_key === 'k-2') throw new LedgerClientError('ledger answered 422', 422, false);
+        return ok;
+      },
+      async appendBatch() {
+        throw new LedgerClientError('ledger answered 422', 422, false);
+      },
+    };
+    const relay = startOutboxRelay({ db: {} as Database, store, ledger, logger, pollMs: 1_000_000 });
+    await relay.runOnce();
+    expect(delivered).toEqual(['1', '3']);
+    expect(dead).toEqual(['2']);
+    expect(failed).toEqual([]);
+    await relay.stop();
+  });
+
+  it('backs off the first row when the batch fails in a way a retry can fix, delivering nothing', async () => {
+    const rows = [row(1, 'a'), row(2, 'a')];
+    const { store, delivered, failed } = fakeStore(rows);
+    let single = 0;
+    const ledger: LedgerClient = {
+      async append() {
+        single++;
+        return ok;
+      },
+      async appendBatch() {
+        throw new LedgerClientError('ledger answered 503', 503, true);
+      },
+    };
+    const relay = startOutboxRelay({ db: {} as Database, store, ledger, logger, pollMs: 1_000_000 });
+    await relay.runOnce();
+    expect(failed.map((f) => f.id)).toEqual(['1']);
+    expect(delivered).toEqual([]);
+    expect(single).toBe(0);
+    await relay.stop();
+  });
 });
 
 it('backs off exponentially up to the maximum', () => {
