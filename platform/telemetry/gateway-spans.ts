@@ -3,15 +3,18 @@
 // @apollo/gateway traces itself through @opentelemetry/api once a provider is registered: five
 // spans for every query (`gateway.request`, `.validate`, `.execute`, `.fetch` per subgraph call,
 // `.postprocessing`), each with its own context entered, for a router whose work per query is a
-// cached plan and one subgraph call. Kept: `gateway.fetch` (which subgraph was called, how long it
-// took: the hop an operator looks for) and `gateway.plan` (made only when a plan is not cached,
+// cached plan and one subgraph call. Kept: `gateway.plan` (made only when a plan is not cached,
 // and then the expensive step). Not made: `gateway.request` and `gateway.execute` repeat the
 // server span's time (the operation's name and type go on the server span instead,
 // router/graphql/graphql.route.ts), `gateway.validate` and `gateway.postprocessing` are CPU-only
-// leaves. A dropped span's callback runs in the caller's context with a span that records
-// nothing, so a kept span below it is the child of the server span and the tree has no holes.
-// Outside a sampled request (a trace the sampler dropped, a health check) not even the kept spans
-// are started: each would ask the sampler and enter a context only to record nothing.
+// leaves, and `gateway.fetch` is started before the router's response cache or a shared in-flight
+// call (router/http/*.fetcher.ts) answers, so it was a span for every query even when no subgraph
+// was called; the subgraph call itself is the HTTP client span below it (instrumentation-http:
+// `url.full` names the subgraph, its server span `platform.service`), made only when the router
+// really calls. A dropped span's callback runs in the caller's context with a span that records
+// nothing, so a span below it is the child of the server span and the tree has no holes.
+// Outside a sampled request (a trace the sampler dropped, a health check) not even the kept span
+// is started: it would ask the sampler and enter a context only to record nothing.
 import {
   context as contexts,
   trace,
@@ -25,7 +28,7 @@ import {
 /** The instrumentation scope @apollo/gateway gets its tracer under. */
 export const GATEWAY_SCOPE = 'apollo/gateway-js';
 
-const KEPT = new Set(['gateway.fetch', 'gateway.plan']);
+const KEPT = new Set(['gateway.plan']);
 
 /** Shared: a span that records nothing holds no state (every method is a no-op). */
 const UNRECORDED: Span = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);

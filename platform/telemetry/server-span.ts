@@ -14,8 +14,12 @@
 // The context: the rest of the request runs inside the span's context (outgoing calls, queries
 // and log lines join the trace): onRequest enters it and Fastify carries it across the body's
 // parsing (an AsyncResource per request), so the handler runs in it.
+//
+// The span is ended by the caller's own onResponse hook (the service app's one hook for the log
+// line and the metrics): each hook Fastify runs is a call chain per request, so the span adds one
+// hook on the hot path (onRequest), not three; the tenant is read then too, when auth is known.
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** Paths whose requests are telemetry or probes themselves: tracing them would trace the exporter. */
 export const UNTRACED = /^\/(v1\/(traces|metrics)|metrics|healthz|livez|readyz|health)(\?|$)/;
@@ -37,12 +41,18 @@ function pathOf(url: string): string {
 }
 
 /** Ends the request's span: with the response's status, or `undefined` when the client went away first. */
-function finish(request: FastifyRequest, status: number | undefined): void {
+function finish(
+  request: FastifyRequest,
+  status: number | undefined,
+  tenantOf: (request: FastifyRequest) => string | undefined,
+): void {
   const traced = request.tracing;
   if (!traced) return;
   request.tracing = null;
   const { span } = traced;
   if (span.isRecording()) {
+    const tenant = tenantOf(request);
+    if (tenant) span.setAttribute('platform.tenant_id', tenant);
     if (status === undefined) {
       span.setAttribute('error.type', 'aborted');
       span.setStatus({ code: SpanStatusCode.ERROR, message: 'the client closed the connection' });
@@ -58,11 +68,14 @@ function finish(request: FastifyRequest, status: number | undefined): void {
   span.end();
 }
 
+/** Ends a request's server span; called from the app's onResponse hook. */
+export type EndServerSpan = (request: FastifyRequest, reply: FastifyReply) => void;
+
 export function registerServerSpan(
   app: FastifyInstance,
   service: string,
   tenantOf: (request: FastifyRequest) => string | undefined,
-): void {
+): EndServerSpan {
   // Registered only once the SDK started (request-telemetry.ts): the provider is in place.
   const tracer = trace.getTracer('regulated-platform/http-server');
   app.decorateRequest('tracing', null);
@@ -94,26 +107,15 @@ export function registerServerSpan(
     request.tracing = { span };
     context.with(trace.setSpan(parent, span), done);
   });
-  app.addHook('preHandler', (request, _reply, done) => {
-    const span = request.tracing?.span;
-    if (span?.isRecording()) {
-      const tenant = tenantOf(request);
-      if (tenant) span.setAttribute('platform.tenant_id', tenant);
-    }
-    done();
-  });
   // A handler's exception on the span (the status alone says that it failed, not why).
   app.addHook('onError', (request, _reply, error, done) => {
     const span = request.tracing?.span;
     if (span?.isRecording() && (error.statusCode ?? 500) >= 500) span.recordException(error);
     done();
   });
-  app.addHook('onResponse', (request, reply, done) => {
-    finish(request, reply.statusCode);
-    done();
-  });
   app.addHook('onRequestAbort', (request, done) => {
-    finish(request, undefined);
+    finish(request, undefined, tenantOf);
     done();
   });
+  return (request, reply) => finish(request, reply.statusCode, tenantOf);
 }

@@ -26,7 +26,12 @@ beforeAll(async () => {
     propagator: new W3CTraceContextPropagator(),
   });
   app = Fastify();
-  registerServerSpan(app, 'things', (request) => request.headers['x-tenant-id'] as string | undefined);
+  const end = registerServerSpan(app, 'things', (request) => request.headers['x-tenant-id'] as string | undefined);
+  // The service app ends the span from its one onResponse hook (platform/http/service-app.ts).
+  app.addHook('onResponse', (request, reply, done) => {
+    end(request, reply);
+    done();
+  });
   app.post('/things/:id', async (request) => {
     // Work done after the body was read, in a promise turn: still inside the request's span.
     await new Promise((resolve) => setTimeout(resolve, 1));
