@@ -14,7 +14,7 @@ export function* pieceRecords(piece: string, delimiter: string, width: number): 
   // csv-parse would take a CRLF file's record delimiter from its first line: left to it.
   if (piece.includes('\r')) throw new CopyDeclined('a carriage return');
   if (!piece.includes('"')) {
-    for (let start = 0; start < piece.length; ) {
+    for (let start = 0; start < piece.length;) {
       const end = piece.indexOf('\n', start);
       const fields = piece.slice(start, end).split(delimiter);
       if (fields.length !== width) throw new CopyDeclined('a record with another number of fields');
