@@ -338,10 +338,10 @@ export function createBatchStore(sql: SqlExecutor): BatchStore {
       if (!UUID.test(batchId)) return [];
       // The tenant's batch first: a batch staged whole has its rows in its own table, and its
       // lineage (source, dataset) on the batch and the version it ran under, not on each row.
-      const own = await sql.query<{ staged_table: string | null; source_name: string; dataset: string }>(
+      const own = await sql.query<{ staged_table: string | null; source_name: string; dataset: string | null }>(
         `SELECT b.staged_table, b.source_name, v.definition->'target'->>'dataset' AS dataset
            FROM ingestion_batches b
-           JOIN ingestion_pipeline_versions v ON v.pipeline_id = b.pipeline_id AND v.version = b.pipeline_version
+           LEFT JOIN ingestion_pipeline_versions v ON v.pipeline_id = b.pipeline_id AND v.version = b.pipeline_version
           WHERE b.tenant_id = $1 AND b.id = $2::uuid`,
         [tenantId, batchId],
       );
@@ -356,7 +356,7 @@ export function createBatchStore(sql: SqlExecutor): BatchStore {
         return rows.rows.map((r) => ({
           batchId,
           offset: r.o,
-          dataset: found.dataset,
+          dataset: found.dataset ?? '',
           source: found.source_name,
           data: json(r.data as unknown as Record<string, unknown>),
         }));
