@@ -178,8 +178,10 @@ const TRICKY = [
 
   it('a file of more than one piece (8 MiB), with quoted fields in some', async () => {
     const lines: string[] = [];
-    for (let i = 0; lines.join('\n').length < 9 * 1024 * 1024 && i < 1e6; i++)
+    for (let i = 0, bytes = 0; bytes < 9 * 1024 * 1024; i++) {
       lines.push(i % 1000 === 0 ? `${i},"q ""${i}"", x",w${i},"s\n${i}"` : `${i},text ${i},w${i},s${i}`);
+      bytes += lines[i]!.length + 1;
+    }
     const r = await both(HEADER + lines.join('\n') + '\n');
     expect(r.copy.whole).toBe(true);
     expect(r.copy.batch.manifest.row_count).toBe(lines.length);
