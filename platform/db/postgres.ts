@@ -16,12 +16,12 @@ function wrap(conn: pg.Pool | pg.PoolClient): SqlQuery {
     async exec(text: string) {
       await conn.query(text);
     },
-    async copyFrom(text: string, data: string) {
+    async copyFrom(text: string, data: string | AsyncIterable<string>) {
       // A pool has no connection of its own: COPY needs one for its whole exchange.
       const client = conn instanceof pg.Pool ? await conn.connect() : conn;
       try {
         const stream = client.query(copyFromStdin(text));
-        await pipeline(Readable.from([data]), stream);
+        await pipeline(Readable.from(typeof data === 'string' ? [data] : data), stream);
         return stream.rowCount ?? 0;
       } finally {
         if (conn instanceof pg.Pool) (client as pg.PoolClient).release();

@@ -25,10 +25,12 @@ export interface SqlQuery {
   /** Several statements without parameters (migrations). */
   exec(text: string): Promise<void>;
   /**
-   * PostgreSQL only: `COPY ... FROM STDIN` fed with `data` (already in the COPY's format), on this
-   * connection (inside a transaction when called on one). Absent on PGlite: callers keep an INSERT path.
+   * PostgreSQL only: `COPY ... FROM STDIN` fed with `data` (already in the COPY's format; a stream
+   * of it is sent as it is produced, with backpressure), on this connection (inside a transaction
+   * when called on one). A stream that throws ends the COPY with that error. Absent on PGlite:
+   * callers keep an INSERT path.
    */
-  copyFrom?(text: string, data: string): Promise<number>;
+  copyFrom?(text: string, data: string | AsyncIterable<string>): Promise<number>;
 }
 
 export interface SqlExecutor extends SqlQuery {

@@ -20,11 +20,12 @@ import { ConflictError, NotFoundError } from '../../platform/errors/domain-error
 import { pendingNotice } from '../../platform/outbox/notice.writer';
 import { auditEvent } from '../../platform/outbox/outbox.writer';
 import type { BatchStore, Chunk } from './batch.store';
+import type { BatchTableStore } from './batch-table.store';
 import { ColumnChecksums } from './column-checksums';
 import { INGESTION_BATCH_EVENT } from './ingestion.audit';
 import { inputDataset, outputDataset, runEvent } from './lineage';
 import { compileNormaliser, type Normaliser } from './normaliser';
-import { piiScrubber, tenantPiiKey } from './pii-scrubber';
+import { piiScrubber, tenantPiiKey, type Scrub } from './pii-scrubber';
 import type { PipelineService } from './pipeline.service';
 import type { PipelineStore } from './pipeline.store';
 import type {
@@ -41,9 +42,8 @@ import type {
 } from './pipeline.types';
 import { peek, readRecords, SourceFormatError } from './record-reader';
 import { csvCopySource } from './csv-copy-source';
-import type { CsvStaged, CsvStagingStore } from './csv-staging.store';
+import { csvBatchRows } from './csv-batch-rows';
 import type { ColumnDrift, SchemaChangeService } from './schema-change.service';
-import { compileSqlPlan } from './sql-mapping';
 import { spool, type Spooled } from './spool';
 
 const DEFAULT_BATCH_SIZE = 10_000;
@@ -76,8 +76,8 @@ export class BatchService {
       pipelines: PipelineService;
       pipelineStore: PipelineStore;
       store: BatchStore;
-      /** PostgreSQL's whole-CSV staging (null on PGlite, or with INGESTION_CSV_VIA_COPY=false). */
-      csvStaging?: CsvStagingStore | null;
+      /** A plain CSV batch staged whole into its own table (null on PGlite, or with INGESTION_CSV_VIA_COPY=false). */
+      batchTables?: BatchTableStore | null;
       /** Approvals of source schema changes (absent: a new pipeline version is the only approval). */
       schemaChanges?: SchemaChangeService;
       limits: IngestionLimits;
@@ -273,7 +273,15 @@ export class BatchService {
       // prefix was staged record by record, and the rest follows the same way).
       const copied =
         resumeFrom === 0
-          ? await this.stageByCopy(tenantId, batch, pipeline, source, options.format ?? definition.format)
+          ? await this.stageWhole(
+              tenantId,
+              batch,
+              pipeline,
+              source,
+              options.format ?? definition.format,
+              normaliser,
+              scrub,
+            )
           : null;
       if (copied) {
         columns = copied.columns;
@@ -421,33 +429,32 @@ export class BatchService {
   }
 
   /**
-   * The batch staged in one transaction by PostgreSQL (csv-staging.store.ts), or null when it goes
-   * record by record: not PostgreSQL, not a CSV COPY reads exactly as csv-parse does, a mapping or
-   * schema outside the SQL subset, PII scrubbing other than `remove`, a source schema change (the
-   * record path quarantines it), or a row the SQL declines or a cast that fails (rolled back whole).
+   * The batch staged in one transaction into a table of its own (batch-table.store.ts): this
+   * process reads, maps and scrubs the CSV (csv-batch-rows.ts) while PostgreSQL writes the rows it
+   * has sent. Null when it goes record by record: not PostgreSQL, not a plain CSV (csv-copy-source.ts),
+   * a source schema change (the record path quarantines it), or a record the record path would
+   * quarantine (rolled back whole).
    */
-  private async stageByCopy(
+  private async stageWhole(
     tenantId: string,
     batch: Batch,
     pipeline: Pipeline,
     source: Spooled,
     format: PipelineDefinition['format'],
-  ): Promise<(CsvStaged & { columns: string[] }) | null> {
-    const staging = this.deps.csvStaging;
+    normaliser: Normaliser,
+    scrub: Scrub,
+  ): Promise<{ rows: number; checksums: Record<string, string>; columns: string[] } | null> {
+    const staging = this.deps.batchTables;
     if (!staging || format.type !== 'csv') return null;
     const csv = csvCopySource(source.open, await peek(source.open(), 64 * 1024), format, this.deps.limits);
-    if (!csv) return null;
-    const plan = compileSqlPlan(pipeline.definition, csv.columns);
-    if (!plan || (await this.drift(tenantId, pipeline.id, csv.columns))) return null;
+    if (!csv || (await this.drift(tenantId, pipeline.id, csv.columns))) return null;
     const stall = this.deps.testStall;
+    const checksums = new ColumnChecksums();
     try {
-      const staged = await staging.stage(
+      const rows = await staging.stage(
         tenantId,
         batch,
-        pipeline.definition.target.dataset,
-        plan,
-        csv,
-        tenantPiiKey(this.deps.piiSecret, tenantId),
+        csvBatchRows(csv, normaliser, scrub, checksums),
         stall
           ? async () => {
               // The crash test's hold, inside the transaction: it says where it is, then waits.
@@ -456,10 +463,10 @@ export class BatchService {
             }
           : undefined,
       );
-      return { ...staged, columns: csv.columns };
+      return { rows, checksums: checksums.digest(), columns: csv.columns };
     } catch (err) {
       if (err instanceof ConflictError) throw err;
-      // Declined or failed (a cast, a malformed record): nothing was written; the record path answers.
+      // Declined or failed (a quarantined record, a malformed one): nothing was written; the record path answers.
       return null;
     }
   }

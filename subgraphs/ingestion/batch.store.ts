@@ -9,6 +9,7 @@ import { ConflictError } from '../../platform/errors/domain-errors';
 import type { SqlExecutor, SqlQuery } from '../../platform/db/sql';
 import { sqlInsertNotices, type PendingNotice } from '../../platform/outbox/notice.writer';
 import { sqlOutboxWriter, type AuditEventInput } from '../../platform/outbox/outbox.writer';
+import { BATCH_TABLE_SCHEMA } from './batch-table.store';
 import type { Batch, BatchManifest, LineageEvent, QuarantinedRecord, RunStatus, StagedRecord } from './pipeline.types';
 
 interface BatchRow {
@@ -31,6 +32,8 @@ interface BatchRow {
 
 const json = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A batch's own table as batch-table.store.ts names it (checked before it is put in a statement). */
+const BATCH_TABLE = /^b_[0-9a-f]{32}$/;
 
 const COLUMNS = `id::text, tenant_id, pipeline_id::text, pipeline_version, run_id::text, source_name, content_sha256, status,
   rows_read, rows_staged, rows_quarantined, error, manifest, created_at, completed_at`;
@@ -333,6 +336,31 @@ export function createBatchStore(sql: SqlExecutor): BatchStore {
 
     async staged(tenantId, batchId, after, limit) {
       if (!UUID.test(batchId)) return [];
+      // The tenant's batch first: a batch staged whole has its rows in its own table, and its
+      // lineage (source, dataset) on the batch and the version it ran under, not on each row.
+      const own = await sql.query<{ staged_table: string | null; source_name: string; dataset: string | null }>(
+        `SELECT b.staged_table, b.source_name, v.definition->'target'->>'dataset' AS dataset
+           FROM ingestion_batches b
+           LEFT JOIN ingestion_pipeline_versions v ON v.pipeline_id = b.pipeline_id AND v.version = b.pipeline_version
+          WHERE b.tenant_id = $1 AND b.id = $2::uuid`,
+        [tenantId, batchId],
+      );
+      const found = own.rows[0];
+      if (!found) return [];
+      if (found.staged_table && BATCH_TABLE.test(found.staged_table)) {
+        const rows = await sql.query<{ o: number; data: string }>(
+          `SELECT record_offset::float8 AS o, data FROM ${BATCH_TABLE_SCHEMA}.${found.staged_table}
+            WHERE record_offset > $1 ORDER BY record_offset LIMIT $2`,
+          [after, limit],
+        );
+        return rows.rows.map((r) => ({
+          batchId,
+          offset: r.o,
+          dataset: found.dataset ?? '',
+          source: found.source_name,
+          data: json(r.data as unknown as Record<string, unknown>),
+        }));
+      }
       const res = await sql.query<{ batch_id: string; o: number; dataset: string; source: string; data: unknown }>(
         `SELECT batch_id::text, record_offset::float8 AS o, dataset, source, data FROM ingestion_staged_records
           WHERE tenant_id = $1 AND batch_id = $2::uuid AND record_offset > $3 ORDER BY record_offset LIMIT $4`,

@@ -11,7 +11,9 @@ import { createHash, type Hash } from 'node:crypto';
 function text(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value === null) return 'null';
-  if (typeof value === 'number' || typeof value === 'boolean') return JSON.stringify(value);
+  // A finite number's JSON text is its String() (-0 included); String() is the cheaper call.
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
   return canonicalize(value) ?? 'null';
 }
 

@@ -1,8 +1,8 @@
-// A spooled CSV file handed to PostgreSQL's own CSV parser (`COPY ... FROM STDIN (FORMAT csv)`) in
-// pieces of whole records, for csv-staging.store.ts. This process never parses the records: it
-// reads the header from the first line and scans the bytes once, to cut pieces at record ends
-// (a newline outside quotes) and to decline any file on which COPY and csv-parse (the per-record
-// path) could answer differently, so that taking the file this way changes nothing but the speed:
+// A spooled CSV file in pieces of whole records, for the whole-batch path (csv-piece.ts reads the
+// records, csv-batch-rows.ts maps them). It reads the header from the first line and scans the
+// bytes once, to cut pieces at record ends (a newline outside quotes) and to decline any file on
+// which that simple reading and csv-parse (the per-record path) could answer differently, so that
+// taking the file this way changes nothing but the speed:
 // a quote that does not open or close a field (csv-parse refuses it, COPY takes it), a
 // carriage return alone (COPY takes it as a line end in some files only), an empty line (csv-parse
 // skips it), a line beginning with a backslash (COPY's `\.` ends the data), a record longer than
@@ -11,14 +11,14 @@ import type { Readable } from 'node:stream';
 import { csvHeader } from './record-reader';
 import type { IngestionLimits, PipelineDefinition } from './pipeline.types';
 
-/** The file cannot go through COPY exactly; the per-record path takes it. */
+/** The file (or a record of it) cannot be staged whole exactly; the per-record path takes it. */
 export class CopyDeclined extends Error {}
 
 const NL = 0x0a;
 const CR = 0x0d;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-/** About this many bytes a COPY statement (memory holds two pieces). */
+/** About this many bytes a piece (memory holds two pieces). */
 const PIECE_BYTES = 8 * 1024 * 1024;
 
 export interface CsvCopySource {
@@ -26,11 +26,9 @@ export interface CsvCopySource {
   delimiter: string;
   /** Whole records (no header), decoded as UTF-8; throws CopyDeclined while iterating when the file is not plain. */
   pieces: AsyncIterable<string>;
-  /** After the pieces are read: some value holds a quote, a backslash or a control character (JSON must escape it). */
-  needsEscaping(): boolean;
 }
 
-/** The header and the delimiter of a CSV file that may go through COPY, or null when it may not (decided from the first line). */
+/** The header and the delimiter of a CSV file that may be staged whole, or null when it may not (decided from the first line). */
 export function csvCopySource(
   open: () => Readable,
   head: Buffer,
@@ -49,7 +47,6 @@ export function csvCopySource(
   if (delimiter.length !== 1 || delimiter.charCodeAt(0) > 0x7f || '"\r\n\\'.includes(delimiter)) return null;
   if (columns.length < 2 || columns.length > limits.maxColumns || new Set(columns).size !== columns.length) return null;
   const delim = delimiter.charCodeAt(0);
-  let escaping = false;
   const pieces = async function* (): AsyncGenerator<string> {
     const input = open();
     try {
@@ -81,7 +78,6 @@ export function csvCopySource(
             if (b === QUOTE) {
               // "" inside a quoted field: one quote in the value.
               inQuote = true;
-              escaping = true;
               continue;
             }
             if (b !== delim && b !== NL && b !== CR) throw new CopyDeclined('text after a closing quote');
@@ -90,7 +86,7 @@ export function csvCopySource(
             if (b === QUOTE) {
               closed = true;
               inQuote = false;
-            } else if (b < 0x20 || b === BACKSLASH) escaping = true;
+            }
             continue;
           }
           if (b === NL) {
@@ -114,7 +110,6 @@ export function csvCopySource(
             continue;
           }
           fieldStart = b === delim;
-          if ((b < 0x20 && b !== delim) || b === BACKSLASH) escaping = true;
         }
       };
       for await (const read of input) {
@@ -150,5 +145,5 @@ export function csvCopySource(
       input.destroy();
     }
   };
-  return { columns, delimiter, pieces: pieces(), needsEscaping: () => escaping };
+  return { columns, delimiter, pieces: pieces() };
 }

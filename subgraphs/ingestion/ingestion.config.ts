@@ -39,9 +39,9 @@ export interface IngestionConfig {
    * empty: any public host), INGESTION_PULL_ALLOW_PRIVATE (false), INGESTION_PULL_TIMEOUT_MS (30,000). */
   pullGuard: PullGuard;
   /**
-   * INGESTION_CSV_VIA_COPY (true): on PostgreSQL a CSV batch is parsed, mapped and staged by the
-   * server in one transaction when its mapping allows (csv-staging.store.ts); false keeps every
-   * batch on the per-record path (chunked commits with progress per chunk).
+   * INGESTION_CSV_VIA_COPY (true): on PostgreSQL a plain CSV batch is staged whole into a table of
+   * its own by one COPY in one transaction (batch-table.store.ts); false keeps every batch on the
+   * per-record path (chunked commits with progress per chunk).
    */
   csvViaCopy: boolean;
   /** INGESTION_SCHEDULER_TICK_MS (5,000): how often the scheduler looks for due pulls; 0 turns it off. */

@@ -9,7 +9,7 @@ import { WorkflowClient } from '../../platform/clients/workflow.client';
 import type { Database } from '../../platform/db/database';
 import { auditEvent, outboxWriter } from '../../platform/outbox/outbox.writer';
 import { createBatchStore } from './batch.store';
-import { createCsvStagingStore } from './csv-staging.store';
+import { createBatchTableStore } from './batch-table.store';
 import { FileDropConnector } from './file-drop.connector';
 import type { Logger } from '../../platform/logging/logger';
 import { BatchService } from './batch.service';
@@ -70,7 +70,7 @@ export function createIngestionModule(deps: {
     pipelines,
     pipelineStore,
     store: createBatchStore(db.sql),
-    csvStaging: config.csvViaCopy ? createCsvStagingStore(db.sql) : null,
+    batchTables: config.csvViaCopy ? createBatchTableStore(db.sql) : null,
     schemaChanges: new SchemaChangeService({
       store: createSchemaChangeStore(db.sql),
       workflow: deps.workflow ?? new WorkflowClient(config.workflowUrl, deps.identity),

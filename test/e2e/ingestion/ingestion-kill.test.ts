@@ -160,10 +160,10 @@ it('a batch killed with SIGKILL mid-way resumes in a new process, and each row l
   await second.exited;
 });
 
-// On PostgreSQL a CSV is staged whole in one transaction (COPY into a temporary table, one
-// INSERT ... SELECT, checkpoint to the end). The stall holds it inside that transaction, after the
-// INSERT and before the commit (it writes `<file>.held` when there); a SIGKILL there leaves nothing:
-// no staged row, the checkpoint at 0. The same content pushed again is staged whole, once.
+// On PostgreSQL a CSV is staged whole in one transaction (a table of its own created, one COPY ...
+// FREEZE, the key, checkpoint to the end). The stall holds it inside that transaction, after the
+// COPY and before the commit (it writes `<file>.held` when there); a SIGKILL there leaves nothing:
+// no staged row, no table, the checkpoint at 0. The same content pushed again is staged whole, once.
 (process.env.DATABASE_URL ? it : it.skip)(
   'a batch killed inside its COPY transaction left nothing, and is staged once when pushed again',
   async () => {
@@ -229,11 +229,26 @@ it('a batch killed with SIGKILL mid-way resumes in a new process, and each row l
     expect(resumed.manifest.row_count).toBe(ROWS);
     const expected = createHash('sha256').update(ids.join('\n'), 'utf8').digest('hex');
     expect(resumed.manifest.column_checksums.id).toBe(expected);
-    const staged = await database!.sql.query<{ n: number; d: number }>(
-      `SELECT count(*)::int AS n, count(DISTINCT record_offset)::int AS d FROM ingestion_staged_records WHERE batch_id = $1::uuid`,
+    // Staged whole into the batch's own table (the shared one holds none of its rows), once each.
+    const own = await database!.sql.query<{ t: string | null }>(
+      `SELECT staged_table AS t FROM ingestion_batches WHERE id = $1::uuid`,
       [before.id],
     );
+    expect(own.rows[0]!.t).toMatch(/^b_[0-9a-f]{32}$/);
+    const tables = await database!.sql.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = 'ingestion_staged' AND tablename = $1`,
+      [own.rows[0]!.t],
+    );
+    expect(tables.rows[0]!.n).toBe(1);
+    const staged = await database!.sql.query<{ n: number; d: number }>(
+      `SELECT count(*)::int AS n, count(DISTINCT record_offset)::int AS d FROM ingestion_staged.${own.rows[0]!.t}`,
+    );
     expect(staged.rows[0]).toEqual({ n: ROWS, d: ROWS });
+    const shared = await database!.sql.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM ingestion_staged_records WHERE batch_id = $1::uuid`,
+      [before.id],
+    );
+    expect(shared.rows[0]!.n).toBe(0);
     second.child.kill('SIGTERM');
     await second.exited;
   },

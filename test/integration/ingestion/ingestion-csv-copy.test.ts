@@ -1,13 +1,13 @@
-// A CSV staged whole by PostgreSQL (csv-staging.store.ts: COPY into a temporary table, one
-// INSERT ... SELECT, checksums in SQL) must land exactly as the per-record path lands it: the same
-// JSON text per offset, the same manifest checksums, the same quarantine when it declines. Each
-// case pushes the same file to two pipelines of the same definition, one service with
-// INGESTION_CSV_VIA_COPY on and one with it off, and compares; the COPYs made are counted, so
-// each case also says which path the first push took. PostgreSQL only (DATABASE_URL): PGlite has
-// no COPY from a client, so there the one path is the per-record one.
+// A CSV staged whole into a table of its own (batch-table.store.ts: read by csv-piece.ts, mapped by
+// csv-batch-rows.ts, one COPY ... FREEZE) must land exactly as the per-record path lands it: the
+// same JSON text per offset, the same manifest checksums, the same quarantine when it declines.
+// Each case pushes the same file to two pipelines of the same definition, one service with
+// INGESTION_CSV_VIA_COPY on and one with it off, and compares; the batch row says which path
+// staged it (its own table), and the COPYs begun are counted. PostgreSQL only (DATABASE_URL):
+// PGlite has no COPY from a client, so there the one path is the per-record one.
 import { Readable } from 'node:stream';
 import { loadPlatformConfig } from '../../../platform/config/platform.config';
-import type { SqlExecutor, SqlQuery } from '../../../platform/db/sql';
+import type { SqlExecutor } from '../../../platform/db/sql';
 import { createLogger } from '../../../platform/logging/logger';
 import { loadIngestionConfig } from '../../../subgraphs/ingestion/ingestion.config';
 import { createIngestionModule, type IngestionModule } from '../../../subgraphs/ingestion/ingestion.module';
@@ -16,28 +16,21 @@ import { createTestDatabase, type TestDatabase } from '../../support/database';
 const onPostgres = Boolean(process.env.DATABASE_URL);
 let db: TestDatabase;
 let copies = 0;
-let sqlRows = 0;
 const modules: Record<'copy' | 'records', IngestionModule> = {} as never;
 const caller = { correlationId: 'csv-copy-test' };
 const TENANT = 'csv-copy';
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  // Counts COPY statements: the whole-file path makes at least one; the record path one a chunk.
+  // Counts the whole-batch COPYs begun (one a batch; it may still roll back); the record path makes one a chunk.
   const counting: SqlExecutor = {
     ...db.sql,
     transaction: (work) =>
       db.sql.transaction((q) =>
         work({
           ...q,
-          // Counts the rows the one staging statement inserted (it may still roll back on a short count).
-          query: (async (text: string, params?: unknown[]) => {
-            const res = await q.query(text, params);
-            if (text.includes('ins AS (INSERT')) sqlRows += Number((res.rows[0] as { n: number }).n);
-            return res;
-          }) as SqlQuery['query'],
           copyFrom:
-            q.copyFrom && ((text, data) => (text.includes('ingestion_csv_raw') && copies++, q.copyFrom!(text, data))),
+            q.copyFrom && ((text, data) => (text.includes('ingestion_staged.') && copies++, q.copyFrom!(text, data))),
         }),
       ),
   };
@@ -101,27 +94,39 @@ async function both(csv: string, overrides: Record<string, unknown> = {}) {
     const m = modules[mode];
     const p = await m.pipelines.create(caller, { definition: definition(overrides), tenantId: TENANT });
     const before = copies;
-    const rowsBefore = sqlRows;
     // A batch that fails throws; its row says how it ended.
     const batch = await m.batches
       .push(caller, p.id, { stream: Readable.from([Buffer.from(csv)]), sourceName: 'file.csv', tenantId: TENANT })
       .catch(async () => (await m.batches.batches(caller, p.id, TENANT))[0]!);
-    const staged = await db.sql.query<{ o: number; t: string }>(
-      `SELECT record_offset::float8 AS o, data::text AS t FROM ingestion_staged_records WHERE batch_id = $1::uuid ORDER BY record_offset`,
+    const own = await db.sql.query<{ t: string | null }>(
+      `SELECT staged_table AS t FROM ingestion_batches WHERE id = $1::uuid`,
       [batch.id],
+    );
+    const table = own.rows[0]!.t;
+    // The stored text itself (the service's reader parses it).
+    const staged = await db.sql.query<{ o: number; t: string }>(
+      table
+        ? `SELECT record_offset::float8 AS o, data AS t FROM ingestion_staged.${table} WHERE $1::uuid IS NOT NULL ORDER BY record_offset`
+        : `SELECT record_offset::float8 AS o, data AS t FROM ingestion_staged_records WHERE batch_id = $1::uuid ORDER BY record_offset`,
+      [batch.id],
+    );
+    // The service's reader gives the same records (a page of them, from an offset), with the batch's lineage.
+    const read = await m.batches.records(caller, batch.id, { tenantId: TENANT, after: 0, limit: 1000 });
+    expect(read.map((r) => [r.offset, r.data, r.source, r.dataset, r.batchId])).toEqual(
+      staged.rows.slice(1, 1001).map((r) => [r.o, JSON.parse(r.t), 'file.csv', 'csv-copy', batch.id]),
     );
     const quarantine = await m.batches.quarantine(caller, batch.id, TENANT);
     out[mode] = {
       batch,
       copied: copies > before,
-      sqlRows: sqlRows - rowsBefore,
+      whole: table !== null,
       staged: staged.rows.map((r) => [r.o, r.t]),
       quarantine: quarantine.map((q) => [q.offset, q.reason, q.rawSha256]),
     };
   }
   return out as Record<
     'copy' | 'records',
-    { batch: any; copied: boolean; sqlRows: number; staged: [number, string][]; quarantine: unknown[] }
+    { batch: any; copied: boolean; whole: boolean; staged: [number, string][]; quarantine: unknown[] }
   >;
 }
 
@@ -142,12 +147,12 @@ const TRICKY = [
   `123456.789e3,x,a,a`,
 ];
 
-(onPostgres ? describe : describe.skip)('a CSV staged by PostgreSQL lands as the per-record path lands it', () => {
+(onPostgres ? describe : describe.skip)('a CSV staged whole lands as the per-record path lands it', () => {
   it('tricky values: the same JSON text per offset and the same manifest', async () => {
     const r = await both(HEADER + TRICKY.join('\n') + '\n');
-    expect(r.copy.copied).toBe(true);
-    expect(r.copy.sqlRows).toBe(TRICKY.length);
+    expect(r.copy.whole).toBe(true);
     expect(r.records.copied).toBe(false);
+    expect(r.records.whole).toBe(false);
     expect(r.copy.batch.status).toBe('completed');
     expect(r.copy.staged).toEqual(r.records.staged);
     expect(r.copy.staged).toHaveLength(TRICKY.length);
@@ -157,30 +162,49 @@ const TRICKY = [
     expect(r.copy.batch.rowsRead).toBe(TRICKY.length);
   });
 
-  it('CRLF line ends and a last line without one', async () => {
-    const r = await both((HEADER + TRICKY.slice(0, 5).join('\n')).replace(/\n(?=[-0-9])/g, '\r\n'));
-    expect(r.copy.copied).toBe(true);
+  it('a last line without a line end', async () => {
+    const r = await both(HEADER + TRICKY.slice(0, 5).join('\n'));
+    expect(r.copy.whole).toBe(true);
     expect(r.copy.staged).toEqual(r.records.staged);
     expect(r.copy.batch.manifest.column_checksums).toEqual(r.records.batch.manifest.column_checksums);
   });
 
-  it('values that need no JSON escaping (the plain string path)', async () => {
+  it('CRLF line ends: left to csv-parse (it takes the record delimiter from the first line), the same answer', async () => {
+    const r = await both((HEADER + TRICKY.slice(0, 5).join('\n')).replace(/\n(?=[-0-9])/g, '\r\n'));
+    expect(r.copy.whole).toBe(false);
+    expect(r.copy.staged).toEqual(r.records.staged);
+    expect(r.copy.batch.manifest.column_checksums).toEqual(r.records.batch.manifest.column_checksums);
+  });
+
+  it('a file of more than one piece (8 MiB), with quoted fields in some', async () => {
+    const lines: string[] = [];
+    for (let i = 0, bytes = 0; bytes < 9 * 1024 * 1024; i++) {
+      lines.push(i % 1000 === 0 ? `${i},"q ""${i}"", x",w${i},"s\n${i}"` : `${i},text ${i},w${i},s${i}`);
+      bytes += lines[i]!.length + 1;
+    }
+    const r = await both(HEADER + lines.join('\n') + '\n');
+    expect(r.copy.whole).toBe(true);
+    expect(r.copy.batch.manifest.row_count).toBe(lines.length);
+    expect(r.copy.batch.manifest.column_checksums).toEqual(r.records.batch.manifest.column_checksums);
+    expect(r.copy.staged.slice(0, 2000)).toEqual(r.records.staged.slice(0, 2000));
+  });
+
+  it('values that need no JSON escaping', async () => {
     const { label: _label, ...mapping } = definition().mapping;
     const r = await both(HEADER + ['1,a,b,c', '2.5,d,e,f', '-3,g,h,i'].join('\n') + '\n', { mapping });
-    expect(r.copy.copied).toBe(true);
+    expect(r.copy.whole).toBe(true);
     expect(r.copy.batch.status).toBe('completed');
     expect(r.copy.staged).toEqual(r.records.staged);
     expect(r.copy.batch.manifest.column_checksums).toEqual(r.records.batch.manifest.column_checksums);
   });
 
-  it('scrubbed in SQL (mask, hash, tokenize, remove): the same JSON text, checksums and tokens as the per-record path', async () => {
+  it('scrubbed (mask, hash, tokenize, remove): the same JSON text, checksums and tokens as the per-record path', async () => {
     const pii = { fields: { secret: 'remove', text: 'mask', joined: 'hash', low: 'tokenize', n: 'mask' } };
     const ascii = TRICKY.filter((line) => [...line].every((c) => c.charCodeAt(0) < 0x80));
     const r = await both(HEADER + ascii.join('\n') + '\n', { pii });
-    expect(r.copy.copied).toBe(true);
+    expect(r.copy.whole).toBe(true);
     expect(r.copy.batch.status).toBe('completed');
     expect(r.copy.staged).toHaveLength(ascii.length);
-    expect(r.copy.sqlRows).toBe(ascii.length); // staged by the SQL statement, not the fallback
     expect(r.copy.staged).toEqual(r.records.staged);
     expect(r.copy.batch.manifest.column_checksums).toEqual(r.records.batch.manifest.column_checksums);
     expect(JSON.parse(r.copy.staged[0]![1])).toMatchObject({
@@ -190,21 +214,22 @@ const TRICKY = [
     });
   });
 
-  it('a non-ASCII value to mask: rolled back, the per-record path masks it', async () => {
+  it('a non-ASCII value to mask: masked as the per-record path masks it', async () => {
     const r = await both(HEADER + TRICKY.join('\n') + '\n', { pii: { fields: { text: 'mask' } } });
-    expect(r.copy.copied).toBe(true); // tried, then declined
+    expect(r.copy.whole).toBe(true);
     expect(r.copy.batch.status).toBe('completed');
     expect(r.copy.staged).toEqual(r.records.staged);
     expect(r.copy.batch.manifest.column_checksums).toEqual(r.records.batch.manifest.column_checksums);
   });
 
-  it('rows the SQL cannot take (a $number JSONata refuses, a schema failure, non-ASCII case): rolled back, then the same quarantine', async () => {
+  it('records the record path quarantines (a $number JSONata refuses, a schema failure): rolled back, then the same quarantine', async () => {
     const r = await both(
       HEADER +
         ['1,ok,a,a', 'abc,bad number,a,a', '0x1F,hex,a,a', '2,' + 'x'.repeat(201) + ',a,a', '3,ß,straße,a'].join('\n') +
         '\n',
     );
     expect(r.copy.copied).toBe(true); // tried, then declined
+    expect(r.copy.whole).toBe(false);
     expect(r.copy.batch.status).toBe('completed');
     expect(r.copy.staged).toEqual(r.records.staged);
     expect(r.copy.quarantine).toEqual(r.records.quarantine);
@@ -212,7 +237,7 @@ const TRICKY = [
     expect(r.copy.batch.manifest.column_checksums).toEqual(r.records.batch.manifest.column_checksums);
   });
 
-  it('files COPY would read differently are not sent to it, and answer as before', async () => {
+  it('files csv-parse could read differently are not staged whole, and answer as before', async () => {
     for (const csv of [
       HEADER + '1,a"b,c,d\n', // a quote inside an unquoted field: csv-parse refuses it
       HEADER + '1,a,b,c\n\n2,a,b,c\n', // an empty line: csv-parse skips it
@@ -220,14 +245,15 @@ const TRICKY = [
       HEADER.replace('\n', '\r') + '1,a,b,c\r2,a,b,c\r', // CR alone
     ]) {
       const r = await both(csv);
-      expect(r.copy.copied).toBe(false);
+      expect(r.copy.whole).toBe(false);
       expect([r.copy.batch.status, r.copy.staged]).toEqual([r.records.batch.status, r.records.staged]);
     }
   });
 
-  it('a malformed record (a short row) fails COPY; the record path answers', async () => {
+  it('a malformed record (a short row) is declined; the record path answers', async () => {
     const r = await both(HEADER + '1,a,b,c\n2,a\n');
     expect(r.copy.copied).toBe(true);
+    expect(r.copy.whole).toBe(false);
     expect(r.copy.batch.status).toBe(r.records.batch.status);
     expect(r.copy.batch.error).toBe(r.records.batch.error);
     expect(r.copy.staged).toEqual(r.records.staged);
@@ -236,6 +262,6 @@ const TRICKY = [
 
 it('runs where COPY from a client exists', () => {
   if (!onPostgres)
-    console.log('DATABASE_URL not set: the whole-CSV COPY path is PostgreSQL only, its cases are skipped');
+    console.log('DATABASE_URL not set: the whole-batch COPY path is PostgreSQL only, its cases are skipped');
   expect(typeof db.sql.copyFrom === 'function').toBe(onPostgres);
 });
