@@ -14,7 +14,7 @@
 import type { Database } from '../db/database';
 import { LedgerClientError, type LedgerAppendRequest, type LedgerClient } from '../clients/ledger.client';
 import type { Logger } from '../logging/logger';
-import { continueTrace } from '../telemetry/trace-context';
+import { continueTrace, tracingStarted } from '../telemetry/trace-context';
 import { createOutboxStore, type OutboxRow, type OutboxStore, type TenantOutbox } from './outbox.store';
 
 export interface OutboxRelayOptions {
@@ -69,6 +69,27 @@ export function backoffDelay(attempts: number, backoff: { baseMs: number; maxMs:
   return Math.min(backoff.maxMs, backoff.baseMs * 2 ** Math.max(0, attempts));
 }
 
+/** The trace id a stored `traceparent` names, if it is one. */
+function traceIdOf(traceparent: string | null | undefined): string | null {
+  return traceparent && /^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/.test(traceparent)
+    ? traceparent.slice(3, 35)
+    : null;
+}
+
+/**
+ * The leading rows one ledger call may carry. The ledger records each event's trace id from the
+ * call's own trace (a ledger entry links to the request that caused it), so while spans are
+ * recorded a call carries only rows of the head row's trace; without tracing no trace id is
+ * recorded and every due row may go together.
+ */
+function sameTrace(due: OutboxRow[]): OutboxRow[] {
+  if (!tracingStarted() || due.length < 2) return due;
+  const head = traceIdOf(due[0]!.traceparent);
+  let n = 1;
+  while (n < due.length && traceIdOf(due[n]!.traceparent) === head) n++;
+  return due.slice(0, n);
+}
+
 export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const store = options.store ?? createOutboxStore(options.db);
   const services = options.services && options.services.length > 0 ? options.services : null;
@@ -100,7 +121,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     const appendBatch = options.ledger.appendBatch!.bind(options.ledger);
     const attributes = { 'outbox.count': rows.length, 'outbox.tenant_id': rows[0]!.tenant_id };
     try {
-      await continueTrace(rows[0]!.traceparent, 'outbox.deliver_batch', attributes, () =>
+      await continueTrace(rows[0]!.traceparent, 'outbox.deliver', attributes, () =>
         appendBatch(rows.map(appendRequest)),
       );
     } catch (err) {
@@ -140,9 +161,10 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         // The due head of the tenant's queue: a row waiting for its retry holds back the rest.
         const pending = await outbox.pending(batchSize);
         const due = pending.slice(0, firstNotDue(pending));
-        if (due.length > 1 && options.ledger.appendBatch && !stopped) {
-          const outcome = await deliverBatch(due, outbox);
-          if (outcome === 'delivered') delivered += due.length;
+        const batch = sameTrace(due);
+        if (batch.length > 1 && options.ledger.appendBatch && !stopped) {
+          const outcome = await deliverBatch(batch, outbox);
+          if (outcome === 'delivered') delivered += batch.length;
           if (outcome !== 'refused') return;
         }
         for (const row of due) {

@@ -2,7 +2,12 @@
 // adapters over these methods. Each begins with the tenant access check, then validates, then
 // reads or writes through the store with database retries. Input problems name domain fields
 // (`eventType`); each door reports them in its own names.
-import { annotateActiveSpan, currentTraceId } from '../../platform/telemetry/trace-context';
+import {
+  annotateActiveSpan,
+  continueTrace,
+  currentTraceId,
+  tracingStarted,
+} from '../../platform/telemetry/trace-context';
 import type { Readable } from 'node:stream';
 import { hasScope } from '../../platform/auth/auth-context';
 import type { Caller } from '../../platform/auth/caller';
@@ -276,8 +281,23 @@ export class LedgerService {
     for (const p of prepared) this.checkWriter(caller, p);
     const writtenBy = caller.auth?.username ?? null;
     const traceId = currentTraceId();
+    const appendOne = (p: PreparedAppend) => this.committer.append({ ...p, writtenBy, traceId });
     // Queued in one turn, in order: the committer takes them in arrival order.
-    return Promise.all(prepared.map((p) => this.committer.append({ ...p, writtenBy, traceId })));
+    if (!tracingStarted()) return Promise.all(prepared.map(appendOne));
+    // A span per event, as the single append's: the trace shows where each event landed in the chain.
+    return Promise.all(
+      prepared.map((p) =>
+        continueTrace(null, 'ledger.append', {}, async (span) => {
+          const result = await appendOne(p);
+          span.setAttributes({
+            'ledger.tenant_id': result.event.tenantId,
+            'ledger.seq': result.event.seq,
+            'ledger.replayed': result.replayed,
+          });
+          return result;
+        }),
+      ),
+    );
   }
 
   /** Anyone could otherwise forge, say, `auth_login_succeeded` for anyone; and writing needs a write scope. */
