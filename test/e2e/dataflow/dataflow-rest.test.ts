@@ -314,7 +314,8 @@ describe('a certified pack from the packs registry', () => {
     await appendToBackbone('acme', event('skipped', 'sftp'));
     await appendToBackbone('acme', event('bank-1', 'rest_push'));
     const runsOf = async () => (await call(url, 'GET', '/api/dataflow/runs?pack_id=on-bank', acme)).body.runs as any[];
-    await waitFor(async () => (await runsOf()).length > 0);
+    // A triggered run is listed from its start ('running'): wait until it has ended.
+    await waitFor(async () => (await runsOf()).some((r) => r.status !== 'running'));
     const runs = await runsOf();
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ trigger_key: 'ingestion:bank-1', status: 'passed' });
