@@ -11,6 +11,7 @@ import { createLogger } from '../../../platform/logging/logger';
 import { backoffDelay, startOutboxRelay } from '../../../platform/outbox/outbox-relay';
 import type { OutboxRow, OutboxStore, TenantOutbox } from '../../../platform/outbox/outbox.store';
 import type { Database } from '../../../platform/db/database';
+import { markTracingStarted } from '../../../platform/telemetry/trace-context';
 
 const logger = createLogger('CRITICAL', 'test');
 
@@ -189,6 +190,37 @@ describe('batched delivery (appendBatch)', () => {
     expect(failed.map((f) => f.id)).toEqual(['1']);
     expect(delivered).toEqual([]);
     expect(single).toBe(0);
+    await relay.stop();
+  });
+
+  it("while tracing, carries only the head row's trace in one call (each entry links to its own request)", async () => {
+    // Rows of other tests carry no traceparent: one "trace" (none) for all, so this flag leaves them alone.
+    markTracingStarted();
+    const trace = (t: string) => `00-${t.repeat(32)}-${'1'.repeat(16)}-01`;
+    const rows = [row(1, 'a'), row(2, 'a'), row(3, 'a'), row(4, 'a')];
+    [rows[0]!.traceparent, rows[1]!.traceparent, rows[2]!.traceparent, rows[3]!.traceparent] = [
+      trace('a'),
+      trace('a'),
+      trace('b'),
+      trace('a'),
+    ];
+    const { store, delivered } = fakeStore(rows);
+    const calls: string[][] = [];
+    const ledger: LedgerClient = {
+      async append(e) {
+        calls.push([e.idempotency_key!]);
+        return ok;
+      },
+      async appendBatch(events) {
+        calls.push(events.map((e) => e.idempotency_key!));
+        return events.map(() => ok);
+      },
+    };
+    const relay = startOutboxRelay({ db: {} as Database, store, ledger, logger, pollMs: 1_000_000 });
+    await relay.runOnce();
+    await relay.runOnce();
+    expect(calls).toEqual([['k-1', 'k-2'], ['k-3'], ['k-4']]);
+    expect(delivered).toEqual(['1', '2', '3', '4']);
     await relay.stop();
   });
 });
