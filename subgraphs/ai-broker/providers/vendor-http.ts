@@ -64,6 +64,10 @@ export class VendorConnection {
         path: `${url.pathname}${url.search}`,
         method: 'POST',
         agent: this.agent,
+        // User info in the base URL (a local server behind basic auth), as Node reads it from a URL.
+        ...(url.username || url.password
+          ? { auth: `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` }
+          : {}),
       };
       this.targets.set(path, t);
     }
