@@ -43,7 +43,15 @@ export class ModelExecutor {
   async complete(plan: RoutePlan, request: ModelRequest): Promise<Execution> {
     const attempts: Attempt[] = [...plan.skipped];
     for (const model of plan.candidates) {
-      const signal = AbortSignal.timeout(this.timeoutMs);
+      // A timer cleared when the call settles, not AbortSignal.timeout: that one's timer stays
+      // armed for the whole timeout after the call (at 2,000 calls/s, 60,000 live timers and
+      // signals for the default 30 s), and costs more to create.
+      const controller = new AbortController();
+      const { signal } = controller;
+      const timer = setTimeout(
+        () => controller.abort(new DOMException('The operation timed out.', 'TimeoutError')),
+        this.timeoutMs,
+      );
       const started = performance.now();
       try {
         const result = await this.adapters[model.provider].complete({ ...request, model: model.providerModel, signal });
@@ -60,6 +68,8 @@ export class ModelExecutor {
           outcome: failure.kind,
           latency_ms: round(performance.now() - started),
         });
+      } finally {
+        clearTimeout(timer);
       }
     }
     throw new AllModelsFailedError(attempts);

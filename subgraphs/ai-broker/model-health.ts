@@ -25,7 +25,8 @@ interface ProviderState {
   failures: number;
   nextProbeAt: number;
   lastError?: string;
-  lastCheckedAt?: string;
+  /** Epoch ms; written as ISO text only when shown (every answered call sets it). */
+  lastCheckedAt?: number;
   probing?: Promise<void>;
 }
 
@@ -111,7 +112,7 @@ export class ModelHealth {
     s.answering = true;
     s.failures = 0;
     s.lastError = undefined;
-    s.lastCheckedAt = new Date(this.now()).toISOString();
+    s.lastCheckedAt = this.now();
     s.nextProbeAt = this.now() + this.settings.probeIntervalMs;
   }
 
@@ -120,7 +121,7 @@ export class ModelHealth {
     s.answering = false;
     s.failures += 1;
     s.lastError = kind;
-    s.lastCheckedAt = new Date(this.now()).toISOString();
+    s.lastCheckedAt = this.now();
     s.nextProbeAt = this.now() + Math.min(this.settings.maxBackoffMs, 1_000 * 2 ** Math.min(s.failures, 20));
   }
 
@@ -167,25 +168,44 @@ export class ModelHealth {
     return m.median;
   }
 
+  /** The model's status alone. `configured`: the provider's, when the caller has read it already. */
+  status(model: ModelEntry, configured = this.adapters[model.provider].configured()): ModelStatus {
+    if (!configured) return 'unconfigured';
+    if (model.provider === 'extractive') return 'available';
+    const p = this.provider(model.provider);
+    if (p.answering === undefined) return 'checking';
+    if (!p.answering) return 'unavailable';
+    const cooldownUntil = this.models.get(model.id)?.cooldownUntil ?? 0;
+    return cooldownUntil > this.now() ? 'cooling_down' : 'available';
+  }
+
+  /**
+   * The statuses of several models, each provider's configuration read once: routing asks for
+   * every catalogue model on every call, and a provider's credentials are read from the
+   * environment (provider-credentials.ts), a getenv per variable when it is process.env.
+   */
+  statuses(models: readonly ModelEntry[]): Map<ModelEntry, ModelStatus> {
+    const configured = new Map<ProviderName, boolean>();
+    const out = new Map<ModelEntry, ModelStatus>();
+    for (const m of models) {
+      let c = configured.get(m.provider);
+      if (c === undefined) configured.set(m.provider, (c = this.adapters[m.provider].configured()));
+      out.set(m, this.status(m, c));
+    }
+    return out;
+  }
+
   view(model: ModelEntry): ModelHealthView {
-    const adapter = this.adapters[model.provider];
     const p = this.provider(model.provider);
     const m = this.models.get(model.id);
     const cooldown = Math.max(0, (m?.cooldownUntil ?? 0) - this.now());
-    let status: ModelStatus;
-    if (!adapter.configured()) status = 'unconfigured';
-    else if (model.provider === 'extractive') status = 'available';
-    else if (p.answering === undefined) status = 'checking';
-    else if (!p.answering) status = 'unavailable';
-    else if (cooldown > 0) status = 'cooling_down';
-    else status = 'available';
     const measured = (m?.latencies.length ?? 0) > 0;
     return {
-      status,
+      status: this.status(model),
       latencyMs: measured ? this.latencyOf(model) : null,
       cooldownSeconds: Math.ceil(cooldown / 1000),
       lastError: m?.lastError ?? p.lastError ?? null,
-      lastCheckedAt: p.lastCheckedAt ?? null,
+      lastCheckedAt: p.lastCheckedAt === undefined ? null : new Date(p.lastCheckedAt).toISOString(),
     };
   }
 }

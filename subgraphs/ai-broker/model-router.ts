@@ -63,10 +63,13 @@ export function planRoute(
   }
   const eligible: ModelEntry[] = [];
   let tooSmall = 0;
+  let anyVendorConfigured = false;
+  const statuses = health.statuses(allowed); // a named model is among them (checked above)
   for (const m of allowed) {
     if (m.provider === 'extractive') continue;
-    const status = health.view(m).status;
+    const status = statuses.get(m)!;
     if (status === 'unconfigured') continue; // not offered: nothing to report per request
+    anyVendorConfigured = true;
     if (status === 'unavailable' || status === 'cooling_down') skip(m, status);
     else if (m.contextWindow < needed) {
       tooSmall++;
@@ -86,16 +89,13 @@ export function planRoute(
   eligible.sort((a, b) => score(a) - score(b) || a.id.localeCompare(b.id));
 
   const extractive = allowed.find((m) => m.provider === 'extractive');
-  const anyVendorConfigured = allowed.some(
-    (m) => m.provider !== 'extractive' && health.view(m).status !== 'unconfigured',
-  );
   const candidates = eligible;
   const named = request.named;
   if (named) {
     const i = candidates.indexOf(named);
     if (i >= 0) candidates.unshift(...candidates.splice(i, 1));
     else if (named.provider === 'extractive') candidates.unshift(named);
-    else if (health.view(named).status === 'unconfigured') skip(named, 'unconfigured');
+    else if (statuses.get(named) === 'unconfigured') skip(named, 'unconfigured');
   }
   if (extractive && !anyVendorConfigured && !candidates.includes(extractive)) candidates.push(extractive);
   if (candidates.length === 0 && tooSmall > 0 && skipped.every((s) => s.reason === 'context_window')) {

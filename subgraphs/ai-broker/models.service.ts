@@ -118,7 +118,7 @@ export class ModelsService {
     return {
       model_id: m.id,
       available: error === null,
-      status: this.deps.health.view(m).status,
+      status: this.deps.health.status(m),
       latency_ms: error ? null : Math.round(latency * 100) / 100,
       error,
       tested_at: testedAt,
@@ -129,7 +129,7 @@ export class ModelsService {
     return {
       id: m.id,
       provider: m.provider,
-      status: this.deps.health.view(m).status,
+      status: this.deps.health.status(m),
       cost_per_1k_tokens: m.costPer1kTokens,
       context_window: m.contextWindow,
       tags: m.tags,
