@@ -16,7 +16,7 @@
 // that follows is the live wake-up of the notice's old subscribers; after the commit, each stream
 // the pass appended to gets one `events.event_published` (its highest new position), which wakes
 // the events service's live feeds and the durable consumers (platform/events/backbone/durable-consumer.ts).
-import { continueTrace } from '../telemetry/trace-context';
+import { continueTrace, tracingStarted } from '../telemetry/trace-context';
 import { EVENTS_EVENT_PUBLISHED } from '../contracts/events.events';
 import type { Database } from '../db/database';
 import { appendNotices, type BackboneStoreFactory } from '../events/backbone/notice-append';
@@ -134,16 +134,21 @@ export function startNoticeRelay(options: NoticeRelayOptions): NoticeRelay {
         else bySubject.set(keyOf(r), [r]);
       }
       const published: string[] = [];
+      // Without tracing there is no span to continue: the publish goes straight to the bus (the
+      // span machinery was ~10% of the relay's CPU per notice with nothing recorded).
+      const traced = tracingStarted();
       await Promise.all(
         [...bySubject.values()].map(async (rows) => {
           for (const row of rows) {
             try {
-              await continueTrace(
-                row.envelope.traceparent,
-                `publish ${row.topic}`,
-                { 'messaging.message.id': row.envelope.id },
-                () => options.bus.publish(row.topic, row.envelope),
-              );
+              if (!traced) await options.bus.publish(row.topic, row.envelope);
+              else
+                await continueTrace(
+                  row.envelope.traceparent,
+                  `publish ${row.topic}`,
+                  { 'messaging.message.id': row.envelope.id },
+                  () => options.bus.publish(row.topic, row.envelope),
+                );
               published.push(row.id);
             } catch (err) {
               const delay = backoffDelay(row.attempts, backoff);

@@ -267,12 +267,30 @@ async function appendManyStatement(
        SELECT f.id, $1, $2, head.last_position - f.total + f.n, f.source, f.type, f.subject, f.time, f.traceparent, f.data, f.size
          FROM fresh f, head
        ON CONFLICT (tenant_id, id) DO NOTHING
-       RETURNING ${EVENT_COLUMNS}
+       RETURNING r.id, r.position::float8 AS position
      )
      SELECT * FROM ins ORDER BY position`,
     [tenantId, topic, JSON.stringify(rows)],
   );
-  return res.rows.map(toEvent);
+  // The stored records are the given events with their positions: only those come back (the data
+  // returned as text and parsed again was most of the statement's output for a notice).
+  const given = new Map(events.map((e) => [e.id, e]));
+  return res.rows.map((r) => {
+    const e = given.get(r.id)!;
+    return {
+      id: e.id,
+      tenantId,
+      topic,
+      position: Number(r.position),
+      source: e.source,
+      type: e.type,
+      specversion: '1.0',
+      time: new Date(e.time).toISOString(),
+      subject: e.subject ?? null,
+      traceparent: e.traceparent ?? null,
+      data: e.data ?? null,
+    };
+  });
 }
 
 export function createEventsStore(sql: SqlExecutor, hooks: EventsStoreHooks = {}): EventsStore {
