@@ -90,7 +90,7 @@ export function startNoticeRelay(options: NoticeRelayOptions): NoticeRelay {
    * position. Every reader of that notice treats it as a wake-up and reads its stream after its
    * own position (pull-on-notify.ts, durable-consumer.ts), so one per stream wakes them as one
    * per event did; it was a bus message per notice, delivered to and checked by every listening
-   * process (docs/decisions.md, "Notice relay: one wake-up per stream and pass").
+   * process (docs/decisions.md, "Validation speed").
    */
   function announce(events: EventRecord[]): void {
     const heads = new Map<string, EventRecord>();
