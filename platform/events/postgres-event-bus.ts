@@ -76,9 +76,12 @@ export function createPostgresEventBus(url: string, onError: (err: unknown) => v
     sending = true;
     const batch = queued.splice(0, MAX_NOTIFY_BATCH);
     try {
+      // The payloads travel as one JSON array: node-postgres escapes a text[] element by element
+      // in JavaScript (two regular-expression passes over each ~1.3 kB notice envelope), where
+      // JSON.stringify escapes them natively.
       await pool.query(
-        'SELECT pg_notify($1, t.payload) FROM unnest($2::text[]) WITH ORDINALITY AS t(payload, n) ORDER BY t.n',
-        [NOTIFY_CHANNEL, batch.map((b) => b.text)],
+        'SELECT pg_notify($1, t.payload) FROM json_array_elements_text($2::json) WITH ORDINALITY AS t(payload, n) ORDER BY t.n',
+        [NOTIFY_CHANNEL, JSON.stringify(batch.map((b) => b.text))],
       );
       for (const b of batch) b.resolve();
     } catch (err) {

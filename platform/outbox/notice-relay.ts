@@ -13,10 +13,10 @@
 // One path (issue 26): before publishing, each claimed notice is appended to the events backbone
 // (its (tenant, topic) stream, platform/events/backbone/notice-append.ts) in the claim's own
 // transaction, so it enters the durable log exactly once, with the outbox's mark. The bus publish
-// that follows is the live wake-up of the notice's old subscribers; after the commit, each newly
-// stored event also publishes `events.event_published`, which wakes the events service's live
-// feeds and the durable consumers (platform/events/backbone/durable-consumer.ts).
-import { continueTrace } from '../telemetry/trace-context';
+// that follows is the live wake-up of the notice's old subscribers; after the commit, each stream
+// the pass appended to gets one `events.event_published` (its highest new position), which wakes
+// the events service's live feeds and the durable consumers (platform/events/backbone/durable-consumer.ts).
+import { continueTrace, tracingStarted } from '../telemetry/trace-context';
 import { EVENTS_EVENT_PUBLISHED } from '../contracts/events.events';
 import type { Database } from '../db/database';
 import { appendNotices, type BackboneStoreFactory } from '../events/backbone/notice-append';
@@ -84,9 +84,22 @@ export function startNoticeRelay(options: NoticeRelayOptions): NoticeRelay {
 
   const backbone = options.backbone === false ? null : (options.backbone ?? {});
 
-  /** After the commit: each stored event wakes the live feeds and durable consumers of its stream. */
+  /**
+   * After the commit: the pass's stored events wake the live feeds and durable consumers of their
+   * streams, one `events.event_published` per (tenant, topic) with the stream's highest new
+   * position. Every reader of that notice treats it as a wake-up and reads its stream after its
+   * own position (pull-on-notify.ts, durable-consumer.ts), so one per stream wakes them as one
+   * per event did; it was a bus message per notice, delivered to and checked by every listening
+   * process (docs/decisions.md, "Validation speed").
+   */
   function announce(events: EventRecord[]): void {
+    const heads = new Map<string, EventRecord>();
     for (const e of events) {
+      const key = `${e.tenantId}\u0000${e.topic}`;
+      const head = heads.get(key);
+      if (!head || e.position > head.position) heads.set(key, e);
+    }
+    for (const e of heads.values()) {
       options.bus
         .publish(EVENTS_EVENT_PUBLISHED.topic, { tenant_id: e.tenantId, topic: e.topic, position: e.position })
         .catch((err: unknown) => log.warn({ err: (err as Error).message }, 'events.event_published wake-up failed'));
@@ -121,16 +134,21 @@ export function startNoticeRelay(options: NoticeRelayOptions): NoticeRelay {
         else bySubject.set(keyOf(r), [r]);
       }
       const published: string[] = [];
+      // Without tracing there is no span to continue: the publish goes straight to the bus (the
+      // span machinery was ~10% of the relay's CPU per notice with nothing recorded).
+      const traced = tracingStarted();
       await Promise.all(
         [...bySubject.values()].map(async (rows) => {
           for (const row of rows) {
             try {
-              await continueTrace(
-                row.envelope.traceparent,
-                `publish ${row.topic}`,
-                { 'messaging.message.id': row.envelope.id },
-                () => options.bus.publish(row.topic, row.envelope),
-              );
+              if (!traced) await options.bus.publish(row.topic, row.envelope);
+              else
+                await continueTrace(
+                  row.envelope.traceparent,
+                  `publish ${row.topic}`,
+                  { 'messaging.message.id': row.envelope.id },
+                  () => options.bus.publish(row.topic, row.envelope),
+                );
               published.push(row.id);
             } catch (err) {
               const delay = backoffDelay(row.attempts, backoff);

@@ -98,29 +98,30 @@ export function createNoticeStore(db: { sql: SqlExecutor; kind?: string }): Noti
     claim(services, limit, work) {
       return once(() =>
         sql.transaction(async (tx) => {
+          // One statement: the claim, and for each claimed row whether an earlier unpublished row
+          // of its subject lies outside the claim. The check is a subplan per claimed row (an
+          // index probe of the unpublished-by-subject index): as a second statement over arrays
+          // the planner hashed every row the (published_at, ...) index still listed as
+          // unpublished, thousands of heap pages a pass until vacuum caught up.
           // ORDER BY the table's bigint id, not the text alias (which would put 10 before 2).
           const { filter, params } = claimFilter(services);
-          const locked = await tx.query<NoticeRow>(
-            `SELECT id::text AS id, tenant_id, subject, topic, envelope, attempts FROM notice_outbox
-            WHERE published_at IS NULL AND next_attempt_at <= now() AND ${filter}
-            ORDER BY notice_outbox.id LIMIT $${params.length + 1} FOR UPDATE SKIP LOCKED`,
+          const locked = await tx.query<NoticeRow & { blocked: boolean }>(
+            `WITH claimed AS (
+               SELECT id, tenant_id, subject, topic, envelope, attempts FROM notice_outbox
+                WHERE published_at IS NULL AND next_attempt_at <= now() AND ${filter}
+                ORDER BY notice_outbox.id LIMIT $${params.length + 1} FOR UPDATE SKIP LOCKED
+             )
+             SELECT c.id::text AS id, c.tenant_id, c.subject, c.topic, c.envelope, c.attempts,
+                    EXISTS (SELECT 1 FROM notice_outbox e
+                             WHERE e.tenant_id = c.tenant_id AND e.subject = c.subject AND e.id < c.id
+                               AND e.published_at IS NULL AND e.id NOT IN (SELECT id FROM claimed)) AS blocked
+               FROM claimed c ORDER BY c.id`,
             [...params, limit],
           );
-          let rows = locked.rows;
-          if (rows.length > 0) {
-            // Rows with an earlier unpublished row of their subject outside this claim wait: every
-            // later row of that subject has the same earlier row, so all of them are left.
-            const ids = rows.map((r) => r.id);
-            const blocked = await tx.query<{ id: string }>(
-              `SELECT c.id::text AS id FROM unnest($1::int8[], $2::text[], $3::text[]) AS c(id, tenant_id, subject)
-              WHERE EXISTS (SELECT 1 FROM notice_outbox e
-                             WHERE e.tenant_id = c.tenant_id AND e.subject = c.subject AND e.id < c.id
-                               AND e.published_at IS NULL AND NOT (e.id = ANY($1::int8[])))`,
-              [ids, rows.map((r) => r.tenant_id), rows.map((r) => r.subject)],
-            );
-            const wait = new Set(blocked.rows.map((r) => r.id));
-            rows = rows.filter((r) => !wait.has(r.id));
-          }
+          // Rows with an earlier unpublished row of their subject outside this claim wait: every
+          // later row of that subject has the same earlier row, so all of them are left.
+          const rows: NoticeRow[] = [];
+          for (const { blocked, ...row } of locked.rows) if (!blocked) rows.push(row);
           return work(claimed(tx, rows));
         }),
       );

@@ -106,6 +106,8 @@ describe('publishing', () => {
       [4, { n: 2 }],
       [5, { n: 3 }],
     ]);
+    // What appendMany returns (built from its input and the positions) is what a reader reads back.
+    expect(stored).toEqual(await store.eventsAfter('t-many', 'm', 1, 4));
     // A retry of the same ids stores nothing and moves no position.
     expect(await store.appendMany('t-many', 'm', batch)).toEqual([]);
     const more = await store.appendMany('t-many', 'm', [...batch, event('t-many', 'm', null, { n: 4 })]);
