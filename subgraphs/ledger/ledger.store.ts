@@ -343,6 +343,9 @@ export function createLedgerStore(sql: SqlExecutor, options: LedgerStoreOptions 
           was.map((h) => h.lastCreatedAtUs),
           was.map((h) => h.treeFrontier),
         ],
+        // Parsed and planned once per pooled connection: planning this statement cost ~2 ms of
+        // the server's CPU per group commit (EXPLAIN ANALYZE, 25-row groups), as much as running it.
+        { prepareAs: 'ledger.append-if-unchanged' },
       );
       return new Set(res.rows.map((r) => r.tenant_id));
     },
