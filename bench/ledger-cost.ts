@@ -3,7 +3,8 @@
 // where rates are noise. The ledger alone (launcher/start-one.js, as `platform-ratios` runs it) on
 // a fresh database, POST /append at 50 connections over 50 tenants with their bearer tokens; per
 // append it prints the rate, the ledger process's CPU (main thread and whole process), the CPU of
-// the PostgreSQL backends serving it (/proc of every backend connected to the bench's database)
+// the PostgreSQL backends serving it (/proc of every backend connected to the bench's database),
+// the appends per transaction committed on that database (pg_stat_database, the relay's included)
 // and the cluster's WAL records, bytes and syncs (pg_stat_wal: the whole cluster, so other work on
 // it is counted too). `--against <dist>` runs another build (e.g. /work/wt/base/dist) in
 // alternating rounds, each on its own fresh database.
@@ -76,6 +77,15 @@ async function walNow(url: string): Promise<Wal> {
   return { records: Number(w!.wal_records), bytes: Number(w!.wal_bytes), syncs: Number(w!.wal_sync) };
 }
 
+/** Transactions committed on one database so far (group commits, the notice relay's passes, ...). */
+async function commitsOf(url: string, database: string): Promise<number> {
+  const [row] = await query<{ n: string }>(
+    url,
+    `SELECT xact_commit AS n FROM pg_stat_database WHERE datname = '${database}'`,
+  );
+  return Number(row?.n ?? 0);
+}
+
 async function backendsOf(url: string, database: string): Promise<number[]> {
   const rows = await query<{ pid: number }>(
     url,
@@ -89,7 +99,12 @@ async function requestsFor(): Promise<Record<string, unknown>[]> {
   const out = [];
   for (let i = 0; i < 50; i++) {
     const t = `bench-${i}`;
-    const token = await issuer.issue({ username: `bench-${t}`, tenantId: t, roles: ['user'], scopes: ['read', 'write'] });
+    const token = await issuer.issue({
+      username: `bench-${t}`,
+      tenantId: t,
+      roles: ['user'],
+      scopes: ['read', 'write'],
+    });
     out.push({
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
@@ -147,7 +162,9 @@ async function round(dist: string, label: string, baseUrl: string, seconds: numb
     const mainBefore = threadCpu(child.pid!);
     const procBefore = processCpu(child.pid!);
     const walBefore = await walNow(baseUrl);
+    const commitsBefore = await commitsOf(baseUrl, name);
     const r = await autocannon({ ...opts, duration: seconds });
+    const commits = (await commitsOf(baseUrl, name)) - commitsBefore;
     const walAfter = await walNow(baseUrl);
     const mainAfter = threadCpu(child.pid!);
     const n = r.requests.total;
@@ -158,6 +175,7 @@ async function round(dist: string, label: string, baseUrl: string, seconds: numb
       `${label.padEnd(8)} ${Math.round(r.requests.average).toString().padStart(6)}/s p50/p99 ${r.latency.p50}/${r.latency.p99} ms` +
         ` | µs per append: ledger main thread ${per(main)}, process ${per(processCpu(child.pid!) - procBefore)},` +
         ` PostgreSQL backends (${pids.length}) ${per(pgAfter - pgBefore)}` +
+        ` | ${(n / commits).toFixed(1)} appends per transaction on its database` +
         ` | cluster WAL per append: ${((walAfter.records - walBefore.records) / n).toFixed(1)} records,` +
         ` ${((walAfter.bytes - walBefore.bytes) / n).toFixed(0)} bytes, ${((walAfter.syncs - walBefore.syncs) / n).toFixed(3)} syncs` +
         ` | load ${os.loadavg()[0]!.toFixed(1)}${r.non2xx || r.errors ? ` | ${r.non2xx} non-2xx, ${r.errors} errors` : ''}`,
