@@ -60,11 +60,27 @@ function storageRefusal(err: unknown): InputError | undefined {
 
 const keyOf = (tenantId: string, key: string) => `${tenantId}\u0000${key}`;
 
+/** A batch planned for the one-statement path when it was taken (GroupCommitter.planUnchanged). */
+interface UnchangedPlan {
+  tenants: string[];
+  /** The head each tenant must still have in the database (possibly one an earlier batch in flight writes). */
+  expected: Map<string, ChainHead>;
+  moved: ChainHead[];
+  fresh: NewEventRow[];
+  nodes: (TreeNode & { tenantId: string })[];
+  results: (AppendResult | undefined)[];
+}
+
 export class GroupCommitter {
   private queue: Pending[] = [];
-  /** The head this process committed last, per tenant (commitIfUnchanged). */
+  /**
+   * Per tenant, the head after every batch this process has planned for it: committed, or
+   * written by a one-statement batch still in flight (then the next batch may be planned on it
+   * and sent at once; see take()).
+   */
   private readonly knownHeads = new Map<string, ChainHead>();
-  private readonly busyTenants = new Set<string>();
+  /** Per tenant with a batch in flight: a promise settled once the latest such batch has finished. */
+  private readonly tails = new Map<string, Promise<void>>();
   private inFlight = 0;
   private readonly maxBatch: number;
   private readonly maxInFlight: number;
@@ -139,45 +155,66 @@ export class GroupCommitter {
     });
   }
 
+  /**
+   * Starts batches while fewer than maxInFlight are in flight. Each batch is planned here, at
+   * once: on the one-statement path its heads become the tenants' known heads before the next
+   * batch is taken, so that batch can extend the same chains without waiting for this commit.
+   */
   private pump(): void {
     while (this.inFlight < this.maxInFlight && this.queue.length > 0) {
       const batch = this.take();
       if (batch.length === 0) return;
-      const tenants = new Set(batch.map((p) => p.input.tenantId));
-      for (const t of tenants) this.busyTenants.add(t);
+      const tenants = [...new Set(batch.map((p) => p.input.tenantId))];
+      const after = tenants.flatMap((t) => this.tails.get(t) ?? []);
+      const plan = this.planUnchanged(batch, tenants);
+      let settle!: () => void;
+      const done = new Promise<void>((resolve) => (settle = resolve));
+      for (const t of tenants) this.tails.set(t, done);
       this.inFlight++;
-      void this.flush(batch).finally(() => {
+      void this.flush(batch, plan, after).finally(() => {
         this.inFlight--;
-        for (const t of tenants) this.busyTenants.delete(t);
+        for (const t of tenants) if (this.tails.get(t) === done) this.tails.delete(t);
+        settle();
         this.schedulePump();
       });
     }
   }
 
-  /** The next batch in arrival order, skipping tenants another in-flight batch holds (keeps per-tenant order). */
+  /**
+   * The next batch in arrival order. A tenant with a batch in flight joins only when that batch
+   * went the one-statement way (its head after it is known) and the append has no idempotency key
+   * (a key is looked up in the statement's snapshot, which cannot see the batch ahead of it).
+   * Once one of a tenant's appends stays queued, so do its later ones (per-tenant order).
+   */
   private take(): Pending[] {
     const batch: Pending[] = [];
     const rest: Pending[] = [];
+    const held = new Set<string>();
     for (const p of this.queue) {
-      if (batch.length < this.maxBatch && !this.busyTenants.has(p.input.tenantId)) batch.push(p);
-      else rest.push(p);
-    }
-    // A tenant cut off by maxBatch must not overtake itself in a parallel batch.
-    if (rest.length > 0 && batch.length === this.maxBatch) {
-      for (const p of batch) this.busyTenants.add(p.input.tenantId);
+      const t = p.input.tenantId;
+      const joins =
+        batch.length < this.maxBatch &&
+        !held.has(t) &&
+        (!this.tails.has(t) || (this.knownHeads.has(t) && !p.input.idempotencyKey));
+      if (joins) batch.push(p);
+      else {
+        rest.push(p);
+        held.add(t);
+      }
     }
     this.queue = rest;
     return batch;
   }
 
-  private async flush(batch: Pending[]): Promise<void> {
+  private async flush(batch: Pending[], plan?: UnchangedPlan, after: Promise<void>[] = []): Promise<void> {
     try {
-      const { results, fresh } = await withDbRetry((attempt) => this.commit(batch, attempt), this.retry);
+      const { results, fresh } = await withDbRetry((attempt) => this.commit(batch, attempt, plan, after), this.retry);
       batch.forEach((p, i) => p.resolve(results[i]!));
       if (fresh.length > 0) this.options.onCommitted?.(fresh);
     } catch (err) {
       if (batch.length > 1 && !isTransientDbError(err) && !(err instanceof UnavailableError)) {
         // One bad event must not fail its neighbours: commit them one by one so only it fails.
+        await Promise.all(after);
         for (const p of batch) await this.flush([p]);
         return;
       }
@@ -185,62 +222,76 @@ export class GroupCommitter {
     }
   }
 
-  private async commit(batch: Pending[], attempt: number): Promise<Committed> {
-    // Keyed appends too: the statement leaves a tenant whose key is stored to the locked path
-    // (the compliance intake appends every evidence revision with a key).
-    if (attempt === 0) {
-      const done = await this.commitIfUnchanged(batch);
-      if (done) return done;
-    }
+  private async commit(
+    batch: Pending[],
+    attempt: number,
+    plan: UnchangedPlan | undefined,
+    after: Promise<void>[],
+  ): Promise<Committed> {
+    if (attempt === 0 && plan) return this.commitUnchanged(batch, plan, after);
+    // The locked way reads the stored heads: the batches ahead of this one (same tenants) finish
+    // first, so a retry of theirs cannot land behind these events.
+    if (plan) for (const t of plan.tenants) this.knownHeads.delete(t);
+    await Promise.all(after);
     return this.commitLocked(batch, attempt);
   }
 
   /**
-   * The common case in one statement: every tenant's head is the one this process wrote last, so
-   * the rows are computed from memory and stored only where the head is still that one (no BEGIN,
-   * no lock round trip, no COMMIT: four round trips become one; issue 35). Tenants another
-   * process appended to meanwhile go through the locked path. Undefined: not applicable.
+   * The common case, planned when the batch was taken: every tenant's head is known (this
+   * process wrote it last, or a batch of its own in flight is writing it), so the rows are
+   * computed from memory. Undefined: not applicable, the batch goes the locked way; its tenants'
+   * heads are forgotten so no batch is planned on them until it has committed.
    */
-  private async commitIfUnchanged(batch: Pending[]): Promise<Committed | undefined> {
-    const tenants = [...new Set(batch.map((p) => p.input.tenantId))];
-    if (!tenants.every((t) => this.knownHeads.has(t))) return undefined;
+  private planUnchanged(batch: Pending[], tenants: string[]): UnchangedPlan | undefined {
+    const forget = () => {
+      for (const t of tenants) this.knownHeads.delete(t);
+      return undefined;
+    };
+    if (this.options.keepTree === false || !tenants.every((t) => this.knownHeads.has(t))) return forget();
     const expected = new Map(tenants.map((t) => [t, this.knownHeads.get(t)!]));
     const heads = new Map(tenants.map((t) => [t, { ...expected.get(t)! }]));
     const startSeqs = new Map(tenants.map((t) => [t, expected.get(t)!.lastSeq]));
     const results: (AppendResult | undefined)[] = new Array(batch.length);
     const { fresh, moved } = this.plan(batch, heads, results);
-    let nodes: (TreeNode & { tenantId: string })[] = [];
-    if (this.options.keepTree !== false) {
-      // A known head always has its tree; a chain older than the tree goes the locked way.
-      const noOlderChain = (): Promise<string[]> => Promise.reject(new OlderChain());
-      try {
-        nodes = await growTrees(noOlderChain, fresh, heads, startSeqs);
-      } catch (err) {
-        if (err instanceof OlderChain) return undefined;
-        throw err;
-      }
-    }
+    // A known head always has its tree; a chain older than the tree goes the locked way.
+    const nodes = growKnownTrees(fresh, heads, startSeqs);
+    if (!nodes) return forget();
+    for (const t of tenants) this.remember(heads.get(t)!);
+    // Heads in tenant order: two statements in flight lock shared heads in the same order.
+    const sorted = [...moved.values()].sort((a, b) => (a.tenantId < b.tenantId ? -1 : a.tenantId > b.tenantId ? 1 : 0));
+    return { tenants, expected, moved: sorted, fresh, nodes, results };
+  }
+
+  /**
+   * One statement (no BEGIN, no lock round trip, no COMMIT: four round trips become one; issue
+   * 35) that stores the rows only where each head is still the expected one. A head an earlier
+   * batch of this process is writing makes the statement wait for that commit, then holds; the
+   * next batch's statement is thus on its way while this one's commit is flushed, and PostgreSQL
+   * flushes both together. Tenants another process appended to meanwhile (or whose earlier batch
+   * failed) go through the locked path.
+   */
+  private async commitUnchanged(batch: Pending[], plan: UnchangedPlan, after: Promise<void>[]): Promise<Committed> {
+    const { tenants, results, fresh } = plan;
     let applied: Set<string>;
     try {
-      applied = await this.store.appendIfUnchanged(fresh, [...moved.values()], expected, nodes);
+      applied = await this.store.appendIfUnchanged(fresh, plan.moved, plan.expected, plan.nodes);
     } catch (err) {
       for (const t of tenants) this.knownHeads.delete(t);
       throw err;
     }
-    for (const t of tenants) {
-      if (applied.has(t)) this.remember(heads.get(t)!);
-      else this.knownHeads.delete(t);
-    }
+    // A head not stored: every head planned on it since is wrong too.
+    for (const t of tenants) if (!applied.has(t)) this.knownHeads.delete(t);
     if (applied.size === tenants.length) return { results: results as AppendResult[], fresh };
-    // Another process moved these heads since this one wrote them: their events again, locked.
     const restIndexes = batch.flatMap((p, i) => (applied.has(p.input.tenantId) ? [] : [i]));
+    await Promise.all(after);
     const again = await this.commitLocked(
       restIndexes.map((i) => batch[i]!),
       0,
     );
-    restIndexes.forEach((i, k) => (results[i] = again.results[k]));
+    const merged = [...results];
+    restIndexes.forEach((i, k) => (merged[i] = again.results[k]));
     return {
-      results: results as AppendResult[],
+      results: merged as AppendResult[],
       fresh: [...fresh.filter((r) => applied.has(r.tenantId)), ...again.fresh],
     };
   }
@@ -371,15 +422,53 @@ export class GroupCommitter {
   }
 }
 
-/** Raised inside the one-statement path when a chain predates the tree (needs its stored hashes). */
-class OlderChain extends Error {}
-
 type Committed = { results: AppendResult[]; fresh: NewEventRow[] };
 
 /** Heads kept per process for the one-statement path (a tenant beyond it takes the locked path). */
 const KNOWN_HEADS = 10_000;
 
 const popcount = (n: number) => n.toString(2).replace(/0/g, '').length;
+
+/** Extends a tenant's tree from a frontier that matches its size; the new nodes go to `nodes`. */
+function extendTree(
+  tenantId: string,
+  head: ChainHead,
+  size: number,
+  frontier: Buffer[],
+  chains: string[],
+  nodes: (TreeNode & { tenantId: string })[],
+): void {
+  const grown = appendLeaves(size, frontier, chains);
+  for (const n of grown.nodes) nodes.push({ ...n, tenantId });
+  head.treeFrontier = frontierText(grown.frontier);
+}
+
+function chainsByTenant(fresh: NewEventRow[]): Map<string, string[]> {
+  const byTenant = new Map<string, string[]>();
+  for (const row of fresh) {
+    const chains = byTenant.get(row.tenantId);
+    if (chains) chains.push(row.chainHash);
+    else byTenant.set(row.tenantId, [row.chainHash]);
+  }
+  return byTenant;
+}
+
+/** growTrees for heads this process knows: undefined when a chain predates the tree (needs its stored hashes). */
+function growKnownTrees(
+  fresh: NewEventRow[],
+  heads: Map<string, ChainHead>,
+  startSeqs: Map<string, number>,
+): (TreeNode & { tenantId: string })[] | undefined {
+  const nodes: (TreeNode & { tenantId: string })[] = [];
+  for (const [tenantId, chains] of chainsByTenant(fresh)) {
+    const head = heads.get(tenantId)!;
+    const start = startSeqs.get(tenantId)!;
+    const frontier = frontierOf(head.treeFrontier);
+    if (frontier.length !== popcount(start)) return undefined;
+    extendTree(tenantId, head, start, frontier, chains, nodes);
+  }
+  return nodes;
+}
 
 /**
  * Extends each tenant's Merkle tree by its new entries, inside the append's transaction: the
@@ -393,24 +482,18 @@ async function growTrees(
   heads: Map<string, ChainHead>,
   startSeqs: Map<string, number>,
 ): Promise<(TreeNode & { tenantId: string })[]> {
-  const byTenant = new Map<string, string[]>();
-  for (const row of fresh) byTenant.set(row.tenantId, [...(byTenant.get(row.tenantId) ?? []), row.chainHash]);
   const nodes: (TreeNode & { tenantId: string })[] = [];
-  for (const [tenantId, chains] of byTenant) {
+  for (const [tenantId, chains] of chainsByTenant(fresh)) {
     const head = heads.get(tenantId)!;
     const start = startSeqs.get(tenantId)!;
     let frontier = frontierOf(head.treeFrontier);
-    let size = start;
     if (frontier.length !== popcount(start)) {
       const older = await chainHashesAfter(tenantId, 0);
       const built = appendLeaves(0, [], older.slice(0, start));
       frontier = built.frontier;
       nodes.push(...built.nodes.map((n) => ({ ...n, tenantId })));
-      size = start;
     }
-    const grown = appendLeaves(size, frontier, chains);
-    nodes.push(...grown.nodes.map((n) => ({ ...n, tenantId })));
-    head.treeFrontier = frontierText(grown.frontier);
+    extendTree(tenantId, head, start, frontier, chains, nodes);
   }
   return nodes;
 }

@@ -171,6 +171,87 @@ it('appends in one statement once it knows a head, and re-links under the lock w
   expect(db.events.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
 });
 
+/** The memory store with its one-statement appends held until released (a statement waiting on a head's lock). */
+function heldStore(db: ReturnType<typeof memoryStore>) {
+  const held: (() => void)[] = [];
+  const store = strictFake<LedgerStore>({
+    appendTransaction: (work) => db.store.appendTransaction(work),
+    appendIfUnchanged: async (...args) => {
+      await new Promise<void>((resolve) => held.push(resolve));
+      return db.store.appendIfUnchanged(...args);
+    },
+  });
+  return { store, held };
+}
+
+const turns = async (n = 5) => {
+  for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
+};
+
+function expectLinked(db: ReturnType<typeof memoryStore>, tenant: string, length: number) {
+  const chain = db.events.filter((e) => e.tenantId === tenant).sort((a, b) => a.seq - b.seq);
+  expect(chain.map((e) => e.seq)).toEqual(Array.from({ length }, (_, i) => i + 1));
+  chain.forEach((e, i) => expect(e.previousHash).toBe(i === 0 ? GENESIS_HASH : chain[i - 1]!.chainHash));
+  return chain;
+}
+
+it('sends the next batch of a tenant while its previous one-statement batch is in flight, planned on its head', async () => {
+  const db = memoryStore();
+  const { store, held } = heldStore(db);
+  const committer = new GroupCommitter(store, { retry: FAST_RETRY, maxInFlight: 2 });
+  await committer.append(input('t', 1)); // locked: learns the head
+  const a = committer.append(input('t', 2));
+  await turns();
+  const b = committer.append(input('t', 3));
+  await turns();
+  // Both statements are out before either has answered.
+  expect(held).toHaveLength(2);
+  held.splice(0).forEach((release) => release());
+  expect((await a).event.seq).toBe(2);
+  expect((await b).event.seq).toBe(3);
+  expect(db.statements).toEqual([['t'], ['t']]);
+  expectLinked(db, 't', 3);
+});
+
+it('keeps a keyed append of a tenant in flight back until that batch has committed', async () => {
+  const db = memoryStore();
+  const { store, held } = heldStore(db);
+  const committer = new GroupCommitter(store, { retry: FAST_RETRY, maxInFlight: 2 });
+  await committer.append(input('t', 1));
+  const a = committer.append(input('t', 2, { idempotencyKey: 'k' }));
+  await turns();
+  const b = committer.append(input('t', 3, { idempotencyKey: 'k' }));
+  await turns();
+  expect(held).toHaveLength(1);
+  held.shift()!();
+  await a;
+  await turns();
+  held.shift()?.();
+  expect(await b).toMatchObject({ replayed: true, event: { seq: 2 } });
+  expectLinked(db, 't', 2);
+});
+
+it('when a batch in flight finds its head moved, the batch planned on it re-links after it, in order', async () => {
+  const db = memoryStore();
+  const { store, held } = heldStore(db);
+  const committer = new GroupCommitter(store, { retry: FAST_RETRY, maxInFlight: 2 });
+  await committer.append(input('t', 1));
+  const a = committer.append(input('t', 2));
+  await turns();
+  const b = committer.append(input('t', 3));
+  await turns();
+  expect(held).toHaveLength(2);
+  // Another process (its own committer: its head is unknown to it, so it locks) appends meanwhile.
+  await new GroupCommitter(db.store, { retry: FAST_RETRY }).append(input('t', 99));
+  held.splice(0).forEach((release) => release());
+  // Neither statement wrote; the locked path linked a, then b, after the other process's event.
+  expect((await a).event.seq).toBe(3);
+  expect((await b).event.seq).toBe(4);
+  expect(db.statements).toEqual([[], []]);
+  const chain = expectLinked(db, 't', 4);
+  expect(chain.map((e) => e.eventDataText)).toEqual(['{"n":1}', '{"n":99}', '{"n":2}', '{"n":3}']);
+});
+
 it('returns the original event for a repeated idempotency key, within and across batches', async () => {
   const db = memoryStore();
   const committer = new GroupCommitter(db.store, { retry: FAST_RETRY });
