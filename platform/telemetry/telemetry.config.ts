@@ -17,6 +17,15 @@ export interface TelemetryConfig {
   tracesCompression?: 'gzip' | 'none';
 }
 
+/** A header value URL-decoded; one that is not valid URL encoding is taken as written (never a crash at start). */
+function decoded(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
 /** `k=v,k2=v2` (W3C baggage-like, values URL-encoded) as the OTLP exporter spec reads its headers. */
 function headersOf(text: string | undefined): Record<string, string> {
   const out: Record<string, string> = {};
@@ -25,7 +34,7 @@ function headersOf(text: string | undefined): Record<string, string> {
     if (eq <= 0) continue;
     const key = pair.slice(0, eq).trim();
     const value = pair.slice(eq + 1).trim();
-    if (key && value) out[key] = decodeURIComponent(value);
+    if (key && value) out[key] = decoded(value);
   }
   return out;
 }

@@ -98,3 +98,10 @@ test('a 503 is retried after its Retry-After; a 400 is a failure at once', async
   expect((await exported(exporter)).code).toBe(ExportResultCode.FAILED);
   expect(received).toHaveLength(1);
 });
+
+test('headers from the environment: a value that is not URL encoding is kept as written', () => {
+  const config = loadTelemetryConfig({ OTEL_EXPORTER_OTLP_HEADERS: 'a=%E0%A4%A,b=ok%21,=x,novalue' });
+  expect(config.tracesHeaders).toEqual({ a: '%E0%A4%A', b: 'ok!' });
+  expect(config.tracesCompression).toBe('none');
+  expect(config.tracesTimeoutMillis).toBe(10_000);
+});
