@@ -11,6 +11,8 @@
 //      (TraceService.ingest, 4 at a time), spans/s; on PGlite, and on PostgreSQL when DATABASE_URL
 //      is set (a throwaway database).
 // `npm run bench -- observability receiver` runs part 2 only.
+// `npm run bench -- observability export`: CPU per span of the exporter's body, the SDK's serializer
+//   against the direct writer (bench/observability-export.support.ts).
 // `npm run bench -- observability trace-query [spans]` (PostgreSQL, DATABASE_URL): seeds a
 //   throwaway database with `spans` (default 10,000,000) spans by generate_series, 10 a trace over
 //   100 tenants, checks the migration's indexes and the trace query's plan, then times 2,000
@@ -28,6 +30,7 @@ import { AccessTokens } from '../platform/auth/jwt';
 import { openDatabase } from '../platform/db/database';
 import { createObservabilityModule } from '../subgraphs/observability/observability.module';
 import { createSpanStore, TRACE_QUERY } from '../subgraphs/observability/span.store';
+import { exportCost } from './observability-export.support';
 
 interface AutocannonResult {
   requests: { average: number };
@@ -389,6 +392,11 @@ const load = () =>
 
 export async function run(args: string[]): Promise<void> {
   console.log(`# observability bench — ${new Date().toISOString()}, load average ${load()}, ${os.cpus().length} cores`);
+  if (args[0] === 'export') {
+    exportCost();
+    console.log(`load average after: ${load()}`);
+    return;
+  }
   if (args[0] === 'receiver' || args[0] === 'trace-query') {
     const url = process.env.DATABASE_URL;
     if (args[0] === 'receiver') {

@@ -20,7 +20,7 @@ const CACHED_VALUE_LENGTH = 256;
 const CACHE_ENTRIES = 4096;
 const redactedValues = new Map<string, string>();
 
-function redactString(value: string): string {
+export function redactString(value: string): string {
   if (value.length <= CACHED_VALUE_LENGTH) {
     const known = redactedValues.get(value);
     if (known !== undefined) return known;
@@ -45,7 +45,7 @@ export function redactAttributes(attributes: Attributes): Attributes {
 }
 
 /**
- * The span as exported: its attributes and its events' attributes redacted, all else the span's.
+ * The span as exported: its attributes and its events' and links' attributes redacted, all else the span's.
  * A plain object, not `Object.create(span)`: a span used as a prototype is turned into a
  * prototype map by V8 on every export, which cost more than the redaction.
  */
@@ -60,7 +60,10 @@ export function redactedSpan(span: ReadableSpan): ReadableSpan {
     endTime: span.endTime,
     status: span.status,
     attributes: redactAttributes(span.attributes),
-    links: span.links,
+    links:
+      span.links.length === 0
+        ? span.links
+        : span.links.map((l) => (l.attributes ? { ...l, attributes: redactAttributes(l.attributes) } : l)),
     events:
       span.events.length === 0
         ? span.events

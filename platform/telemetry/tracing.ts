@@ -13,7 +13,6 @@
 // (and a plan not cached) only (gateway-spans.ts); no GraphQL spans in an unsampled request
 // (graphql-spans.ts). docs/observability.md "What a traced request costs".
 import type { Tracer, TracerOptions } from '@opentelemetry/api';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { DataloaderInstrumentation } from '@opentelemetry/instrumentation-dataloader';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
@@ -26,6 +25,7 @@ import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { PrismaInstrumentation } from '@prisma/instrumentation';
 import { GATEWAY_SCOPE, gatewayTracer } from './gateway-spans';
 import { SampledGraphQLInstrumentation } from './graphql-spans';
+import { OtlpHttpSpanExporter } from './otlp-http-exporter';
 import { RedactingExporter } from './redacting-exporter';
 import { markTracingStarted } from './trace-context';
 import type { TelemetryConfig } from './telemetry.config';
@@ -68,7 +68,16 @@ export function startTracing(config: TelemetryConfig, options: TracingOptions): 
   // instrumentation's default: 17 attributes a span, each redacted and serialised). An operator's
   // own OTEL_SEMCONV_STABILITY_OPT_IN wins.
   process.env.OTEL_SEMCONV_STABILITY_OPT_IN ??= 'http';
-  const exporter = new RedactingExporter(options.exporter ?? new OTLPTraceExporter({ url: config.tracesUrl }));
+  // OTLP/HTTP JSON written straight from the spans, redacted as it is written (otlp-json.ts); a
+  // test's exporter gets redacted copies of the spans.
+  const exporter: SpanExporter = options.exporter
+    ? new RedactingExporter(options.exporter)
+    : new OtlpHttpSpanExporter({
+        url: config.tracesUrl,
+        headers: config.tracesHeaders,
+        timeoutMillis: config.tracesTimeoutMillis,
+        compression: config.tracesCompression,
+      });
   const processor: SpanProcessor = new BatchSpanProcessor(exporter, { scheduledDelayMillis: 1000 });
   const provider = new PlatformTracerProvider({
     resource: resourceFromAttributes({ 'service.name': options.serviceName }),
