@@ -34,6 +34,8 @@ export class RunJournal {
   readonly records: Map<string, StepRecord>;
   /** The shortest retry delay asked for in this run: the execution is not claimed again before it. */
   retryAfterMs: number | undefined;
+  /** The status this run ended the execution with, once that write has committed. */
+  ended: 'completed' | 'failed' | 'rejected' | undefined;
   /** Transitions of in-process steps, written with the next transaction (see the file's head). */
   private queued: { t: RunTransition; path?: string }[] = [];
   private queuedSeq = QUEUED_SEQ_BASE;
@@ -221,6 +223,7 @@ export class RunJournal {
       undefined,
       workflowAudit(this.execution, status, executed),
     );
+    this.ended = status;
     workflowExecutionEnded(status);
   }
 

@@ -37,6 +37,11 @@ export class Run implements RunScope {
     this.journal = new RunJournal(deps, owner, execution, records, writes);
   }
 
+  /** The status this run ended the execution with (committed), if it ended it. */
+  get ended(): Execution['status'] | undefined {
+    return this.journal.ended;
+  }
+
   private get execution(): Execution {
     return this.journal.execution;
   }

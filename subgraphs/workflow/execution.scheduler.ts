@@ -20,7 +20,8 @@ export type { ExecutorDeps } from './execution.deps';
 
 export class WorkflowExecutor {
   readonly owner: string;
-  private readonly active = new Map<string, Promise<void>>();
+  /** Each drive resolves with the status it ended its execution with (committed), if it did. */
+  private readonly active = new Map<string, Promise<Execution['status'] | undefined>>();
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private polling: Promise<void> | undefined;
@@ -117,17 +118,29 @@ export class WorkflowExecutor {
    * Drives an execution this executor already holds (just inserted with its lease: no steps or
    * tasks yet), with the caller's token; `execution` as inserted saves reading it back.
    */
-  driveOwned(id: string, tenantId: string, token: string | undefined, execution?: Execution): Promise<void> {
+  driveOwned(
+    id: string,
+    tenantId: string,
+    token: string | undefined,
+    execution?: Execution,
+  ): Promise<Execution['status'] | undefined> {
     return this.track(id, tenantId, token, true, execution);
   }
 
-  /** Waits (at most `ms`) for this executor's drive of `id`, if any, to finish. */
-  async settle(id: string, ms: number): Promise<void> {
+  /**
+   * Waits (at most `ms`) for this executor's drive of `id`, if any, to finish; resolves with the
+   * status the drive ended the execution with (committed), undefined if it did not end it in time.
+   */
+  async settle(id: string, ms: number): Promise<Execution['status'] | undefined> {
     const drive = this.active.get(id);
-    if (!drive || ms <= 0) return;
+    if (!drive || ms <= 0) return undefined;
     let timeout: NodeJS.Timeout | undefined;
-    await Promise.race([drive, new Promise<void>((r) => (timeout = setTimeout(r, ms)))]);
+    const ended = await Promise.race([
+      drive,
+      new Promise<undefined>((r) => (timeout = setTimeout(() => r(undefined), ms))),
+    ]);
     clearTimeout(timeout);
+    return ended;
   }
 
   private track(
@@ -136,7 +149,7 @@ export class WorkflowExecutor {
     token: string | undefined,
     fresh = false,
     execution?: Execution,
-  ): Promise<void> {
+  ): Promise<Execution['status'] | undefined> {
     const existing = this.active.get(id);
     if (existing) return existing;
     const drive = this.drive(id, tenantId, token, fresh, execution).finally(() => this.active.delete(id));
@@ -151,7 +164,7 @@ export class WorkflowExecutor {
     token: string | undefined,
     fresh: boolean,
     known: Execution | undefined,
-  ): Promise<void> {
+  ): Promise<Execution['status'] | undefined> {
     const { store, config, logger } = this.deps;
     const heartbeat = setInterval(
       () => {
@@ -169,16 +182,18 @@ export class WorkflowExecutor {
       const tasks = fresh ? [] : await store.tasksOf(store.sql, tenantId, id);
       const run = new Run(this.deps, this.owner, execution, steps, tasks, token, this.writes);
       await run.go();
+      return run.ended;
     } catch (err) {
       if (err instanceof LeaseLostError) {
         logger.warn(
           { workflow_id: id },
           'another executor took over this workflow (lease expired); stopped driving it',
         );
-        return;
+        return undefined;
       }
       logger.error({ err, workflow_id: id }, 'driving a workflow failed; it will be retried');
       await store.releaseLease(tenantId, id, this.owner, 5_000).catch(() => {});
+      return undefined;
     } finally {
       clearInterval(heartbeat);
     }

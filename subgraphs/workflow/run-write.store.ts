@@ -1,15 +1,17 @@
 // Several executors' run writes in one transaction (docs/workflow.md, "Throughput"): each run's
 // transitions, the patch of its last one, its step records and its audit event, for many
-// executions at once in four statements whatever their number (five with starts: the new
-// executions are inserted first). Every row names its tenant and
-// every statement matches on it. Each execution's version bump is fenced by its run's lease as a
-// single `transition` is: an execution whose lease is gone gets no rows, and is answered as lost.
+// executions at once in two statements whatever their number: one statement inserts the starts'
+// executions, bumps the others' versions, and inserts every transition and step record (data-
+// modifying CTEs, each a round trip saved), then one inserts the audit events. Every row names its
+// tenant and every statement matches on it. Each execution's version bump is fenced by its run's
+// lease as a single `transition` is: an execution whose lease is gone gets no rows, and is answered
+// as lost.
 import type { SqlQuery } from '../../platform/db/sql';
 import { outboxInsert, type AuditEventInput } from '../../platform/outbox/outbox.writer';
-import { stepStore } from './step.store';
+import { jsonRow, STEP_ON_CONFLICT } from './step.store';
 import type { NewExecution } from './execution.store';
 import type { ExecutionPatch } from './transition.store';
-import { EXECUTION_COLUMNS, executionRow, TRANSITION_COLUMNS, transitionRow } from './workflow.rows';
+import { TRANSITION_COLUMNS, transitionRow } from './workflow.rows';
 import type { Execution, StepRecord, Transition } from './workflow.types';
 
 /** What a run's write may change on its execution besides the version (a subset of ExecutionPatch). */
@@ -41,137 +43,183 @@ export interface RunWritten {
   byExecution: Map<string, { transitions: Transition[]; steps: StepRecord[]; execution?: Execution }>;
 }
 
-const { saveStepsAcrossExecutions } = stepStore();
+/** A write's patch as the statement's rows carry it (the starts' and the others' alike). */
+const patchColumns = (w: RunWrite) => ({
+  status: w.patch?.status ?? null,
+  patch: {
+    ...(w.patch?.error !== undefined ? { error: w.patch.error } : {}),
+    ...(w.patch?.compensation !== undefined ? { compensation: w.patch.compensation } : {}),
+  },
+  completed: w.patch?.completed ?? false,
+  release: w.patch?.release ?? false,
+  lease_ms: w.leaseMs,
+});
+
+// A start's execution is inserted already moved by its items (version n, its patch applied): a
+// sibling CTE's UPDATE would not see the row. Every other write bumps its execution, fenced by its
+// lease and tenant. The transitions and step records join what those two returned, so an
+// execution whose lease was lost gets none; each is numbered from its execution's new version
+// down (`version - n + 1 + i`), a completed step with its completing transition's version.
+const WRITE_RUNS = `WITH started AS (
+  INSERT INTO workflow_executions (id, tenant_id, pack_id, pack_version, pack_source, workflow_type, status, requires_approval, pack, payload, metadata,
+    context, requested_by, correlation_id, version, error, compensation, lease_owner, lease_expires_at, next_run_at, created_at, updated_at, completed_at)
+  SELECT x.id, x.tenant_id, x.pack_id, x.pack_version, x.pack_source, x.workflow_type, coalesce(x.status, 'running'), x.requires_approval, x.pack, x.payload,
+    x.metadata, '{}'::jsonb, x.requested_by, x.correlation_id, x.n, x.patch->>'error', x.patch->'compensation',
+    CASE WHEN x.release THEN NULL ELSE x.lease_owner END,
+    CASE WHEN x.release THEN NULL ELSE now() + make_interval(secs => x.lease_ms / 1000) END,
+    now(), now(), now(), CASE WHEN x.completed THEN now() END
+  FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, tenant_id text, pack_id text, pack_version text, pack_source text, workflow_type text,
+    requires_approval boolean, pack jsonb, payload jsonb, metadata jsonb, requested_by text, correlation_id text, lease_owner text, lease_ms float8,
+    n int, status text, patch jsonb, completed boolean, release boolean)
+  RETURNING id, version, status
+), bumped AS (
+  UPDATE workflow_executions e SET version = e.version + v.n, updated_at = now(),
+    status = coalesce(v.status, e.status),
+    error = CASE WHEN v.patch ? 'error' THEN v.patch->>'error' ELSE e.error END,
+    compensation = CASE WHEN v.patch ? 'compensation' THEN v.patch->'compensation' ELSE e.compensation END,
+    completed_at = CASE WHEN v.completed THEN now() ELSE e.completed_at END,
+    lease_owner = CASE WHEN v.release THEN NULL ELSE e.lease_owner END,
+    lease_expires_at = CASE WHEN v.release THEN NULL ELSE now() + make_interval(secs => v.lease_ms / 1000) END
+  FROM jsonb_to_recordset($2::jsonb)
+    AS v(tenant_id text, id uuid, owner text, n int, status text, patch jsonb, completed boolean, release boolean, lease_ms float8)
+  WHERE e.tenant_id = v.tenant_id AND e.id = v.id AND e.lease_owner = v.owner
+  RETURNING e.id, e.version, e.status
+), moved AS (
+  SELECT * FROM started UNION ALL SELECT * FROM bumped
+), saved AS (
+  INSERT INTO workflow_steps (workflow_id, path, tenant_id, step, type, action, compensation, idempotency_key, status, attempts, output, error,
+    started_at, finished_at, completed_seq, compensation_status, compensation_attempts, compensation_error, compensated_at)
+  SELECT x.workflow_id::uuid, x.path, x.tenant_id, x.step, x.type, x.action, x.compensation, x.idempotency_key, x.status, x.attempts, x.output, x.error,
+    x.started_at, x.finished_at, CASE WHEN x.completed_at IS NULL THEN x.completed_seq ELSE m.version - x.n + 1 + x.completed_at END,
+    x.compensation_status, x.compensation_attempts, x.compensation_error, x.compensated_at
+  FROM jsonb_to_recordset($4::jsonb) AS x(workflow_id text, path text, tenant_id text, step text, type text, action text, compensation text,
+    idempotency_key text, status text, attempts int, output jsonb, error text, started_at timestamptz, finished_at timestamptz, completed_seq int,
+    compensation_status text, compensation_attempts int, compensation_error text, compensated_at timestamptz, n int, completed_at int)
+  JOIN moved m ON m.id = x.workflow_id::uuid
+  ${STEP_ON_CONFLICT}
+), written AS (
+  INSERT INTO workflow_transitions (tenant_id, workflow_id, version, event, status, step, task_id, detail, at)
+  SELECT x.tenant_id, m.id, m.version - x.n + 1 + x.i, x.event, CASE WHEN x.i = x.n - 1 THEN m.status ELSE x.status END, x.step, x.task_id::uuid,
+    x.detail, now()
+  FROM jsonb_to_recordset($3::jsonb)
+    AS x(tenant_id text, workflow_id text, i int, n int, event text, status text, step text, task_id text, detail jsonb)
+  JOIN moved m ON m.id = x.workflow_id::uuid
+  ORDER BY m.id, x.i
+  RETURNING ${TRANSITION_COLUMNS}
+)
+SELECT * FROM written`;
 
 export async function writeRunsAcrossTenants(q: SqlQuery, writes: readonly RunWrite[]): Promise<RunWritten> {
   const byExecution: RunWritten['byExecution'] = new Map();
   if (writes.length === 0) return { byExecution };
-  // 0. The starts' executions, at version 0 and leased to their executor.
-  const starts = writes.flatMap((w) => (w.insert ? [w.insert] : []));
-  const inserted = new Map<string, Execution>();
-  if (starts.length > 0) {
-    const res = await q.query(
-      `INSERT INTO workflow_executions (id, tenant_id, pack_id, pack_version, pack_source, workflow_type, status, requires_approval, pack, payload, metadata,
-         context, requested_by, correlation_id, version, lease_owner, lease_expires_at, next_run_at, created_at, updated_at)
-       SELECT x.id, x.tenant_id, x.pack_id, x.pack_version, x.pack_source, x.workflow_type, 'running', x.requires_approval, x.pack, x.payload, x.metadata,
-         '{}'::jsonb, x.requested_by, x.correlation_id, 0, x.lease_owner, now() + make_interval(secs => x.lease_ms / 1000), now(), now(), now()
-       FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, tenant_id text, pack_id text, pack_version text, pack_source text, workflow_type text,
-         requires_approval boolean, pack jsonb, payload jsonb, metadata jsonb, requested_by text, correlation_id text, lease_owner text, lease_ms float8)
-       RETURNING ${EXECUTION_COLUMNS}`,
-      [
-        JSON.stringify(
-          starts.map((e) => ({
-            id: e.id,
-            tenant_id: e.tenantId,
-            pack_id: e.packId,
-            pack_version: e.packVersion,
-            pack_source: e.packSource,
-            workflow_type: e.workflowType,
-            requires_approval: e.requiresApproval,
-            pack: e.pack ?? null,
-            payload: e.payload ?? null,
-            metadata: e.metadata ?? null,
-            requested_by: e.requestedBy,
-            correlation_id: e.correlationId,
-            lease_owner: e.leaseOwner,
-            lease_ms: e.leaseMs,
-          })),
-        ),
-      ],
-    );
-    for (const row of res.rows) {
-      const e = executionRow(row);
-      inserted.set(e.id, e);
-    }
-  }
-  // 1. Every execution's version bumped by its number of items, its patch applied, fenced by its lease.
-  const bumped = await q.query<{ id: string; version: number; status: string }>(
-    `UPDATE workflow_executions e SET version = e.version + v.n, updated_at = now(),
-       status = coalesce(v.status, e.status),
-       error = CASE WHEN v.patch ? 'error' THEN v.patch->>'error' ELSE e.error END,
-       compensation = CASE WHEN v.patch ? 'compensation' THEN v.patch->'compensation' ELSE e.compensation END,
-       completed_at = CASE WHEN v.completed THEN now() ELSE e.completed_at END,
-       lease_owner = CASE WHEN v.release THEN NULL ELSE e.lease_owner END,
-       lease_expires_at = CASE WHEN v.release THEN NULL ELSE now() + make_interval(secs => v.lease_ms / 1000) END
-     FROM jsonb_to_recordset($1::jsonb)
-       AS v(tenant_id text, id uuid, owner text, n int, status text, patch jsonb, completed boolean, release boolean, lease_ms float8)
-     WHERE e.tenant_id = v.tenant_id AND e.id = v.id AND e.lease_owner = v.owner
-     RETURNING e.id::text AS id, e.version, e.status`,
-    [
-      JSON.stringify(
-        writes.map((w) => ({
-          tenant_id: w.tenantId,
-          id: w.workflowId,
-          owner: w.owner,
-          n: w.items.length,
-          status: w.patch?.status ?? null,
-          patch: {
-            ...(w.patch?.error !== undefined ? { error: w.patch.error } : {}),
-            ...(w.patch?.compensation !== undefined ? { compensation: w.patch.compensation } : {}),
+  const starts = writes.flatMap((w) =>
+    w.insert
+      ? [
+          {
+            id: w.insert.id,
+            tenant_id: w.insert.tenantId,
+            pack_id: w.insert.packId,
+            pack_version: w.insert.packVersion,
+            pack_source: w.insert.packSource,
+            workflow_type: w.insert.workflowType,
+            requires_approval: w.insert.requiresApproval,
+            pack: w.insert.pack ?? null,
+            payload: w.insert.payload ?? null,
+            metadata: w.insert.metadata ?? null,
+            requested_by: w.insert.requestedBy,
+            correlation_id: w.insert.correlationId,
+            lease_owner: w.insert.leaseOwner,
+            n: w.items.length,
+            ...patchColumns({ ...w, leaseMs: w.insert.leaseMs }),
           },
-          completed: w.patch?.completed ?? false,
-          release: w.patch?.release ?? false,
-          lease_ms: w.leaseMs,
-        })),
-      ),
-    ],
+        ]
+      : [],
   );
-  const after = new Map(bumped.rows.map((r) => [r.id, { version: Number(r.version), status: r.status }]));
-  const kept = writes.filter((w) => after.has(w.workflowId));
-  if (kept.length === 0) return { byExecution };
-
-  // 2. The transitions, numbered from each execution's new version down.
-  const rows = kept.flatMap((w) => {
-    const { version, status } = after.get(w.workflowId)!;
-    const first = version - w.items.length + 1;
-    return w.items.map((item, i) => ({
+  const bumps = writes.flatMap((w) =>
+    w.insert
+      ? []
+      : [{ tenant_id: w.tenantId, id: w.workflowId, owner: w.owner, n: w.items.length, ...patchColumns(w) }],
+  );
+  const items = writes.flatMap((w) =>
+    w.items.map((item, i) => ({
       tenant_id: w.tenantId,
       workflow_id: w.workflowId,
-      version: first + i,
+      i,
+      n: w.items.length,
       event: item.event,
-      status: i === w.items.length - 1 ? status : w.status,
+      status: w.status,
       step: item.step ?? null,
       task_id: item.taskId ?? null,
       detail: item.detail ?? null,
-    }));
-  });
-  const ins = await q.query<Record<string, unknown>>(
-    `INSERT INTO workflow_transitions (tenant_id, workflow_id, version, event, status, step, task_id, detail, at)
-     SELECT x.tenant_id, x.workflow_id::uuid, x.version, x.event, x.status, x.step, x.task_id::uuid, x.detail, now()
-     FROM jsonb_to_recordset($1::jsonb)
-       AS x(tenant_id text, workflow_id text, version int, event text, status text, step text, task_id text, detail jsonb)
-     ORDER BY x.workflow_id, x.version RETURNING ${TRANSITION_COLUMNS}`,
-    [JSON.stringify(rows)],
+    })),
   );
-  for (const w of kept) {
-    const start = inserted.get(w.workflowId);
-    const { version, status } = after.get(w.workflowId)!;
-    byExecution.set(w.workflowId, {
-      transitions: [],
-      steps: [],
-      ...(start ? { execution: { ...start, version, status: status as Execution['status'] } } : {}),
-    });
+  const steps = writes.flatMap((w) =>
+    w.steps.map(({ record, completedAt }) => ({
+      ...jsonRow(record),
+      // A step completed by one of these items takes that item's version (in the statement): the
+      // record's own completedSeq is then a run's placeholder (execution.journal.ts), not a column value.
+      ...(completedAt === undefined ? {} : { completed_seq: null }),
+      tenant_id: w.tenantId,
+      n: w.items.length,
+      completed_at: completedAt ?? null,
+    })),
+  );
+  const res = await q.query<Record<string, unknown>>(WRITE_RUNS, [
+    JSON.stringify(starts),
+    JSON.stringify(bumps),
+    JSON.stringify(items),
+    JSON.stringify(steps),
+  ]);
+  for (const t of res.rows.map(transitionRow)) {
+    const mine = byExecution.get(t.workflowId);
+    if (mine) mine.transitions.push(t);
+    else byExecution.set(t.workflowId, { transitions: [t], steps: [] });
   }
-  for (const t of ins.rows.map(transitionRow)) byExecution.get(t.workflowId)!.transitions.push(t);
-
-  // 3. The step records, each completed one with its transition's version.
-  const steps = kept.flatMap((w) => {
+  const kept = writes.filter((w) => byExecution.has(w.workflowId));
+  for (const w of kept) {
     const mine = byExecution.get(w.workflowId)!;
     mine.transitions.sort((a, b) => a.version - b.version);
-    return w.steps.map(({ record, completedAt }) => {
-      const saved =
-        completedAt === undefined ? record : { ...record, completedSeq: mine.transitions[completedAt]!.version };
-      mine.steps.push(saved);
-      return { tenantId: w.tenantId, record: saved };
-    });
-  });
-  await saveStepsAcrossExecutions(q, steps);
+    for (const { record, completedAt } of w.steps)
+      mine.steps.push(
+        completedAt === undefined ? record : { ...record, completedSeq: mine.transitions[completedAt]!.version },
+      );
+    // A start's execution as inserted: what it was given, moved by its transitions (all stamped
+    // with the transaction's now(), as its created_at and updated_at are), without reading it back.
+    if (w.insert) mine.execution = startedExecution(w, mine.transitions);
+  }
 
-  // 4. The closing audit events.
+  // The closing audit events of the writes that kept their lease.
   const audits = kept.flatMap((w) => (w.audit ? [w.audit] : []));
   if (audits.length > 0) {
     const { text, params } = outboxInsert('workflow', audits);
     await q.query(text, params);
   }
   return { byExecution };
+}
+
+function startedExecution(w: RunWrite, transitions: readonly Transition[]): Execution {
+  const e = w.insert!;
+  const last = transitions.at(-1)!;
+  return {
+    id: e.id,
+    tenantId: e.tenantId,
+    packId: e.packId,
+    packVersion: e.packVersion,
+    packSource: e.packSource as Execution['packSource'],
+    workflowType: e.workflowType,
+    status: last.status as Execution['status'],
+    requiresApproval: e.requiresApproval,
+    pack: e.pack as Execution['pack'],
+    payload: e.payload as Execution['payload'],
+    metadata: e.metadata as Execution['metadata'],
+    context: {},
+    requestedBy: e.requestedBy,
+    correlationId: e.correlationId,
+    version: last.version,
+    error: w.patch?.error ?? null,
+    compensation: w.patch?.compensation ?? null,
+    createdAt: last.at,
+    updatedAt: last.at,
+    completedAt: w.patch?.completed ? last.at : null,
+  };
 }

@@ -6,7 +6,7 @@ import { json, STEP_COLUMNS, stepRow } from './workflow.rows';
 import type { StepRecord } from './workflow.types';
 
 /** What an upsert changes on a step already recorded (its identity and definition never change). */
-const ON_CONFLICT = `ON CONFLICT (workflow_id, path) DO UPDATE SET status = EXCLUDED.status, attempts = EXCLUDED.attempts, output = EXCLUDED.output,
+export const STEP_ON_CONFLICT = `ON CONFLICT (workflow_id, path) DO UPDATE SET status = EXCLUDED.status, attempts = EXCLUDED.attempts, output = EXCLUDED.output,
            error = EXCLUDED.error, started_at = EXCLUDED.started_at, finished_at = EXCLUDED.finished_at, completed_seq = EXCLUDED.completed_seq,
            compensation_status = EXCLUDED.compensation_status, compensation_attempts = EXCLUDED.compensation_attempts,
            compensation_error = EXCLUDED.compensation_error, compensated_at = EXCLUDED.compensated_at`;
@@ -16,7 +16,7 @@ async function saveStep(q: SqlQuery, tenantId: string, s: StepRecord): Promise<v
     `INSERT INTO workflow_steps (workflow_id, path, tenant_id, step, type, action, compensation, idempotency_key, status, attempts, output, error,
        started_at, finished_at, completed_seq, compensation_status, compensation_attempts, compensation_error, compensated_at)
      VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12, $13::timestamptz, $14::timestamptz, $15, $16, $17, $18, $19::timestamptz)
-     ${ON_CONFLICT}`,
+     ${STEP_ON_CONFLICT}`,
     [
       s.workflowId,
       s.path,
@@ -41,8 +41,8 @@ async function saveStep(q: SqlQuery, tenantId: string, s: StepRecord): Promise<v
   );
 }
 
-/** A record as a `jsonb_to_recordset` row. */
-const jsonRow = (s: StepRecord) => ({
+/** A record as a `jsonb_to_recordset` row (run-write.store.ts writes them too). */
+export const jsonRow = (s: StepRecord) => ({
   workflow_id: s.workflowId,
   path: s.path,
   step: s.step,
@@ -80,27 +80,8 @@ export function stepStore() {
          FROM jsonb_to_recordset($2::jsonb) AS x(workflow_id text, path text, step text, type text, action text, compensation text, idempotency_key text,
            status text, attempts int, output jsonb, error text, started_at timestamptz, finished_at timestamptz, completed_seq int,
            compensation_status text, compensation_attempts int, compensation_error text, compensated_at timestamptz)
-         ${ON_CONFLICT}`,
+         ${STEP_ON_CONFLICT}`,
         [tenantId, JSON.stringify(rows)],
-      );
-    },
-
-    /** Step records of several executions (each row with its tenant) in one statement, same upsert as `saveStep`. */
-    async saveStepsAcrossExecutions(
-      q: SqlQuery,
-      rows: readonly { tenantId: string; record: StepRecord }[],
-    ): Promise<void> {
-      if (rows.length === 0) return;
-      await q.query(
-        `INSERT INTO workflow_steps (workflow_id, path, tenant_id, step, type, action, compensation, idempotency_key, status, attempts, output, error,
-           started_at, finished_at, completed_seq, compensation_status, compensation_attempts, compensation_error, compensated_at)
-         SELECT x.workflow_id::uuid, x.path, x.tenant_id, x.step, x.type, x.action, x.compensation, x.idempotency_key, x.status, x.attempts, x.output, x.error,
-           x.started_at, x.finished_at, x.completed_seq, x.compensation_status, x.compensation_attempts, x.compensation_error, x.compensated_at
-         FROM jsonb_to_recordset($1::jsonb) AS x(workflow_id text, path text, tenant_id text, step text, type text, action text, compensation text,
-           idempotency_key text, status text, attempts int, output jsonb, error text, started_at timestamptz, finished_at timestamptz, completed_seq int,
-           compensation_status text, compensation_attempts int, compensation_error text, compensated_at timestamptz)
-         ${ON_CONFLICT}`,
-        [JSON.stringify(rows.map(({ tenantId, record }) => ({ ...jsonRow(record), tenant_id: tenantId })))],
       );
     },
 

@@ -150,10 +150,13 @@ export class WorkflowService {
     // The request waits (WORKFLOW_SYNC_WAIT_MS at most) while this process drives the saga to
     // its first resting point: done, failed, or waiting for a human or a retry timer.
     const drive = executor.driveOwned(id, tenantId, forwarding.token, begun);
-    await executor.settle(id, config.syncWaitMs);
+    const ended = await executor.settle(id, config.syncWaitMs);
     void drive;
-    // The answer needs the execution, and its tasks only when one can be pending (reads saved per run).
-    const execution = await store.execution(tenantId, id);
+    // The answer needs the execution, and its tasks only when one can be pending (reads saved per
+    // run). A drive that ended it completed has committed all the answer says (the status; no
+    // error, no task): the execution as inserted, with that status, saves reading it back.
+    const execution =
+      ended === 'completed' && begun ? { ...begun, status: ended } : await store.execution(tenantId, id);
     if (!execution) throw new NotFoundError(`Workflow '${id}' not found`);
     const view: ExecutionView = {
       execution,

@@ -168,6 +168,104 @@ it('a group-committed run write moves only the execution its own tenant and leas
   expect(await store.execution('tenant-b', started)).toBeUndefined();
 });
 
+it("a group-committed start and its next write number queued steps and their completions from the execution's version", async () => {
+  const id = randomUUID();
+  const record = (path: string, step: string, completedSeq: number | null) => ({
+    workflowId: id,
+    path,
+    step,
+    type: 'action' as const,
+    action: 'noop',
+    compensation: null,
+    idempotencyKey: `${id}:${step}`,
+    status: 'completed' as const,
+    attempts: 1,
+    output: { ok: step },
+    error: null,
+    startedAt: now,
+    finishedAt: now,
+    completedSeq,
+    compensationStatus: null,
+    compensationAttempts: 0,
+    compensationError: null,
+    compensatedAt: null,
+  });
+  const base = { tenantId: 'tenant-d', workflowId: id, owner: 'z', leaseMs: 60_000, status: 'running' };
+  // The start with one in-process step queued behind it (its record holds a run's placeholder order).
+  const first = await store.transaction((q) =>
+    store.writeRunsAcrossTenants(q, [
+      {
+        ...base,
+        insert: {
+          id,
+          tenantId: 'tenant-d',
+          packId: 'p',
+          packVersion: null,
+          packSource: 'registry',
+          workflowType: 'operational',
+          requiresApproval: false,
+          pack: {},
+          payload: { n: 2 },
+          metadata: {},
+          requestedBy: null,
+          correlationId: 'c',
+          leaseOwner: 'z',
+          leaseMs: 60_000,
+        },
+        items: [
+          { event: 'workflow.started' },
+          { event: 'step.started', step: 'a' },
+          { event: 'step.completed', step: 'a' },
+        ],
+        steps: [{ record: record('0', 'a', 1e12), completedAt: 2 }],
+      },
+    ]),
+  );
+  expect(first.byExecution.get(id)).toMatchObject({
+    transitions: [{ version: 1 }, { version: 2 }, { version: 3, event: 'step.completed' }],
+    steps: [{ path: '0', completedSeq: 3 }],
+    execution: { id, version: 3, status: 'running', payload: { n: 2 }, context: {}, completedAt: null },
+  });
+  // The next write: one more step completed, then the end, its lease given up, its audit event.
+  const second = await store.transaction((q) =>
+    store.writeRunsAcrossTenants(q, [
+      {
+        ...base,
+        items: [
+          { event: 'step.started', step: 'b' },
+          { event: 'step.completed', step: 'b' },
+          { event: 'workflow.completed' },
+        ],
+        patch: { status: 'completed', completed: true, release: true },
+        steps: [{ record: record('1', 'b', 1e12 + 1), completedAt: 1 }],
+        audit: {
+          tenantId: 'tenant-d',
+          eventType: 'workflow_execution',
+          eventData: { workflow_id: id },
+          userId: null,
+          correlationId: 'c',
+          idempotencyKey: `workflow:${id}:end`,
+        },
+      },
+    ]),
+  );
+  expect(second.byExecution.get(id)!.transitions.map((t) => [t.version, t.status])).toEqual([
+    [4, 'running'],
+    [5, 'running'],
+    [6, 'completed'],
+  ]);
+  expect((await store.steps(store.sql, 'tenant-d', id)).map((s) => [s.path, s.completedSeq])).toEqual([
+    ['0', 3],
+    ['1', 5],
+  ]);
+  expect(await store.execution('tenant-d', id)).toMatchObject({ status: 'completed', version: 6 });
+  const audit = await db.sql.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM outbox_events WHERE tenant_id = 'tenant-d' AND idempotency_key = $1",
+    [`workflow:${id}:end`],
+  );
+  expect(audit.rows[0]!.n).toBe(1);
+});
+
 it("changes nothing of tenant A's task with tenant B's id", async () => {
   await store.transaction(async (q) => {
     expect(
