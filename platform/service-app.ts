@@ -1,5 +1,5 @@
 // The one way a service becomes a running app: the kernel's Fastify bootstrap (errors, health,
-// logging, OpenAPI), its REST routes in one plugin behind one authentication hook, and its
+// logging, OpenAPI), its REST routes in one plugin, each behind the authentication of its mode, and its
 // subgraph at /graphql with the caller built the same way for every service. Services supply
 // only what is theirs: routes, resolvers and the per-request context they need beyond the caller.
 import type { BaseContext } from '@apollo/server';
@@ -13,7 +13,7 @@ import { databaseIsReady } from './db/database';
 import { graphqlCallerOf } from './graphql/caller-context';
 import { readSubgraphSchema } from './graphql/subgraph-schema';
 import { mountSubgraph, type SubgraphResolvers } from './graphql/subgraph-server';
-import { authenticationHook, type AuthMode, type TokenAuthenticator } from './http/auth-hooks';
+import { authenticateRoutes, type AuthMode, type TokenAuthenticator } from './http/auth-hooks';
 import { createServiceApp } from './http/service-app';
 import type { ServiceDeps, ServiceManifest } from './service';
 
@@ -68,7 +68,7 @@ export async function buildServiceApp<TContext extends BaseContext>(
     health: { readiness, details: spec.health, readinessDetails: spec.readinessDetails },
   });
   await app.register(async (routes) => {
-    routes.addHook('onRequest', authenticationHook(tokens, spec.restAuth));
+    authenticateRoutes(routes, tokens, spec.restAuth);
     await spec.rest(routes);
   });
   if (!spec.subgraph || !manifest.subgraph) return { app };

@@ -2,7 +2,7 @@
 // declare `config: { auth: 'public' | 'optional' | 'required' }`; the prefix's default applies
 // otherwise. The hook runs onRequest, so an anonymous caller gets 401 before its body is even
 // parsed. Permissions (roles, scopes, tenant) are the domain services' business.
-import type { FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { AuthContext } from '../auth/auth-context';
 import { bearerToken } from '../auth/jwt';
 import { AuthenticationError } from '../errors/domain-errors';
@@ -31,27 +31,57 @@ declare module 'fastify' {
   }
 }
 
+type Done = Parameters<onRequestHookHandler>[2];
+
+/**
+ * One request through a mode other than public. A callback, not a promise: a cached token is
+ * accepted synchronously; only a token to verify waits. The header is read from the raw request:
+ * Fastify's `request.headers` is an accessor, slow at a call site shared by every service (issue 35).
+ */
+function authenticate(tokens: TokenAuthenticator, required: boolean, request: FastifyRequest, done: Done): void {
+  const header = request.raw.headers.authorization;
+  const token = bearerToken(header);
+  if (!token) {
+    if (required || header !== undefined) return done(new AuthenticationError('Not authenticated'));
+    return done();
+  }
+  const hit = tokens.cached?.(token);
+  if (hit) {
+    request.auth = hit;
+    return done();
+  }
+  tokens.authenticate(token).then((auth) => {
+    request.auth = auth;
+    done();
+  }, done);
+}
+
+/** A hook for a prefix whose routes' modes are read per request (routes may declare `config.auth`). */
 export function authenticationHook(tokens: TokenAuthenticator, defaultMode: AuthMode): onRequestHookHandler {
-  // A callback hook: a cached token is accepted without a promise; only a token to verify waits.
   return (request, _reply, done) => {
     const mode = request.routeOptions.config?.auth ?? defaultMode;
     if (mode === 'public') return done();
-    const header = request.headers.authorization;
-    const token = bearerToken(header);
-    if (!token) {
-      if (mode === 'required' || header !== undefined) return done(new AuthenticationError('Not authenticated'));
-      return done();
-    }
-    const hit = tokens.cached?.(token);
-    if (hit) {
-      request.auth = hit;
-      return done();
-    }
-    tokens.authenticate(token).then((auth) => {
-      request.auth = auth;
-      done();
-    }, done);
+    authenticate(tokens, mode === 'required', request, done);
   };
+}
+
+/**
+ * Authentication decided once per route, when it is registered in `routes` (or a plugin inside
+ * it): a public route gets no hook at all, the others a hook of their own mode, first among the
+ * route's own onRequest hooks (where the prefix-wide hook ran). Nothing is read per request to
+ * find the mode: Fastify's `request.routeOptions` builds a fresh object on every read.
+ */
+export function authenticateRoutes(routes: FastifyInstance, tokens: TokenAuthenticator, defaultMode: AuthMode): void {
+  const hooks: Record<Exclude<AuthMode, 'public'>, onRequestHookHandler> = {
+    optional: (request, _reply, done) => authenticate(tokens, false, request, done),
+    required: (request, _reply, done) => authenticate(tokens, true, request, done),
+  };
+  routes.addHook('onRoute', (route) => {
+    const mode = route.config?.auth ?? defaultMode;
+    if (mode === 'public') return;
+    const own = route.onRequest;
+    route.onRequest = [hooks[mode], ...(own === undefined ? [] : Array.isArray(own) ? own : [own])];
+  });
 }
 
 /** The verified caller of a route whose prefix requires authentication. */

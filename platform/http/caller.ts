@@ -4,7 +4,8 @@ import type { FastifyRequest } from 'fastify';
 import type { Caller } from '../auth/caller';
 
 export function callerOf(request: FastifyRequest): Caller {
-  const header = request.headers['x-tenant-id'];
+  // The raw headers: Fastify's `request.headers` accessor is slow at a site every service shares (issue 35).
+  const header = request.raw.headers['x-tenant-id'];
   return {
     auth: request.auth,
     headerTenant: typeof header === 'string' && header !== '' ? header : undefined,

@@ -18,6 +18,7 @@ import { loggerOptions } from '../logging/logger';
 import { lazyChildLoggerFactory } from '../logging/lazy-child-logger';
 import { redactText } from '../redaction';
 import { clientErrorHandler, frameworkErrors, URL_TOO_LONG, urlTooLong } from './client-errors';
+import { KernelResponse, markClosing } from './closing-response';
 import { correlationIdFor } from './correlation';
 import { registerErrorHandler } from './error-handler';
 import { registerHealthRoutes, type HealthOptions } from './health';
@@ -66,19 +67,23 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Fast
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     ajv: { customOptions: { strict: false } },
-    http: { maxHeaderSize: config.http.maxHeaderBytes },
+    // Responses that ask for the connection to close once the server is closing (closing-response.ts).
+    http: { maxHeaderSize: config.http.maxHeaderBytes, ServerResponse: KernelResponse },
     clientErrorHandler: clientErrorHandler(config.http.maxUrlLength),
     frameworkErrors,
   });
   app.setValidatorCompiler(validatorCompiler);
   registerErrorHandler(app);
+  // Every request object gets `auth` in its constructor, so setting it later (authentication)
+  // does not change its shape: the shared hooks and handlers then see one shape per route, not two.
+  app.decorateRequest('auth', undefined);
 
   // Graceful close: Fastify stops accepting new requests and waits for in-flight ones; responses
   // sent meanwhile ask the client to drop the keep-alive connection, so close() need not wait
-  // for idle sockets to time out.
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
+  // for idle sockets to time out (closing-response.ts).
+  app.addHook('preClose', (done) => {
+    markClosing(app.server);
+    done();
   });
   // Callback hooks (not async) on the hot path, one per stage where the kernel needs it: each hook
   // Fastify runs costs a call chain per request (issue 35).
@@ -88,10 +93,6 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Fast
     // Before authentication or any handler (client-errors.ts).
     if (urlTooLong(request, maxUrlLength)) return void reply.code(414).send({ detail: URL_TOO_LONG });
     done();
-  });
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (closing) reply.header('Connection', 'close');
-    done(null, payload);
   });
   // The path as logged: decoded and redacted, since an id in it may be personal data (issue 12).
   const loggedPath = (url: string) => {
@@ -111,7 +112,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Fast
         path: loggedPath(request.url),
         status: reply.statusCode,
         durationMs: Math.round(reply.elapsedTime * 100) / 100,
-        tenant: request.auth?.tenantId ?? request.headers['x-tenant-id'],
+        tenant: request.auth?.tenantId ?? request.raw.headers['x-tenant-id'],
       },
       'request completed',
     );

@@ -48,7 +48,7 @@ function checkFields(fields: unknown, prefix: string, issues: InputIssue[]): voi
 }
 
 function isForm(request: FastifyRequest): boolean {
-  const type = request.headers['content-type'];
+  const type = request.raw.headers['content-type'];
   return typeof type === 'string' && type.toLowerCase().startsWith('application/x-www-form-urlencoded');
 }
 

@@ -9,7 +9,7 @@ import { metricsText, serviceMetrics } from './metrics';
 
 /** The tenant a request acts in, as far as the platform knows at response time. */
 function tenantOf(request: FastifyRequest): string | undefined {
-  const header = request.headers['x-tenant-id'];
+  const header = request.raw.headers['x-tenant-id'];
   return request.auth?.tenantId ?? (typeof header === 'string' ? header : undefined);
 }
 

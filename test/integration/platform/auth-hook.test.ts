@@ -1,9 +1,15 @@
 // The authentication hook: a token the authenticator still caches passes without authenticate()
-// (the synchronous path of issue 35), any other token is verified, and the modes hold either way.
+// (the synchronous path of issue 35), any other token is verified, and the modes hold either way,
+// read per request (authenticationHook) or decided per route when it is registered (authenticateRoutes).
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AuthContext } from '../../../platform/auth/auth-context';
-import { authenticationHook, type TokenAuthenticator } from '../../../platform/http/auth-hooks';
+import {
+  authenticateRoutes,
+  authenticationHook,
+  type AuthMode,
+  type TokenAuthenticator,
+} from '../../../platform/http/auth-hooks';
 import { AuthenticationError } from '../../../platform/errors/domain-errors';
 import { registerErrorHandler } from '../../../platform/http/error-handler';
 
@@ -62,5 +68,64 @@ describe('authenticationHook', () => {
     expect((await server.inject({ url: '/me' })).statusCode).toBe(401);
     expect((await server.inject({ url: '/me', headers: { authorization: 'Basic x' } })).statusCode).toBe(401);
     expect((await server.inject({ url: '/open' })).statusCode).toBe(200);
+  });
+});
+
+describe('authenticateRoutes', () => {
+  /** The REST plugin's way: the mode of each route decided when it is registered. */
+  async function routesApp(tokens: TokenAuthenticator, defaultMode: AuthMode, seen: string[]) {
+    const server = Fastify();
+    open.push(server);
+    registerErrorHandler(server);
+    server.decorateRequest('auth', undefined);
+    await server.register(async (routes) => {
+      authenticateRoutes(routes, tokens, defaultMode);
+      routes.get('/me', async (request) => ({ user: request.auth?.username ?? null }));
+      routes.get('/open', { config: { auth: 'public' } }, async () => ({ ok: true }));
+      routes.get('/maybe', { config: { auth: 'optional' } }, async (request) => ({
+        user: request.auth?.username ?? null,
+      }));
+      // A route's own onRequest hook still runs after authentication, as under the prefix-wide hook.
+      routes.get(
+        '/hooked',
+        { onRequest: (request, _reply, done) => (seen.push(request.auth?.username ?? 'none'), done()) },
+        async () => ({ ok: true }),
+      );
+    });
+    await server.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
+    return {
+      inject: async ({ method, url, headers }: { method?: string; url: string; headers?: Record<string, string> }) => {
+        const res = await fetch(base + url, { method, headers });
+        const text = await res.text();
+        return { statusCode: res.status, json: () => JSON.parse(text) as unknown };
+      },
+    };
+  }
+  const bearer = { authorization: 'Bearer a.b.c' };
+
+  it('applies each route mode, the default where none is declared', async () => {
+    const authenticate = jest.fn(async () => alice);
+    const seen: string[] = [];
+    const server = await routesApp({ authenticate }, 'required', seen);
+    expect((await server.inject({ url: '/me' })).statusCode).toBe(401);
+    expect((await server.inject({ url: '/me', headers: bearer })).json()).toEqual({ user: 'alice' });
+    expect((await server.inject({ url: '/open', headers: { authorization: 'Basic x' } })).statusCode).toBe(200);
+    expect((await server.inject({ url: '/maybe' })).json()).toEqual({ user: null });
+    expect((await server.inject({ url: '/maybe', headers: { authorization: 'Basic x' } })).statusCode).toBe(401);
+    expect((await server.inject({ url: '/hooked', headers: bearer })).statusCode).toBe(200);
+    expect((await server.inject({ url: '/hooked' })).statusCode).toBe(401);
+    expect(seen).toEqual(['alice']);
+    // HEAD routes Fastify adds for GET ones are authenticated the same way.
+    expect((await server.inject({ method: 'HEAD', url: '/me' })).statusCode).toBe(401);
+  });
+
+  it('leaves a caller anonymous under an optional default and never looks at tokens on public routes', async () => {
+    const authenticate = jest.fn(async () => alice);
+    const server = await routesApp({ authenticate }, 'optional', []);
+    expect((await server.inject({ url: '/me' })).json()).toEqual({ user: null });
+    expect((await server.inject({ url: '/me', headers: bearer })).json()).toEqual({ user: 'alice' });
+    await server.inject({ url: '/open', headers: bearer });
+    expect(authenticate).toHaveBeenCalledTimes(1);
   });
 });

@@ -280,6 +280,8 @@ describe('readiness and graceful shutdown', () => {
     const closing = app.close();
     const res = await inFlight;
     expect(res.status).toBe(200);
+    // The response asks the client to drop the keep-alive connection, so close() does not wait for it.
+    expect(res.headers.get('connection')).toBe('close');
     expect(await json(res)).toEqual({ done: true });
     await closing;
     await expect(fetch(`${url}/healthz`)).rejects.toThrow();
