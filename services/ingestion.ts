@@ -12,10 +12,12 @@ import type { EventBus } from '../platform/events/event-bus';
 import { serviceBus } from '../platform/events/service-bus';
 import { startServiceNotices } from '../platform/outbox/service-notices';
 import { defineService, type ServiceDefinition } from '../platform/service';
+import { serviceRetention } from '../platform/retention/retention-sweeper';
 import { buildServiceApp } from '../platform/service-app';
 import { registerIngestionRoutes } from '../rest-compat/ingestion';
 import { ingestionContext, type IngestionGraphQLContext } from '../subgraphs/ingestion/graphql.context';
 import { loadIngestionConfig, type IngestionConfig } from '../subgraphs/ingestion/ingestion.config';
+import { purgeIngestionBatches } from '../subgraphs/ingestion/batch-retention.store';
 import { createIngestionModule } from '../subgraphs/ingestion/ingestion.module';
 import { serveIngestionSubscriptions } from '../subgraphs/ingestion/ingestion.subscriptions';
 import { resolvers } from '../subgraphs/ingestion/resolvers';
@@ -74,14 +76,20 @@ export function defineIngestionService(options: IngestionServiceOptions = {}): S
         subgraph: { resolvers, context: (caller) => ingestionContext(caller, ingestion) },
       });
       serveIngestionSubscriptions({ app, schema: schema!, tokens, requireAuth: config.requireAuth, ingestion });
+      // Retention (docs/ingestion.md, docs/compliance.md): the tenants' ingestion_batch policies, enforced here.
+      const retention = serviceRetention(deps, [
+        { recordType: 'ingestion_batch', service: definition.name, purge: purgeIngestionBatches },
+      ]);
       return {
         app,
         async start() {
           await ingestion.fileDrop?.start();
           ingestion.scheduler?.start();
           ingestion.replication?.start();
+          retention.start();
         },
         async stop() {
+          await retention.stop();
           await ingestion.scheduler?.stop();
           await ingestion.replication?.stop();
           await ingestion.fileDrop?.stop();

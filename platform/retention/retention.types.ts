@@ -3,7 +3,14 @@
 import { readInt } from '../config/env';
 import type { Env } from '../service';
 
-export const RECORD_TYPES = ['ocr_job', 'rag_document', 'rag_conversation', 'ai_usage', 'workflow_payload'] as const;
+export const RECORD_TYPES = [
+  'ocr_job',
+  'rag_document',
+  'rag_conversation',
+  'ai_usage',
+  'workflow_payload',
+  'ingestion_batch',
+] as const;
 export type RecordType = (typeof RECORD_TYPES)[number];
 
 export function isRecordType(value: string): value is RecordType {
@@ -12,7 +19,8 @@ export function isRecordType(value: string): value is RecordType {
 
 /**
  * Defaults of RETENTION_MIN_DAYS_<TYPE>. Placeholders to be set per jurisdiction: usage feeds
- * billing and budgets (a year), workflow payloads back decisions under review (a quarter).
+ * billing and budgets (a year), workflow payloads back decisions under review (a quarter),
+ * ingestion batches are staged data a downstream job takes within days (a month).
  */
 const DEFAULT_MIN_DAYS: Record<RecordType, number> = {
   ocr_job: 30,
@@ -20,6 +28,7 @@ const DEFAULT_MIN_DAYS: Record<RecordType, number> = {
   rag_conversation: 1,
   ai_usage: 365,
   workflow_payload: 90,
+  ingestion_batch: 30,
 };
 
 /** The longest policy accepted: 100 years. */

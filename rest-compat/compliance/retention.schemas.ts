@@ -10,7 +10,7 @@ const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union(
 const RecordType = Type.String({
   minLength: 1,
   maxLength: 64,
-  description: 'ocr_job | rag_document | rag_conversation | ai_usage | workflow_payload',
+  description: 'ocr_job | rag_document | rag_conversation | ai_usage | workflow_payload | ingestion_batch',
 });
 
 export const RetentionRuleSchema = Type.Object({

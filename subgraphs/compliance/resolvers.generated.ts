@@ -326,7 +326,7 @@ export type ComplianceGenerateReportInput = {
 /** A record type with its legal minimum (platform configuration) and the tenant's retention policy, if any. */
 export type RetentionRule = {
   __typename?: 'RetentionRule';
-  /** ocr_job | rag_document | rag_conversation | ai_usage | workflow_payload */
+  /** ocr_job | rag_document | rag_conversation | ai_usage | workflow_payload | ingestion_batch */
   recordType: Scalars['String']['output'];
   legalMinimumDays: Scalars['Int']['output'];
   /** Days a record is kept after its creation; null: no policy (kept). */

@@ -31,11 +31,18 @@ export class ColumnChecksums {
   add(record: Record<string, unknown>): void {
     for (const key in record) {
       const value = record[key];
-      if (value === undefined) continue;
-      let column = this.columns.get(key);
-      if (!column) this.columns.set(key, (column = { hash: createHash('sha256'), pending: [], started: false }));
-      column.pending.push(text(value));
+      if (value !== undefined) this.lane(key).push(text(value));
     }
+  }
+
+  /**
+   * Where a column's values are pushed as text (the generated row writer's way, row-writer.ts;
+   * interleaved with add() in offset order). The array stays the same across folds.
+   */
+  lane(key: string): string[] {
+    let column = this.columns.get(key);
+    if (!column) this.columns.set(key, (column = { hash: createHash('sha256'), pending: [], started: false }));
+    return column.pending;
   }
 
   /** Hashes the values added so far (call once a chunk, so memory holds a chunk's values at most). */
@@ -44,15 +51,18 @@ export class ColumnChecksums {
       if (column.pending.length === 0) continue;
       column.hash.update((column.started ? '\n' : '') + column.pending.join('\n'), 'utf8');
       column.started = true;
-      column.pending = [];
+      column.pending.length = 0;
     }
   }
 
-  /** Column name -> hex SHA-256, in name order. */
+  /** Column name -> hex SHA-256, in name order (a lane given no value is no column). */
   digest(): Record<string, string> {
     this.fold();
     return Object.fromEntries(
-      [...this.columns.keys()].sort().map((key) => [key, this.columns.get(key)!.hash.digest('hex')]),
+      [...this.columns.entries()]
+        .filter(([, column]) => column.started)
+        .map(([key, column]) => [key, column.hash.digest('hex')] as const)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
     );
   }
 }

@@ -1,15 +1,19 @@
 // A plain CSV batch's staged rows as COPY text (`offset\tjson\n`), for batch-table.store.ts: each
-// record read from the file's pieces (csv-piece.ts), normalised, checked and scrubbed exactly as the
-// record path does it (the same normaliser and scrubber, the same JSON.stringify text), its values
-// folded into the manifest's column checksums. This process maps while PostgreSQL writes the rows
-// before: the two cores work at once. A record the record path would quarantine declines the whole
-// batch (CopyDeclined): the transaction rolls back and the record path runs, with its reasons.
+// record read from the file's pieces, normalised, checked and scrubbed exactly as the record path
+// does it, its values folded into the manifest's column checksums. This process maps while
+// PostgreSQL writes the rows before: the two cores work at once. An unscrubbed batch whose mapping
+// is in the plain subset goes through a function generated for it (row-writer.ts: no record
+// object, no JSON.stringify); a record that function declines, and every record of other batches,
+// takes the general steps (the record path's normaliser and scrubber, csv-piece.ts's reading). A
+// record the record path would quarantine declines the whole batch (CopyDeclined): the transaction
+// rolls back and the record path runs, with its reasons.
 import { setImmediate as turnOfTheEventLoop } from 'node:timers/promises';
 import type { ColumnChecksums } from './column-checksums';
 import { CopyDeclined, type CsvCopySource } from './csv-copy-source';
 import { pieceRecords } from './csv-piece';
 import type { Normaliser } from './normaliser';
-import type { Scrub } from './pii-scrubber';
+import { scrubsNothing, type Scrub } from './pii-scrubber';
+import { compileRowWriter, UNCLEAN, type RowState } from './row-writer';
 
 /** Records a yield: about 150 KiB of COPY text for a 7-column file. */
 const RUN = 1000;
@@ -21,31 +25,67 @@ export async function* csvBatchRows(
   checksums: ColumnChecksums,
 ): AsyncGenerator<string> {
   const columns = csv.columns;
-  let offset = 0;
-  let text = '';
-  let run = 0;
+  const writer =
+    scrubsNothing(scrub) && normaliser.plainMapping
+      ? compileRowWriter(normaliser.plainMapping, normaliser.valid, columns, csv.delimiter, (name) =>
+          checksums.lane(name),
+        )
+      : null;
+  const st: RowState = { pos: 0, offset: 0, text: '', count: 0, pending: null };
+  /** The general steps for one record (its offset is st.offset). */
+  const general = async (fields: string[]) => {
+    const record: Record<string, unknown> = {};
+    for (let c = 0; c < columns.length; c++) record[columns[c]!] = fields[c];
+    const n = normaliser.normaliseNow(record) ?? (await normaliser.normalise(record));
+    if (!n.ok) throw new CopyDeclined('a record is quarantined');
+    const data = scrub(n.record);
+    const json = JSON.stringify(data);
+    // COPY's text format: JSON.stringify leaves no raw newline, CR or tab; its backslashes are doubled.
+    st.text += `${st.offset++}\t${json.includes('\\') ? json.replace(/\\/g, '\\\\') : json}\n`;
+    st.count++;
+    checksums.add(data);
+  };
+  const take = () => {
+    checksums.fold();
+    const text = st.text;
+    st.text = '';
+    st.count = 0;
+    return text;
+  };
   for await (const piece of csv.pieces) {
+    if (writer && !piece.includes('"') && !piece.includes('\r')) {
+      const clean = !UNCLEAN.test(piece);
+      st.pos = 0;
+      while (st.pos < piece.length) {
+        writer.rows(st, piece, clean, RUN - st.count);
+        if (st.pending) {
+          const fields = st.pending;
+          st.pending = null;
+          await general(fields);
+        }
+        if (st.count >= RUN) {
+          yield take();
+          // The COPY's socket is served between runs (mapping a run gives the event loop no turn).
+          await turnOfTheEventLoop();
+        }
+      }
+      continue;
+    }
     for (const fields of pieceRecords(piece, csv.delimiter, columns.length)) {
-      const record: Record<string, unknown> = {};
-      for (let c = 0; c < columns.length; c++) record[columns[c]!] = fields[c];
-      const n = normaliser.normaliseNow(record) ?? (await normaliser.normalise(record));
-      if (!n.ok) throw new CopyDeclined('a record is quarantined');
-      const data = scrub(n.record);
-      const json = JSON.stringify(data);
-      // COPY's text format: JSON.stringify leaves no raw newline, CR or tab; its backslashes are doubled.
-      text += `${offset++}\t${json.includes('\\') ? json.replace(/\\/g, '\\\\') : json}\n`;
-      checksums.add(data);
-      if (++run === RUN) {
-        checksums.fold();
-        yield text;
-        text = '';
-        run = 0;
-        // The COPY's socket is served between runs (mapping a run gives the event loop no turn).
+      const line = writer ? writer.line(st.offset, false, fields) : null;
+      if (line === null) await general(fields);
+      else {
+        st.text += line;
+        st.offset++;
+        st.count++;
+      }
+      if (st.count >= RUN) {
+        yield take();
         await turnOfTheEventLoop();
       }
     }
   }
   checksums.fold();
-  if (text) yield text;
-  if (offset === 0) throw new CopyDeclined('no records');
+  if (st.text) yield st.text;
+  if (st.offset === 0) throw new CopyDeclined('no records');
 }

@@ -9,12 +9,12 @@
 import type jsonata from 'jsonata';
 
 export const FALLBACK: unique symbol = Symbol('fallback to JSONata');
-type Value = string | number | boolean | null | undefined;
+export type Value = string | number | boolean | null | undefined;
 type Field = (record: Record<string, unknown>) => Value | typeof FALLBACK;
 export type FastMapping = (record: Record<string, unknown>) => Record<string, unknown> | typeof FALLBACK;
 
 // jsonata's ExprNode type lacks some node types its parser makes (`path`, `binary`'s sides).
-type Node = Omit<jsonata.ExprNode, 'type'> & {
+export type Node = Omit<jsonata.ExprNode, 'type'> & {
   type: string;
   procedure?: { type: string; value: string };
   lhs?: Node;
@@ -25,6 +25,13 @@ type Node = Omit<jsonata.ExprNode, 'type'> & {
 // hexadecimal, octal and binary forms it also takes are left to JSONata.
 const DECIMAL = /^-?[0-9]+(\.[0-9]+)?([Ee][-+]?[0-9]+)?$/;
 
+/** A string's `$number` as JSONata answers it when the string is decimal, or FALLBACK. */
+export function decimal(s: string): number | typeof FALLBACK {
+  if (!DECIMAL.test(s)) return FALLBACK;
+  const n = parseFloat(s);
+  return Number.isFinite(n) ? n : FALLBACK;
+}
+
 /** A source field by name: a scalar as JSONata answers it; a list, an object or an inherited name goes to JSONata. */
 function field(name: string): Field {
   return (record) => {
@@ -34,13 +41,10 @@ function field(name: string): Field {
   };
 }
 
-const FUNCTIONS: Record<string, (v: Value) => Value | typeof FALLBACK> = {
+export const FUNCTIONS: Record<string, (v: Value) => Value | typeof FALLBACK> = {
   number: (v) => {
     if (v === undefined || typeof v === 'number') return v;
-    if (typeof v === 'string' && DECIMAL.test(v)) {
-      const n = parseFloat(v);
-      return Number.isFinite(n) ? n : FALLBACK;
-    }
+    if (typeof v === 'string') return decimal(v);
     if (typeof v === 'boolean') return v ? 1 : 0;
     return FALLBACK;
   },
@@ -59,7 +63,7 @@ const FUNCTIONS: Record<string, (v: Value) => Value | typeof FALLBACK> = {
 };
 
 /** The node has no member but these (a predicate, a `[]`, an index or focus binding makes it JSONata's). */
-const only = (node: object, ...keys: string[]) =>
+export const only = (node: object, ...keys: string[]) =>
   Object.entries(node).every(([k, v]) => v === undefined || k === 'position' || keys.includes(k));
 
 function compileNode(node: Node): Field | null {

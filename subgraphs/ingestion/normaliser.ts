@@ -17,6 +17,13 @@ export interface Normaliser {
   normalise(source: Record<string, unknown>): Promise<Normalised>;
   /** The same answer without an await when the plain-JavaScript mapping takes the record, else null. */
   normaliseNow(source: Record<string, unknown>): Normalised | null;
+  /**
+   * The mapping's parsed expressions when all of them are in the plain-JavaScript subset
+   * (fast-mapping.ts), else null; row-writer.ts generates a CSV batch's function from them.
+   */
+  readonly plainMapping: [name: string, expression: jsonata.Expression][] | null;
+  /** The target schema's check alone (Ajv: it does not change the record). */
+  valid(record: Record<string, unknown>): boolean;
 }
 
 /** Compiles the mapping and the target schema; a definition whose expressions or schema do not compile is an InputError. */
@@ -39,7 +46,8 @@ export function compileNormaliser(definition: Pick<PipelineDefinition, 'mapping'
     }
     throw InputError.of(['mapping'], `JSONata: ${e.message}`);
   }
-  const fast = fastMapping(fields);
+  const parsed = parsedFields(fields);
+  const fast = parsed && compileFastMapping(parsed);
   let validate: ValidateFunction;
   try {
     const ajv = new Ajv({ allErrors: false, strict: false });
@@ -62,6 +70,8 @@ export function compileNormaliser(definition: Pick<PipelineDefinition, 'mapping'
     return record === FALLBACK ? null : check(record);
   };
   return {
+    plainMapping: fast ? parsed : null,
+    valid: (record) => validate(record) as boolean,
     normaliseNow,
     async normalise(source) {
       const now = normaliseNow(source);
@@ -77,10 +87,10 @@ export function compileNormaliser(definition: Pick<PipelineDefinition, 'mapping'
   };
 }
 
-/** The plain-JavaScript mapping, or null (an expression outside its subset, or one that only parses within the whole). */
-function fastMapping(fields: [string, string][]) {
+/** Each expression parsed alone, or null when one only parses within the whole (JSONata then evaluates every record). */
+function parsedFields(fields: [string, string][]): [string, jsonata.Expression][] | null {
   try {
-    return compileFastMapping(fields.map(([name, expr]) => [name, jsonata(expr)]));
+    return fields.map(([name, expr]) => [name, jsonata(expr)]);
   } catch {
     return null;
   }

@@ -106,6 +106,7 @@ describe('retention policies', () => {
       ['rag_conversation', 1, null],
       ['ai_usage', 365, null],
       ['workflow_payload', 90, null],
+      ['ingestion_batch', 30, null],
     ]);
     const short = await api(t.ann!, 'POST', '/api/compliance/retention/policies', {
       record_type: 'ai_usage',
