@@ -349,8 +349,10 @@ export function createBatchStore(sql: SqlExecutor): BatchStore {
       if (!found) return [];
       if (found.staged_table && BATCH_TABLE.test(found.staged_table)) {
         const rows = await sql.query<{ o: number; data: string }>(
+          // A batch's own table holds offsets 0..n-1 (batch-table.store.ts), so the page is a range
+          // its block-range index finds; tables staged with a primary key read the same way.
           `SELECT record_offset::float8 AS o, data FROM ${BATCH_TABLE_SCHEMA}.${found.staged_table}
-            WHERE record_offset > $1 ORDER BY record_offset LIMIT $2`,
+            WHERE record_offset > $1 AND record_offset <= GREATEST($1::bigint, -1) + $2 ORDER BY record_offset LIMIT $2`,
           [after, limit],
         );
         return rows.rows.map((r) => ({

@@ -27,6 +27,19 @@ const DECIMAL = /^-?[0-9]+(\.[0-9]+)?([Ee][-+]?[0-9]+)?$/;
 
 /** A string's `$number` as JSONata answers it when the string is decimal, or FALLBACK. */
 export function decimal(s: string): number | typeof FALLBACK {
+  // Up to 15 digits alone (most ids and counts): exact as a double, so the value is read here
+  // without the regular expression and parseFloat (about a tenth of a CSV batch's mapping).
+  const len = s.length;
+  if (len > 0 && len <= 15) {
+    let v = 0;
+    let i = 0;
+    for (; i < len; i++) {
+      const d = s.charCodeAt(i) - 48;
+      if (d < 0 || d > 9) break;
+      v = v * 10 + d;
+    }
+    if (i === len) return v;
+  }
   if (!DECIMAL.test(s)) return FALLBACK;
   const n = parseFloat(s);
   return Number.isFinite(n) ? n : FALLBACK;

@@ -120,6 +120,21 @@ async function both(csv: string, overrides: Record<string, unknown> = {}) {
     expect(read.map((r) => [r.offset, r.data, r.source, r.dataset, r.batchId])).toEqual(
       staged.rows.slice(1, 1001).map((r) => [r.o, JSON.parse(r.t), 'file.csv', 'csv-copy', batch.id]),
     );
+    // Other pages: the first, one from the middle, one from before the first offset, one past the end.
+    for (const [after, limit] of [
+      [-1, 3],
+      [5, 4],
+      [-40, 2],
+      [staged.rows.length + 3, 5],
+    ] as const) {
+      const page = await m.batches.records(caller, batch.id, { tenantId: TENANT, after, limit });
+      expect(page.map((r) => r.offset)).toEqual(
+        staged.rows
+          .filter((r) => r.o > after)
+          .slice(0, limit)
+          .map((r) => r.o),
+      );
+    }
     const quarantine = await m.batches.quarantine(caller, batch.id, TENANT);
     out[mode] = {
       batch,
