@@ -40,6 +40,11 @@ function pathOf(url: string): string {
   return q === -1 ? url : url.slice(0, q);
 }
 
+function carriesContext(headers: FastifyRequest['headers'], fields: readonly string[]): boolean {
+  for (const field of fields) if (headers[field] !== undefined) return true;
+  return false;
+}
+
 /** Ends the request's span: with the response's status, or `undefined` when the client went away first. */
 function finish(
   request: FastifyRequest,
@@ -78,11 +83,16 @@ export function registerServerSpan(
 ): EndServerSpan {
   // Registered only once the SDK started (request-telemetry.ts): the provider is in place.
   const tracer = trace.getTracer('regulated-platform/http-server');
+  // The headers the process's propagators read (traceparent, tracestate, baggage by default): a
+  // request carrying none of them starts a trace, and the propagators are not asked to find out.
+  const fields = propagation.fields();
   app.decorateRequest('tracing', null);
   // Callback hooks: no promise per request (issue 35).
   app.addHook('onRequest', (request, _reply, done) => {
     if (UNTRACED.test(request.url)) return done();
-    const parent = propagation.extract(ROOT_CONTEXT, request.headers);
+    const parent = carriesContext(request.headers, fields)
+      ? propagation.extract(ROOT_CONTEXT, request.headers)
+      : ROOT_CONTEXT;
     const route = request.routeOptions.url;
     const span = tracer.startSpan(
       route === undefined ? request.method : `${request.method} ${route}`,

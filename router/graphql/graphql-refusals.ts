@@ -48,12 +48,27 @@ interface RestRefusal {
   errors?: unknown;
 }
 
-/** onSend hook for the /graphql route. */
-export async function graphqlRefusals(
+/**
+ * onSend hook for the /graphql route. A callback hook, not an async one: it runs on every query,
+ * and a promise per query costs hook calls once tracing's AsyncLocalStorage is on (issue 31).
+ */
+export function graphqlRefusals(
   request: FastifyRequest,
   reply: FastifyReply,
   payload: unknown,
-): Promise<unknown> {
+  done: (err: Error | null, payload?: unknown) => void,
+): void {
+  let answer: unknown;
+  try {
+    answer = refusalPayload(request, reply, payload);
+  } catch (err) {
+    return done(err as Error);
+  }
+  done(null, answer);
+}
+
+/** The payload to send: a REST-shaped refusal (429, 401, 413...) rewritten as a GraphQL response. */
+function refusalPayload(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
   if (reply.statusCode < 400 || typeof payload !== 'string') return payload;
   const contentType = String(reply.getHeader('content-type') ?? '');
   // Apollo's own answers (parse, validation, CSRF, depth, cost...) are already negotiated.

@@ -3,7 +3,7 @@
 // a request the router limits it per client address, authenticates it (a bad token is 401
 // UNAUTHENTICATED; no token is anonymous, and @authenticated fields then refuse it), settles the
 // tenant, applies the per-tenant rate limit, and sends multipart uploads down their own path.
-import { ApolloServer, HeaderMap, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServer, HeaderMap, type ApolloServerPlugin, type GraphQLRequestListener } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import type { ApolloGateway } from '@apollo/gateway';
 import { trace } from '@opentelemetry/api';
@@ -41,32 +41,32 @@ export interface GraphQLRouteOptions {
 }
 
 function guardPlugin(options: GraphQLRouteOptions): ApolloServerPlugin<RouterContext> {
-  return {
-    async requestDidStart() {
-      return {
-        async didResolveOperation({ document, operation, request, contextValue, schema }) {
-          if (!operation) return;
-          // On the request's server span: Apollo gateway's own `gateway.request` span, which carried
-          // them, is not made (platform/telemetry/gateway-spans.ts).
-          const span = trace.getActiveSpan();
-          if (span?.isRecording()) {
-            span.setAttribute('graphql.operation.type', operation.operation);
-            if (operation.name) span.setAttribute('graphql.operation.name', operation.name.value);
-          }
-          const denied = guardOperation(
-            schema,
-            options.model().authRules,
-            options.limits,
-            document,
-            operation,
-            request.variables,
-            contextValue.auth,
-          );
-          if (denied) throw denied;
-        },
-      };
+  // The listener keeps nothing per request, so every request gets the same one, already resolved:
+  // an async requestDidStart was one more promise per query, and each promise costs hook calls once
+  // tracing's AsyncLocalStorage is on (issue 31).
+  const listener: Promise<GraphQLRequestListener<RouterContext>> = Promise.resolve({
+    async didResolveOperation({ document, operation, request, contextValue, schema }) {
+      if (!operation) return;
+      // On the request's server span: Apollo gateway's own `gateway.request` span, which carried
+      // them, is not made (platform/telemetry/gateway-spans.ts).
+      const span = trace.getActiveSpan();
+      if (span?.isRecording()) {
+        span.setAttribute('graphql.operation.type', operation.operation);
+        if (operation.name) span.setAttribute('graphql.operation.name', operation.name.value);
+      }
+      const denied = guardOperation(
+        schema,
+        options.model().authRules,
+        options.limits,
+        document,
+        operation,
+        request.variables,
+        contextValue.auth,
+      );
+      if (denied) throw denied;
     },
-  };
+  });
+  return { requestDidStart: () => listener };
 }
 
 export async function mountGraphQLRoute(
@@ -115,7 +115,10 @@ async function handle(
   reply: FastifyReply,
 ): Promise<FastifyReply> {
   // Before the token is verified: floods of bad tokens are refused by address (same 429 as below).
-  if (!(await limitClientIp(options.ipLimiter, request, reply))) return reply;
+  // The checks answer without a promise when they can (memory buckets, a cached token): each
+  // promise of a query costs hook calls once tracing's AsyncLocalStorage is on (issue 31).
+  const ipAllowed = limitClientIp(options.ipLimiter, request, reply);
+  if (ipAllowed !== true && !(await ipAllowed)) return reply;
   if (options.ide?.wantsPage(request)) return options.ide.sendPage(request, reply);
   const context: RouterContext = {
     correlationId: request.id,
@@ -126,7 +129,7 @@ async function handle(
   try {
     if (request.headers.authorization !== undefined) {
       if (!token) throw new AuthenticationError();
-      context.auth = await options.verifier.authenticate(token);
+      context.auth = options.verifier.cached?.(token) ?? (await options.verifier.authenticate(token));
       context.token = token;
       request.auth = context.auth;
     }
@@ -140,7 +143,8 @@ async function handle(
     if (status === 401) reply.header('WWW-Authenticate', 'Bearer');
     return reply.code(status).send({ errors: [{ message: err.message, extensions: { code } }] });
   }
-  if (!(await applyRateLimit(options.limiter, request, reply))) return reply;
+  const allowed = applyRateLimit(options.limiter, request, reply);
+  if (allowed !== true && !(await allowed)) return reply;
 
   if (request.headers['content-type']?.startsWith('multipart/form-data')) {
     return forwardUpload(

@@ -22,22 +22,26 @@ export function maxAgeOf(cacheControl: string | null): number {
 export function caching(fetcher: Fetcher, options: ResponseCacheOptions): Fetcher {
   const now = options.now ?? Date.now;
   const entries = new Map<string, { response: FetcherResponse; expiresAt: number }>();
-  return async (url: string, init: FetcherRequestInit = {}) => {
+  // Not an async function: a hit answers with one promise, a miss adds one `.then`; an async
+  // wrapper and its await were two more promises per query (each costs hook calls once tracing's
+  // AsyncLocalStorage is on, issue 31).
+  return (url: string, init: FetcherRequestInit = {}) => {
     const body = queryBody(init);
     if (!body) return fetcher(url, init);
     const key = callerRequestKey(url, init, body);
     const hit = entries.get(key);
     if (hit) {
-      if (hit.expiresAt > now()) return hit.response;
+      if (hit.expiresAt > now()) return Promise.resolve(hit.response);
       entries.delete(key);
     }
-    const response = await fetcher(url, init);
-    const maxAge = response.status === 200 ? maxAgeOf(response.headers.get('cache-control')) : 0;
-    if (maxAge > 0) {
-      // The response is read whole by the fetcher below, so it can be handed out again.
-      entries.set(key, { response, expiresAt: now() + maxAge * 1000 });
-      if (entries.size > options.maxEntries) entries.delete(entries.keys().next().value!);
-    }
-    return response;
+    return fetcher(url, init).then((response) => {
+      const maxAge = response.status === 200 ? maxAgeOf(response.headers.get('cache-control')) : 0;
+      if (maxAge > 0) {
+        // The response is read whole by the fetcher below, so it can be handed out again.
+        entries.set(key, { response, expiresAt: now() + maxAge * 1000 });
+        if (entries.size > options.maxEntries) entries.delete(entries.keys().next().value!);
+      }
+      return response;
+    });
   };
 }

@@ -14,6 +14,12 @@ export interface RateDecision {
 export interface RateLimiter {
   /** `settings`: this key's own bucket (a tenant's limits from config), else the limiter's default. */
   take(key: string, settings?: BucketSettings): Promise<RateDecision>;
+  /**
+   * The same decision without a promise, for a limiter that keeps its buckets in the process (the
+   * memory one); absent for a remote store. Lets the router's per-request checks stay synchronous:
+   * every promise costs a hook call per step once tracing's AsyncLocalStorage is on (issue 31).
+   */
+  takeSync?(key: string, settings?: BucketSettings): RateDecision;
   close(): Promise<void>;
 }
 

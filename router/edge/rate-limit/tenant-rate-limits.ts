@@ -19,11 +19,16 @@ const RETRY_MS = 5_000;
 
 export class TenantRateLimits implements RateLimiter {
   private readonly asked = new Map<string, number>();
+  /** Present when the base limiter decides in the process (memory buckets): no promise per request. */
+  readonly takeSync?: (key: string, settings?: BucketSettings) => RateDecision;
 
   constructor(
     private readonly base: RateLimiter,
     private readonly config: Pick<CachedConfig, 'peek' | 'refresh'>,
-  ) {}
+  ) {
+    const sync = base.takeSync?.bind(base);
+    if (sync) this.takeSync = (key, settings) => sync(key, this.bucketOf(key, settings));
+  }
 
   /** The tenant's own limits, when its configuration sets valid ones. */
   settingsOf(tenantId: string): BucketSettings | undefined {
@@ -43,8 +48,13 @@ export class TenantRateLimits implements RateLimiter {
   }
 
   take(key: string, settings?: BucketSettings): Promise<RateDecision> {
+    return this.base.take(key, this.bucketOf(key, settings));
+  }
+
+  /** The settings a key's bucket uses: the caller's, else its tenant's own, else the base limiter's. */
+  private bucketOf(key: string, settings?: BucketSettings): BucketSettings | undefined {
     const tenant = key.startsWith('tenant:') ? key.slice('tenant:'.length) : undefined;
-    return this.base.take(key, settings ?? (tenant ? this.settingsOf(tenant) : undefined));
+    return settings ?? (tenant ? this.settingsOf(tenant) : undefined);
   }
 
   close(): Promise<void> {
