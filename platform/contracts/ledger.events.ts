@@ -1,6 +1,8 @@
-// The ledger's topic: a notice per appended event, published by the notice relay from events
-// already committed (subgraphs/ledger/ledger-notice.relay.ts). A notice only wakes the
-// `ledgerEventAppended` subscriptions, which then read the chain; it carries no event data.
+// The ledger's topic: published by the notice relay from events already committed
+// (subgraphs/ledger/ledger-notice.relay.ts), one notice per tenant, event type and relay pass,
+// naming the pass's latest event of that type (issue 35; it was one per event). A notice only
+// wakes the `ledgerEventAppended` subscriptions, which then read the chain after the last seq they
+// delivered; it carries no event data, and counting notices does not count events.
 import { Type, type Static } from '@sinclair/typebox';
 import { eventContract } from './event-contract';
 import { TenantId } from './contract.types';
@@ -24,5 +26,5 @@ export const LEDGER_EVENT_APPENDED = eventContract({
   producer: 'ledger',
   consumers: ['ledger'],
   description:
-    "An event was appended to a tenant's chain (id, seq and type only): wakes ledgerEventAppended subscriptions.",
+    "Events were appended to a tenant's chain: the latest of one event type in a relay pass (id, seq and type only); wakes ledgerEventAppended subscriptions, which read the chain.",
 });

@@ -67,23 +67,31 @@ export async function relayNotices(sql: SqlExecutor, bus: EventBus, batch: numbe
       [batch],
     );
     if (rows.rows.length === 0) return { published: 0, full: false, locked: true };
-    const notices: AppendedNotice[] = rows.rows.map((r) => ({
-      id: r.id,
-      tenant_id: r.tenant_id,
-      seq: Number(r.seq),
-      event_type: r.event_type,
-    }));
-    // Any failure throws: the transaction rolls back and the marks stay where they were.
-    await Promise.all(notices.map((n) => contractPublisher(bus).publish(LEDGER_EVENT_APPENDED, n)));
+    // One notice per (tenant, event type) and pass, naming the pass's latest event of that type
+    // (issue 35): a notice only wakes subscriptions, which read the chain after the last seq they
+    // delivered, so one per event was a bus round trip per append that told them nothing more.
+    // Rows come in (tenant, seq) order: the last one of each pair is its latest.
+    const latest = new Map<string, AppendedNotice>();
     const marks = new Map<string, number>();
-    for (const n of notices) marks.set(n.tenant_id, Math.max(marks.get(n.tenant_id) ?? 0, n.seq));
+    for (const r of rows.rows) {
+      const seq = Number(r.seq);
+      latest.set(`${r.tenant_id}\u0000${r.event_type}`, {
+        id: r.id,
+        tenant_id: r.tenant_id,
+        seq,
+        event_type: r.event_type,
+      });
+      marks.set(r.tenant_id, seq);
+    }
+    // Any failure throws: the transaction rolls back and the marks stay where they were.
+    await Promise.all([...latest.values()].map((n) => contractPublisher(bus).publish(LEDGER_EVENT_APPENDED, n)));
     await tx.query(
       `INSERT INTO ledger_notice_marks (tenant_id, published_seq)
        SELECT * FROM unnest($1::varchar[], $2::bigint[])
        ON CONFLICT (tenant_id) DO UPDATE SET published_seq = GREATEST(ledger_notice_marks.published_seq, EXCLUDED.published_seq)`,
       [[...marks.keys()], [...marks.values()].map(String)],
     );
-    return { published: notices.length, full: notices.length === batch, locked: true };
+    return { published: rows.rows.length, full: rows.rows.length === batch, locked: true };
   });
 }
 

@@ -118,9 +118,11 @@ function appendTx(tx: SqlQuery): LedgerAppendTx {
     },
     async findByIdempotencyKeys(pairs) {
       if (pairs.length === 0) return [];
+      // `IS NOT NULL`: the key index is partial (migration ledger_key_index_partial).
       const res = await tx.query<EventRecord & { idempotency_key: string }>(
         `SELECT ${EVENT_COLUMNS}, idempotency_key FROM ledger_events
-         WHERE (tenant_id, idempotency_key) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
+         WHERE (tenant_id, idempotency_key) IN (SELECT * FROM unnest($1::text[], $2::text[]))
+           AND idempotency_key IS NOT NULL`,
         [pairs.map((p) => p.tenantId), pairs.map((p) => p.key)],
       );
       return res.rows.map((r) => ({ ...toEvent(r), idempotencyKey: r.idempotency_key }));
@@ -273,45 +275,23 @@ export function createLedgerStore(sql: SqlExecutor, options: LedgerStoreOptions 
     async appendIfUnchanged(rows, heads, expected, nodes) {
       const col = <K extends keyof NewEventRow>(k: K) => rows.map((r) => r[k]);
       const was = heads.map((h) => expected.get(h.tenantId)!);
-      // The head's UPDATE runs first (its RETURNING feeds both INSERTs); a head another process
-      // holds makes it wait, and once that commits the re-checked condition fails: nothing of that
-      // tenant is written. One statement is one transaction: all of it lands or none.
+      // ledger_append_if_unchanged (migration 20261129070000_ledger_append_function): each head is
+      // moved by its primary key only where the stored head is still `expected`; a head another
+      // process holds makes that UPDATE wait, and once that commits the re-check fails: nothing of
+      // that tenant is written. One statement is one transaction: all of it lands or none.
       // A tenant one of whose idempotency keys is already stored (`clash`) is not moved either:
       // its events go the locked way, which answers the stored entry. The keys are looked up in
       // the statement's snapshot; an entry committed after it moved the head, which fails the
       // head's re-check, so a key can never be stored twice through here.
+      // Prepared: this call is planned once per connection, and the function's own statements are
+      // planned once per connection too, in shapes that can only probe indexes (see the migration).
       const res = await sql.query<{ tenant_id: string }>(
-        `WITH clash AS (
-           SELECT DISTINCT e.tenant_id FROM ledger_events e
-             JOIN unnest($2::text[], $13::text[]) AS k(tenant_id, idempotency_key)
-               ON e.tenant_id = k.tenant_id AND e.idempotency_key = k.idempotency_key
-         ), moved AS (
-           UPDATE ledger_chain_heads h
-              SET last_seq = v.last_seq, last_hash = v.last_hash, last_created_at_us = v.last_us, tree_frontier = v.frontier
-             FROM unnest($14::text[], $15::int8[], $16::text[], $17::int8[], $24::text[],
-                         $26::int8[], $27::text[], $28::int8[], $29::text[])
-                  AS v(tenant_id, last_seq, last_hash, last_us, frontier, was_seq, was_hash, was_us, was_frontier)
-            WHERE h.tenant_id = v.tenant_id AND h.last_seq = v.was_seq AND h.last_hash = v.was_hash
-              AND h.last_created_at_us = v.was_us AND h.tree_frontier = v.was_frontier
-              AND v.tenant_id NOT IN (SELECT tenant_id FROM clash)
-           RETURNING h.tenant_id
-         ), nodes AS (
-           INSERT INTO ledger_tree_nodes (tenant_id, level, node_index, hash)
-           SELECT n.* FROM unnest($20::text[], $21::int2[], $22::int8[], $23::text[]) AS n(tenant_id, level, node_index, hash)
-            WHERE n.tenant_id IN (SELECT tenant_id FROM moved)
-         ), inserted AS (
-           INSERT INTO ledger_events (id, tenant_id, seq, event_type, event_data, created_at, created_at_text,
-             content_hash, previous_hash, chain_hash, user_id, correlation_id, description, idempotency_key, written_by, trace_id)
-           SELECT u.id, u.tenant_id, u.seq, u.event_type, u.event_data::json, u.created_at_text::timestamptz, u.created_at_text,
-             u.content_hash, u.previous_hash, u.chain_hash, u.user_id, u.correlation_id, u.description, u.idempotency_key, u.written_by, u.trace_id
-           FROM unnest($1::uuid[], $2::text[], $3::int8[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-                       $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $19::text[], $25::text[])
-             AS u(id, tenant_id, seq, event_type, event_data, created_at_text, content_hash, previous_hash, chain_hash,
-                  user_id, correlation_id, description, idempotency_key, written_by, trace_id)
-            WHERE u.tenant_id IN (SELECT tenant_id FROM moved)
-           RETURNING 1
-         )
-         SELECT tenant_id FROM moved WHERE (SELECT count(*) FROM inserted) >= $18::int`,
+        `SELECT t AS tenant_id FROM ledger_append_if_unchanged(
+           $1::uuid[], $2::text[], $3::int8[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+           $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[],
+           $16::text[], $17::int8[], $18::text[], $19::int8[], $20::text[],
+           $21::int8[], $22::text[], $23::int8[], $24::text[],
+           $25::text[], $26::int2[], $27::int8[], $28::text[]) AS t`,
         [
           col('id'),
           col('tenantId'),
@@ -326,27 +306,23 @@ export function createLedgerStore(sql: SqlExecutor, options: LedgerStoreOptions 
           col('correlationId'),
           col('description'),
           col('idempotencyKey'),
+          col('writtenBy'),
+          col('traceId'),
           heads.map((h) => h.tenantId),
           heads.map((h) => h.lastSeq),
           heads.map((h) => h.lastHash),
           heads.map((h) => h.lastCreatedAtUs),
-          0, // (the answer waits for the insert; numbering shared with insertEvents)
-          col('writtenBy'),
-          nodes.map((n) => n.tenantId),
-          nodes.map((n) => n.level),
-          nodes.map((n) => n.index),
-          nodes.map((n) => n.hash),
           heads.map((h) => h.treeFrontier),
-          col('traceId'),
           was.map((h) => h.lastSeq),
           was.map((h) => h.lastHash),
           was.map((h) => h.lastCreatedAtUs),
           was.map((h) => h.treeFrontier),
+          nodes.map((n) => n.tenantId),
+          nodes.map((n) => n.level),
+          nodes.map((n) => n.index),
+          nodes.map((n) => n.hash),
         ],
-        // Not prepared (prepareAs), though planning costs about as much as running it: the generic
-        // plan PostgreSQL keeps after five runs is chosen while the tables are small (a hash join
-        // over a sequential scan of ledger_events for the keys) and is not re-planned as they grow
-        // until an ANALYZE; planned each time, the plan follows the tables' current size.
+        { prepareAs: 'ledger_append_if_unchanged' },
       );
       return new Set(res.rows.map((r) => r.tenant_id));
     },
