@@ -147,7 +147,10 @@ export function acceptingAsymmetric(
   return {
     verifiesAsymmetric: true,
     cached(token: string): AuthContext | undefined {
-      return tokenKind(token) === 'asymmetric' ? cache.get(token) : tokens.cached?.(token);
+      // The service's own cache first: a token there was verified by the HS256 verifier, so it is
+      // not asymmetric, and the usual request skips reading its header (issue 30). A miss there
+      // falls through to the kind, exactly as before.
+      return tokens.cached?.(token) ?? (tokenKind(token) === 'asymmetric' ? cache.get(token) : undefined);
     },
     async authenticate(token: string): Promise<AuthContext> {
       if (tokenKind(token) !== 'asymmetric') return tokens.authenticate(token);

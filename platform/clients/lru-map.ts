@@ -1,9 +1,13 @@
 // A Map bounded to its most recently used entries: the config service's serialised answers and
 // CachedConfig's per-tenant copies. A Map iterates in insertion order, so re-inserting on every
-// read keeps the least recently used key first, where eviction takes it.
+// read keeps the least recently used key first, where eviction takes it. A read of the key that
+// is already the most recently used moves nothing (the move, a delete and a set, would leave the
+// order as it is): the common case of a hot key read again and again costs one Map lookup.
 
 export class LruMap<K, V> {
   private readonly entries = new Map<K, V>();
+  /** The key last put at the end of `entries`, while it is there (undefined: unknown). */
+  private newest: K | undefined;
 
   constructor(readonly maxEntries: number) {
     if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new RangeError('an LRU holds at least one entry');
@@ -16,9 +20,10 @@ export class LruMap<K, V> {
   /** The value, now the most recently used. */
   get(key: K): V | undefined {
     const value = this.entries.get(key);
-    if (value === undefined) return undefined;
+    if (value === undefined || key === this.newest) return value;
     this.entries.delete(key);
     this.entries.set(key, value);
+    this.newest = key;
     return value;
   }
 
@@ -35,6 +40,7 @@ export class LruMap<K, V> {
   set(key: K, value: V): K[] {
     this.entries.delete(key);
     this.entries.set(key, value);
+    this.newest = key;
     const evicted: K[] = [];
     while (this.entries.size > this.maxEntries) {
       const oldest = this.entries.keys().next().value as K;
@@ -45,6 +51,7 @@ export class LruMap<K, V> {
   }
 
   delete(key: K): boolean {
+    if (key === this.newest) this.newest = undefined;
     return this.entries.delete(key);
   }
 

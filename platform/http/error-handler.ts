@@ -5,6 +5,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { isDatabaseUnavailable } from '../db/db-retry';
 import { DomainError, InputError, RateLimitedError, type InputIssue, UnavailableError } from '../errors/domain-errors';
 import { issuesFromValidation } from './validation';
+import { textGuard } from './text-guard';
 
 const STATUS: Record<DomainError['code'], number> = {
   UNAUTHENTICATED: 401,
@@ -107,5 +108,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
     return reply.code(status).send({ detail: err.message });
   });
 
-  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not Found' }));
+  // The text guard too (text-guard.ts): routes get it one by one, so a 404's path and query would
+  // otherwise go unchecked (a bad escape answers 422 before any 404, as on a known route).
+  app.setNotFoundHandler({ preValidation: textGuard }, (_request, reply) =>
+    reply.code(404).send({ detail: 'Not Found' }),
+  );
 }

@@ -15,7 +15,7 @@ import Fastify, {
 import type { PlatformConfig } from '../config/platform.config';
 import type { AuthContext } from '../auth/auth-context';
 import { loggerOptions } from '../logging/logger';
-import { lazyChildLoggerFactory } from '../logging/lazy-child-logger';
+import { deferRequestChildren } from '../logging/lazy-child-logger';
 import { redactText } from '../redaction';
 import { clientErrorHandler, frameworkErrors, URL_TOO_LONG, urlTooLong } from './client-errors';
 import { KernelResponse, markClosing } from './closing-response';
@@ -61,7 +61,6 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Fast
     logger: loggerOptions(config.logLevel, options.name),
     bodyLimit: config.http.bodyLimitBytes,
     genReqId: correlationIdFor,
-    childLoggerFactory: lazyChildLoggerFactory,
     // Our own one-line-per-request log (onResponse below) replaces Fastify's two lines.
     logController: new LogController({ requestIdLogLabel: 'correlationId', disableRequestLogging: true }),
     return503OnClosing: true,
@@ -72,6 +71,8 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Fast
     clientErrorHandler: clientErrorHandler(config.http.maxUrlLength),
     frameworkErrors,
   });
+  // Per-request loggers that cost nothing until a line is written (lazy-child-logger.ts).
+  deferRequestChildren(app.log);
   app.setValidatorCompiler(validatorCompiler);
   registerErrorHandler(app);
   // Every request object gets `auth` in its constructor, so setting it later (authentication)
@@ -89,7 +90,8 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Fast
   // Fastify runs costs a call chain per request (issue 35).
   const maxUrlLength = config.http.maxUrlLength;
   app.addHook('onRequest', (request, reply, done) => {
-    reply.header('X-Correlation-ID', request.id);
+    // Lower case, as Fastify keeps (and sends) reply headers: its toLowerCase then copies nothing.
+    reply.header('x-correlation-id', request.id);
     // Before authentication or any handler (client-errors.ts).
     if (urlTooLong(request, maxUrlLength)) return void reply.code(414).send({ detail: URL_TOO_LONG });
     done();

@@ -4,7 +4,7 @@
 // can cut a value short in C-based tools; a lone surrogate cannot be encoded as UTF-8. Both are
 // a 422 naming the parameter, before schema validation or any handler runs.
 import { Stream } from 'node:stream';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { InputError, type InputIssue } from '../errors/domain-errors';
 import { unstorableText } from '../text';
 
@@ -52,22 +52,50 @@ function isForm(request: FastifyRequest): boolean {
   return typeof type === 'string' && type.toLowerCase().startsWith('application/x-www-form-urlencoded');
 }
 
+/**
+ * The guard as a hook (onRequest or preValidation): a callback, no promise and microtask turn on
+ * every request (issue 35).
+ */
+export const textGuard = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+  // Path parameters and query values only differ from the request target's own characters
+  // through its %-escapes (and '+'): Node's HTTP parser refuses control bytes there, and other
+  // raw bytes read as Latin-1, so without a '%' neither can hold NUL or a lone surrogate.
+  const escaped = request.url.includes('%');
+  const form = isForm(request);
+  if (!escaped && !form) return done();
+  const issues: InputIssue[] = [];
+  if (escaped) {
+    checkFields(request.params, 'path', issues);
+    checkFields(request.query, 'query', issues);
+  }
+  // JSON bodies were checked while parsing (json-scan.ts); form bodies are flat strings.
+  if (form) checkFields(request.body, 'body', issues);
+  done(issues.length > 0 ? new InputError(issues) : undefined);
+};
+
+const BODYLESS = new Set(['GET', 'HEAD']);
+
+/**
+ * The guard on every route registered after this, where it ran as a preValidation hook for all:
+ * a route with a body first among its preValidation hooks; a GET or HEAD route last among its
+ * onRequest hooks instead (after authentication and the route's own onRequest hooks, which ran
+ * before preValidation too; such a route parses no body and has no preParsing hook between), so
+ * its requests skip a whole hook stage (a hook runner and its closures: issue 30). Answers to
+ * unknown routes get it from the not-found handler (error-handler.ts).
+ */
 export function registerTextGuard(app: FastifyInstance): void {
-  // A callback hook: no promise and microtask turn on every request (issue 35).
-  app.addHook('preValidation', (request, _reply, done) => {
-    // Path parameters and query values only differ from the request target's own characters
-    // through its %-escapes (and '+'): Node's HTTP parser refuses control bytes there, and other
-    // raw bytes read as Latin-1, so without a '%' neither can hold NUL or a lone surrogate.
-    const escaped = request.url.includes('%');
-    const form = isForm(request);
-    if (!escaped && !form) return done();
-    const issues: InputIssue[] = [];
-    if (escaped) {
-      checkFields(request.params, 'path', issues);
-      checkFields(request.query, 'query', issues);
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (methods.every((method) => BODYLESS.has(method))) {
+      const own = hooksOf(route.onRequest);
+      if (!own.includes(textGuard)) route.onRequest = [...own, textGuard];
+    } else {
+      const own = hooksOf(route.preValidation);
+      if (!own.includes(textGuard)) route.preValidation = [textGuard, ...own];
     }
-    // JSON bodies were checked while parsing (json-scan.ts); form bodies are flat strings.
-    if (form) checkFields(request.body, 'body', issues);
-    done(issues.length > 0 ? new InputError(issues) : undefined);
   });
+}
+
+function hooksOf<H>(hooks: H | H[] | undefined): H[] {
+  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
 }

@@ -51,10 +51,11 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   const ajv =
     httpPart === 'body' ? (strict ? strictBody : lenientBody) : httpPart === 'headers' ? coercingKeepAll : coercing;
   const validate: ValidateFunction = ajv.compile(schema as object);
+  // `true` on success, not `{ value: data }`: Ajv coerces, fills defaults and drops members in
+  // place, so the request already holds the validated value, and Fastify keeps it as it is
+  // (no result object per part and request, two a GET with params and a query: issue 30).
   return (data: unknown) =>
-    validate(data)
-      ? { value: data }
-      : { error: Object.assign(new Error('validation'), { validation: validate.errors ?? [] }) };
+    validate(data) ? true : { error: Object.assign(new Error('validation'), { validation: validate.errors ?? [] }) };
 };
 
 const LOC_PREFIX: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };

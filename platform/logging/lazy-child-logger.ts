@@ -2,13 +2,24 @@
 // child's bindings eagerly (serialised and redacted), which cost about 5% of a cheap route's CPU
 // in `npm start` (issue 35's profile of GET /v1/auth/verify) although at the default level most
 // requests never write a line. This child defers pino's: it asks the parent whether a level is
-// enabled and makes the real child only for the first line actually written.
+// enabled and makes the real child only for the first line actually written. It is installed as
+// the root logger's own `child` (deferRequestChildren), not as Fastify's `childLoggerFactory`:
+// Fastify checks every child a custom factory returns (`validateLogger`: an array, a filter and a
+// closure per request), but not the ones its default factory gets from `logger.child`.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Bindings, ChildLoggerOptions } from 'pino';
 
 type LevelName = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
 type LogFn = (...args: unknown[]) => void;
-type Parent = FastifyBaseLogger & { isLevelEnabled?(level: string): boolean };
+type ChildFn = (bindings: Bindings, options?: ChildLoggerOptions) => FastifyBaseLogger;
+/** pino's own `child`, kept on a root whose `child` now answers lazy children. */
+const REAL_CHILD = Symbol('pino child');
+type Parent = FastifyBaseLogger & { isLevelEnabled?(level: string): boolean; [REAL_CHILD]?: ChildFn };
+
+/** A real pino child of `parent`, whether or not its `child` was replaced by deferRequestChildren. */
+function realChild(parent: Parent, bindings: Bindings, options: ChildLoggerOptions | undefined): FastifyBaseLogger {
+  return (parent[REAL_CHILD] ?? parent.child).call(parent, bindings, options);
+}
 
 class LazyChildLogger {
   private real: FastifyBaseLogger | undefined;
@@ -20,7 +31,7 @@ class LazyChildLogger {
   ) {}
 
   private materialise(): FastifyBaseLogger {
-    return (this.real ??= this.parent.child(this.ownBindings, this.options));
+    return (this.real ??= realChild(this.parent, this.ownBindings, this.options));
   }
 
   private write(level: LevelName, args: unknown[]): void {
@@ -71,8 +82,9 @@ class LazyChildLogger {
 }
 
 /**
- * Fastify's `childLoggerFactory`: a per-request logger that costs nothing until it writes. A route
- * with its own log level or serializers gets pino's child at once (they change what is enabled).
+ * A child logger that costs nothing until it writes (Fastify's per-request one, through
+ * deferRequestChildren). One with its own level or serializers is pino's child at once (they
+ * change what is enabled).
  */
 export function lazyChildLoggerFactory(
   this: unknown,
@@ -80,6 +92,22 @@ export function lazyChildLoggerFactory(
   bindings: Bindings,
   options: ChildLoggerOptions,
 ): FastifyBaseLogger {
-  if (options.level !== undefined || options.serializers !== undefined) return logger.child(bindings, options);
+  if (options.level !== undefined || options.serializers !== undefined) return realChild(logger, bindings, options);
   return new LazyChildLogger(logger as Parent, bindings, options) as unknown as FastifyBaseLogger;
+}
+
+/**
+ * Makes every child of `root` (Fastify's application logger: one child per request) lazy, through
+ * Fastify's default child factory. A child asked for with its own level or serializers (a plugin's
+ * or route's `logLevel`) is pino's at once, as above. Idempotent.
+ */
+export function deferRequestChildren(root: FastifyBaseLogger): void {
+  const parent = root as Parent;
+  if (parent[REAL_CHILD]) return;
+  parent[REAL_CHILD] = parent.child;
+  // `this`, not `root`: pino's children inherit from their parent, this method included, so a real
+  // child's own children keep its bindings.
+  parent.child = function (this: Parent, bindings: Bindings, options?: ChildLoggerOptions) {
+    return lazyChildLoggerFactory(this, bindings, options ?? {});
+  };
 }

@@ -14,6 +14,7 @@ let app: FastifyInstance;
 let url: string;
 let port: number;
 let handled = 0;
+const stages: string[] = [];
 
 beforeAll(async () => {
   const config = loadPlatformConfig({
@@ -35,6 +36,20 @@ beforeAll(async () => {
     async (request) => ({ form: request.body }),
   );
   app.get('/items/:id', async (request) => ({ params: request.params, query: request.query }));
+  app.get(
+    '/ordered',
+    {
+      onRequest: (_request, _reply, done) => {
+        stages.push('onRequest');
+        done();
+      },
+      preValidation: (_request, _reply, done) => {
+        stages.push('preValidation');
+        done();
+      },
+    },
+    async () => ({ stages }),
+  );
   await app.listen({ port: 0, host: '127.0.0.1' });
   port = (app.server.address() as AddressInfo).port;
   url = `http://127.0.0.1:${port}`;
@@ -176,6 +191,19 @@ describe('query strings, path parameters and form bodies', () => {
     });
     const name = await fetch(`${url}/items/abc?a%00=1`);
     expect(((await name.json()) as Json).detail[0].loc).toEqual(['query', 'a\u0000', '[key]']);
+  });
+
+  it('checks a GET route after its own onRequest hooks and before its preValidation hooks, and unknown paths too', async () => {
+    stages.length = 0;
+    const bad = await fetch(`${url}/ordered?q=a%00b`);
+    expect(bad.status).toBe(422);
+    expect(stages).toEqual(['onRequest']);
+    const ok = await fetch(`${url}/ordered?q=ab`);
+    expect(await ok.json()).toEqual({ stages: ['onRequest', 'onRequest', 'preValidation'] });
+    const unknown = await fetch(`${url}/nowhere?q=a%00b`);
+    expect(unknown.status).toBe(422);
+    expect(((await unknown.json()) as Json).detail[0].loc).toEqual(['query', 'q']);
+    expect((await fetch(`${url}/nowhere?q=ab`)).status).toBe(404);
   });
 
   it('refuses NUL in a path parameter', async () => {

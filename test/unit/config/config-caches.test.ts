@@ -19,6 +19,20 @@ describe('LruMap', () => {
     expect(lru.size).toBe(2);
     expect(() => new LruMap(0)).toThrow(RangeError);
   });
+
+  it('keeps the order exact when the most recently used key is read again (no move) and after it moved on', () => {
+    const lru = new LruMap<string, number>(2);
+    lru.set('a', 1);
+    lru.set('b', 2);
+    expect(lru.get('b')).toBe(2); // already the newest
+    expect(lru.get('a')).toBe(1); // a is now the newest
+    expect(lru.get('b')).toBe(2); // and b again: it must move
+    expect(lru.set('c', 3)).toEqual(['a']);
+    lru.delete('c');
+    lru.set('c', 4);
+    expect(lru.get('b')).toBe(2);
+    expect(lru.keys()).toEqual(['c', 'b']);
+  });
 });
 
 describe('EffectiveBodies', () => {

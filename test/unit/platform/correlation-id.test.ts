@@ -18,4 +18,22 @@ describe('correlationIdFor', () => {
     expect(ids.size).toBe(1001);
     for (const id of ids) expect(id).toMatch(UUID);
   });
+
+  it('counts the last 48 bits up by one, carrying from the low half into the high one', () => {
+    // 2^24 ids cross the low half's wrap once whatever the random start.
+    const value = (id: string) => Number.parseInt(id.slice(24), 16);
+    let previous = correlationIdFor(request({}));
+    let carried = false;
+    for (let i = 0; i < 2 ** 24 + 1; i++) {
+      const id = correlationIdFor(request({}));
+      if (id.endsWith('000000')) {
+        expect(id).toMatch(UUID);
+        expect(id.slice(0, 24)).toBe(previous.slice(0, 24));
+        expect(value(id)).toBe((value(previous) + 1) % 2 ** 48);
+        carried = true;
+      }
+      previous = id;
+    }
+    expect(carried).toBe(true);
+  });
 });

@@ -4,7 +4,7 @@
 import { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import pino from 'pino';
-import { lazyChildLoggerFactory } from '../../../platform/logging/lazy-child-logger';
+import { deferRequestChildren, lazyChildLoggerFactory } from '../../../platform/logging/lazy-child-logger';
 
 function capture(level: string) {
   const lines: Record<string, unknown>[] = [];
@@ -67,6 +67,39 @@ describe('lazy per-request child logger', () => {
     const res = await fetch(`${base}/loud`);
     expect(res.status).toBe(200);
     expect(lines).toEqual([expect.objectContaining({ reqId: expect.any(String), who: 'route', msg: 'handled' })]);
+    await app.close();
+  });
+
+  it("as the root's own child (deferRequestChildren): Fastify's default factory gets lazy children, nested bindings kept (real HTTP)", async () => {
+    const { lines, logger } = capture('info');
+    const app = Fastify({ loggerInstance: logger, disableRequestLogging: true, forceCloseConnections: true });
+    deferRequestChildren(app.log);
+    deferRequestChildren(app.log); // idempotent
+    let requestLogger: unknown;
+    app.get('/quiet', async (request) => {
+      requestLogger = request.log;
+      return { ok: true };
+    });
+    app.get('/loud', async (request) => {
+      request.log.info({ who: 'route' }, 'handled');
+      request.log.child({ step: 'two' }).info('nested');
+      return { ok: true };
+    });
+    const base = await app.listen({ port: 0, host: '127.0.0.1' });
+    lines.length = 0;
+    await fetch(`${base}/quiet`);
+    expect((requestLogger as object).constructor.name).toBe('LazyChildLogger');
+    expect(lines).toHaveLength(0);
+    await fetch(`${base}/loud`);
+    expect(lines).toEqual([
+      expect.objectContaining({ reqId: expect.any(String), who: 'route', msg: 'handled' }),
+      expect.objectContaining({ reqId: expect.any(String), step: 'two', msg: 'nested' }),
+    ]);
+    // A child with its own level is pino's at once; its children are lazy and keep its bindings.
+    const own = app.log.child({ part: 'p' }, { level: 'debug' });
+    expect(own.constructor.name).not.toBe('LazyChildLogger');
+    own.child({ inner: 1 }).debug('deep');
+    expect(lines[2]).toMatchObject({ part: 'p', inner: 1, msg: 'deep', level: 20 });
     await app.close();
   });
 });
