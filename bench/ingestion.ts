@@ -27,7 +27,7 @@ const fmt = (n: number, digits = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const rssMb = () => process.resourceUsage().maxRSS / 1024;
 
-function writeCsv(file: string, rows: number): void {
+export function writeCsv(file: string, rows: number): void {
   const out = fs.openSync(file, 'w');
   fs.writeSync(out, 'id,first,last,email,ssn,phone,balance\n');
   let buf = '';
@@ -61,7 +61,7 @@ async function mapOnly(file: string): Promise<number> {
   return n / ((performance.now() - t0) / 1000);
 }
 
-function definition(name: string, scrub: boolean) {
+export function definition(name: string, scrub: boolean) {
   return {
     name,
     source: { kind: 'rest_push' },

@@ -16,7 +16,7 @@ function wrap(conn: pg.Pool | pg.PoolClient): SqlQuery {
     async exec(text: string) {
       await conn.query(text);
     },
-    async copyFrom(text: string, data: string | AsyncIterable<string>) {
+    async copyFrom(text: string, data: string | AsyncIterable<string | Buffer>) {
       // A pool has no connection of its own: COPY needs one for its whole exchange.
       const client = conn instanceof pg.Pool ? await conn.connect() : conn;
       try {

@@ -28,9 +28,9 @@ export interface SqlQuery {
    * PostgreSQL only: `COPY ... FROM STDIN` fed with `data` (already in the COPY's format; a stream
    * of it is sent as it is produced, with backpressure), on this connection (inside a transaction
    * when called on one). A stream that throws ends the COPY with that error. Absent on PGlite:
-   * callers keep an INSERT path.
+   * callers keep an INSERT path. A Buffer is the format's text already encoded as UTF-8.
    */
-  copyFrom?(text: string, data: string | AsyncIterable<string>): Promise<number>;
+  copyFrom?(text: string, data: string | AsyncIterable<string | Buffer>): Promise<number>;
 }
 
 export interface SqlExecutor extends SqlQuery {

@@ -19,13 +19,13 @@ export const batchTableName = (batchId: string) => `b_${batchId.replace(/-/g, ''
 export interface BatchTableStore {
   /**
    * Stages the batch from offset 0 from `rows`, COPY's text format (`offset\tjson\n`, offsets
-   * 0, 1, 2...); answers the rows staged. Throws what `rows` throws (or the server's error) with
+   * 0, 1, 2...; a Buffer holds it as UTF-8); answers the rows staged. Throws what `rows` throws (or the server's error) with
    * nothing written, and a ConflictError when another runner has moved the batch on.
    */
   stage(
     tenantId: string,
     b: Batch,
-    rows: AsyncIterable<string>,
+    rows: AsyncIterable<string | Buffer>,
     /** Tests only: runs before the commit (the crash test holds the batch there). */
     beforeCommit?: () => Promise<void>,
   ): Promise<number>;

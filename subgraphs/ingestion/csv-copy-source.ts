@@ -18,8 +18,15 @@ const NL = 0x0a;
 const CR = 0x0d;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-/** About this many bytes a piece (memory holds two pieces). */
+/** Bytes held before they are cut into pieces (memory holds this and one read). */
 const PIECE_BYTES = 8 * 1024 * 1024;
+/**
+ * Most bytes a piece of a file without quotes, cut at line ends (a longer record is one piece):
+ * its text then stays under V8's large-object size (128 KiB), allocated young and let go young.
+ * Decoding 8 MiB pieces into large-object strings cost about 0.4 µs a row, a tenth of that at
+ * this size (issue 32).
+ */
+const PLAIN_PIECE_BYTES = 64 * 1024;
 
 export interface CsvCopySource {
   columns: string[];
@@ -64,6 +71,7 @@ export function csvCopySource(
       let cr = false; // a CR outside quotes: only LF may follow
       let recordBytes = 0;
       let boundary = 0; // end of the last whole record in the held bytes
+      let plainHeld = true; // the held bytes have no quote (no line end inside a field)
       /** Scans `buf`, which starts `base` bytes into the held bytes. */
       const scan = (buf: Buffer, base: number) => {
         for (let i = 0; i < buf.length; i++) {
@@ -148,16 +156,31 @@ export function csvCopySource(
         }
         if (!inQuote && !closed && !cr && chunk.indexOf(QUOTE) < 0 && chunk.indexOf(CR) < 0)
           scanPlain(chunk, heldBytes);
-        else scan(chunk, heldBytes);
+        else {
+          scan(chunk, heldBytes);
+          plainHeld = false;
+        }
         held.push(chunk);
         heldBytes += chunk.length;
-        if (boundary >= PIECE_BYTES) {
-          const joined = Buffer.concat(held, heldBytes);
-          yield joined.subarray(0, boundary).toString('utf8');
+        if (boundary >= PIECE_BYTES || (boundary > 0 && plainHeld)) {
+          const joined = held.length === 1 ? held[0]! : Buffer.concat(held, heldBytes);
+          if (plainHeld) {
+            // Every line end is a record end: pieces cut at line ends (UTF-8 never has 0x0a inside a character).
+            for (let start = 0; start < boundary;) {
+              let end = boundary;
+              if (boundary - start > PLAIN_PIECE_BYTES) {
+                const nl = joined.lastIndexOf(NL, start + PLAIN_PIECE_BYTES - 1);
+                end = (nl >= start ? nl : joined.indexOf(NL, start + PLAIN_PIECE_BYTES)) + 1;
+              }
+              yield joined.toString('utf8', start, end);
+              start = end;
+            }
+          } else yield joined.subarray(0, boundary).toString('utf8');
           const rest = joined.subarray(boundary);
           held = rest.length > 0 ? [rest] : [];
           heldBytes = rest.length;
           boundary = 0;
+          plainHeld = rest.indexOf(QUOTE) < 0;
         } else if (heldBytes > PIECE_BYTES + limits.maxRecordBytes) {
           throw new CopyDeclined('a record over the size limit');
         }

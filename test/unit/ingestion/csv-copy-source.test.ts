@@ -1,6 +1,7 @@
-// The whole-CSV COPY path's reader cuts a file into pieces of whole records (about 8 MiB each)
-// without parsing it: the pieces, joined, are the file without its header, each ends at a record's
-// end (a newline outside quotes), whatever the sizes of the reads that fed it.
+// The whole-CSV COPY path's reader cuts a file into pieces of whole records (about 8 MiB each with
+// quoted fields, at most 64 KiB without) without parsing it: the pieces, joined, are the file
+// without its header, each ends at a record's end (a newline outside quotes), whatever the sizes
+// of the reads that fed it.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -47,4 +48,23 @@ it('finds the header across reads, and a last record without its newline', async
   const header = `${Array.from({ length: 40 }, (_, i) => `column_${i}`).join(',')}\n`;
   const { pieces } = await piecesOf(`${header}1,2\n3,4`, 16);
   expect(pieces.join('')).toBe('1,2\n3,4\n');
+});
+
+it('cuts a file without quotes into pieces of at most 64 KiB at line ends, multibyte characters whole', async () => {
+  // Pieces this small decode to strings V8 allocates young (issue 32); a longer record is one piece.
+  const header = 'id,name,note\n';
+  let records = '';
+  for (let i = 0; records.length < 2 * 1024 * 1024; i++)
+    records += i === 5000 ? `${i},long,${'é'.repeat(70 * 1024)}\n` : `${i},nämé ${i} 😀,${'ü'.repeat(i % 50)}\n`;
+  for (const highWaterMark of [256 * 1024, 64 * 1024 + 7, 1000]) {
+    const { pieces } = await piecesOf(header + records, highWaterMark);
+    expect(pieces.join('')).toBe(records);
+    expect(pieces.length).toBeGreaterThan(32);
+    for (const piece of pieces) {
+      expect(piece.endsWith('\n')).toBe(true);
+      expect(piece).toMatch(/^[0-9]+,/);
+      expect(piece).not.toContain('\ufffd');
+      if (!piece.includes(',long,')) expect(Buffer.byteLength(piece)).toBeLessThanOrEqual(64 * 1024);
+    }
+  }
 });
