@@ -25,6 +25,7 @@ import { ensurePlatformTopics } from '../events/backbone/platform-topics';
 import type { EventBus } from '../events/event-bus';
 import type { Logger } from '../logging/logger';
 import { backoffDelay } from './outbox-relay';
+import { sharedDueProbe } from './notice-due-probe';
 import { createNoticeStore, type NoticeRow, type NoticeStore } from './notice.store';
 
 export interface NoticeRelayOptions {
@@ -33,7 +34,10 @@ export interface NoticeRelayOptions {
   logger: Pick<Logger, 'warn' | 'info'>;
   /** Only rows of these producing services; all when absent. */
   services?: string[];
-  /** Idle wait between polls (rows of other, or dead, processes). */
+  /**
+   * Idle wait between polls (rows of other, or dead, processes). Relays of named services over one
+   * database share the idle poll's read (notice-due-probe.ts): a row waits up to about twice this.
+   */
   pollMs?: number;
   /** Rows per pass; a full pass runs again at once. */
   batch?: number;
@@ -83,6 +87,10 @@ export function startNoticeRelay(options: NoticeRelayOptions): NoticeRelay {
   let nudged = true;
 
   const backbone = options.backbone === false ? null : (options.backbone ?? {});
+  // The idle poll's read, shared with the process's other relays (with the default store only:
+  // a store given in is asked itself).
+  const probe = !options.store && services ? sharedDueProbe(options.db.sql, services) : null;
+  const hasDue = () => (probe && services ? probe.hasDue(services, pollMs) : store.hasDue(services));
 
   /**
    * After the commit: the pass's stored events wake the live feeds and durable consumers of their
@@ -114,7 +122,7 @@ export function startNoticeRelay(options: NoticeRelayOptions): NoticeRelay {
     }
     const nudge = nudged;
     nudged = false;
-    if (!nudge && !(await store.hasDue(services))) return { published: 0, full: false };
+    if (!nudge && !(await hasDue())) return { published: 0, full: false };
     // The streams' topics must be readable by name (the events service may not have started yet).
     if (backbone) await ensurePlatformTopics(options.db.sql);
     let appended: EventRecord[] = [];

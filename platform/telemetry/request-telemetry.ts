@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { tracingStarted } from './trace-context';
 import { registerServerSpan } from './server-span';
+import { routeTemplate } from '../http/route-template';
 import { metricsText, serviceMetrics } from './metrics';
 
 /** The tenant a request acts in, as far as the platform knows at response time. */
@@ -38,7 +39,7 @@ export function registerRequestTelemetry(
   return (request, reply) => {
     endServerSpan?.(request, reply);
     // The route template ('/api/v1/ledger/events/:id'), never the path itself.
-    const route = request.routeOptions.url ?? 'unmatched';
+    const route = routeTemplate(request) ?? 'unmatched';
     if (route === '/metrics') return;
     const { statusCode } = reply;
     m.tally.request(request.method, route, statusCode, reply.elapsedTime / 1000);

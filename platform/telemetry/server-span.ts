@@ -20,6 +20,7 @@
 // hook on the hot path (onRequest), not three; the tenant is read then too, when auth is known.
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { routeTemplate } from '../http/route-template';
 
 /** Paths whose requests are telemetry or probes themselves: tracing them would trace the exporter. */
 export const UNTRACED = /^\/(v1\/(traces|metrics)|metrics|healthz|livez|readyz|health)(\?|$)/;
@@ -93,7 +94,7 @@ export function registerServerSpan(
     const parent = carriesContext(request.headers, fields)
       ? propagation.extract(ROOT_CONTEXT, request.headers)
       : ROOT_CONTEXT;
-    const route = request.routeOptions.url;
+    const route = routeTemplate(request);
     const span = tracer.startSpan(
       route === undefined ? request.method : `${request.method} ${route}`,
       { kind: SpanKind.SERVER },

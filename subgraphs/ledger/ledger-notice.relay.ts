@@ -95,6 +95,20 @@ export async function relayNotices(sql: SqlExecutor, bus: EventBus, batch: numbe
   });
 }
 
+/**
+ * Whether any tenant's chain is past its mark: one autocommit read that the idle poll makes
+ * instead of a pass's BEGIN, lock, SELECT and COMMIT (issue 35: a poll four times a second).
+ */
+export async function noticesPending(sql: SqlQuery): Promise<boolean> {
+  const res = await sql.query<{ pending: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM ledger_chain_heads h LEFT JOIN ledger_notice_marks m ON m.tenant_id = h.tenant_id
+                     WHERE h.last_seq > COALESCE(m.published_seq, 0)) AS pending`,
+    [],
+    { prepareAs: 'ledger_notices_pending' },
+  );
+  return res.rows[0]?.pending === true;
+}
+
 export function startNoticeRelay(options: NoticeRelayOptions): NoticeRelay {
   const { sql, bus, logger } = options;
   const pollMs = options.pollMs ?? 250;
@@ -119,9 +133,18 @@ export function startNoticeRelay(options: NoticeRelayOptions): NoticeRelay {
     if (timer) clearTimeout(timer);
     timer = setTimeout(() => {
       timer = undefined;
-      passNow();
+      pollPass();
     }, ms);
   };
+
+  /** The timer's pass: only when something is pending (or a flush waits); a failed read passes anyway. */
+  function pollPass(): void {
+    if (stopped || running || idleWaiters.length > 0) return passNow();
+    noticesPending(sql).then(
+      (pending) => (pending ? passNow() : schedule(pollMs)),
+      () => passNow(),
+    );
+  }
 
   const loop = async () => {
     do {

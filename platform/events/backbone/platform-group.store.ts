@@ -82,6 +82,28 @@ export async function ensurePlatformGroup(
 }
 
 /**
+ * Whether a pull of the group could lease anything: a stream of its topic past the group's cursor,
+ * or a delivery ready or leased whose visibility has come (a lease expired on its last delivery
+ * included: the pull dead-letters it). One autocommit read, which a consumer's idle poll makes
+ * instead of the pull's transaction of four statements; true is a superset of "a pull leases
+ * something" (a message behind an earlier one of its subject still answers true).
+ */
+export async function platformGroupHasWork(sql: SqlQuery, group: string, topic: string): Promise<boolean> {
+  const res = await sql.query<{ work: boolean }>(
+    `SELECT EXISTS (
+              SELECT 1 FROM event_streams s
+                LEFT JOIN event_platform_cursors c ON c.group_name = $1 AND c.tenant_id = s.tenant_id
+               WHERE s.topic = $2 AND s.last_position > coalesce(c.position, 0))
+         OR EXISTS (
+              SELECT 1 FROM event_deliveries d
+               WHERE d.subscription = $3 AND d.state IN ('ready', 'leased') AND d.visible_at <= now()) AS work`,
+    [group, topic, deliveryName(group)],
+    { prepareAs: 'platform_group_has_work' },
+  );
+  return res.rows[0]?.work === true;
+}
+
+/**
  * Leases up to `max` messages across tenants. One consumer at a time (the holder of the group's
  * row) first copies the events past each stream's cursor into the deliveries; only the earliest
  * message of each (tenant, subject) that is not dead is eligible.

@@ -3,7 +3,7 @@
 // a message whose consumer died mid-handler is delivered again once its lease expires; a poison
 // message ends in the dead-letter queue and stops nothing else; competing consumers share the
 // work; per-process groups each hear everything; a tenant group hears its tenant only; a wake-up
-// on the bus is enough (no poll needed).
+// on the bus is enough (no poll needed); an idle poll reads one question and pulls nothing.
 import { randomUUID } from 'node:crypto';
 import { EVENTS_EVENT_PUBLISHED } from '../../../platform/contracts/events.events';
 import { createEventsStore, type EventsStore } from '../../../platform/events/backbone/backbone.store';
@@ -15,6 +15,7 @@ import {
   pullPlatformGroup,
 } from '../../../platform/events/backbone/platform-group.store';
 import { createMemoryEventBus } from '../../../platform/events/memory-event-bus';
+import type { SqlExecutor, SqlQuery } from '../../../platform/db/sql';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
 import { until } from '../../support/waiting';
 
@@ -55,6 +56,19 @@ async function publish(tenantId: string, topic: string, subject: string | null, 
   );
   if (out.kind !== 'stored') throw new Error(out.kind);
   return out.event;
+}
+
+/** The database with every statement's text recorded (transactions' included). */
+function recorded(sql: SqlExecutor): { sql: SqlExecutor; texts: string[] } {
+  const texts: string[] = [];
+  const wrap = (q: SqlQuery): SqlQuery => ({
+    query: (text, params, options) => {
+      texts.push(text);
+      return q.query(text, params, options);
+    },
+    exec: (text) => q.exec(text),
+  });
+  return { texts, sql: { ...wrap(sql), transaction: (work) => sql.transaction((tx) => work(wrap(tx))) } };
 }
 
 const start = async (o: Parameters<typeof consume>[1]) => {
@@ -216,6 +230,40 @@ describe('durable consumer, platform group', () => {
     await bus.publish(EVENTS_EVENT_PUBLISHED.topic, { tenant_id: 't-w', topic, position: e.position });
     await until(() => seen.length === 1, 'woken by the notice');
     expect(seen).toEqual([e.id]);
+  });
+});
+
+describe('durable consumer, idle polls', () => {
+  it('an idle poll asks whether anything is there and pulls only then', async () => {
+    const topic = 'dc.idle';
+    const { sql, texts } = recorded(db.sql);
+    const seen: string[] = [];
+    const c = await consume(
+      { sql },
+      {
+        subscription: 'test.idle',
+        topic,
+        logger: quiet,
+        pollMs: 20,
+        handler: (e) => {
+          seen.push(e.id);
+        },
+      },
+    );
+    consumers.push(c);
+    await c.drain();
+    texts.length = 0;
+    await new Promise((r) => setTimeout(r, 400));
+    const pulls = () => texts.filter((t) => t.includes('SET seen_at = now()')).length;
+    const probes = texts.filter((t) => t.includes('OR EXISTS')).length;
+    // Polls happened (one read each), and none of them pulled: nothing was there.
+    expect(probes).toBeGreaterThan(2);
+    expect(pulls()).toBe(0);
+    // An event published without a wake-up (another process's) is found by the next poll.
+    const e = await publish('t-idle', topic, null);
+    await until(() => seen.length === 1, 'the event handled by a poll');
+    expect(seen).toEqual([e.id]);
+    expect(pulls()).toBeGreaterThan(0);
   });
 });
 

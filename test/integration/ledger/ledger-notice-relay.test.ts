@@ -7,6 +7,7 @@ import { createTestDatabase, type TestDatabase } from '../../support/database';
 import type { EventBus } from '../../../platform/events/event-bus';
 import { createMemoryEventBus } from '../../../platform/events/memory-event-bus';
 import { openDatabase, type Database } from '../../../platform/db/database';
+import type { SqlExecutor } from '../../../platform/db/sql';
 import {
   NOTICE_RELAY_LOCK,
   relayNotices,
@@ -188,4 +189,33 @@ it('delivers each event once to a subscriber whatever duplicate notices arrive',
   await bus.publish(EVENT_APPENDED_TOPIC, { id: 'x', tenant_id: 'relay-dup', seq: 4, event_type: 'dup' });
   expect((await feed.next()).value!.seq).toBe(4);
   await feed.return!();
+});
+
+it('polls idle with one read and no transaction, and still announces what another process committed', async () => {
+  const texts: string[] = [];
+  const sql: SqlExecutor = {
+    query: (text, params, options) => {
+      texts.push(text);
+      return db.sql.query(text, params, options);
+    },
+    exec: (text) => db.sql.exec(text),
+    transaction: (work) => {
+      texts.push('BEGIN');
+      return db.sql.transaction(work);
+    },
+  };
+  const bus = createMemoryEventBus();
+  const rec = recorder(bus);
+  await rec.ready;
+  const relay = startNoticeRelay({ sql, bus, logger: quiet, pollMs: 20 });
+  relays.push(relay);
+  await relay.flush();
+  texts.length = 0;
+  await new Promise((r) => setTimeout(r, 300));
+  // Polls happened, each one read; none opened a pass: nothing was pending.
+  expect(texts.filter((t) => t.includes('ledger_notice_marks m')).length).toBeGreaterThan(2);
+  expect(texts.filter((t) => t === 'BEGIN')).toEqual([]);
+  await commitUnannounced('relay-idle', 3);
+  await until(() => rec.of('relay-idle').includes(3), 'the poll to announce the commits');
+  expect(texts.filter((t) => t === 'BEGIN').length).toBeGreaterThan(0);
 });
