@@ -3,10 +3,13 @@
 // a request the router limits it per client address, authenticates it (a bad token is 401
 // UNAUTHENTICATED; no token is anonymous, and @authenticated fields then refuse it), settles the
 // tenant, applies the per-tenant rate limit, and sends multipart uploads down their own path.
-import { ApolloServer, HeaderMap, type ApolloServerPlugin, type GraphQLRequestListener } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServer, HeaderMap } from '@apollo/server';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginInlineTraceDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from '@apollo/server/plugin/disabled';
 import type { ApolloGateway } from '@apollo/gateway';
-import { trace } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import { bearerToken } from '../../platform/auth/jwt';
@@ -20,9 +23,11 @@ import type { RateLimiter } from '../edge/rate-limit/rate-limiter';
 import type { RouterContext } from '../router.context';
 import type { SupergraphModel } from '../supergraph/supergraph.model';
 import { forwardUpload, type UploadForwarderOptions } from '../uploads/upload.forwarder';
+import { UNCACHEABLE } from './cache-control';
 import { formatRouterError } from './error-format';
 import { graphqlRefusals } from './graphql-refusals';
-import { guardOperation, type GuardLimits } from './operation-guard';
+import { guardedGateway } from './guarded-gateway';
+import type { GuardLimits } from './operation-guard';
 
 export interface GraphQLRouteOptions {
   gateway: ApolloGateway;
@@ -40,41 +45,14 @@ export interface GraphQLRouteOptions {
   ide?: GraphQLIde;
 }
 
-function guardPlugin(options: GraphQLRouteOptions): ApolloServerPlugin<RouterContext> {
-  // The listener keeps nothing per request, so every request gets the same one, already resolved:
-  // an async requestDidStart was one more promise per query, and each promise costs hook calls once
-  // tracing's AsyncLocalStorage is on (issue 31).
-  const listener: Promise<GraphQLRequestListener<RouterContext>> = Promise.resolve({
-    async didResolveOperation({ document, operation, request, contextValue, schema }) {
-      if (!operation) return;
-      // On the request's server span: Apollo gateway's own `gateway.request` span, which carried
-      // them, is not made (platform/telemetry/gateway-spans.ts).
-      const span = trace.getActiveSpan();
-      if (span?.isRecording()) {
-        span.setAttribute('graphql.operation.type', operation.operation);
-        if (operation.name) span.setAttribute('graphql.operation.name', operation.name.value);
-      }
-      const denied = guardOperation(
-        schema,
-        options.model().authRules,
-        options.limits,
-        document,
-        operation,
-        request.variables,
-        contextValue.auth,
-      );
-      if (denied) throw denied;
-    },
-  });
-  return { requestDidStart: () => listener };
-}
-
 export async function mountGraphQLRoute(
   app: FastifyInstance,
   options: GraphQLRouteOptions,
 ): Promise<ApolloServer<RouterContext>> {
   const server = new ApolloServer<RouterContext>({
-    gateway: options.gateway,
+    // The operation guard runs in front of the gateway's executor (guarded-gateway.ts says why
+    // not in a plugin).
+    gateway: guardedGateway(options.gateway, { authRules: () => options.model().authRules, limits: options.limits }),
     introspection: !options.production,
     // The launcher owns SIGTERM/SIGINT (drain, close in order, log 'stopped'); Apollo's own handler
     // would stop this server first and re-raise the signal, ending the process mid-drain.
@@ -88,7 +66,16 @@ export async function mountGraphQLRoute(
       formatRouterError(formatted, error, { exposeDetails: options.exposeErrorDetails }),
     // Never Apollo's landing page: it loads Apollo Sandbox from Apollo's CDN, which an offline or
     // air-gapped deployment cannot reach. Browsers get router/ide's GraphiQL instead, if enabled.
-    plugins: [guardPlugin(options), ApolloServerPluginLandingPageDisabled()],
+    // No request plugin at all: Apollo Server awaits each plugin's hooks at every stage of every
+    // request, and each promise costs hook calls once tracing is on (issue 31). The guard is in
+    // front of the executor (guarded-gateway.ts), Cache-Control is written by the executor and
+    // below (cache-control.ts), and inline traces are for subgraphs (Apollo's default plugin does
+    // nothing for a gateway's schema, but its async requestDidStart was awaited on every request).
+    plugins: [
+      ApolloServerPluginLandingPageDisabled(),
+      ApolloServerPluginCacheControlDisabled(),
+      ApolloServerPluginInlineTraceDisabled(),
+    ],
     logger: { debug: () => {}, info: () => {}, warn: (m) => app.log.warn(m), error: (m) => app.log.error(m) },
   });
   await server.start();
@@ -174,6 +161,8 @@ async function handle(
     },
     context: async () => context,
   });
+  // Not cacheable unless the executor said so (cache-control.ts).
+  if (!response.headers.has('cache-control')) response.headers.set('cache-control', UNCACHEABLE);
   for (const [key, value] of response.headers) reply.header(key, value);
   reply.code(response.status ?? 200);
   if (response.body.kind === 'complete') return reply.send(response.body.string);

@@ -103,7 +103,11 @@ export async function gql(
     headers?: Record<string, string>;
     extensions?: unknown;
   } = {},
-): Promise<{ status: number; body: { data?: any; errors?: { message: string; extensions?: { code?: string } }[] } }> {
+): Promise<{
+  status: number;
+  headers: Headers;
+  body: { data?: any; errors?: { message: string; extensions?: { code?: string } }[] };
+}> {
   const res = await fetch(`${url}/graphql`, {
     method: 'POST',
     headers: {
@@ -113,5 +117,5 @@ export async function gql(
     },
     body: JSON.stringify({ query, variables: options.variables, extensions: options.extensions }),
   });
-  return { status: res.status, body: (await res.json()) as never };
+  return { status: res.status, headers: res.headers, body: (await res.json()) as never };
 }

@@ -35,8 +35,12 @@ describe('router through the gateway', () => {
   const healthy = async () => expect((await fetch(`${p.gateway}/health`)).status).toBe(200);
 
   it('serves `me` with a bearer token', async () => {
-    const { status, body } = await gql(p.gateway, 'query { me { username tenantId roles scopes } }', { token: user });
+    const { status, headers, body } = await gql(p.gateway, 'query { me { username tenantId roles scopes } }', {
+      token: user,
+    });
     expect(status).toBe(200);
+    // Identity's root field is not cacheable, so neither is the answer (router/graphql/cache-control.ts).
+    expect(headers.get('cache-control')).toBe('no-store');
     expect(body.errors).toBeUndefined();
     expect(body.data.me).toEqual({ username: 'user', tenantId: 'default', roles: ['user'], scopes: ['read'] });
   });
@@ -157,8 +161,9 @@ describe('router through the gateway', () => {
   });
 
   it('answers malformed GraphQL with GRAPHQL_PARSE_FAILED and stays healthy', async () => {
-    const { status, body } = await gql(p.gateway, '{ me { username ', { token: user });
+    const { status, headers, body } = await gql(p.gateway, '{ me { username ', { token: user });
     expect(status).toBe(400);
+    expect(headers.get('cache-control')).toBe('no-store');
     expect(body.errors?.[0]?.extensions?.code).toBe('GRAPHQL_PARSE_FAILED');
     await healthy();
   });
