@@ -2,7 +2,7 @@
 // where the notice is written, not discovered by a consumer. Extensions: `tenantid` (the tenant the
 // notice belongs to; ordering and access are per tenant) and `traceparent` (W3C Trace Context,
 // so a consumer's work joins the producer's trace).
-import { createHash, randomFillSync, randomUUID } from 'node:crypto';
+import { hash, randomFillSync, randomUUID } from 'node:crypto';
 import { CloudEvent, ValidationError } from 'cloudevents';
 import type { EventContract, PayloadOf } from '../contracts/event-contract';
 import { currentTraceparent } from '../telemetry/trace-context';
@@ -56,7 +56,7 @@ export function traceparentOf(ctx: Pick<NoticeContext, 'traceparent' | 'correlat
   const active = currentTraceparent();
   if (active) return active;
   const traceId = ctx.correlationId
-    ? createHash('sha256').update(ctx.correlationId).digest('hex').slice(0, 32)
+    ? hash('sha256', ctx.correlationId, 'hex').slice(0, 32)
     : randomSpanId() + randomSpanId();
   return `00-${traceId}-${randomSpanId()}-01`;
 }

@@ -8,6 +8,7 @@ import { callerOf } from '../../platform/http/caller';
 import { parseJsonStrict } from '../../platform/http/json-strict';
 import type { ValidationService } from '../../subgraphs/validation/validation.service';
 import type { ValidationRun } from '../../subgraphs/validation/validation.types';
+import { validateAnswerJson } from './validate.answer-json';
 import {
   responses,
   SchemaParams,
@@ -105,9 +106,9 @@ export function registerValidationRoutes(
       },
       // The schema documents the answer; runJson already builds exactly its shape, and most of it
       // is the engine's open objects (rule_results: one entry per rule), which the compiled
-      // serializer stringified key by key: native JSON.stringify writes the same text in ~60% of
-      // the time (docs/benchmarks.md, issue 35 round 2 of branch val).
-      serializerCompiler: () => (data) => JSON.stringify(data),
+      // serializer stringified key by key. validateAnswerJson writes the same text as
+      // JSON.stringify in about half its time (docs/benchmarks.md, issue 35, branch val).
+      serializerCompiler: () => validateAnswerJson,
     },
     async (request) => {
       const b = request.body;

@@ -90,7 +90,7 @@ export class InferenceService {
       attempts,
       f.redactions,
       p.input.mode,
-      { ...f.extra, detokenized: revealed },
+      Object.assign({ detokenized: revealed }, f.extra),
     );
     await this.deps.audit.record(caller, p.tenantId, event);
     this.deps.limits.spent(p.tenantId, tokens);

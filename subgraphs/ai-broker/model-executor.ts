@@ -54,7 +54,10 @@ export class ModelExecutor {
       );
       const started = performance.now();
       try {
-        const result = await this.adapters[model.provider].complete({ ...request, model: model.providerModel, signal });
+        // Object.assign rather than `{ ...request, model, signal }`: Node 20 gave a spread followed by
+        // more properties a slow path, ~3 us a call (docs/benchmarks.md, branch val, 2026-11-29).
+        const call = Object.assign({}, request, { model: model.providerModel, signal });
+        const result = await this.adapters[model.provider].complete(call);
         const latencyMs = performance.now() - started;
         this.health.recordSuccess(model, latencyMs);
         attempts.push({ model: model.id, provider: model.provider, outcome: 'ok', latency_ms: round(latencyMs) });
@@ -87,7 +90,9 @@ export class ModelExecutor {
     for (const model of plan.candidates) {
       const signal = AbortSignal.timeout(this.timeoutMs);
       const started = performance.now();
-      const stream = this.adapters[model.provider].stream({ ...request, model: model.providerModel, signal });
+      const stream = this.adapters[model.provider].stream(
+        Object.assign({}, request, { model: model.providerModel, signal }),
+      );
       const iterator = stream[Symbol.asyncIterator]();
       try {
         const first = await iterator.next();

@@ -21,7 +21,9 @@ export function usageEvent(
   mode: string,
   extra: Partial<UsageEvent> = {},
 ): UsageEvent {
-  return {
+  // Object.assign, not `{ ..., ...extra }`: Node 20 builds an object literal followed by a spread
+  // on a slow path (~1-2 us a call here; docs/benchmarks.md, branch val, 2026-11-29).
+  const event: UsageEvent = {
     operation,
     status,
     model: model?.id ?? null,
@@ -38,6 +40,6 @@ export function usageEvent(
     templateId: null,
     templateVersion: null,
     detokenized: 0,
-    ...extra,
   };
+  return Object.assign(event, extra);
 }

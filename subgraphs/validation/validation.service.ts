@@ -17,7 +17,7 @@ import {
   type InputIssue,
 } from '../../platform/errors/domain-errors';
 import { InputFormatError, parseRecords, runRulePack } from '../../platform/rule-engine';
-import { canonicalBytes, sha256Hex } from './pack.digest';
+import { canonicalText, sha256Hex } from './pack.digest';
 import { pathSegments, type ResolvedPack, type RulePackSource } from './rule-pack.source';
 import type { RunAudit } from './validation.audit';
 import type { ValidationConfig } from './validation.config';
@@ -123,7 +123,8 @@ export function checkRequest(input: ValidateInput): CheckedRequest {
  * (key order and number spelling do not change it), CSV and XML as the exact UTF-8 text received.
  */
 export function inputDigest(payload: unknown, format: PayloadFormat): string {
-  return sha256Hex(format === 'json' ? canonicalBytes(payload) : Buffer.from(payload as string, 'utf8'));
+  // A string is hashed as its UTF-8 bytes.
+  return sha256Hex(format === 'json' ? canonicalText(payload) : (payload as string));
 }
 
 export class ValidationService {
