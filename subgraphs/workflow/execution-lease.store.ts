@@ -3,7 +3,7 @@
 // `...AcrossTenants`) and hand back each claim's tenant, which every later call then takes.
 import type { SqlExecutor, SqlQuery } from '../../platform/db/sql';
 
-export function executionLeaseStore(sql: SqlExecutor) {
+export function executionLeaseStore(sql: SqlExecutor, kind: 'pglite' | 'postgres' | 'none' = 'postgres') {
   return {
     /**
      * Claims up to `limit` runnable executions of any tenant for `owner`: running or compensating,
@@ -33,13 +33,16 @@ export function executionLeaseStore(sql: SqlExecutor) {
       // (status, next_run_at) index when it ends, and until VACUUM a bitmap scan visits all of them
       // on every poll (8,000 ended executions: 1,800 heap pages, ~200 ms of the server's CPU four
       // times a second). A plain index scan marks each dead entry the first time it sees it and
-      // skips it after that (the same poll: 30 pages, ~4 ms).
-      const res = onlyId
-        ? await claim(sql)
-        : await sql.transaction(async (tx) => {
-            await tx.query('SET LOCAL enable_bitmapscan = off');
-            return claim(tx);
-          });
+      // skips it after that (the same poll: 30 pages, ~4 ms). Not on PGlite: its one connection is
+      // shared by every executor of the process, and a claim in a transaction there let two
+      // executors' claims interleave (the two-executors test ran steps twice).
+      const res =
+        onlyId || kind === 'pglite'
+          ? await claim(sql)
+          : await sql.transaction(async (tx) => {
+              await tx.query('SET LOCAL enable_bitmapscan = off');
+              return claim(tx);
+            });
       return res.rows.map((r) => ({ id: r.id, tenantId: r.tenant_id }));
     },
 

@@ -24,12 +24,12 @@ export type { TaskFilter } from './approval-task.store';
 export type { RunWrite, RunPatch } from './run-write.store';
 export { LeaseLostError, type ExecutionPatch, type TransitionInput } from './transition.store';
 
-export function createWorkflowStore(sql: SqlExecutor) {
+export function createWorkflowStore(sql: SqlExecutor, kind: 'pglite' | 'postgres' | 'none' = 'postgres') {
   return {
     sql,
     transaction: <T>(work: (q: SqlQuery) => Promise<T>) => sql.transaction(work),
     ...executionStore(sql),
-    ...executionLeaseStore(sql),
+    ...executionLeaseStore(sql, kind),
     ...transitionStore(sql),
     ...stepStore(),
     ...approvalTaskStore(sql),

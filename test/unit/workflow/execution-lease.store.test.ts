@@ -50,3 +50,10 @@ it('a kick claims its one execution in a single autocommit statement', async () 
   expect(seen[0]!.inTransaction).toBeNull();
   expect(seen[0]!.text).toContain('AND id = $4::uuid');
 });
+
+it('on PGlite (one connection shared by every executor) the poll claims in one autocommit statement', async () => {
+  const { sql, seen } = recordingSql([]);
+  await executionLeaseStore(sql, 'pglite').claimRunnableAcrossTenants('owner-1', 30_000, 16);
+  expect(seen).toHaveLength(1);
+  expect(seen[0]!.inTransaction).toBeNull();
+});
