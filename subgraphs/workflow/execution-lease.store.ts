@@ -1,9 +1,9 @@
 // Executors' leases on executions (docs/workflow.md, "Durable execution"): an executor drives an
 // execution only while `lease_owner` names it. Claims sweep every tenant's runnable work (named
 // `...AcrossTenants`) and hand back each claim's tenant, which every later call then takes.
-import type { SqlExecutor } from '../../platform/db/sql';
+import type { SqlExecutor, SqlQuery } from '../../platform/db/sql';
 
-export function executionLeaseStore(sql: SqlExecutor) {
+export function executionLeaseStore(sql: SqlExecutor, kind: 'pglite' | 'postgres' | 'none' = 'postgres') {
   return {
     /**
      * Claims up to `limit` runnable executions of any tenant for `owner`: running or compensating,
@@ -17,16 +17,32 @@ export function executionLeaseStore(sql: SqlExecutor) {
       limit: number,
       onlyId?: string,
     ): Promise<{ id: string; tenantId: string }[]> {
-      const res = await sql.query<{ id: string; tenant_id: string }>(
-        `UPDATE workflow_executions SET lease_owner = $1, lease_expires_at = now() + make_interval(secs => $2::float8 / 1000)
+      const claim = (q: SqlQuery) =>
+        q.query<{ id: string; tenant_id: string }>(
+          `UPDATE workflow_executions SET lease_owner = $1, lease_expires_at = now() + make_interval(secs => $2::float8 / 1000)
          WHERE id IN (
            SELECT id FROM workflow_executions
            WHERE status IN ('running', 'compensating') AND (next_run_at IS NULL OR next_run_at <= now())
              AND (lease_owner IS NULL OR lease_expires_at < now()) ${onlyId ? 'AND id = $4::uuid' : ''}
            ORDER BY next_run_at NULLS FIRST LIMIT $3 FOR UPDATE SKIP LOCKED)
          RETURNING id::text, tenant_id`,
-        onlyId ? [owner, leaseMs, limit, onlyId] : [owner, leaseMs, limit],
-      );
+          onlyId ? [owner, leaseMs, limit, onlyId] : [owner, leaseMs, limit],
+        );
+      // One execution (a kick) is a primary-key probe. The poll's sweep is planned as a plain index
+      // scan, never a bitmap scan: every execution leaves its `running` version behind in the
+      // (status, next_run_at) index when it ends, and until VACUUM a bitmap scan visits all of them
+      // on every poll (8,000 ended executions: 1,800 heap pages, ~200 ms of the server's CPU four
+      // times a second). A plain index scan marks each dead entry the first time it sees it and
+      // skips it after that (the same poll: 30 pages, ~4 ms). Not on PGlite: its one connection is
+      // shared by every executor of the process, and a claim in a transaction there let two
+      // executors' claims interleave (the two-executors test ran steps twice).
+      const res =
+        onlyId || kind === 'pglite'
+          ? await claim(sql)
+          : await sql.transaction(async (tx) => {
+              await tx.query('SET LOCAL enable_bitmapscan = off');
+              return claim(tx);
+            });
       return res.rows.map((r) => ({ id: r.id, tenantId: r.tenant_id }));
     },
 

@@ -164,12 +164,14 @@ export async function writeRunsAcrossTenants(q: SqlQuery, writes: readonly RunWr
       completed_at: completedAt ?? null,
     })),
   );
-  const res = await q.query<Record<string, unknown>>(WRITE_RUNS, [
-    JSON.stringify(starts),
-    JSON.stringify(bumps),
-    JSON.stringify(items),
-    JSON.stringify(steps),
-  ]);
+  // The statement's text never changes (the rows are its four JSON parameters): prepared once per
+  // pooled connection, PostgreSQL parses and plans its CTEs once instead of in every group commit
+  // (about a third of the server's time in the statement, issue 35 item 3).
+  const res = await q.query<Record<string, unknown>>(
+    WRITE_RUNS,
+    [JSON.stringify(starts), JSON.stringify(bumps), JSON.stringify(items), JSON.stringify(steps)],
+    { prepareAs: 'workflow.write-runs' },
+  );
   for (const t of res.rows.map(transitionRow)) {
     const mine = byExecution.get(t.workflowId);
     if (mine) mine.transitions.push(t);
@@ -192,7 +194,7 @@ export async function writeRunsAcrossTenants(q: SqlQuery, writes: readonly RunWr
   const audits = kept.flatMap((w) => (w.audit ? [w.audit] : []));
   if (audits.length > 0) {
     const { text, params } = outboxInsert('workflow', audits);
-    await q.query(text, params);
+    await q.query(text, params, { prepareAs: 'workflow.run-audits' });
   }
   return { byExecution };
 }

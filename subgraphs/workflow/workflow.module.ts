@@ -55,7 +55,7 @@ export interface WorkflowModule {
 
 export function createWorkflowModule(deps: WorkflowModuleDeps): WorkflowModule {
   const { config, logger, db } = deps;
-  const store = createWorkflowStore(db.sql);
+  const store = createWorkflowStore(db.sql, db.kind);
   const events = new WorkflowEvents(store, deps.bus, logger, deps.onNoticeCommitted, deps.forwardCompliance);
   // The workflow's own identity, scoped to one tenant (platform/auth/service-identity.ts): used for
   // calls of callers without a token (the spec's trust-the-gateway mode) and of runs with no caller

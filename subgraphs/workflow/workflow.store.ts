@@ -8,7 +8,7 @@
 // that sweep every tenant's due work (the executor's claims and timers) say so in their names.
 // Methods that take `q` run on the caller's transaction.
 import type { SqlExecutor, SqlQuery } from '../../platform/db/sql';
-import { sqlInsertNotices, type PendingNotice } from '../../platform/outbox/notice.writer';
+import { noticeInsert, type PendingNotice } from '../../platform/outbox/notice.writer';
 import { sqlOutboxWriter, type AuditEventInput } from '../../platform/outbox/outbox.writer';
 import { approvalTaskStore } from './approval-task.store';
 import { executionLeaseStore } from './execution-lease.store';
@@ -24,12 +24,12 @@ export type { TaskFilter } from './approval-task.store';
 export type { RunWrite, RunPatch } from './run-write.store';
 export { LeaseLostError, type ExecutionPatch, type TransitionInput } from './transition.store';
 
-export function createWorkflowStore(sql: SqlExecutor) {
+export function createWorkflowStore(sql: SqlExecutor, kind: 'pglite' | 'postgres' | 'none' = 'postgres') {
   return {
     sql,
     transaction: <T>(work: (q: SqlQuery) => Promise<T>) => sql.transaction(work),
     ...executionStore(sql),
-    ...executionLeaseStore(sql),
+    ...executionLeaseStore(sql, kind),
     ...transitionStore(sql),
     ...stepStore(),
     ...approvalTaskStore(sql),
@@ -44,7 +44,11 @@ export function createWorkflowStore(sql: SqlExecutor) {
 
     /** Notices into the notice outbox (notice_outbox), in the caller's transaction: the relay publishes them. */
     async appendNotices(q: SqlQuery, notices: readonly PendingNotice[]): Promise<void> {
-      await sqlInsertNotices(q, notices);
+      if (notices.length === 0) return;
+      // One text for any number of notices (they travel as one JSON parameter): prepared once per
+      // pooled connection, so PostgreSQL skips its parse and plan in every group commit.
+      const { text, params } = noticeInsert(notices);
+      await q.query(text, params, { prepareAs: 'workflow.notices' });
     },
   };
 }
