@@ -170,7 +170,7 @@ export async function writeRunsAcrossTenants(q: SqlQuery, writes: readonly RunWr
   const res = await q.query<Record<string, unknown>>(
     WRITE_RUNS,
     [JSON.stringify(starts), JSON.stringify(bumps), JSON.stringify(items), JSON.stringify(steps)],
-    { prepareAs: 'workflow.write-runs' },
+    { prepareAs: 'workflow_write_runs' },
   );
   for (const t of res.rows.map(transitionRow)) {
     const mine = byExecution.get(t.workflowId);
@@ -194,7 +194,7 @@ export async function writeRunsAcrossTenants(q: SqlQuery, writes: readonly RunWr
   const audits = kept.flatMap((w) => (w.audit ? [w.audit] : []));
   if (audits.length > 0) {
     const { text, params } = outboxInsert('workflow', audits);
-    await q.query(text, params, { prepareAs: 'workflow.run-audits' });
+    await q.query(text, params, { prepareAs: 'workflow_run_audits' });
   }
   return { byExecution };
 }

@@ -48,7 +48,7 @@ export function createWorkflowStore(sql: SqlExecutor, kind: 'pglite' | 'postgres
       // One text for any number of notices (they travel as one JSON parameter): prepared once per
       // pooled connection, so PostgreSQL skips its parse and plan in every group commit.
       const { text, params } = noticeInsert(notices);
-      await q.query(text, params, { prepareAs: 'workflow.notices' });
+      await q.query(text, params, { prepareAs: 'workflow_notices' });
     },
   };
 }

@@ -68,7 +68,7 @@ it('the run write and its audit events go out under one prepared name each, what
     );
     const written = await store.writeRunsAcrossTenants(q, group);
     expect(written.byExecution.size).toBe(group.length);
-    expect(seen.map((s) => s.prepareAs)).toEqual(['workflow.write-runs', 'workflow.run-audits']);
+    expect(seen.map((s) => s.prepareAs)).toEqual(['workflow_write_runs', 'workflow_run_audits']);
     for (const s of seen) texts.set(s.prepareAs!, (texts.get(s.prepareAs!) ?? new Set()).add(s.text));
   }
   // One name, one text: a prepared name never stands for two statements.
@@ -88,6 +88,6 @@ it("a transaction's notices go out under one prepared name, whatever their numbe
   await store.appendNotices(q, [notice(1)]);
   await store.appendNotices(q, [notice(2), notice(3)]);
   await store.appendNotices(q, []);
-  expect(seen.map((s) => s.prepareAs)).toEqual(['workflow.notices', 'workflow.notices']);
+  expect(seen.map((s) => s.prepareAs)).toEqual(['workflow_notices', 'workflow_notices']);
   expect(seen[0]!.text).toBe(seen[1]!.text);
 });
