@@ -389,16 +389,30 @@ async function provisionalTables(): Promise<number> {
 /** earlyCopies when the last part of a body from arriving() was given. */
 let earlyCopiesAtLastPart = -1;
 
-/** `text` in small parts, a few event-loop turns apart (a body arriving over a network), then `fail` if given. */
-function arriving(text: string, fail?: Error): Readable {
+/**
+ * `text` in small parts, a few event-loop turns apart (a body arriving over a network), broken off
+ * with `fail` after 128 KiB if given. `hold`: the last part (or the failure) waits, up to 20 s,
+ * while earlyCopies is still this, so that a COPY begun before the body's end is seen on any machine.
+ */
+function arriving(text: string, fail?: Error, hold?: number): Readable {
   const data = Buffer.from(text);
+  const held = async () => {
+    for (let i = 0; hold !== undefined && earlyCopies === hold && i < 400; i++)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+  };
   return Readable.from(
     (async function* () {
       for (let at = 0; at < data.length; at += 4096) {
         for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
-        if (at + 4096 >= data.length) earlyCopiesAtLastPart = earlyCopies;
+        if (at + 4096 >= data.length) {
+          await held();
+          earlyCopiesAtLastPart = earlyCopies;
+        }
         yield data.subarray(at, at + 4096);
-        if (fail && at > 128 * 1024) throw fail;
+        if (fail && at > 128 * 1024) {
+          await held();
+          throw fail;
+        }
       }
     })(),
   );
@@ -418,7 +432,7 @@ function arriving(text: string, fail?: Error): Readable {
     const p = await m.pipelines.create(caller, { definition: plain(), tenantId: TENANT });
     const before = earlyCopies;
     const batch = await m.batches.push(caller, p.id, {
-      stream: arriving(csv),
+      stream: arriving(csv, undefined, before),
       sourceName: 'file.csv',
       tenantId: TENANT,
     });
@@ -464,7 +478,7 @@ function arriving(text: string, fail?: Error): Readable {
     const before = earlyCopies;
     await expect(
       m.batches.push(caller, p.id, {
-        stream: arriving(csv, new Error('connection reset')),
+        stream: arriving(csv, new Error('connection reset'), before),
         sourceName: 'cut.csv',
         tenantId: TENANT,
       }),
