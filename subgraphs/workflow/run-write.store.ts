@@ -32,7 +32,8 @@ export interface RunWrite {
   patch?: RunPatch;
   /** Step records to save; a record with `completedAt` takes that item's version as its completion order. */
   steps: { record: StepRecord; completedAt?: number }[];
-  audit?: AuditEventInput;
+  /** In order (a start's own event first when its insert goes out with the run's first write). */
+  audits?: AuditEventInput[];
 }
 
 export interface RunWritten {
@@ -191,7 +192,7 @@ export async function writeRunsAcrossTenants(q: SqlQuery, writes: readonly RunWr
   }
 
   // The closing audit events of the writes that kept their lease.
-  const audits = kept.flatMap((w) => (w.audit ? [w.audit] : []));
+  const audits = kept.flatMap((w) => w.audits ?? []);
   if (audits.length > 0) {
     const { text, params } = outboxInsert('workflow', audits);
     await q.query(text, params, { prepareAs: 'workflow_run_audits' });

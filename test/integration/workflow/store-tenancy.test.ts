@@ -238,14 +238,16 @@ it("a group-committed start and its next write number queued steps and their com
         ],
         patch: { status: 'completed', completed: true, release: true },
         steps: [{ record: record('1', 'b', 1e12 + 1), completedAt: 1 }],
-        audit: {
-          tenantId: 'tenant-d',
-          eventType: 'workflow_execution',
-          eventData: { workflow_id: id },
-          userId: null,
-          correlationId: 'c',
-          idempotencyKey: `workflow:${id}:end`,
-        },
+        audits: [
+          {
+            tenantId: 'tenant-d',
+            eventType: 'workflow_execution',
+            eventData: { workflow_id: id },
+            userId: null,
+            correlationId: 'c',
+            idempotencyKey: `workflow:${id}:end`,
+          },
+        ],
       },
     ]),
   );

@@ -35,14 +35,16 @@ const write = (id: string, n: number): RunWrite => ({
   status: 'running',
   items: Array.from({ length: n }, (_, i) => ({ event: i === 0 ? 'step.started' : 'step.completed', step: 's' })),
   steps: [],
-  audit: {
-    tenantId: 't1',
-    eventType: 'workflow_execution',
-    eventData: { workflow_id: id },
-    userId: null,
-    correlationId: null,
-    idempotencyKey: `k-${id}`,
-  },
+  audits: [
+    {
+      tenantId: 't1',
+      eventType: 'workflow_execution',
+      eventData: { workflow_id: id },
+      userId: null,
+      correlationId: null,
+      idempotencyKey: `k-${id}`,
+    },
+  ],
 });
 
 const transitions = (id: string, n: number) =>
