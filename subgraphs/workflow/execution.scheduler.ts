@@ -65,11 +65,12 @@ export class WorkflowExecutor {
     await Promise.allSettled([...this.active.values()]);
   }
 
-  /** One round: fire due timers, claim what is runnable up to the concurrency limit. */
+  /** One round: fire due timers, claim what is runnable up to the concurrency limit (each only if one read says there is some). */
   async poll(): Promise<void> {
-    await this.fireTimers();
+    const due = await this.deps.store.dueWorkAcrossTenants();
+    if (due.timers) await this.fireTimers();
     const room = this.deps.config.concurrency - this.active.size;
-    if (room <= 0) return;
+    if (room <= 0 || !due.runnable) return;
     const claims = await this.deps.store.claimRunnableAcrossTenants(this.owner, this.deps.config.leaseMs, room);
     for (const { id, tenantId } of claims) this.track(id, tenantId, undefined);
   }

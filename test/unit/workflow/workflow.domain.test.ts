@@ -468,6 +468,27 @@ describe('WorkflowService.execute, a saga of in-process steps', () => {
   });
 });
 
+describe('WorkflowExecutor.poll', () => {
+  it('idle: one read of due work, no timers transaction and no claim', async () => {
+    const { fakes, executor } = build({
+      dueWorkAcrossTenants: async () => ({ timers: false, runnable: false }),
+    });
+    await executor.poll();
+    fakes.verify();
+    expect(fakes.trail()).toEqual(['store.dueWorkAcrossTenants']);
+  });
+
+  it('claims only when the read says something is runnable, and fires timers only when one is due', async () => {
+    const { fakes, executor } = build({
+      dueWorkAcrossTenants: async () => ({ timers: false, runnable: true }),
+      claimRunnableAcrossTenants: withArgs(['exec-1', config.leaseMs, config.concurrency], async () => []),
+    });
+    await executor.poll();
+    fakes.verify();
+    expect(fakes.trail()).toEqual(['store.dueWorkAcrossTenants', 'store.claimRunnableAcrossTenants']);
+  });
+});
+
 describe('WorkflowExecutor', () => {
   it('suspends on a pending approval: gives the lease up and runs nothing', async () => {
     const { fakes, executor } = build({
