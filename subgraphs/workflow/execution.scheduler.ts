@@ -250,7 +250,6 @@ export class WorkflowExecutor {
   }
 }
 
-
 /** A start's execution as its run sees it before the first write: running, version 0, nothing done. */
 function newExecution(e: NewExecution): Execution {
   const now = new Date().toISOString();

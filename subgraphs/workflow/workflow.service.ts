@@ -153,12 +153,11 @@ export class WorkflowService {
     // its first resting point: done, failed, or waiting for a human or a retry timer. The start
     // is written with the run's first write (execution.journal.ts): a saga of in-process steps is
     // one group-committed write, insert to end.
-    const { drive, inserted, execution: begun } = executor.startOwned(
-      start.execution,
-      start.started,
-      start.audit,
-      forwarding.token,
-    );
+    const {
+      drive,
+      inserted,
+      execution: begun,
+    } = executor.startOwned(start.execution, start.started, start.audit, forwarding.token);
     void drive;
     const ended = await executor.settle(id, config.syncWaitMs);
     // Not ended yet (waiting, or still running past the wait): the answer names an execution that
@@ -167,10 +166,7 @@ export class WorkflowService {
     // The answer needs the execution, and its tasks only when one can be pending (reads saved per
     // run). A drive that ended it completed has committed all the answer says (the status; no
     // error, no task): the execution as started, with that status, saves reading it back.
-    const execution =
-      ended === 'completed'
-        ? { ...begun, status: ended }
-        : await store.execution(tenantId, id);
+    const execution = ended === 'completed' ? { ...begun, status: ended } : await store.execution(tenantId, id);
     if (!execution) throw new NotFoundError(`Workflow '${id}' not found`);
     const view: ExecutionView = {
       execution,

@@ -159,7 +159,8 @@ const writes = () => ({
   writeRunsAcrossTenants: withArgs([TX, expect.any(Array)], async (_q: unknown, ws: RunWrite[]) => {
     const byExecution = new Map<string, { transitions: Transition[]; steps: StepRecord[]; execution?: Execution }>();
     for (const w of ws) {
-      if (w.tenantId !== TENANT || (w.audits ?? []).some((a) => a.tenantId !== TENANT)) throw new Error(`wrote in ${w.tenantId}`);
+      if (w.tenantId !== TENANT || (w.audits ?? []).some((a) => a.tenantId !== TENANT))
+        throw new Error(`wrote in ${w.tenantId}`);
       const transitions = w.items.map((item, i) =>
         transitionOf(w.tenantId, {
           workflowId: w.workflowId,
