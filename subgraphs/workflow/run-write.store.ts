@@ -67,6 +67,8 @@ const patchColumns = (w: RunWrite) => ({
 // down (`version - n + 1 + i`), a completed step with its completing transition's version.
 // The closing audit events (the platform outbox's insert, its parameters after the four above),
 // kept for the executions that moved: one statement with the run write, a round trip less per group.
+// The filter is an array computed once (an InitPlan), not a join: a hash join with `moved` would
+// insert the rows in its own order, and the outbox's ids must keep theirs (a start's event first).
 const AUDIT_INSERT = outboxInsert('workflow', [], 5).text;
 
 const WRITE_RUNS = `WITH started AS (
@@ -116,7 +118,7 @@ const WRITE_RUNS = `WITH started AS (
   ORDER BY m.id, x.i
   RETURNING ${TRANSITION_COLUMNS}
 ), audited AS (
-  ${AUDIT_INSERT} WHERE (e.event_data->>'workflow_id')::uuid IN (SELECT id FROM moved)
+  ${AUDIT_INSERT} WHERE (e.event_data->>'workflow_id')::uuid = ANY (ARRAY(SELECT id FROM moved))
 )
 SELECT * FROM written`;
 
