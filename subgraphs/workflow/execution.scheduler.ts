@@ -125,7 +125,8 @@ export class WorkflowExecutor {
     const execution = newExecution(e);
     const drive = this.track(e.id, e.tenantId, token, true, execution, start);
     // A drive that ended without writing (an error before its first write) started nothing.
-    void drive.finally(() => failed(new Error(`workflow ${e.id} was not started`)));
+    const notStarted = () => failed(new Error(`workflow ${e.id} was not started`));
+    void drive.then(notStarted, notStarted);
     return { drive, inserted, execution };
   }
 
