@@ -14,18 +14,37 @@
 // with other runs' writes of the moment in one transaction of a few statements; the write
 // resolves once it has committed. Writes with more to them (an approval's task and timer, the
 // start of a compensation) keep a transaction of their own (`write`).
+//
+// A start (`POST /execute`) is written the same way: the execution's insert, its `workflow.started`
+// transition and its audit event wait here, like an in-process step's transitions, for the run's
+// first write, which always comes before anything acts outside (a step's call, an approval's
+// task) and before the request is answered. A saga of in-process steps is then ONE write, insert
+// to end. Nothing is visible before that write commits, and a process killed before it leaves no
+// execution behind: the request that asked for it fails with it (no id was given out).
 import type { SqlQuery } from '../../platform/db/sql';
 import type { ExecutorDeps } from './execution.deps';
 import { workflowAudit } from './workflow.audit';
 import { idempotencyKeyOf } from './workflow.data';
 import type { RunWriteGroup } from './run-write.group';
 import type { AuditEventInput } from '../../platform/outbox/outbox.writer';
-import type { RunPatch, RunWrite, TransitionInput } from './workflow.store';
+import type { NewExecution, RunPatch, RunWrite, TransitionInput } from './workflow.store';
 import type { CompensationRecord, Execution, PackStep, StepRecord, Transition } from './workflow.types';
 import { workflowExecutionEnded } from '../../platform/telemetry/domain-metrics';
 
 /** A transition as a run states it: the execution, owner and lease are the run's. */
 export type RunTransition = Omit<TransitionInput, 'workflowId' | 'owner' | 'leaseMs'>;
+
+/** A start whose execution is not written yet: inserted by the run's first write (see the file's head). */
+export interface PendingStart {
+  insert: NewExecution;
+  started: RunTransition;
+  audit: AuditEventInput;
+  /** True once the write that carried it has committed. */
+  written: boolean;
+  /** Told once that write has committed, or has failed (the execution then never existed). */
+  committed(): void;
+  failed(err: unknown): void;
+}
 
 /** A queued (not yet written) step's completion sorts after every written one until its real version is known. */
 const QUEUED_SEQ_BASE = 1e12;
@@ -46,8 +65,18 @@ export class RunJournal {
     public execution: Execution,
     records: StepRecord[],
     private readonly writes: RunWriteGroup,
+    /** A start not written yet: its insert goes out with the first write (its transition queued first). */
+    private start?: PendingStart,
   ) {
     this.records = new Map(records.map((r) => [r.path, r]));
+    if (start) this.queued.push({ t: start.started });
+  }
+
+  /** Takes the pending start (if any) for the write about to go out; it reports how that write ended. */
+  private takeStart(): PendingStart | undefined {
+    const start = this.start;
+    this.start = undefined;
+    return start;
   }
 
   /** The step's record with changes, kept in memory (saved by the caller). */
@@ -121,6 +150,9 @@ export class RunJournal {
   /** One transaction: the queued transitions, then `work`, then the notices of them all, in order. */
   async write<T extends Transition | undefined>(work: (q: SqlQuery) => Promise<T>): Promise<T> {
     const { store, events } = this.deps;
+    // A start not written yet goes out first, group-committed (with what is queued): the work
+    // below (an approval's task, a compensation's start) is rare beside the start itself.
+    if (this.start) await this.send(undefined);
     const { written, result, compliance } = await store.transaction(async (q) => {
       const before = await this.flush(q);
       const result = await work(q);
@@ -180,20 +212,31 @@ export class RunJournal {
     if (step) steps.push({ record: step.record, ...(step.completed ? { completedAt: items.length - 1 } : {}) });
     if (items.length === 0) return undefined;
     const e = this.execution;
-    const written = await this.writes.write(
-      {
-        tenantId: e.tenantId,
-        workflowId: e.id,
-        owner: this.owner,
-        leaseMs: this.deps.config.leaseMs,
-        status: e.status,
-        items,
-        patch: last?.patch,
-        steps,
-        audit,
-      },
-      e.correlationId,
-    );
+    // The start (if not written yet) goes out with this write: queued first, its transition too.
+    const start = this.takeStart();
+    const audits = [...(start ? [start.audit] : []), ...(audit ? [audit] : [])];
+    let written: Awaited<ReturnType<RunWriteGroup['write']>>;
+    try {
+      written = await this.writes.write(
+        {
+          ...(start ? { insert: start.insert } : {}),
+          tenantId: e.tenantId,
+          workflowId: e.id,
+          owner: this.owner,
+          leaseMs: this.deps.config.leaseMs,
+          status: e.status,
+          items,
+          patch: last?.patch,
+          steps,
+          audits,
+        },
+        e.correlationId,
+      );
+    } catch (err) {
+      start?.failed(err);
+      throw err;
+    }
+    start?.committed();
     for (const rec of written.steps) this.records.set(rec.path, rec);
     return written.transitions.at(-1);
   }

@@ -10,7 +10,7 @@ import { StepFailure } from './action.catalogue';
 import { conditionHolds } from './decision.condition';
 import { compensate, startCompensation } from './execution.compensation';
 import type { ExecutorDeps, Outcome, RunScope } from './execution.deps';
-import { RunJournal } from './execution.journal';
+import { RunJournal, type PendingStart } from './execution.journal';
 import type { RunWriteGroup } from './run-write.group';
 import { stepData, stepsByPath } from './workflow.data';
 import type { ApprovalTask, Execution, PackStep, StepRecord } from './workflow.types';
@@ -32,9 +32,10 @@ export class Run implements RunScope {
     private tasks: ApprovalTask[],
     private readonly token: string | undefined,
     writes: RunWriteGroup,
+    start?: PendingStart,
   ) {
     this.steps = stepsByPath(execution.pack.steps);
-    this.journal = new RunJournal(deps, owner, execution, records, writes);
+    this.journal = new RunJournal(deps, owner, execution, records, writes, start);
   }
 
   /** The status this run ended the execution with (committed), if it ended it. */

@@ -8,6 +8,7 @@
 // `workflow_timers`), so they survive restarts too.
 import { randomUUID } from 'node:crypto';
 import type { ExecutorDeps } from './execution.deps';
+import type { PendingStart } from './execution.journal';
 import { Run } from './execution.run';
 import { RunWriteGroup } from './run-write.group';
 import type { WorkflowConfig } from './workflow.config';
@@ -64,11 +65,12 @@ export class WorkflowExecutor {
     await Promise.allSettled([...this.active.values()]);
   }
 
-  /** One round: fire due timers, claim what is runnable up to the concurrency limit. */
+  /** One round: fire due timers, claim what is runnable up to the concurrency limit (each only if one read says there is some). */
   async poll(): Promise<void> {
-    await this.fireTimers();
+    const due = await this.deps.store.dueWorkAcrossTenants();
+    if (due.timers) await this.fireTimers();
     const room = this.deps.config.concurrency - this.active.size;
-    if (room <= 0) return;
+    if (room <= 0 || !due.runnable) return;
     const claims = await this.deps.store.claimRunnableAcrossTenants(this.owner, this.deps.config.leaseMs, room);
     for (const { id, tenantId } of claims) this.track(id, tenantId, undefined);
   }
@@ -88,43 +90,52 @@ export class WorkflowExecutor {
   }
 
   /**
-   * Inserts a new execution leased to this executor, with its start transition and audit event,
-   * group-committed with the other runs' writes (run-write.group.ts); resolves with the execution
-   * once committed.
+   * Starts a new execution leased to this executor and drives it with the caller's token. Nothing
+   * is written yet: the execution's insert, its `workflow.started` transition and `audit` go out
+   * with the run's first write (execution.journal.ts), group-committed with the other runs'.
+   * `inserted` resolves once that write has committed (the execution exists), or rejects with
+   * what failed it (the execution never existed); `drive` as `driveOwned`'s; `execution` as the
+   * run starts from.
    */
-  async insertOwned(
+  startOwned(
     e: NewExecution,
     started: { event: string; detail: Record<string, unknown> },
     audit: AuditEventInput,
-  ): Promise<Execution> {
-    const committed = await this.writes.write(
-      {
-        insert: e,
-        tenantId: e.tenantId,
-        workflowId: e.id,
-        owner: this.owner,
-        leaseMs: e.leaseMs,
-        status: 'running',
-        items: [started],
-        steps: [],
-        audit,
+    token: string | undefined,
+  ): { drive: Promise<Execution['status'] | undefined>; inserted: Promise<void>; execution: Execution } {
+    let resolve!: () => void;
+    let failed!: (err: unknown) => void;
+    const inserted = new Promise<void>((res, rej) => {
+      resolve = res;
+      failed = rej;
+    });
+    // Awaited only when the answer needs the row; a failed start is logged by the drive.
+    inserted.catch(() => {});
+    const start: PendingStart = {
+      insert: e,
+      started,
+      audit,
+      written: false,
+      committed: () => {
+        start.written = true;
+        resolve();
       },
-      e.correlationId,
-    );
-    return committed.execution!;
+      failed,
+    };
+    const execution = newExecution(e);
+    const drive = this.track(e.id, e.tenantId, token, true, execution, start);
+    // A drive that ended without writing (an error before its first write) started nothing.
+    const notStarted = () => failed(new Error(`workflow ${e.id} was not started`));
+    void drive.then(notStarted, notStarted);
+    return { drive, inserted, execution };
   }
 
   /**
-   * Drives an execution this executor already holds (just inserted with its lease: no steps or
-   * tasks yet), with the caller's token; `execution` as inserted saves reading it back.
+   * Drives an execution this executor already holds (inserted with its lease and committed: no
+   * steps or tasks yet), with the caller's token.
    */
-  driveOwned(
-    id: string,
-    tenantId: string,
-    token: string | undefined,
-    execution?: Execution,
-  ): Promise<Execution['status'] | undefined> {
-    return this.track(id, tenantId, token, true, execution);
+  driveOwned(id: string, tenantId: string, token: string | undefined): Promise<Execution['status'] | undefined> {
+    return this.track(id, tenantId, token, true);
   }
 
   /**
@@ -149,10 +160,11 @@ export class WorkflowExecutor {
     token: string | undefined,
     fresh = false,
     execution?: Execution,
+    start?: PendingStart,
   ): Promise<Execution['status'] | undefined> {
     const existing = this.active.get(id);
     if (existing) return existing;
-    const drive = this.drive(id, tenantId, token, fresh, execution).finally(() => this.active.delete(id));
+    const drive = this.drive(id, tenantId, token, fresh, execution, start).finally(() => this.active.delete(id));
     this.active.set(id, drive);
     return drive;
   }
@@ -164,6 +176,7 @@ export class WorkflowExecutor {
     token: string | undefined,
     fresh: boolean,
     known: Execution | undefined,
+    start: PendingStart | undefined,
   ): Promise<Execution['status'] | undefined> {
     const { store, config, logger } = this.deps;
     const heartbeat = setInterval(
@@ -180,7 +193,7 @@ export class WorkflowExecutor {
       // A fresh execution has no step records or tasks yet: two reads saved per start.
       const steps = fresh ? [] : await store.steps(store.sql, tenantId, id);
       const tasks = fresh ? [] : await store.tasksOf(store.sql, tenantId, id);
-      const run = new Run(this.deps, this.owner, execution, steps, tasks, token, this.writes);
+      const run = new Run(this.deps, this.owner, execution, steps, tasks, token, this.writes, start);
       await run.go();
       return run.ended;
     } catch (err) {
@@ -189,6 +202,10 @@ export class WorkflowExecutor {
           { workflow_id: id },
           'another executor took over this workflow (lease expired); stopped driving it',
         );
+        return undefined;
+      }
+      if (start && !start.written) {
+        logger.error({ err, workflow_id: id }, 'starting a workflow failed; nothing of it was written');
         return undefined;
       }
       logger.error({ err, workflow_id: id }, 'driving a workflow failed; it will be retried');
@@ -232,4 +249,31 @@ export class WorkflowExecutor {
     });
     if (fired.length > 0) this.deps.events.committed();
   }
+}
+
+/** A start's execution as its run sees it before the first write: running, version 0, nothing done. */
+function newExecution(e: NewExecution): Execution {
+  const now = new Date().toISOString();
+  return {
+    id: e.id,
+    tenantId: e.tenantId,
+    packId: e.packId,
+    packVersion: e.packVersion,
+    packSource: e.packSource as Execution['packSource'],
+    workflowType: e.workflowType,
+    status: 'running',
+    requiresApproval: e.requiresApproval,
+    pack: e.pack as Execution['pack'],
+    payload: e.payload as Execution['payload'],
+    metadata: e.metadata as Execution['metadata'],
+    context: {},
+    requestedBy: e.requestedBy,
+    correlationId: e.correlationId,
+    version: 0,
+    error: null,
+    compensation: null,
+    createdAt: now,
+    updatedAt: now,
+    completedAt: null,
+  };
 }

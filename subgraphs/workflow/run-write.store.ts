@@ -1,9 +1,9 @@
 // Several executors' run writes in one transaction (docs/workflow.md, "Throughput"): each run's
-// transitions, the patch of its last one, its step records and its audit event, for many
-// executions at once in two statements whatever their number: one statement inserts the starts'
-// executions, bumps the others' versions, and inserts every transition and step record (data-
-// modifying CTEs, each a round trip saved), then one inserts the audit events. Every row names its
-// tenant and every statement matches on it. Each execution's version bump is fenced by its run's
+// transitions, the patch of its last one, its step records and its audit events, for many
+// executions at once in ONE statement whatever their number: it inserts the starts' executions,
+// bumps the others' versions, and inserts every transition, step record and audit event (data-
+// modifying CTEs, each a round trip saved). Every row names its tenant and every statement
+// matches on it. Each execution's version bump is fenced by its run's
 // lease as a single `transition` is: an execution whose lease is gone gets no rows, and is answered
 // as lost.
 import type { SqlQuery } from '../../platform/db/sql';
@@ -32,7 +32,12 @@ export interface RunWrite {
   patch?: RunPatch;
   /** Step records to save; a record with `completedAt` takes that item's version as its completion order. */
   steps: { record: StepRecord; completedAt?: number }[];
-  audit?: AuditEventInput;
+  /**
+   * In order (a start's own event first when its insert goes out with the run's first write).
+   * Each names this execution as `eventData.workflow_id`: the statement keeps those of the
+   * executions that moved (a lost lease writes no audit event either).
+   */
+  audits?: AuditEventInput[];
 }
 
 export interface RunWritten {
@@ -60,6 +65,12 @@ const patchColumns = (w: RunWrite) => ({
 // lease and tenant. The transitions and step records join what those two returned, so an
 // execution whose lease was lost gets none; each is numbered from its execution's new version
 // down (`version - n + 1 + i`), a completed step with its completing transition's version.
+// The closing audit events (the platform outbox's insert, its parameters after the four above),
+// kept for the executions that moved: one statement with the run write, a round trip less per group.
+// The filter is an array computed once (an InitPlan), not a join: a hash join with `moved` would
+// insert the rows in its own order, and the outbox's ids must keep theirs (a start's event first).
+const AUDIT_INSERT = outboxInsert('workflow', [], 5).text;
+
 const WRITE_RUNS = `WITH started AS (
   INSERT INTO workflow_executions (id, tenant_id, pack_id, pack_version, pack_source, workflow_type, status, requires_approval, pack, payload, metadata,
     context, requested_by, correlation_id, version, error, compensation, lease_owner, lease_expires_at, next_run_at, created_at, updated_at, completed_at)
@@ -106,6 +117,8 @@ const WRITE_RUNS = `WITH started AS (
   JOIN moved m ON m.id = x.workflow_id::uuid
   ORDER BY m.id, x.i
   RETURNING ${TRANSITION_COLUMNS}
+), audited AS (
+  ${AUDIT_INSERT} WHERE (e.event_data->>'workflow_id')::uuid = ANY (ARRAY(SELECT id FROM moved))
 )
 SELECT * FROM written`;
 
@@ -167,9 +180,21 @@ export async function writeRunsAcrossTenants(q: SqlQuery, writes: readonly RunWr
   // The statement's text never changes (the rows are its four JSON parameters): prepared once per
   // pooled connection, PostgreSQL parses and plans its CTEs once instead of in every group commit
   // (about a third of the server's time in the statement, issue 35 item 3).
+  const audits = writes.flatMap((w) => {
+    for (const a of w.audits ?? [])
+      if (a.tenantId !== w.tenantId || (a.eventData as { workflow_id?: unknown } | null)?.workflow_id !== w.workflowId)
+        throw new Error(`a run write's audit event must be its own execution's (workflow ${w.workflowId})`);
+    return w.audits ?? [];
+  });
   const res = await q.query<Record<string, unknown>>(
     WRITE_RUNS,
-    [JSON.stringify(starts), JSON.stringify(bumps), JSON.stringify(items), JSON.stringify(steps)],
+    [
+      JSON.stringify(starts),
+      JSON.stringify(bumps),
+      JSON.stringify(items),
+      JSON.stringify(steps),
+      ...outboxInsert('workflow', audits, 5).params,
+    ],
     { prepareAs: 'workflow_write_runs' },
   );
   for (const t of res.rows.map(transitionRow)) {
@@ -190,12 +215,6 @@ export async function writeRunsAcrossTenants(q: SqlQuery, writes: readonly RunWr
     if (w.insert) mine.execution = startedExecution(w, mine.transitions);
   }
 
-  // The closing audit events of the writes that kept their lease.
-  const audits = kept.flatMap((w) => (w.audit ? [w.audit] : []));
-  if (audits.length > 0) {
-    const { text, params } = outboxInsert('workflow', audits);
-    await q.query(text, params, { prepareAs: 'workflow_run_audits' });
-  }
   return { byExecution };
 }
 

@@ -24,6 +24,7 @@ import { checkPayload, packProblems } from './pack.check';
 import type { WorkflowConfig } from './workflow.config';
 import type { WorkflowEvents } from './workflow.events';
 import type { WorkflowExecutor } from './execution.scheduler';
+import type { AuditEventInput } from '../../platform/outbox/outbox.writer';
 import { workflowAudit } from './workflow.audit';
 import type { ListFilter, NewExecution, TaskFilter, WorkflowStore } from './workflow.store';
 import {
@@ -139,24 +140,33 @@ export class WorkflowService {
 
     const resolved = await this.resolvePack(caller.correlationId, tenantId, input, workflowType, forwarding);
     const { source, packId, packVersion } = resolved;
-    const { id, execution: begun } = await this.begin(tenantId, resolved, {
+    const start = this.startOf(tenantId, resolved, {
       workflowType,
       payload,
       metadata: input.metadata ?? {},
       requestedBy: caller.auth?.username ?? null,
       correlationId: caller.correlationId,
     });
+    const { id } = start.execution;
     const { store, executor, config } = this.deps;
     // The request waits (WORKFLOW_SYNC_WAIT_MS at most) while this process drives the saga to
-    // its first resting point: done, failed, or waiting for a human or a retry timer.
-    const drive = executor.driveOwned(id, tenantId, forwarding.token, begun);
-    const ended = await executor.settle(id, config.syncWaitMs);
+    // its first resting point: done, failed, or waiting for a human or a retry timer. The start
+    // is written with the run's first write (execution.journal.ts): a saga of in-process steps is
+    // one group-committed write, insert to end.
+    const {
+      drive,
+      inserted,
+      execution: begun,
+    } = executor.startOwned(start.execution, start.started, start.audit, forwarding.token);
     void drive;
+    const ended = await executor.settle(id, config.syncWaitMs);
+    // Not ended yet (waiting, or still running past the wait): the answer names an execution that
+    // exists, so its first write must have committed; a start that failed fails the request.
+    if (ended === undefined) await inserted;
     // The answer needs the execution, and its tasks only when one can be pending (reads saved per
     // run). A drive that ended it completed has committed all the answer says (the status; no
-    // error, no task): the execution as inserted, with that status, saves reading it back.
-    const execution =
-      ended === 'completed' && begun ? { ...begun, status: ended } : await store.execution(tenantId, id);
+    // error, no task): the execution as started, with that status, saves reading it back.
+    const execution = ended === 'completed' ? { ...begun, status: ended } : await store.execution(tenantId, id);
     if (!execution) throw new NotFoundError(`Workflow '${id}' not found`);
     const view: ExecutionView = {
       execution,
@@ -179,9 +189,10 @@ export class WorkflowService {
 
   /**
    * Inserts an execution of a resolved pack with its start transition and audit event, in one
-   * transaction, leased to this executor. With `triggerStart`, the (trigger, event) is claimed in
-   * that same transaction: an event delivered twice starts one execution (`started: false` and
-   * nothing inserted the second time).
+   * transaction of its own, leased to this executor (a trigger's start; `POST /execute` writes its
+   * start with the run's first write instead). With `triggerStart`, the (trigger, event) is
+   * claimed in that same transaction: an event delivered twice starts one execution (`started:
+   * false` and nothing inserted the second time).
    */
   async begin(
     tenantId: string,
@@ -194,7 +205,46 @@ export class WorkflowService {
       correlationId: string;
       triggerStart?: { triggerId: string; eventId: string };
     },
-  ): Promise<{ id: string; started: boolean; execution?: Execution }> {
+  ): Promise<{ id: string; started: boolean }> {
+    const { store, executor } = this.deps;
+    const { execution, started: startedEvent, audit } = this.startOf(tenantId, resolved, run);
+    const { id } = execution;
+    const { triggerStart } = run;
+    // A trigger's start claims its (trigger, event) in the same transaction as the insert.
+    const started = await store.transaction(async (q) => {
+      if (triggerStart && !(await store.claimTriggerStart(q, tenantId, { ...triggerStart, workflowId: id })))
+        return false;
+      await store.insertExecution(q, execution);
+      const t = await store.transition(q, tenantId, {
+        workflowId: id,
+        owner: executor.owner,
+        leaseMs: execution.leaseMs,
+        ...startedEvent,
+      });
+      await store.appendAudit(q, audit);
+      await this.deps.events.written(q, [t], run.correlationId);
+      return true;
+    });
+    if (started) this.deps.events.committed();
+    return { id, started };
+  }
+
+  /** A new execution of a resolved pack, leased to this executor, with its start transition and audit event (not written). */
+  private startOf(
+    tenantId: string,
+    resolved: ResolvedPack,
+    run: {
+      workflowType: WorkflowType;
+      payload: Record<string, unknown>;
+      metadata: unknown;
+      requestedBy: string | null;
+      correlationId: string;
+    },
+  ): {
+    execution: NewExecution;
+    started: { event: string; detail: Record<string, unknown> };
+    audit: AuditEventInput;
+  } {
     const { pack, source, packId, packVersion } = resolved;
     const { workflowType, payload, requestedBy, correlationId } = run;
     checkPayload(pack, payload);
@@ -202,7 +252,7 @@ export class WorkflowService {
     const steps =
       approval && pack.steps[0]?.type !== 'hil_approval' ? [gateStep(pack.steps), ...pack.steps] : pack.steps;
     const id = randomUUID();
-    const { store, executor, config } = this.deps;
+    const { executor, config } = this.deps;
     const execution: NewExecution = {
       id,
       tenantId,
@@ -219,32 +269,13 @@ export class WorkflowService {
       leaseOwner: executor.owner,
       leaseMs: config.leaseMs,
     };
-    const startedEvent = { event: 'workflow.started', detail: { pack_id: packId, pack_source: source } };
+    const started = { event: 'workflow.started', detail: { pack_id: packId, pack_source: source } };
     const audit = workflowAudit(
       { id, tenantId, packId, packVersion, packSource: source, workflowType, requestedBy, correlationId },
       approval ? 'pending_approval' : 'running',
       0,
     );
-    const { triggerStart } = run;
-    // A start of its own is group-committed with the executor's other writes; a trigger's start
-    // claims its (trigger, event) in the same transaction, so it keeps one of its own.
-    if (!triggerStart)
-      return { id, started: true, execution: await executor.insertOwned(execution, startedEvent, audit) };
-    const started = await store.transaction(async (q) => {
-      if (!(await store.claimTriggerStart(q, tenantId, { ...triggerStart, workflowId: id }))) return false;
-      await store.insertExecution(q, execution);
-      const t = await store.transition(q, tenantId, {
-        workflowId: id,
-        owner: executor.owner,
-        leaseMs: config.leaseMs,
-        ...startedEvent,
-      });
-      await store.appendAudit(q, audit);
-      await this.deps.events.written(q, [t], correlationId);
-      return true;
-    });
-    if (started) this.deps.events.committed();
-    return { id, started };
+    return { execution, started, audit };
   }
 
   /**

@@ -270,7 +270,12 @@ describe('platform notices reach webhooks', () => {
         .filter((r) => r.path === '/workflow')
         .map((r) => ({ r, body: JSON.parse(r.body) }))
         .filter((x) => x.body.data?.workflow_id === run.body.workflow_id);
-    await until(() => mine().some((x) => x.body.type === 'workflow.completed'), 'the workflow.completed webhook');
+    // Both notices commit in the run's one write and an endpoint takes up to its concurrency (4)
+    // deliveries at once, so they may arrive in either order: wait for both.
+    await until(
+      () => ['workflow.started', 'workflow.completed'].every((t) => mine().some((x) => x.body.type === t)),
+      'the workflow.started and workflow.completed webhooks',
+    );
     const completed = mine().find((x) => x.body.type === 'workflow.completed')!;
     expect(completed.body).toMatchObject({ tenantid: 'trig-c', topic: 'workflow.completed' });
     expect(mine().map((x) => x.body.type)).toContain('workflow.started');

@@ -238,14 +238,16 @@ it("a group-committed start and its next write number queued steps and their com
         ],
         patch: { status: 'completed', completed: true, release: true },
         steps: [{ record: record('1', 'b', 1e12 + 1), completedAt: 1 }],
-        audit: {
-          tenantId: 'tenant-d',
-          eventType: 'workflow_execution',
-          eventData: { workflow_id: id },
-          userId: null,
-          correlationId: 'c',
-          idempotencyKey: `workflow:${id}:end`,
-        },
+        audits: [
+          {
+            tenantId: 'tenant-d',
+            eventType: 'workflow_execution',
+            eventData: { workflow_id: id },
+            userId: null,
+            correlationId: 'c',
+            idempotencyKey: `workflow:${id}:end`,
+          },
+        ],
       },
     ]),
   );
@@ -264,6 +266,34 @@ it("a group-committed start and its next write number queued steps and their com
     [`workflow:${id}:end`],
   );
   expect(audit.rows[0]!.n).toBe(1);
+  // A write whose lease is gone (the end gave it up) moves nothing, and its audit event, written
+  // by the same statement, is not kept either.
+  const lost = await store.transaction((q) =>
+    store.writeRunsAcrossTenants(q, [
+      {
+        ...base,
+        items: [{ event: 'workflow.failed' }],
+        patch: { status: 'failed', completed: true, release: true },
+        steps: [],
+        audits: [
+          {
+            tenantId: 'tenant-d',
+            eventType: 'workflow_execution',
+            eventData: { workflow_id: id },
+            userId: null,
+            correlationId: 'c',
+            idempotencyKey: `workflow:${id}:lost`,
+          },
+        ],
+      },
+    ]),
+  );
+  expect(lost.byExecution.has(id)).toBe(false);
+  const none = await db.sql.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM outbox_events WHERE tenant_id = 'tenant-d' AND idempotency_key = $1",
+    [`workflow:${id}:lost`],
+  );
+  expect(none.rows[0]!.n).toBe(0);
 });
 
 it("changes nothing of tenant A's task with tenant B's id", async () => {

@@ -35,14 +35,16 @@ const write = (id: string, n: number): RunWrite => ({
   status: 'running',
   items: Array.from({ length: n }, (_, i) => ({ event: i === 0 ? 'step.started' : 'step.completed', step: 's' })),
   steps: [],
-  audit: {
-    tenantId: 't1',
-    eventType: 'workflow_execution',
-    eventData: { workflow_id: id },
-    userId: null,
-    correlationId: null,
-    idempotencyKey: `k-${id}`,
-  },
+  audits: [
+    {
+      tenantId: 't1',
+      eventType: 'workflow_execution',
+      eventData: { workflow_id: id },
+      userId: null,
+      correlationId: null,
+      idempotencyKey: `k-${id}`,
+    },
+  ],
 });
 
 const transitions = (id: string, n: number) =>
@@ -59,7 +61,7 @@ const transitions = (id: string, n: number) =>
     at: new Date(),
   }));
 
-it('the run write and its audit events go out under one prepared name each, whatever the group holds', async () => {
+it('the run write, its audit events with it, goes out as one statement under one prepared name, whatever the group holds', async () => {
   const store = createWorkflowStore({} as SqlExecutor);
   const texts = new Map<string, Set<string>>();
   for (const group of [[write('a', 1)], [write('b', 2), write('c', 3)]]) {
@@ -68,7 +70,7 @@ it('the run write and its audit events go out under one prepared name each, what
     );
     const written = await store.writeRunsAcrossTenants(q, group);
     expect(written.byExecution.size).toBe(group.length);
-    expect(seen.map((s) => s.prepareAs)).toEqual(['workflow_write_runs', 'workflow_run_audits']);
+    expect(seen.map((s) => s.prepareAs)).toEqual(['workflow_write_runs']);
     for (const s of seen) texts.set(s.prepareAs!, (texts.get(s.prepareAs!) ?? new Set()).add(s.text));
   }
   // One name, one text: a prepared name never stands for two statements.

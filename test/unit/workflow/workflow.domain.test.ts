@@ -159,7 +159,8 @@ const writes = () => ({
   writeRunsAcrossTenants: withArgs([TX, expect.any(Array)], async (_q: unknown, ws: RunWrite[]) => {
     const byExecution = new Map<string, { transitions: Transition[]; steps: StepRecord[]; execution?: Execution }>();
     for (const w of ws) {
-      if (w.tenantId !== TENANT || (w.audit && w.audit.tenantId !== TENANT)) throw new Error(`wrote in ${w.tenantId}`);
+      if (w.tenantId !== TENANT || (w.audits ?? []).some((a) => a.tenantId !== TENANT))
+        throw new Error(`wrote in ${w.tenantId}`);
       const transitions = w.items.map((item, i) =>
         transitionOf(w.tenantId, {
           workflowId: w.workflowId,
@@ -196,7 +197,7 @@ const auditsOf = (fakes: Fakes): unknown[] => [
   ...fakes.argsOf('store', 'appendAudit').map((a) => a[1]),
   ...fakes
     .argsOf('store', 'writeRunsAcrossTenants')
-    .flatMap((a) => (a[1] as RunWrite[]).flatMap((w) => (w.audit ? [w.audit] : []))),
+    .flatMap((a) => (a[1] as RunWrite[]).flatMap((w) => w.audits ?? [])),
 ];
 
 function build(store: Partial<WorkflowStore>, runner: Partial<StepRunner> = {}) {
@@ -372,24 +373,32 @@ describe('WorkflowService.execute', () => {
       tasksOf: async (_q: unknown, tenantId: string, id: string) =>
         tenantId === TENANT && id === inserted?.id ? [task('pending', { workflowId: id })] : [],
     });
-    // The drive itself is the executor's business (its own cases below): here it is held still.
-    jest.spyOn(executor, 'driveOwned').mockResolvedValue(undefined);
+    // The drive itself is the executor's business (its own cases below): here it is held still,
+    // its first write (which inserts the execution) done by hand.
+    let audit: unknown;
+    jest.spyOn(executor, 'startOwned').mockImplementation((e, started, startAudit) => {
+      inserted = e;
+      audit = startAudit;
+      expect(started.event).toBe('workflow.started');
+      return {
+        drive: Promise.resolve(undefined),
+        inserted: Promise.resolve(),
+        execution: { ...execution('running', stepsOf(e)), id: e.id },
+      };
+    });
     const result = await service.execute(
       callerOf(alice),
       { workflowType: 'financial', payload: { amount: 50_000 } },
       { token: 'caller-token' },
     );
     fakes.verify();
-    // The start is group-committed: the execution inserted, leased to this executor, in the caller's tenant.
-    const [start] = fakes.argsOf('store', 'writeRunsAcrossTenants')[0]![1] as RunWrite[];
-    expect(start!.insert).toBe(inserted);
+    // The start: the execution leased to this executor, in the caller's tenant, driven with the caller's token.
     expect(inserted).toMatchObject({ tenantId: TENANT, leaseOwner: 'exec-1', packSource: 'builtin' });
-    expect(start!.items.map((i) => i.event)).toEqual(['workflow.started']);
-    expect(executor.driveOwned).toHaveBeenCalledWith(
-      inserted!.id,
-      TENANT,
+    expect(executor.startOwned).toHaveBeenCalledWith(
+      inserted,
+      expect.objectContaining({ event: 'workflow.started' }),
+      audit,
       'caller-token',
-      expect.objectContaining({ id: inserted!.id, tenantId: TENANT }),
     );
     expect(inserted!.requiresApproval).toBe(true);
     expect(stepsOf(inserted!).map((s) => s.step)).toEqual([
@@ -406,11 +415,78 @@ describe('WorkflowService.execute', () => {
     });
     // No pack id: the built-in pack, and no registry call (packs.get is not given: a call would fail).
     expect(fakes.trail('packs')).toEqual([]);
-    expect(auditsOf(fakes)[0]).toMatchObject({
+    expect(audit).toMatchObject({
       tenantId: TENANT,
       eventType: 'workflow_execution',
       eventData: { status: 'pending_approval', steps_executed: 0 },
     });
+  });
+});
+
+describe('WorkflowService.execute, a saga of in-process steps', () => {
+  it('writes the start with the run: ONE group write inserts the execution, every transition and both audit events, and answers completed without a read', async () => {
+    const ran: string[] = [];
+    const { fakes, service, topics } = build(
+      {},
+      {
+        run: async (input) => {
+          ran.push(input.step.step);
+          return { ok: true };
+        },
+      },
+    );
+    const result = await service.execute(callerOf(alice), { workflowType: 'operational', payload: { n: 1 } });
+    fakes.verify();
+    expect(ran).toEqual(['prepare', 'execute', 'confirm']);
+    expect(result).toMatchObject({ status: 'completed', requiresHumanApproval: false });
+    // One write, one transaction: nothing of the execution existed before it, all of it after.
+    const groups = fakes.argsOf('store', 'writeRunsAcrossTenants');
+    expect(groups).toHaveLength(1);
+    const [w] = groups[0]![1] as RunWrite[];
+    expect(w!.insert).toMatchObject({ id: result.workflowId, tenantId: TENANT, leaseOwner: 'exec-1' });
+    expect(w!.items.map((i) => i.event)).toEqual([
+      'workflow.started',
+      'step.started',
+      'step.completed',
+      'step.started',
+      'step.completed',
+      'step.started',
+      'step.completed',
+      'workflow.completed',
+    ]);
+    expect(w!.patch).toMatchObject({ status: 'completed', completed: true, release: true });
+    expect(w!.steps.map((st) => [st.record.step, st.completedAt])).toEqual([
+      ['prepare', 2],
+      ['execute', 4],
+      ['confirm', 6],
+    ]);
+    expect(w!.audits!.map((a) => (a.eventData as { status: string }).status)).toEqual(['running', 'completed']);
+    // The answer came from the run, not from reading the execution back.
+    expect(fakes.calls.filter((c) => c.method === 'execution' || c.method === 'executionById')).toEqual([]);
+    // One transaction's notices: one `workflow.changed` for the execution.
+    expect(topics().filter((t) => t === 'workflow.changed')).toHaveLength(1);
+    expect(topics()[0]).toBe('workflow.started');
+  });
+});
+
+describe('WorkflowExecutor.poll', () => {
+  it('idle: one read of due work, no timers transaction and no claim', async () => {
+    const { fakes, executor } = build({
+      dueWorkAcrossTenants: async () => ({ timers: false, runnable: false }),
+    });
+    await executor.poll();
+    fakes.verify();
+    expect(fakes.trail()).toEqual(['store.dueWorkAcrossTenants']);
+  });
+
+  it('claims only when the read says something is runnable, and fires timers only when one is due', async () => {
+    const { fakes, executor } = build({
+      dueWorkAcrossTenants: async () => ({ timers: false, runnable: true }),
+      claimRunnableAcrossTenants: withArgs(['exec-1', config.leaseMs, config.concurrency], async () => []),
+    });
+    await executor.poll();
+    fakes.verify();
+    expect(fakes.trail()).toEqual(['store.dueWorkAcrossTenants', 'store.claimRunnableAcrossTenants']);
   });
 });
 
