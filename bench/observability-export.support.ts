@@ -4,8 +4,10 @@
 //   - sdk: the redactor's copy of each span (redactedSpan), then @opentelemetry/otlp-transformer's
 //     JsonTraceSerializer (what @opentelemetry/exporter-trace-otlp-http sent);
 //   - direct: platform/telemetry/otlp-json.ts, redacting as it writes.
+// and what recording one such span costs (started with its attributes, the tenant and status set,
+// ended onto a span processor), the SDK's span against the request span (request-span.ts).
 // Both bodies are checked to parse to the same request first: a faster wrong body says nothing.
-import { ROOT_CONTEXT, SpanKind, trace, TraceFlags } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, trace, TraceFlags, type Tracer } from '@opentelemetry/api';
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
@@ -13,9 +15,11 @@ import {
   InMemorySpanExporter,
   SimpleSpanProcessor,
   type ReadableSpan,
+  type SpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { isDeepStrictEqual } from 'node:util';
 import { otlpTracesJson } from '../platform/telemetry/otlp-json';
+import { requestTracer } from '../platform/telemetry/request-span';
 import { redactedSpan } from '../platform/telemetry/redacting-exporter';
 
 const BATCH = 512;
@@ -26,7 +30,12 @@ function serverSpans(n: number): ReadableSpan[] {
     resource: resourceFromAttributes({ 'service.name': 'platform' }),
     spanProcessors: [new SimpleSpanProcessor(memory)],
   });
-  const tracer = provider.getTracer('regulated-platform/http-server');
+  record(provider.getTracer('regulated-platform/http-server'), n);
+  return memory.getFinishedSpans();
+}
+
+/** `n` router server spans as server-span.ts makes them, children of a remote parent. */
+function record(tracer: Tracer, n: number): void {
   for (let i = 0; i < n; i++) {
     const parent = trace.setSpanContext(ROOT_CONTEXT, {
       traceId: `${i.toString(16).padStart(8, '0')}${'a'.repeat(24)}`,
@@ -51,7 +60,44 @@ function serverSpans(n: number): ReadableSpan[] {
     span.setAttribute('http.response.status_code', 200);
     span.end();
   }
-  return memory.getFinishedSpans();
+}
+
+/** CPU µs to record one span (start, attributes, end onto a processor that keeps it), the least of 9 runs of `n`. */
+function cpuPerRecordedSpan(tracer: Tracer, kept: ReadableSpan[], n: number): number {
+  let best = Infinity;
+  for (let run = 0; run < 9; run++) {
+    kept.length = 0;
+    const c0 = process.cpuUsage();
+    record(tracer, n);
+    const c = process.cpuUsage(c0);
+    best = Math.min(best, (c.user + c.system) / n);
+  }
+  return best;
+}
+
+function recordCost(): void {
+  const kept: ReadableSpan[] = [];
+  const keep: SpanProcessor = {
+    onStart: () => undefined,
+    onEnd: (span) => void kept.push(span),
+    forceFlush: async () => undefined,
+    shutdown: async () => undefined,
+  };
+  const provider = new BasicTracerProvider({
+    resource: resourceFromAttributes({ 'service.name': 'platform' }),
+    spanProcessors: [keep],
+  });
+  const sdk = provider.getTracer('bench/sdk');
+  const light = requestTracer(provider.getTracer('bench/request'));
+  for (let warm = 0; warm < 3; warm++) {
+    cpuPerRecordedSpan(sdk, kept, BATCH * 20);
+    cpuPerRecordedSpan(light, kept, BATCH * 20);
+  }
+  const a = cpuPerRecordedSpan(sdk, kept, BATCH * 20);
+  const b = cpuPerRecordedSpan(light, kept, BATCH * 20);
+  console.log(
+    `recording a router server span (start, 12 attributes, end): SDK span ${a.toFixed(2)} µs CPU, request span ${b.toFixed(2)} µs (${(a / b).toFixed(1)}x)`,
+  );
 }
 
 /** CPU µs per span of `body` over `batches` batches, the least of 9 runs. */
@@ -86,4 +132,5 @@ export function exportCost(): void {
   console.log(
     `export body per router server span (13 attributes, batches of ${BATCH}): redactor + otlp-transformer ${a.toFixed(2)} µs CPU, direct writer ${b.toFixed(2)} µs (${(a / b).toFixed(1)}x), ${bytes.toFixed(0)} bytes`,
   );
+  recordCost();
 }

@@ -22,6 +22,9 @@ import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, ty
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { routeTemplate } from '../http/route-template';
 
+/** The instrumentation scope of request spans (tracing.ts gives it the light tracer of request-span.ts). */
+export const REQUEST_SCOPE = 'regulated-platform/http-server';
+
 /** Paths whose requests are telemetry or probes themselves: tracing them would trace the exporter. */
 export const UNTRACED = /^\/(v1\/(traces|metrics)|metrics|healthz|livez|readyz|health)(\?|$)/;
 
@@ -83,7 +86,7 @@ export function registerServerSpan(
   tenantOf: (request: FastifyRequest) => string | undefined,
 ): EndServerSpan {
   // Registered only once the SDK started (request-telemetry.ts): the provider is in place.
-  const tracer = trace.getTracer('regulated-platform/http-server');
+  const tracer = trace.getTracer(REQUEST_SCOPE);
   // The headers the process's propagators read (traceparent, tracestate, baggage by default): a
   // request carrying none of them starts a trace, and the propagators are not asked to find out.
   const fields = propagation.fields();

@@ -27,6 +27,8 @@ import { GATEWAY_SCOPE, gatewayTracer } from './gateway-spans';
 import { SampledGraphQLInstrumentation } from './graphql-spans';
 import { OtlpHttpSpanExporter } from './otlp-http-exporter';
 import { RedactingExporter } from './redacting-exporter';
+import { REQUEST_SCOPE } from './server-span';
+import { requestTracer } from './request-span';
 import { markTracingStarted } from './trace-context';
 import type { TelemetryConfig } from './telemetry.config';
 
@@ -45,13 +47,19 @@ export interface TracingOptions {
 
 let started: Tracing | undefined;
 
-/** The SDK's provider, but Apollo gateway's tracer makes only the spans gateway-spans.ts keeps. */
+/**
+ * The SDK's provider, but Apollo gateway's tracer makes only the spans gateway-spans.ts keeps, and
+ * the request spans' tracer records them without the SDK's Span (request-span.ts).
+ */
 class PlatformTracerProvider extends NodeTracerProvider {
   private gateway: Tracer | undefined;
+  private requests: Tracer | undefined;
 
   override getTracer(name: string, version?: string, options?: TracerOptions): Tracer {
-    if (name !== GATEWAY_SCOPE) return super.getTracer(name, version, options);
-    return (this.gateway ??= gatewayTracer(super.getTracer(name, version, options)));
+    if (name === GATEWAY_SCOPE) return (this.gateway ??= gatewayTracer(super.getTracer(name, version, options)));
+    if (name === REQUEST_SCOPE && version === undefined && options === undefined)
+      return (this.requests ??= requestTracer(super.getTracer(name)));
+    return super.getTracer(name, version, options);
   }
 }
 

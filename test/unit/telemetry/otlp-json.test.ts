@@ -116,3 +116,20 @@ test('timestamps are exact nanoseconds, small and large', () => {
   expect(at([1, 5])).toBe('1000000005');
   expect(at([1764384000, 123456789])).toBe('1764384000123456789');
 });
+
+test('attributes written once and reused are still each span’s own: a string and a number apart, redacted', () => {
+  const [span] = finishedSpans();
+  const attrsOf = (attributes: Record<string, string | number>) =>
+    JSON.parse(otlpTracesJson([{ ...redactedSpan(span!), attributes }])).resourceSpans[0].scopeSpans[0].spans[0]
+      .attributes;
+  for (let round = 0; round < 2; round++) {
+    expect(attrsOf({ status: 200, code: '200' })).toEqual([
+      { key: 'status', value: { intValue: 200 } },
+      { key: 'code', value: { stringValue: '200' } },
+    ]);
+    expect(attrsOf({ status: '200', who: 'mail jane.doe@example.com' })).toEqual([
+      { key: 'status', value: { stringValue: '200' } },
+      { key: 'who', value: { stringValue: expect.not.stringContaining('jane.doe@example.com') } },
+    ]);
+  }
+});
