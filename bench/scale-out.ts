@@ -136,12 +136,16 @@ async function scenario(
           { cwd: PROJECT_ROOT, env: { ...childEnv, PORT: String(port) }, stdio: ['ignore', 'inherit', 'inherit'] },
         )
     : undefined;
+  // A deployment that fails to start (a port taken) stops its own processes; the database is ours.
   const deployment = await deployLocal({
     env,
     plan,
     onLog: () => {},
     routeByTenant: options.routeByTenant,
     spawnService: profiled,
+  }).catch(async (err: unknown) => {
+    await db.drop();
+    throw err;
   });
   try {
     const target = options.balanced ? deployment.urls.ledger! : `http://127.0.0.1:${plan[0]!.processPorts[0]}`;
