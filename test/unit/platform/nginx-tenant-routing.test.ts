@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { balancedServices, type PlannedService } from '../../../launcher/deploy-local';
 import { deployNginxConfig } from '../../../launcher/deploy-files';
-import { nginxConfig } from '../../../launcher/nginx.config';
+import { KEEPALIVE_PER_PROCESS, nginxConfig } from '../../../launcher/nginx.config';
 import { manifestOf } from '../../../launcher/registry';
 
 const upstreamBlock = (conf: string, name: string) =>
@@ -34,6 +34,19 @@ it('routes the ledger by tenant and leaves the other services round-robin', () =
   expect(upstreamBlock(deployNginxConfig(), 'ledger')).toContain('hash $tenant_route consistent;');
   // The scale-out bench's round-robin comparison.
   expect(nginxConfig({ prefix: '/tmp', services: balancedServices(plan, false) })).not.toContain('hash ');
+});
+
+it('keeps idle upstream connections per process, not a fixed number per service (issue 35 item 2)', () => {
+  // nginx's keepalive caps the whole upstream's idle connections: at a fixed 64, two ledger
+  // processes routed by tenant under 50 client connections closed and reopened ~45 of them per
+  // 1,000 appends (docs/benchmarks.md, "Two ledger processes: where the second one's cost goes").
+  const conf = nginxConfig({ prefix: '/tmp', services: balancedServices(plan) });
+  expect(upstreamBlock(conf, 'ledger')).toContain(`keepalive ${2 * KEEPALIVE_PER_PROCESS};`);
+  const three: PlannedService[] = [{ manifest: manifestOf('ledger'), listenPort: 40100, processPorts: [1, 2, 3] }];
+  expect(nginxConfig({ prefix: '/tmp', services: balancedServices(three) })).toContain(
+    `keepalive ${3 * KEEPALIVE_PER_PROCESS};`,
+  );
+  expect(KEEPALIVE_PER_PROCESS).toBeGreaterThanOrEqual(50);
 });
 
 const nginx = spawnSync('nginx', ['-v']).status === 0 ? it : it.skip;
