@@ -75,10 +75,10 @@ function authenticate(
 
 /** A hook for a prefix whose routes' modes are read per request (routes may declare `config.auth`). */
 export function authenticationHook(tokens: TokenAuthenticator, defaultMode: AuthMode): onRequestHookHandler {
-  return (request, _reply, done) => {
+  return (request, reply, done) => {
     const mode = request.routeOptions.config?.auth ?? defaultMode;
     if (mode === 'public') return done();
-    authenticate(tokens, mode === 'required', request, _reply, done, undefined);
+    authenticate(tokens, mode === 'required', request, reply, done, undefined);
   };
 }
 
