@@ -1,15 +1,18 @@
 // `npm run bench -- request-cpu [requests] [rounds] [server...] [--against <build>]`: the platform kernel's own cost per request
 // (issue 35), as main-thread CPU over a fixed number of requests rather than as a rate, which a
-// shared machine makes noisy. Three servers on this process's main thread, the load generator
+// shared machine makes noisy. Four servers on this process's main thread, the load generator
 // (autocannon, 50 connections) in a worker thread, measured in alternating rounds:
 //   - hello: a bare Fastify answering a fixed JSON body (the issue's baseline);
 //   - kernel: createServiceApp (hooks, logging, metrics, input guard) with the same public route;
 //   - kernel+auth: the kernel, the authentication hook (a cached bearer token) and a synchronous
-//     handler answering what /v1/auth/verify answers, through its response schema.
+//     handler answering what /v1/auth/verify answers, through its response schema;
+//   - verify: identity's own GET /v1/auth/verify route and token verifier, authenticated per route
+//     as buildServiceApp does (the kernel's text guard and the route's hooks included).
 // Naming servers measures only those (for a --cpu-prof of one). `--against <build>` adds the
 // kernel servers built from another tsc output folder (another tree's dist/, e.g. the commit
 // before a change), measured in the same rounds: an A/B in one process, where a shared machine's
-// noise hits both sides alike. Prints each round and the median per server. No database.
+// noise hits both sides alike; every other round runs the servers in the reverse order. Prints
+// each round and the median per server. No database.
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -18,6 +21,8 @@ import { loadPlatformConfig } from '../platform/config/platform.config';
 import path from 'node:path';
 import * as authHooks from '../platform/http/auth-hooks';
 import * as serviceApp from '../platform/http/service-app';
+import * as authRoutes from '../rest-compat/identity/auth.routes';
+import * as tokenVerifier from '../subgraphs/identity/token.verifier';
 import { formatPerRequest, perRequest, threadCpu, type ThreadCpu } from './thread-cpu.support';
 
 interface AutocannonResult {
@@ -46,6 +51,9 @@ const verifyResponse = {
 interface Kernel {
   createServiceApp: typeof serviceApp.createServiceApp;
   authenticationHook: typeof authHooks.authenticationHook;
+  authenticateRoutes?: typeof authHooks.authenticateRoutes;
+  registerAuthRoutes: typeof authRoutes.registerAuthRoutes;
+  CachedTokenVerifier: typeof tokenVerifier.CachedTokenVerifier;
 }
 
 /** The kernel of another build (its dist/ folder), for an A/B in the same rounds. */
@@ -55,7 +63,9 @@ function kernelOf(build: string): Kernel {
   const load = (file: string) => require(path.resolve(build, file)) as unknown;
   return {
     ...(load('platform/http/service-app.js') as Pick<Kernel, 'createServiceApp'>),
-    ...(load('platform/http/auth-hooks.js') as Pick<Kernel, 'authenticationHook'>),
+    ...(load('platform/http/auth-hooks.js') as Pick<Kernel, 'authenticationHook' | 'authenticateRoutes'>),
+    ...(load('rest-compat/identity/auth.routes.js') as Pick<Kernel, 'registerAuthRoutes'>),
+    ...(load('subgraphs/identity/token.verifier.js') as Pick<Kernel, 'CachedTokenVerifier'>),
   };
 }
 
@@ -69,7 +79,7 @@ function helloWorld(body: string): FastifyInstance {
 }
 
 async function kernelServers(
-  { createServiceApp, authenticationHook }: Kernel,
+  { createServiceApp, authenticationHook, authenticateRoutes, registerAuthRoutes, CachedTokenVerifier }: Kernel,
   body: string,
   suffix: string,
 ): Promise<Record<string, FastifyInstance>> {
@@ -89,7 +99,17 @@ async function kernelServers(
       return { valid: true, username: who.username, tenant_id: who.tenantId, roles: who.roles, scopes: who.scopes };
     });
   });
-  return { [`kernel${suffix}`]: kernel, [`kernel+auth${suffix}`]: authed };
+  // Identity's own GET /v1/auth/verify (its route, its verifier over AccessTokens, authentication
+  // per route as buildServiceApp does), at its own path.
+  const verify = await createServiceApp({ name: 'bench-verify', title: 'bench', version: '0', config, health });
+  const verifier = new CachedTokenVerifier(new AccessTokens(SECRET, 3600), 10_000);
+  await verify.register(async (routes) => {
+    if (authenticateRoutes) authenticateRoutes(routes, verifier, 'required');
+    else routes.addHook('onRequest', authenticationHook(verifier, 'required'));
+    // Only `auth` is read when the routes are registered; /v1/auth/verify never calls it.
+    registerAuthRoutes(routes, { auth: {} } as Parameters<typeof registerAuthRoutes>[1]);
+  });
+  return { [`kernel${suffix}`]: kernel, [`kernel+auth${suffix}`]: authed, [`verify${suffix}`]: verify };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
@@ -110,7 +130,7 @@ export async function run(args: string[]): Promise<void> {
   const other = against >= 0 ? args.splice(against, 2)[1] : undefined;
   const all: Record<string, FastifyInstance> = {
     hello: helloWorld(body),
-    ...(await kernelServers({ ...serviceApp, ...authHooks }, body, '')),
+    ...(await kernelServers({ ...serviceApp, ...authHooks, ...authRoutes, ...tokenVerifier }, body, '')),
     ...(other ? await kernelServers(kernelOf(other), body, ' (other)') : {}),
   };
   const only = args.slice(2);
@@ -118,7 +138,8 @@ export async function run(args: string[]): Promise<void> {
   const urls: Record<string, string> = {};
   for (const [name, app] of Object.entries(apps)) {
     await app.listen({ port: 0, host: '127.0.0.1' });
-    urls[name] = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/answer`;
+    const route = name.startsWith('verify') ? '/v1/auth/verify' : '/answer';
+    urls[name] = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}${route}`;
   }
   const load = (url: string, amount: number) =>
     autocannon({ url, connections: 50, workers: 1, amount, headers: { authorization: `Bearer ${token}` } });
@@ -134,7 +155,10 @@ export async function run(args: string[]): Promise<void> {
   try {
     for (const url of Object.values(urls)) await load(url, Math.min(requests, 20_000)); // warm-up: JIT, token cache
     for (let round = 1; round <= rounds; round++) {
-      for (const [name, url] of Object.entries(urls)) {
+      // Every other round in the reverse order: the server measured first in a round is not always the same one.
+      const order = Object.entries(urls);
+      if (round % 2 === 0) order.reverse();
+      for (const [name, url] of order) {
         const before: ThreadCpu | undefined = threadCpu(process.pid);
         const r = await load(url, requests);
         const cpu = perRequest(before, threadCpu(process.pid), r.requests.total);

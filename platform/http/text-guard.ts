@@ -73,6 +73,23 @@ export const textGuard = (request: FastifyRequest, _reply: FastifyReply, done: H
   done(issues.length > 0 ? new InputError(issues) : undefined);
 };
 
+/**
+ * The guard of a GET or HEAD route, run onRequest: such a request has no body then (nor ever:
+ * Fastify parses none for these methods), so only the path and query are checked, without
+ * reading the content type (a header lookup on every request: issue 35).
+ */
+export const bodylessTextGuard = (
+  request: FastifyRequest,
+  _reply: FastifyReply,
+  done: HookHandlerDoneFunction,
+): void => {
+  if (!request.url.includes('%')) return done();
+  const issues: InputIssue[] = [];
+  checkFields(request.params, 'path', issues);
+  checkFields(request.query, 'query', issues);
+  done(issues.length > 0 ? new InputError(issues) : undefined);
+};
+
 const BODYLESS = new Set(['GET', 'HEAD']);
 
 /**
@@ -88,7 +105,7 @@ export function registerTextGuard(app: FastifyInstance): void {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (methods.every((method) => BODYLESS.has(method))) {
       const own = hooksOf(route.onRequest);
-      if (!own.includes(textGuard)) route.onRequest = [...own, textGuard];
+      if (!own.includes(bodylessTextGuard)) route.onRequest = [...own, bodylessTextGuard];
     } else {
       const own = hooksOf(route.preValidation);
       if (!own.includes(textGuard)) route.preValidation = [textGuard, ...own];

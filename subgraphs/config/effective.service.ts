@@ -76,11 +76,22 @@ export interface ServedKey {
   key: string;
 }
 
+interface Latest {
+  view: number;
+  tenantId: string;
+  suite: string | undefined;
+  module: string | undefined;
+  user: string;
+  result: Effective;
+}
+
 export class EffectiveService {
   private inForce = new Map<string, InForce>();
   private cache = new Map<string, Effective>();
   private flagSets = new WeakMap<Effective, FlagSet | null>();
   private served = new WeakMap<Effective, ServedKey>();
+  /** The last answer `cached` gave, with what it was asked and in which view (see `cached`). */
+  private latest: Latest | undefined;
   private headSeq = 0;
   private view = 0;
   private readonly backend: SecretBackend;
@@ -228,6 +239,30 @@ export class EffectiveService {
 
   /** The answer for current reads, from memory (no database round trip once cached). */
   private cached(tenantId: string, suite: string | undefined, module: string | undefined, user: string): Effective {
+    // The same question as the last one (a client polling its configuration): four comparisons
+    // instead of building the key string and hashing it, on every read (issue 30). Only while
+    // the view is the one it was answered in: a change moves the view on.
+    const latest = this.latest;
+    if (
+      latest !== undefined &&
+      latest.view === this.view &&
+      latest.tenantId === tenantId &&
+      latest.user === user &&
+      latest.suite === suite &&
+      latest.module === module
+    )
+      return latest.result;
+    const result = this.cachedByKey(tenantId, suite, module, user);
+    this.latest = { view: this.view, tenantId, suite, module, user, result };
+    return result;
+  }
+
+  private cachedByKey(
+    tenantId: string,
+    suite: string | undefined,
+    module: string | undefined,
+    user: string,
+  ): Effective {
     const key = `${tenantId}\u0000${suite ?? ''}\u0000${module ?? ''}\u0000${user}`;
     const hit = this.cache.get(key);
     if (hit) return hit;

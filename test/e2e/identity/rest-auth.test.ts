@@ -137,6 +137,14 @@ describe('identity REST: authentication', () => {
       amr: ['pwd'],
       acr: 'aal1',
     });
+    // The answer for a cached token is kept serialised: the same bytes and type on every request.
+    const raw = async () => {
+      const res = await fetch(`${url}/v1/auth/verify`, { headers: { authorization: `Bearer ${userToken}` } });
+      return { type: res.headers.get('content-type'), text: await res.text() };
+    };
+    const first = await raw();
+    expect(first).toEqual({ type: 'application/json; charset=utf-8', text: JSON.stringify(v.body) });
+    expect(await raw()).toEqual(first);
     const me = await call(`${url}/v1/me`, { token: adminToken });
     expect(me.body).toEqual({
       username: 'root',

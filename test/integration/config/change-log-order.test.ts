@@ -96,6 +96,14 @@ it('applies twelve promotions in a row through the poller, and the effective con
     // Before the fix, from the tenth change on, the answer stayed at seq 9 and round 8.
     expect(answer.seq).toBe(moved!.changeSeq);
     expect(answer.config.service).toEqual({ round });
+    // The same question again is the same kept answer, whichever question came between; after
+    // the next change it is a new one (the loop's next round).
+    expect(effective.current(caller, { tenantId: 'default' })).toBe(answer);
+    const inModule = effective.current(caller, { tenantId: 'default', module: 'm' });
+    expect(inModule).not.toBe(answer);
+    expect(inModule?.config.service).toEqual({ round });
+    expect(effective.current(caller, { tenantId: 'default' })).toBe(answer);
+    expect(effective.current(caller, { tenantId: 'default', module: 'm' })).toBe(inModule);
     seqs.push(answer.seq);
   }
   expect(seqs[11]! - seqs[0]!).toBe(11);

@@ -1,6 +1,7 @@
 // The authentication hook: a token the authenticator still caches passes without authenticate()
 // (the synchronous path of issue 35), any other token is verified, and the modes hold either way,
-// read per request (authenticationHook) or decided per route when it is registered (authenticateRoutes).
+// read per request (authenticationHook) or decided per route when it is registered (authenticateRoutes),
+// where a GET route's authentication and the kernel's text guard run as one hook.
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AuthContext } from '../../../platform/auth/auth-context';
@@ -12,6 +13,8 @@ import {
 } from '../../../platform/http/auth-hooks';
 import { AuthenticationError } from '../../../platform/errors/domain-errors';
 import { registerErrorHandler } from '../../../platform/http/error-handler';
+import { loadPlatformConfig } from '../../../platform/config/platform.config';
+import { createServiceApp } from '../../../platform/http/service-app';
 
 const alice: AuthContext = { username: 'alice', tenantId: 't1', roles: ['user'], scopes: ['read'] } as AuthContext;
 
@@ -127,5 +130,69 @@ describe('authenticateRoutes', () => {
     expect((await server.inject({ url: '/me', headers: bearer })).json()).toEqual({ user: 'alice' });
     await server.inject({ url: '/open', headers: bearer });
     expect(authenticate).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('authenticateRoutes in the kernel (createServiceApp, with its text guard)', () => {
+  async function kernelApp(tokens: TokenAuthenticator) {
+    const config = loadPlatformConfig({ LOG_LEVEL: 'ERROR' });
+    const server = await createServiceApp({
+      name: 'probe',
+      title: 'Probe',
+      version: '0',
+      config,
+      health: { readiness: {} },
+    });
+    open.push(server);
+    const onRequest: Record<string, unknown[]> = {};
+    await server.register(async (routes) => {
+      authenticateRoutes(routes, tokens, 'required');
+      // Registered after authentication's: sees each route's final onRequest hooks.
+      routes.addHook('onRoute', (route) => {
+        const hooks = route.onRequest;
+        onRequest[`${String(route.method)} ${route.url}`] = hooks === undefined ? [] : [hooks].flat();
+      });
+      routes.get('/items/:id', async (request) => ({ user: request.auth?.username ?? null, id: request.params }));
+      routes.get('/open', { config: { auth: 'public' } }, async () => ({ ok: true }));
+    });
+    await server.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
+    const get = async (url: string, headers?: Record<string, string>) => {
+      const res = await fetch(base + url, { headers });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    return { get, onRequest };
+  }
+
+  it('runs authentication and the text guard as one hook on a GET route, in the same order', async () => {
+    const authenticate = jest.fn(async (t: string) => {
+      if (t === 'fresh.b.c') return alice;
+      throw new AuthenticationError();
+    });
+    const server = await kernelApp({ authenticate, cached: (t) => (t === 'a.b.c' ? alice : undefined) });
+    expect(server.onRequest['GET /items/:id']).toHaveLength(1);
+    expect(server.onRequest['HEAD /items/:id']).toHaveLength(1);
+    // Cached, verified now, anonymous, refused: the guard runs only for an accepted caller.
+    expect(await server.get('/items/1', { authorization: 'Bearer a.b.c' })).toEqual({
+      status: 200,
+      body: { user: 'alice', id: { id: '1' } },
+    });
+    expect((await server.get('/items/1', { authorization: 'Bearer fresh.b.c' })).body.user).toBe('alice');
+    expect((await server.get('/items/%00')).status).toBe(401);
+    expect((await server.get('/items/%00', { authorization: 'Bearer bad.b.c' })).status).toBe(401);
+    for (const token of ['a.b.c', 'fresh.b.c']) {
+      const refused = await server.get('/items/1?q=%00', { authorization: `Bearer ${token}` });
+      expect(refused.status).toBe(422);
+      expect(refused.body.detail).toEqual([
+        {
+          loc: ['query', 'q'],
+          msg: 'Input should be a valid string: NUL (\\u0000) is not allowed',
+          type: 'string_unicode',
+        },
+      ]);
+      expect((await server.get('/items/%00', { authorization: `Bearer ${token}` })).status).toBe(422);
+    }
+    // A public route keeps the guard alone.
+    expect((await server.get('/open?q=%00')).status).toBe(422);
   });
 });

@@ -1,4 +1,4 @@
-import { TokenCache } from '../../../platform/auth/token-cache';
+import { slotOf, TokenCache } from '../../../platform/auth/token-cache';
 
 const auth = Object.freeze({
   username: 'u',
@@ -40,5 +40,36 @@ describe('TokenCache eviction order', () => {
     expect(cache.get('t0')).toBe(auth);
     for (const gone of ['t1', 't2', 't3', 't4', 't5']) expect(cache.get(gone)).toBeUndefined();
     expect(cache.get('t6')).toBe(auth);
+  });
+});
+
+describe('TokenCache slots', () => {
+  it('answers only for the very token stored: another with the same slot misses, and replaces it when set', () => {
+    const now = 1_000;
+    const cache = new TokenCache(Infinity, 10, () => now);
+    // Same length and last characters: the same slot, different tokens.
+    const a = 'header.payload-a.signature-0123456789';
+    const b = 'header.payload-b.signature-0123456789';
+    expect(slotOf(a)).toBe(slotOf(b));
+    const other = Object.freeze({ ...auth, username: 'v' });
+    cache.set(a, auth, now + 10_000);
+    expect(cache.get(b)).toBeUndefined();
+    expect(cache.get(a)).toBe(auth);
+    cache.set(b, other, now + 10_000);
+    expect(cache.get(b)).toBe(other);
+    expect(cache.get(a)).toBeUndefined(); // evicted by the newer token of its slot: verified again
+    expect(cache.size).toBe(1);
+  });
+
+  it('finds a token read from a fresh string, and not one differing in a single character', () => {
+    const now = 1_000;
+    const cache = new TokenCache(Infinity, 10, () => now);
+    const token = `eyJhbGciOiJIUzI1NiJ9.${'x'.repeat(180)}.abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG`;
+    cache.set(token, auth, now + 10_000);
+    expect(cache.get(`Bearer ${token}`.slice(7))).toBe(auth);
+    for (const at of [0, 30, token.length - 1]) {
+      const changed = token.slice(0, at) + (token[at] === 'A' ? 'B' : 'A') + token.slice(at + 1);
+      expect(cache.get(changed)).toBeUndefined();
+    }
   });
 });
