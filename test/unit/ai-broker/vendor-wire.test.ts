@@ -3,9 +3,12 @@
 // OpenAI-format stand-in, and against a server scripted byte by byte: answers in pieces, chunked
 // or with a length or up to the close, interim answers, errors with Retry-After, connections
 // reused, closed and retired, a hang-up, an abort, and a header value that would smuggle a line.
+import diagnostics from 'node:diagnostics_channel';
 import net from 'node:net';
+import { markTracingStarted } from '../../../platform/telemetry/trace-context';
 import { VendorConnection, VendorHttpError, type VendorWire } from '../../../subgraphs/ai-broker/providers/vendor-http';
 import { ResponseReader, VendorResponseError } from '../../../subgraphs/ai-broker/providers/vendor-response';
+import { VENDOR_REQUEST_START } from '../../../subgraphs/ai-broker/providers/vendor-socket';
 import { startVendor, type VendorStandIn } from '../../support/vendors/vendor-stand-in';
 
 const body = { model: 'gpt-4', max_tokens: 8, messages: [{ role: 'user', content: 'Bonjour, ça va? 🙂' }] };
@@ -177,4 +180,29 @@ test('a response that is not HTTP/1.x, or has a bad length or chunk size, is ref
   ).toThrow(VendorResponseError);
   const r = new ResponseReader();
   expect(r.push(Buffer.from('HTTP/1.1 204 No Content\r\n\r\n'))).toMatchObject({ status: 204, reusable: true });
+});
+
+// Last in the file: tracing, once started, stays on for the module registry of this file.
+test("the socket wire while tracing is off; Node's client (which the HTTP instrumentation traces) once it is on", async () => {
+  const vendor = await startVendor('openai');
+  const seen = { socket: 0, http: 0 };
+  const onSocket = () => seen.socket++;
+  const onHttp = () => seen.http++;
+  diagnostics.subscribe(VENDOR_REQUEST_START.name as string, onSocket);
+  diagnostics.subscribe('http.client.request.start', onHttp);
+  try {
+    const before = new VendorConnection(vendor.url);
+    await before.post('chat/completions', {}, body, signal());
+    expect(seen).toEqual({ socket: 1, http: 0 });
+    markTracingStarted();
+    const after = new VendorConnection(vendor.url);
+    await after.post('chat/completions', {}, body, signal());
+    expect(seen).toEqual({ socket: 1, http: 1 });
+    before.close();
+    after.close();
+  } finally {
+    diagnostics.unsubscribe(VENDOR_REQUEST_START.name as string, onSocket);
+    diagnostics.unsubscribe('http.client.request.start', onHttp);
+    await vendor.close();
+  }
 });
