@@ -2,8 +2,8 @@
 // HTTP calls made for it (the vendor call), from Node's built-in diagnostics channels: the broker's
 // own time per request at a given concurrency, without touching the broker's code. An outgoing
 // request (node:http, or undici's fetch, which the vendor SDKs use) is tied to the incoming one
-// through the async context it was made in. The AI broker's own vendor wire (tracing off:
-// subgraphs/ai-broker/providers/vendor-socket.ts) publishes on channels of its own.
+// through the async context it was made in. The AI broker's vendor wire with tracing off (an
+// undici Pool: subgraphs/ai-broker/providers/vendor-http.ts) publishes on undici's channels too.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import diagnostics from 'node:diagnostics_channel';
 import type http from 'node:http';
@@ -53,8 +53,6 @@ export function measureServerTime(server: http.Server): ServerTimes {
     ['http.client.response.finish', onClientFinish],
     ['undici:request:create', onClientStart],
     ['undici:request:headers', onClientFinish],
-    ['ai-broker:vendor-request:start', onClientStart],
-    ['ai-broker:vendor-response:finish', onClientFinish],
   ];
   for (const [name, fn] of channels) diagnostics.subscribe(name, fn);
   return {

@@ -4,9 +4,10 @@
 // wiring) cost more main-thread CPU than the rest of the broker's call (docs/benchmarks.md, branch
 // ai). Streams and probes stay on the SDKs.
 //
-// Two wires, the same request and answer: with tracing off, the broker's own HTTP/1.1 connections
-// (vendor-socket.ts, a third of the CPU of Node's client); with tracing on, Node's `http` client,
-// which the HTTP instrumentation traces (a client span, and the traceparent sent to the vendor).
+// Two wires, the same request and answer: with tracing off, an undici `Pool` (kept-alive HTTP/1.1
+// connections, llhttp reading the vendor's bytes; about 40% of the main-thread CPU of Node's
+// client a call); with tracing on, Node's `http` client, which the HTTP instrumentation traces (a
+// client span, and the traceparent sent to the vendor).
 //
 // Failures keep the SDKs' shape, so `providerErrorOf` reads them the same way: an HTTP error
 // carries `status`, `headers.get()` (Retry-After) and the vendor's parsed `error` body; a
@@ -14,22 +15,23 @@
 // reason (the executor's timeout).
 import http from 'node:http';
 import https from 'node:https';
+import { Pool } from 'undici';
 import { tracingStarted } from '../../../platform/telemetry/trace-context';
-import { VendorSocketPool } from './vendor-socket';
 
 // What Node's `http` accepts in a header value (validateHeaderValue), less the bytes above 0x7e,
-// which it would send as Latin-1 and the socket wire as UTF-8: a key is ASCII.
+// which Node would send as Latin-1 and undici as UTF-8: a key is ASCII. Checked here for both
+// wires, so a bad key fails the same way (a TypeError, nothing sent) whichever is in use.
 const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-export type VendorWire = 'socket' | 'node-http';
+export type VendorWire = 'undici' | 'node-http';
 
 /** An HTTP error answer from the vendor; its message never quotes the body (it may echo the prompt). */
 export class VendorHttpError extends Error {
   override name = 'VendorHttpError';
   constructor(
     readonly status: number,
-    private readonly responseHeaders: http.IncomingHttpHeaders | Record<string, string>,
+    private readonly responseHeaders: Record<string, string | string[] | undefined>,
     /** The vendor's error body, parsed when it is JSON (read for "context length" wording). */
     readonly error: unknown,
   ) {
@@ -54,12 +56,13 @@ export class VendorConnection {
   private readonly transport: typeof http | typeof https;
   /** Request options per path, built once: parsing a URL on every call was a tenth of its CPU. */
   private readonly targets = new Map<string, http.RequestOptions>();
-  /** The socket wire: its pool, and per path the request's first lines. */
-  private readonly sockets?: VendorSocketPool;
-  private readonly heads = new Map<string, string>();
+  /** The undici wire: its pool, the request path per base-relative path, the basic auth (if any). */
+  private readonly pool?: Pool;
+  private readonly paths = new Map<string, string>();
+  private readonly basic?: string;
 
   /** `wire`: decided once, when the connection is made (tracing starts before any service is built). */
-  constructor(baseUrl: string, wire: VendorWire = tracingStarted() ? 'node-http' : 'socket') {
+  constructor(baseUrl: string, wire: VendorWire = tracingStarted() ? 'node-http' : 'undici') {
     this.base = new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
     const secure = this.base.protocol === 'https:';
     this.transport = secure ? https : http;
@@ -68,29 +71,29 @@ export class VendorConnection {
     // socket and lets the others age out after a burst.
     const options = { keepAlive: true, scheduling: 'lifo' as const };
     this.agent = secure ? new https.Agent(options) : new http.Agent(options);
-    if (wire === 'socket') {
-      const host = this.base.hostname.startsWith('[') ? this.base.hostname.slice(1, -1) : this.base.hostname;
-      this.sockets = new VendorSocketPool({ secure, host, port: Number(this.base.port || (secure ? 443 : 80)) });
+    if (wire === 'undici') {
+      // As many connections as calls in flight, one request at a time on each (no pipelining),
+      // the first idle one reused (the later ones age out after a burst; undici frees a connection
+      // a tick after its answer, so a caller sending at once may open a second), an idle one retired a
+      // second before the server's `Keep-Alive: timeout` (4 s when it gives none). undici never
+      // retries a request by itself (the executor fails over), and unrefs idle sockets, so they
+      // never keep the process alive. User info is not part of an origin: it is sent as basic auth.
+      this.pool = new Pool(this.base.origin, { keepAliveTimeoutThreshold: 1000 });
+      const { username, password } = this.base;
+      if (username || password)
+        this.basic = `Basic ${Buffer.from(`${decodeURIComponent(username)}:${decodeURIComponent(password)}`).toString('base64')}`;
     }
   }
 
-  /** The request line and fixed headers for a path, as Node's client would write them. */
-  private head(path: string): string {
-    let h = this.heads.get(path);
-    if (h === undefined) {
+  /** The request target for a path relative to the base URL. */
+  private path(path: string): string {
+    let p = this.paths.get(path);
+    if (p === undefined) {
       const url = new URL(path, this.base);
-      // `URL.host` omits the default port and brackets an IPv6 address, like Node's Host header.
-      h = `POST ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\nAccept: application/json\r\nContent-Type: application/json\r\nConnection: keep-alive\r\n`;
-      this.heads.set(path, h);
+      p = `${url.pathname}${url.search}`;
+      this.paths.set(path, p);
     }
-    return h;
-  }
-
-  private basicAuth(): string | undefined {
-    const { username, password } = this.base;
-    if (!username && !password) return undefined;
-    const credentials = `${decodeURIComponent(username)}:${decodeURIComponent(password)}`;
-    return `Basic ${Buffer.from(credentials).toString('base64')}`;
+    return p;
   }
 
   private target(path: string): http.RequestOptions {
@@ -116,34 +119,39 @@ export class VendorConnection {
 
   /** POSTs `body` as JSON to `path` (relative to the base URL) and resolves with the parsed 2xx answer. */
   post(path: string, extraHeaders: Record<string, string>, body: unknown, signal: AbortSignal): Promise<unknown> {
-    return this.sockets
-      ? this.postOnSocket(this.sockets, path, extraHeaders, body, signal)
+    // The values come from configuration (a key): a line break in one must not start a header.
+    for (const name in extraHeaders)
+      if (!HEADER_NAME.test(name) || !HEADER_VALUE.test(extraHeaders[name]!))
+        return Promise.reject(new TypeError(`Invalid character in header content ["${name}"]`));
+    return this.pool
+      ? this.postOnPool(this.pool, path, extraHeaders, body, signal)
       : this.postOnHttp(path, extraHeaders, body, signal);
   }
 
-  private async postOnSocket(
-    sockets: VendorSocketPool,
+  private async postOnPool(
+    pool: Pool,
     path: string,
     extraHeaders: Record<string, string>,
     body: unknown,
     signal: AbortSignal,
   ): Promise<unknown> {
-    const payload = JSON.stringify(body);
-    let request = this.head(path);
+    // A flat name/value list: undici copies it without looking names up (Host and Content-Length
+    // are its own).
+    const headers = ['accept', 'application/json', 'content-type', 'application/json'];
     let authorization = false;
     for (const name in extraHeaders) {
-      const value = extraHeaders[name]!;
-      // The values come from configuration (a key): a line break in one must not start a header.
-      if (!HEADER_NAME.test(name) || !HEADER_VALUE.test(value))
-        throw new TypeError(`Invalid character in header content ["${name}"]`);
       if (name.toLowerCase() === 'authorization') authorization = true;
-      request += `${name}: ${value}\r\n`;
+      headers.push(name, extraHeaders[name]!);
     }
-    const basic = authorization ? undefined : this.basicAuth();
-    if (basic) request += `Authorization: ${basic}\r\n`;
-    request += `Content-Length: ${Buffer.byteLength(payload)}\r\n\r\n${payload}`;
-    const res = await sockets.exchange(request, signal);
-    return answerOf(res.status, res.headers, res.body.toString('utf8'));
+    if (this.basic && !authorization) headers.push('authorization', this.basic);
+    const res = await pool.request({
+      path: this.path(path),
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+      signal,
+    });
+    return answerOf(res.statusCode, res.headers, await res.body.text());
   }
 
   private postOnHttp(
@@ -188,12 +196,12 @@ export class VendorConnection {
 
   close(): void {
     this.agent.destroy();
-    this.sockets?.close();
+    void this.pool?.destroy();
   }
 }
 
 /** A 2xx answer's parsed JSON; otherwise throws the SDK-shaped error. */
-function answerOf(status: number, headers: http.IncomingHttpHeaders | Record<string, string>, text: string): unknown {
+function answerOf(status: number, headers: Record<string, string | string[] | undefined>, text: string): unknown {
   let parsed: unknown;
   try {
     parsed = text === '' ? undefined : JSON.parse(text);
