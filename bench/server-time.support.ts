@@ -2,7 +2,8 @@
 // HTTP calls made for it (the vendor call), from Node's built-in diagnostics channels: the broker's
 // own time per request at a given concurrency, without touching the broker's code. An outgoing
 // request (node:http, or undici's fetch, which the vendor SDKs use) is tied to the incoming one
-// through the async context it was made in.
+// through the async context it was made in. The AI broker's vendor wire with tracing off (an
+// undici Pool: subgraphs/ai-broker/providers/vendor-http.ts) publishes on undici's channels too.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import diagnostics from 'node:diagnostics_channel';
 import type http from 'node:http';

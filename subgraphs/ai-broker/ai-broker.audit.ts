@@ -90,41 +90,49 @@ interface Pending {
 
 // One statement: the CTE's insert runs to completion whether or not the outer query reads it, and
 // a single statement commits or rolls back as a whole (autocommit), on PGlite and PostgreSQL. The
-// outbox half is the shared writer's (platform/outbox/outbox.writer.ts, `outboxInsert`).
+// outbox half is the shared writer's (platform/outbox/outbox.writer.ts, `outboxInsert`). The usage
+// rows travel like the outbox's, as one JSON parameter (one native `JSON.stringify`, not thirteen
+// arrays whose every element node-postgres escapes), and the text never changes, so PostgreSQL
+// parses and plans it once per pooled connection (`prepareAs`) instead of once per group.
 const INSERT_USAGE = `
 WITH usage AS (
   INSERT INTO ai_usage (id, tenant_id, user_id, correlation_id, operation, model, provider,
                         prompt_tokens, completion_tokens, total_tokens, cost, latency_ms, status)
-  SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-                       $8::int4[], $9::int4[], $10::int4[], $11::numeric[], $12::int4[], $13::text[])
+  SELECT u.id, u.tenant_id, u.user_id, u.correlation_id, u.operation, u.model, u.provider,
+         u.prompt_tokens, u.completion_tokens, u.total_tokens, u.cost, u.latency_ms, u.status
+    FROM json_to_recordset($1::json)
+      AS u(id uuid, tenant_id text, user_id text, correlation_id text, operation text, model text, provider text,
+           prompt_tokens int4, completion_tokens int4, total_tokens int4, cost numeric, latency_ms int4, status text)
   RETURNING 1
 )
 `;
-const USAGE_PARAMS = 13;
+const USAGE_PARAMS = 1;
+const STATEMENT = 'ai_broker_usage_audit';
 
 async function writeBatch(sql: SqlQuery, batch: readonly Pending[]): Promise<void> {
-  const u = batch.map((b) => b.usage);
   const outbox = outboxInsert(
     SERVICE,
     batch.flatMap((b) => b.events),
     USAGE_PARAMS + 1,
   );
-  await sql.query(INSERT_USAGE + outbox.text, [
-    u.map((r) => r.id),
-    u.map((r) => r.tenantId),
-    u.map((r) => r.userId),
-    u.map((r) => r.correlationId),
-    u.map((r) => r.operation),
-    u.map((r) => r.model),
-    u.map((r) => r.provider),
-    u.map((r) => r.promptTokens),
-    u.map((r) => r.completionTokens),
-    u.map((r) => r.totalTokens),
-    u.map((r) => String(r.cost)),
-    u.map((r) => r.latencyMs),
-    u.map((r) => r.status),
-    ...outbox.params,
-  ]);
+  const usage = JSON.stringify(
+    batch.map(({ usage: r }) => ({
+      id: r.id,
+      tenant_id: r.tenantId,
+      user_id: r.userId,
+      correlation_id: r.correlationId,
+      operation: r.operation,
+      model: r.model,
+      provider: r.provider,
+      prompt_tokens: r.promptTokens,
+      completion_tokens: r.completionTokens,
+      total_tokens: r.totalTokens,
+      cost: r.cost,
+      latency_ms: r.latencyMs,
+      status: r.status,
+    })),
+  );
+  await sql.query(INSERT_USAGE + outbox.text, [usage, ...outbox.params], { prepareAs: STATEMENT });
 }
 
 /** `maxInFlight`: groups written at once (pooled PostgreSQL connections; 1 on PGlite). */

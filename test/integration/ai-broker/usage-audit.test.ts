@@ -40,7 +40,8 @@ const event = (redacted: number): UsageEvent => ({
 
 async function rowsOf(correlationId: string) {
   const usage = await db.sql.query<{ total_tokens: number; cost: string }>(
-    'SELECT total_tokens, cost::text AS cost FROM ai_usage WHERE correlation_id = $1',
+    `SELECT total_tokens, cost::text AS cost, tenant_id, user_id, operation, model, provider, prompt_tokens,
+            completion_tokens, latency_ms, status FROM ai_usage WHERE correlation_id = $1`,
     [correlationId],
   );
   const events = await db.sql.query<{
@@ -58,9 +59,10 @@ async function rowsOf(correlationId: string) {
 test('records arriving together share statements, and each is committed when it resolves', async () => {
   const statements: number[] = [];
   const counting: SqlQuery = {
-    query: (text, params) => {
-      statements.push((params?.[0] as unknown[]).length);
-      return db.sql.query(text, params);
+    query: (text, params, options) => {
+      // The usage rows travel as one JSON parameter.
+      statements.push((JSON.parse(params?.[0] as string) as unknown[]).length);
+      return db.sql.query(text, params, options);
     },
     exec: (text) => db.sql.exec(text),
   };
@@ -71,7 +73,21 @@ test('records arriving together share statements, and each is committed when it 
       await audit.record(caller(id), 't1', event(i % 2));
       // Resolved: its rows are there.
       const r = await rowsOf(id);
-      expect(r.usage).toEqual([{ total_tokens: 15, cost: '0.000450' }]);
+      expect(r.usage).toEqual([
+        {
+          total_tokens: 15,
+          cost: '0.000450',
+          tenant_id: 't1',
+          user_id: 'alice',
+          operation: 'inference',
+          model: 'gpt-4',
+          provider: 'openai',
+          prompt_tokens: 10,
+          completion_tokens: 5,
+          latency_ms: 2,
+          status: 'ok',
+        },
+      ]);
       expect(r.events.map((e) => e.event_type)).toEqual(i % 2 ? ['ai_inference', 'ai_redaction'] : ['ai_inference']);
       expect(r.events[0]).toMatchObject({
         tenant_id: 't1',
