@@ -4,9 +4,10 @@
 // and raw-SQL stores alike, as the audit outbox (outbox.writer.ts) has.
 import type { Prisma } from '../../generated/prisma/client';
 import type { EventContract, PayloadOf } from '../contracts/event-contract';
+import { groupCommit } from '../db/group-commit';
 import type { PrismaLike } from '../db/prisma-like';
 import type { SqlQuery } from '../db/sql';
-import type { AuditEventInput } from './outbox.writer';
+import { outboxInsert, type AuditEventInput } from './outbox.writer';
 import { noticeEnvelope, type NoticeContext, type NoticeEnvelope } from './notice.envelope';
 
 export interface NoticeWriter {
@@ -97,4 +98,37 @@ export async function sqlInsertNotices(q: SqlQuery, notices: readonly PendingNot
 /** An audit event and the notice that reports the same thing, committed together (or neither). */
 export interface AuditedNoticeWriter {
   append(event: AuditEventInput, notice?: PendingNotice): Promise<void>;
+}
+
+/**
+ * For records no other write belongs to (a validation run): concurrent appends are written
+ * together (platform/db/group-commit.ts) as ONE statement, the notices' multi-row insert in a
+ * data-modifying CTE ahead of the audit events' (atomic as any single statement, without
+ * BEGIN/COMMIT round trips), and each append resolves once its own rows are committed. On
+ * PostgreSQL up to `maxInFlight` groups are written at once on pooled connections.
+ */
+export function groupedAuditNoticeWriter(
+  sql: SqlQuery,
+  service: string,
+  options: { maxBatch?: number; maxInFlight?: number } = {},
+): AuditedNoticeWriter {
+  const write = groupCommit<{ event: AuditEventInput; notice?: PendingNotice }>(
+    (items) => {
+      const notices = items.flatMap((i) => (i.notice ? [i.notice] : []));
+      const events = items.map((i) => i.event);
+      // Each form's text is the same for any group (its rows are one JSON parameter), so it is
+      // prepared once per connection: PostgreSQL, on the same cores, skips its parse and plan.
+      if (notices.length === 0) {
+        const audit = outboxInsert(service, events);
+        return sql.query(audit.text, audit.params, { prepareAs: 'outbox.audit-group' });
+      }
+      const n = noticeInsert(notices);
+      const audit = outboxInsert(service, events, n.params.length + 1);
+      return sql.query(`WITH notices AS (${n.text}\n  RETURNING 1)\n${audit.text}`, [...n.params, ...audit.params], {
+        prepareAs: 'outbox.audit-notice-group',
+      });
+    },
+    { maxBatch: options.maxBatch ?? 500, maxInFlight: options.maxInFlight ?? 1 },
+  );
+  return { append: (event, notice) => write({ event, notice }) };
 }
