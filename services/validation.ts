@@ -51,9 +51,7 @@ export function defineValidationService(options: ValidationServiceOptions = {}):
       const { config: platform, db, logger, env, registry } = deps;
       const config = loadValidationConfig(env, registry);
       const { bus, release: releaseBus } = await serviceBus(deps, options.bus);
-      // A run's compliance.rule_execution goes into the backbone with its audit event and is
-      // published after the commit (run-record.writer.ts). The relay publishes what the notice
-      // outbox still holds from versions that wrote runs' notices there.
+      // compliance.rule_execution is written with each run's audit event and published from there.
       const notices = startServiceNotices(deps, bus, validation.name);
       const identity = new ServiceIdentity(platform.auth.jwtSecret, 'validation');
       // PLATFORM_COMPLIANCE_URL set: each run is also submitted through the typed ComplianceClient
@@ -61,7 +59,7 @@ export function defineValidationService(options: ValidationServiceOptions = {}):
       const compliance = complianceForwarder(env, identity, logger);
       const { service, packs } = createValidationModule({
         db,
-        bus,
+        onNoticeCommitted: () => notices.wake(),
         forwardCompliance: (notice) => compliance.forward([notice]),
         config,
         logger,

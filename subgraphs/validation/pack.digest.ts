@@ -3,11 +3,9 @@
 // inline pack in the audit trail, so a registry pack and an identical inline pack hash alike.
 import { hash } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import { canonicalJsonOfData } from './canonical-json';
 
 export function canonicalText(value: unknown): string {
-  // Parsed JSON (every pack and payload) takes the direct writer; anything else the package.
-  const text = canonicalJsonOfData(value) ?? canonicalize(value);
+  const text = canonicalize(value);
   if (text === undefined) throw new TypeError('value has no JSON form');
   return text;
 }

@@ -1,7 +1,7 @@
 // The record of every run: one `rule_execution` event in the tenant's ledger through the outbox
 // (spec 03's shape plus the run's provenance), and the `compliance.rule_execution` notice, written
-// in the same transaction (into the events backbone, run-record.writer.ts) and published on the bus
-// after it. Neither carries anything of the payload: ids, counts and SHA-256 digests only.
+// in the same transaction (the notice outbox) and published by the service's notice relay. Neither
+// carries anything of the payload: ids, counts and SHA-256 digests only.
 import type { Caller } from '../../platform/auth/caller';
 import { COMPLIANCE_RULE_EXECUTION, type ComplianceRuleExecution } from '../../platform/contracts/compliance.events';
 import { pendingNotice, type AuditedNoticeWriter, type PendingNotice } from '../../platform/outbox/notice.writer';
@@ -16,6 +16,8 @@ export const runSubject = (packId: string, runId: string): string => `rulepack/$
 export class RunAudit {
   constructor(
     private readonly outbox: AuditedNoticeWriter,
+    /** Wakes the notice relay once a run's notice is committed. */
+    private readonly onCommitted: () => void = () => {},
     /** Hands the committed notice to the compliance service's client (PLATFORM_COMPLIANCE_URL; best effort). */
     private readonly forward: (notice: PendingNotice) => void = () => {},
   ) {}
@@ -65,6 +67,7 @@ export class RunAudit {
       correlationId: caller.correlationId,
     });
     await this.outbox.append(audit, notice);
+    this.onCommitted();
     this.forward(notice);
   }
 }

@@ -6,17 +6,18 @@ import { operatorAccessData, OPERATOR_ACCESS_EVENT, TenantAccess } from '../../p
 import { RulePackRegistryClient } from '../../platform/clients/rulepack-registry.client';
 import { SchemaRegistryClient } from '../../platform/clients/schema-registry.client';
 import type { Database } from '../../platform/db/database';
-import type { EventBus } from '../../platform/events/event-bus';
 import type { Logger } from '../../platform/logging/logger';
-import type { PendingNotice } from '../../platform/outbox/notice.writer';
+import { groupedAuditNoticeWriter, type PendingNotice } from '../../platform/outbox/notice.writer';
 import { auditEvent } from '../../platform/outbox/outbox.writer';
 import { TtlLru } from './pack.cache';
 import { PackSignatureVerifier } from './pack-signature';
 import { RulePackSource, type RegistryReader, type ResolvedPack } from './rule-pack.source';
-import { runRecordWriter } from './run-record.writer';
 import { RunAudit } from './validation.audit';
 import type { ValidationConfig } from './validation.config';
 import { ValidationService, type SchemaLister } from './validation.service';
+
+/** Audit groups written at once on PostgreSQL (4 measured worse than 2: smaller groups, more statements; docs/benchmarks.md, Speed pass). */
+const AUDIT_GROUPS_IN_FLIGHT = 2;
 
 export interface ValidationModule {
   service: ValidationService;
@@ -25,8 +26,8 @@ export interface ValidationModule {
 
 export interface ValidationModuleDeps {
   db: Database;
-  /** Where a run's committed notice is published (the live wake-up; the backbone has it already). */
-  bus: Pick<EventBus, 'publish'>;
+  /** Called after a run's notice commits (wakes the service's notice relay). */
+  onNoticeCommitted?: () => void;
   config: ValidationConfig;
   logger: Logger;
   /** Stand-ins for the registries' clients (tests); the HTTP clients otherwise. */
@@ -48,11 +49,11 @@ export function createValidationModule(deps: ValidationModuleDeps): ValidationMo
     new TtlLru<ResolvedPack>(config.packCacheSize, config.packCacheTtlMs),
     logger,
   );
-  // Runs record nothing but their audit event and notice: concurrent runs share one transaction.
-  // One group at a time: a group locks its tenant stream's head until it commits, so a second
-  // group in flight mostly waited for it, in smaller groups (more statements, more CPU per run:
-  // docs/benchmarks.md, Speed pass, branch val round 5).
-  const outbox = runRecordWriter(deps.db, deps.bus, logger, 'validation');
+  // Runs record nothing but their audit event and notice: concurrent runs share one statement,
+  // and on PostgreSQL the next group starts while one commits (docs/validation.md, "Audit writes").
+  const outbox = groupedAuditNoticeWriter(deps.db.sql, 'validation', {
+    maxInFlight: deps.db.kind === 'postgres' ? AUDIT_GROUPS_IN_FLIGHT : 1,
+  });
   const access = new TenantAccess((a) =>
     outbox.append(
       auditEvent(a, {
@@ -66,7 +67,7 @@ export function createValidationModule(deps: ValidationModuleDeps): ValidationMo
   const service = new ValidationService({
     packs,
     schemas: deps.schemas ?? new SchemaRegistryClient(config.schemaRegistryUrl, deps.identity),
-    audit: new RunAudit(outbox, deps.forwardCompliance),
+    audit: new RunAudit(outbox, deps.onNoticeCommitted, deps.forwardCompliance),
     access,
     config,
   });
