@@ -20,13 +20,7 @@ export interface Database {
   /** Where the data lives, for the start banner (never includes a password). */
   description: string;
   /** The connection pool's sizes (PostgreSQL; PGlite has one connection and none), for /metrics. */
-  pool?: {
-    readonly totalCount: number;
-    readonly idleCount: number;
-    readonly waitingCount: number;
-    /** Its most connections (`max`). */
-    readonly options?: { readonly max?: number };
-  };
+  pool?: { readonly totalCount: number; readonly idleCount: number; readonly waitingCount: number };
   close(): Promise<void>;
 }
 

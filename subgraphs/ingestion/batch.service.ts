@@ -44,7 +44,7 @@ import { peek, readRecords, SourceFormatError } from './record-reader';
 import { csvCopySource } from './csv-copy-source';
 import { csvBatchRows } from './csv-batch-rows';
 import type { ColumnDrift, SchemaChangeService } from './schema-change.service';
-import { spoolFollowed, type Spooled, type Spooling } from './spool';
+import { spool, type Spooled } from './spool';
 
 const DEFAULT_BATCH_SIZE = 10_000;
 /** A chunk is committed at this many bytes of staged JSON even when short of `batch_size` (memory stays bounded). */
@@ -63,22 +63,6 @@ const driftReason = (d: ColumnDrift) =>
   );
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
-/** A pushed CSV's COPY begun while its body arrives (stageEarly), to be given its batch once that is opened. */
-interface EarlyStaging {
-  /** The pipeline version its rows were mapped with. */
-  pipelineVersion: number;
-  /** Staged as the batch `b` (committed), or null: declined or failed, nothing written, the usual path answers. */
-  attach(b: Batch): Promise<StagedWhole | null>;
-  /** Not this batch's: rolled back (waits for the transaction's end). */
-  discard(): Promise<void>;
-}
-
-interface StagedWhole {
-  rows: number;
-  checksums: Record<string, string>;
-  columns: string[];
-}
-
 /** A reader without runs gives its records one at a time. */
 async function* oneByOne<T>(records: AsyncIterable<T>): AsyncGenerator<T[]> {
   for await (const r of records) yield [r];
@@ -86,7 +70,6 @@ async function* oneByOne<T>(records: AsyncIterable<T>): AsyncGenerator<T[]> {
 
 export class BatchService {
   private readonly normalisers = new Map<string, Normaliser>();
-  private earlyStagings = 0;
 
   constructor(
     private readonly deps: {
@@ -101,12 +84,6 @@ export class BatchService {
       /** The secret tenants' PII keys are derived from (INGESTION_PII_SECRET). */
       piiSecret: string;
       spoolDir?: string;
-      /**
-       * Pushes staged early at once (stageEarly; 0: none). Each holds a connection from the first
-       * bytes to the batch's opening, which needs another: fewer than the pool's size, or they could
-       * all wait for one.
-       */
-      earlyStagings?: number;
       /** Tests only: hold a batch after this many committed chunks until the file exists. */
       testStall?: { afterChunks: number; untilFile: string };
     },
@@ -124,20 +101,10 @@ export class BatchService {
   ): Promise<Batch> {
     const tenantId = await this.deps.pipelines.tenant(caller, input.tenantId, 'push to an ingestion pipeline', true);
     const pipeline = await this.pipeline(tenantId, pipelineId);
-    const spooling = spoolFollowed(input.stream, this.deps.limits.maxBytes, this.deps.spoolDir);
-    const early = await this.stageEarly(tenantId, pipeline, spooling);
-    let spooled: Spooled;
+    const spooled = await spool(input.stream, this.deps.limits.maxBytes, this.deps.spoolDir);
     try {
-      spooled = await spooling.done;
-    } catch (err) {
-      await early?.discard();
-      throw err;
-    }
-    try {
-      return await this.ingest(caller, tenantId, pipeline, spooled, input.sourceName, { early });
+      return await this.ingest(caller, tenantId, pipeline, spooled, input.sourceName);
     } finally {
-      // Attached or not, the early transaction has ended before the file goes.
-      await early?.discard();
       await spooled.release();
     }
   }
@@ -152,7 +119,7 @@ export class BatchService {
     pipeline: Pipeline,
     source: Spooled,
     sourceName: string,
-    options: { format?: PipelineDefinition['format']; early?: EarlyStaging | null } = {},
+    options: { format?: PipelineDefinition['format'] } = {},
   ): Promise<Batch> {
     const inputs = [inputDataset(tenantId, pipeline.definition, sourceName)];
     const outputs = [outputDataset(tenantId, pipeline.definition)];
@@ -304,27 +271,18 @@ export class BatchService {
       let first = true;
       // A CSV on PostgreSQL is staged whole by the server when it can be (not a resumed batch: its
       // prefix was staged record by record, and the rest follows the same way).
-      // The push's early staging is this batch's when it is new, or begun under the same version with nothing staged.
-      const early =
-        resumeFrom === 0 && !options.format && batch.pipelineVersion === options.early?.pipelineVersion
-          ? options.early
-          : null;
-      // (Not this batch's: rolled back first, its connection given back.)
-      if (!early) await options.early?.discard();
       const copied =
-        resumeFrom > 0
-          ? null
-          : early
-            ? await early.attach(batch)
-            : await this.stageWhole(
-                tenantId,
-                batch,
-                pipeline,
-                source,
-                options.format ?? definition.format,
-                normaliser,
-                scrub,
-              );
+        resumeFrom === 0
+          ? await this.stageWhole(
+              tenantId,
+              batch,
+              pipeline,
+              source,
+              options.format ?? definition.format,
+              normaliser,
+              scrub,
+            )
+          : null;
       if (copied) {
         columns = copied.columns;
         progress.rowsRead = copied.rows;
@@ -485,7 +443,7 @@ export class BatchService {
     format: PipelineDefinition['format'],
     normaliser: Normaliser,
     scrub: Scrub,
-  ): Promise<StagedWhole | null> {
+  ): Promise<{ rows: number; checksums: Record<string, string>; columns: string[] } | null> {
     const staging = this.deps.batchTables;
     if (!staging || format.type !== 'csv') return null;
     const csv = csvCopySource(source.open, await peek(source.open(), 64 * 1024), format, this.deps.limits);
@@ -510,81 +468,6 @@ export class BatchService {
       if (err instanceof ConflictError) throw err;
       // Declined or failed (a quarantined record, a malformed one): nothing was written; the record path answers.
       return null;
-    }
-  }
-
-  /**
-   * A pushed CSV staged as stageWhole() stages it, begun as its first bytes land (spool.ts's
-   * follower) instead of after the last: the transaction holds the rows in a table of provisional
-   * name until ingest() opens the batch the content's hash names, then attaches them to it (a new
-   * batch, or one begun before that staged nothing: batch-table.store.ts). Null when the push is not
-   * a candidate (as stageWhole() decides, on the first 64 KiB) or the early stagings are all taken.
-   */
-  private async stageEarly(tenantId: string, pipeline: Pipeline, spooling: Spooling): Promise<EarlyStaging | null> {
-    const staging = this.deps.batchTables;
-    const definition = pipeline.definition;
-    if (!staging || definition.format.type !== 'csv' || this.earlyStagings >= (this.deps.earlyStagings ?? 0))
-      return null;
-    this.earlyStagings++;
-    let started = false;
-    try {
-      // A body that fails or ends early ends this read too; spooling.done then answers.
-      const head = await peek(spooling.follow(), 64 * 1024).catch(() => null);
-      const csv = head && csvCopySource(spooling.follow, head, definition.format, this.deps.limits);
-      // (A failure to read the accepted columns leaves the push to the usual path, which answers it.)
-      if (!csv || (await this.drift(tenantId, pipeline.id, csv.columns).catch(() => true))) return null;
-      const checksums = new ColumnChecksums();
-      const scrub = piiScrubber(definition.pii?.fields, tenantPiiKey(this.deps.piiSecret, tenantId));
-      let decide!: (b: Batch | null) => void;
-      const decided = new Promise<Batch | null>((resolve) => (decide = resolve));
-      let abandoned = false;
-      const rows = csvBatchRows(csv, this.normaliser(pipeline), scrub, checksums);
-      // Given up before the COPY ends (the content's batch was begun or done already): it stops at its next run.
-      const stoppable = async function* () {
-        for await (const chunk of rows) {
-          if (abandoned) throw new Error('the early staging was given up');
-          yield chunk;
-        }
-      };
-      const stall = this.deps.testStall;
-      const staged = staging
-        .stageEarly(
-          tenantId,
-          stoppable(),
-          () => decided,
-          stall
-            ? async () => {
-                // The crash test's hold, inside the transaction: it says where it is, then waits.
-                fs.writeFileSync(`${stall.untilFile}.held`, '');
-                await stallUntil(stall.untilFile);
-              }
-            : undefined,
-        )
-        .finally(() => this.earlyStagings--);
-      started = true;
-      // Awaited by attach() or discard(); marked handled for the time between.
-      staged.catch(() => {});
-      return {
-        pipelineVersion: pipeline.version,
-        attach: async (b) => {
-          decide(b);
-          try {
-            const count = await staged;
-            return count === null ? null : { rows: count, checksums: checksums.digest(), columns: csv.columns };
-          } catch (err) {
-            if (err instanceof ConflictError) throw err;
-            // Declined or failed (a quarantined record, a malformed one): nothing was written; the record path answers.
-            return null;
-          }
-        },
-        discard: async () => {
-          abandoned = true;
-          decide(null);
-          await staged.catch(() => {});
-        },
-      };
-    } finally {
-      if (!started) this.earlyStagings--;
     }
   }
 

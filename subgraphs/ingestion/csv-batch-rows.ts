@@ -24,13 +24,6 @@ const RUN = 1000;
  * object space); a few dozen lines' text encoded at once costs a fifth of that.
  */
 const SUB_RUN = 64;
-/**
- * Records between turns of the event loop within a run. A push staged while its body arrives reads
- * the spool as it is written (batch.service.ts's stageEarly), and the spool moves about one read
- * (64 KiB) a turn: a turn every 1,000 records (90 KB of the bench's file) left it behind the
- * mapping, which then waited for it (issue 32).
- */
-const TURN = 256;
 /** A yield's buffer (a new one each yield: the COPY stream holds it until the socket takes it). */
 const CHUNK_BYTES = 256 * 1024;
 
@@ -108,7 +101,7 @@ export async function* csvBatchRows(
           yield take();
           // The COPY's socket is served between runs (mapping a run gives the event loop no turn).
           await turnOfTheEventLoop();
-        } else if (full === null && held % TURN === 0) await turnOfTheEventLoop();
+        }
       }
       continue;
     }
@@ -126,7 +119,7 @@ export async function* csvBatchRows(
       if (held >= RUN) {
         yield take();
         await turnOfTheEventLoop();
-      } else if (full === null && held % TURN === 0) await turnOfTheEventLoop();
+      }
     }
   }
   const full = write();

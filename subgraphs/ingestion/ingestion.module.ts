@@ -79,8 +79,6 @@ export function createIngestionModule(deps: {
     limits: config.limits,
     piiSecret: config.piiSecret,
     spoolDir: config.spoolDir,
-    // Each early staging holds a connection and then needs a second: a quarter of the pool at most.
-    earlyStagings: Math.floor((db.pool?.options?.max ?? 0) / 4),
     testStall: config.testStall,
   });
   const fileDrop = config.dropRoot

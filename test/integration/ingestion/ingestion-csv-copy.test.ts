@@ -18,8 +18,6 @@ import { createTestDatabase, type TestDatabase } from '../../support/database';
 const onPostgres = Boolean(process.env.DATABASE_URL);
 let db: TestDatabase;
 let copies = 0;
-/** The COPYs begun into a provisional table: staged while the body still arrives (batch-table.store.ts's stageEarly). */
-let earlyCopies = 0;
 const modules: Record<'copy' | 'records', IngestionModule> = {} as never;
 const caller = { correlationId: 'csv-copy-test' };
 const TENANT = 'csv-copy';
@@ -34,12 +32,7 @@ beforeAll(async () => {
         work({
           ...q,
           copyFrom:
-            q.copyFrom &&
-            ((text, data) => (
-              text.includes('ingestion_staged.') && copies++,
-              text.includes('ingestion_staged.p_') && earlyCopies++,
-              q.copyFrom!(text, data)
-            )),
+            q.copyFrom && ((text, data) => (text.includes('ingestion_staged.') && copies++, q.copyFrom!(text, data))),
         }),
       ),
   };
@@ -375,120 +368,6 @@ const { label: _label, ...generatedClean } = generated;
       expect(r.copy.batch.error).toBe(r.records.batch.error);
       expect(r.copy.staged).toEqual(r.records.staged);
     }
-  });
-});
-
-/** The tables of provisional name left in the staging schema (an early staging rolled back leaves none). */
-async function provisionalTables(): Promise<number> {
-  const res = await db.sql.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = 'ingestion_staged' AND tablename LIKE 'p\\_%'`,
-  );
-  return res.rows[0]!.n;
-}
-
-/** earlyCopies when the last part of a body from arriving() was given. */
-let earlyCopiesAtLastPart = -1;
-
-/**
- * `text` in small parts, a few event-loop turns apart (a body arriving over a network), broken off
- * with `fail` after 128 KiB if given. `hold`: the last part (or the failure) waits, up to 20 s,
- * while earlyCopies is still this, so that a COPY begun before the body's end is seen on any machine.
- */
-function arriving(text: string, fail?: Error, hold?: number): Readable {
-  const data = Buffer.from(text);
-  const held = async () => {
-    for (let i = 0; hold !== undefined && earlyCopies === hold && i < 400; i++)
-      await new Promise((resolve) => setTimeout(resolve, 50));
-  };
-  return Readable.from(
-    (async function* () {
-      for (let at = 0; at < data.length; at += 4096) {
-        for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
-        if (at + 4096 >= data.length) {
-          await held();
-          earlyCopiesAtLastPart = earlyCopies;
-        }
-        yield data.subarray(at, at + 4096);
-        if (fail && at > 128 * 1024) {
-          await held();
-          throw fail;
-        }
-      }
-    })(),
-  );
-}
-
-(onPostgres ? describe : describe.skip)('a pushed CSV is staged while it arrives', () => {
-  const lines = Array.from({ length: 10_000 }, (_, i) => `${i},text ${i},w${i},s${i}`);
-  const csv = HEADER + lines.join('\n') + '\n';
-  /** Unscrubbed, generated (the bench's case): `pii: null` is no policy. */
-  const plain = () => {
-    const { pii: _pii, ...def } = definition(GENERATED);
-    return def;
-  };
-
-  it('the COPY begins before the body ends; the batch gets its table, staged as the per-record path stages it', async () => {
-    const m = modules.copy;
-    const p = await m.pipelines.create(caller, { definition: plain(), tenantId: TENANT });
-    const before = earlyCopies;
-    const batch = await m.batches.push(caller, p.id, {
-      stream: arriving(csv, undefined, before),
-      sourceName: 'file.csv',
-      tenantId: TENANT,
-    });
-    expect(earlyCopies).toBe(before + 1);
-    expect(earlyCopiesAtLastPart).toBe(before + 1);
-    expect(batch).toMatchObject({ status: 'completed', rowsRead: lines.length, rowsStaged: lines.length });
-    const table = `b_${batch.id.replace(/-/g, '')}`;
-    const own = await db.sql.query<{ t: string; i: string }>(
-      `SELECT b.staged_table AS t, (SELECT string_agg(indexname, ',') FROM pg_indexes WHERE schemaname = 'ingestion_staged' AND tablename = b.staged_table) AS i
-         FROM ingestion_batches b WHERE b.id = $1::uuid`,
-      [batch.id],
-    );
-    // The names the usual path gives (the index's included).
-    expect(own.rows[0]).toEqual({ t: table, i: `${table}_record_offset_idx` });
-    expect(await provisionalTables()).toBe(0);
-    const records = await both(csv, GENERATED);
-    expect(records.copy.staged).toEqual(records.records.staged);
-    expect(batch.manifest!.column_checksums).toEqual(records.records.batch.manifest.column_checksums);
-    const staged = await db.sql.query<{ o: number; t: string }>(
-      `SELECT record_offset::float8 AS o, data AS t FROM ingestion_staged.${table} ORDER BY record_offset`,
-    );
-    expect(staged.rows.map((r) => [r.o, r.t])).toEqual(records.records.staged);
-  });
-
-  it('the same content pushed again: the same batch, nothing staged twice, the early table rolled back', async () => {
-    const m = modules.copy;
-    const p = await m.pipelines.create(caller, { definition: plain(), tenantId: TENANT });
-    const first = await m.batches.push(caller, p.id, { stream: arriving(csv), sourceName: 'a.csv', tenantId: TENANT });
-    const again = await m.batches.push(caller, p.id, { stream: arriving(csv), sourceName: 'b.csv', tenantId: TENANT });
-    expect(again).toMatchObject({ id: first.id, status: 'completed', rowsStaged: lines.length, sourceName: 'a.csv' });
-    expect(await m.batches.batches(caller, p.id, TENANT)).toHaveLength(1);
-    expect(await provisionalTables()).toBe(0);
-    const tables = await db.sql.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = 'ingestion_staged' AND tablename = $1`,
-      [`b_${first.id.replace(/-/g, '')}`],
-    );
-    expect(tables.rows[0]!.n).toBe(1);
-  });
-
-  it('a body that breaks off mid-COPY: the push fails, no batch is opened and nothing is left staged', async () => {
-    const m = modules.copy;
-    const p = await m.pipelines.create(caller, { definition: plain(), tenantId: TENANT });
-    const before = earlyCopies;
-    await expect(
-      m.batches.push(caller, p.id, {
-        stream: arriving(csv, new Error('connection reset'), before),
-        sourceName: 'cut.csv',
-        tenantId: TENANT,
-      }),
-    ).rejects.toThrow('connection reset');
-    expect(earlyCopies).toBe(before + 1);
-    expect(await m.batches.batches(caller, p.id, TENANT)).toEqual([]);
-    expect(await provisionalTables()).toBe(0);
-    // The whole content afterwards: one batch, staged once.
-    const batch = await m.batches.push(caller, p.id, { stream: arriving(csv), sourceName: 'f.csv', tenantId: TENANT });
-    expect(batch).toMatchObject({ status: 'completed', rowsStaged: lines.length });
   });
 });
 
