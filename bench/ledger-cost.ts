@@ -1,4 +1,4 @@
-// `npm run bench -- ledger-cost [seconds] [rounds] [--against <dist>]` (needs DATABASE_URL,
+// `npm run bench -- ledger-cost [seconds] [rounds] [--against <dist>] [--new-tokens]` (needs DATABASE_URL,
 // PostgreSQL; build first): what one append costs, for issue 35's ledger ratio on a shared machine
 // where rates are noise. The ledger alone (launcher/start-one.js, as `platform-ratios` runs it) on
 // a fresh database, POST /append at 50 connections over 50 tenants with their bearer tokens; per
@@ -133,7 +133,7 @@ async function waitReady(url: string, child: ChildProcess): Promise<void> {
   throw new Error(`${url} was not ready in 150 s`);
 }
 
-async function round(dist: string, label: string, baseUrl: string, seconds: number): Promise<void> {
+async function round(dist: string, label: string, baseUrl: string, seconds: number, newTokens: boolean): Promise<void> {
   const name = `bench_ledger_${randomBytes(4).toString('hex')}`;
   await query(baseUrl, `CREATE DATABASE "${name}"`);
   const dbUrl = new URL(baseUrl);
@@ -163,7 +163,10 @@ async function round(dist: string, label: string, baseUrl: string, seconds: numb
     const procBefore = processCpu(child.pid!);
     const walBefore = await walNow(baseUrl);
     const commitsBefore = await commitsOf(baseUrl, name);
-    const r = await autocannon({ ...opts, duration: seconds });
+    // --new-tokens: the measured load brings tokens issued after the warm-up (a later `iat`), as
+    // each load of `platform-ratios` does, so their first verification is inside the window.
+    const measured = newTokens ? { ...opts, requests: await requestsFor() } : opts;
+    const r = await autocannon({ ...measured, duration: seconds });
     const commits = (await commitsOf(baseUrl, name)) - commitsBefore;
     const walAfter = await walNow(baseUrl);
     const mainAfter = threadCpu(child.pid!);
@@ -195,12 +198,13 @@ export async function run(args: string[]): Promise<void> {
   if (!baseUrl) throw new Error('ledger-cost needs DATABASE_URL (PostgreSQL)');
   const at = args.indexOf('--against');
   const against = at >= 0 ? path.resolve(args[at + 1]!) : undefined;
-  const plain = args.filter((_, i) => at < 0 || (i !== at && i !== at + 1));
+  const newTokens = args.includes('--new-tokens');
+  const plain = args.filter((a, i) => (at < 0 || (i !== at && i !== at + 1)) && a !== '--new-tokens');
   const seconds = Number(plain[0] ?? 10) || 10;
   const rounds = Number(plain[1] ?? 2) || 2;
   const here = path.join(__dirname, '..');
   for (let i = 0; i < rounds; i++) {
-    if (against) await round(against, 'against', baseUrl, seconds);
-    await round(here, 'this', baseUrl, seconds);
+    if (against) await round(against, 'against', baseUrl, seconds, newTokens);
+    await round(here, 'this', baseUrl, seconds, newTokens);
   }
 }

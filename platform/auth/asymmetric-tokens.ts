@@ -10,7 +10,7 @@ import type { OidcVerification } from '../config/platform.config';
 import { AuthenticationError } from '../errors/domain-errors';
 import type { TokenAuthenticator } from '../http/auth-hooks';
 import type { AuthContext } from './auth-context';
-import { contextFromClaims, isCompactJws, parseClaims, type AccessClaims } from './jwt';
+import { isCompactJws, parseClaims, verifiedOf, type AccessClaims } from './jwt';
 import { TokenCache } from './token-cache';
 
 /** The audience (RFC 8707 resource) of access tokens meant for the platform's APIs. */
@@ -124,11 +124,8 @@ export class DualTokenVerifier implements TokenAuthenticator {
     return this.cache.get(token);
   }
 
-  async authenticate(token: string): Promise<AuthContext> {
-    const hit = this.cache.get(token);
-    if (hit) return hit;
-    const claims = await this.verify(token);
-    return this.cache.set(token, contextFromClaims(claims), claims.exp * 1000);
+  authenticate(token: string): Promise<AuthContext> {
+    return this.cache.authenticate(token, () => this.verify(token).then(verifiedOf));
   }
 }
 
@@ -152,12 +149,9 @@ export function acceptingAsymmetric(
       // falls through to the kind, exactly as before.
       return tokens.cached?.(token) ?? (tokenKind(token) === 'asymmetric' ? cache.get(token) : undefined);
     },
-    async authenticate(token: string): Promise<AuthContext> {
+    authenticate(token: string): Promise<AuthContext> {
       if (tokenKind(token) !== 'asymmetric') return tokens.authenticate(token);
-      const hit = cache.get(token);
-      if (hit) return hit;
-      const claims = await asymmetric.verify(token);
-      return cache.set(token, contextFromClaims(claims), claims.exp * 1000);
+      return cache.authenticate(token, () => asymmetric.verify(token).then(verifiedOf));
     },
   };
 }

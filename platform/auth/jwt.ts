@@ -12,7 +12,7 @@
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { AuthenticationError } from '../errors/domain-errors';
 import type { AuthContext } from './auth-context';
-import { TokenCache } from './token-cache';
+import { TokenCache, type Verified } from './token-cache';
 
 export const ISSUER = 'platform-identity';
 export const SERVICE_ROLE_PREFIX = 'service:';
@@ -100,11 +100,8 @@ export class AccessTokens {
     return this.verified.get(token);
   }
 
-  async authenticate(token: string): Promise<AuthContext> {
-    const hit = this.verified.get(token);
-    if (hit) return hit;
-    const claims = await this.verify(token);
-    return this.verified.set(token, contextFromClaims(claims), claims.exp * 1000);
+  authenticate(token: string): Promise<AuthContext> {
+    return this.verified.authenticate(token, () => this.verify(token).then(verifiedOf));
   }
 }
 
@@ -152,6 +149,11 @@ export function parseClaims(payload: Record<string, unknown>, issuer: string = I
   if (acr !== undefined) claims.acr = acr;
   if (sid !== undefined) claims.sid = sid;
   return claims;
+}
+
+/** What a token cache keeps of verified claims: the caller's context until the token's expiry. */
+export function verifiedOf(claims: AccessClaims): Verified {
+  return { auth: contextFromClaims(claims), expiresAtMs: claims.exp * 1000 };
 }
 
 export function contextFromClaims(

@@ -14,6 +14,14 @@
 // against ~0.05 µs (issue 35). Two tokens with the same number share a slot: the newer one
 // replaces the older, which is an eviction (one verification again), and a lookup answers only for
 // the very token stored, so a collision can never answer for another token.
+//
+// A token not yet cached is verified once however many requests bring it at the same moment
+// (`authenticate`): the callers share the one verification in flight. A new token usually arrives
+// on many connections at once (a client's pool, a refreshed service token, the benchmark's 50
+// connections walking its tenants in step), and each miss was an HMAC through WebCrypto's thread
+// pool: under issue 35's ledger load a fresh token was verified about as many times as there were
+// connections, a quarter of the ledger's CPU in a short run. A shared verification answers every
+// caller exactly what its own would have; a failure is shared only while it is in flight, never kept.
 import type { AuthContext } from './auth-context';
 
 interface Entry {
@@ -25,8 +33,16 @@ interface Entry {
   stamp: number;
 }
 
+/** A verification's outcome to cache: the caller's context and when its token expires (ms). */
+export interface Verified {
+  auth: AuthContext;
+  expiresAtMs: number;
+}
+
 export class TokenCache {
   private readonly entries = new Map<number, Entry>();
+  /** Verifications in flight, by token; an entry lives only until its verification settles. */
+  private readonly verifying = new Map<string, Promise<AuthContext>>();
   private moves = 0;
 
   /** `ttlMs` may be Infinity (the token's expiry alone bounds an entry); `maxEntries` 0 turns caching off. */
@@ -50,6 +66,29 @@ export class TokenCache {
       this.entries.set(slot, entry);
     }
     return entry.auth;
+  }
+
+  /**
+   * The cached context, else the outcome of `verify`, run once for all the callers that ask for
+   * this token while it is in flight; a verified context is cached as `set` does.
+   */
+  authenticate(token: string, verify: () => Promise<Verified>): Promise<AuthContext> {
+    const hit = this.get(token);
+    if (hit) return Promise.resolve(hit);
+    let running = this.verifying.get(token);
+    if (!running) {
+      let started: Promise<Verified>;
+      try {
+        started = verify();
+      } catch (err) {
+        return Promise.reject(err); // a verifier that throws at once fails like one that rejects
+      }
+      running = started
+        .then(({ auth, expiresAtMs }) => this.set(token, auth, expiresAtMs))
+        .finally(() => this.verifying.delete(token));
+      this.verifying.set(token, running);
+    }
+    return running;
   }
 
   /** Stores a verified context; returns the frozen context callers should use. */

@@ -3,7 +3,7 @@
 // token's own `exp`. Failures are not cached (they are cheap and unbounded in variety). With the
 // OIDC provider's keys, `tokens` is a DualTokenVerifier (HS256 legacy + the provider's asymmetric tokens).
 import type { AuthContext } from '../../platform/auth/auth-context';
-import { contextFromClaims, type AccessTokens } from '../../platform/auth/jwt';
+import { verifiedOf, type AccessTokens } from '../../platform/auth/jwt';
 import { TokenCache } from '../../platform/auth/token-cache';
 import type { TokenAuthenticator } from '../../platform/http/auth-hooks';
 
@@ -27,10 +27,7 @@ export class CachedTokenVerifier implements TokenAuthenticator {
     return this.cache.get(token);
   }
 
-  async authenticate(token: string): Promise<AuthContext> {
-    const hit = this.cache.get(token);
-    if (hit) return hit;
-    const claims = await this.tokens.verify(token);
-    return this.cache.set(token, contextFromClaims(claims), claims.exp * 1000);
+  authenticate(token: string): Promise<AuthContext> {
+    return this.cache.authenticate(token, () => this.tokens.verify(token).then(verifiedOf));
   }
 }

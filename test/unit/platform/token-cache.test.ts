@@ -73,3 +73,44 @@ describe('TokenCache slots', () => {
     }
   });
 });
+
+describe('TokenCache shared verification', () => {
+  it('verifies a token once for every caller asking while it runs, then answers from the cache', async () => {
+    const now = 1_000;
+    const cache = new TokenCache(Infinity, 10, () => now);
+    let calls = 0;
+    const verify = async () => {
+      calls++;
+      await new Promise((r) => setImmediate(r));
+      return { auth, expiresAtMs: now + 10_000 };
+    };
+    const answers = await Promise.all(Array.from({ length: 50 }, () => cache.authenticate('tok', verify)));
+    expect(calls).toBe(1);
+    expect(new Set(answers).size).toBe(1);
+    expect(await cache.authenticate('tok', verify)).toBe(answers[0]);
+    expect(calls).toBe(1);
+  });
+
+  it('shares a failure only while it is in flight: the next caller verifies again', async () => {
+    const cache = new TokenCache(Infinity, 10, () => 1_000);
+    let calls = 0;
+    const refuse = async () => {
+      calls++;
+      throw new Error('bad token');
+    };
+    const both = [cache.authenticate('bad', refuse), cache.authenticate('bad', refuse)];
+    for (const p of both) await expect(p).rejects.toThrow('bad token');
+    expect(calls).toBe(1);
+    await expect(cache.authenticate('bad', refuse)).rejects.toThrow('bad token');
+    expect(calls).toBe(2);
+    expect(cache.size).toBe(0);
+  });
+
+  it('a verifier that throws at once fails the call with a rejected promise', async () => {
+    const cache = new TokenCache(Infinity, 10, () => 1_000);
+    const p = cache.authenticate('x', () => {
+      throw new Error('sync');
+    });
+    await expect(p).rejects.toThrow('sync');
+  });
+});
