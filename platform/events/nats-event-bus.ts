@@ -113,10 +113,28 @@ export async function createNatsEventBus(options: NatsBusOptions): Promise<Event
   const codec = JSONCodec();
   const live = new Set<ConsumerMessages>();
 
+  // A publish is a core NATS message on the stream's subject (the stream stores it as it would a
+  // JetStream publish) and resolves at the PONG of a flush shared by every publish of the same
+  // tick: the server has then read them, in order. A JetStream publish waited for a stored-ack of
+  // its own instead (a request: an inbox, a timer, a reply to parse, and an Error built for its
+  // cancellation), 40-70 us of CPU a message against ~14, paid per notice by every relay
+  // (docs/benchmarks.md, eleventh session, val). The ack bought nothing here: the bus delivers at
+  // most once and its messages are wake-ups read back from the database (event-bus.ts); a
+  // connection lost before the PONG still rejects the publish, so a relay retries its notice.
+  let flushing: Promise<void> | undefined;
+  const flushSoon = (): Promise<void> => {
+    flushing ??= Promise.resolve().then(() => {
+      flushing = undefined;
+      return nc.flush();
+    });
+    return flushing;
+  };
+
   return {
     kind: 'nats',
     async publish(topic, payload) {
-      await js.publish(prefix + topic, codec.encode(payload));
+      nc.publish(prefix + topic, codec.encode(payload));
+      await flushSoon();
     },
     async subscribe(topic, handler) {
       // One subject as a string: an array means `filter_subjects`, which servers before 2.10 ignore
