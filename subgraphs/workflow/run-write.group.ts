@@ -1,7 +1,7 @@
 // Group commit of the executors' run writes (docs/workflow.md, "Throughput"): a run's write that
-// arrives while others are committing waits for the next transaction and goes out with every
-// other write waiting then, as the same four statements (run-write.store.ts), their notices in one
-// insert and one commit. A lone write is sent at once, so nothing waits for a batch to fill.
+// arrives while others are committing waits for the next group and goes out with every other
+// write waiting then, as ONE autocommit statement (run-write.store.ts): the runs' rows, their
+// audit events and their notices (made before the write, completed by it from the transitions). A lone write is sent at once, so nothing waits for a batch to fill.
 //
 // Each write resolves once its own transaction has committed: "persisted before acted on" holds
 // for every run in the group. An execution has at most one write in flight, so its writes commit
@@ -35,8 +35,8 @@ export class RunWriteGroup {
   private readonly busy = new Set<string>();
 
   constructor(
-    private readonly store: Pick<WorkflowStore, 'transaction' | 'writeRunsAcrossTenants'>,
-    private readonly events: Pick<WorkflowEvents, 'written' | 'committed'>,
+    private readonly store: Pick<WorkflowStore, 'sql' | 'writeRunsAcrossTenants'>,
+    private readonly events: Pick<WorkflowEvents, 'planned' | 'plannedCompliance' | 'committed'>,
     private readonly limits: { maxBatch: number; maxInFlight: number },
   ) {}
 
@@ -73,16 +73,20 @@ export class RunWriteGroup {
     let written: Awaited<ReturnType<WorkflowStore['writeRunsAcrossTenants']>>;
     let compliance: PendingNotice[];
     try {
-      ({ written, compliance } = await this.store.transaction(async (q) => {
-        const written = await this.store.writeRunsAcrossTenants(
-          q,
-          batch.map((w) => w.write),
-        );
-        const transitions = [...written.byExecution.values()].flatMap((e) => e.transitions);
-        const correlation = new Map(batch.map((w) => [w.write.workflowId, w.correlationId]));
-        const compliance = transitions.length > 0 ? await this.events.written(q, transitions, correlation) : [];
-        return { written, compliance };
-      }));
+      const planned = this.events.planned(
+        batch.map((w) => ({
+          tenantId: w.write.tenantId,
+          workflowId: w.write.workflowId,
+          correlationId: w.correlationId,
+          items: w.write.items,
+        })),
+      );
+      written = await this.store.writeRunsAcrossTenants(
+        this.store.sql,
+        batch.map((w) => w.write),
+        planned,
+      );
+      compliance = this.events.plannedCompliance(planned, written.byExecution);
     } catch (err) {
       for (const w of batch) w.reject(err);
       return;

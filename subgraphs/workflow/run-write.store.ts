@@ -11,7 +11,8 @@ import { outboxInsert, type AuditEventInput } from '../../platform/outbox/outbox
 import { jsonRow, STEP_ON_CONFLICT } from './step.store';
 import type { NewExecution } from './execution.store';
 import type { ExecutionPatch } from './transition.store';
-import { TRANSITION_COLUMNS, transitionRow } from './workflow.rows';
+import type { PlannedNotice } from './workflow.events';
+import { transitionRow } from './workflow.rows';
 import type { Execution, StepRecord, Transition } from './workflow.types';
 
 /** What a run's write may change on its execution besides the version (a subset of ExecutionPatch). */
@@ -65,6 +66,11 @@ const patchColumns = (w: RunWrite) => ({
 // lease and tenant. The transitions and step records join what those two returned, so an
 // execution whose lease was lost gets none; each is numbered from its execution's new version
 // down (`version - n + 1 + i`), a completed step with its completing transition's version.
+// The transitions' notices (workflow.events.ts, `planned`), each completed from the transition it
+// reports (its version, status and time; the changed notice's version and seq), are inserted in
+// the same statement, in their order: a group write is one autocommit statement, no BEGIN and
+// COMMIT round trips (issue 35 item 3), as atomic as the transaction it was. The transitions'
+// `at` is returned as the text the notices carry (milliseconds, UTC: what the driver's Date gave).
 // The closing audit events (the platform outbox's insert, its parameters after the four above),
 // kept for the executions that moved: one statement with the run write, a round trip less per group.
 // The filter is an array computed once (an InitPlan), not a join: a hash join with `moved` would
@@ -116,13 +122,30 @@ const WRITE_RUNS = `WITH started AS (
     AS x(tenant_id text, workflow_id text, i int, n int, event text, status text, step text, task_id text, detail jsonb)
   JOIN moved m ON m.id = x.workflow_id::uuid
   ORDER BY m.id, x.i
-  RETURNING ${TRANSITION_COLUMNS}
+  RETURNING seq::float8 AS seq, tenant_id, workflow_id::text, version, event, status, step, task_id::text, detail,
+    to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at
 ), audited AS (
   ${AUDIT_INSERT} WHERE (e.event_data->>'workflow_id')::uuid = ANY (ARRAY(SELECT id FROM moved))
+), noticed AS (
+  INSERT INTO notice_outbox (event_id, service, tenant_id, topic, subject, envelope)
+  SELECT x.event_id, x.service, x.tenant_id, x.topic, x.subject,
+    jsonb_set(x.envelope, '{data}', (x.envelope->'data') || CASE WHEN x.changed
+      THEN jsonb_build_object('version', w.version, 'seq', w.seq)
+      ELSE jsonb_build_object('version', w.version, 'status', w.status, 'at', w.at) END)
+  FROM jsonb_to_recordset($8::jsonb) AS x(ord int, workflow_id text, i int, n int, changed boolean, event_id text, service text,
+    tenant_id text, topic text, subject text, envelope jsonb)
+  JOIN moved m ON m.id = x.workflow_id::uuid
+  JOIN written w ON w.workflow_id = x.workflow_id AND w.version = m.version - x.n + 1 + x.i
+  ORDER BY x.ord
 )
 SELECT * FROM written`;
 
-export async function writeRunsAcrossTenants(q: SqlQuery, writes: readonly RunWrite[]): Promise<RunWritten> {
+export async function writeRunsAcrossTenants(
+  q: SqlQuery,
+  writes: readonly RunWrite[],
+  /** The writes' notices (workflow.events.ts, `planned`): inserted for the executions that moved. */
+  notices: readonly PlannedNotice[] = [],
+): Promise<RunWritten> {
   const byExecution: RunWritten['byExecution'] = new Map();
   if (writes.length === 0) return { byExecution };
   const starts = writes.flatMap((w) =>
@@ -194,6 +217,21 @@ export async function writeRunsAcrossTenants(q: SqlQuery, writes: readonly RunWr
       JSON.stringify(items),
       JSON.stringify(steps),
       ...outboxInsert('workflow', audits, 5).params,
+      JSON.stringify(
+        notices.map((p, ord) => ({
+          ord,
+          workflow_id: p.workflowId,
+          i: p.i,
+          n: p.n,
+          changed: p.changed,
+          event_id: p.notice.envelope.id,
+          service: p.notice.service,
+          tenant_id: p.notice.envelope.tenantid,
+          topic: p.notice.envelope.type,
+          subject: p.notice.envelope.subject,
+          envelope: p.notice.envelope,
+        })),
+      ),
     ],
     { prepareAs: 'workflow_write_runs' },
   );

@@ -18,9 +18,11 @@ export interface WorkflowConfig {
   /** Executions one executor drives at once. */
   concurrency: number;
   /**
-   * Transactions one executor's group commit keeps in flight (WORKFLOW_WRITE_TRANSACTIONS): the
-   * runs' writes made meanwhile wait and go out together in the next one. Each holds one of the
-   * process's pooled connections.
+   * Group writes one executor keeps in flight (WORKFLOW_WRITE_TRANSACTIONS): the runs' writes
+   * made meanwhile wait and go out together in the next one. Each holds one of the process's
+   * pooled connections. One by default: a group is one statement (run-write.store.ts), so the
+   * next one waits a single round trip, and larger groups cost fewer commits and relay passes
+   * per execution than two smaller ones (docs/benchmarks.md, eleventh session).
    */
   writeTransactions: number;
   /** Attempts of a step (retryable failures) before the saga compensates. */
@@ -72,7 +74,7 @@ export function loadWorkflowConfig(env: Env, registry: readonly ServiceManifest[
     leaseMs: readInt(env, 'WORKFLOW_LEASE_SECONDS', 30, { min: 1, max: 3600 }) * 1000,
     pollMs: readInt(env, 'WORKFLOW_POLL_MS', 250, { min: 10, max: 60_000 }),
     concurrency: readInt(env, 'WORKFLOW_CONCURRENCY', 16, { min: 1, max: 1000 }),
-    writeTransactions: readInt(env, 'WORKFLOW_WRITE_TRANSACTIONS', 2, { min: 1, max: 64 }),
+    writeTransactions: readInt(env, 'WORKFLOW_WRITE_TRANSACTIONS', 1, { min: 1, max: 64 }),
     stepMaxAttempts: readInt(env, 'WORKFLOW_STEP_MAX_ATTEMPTS', 3, { min: 1, max: 100 }),
     compensationMaxAttempts: readInt(env, 'WORKFLOW_COMPENSATION_MAX_ATTEMPTS', 5, { min: 1, max: 100 }),
     retryBaseMs: readInt(env, 'WORKFLOW_RETRY_BASE_MS', 200, { min: 1, max: 600_000 }),

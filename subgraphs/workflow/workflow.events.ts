@@ -22,6 +22,35 @@ import { pendingNotice, type PendingNotice } from '../../platform/outbox/notice.
 import type { WorkflowStore } from './workflow.store';
 import type { Transition } from './workflow.types';
 
+/**
+ * One notice of a group write, made before the write (run-write.store.ts inserts it in the same
+ * statement): its envelope lacks what only the write decides, which the statement fills in from
+ * the transition at `i` of its execution's items: a lifecycle (or compliance) notice's `version`,
+ * `status` and `at`; the `workflow.changed` notice's `version` and `seq` (of the last one).
+ */
+export interface PlannedNotice {
+  workflowId: string;
+  /** The item (of the execution's write) whose transition completes it. */
+  i: number;
+  /** Of the execution's items, to find that transition's version. */
+  n: number;
+  changed: boolean;
+  notice: PendingNotice;
+}
+
+/** What a group write's execution writes, as far as its notices go. */
+export interface NoticedWrite {
+  tenantId: string;
+  workflowId: string;
+  correlationId: string | null;
+  items: readonly {
+    event: string;
+    step?: string | null;
+    taskId?: string | null;
+    detail?: Record<string, unknown> | null;
+  }[];
+}
+
 /** The `workflow.changed` notice (the contract's type, under the name the subscriptions use). */
 export type ChangedNotice = WorkflowChangedNotice;
 
@@ -108,6 +137,86 @@ export class WorkflowEvents {
       notices.push(pendingNotice(SERVICE, WORKFLOW_CHANGED, changed, ctx));
     }
     await this.store.appendNotices(q, notices);
+    return compliance;
+  }
+
+  /**
+   * The notices of a group write (the same as `written` gives for its transitions, in the same
+   * order per execution), made before the write so that they go out in its statement: one
+   * statement and no BEGIN/COMMIT round trips for a group (issue 35 item 3).
+   */
+  planned(writes: readonly NoticedWrite[]): PlannedNotice[] {
+    const planned: PlannedNotice[] = [];
+    for (const w of writes) {
+      const ctx = { tenantId: w.tenantId, subject: workflowSubject(w.workflowId), correlationId: w.correlationId };
+      const n = w.items.length;
+      w.items.forEach((item, i) => {
+        // Without version, status and at (the statement adds them); the key order of the stored
+        // jsonb is its own, so the envelope stored is the one `written` would have stored.
+        const payload = {
+          tenant_id: w.tenantId,
+          workflow_id: w.workflowId,
+          step: item.step ?? null,
+          approval_task_id: item.taskId ?? null,
+          detail: item.detail ?? null,
+        } as unknown as WorkflowTransitionPayload;
+        const contract = transitionContractOf(item.event);
+        if (contract)
+          planned.push({
+            workflowId: w.workflowId,
+            i,
+            n,
+            changed: false,
+            notice: pendingNotice(SERVICE, contract, payload, ctx),
+          });
+        else
+          this.logger.warn({ event: item.event }, 'a workflow transition without an event contract was not announced');
+        if (forCompliance(item.event))
+          planned.push({
+            workflowId: w.workflowId,
+            i,
+            n,
+            changed: false,
+            notice: pendingNotice(SERVICE, COMPLIANCE_WORKFLOW_EVENT, { ...payload, event: item.event }, ctx),
+          });
+      });
+      const changed = {
+        tenant_id: w.tenantId,
+        workflow_id: w.workflowId,
+        event: w.items[n - 1]!.event,
+        ...(n > 1 ? { events: w.items.map((t) => t.event) } : {}),
+      } as unknown as ChangedNotice;
+      planned.push({
+        workflowId: w.workflowId,
+        i: n - 1,
+        n,
+        changed: true,
+        notice: pendingNotice(SERVICE, WORKFLOW_CHANGED, changed, ctx),
+      });
+    }
+    return planned;
+  }
+
+  /**
+   * The compliance notices among `planned` as the statement stored them (completed from the
+   * transitions it wrote: each execution's in version order), for `committed`; none of an
+   * execution that did not move.
+   */
+  plannedCompliance(
+    planned: readonly PlannedNotice[],
+    written: ReadonlyMap<string, { transitions: Transition[] }>,
+  ): PendingNotice[] {
+    const compliance: PendingNotice[] = [];
+    for (const p of planned) {
+      if (p.notice.envelope.type !== COMPLIANCE_WORKFLOW_EVENT.topic) continue;
+      const t = written.get(p.workflowId)?.transitions[p.i];
+      if (!t) continue;
+      const data = p.notice.envelope.data as Record<string, unknown>;
+      compliance.push({
+        ...p.notice,
+        envelope: { ...p.notice.envelope, data: { ...data, version: t.version, status: t.status, at: t.at } },
+      });
+    }
     return compliance;
   }
 

@@ -11,7 +11,8 @@ import { ForbiddenError, NotFoundError } from '../../../platform/errors/domain-e
 import type { StepRunner } from '../../../subgraphs/workflow/step.runner';
 import type { WorkflowConfig } from '../../../subgraphs/workflow/workflow.config';
 import type { PendingNotice } from '../../../platform/outbox/notice.writer';
-import { WorkflowEvents } from '../../../subgraphs/workflow/workflow.events';
+import { WorkflowEvents, type PlannedNotice } from '../../../subgraphs/workflow/workflow.events';
+import type { RunWritten } from '../../../subgraphs/workflow/run-write.store';
 import { COMPLIANCE_WORKFLOW_EVENT } from '../../../platform/contracts/compliance.events';
 import { WORKFLOW_CHANGED } from '../../../platform/contracts/workflow.events';
 import { WorkflowExecutor } from '../../../subgraphs/workflow/execution.scheduler';
@@ -156,7 +157,7 @@ const writes = () => ({
     async () => undefined,
   ) as unknown as WorkflowStore['appendAudit'],
   // The group-committed runs' writes (run-write.store.ts): each write's transitions as `transition` would number them.
-  writeRunsAcrossTenants: withArgs([TX, expect.any(Array)], async (_q: unknown, ws: RunWrite[]) => {
+  writeRunsAcrossTenants: withArgs([SQL, expect.any(Array), expect.any(Array)], async (_q: unknown, ws: RunWrite[]) => {
     const byExecution = new Map<string, { transitions: Transition[]; steps: StepRecord[]; execution?: Execution }>();
     for (const w of ws) {
       if (w.tenantId !== TENANT || (w.audits ?? []).some((a) => a.tenantId !== TENANT))
@@ -207,7 +208,32 @@ function build(store: Partial<WorkflowStore>, runner: Partial<StepRunner> = {}) 
     publish: async (topic, payload) => void published.push({ topic, payload }),
   });
   const logger = fakes.make<Logger>('logger', {});
-  const fakeStore = fakes.make<WorkflowStore>('store', { ...writes(), ...store });
+  const grouped = { ...writes(), ...store }.writeRunsAcrossTenants as unknown as (
+    q: unknown,
+    ws: RunWrite[],
+    planned: PlannedNotice[],
+  ) => Promise<RunWritten>;
+  // A group write's notices go out in its statement (run-write.store.ts): recorded here, completed
+  // from the transitions written as the statement completes them, as what the relay publishes.
+  const fakeStore = fakes.make<WorkflowStore>('store', {
+    ...writes(),
+    ...store,
+    writeRunsAcrossTenants: (async (q: unknown, ws: RunWrite[], planned: PlannedNotice[]) => {
+      const written = await grouped(q, ws, planned);
+      for (const p of planned) {
+        const t = written.byExecution.get(p.workflowId)?.transitions[p.i];
+        if (!t) continue;
+        const data = p.notice.envelope.data as Record<string, unknown>;
+        published.push({
+          topic: p.notice.envelope.type,
+          payload: p.changed
+            ? { ...data, version: t.version, seq: t.seq }
+            : { ...data, version: t.version, status: t.status, at: t.at },
+        });
+      }
+      return written;
+    }) as unknown as WorkflowStore['writeRunsAcrossTenants'],
+  });
   // Notices are written in the transaction (the notice outbox): recorded here as what the relay publishes.
   const events = new WorkflowEvents(
     {
