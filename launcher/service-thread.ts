@@ -19,9 +19,7 @@ export interface ServiceThreadData {
 }
 
 /** Messages from a service thread to the main thread. */
-export type ServiceThreadMessage =
-  | { type: 'ready'; url: string }
-  | { type: 'failed'; message: string };
+export type ServiceThreadMessage = { type: 'ready'; url: string } | { type: 'failed'; message: string };
 
 function post(message: ServiceThreadMessage): void {
   parentPort!.postMessage(message);

@@ -28,7 +28,10 @@ export function serviceThreadsOf(env: Env, services: readonly ServiceDefinition[
       ? DEFAULT_SERVICE_THREADS
       : raw === 'none'
         ? []
-        : raw.split(',').map((n) => n.trim()).filter((n) => n !== '');
+        : raw
+            .split(',')
+            .map((n) => n.trim())
+            .filter((n) => n !== '');
   for (const name of names) {
     if (!services.some((s) => s.name === name)) {
       throw new ConfigError(

@@ -31,11 +31,11 @@ async function main(): Promise<void> {
 
   // A service thread that ends unasked takes the platform down with a non-zero exit code, so a
   // supervisor restarts all of it (docs/operations.md): a half-running platform answers 502s.
-  let shutdown: ((reason: string) => Promise<void>) | undefined;
+  const platform: { shutdown?: (reason: string) => Promise<void> } = {};
   const onUnexpectedExit = (name: string, code: number) => {
     logger.fatal({ service: name, code }, `service ${name} (own thread) stopped unexpectedly: stopping the platform`);
     const exit = () => logger.flush(() => process.exit(1));
-    (shutdown?.(`service thread ${name} exited`) ?? Promise.resolve()).then(exit, exit);
+    (platform.shutdown?.(`service thread ${name} exited`) ?? Promise.resolve()).then(exit, exit);
   };
   // The threads first, one after another: the first applies the migrations, and one that fails to
   // start fails `npm start` before anything else listens.
@@ -67,7 +67,7 @@ async function main(): Promise<void> {
     for (const t of threads.reverse()) await t.stop().catch(() => {});
     throw err;
   });
-  shutdown = running.shutdown;
+  platform.shutdown = running.shutdown;
   const urls = new Map<string, string>([
     ...running.services.map((s) => [s.definition.name, s.url] as [string, string]),
     ...threads.map((t) => [t.name, `${t.url}  (own thread)`] as [string, string]),
@@ -77,7 +77,8 @@ async function main(): Promise<void> {
     `Platform running on ${running.db.description}`,
     // In the registry's order, wherever each runs.
     ...SERVICES.map(
-      ({ name }) => `  ${name.padEnd(18)} ${urls.get(name)}${name === 'gateway' ? '  (GraphQL: /graphql, REST: /api/v1)' : ''}`,
+      ({ name }) =>
+        `  ${name.padEnd(18)} ${urls.get(name)}${name === 'gateway' ? '  (GraphQL: /graphql, REST: /api/v1)' : ''}`,
     ),
     '',
     'Development users (tenant "default"): see README.md; stop with Ctrl+C.',
