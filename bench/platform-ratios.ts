@@ -6,9 +6,8 @@
 //   3. the same inside the whole platform (`npm start`'s launcher, a child process), then
 //      GET /v1/auth/verify at 50 connections on identity there, against a Fastify hello-world
 //      answering the same JSON in its own process while the platform runs, with each process's
-//      main-thread CPU per request (bench/thread-cpu.support.ts; the services of npm start's main
-//      thread share it, so their background work is in the figure) and every thread's CPU per
-//      request (a service on its own thread, SERVICE_THREADS, counts in that one only).
+//      main-thread CPU per request (bench/thread-cpu.support.ts; all of npm start's services
+//      share that thread, so their background work is in the figure).
 // Prints the figures and ratios. Measures only; `--json` prints the ratios as one JSON line last
 // (read by bench/ci-ratios.ts, CI's performance check).
 import { execFile, fork, spawn, type ChildProcess } from 'node:child_process';
@@ -22,7 +21,7 @@ import pg from 'pg';
 import { registryOf } from '../launcher/registry';
 import { AccessTokens } from '../platform/auth/jwt';
 import { DEV_DEFAULTS } from '../subgraphs/identity/identity.config';
-import { formatPerRequest, perRequest, processCpu, threadCpu, type ThreadCpu } from './thread-cpu.support';
+import { formatPerRequest, perRequest, threadCpu, type ThreadCpu } from './thread-cpu.support';
 
 interface Histogram {
   average: number;
@@ -254,9 +253,6 @@ interface VerifyFigures {
   /** Each server process's main-thread CPU per request over its measured load. */
   platformCpu?: ThreadCpu;
   helloCpu?: ThreadCpu;
-  /** Every thread's CPU per request (npm start's service threads included). */
-  platformProcessCpu?: ThreadCpu;
-  helloProcessCpu?: ThreadCpu;
   /** npm start's main-thread CPU per second with no requests (the other services' background work). */
   idleCpu?: ThreadCpu;
 }
@@ -272,13 +268,8 @@ async function idleCpuOf(pid: number | undefined, seconds: number): Promise<Thre
 /** A load on a server process, with that process's main-thread CPU per request. */
 async function measuredOn(pid: number | undefined, opts: Record<string, unknown>) {
   const before = pid ? threadCpu(pid) : undefined;
-  const beforeAll = pid ? processCpu(pid) : undefined;
   const result = await autocannon(opts);
-  return {
-    result,
-    cpu: pid ? perRequest(before, threadCpu(pid), result.requests.total) : undefined,
-    processCpu: pid ? perRequest(beforeAll, processCpu(pid), result.requests.total) : undefined,
-  };
+  return { result, cpu: pid ? perRequest(before, threadCpu(pid), result.requests.total) : undefined };
 }
 
 async function verifyAgainstHelloWorld(identityUrl: string, seconds: number, pid?: number): Promise<VerifyFigures> {
@@ -306,10 +297,8 @@ async function verifyAgainstHelloWorld(identityUrl: string, seconds: number, pid
     return {
       platform: platform.result,
       platformCpu: platform.cpu,
-      platformProcessCpu: platform.processCpu,
       hello: baseline.result,
       helloCpu: baseline.cpu,
-      helloProcessCpu: baseline.processCpu,
       idleCpu,
     };
   } finally {
@@ -388,9 +377,6 @@ export async function run(args: string[]): Promise<void> {
   );
   console.log(
     `${''.padEnd(22)} main-thread CPU: npm start ${formatPerRequest(verify.platformCpu)}; hello-world ${formatPerRequest(verify.helloCpu)}`,
-  );
-  console.log(
-    `${''.padEnd(22)} all threads' CPU: npm start ${formatPerRequest(verify.platformProcessCpu)}; hello-world ${formatPerRequest(verify.helloProcessCpu)}`,
   );
   if (verify.idleCpu) {
     // The idle rate times the load's length, shared out over its requests: what the requests

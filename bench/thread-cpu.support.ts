@@ -26,21 +26,6 @@ export function threadCpu(pid: number, tid: number = pid): ThreadCpu | undefined
   return { user: Number(fields[11]) * TICK_US, system: Number(fields[12]) * TICK_US };
 }
 
-/**
- * The whole process's CPU (every thread: service worker threads, GC helpers, libuv's pool), from
- * /proc/<pid>/stat: what to compare when `npm start` runs a service on a thread of its own.
- */
-export function processCpu(pid: number): ThreadCpu | undefined {
-  let stat: string;
-  try {
-    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined;
-  }
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { user: Number(fields[11]) * TICK_US, system: Number(fields[12]) * TICK_US };
-}
-
 /** The main thread's CPU per request between two readings, as "user X µs + system Y µs". */
 export function perRequest(before: ThreadCpu | undefined, after: ThreadCpu | undefined, requests: number) {
   if (!before || !after || requests <= 0) return undefined;

@@ -20,11 +20,6 @@ export interface Running {
   services: { definition: ServiceDefinition; built: BuiltService; url: string }[];
   /** Extra background tasks owned by the launcher (e.g. the outbox relay). */
   tasks: { stop(): Promise<void> }[];
-  /**
-   * Services of this process running on their own threads (launcher/service-threads.ts): stopped
-   * after this thread's services (the front door first) and before this thread's database.
-   */
-  siblings: { stop(): Promise<void> }[];
   shutdown(reason: string): Promise<void>;
 }
 
@@ -36,26 +31,6 @@ export interface RunOptions {
   registry?: readonly ServiceManifest[];
   /** Starts process-wide background work once every service listens. */
   afterStart?: (running: Running, logger: Logger) => Promise<{ stop(): Promise<void> }[]>;
-  /** Configuration already parsed (by `npm start`, which shares its JWT secret with its service threads). */
-  config?: PlatformConfig;
-  /**
-   * Running on a worker thread of `npm start` (launcher/service-thread.ts): signals reach only the
-   * main thread, which asks this thread to shut down; the main thread warns about the secret.
-   */
-  onThread?: boolean;
-}
-
-/** The platform's configuration from the environment; a bad value stops the process with a clear message. */
-export function loadConfigOrExit(env: Env): PlatformConfig {
-  try {
-    return loadPlatformConfig(env);
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(`configuration error: ${err.message}`);
-      process.exit(78); // EX_CONFIG
-    }
-    throw err;
-  }
 }
 
 export async function runServices(
@@ -63,9 +38,18 @@ export async function runServices(
   options: RunOptions = {},
 ): Promise<Running> {
   const env = options.env ?? process.env;
-  const config = options.config ?? loadConfigOrExit(env);
+  let config: PlatformConfig;
+  try {
+    config = loadPlatformConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`configuration error: ${err.message}`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw err;
+  }
   const logger = createLogger(config.logLevel, 'launcher');
-  if (config.auth.jwtSecretGenerated && !options.onThread) {
+  if (config.auth.jwtSecretGenerated) {
     logger.warn(
       'JWT_SECRET_KEY is not set: a secret was generated for this process, so tokens will not verify after a restart or in other processes',
     );
@@ -78,7 +62,7 @@ export async function runServices(
 
   // One bus for every service of this process, so they hear each other (on PGlite it is in memory).
   const bus = await processBus({ config, db, logger });
-  const running: Running = { config, db, services: [], tasks: [], siblings: [], shutdown: async () => {} };
+  const running: Running = { config, db, services: [], tasks: [], shutdown: async () => {} };
   try {
     for (const definition of definitions) {
       const built = await definition.build({
@@ -119,9 +103,6 @@ export async function runServices(
         await s.built.stop?.().catch((err) => logger.error({ err }, 'service stop failed'));
         await s.built.app.close();
       }
-      await Promise.all(
-        running.siblings.map((s) => s.stop().catch((err) => logger.error({ err }, 'service thread stop failed'))),
-      );
       await bus.close().catch((err) => logger.error({ err }, 'event bus close failed'));
       await db.close();
       // Spans still buffered go out before the process exits.
@@ -133,7 +114,6 @@ export async function runServices(
     })();
     return stopping;
   };
-  if (options.onThread) return running;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     // `on`, not `once`: a library's exit hook (signal-exit) re-raises the signal when it finds no
     // other listener left, which killed the process mid-drain before it could log 'stopped'.
